@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Creates (or reuses) the Python virtual environment with the pinned HELM that helm-gate's
+# tests, demo and benchmarks run. Idempotent: a venv whose stamp matches is reused as is.
+#
+# Why these pins: crfm-helm depends on torch and torchvision. Asking for torch without a pin
+# pulls a multi-GB CUDA build; the CPU wheel of torch 2.13.0 is what we want, and
+# torchvision 0.28.0 is the release built for torch 2.13 (so pip keeps the CPU torch).
+# HELM's offline scenarios never import torchvision (helm-contract.md section 9).
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+venv="${HELM_GATE_VENV:-$root/.venv}"
+helm_version="0.5.16"
+torch_version="2.13.0"
+torchvision_version="0.28.0"
+stamp="crfm-helm[openai]==$helm_version torch==$torch_version torchvision==$torchvision_version nltk:punkt_tab"
+
+if [ -f "$venv/.helm-gate-stamp" ] && [ "$(cat "$venv/.helm-gate-stamp")" = "$stamp" ] \
+  && "$venv/bin/python" -c "import helm" 2>/dev/null; then
+  echo "python-env: reusing $venv (crfm-helm $helm_version)"
+  exit 0
+fi
+
+echo "python-env: creating $venv with crfm-helm[openai]==$helm_version"
+python3 -m venv "$venv"
+"$venv/bin/python" -m pip install --quiet --upgrade pip
+"$venv/bin/python" -m pip install --quiet "torch==$torch_version"
+"$venv/bin/python" -m pip install --quiet "torch==$torch_version" "torchvision==$torchvision_version" \
+  "crfm-helm[openai]==$helm_version"
+
+# HELM tries to download NLTK's punkt_tab at metric import time; there is no network for that
+# here, and the attempt is noisy. NLTK ships no data, so the gate runs without it.
+"$venv/bin/python" - <<'PY'
+import importlib.metadata as m
+print("python-env: crfm-helm", m.version("crfm-helm"), "torch", m.version("torch"))
+PY
+echo "$stamp" > "$venv/.helm-gate-stamp"

@@ -1,0 +1,60 @@
+/**
+ * Expected failures. Each carries what a user needs to fix the problem: the file, the field and
+ * the offending value. They are caught once at the top (cli.ts, main.ts) and never shown as a
+ * stack trace unless --debug is given.
+ */
+export interface ErrorLocation {
+  /** The file (or directory) the problem was found in. */
+  file?: string
+  /** The key path inside it, e.g. `runs[2].max_drop` or `request_states[14].result.cached`. */
+  field?: string
+  /** The offending value, shown with JSON.stringify (truncated). */
+  value?: unknown
+}
+
+export class GateError extends Error {
+  /** A stable, machine-readable code, e.g. `config.unknown_key`, `guard.cached`. */
+  readonly code: string
+  readonly location: ErrorLocation
+
+  constructor(code: string, message: string, location: ErrorLocation = {}) {
+    super(message)
+    this.name = new.target.name
+    this.code = code
+    this.location = location
+  }
+
+  /** One line for a human: `message (file: f, field: x, value: v)`. */
+  describe(): string {
+    const parts: string[] = []
+    if (this.location.file) parts.push(`file: ${this.location.file}`)
+    if (this.location.field) parts.push(`field: ${this.location.field}`)
+    if (this.location.value !== undefined) parts.push(`value: ${showValue(this.location.value)}`)
+    return parts.length ? `${this.message} (${parts.join(', ')})` : this.message
+  }
+}
+
+/** Bad command-line usage or action inputs. */
+export class UsageError extends GateError {}
+/** The gate file is invalid. */
+export class ConfigError extends GateError {}
+/** A HELM output file or directory is missing, unreadable or malformed. */
+export class InputError extends GateError {}
+/** The two sides cannot be compared fairly (cache, drift, overlap, missing metric). */
+export class GuardError extends GateError {}
+/** helm-run failed, hung or left incomplete output. */
+export class HelmRunError extends GateError {}
+/** A deployment's server did not become ready. */
+export class ServerNotReadyError extends GateError {}
+/** A GitHub write was refused (fork or Dependabot pull requests have a read-only token). */
+export class PermissionDeniedError extends GateError {}
+
+export function showValue(value: unknown, max = 120): string {
+  let text: string
+  try {
+    text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value)
+  } catch {
+    text = String(value)
+  }
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text
+}

@@ -1,0 +1,106 @@
+/**
+ * The report: one JSON document (schema_version 1) that every renderer (markdown, console,
+ * check run, job summary) reads. Field names are snake_case because this is a published,
+ * documented format (README "Report JSON"). Keep it stable: add fields, never rename them.
+ */
+
+export type Verdict = 'pass' | 'fail' | 'inconclusive' | 'error'
+
+export interface ReportIssue {
+  code: string
+  message: string
+  file?: string
+  field?: string
+  value?: string
+}
+
+export interface ChangedExample {
+  instance_id: string
+  train_trial_index: number
+  /** Untrusted model and dataset text: renderers must escape it. */
+  input: string
+  reference: string
+  baseline_output: string
+  candidate_output: string
+  baseline_value: number
+  candidate_value: number
+}
+
+export interface Comparison {
+  /** Stable key: `run | metric | split | perturbation`. */
+  id: string
+  /** The baseline run's run_spec.json name. */
+  run: string
+  /** The gate-file entry this comparison belongs to, when one matched. */
+  entry: string | null
+  metric: string
+  split: string | null
+  /** null for clean instances; the perturbation name, or `worst` for the per-instance worst case. */
+  perturbation: string | null
+  gated: boolean
+  direction: 'higher' | 'lower'
+  binary: boolean
+  /** Paired resampling units (instances). */
+  n: number
+  /** Paired (instance, trial) values. */
+  pairs: number
+  unmatched: { baseline: number; candidate: number }
+  /** Records without a measurement (count 0 or non-finite), per side. */
+  dropped: { baseline: number; candidate: number }
+  baseline_mean: number
+  candidate_mean: number
+  delta: number
+  ci: { level: number; low: number; high: number; method: string }
+  wins: number
+  losses: number
+  unchanged: number
+  p_value: number | null
+  /** Tolerated drop in metric units (resolved from a relative drop when configured). */
+  max_drop: number
+  max_relative_drop: number | null
+  verdict: 'pass' | 'fail' | 'inconclusive'
+  n_needed: number | null
+  reason: string
+  examples: ChangedExample[]
+}
+
+export interface EfficiencyEntry {
+  run: string
+  metric: string
+  n: number
+  baseline_median: number
+  candidate_median: number
+  median_ratio: { estimate: number; low: number; high: number }
+  p90_ratio: { estimate: number; low: number; high: number }
+}
+
+export interface SideInfo {
+  /** The path given for this side. */
+  path: string
+  runs: string[]
+  deployment: string | null
+  helm_version: string | null
+}
+
+export interface Report {
+  schema_version: 1
+  tool: { name: 'helm-gate'; version: string }
+  verdict: Verdict
+  /** One sentence: the headline. */
+  headline: string
+  errors: ReportIssue[]
+  warnings: ReportIssue[]
+  settings: {
+    confidence: number
+    resamples: number
+    seed: number
+    min_overlap: number
+    interval: string
+  }
+  baseline: SideInfo
+  candidate: SideInfo
+  comparisons: Comparison[]
+  efficiency: EfficiencyEntry[]
+  /** Free-form notes the renderers show (for example the efficiency caveat). */
+  notes: string[]
+}
