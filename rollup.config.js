@@ -27,7 +27,7 @@ export default [
     onwarn: quiet
   },
   {
-    input: 'src/cli.ts',
+    input: 'src/bin.ts',
     output: {
       file: 'dist/cli.js',
       format: 'es',

@@ -1,0 +1,65 @@
+/**
+ * The command-line twin of the action: the same core, runnable on a workstation.
+ * Expected failures (GateError) print one line naming the file, field and value and exit 2;
+ * a stack trace is shown only with --debug.
+ */
+import { compareCommand, COMPARE_USAGE } from './cli/commands/compare.js'
+import { planCommand } from './cli/commands/plan.js'
+import { powerCommand } from './cli/commands/power.js'
+import { runCommand } from './cli/commands/run.js'
+import { processIo, type CliIo } from './cli/io.js'
+import { GateError } from './errors.js'
+import { HELM_GATE_VERSION } from './version.js'
+
+const USAGE = `helm-gate ${HELM_GATE_VERSION}: is the candidate deployment meaningfully worse than the baseline?
+
+usage:
+  helm-gate compare <baseline> <candidate> [options]   compare existing HELM output
+  helm-gate run --config FILE [options]                run both deployments with helm-run, then compare
+  helm-gate plan --config FILE                         show the prod_env files and helm-run commands
+  helm-gate power --config FILE [options]              instances needed for a decisive result
+  helm-gate <command> --help                           options of a command
+
+exit status: 0 pass, 1 fail or inconclusive, 2 error (bad input, failed guard, failed run)
+
+${COMPARE_USAGE}`
+
+type Command = (argv: string[], io: CliIo) => Promise<number>
+
+const COMMANDS: Record<string, Command> = {
+  compare: compareCommand,
+  run: runCommand,
+  plan: planCommand,
+  power: powerCommand
+}
+
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout(USAGE)
+    return name ? 0 : 2
+  }
+  if (name === '--version') {
+    io.stdout(`${HELM_GATE_VERSION}\n`)
+    return 0
+  }
+  const command = COMMANDS[name]
+  if (!command) {
+    io.stderr(`helm-gate: unknown command ${JSON.stringify(name)}; try helm-gate --help\n`)
+    return 2
+  }
+  const debug = rest.includes('--debug')
+  try {
+    return await command(rest, io)
+  } catch (error) {
+    if (error instanceof GateError) {
+      io.stderr(`helm-gate: error: ${error.describe()}\n`)
+      if (debug && error.stack) io.stderr(`${error.stack}\n`)
+      return 2
+    }
+    io.stderr(`helm-gate: internal error: ${(error as Error)?.message ?? String(error)}\n`)
+    if (debug && (error as Error)?.stack) io.stderr(`${(error as Error).stack}\n`)
+    else io.stderr('helm-gate: run again with --debug for a stack trace, and please report it\n')
+    return 2
+  }
+}

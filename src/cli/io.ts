@@ -1,0 +1,16 @@
+/** What a CLI command may touch, passed in so commands are testable without a real process. */
+export interface CliIo {
+  stdout: (s: string) => void
+  stderr: (s: string) => void
+  env: NodeJS.ProcessEnv
+  cwd: string
+}
+
+export function processIo(): CliIo {
+  return {
+    stdout: s => process.stdout.write(s),
+    stderr: s => process.stderr.write(s),
+    env: process.env,
+    cwd: process.cwd()
+  }
+}

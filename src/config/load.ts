@@ -1,0 +1,192 @@
+/**
+ * Reads and validates the gate file. Validation is strict on purpose: the file is the frozen
+ * gate set that blocks releases, so an unknown key, a wrong type or an impossible value is an
+ * error naming the key path, never a silent default.
+ */
+import { readFile } from 'node:fs/promises'
+import { parseDocument } from 'yaml'
+import { ConfigError } from '../errors.js'
+import {
+  DEFAULT_STATISTICS,
+  type Deployment,
+  type GateConfig,
+  type GatedRun,
+  type HelmSettings,
+  type StatisticsSettings
+} from './types.js'
+import { Fields } from './validate.js'
+
+export async function loadGateConfig(file: string): Promise<GateConfig> {
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (error) {
+    throw new ConfigError('config.unreadable', `cannot read the gate file: ${(error as Error).message}`, {
+      file
+    })
+  }
+  return parseGateConfig(text, file)
+}
+
+export function parseGateConfig(text: string, source: string): GateConfig {
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true })
+  if (doc.errors.length > 0) {
+    const first = doc.errors[0]
+    throw new ConfigError('config.yaml', `the gate file is not valid YAML: ${first.message.split('\n')[0]}`, {
+      file: source
+    })
+  }
+  const top = Fields.of(source, '', doc.toJS({ maxAliasCount: 100 })).allow(['version', 'helm', 'deployments', 'runs', 'statistics'])
+  const version = top.integer('version', 1, 1, 1)
+  const helmFields = top.object('helm')
+  const deploymentFields = top.object('deployments')
+  const runList = top.list('runs')
+  const statisticsFields = top.object('statistics')
+  top.done()
+
+  if (!runList || runList.length === 0) {
+    throw new ConfigError('config.missing', 'runs must list at least one gated run', {
+      file: source,
+      field: 'runs'
+    })
+  }
+  const runs = runList.map((item, i) => parseRun(Fields.of(source, `runs[${i}]`, item)))
+  const entries = new Set<string>()
+  runs.forEach((run, i) => {
+    const key = `${run.entry}|${run.metric}|${run.split ?? ''}`
+    if (entries.has(key)) {
+      throw new ConfigError('config.duplicate', `runs[${i}] repeats an earlier entry and metric`, {
+        file: source,
+        field: `runs[${i}].entry`,
+        value: run.entry
+      })
+    }
+    entries.add(key)
+  })
+
+  return {
+    version: version as 1,
+    source,
+    helm: helmFields ? parseHelm(helmFields) : null,
+    deployments: deploymentFields ? parseDeployments(deploymentFields) : null,
+    runs,
+    statistics: statisticsFields ? parseStatistics(statisticsFields) : { ...DEFAULT_STATISTICS }
+  }
+}
+
+function parseRun(f: Fields): GatedRun {
+  f.allow(['entry', 'match', 'metric', 'split', 'max_drop', 'max_relative_drop', 'lower_is_better', 'perturbations'])
+  const entry = f.string('entry')
+  if (/(^|[:,])\s*model(_deployment)?\s*=/.test(entry)) {
+    f.fail('entry', `${f.at('entry')} must not name a model: helm-gate adds each side's model itself`)
+  }
+  if (/\s/.test(entry)) f.fail('entry', `${f.at('entry')} must not contain spaces`)
+  const match = f.string('match', null)
+  const metric = f.string('metric')
+  const split = f.string('split', null)
+  const maxDrop = f.optionalNumber('max_drop', n => n >= 0, 'a number >= 0 (metric units)')
+  const maxRelativeDrop = f.optionalNumber('max_relative_drop', n => n > 0 && n < 1, 'a fraction between 0 and 1')
+  if (maxDrop === null && maxRelativeDrop === null) {
+    f.fail('max_drop', `${f.path} needs max_drop (metric units) or max_relative_drop (a fraction)`, null)
+  }
+  if (maxDrop !== null && maxRelativeDrop !== null) {
+    f.fail('max_relative_drop', `${f.path} sets both max_drop and max_relative_drop; choose one`)
+  }
+  const lowerIsBetter = f.boolean('lower_is_better', false)
+  const perturbations = f.choice('perturbations', ['report', 'gate'] as const, 'report')
+  f.done()
+  return {
+    entry,
+    match,
+    metric,
+    split,
+    maxDrop,
+    maxRelativeDrop,
+    direction: lowerIsBetter ? 'lower' : 'higher',
+    perturbations
+  }
+}
+
+function parseHelm(f: Fields): HelmSettings {
+  f.allow(['version', 'max_eval_instances', 'num_train_trials', 'num_threads', 'timeout_minutes', 'command'])
+  const version = f.string('version')
+  if (!/^\d+\.\d+\.\d+$/.test(version)) f.fail('version', `${f.at('version')} must be an exact version like 0.5.16`)
+  const settings: HelmSettings = {
+    version,
+    maxEvalInstances: f.integer('max_eval_instances', undefined, 1),
+    numTrainTrials: f.integer('num_train_trials', 1, 1, 100),
+    numThreads: f.integer('num_threads', 4, 1, 256),
+    timeoutMinutes: f.number('timeout_minutes', 60, n => n > 0 && n <= 24 * 60, 'minutes between 0 and 1440'),
+    command: f.string('command', 'helm-run') as string
+  }
+  f.done()
+  return settings
+}
+
+function parseDeployments(f: Fields): { baseline: Deployment; candidate: Deployment } {
+  f.allow(['baseline', 'candidate'])
+  const baseline = f.object('baseline')
+  const candidate = f.object('candidate')
+  f.done()
+  if (!baseline) f.fail('baseline', `${f.at('baseline')} is required`, null)
+  if (!candidate) f.fail('candidate', `${f.at('candidate')} is required`, null)
+  return { baseline: parseDeployment(baseline), candidate: parseDeployment(candidate) }
+}
+
+function parseDeployment(f: Fields): Deployment {
+  if (f.has('prod_env')) {
+    f.allow(['prod_env', 'deployment'])
+    const localPath = f.string('prod_env')
+    const deployment = f.string('deployment')
+    f.done()
+    return { kind: 'prod_env', localPath, deployment }
+  }
+  f.allow(['api', 'base_url', 'model', 'tokenizer', 'max_sequence_length', 'api_key_env', 'request_timeout_seconds'])
+  const api = f.choice('api', ['chat', 'completions'] as const, undefined)
+  const baseUrl = f.string('base_url')
+  let url: URL
+  try {
+    url = new URL(baseUrl)
+  } catch {
+    f.fail('base_url', `${f.at('base_url')} must be an http(s) URL such as http://127.0.0.1:8000/v1`)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    f.fail('base_url', `${f.at('base_url')} must use http or https`)
+  }
+  if (url.username || url.password) {
+    f.fail('base_url', `${f.at('base_url')} must not embed credentials; use api_key_env`, url.host)
+  }
+  const model = f.string('model')
+  const tokenizer = f.string('tokenizer', 'simple/tokenizer1') as string
+  const maxSequenceLength = f.integer('max_sequence_length', 4096, 16)
+  const apiKeyEnv = f.string('api_key_env', null)
+  if (apiKeyEnv !== null && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(apiKeyEnv)) {
+    f.fail('api_key_env', `${f.at('api_key_env')} must be the NAME of an environment variable, not a key`, '(hidden)')
+  }
+  const requestTimeoutSeconds = f.number('request_timeout_seconds', 60, n => n > 0 && n <= 3600, 'seconds between 0 and 3600')
+  f.done()
+  return {
+    kind: 'server',
+    api,
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    model,
+    tokenizer,
+    maxSequenceLength,
+    apiKeyEnv,
+    requestTimeoutSeconds
+  }
+}
+
+export function parseStatistics(f: Fields): StatisticsSettings {
+  f.allow(['confidence', 'resamples', 'seed', 'min_overlap', 'interval', 'flip_tolerance'])
+  const settings: StatisticsSettings = {
+    confidence: f.number('confidence', DEFAULT_STATISTICS.confidence, n => n >= 0.5 && n < 1, 'a level in [0.5, 1), e.g. 0.95'),
+    resamples: f.integer('resamples', DEFAULT_STATISTICS.resamples, 100, 10_000_000),
+    seed: f.integer('seed', DEFAULT_STATISTICS.seed, 0, 2 ** 32 - 1),
+    minOverlap: f.number('min_overlap', DEFAULT_STATISTICS.minOverlap, n => n > 0 && n <= 1, 'a fraction in (0, 1]'),
+    interval: f.choice('interval', ['auto', 'bootstrap', 'newcombe', 'tango'] as const, DEFAULT_STATISTICS.interval),
+    flipTolerance: f.number('flip_tolerance', DEFAULT_STATISTICS.flipTolerance, n => n >= 0, 'a number >= 0')
+  }
+  f.done()
+  return settings
+}

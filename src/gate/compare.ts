@@ -1,0 +1,233 @@
+/**
+ * The comparison core: two sets of HELM run directories in, one report out. It never throws
+ * for problems in the data: every doubt (missing runs, drift, cached answers, low overlap,
+ * absent metrics) becomes an error in the report, and an error verdict. Only a complete,
+ * well-paired comparison can produce a pass.
+ */
+import type { Direction, GateConfig, GatedRun, PerturbationPolicy } from '../config/types.js'
+import { GateError } from '../errors.js'
+import { discoverRuns } from '../helm/read/discover.js'
+import type { RunDirectory } from '../helm/types.js'
+import type { Comparison, EfficiencyEntry, Report, Verdict } from '../report/model.js'
+import { HELM_GATE_VERSION } from '../version.js'
+import { buildComparisons } from './comparisons.js'
+import { adapterDrift, displayName } from './identity.js'
+import { IssueLog } from './issues.js'
+import { pairRuns, runMatchesEntry, type RunPair } from './match.js'
+import { efficiencyFor } from './efficiency.js'
+import { checkRequestStates } from './guards.js'
+import { loadRunData } from './run-data.js'
+
+/** Applied to every run found on both sides when the gate file lists no runs (plain CLI use). */
+export interface RunDefaults {
+  metric: string
+  split: string | null
+  maxDrop: number | null
+  maxRelativeDrop: number | null
+  direction: Direction
+  perturbations: PerturbationPolicy
+}
+
+export interface CompareOptions {
+  defaults?: RunDefaults | null
+  /** Changed answers shown per comparison. */
+  examples?: number
+  /** Extra issues found before the comparison (for example by the runner). */
+  priorErrors?: GateError[]
+}
+
+export const EFFICIENCY_NOTE =
+  'Request times are how long the HELM process waited for each answer, not time-to-first-token under load; the ratios are information only and never gate.'
+
+export async function compareOutputs(
+  baselinePath: string,
+  candidatePath: string,
+  config: GateConfig,
+  options: CompareOptions = {}
+): Promise<Report> {
+  const log = new IssueLog()
+  for (const error of options.priorErrors ?? []) log.fromError(error)
+  const comparisons: Comparison[] = []
+  const efficiency: EfficiencyEntry[] = []
+  const sides = { baseline: [] as RunDirectory[], candidate: [] as RunDirectory[] }
+
+  try {
+    sides.baseline = await discoverRuns(baselinePath)
+    sides.candidate = await discoverRuns(candidatePath)
+    const work = selectWork(sides.baseline, sides.candidate, config, options.defaults ?? null, log)
+    for (const item of work) {
+      await compareRun(item, config, options.examples ?? 3, log, comparisons, efficiency)
+    }
+  } catch (error) {
+    if (!(error instanceof GateError)) throw error
+    log.fromError(error)
+  }
+
+  const verdict = overallVerdict(comparisons, log)
+  return {
+    schema_version: 1,
+    tool: { name: 'helm-gate', version: HELM_GATE_VERSION },
+    verdict,
+    headline: headline(verdict, comparisons, log),
+    errors: log.errors,
+    warnings: log.warnings,
+    settings: {
+      confidence: config.statistics.confidence,
+      resamples: config.statistics.resamples,
+      seed: config.statistics.seed,
+      min_overlap: config.statistics.minOverlap,
+      interval: config.statistics.interval
+    },
+    baseline: sideInfo(baselinePath, sides.baseline),
+    candidate: sideInfo(candidatePath, sides.candidate),
+    comparisons,
+    efficiency,
+    notes: efficiency.length > 0 ? [EFFICIENCY_NOTE] : []
+  }
+}
+
+interface WorkItem {
+  pair: RunPair
+  gated: GatedRun
+}
+
+/** Decides which run pairs are compared under which gate entry, reporting everything unpaired. */
+function selectWork(
+  baseline: RunDirectory[],
+  candidate: RunDirectory[],
+  config: GateConfig,
+  defaults: RunDefaults | null,
+  log: IssueLog
+): WorkItem[] {
+  const pairing = pairRuns(baseline, candidate)
+  for (const dup of pairing.duplicates) {
+    log.error(
+      'runs.ambiguous',
+      `the ${dup.side} side has ${dup.runs.length} runs of the same scenario and augmentation; give one suite per side`,
+      { file: dup.runs[0].path, value: dup.runs.map(r => r.runSpec.name) }
+    )
+  }
+  const gatedEntries = config.runs
+  const concerns = (run: RunDirectory): boolean =>
+    gatedEntries.length === 0 || gatedEntries.some(g => runMatchesEntry(run, g))
+  for (const [side, runs] of [
+    ['baseline', pairing.onlyBaseline],
+    ['candidate', pairing.onlyCandidate]
+  ] as const) {
+    for (const run of runs) {
+      const other = side === 'baseline' ? 'candidate' : 'baseline'
+      const message = `run ${displayName(run.runSpec)} exists only on the ${side} side: the gate cannot judge what the ${other} did not run`
+      if (concerns(run)) log.error('runs.one_sided', message, { file: run.path })
+      else log.warn('runs.one_sided', `${message} (not in the gate file; ignored)`, { file: run.path })
+    }
+  }
+
+  if (gatedEntries.length === 0) {
+    if (!defaults) return []
+    return pairing.pairs.map(pair => ({
+      pair,
+      gated: { entry: displayName(pair.baseline.runSpec), match: null, ...defaults }
+    }))
+  }
+
+  const work: WorkItem[] = []
+  gatedEntries.forEach((gated, i) => {
+    const matches = pairing.pairs.filter(p => runMatchesEntry(p.baseline, gated))
+    if (matches.length === 1) {
+      work.push({ pair: matches[0], gated })
+      return
+    }
+    const found = [...baseline, ...candidate].filter(r => runMatchesEntry(r, gated))
+    if (matches.length === 0 && found.length === 0) {
+      const available = [...new Set([...baseline, ...candidate].map(r => displayName(r.runSpec)))].sort()
+      log.error('runs.missing', `no run found for gate entry ${gated.entry} on either side`, {
+        file: config.source,
+        field: `runs[${i}].entry`,
+        value: available.length ? `available: ${available.join('; ')}` : 'no runs at all'
+      })
+    } else if (matches.length > 1) {
+      log.error('runs.ambiguous', `gate entry ${gated.entry} matches ${matches.length} runs; set runs[${i}].match`, {
+        file: config.source,
+        field: `runs[${i}].entry`,
+        value: matches.map(m => displayName(m.baseline.runSpec))
+      })
+    }
+  })
+  for (const run of [...pairing.pairs.map(p => p.baseline)]) {
+    if (!gatedEntries.some(g => runMatchesEntry(run, g))) {
+      log.warn('runs.ungated', `run ${displayName(run.runSpec)} is on both sides but not in the gate file; not compared`, {
+        file: run.path
+      })
+    }
+  }
+  return work
+}
+
+async function compareRun(
+  item: WorkItem,
+  config: GateConfig,
+  examples: number,
+  log: IssueLog,
+  comparisons: Comparison[],
+  efficiency: EfficiencyEntry[]
+): Promise<void> {
+  const { pair, gated } = item
+  const name = displayName(pair.baseline.runSpec)
+  const drift = adapterDrift(pair.baseline.runSpec, pair.candidate.runSpec)
+  for (const d of drift) {
+    log.error('guard.adapter_drift', `run ${name}: the two sides used different ${d.field}, so the comparison would measure configuration, not the model`, {
+      file: pair.candidate.path,
+      field: d.field,
+      value: { baseline: d.baseline, candidate: d.candidate }
+    })
+  }
+  if (drift.length > 0) return
+
+  const [b, c] = await Promise.all([loadRunData(pair.baseline), loadRunData(pair.candidate)])
+  if (!checkRequestStates(name, b, c, log)) return
+  const built = buildComparisons(name, gated, b, c, config.statistics, examples, log)
+  comparisons.push(...built)
+  const eff = efficiencyFor(name, b, c, config.statistics)
+  if (eff) efficiency.push(eff)
+}
+
+function overallVerdict(comparisons: Comparison[], log: IssueLog): Verdict {
+  if (log.errors.length > 0) return 'error'
+  const gated = comparisons.filter(c => c.gated)
+  if (gated.length === 0) {
+    log.error('gate.empty', 'nothing was gated: no comparison was made, so nothing can pass')
+    return 'error'
+  }
+  if (gated.some(c => c.verdict === 'fail')) return 'fail'
+  if (gated.some(c => c.verdict === 'inconclusive')) return 'inconclusive'
+  return 'pass'
+}
+
+function headline(verdict: Verdict, comparisons: Comparison[], log: IssueLog): string {
+  const gated = comparisons.filter(c => c.gated)
+  const count = (v: string): number => gated.filter(c => c.verdict === v).length
+  switch (verdict) {
+    case 'pass':
+      return `The candidate is not meaningfully worse: all ${gated.length} gated comparisons pass.`
+    case 'fail':
+      return `The candidate regressed beyond the tolerated drop in ${count('fail')} of ${gated.length} gated comparisons.`
+    case 'inconclusive':
+      return `Not enough evidence: ${count('inconclusive')} of ${gated.length} gated comparisons are inconclusive; more instances are needed, not a looser threshold.`
+    case 'error':
+      return `The gate could not make a sound comparison (${log.errors.length} error${log.errors.length === 1 ? '' : 's'}); nothing passes until it can.`
+  }
+}
+
+function sideInfo(path: string, runs: RunDirectory[]): Report['baseline'] {
+  const deployments = [
+    ...new Set(
+      runs.map(r => String(r.runSpec.adapter_spec?.['model_deployment'] || r.runSpec.adapter_spec?.['model'] || ''))
+    )
+  ].filter(Boolean)
+  return {
+    path,
+    runs: runs.map(r => r.runSpec.name).sort(),
+    deployment: deployments.length === 1 ? deployments[0] : deployments.length ? deployments.join(', ') : null,
+    helm_version: null
+  }
+}

@@ -1,0 +1,213 @@
+/**
+ * Builds the comparisons of one gated run: the clean instances (gated), each perturbation and
+ * the per-instance worst case (gated only when the gate file asks for it).
+ */
+import type { GatedRun, StatisticsSettings } from '../config/types.js'
+import { GateError } from '../errors.js'
+import type { ChangedExample, Comparison } from '../report/model.js'
+import { decideVerdict, estimatePaired, resolveMaxDrop } from '../stats/index.js'
+import type { IssueLog } from './issues.js'
+import { pairValues, worstCase, type MetricValue, type PairedData } from './pairing.js'
+import type { RunData } from './run-data.js'
+
+export function buildComparisons(
+  run: string,
+  gated: GatedRun,
+  b: RunData,
+  c: RunData,
+  statistics: StatisticsSettings,
+  examples: number,
+  log: IssueLog
+): Comparison[] {
+  const split = resolveSplit(run, gated, b, c, log)
+  if (split === undefined) return []
+  const valuesB = b.values(gated.metric, split)
+  const valuesC = c.values(gated.metric, split)
+  for (const [side, values, data] of [
+    ['baseline', valuesB, b],
+    ['candidate', valuesC, c]
+  ] as const) {
+    if (values.length > 0 && values.every(v => v.value === null)) {
+      log.error('guard.metric_unmeasured', `run ${run}: ${gated.metric} was never measured on the ${side} side (every value has count 0 or is not finite)`, {
+        file: data.perInstanceStatsFile,
+        field: gated.metric
+      })
+      return []
+    }
+  }
+
+  const out: Comparison[] = []
+  const isClean = (v: MetricValue): boolean => v.perturbation === null
+  const clean = compareOne(run, gated, split, null, true, valuesB.filter(isClean), valuesC.filter(isClean), b, c, statistics, examples, log)
+  if (clean) out.push(clean)
+
+  const perturbations = [...new Set([...valuesB, ...valuesC].map(v => v.perturbation).filter((p): p is string => p !== null))].sort()
+  const gatePerturbed = gated.perturbations === 'gate'
+  for (const p of perturbations) {
+    const only = (v: MetricValue): boolean => v.perturbation === p
+    const cmp = compareOne(run, gated, split, p, gatePerturbed, valuesB.filter(only), valuesC.filter(only), b, c, statistics, examples, log)
+    if (cmp) out.push(cmp)
+  }
+  if (perturbations.length > 0) {
+    const worst = worstCase(valuesB, valuesC, gated.direction)
+    const cmp = compareOne(run, gated, split, 'worst', gatePerturbed, worst.baseline, worst.candidate, b, c, statistics, examples, log)
+    if (cmp) out.push(cmp)
+  }
+  return out
+}
+
+/** undefined = an error was logged. */
+function resolveSplit(run: string, gated: GatedRun, b: RunData, c: RunData, log: IssueLog): string | null | undefined {
+  const splitsB = b.splits(gated.metric)
+  const splitsC = c.splits(gated.metric)
+  for (const [side, splits, data] of [
+    ['baseline', splitsB, b],
+    ['candidate', splitsC, c]
+  ] as const) {
+    if (splits.length === 0) {
+      log.error('guard.metric_missing', `run ${run}: metric ${gated.metric} is absent on the ${side} side`, {
+        file: data.perInstanceStatsFile,
+        field: 'metric',
+        value: `available: ${data.metricNames().join(', ') || 'none'}`
+      })
+      return undefined
+    }
+  }
+  if (gated.split !== null) {
+    for (const [side, splits, data] of [
+      ['baseline', splitsB, b],
+      ['candidate', splitsC, c]
+    ] as const) {
+      if (!splits.includes(gated.split)) {
+        log.error('guard.split_missing', `run ${run}: ${gated.metric} has no split ${gated.split} on the ${side} side`, {
+          file: data.perInstanceStatsFile,
+          field: 'split',
+          value: `available: ${splits.join(', ')}`
+        })
+        return undefined
+      }
+    }
+    return gated.split
+  }
+  const common = splitsB.filter(s => splitsC.includes(s))
+  if (common.length === 1) return common[0]
+  // Several splits (synthetic_reasoning scores valid and test): test is what users gate on.
+  if (common.includes('test')) {
+    log.warn('split.default', `run ${run}: ${gated.metric} is reported for splits ${common.join(', ')}; comparing test (set split to choose)`)
+    return 'test'
+  }
+  log.error('guard.split_ambiguous', `run ${run}: ${gated.metric} is reported for several splits; choose one with split`, {
+    value: common.join(', ')
+  })
+  return undefined
+}
+
+function compareOne(
+  run: string,
+  gated: GatedRun,
+  split: string | null,
+  perturbation: string | null,
+  isGated: boolean,
+  valuesB: MetricValue[],
+  valuesC: MetricValue[],
+  b: RunData,
+  c: RunData,
+  statistics: StatisticsSettings,
+  examples: number,
+  log: IssueLog
+): Comparison | null {
+  const label = `run ${run}, ${gated.metric}${split ? ` (${split})` : ''}${perturbation ? `, perturbation ${perturbation}` : ''}`
+  const paired = pairValues(valuesB, valuesC)
+  if (paired.overlap < statistics.minOverlap) {
+    log.error(
+      'guard.overlap',
+      `${label}: only ${(paired.overlap * 100).toFixed(1)}% of instances were scored on both sides (minimum ${(statistics.minOverlap * 100).toFixed(1)}%); ${paired.unmatched.baseline} baseline and ${paired.unmatched.candidate} candidate keys are unmatched`,
+      { file: c.perInstanceStatsFile, field: 'min_overlap', value: paired.overlap }
+    )
+    return null
+  }
+  if (paired.unmatched.baseline + paired.unmatched.candidate > 0) {
+    log.warn('pairing.unmatched', `${label}: ${paired.unmatched.baseline} baseline and ${paired.unmatched.candidate} candidate keys have no partner and are left out`)
+  }
+  if (paired.dropped.baseline + paired.dropped.candidate > 0) {
+    log.warn('pairing.dropped', `${label}: ${paired.dropped.baseline} baseline and ${paired.dropped.candidate} candidate values were not measurements (count 0 or not finite) and are left out`)
+  }
+  if (paired.clusters.length === 0) {
+    log.error('guard.no_pairs', `${label}: no instance has a measured value on both sides`, { file: c.perInstanceStatsFile })
+    return null
+  }
+  let estimate
+  try {
+    estimate = estimatePaired(paired.clusters, statistics)
+  } catch (error) {
+    if (error instanceof GateError) {
+      log.error(error.code, `${label}: ${error.message}`, error.location)
+      return null
+    }
+    throw error
+  }
+  const maxDrop = resolveMaxDrop(gated.maxDrop, gated.maxRelativeDrop, estimate.baselineMean)
+  const decision = decideVerdict(estimate, maxDrop, gated.direction, statistics.confidence)
+  return {
+    id: [run, gated.metric, split ?? '', perturbation ?? 'clean'].join(' | '),
+    run,
+    entry: gated.entry,
+    metric: gated.metric,
+    split,
+    perturbation,
+    gated: isGated,
+    direction: gated.direction,
+    binary: estimate.binary,
+    n: estimate.n,
+    pairs: estimate.pairs,
+    unmatched: paired.unmatched,
+    dropped: paired.dropped,
+    baseline_mean: estimate.baselineMean,
+    candidate_mean: estimate.candidateMean,
+    delta: estimate.delta,
+    ci: { level: estimate.ci.level, low: estimate.ci.low, high: estimate.ci.high, method: estimate.ci.method },
+    wins: estimate.wins,
+    losses: estimate.losses,
+    unchanged: estimate.unchanged,
+    p_value: estimate.pValue,
+    max_drop: maxDrop,
+    max_relative_drop: gated.maxRelativeDrop,
+    verdict: decision.verdict,
+    n_needed: decision.nNeeded,
+    reason: decision.reason,
+    examples: perturbation === 'worst' ? [] : changedExamples(paired, perturbation, b, c, examples, statistics.flipTolerance)
+  }
+}
+
+/** The first few changed answers, in key order (deterministic), with text from scenario_state. */
+function changedExamples(
+  paired: PairedData,
+  perturbation: string | null,
+  b: RunData,
+  c: RunData,
+  limit: number,
+  tolerance: number
+): ChangedExample[] {
+  const out: ChangedExample[] = []
+  for (let i = 0; i < paired.clusters.length && out.length < limit; i++) {
+    const cluster = paired.clusters[i]
+    for (let t = 0; t < cluster.baseline.length && out.length < limit; t++) {
+      if (Math.abs(cluster.candidate[t] - cluster.baseline[t]) <= tolerance) continue
+      const instanceId = paired.clusterKeys[i].split('\u0000')[0]
+      const trial = paired.trials[i][t]
+      const sb = b.requestState(instanceId, trial, perturbation)
+      const sc = c.requestState(instanceId, trial, perturbation)
+      out.push({
+        instance_id: instanceId,
+        train_trial_index: trial,
+        input: sb?.inputExcerpt ?? sc?.inputExcerpt ?? '',
+        reference: sb?.referenceExcerpt ?? sc?.referenceExcerpt ?? '',
+        baseline_output: sb?.outputExcerpt ?? '',
+        candidate_output: sc?.outputExcerpt ?? '',
+        baseline_value: cluster.baseline[t],
+        candidate_value: cluster.candidate[t]
+      })
+    }
+  }
+  return out
+}

@@ -1,0 +1,42 @@
+/**
+ * Request-time ratios (statistics.md "Efficiency"): information only, never gated. HELM's
+ * inference_runtime is how long the harness waited for each request, not time-to-first-token.
+ */
+import type { StatisticsSettings } from '../config/types.js'
+import type { EfficiencyEntry } from '../report/model.js'
+import { ratioOfQuantiles } from '../stats/index.js'
+import { pairValues } from './pairing.js'
+import type { RunData } from './run-data.js'
+
+const RUNTIME_METRIC = 'inference_runtime'
+
+export function efficiencyFor(run: string, b: RunData, c: RunData, statistics: StatisticsSettings): EfficiencyEntry | null {
+  const paired = pairValues(b.runtimes(), c.runtimes())
+  const baseline: number[] = []
+  const candidate: number[] = []
+  for (const cluster of paired.clusters) {
+    baseline.push(...cluster.baseline)
+    candidate.push(...cluster.candidate)
+  }
+  // A quantile of zeros (0.2.x wrote request_time 0) has no meaningful ratio.
+  if (baseline.length < 2 || baseline.every(v => v <= 0)) return null
+  const median = ratioOfQuantiles(baseline, candidate, 0.5, statistics)
+  const p90 = ratioOfQuantiles(baseline, candidate, 0.9, statistics)
+  return {
+    run,
+    metric: RUNTIME_METRIC,
+    n: baseline.length,
+    baseline_median: quantile(baseline, 0.5),
+    candidate_median: quantile(candidate, 0.5),
+    median_ratio: median,
+    p90_ratio: p90
+  }
+}
+
+function quantile(values: number[], q: number): number {
+  const sorted = [...values].sort((x, y) => x - y)
+  const pos = (sorted.length - 1) * q
+  const lo = Math.floor(pos)
+  const hi = Math.ceil(pos)
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo)
+}

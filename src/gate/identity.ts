@@ -1,0 +1,85 @@
+/**
+ * What a run *is*, independent of which deployment answered it. Run directory names are lossy
+ * and depend on the order of keys in the run entry (helm-contract 1.2), so runs are matched
+ * across sides by their run_spec.json content instead.
+ */
+import { createHash } from 'node:crypto'
+import type { RunSpecJson } from '../helm/types.js'
+
+/** Adapter fields that name the deployment: the only ones allowed to differ between sides. */
+const MODEL_FIELDS = new Set(['model', 'model_deployment'])
+
+/** Stable JSON: object keys sorted, so equal content always gives equal text. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
+  if (value !== null && typeof value === 'object') {
+    const obj = value as Record<string, unknown>
+    const keys = Object.keys(obj)
+      .filter(k => obj[k] !== undefined)
+      .sort()
+    return `{${keys.map(k => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(',')}}`
+  }
+  return JSON.stringify(value) ?? 'null'
+}
+
+/**
+ * The matching key of a run: its scenario and data augmentation. The adapter spec is checked
+ * separately (see adapterDrift) so that a drifted adapter is reported as drift, naming the field,
+ * rather than as two unrelated runs.
+ */
+export function runIdentity(spec: RunSpecJson): string {
+  const identity = {
+    scenario: spec.scenario_spec,
+    augmentation: augmentationIdentity(spec.data_augmenter_spec)
+  }
+  return createHash('sha256').update(canonicalJson(identity)).digest('hex').slice(0, 16)
+}
+
+/**
+ * HELM always writes a data_augmenter_spec; a run without augmentation has an empty
+ * perturbation list. Older layouts omit it. Both mean "no augmentation".
+ */
+function augmentationIdentity(spec: Record<string, unknown> | undefined): unknown {
+  if (!spec) return null
+  const perturbations = spec['perturbation_specs']
+  if (Array.isArray(perturbations) && perturbations.length === 0) return null
+  return spec
+}
+
+export interface AdapterDifference {
+  field: string
+  baseline: unknown
+  candidate: unknown
+}
+
+/** Adapter-spec fields that differ between the two sides, model fields excepted. */
+export function adapterDrift(baseline: RunSpecJson, candidate: RunSpecJson): AdapterDifference[] {
+  const b = baseline.adapter_spec ?? {}
+  const c = candidate.adapter_spec ?? {}
+  const fields = [...new Set([...Object.keys(b), ...Object.keys(c)])].filter(f => !MODEL_FIELDS.has(f)).sort()
+  return fields
+    .filter(field => canonicalJson(b[field]) !== canonicalJson(c[field]))
+    .map(field => ({ field: `adapter_spec.${field}`, baseline: b[field], candidate: c[field] }))
+}
+
+/** The run's name with the model parts removed, for display and for `match` globs. */
+export function displayName(spec: RunSpecJson): string {
+  const [base, ...parts] = spec.name.split(/(?=[:,])/)
+  const kept: string[] = []
+  let carryColon = false
+  for (const part of parts) {
+    if (/^[:,]\s*(model|model_deployment)=/.test(part)) {
+      carryColon ||= part.startsWith(':')
+      continue
+    }
+    // The removed part opened the argument list: the next part takes over its colon.
+    kept.push(carryColon && part.startsWith(',') ? `:${part.slice(1)}` : part)
+    carryColon = false
+  }
+  return base + kept.join('')
+}
+
+/** The scenario's base name from the run name (`dyck_language_np=3` → `dyck_language_np=3`, `a:b=1` → `a`). */
+export function baseName(spec: RunSpecJson): string {
+  return spec.name.split(/[:,]/)[0]
+}

@@ -1,0 +1,120 @@
+/**
+ * Pairs the two sides instance by instance (statistics.md "Pairing"). The key of a value is
+ * (instance, train trial, perturbation); the resampling unit is the instance with its
+ * perturbation: all trials of one instance move together (cluster bootstrap).
+ */
+import type { PairedCluster } from '../stats/types.js'
+
+/** One measured (or unmeasurable) value of one metric on one side. */
+export interface MetricValue {
+  instanceId: string
+  trainTrialIndex: number
+  /** Perturbation identity (name and seed), null for the clean instance. */
+  perturbation: string | null
+  /** sum / count, or null when the stat is not a measurement (count 0, non-finite). */
+  value: number | null
+}
+
+export interface PairedData {
+  clusters: PairedCluster[]
+  /** Cluster keys in the order of `clusters` (sorted, so the result never depends on file order). */
+  clusterKeys: string[]
+  /** Per cluster, the trial indices in the order of the values. */
+  trials: number[][]
+  pairs: number
+  unmatched: { baseline: number; candidate: number }
+  dropped: { baseline: number; candidate: number }
+  /** matched keys / keys of the larger side (before dropping unmeasurable values). */
+  overlap: number
+  keys: { baseline: number; candidate: number }
+}
+
+export function clusterKey(instanceId: string, perturbation: string | null): string {
+  return perturbation === null ? instanceId : `${instanceId}\u0000${perturbation}`
+}
+
+function valueKey(v: MetricValue): string {
+  return `${clusterKey(v.instanceId, v.perturbation)}\u0000${v.trainTrialIndex}`
+}
+
+function index(values: MetricValue[]): Map<string, MetricValue> {
+  const byKey = new Map<string, MetricValue>()
+  for (const v of values) byKey.set(valueKey(v), v)
+  return byKey
+}
+
+export function pairValues(baseline: MetricValue[], candidate: MetricValue[]): PairedData {
+  const b = index(baseline)
+  const c = index(candidate)
+  let matched = 0
+  let pairs = 0
+  const dropped = { baseline: 0, candidate: 0 }
+  const byCluster = new Map<string, { trial: number; b: number; c: number }[]>()
+  for (const [key, bv] of b) {
+    const cv = c.get(key)
+    if (!cv) continue
+    matched++
+    if (bv.value === null || cv.value === null) {
+      if (bv.value === null) dropped.baseline++
+      if (cv.value === null) dropped.candidate++
+      continue
+    }
+    const ck = clusterKey(bv.instanceId, bv.perturbation)
+    let list = byCluster.get(ck)
+    if (!list) byCluster.set(ck, (list = []))
+    list.push({ trial: bv.trainTrialIndex, b: bv.value, c: cv.value })
+    pairs++
+  }
+  const clusterKeys = [...byCluster.keys()].sort()
+  const clusters: PairedCluster[] = []
+  const trials: number[][] = []
+  for (const key of clusterKeys) {
+    const list = byCluster.get(key)!.sort((x, y) => x.trial - y.trial)
+    clusters.push({ baseline: list.map(x => x.b), candidate: list.map(x => x.c) })
+    trials.push(list.map(x => x.trial))
+  }
+  const larger = Math.max(b.size, c.size)
+  return {
+    clusters,
+    clusterKeys,
+    trials,
+    pairs,
+    unmatched: { baseline: b.size - matched, candidate: c.size - matched },
+    dropped,
+    overlap: larger === 0 ? 0 : matched / larger,
+    keys: { baseline: b.size, candidate: c.size }
+  }
+}
+
+/**
+ * Per-instance worst case over the clean instance and its perturbed variants (statistics.md
+ * "Robustness"). Only variants present on both sides enter, so that a variant missing on one
+ * side cannot make that side look better; missing variants are caught by the per-perturbation
+ * overlap guard.
+ */
+export function worstCase(
+  baseline: MetricValue[],
+  candidate: MetricValue[],
+  direction: 'higher' | 'lower'
+): { baseline: MetricValue[]; candidate: MetricValue[] } {
+  const c = index(candidate)
+  const pick = direction === 'higher' ? Math.min : Math.max
+  const worstB = new Map<string, MetricValue>()
+  const worstC = new Map<string, MetricValue>()
+  const fold = (into: Map<string, MetricValue>, v: MetricValue): void => {
+    const key = `${v.instanceId}\u0000${v.trainTrialIndex}`
+    const prev = into.get(key)
+    if (!prev) {
+      into.set(key, { ...v, perturbation: null })
+    } else if (prev.value !== null) {
+      into.set(key, { ...prev, value: v.value === null ? null : pick(prev.value, v.value) })
+    }
+  }
+  for (const bv of baseline) {
+    const cv = c.get(valueKey(bv))
+    if (!cv) continue
+    fold(worstB, bv)
+    fold(worstC, cv)
+  }
+  return { baseline: [...worstB.values()], candidate: [...worstC.values()] }
+}
