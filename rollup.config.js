@@ -9,7 +9,9 @@ import typescript from '@rollup/plugin-typescript'
 const plugins = () => [
   typescript({ tsconfig: './tsconfig.json', outDir: 'dist', noEmitOnError: true }),
   nodeResolve({ preferBuiltins: true }),
-  commonjs(),
+  // undici requires node:sqlite lazily, only for a cache store helm-gate never uses; Node 20
+  // has no such module, so the require must stay lazy instead of becoming a static import.
+  commonjs({ ignore: ['node:sqlite'] }),
   // @actions/artifact requires its own package.json at load time.
   json()
 ]

@@ -7,7 +7,7 @@ import { compareCommand, COMPARE_USAGE } from './cli/commands/compare.js'
 import { planCommand } from './cli/commands/plan.js'
 import { powerCommand } from './cli/commands/power.js'
 import { runCommand } from './cli/commands/run.js'
-import { processIo, type CliIo } from './cli/io.js'
+import type { CliIo } from './cli/io.js'
 import { GateError } from './errors.js'
 import { HELM_GATE_VERSION } from './version.js'
 

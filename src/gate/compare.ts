@@ -8,7 +8,7 @@ import type { Direction, GateConfig, GatedRun, PerturbationPolicy } from '../con
 import { GateError } from '../errors.js'
 import { discoverRuns } from '../helm/read/discover.js'
 import type { RunDirectory } from '../helm/types.js'
-import type { Comparison, EfficiencyEntry, Report, Verdict } from '../report/model.js'
+import type { ChangedExample, Comparison, EfficiencyEntry, Report, Verdict } from '../report/model.js'
 import { HELM_GATE_VERSION } from '../version.js'
 import { buildComparisons } from './comparisons.js'
 import { adapterDrift, displayName } from './identity.js'
@@ -16,7 +16,7 @@ import { IssueLog } from './issues.js'
 import { pairRuns, runMatchesEntry, type RunPair } from './match.js'
 import { efficiencyFor } from './efficiency.js'
 import { checkRequestStates } from './guards.js'
-import { loadRunData } from './run-data.js'
+import { exampleKey, loadExampleTexts, loadRunData } from './run-data.js'
 
 /** Applied to every run found on both sides when the gate file lists no runs (plain CLI use). */
 export interface RunDefaults {
@@ -186,9 +186,29 @@ async function compareRun(
   const [b, c] = await Promise.all([loadRunData(pair.baseline), loadRunData(pair.candidate)])
   if (!checkRequestStates(name, b, c, log)) return
   const built = buildComparisons(name, gated, b, c, config.statistics, examples, log)
+  await fillExampleTexts(pair, built)
   comparisons.push(...built)
   const eff = efficiencyFor(name, b, c, config.statistics)
   if (eff) efficiency.push(eff)
+}
+
+async function fillExampleTexts(pair: RunPair, built: Comparison[]): Promise<void> {
+  const keyOf = (cmp: Comparison, e: ChangedExample): string =>
+    exampleKey({ instanceId: e.instance_id, trainTrialIndex: e.train_trial_index, perturbation: cmp.perturbation })
+  const wanted = new Set(built.flatMap(cmp => cmp.examples.map(e => keyOf(cmp, e))))
+  if (wanted.size === 0) return
+  const [b, c] = await Promise.all([loadExampleTexts(pair.baseline, wanted), loadExampleTexts(pair.candidate, wanted)])
+  for (const cmp of built) {
+    for (const e of cmp.examples) {
+      const key = keyOf(cmp, e)
+      const sb = b.get(key)
+      const sc = c.get(key)
+      e.input = sb?.inputExcerpt ?? sc?.inputExcerpt ?? ''
+      e.reference = sb?.referenceExcerpt ?? sc?.referenceExcerpt ?? ''
+      e.baseline_output = sb?.outputExcerpt ?? ''
+      e.candidate_output = sc?.outputExcerpt ?? ''
+    }
+  }
 }
 
 function overallVerdict(comparisons: Comparison[], log: IssueLog): Verdict {

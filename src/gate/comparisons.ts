@@ -175,35 +175,27 @@ function compareOne(
     verdict: decision.verdict,
     n_needed: decision.nNeeded,
     reason: decision.reason,
-    examples: perturbation === 'worst' ? [] : changedExamples(paired, perturbation, b, c, examples, statistics.flipTolerance)
+    examples: perturbation === 'worst' ? [] : changedExamples(paired, examples, statistics.flipTolerance)
   }
 }
 
-/** The first few changed answers, in key order (deterministic), with text from scenario_state. */
-function changedExamples(
-  paired: PairedData,
-  perturbation: string | null,
-  b: RunData,
-  c: RunData,
-  limit: number,
-  tolerance: number
-): ChangedExample[] {
+/**
+ * The first few changed answers, in key order (deterministic). Their text is filled in later
+ * from scenario_state.json (see fillExampleTexts), so that only these few are ever read.
+ */
+function changedExamples(paired: PairedData, limit: number, tolerance: number): ChangedExample[] {
   const out: ChangedExample[] = []
   for (let i = 0; i < paired.clusters.length && out.length < limit; i++) {
     const cluster = paired.clusters[i]
     for (let t = 0; t < cluster.baseline.length && out.length < limit; t++) {
       if (Math.abs(cluster.candidate[t] - cluster.baseline[t]) <= tolerance) continue
-      const instanceId = paired.clusterKeys[i].split('\u0000')[0]
-      const trial = paired.trials[i][t]
-      const sb = b.requestState(instanceId, trial, perturbation)
-      const sc = c.requestState(instanceId, trial, perturbation)
       out.push({
-        instance_id: instanceId,
-        train_trial_index: trial,
-        input: sb?.inputExcerpt ?? sc?.inputExcerpt ?? '',
-        reference: sb?.referenceExcerpt ?? sc?.referenceExcerpt ?? '',
-        baseline_output: sb?.outputExcerpt ?? '',
-        candidate_output: sc?.outputExcerpt ?? '',
+        instance_id: paired.clusterKeys[i].split('\u0000')[0],
+        train_trial_index: paired.trials[i][t],
+        input: '',
+        reference: '',
+        baseline_output: '',
+        candidate_output: '',
         baseline_value: cluster.baseline[t],
         candidate_value: cluster.candidate[t]
       })

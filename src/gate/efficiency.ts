@@ -4,7 +4,7 @@
  */
 import type { StatisticsSettings } from '../config/types.js'
 import type { EfficiencyEntry } from '../report/model.js'
-import { ratioOfQuantiles } from '../stats/index.js'
+import { quantile, ratioOfQuantiles } from '../stats/index.js'
 import { pairValues } from './pairing.js'
 import type { RunData } from './run-data.js'
 
@@ -31,12 +31,4 @@ export function efficiencyFor(run: string, b: RunData, c: RunData, statistics: S
     median_ratio: median,
     p90_ratio: p90
   }
-}
-
-function quantile(values: number[], q: number): number {
-  const sorted = [...values].sort((x, y) => x - y)
-  const pos = (sorted.length - 1) * q
-  const lo = Math.floor(pos)
-  const hi = Math.ceil(pos)
-  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo)
 }

@@ -68,6 +68,8 @@ export interface RunDirectory {
     stats: boolean
     perInstanceStats: boolean
   }
+  /** Shape generation detected from run_spec.json (filled by discovery). */
+  layout?: HelmLayout
 }
 
 /**
@@ -93,4 +95,68 @@ export interface RequestStateSummary {
   /** completions[0].text, mapped through output_mapping for joint multiple choice, truncated. */
   outputExcerpt: string
   requestTime: number | null
+}
+
+/**
+ * The shape generation of a run directory. '0.4+': HELM >= 0.4 (AdapterSpec and Request carry
+ * `model_deployment`). '0.2': HELM 0.2.x, e.g. as written by FlexLLMGen's script (no
+ * `model_deployment`, `Token.top_logprobs`, `request_time: 0`, possibly bare `NaN` sums, and
+ * plain-string inputs before 0.2.0). helm-contract.md section 8.
+ */
+export type HelmLayout = '0.4+' | '0.2'
+
+/**
+ * A directory where a run directory was expected but without run_spec.json: what a failed
+ * helm-run leaves (an empty directory), or a partial copy.
+ */
+export interface IncompleteRunDirectory {
+  path: string
+  files: RunDirectory['files']
+}
+
+/** Everything found under a HELM output path, complete or not. */
+export interface RunScan {
+  /** The directory that was scanned for run directories (the suite directory, or the run itself). */
+  root: string
+  runs: RunDirectory[]
+  incomplete: IncompleteRunDirectory[]
+}
+
+/** One instance's value of one stat (metric, split, perturbation), trials kept apart. */
+export interface InstanceStatValue {
+  instanceId: string
+  trainTrialIndex: number
+  subSplit: string | null
+  /** Usually 1; 0 for stats HELM could not compute (e.g. training_co2_cost of a custom deployment). */
+  count: number
+  /** May be NaN or +-Infinity in files written before HELM 0.2.4 or by hand. */
+  sum: number
+  /** How many stats were merged into this value (more than 1 only when a name is duplicated). */
+  occurrences: number
+}
+
+/**
+ * All per-instance values of one stat name in one split under one perturbation (or clean).
+ * The pairing key in `values` is `instanceStatKey(instanceId, trainTrialIndex)`.
+ */
+export interface PerInstanceSeries {
+  metric: string
+  split: string | null
+  /** `perturbationKey()` of the stat's perturbation; null for clean instances. */
+  perturbation: string | null
+  perturbationName: string | null
+  computedOn: string | null
+  values: Map<string, InstanceStatValue>
+}
+
+/** per_instance_stats.json, merged by (instance, trial, perturbation) and grouped by stat. */
+export interface PerInstanceStatsTable {
+  file: string
+  layout: HelmLayout
+  /** Entries in the file (several per instance key when several metric classes emit stats). */
+  entries: number
+  /** Distinct (instance_id, train_trial_index, perturbation) keys. */
+  instanceKeys: number
+  /** Keyed by `seriesKey(metric, split, perturbation)`. */
+  series: Map<string, PerInstanceSeries>
 }

@@ -1,0 +1,201 @@
+import { describe, expect, test } from '@jest/globals'
+import { UsageError } from '../../src/errors.js'
+import { markerLine, renderMarkdown } from '../../src/report/markdown.js'
+import type { Report } from '../../src/report/model.js'
+import { makeComparison, makeExample, makeReport } from './make-report.js'
+import { cellSeparators, structureOf, tablesOf } from './markdown-checks.js'
+
+const MARKER = '<!-- helm-gate:sticky-comment -->'
+const LIMIT = 65_000
+
+const HOSTILE = [
+  'a | b',
+  '```\nfence\n```',
+  '</details></summary><details>',
+  '<script>alert(1)</script>',
+  '@octocat and @github/security-team',
+  '[link](javascript:alert(1))',
+  '<!-- hidden -->',
+  'line\r\nbreak',
+  'zero\u200Bwidth @\u200Boctocat',
+  '#123 https://evil.example www.evil.example'
+].join(' ')
+
+function hostileReport(): Report {
+  const example = makeExample({
+    instance_id: `id ${HOSTILE}`,
+    input: `${HOSTILE}\n${'````'}\n</details>\n`,
+    reference: HOSTILE,
+    baseline_output: '</summary></details><details><summary>',
+    candidate_output: '``````\n@octocat\n``````'
+  })
+  return makeReport({
+    verdict: 'fail',
+    headline: `Regression in ${HOSTILE}`,
+    errors: [{ code: 'guard.cached', message: HOSTILE, file: HOSTILE, field: 'x|y', value: '`@octocat`' }],
+    warnings: [{ code: 'w', message: HOSTILE }],
+    comparisons: [
+      makeComparison({ run: HOSTILE, metric: `m ${HOSTILE}`, split: HOSTILE, perturbation: HOSTILE, examples: [example, example] }),
+      makeComparison({ verdict: 'fail', examples: [example] })
+    ],
+    notes: [HOSTILE]
+  })
+}
+
+describe('renderMarkdown: content', () => {
+  const report = makeReport({
+    verdict: 'fail',
+    errors: [{ code: 'helm.run_failed', message: 'helm-run exited with 1' }],
+    warnings: [{ code: 'guard.drift', message: 'max_tokens differs' }],
+    comparisons: [
+      makeComparison({ verdict: 'fail', delta: -0.05, ci: { level: 0.95, low: -0.08, high: -0.03, method: 'bootstrap' } }),
+      makeComparison({ metric: 'f1', binary: false, gated: false, verdict: 'pass' }),
+      makeComparison({ run: 'gsm8k', verdict: 'inconclusive', n: 120, n_needed: 480, ci: { level: 0.95, low: -0.04, high: 0.01, method: 'bootstrap' } }),
+      makeComparison({ run: 'boolq', verdict: 'inconclusive', n_needed: null, delta: -0.03, ci: { level: 0.95, low: -0.06, high: 0.0, method: 'bootstrap' } })
+    ]
+  })
+  const md = renderMarkdown(report, {
+    maxLength: LIMIT,
+    marker: MARKER,
+    links: { run: 'https://github.com/o/r/actions/runs/1', artifacts: 'https://github.com/o/r/actions/runs/1#artifacts' }
+  })
+
+  test('the marker is the first line and the verdict heading follows', () => {
+    const lines = md.split('\n')
+    expect(lines[0]).toBe(MARKER)
+    expect(lines[1]).toBe('## ❌ Fail · helm-gate')
+    expect(md).toContain('**1 error**')
+  })
+
+  test('errors come before warnings, both before the table', () => {
+    const errors = md.indexOf('### ⛔ Errors (1)')
+    const warnings = md.indexOf('### ⚠️ Warnings (1)')
+    const table = md.indexOf('### Comparisons')
+    expect(errors).toBeGreaterThan(0)
+    expect(warnings).toBeGreaterThan(errors)
+    expect(table).toBeGreaterThan(warnings)
+  })
+
+  test('one table row per comparison; ungated rows say info; continuous flips are improved/worsened', () => {
+    const [table] = tablesOf(md)
+    expect(table).toHaveLength(2 + report.comparisons.length)
+    const columns = cellSeparators(table[0])
+    for (const row of table) expect(cellSeparators(row)).toBe(columns)
+    expect(table[2]).toContain('❌ fail')
+    expect(table[3]).toContain('ℹ️ info')
+    expect(table[3]).toContain('improved')
+    expect(table[3]).toContain('worsened')
+    expect(table[2]).toContain('won')
+    expect(table[2]).toContain('[-0.0800, -0.0300] 95%')
+  })
+
+  test('the forest plot is a text block with one line per comparison', () => {
+    const plot = structureOf(md).fences.find(f => f.fence === '```' && f.content.some(l => l.includes('tolerated drop')))
+    expect(plot).toBeDefined()
+    expect(plot!.content.filter(l => / (pass|fail|inconclusive|info)$/.test(l))).toHaveLength(4)
+  })
+
+  test('inconclusive comparisons say what would resolve them', () => {
+    expect(md).toContain('About **480 instances** in total would resolve it.')
+    expect(md).toContain('more instances would not make it pass')
+    expect(md).toContain('More instances, not a looser threshold')
+  })
+
+  test('efficiency is information, with the note', () => {
+    expect(md).toContain('### Efficiency (information only, not gated)')
+    expect(md).toContain('0.7500× [0.7000, 0.8000]')
+    expect(md).toContain('not time-to-first-token under load')
+  })
+
+  test('links and changed answers in collapsed sections', () => {
+    expect(md).toContain('[Workflow run](https://github.com/o/r/actions/runs/1)')
+    expect(md).toContain('[Artifacts](https://github.com/o/r/actions/runs/1#artifacts)')
+    const s = structureOf(md)
+    expect(s.detailsOpened).toBe(report.comparisons.length)
+    expect(s.detailsClosed).toBe(s.detailsOpened)
+  })
+
+  test('rendering is pure: the same input gives the same text', () => {
+    expect(renderMarkdown(report, { maxLength: LIMIT, marker: MARKER, links: { run: 'https://github.com/o/r/actions/runs/1', artifacts: 'https://github.com/o/r/actions/runs/1#artifacts' } })).toBe(md)
+  })
+})
+
+describe('renderMarkdown: hostile text', () => {
+  const md = renderMarkdown(hostileReport(), {
+    maxLength: LIMIT,
+    marker: MARKER,
+    gateFileChange: '```\n</details>\n-  max_drop: 0.02\n+  max_drop: 0.5 @octocat\n'
+  })
+  const s = structureOf(md)
+
+  test('no mention anywhere, not even in code; no issue link or bare URL in live text', () => {
+    expect(md).not.toMatch(/@octocat|@github\/security-team/)
+    expect(s.liveText).not.toMatch(/#123/)
+    expect(s.liveText).not.toMatch(/https:\/\/evil|www\.evil/)
+    // The hostile text is there, neutralised, not dropped.
+    expect(s.liveText).toContain('\\#\u200D123')
+  })
+
+  test('no injected HTML in live markdown; details open = close; every fence closes', () => {
+    const live = s.liveText
+    expect(live).not.toMatch(/<script|<!-- hidden|\]\(javascript/)
+    // Only the renderer's own tags are live.
+    expect(live.match(/<\/?(details|summary)>/g)?.length).toBe(2 * 2 * 2)
+    expect(s.detailsOpened).toBe(2)
+    expect(s.detailsClosed).toBe(2)
+    expect(s.unclosedFence).toBe(false)
+  })
+
+  test('table rows keep their number of cells', () => {
+    const [table] = tablesOf(md)
+    expect(table).toHaveLength(4)
+    for (const row of table) expect(cellSeparators(row)).toBe(13)
+  })
+
+  test('the gate file diff is shown in a diff block that its content cannot close', () => {
+    expect(md).toContain('takes effect after merge')
+    const diff = s.fences.find(f => f.content.some(l => l.includes('max_drop: 0.5')))
+    expect(diff).toBeDefined()
+    expect(diff!.fence.length).toBeGreaterThan(3)
+    expect(diff!.content).toContain('</details>')
+  })
+
+  test('no control or invisible characters', () => {
+    expect(md).not.toMatch(/[\r\u0000-\u0008\u000B-\u001F\u200B\u202E\uFEFF]/)
+  })
+})
+
+describe('renderMarkdown: options', () => {
+  test('a bare marker name is wrapped; a malformed marker is refused', () => {
+    expect(markerLine('helm-gate')).toBe('<!-- helm-gate -->')
+    expect(markerLine(MARKER)).toBe(MARKER)
+    expect(() => markerLine('<!-- a --> <script> -->')).toThrow(UsageError)
+    expect(() => markerLine('a\nb')).toThrow(UsageError)
+  })
+
+  test('links must be http(s) URLs; parentheses cannot end the link', () => {
+    expect(() => renderMarkdown(makeReport(), { maxLength: LIMIT, links: { run: 'javascript:alert(1)' } })).toThrow(UsageError)
+    const md = renderMarkdown(makeReport(), { maxLength: LIMIT, links: { run: 'https://x.example/a_(b) c' } })
+    expect(md).toContain('[Workflow run](https://x.example/a_%28b%29%20c)')
+  })
+
+  test('sections select the parts; without a marker the heading comes first', () => {
+    const md = renderMarkdown(makeReport(), { maxLength: LIMIT, sections: ['forest', 'examples'] })
+    expect(md).not.toMatch(/^## /m)
+    expect(md.startsWith('### Forest plot')).toBe(true)
+    expect(md).not.toContain('### Comparisons')
+    expect(md).toContain('### Forest plot')
+    expect(md).toContain('<details>')
+    expect(renderMarkdown(makeReport(), { maxLength: LIMIT }).startsWith('## ✅ Pass · helm-gate')).toBe(true)
+  })
+
+  test('every verdict has its word in the heading', () => {
+    for (const [verdict, heading] of [['pass', '✅ Pass'], ['fail', '❌ Fail'], ['inconclusive', '🟡 Inconclusive'], ['error', '⛔ Error']] as const) {
+      expect(renderMarkdown(makeReport({ verdict }), { maxLength: LIMIT }).split('\n')[0]).toBe(`## ${heading} · helm-gate`)
+    }
+  })
+
+  test('a non-positive budget is refused', () => {
+    expect(() => renderMarkdown(makeReport(), { maxLength: 0 })).toThrow(UsageError)
+  })
+})

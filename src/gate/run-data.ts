@@ -1,0 +1,105 @@
+/**
+ * One run directory, read for the gate: per-instance values of every stat, and compact
+ * request-state checks (cache flag, success, prompt hash). scenario_state.json can be several
+ * GB, so it is streamed and only small fixed-size facts are kept per request; the text of
+ * changed answers is fetched in a second pass for just the few examples the report shows.
+ */
+import { join } from 'node:path'
+import { perturbationKey, readPerInstanceStats } from '../helm/read/instance-stats.js'
+import { readRequestStates } from '../helm/read/request-states.js'
+import type { PerInstanceStatsTable, RequestStateSummary, RunDirectory } from '../helm/types.js'
+import type { MetricValue } from './pairing.js'
+
+export interface RunData {
+  run: RunDirectory
+  perInstanceStatsFile: string
+  /** null when the run has no scenario_state.json. */
+  scenarioStateFile: string | null
+  /** Request states without their text excerpts; null when there is no scenario_state.json. */
+  requestStates: RequestStateSummary[] | null
+  metricNames(): string[]
+  splits(metric: string): (string | null)[]
+  /** Clean and perturbed values of a metric in one split, in file order. */
+  values(metric: string, split: string | null): MetricValue[]
+  /** Clean inference_runtime values, all splits. */
+  runtimes(): MetricValue[]
+}
+
+const RUNTIME_METRIC = 'inference_runtime'
+
+export async function loadRunData(run: RunDirectory): Promise<RunData> {
+  const table = await readPerInstanceStats(run)
+  let requestStates: RequestStateSummary[] | null = null
+  if (run.files.scenarioState) {
+    requestStates = []
+    const list = requestStates
+    await readRequestStates(
+      run,
+      summary => {
+        list.push({ ...summary, inputExcerpt: '', referenceExcerpt: '', outputExcerpt: '', promptHash: summary.promptHash.slice(0, 24) })
+      },
+      { excerptLength: 1 }
+    )
+  }
+  return makeRunData(run, table, requestStates)
+}
+
+function makeRunData(run: RunDirectory, table: PerInstanceStatsTable, requestStates: RequestStateSummary[] | null): RunData {
+  const series = [...table.series.values()].filter(s => s.computedOn === null || s.computedOn === 'perturbed')
+  const collect = (keep: (metric: string, split: string | null, perturbation: string | null) => boolean): MetricValue[] => {
+    const out: MetricValue[] = []
+    for (const s of series) {
+      if (!keep(s.metric, s.split, s.perturbation)) continue
+      for (const v of s.values.values()) {
+        const value = v.count > 0 ? v.sum / v.count : NaN
+        out.push({
+          instanceId: v.instanceId,
+          trainTrialIndex: v.trainTrialIndex,
+          perturbation: s.perturbation,
+          value: Number.isFinite(value) ? value : null
+        })
+      }
+    }
+    return out
+  }
+  return {
+    run,
+    perInstanceStatsFile: table.file,
+    scenarioStateFile: run.files.scenarioState ? join(run.path, 'scenario_state.json') : null,
+    requestStates,
+    metricNames: () => [...new Set(series.map(s => s.metric))].sort(),
+    splits: metric => [...new Set(series.filter(s => s.metric === metric).map(s => s.split))].sort(),
+    values: (metric, split) => collect((m, sp) => m === metric && sp === split),
+    runtimes: () => collect((m, _sp, p) => m === RUNTIME_METRIC && p === null)
+  }
+}
+
+export interface ExampleKey {
+  instanceId: string
+  trainTrialIndex: number
+  /** perturbationKey() of the request state's perturbation; null for clean. */
+  perturbation: string | null
+}
+
+export function exampleKey(k: ExampleKey): string {
+  return JSON.stringify([k.instanceId, k.trainTrialIndex, k.perturbation])
+}
+
+/**
+ * Second pass over scenario_state.json: the text excerpts of just the wanted request states.
+ * With "separate" multiple-choice adapters an instance has one request state per reference;
+ * the first one is kept.
+ */
+export async function loadExampleTexts(run: RunDirectory, wanted: Set<string>): Promise<Map<string, RequestStateSummary>> {
+  const found = new Map<string, RequestStateSummary>()
+  if (!run.files.scenarioState || wanted.size === 0) return found
+  await readRequestStates(run, summary => {
+    const key = exampleKey({
+      instanceId: summary.instanceId,
+      trainTrialIndex: summary.trainTrialIndex,
+      perturbation: perturbationKey(summary.perturbation)
+    })
+    if (wanted.has(key) && !found.has(key)) found.set(key, summary)
+  })
+  return found
+}

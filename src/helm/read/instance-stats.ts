@@ -1,0 +1,189 @@
+/**
+ * per_instance_stats.json → values the gate can pair instance by instance.
+ *
+ * HELM quirks handled here (helm-contract.md 1.8): several entries can share a key (one per
+ * metric class) and are merged; perturbed copies share `instance_id` with the clean instance;
+ * the split exists only inside each stat's name; rows are not sorted.
+ */
+import { join } from 'node:path'
+import { InputError } from '../../errors.js'
+import type {
+  HelmLayout,
+  InstanceStatValue,
+  PerInstanceSeries,
+  PerInstanceStatsTable,
+  PerturbationJson,
+  RunDirectory
+} from '../types.js'
+import { describeJsonType, streamJsonArray } from './json-stream.js'
+import { detectLayout } from './run-spec.js'
+
+const FILE_NAME = 'per_instance_stats.json'
+
+/**
+ * Identity of a perturbation for pairing: name, seed, and computed_on when it is not the usual
+ * "perturbed". Never the whole object: fairness perturbations embed local file paths
+ * (`mapping_file_path`, `name_file_path`) that differ between machines.
+ */
+export function perturbationKey(perturbation: PerturbationJson | null | undefined): string | null {
+  if (!perturbation) return null
+  let key = perturbation.name
+  if (perturbation.seed !== undefined && perturbation.seed !== null) key += `#${perturbation.seed}`
+  if (perturbation.computed_on !== undefined && perturbation.computed_on !== 'perturbed') key += `@${perturbation.computed_on}`
+  return key
+}
+
+export function seriesKey(metric: string, split: string | null, perturbation: string | null): string {
+  return JSON.stringify([metric, split, perturbation])
+}
+
+/** Key of a value inside a series (the perturbation is fixed by the series). */
+export function instanceStatKey(instanceId: string, trainTrialIndex: number): string {
+  return JSON.stringify([instanceId, trainTrialIndex])
+}
+
+/**
+ * The series of `metric` under `perturbation` (null: clean) in `split`, or in every split when
+ * `split` is null (instance ids are unique across splits, so their values can be pooled).
+ */
+export function findSeries(
+  table: PerInstanceStatsTable,
+  metric: string,
+  split: string | null,
+  perturbation: string | null
+): PerInstanceSeries[] {
+  if (split !== null) {
+    const one = table.series.get(seriesKey(metric, split, perturbation))
+    return one ? [one] : []
+  }
+  return [...table.series.values()].filter((s) => s.metric === metric && s.perturbation === perturbation)
+}
+
+class EntryChecker {
+  constructor(
+    private readonly file: string,
+    private readonly index: number
+  ) {}
+
+  fail(field: string, expected: string, value: unknown): never {
+    const path = `[${this.index}]${field ? `.${field}` : ''}`
+    throw new InputError(
+      'input.wrong_type',
+      `${path} in ${this.file} must be ${expected}, found ${value === undefined ? 'nothing' : describeJsonType(value)}`,
+      { file: this.file, field: path, value }
+    )
+  }
+
+  object(value: unknown, field: string): Record<string, unknown> {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) this.fail(field, 'an object', value)
+    return value as Record<string, unknown>
+  }
+
+  string(value: unknown, field: string): string {
+    if (typeof value !== 'string') this.fail(field, 'a string', value)
+    return value
+  }
+
+  optionalString(value: unknown, field: string): string | null {
+    return value === undefined ? null : this.string(value, field)
+  }
+
+  /** Counts and indices: non-negative integers. */
+  natural(value: unknown, field: string): number {
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) this.fail(field, 'a non-negative integer', value)
+    return value
+  }
+
+  /** Sums may be NaN or infinite (HELM before 0.2.4; bare tokens); the gate decides what to do. */
+  number(value: unknown, field: string): number {
+    if (typeof value !== 'number') this.fail(field, 'a number', value)
+    return value
+  }
+
+  perturbation(value: unknown, field: string): PerturbationJson | null {
+    if (value === undefined) return null
+    const object = this.object(value, field)
+    this.string(object.name, `${field}.name`)
+    if (object.seed !== undefined && object.seed !== null) this.number(object.seed, `${field}.seed`)
+    if (object.computed_on !== undefined) this.string(object.computed_on, `${field}.computed_on`)
+    return object as PerturbationJson
+  }
+}
+
+export interface ReadPerInstanceStatsOptions {
+  /** Bytes per read (tests use small chunks). */
+  chunkSize?: number
+}
+
+/** Reads and merges per_instance_stats.json of a run directory (or a file path). */
+export async function readPerInstanceStats(
+  run: RunDirectory | string,
+  options: ReadPerInstanceStatsOptions = {}
+): Promise<PerInstanceStatsTable> {
+  let file: string
+  let layout: HelmLayout
+  if (typeof run === 'string') {
+    file = run
+    layout = '0.4+'
+  } else {
+    file = join(run.path, FILE_NAME)
+    layout = run.layout ?? detectLayout(run.runSpec)
+    if (!run.files.perInstanceStats) {
+      throw new InputError('input.missing_file', `${run.path} has no ${FILE_NAME}`, { file })
+    }
+  }
+
+  const series = new Map<string, PerInstanceSeries>()
+  const keys = new Set<string>()
+  let entries = 0
+  for await (const { index, value } of streamJsonArray(file, { chunkSize: options.chunkSize })) {
+    entries++
+    const check: EntryChecker = new EntryChecker(file, index)
+    const entry = check.object(value, '')
+    const instanceId = check.string(entry.instance_id, 'instance_id')
+    const trainTrialIndex = check.natural(entry.train_trial_index, 'train_trial_index')
+    const entryPerturbation = check.perturbation(entry.perturbation, 'perturbation')
+    keys.add(JSON.stringify([instanceId, trainTrialIndex, perturbationKey(entryPerturbation)]))
+    const stats: unknown = entry.stats
+    if (!Array.isArray(stats)) check.fail('stats', 'an array', stats)
+
+    stats.forEach((rawStat: unknown, s: number) => {
+      const at = `stats[${s}]`
+      const stat = check.object(rawStat, at)
+      const name = check.object(stat.name, `${at}.name`)
+      const metric = check.string(name.name, `${at}.name.name`)
+      const split = check.optionalString(name.split, `${at}.name.split`)
+      const subSplit = check.optionalString(name.sub_split, `${at}.name.sub_split`)
+      // The stat repeats the entry's perturbation in its name; take the stat's own when present.
+      const perturbation = check.perturbation(name.perturbation, `${at}.name.perturbation`) ?? entryPerturbation
+      const count = check.natural(stat.count, `${at}.count`)
+      const sum = check.number(stat.sum, `${at}.sum`)
+
+      const pKey = perturbationKey(perturbation)
+      const sKey = seriesKey(metric, split, pKey)
+      let target = series.get(sKey)
+      if (!target) {
+        target = {
+          metric,
+          split,
+          perturbation: pKey,
+          perturbationName: perturbation?.name ?? null,
+          computedOn: perturbation ? (perturbation.computed_on ?? 'perturbed') : null,
+          values: new Map()
+        }
+        series.set(sKey, target)
+      }
+      const vKey = instanceStatKey(instanceId, trainTrialIndex)
+      const existing = target.values.get(vKey)
+      if (existing) {
+        existing.count += count
+        existing.sum += sum
+        existing.occurrences++
+      } else {
+        const value: InstanceStatValue = { instanceId, trainTrialIndex, subSplit, count, sum, occurrences: 1 }
+        target.values.set(vKey, value)
+      }
+    })
+  }
+  return { file, layout, entries, instanceKeys: keys.size, series }
+}

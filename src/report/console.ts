@@ -1,0 +1,128 @@
+/**
+ * The report for a terminal: an aligned table (verdict, delta, interval, n, flips per
+ * comparison), then errors and warnings, then the overall verdict as the last line, where a
+ * reader's eye lands after a long run. Untrusted text is shown with control characters escaped,
+ * so model output cannot move the cursor, clear the screen or fake a verdict with ANSI codes.
+ */
+import { escapeTerminal, truncateText } from './escape.js'
+import {
+  comparisonVerdictLabel,
+  formatCount,
+  formatInterval,
+  formatLevel,
+  formatNumber,
+  formatSigned,
+  VERDICT_WORD
+} from './format.js'
+import type { Comparison, Report, ReportIssue, Verdict } from './model.js'
+
+export interface ConsoleOptions {
+  /** ANSI colours; when false the output contains no escape sequence at all. */
+  color: boolean
+}
+
+type Tone = 'green' | 'red' | 'yellow' | 'dim' | 'bold'
+
+const ANSI: Record<Tone, [string, string]> = {
+  green: ['\x1b[32m', '\x1b[39m'],
+  red: ['\x1b[31m', '\x1b[39m'],
+  yellow: ['\x1b[33m', '\x1b[39m'],
+  dim: ['\x1b[2m', '\x1b[22m'],
+  bold: ['\x1b[1m', '\x1b[22m']
+}
+
+const TONE_OF: Record<Verdict | 'info', Tone> = {
+  pass: 'green',
+  fail: 'red',
+  error: 'red',
+  inconclusive: 'yellow',
+  info: 'dim'
+}
+
+const MAX_NAME = 60
+const MAX_MESSAGE = 400
+
+function painter(color: boolean): (text: string, tone: Tone) => string {
+  return (text, tone) => (color ? `${ANSI[tone][0]}${text}${ANSI[tone][1]}` : text)
+}
+
+/** One line of untrusted text for the terminal. */
+function safe(text: string, max: number): string {
+  return truncateText(escapeTerminal(text), max)
+}
+
+function comparisonName(c: Comparison): string {
+  return [c.run, c.metric, c.split, c.perturbation].filter((p): p is string => p !== null && p !== '').join(' | ')
+}
+
+function flips(c: Comparison): string {
+  return c.binary ? `+${formatCount(c.wins)}/-${formatCount(c.losses)}` : `${formatCount(c.wins)}↑/${formatCount(c.losses)}↓`
+}
+
+function issueLine(issue: ReportIssue): string {
+  const where: string[] = []
+  if (issue.file) where.push(`file: ${safe(issue.file, 200)}`)
+  if (issue.field) where.push(`field: ${safe(issue.field, 120)}`)
+  if (issue.value !== undefined && issue.value !== '') where.push(`value: ${safe(issue.value, 120)}`)
+  const location = where.length ? ` (${where.join(', ')})` : ''
+  return `${safe(issue.code, 80)}: ${safe(issue.message, MAX_MESSAGE)}${location}`
+}
+
+export function renderConsole(report: Report, options: ConsoleOptions): string {
+  const paint = painter(options.color)
+  const out: string[] = []
+  out.push(
+    `helm-gate ${safe(report.tool.version, 40)}: baseline ${safe(report.baseline.path, 120)} vs candidate ${safe(report.candidate.path, 120)}`
+  )
+
+  if (report.comparisons.length > 0) {
+    const header = ['VERDICT', 'COMPARISON', 'N', 'DELTA', `${formatLevel(report.settings.confidence)} INTERVAL`, 'MARGIN', 'FLIPS']
+    const rows = report.comparisons.map(c => [
+      comparisonVerdictLabel(c),
+      safe(comparisonName(c), MAX_NAME),
+      formatCount(c.n),
+      formatSigned(c.delta),
+      formatInterval(c.ci.low, c.ci.high),
+      formatSigned(c.direction === 'lower' ? c.max_drop : -c.max_drop),
+      flips(c)
+    ])
+    const widths = header.map((h, i) => Math.max(h.length, ...rows.map(r => r[i].length)))
+    const rightAligned = new Set([2, 3, 5])
+    const pad = (cells: string[]): string[] =>
+      cells.map((cell, i) => (rightAligned.has(i) ? cell.padStart(widths[i]) : cell.padEnd(widths[i])))
+    out.push('', paint(pad(header).join('  ').trimEnd(), 'bold'))
+    rows.forEach((cells, i) => {
+      const padded = pad(cells)
+      // Colour after padding: escape codes have length but no width.
+      padded[0] = paint(padded[0], TONE_OF[comparisonVerdictLabel(report.comparisons[i]) as Verdict | 'info'])
+      out.push(padded.join('  ').trimEnd())
+    })
+  } else {
+    out.push('', 'No comparisons.')
+  }
+
+  if (report.efficiency.length > 0) {
+    out.push('', paint('Efficiency (information only, not gated): candidate/baseline ratio of request time', 'bold'))
+    for (const e of report.efficiency) {
+      out.push(
+        `  ${safe(e.run, MAX_NAME)} | ${safe(e.metric, 40)}: median ${formatNumber(e.median_ratio.estimate)}x ` +
+          `[${formatNumber(e.median_ratio.low)}, ${formatNumber(e.median_ratio.high)}], p90 ${formatNumber(e.p90_ratio.estimate)}x ` +
+          `[${formatNumber(e.p90_ratio.low)}, ${formatNumber(e.p90_ratio.high)}] (n = ${formatCount(e.n)})`
+      )
+    }
+  }
+  for (const note of report.notes) out.push(`  note: ${safe(note, MAX_MESSAGE)}`)
+
+  if (report.errors.length > 0) {
+    out.push('', paint(`Errors (${formatCount(report.errors.length)}):`, 'red'))
+    for (const issue of report.errors) out.push(`  ${paint('x', 'red')} ${issueLine(issue)}`)
+  }
+  if (report.warnings.length > 0) {
+    out.push('', paint(`Warnings (${formatCount(report.warnings.length)}):`, 'yellow'))
+    for (const issue of report.warnings) out.push(`  ${paint('!', 'yellow')} ${issueLine(issue)}`)
+  }
+
+  const verdict = paint(VERDICT_WORD[report.verdict].toUpperCase(), TONE_OF[report.verdict])
+  out.push('', `${paint('Overall:', 'bold')} ${verdict}: ${safe(report.headline, MAX_MESSAGE)}`)
+  return `${out.join('\n')}\n`
+}
