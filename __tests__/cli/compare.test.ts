@@ -1,0 +1,86 @@
+/**
+ * The bundled CLI (dist/cli.js) spawned as a user runs it: exit codes, files written, and one
+ * clear message (never a stack trace) for every kind of bad input.
+ */
+import { describe, expect, it } from '@jest/globals'
+import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { ALTERED_SUITE, BASELINE_SUITE } from '../helm/read/fixtures.js'
+import { run } from '../support/spawn.js'
+
+const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url))
+const helmGate = (...args: string[]) => run(process.execPath, [CLI, ...args])
+const tmp = () => mkdtempSync(join(tmpdir(), 'helm-gate-cli-'))
+
+describe('helm-gate compare (bundled CLI)', () => {
+  it('exits 0 on pass and writes JSON and markdown', async () => {
+    const dir = tmp()
+    const r = await helmGate('compare', BASELINE_SUITE, BASELINE_SUITE, '--metric', 'exact_match', '--max-drop', '0.5', '--json', join(dir, 'r.json'), '--markdown', join(dir, 'r.md'))
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/Overall: PASS/i)
+    const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8'))
+    expect(report.verdict).toBe('pass')
+    expect(readFileSync(join(dir, 'r.md'), 'utf8')).toMatch(/Pass/)
+  })
+
+  it('exits 1 on a regression and 1 on an inconclusive result', async () => {
+    const fail = await helmGate('compare', ALTERED_SUITE, BASELINE_SUITE, '--metric', 'exact_match', '--max-drop', '0.05', '--quiet')
+    expect(fail.code).toBe(1)
+    expect(fail.stdout).toBe('')
+    const inconclusive = await helmGate('compare', BASELINE_SUITE, BASELINE_SUITE, '--metric', 'exact_match', '--max-drop', '0.01')
+    expect(inconclusive.code).toBe(1)
+    expect(inconclusive.stdout).toMatch(/inconclusive/i)
+  })
+
+  it('exits 2 on a failed guard and still writes the error report', async () => {
+    const dir = tmp()
+    const r = await helmGate('compare', BASELINE_SUITE, BASELINE_SUITE, '--metric', 'no_such_metric', '--max-drop', '0.1', '--json', join(dir, 'r.json'))
+    expect(r.code).toBe(2)
+    const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8'))
+    expect(report.verdict).toBe('error')
+    expect(report.errors[0].code).toBe('guard.metric_missing')
+  })
+
+  const empty = tmp()
+  mkdirSync(join(empty, 'runs', 'suite', 'broken_run'), { recursive: true })
+  const badGate = join(tmp(), 'gate.yml')
+  writeFileSync(badGate, 'runs:\n  - entry: simple_mcqa\n    metric: exact_match\n    max_dorp: 0.1\n')
+
+  it.each([
+    ['no paths', ['compare'], /needs <baseline> and <candidate>/],
+    ['an unknown option', ['compare', 'a', 'b', '--metric', 'm', '--max-drop', '1', '--fast'], /unknown option --fast/],
+    ['a non-numeric drop', ['compare', 'a', 'b', '--metric', 'm', '--max-drop', 'abc'], /--max-drop must be a number >= 0.*abc/],
+    ['no tolerated drop', ['compare', 'a', 'b', '--metric', 'm'], /tolerated drop/],
+    ['both drops', ['compare', 'a', 'b', '--metric', 'm', '--max-drop', '0.1', '--max-relative-drop', '0.1'], /not both/],
+    ['an impossible confidence', ['compare', 'a', 'b', '--metric', 'm', '--max-drop', '0.1', '--confidence', '95'], /--confidence must be a level/],
+    ['an unknown interval', ['compare', 'a', 'b', '--metric', 'm', '--max-drop', '0.1', '--interval', 'wald'], /--interval must be/],
+    ['too few resamples', ['compare', 'a', 'b', '--metric', 'm', '--max-drop', '0.1', '--resamples', '5'], /--resamples/],
+    ['a missing gate file', ['compare', 'a', 'b', '--config', '/nonexistent/gate.yml'], /cannot read the gate file.*\/nonexistent\/gate.yml/],
+    ['a gate file with a typo', ['compare', 'a', 'b', '--config', badGate], /unknown key runs\[0\]\.max_dorp/],
+    ['--metric with --config', ['compare', 'a', 'b', '--config', badGate, '--metric', 'x'], /cannot be combined with --config/],
+    ['an unknown command', ['comapre'], /unknown command "comapre"/]
+  ])('exits 2 with one clear message for %s', async (_what, args, message) => {
+    const r = await helmGate(...(args as string[]))
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(message as RegExp)
+    expect(r.stderr).not.toMatch(/\n\s+at /)
+  })
+
+  it.each([
+    ['a path that does not exist', '/nonexistent/benchmark_output', /input.not_found|does not exist/],
+    ['an empty run directory', empty, /no run_spec\.json/]
+  ])('exits 2 for %s, naming it', async (_what, path, message) => {
+    const r = await helmGate('compare', BASELINE_SUITE, path as string, '--metric', 'exact_match', '--max-drop', '0.1')
+    expect(r.code).toBe(2)
+    expect(r.stdout + r.stderr).toMatch(message as RegExp)
+    expect(r.stderr).not.toMatch(/\n\s+at /)
+  })
+
+  it('prints usage with --help and the version with --version', async () => {
+    expect((await helmGate('--help')).stdout).toMatch(/helm-gate compare <baseline> <candidate>/)
+    expect((await helmGate('--version')).stdout.trim()).toBe(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version)
+  })
+})
