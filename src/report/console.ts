@@ -40,6 +40,7 @@ const TONE_OF: Record<Verdict | 'info', Tone> = {
 }
 
 const MAX_NAME = 60
+const MAX_RUN = 44
 const MAX_MESSAGE = 400
 
 function painter(color: boolean): (text: string, tone: Tone) => string {
@@ -51,8 +52,10 @@ function safe(text: string, max: number): string {
   return truncateText(escapeTerminal(text), max)
 }
 
+/** Only the run name is shortened: metric, split and perturbation are what tell rows apart. */
 function comparisonName(c: Comparison): string {
-  return [c.run, c.metric, c.split, c.perturbation].filter((p): p is string => p !== null && p !== '').join(' | ')
+  const rest = [c.metric, c.split, c.perturbation ?? 'clean'].filter((p): p is string => p !== null && p !== '')
+  return [safe(c.run, MAX_RUN), ...rest.map(p => safe(p, 30))].join(' | ')
 }
 
 function flips(c: Comparison): string {
@@ -79,7 +82,7 @@ export function renderConsole(report: Report, options: ConsoleOptions): string {
     const header = ['VERDICT', 'COMPARISON', 'N', 'DELTA', `${formatLevel(report.settings.confidence)} INTERVAL`, 'MARGIN', 'FLIPS']
     const rows = report.comparisons.map(c => [
       comparisonVerdictLabel(c),
-      safe(comparisonName(c), MAX_NAME),
+      comparisonName(c),
       formatCount(c.n),
       formatSigned(c.delta),
       formatInterval(c.ci.low, c.ci.high),

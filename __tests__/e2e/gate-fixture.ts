@@ -1,0 +1,63 @@
+/**
+ * Shared set-up of the end-to-end tests: gate files written as YAML (so the real loader reads
+ * them) pointing at fake servers, and a fresh output folder per test.
+ */
+import { mkdtemp, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { stringify } from 'yaml'
+import { HELM_RUN } from '../../test-support/fake-openai/harness.js'
+
+export interface SideSpec {
+  baseUrl: string
+  api?: 'chat' | 'completions'
+  model?: string
+  apiKeyEnv?: string
+  requestTimeoutSeconds?: number
+}
+
+export interface GateSpec {
+  baseline: SideSpec
+  candidate: SideSpec
+  runs: Array<{ entry: string; metric: string; max_drop?: number; split?: string; perturbations?: 'report' | 'gate' }>
+  maxEvalInstances: number
+  timeoutMinutes?: number
+  numThreads?: number
+  statistics?: Record<string, unknown>
+}
+
+export async function freshDir(prefix: string): Promise<string> {
+  return mkdtemp(join(tmpdir(), `helm-gate-e2e-${prefix}-`))
+}
+
+export function gateYaml(spec: GateSpec): string {
+  const side = (s: SideSpec): Record<string, unknown> => ({
+    api: s.api ?? 'chat',
+    base_url: s.baseUrl,
+    model: s.model ?? 'gate-model',
+    tokenizer: 'simple/tokenizer1',
+    max_sequence_length: 100000,
+    request_timeout_seconds: s.requestTimeoutSeconds ?? 10,
+    ...(s.apiKeyEnv ? { api_key_env: s.apiKeyEnv } : {})
+  })
+  return stringify({
+    version: 1,
+    helm: {
+      version: '0.5.16',
+      max_eval_instances: spec.maxEvalInstances,
+      num_train_trials: 1,
+      num_threads: spec.numThreads ?? 4,
+      timeout_minutes: spec.timeoutMinutes ?? 10,
+      command: HELM_RUN
+    },
+    deployments: { baseline: side(spec.baseline), candidate: side(spec.candidate) },
+    runs: spec.runs.map(run => ({ max_drop: 0.05, ...run })),
+    statistics: { resamples: 2000, ...(spec.statistics ?? {}) }
+  })
+}
+
+export async function writeGateFile(dir: string, spec: GateSpec): Promise<string> {
+  const file = join(dir, 'gate.yml')
+  await writeFile(file, gateYaml(spec))
+  return file
+}

@@ -1,0 +1,130 @@
+/**
+ * runSides with the real pinned helm-run against fake servers: isolation, manifest, failure
+ * reporting. (Verdicts through the CLI are in __tests__/e2e.)
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { readFile, readdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { loadGateConfig } from '../../src/config/load.js'
+import { HelmRunError, ServerNotReadyError } from '../../src/errors.js'
+import { runSides } from '../../src/runner/run-sides.js'
+import { buildAnswerKey, helmAvailable, startFakeServer, type FakeServer } from '../../test-support/fake-openai/harness.js'
+import { freshDir, writeGateFile } from '../e2e/gate-fixture.js'
+
+const ENTRIES = ['simple_mcqa']
+const describeHelm = helmAvailable() ? describe : describe.skip
+
+describeHelm('runSides with real helm-run', () => {
+  let key: string
+  const servers: FakeServer[] = []
+  beforeAll(async () => {
+    key = await buildAnswerKey(ENTRIES)
+  }, 300_000)
+  afterAll(async () => {
+    await Promise.all(servers.map(server => server.stop()))
+  })
+
+  it('runs both sides at once into separate output paths and records a manifest', async () => {
+    const baseline = await startFakeServer({ answerKeys: [key], accuracy: 1 })
+    const candidate = await startFakeServer({ answerKeys: [key], accuracy: 0.5, models: ['gate-model', 'other'] })
+    servers.push(baseline, candidate)
+    const dir = await freshDir('sides')
+    const config = await loadGateConfig(
+      await writeGateFile(dir, {
+        baseline: { baseUrl: baseline.baseUrl, api: 'chat' },
+        candidate: { baseUrl: candidate.baseUrl, api: 'completions' },
+        runs: [{ entry: 'simple_mcqa', metric: 'exact_match' }],
+        maxEvalInstances: 20
+      })
+    )
+    const lines: string[] = []
+    const outcome = await runSides(config, { outDir: join(dir, 'out'), sides: ['baseline', 'candidate'], log: line => lines.push(line) })
+
+    expect(outcome.errors.map(error => error.message)).toEqual([])
+    expect(outcome.completed.sort()).toEqual(['baseline', 'candidate'])
+    expect(outcome.paths.baseline).toBe(join(dir, 'out', 'baseline'))
+    expect(outcome.paths.candidate).toBe(join(dir, 'out', 'candidate'))
+    // Each server answered its own side: 20 requests each (chat vs completions).
+    expect((await baseline.state()).counters.chat).toBe(20)
+    expect((await candidate.state()).counters.completions).toBe(20)
+    expect(lines.some(line => line.startsWith('[baseline] '))).toBe(true)
+    expect(lines.some(line => line.startsWith('[candidate] '))).toBe(true)
+
+    const manifest = JSON.parse(await readFile(outcome.manifestPath, 'utf8'))
+    expect(manifest.helm_version).toBe('0.5.16')
+    expect(manifest.fingerprint).toMatch(/^[0-9a-f]{64}$/)
+    expect(manifest.sides.baseline.server.models).toEqual(['gate-model'])
+    expect(manifest.sides.candidate.server.models).toEqual(['gate-model', 'other'])
+    expect(manifest.sides.baseline.command).toContain('--disable-cache')
+    expect(manifest.sides.baseline.suite).not.toBe(manifest.sides.candidate.suite)
+    const baselineLog = await readFile(join(dir, 'out', 'logs', 'baseline.log'), 'utf8')
+    expect(baselineLog).toContain('Processed 20 requests')
+  }, 180_000)
+
+  it('refuses to start when a server is down, naming the side, without running helm-run', async () => {
+    const baseline = await startFakeServer({ answerKeys: [key] })
+    servers.push(baseline)
+    const dir = await freshDir('down')
+    const config = await loadGateConfig(
+      await writeGateFile(dir, {
+        baseline: { baseUrl: baseline.baseUrl },
+        candidate: { baseUrl: 'http://127.0.0.1:9/v1' },
+        runs: [{ entry: 'simple_mcqa', metric: 'exact_match' }],
+        maxEvalInstances: 10
+      })
+    )
+    const outcome = await runSides(config, { outDir: join(dir, 'out'), sides: ['baseline', 'candidate'], readinessTimeoutMs: 1500 })
+    expect(outcome.completed).toEqual([])
+    expect(outcome.errors).toHaveLength(1)
+    expect(outcome.errors[0]).toBeInstanceOf(ServerNotReadyError)
+    expect(outcome.errors[0].message).toContain('candidate server')
+    expect((await baseline.state()).counters.chat).toBe(0)
+  }, 60_000)
+
+  it('reports a server that dies mid-run as a helm-run failure of that side and keeps its log', async () => {
+    const baseline = await startFakeServer({ answerKeys: [key] })
+    const candidate = await startFakeServer({ answerKeys: [key], dieAfter: 5 })
+    servers.push(baseline, candidate)
+    const dir = await freshDir('dies')
+    const config = await loadGateConfig(
+      await writeGateFile(dir, {
+        baseline: { baseUrl: baseline.baseUrl },
+        candidate: { baseUrl: candidate.baseUrl, requestTimeoutSeconds: 3 },
+        runs: [{ entry: 'simple_mcqa', metric: 'exact_match' }],
+        maxEvalInstances: 30
+      })
+    )
+    const outcome = await runSides(config, { outDir: join(dir, 'out'), sides: ['baseline', 'candidate'] })
+    expect(outcome.completed).toEqual(['baseline'])
+    const candidateErrors = outcome.errors.filter(error => error.message.startsWith('candidate:'))
+    expect(candidateErrors.length).toBeGreaterThan(0)
+    expect(candidateErrors[0]).toBeInstanceOf(HelmRunError)
+    expect(candidateErrors.map(error => error.message).join('\n')).toContain('simple_mcqa')
+    expect(outcome.sides.candidate?.exitCode).toBe(1)
+    const log = await readFile(join(dir, 'out', 'logs', 'candidate.log'), 'utf8')
+    expect(log).toContain('Failed runs')
+  }, 180_000)
+
+  it('kills a hung helm-run at the timeout and says which side hung', async () => {
+    const baseline = await startFakeServer({ answerKeys: [key] })
+    const candidate = await startFakeServer({ answerKeys: [key], hangAfter: 2 })
+    servers.push(baseline, candidate)
+    const dir = await freshDir('hang')
+    const config = await loadGateConfig(
+      await writeGateFile(dir, {
+        baseline: { baseUrl: baseline.baseUrl },
+        // The request timeout is longer than the run timeout, so only the run timeout can end it.
+        candidate: { baseUrl: candidate.baseUrl, requestTimeoutSeconds: 600 },
+        runs: [{ entry: 'simple_mcqa', metric: 'exact_match' }],
+        maxEvalInstances: 10,
+        timeoutMinutes: 0.4
+      })
+    )
+    const outcome = await runSides(config, { outDir: join(dir, 'out'), sides: ['baseline', 'candidate'] })
+    expect(outcome.completed).toEqual(['baseline'])
+    expect(outcome.sides.candidate?.timedOut).toBe(true)
+    expect(outcome.errors.find(error => error.code === 'runner.timeout')?.message).toMatch(/^candidate: helm-run hung/)
+    // The evidence stays: the candidate's output folder and log exist.
+    expect(await readdir(join(dir, 'out', 'candidate'))).toContain('runs')
+  }, 180_000)
+})

@@ -1,0 +1,72 @@
+import { describe, expect, it } from '@jest/globals'
+import type { GatedRun, HelmSettings } from '../../src/config/types.js'
+import { serverProdEnv } from '../../src/runner/prod-env.js'
+import { displayCommand, planSide, withModel } from '../../src/runner/side-plan.js'
+
+const helm: HelmSettings = { version: '0.5.16', maxEvalInstances: 50, numTrainTrials: 2, numThreads: 3, timeoutMinutes: 5, command: 'helm-run' }
+const run = (entry: string, metric = 'exact_match'): GatedRun => ({
+  entry,
+  match: null,
+  metric,
+  split: null,
+  maxDrop: 0.05,
+  maxRelativeDrop: null,
+  direction: 'higher',
+  perturbations: 'report'
+})
+
+describe('planSide', () => {
+  const prodEnv = serverProdEnv({
+    kind: 'server',
+    api: 'chat',
+    baseUrl: 'http://127.0.0.1:1/v1',
+    model: 'm',
+    tokenizer: 'simple/tokenizer1',
+    maxSequenceLength: 1000,
+    apiKeyEnv: null,
+    requestTimeoutSeconds: 5
+  })
+
+  it('builds one argument array with the budget, a fresh suite, its own paths and the cache disabled', () => {
+    const plan = planSide({
+      side: 'candidate',
+      prodEnv,
+      helm,
+      runs: [run('simple_mcqa'), run('simple_mcqa', 'quasi_exact_match'), run('dyck_language:num_parenthesis_pairs=3')],
+      outDir: '/out',
+      tempDir: '/tmp/x',
+      stamp: '20260101T000000Z',
+      command: '/venv/bin/helm-run'
+    })
+    expect(plan.entries).toEqual(['simple_mcqa:model=helm-gate/gated-model', 'dyck_language:num_parenthesis_pairs=3,model=helm-gate/gated-model'])
+    expect(plan.args).toEqual([
+      '--run-entries',
+      ...plan.entries,
+      '--suite',
+      'candidate-20260101T000000Z',
+      '--output-path',
+      '/out/candidate',
+      '--local-path',
+      '/tmp/x/candidate/prod_env',
+      '--max-eval-instances',
+      '50',
+      '--num-train-trials',
+      '2',
+      '--num-threads',
+      '3',
+      '--disable-cache'
+    ])
+    expect(plan.logFile).toBe('/out/logs/candidate.log')
+  })
+
+  it('adds model arguments after existing ones', () => {
+    expect(withModel('a', 'model=x/y')).toBe('a:model=x/y')
+    expect(withModel('a:b=1', 'model=x/y')).toBe('a:b=1,model=x/y')
+  })
+
+  it('quotes only what a shell would misread', () => {
+    expect(displayCommand('helm-run', ['-r', 'a:b=1,model=x/y', "it's"], { PYTHONPATH: '/p' })).toBe(
+      `PYTHONPATH=/p helm-run -r a:b=1,model=x/y 'it'\\''s'`
+    )
+  })
+})

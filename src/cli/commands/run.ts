@@ -1,0 +1,119 @@
+/**
+ * `helm-gate run --config FILE`: run both deployments with helm-run (at the same time), compare
+ * them and write report.json, report.md, the run directories and logs to the output folder.
+ * Exit 0 pass, 1 fail or inconclusive, 2 error.
+ */
+import { join, resolve } from 'node:path'
+import { loadGateConfig } from '../../config/load.js'
+import { UsageError } from '../../errors.js'
+import { compareOutputs } from '../../gate/compare.js'
+import type { Report } from '../../report/model.js'
+import { runSides } from '../../runner/run-sides.js'
+import { numberOption, parseArgs } from '../args.js'
+import type { CliIo } from '../io.js'
+import { exitCodeFor, writeReportOutputs } from '../output.js'
+
+export const RUN_USAGE = `usage: helm-gate run --config FILE [options]
+
+Runs the gate file's entries against the baseline and the candidate with helm-run (both at
+once), then compares them per instance.
+
+  --config FILE          gate file (helm, deployments, runs)
+  --out DIR              output folder (default: helm-gate-runs/<time>); must be new or empty
+  --self-check           run the baseline against itself: the flip rate is the server's noise floor
+  --sequential           run the sides one after the other instead of at the same time
+  --ready-timeout SEC    wait this long for each server's GET /models (default 120)
+  --examples N           changed answers shown per comparison (default 3)
+  --verbose              stream every helm-run log line (prefixed with its side)
+  --quiet                print nothing but errors
+  --debug                show stack traces
+`
+
+const SPECS = {
+  config: { value: true },
+  out: { value: true },
+  'self-check': { value: false },
+  sequential: { value: false },
+  'ready-timeout': { value: true },
+  examples: { value: true },
+  verbose: { value: false },
+  quiet: { value: false },
+  debug: { value: false },
+  help: { value: false }
+}
+
+export async function runCommand(argv: string[], io: CliIo): Promise<number> {
+  const args = parseArgs(argv, SPECS)
+  if (args.flags.has('help')) {
+    io.stdout(RUN_USAGE)
+    return 0
+  }
+  if (args.positionals.length > 0) throw new UsageError('usage.positionals', `run takes no positional arguments\n\n${RUN_USAGE}`, { value: args.positionals.join(' ') })
+  const configPath = args.options.get('config')
+  if (!configPath) throw new UsageError('usage.missing', `give the gate file with --config FILE\n\n${RUN_USAGE}`)
+  const readySeconds = numberOption(args, 'ready-timeout', n => n > 0 && n <= 3600, 'seconds between 0 and 3600')
+  const examples = numberOption(args, 'examples', n => Number.isInteger(n) && n >= 0 && n <= 100, 'an integer from 0 to 100')
+  const quiet = args.flags.has('quiet')
+  const selfCheck = args.flags.has('self-check')
+
+  const config = await loadGateConfig(resolve(io.cwd, configPath))
+  const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', new Date().toISOString().replace(/[:.]/g, '-')))
+  const say = quiet ? () => {} : (line: string) => io.stderr(`${line}\n`)
+  say(`helm-gate: ${selfCheck ? 'self-check (baseline against itself)' : 'baseline vs candidate'}, output in ${outDir}`)
+
+  const outcome = await runSides(config, {
+    outDir,
+    sides: ['baseline', 'candidate'],
+    selfCheck,
+    sequential: args.flags.has('sequential'),
+    readinessTimeoutMs: readySeconds === undefined ? undefined : readySeconds * 1000,
+    log: args.flags.has('verbose') && !quiet ? say : undefined,
+    progress: say,
+    env: io.env,
+    cwd: io.cwd
+  })
+  for (const error of outcome.errors) say(`helm-gate: ${error.describe()}`)
+
+  const report = await compareOutputs(outcome.paths.baseline ?? join(outDir, 'baseline'), outcome.paths.candidate ?? join(outDir, 'candidate'), config, {
+    priorErrors: outcome.errors,
+    examples: examples ?? 3
+  })
+  await writeReportOutputs(report, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io })
+  if (selfCheck && !quiet) io.stdout(noiseFloor(report))
+  if (!quiet) io.stdout(budgetAdvice(report, config.helm?.maxEvalInstances ?? null))
+  if (!quiet) {
+    io.stdout(`\nrun directories, logs (logs/), run-manifest.json and report.{json,md}: ${outDir}\n`)
+  }
+  return exitCodeFor(report.verdict)
+}
+
+/** For inconclusive comparisons: the instance budget that would make them decisive. */
+export function budgetAdvice(report: Report, current: number | null): string {
+  const lines: string[] = []
+  for (const c of report.comparisons) {
+    if (!c.gated || c.verdict !== 'inconclusive') continue
+    const name = `${c.run} ${c.metric}${c.perturbation ? ` [${c.perturbation}]` : ''}`
+    lines.push(
+      c.n_needed === null
+        ? `  ${name}: the observed drop is already at the tolerated drop; more instances will not make it pass`
+        : `  ${name}: about ${c.n_needed} instances needed (now ${c.n}); raise helm.max_eval_instances${current === null ? '' : ` from ${current}`} to at least ${c.n_needed}`
+    )
+  }
+  return lines.length ? `\nInconclusive: more instances, not a looser threshold\n${lines.join('\n')}\n` : ''
+}
+
+/** The self-check's point: how many answers change when nothing changed. */
+export function noiseFloor(report: Report): string {
+  const lines = ['', 'Self-check: the baseline against itself (noise floor of this server)']
+  for (const c of report.comparisons) {
+    const changed = c.wins + c.losses
+    const rate = c.pairs > 0 ? changed / c.pairs : 0
+    const margin = c.max_drop
+    const verdict = rate === 0 ? 'deterministic' : `${(rate * 100).toFixed(1)}% of answers flip between identical runs`
+    lines.push(`  ${c.run} ${c.metric}${c.perturbation ? ` [${c.perturbation}]` : ''}: ${changed}/${c.pairs} changed, ${verdict}; tolerated drop ${margin}`)
+    if (rate > 0 && margin > 0 && rate >= margin) {
+      lines.push(`    the flip rate is at least the tolerated drop: expect inconclusive results unless max_eval_instances grows`)
+    }
+  }
+  return `${lines.join('\n')}\n`
+}

@@ -1,0 +1,112 @@
+/**
+ * Pre-flight: is the server up and does it serve the model the gate file names? HELM itself
+ * never calls /models (helm-contract 4.2), so a wrong model name would only show up as failed
+ * requests in the middle of a run. The answer is kept as the server's identity in the manifest.
+ */
+import { request } from 'undici'
+import { ServerNotReadyError } from '../errors.js'
+
+export interface ProbeSettings {
+  side: string
+  /** Includes `/v1`; the probe is `GET {baseUrl}/models`. */
+  baseUrl: string
+  model: string
+  apiKey: string | null
+  /** Give up after this long (the server may still be loading weights). */
+  timeoutMs: number
+  /** First wait between attempts; doubles up to `maxDelayMs`. */
+  initialDelayMs?: number
+  maxDelayMs?: number
+  log?: (line: string) => void
+}
+
+export interface ProbeResult {
+  url: string
+  status: number
+  attempts: number
+  elapsedMs: number
+  models: string[]
+  /** The parsed response body (the server's identity), bounded in size. */
+  response: unknown
+}
+
+const ATTEMPT_TIMEOUT_MS = 5_000
+const MAX_RECORDED_BYTES = 64 * 1024
+
+export async function probeServer(settings: ProbeSettings): Promise<ProbeResult> {
+  const url = `${settings.baseUrl.replace(/\/+$/, '')}/models`
+  const started = Date.now()
+  let delay = settings.initialDelayMs ?? 250
+  const maxDelay = settings.maxDelayMs ?? 5_000
+  let attempts = 0
+  let lastProblem = 'no attempt made'
+  for (;;) {
+    attempts++
+    try {
+      const response = await request(url, {
+        method: 'GET',
+        headers: settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {},
+        headersTimeout: ATTEMPT_TIMEOUT_MS,
+        bodyTimeout: ATTEMPT_TIMEOUT_MS
+      })
+      const text = await response.body.text()
+      if (response.statusCode === 401 || response.statusCode === 403) {
+        // Retrying cannot fix a wrong key.
+        throw new ServerNotReadyError(
+          'server.unauthorized',
+          `${settings.side} server at ${url} refused the API key (HTTP ${response.statusCode})`,
+          { field: `deployments.${settings.side}.api_key_env`, value: url }
+        )
+      }
+      if (response.statusCode === 200) {
+        const body = parseJson(text)
+        const models = modelIds(body)
+        if (!models.includes(settings.model)) {
+          throw new ServerNotReadyError(
+            'server.model_missing',
+            `${settings.side} server at ${url} does not serve model ${JSON.stringify(settings.model)} (it lists ${JSON.stringify(models)})`,
+            { field: `deployments.${settings.side}.model`, value: settings.model }
+          )
+        }
+        return {
+          url,
+          status: response.statusCode,
+          attempts,
+          elapsedMs: Date.now() - started,
+          models,
+          response: text.length <= MAX_RECORDED_BYTES ? body : { truncated: true, models }
+        }
+      }
+      lastProblem = `HTTP ${response.statusCode}`
+    } catch (error) {
+      if (error instanceof ServerNotReadyError) throw error
+      lastProblem = (error as Error).message || String(error)
+    }
+    const elapsed = Date.now() - started
+    if (elapsed + delay > settings.timeoutMs) {
+      throw new ServerNotReadyError(
+        'server.not_ready',
+        `${settings.side} server at ${url} was not ready after ${Math.round(elapsed / 1000)} s and ${attempts} attempts (last: ${lastProblem})`,
+        { field: `deployments.${settings.side}.base_url`, value: settings.baseUrl }
+      )
+    }
+    settings.log?.(`${settings.side} server not ready yet (${lastProblem}); retrying in ${delay} ms`)
+    await new Promise(resolve => setTimeout(resolve, delay))
+    delay = Math.min(delay * 2, maxDelay)
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return null
+  }
+}
+
+/** OpenAI's shape: `{ data: [{ id }] }`. */
+function modelIds(body: unknown): string[] {
+  const data = (body as { data?: unknown } | null)?.data
+  if (!Array.isArray(data)) return []
+  return data.map(item => (item as { id?: unknown })?.id).filter((id): id is string => typeof id === 'string')
+}

@@ -1,0 +1,381 @@
+/**
+ * Runs the gate's run entries against the baseline and candidate deployments with the real
+ * helm-run: one process per side, at the same time unless asked otherwise, each with its own
+ * generated prod_env, fresh suite and output path and cache disabled. Then checks that every
+ * expected run directory is complete and writes run-manifest.json.
+ *
+ * Problems found before anything runs (bad config, wrong HELM version) are thrown; problems of a
+ * side (server not ready, helm-run failed, hung or left incomplete runs) are returned as errors
+ * so the caller can still compare, report and upload the evidence.
+ */
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { delimiter, join, relative, resolve } from 'node:path'
+import { fingerprint } from '../config/fingerprint.js'
+import type { Deployment, GateConfig, GatedRun, HelmSettings } from '../config/types.js'
+import { ConfigError, GateError, HelmRunError } from '../errors.js'
+import { HELM_GATE_VERSION } from '../version.js'
+import { runHelmProcess, type HelmProcessResult } from './helm-process.js'
+import { assertPinnedVersion, installedHelmVersion, pluginPythonPath, pythonFor, resolveHelmRun } from './helm-install.js'
+import { assertComparableDeployments, PROD_ENV_FILES, prodEnvFor, redactedFiles } from './prod-env.js'
+import { probeServer, type ProbeResult } from './readiness.js'
+import { writeRunManifest, type SideManifest } from './run-manifest.js'
+import { planSide, type Side, type SidePlan } from './side-plan.js'
+import { verifySideOutput } from './verify.js'
+
+export type { Side } from './side-plan.js'
+
+export interface RunSidesOptions {
+  /** Output folder: `<outDir>/<side>/` (HELM output), `<outDir>/logs/<side>.log`, run-manifest.json. */
+  outDir: string
+  sides: Side[]
+  /** The gated runs to execute (a shard); all of config.runs by default. */
+  runs?: GatedRun[]
+  /** Every helm-run output line, prefixed with its side. */
+  log?: (line: string) => void
+  /** Short progress lines (defaults to `log`). */
+  progress?: (line: string) => void
+  /** Run the baseline deployment on both sides: the flip rate is this server's noise floor. */
+  selfCheck?: boolean
+  /** One side after the other instead of both at once. */
+  sequential?: boolean
+  /** How long to wait for each server's GET /models before giving up (default 120 s). */
+  readinessTimeoutMs?: number
+  env?: NodeJS.ProcessEnv
+  cwd?: string
+}
+
+export interface SideOutcome {
+  side: Side
+  /** HELM `--output-path` (absolute). */
+  outputPath: string
+  suite: string
+  logFile: string
+  exitCode: number | null
+  signal: string | null
+  timedOut: boolean
+  startedAt: string | null
+  endedAt: string | null
+  durationMs: number | null
+  requests: number
+  server: ProbeResult | null
+  complete: boolean
+  errors: GateError[]
+}
+
+export interface RunOutcome {
+  /** Each side's HELM output path (absolute) for the sides that were attempted. */
+  paths: Partial<Record<Side, string>>
+  /** Sides whose every expected run completed. */
+  completed: Side[]
+  /** Everything that went wrong, each naming its side (and run, when known). */
+  errors: GateError[]
+  sides: Partial<Record<Side, SideOutcome>>
+  manifestPath: string
+  fingerprint: string
+  helmVersion: string
+  startedAt: string
+  endedAt: string
+  /** Wall time of the whole invocation, probes included. */
+  durationMs: number
+}
+
+const DEFAULT_READINESS_TIMEOUT_MS = 120_000
+
+export interface PreparedRun {
+  helm: HelmSettings
+  runs: GatedRun[]
+  plans: SidePlan[]
+  deployments: Record<Side, Deployment>
+}
+
+/** Everything about the invocation that can be decided without running anything (used by `plan`). */
+export async function prepareRun(
+  config: GateConfig,
+  opts: { outDir: string; sides: Side[]; runs?: GatedRun[]; selfCheck?: boolean; tempDir: string; stamp: string; command?: string }
+): Promise<PreparedRun> {
+  if (!config.helm) throw new ConfigError('config.missing', 'the gate file needs a helm section to run HELM', { file: config.source, field: 'helm' })
+  if (!config.deployments) {
+    throw new ConfigError('config.missing', 'the gate file needs deployments.baseline and deployments.candidate to run HELM', {
+      file: config.source,
+      field: 'deployments'
+    })
+  }
+  const helm = config.helm
+  const runs = opts.runs ?? config.runs
+  if (runs.length === 0) throw new ConfigError('config.missing', 'there are no runs to execute', { file: config.source, field: 'runs' })
+  if (opts.sides.length === 0) throw new ConfigError('config.missing', 'no side to run', { file: config.source })
+  const deployments: Record<Side, Deployment> = {
+    baseline: config.deployments.baseline,
+    candidate: opts.selfCheck ? config.deployments.baseline : config.deployments.candidate
+  }
+  assertComparableDeployments(deployments.baseline, deployments.candidate, config.source)
+  const plans: SidePlan[] = []
+  for (const side of opts.sides) {
+    plans.push(
+      planSide({
+        side,
+        prodEnv: await prodEnvFor(deployments[side]),
+        helm,
+        runs,
+        outDir: resolve(opts.outDir),
+        tempDir: opts.tempDir,
+        stamp: opts.stamp,
+        command: opts.command ?? helm.command
+      })
+    )
+  }
+  return { helm, runs, plans, deployments }
+}
+
+export async function runSides(config: GateConfig, opts: RunSidesOptions): Promise<RunOutcome> {
+  const env = opts.env ?? process.env
+  const cwd = opts.cwd ?? process.cwd()
+  const log = opts.log ?? (() => {})
+  const progress = opts.progress ?? log
+  const started = new Date()
+  const outDir = resolve(cwd, opts.outDir)
+  const sides = [...new Set(opts.sides)]
+
+  if (!config.helm) throw new ConfigError('config.missing', 'the gate file needs a helm section to run HELM', { file: config.source, field: 'helm' })
+  const helmRun = await resolveHelmRun(config.helm.command, env, cwd)
+  const helmVersion = await installedHelmVersion(await pythonFor(helmRun), env)
+  assertPinnedVersion(helmVersion, config.helm.version, config.source)
+  const pluginPath = await pluginPythonPath(env)
+
+  const tempDir = await mkdtemp(join(tmpdir(), 'helm-gate-'))
+  try {
+    const prepared = await prepareRun(config, {
+      outDir,
+      sides,
+      runs: opts.runs,
+      selfCheck: opts.selfCheck,
+      tempDir,
+      stamp: stampOf(started),
+      command: helmRun
+    })
+    await mkdir(outDir, { recursive: true })
+    for (const plan of prepared.plans) await prepareDirectories(plan)
+
+    const outcomes = new Map<Side, SideOutcome>()
+    for (const plan of prepared.plans) outcomes.set(plan.side, emptyOutcome(plan))
+
+    // Pre-flight: both servers must answer before either side starts, so a dead one costs seconds.
+    const secrets: string[] = []
+    await Promise.all(
+      prepared.plans.map(async plan => {
+        const outcome = outcomes.get(plan.side) as SideOutcome
+        const deployment = prepared.deployments[plan.side]
+        if (deployment.kind !== 'server') return
+        const apiKey = apiKeyOf(deployment.apiKeyEnv, env, config.source, plan.side)
+        if (apiKey) secrets.push(apiKey)
+        try {
+          outcome.server = await probeServer({
+            side: plan.side,
+            baseUrl: deployment.baseUrl,
+            model: deployment.model,
+            apiKey,
+            timeoutMs: opts.readinessTimeoutMs ?? DEFAULT_READINESS_TIMEOUT_MS,
+            log: progress
+          })
+          progress(`[${plan.side}] server ready: ${outcome.server.url} lists ${deployment.model}`)
+        } catch (error) {
+          if (!(error instanceof GateError)) throw error
+          outcome.errors.push(error)
+        }
+      })
+    )
+
+    const ready = [...outcomes.values()].every(outcome => outcome.errors.length === 0)
+    if (ready) {
+      const childEnv = { ...env, PYTHONPATH: [pluginPath, env.PYTHONPATH].filter(Boolean).join(delimiter) }
+      const runOne = async (plan: SidePlan): Promise<void> => {
+        const outcome = outcomes.get(plan.side) as SideOutcome
+        progress(`[${plan.side}] starting helm-run (${plan.entries.length} entries, log: ${plan.logFile})`)
+        const result = await runHelmProcess({
+          side: plan.side,
+          command: plan.command,
+          args: plan.args,
+          env: childEnv,
+          logFile: plan.logFile,
+          timeoutMs: prepared.helm.timeoutMinutes * 60_000,
+          expectedRuns: plan.entries.length,
+          log,
+          progress,
+          secrets
+        })
+        await finishSide(plan, result, outcome, prepared.runs)
+        progress(
+          `[${plan.side}] ${outcome.complete ? 'complete' : 'FAILED'} in ${Math.round((result.durationMs ?? 0) / 100) / 10} s, ${result.requests} requests`
+        )
+      }
+      if (opts.sequential) {
+        for (const plan of prepared.plans) await runOne(plan)
+      } else {
+        await Promise.all(prepared.plans.map(runOne))
+      }
+    }
+
+    const ended = new Date()
+    const print = fingerprint(config)
+    const manifestPath = await writeRunManifest(outDir, {
+      schema: 'helm-gate-run/1',
+      tool_version: HELM_GATE_VERSION,
+      config_source: config.source,
+      fingerprint: print,
+      helm_version: helmVersion,
+      self_check: Boolean(opts.selfCheck),
+      concurrent: !opts.sequential,
+      started_at: started.toISOString(),
+      ended_at: ended.toISOString(),
+      sides: Object.fromEntries(
+        prepared.plans.map(plan => [plan.side, sideManifest(plan, outcomes.get(plan.side) as SideOutcome, prepared.deployments[plan.side], outDir)])
+      )
+    })
+    const sideOutcomes = Object.fromEntries(outcomes) as Partial<Record<Side, SideOutcome>>
+    return {
+      paths: Object.fromEntries(prepared.plans.map(plan => [plan.side, plan.outputPath])),
+      completed: [...outcomes.values()].filter(outcome => outcome.complete).map(outcome => outcome.side),
+      errors: [...outcomes.values()].flatMap(outcome => outcome.errors),
+      sides: sideOutcomes,
+      manifestPath,
+      fingerprint: print,
+      helmVersion,
+      startedAt: started.toISOString(),
+      endedAt: ended.toISOString(),
+      durationMs: ended.getTime() - started.getTime()
+    }
+  } finally {
+    // The local paths may hold a copy of the user's credentials.conf: never leave it behind.
+    await rm(tempDir, { recursive: true, force: true })
+  }
+}
+
+async function prepareDirectories(plan: SidePlan): Promise<void> {
+  // A fresh output path per invocation: stale files from an earlier run must never be compared.
+  let existing: string[] = []
+  try {
+    existing = await readdir(plan.outputPath)
+  } catch {
+    existing = []
+  }
+  if (existing.length > 0) {
+    throw new HelmRunError('runner.output_exists', `the ${plan.side} output directory is not empty; choose a new output folder`, {
+      file: plan.outputPath
+    })
+  }
+  await mkdir(plan.outputPath, { recursive: true })
+  await mkdir(plan.localPath, { recursive: true })
+  for (const name of PROD_ENV_FILES) {
+    await writeFile(join(plan.localPath, name), plan.prodEnv.files[name], { mode: 0o600 })
+  }
+}
+
+async function finishSide(plan: SidePlan, result: HelmProcessResult, outcome: SideOutcome, runs: GatedRun[]): Promise<void> {
+  outcome.exitCode = result.exitCode
+  outcome.signal = result.signal
+  outcome.timedOut = result.timedOut
+  outcome.startedAt = result.startedAt
+  outcome.endedAt = result.endedAt
+  outcome.durationMs = result.durationMs
+  outcome.requests = result.requests
+  const where = { file: plan.logFile }
+  if (result.spawnError) {
+    outcome.errors.push(new HelmRunError('runner.spawn', `${plan.side}: could not start helm-run: ${result.spawnError}`, { ...where, value: plan.command }))
+    return
+  }
+  if (result.timedOut) {
+    const at = result.runsStarted.at(-1)
+    outcome.errors.push(
+      new HelmRunError(
+        'runner.timeout',
+        `${plan.side}: helm-run hung and was killed after ${Math.round(result.durationMs / 1000)} s${at ? ` during run ${at}` : ''} (helm.timeout_minutes)`,
+        where
+      )
+    )
+  } else if (result.exitCode !== 0) {
+    const runsNamed = result.failedRuns.length ? `; failed runs: ${result.failedRuns.join(', ')}` : ''
+    outcome.errors.push(
+      new HelmRunError(
+        'runner.exit',
+        `${plan.side}: helm-run exited with ${result.exitCode ?? result.signal}${runsNamed}; see the ${plan.side} log`,
+        { ...where, value: result.failedRuns[0] }
+      )
+    )
+  }
+  const verification = await verifySideOutput(plan.side, plan.outputPath, plan.suite, runs)
+  outcome.errors.push(...verification.errors)
+  outcome.complete = outcome.errors.length === 0
+}
+
+function emptyOutcome(plan: SidePlan): SideOutcome {
+  return {
+    side: plan.side,
+    outputPath: plan.outputPath,
+    suite: plan.suite,
+    logFile: plan.logFile,
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    startedAt: null,
+    endedAt: null,
+    durationMs: null,
+    requests: 0,
+    server: null,
+    complete: false,
+    errors: []
+  }
+}
+
+function sideManifest(plan: SidePlan, outcome: SideOutcome, deployment: Deployment, outDir: string): SideManifest {
+  const described: Record<string, unknown> =
+    deployment.kind === 'server'
+      ? {
+          kind: 'server',
+          api: deployment.api,
+          base_url: deployment.baseUrl,
+          model: deployment.model,
+          tokenizer: deployment.tokenizer,
+          max_sequence_length: deployment.maxSequenceLength,
+          api_key_env: deployment.apiKeyEnv,
+          request_timeout_seconds: deployment.requestTimeoutSeconds
+        }
+      : { kind: 'prod_env', prod_env: deployment.localPath, deployment: deployment.deployment }
+  return {
+    helm_deployment: plan.prodEnv.deployment,
+    deployment: described,
+    server: outcome.server,
+    output_path: relative(outDir, plan.outputPath),
+    suite: plan.suite,
+    log_file: relative(outDir, plan.logFile),
+    entries: plan.entries,
+    command: [plan.command, ...plan.args],
+    prod_env: redactedFiles(plan.prodEnv),
+    started_at: outcome.startedAt,
+    ended_at: outcome.endedAt,
+    duration_ms: outcome.durationMs,
+    exit_code: outcome.exitCode,
+    signal: outcome.signal,
+    timed_out: outcome.timedOut,
+    requests: outcome.requests,
+    complete: outcome.complete,
+    errors: outcome.errors.map(error => ({ code: error.code, message: error.message }))
+  }
+}
+
+function apiKeyOf(name: string | null, env: NodeJS.ProcessEnv, source: string, side: Side): string | null {
+  if (!name) return null
+  const value = env[name]
+  if (!value) {
+    throw new ConfigError('config.api_key_missing', `the environment variable ${name} (the ${side} API key) is not set`, {
+      file: source,
+      field: `deployments.${side}.api_key_env`,
+      value: name
+    })
+  }
+  return value
+}
+
+function stampOf(date: Date): string {
+  return date.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')
+}

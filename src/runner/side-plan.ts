@@ -1,0 +1,93 @@
+/**
+ * What one side's helm-run invocation will be: its entries, argument array, directories and
+ * environment. Pure, so `plan` can print exactly what `run` executes.
+ */
+import { join } from 'node:path'
+import type { GatedRun, HelmSettings } from '../config/types.js'
+import type { ProdEnv } from './prod-env.js'
+
+export type Side = 'baseline' | 'candidate'
+
+export interface SidePlan {
+  side: Side
+  prodEnv: ProdEnv
+  /** HELM `--local-path`: outside the uploaded output, removed after the run. */
+  localPath: string
+  /** HELM `--output-path`: fresh, one per side; runs land in `<outputPath>/runs/<suite>/`. */
+  outputPath: string
+  suite: string
+  logFile: string
+  /** Full run entries, each with the side's model arguments. */
+  entries: string[]
+  /** The helm-run executable and its arguments (never a shell string). */
+  command: string
+  args: string[]
+}
+
+export interface SidePlanInput {
+  side: Side
+  prodEnv: ProdEnv
+  helm: HelmSettings
+  runs: GatedRun[]
+  outDir: string
+  /** A private temporary directory for this invocation. */
+  tempDir: string
+  /** Unique per invocation, e.g. a timestamp: suites are never reused (helm-contract 10.7). */
+  stamp: string
+  /** The resolved helm-run path (or helm.command for display). */
+  command: string
+}
+
+export function planSide(input: SidePlanInput): SidePlan {
+  const entries = uniqueEntries(input.runs).map(entry => withModel(entry, input.prodEnv.modelArgs))
+  const suite = `${input.side}-${input.stamp}`
+  const outputPath = join(input.outDir, input.side)
+  const localPath = join(input.tempDir, input.side, 'prod_env')
+  const args = [
+    '--run-entries',
+    ...entries,
+    '--suite',
+    suite,
+    '--output-path',
+    outputPath,
+    '--local-path',
+    localPath,
+    '--max-eval-instances',
+    String(input.helm.maxEvalInstances),
+    '--num-train-trials',
+    String(input.helm.numTrainTrials),
+    '--num-threads',
+    String(input.helm.numThreads),
+    // Always: HELM's request cache keys ignore the server, so a cache could hand the candidate
+    // the baseline's answers (helm-contract 5.6).
+    '--disable-cache'
+  ]
+  return {
+    side: input.side,
+    prodEnv: input.prodEnv,
+    localPath,
+    outputPath,
+    suite,
+    logFile: join(input.outDir, 'logs', `${input.side}.log`),
+    entries,
+    command: input.command,
+    args
+  }
+}
+
+/** Gate-file entries never name a model (the config loader refuses it); add this side's. */
+export function withModel(entry: string, modelArgs: string): string {
+  return entry.includes(':') ? `${entry},${modelArgs}` : `${entry}:${modelArgs}`
+}
+
+/** Several gated comparisons may read the same run (different metrics): run it once. */
+export function uniqueEntries(runs: GatedRun[]): string[] {
+  return [...new Set(runs.map(run => run.entry))]
+}
+
+/** The command as one line for people to read or paste (arguments quoted when needed). */
+export function displayCommand(command: string, args: string[], env: Record<string, string> = {}): string {
+  const quote = (text: string): string => (/^[A-Za-z0-9_./:=,@%+-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`)
+  const prefix = Object.entries(env).map(([name, value]) => `${name}=${quote(value)}`)
+  return [...prefix, quote(command), ...args.map(quote)].join(' ')
+}

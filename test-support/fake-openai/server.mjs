@@ -1,0 +1,236 @@
+#!/usr/bin/env node
+// A fake OpenAI-compatible inference server for helm-gate's tests, benchmark and demo. It speaks
+// exactly what crfm-helm 0.5.16's OpenAI clients send and read (helm-contract.md 4.2-4.6) and
+// answers HELM's offline scenarios from an answer key with a controlled accuracy.
+//
+//   node test-support/fake-openai/server.mjs --answer-key key.json --model gate-model \
+//        [--port 0] [--accuracy 0.9] [--perturbed-accuracy 0.8] [--seed 0] [--noise 0]
+//        [--latency-ms 0] [--error-rate 0] [--hang-after N] [--die-after N] [--api-key KEY]
+//
+// Prints `fake-openai listening on http://127.0.0.1:<port>/v1` once ready. Behaviour can be
+// changed while running with `POST /control` (same keys, camelCase JSON); `GET /control` returns
+// the behaviour and request counters.
+import { realpathSync } from 'node:fs'
+import { createServer } from 'node:http'
+import { pathToFileURL } from 'node:url'
+import { parseArgs } from 'node:util'
+import { loadAnswerKeys, AnswerKey } from './answer-key.mjs'
+import { answerFor } from './answers.mjs'
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost'])
+
+function parseOptions(argv) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      host: { type: 'string', default: '127.0.0.1' },
+      port: { type: 'string', default: '0' },
+      model: { type: 'string', multiple: true },
+      'answer-key': { type: 'string', multiple: true },
+      accuracy: { type: 'string', default: '1' },
+      'perturbed-accuracy': { type: 'string' },
+      seed: { type: 'string', default: '0' },
+      noise: { type: 'string', default: '0' },
+      'latency-ms': { type: 'string', default: '0' },
+      'error-rate': { type: 'string', default: '0' },
+      'hang-after': { type: 'string', default: '-1' },
+      'die-after': { type: 'string', default: '-1' },
+      'api-key': { type: 'string' },
+      verbose: { type: 'boolean', default: false }
+    }
+  })
+  if (!LOOPBACK.has(values.host)) throw new Error(`--host must be a loopback address, got ${values.host}`)
+  const accuracy = numberOption('accuracy', values.accuracy)
+  return {
+    host: values.host,
+    port: numberOption('port', values.port),
+    models: values.model?.length ? values.model : ['gate-model'],
+    answerKeys: values['answer-key'] ?? [],
+    apiKey: values['api-key'] ?? null,
+    verbose: values.verbose,
+    behaviour: {
+      accuracy,
+      perturbedAccuracy:
+        values['perturbed-accuracy'] === undefined
+          ? accuracy
+          : numberOption('perturbed-accuracy', values['perturbed-accuracy']),
+      seed: numberOption('seed', values.seed),
+      noise: numberOption('noise', values.noise),
+      latencyMs: numberOption('latency-ms', values['latency-ms']),
+      errorRate: numberOption('error-rate', values['error-rate']),
+      hangAfter: numberOption('hang-after', values['hang-after']),
+      dieAfter: numberOption('die-after', values['die-after'])
+    }
+  }
+}
+
+function numberOption(name, text) {
+  const value = Number(text)
+  if (!Number.isFinite(value)) throw new Error(`--${name} must be a number, got ${text}`)
+  return value
+}
+
+export function createFakeServer(options) {
+  const key = options.answerKeys.length ? loadAnswerKeys(options.answerKeys) : new AnswerKey([])
+  const behaviour = { ...options.behaviour }
+  const counters = { models: 0, completions: 0, chat: 0, matched: 0, unmatched: 0, correct: 0, wrong: 0, errors: 0 }
+  const log = options.verbose ? (line) => process.stderr.write(`fake-openai: ${line}\n`) : () => {}
+
+  const server = createServer((request, response) => {
+    readBody(request)
+      .then((body) => route(request, response, body))
+      .catch((error) => sendJson(response, 500, { error: { message: String(error), type: 'server_error' } }))
+  })
+
+  async function route(request, response, body) {
+    const path = new URL(request.url ?? '/', 'http://fake').pathname
+    if (path === '/control') return control(request, response, body)
+    if (options.apiKey && request.headers.authorization !== `Bearer ${options.apiKey}`) {
+      return sendJson(response, 401, { error: { message: 'Invalid API key', type: 'invalid_request_error' } })
+    }
+    if (request.method === 'GET' && path === '/v1/models') {
+      counters.models += 1
+      return sendJson(response, 200, {
+        object: 'list',
+        data: options.models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake-openai' }))
+      })
+    }
+    const isCompletions = request.method === 'POST' && path === '/v1/completions'
+    const isChat = request.method === 'POST' && path === '/v1/chat/completions'
+    if (!isCompletions && !isChat) {
+      return sendJson(response, 404, { error: { message: `No route ${request.method} ${path}`, type: 'not_found' } })
+    }
+    counters[isChat ? 'chat' : 'completions'] += 1
+    const served = counters.completions + counters.chat
+    if (behaviour.dieAfter >= 0 && served > behaviour.dieAfter) {
+      log(`dying after ${behaviour.dieAfter} requests`)
+      process.exit(3)
+    }
+    if (behaviour.hangAfter >= 0 && served > behaviour.hangAfter) return // never answer
+    if (behaviour.latencyMs > 0) await sleep(behaviour.latencyMs)
+    if (behaviour.errorRate > 0 && Math.random() < behaviour.errorRate) {
+      counters.errors += 1
+      return sendJson(response, 500, { error: { message: 'injected failure', type: 'server_error' } })
+    }
+    const payload = JSON.parse(body || '{}')
+    if (!options.models.includes(payload.model)) {
+      return sendJson(response, 404, {
+        error: { message: `The model ${payload.model} does not exist`, type: 'invalid_request_error' }
+      })
+    }
+    const prompt = isChat ? chatPrompt(payload.messages) : String(payload.prompt ?? '')
+    const match = key.match(prompt)
+    const answer = answerFor(match, behaviour)
+    counters[match ? 'matched' : 'unmatched'] += 1
+    if (answer.correct !== null) counters[answer.correct ? 'correct' : 'wrong'] += 1
+    log(`${isChat ? 'chat' : 'completions'} -> ${JSON.stringify(answer.text)} (${answer.correct})`)
+    const n = Math.max(1, Number(payload.n ?? 1))
+    return sendJson(response, 200, isChat ? chatBody(payload, answer.text, n) : completionBody(payload, prompt, answer.text, n))
+  }
+
+  function control(request, response, body) {
+    if (request.method === 'POST') {
+      const update = JSON.parse(body || '{}')
+      for (const [name, value] of Object.entries(update)) {
+        if (!(name in behaviour) || typeof value !== 'number') {
+          return sendJson(response, 400, { error: { message: `unknown or non-numeric control ${name}` } })
+        }
+        behaviour[name] = value
+      }
+    }
+    return sendJson(response, 200, { behaviour, counters, answerKeyInstances: key.size })
+  }
+
+  return { server, counters, behaviour }
+}
+
+function chatPrompt(messages) {
+  if (!Array.isArray(messages)) return ''
+  const last = [...messages].reverse().find((message) => message.role === 'user') ?? messages[messages.length - 1]
+  const content = last?.content
+  if (typeof content === 'string') return content
+  if (Array.isArray(content)) return content.map((part) => (typeof part?.text === 'string' ? part.text : '')).join('')
+  return ''
+}
+
+// Chat: `logprobs` must be null (HELM reads the misspelled key `contents` otherwise) and
+// `message.content` a string.
+function chatBody(payload, text, n) {
+  return {
+    id: `chatcmpl-fake-${Date.now()}`,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model: payload.model,
+    choices: Array.from({ length: n }, (_, index) => ({
+      index,
+      message: { role: 'assistant', content: text },
+      logprobs: null,
+      finish_reason: 'stop'
+    })),
+    usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }
+  }
+}
+
+// Completions: `logprobs` must be an object with `tokens` and `token_logprobs` (HELM zips them);
+// it is requested on every call. The leading space mimics real tokenizers; HELM's metrics strip it.
+function completionBody(payload, prompt, answer, n) {
+  const generated = ` ${answer}`
+  const tokens = generated.match(/\s*\S+/g) ?? [generated]
+  const echoed = payload.echo ? prompt.match(/\s*\S+/g) ?? [] : []
+  return {
+    id: `cmpl-fake-${Date.now()}`,
+    object: 'text_completion',
+    created: Math.floor(Date.now() / 1000),
+    model: payload.model,
+    choices: Array.from({ length: n }, (_, index) => ({
+      index,
+      text: (payload.echo ? prompt : '') + generated,
+      logprobs: {
+        tokens: [...echoed, ...tokens],
+        token_logprobs: [...echoed.map(() => -1), ...tokens.map(() => -0.1)],
+        top_logprobs: null,
+        text_offset: null
+      },
+      finish_reason: 'stop'
+    })),
+    usage: { prompt_tokens: 0, completion_tokens: tokens.length, total_tokens: tokens.length }
+  }
+}
+
+function readBody(request) {
+  return new Promise((resolve, reject) => {
+    const chunks = []
+    request.on('data', (chunk) => chunks.push(chunk))
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    request.on('error', reject)
+  })
+}
+
+function sendJson(response, status, body) {
+  const text = JSON.stringify(body)
+  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) })
+  response.end(text)
+}
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+function main() {
+  const options = parseOptions(process.argv.slice(2))
+  const { server } = createFakeServer(options)
+  server.listen(options.port, options.host, () => {
+    const address = server.address()
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
+    process.stdout.write(`fake-openai listening on http://${host}:${address.port}/v1 (models: ${options.models.join(', ')})\n`)
+  })
+  const stop = () => {
+    // Hung requests keep their sockets open; close them or close() would wait forever.
+    server.closeAllConnections()
+    server.close(() => process.exit(0))
+  }
+  process.on('SIGTERM', stop)
+  process.on('SIGINT', stop)
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) main()
