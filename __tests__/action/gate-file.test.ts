@@ -1,0 +1,65 @@
+import { describe, expect, it } from '@jest/globals'
+import { deriveEvent } from '../../src/action/event.js'
+import { resolveGateFile, type GateFileSources } from '../../src/action/gate-file.js'
+import { unifiedDiff } from '../../src/action/unified-diff.js'
+import type { GateConfig } from '../../src/config/types.js'
+import { ConfigError } from '../../src/errors.js'
+
+const env = { GITHUB_REPOSITORY: 'acme/serving', GITHUB_RUN_ID: '1', GITHUB_SHA: 'm' }
+const prEvent = deriveEvent(
+  'pull_request',
+  { repository: { id: 1, default_branch: 'main' }, pull_request: { number: 3, head: { sha: 'h', repo: { id: 1 } }, base: { sha: 'base123', repo: { id: 1 } } } },
+  env
+)
+const parse = (text: string, source: string) => ({ source, text }) as unknown as GateConfig
+const sources = (base: string | null, workspace: string | null): GateFileSources & { asked: string[] } => {
+  const asked: string[] = []
+  return {
+    asked,
+    readWorkspace: async () => {
+      if (workspace === null) throw new ConfigError('config.unreadable', 'missing')
+      return workspace
+    },
+    readAtCommit: async sha => {
+      asked.push(sha)
+      return base
+    },
+    parse
+  }
+}
+
+describe('resolveGateFile', () => {
+  it('judges a pull request by the base version and shows the change', async () => {
+    const s = sources('max_drop: 0.02\n', 'max_drop: 0.5\n')
+    const resolved = await resolveGateFile('.github/helm-gate.yml', prEvent, true, s)
+    expect(s.asked).toEqual(['base123'])
+    expect((resolved.config as unknown as { text: string }).text).toBe('max_drop: 0.02\n')
+    expect(resolved.change).toContain('-max_drop: 0.02')
+    expect(resolved.change).toContain('+max_drop: 0.5')
+    expect(resolved.notes[0]).toMatch(/after merge/)
+  })
+
+  it('reports no change when the PR leaves the file alone', async () => {
+    const resolved = await resolveGateFile('g.yml', prEvent, true, sources('a: 1\n', 'a: 1\n'))
+    expect(resolved.change).toBeNull()
+  })
+
+  it("uses the PR's file when the gate is new, and the work tree when not frozen or not a PR", async () => {
+    expect((await resolveGateFile('g.yml', prEvent, true, sources(null, 'new\n'))).notes[0]).toMatch(/new in this pull request/)
+    const unfrozen = sources('base\n', 'pr\n')
+    expect((await resolveGateFile('g.yml', prEvent, false, unfrozen)).origin).toBe('workspace')
+    expect(unfrozen.asked).toEqual([])
+    const push = deriveEvent('push', {}, env)
+    expect((await resolveGateFile('g.yml', push, true, sources('base\n', 'pr\n'))).origin).toBe('workspace')
+  })
+})
+
+describe('unifiedDiff', () => {
+  it('writes hunks with context', () => {
+    const before = Array.from({ length: 20 }, (_, i) => `line ${i}`).join('\n')
+    const after = before.replace('line 10', 'line ten')
+    const diff = unifiedDiff(before, after, 'a', 'b')
+    expect(diff.split('\n')).toEqual(['--- a', '+++ b', '@@ -8,7 +8,7 @@', ' line 7', ' line 8', ' line 9', '-line 10', '+line ten', ' line 11', ' line 12', ' line 13'])
+    expect(unifiedDiff('same\n', 'same\n', 'a', 'b')).toBe('')
+  })
+})

@@ -1,0 +1,47 @@
+/**
+ * A report for a gate that could not compare at all (the gate file is invalid, helm-run could
+ * not start, the shards are incomplete). It has the error verdict, so it blocks like a failure,
+ * and it still goes through the renderers, so the PR comment says what went wrong.
+ */
+import { GateError } from '../errors.js'
+import type { Report, ReportIssue } from '../report/model.js'
+import { DEFAULT_STATISTICS, type StatisticsSettings } from '../config/types.js'
+import { HELM_GATE_VERSION } from '../version.js'
+
+export function issueFrom(error: unknown): ReportIssue {
+  if (error instanceof GateError) {
+    const issue: ReportIssue = { code: error.code, message: error.message }
+    if (error.location.file) issue.file = error.location.file
+    if (error.location.field) issue.field = error.location.field
+    if (error.location.value !== undefined) issue.value = String(error.location.value)
+    return issue
+  }
+  return { code: 'internal', message: error instanceof Error ? error.message : String(error) }
+}
+
+export function errorReport(
+  headline: string,
+  errors: readonly unknown[],
+  statistics: StatisticsSettings = DEFAULT_STATISTICS
+): Report {
+  return {
+    schema_version: 1,
+    tool: { name: 'helm-gate', version: HELM_GATE_VERSION },
+    verdict: 'error',
+    headline,
+    errors: errors.map(issueFrom),
+    warnings: [],
+    settings: {
+      confidence: statistics.confidence,
+      resamples: statistics.resamples,
+      seed: statistics.seed,
+      min_overlap: statistics.minOverlap,
+      interval: statistics.interval
+    },
+    baseline: { path: '', runs: [], deployment: null, helm_version: null },
+    candidate: { path: '', runs: [], deployment: null, helm_version: null },
+    comparisons: [],
+    efficiency: [],
+    notes: []
+  }
+}

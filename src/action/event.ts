@@ -1,0 +1,167 @@
+/**
+ * What the action needs to know about the event that started it, derived from the event payload
+ * and the runner's environment. Pure: tests pass plain payloads.
+ */
+import { UsageError } from '../errors.js'
+
+export interface PullRequestInfo {
+  number: number
+  /** The PR head commit: where the check run goes (GITHUB_SHA is the temporary merge commit). */
+  headSha: string
+  /** Base commit the gate file is read from, so the PR cannot loosen the gate judging it. */
+  baseSha: string | null
+  headRef: string | null
+  baseRef: string | null
+  /** The head lives in another repository: the token is read-only and secrets are absent. */
+  isFork: boolean
+}
+
+export interface EventInfo {
+  eventName: string
+  owner: string
+  repo: string
+  repositoryId: number | null
+  defaultBranch: string | null
+  runId: number
+  runAttempt: number
+  serverUrl: string
+  /** `${serverUrl}/${owner}/${repo}/actions/runs/${runId}` */
+  runUrl: string
+  pullRequest: PullRequestInfo | null
+  /** Commit the check run is attached to. */
+  checkSha: string
+  /** Dependabot pull requests get a read-only token, like forks. */
+  isDependabot: boolean
+  /** A push to the default branch: the only place an archived baseline may come from. */
+  isDefaultBranchPush: boolean
+  /** For workflow_run: the triggering run, whose artifacts mode compare downloads. */
+  sourceRunId: number | null
+}
+
+export interface RunnerEnvironment {
+  GITHUB_REPOSITORY?: string
+  GITHUB_SHA?: string
+  GITHUB_REF?: string
+  GITHUB_RUN_ID?: string
+  GITHUB_RUN_ATTEMPT?: string
+  GITHUB_SERVER_URL?: string
+  GITHUB_ACTOR?: string
+}
+
+type Json = Record<string, unknown>
+
+export function deriveEvent(eventName: string, payload: unknown, env: RunnerEnvironment): EventInfo {
+  const event = asObject(payload)
+  const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/')
+  if (!owner || !repo) {
+    throw new UsageError('env.repository', 'GITHUB_REPOSITORY must be owner/name', {
+      field: 'GITHUB_REPOSITORY',
+      value: env.GITHUB_REPOSITORY
+    })
+  }
+  const runId = Number(env.GITHUB_RUN_ID)
+  if (!Number.isSafeInteger(runId) || runId <= 0) {
+    throw new UsageError('env.run_id', 'GITHUB_RUN_ID must be a positive integer', {
+      field: 'GITHUB_RUN_ID',
+      value: env.GITHUB_RUN_ID
+    })
+  }
+  const runAttempt = Number(env.GITHUB_RUN_ATTEMPT || '1')
+  const serverUrl = (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '')
+  const repository = asObject(event.repository)
+  const repositoryId = numberOrNull(repository.id)
+  const defaultBranch = stringOrNull(repository.default_branch)
+  const sha = env.GITHUB_SHA ?? ''
+
+  let pullRequest: PullRequestInfo | null = null
+  let checkSha = sha
+  let sourceRunId: number | null = null
+  let prAuthor: string | null = null
+
+  if (eventName === 'pull_request' || eventName === 'pull_request_target') {
+    const pr = asObject(event.pull_request)
+    pullRequest = pullRequestFrom(pr, repositoryId)
+    prAuthor = stringOrNull(asObject(pr.user).login)
+    if (pullRequest) checkSha = pullRequest.headSha
+  } else if (eventName === 'workflow_run') {
+    const run = asObject(event.workflow_run)
+    sourceRunId = numberOrNull(run.id)
+    checkSha = stringOrNull(run.head_sha) ?? sha
+    const headRepoId = numberOrNull(asObject(run.head_repository).id)
+    const runRepoId = numberOrNull(asObject(run.repository).id) ?? repositoryId
+    prAuthor = stringOrNull(asObject(run.actor).login)
+    // pull_requests is empty for fork PRs; the caller then recovers the number from the
+    // triggering run's manifest and checks it against the PR's head SHA.
+    const prs = Array.isArray(run.pull_requests) ? (run.pull_requests as unknown[]).map(asObject) : []
+    const headBranch = stringOrNull(run.head_branch)
+    const pr = prs.find(p => asObject(p.head).ref === headBranch) ?? prs[0]
+    if (pr) {
+      const number = numberOrNull(pr.number)
+      if (number !== null) {
+        pullRequest = {
+          number,
+          headSha: stringOrNull(asObject(pr.head).sha) ?? checkSha,
+          baseSha: stringOrNull(asObject(pr.base).sha),
+          headRef: stringOrNull(asObject(pr.head).ref),
+          baseRef: stringOrNull(asObject(pr.base).ref),
+          isFork: headRepoId !== null && runRepoId !== null && headRepoId !== runRepoId
+        }
+        checkSha = pullRequest.headSha
+      }
+    }
+  }
+
+  const actor = env.GITHUB_ACTOR ?? ''
+  const isDependabot = actor === 'dependabot[bot]' || prAuthor === 'dependabot[bot]'
+  const ref = env.GITHUB_REF ?? ''
+  const isDefaultBranchPush =
+    eventName === 'push' && defaultBranch !== null && ref === `refs/heads/${defaultBranch}`
+
+  return {
+    eventName,
+    owner,
+    repo,
+    repositoryId,
+    defaultBranch,
+    runId,
+    runAttempt: Number.isSafeInteger(runAttempt) && runAttempt > 0 ? runAttempt : 1,
+    serverUrl,
+    runUrl: `${serverUrl}/${owner}/${repo}/actions/runs/${runId}`,
+    pullRequest,
+    checkSha,
+    isDependabot,
+    isDefaultBranchPush,
+    sourceRunId
+  }
+}
+
+function pullRequestFrom(pr: Json, repositoryId: number | null): PullRequestInfo | null {
+  const number = numberOrNull(pr.number)
+  const head = asObject(pr.head)
+  const headSha = stringOrNull(head.sha)
+  if (number === null || headSha === null) return null
+  const base = asObject(pr.base)
+  const headRepoId = numberOrNull(asObject(head.repo).id)
+  const baseRepoId = numberOrNull(asObject(base.repo).id) ?? repositoryId
+  return {
+    number,
+    headSha,
+    baseSha: stringOrNull(base.sha),
+    headRef: stringOrNull(head.ref),
+    baseRef: stringOrNull(base.ref),
+    // A deleted fork has head.repo null: treat it as a fork (read-only token either way).
+    isFork: headRepoId === null || (baseRepoId !== null && headRepoId !== baseRepoId)
+  }
+}
+
+function asObject(value: unknown): Json {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {}
+}
+
+function stringOrNull(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' ? value : null
+}
+
+function numberOrNull(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null
+}

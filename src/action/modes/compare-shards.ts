@@ -1,0 +1,134 @@
+/**
+ * Mode compare: the aggregating job of a sharded gate. Downloads every shard's artifact (from
+ * this run, or under workflow_run from the triggering run), checks each was made from the same
+ * gate set and is complete, merges the run directories per side and publishes one verdict.
+ */
+import { cp, mkdir, stat } from 'node:fs/promises'
+import path from 'node:path'
+import type { GateConfig } from '../../config/types.js'
+import { GateError } from '../../errors.js'
+import type { StoredArtifact } from '../../github/artifacts.js'
+import { downloadRunArtifact, listRunArtifacts } from '../../github/run-artifacts.js'
+import type { RestPullRequest } from '../../github/types.js'
+import { safeEntryPath } from '../../github/zip.js'
+import { scanRuns } from '../../helm/read/discover.js'
+import type { Report } from '../../report/model.js'
+import { evidenceArtifactName } from '../artifact-names.js'
+import { errorReport } from '../error-report.js'
+import { evidenceDir } from '../evidence.js'
+import { readManifest, type BaselineOrigin, type Side } from '../manifest.js'
+import { publish } from '../publish.js'
+import type { Session } from '../session.js'
+import { selectShardSet } from '../shard-set.js'
+import { loadGateFile, uploadEvidence, writeReports } from '../steps.js'
+import { setCommonOutputs } from './gate.js'
+import type { ModeOutcome } from './outcome.js'
+
+const SIDES: Side[] = ['baseline', 'candidate']
+
+export async function compareShardsMode(session: Session): Promise<ModeOutcome> {
+  const { deps, event } = session
+  const dir = await evidenceDir(session)
+  let report: Report
+  let config: GateConfig | null = null
+  let change: string | null = null
+  let origin: BaselineOrigin | null = null
+  let prNumber: number | null = event.pullRequest?.number ?? null
+  try {
+    const gateFile = await loadGateFile(session)
+    config = gateFile.config
+    change = gateFile.change
+    const fingerprint = deps.fingerprint(config)
+    const fromOtherRun = event.eventName === 'workflow_run' && event.sourceRunId !== null
+    const listed = fromOtherRun
+      ? await listRunArtifacts(session.client, session.repo, event.sourceRunId as number)
+      : await deps.artifacts().list()
+    const set = selectShardSet(listed)
+    if (!set.ok) throw new GateError('shards.incomplete', set.reason)
+
+    const merged = path.join(session.outRoot, 'merged')
+    const priorErrors: GateError[] = []
+    for (const [index, artifact] of set.artifacts.entries()) {
+      const target = path.join(session.outRoot, 'shards', String(index))
+      await download(session, fromOtherRun, artifact, target)
+      const manifest = await readManifest(target)
+      if (manifest.fingerprint !== fingerprint) {
+        throw new GateError('shards.fingerprint', `shard ${index} was run with a different gate set`, {
+          value: artifact.name
+        })
+      }
+      if (!manifest.complete) {
+        priorErrors.push(new GateError('shards.incomplete_shard', `shard ${index} did not complete; see its artifact`, {
+          value: artifact.name
+        }))
+      }
+      origin ??= manifest.baseline_origin
+      prNumber ??= manifest.event.pull_request
+      for (const side of SIDES) {
+        const relative = manifest.side_paths[side]
+        const from = relative === undefined ? null : safeEntryPath(target, relative)
+        if (from === null) continue
+        await mergeRunDirectories(from, path.join(merged, side))
+      }
+    }
+    if (fromOtherRun) prNumber = await confirmPullRequest(session, prNumber)
+    report = await deps.compareOutputs(path.join(merged, 'baseline'), path.join(merged, 'candidate'), config, priorErrors)
+    report.notes.push(`Aggregated ${set.count} shard(s).`, ...gateFile.notes)
+  } catch (error) {
+    report = errorReport('The sharded gate could not be aggregated.', [error], config?.statistics)
+    if (!(error instanceof GateError)) deps.io.error(`internal error: ${(error as Error).stack ?? error}`)
+  }
+  const written = await writeReports(session, report, dir, change)
+  const upload = await uploadEvidence(session, evidenceArtifactName('compare', event.runAttempt), dir)
+  await publish(session, { report, gateFileChange: change, artifactId: upload.id, pullRequestNumber: prNumber })
+  setCommonOutputs(session, written.jsonPath, written.markdownPath, upload, origin)
+  return { verdict: report.verdict, headline: report.headline }
+}
+
+/**
+ * The reader takes one suite directory per side, so each shard's run directories (complete or
+ * not: an incomplete one must still fail the comparison) are copied side by side into one.
+ * Shards that reused one archived baseline each carry all of it; the first copy is kept.
+ */
+async function mergeRunDirectories(from: string, into: string): Promise<void> {
+  const scan = await scanRuns(from)
+  await mkdir(into, { recursive: true })
+  for (const run of [...scan.runs, ...scan.incomplete]) {
+    const target = path.join(into, path.basename(run.path))
+    if (await exists(target)) continue
+    await cp(run.path, target, { recursive: true })
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await stat(file)
+    return true
+  } catch {
+    return false
+  }
+}
+
+async function download(session: Session, fromOtherRun: boolean, artifact: StoredArtifact, target: string): Promise<void> {
+  if (fromOtherRun) await downloadRunArtifact(session.client, session.repo, artifact, target)
+  else await session.deps.artifacts().download(artifact, target)
+}
+
+/**
+ * Under workflow_run the PR number of a fork PR comes from the (untrusted) shard manifest; it is
+ * only used after GitHub confirms that PR's head is the commit the triggering run tested.
+ */
+async function confirmPullRequest(session: Session, claimed: number | null): Promise<number | null> {
+  if (claimed === null || session.event.pullRequest?.number === claimed) return claimed
+  try {
+    const pr = await session.client.request<RestPullRequest>(
+      'GET',
+      `/repos/${session.repo.owner}/${session.repo.repo}/pulls/${claimed}`
+    )
+    if (pr.head.sha === session.event.checkSha) return claimed
+  } catch {
+    // An unreadable PR is treated like a mismatching one: no comment rather than a wrong one.
+  }
+  session.deps.io.warning(`pull request ${claimed} named by the shard artifact does not match the tested commit; no comment`)
+  return null
+}

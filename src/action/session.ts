@@ -1,0 +1,51 @@
+/**
+ * One action invocation: the settings, the event, the paths and the GitHub client, built once
+ * from the inputs and the runner's environment and handed to the mode.
+ */
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import type { RestClient } from '../github/rest.js'
+import type { ActionDeps } from './deps.js'
+import { deriveEvent, type EventInfo } from './event.js'
+import { readSettings, type ActionSettings } from './inputs.js'
+
+export interface Session {
+  deps: ActionDeps
+  settings: ActionSettings
+  event: EventInfo
+  /** Absolute path of the gate file in the work tree. */
+  configFile: string
+  /** The gate file's path inside the repository (for the contents API and messages). */
+  repoPath: string
+  /** The working-directory input, resolved against the workspace. */
+  workDir: string
+  /** Where everything this invocation writes goes. */
+  outRoot: string
+  client: RestClient
+  repo: { owner: string; repo: string }
+}
+
+export async function openSession(deps: ActionDeps): Promise<Session> {
+  const settings = readSettings(name => deps.io.getInput(name))
+  const env = deps.env
+  const payload = await deps.readEventPayload(env.GITHUB_EVENT_PATH)
+  const event = deriveEvent(env.GITHUB_EVENT_NAME ?? '', payload, env)
+  const workspace = path.resolve(env.GITHUB_WORKSPACE || process.cwd())
+  const workDir = path.resolve(workspace, settings.workingDirectory)
+  const configFile = path.resolve(workDir, settings.configPath)
+  const repoPath = path.relative(workspace, configFile).split(path.sep).join('/')
+  const outRoot = settings.outputDir
+    ? path.resolve(workDir, settings.outputDir)
+    : path.join(env.RUNNER_TEMP || tmpdir(), 'helm-gate')
+  return {
+    deps,
+    settings,
+    event,
+    configFile,
+    repoPath,
+    workDir,
+    outRoot,
+    client: deps.github(settings.githubToken),
+    repo: { owner: event.owner, repo: event.repo }
+  }
+}

@@ -1,0 +1,185 @@
+/**
+ * Steps the modes share: reading the frozen gate file, resolving the baseline, running the
+ * sides, writing the reports and uploading the evidence.
+ */
+import { cp, mkdir, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import type { GateConfig } from '../config/types.js'
+import { ConfigError, GateError } from '../errors.js'
+import { findArchivedBaseline } from '../github/archived-baseline.js'
+import { GitHubHttpError } from '../github/rest.js'
+import { safeEntryPath } from '../github/zip.js'
+import type { Report } from '../report/model.js'
+import { JOB_SUMMARY_MAX_LENGTH } from './constants.js'
+import type { SidesRequest, SidesResult } from './deps.js'
+import { resolveGateFile, type ResolvedGateFile } from './gate-file.js'
+import type { BaselineOrigin, Side } from './manifest.js'
+import type { Session } from './session.js'
+import { baselineArtifactName } from './artifact-names.js'
+
+export async function loadGateFile(session: Session): Promise<ResolvedGateFile> {
+  const { deps, client, repo, repoPath, configFile } = session
+  return resolveGateFile(repoPath, session.event, session.settings.frozenConfig, {
+    readWorkspace: async () => {
+      try {
+        return await deps.readTextFile(configFile)
+      } catch (error) {
+        throw new ConfigError('config.unreadable', `cannot read the gate file: ${(error as Error).message}`, {
+          file: configFile
+        })
+      }
+    },
+    readAtCommit: async sha => {
+      const route = `/repos/${repo.owner}/${repo.repo}/contents/${repoPath.split('/').map(encodeURIComponent).join('/')}?ref=${sha}`
+      try {
+        const file = await client.request<{ type?: string; content?: string; encoding?: string }>('GET', route)
+        if (file.type !== 'file' || file.encoding !== 'base64' || typeof file.content !== 'string') {
+          throw new ConfigError('config.unreadable', 'the gate file at the base commit is not a regular file', {
+            file: repoPath,
+            value: sha
+          })
+        }
+        return Buffer.from(file.content, 'base64').toString('utf8')
+      } catch (error) {
+        if (error instanceof GitHubHttpError && error.status === 404) return null
+        if (error instanceof GitHubHttpError) {
+          throw new ConfigError(
+            'config.base_unreadable',
+            `cannot read the gate file at the base commit (GitHub answered ${error.status}; the token needs contents: read)`,
+            { file: repoPath, value: sha }
+          )
+        }
+        throw error
+      }
+    },
+    parse: (text, source) => deps.parseGateConfig(text, source)
+  })
+}
+
+export interface BaselinePlan {
+  /** HELM output directory of an archived baseline, when one is reused. */
+  archivedPath: string | null
+  origin: BaselineOrigin
+  /** Why the baseline is run here, or where it came from: shown in the report. */
+  note: string
+  errors: GateError[]
+}
+
+export async function planBaseline(session: Session, config: GateConfig, fingerprint: string): Promise<BaselinePlan> {
+  const { settings, event, deps } = session
+  if (settings.baseline === 'run') {
+    return { archivedPath: null, origin: { kind: 'run' }, note: 'Baseline: run in this job (input baseline is run).', errors: [] }
+  }
+  const artifactName = baselineArtifactName(settings.baselineArtifact, fingerprint)
+  let reason: string
+  try {
+    const found = await findArchivedBaseline({
+      client: session.client,
+      repo: session.repo,
+      artifactName,
+      criteria: {
+        repositoryId: event.repositoryId,
+        defaultBranch: event.defaultBranch,
+        now: deps.now(),
+        maxAgeDays: settings.baselineMaxAgeDays
+      },
+      fingerprint,
+      helmVersion: config.helm?.version ?? null,
+      destination: path.join(session.outRoot, 'archived'),
+      log: message => deps.io.info(message)
+    })
+    if (found.found) {
+      const relative = found.manifest.side_paths.baseline ?? ''
+      const baselinePath = safeEntryPath(found.dir, relative)
+      if (baselinePath === null) {
+        reason = `the archived manifest points outside the artifact (${JSON.stringify(relative)})`
+      } else {
+        const o = found.origin
+        return {
+          archivedPath: baselinePath,
+          origin: o,
+          note:
+            `Baseline: archived artifact ${o.artifact_id} from workflow run ${o.workflow_run_id} ` +
+            `(commit ${(o.head_sha ?? 'unknown').slice(0, 12)} on ${event.defaultBranch}), ${o.age_hours} hours old.`,
+          errors: []
+        }
+      }
+    } else {
+      reason = found.reason
+    }
+  } catch (error) {
+    if (!(error instanceof GitHubHttpError)) throw error
+    reason = `the archived baselines could not be listed (GitHub answered ${error.status}; the token needs actions: read)`
+  }
+  if (settings.baseline === 'require-archived') {
+    return {
+      archivedPath: null,
+      origin: { kind: 'run' },
+      note: `Baseline: none (${reason}).`,
+      errors: [new GateError('baseline.not_archived', `input baseline is require-archived but ${reason}`, { value: artifactName })]
+    }
+  }
+  deps.io.info(`running the baseline: ${reason}`)
+  return { archivedPath: null, origin: { kind: 'run' }, note: `Baseline: run in this job because ${reason}.`, errors: [] }
+}
+
+/** Runs the sides; a thrown GateError becomes an error of the result, never lost evidence. */
+export async function runSidesSafely(session: Session, config: GateConfig, request: SidesRequest): Promise<SidesResult> {
+  await mkdir(request.outDir, { recursive: true })
+  try {
+    return await session.deps.runSides(config, { log: line => session.deps.io.info(line), cwd: session.workDir, ...request })
+  } catch (error) {
+    if (!(error instanceof GateError)) throw error
+    return { paths: {}, completed: [], errors: [error] }
+  }
+}
+
+/** Copies an archived side into the evidence directory, so a shard's artifact is self-contained. */
+export async function copySide(from: string, evidenceDir: string, name: string): Promise<string> {
+  const target = path.join(evidenceDir, 'helm', name)
+  await cp(from, target, { recursive: true })
+  return target
+}
+
+export interface WrittenReports {
+  jsonPath: string
+  markdownPath: string
+}
+
+export async function writeReports(
+  session: Session,
+  report: Report,
+  evidenceDir: string,
+  gateFileChange: string | null
+): Promise<WrittenReports> {
+  const jsonPath = path.join(evidenceDir, 'report.json')
+  const markdownPath = path.join(evidenceDir, 'report.md')
+  await mkdir(evidenceDir, { recursive: true })
+  await writeFile(jsonPath, session.deps.renderJson(report))
+  await writeFile(
+    markdownPath,
+    session.deps.renderMarkdown(report, { maxLength: JOB_SUMMARY_MAX_LENGTH, lengthUnit: 'utf8', gateFileChange })
+  )
+  return { jsonPath, markdownPath }
+}
+
+export interface EvidenceUpload {
+  id: number | null
+  name: string
+}
+
+/** Uploads the evidence; a failure is reported loudly but never replaces the verdict. */
+export async function uploadEvidence(session: Session, name: string, dir: string): Promise<EvidenceUpload> {
+  try {
+    const uploaded = await session.deps.artifacts().upload(name, dir, session.settings.retentionDays)
+    session.deps.io.info(`uploaded artifact ${name} (id ${uploaded.id ?? 'unknown'}, ${uploaded.size} bytes)`)
+    return { id: uploaded.id, name }
+  } catch (error) {
+    session.deps.io.error(`could not upload the evidence artifact ${name}: ${(error as Error).message}`)
+    return { id: null, name }
+  }
+}
+
+export function sidesToRun(plan: BaselinePlan): Side[] {
+  return plan.archivedPath ? ['candidate'] : ['baseline', 'candidate']
+}

@@ -1,0 +1,19 @@
+/** The statistics engine: pure numerical code, no I/O (statistics.md). */
+export type {
+  ComparisonVerdict,
+  Direction,
+  Interval,
+  IntervalMethodUsed,
+  PairedCluster,
+  PairedEstimate,
+  RatioEstimate,
+  StatisticsSettings,
+  VerdictDecision
+} from './types.js'
+export { AUTO_BINARY_INTERVAL, estimatePaired } from './paired.js'
+export { decideVerdict, instancesNeeded, resolveMaxDrop } from './verdict.js'
+export { ratioOfQuantiles } from './ratio.js'
+export { mcnemarExactPValue } from './binomial.js'
+export { newcombeInterval, tangoInterval, type PairedTable } from './paired-proportions.js'
+export { createRandom, GENERATOR_NAME, type Random } from './random.js'
+export { quantile } from './quantile.js'
