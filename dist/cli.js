@@ -10022,6 +10022,22 @@ function buildComparisons(run, gated, b, c, statistics, examples, log) {
     }
     return out;
 }
+/**
+ * A percentile bootstrap on a handful of instances under-covers badly (with one instance it has
+ * zero width), so it could pass on no evidence. Below this many resampling units a bootstrap
+ * interval can fail or be inconclusive, never pass. The analytic 0/1 intervals stay honest at
+ * small n and are not capped.
+ */
+const MIN_BOOTSTRAP_UNITS = 20;
+function smallSampleGuard(decision, n, method) {
+    if (decision.verdict !== 'pass' || !method.startsWith('bootstrap') || n >= MIN_BOOTSTRAP_UNITS)
+        return decision;
+    return {
+        verdict: 'inconclusive',
+        nNeeded: MIN_BOOTSTRAP_UNITS,
+        reason: `Only ${n} instances: a bootstrap interval needs at least ${MIN_BOOTSTRAP_UNITS} to be trusted, so this cannot pass; use more instances.`
+    };
+}
 /** undefined = an error was logged. */
 function resolveSplit(run, gated, b, c, log) {
     const splitsB = b.splits(gated.metric);
@@ -10097,7 +10113,7 @@ function compareOne(run, gated, split, perturbation, isGated, valuesB, valuesC, 
         throw error;
     }
     const maxDrop = resolveMaxDrop(gated.maxDrop, gated.maxRelativeDrop, estimate.baselineMean);
-    const decision = decideVerdict(estimate, maxDrop, gated.direction, statistics.confidence);
+    const decision = smallSampleGuard(decideVerdict(estimate, maxDrop, gated.direction, statistics.confidence), estimate.n, estimate.ci.method);
     return {
         id: [run, gated.metric, split ?? '', perturbation ?? 'clean'].join(' | '),
         run,
@@ -52608,6 +52624,7 @@ once), then compares them per instance.
   --config FILE          gate file (helm, deployments, runs)
   --out DIR              output folder (default: helm-gate-runs/<time>); must be new or empty
   --self-check           run the baseline against itself: the flip rate is the server's noise floor
+                         (exit 0 unless the runs fail)
   --sequential           run the sides one after the other instead of at the same time
   --ready-timeout SEC    wait this long for each server's GET /models (default 120)
   --examples N           changed answers shown per comparison (default 3)
@@ -52663,6 +52680,10 @@ async function runCommand(argv, io) {
         priorErrors: outcome.errors,
         examples: examples ?? 3
     });
+    // report.json and report.md outlive the console: without this they read as an ordinary gate
+    // of two deployments, and the flip rate (the point of the self-check) would be lost.
+    if (selfCheck)
+        report.notes.unshift(...selfCheckNotes(report));
     await writeReportOutputs(report, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io });
     if (selfCheck && !quiet)
         io.stdout(noiseFloor(report));
@@ -52671,6 +52692,10 @@ async function runCommand(argv, io) {
     if (!quiet) {
         io.stdout(`\nrun directories, logs (logs/), run-manifest.json and report.{json,md}: ${outDir}\n`);
     }
+    // A self-check is a measurement, not a gate: its verdict compares a server with itself, so
+    // only an error (the runs or the comparison could not be made) is a failure.
+    if (selfCheck)
+        return report.verdict === 'error' ? exitCodeFor('error') : 0;
     return exitCodeFor(report.verdict);
 }
 /** For inconclusive comparisons: the instance budget that would make them decisive. */
@@ -52686,15 +52711,28 @@ function budgetAdvice(report, current) {
     }
     return lines.length ? `\nInconclusive: more instances, not a looser threshold\n${lines.join('\n')}\n` : '';
 }
+function flipRates(report) {
+    return report.comparisons.map(c => {
+        const changed = c.wins + c.losses;
+        return { name: `${c.run} ${c.metric}${c.perturbation ? ` [${c.perturbation}]` : ''}`, changed, pairs: c.pairs, rate: c.pairs > 0 ? changed / c.pairs : 0 };
+    });
+}
+/** The flip rates as report notes, so the written report says what it measured. */
+function selfCheckNotes(report) {
+    return [
+        'Self-check: both sides ran the baseline deployment; every changed answer is noise of that server, not a regression.',
+        ...flipRates(report).map(f => `Flip rate ${f.name}: ${f.changed}/${f.pairs} answers changed between identical runs (${(f.rate * 100).toFixed(1)}%).`)
+    ];
+}
 /** The self-check's point: how many answers change when nothing changed. */
 function noiseFloor(report) {
     const lines = ['', 'Self-check: the baseline against itself (noise floor of this server)'];
-    for (const c of report.comparisons) {
-        const changed = c.wins + c.losses;
-        const rate = c.pairs > 0 ? changed / c.pairs : 0;
+    const rates = flipRates(report);
+    for (const [i, c] of report.comparisons.entries()) {
+        const { name, changed, rate } = rates[i];
         const margin = c.max_drop;
         const verdict = rate === 0 ? 'deterministic' : `${(rate * 100).toFixed(1)}% of answers flip between identical runs`;
-        lines.push(`  ${c.run} ${c.metric}${c.perturbation ? ` [${c.perturbation}]` : ''}: ${changed}/${c.pairs} changed, ${verdict}; tolerated drop ${margin}`);
+        lines.push(`  ${name}: ${changed}/${c.pairs} changed, ${verdict}; tolerated drop ${margin}`);
         if (rate > 0 && margin > 0 && rate >= margin) {
             lines.push(`    the flip rate is at least the tolerated drop: expect inconclusive results unless max_eval_instances grows`);
         }

@@ -23,13 +23,17 @@ fi
 
 echo "python-env: creating $venv with crfm-helm[openai]==$helm_version"
 python3 -m venv "$venv"
-"$venv/bin/python" -m pip install --quiet --upgrade pip
-"$venv/bin/python" -m pip install --quiet "torch==$torch_version"
-"$venv/bin/python" -m pip install --quiet "torch==$torch_version" "torchvision==$torchvision_version" \
-  "crfm-helm[openai]==$helm_version"
+# This machine's pip config lists local indexes that hold only some packages; pip warns once per
+# package it does not find there. The warnings are noise, real errors still fail the script.
+quiet_pip() { "$venv/bin/python" -m pip install --quiet "$@" 2>&1 | (grep -v 'is ignored: it is neither a file nor a directory' || true); }
+quiet_pip --upgrade pip
+# Where no CPU wheel of torch is at hand (a GitHub runner), HELM_GATE_TORCH_INDEX can name a
+# package index that serves CPU builds, so pip does not fetch a multi-GB CUDA build.
+torch_index=()
+[ -n "${HELM_GATE_TORCH_INDEX:-}" ] && torch_index=(--extra-index-url "$HELM_GATE_TORCH_INDEX")
+quiet_pip "${torch_index[@]}" "torch==$torch_version"
+quiet_pip "torch==$torch_version" "torchvision==$torchvision_version" "crfm-helm[openai]==$helm_version"
 
-# HELM tries to download NLTK's punkt_tab at metric import time; there is no network for that
-# here, and the attempt is noisy. NLTK ships no data, so the gate runs without it.
 "$venv/bin/python" - <<'PY'
 import importlib.metadata as m
 print("python-env: crfm-helm", m.version("crfm-helm"), "torch", m.version("torch"))

@@ -108,8 +108,21 @@ describe('compareOutputs on real HELM 0.5.16 output', () => {
   it('reads the 0.2.x layout', async () => {
     const report = await compare(LEGACY_SUITE, LEGACY_SUITE, { split: null, maxDrop: 0.99 })
     expect(report.errors).toEqual([])
-    expect(report.verdict).toBe('pass')
     expect(report.comparisons.length).toBeGreaterThan(0)
+    const mmlu = report.comparisons.find(c => c.run.startsWith('mmlu'))!
+    expect(mmlu).toMatchObject({ n: 3, pairs: 9, delta: 0 })
+    // Three instances are too few for a bootstrap interval to pass, even with a huge margin.
+    expect(report.verdict).toBe('inconclusive')
+  })
+
+  it('never passes a bootstrap interval on fewer than 20 instances', async () => {
+    const report = await compare(TRIALS_SUITE, TRIALS_SUITE, { maxDrop: 0.99 })
+    const c = report.comparisons[0]
+    expect(c.ci.method).toBe('bootstrap')
+    expect(c.ci.low).toBe(0)
+    expect(c.verdict).toBe('inconclusive')
+    expect(c.n_needed).toBe(20)
+    expect(c.reason).toMatch(/at least 20/)
   })
 })
 

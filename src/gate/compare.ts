@@ -4,7 +4,7 @@
  * absent metrics) becomes an error in the report, and an error verdict. Only a complete,
  * well-paired comparison can produce a pass.
  */
-import type { Direction, GateConfig, GatedRun, PerturbationPolicy } from '../config/types.js'
+import type { GateConfig, GatedRun } from '../config/types.js'
 import { GateError } from '../errors.js'
 import { discoverRuns } from '../helm/read/discover.js'
 import type { RunDirectory } from '../helm/types.js'
@@ -19,14 +19,7 @@ import { checkRequestStates } from './guards.js'
 import { exampleKey, loadExampleTexts, loadRunData } from './run-data.js'
 
 /** Applied to every run found on both sides when the gate file lists no runs (plain CLI use). */
-export interface RunDefaults {
-  metric: string
-  split: string | null
-  maxDrop: number | null
-  maxRelativeDrop: number | null
-  direction: Direction
-  perturbations: PerturbationPolicy
-}
+export type RunDefaults = Omit<GatedRun, 'entry' | 'match'>
 
 export interface CompareOptions {
   defaults?: RunDefaults | null

@@ -6,6 +6,7 @@ import type { GatedRun, StatisticsSettings } from '../config/types.js'
 import { GateError } from '../errors.js'
 import type { ChangedExample, Comparison } from '../report/model.js'
 import { decideVerdict, estimatePaired, resolveMaxDrop } from '../stats/index.js'
+import type { VerdictDecision } from '../stats/types.js'
 import type { IssueLog } from './issues.js'
 import { pairValues, worstCase, type MetricValue, type PairedData } from './pairing.js'
 import type { RunData } from './run-data.js'
@@ -54,6 +55,23 @@ export function buildComparisons(
     if (cmp) out.push(cmp)
   }
   return out
+}
+
+/**
+ * A percentile bootstrap on a handful of instances under-covers badly (with one instance it has
+ * zero width), so it could pass on no evidence. Below this many resampling units a bootstrap
+ * interval can fail or be inconclusive, never pass. The analytic 0/1 intervals stay honest at
+ * small n and are not capped.
+ */
+export const MIN_BOOTSTRAP_UNITS = 20
+
+function smallSampleGuard(decision: VerdictDecision, n: number, method: string): VerdictDecision {
+  if (decision.verdict !== 'pass' || !method.startsWith('bootstrap') || n >= MIN_BOOTSTRAP_UNITS) return decision
+  return {
+    verdict: 'inconclusive',
+    nNeeded: MIN_BOOTSTRAP_UNITS,
+    reason: `Only ${n} instances: a bootstrap interval needs at least ${MIN_BOOTSTRAP_UNITS} to be trusted, so this cannot pass; use more instances.`
+  }
 }
 
 /** undefined = an error was logged. */
@@ -147,7 +165,7 @@ function compareOne(
     throw error
   }
   const maxDrop = resolveMaxDrop(gated.maxDrop, gated.maxRelativeDrop, estimate.baselineMean)
-  const decision = decideVerdict(estimate, maxDrop, gated.direction, statistics.confidence)
+  const decision = smallSampleGuard(decideVerdict(estimate, maxDrop, gated.direction, statistics.confidence), estimate.n, estimate.ci.method)
   return {
     id: [run, gated.metric, split ?? '', perturbation ?? 'clean'].join(' | '),
     run,

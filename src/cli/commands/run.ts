@@ -21,6 +21,7 @@ once), then compares them per instance.
   --config FILE          gate file (helm, deployments, runs)
   --out DIR              output folder (default: helm-gate-runs/<time>); must be new or empty
   --self-check           run the baseline against itself: the flip rate is the server's noise floor
+                         (exit 0 unless the runs fail)
   --sequential           run the sides one after the other instead of at the same time
   --ready-timeout SEC    wait this long for each server's GET /models (default 120)
   --examples N           changed answers shown per comparison (default 3)
@@ -78,12 +79,18 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     priorErrors: outcome.errors,
     examples: examples ?? 3
   })
+  // report.json and report.md outlive the console: without this they read as an ordinary gate
+  // of two deployments, and the flip rate (the point of the self-check) would be lost.
+  if (selfCheck) report.notes.unshift(...selfCheckNotes(report))
   await writeReportOutputs(report, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io })
   if (selfCheck && !quiet) io.stdout(noiseFloor(report))
   if (!quiet) io.stdout(budgetAdvice(report, config.helm?.maxEvalInstances ?? null))
   if (!quiet) {
     io.stdout(`\nrun directories, logs (logs/), run-manifest.json and report.{json,md}: ${outDir}\n`)
   }
+  // A self-check is a measurement, not a gate: its verdict compares a server with itself, so
+  // only an error (the runs or the comparison could not be made) is a failure.
+  if (selfCheck) return report.verdict === 'error' ? exitCodeFor('error') : 0
   return exitCodeFor(report.verdict)
 }
 
@@ -102,15 +109,37 @@ export function budgetAdvice(report: Report, current: number | null): string {
   return lines.length ? `\nInconclusive: more instances, not a looser threshold\n${lines.join('\n')}\n` : ''
 }
 
+interface FlipRate {
+  name: string
+  changed: number
+  pairs: number
+  rate: number
+}
+
+function flipRates(report: Report): FlipRate[] {
+  return report.comparisons.map(c => {
+    const changed = c.wins + c.losses
+    return { name: `${c.run} ${c.metric}${c.perturbation ? ` [${c.perturbation}]` : ''}`, changed, pairs: c.pairs, rate: c.pairs > 0 ? changed / c.pairs : 0 }
+  })
+}
+
+/** The flip rates as report notes, so the written report says what it measured. */
+export function selfCheckNotes(report: Report): string[] {
+  return [
+    'Self-check: both sides ran the baseline deployment; every changed answer is noise of that server, not a regression.',
+    ...flipRates(report).map(f => `Flip rate ${f.name}: ${f.changed}/${f.pairs} answers changed between identical runs (${(f.rate * 100).toFixed(1)}%).`)
+  ]
+}
+
 /** The self-check's point: how many answers change when nothing changed. */
 export function noiseFloor(report: Report): string {
   const lines = ['', 'Self-check: the baseline against itself (noise floor of this server)']
-  for (const c of report.comparisons) {
-    const changed = c.wins + c.losses
-    const rate = c.pairs > 0 ? changed / c.pairs : 0
+  const rates = flipRates(report)
+  for (const [i, c] of report.comparisons.entries()) {
+    const { name, changed, rate } = rates[i]
     const margin = c.max_drop
     const verdict = rate === 0 ? 'deterministic' : `${(rate * 100).toFixed(1)}% of answers flip between identical runs`
-    lines.push(`  ${c.run} ${c.metric}${c.perturbation ? ` [${c.perturbation}]` : ''}: ${changed}/${c.pairs} changed, ${verdict}; tolerated drop ${margin}`)
+    lines.push(`  ${name}: ${changed}/${c.pairs} changed, ${verdict}; tolerated drop ${margin}`)
     if (rate > 0 && margin > 0 && rate >= margin) {
       lines.push(`    the flip rate is at least the tolerated drop: expect inconclusive results unless max_eval_instances grows`)
     }

@@ -1,0 +1,126 @@
+/**
+ * The bundled action (dist/index.js) as the GitHub runner starts it, with the REAL pinned
+ * helm-run against two fake OpenAI servers on loopback and a loopback GitHub (REST, artifact
+ * service). action.integration.test.ts covers the GitHub side with a fake helm-run; this proves
+ * the whole chain: gate file at the base commit, both sides run by crfm-helm, verdict, sticky
+ * comment, check run and an evidence artifact holding real HELM output and no secret.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { mkdir, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { COMMENT_MARKER } from '../../src/action/constants.js'
+import { extractZip, listZipEntries } from '../../src/github/zip.js'
+import { runAction } from '../../test-support/action-harness/harness.js'
+import { buildAnswerKey, HELM_RUN, helmAvailable, startFakeServer, type FakeServer } from '../../test-support/fake-openai/harness.js'
+import { FakeGitHub } from '../../test-support/fake-github/server.js'
+import { gateYaml } from './gate-fixture.js'
+
+const ENTRIES = ['simple_mcqa', 'dyck_language:num_parenthesis_pairs=3']
+const BASE_SHA = 'a'.repeat(40)
+const HEAD_SHA = 'd'.repeat(40)
+const GATE_PATH = '.github/helm-gate.yml'
+// Both servers demand this key; it must reach HELM through the environment and never the artifact.
+const API_KEY = 'sk-helm-gate-e2e-7f3a9c1d2b'
+const describeHelm = helmAvailable() ? describe : describe.skip
+
+describeHelm('the bundled action with the real helm-run', () => {
+  let key: string
+  const servers: FakeServer[] = []
+  let fake: FakeGitHub | undefined
+  beforeAll(async () => {
+    key = await buildAnswerKey(ENTRIES)
+  }, 300_000)
+  afterAll(async () => {
+    await Promise.all(servers.map(server => server.stop()))
+    await fake?.stop()
+  })
+
+  it('gates a pull request: verdict, sticky comment, check run on the head, real HELM files in the artifact', async () => {
+    const baseline = await startFakeServer({ answerKeys: [key], accuracy: 1, seed: 9, apiKey: API_KEY })
+    servers.push(baseline)
+    const candidate = await startFakeServer({ answerKeys: [key], accuracy: 0.8, seed: 9, apiKey: API_KEY })
+    servers.push(candidate)
+    fake = await new FakeGitHub().start()
+
+    const text = gateYaml({
+      baseline: { baseUrl: baseline.baseUrl, apiKeyEnv: 'GATE_API_KEY' },
+      candidate: { baseUrl: candidate.baseUrl, api: 'completions', apiKeyEnv: 'GATE_API_KEY' },
+      runs: [{ entry: 'simple_mcqa', metric: 'exact_match', max_drop: 0.05 }],
+      maxEvalInstances: 60
+    })
+    expect(text).toContain(HELM_RUN)
+    fake.seedFile(BASE_SHA, GATE_PATH, text)
+    const workspace = await mkdtemp(path.join(tmpdir(), 'helm-gate-e2e-ws-'))
+    await mkdir(path.join(workspace, '.github'))
+    await writeFile(path.join(workspace, GATE_PATH), text)
+    const repository = { id: fake.repo.id, name: fake.repo.name, full_name: `${fake.repo.owner}/${fake.repo.name}`, default_branch: 'main' }
+
+    const result = await runAction({
+      fake,
+      inputs: { config: GATE_PATH, mode: 'gate', baseline: 'run' },
+      eventName: 'pull_request',
+      payload: {
+        action: 'synchronize',
+        number: 7,
+        repository,
+        pull_request: {
+          number: 7,
+          user: { login: 'octocat' },
+          head: { sha: HEAD_SHA, ref: 'feature', repo: { id: fake.repo.id } },
+          base: { sha: BASE_SHA, ref: 'main', repo: { id: fake.repo.id } }
+        }
+      },
+      workspace,
+      runId: 900,
+      sha: 'e'.repeat(40),
+      ref: 'refs/pull/7/merge',
+      env: { GATE_API_KEY: API_KEY },
+      timeoutMs: 150_000
+    })
+    const trace = `exit ${result.code}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`
+    if (result.outputs.verdict !== 'fail') throw new Error(`expected verdict fail\n${trace}`)
+    expect(result.code).toBe(1)
+    expect(result.outputs['baseline-source']).toBe('run')
+    expect(fake.violations).toEqual([])
+
+    // Both sides really went through HELM to their own server, each instance once.
+    expect((await baseline.state()).counters.chat).toBe(60)
+    const candidateCounters = (await candidate.state()).counters
+    expect(candidateCounters.completions).toBe(60)
+    const report = JSON.parse(await readFile(result.outputs['report-path'], 'utf8'))
+    expect(report.verdict).toBe('fail')
+    expect(report.comparisons[0].n).toBe(60)
+    expect(report.comparisons[0].losses).toBe(candidateCounters.wrong)
+
+    expect(fake.comments).toHaveLength(1)
+    expect(fake.comments[0].issue).toBe(7)
+    expect(fake.comments[0].body.startsWith(COMMENT_MARKER)).toBe(true)
+    expect(fake.comments[0].body).toMatch(/fail/i)
+    expect(fake.checkRuns).toHaveLength(1)
+    expect(fake.checkRuns[0].body).toMatchObject({ name: 'helm-gate', head_sha: HEAD_SHA, status: 'completed', conclusion: 'failure' })
+
+    const [evidence] = fake.uploadedBy(900)
+    expect(evidence.name).toBe('helm-gate-gate-attempt-1')
+    const zip = evidence.bytes as Buffer
+    const names = listZipEntries(zip).map(entry => entry.name)
+    for (const side of ['baseline', 'candidate']) {
+      expect(names.some(name => name.startsWith(`helm/${side}/`) && name.endsWith('/per_instance_stats.json'))).toBe(true)
+      expect(names.some(name => name.startsWith(`helm/${side}/`) && name.endsWith('/scenario_state.json'))).toBe(true)
+    }
+    expect(names).toEqual(expect.arrayContaining(['manifest.json', 'report.json', 'helm/logs/baseline.log', 'helm/logs/candidate.log']))
+    expect(names.filter(name => /prod_env|credentials\.conf/.test(name))).toEqual([])
+
+    // No file in the artifact carries the key (logs, manifests, HELM's own run_spec and state).
+    const unpacked = await mkdtemp(path.join(tmpdir(), 'helm-gate-e2e-artifact-'))
+    await extractZip(zip, unpacked)
+    const files = (await readdir(unpacked, { recursive: true, withFileTypes: true })).filter(entry => entry.isFile())
+    expect(files.length).toBe(names.filter(name => !name.endsWith('/')).length)
+    const leaking: string[] = []
+    for (const file of files) {
+      const full = path.join(file.parentPath, file.name)
+      if ((await readFile(full, 'utf8')).includes(API_KEY)) leaking.push(path.relative(unpacked, full))
+    }
+    expect(leaking).toEqual([])
+  }, 240_000)
+})

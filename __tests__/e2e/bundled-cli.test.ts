@@ -1,0 +1,115 @@
+/**
+ * The shipped command line (dist/cli.js, as `npx helm-gate` runs it) with the real pinned
+ * helm-run against fake OpenAI servers on loopback: exit status, report.json verdict and the
+ * evidence left in --out. gate-verdicts.test.ts covers the same cases through runCommand();
+ * this proves the bundle itself (plugin lookup from dist/, argv, process exit code).
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { readFile, readdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Report } from '../../src/report/model.js'
+import { buildAnswerKey, helmAvailable, REPO_ROOT, startFakeServer, type FakeServer, type FakeServerOptions } from '../../test-support/fake-openai/harness.js'
+import { run } from '../support/spawn.js'
+import { freshDir, writeGateFile, type GateSpec } from './gate-fixture.js'
+
+// The same entries as gate-verdicts.test.ts, so both files share one cached answer key.
+const ENTRIES = ['simple_mcqa', 'dyck_language:num_parenthesis_pairs=3']
+const DYCK = 'dyck_language:num_parenthesis_pairs=3'
+const CLI = join(REPO_ROOT, 'dist', 'cli.js')
+const describeHelm = helmAvailable() ? describe : describe.skip
+
+interface CliRun {
+  code: number | null
+  stdout: string
+  stderr: string
+  outDir: string
+  report: Report
+}
+
+describeHelm('dist/cli.js run end to end (real helm-run, fake servers)', () => {
+  let key: string
+  const servers: FakeServer[] = []
+  beforeAll(async () => {
+    key = await buildAnswerKey(ENTRIES)
+  }, 300_000)
+  afterAll(async () => {
+    await Promise.all(servers.map(server => server.stop()))
+  })
+
+  async function server(options: Omit<FakeServerOptions, 'answerKeys'>): Promise<FakeServer> {
+    const started = await startFakeServer({ answerKeys: [key], ...options })
+    servers.push(started)
+    return started
+  }
+
+  async function bundledRun(spec: GateSpec): Promise<CliRun> {
+    const dir = await freshDir('cli')
+    const config = await writeGateFile(dir, spec)
+    const outDir = join(dir, 'out')
+    const finished = await run(process.execPath, [CLI, 'run', '--config', config, '--out', outDir], { cwd: dir, timeoutMs: 150_000 })
+    let report: Report
+    try {
+      report = JSON.parse(await readFile(join(outDir, 'report.json'), 'utf8')) as Report
+    } catch (error) {
+      throw new Error(`no report.json (exit ${finished.code}): ${(error as Error).message}\n--- stdout\n${finished.stdout}\n--- stderr\n${finished.stderr}`)
+    }
+    return { ...finished, outDir, report }
+  }
+
+  it('exits 0 with a pass verdict for an equivalent candidate and keeps the run directories and logs', async () => {
+    const baseline = await server({ accuracy: 0.9, seed: 11 })
+    const candidate = await server({ accuracy: 0.9, seed: 11 })
+    const result = await bundledRun({
+      baseline: { baseUrl: baseline.baseUrl },
+      candidate: { baseUrl: candidate.baseUrl },
+      runs: [{ entry: DYCK, metric: 'exact_match_indicator', max_drop: 0.05 }],
+      maxEvalInstances: 60,
+      // With no discordant pair the score intervals stay wider than 0.05 at n = 60; the
+      // bootstrap's is [0, 0], which keeps the budget (and the test) small.
+      statistics: { interval: 'bootstrap' }
+    })
+    expect(result.report.verdict).toBe('pass')
+    expect(result.code).toBe(0)
+    const [comparison] = result.report.comparisons
+    expect(comparison.n).toBe(60)
+    expect(comparison.wins + comparison.losses).toBe(0)
+    expect((await baseline.state()).counters.chat).toBe(60)
+    expect((await candidate.state()).counters.chat).toBe(60)
+
+    expect(await readdir(result.outDir)).toEqual(expect.arrayContaining(['baseline', 'candidate', 'logs', 'report.json', 'report.md', 'run-manifest.json']))
+    expect((await readdir(join(result.outDir, 'logs'))).sort()).toEqual(['baseline.log', 'candidate.log'])
+    const manifest = JSON.parse(await readFile(join(result.outDir, 'run-manifest.json'), 'utf8'))
+    for (const side of ['baseline', 'candidate'] as const) {
+      const described = manifest.sides[side]
+      expect(described.complete).toBe(true)
+      const runDirs = await readdir(join(result.outDir, described.output_path, 'runs', described.suite))
+      const runDir = runDirs.find(name => name.startsWith('dyck_language'))
+      expect(runDir).toBeDefined()
+      expect(await readdir(join(result.outDir, described.output_path, 'runs', described.suite, runDir as string))).toEqual(
+        expect.arrayContaining(['run_spec.json', 'scenario_state.json', 'per_instance_stats.json', 'stats.json'])
+      )
+    }
+    // The console report goes to stdout, the progress lines to stderr.
+    expect(result.stdout).toMatch(/pass/i)
+    expect(result.stderr).toContain('[candidate] server ready')
+  }, 180_000)
+
+  it('exits 1 with a fail verdict for a candidate that loses about 15% of the answers', async () => {
+    const baseline = await server({ accuracy: 1, seed: 4 })
+    const candidate = await server({ accuracy: 0.85, seed: 4 })
+    const result = await bundledRun({
+      baseline: { baseUrl: baseline.baseUrl },
+      candidate: { baseUrl: candidate.baseUrl, api: 'completions' },
+      runs: [{ entry: DYCK, metric: 'exact_match_indicator', max_drop: 0.05 }],
+      maxEvalInstances: 100
+    })
+    const [comparison] = result.report.comparisons
+    expect(comparison.baseline_mean).toBe(1)
+    expect(comparison.wins).toBe(0)
+    expect(comparison.losses).toBe((await candidate.state()).counters.wrong)
+    expect(comparison.losses).toBeGreaterThan(8)
+    expect(result.report.verdict).toBe('fail')
+    expect(result.code).toBe(1)
+    expect((await candidate.state()).counters.completions).toBe(100)
+  }, 180_000)
+})

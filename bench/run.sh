@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# All benchmarks, each printing its figures and the ratio against its named alternative.
+# Needs dist/ (npm run build) and the HELM venv (bash scripts/python-env.sh).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+echo "== generator speed (seedrandom algorithms)"; node bench/stats-rng.mjs
+echo; echo "== compare: helm-gate CLI vs plain Python vs scipy.stats.bootstrap"; node bench/compare.mjs
+echo; echo "== streaming a 2 GB scenario_state.json (peak memory)"; node bench/read-scenario-state.mjs
+echo; echo "== both sides concurrently vs one after the other"; node bench/concurrency.mjs
