@@ -8226,6 +8226,8 @@ const TWO_POW_32$1 = 0x100000000;
  */
 function clusterBootstrap(sums, sizes, uniformSize, resamples, rng) {
     const n = sums.length;
+    if (n <= HALF_RANGE)
+        return halfWordBootstrap(sums, sizes, uniformSize, resamples, rng);
     const out = new Float64Array(resamples);
     const int32 = rng.int32;
     // Inlined unbiased draw in [0, n) (see random.ts uniformBelow): this loop runs resamples * n times.
@@ -8257,6 +8259,49 @@ function clusterBootstrap(sums, sizes, uniformSize, resamples, rng) {
             pairs += sizes[k];
         }
         out[r] = total / pairs;
+    }
+    return out;
+}
+const HALF_RANGE = 0x10000;
+/**
+ * The same bootstrap for up to 65,536 clusters, taking two indices from each 32-bit draw (its
+ * high and low 16 bits), which halves the generator calls of the hot loop. Each half is accepted
+ * only below the largest multiple of n under 2^16 (rejection per half), so every index stays
+ * exactly equally likely and the halves are independent: the same distribution as drawing
+ * indices one by one, from a differently ordered stream.
+ */
+function halfWordBootstrap(sums, sizes, uniformSize, resamples, rng) {
+    const n = sums.length;
+    const out = new Float64Array(resamples);
+    const int32 = rng.int32;
+    const bucket = floor(HALF_RANGE / n);
+    const limit = bucket * n;
+    // The low half of the last draw, or -1 when it has been used.
+    let spare = -1;
+    for (let r = 0; r < resamples; r++) {
+        let total = 0;
+        let pairs = 0;
+        for (let i = 0; i < n; i++) {
+            let h;
+            for (;;) {
+                if (spare >= 0) {
+                    h = spare;
+                    spare = -1;
+                }
+                else {
+                    const u = int32() >>> 0;
+                    h = u >>> 16;
+                    spare = u & 0xffff;
+                }
+                if (h < limit)
+                    break;
+            }
+            const k = (h / bucket) | 0;
+            total += sums[k];
+            if (sizes !== null)
+                pairs += sizes[k];
+        }
+        out[r] = total / (sizes === null ? n * uniformSize : pairs);
     }
     return out;
 }
@@ -10832,19 +10877,40 @@ async function readRequestStates(run, onRequestState, options = {}) {
  * changed answers is fetched in a second pass for just the few examples the report shows.
  */
 const RUNTIME_METRIC = 'inference_runtime';
-async function loadRunData(run) {
+/**
+ * Request states up to this count keep their text excerpts in memory (well under 1 KB each), so
+ * the changed answers shown in the report need no second read; beyond it the excerpts are
+ * dropped and read again for just those answers, keeping memory bounded for multi-GB files.
+ */
+const TEXT_KEEP_LIMIT = 20_000;
+async function loadRunData(run, textKeepLimit = TEXT_KEEP_LIMIT) {
     const table = await readPerInstanceStats(run);
     let requestStates = null;
+    let hasTexts = false;
     if (run.files.scenarioState) {
-        requestStates = [];
-        const list = requestStates;
+        const list = [];
+        hasTexts = true;
         await readRequestStates(run, summary => {
-            list.push({ ...summary, inputExcerpt: '', referenceExcerpt: '', outputExcerpt: '', promptHash: summary.promptHash.slice(0, 24) });
-        }, { excerptLength: 1 });
+            const compact = { ...summary, promptHash: summary.promptHash.slice(0, 24) };
+            if (hasTexts && list.length >= textKeepLimit) {
+                hasTexts = false;
+                for (const kept of list)
+                    stripTexts(kept);
+            }
+            if (!hasTexts)
+                stripTexts(compact);
+            list.push(compact);
+        });
+        requestStates = list;
     }
-    return makeRunData(run, table, requestStates);
+    return makeRunData(run, table, requestStates, hasTexts);
 }
-function makeRunData(run, table, requestStates) {
+function stripTexts(summary) {
+    summary.inputExcerpt = '';
+    summary.referenceExcerpt = '';
+    summary.outputExcerpt = '';
+}
+function makeRunData(run, table, requestStates, hasTexts) {
     const series = [...table.series.values()].filter(s => s.computedOn === null || s.computedOn === 'perturbed');
     const collect = (keep) => {
         const out = [];
@@ -10868,6 +10934,7 @@ function makeRunData(run, table, requestStates) {
         perInstanceStatsFile: table.file,
         scenarioStateFile: run.files.scenarioState ? join(run.path, 'scenario_state.json') : null,
         requestStates,
+        hasTexts,
         metricNames: () => [...new Set(series.map(s => s.metric))].sort(),
         splits: metric => [...new Set(series.filter(s => s.metric === metric).map(s => s.split))].sort(),
         values: (metric, split) => collect((m, sp) => m === metric && sp === split),
@@ -10878,15 +10945,13 @@ function exampleKey(k) {
     return JSON.stringify([k.instanceId, k.trainTrialIndex, k.perturbation]);
 }
 /**
- * Second pass over scenario_state.json: the text excerpts of just the wanted request states.
- * With "separate" multiple-choice adapters an instance has one request state per reference;
- * the first one is kept.
+ * The text excerpts of just the wanted request states: from memory when the run kept them,
+ * otherwise by a second pass over scenario_state.json. With "separate" multiple-choice adapters
+ * an instance has one request state per reference; the first one is kept.
  */
-async function loadExampleTexts(run, wanted) {
+async function loadExampleTexts(data, wanted) {
     const found = new Map();
-    if (!run.files.scenarioState || wanted.size === 0)
-        return found;
-    await readRequestStates(run, summary => {
+    const take = (summary) => {
         const key = exampleKey({
             instanceId: summary.instanceId,
             trainTrialIndex: summary.trainTrialIndex,
@@ -10894,7 +10959,13 @@ async function loadExampleTexts(run, wanted) {
         });
         if (wanted.has(key) && !found.has(key))
             found.set(key, summary);
-    });
+    };
+    if (wanted.size === 0 || data.requestStates === null)
+        return found;
+    if (data.hasTexts)
+        data.requestStates.forEach(take);
+    else
+        await readRequestStates(data.run, take);
     return found;
 }
 
@@ -11020,18 +11091,18 @@ async function compareRun(item, config, examples, log, comparisons, efficiency) 
     if (!checkRequestStates(name, b, c, log))
         return;
     const built = buildComparisons(name, gated, b, c, config.statistics, examples, log);
-    await fillExampleTexts(pair, built);
+    await fillExampleTexts(b, c, built);
     comparisons.push(...built);
     const eff = efficiencyFor(name, b, c, config.statistics);
     if (eff)
         efficiency.push(eff);
 }
-async function fillExampleTexts(pair, built) {
+async function fillExampleTexts(baseline, candidate, built) {
     const keyOf = (cmp, e) => exampleKey({ instanceId: e.instance_id, trainTrialIndex: e.train_trial_index, perturbation: cmp.perturbation });
     const wanted = new Set(built.flatMap(cmp => cmp.examples.map(e => keyOf(cmp, e))));
     if (wanted.size === 0)
         return;
-    const [b, c] = await Promise.all([loadExampleTexts(pair.baseline, wanted), loadExampleTexts(pair.candidate, wanted)]);
+    const [b, c] = await Promise.all([loadExampleTexts(baseline, wanted), loadExampleTexts(candidate, wanted)]);
     for (const cmp of built) {
         for (const e of cmp.examples) {
             const key = keyOf(cmp, e);

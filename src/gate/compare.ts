@@ -16,7 +16,7 @@ import { IssueLog } from './issues.js'
 import { pairRuns, runMatchesEntry, type RunPair } from './match.js'
 import { efficiencyFor } from './efficiency.js'
 import { checkRequestStates } from './guards.js'
-import { exampleKey, loadExampleTexts, loadRunData } from './run-data.js'
+import { exampleKey, loadExampleTexts, loadRunData, type RunData } from './run-data.js'
 
 /** Applied to every run found on both sides when the gate file lists no runs (plain CLI use). */
 export type RunDefaults = Omit<GatedRun, 'entry' | 'match'>
@@ -179,18 +179,18 @@ async function compareRun(
   const [b, c] = await Promise.all([loadRunData(pair.baseline), loadRunData(pair.candidate)])
   if (!checkRequestStates(name, b, c, log)) return
   const built = buildComparisons(name, gated, b, c, config.statistics, examples, log)
-  await fillExampleTexts(pair, built)
+  await fillExampleTexts(b, c, built)
   comparisons.push(...built)
   const eff = efficiencyFor(name, b, c, config.statistics)
   if (eff) efficiency.push(eff)
 }
 
-async function fillExampleTexts(pair: RunPair, built: Comparison[]): Promise<void> {
+async function fillExampleTexts(baseline: RunData, candidate: RunData, built: Comparison[]): Promise<void> {
   const keyOf = (cmp: Comparison, e: ChangedExample): string =>
     exampleKey({ instanceId: e.instance_id, trainTrialIndex: e.train_trial_index, perturbation: cmp.perturbation })
   const wanted = new Set(built.flatMap(cmp => cmp.examples.map(e => keyOf(cmp, e))))
   if (wanted.size === 0) return
-  const [b, c] = await Promise.all([loadExampleTexts(pair.baseline, wanted), loadExampleTexts(pair.candidate, wanted)])
+  const [b, c] = await Promise.all([loadExampleTexts(baseline, wanted), loadExampleTexts(candidate, wanted)])
   for (const cmp of built) {
     for (const e of cmp.examples) {
       const key = keyOf(cmp, e)

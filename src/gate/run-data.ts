@@ -15,8 +15,10 @@ export interface RunData {
   perInstanceStatsFile: string
   /** null when the run has no scenario_state.json. */
   scenarioStateFile: string | null
-  /** Request states without their text excerpts; null when there is no scenario_state.json. */
+  /** Request states (texts only while hasTexts); null when there is no scenario_state.json. */
   requestStates: RequestStateSummary[] | null
+  /** Whether requestStates still carry their text excerpts (see TEXT_KEEP_LIMIT). */
+  hasTexts: boolean
   metricNames(): string[]
   splits(metric: string): (string | null)[]
   /** Clean and perturbed values of a metric in one split, in file order. */
@@ -27,24 +29,46 @@ export interface RunData {
 
 const RUNTIME_METRIC = 'inference_runtime'
 
-export async function loadRunData(run: RunDirectory): Promise<RunData> {
+/**
+ * Request states up to this count keep their text excerpts in memory (well under 1 KB each), so
+ * the changed answers shown in the report need no second read; beyond it the excerpts are
+ * dropped and read again for just those answers, keeping memory bounded for multi-GB files.
+ */
+export const TEXT_KEEP_LIMIT = 20_000
+
+export async function loadRunData(run: RunDirectory, textKeepLimit = TEXT_KEEP_LIMIT): Promise<RunData> {
   const table = await readPerInstanceStats(run)
   let requestStates: RequestStateSummary[] | null = null
+  let hasTexts = false
   if (run.files.scenarioState) {
-    requestStates = []
-    const list = requestStates
-    await readRequestStates(
-      run,
-      summary => {
-        list.push({ ...summary, inputExcerpt: '', referenceExcerpt: '', outputExcerpt: '', promptHash: summary.promptHash.slice(0, 24) })
-      },
-      { excerptLength: 1 }
-    )
+    const list: RequestStateSummary[] = []
+    hasTexts = true
+    await readRequestStates(run, summary => {
+      const compact = { ...summary, promptHash: summary.promptHash.slice(0, 24) }
+      if (hasTexts && list.length >= textKeepLimit) {
+        hasTexts = false
+        for (const kept of list) stripTexts(kept)
+      }
+      if (!hasTexts) stripTexts(compact)
+      list.push(compact)
+    })
+    requestStates = list
   }
-  return makeRunData(run, table, requestStates)
+  return makeRunData(run, table, requestStates, hasTexts)
 }
 
-function makeRunData(run: RunDirectory, table: PerInstanceStatsTable, requestStates: RequestStateSummary[] | null): RunData {
+function stripTexts(summary: RequestStateSummary): void {
+  summary.inputExcerpt = ''
+  summary.referenceExcerpt = ''
+  summary.outputExcerpt = ''
+}
+
+function makeRunData(
+  run: RunDirectory,
+  table: PerInstanceStatsTable,
+  requestStates: RequestStateSummary[] | null,
+  hasTexts: boolean
+): RunData {
   const series = [...table.series.values()].filter(s => s.computedOn === null || s.computedOn === 'perturbed')
   const collect = (keep: (metric: string, split: string | null, perturbation: string | null) => boolean): MetricValue[] => {
     const out: MetricValue[] = []
@@ -67,6 +91,7 @@ function makeRunData(run: RunDirectory, table: PerInstanceStatsTable, requestSta
     perInstanceStatsFile: table.file,
     scenarioStateFile: run.files.scenarioState ? join(run.path, 'scenario_state.json') : null,
     requestStates,
+    hasTexts,
     metricNames: () => [...new Set(series.map(s => s.metric))].sort(),
     splits: metric => [...new Set(series.filter(s => s.metric === metric).map(s => s.split))].sort(),
     values: (metric, split) => collect((m, sp) => m === metric && sp === split),
@@ -86,20 +111,22 @@ export function exampleKey(k: ExampleKey): string {
 }
 
 /**
- * Second pass over scenario_state.json: the text excerpts of just the wanted request states.
- * With "separate" multiple-choice adapters an instance has one request state per reference;
- * the first one is kept.
+ * The text excerpts of just the wanted request states: from memory when the run kept them,
+ * otherwise by a second pass over scenario_state.json. With "separate" multiple-choice adapters
+ * an instance has one request state per reference; the first one is kept.
  */
-export async function loadExampleTexts(run: RunDirectory, wanted: Set<string>): Promise<Map<string, RequestStateSummary>> {
+export async function loadExampleTexts(data: RunData, wanted: Set<string>): Promise<Map<string, RequestStateSummary>> {
   const found = new Map<string, RequestStateSummary>()
-  if (!run.files.scenarioState || wanted.size === 0) return found
-  await readRequestStates(run, summary => {
+  const take = (summary: RequestStateSummary): void => {
     const key = exampleKey({
       instanceId: summary.instanceId,
       trainTrialIndex: summary.trainTrialIndex,
       perturbation: perturbationKey(summary.perturbation)
     })
     if (wanted.has(key) && !found.has(key)) found.set(key, summary)
-  })
+  }
+  if (wanted.size === 0 || data.requestStates === null) return found
+  if (data.hasTexts) data.requestStates.forEach(take)
+  else await readRequestStates(data.run, take)
   return found
 }
