@@ -11093,9 +11093,17 @@ async function compareRun(item, config, examples, log, comparisons, efficiency) 
     const built = buildComparisons(name, gated, b, c, config.statistics, examples, log);
     await fillExampleTexts(b, c, built);
     comparisons.push(...built);
-    const eff = efficiencyFor(name, b, c, config.statistics);
-    if (eff)
-        efficiency.push(eff);
+    // Request times are information only: a problem with them is a warning, never a gate error.
+    try {
+        const eff = efficiencyFor(name, b, c, config.statistics);
+        if (eff)
+            efficiency.push(eff);
+    }
+    catch (error) {
+        if (!(error instanceof GateError))
+            throw error;
+        log.warn('efficiency.skipped', `run ${name}: request-time ratios not computed: ${error.message}`);
+    }
 }
 async function fillExampleTexts(baseline, candidate, built) {
     const keyOf = (cmp, e) => exampleKey({ instanceId: e.instance_id, trainTrialIndex: e.train_trial_index, perturbation: cmp.perturbation });

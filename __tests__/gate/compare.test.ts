@@ -237,6 +237,20 @@ describe('guards: every doubt is an error, never a pass', () => {
   })
 })
 
+describe('efficiency is information only', () => {
+  it('turns a request-time problem into a warning, never an error', async () => {
+    const base = copyToTemp(BASELINE_SUITE)
+    editJson<{ stats: { name: { name: string }; sum: number }[] }[]>(join(base, MCQA_RUN, 'per_instance_stats.json'), rows => {
+      rows.slice(0, 6).forEach(r => r.stats.filter(s => s.name.name === 'inference_runtime').forEach(s => (s.sum = 0)))
+    })
+    const report = await compare(base, BASELINE_SUITE, { maxDrop: 0.5 })
+    expect(report.errors).toEqual([])
+    expect(report.verdict).toBe('pass')
+    expect(report.warnings.map(w => w.code)).toContain('efficiency.skipped')
+    expect(report.efficiency.map(e => e.run)).not.toContain('simple_mcqa')
+  })
+})
+
 describe('with a gate file', () => {
   const gate = (runs: string) => parseGateConfig(`runs:\n${runs}\nstatistics: {resamples: 1000}`, 'gate.yml')
 
