@@ -8129,6 +8129,154 @@ async function discoverRuns(path) {
 const HELM_GATE_VERSION = '0.1.0';
 
 /**
+ * per_instance_stats.json → values the gate can pair instance by instance.
+ *
+ * HELM quirks handled here (helm-contract.md 1.8): several entries can share a key (one per
+ * metric class) and are merged; perturbed copies share `instance_id` with the clean instance;
+ * the split exists only inside each stat's name; rows are not sorted.
+ */
+const FILE_NAME$1 = 'per_instance_stats.json';
+/**
+ * Identity of a perturbation for pairing: name, seed, and computed_on when it is not the usual
+ * "perturbed". Never the whole object: fairness perturbations embed local file paths
+ * (`mapping_file_path`, `name_file_path`) that differ between machines.
+ */
+function perturbationKey(perturbation) {
+    if (!perturbation)
+        return null;
+    let key = perturbation.name;
+    if (perturbation.seed !== undefined && perturbation.seed !== null)
+        key += `#${perturbation.seed}`;
+    if (perturbation.computed_on !== undefined && perturbation.computed_on !== 'perturbed')
+        key += `@${perturbation.computed_on}`;
+    return key;
+}
+function seriesKey(metric, split, perturbation) {
+    return JSON.stringify([metric, split, perturbation]);
+}
+/** Key of a value inside a series (the perturbation is fixed by the series). */
+function instanceStatKey(instanceId, trainTrialIndex) {
+    return JSON.stringify([instanceId, trainTrialIndex]);
+}
+class EntryChecker {
+    file;
+    index;
+    constructor(file, index) {
+        this.file = file;
+        this.index = index;
+    }
+    fail(field, expected, value) {
+        const path = `[${this.index}]${field ? `.${field}` : ''}`;
+        throw new InputError('input.wrong_type', `${path} in ${this.file} must be ${expected}, found ${value === undefined ? 'nothing' : describeJsonType(value)}`, { file: this.file, field: path, value });
+    }
+    object(value, field) {
+        if (typeof value !== 'object' || value === null || Array.isArray(value))
+            this.fail(field, 'an object', value);
+        return value;
+    }
+    string(value, field) {
+        if (typeof value !== 'string')
+            this.fail(field, 'a string', value);
+        return value;
+    }
+    optionalString(value, field) {
+        return value === undefined ? null : this.string(value, field);
+    }
+    /** Counts and indices: non-negative integers. */
+    natural(value, field) {
+        if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
+            this.fail(field, 'a non-negative integer', value);
+        return value;
+    }
+    /** Sums may be NaN or infinite (HELM before 0.2.4; bare tokens); the gate decides what to do. */
+    number(value, field) {
+        if (typeof value !== 'number')
+            this.fail(field, 'a number', value);
+        return value;
+    }
+    perturbation(value, field) {
+        if (value === undefined)
+            return null;
+        const object = this.object(value, field);
+        this.string(object.name, `${field}.name`);
+        if (object.seed !== undefined && object.seed !== null)
+            this.number(object.seed, `${field}.seed`);
+        if (object.computed_on !== undefined)
+            this.string(object.computed_on, `${field}.computed_on`);
+        return object;
+    }
+}
+/** Reads and merges per_instance_stats.json of a run directory (or a file path). */
+async function readPerInstanceStats(run, options = {}) {
+    let file;
+    let layout;
+    if (typeof run === 'string') {
+        file = run;
+        layout = '0.4+';
+    }
+    else {
+        file = join(run.path, FILE_NAME$1);
+        layout = run.layout ?? detectLayout(run.runSpec);
+        if (!run.files.perInstanceStats) {
+            throw new InputError('input.missing_file', `${run.path} has no ${FILE_NAME$1}`, { file });
+        }
+    }
+    const series = new Map();
+    const keys = new Set();
+    let entries = 0;
+    for await (const { index, value } of streamJsonArray(file, { chunkSize: options.chunkSize })) {
+        entries++;
+        const check = new EntryChecker(file, index);
+        const entry = check.object(value, '');
+        const instanceId = check.string(entry.instance_id, 'instance_id');
+        const trainTrialIndex = check.natural(entry.train_trial_index, 'train_trial_index');
+        const entryPerturbation = check.perturbation(entry.perturbation, 'perturbation');
+        keys.add(JSON.stringify([instanceId, trainTrialIndex, perturbationKey(entryPerturbation)]));
+        const stats = entry.stats;
+        if (!Array.isArray(stats))
+            check.fail('stats', 'an array', stats);
+        stats.forEach((rawStat, s) => {
+            const at = `stats[${s}]`;
+            const stat = check.object(rawStat, at);
+            const name = check.object(stat.name, `${at}.name`);
+            const metric = check.string(name.name, `${at}.name.name`);
+            const split = check.optionalString(name.split, `${at}.name.split`);
+            const subSplit = check.optionalString(name.sub_split, `${at}.name.sub_split`);
+            // The stat repeats the entry's perturbation in its name; take the stat's own when present.
+            const perturbation = check.perturbation(name.perturbation, `${at}.name.perturbation`) ?? entryPerturbation;
+            const count = check.natural(stat.count, `${at}.count`);
+            const sum = check.number(stat.sum, `${at}.sum`);
+            const pKey = perturbationKey(perturbation);
+            const sKey = seriesKey(metric, split, pKey);
+            let target = series.get(sKey);
+            if (!target) {
+                target = {
+                    metric,
+                    split,
+                    perturbation: pKey,
+                    perturbationName: perturbation?.name ?? null,
+                    computedOn: perturbation ? (perturbation.computed_on ?? 'perturbed') : null,
+                    values: new Map()
+                };
+                series.set(sKey, target);
+            }
+            const vKey = instanceStatKey(instanceId, trainTrialIndex);
+            const existing = target.values.get(vKey);
+            if (existing) {
+                existing.count += count;
+                existing.sum += sum;
+                existing.occurrences++;
+            }
+            else {
+                const value = { instanceId, trainTrialIndex, subSplit, count, sum, occurrences: 1 };
+                target.values.set(vKey, value);
+            }
+        });
+    }
+    return { file, layout, entries, instanceKeys: keys.size, series };
+}
+
+/**
  * The Math and Number functions the statistics engine uses, bound once per module graph.
  *
  * Why not call `Math.sqrt` directly: under jest (the test runner), code runs in a vm context where
@@ -9957,6 +10105,7 @@ function pairValues(baseline, candidate) {
     let matched = 0;
     let pairs = 0;
     const dropped = { baseline: 0, candidate: 0 };
+    let oneSided = 0;
     const byCluster = new Map();
     for (const [key, bv] of b) {
         const cv = c.get(key);
@@ -9968,6 +10117,8 @@ function pairValues(baseline, candidate) {
                 dropped.baseline++;
             if (cv.value === null)
                 dropped.candidate++;
+            if ((bv.value === null) !== (cv.value === null))
+                oneSided++;
             continue;
         }
         const ck = clusterKey(bv.instanceId, bv.perturbation);
@@ -9993,7 +10144,8 @@ function pairValues(baseline, candidate) {
         pairs,
         unmatched: { baseline: b.size - matched, candidate: c.size - matched },
         dropped,
-        overlap: larger === 0 ? 0 : matched / larger,
+        oneSided,
+        overlap: larger === 0 ? 0 : (matched - oneSided) / larger,
         keys: { baseline: b.size, candidate: c.size }
     };
 }
@@ -10026,623 +10178,6 @@ function worstCase(baseline, candidate, direction) {
         fold(worstC, cv);
     }
     return { baseline: [...worstB.values()], candidate: [...worstC.values()] };
-}
-
-function buildComparisons(run, gated, b, c, statistics, examples, log) {
-    const split = resolveSplit(run, gated, b, c, log);
-    if (split === undefined)
-        return [];
-    const valuesB = b.values(gated.metric, split);
-    const valuesC = c.values(gated.metric, split);
-    for (const [side, values, data] of [
-        ['baseline', valuesB, b],
-        ['candidate', valuesC, c]
-    ]) {
-        if (values.length > 0 && values.every(v => v.value === null)) {
-            log.error('guard.metric_unmeasured', `run ${run}: ${gated.metric} was never measured on the ${side} side (every value has count 0 or is not finite)`, {
-                file: data.perInstanceStatsFile,
-                field: gated.metric
-            });
-            return [];
-        }
-    }
-    const out = [];
-    const isClean = (v) => v.perturbation === null;
-    const clean = compareOne(run, gated, split, null, true, valuesB.filter(isClean), valuesC.filter(isClean), b, c, statistics, examples, log);
-    if (clean)
-        out.push(clean);
-    const perturbations = [...new Set([...valuesB, ...valuesC].map(v => v.perturbation).filter((p) => p !== null))].sort();
-    const gatePerturbed = gated.perturbations === 'gate';
-    for (const p of perturbations) {
-        const only = (v) => v.perturbation === p;
-        const cmp = compareOne(run, gated, split, p, gatePerturbed, valuesB.filter(only), valuesC.filter(only), b, c, statistics, examples, log);
-        if (cmp)
-            out.push(cmp);
-    }
-    if (perturbations.length > 0) {
-        const worst = worstCase(valuesB, valuesC, gated.direction);
-        const cmp = compareOne(run, gated, split, 'worst', gatePerturbed, worst.baseline, worst.candidate, b, c, statistics, examples, log);
-        if (cmp)
-            out.push(cmp);
-    }
-    return out;
-}
-/**
- * A percentile bootstrap on a handful of instances under-covers badly (with one instance it has
- * zero width), so it could pass on no evidence. Below this many resampling units a bootstrap
- * interval can fail or be inconclusive, never pass. The analytic 0/1 intervals stay honest at
- * small n and are not capped.
- */
-const MIN_BOOTSTRAP_UNITS = 20;
-function smallSampleGuard(decision, n, method) {
-    if (decision.verdict !== 'pass' || !method.startsWith('bootstrap') || n >= MIN_BOOTSTRAP_UNITS)
-        return decision;
-    return {
-        verdict: 'inconclusive',
-        nNeeded: MIN_BOOTSTRAP_UNITS,
-        reason: `Only ${n} instances: a bootstrap interval needs at least ${MIN_BOOTSTRAP_UNITS} to be trusted, so this cannot pass; use more instances.`
-    };
-}
-/** undefined = an error was logged. */
-function resolveSplit(run, gated, b, c, log) {
-    const splitsB = b.splits(gated.metric);
-    const splitsC = c.splits(gated.metric);
-    for (const [side, splits, data] of [
-        ['baseline', splitsB, b],
-        ['candidate', splitsC, c]
-    ]) {
-        if (splits.length === 0) {
-            log.error('guard.metric_missing', `run ${run}: metric ${gated.metric} is absent on the ${side} side`, {
-                file: data.perInstanceStatsFile,
-                field: 'metric',
-                value: `available: ${data.metricNames().join(', ') || 'none'}`
-            });
-            return undefined;
-        }
-    }
-    if (gated.split !== null) {
-        for (const [side, splits, data] of [
-            ['baseline', splitsB, b],
-            ['candidate', splitsC, c]
-        ]) {
-            if (!splits.includes(gated.split)) {
-                log.error('guard.split_missing', `run ${run}: ${gated.metric} has no split ${gated.split} on the ${side} side`, {
-                    file: data.perInstanceStatsFile,
-                    field: 'split',
-                    value: `available: ${splits.join(', ')}`
-                });
-                return undefined;
-            }
-        }
-        return gated.split;
-    }
-    const common = splitsB.filter(s => splitsC.includes(s));
-    if (common.length === 1)
-        return common[0];
-    // Several splits (synthetic_reasoning scores valid and test): test is what users gate on.
-    if (common.includes('test')) {
-        log.warn('split.default', `run ${run}: ${gated.metric} is reported for splits ${common.join(', ')}; comparing test (set split to choose)`);
-        return 'test';
-    }
-    log.error('guard.split_ambiguous', `run ${run}: ${gated.metric} is reported for several splits; choose one with split`, {
-        value: common.join(', ')
-    });
-    return undefined;
-}
-function compareOne(run, gated, split, perturbation, isGated, valuesB, valuesC, b, c, statistics, examples, log) {
-    const label = `run ${run}, ${gated.metric}${split ? ` (${split})` : ''}${perturbation ? `, perturbation ${perturbation}` : ''}`;
-    const paired = pairValues(valuesB, valuesC);
-    if (paired.overlap < statistics.minOverlap) {
-        log.error('guard.overlap', `${label}: only ${(paired.overlap * 100).toFixed(1)}% of instances were scored on both sides (minimum ${(statistics.minOverlap * 100).toFixed(1)}%); ${paired.unmatched.baseline} baseline and ${paired.unmatched.candidate} candidate keys are unmatched`, { file: c.perInstanceStatsFile, field: 'min_overlap', value: paired.overlap });
-        return null;
-    }
-    if (paired.unmatched.baseline + paired.unmatched.candidate > 0) {
-        log.warn('pairing.unmatched', `${label}: ${paired.unmatched.baseline} baseline and ${paired.unmatched.candidate} candidate keys have no partner and are left out`);
-    }
-    if (paired.dropped.baseline + paired.dropped.candidate > 0) {
-        log.warn('pairing.dropped', `${label}: ${paired.dropped.baseline} baseline and ${paired.dropped.candidate} candidate values were not measurements (count 0 or not finite) and are left out`);
-    }
-    if (paired.clusters.length === 0) {
-        log.error('guard.no_pairs', `${label}: no instance has a measured value on both sides`, { file: c.perInstanceStatsFile });
-        return null;
-    }
-    let estimate;
-    try {
-        estimate = estimatePaired(paired.clusters, statistics);
-    }
-    catch (error) {
-        if (error instanceof GateError) {
-            log.error(error.code, `${label}: ${error.message}`, error.location);
-            return null;
-        }
-        throw error;
-    }
-    const maxDrop = resolveMaxDrop(gated.maxDrop, gated.maxRelativeDrop, estimate.baselineMean);
-    const decision = smallSampleGuard(decideVerdict(estimate, maxDrop, gated.direction, statistics.confidence), estimate.n, estimate.ci.method);
-    return {
-        id: [run, gated.metric, split ?? '', perturbation ?? 'clean'].join(' | '),
-        run,
-        entry: gated.entry,
-        metric: gated.metric,
-        split,
-        perturbation,
-        gated: isGated,
-        direction: gated.direction,
-        binary: estimate.binary,
-        n: estimate.n,
-        pairs: estimate.pairs,
-        unmatched: paired.unmatched,
-        dropped: paired.dropped,
-        baseline_mean: estimate.baselineMean,
-        candidate_mean: estimate.candidateMean,
-        delta: estimate.delta,
-        ci: { level: estimate.ci.level, low: estimate.ci.low, high: estimate.ci.high, method: estimate.ci.method },
-        wins: estimate.wins,
-        losses: estimate.losses,
-        unchanged: estimate.unchanged,
-        p_value: estimate.pValue,
-        max_drop: maxDrop,
-        max_relative_drop: gated.maxRelativeDrop,
-        verdict: decision.verdict,
-        n_needed: decision.nNeeded,
-        reason: decision.reason,
-        examples: perturbation === 'worst' ? [] : changedExamples(paired, examples, statistics.flipTolerance)
-    };
-}
-/**
- * The first few changed answers, in key order (deterministic). Their text is filled in later
- * from scenario_state.json (see fillExampleTexts), so that only these few are ever read.
- */
-function changedExamples(paired, limit, tolerance) {
-    const out = [];
-    for (let i = 0; i < paired.clusters.length && out.length < limit; i++) {
-        const cluster = paired.clusters[i];
-        for (let t = 0; t < cluster.baseline.length && out.length < limit; t++) {
-            if (Math.abs(cluster.candidate[t] - cluster.baseline[t]) <= tolerance)
-                continue;
-            out.push({
-                instance_id: paired.clusterKeys[i].split('\u0000')[0],
-                train_trial_index: paired.trials[i][t],
-                input: '',
-                reference: '',
-                baseline_output: '',
-                candidate_output: '',
-                baseline_value: cluster.baseline[t],
-                candidate_value: cluster.candidate[t]
-            });
-        }
-    }
-    return out;
-}
-
-/**
- * What a run *is*, independent of which deployment answered it. Run directory names are lossy
- * and depend on the order of keys in the run entry (helm-contract 1.2), so runs are matched
- * across sides by their run_spec.json content instead.
- */
-/** Adapter fields that name the deployment: the only ones allowed to differ between sides. */
-const MODEL_FIELDS = new Set(['model', 'model_deployment']);
-/** Stable JSON: object keys sorted, so equal content always gives equal text. */
-function canonicalJson(value) {
-    if (Array.isArray(value))
-        return `[${value.map(canonicalJson).join(',')}]`;
-    if (value !== null && typeof value === 'object') {
-        const obj = value;
-        const keys = Object.keys(obj)
-            .filter(k => obj[k] !== undefined)
-            .sort();
-        return `{${keys.map(k => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(',')}}`;
-    }
-    return JSON.stringify(value) ?? 'null';
-}
-/**
- * The matching key of a run: its scenario and data augmentation. The adapter spec is checked
- * separately (see adapterDrift) so that a drifted adapter is reported as drift, naming the field,
- * rather than as two unrelated runs.
- */
-function runIdentity(spec) {
-    const identity = {
-        scenario: spec.scenario_spec,
-        augmentation: augmentationIdentity(spec.data_augmenter_spec)
-    };
-    return createHash('sha256').update(canonicalJson(identity)).digest('hex').slice(0, 16);
-}
-/**
- * HELM always writes a data_augmenter_spec; a run without augmentation has an empty
- * perturbation list. Older layouts omit it. Both mean "no augmentation".
- */
-function augmentationIdentity(spec) {
-    if (!spec)
-        return null;
-    const perturbations = spec['perturbation_specs'];
-    if (Array.isArray(perturbations) && perturbations.length === 0)
-        return null;
-    return spec;
-}
-/** Adapter-spec fields that differ between the two sides, model fields excepted. */
-function adapterDrift(baseline, candidate) {
-    const b = baseline.adapter_spec ?? {};
-    const c = candidate.adapter_spec ?? {};
-    const fields = [...new Set([...Object.keys(b), ...Object.keys(c)])].filter(f => !MODEL_FIELDS.has(f)).sort();
-    return fields
-        .filter(field => canonicalJson(b[field]) !== canonicalJson(c[field]))
-        .map(field => ({ field: `adapter_spec.${field}`, baseline: b[field], candidate: c[field] }));
-}
-/** The run's name with the model parts removed, for display and for `match` globs. */
-function displayName(spec) {
-    const [base, ...parts] = spec.name.split(/(?=[:,])/);
-    const kept = [];
-    let carryColon = false;
-    for (const part of parts) {
-        if (/^[:,]\s*(model|model_deployment)=/.test(part)) {
-            carryColon ||= part.startsWith(':');
-            continue;
-        }
-        // The removed part opened the argument list: the next part takes over its colon.
-        kept.push(carryColon && part.startsWith(',') ? `:${part.slice(1)}` : part);
-        carryColon = false;
-    }
-    return base + kept.join('');
-}
-/** The scenario's base name from the run name (`dyck_language_np=3` → `dyck_language_np=3`, `a:b=1` → `a`). */
-function baseName(spec) {
-    return spec.name.split(/[:,]/)[0];
-}
-
-/** Collects the errors and warnings of one comparison run into report issues. */
-class IssueLog {
-    errors = [];
-    warnings = [];
-    error(code, message, where = {}) {
-        this.errors.push(issue(code, message, where));
-    }
-    warn(code, message, where = {}) {
-        this.warnings.push(issue(code, message, where));
-    }
-    fromError(error) {
-        this.errors.push(issue(error.code, error.message, error.location));
-    }
-}
-function issue(code, message, where) {
-    const out = { code, message };
-    if (where.file !== undefined)
-        out.file = where.file;
-    if (where.field !== undefined)
-        out.field = where.field;
-    if (where.value !== undefined)
-        out.value = showValue(where.value);
-    return out;
-}
-
-/** Keys that HELM's run expanders consume; they never appear in scenario_spec.args. */
-const EXPANDER_KEYS = new Set(['data_augmentation', 'max_train_instances', 'eval_split', 'num_outputs', 'num_train_trials']);
-function parseEntry(entry) {
-    const colon = entry.indexOf(':');
-    const scenario = colon < 0 ? entry : entry.slice(0, colon);
-    const args = new Map();
-    if (colon >= 0) {
-        for (const part of entry.slice(colon + 1).split(',')) {
-            if (!part)
-                continue;
-            const eq = part.indexOf('=');
-            if (eq < 0)
-                args.set(part, 'true');
-            else
-                args.set(part.slice(0, eq), part.slice(eq + 1));
-        }
-    }
-    return { scenario, args };
-}
-function hasAugmentation(spec) {
-    const perturbations = spec.data_augmenter_spec?.['perturbation_specs'];
-    return Array.isArray(perturbations) && perturbations.length > 0;
-}
-/** Glob with `*` (any run of characters) and `?` (one character); everything else is literal. */
-function globMatches(pattern, text) {
-    const re = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
-    return new RegExp(`^${re}$`).test(text);
-}
-function argSatisfied(spec, key, value) {
-    const nameValue = value.replace(/\//g, '_');
-    const segments = spec.name.split(/[:,]/);
-    if (segments.includes(`${key}=${nameValue}`))
-        return true;
-    const scenarioArg = spec.scenario_spec?.args?.[key];
-    if (scenarioArg !== undefined && String(scenarioArg).replace(/\//g, '_') === nameValue)
-        return true;
-    const adapterArg = spec.adapter_spec?.[key];
-    if (EXPANDER_KEYS.has(key) && adapterArg !== undefined && String(adapterArg) === value)
-        return true;
-    return false;
-}
-/** Does this run come from this gate entry? */
-function runMatchesEntry(run, gated) {
-    const spec = run.runSpec;
-    if (gated.match !== null)
-        return globMatches(gated.match, displayName(spec));
-    const { scenario, args } = parseEntry(gated.entry);
-    const base = baseName(spec);
-    // dyck_language:num_parenthesis_pairs=3 is named dyck_language_np=3 by its run-spec function.
-    if (base !== scenario && !base.startsWith(`${scenario}_`))
-        return false;
-    const wantsAugmentation = args.has('data_augmentation');
-    if (wantsAugmentation !== hasAugmentation(spec))
-        return false;
-    for (const [key, value] of args) {
-        if (key === 'data_augmentation') {
-            if (!spec.name.includes(`data_augmentation=${value}`))
-                return false;
-            continue;
-        }
-        if (!argSatisfied(spec, key, value))
-            return false;
-    }
-    return true;
-}
-function pairRuns(baseline, candidate) {
-    const group = (runs) => {
-        const map = new Map();
-        for (const run of runs) {
-            const id = runIdentity(run.runSpec);
-            map.set(id, [...(map.get(id) ?? []), run]);
-        }
-        return map;
-    };
-    const b = group(baseline);
-    const c = group(candidate);
-    const result = { pairs: [], onlyBaseline: [], onlyCandidate: [], duplicates: [] };
-    for (const [id, runs] of b) {
-        if (runs.length > 1)
-            result.duplicates.push({ side: 'baseline', runs });
-        const other = c.get(id);
-        if (!other)
-            result.onlyBaseline.push(...runs);
-        else
-            result.pairs.push({ identity: id, baseline: runs[0], candidate: other[0] });
-    }
-    for (const [id, runs] of c) {
-        if (runs.length > 1)
-            result.duplicates.push({ side: 'candidate', runs });
-        if (!b.has(id))
-            result.onlyCandidate.push(...runs);
-    }
-    result.pairs.sort((x, y) => x.baseline.runSpec.name.localeCompare(y.baseline.runSpec.name));
-    return result;
-}
-
-const RUNTIME_METRIC$1 = 'inference_runtime';
-function efficiencyFor(run, b, c, statistics) {
-    const paired = pairValues(b.runtimes(), c.runtimes());
-    const baseline = [];
-    const candidate = [];
-    for (const cluster of paired.clusters) {
-        baseline.push(...cluster.baseline);
-        candidate.push(...cluster.candidate);
-    }
-    // A quantile of zeros (0.2.x wrote request_time 0) has no meaningful ratio.
-    if (baseline.length < 2 || baseline.every(v => v <= 0))
-        return null;
-    const median = ratioOfQuantiles(baseline, candidate, 0.5, statistics);
-    const p90 = ratioOfQuantiles(baseline, candidate, 0.9, statistics);
-    return {
-        run,
-        metric: RUNTIME_METRIC$1,
-        n: baseline.length,
-        baseline_median: quantile(baseline, 0.5),
-        candidate_median: quantile(candidate, 0.5),
-        median_ratio: median,
-        p90_ratio: p90
-    };
-}
-
-function requestKey(s) {
-    const p = s.perturbation ? `${s.perturbation.name}#${s.perturbation.seed ?? ''}` : '';
-    return `${s.instanceId}\u0000${s.trainTrialIndex}\u0000${p}\u0000${s.referenceIndex ?? ''}`;
-}
-/** Returns false when the run pair must not be compared. */
-function checkRequestStates(run, b, c, log) {
-    let ok = true;
-    for (const [side, data] of [
-        ['baseline', b],
-        ['candidate', c]
-    ]) {
-        if (data.requestStates === null) {
-            log.error('guard.no_scenario_state', `run ${run}: the ${side} side has no scenario_state.json, so cached answers and prompt drift cannot be ruled out`, {
-                file: data.run.path
-            });
-            ok = false;
-            continue;
-        }
-        const cached = data.requestStates.filter(s => s.cached === true);
-        if (cached.length > 0) {
-            log.error('guard.cached', `run ${run}: ${cached.length} ${side} answers were served from HELM's cache, so they may belong to another deployment; run with --disable-cache`, {
-                file: data.scenarioStateFile ?? data.run.path,
-                field: 'result.cached',
-                value: `instance ${cached[0].instanceId}`
-            });
-            ok = false;
-        }
-        const failed = data.requestStates.filter(s => s.success === false);
-        if (failed.length > 0) {
-            log.error('guard.failed_requests', `run ${run}: ${failed.length} ${side} requests failed (${failed[0].error ?? 'no error text'}), so their scores are not the model's answers`, {
-                file: data.scenarioStateFile ?? data.run.path,
-                field: 'result.success',
-                value: `instance ${failed[0].instanceId}`
-            });
-            ok = false;
-        }
-    }
-    if (!ok || b.requestStates === null || c.requestStates === null)
-        return false;
-    const prompts = new Map();
-    for (const s of b.requestStates)
-        prompts.set(requestKey(s), s.promptHash);
-    let drifted = 0;
-    let first = null;
-    for (const s of c.requestStates) {
-        const other = prompts.get(requestKey(s));
-        if (other !== undefined && other !== s.promptHash) {
-            drifted++;
-            first ??= s;
-        }
-    }
-    if (first) {
-        log.error('guard.prompt_drift', `run ${run}: ${drifted} instances were rendered to different prompts on the two sides, so the comparison would measure prompt configuration, not the model`, {
-            file: c.scenarioStateFile ?? c.run.path,
-            field: 'request.prompt',
-            value: `instance ${first.instanceId}, trial ${first.trainTrialIndex}`
-        });
-        return false;
-    }
-    return true;
-}
-
-/**
- * per_instance_stats.json → values the gate can pair instance by instance.
- *
- * HELM quirks handled here (helm-contract.md 1.8): several entries can share a key (one per
- * metric class) and are merged; perturbed copies share `instance_id` with the clean instance;
- * the split exists only inside each stat's name; rows are not sorted.
- */
-const FILE_NAME$1 = 'per_instance_stats.json';
-/**
- * Identity of a perturbation for pairing: name, seed, and computed_on when it is not the usual
- * "perturbed". Never the whole object: fairness perturbations embed local file paths
- * (`mapping_file_path`, `name_file_path`) that differ between machines.
- */
-function perturbationKey(perturbation) {
-    if (!perturbation)
-        return null;
-    let key = perturbation.name;
-    if (perturbation.seed !== undefined && perturbation.seed !== null)
-        key += `#${perturbation.seed}`;
-    if (perturbation.computed_on !== undefined && perturbation.computed_on !== 'perturbed')
-        key += `@${perturbation.computed_on}`;
-    return key;
-}
-function seriesKey(metric, split, perturbation) {
-    return JSON.stringify([metric, split, perturbation]);
-}
-/** Key of a value inside a series (the perturbation is fixed by the series). */
-function instanceStatKey(instanceId, trainTrialIndex) {
-    return JSON.stringify([instanceId, trainTrialIndex]);
-}
-class EntryChecker {
-    file;
-    index;
-    constructor(file, index) {
-        this.file = file;
-        this.index = index;
-    }
-    fail(field, expected, value) {
-        const path = `[${this.index}]${field ? `.${field}` : ''}`;
-        throw new InputError('input.wrong_type', `${path} in ${this.file} must be ${expected}, found ${value === undefined ? 'nothing' : describeJsonType(value)}`, { file: this.file, field: path, value });
-    }
-    object(value, field) {
-        if (typeof value !== 'object' || value === null || Array.isArray(value))
-            this.fail(field, 'an object', value);
-        return value;
-    }
-    string(value, field) {
-        if (typeof value !== 'string')
-            this.fail(field, 'a string', value);
-        return value;
-    }
-    optionalString(value, field) {
-        return value === undefined ? null : this.string(value, field);
-    }
-    /** Counts and indices: non-negative integers. */
-    natural(value, field) {
-        if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
-            this.fail(field, 'a non-negative integer', value);
-        return value;
-    }
-    /** Sums may be NaN or infinite (HELM before 0.2.4; bare tokens); the gate decides what to do. */
-    number(value, field) {
-        if (typeof value !== 'number')
-            this.fail(field, 'a number', value);
-        return value;
-    }
-    perturbation(value, field) {
-        if (value === undefined)
-            return null;
-        const object = this.object(value, field);
-        this.string(object.name, `${field}.name`);
-        if (object.seed !== undefined && object.seed !== null)
-            this.number(object.seed, `${field}.seed`);
-        if (object.computed_on !== undefined)
-            this.string(object.computed_on, `${field}.computed_on`);
-        return object;
-    }
-}
-/** Reads and merges per_instance_stats.json of a run directory (or a file path). */
-async function readPerInstanceStats(run, options = {}) {
-    let file;
-    let layout;
-    if (typeof run === 'string') {
-        file = run;
-        layout = '0.4+';
-    }
-    else {
-        file = join(run.path, FILE_NAME$1);
-        layout = run.layout ?? detectLayout(run.runSpec);
-        if (!run.files.perInstanceStats) {
-            throw new InputError('input.missing_file', `${run.path} has no ${FILE_NAME$1}`, { file });
-        }
-    }
-    const series = new Map();
-    const keys = new Set();
-    let entries = 0;
-    for await (const { index, value } of streamJsonArray(file, { chunkSize: options.chunkSize })) {
-        entries++;
-        const check = new EntryChecker(file, index);
-        const entry = check.object(value, '');
-        const instanceId = check.string(entry.instance_id, 'instance_id');
-        const trainTrialIndex = check.natural(entry.train_trial_index, 'train_trial_index');
-        const entryPerturbation = check.perturbation(entry.perturbation, 'perturbation');
-        keys.add(JSON.stringify([instanceId, trainTrialIndex, perturbationKey(entryPerturbation)]));
-        const stats = entry.stats;
-        if (!Array.isArray(stats))
-            check.fail('stats', 'an array', stats);
-        stats.forEach((rawStat, s) => {
-            const at = `stats[${s}]`;
-            const stat = check.object(rawStat, at);
-            const name = check.object(stat.name, `${at}.name`);
-            const metric = check.string(name.name, `${at}.name.name`);
-            const split = check.optionalString(name.split, `${at}.name.split`);
-            const subSplit = check.optionalString(name.sub_split, `${at}.name.sub_split`);
-            // The stat repeats the entry's perturbation in its name; take the stat's own when present.
-            const perturbation = check.perturbation(name.perturbation, `${at}.name.perturbation`) ?? entryPerturbation;
-            const count = check.natural(stat.count, `${at}.count`);
-            const sum = check.number(stat.sum, `${at}.sum`);
-            const pKey = perturbationKey(perturbation);
-            const sKey = seriesKey(metric, split, pKey);
-            let target = series.get(sKey);
-            if (!target) {
-                target = {
-                    metric,
-                    split,
-                    perturbation: pKey,
-                    perturbationName: perturbation?.name ?? null,
-                    computedOn: perturbation ? (perturbation.computed_on ?? 'perturbed') : null,
-                    values: new Map()
-                };
-                series.set(sKey, target);
-            }
-            const vKey = instanceStatKey(instanceId, trainTrialIndex);
-            const existing = target.values.get(vKey);
-            if (existing) {
-                existing.count += count;
-                existing.sum += sum;
-                existing.occurrences++;
-            }
-            else {
-                const value = { instanceId, trainTrialIndex, subSplit, count, sum, occurrences: 1 };
-                target.values.set(vKey, value);
-            }
-        });
-    }
-    return { file, layout, entries, instanceKeys: keys.size, series };
 }
 
 /**
@@ -10876,7 +10411,7 @@ async function readRequestStates(run, onRequestState, options = {}) {
  * GB, so it is streamed and only small fixed-size facts are kept per request; the text of
  * changed answers is fetched in a second pass for just the few examples the report shows.
  */
-const RUNTIME_METRIC = 'inference_runtime';
+const RUNTIME_METRIC$1 = 'inference_runtime';
 /**
  * Request states up to this count keep their text excerpts in memory (well under 1 KB each), so
  * the changed answers shown in the report need no second read; beyond it the excerpts are
@@ -10923,7 +10458,8 @@ function makeRunData(run, table, requestStates, hasTexts) {
                     instanceId: v.instanceId,
                     trainTrialIndex: v.trainTrialIndex,
                     perturbation: s.perturbation,
-                    value: Number.isFinite(value) ? value : null
+                    value: Number.isFinite(value) ? value : null,
+                    occurrences: v.occurrences
                 });
             }
         }
@@ -10938,7 +10474,7 @@ function makeRunData(run, table, requestStates, hasTexts) {
         metricNames: () => [...new Set(series.map(s => s.metric))].sort(),
         splits: metric => [...new Set(series.filter(s => s.metric === metric).map(s => s.split))].sort(),
         values: (metric, split) => collect((m, sp) => m === metric && sp === split),
-        runtimes: () => collect((m, _sp, p) => m === RUNTIME_METRIC && p === null)
+        runtimes: () => collect((m, _sp, p) => m === RUNTIME_METRIC$1 && p === null)
     };
 }
 function exampleKey(k) {
@@ -10969,6 +10505,564 @@ async function loadExampleTexts(data, wanted) {
     return found;
 }
 
+function buildComparisons(run, gated, b, c, statistics, examples, log) {
+    const split = resolveSplit(run, gated, b, c, log);
+    if (split === undefined)
+        return [];
+    const valuesB = b.values(gated.metric, split);
+    const valuesC = c.values(gated.metric, split);
+    for (const [side, values, data] of [
+        ['baseline', valuesB, b],
+        ['candidate', valuesC, c]
+    ]) {
+        if (values.length > 0 && values.every(v => v.value === null)) {
+            log.error('guard.metric_unmeasured', `run ${run}: ${gated.metric} was never measured on the ${side} side (every value has count 0 or is not finite)`, {
+                file: data.perInstanceStatsFile,
+                field: gated.metric
+            });
+            return [];
+        }
+        // HELM only warns when two metrics emit the same stat name, and the reader merges the
+        // copies into sum / count: an average of two possibly different scores is nobody's answer.
+        const repeated = values.find(v => (v.occurrences ?? 1) > 1);
+        if (repeated) {
+            const count = values.filter(v => (v.occurrences ?? 1) > 1).length;
+            log.error('guard.duplicate_stat', `run ${run}: ${gated.metric} appears more than once for ${count} ${side} instance${count === 1 ? '' : 's'}, so their value is ambiguous`, {
+                file: data.perInstanceStatsFile,
+                field: gated.metric,
+                value: `instance ${repeated.instanceId}, trial ${repeated.trainTrialIndex}${repeated.perturbation ? `, perturbation ${repeated.perturbation}` : ''}: ${repeated.occurrences} copies`
+            });
+            return [];
+        }
+        if (!requestStatesCover(run, side, values, data, log))
+            return [];
+    }
+    const out = [];
+    const isClean = (v) => v.perturbation === null;
+    const clean = compareOne(run, gated, split, null, true, valuesB.filter(isClean), valuesC.filter(isClean), b, c, statistics, examples, log);
+    if (clean)
+        out.push(clean);
+    const perturbations = [...new Set([...valuesB, ...valuesC].map(v => v.perturbation).filter((p) => p !== null))].sort();
+    const gatePerturbed = gated.perturbations === 'gate';
+    for (const p of perturbations) {
+        const only = (v) => v.perturbation === p;
+        const cmp = compareOne(run, gated, split, p, gatePerturbed, valuesB.filter(only), valuesC.filter(only), b, c, statistics, examples, log);
+        if (cmp)
+            out.push(cmp);
+    }
+    if (perturbations.length > 0) {
+        const worst = worstCase(valuesB, valuesC, gated.direction);
+        const cmp = compareOne(run, gated, split, 'worst', gatePerturbed, worst.baseline, worst.candidate, b, c, statistics, examples, log);
+        if (cmp)
+            out.push(cmp);
+    }
+    return out;
+}
+/**
+ * Every measured value must come with its request state: the cache and failure guards read
+ * scenario_state.json, so a score without a request state is a score nobody checked (a
+ * scenario_state.json cut down to save space, or a file from another run). HELM writes both
+ * files from the same request states, so a complete run always passes this.
+ */
+function requestStatesCover(run, side, values, data, log) {
+    if (data.requestStates === null)
+        return true; // already an error (guard.no_scenario_state)
+    const present = new Set(data.requestStates.map(s => exampleKey({ instanceId: s.instanceId, trainTrialIndex: s.trainTrialIndex, perturbation: perturbationKey(s.perturbation) })));
+    const missing = values.filter(v => v.value !== null && !present.has(exampleKey(v)));
+    if (missing.length === 0)
+        return true;
+    const first = missing[0];
+    log.error('guard.no_request_state', `run ${run}: ${missing.length} ${side} scores have no request state in scenario_state.json, so cached or failed answers cannot be ruled out for them`, {
+        file: data.scenarioStateFile ?? data.run.path,
+        field: 'request_states',
+        value: `instance ${first.instanceId}, trial ${first.trainTrialIndex}${first.perturbation ? `, perturbation ${first.perturbation}` : ''}`
+    });
+    return false;
+}
+/**
+ * A percentile bootstrap on a handful of instances under-covers badly (with one instance it has
+ * zero width), so it could pass on no evidence. Below this many resampling units a bootstrap
+ * interval can fail or be inconclusive, never pass. The analytic 0/1 intervals stay honest at
+ * small n and are not capped.
+ */
+const MIN_BOOTSTRAP_UNITS = 20;
+function smallSampleGuard(decision, n, method) {
+    if (decision.verdict !== 'pass' || !method.startsWith('bootstrap') || n >= MIN_BOOTSTRAP_UNITS)
+        return decision;
+    return {
+        verdict: 'inconclusive',
+        nNeeded: MIN_BOOTSTRAP_UNITS,
+        reason: `Only ${n} instances: a bootstrap interval needs at least ${MIN_BOOTSTRAP_UNITS} to be trusted, so this cannot pass; use more instances.`
+    };
+}
+/** undefined = an error was logged. */
+function resolveSplit(run, gated, b, c, log) {
+    const splitsB = b.splits(gated.metric);
+    const splitsC = c.splits(gated.metric);
+    for (const [side, splits, data] of [
+        ['baseline', splitsB, b],
+        ['candidate', splitsC, c]
+    ]) {
+        if (splits.length === 0) {
+            log.error('guard.metric_missing', `run ${run}: metric ${gated.metric} is absent on the ${side} side`, {
+                file: data.perInstanceStatsFile,
+                field: 'metric',
+                value: `available: ${data.metricNames().join(', ') || 'none'}`
+            });
+            return undefined;
+        }
+    }
+    const split = gated.split ?? defaultSplit(run, gated.metric, splitsB, splitsC, log);
+    if (split === undefined)
+        return undefined;
+    // The default is chosen from the splits of both sides, never from the ones they share: a side
+    // that lost its test split must not be judged on valid alone.
+    for (const [side, splits, data] of [
+        ['baseline', splitsB, b],
+        ['candidate', splitsC, c]
+    ]) {
+        if (!splits.includes(split)) {
+            log.error('guard.split_missing', `run ${run}: ${gated.metric} has no split ${split} on the ${side} side`, {
+                file: data.perInstanceStatsFile,
+                field: 'split',
+                value: `available: ${splits.join(', ')}`
+            });
+            return undefined;
+        }
+    }
+    return split;
+}
+/** The split to compare when none is configured: the only one, or test. undefined = error logged. */
+function defaultSplit(run, metric, splitsB, splitsC, log) {
+    const all = [...new Set([...splitsB, ...splitsC])].sort();
+    if (all.length === 1)
+        return all[0];
+    // Several splits (synthetic_reasoning scores valid and test): test is what users gate on.
+    if (all.includes('test')) {
+        log.warn('split.default', `run ${run}: ${metric} is reported for splits ${all.join(', ')}; comparing test (set split to choose)`);
+        return 'test';
+    }
+    log.error('guard.split_ambiguous', `run ${run}: ${metric} is reported for several splits; choose one with split`, {
+        value: all.join(', ')
+    });
+    return undefined;
+}
+function compareOne(run, gated, split, perturbation, isGated, valuesB, valuesC, b, c, statistics, examples, log) {
+    const label = `run ${run}, ${gated.metric}${split ? ` (${split})` : ''}${perturbation ? `, perturbation ${perturbation}` : ''}`;
+    const paired = pairValues(valuesB, valuesC);
+    if (paired.overlap < statistics.minOverlap) {
+        log.error('guard.overlap', `${label}: only ${(paired.overlap * 100).toFixed(1)}% of instances were scored on both sides (minimum ${(statistics.minOverlap * 100).toFixed(1)}%); ${paired.unmatched.baseline} baseline and ${paired.unmatched.candidate} candidate keys are unmatched` +
+            (paired.oneSided > 0 ? `, and ${paired.dropped.baseline} baseline and ${paired.dropped.candidate} candidate values are not measurements (count 0 or not finite)` : ''), { file: c.perInstanceStatsFile, field: 'min_overlap', value: paired.overlap });
+        return null;
+    }
+    if (paired.unmatched.baseline + paired.unmatched.candidate > 0) {
+        log.warn('pairing.unmatched', `${label}: ${paired.unmatched.baseline} baseline and ${paired.unmatched.candidate} candidate keys have no partner and are left out`);
+    }
+    if (paired.dropped.baseline + paired.dropped.candidate > 0) {
+        log.warn('pairing.dropped', `${label}: ${paired.dropped.baseline} baseline and ${paired.dropped.candidate} candidate values were not measurements (count 0 or not finite) and are left out`);
+    }
+    if (paired.clusters.length === 0) {
+        log.error('guard.no_pairs', `${label}: no instance has a measured value on both sides`, { file: c.perInstanceStatsFile });
+        return null;
+    }
+    let estimate;
+    try {
+        estimate = estimatePaired(paired.clusters, statistics);
+    }
+    catch (error) {
+        if (error instanceof GateError) {
+            log.error(error.code, `${label}: ${error.message}`, error.location);
+            return null;
+        }
+        throw error;
+    }
+    const maxDrop = resolveMaxDrop(gated.maxDrop, gated.maxRelativeDrop, estimate.baselineMean);
+    const decision = smallSampleGuard(decideVerdict(estimate, maxDrop, gated.direction, statistics.confidence), estimate.n, estimate.ci.method);
+    return {
+        id: [run, gated.metric, split ?? '', perturbation ?? 'clean'].join(' | '),
+        run,
+        entry: gated.entry,
+        metric: gated.metric,
+        split,
+        perturbation,
+        gated: isGated,
+        direction: gated.direction,
+        binary: estimate.binary,
+        n: estimate.n,
+        pairs: estimate.pairs,
+        unmatched: paired.unmatched,
+        dropped: paired.dropped,
+        baseline_mean: estimate.baselineMean,
+        candidate_mean: estimate.candidateMean,
+        delta: estimate.delta,
+        ci: { level: estimate.ci.level, low: estimate.ci.low, high: estimate.ci.high, method: estimate.ci.method },
+        wins: estimate.wins,
+        losses: estimate.losses,
+        unchanged: estimate.unchanged,
+        p_value: estimate.pValue,
+        max_drop: maxDrop,
+        max_relative_drop: gated.maxRelativeDrop,
+        verdict: decision.verdict,
+        n_needed: decision.nNeeded,
+        reason: decision.reason,
+        examples: perturbation === 'worst' ? [] : changedExamples(paired, examples, statistics.flipTolerance)
+    };
+}
+/**
+ * The first few changed answers, in key order (deterministic). Their text is filled in later
+ * from scenario_state.json (see fillExampleTexts), so that only these few are ever read.
+ */
+function changedExamples(paired, limit, tolerance) {
+    const out = [];
+    for (let i = 0; i < paired.clusters.length && out.length < limit; i++) {
+        const cluster = paired.clusters[i];
+        for (let t = 0; t < cluster.baseline.length && out.length < limit; t++) {
+            if (Math.abs(cluster.candidate[t] - cluster.baseline[t]) <= tolerance)
+                continue;
+            out.push({
+                instance_id: paired.clusterKeys[i].split('\u0000')[0],
+                train_trial_index: paired.trials[i][t],
+                input: '',
+                reference: '',
+                baseline_output: '',
+                candidate_output: '',
+                baseline_value: cluster.baseline[t],
+                candidate_value: cluster.candidate[t]
+            });
+        }
+    }
+    return out;
+}
+
+/**
+ * What a run *is*, independent of which deployment answered it. Run directory names are lossy
+ * and depend on the order of keys in the run entry (helm-contract 1.2), so runs are matched
+ * across sides by their run_spec.json content instead.
+ */
+/** Adapter fields that name the deployment: the only ones allowed to differ between sides. */
+const MODEL_FIELDS = new Set(['model', 'model_deployment']);
+/** Stable JSON: object keys sorted, so equal content always gives equal text. */
+function canonicalJson(value) {
+    if (Array.isArray(value))
+        return `[${value.map(canonicalJson).join(',')}]`;
+    if (value !== null && typeof value === 'object') {
+        const obj = value;
+        const keys = Object.keys(obj)
+            .filter(k => obj[k] !== undefined)
+            .sort();
+        return `{${keys.map(k => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(',')}}`;
+    }
+    return JSON.stringify(value) ?? 'null';
+}
+/**
+ * The matching key of a run: its scenario and data augmentation. The adapter spec is checked
+ * separately (see adapterDrift) so that a drifted adapter is reported as drift, naming the field,
+ * rather than as two unrelated runs.
+ */
+function runIdentity(spec) {
+    const identity = {
+        scenario: spec.scenario_spec,
+        augmentation: augmentationIdentity(spec.data_augmenter_spec)
+    };
+    return createHash('sha256').update(canonicalJson(identity)).digest('hex').slice(0, 16);
+}
+/**
+ * HELM always writes a data_augmenter_spec; a run without augmentation has an empty
+ * perturbation list. Older layouts omit it. Both mean "no augmentation".
+ */
+function augmentationIdentity(spec) {
+    if (!spec)
+        return null;
+    const perturbations = spec['perturbation_specs'];
+    if (Array.isArray(perturbations) && perturbations.length === 0)
+        return null;
+    return spec;
+}
+/** Adapter-spec fields that differ between the two sides, model fields excepted. */
+function adapterDrift(baseline, candidate) {
+    const b = baseline.adapter_spec ?? {};
+    const c = candidate.adapter_spec ?? {};
+    const fields = [...new Set([...Object.keys(b), ...Object.keys(c)])].filter(f => !MODEL_FIELDS.has(f)).sort();
+    return fields
+        .filter(field => canonicalJson(b[field]) !== canonicalJson(c[field]))
+        .map(field => ({ field: `adapter_spec.${field}`, baseline: b[field], candidate: c[field] }));
+}
+/**
+ * Run-spec fields that decide how answers are scored. Runs are matched by scenario and
+ * augmentation only, so two runs of one scenario scored by different metric specs or annotators
+ * (another HELM version, a hand-edited run spec) would pair up and their difference would
+ * measure the scorer, not the model.
+ */
+const SCORING_FIELDS = ['metric_specs', 'annotators'];
+function scoringDrift(baseline, candidate) {
+    const out = [];
+    for (const field of SCORING_FIELDS) {
+        const b = baseline[field] ?? [];
+        const c = candidate[field] ?? [];
+        if (canonicalJson(b) === canonicalJson(c))
+            continue;
+        // Name the first spec that differs: the whole lists are too long for a one-line message.
+        let i = 0;
+        while (i < b.length && i < c.length && canonicalJson(b[i]) === canonicalJson(c[i]))
+            i++;
+        out.push({ field, baseline: b[i] ?? null, candidate: c[i] ?? null, index: i });
+    }
+    return out;
+}
+/** The run's name with the model parts removed, for display and for `match` globs. */
+function displayName(spec) {
+    const [base, ...parts] = spec.name.split(/(?=[:,])/);
+    const kept = [];
+    let carryColon = false;
+    for (const part of parts) {
+        if (/^[:,]\s*(model|model_deployment)=/.test(part)) {
+            carryColon ||= part.startsWith(':');
+            continue;
+        }
+        // The removed part opened the argument list: the next part takes over its colon.
+        kept.push(carryColon && part.startsWith(',') ? `:${part.slice(1)}` : part);
+        carryColon = false;
+    }
+    return base + kept.join('');
+}
+/** The scenario's base name from the run name (`dyck_language_np=3` → `dyck_language_np=3`, `a:b=1` → `a`). */
+function baseName(spec) {
+    return spec.name.split(/[:,]/)[0];
+}
+
+/** Collects the errors and warnings of one comparison run into report issues. */
+class IssueLog {
+    errors = [];
+    warnings = [];
+    error(code, message, where = {}) {
+        this.errors.push(issue(code, message, where));
+    }
+    warn(code, message, where = {}) {
+        this.warnings.push(issue(code, message, where));
+    }
+    fromError(error) {
+        this.errors.push(issue(error.code, error.message, error.location));
+    }
+}
+function issue(code, message, where) {
+    const out = { code, message };
+    if (where.file !== undefined)
+        out.file = where.file;
+    if (where.field !== undefined)
+        out.field = where.field;
+    if (where.value !== undefined)
+        out.value = showValue(where.value);
+    return out;
+}
+
+/** Keys that HELM's run expanders consume; they never appear in scenario_spec.args. */
+const EXPANDER_KEYS = new Set(['data_augmentation', 'max_train_instances', 'eval_split', 'num_outputs', 'num_train_trials']);
+function parseEntry(entry) {
+    const colon = entry.indexOf(':');
+    const scenario = colon < 0 ? entry : entry.slice(0, colon);
+    const args = new Map();
+    if (colon >= 0) {
+        for (const part of entry.slice(colon + 1).split(',')) {
+            if (!part)
+                continue;
+            const eq = part.indexOf('=');
+            if (eq < 0)
+                args.set(part, 'true');
+            else
+                args.set(part.slice(0, eq), part.slice(eq + 1));
+        }
+    }
+    return { scenario, args };
+}
+function hasAugmentation(spec) {
+    const perturbations = spec.data_augmenter_spec?.['perturbation_specs'];
+    return Array.isArray(perturbations) && perturbations.length > 0;
+}
+/** Glob with `*` (any run of characters) and `?` (one character); everything else is literal. */
+function globMatches(pattern, text) {
+    const re = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+    return new RegExp(`^${re}$`).test(text);
+}
+function argSatisfied(spec, key, value) {
+    const nameValue = value.replace(/\//g, '_');
+    const segments = spec.name.split(/[:,]/);
+    if (segments.includes(`${key}=${nameValue}`))
+        return true;
+    const scenarioArg = spec.scenario_spec?.args?.[key];
+    if (scenarioArg !== undefined && String(scenarioArg).replace(/\//g, '_') === nameValue)
+        return true;
+    const adapterArg = spec.adapter_spec?.[key];
+    if (EXPANDER_KEYS.has(key) && adapterArg !== undefined && String(adapterArg) === value)
+        return true;
+    return false;
+}
+/** Does this run come from this gate entry? */
+function runMatchesEntry(run, gated) {
+    const spec = run.runSpec;
+    if (gated.match !== null)
+        return globMatches(gated.match, displayName(spec));
+    const { scenario, args } = parseEntry(gated.entry);
+    const base = baseName(spec);
+    // dyck_language:num_parenthesis_pairs=3 is named dyck_language_np=3 by its run-spec function.
+    if (base !== scenario && !base.startsWith(`${scenario}_`))
+        return false;
+    const wantsAugmentation = args.has('data_augmentation');
+    if (wantsAugmentation !== hasAugmentation(spec))
+        return false;
+    for (const [key, value] of args) {
+        if (key === 'data_augmentation') {
+            if (!spec.name.split(/[:,]/).includes(`data_augmentation=${value}`))
+                return false;
+            continue;
+        }
+        if (!argSatisfied(spec, key, value))
+            return false;
+    }
+    return true;
+}
+function pairRuns(baseline, candidate) {
+    const group = (runs) => {
+        const map = new Map();
+        for (const run of runs) {
+            const id = runIdentity(run.runSpec);
+            map.set(id, [...(map.get(id) ?? []), run]);
+        }
+        return map;
+    };
+    const b = group(baseline);
+    const c = group(candidate);
+    const result = { pairs: [], onlyBaseline: [], onlyCandidate: [], duplicates: [] };
+    for (const [id, runs] of b) {
+        if (runs.length > 1)
+            result.duplicates.push({ side: 'baseline', runs });
+        const other = c.get(id);
+        if (!other)
+            result.onlyBaseline.push(...runs);
+        else
+            result.pairs.push({ identity: id, baseline: runs[0], candidate: other[0] });
+    }
+    for (const [id, runs] of c) {
+        if (runs.length > 1)
+            result.duplicates.push({ side: 'candidate', runs });
+        if (!b.has(id))
+            result.onlyCandidate.push(...runs);
+    }
+    // UTF-16 code-unit order: localeCompare depends on the machine's locale ("ä" sorts before "z" in
+    // en-US, after it in sv-SE), and this order is the order of the JSON report.
+    result.pairs.sort((x, y) => compareCodePoints(x.baseline.runSpec.name, y.baseline.runSpec.name));
+    return result;
+}
+function compareCodePoints(a, b) {
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+
+const RUNTIME_METRIC = 'inference_runtime';
+function efficiencyFor(run, b, c, statistics) {
+    const paired = pairValues(b.runtimes(), c.runtimes());
+    const baseline = [];
+    const candidate = [];
+    for (const cluster of paired.clusters) {
+        baseline.push(...cluster.baseline);
+        candidate.push(...cluster.candidate);
+    }
+    // A quantile of zeros (0.2.x wrote request_time 0) has no meaningful ratio.
+    if (baseline.length < 2 || baseline.every(v => v <= 0))
+        return null;
+    const median = ratioOfQuantiles(baseline, candidate, 0.5, statistics);
+    const p90 = ratioOfQuantiles(baseline, candidate, 0.9, statistics);
+    return {
+        run,
+        metric: RUNTIME_METRIC,
+        n: baseline.length,
+        baseline_median: quantile(baseline, 0.5),
+        candidate_median: quantile(candidate, 0.5),
+        median_ratio: median,
+        p90_ratio: p90
+    };
+}
+
+function requestKey(s) {
+    const p = s.perturbation ? `${s.perturbation.name}#${s.perturbation.seed ?? ''}` : '';
+    return `${s.instanceId}\u0000${s.trainTrialIndex}\u0000${p}\u0000${s.referenceIndex ?? ''}`;
+}
+/** Returns false when the run pair must not be compared. */
+function checkRequestStates(run, b, c, log) {
+    let ok = true;
+    for (const [side, data] of [
+        ['baseline', b],
+        ['candidate', c]
+    ]) {
+        if (data.requestStates === null) {
+            log.error('guard.no_scenario_state', `run ${run}: the ${side} side has no scenario_state.json, so cached answers and prompt drift cannot be ruled out`, {
+                file: data.run.path
+            });
+            ok = false;
+            continue;
+        }
+        const cached = data.requestStates.filter(s => s.cached === true);
+        if (cached.length > 0) {
+            log.error('guard.cached', `run ${run}: ${cached.length} ${side} answers were served from HELM's cache, so they may belong to another deployment; run with --disable-cache`, {
+                file: data.scenarioStateFile ?? data.run.path,
+                field: 'result.cached',
+                value: `instance ${cached[0].instanceId}`
+            });
+            ok = false;
+        }
+        const failed = data.requestStates.filter(s => s.success === false);
+        if (failed.length > 0) {
+            log.error('guard.failed_requests', `run ${run}: ${failed.length} ${side} requests failed (${failed[0].error ?? 'no error text'}), so their scores are not the model's answers`, {
+                file: data.scenarioStateFile ?? data.run.path,
+                field: 'result.success',
+                value: `instance ${failed[0].instanceId}`
+            });
+            ok = false;
+        }
+    }
+    if (!ok || b.requestStates === null || c.requestStates === null)
+        return false;
+    // A key can hold several request states: calibrated multiple choice sends an original and a
+    // calibration request per reference, language modelling one request per window, and
+    // perturbations that differ only in parameters share a name. So each key's prompts are compared
+    // as a sorted list: a different prompt anywhere, or a different number of them, is drift.
+    const baselinePrompts = promptsByKey(b.requestStates);
+    const candidatePrompts = promptsByKey(c.requestStates);
+    let drifted = 0;
+    let first = null;
+    for (const [key, { prompts, state }] of candidatePrompts) {
+        const other = baselinePrompts.get(key);
+        if (other !== undefined && !samePrompts(other.prompts, prompts)) {
+            drifted++;
+            first ??= state;
+        }
+    }
+    if (first) {
+        log.error('guard.prompt_drift', `run ${run}: ${drifted} instances were rendered to different prompts on the two sides, so the comparison would measure prompt configuration, not the model`, {
+            file: c.scenarioStateFile ?? c.run.path,
+            field: 'request.prompt',
+            value: `instance ${first.instanceId}, trial ${first.trainTrialIndex}`
+        });
+        return false;
+    }
+    return true;
+}
+function promptsByKey(states) {
+    const byKey = new Map();
+    for (const s of states) {
+        const key = requestKey(s);
+        const entry = byKey.get(key);
+        if (entry)
+            entry.prompts.push(s.promptHash);
+        else
+            byKey.set(key, { prompts: [s.promptHash], state: s });
+    }
+    for (const entry of byKey.values())
+        entry.prompts.sort();
+    return byKey;
+}
+function samePrompts(a, b) {
+    return a.length === b.length && a.every((hash, i) => hash === b[i]);
+}
+
 const EFFICIENCY_NOTE = 'Request times are how long the HELM process waited for each answer, not time-to-first-token under load; the ratios are information only and never gate.';
 async function compareOutputs(baselinePath, candidatePath, config, options = {}) {
     const log = new IssueLog();
@@ -10980,6 +11074,9 @@ async function compareOutputs(baselinePath, candidatePath, config, options = {})
     try {
         sides.baseline = await discoverRuns(baselinePath);
         sides.candidate = await discoverRuns(candidatePath);
+        if (resolve(baselinePath) === resolve(candidatePath)) {
+            log.warn('sides.same_path', `baseline and candidate are the same output (${resolve(baselinePath)}): this compares a run with itself`);
+        }
         const work = selectWork(sides.baseline, sides.candidate, config, options.defaults ?? null, log);
         for (const item of work) {
             await compareRun(item, config, options.examples ?? 3, log, comparisons, efficiency);
@@ -11085,7 +11182,15 @@ async function compareRun(item, config, examples, log, comparisons, efficiency) 
             value: { baseline: d.baseline, candidate: d.candidate }
         });
     }
-    if (drift.length > 0)
+    const scoring = scoringDrift(pair.baseline.runSpec, pair.candidate.runSpec);
+    for (const d of scoring) {
+        log.error('guard.scoring_drift', `run ${name}: the two sides were scored with different ${d.field}, so the comparison would measure the scoring, not the model`, {
+            file: pair.candidate.path,
+            field: `${d.field}[${d.index ?? 0}]`,
+            value: { baseline: d.baseline, candidate: d.candidate }
+        });
+    }
+    if (drift.length > 0 || scoring.length > 0)
         return;
     const [b, c] = await Promise.all([loadRunData(pair.baseline), loadRunData(pair.candidate)]);
     if (!checkRequestStates(name, b, c, log))
@@ -11482,11 +11587,16 @@ const VERDICT_EMOJI = {
 function comparisonVerdictLabel(comparison) {
     return comparison.gated ? comparison.verdict : 'info';
 }
-/** `12 won, 3 lost` for 0/1 metrics; `12 improved, 3 worsened` for continuous ones. */
+/**
+ * `12 won, 3 lost` for 0/1 metrics; `12 improved, 3 worsened` for continuous ones. `wins` and
+ * `losses` count values that went up and down; for a lower-is-better metric (an error rate)
+ * going up is the loss, so the words follow the direction.
+ */
 function formatFlips(comparison) {
-    return comparison.binary
-        ? `${formatCount(comparison.wins)} won, ${formatCount(comparison.losses)} lost`
-        : `${formatCount(comparison.wins)} improved, ${formatCount(comparison.losses)} worsened`;
+    const lower = comparison.direction === 'lower';
+    const better = formatCount(lower ? comparison.losses : comparison.wins);
+    const worse = formatCount(lower ? comparison.wins : comparison.losses);
+    return comparison.binary ? `${better} won, ${worse} lost` : `${better} improved, ${worse} worsened`;
 }
 
 /**
@@ -12805,6 +12915,21 @@ function assertComparableDeployments(baseline, candidate, source) {
         }
     }
 }
+/**
+ * Both sides pointing at one deployment measure it against itself: every change would pass.
+ * Typical cause: a single server started from the pull request's checkout, with the baseline
+ * meant to come from the archive; when no archive matches and the baseline is run here, it
+ * would be run against the candidate. Only a self-check does that on purpose.
+ */
+function assertDistinctDeployments(baseline, candidate, source) {
+    const identity = (d) => d.kind === 'server'
+        ? JSON.stringify(['server', d.api, new URL(d.baseUrl).href.replace(/\/+$/, ''), d.model])
+        : JSON.stringify(['prod_env', resolve(d.localPath), d.deployment]);
+    if (identity(baseline) === identity(candidate)) {
+        throw new ConfigError('config.same_deployment', 'baseline and candidate are the same deployment, so the candidate would never be measured; ' +
+            'point them at different servers or models (use --self-check to measure a server against itself)', { file: source, field: 'deployments.candidate', value: candidate.kind === 'server' ? `${candidate.baseUrl} ${candidate.model}` : candidate.deployment });
+    }
+}
 /** A Hugging Face tokenizer directory (absolute or relative path), as opposed to a HELM tokenizer name. */
 function isLocalTokenizerDirectory(tokenizer) {
     return tokenizer.startsWith('/') || tokenizer.startsWith('./') || tokenizer.startsWith('../');
@@ -12816,13 +12941,25 @@ function redactedFiles(env) {
         'credentials.conf': env.credentialsAreSecret ? redactCredentials(env.files['credentials.conf']) : env.files['credentials.conf']
     };
 }
-/** Keeps HOCON keys, hides values: `openaiApiKey: "sk-..."` becomes `openaiApiKey: "***"`. */
+/**
+ * Keeps HOCON keys, hides values: `openaiApiKey: "sk-..."` becomes `openaiApiKey: "***"`. Any
+ * other line that is not a comment or pure structure (`key {`, `}`) is hidden whole: HOCON also
+ * allows one-line JSON objects and multi-line `"""` strings, whose values the per-line rule
+ * cannot see.
+ */
 function redactCredentials(text) {
     return text
         .split('\n')
         .map(line => {
+        const trimmed = line.trim();
+        if (trimmed === '' || trimmed.startsWith('#') || trimmed.startsWith('//'))
+            return line;
+        if (/^[{}[\],\s]*$/.test(trimmed) || /^"?[A-Za-z0-9_.\-/ ]+"?\s*\{$/.test(trimmed))
+            return line;
         const match = /^(\s*"?[A-Za-z0-9_.\-/ ]+"?\s*[:=]\s*)(.+)$/.exec(line);
-        if (!match || line.trim().startsWith('#') || match[2].trim() === '{')
+        if (!match)
+            return `${line.slice(0, line.length - line.trimStart().length)}***`;
+        if (match[2].trim() === '{')
             return line;
         return `${match[1]}"***"`;
     })
@@ -52225,6 +52362,9 @@ async function prepareRun(config, opts) {
         candidate: opts.selfCheck ? config.deployments.baseline : config.deployments.candidate
     };
     assertComparableDeployments(deployments.baseline, deployments.candidate, config.source);
+    if (!opts.selfCheck && opts.sides.includes('baseline') && opts.sides.includes('candidate')) {
+        assertDistinctDeployments(deployments.baseline, deployments.candidate, config.source);
+    }
     const plans = [];
     for (const side of opts.sides) {
         plans.push(planSide({
@@ -52300,7 +52440,8 @@ async function runSides(config, opts) {
         }));
         const ready = [...outcomes.values()].every(outcome => outcome.errors.length === 0);
         if (ready) {
-            const childEnv = { ...env, PYTHONPATH: [pluginPath, env.PYTHONPATH].filter(Boolean).join(delimiter) };
+            const keyNames = Object.values(prepared.deployments).flatMap(d => (d.kind === 'server' && d.apiKeyEnv ? [d.apiKeyEnv] : []));
+            const childEnv = { ...helmRunEnv(env, keyNames), PYTHONPATH: [pluginPath, env.PYTHONPATH].filter(Boolean).join(delimiter) };
             const runOne = async (plan) => {
                 const outcome = outcomes.get(plan.side);
                 progress(`[${plan.side}] starting helm-run (${plan.entries.length} entries, log: ${plan.logFile})`);
@@ -52456,6 +52597,16 @@ function sideManifest(plan, outcome, deployment, outDir) {
         complete: outcome.complete,
         errors: outcome.errors.map(error => ({ code: error.code, message: error.message }))
     };
+}
+/**
+ * helm-run needs the environment (PATH, the API key variables, HF and NLTK settings) but none of
+ * the runner's own credentials: the action inputs (INPUT_GITHUB-TOKEN), the artifact service's
+ * runtime token and the OIDC request token. It runs third-party code; it gets no more than it needs.
+ */
+const RUNNER_SECRETS = /^(INPUT_.*|ACTIONS_RUNTIME_TOKEN|ACTIONS_ID_TOKEN_REQUEST_TOKEN|ACTIONS_ID_TOKEN_REQUEST_URL|GITHUB_TOKEN|GH_TOKEN)$/;
+function helmRunEnv(env, apiKeyNames = []) {
+    // A variable the gate file names as an API key stays, whatever its name.
+    return Object.fromEntries(Object.entries(env).filter(([name]) => apiKeyNames.includes(name) || !RUNNER_SECRETS.test(name)));
 }
 function apiKeyOf(name, env, source, side) {
     if (!name)

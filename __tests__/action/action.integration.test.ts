@@ -279,6 +279,17 @@ describe('the bundled action against a local GitHub', () => {
     expectClean(fake)
   }, 60_000)
 
+  it('refuses to run the baseline against the candidate\'s own deployment (no archive, one server)', async () => {
+    const fake = await startFake()
+    const same = gateFile().replace('deployment: ci/candidate}', 'deployment: ci/baseline}')
+    const run = await gatePullRequest({ fake, base: same })
+    expectOutcome(run, 1, 'error')
+    expect(run.stdout).not.toMatch(/fake helm-run/)
+    expect(fake.comments[0].body).toMatch(/same deployment/)
+    expect(fake.checkRuns[0].body.conclusion).toBe('failure')
+    expectClean(fake)
+  }, 60_000)
+
   it('uploads the logs of a failing helm run and reports an error', async () => {
     const fake = await startFake()
     const run = await gatePullRequest({ fake, env: { FAKE_HELM_FAIL: 'candidate' } })

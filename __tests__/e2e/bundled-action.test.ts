@@ -81,6 +81,8 @@ describeHelm('the bundled action with the real helm-run', () => {
     const trace = `exit ${result.code}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`
     if (result.outputs.verdict !== 'fail') throw new Error(`expected verdict fail\n${trace}`)
     expect(result.code).toBe(1)
+    // The key is masked for the rest of the job, whatever prints it later.
+    expect(result.stdout).toContain(`::add-mask::${API_KEY}`)
     expect(result.outputs['baseline-source']).toBe('run')
     expect(fake.violations).toEqual([])
 

@@ -37,6 +37,7 @@ describe('compareOutputs on real HELM 0.5.16 output', () => {
     const report = await compare(BASELINE_SUITE, BASELINE_SUITE, { maxDrop: 0.5 })
     expect(report.errors).toEqual([])
     expect(report.verdict).toBe('pass')
+    expect(report.warnings.map(w => w.code)).toContain('sides.same_path')
     const clean = report.comparisons.filter(c => c.gated)
     expect(clean.map(c => c.run).sort()).toEqual(['simple_mcqa', 'simple_mcqa:data_augmentation=robustness', 'synthetic_reasoning:mode=pattern_match'])
     for (const c of clean) {

@@ -119,3 +119,11 @@ describe('matching gate entries to runs', () => {
     expect(pairing.duplicates[0].side).toBe('baseline')
   })
 })
+
+describe('augmentation names are matched whole', () => {
+  it('does not take robustness_all for robustness', () => {
+    const all = run(spec('simple_mcqa:model=ci_baseline,data_augmentation=robustness_all', {}, robust))
+    expect(runMatchesEntry(all, gated('simple_mcqa:data_augmentation=robustness'))).toBe(false)
+    expect(runMatchesEntry(all, gated('simple_mcqa:data_augmentation=robustness_all'))).toBe(true)
+  })
+})

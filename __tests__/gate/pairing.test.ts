@@ -46,6 +46,15 @@ describe('pairValues', () => {
     const paired = pairValues([v('a', null), v('b', 1), v('c', 1)], [v('a', 1), v('b', null), v('c', 0)])
     expect(paired.dropped).toEqual({ baseline: 1, candidate: 1 })
     expect(paired.pairs).toBe(1)
+    // a and b are measured on one side only: as good as missing for the overlap.
+    expect(paired.oneSided).toBe(2)
+    expect(paired.overlap).toBeCloseTo(1 / 3, 15)
+  })
+
+  it('does not count a key unmeasured on both sides against the overlap (the stat does not apply there)', () => {
+    const paired = pairValues([v('a', null), v('b', 1)], [v('a', null), v('b', 0)])
+    expect(paired.dropped).toEqual({ baseline: 1, candidate: 1 })
+    expect(paired.oneSided).toBe(0)
     expect(paired.overlap).toBe(1)
   })
 })

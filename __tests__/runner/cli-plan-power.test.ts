@@ -1,6 +1,6 @@
 /** `plan` and `power` run nothing: they read the gate file (and a pilot report) only. */
 import { describe, expect, it } from '@jest/globals'
-import { mkdtemp, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { planCommand } from '../../src/cli/commands/plan.js'
@@ -35,6 +35,29 @@ describe('helm-gate plan', () => {
     expect(text).toMatch(/helm-run --run-entries simple_mcqa:model=helm-gate\/gated-model --suite baseline-/)
     expect(text.match(/--disable-cache/g)).toHaveLength(2)
     expect(text).not.toContain('sk-very-secret')
+  })
+})
+
+describe('helm-gate plan with a user prod_env', () => {
+  it('never prints a credential, whatever the layout of credentials.conf', async () => {
+    const { dir, io, out } = await setup()
+    await mkdir(join(dir, 'prod_env'))
+    await writeFile(
+      join(dir, 'prod_env', 'model_deployments.yaml'),
+      'model_deployments:\n  - {name: acme/base, model_name: acme/m}\n  - {name: acme/fp8, model_name: acme/m}\n'
+    )
+    await writeFile(join(dir, 'prod_env', 'credentials.conf'), '{"acmeApiKey": "sk-json-secret"}\n')
+    await writeFile(
+      join(dir, 'user.yml'),
+      GATE.replace(
+        / {2}baseline: .*\n {2}candidate: .*\n/,
+        `  baseline: {prod_env: ${JSON.stringify(join(dir, 'prod_env'))}, deployment: acme/base}\n` +
+          `  candidate: {prod_env: ${JSON.stringify(join(dir, 'prod_env'))}, deployment: acme/fp8}\n`
+      )
+    )
+    expect(await planCommand(['--config', 'user.yml'], io)).toBe(0)
+    expect(out()).toContain('### credentials.conf')
+    expect(out()).not.toContain('sk-json-secret')
   })
 })
 

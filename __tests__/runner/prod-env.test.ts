@@ -87,4 +87,18 @@ describe('userProdEnv', () => {
       'a: "***"\ndeployments {\n  "o/m": "***"\n}\n# note: y'
     )
   })
+
+  it('hides values that are not alone on a "key: value" line (JSON, inline objects, multi-line strings)', () => {
+    const text = [
+      '{"openaiApiKey": "sk-one", "anthropicApiKey": "sk-two"}',
+      'deployments { "o/m": "sk-three" }',
+      'longKey = """',
+      'sk-four',
+      '"""',
+      'plain: "sk-five"'
+    ].join('\n')
+    const redacted = redactCredentials(text)
+    for (const secret of ['sk-one', 'sk-two', 'sk-three', 'sk-four', 'sk-five']) expect(redacted).not.toContain(secret)
+    expect(redacted).toContain('plain: "***"')
+  })
 })

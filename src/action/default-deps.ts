@@ -25,6 +25,7 @@ export function defaultDeps(env: NodeJS.ProcessEnv = process.env): ActionDeps {
       warning: message => core.warning(message),
       error: message => core.error(message),
       setFailed: message => core.setFailed(message),
+      setSecret: value => core.setSecret(value),
       writeSummary: async markdown => {
         try {
           await core.summary.addRaw(markdown, true).write()

@@ -16,6 +16,8 @@ export interface ActionIO {
   warning(message: string): void
   error(message: string): void
   setFailed(message: string): void
+  /** Masks a value in every later log line of the job (`::add-mask::`). */
+  setSecret(value: string): void
   /** Appends markdown to the job summary; a missing GITHUB_STEP_SUMMARY is only a warning. */
   writeSummary(markdown: string): Promise<void>
 }

@@ -2,6 +2,7 @@
  * One action invocation: the settings, the event, the paths and the GitHub client, built once
  * from the inputs and the runner's environment and handed to the mode.
  */
+import { stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { RestClient } from '../github/rest.js'
@@ -33,7 +34,7 @@ export async function openSession(deps: ActionDeps): Promise<Session> {
   const workspace = path.resolve(env.GITHUB_WORKSPACE || process.cwd())
   const workDir = path.resolve(workspace, settings.workingDirectory)
   const configFile = path.resolve(workDir, settings.configPath)
-  const repoPath = path.relative(workspace, configFile).split(path.sep).join('/')
+  const repoPath = path.relative(await repositoryRoot(path.dirname(configFile), workspace), configFile).split(path.sep).join('/')
   const outRoot = settings.outputDir
     ? path.resolve(workDir, settings.outputDir)
     : path.join(env.RUNNER_TEMP || tmpdir(), 'helm-gate')
@@ -48,4 +49,24 @@ export async function openSession(deps: ActionDeps): Promise<Session> {
     client: deps.github(settings.githubToken),
     repo: { owner: event.owner, repo: event.repo }
   }
+}
+
+/**
+ * The work tree holding `dir`: the nearest ancestor with a `.git` entry. actions/checkout with
+ * `path:` puts the repository below the workspace, and the contents API (the frozen base
+ * version) knows the gate file by its path in the repository; a workspace-relative path would
+ * answer 404 there, which reads as "the gate file is new in this pull request" and would let
+ * the pull request's own version judge it.
+ */
+async function repositoryRoot(dir: string, workspace: string): Promise<string> {
+  const inWorkspace = (candidate: string): boolean => !path.relative(workspace, candidate).startsWith('..')
+  for (let current = dir; inWorkspace(current) && current !== workspace; current = path.dirname(current)) {
+    try {
+      await stat(path.join(current, '.git'))
+      return current
+    } catch {
+      // not a work tree root
+    }
+  }
+  return workspace
 }

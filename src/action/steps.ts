@@ -19,7 +19,7 @@ import { baselineArtifactName } from './artifact-names.js'
 
 export async function loadGateFile(session: Session): Promise<ResolvedGateFile> {
   const { deps, client, repo, repoPath, configFile } = session
-  return resolveGateFile(repoPath, session.event, session.settings.frozenConfig, {
+  const resolved = await resolveGateFile(repoPath, session.event, session.settings.frozenConfig, {
     readWorkspace: async () => {
       try {
         return await deps.readTextFile(configFile)
@@ -54,6 +54,21 @@ export async function loadGateFile(session: Session): Promise<ResolvedGateFile> 
     },
     parse: (text, source) => deps.parseGateConfig(text, source)
   })
+  maskApiKeys(session, resolved.config)
+  return resolved
+}
+
+/**
+ * helm-run's own output is redacted by runHelmProcess, and GitHub masks values that come from
+ * `secrets.*`, but not a key exported by an earlier step (a vault action, GITHUB_ENV). Masking
+ * here covers every later line of the job: exceptions, a server echoing the header, other steps.
+ */
+function maskApiKeys(session: Session, config: GateConfig): void {
+  for (const deployment of Object.values(config.deployments ?? {})) {
+    if (deployment.kind !== 'server' || !deployment.apiKeyEnv) continue
+    const value = session.deps.env[deployment.apiKeyEnv]
+    if (value) session.deps.io.setSecret(value)
+  }
 }
 
 export interface BaselinePlan {

@@ -36,7 +36,10 @@ export interface StatisticsSettings {
   seed: number
   /** Fraction of the larger side's keys that both sides must share. */
   minOverlap: number
-  /** Interval for 0/1 metrics; continuous metrics always use the bootstrap. */
+  /**
+   * `auto`: Tango for 0/1 metrics with one trial, the bootstrap otherwise. `tango`/`newcombe`
+   * apply only to 0/1 single-trial data; asking for them on other data is an error.
+   */
   interval: IntervalMethod
   /** |d| at or below this counts as unchanged for continuous metrics. */
   flipTolerance: number

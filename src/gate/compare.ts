@@ -5,13 +5,14 @@
  * well-paired comparison can produce a pass.
  */
 import type { GateConfig, GatedRun } from '../config/types.js'
+import { resolve } from 'node:path'
 import { GateError } from '../errors.js'
 import { discoverRuns } from '../helm/read/discover.js'
 import type { RunDirectory } from '../helm/types.js'
 import type { ChangedExample, Comparison, EfficiencyEntry, Report, Verdict } from '../report/model.js'
 import { HELM_GATE_VERSION } from '../version.js'
 import { buildComparisons } from './comparisons.js'
-import { adapterDrift, displayName } from './identity.js'
+import { adapterDrift, displayName, scoringDrift } from './identity.js'
 import { IssueLog } from './issues.js'
 import { pairRuns, runMatchesEntry, type RunPair } from './match.js'
 import { efficiencyFor } from './efficiency.js'
@@ -47,6 +48,9 @@ export async function compareOutputs(
   try {
     sides.baseline = await discoverRuns(baselinePath)
     sides.candidate = await discoverRuns(candidatePath)
+    if (resolve(baselinePath) === resolve(candidatePath)) {
+      log.warn('sides.same_path', `baseline and candidate are the same output (${resolve(baselinePath)}): this compares a run with itself`)
+    }
     const work = selectWork(sides.baseline, sides.candidate, config, options.defaults ?? null, log)
     for (const item of work) {
       await compareRun(item, config, options.examples ?? 3, log, comparisons, efficiency)
@@ -174,7 +178,15 @@ async function compareRun(
       value: { baseline: d.baseline, candidate: d.candidate }
     })
   }
-  if (drift.length > 0) return
+  const scoring = scoringDrift(pair.baseline.runSpec, pair.candidate.runSpec)
+  for (const d of scoring) {
+    log.error('guard.scoring_drift', `run ${name}: the two sides were scored with different ${d.field}, so the comparison would measure the scoring, not the model`, {
+      file: pair.candidate.path,
+      field: `${d.field}[${d.index ?? 0}]`,
+      value: { baseline: d.baseline, candidate: d.candidate }
+    })
+  }
+  if (drift.length > 0 || scoring.length > 0) return
 
   const [b, c] = await Promise.all([loadRunData(pair.baseline), loadRunData(pair.candidate)])
   if (!checkRequestStates(name, b, c, log)) return

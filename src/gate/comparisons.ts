@@ -4,12 +4,13 @@
  */
 import type { GatedRun, StatisticsSettings } from '../config/types.js'
 import { GateError } from '../errors.js'
+import { perturbationKey } from '../helm/read/instance-stats.js'
 import type { ChangedExample, Comparison } from '../report/model.js'
 import { decideVerdict, estimatePaired, resolveMaxDrop } from '../stats/index.js'
 import type { VerdictDecision } from '../stats/types.js'
 import type { IssueLog } from './issues.js'
 import { pairValues, worstCase, type MetricValue, type PairedData } from './pairing.js'
-import type { RunData } from './run-data.js'
+import { exampleKey, type RunData } from './run-data.js'
 
 export function buildComparisons(
   run: string,
@@ -35,6 +36,19 @@ export function buildComparisons(
       })
       return []
     }
+    // HELM only warns when two metrics emit the same stat name, and the reader merges the
+    // copies into sum / count: an average of two possibly different scores is nobody's answer.
+    const repeated = values.find(v => (v.occurrences ?? 1) > 1)
+    if (repeated) {
+      const count = values.filter(v => (v.occurrences ?? 1) > 1).length
+      log.error('guard.duplicate_stat', `run ${run}: ${gated.metric} appears more than once for ${count} ${side} instance${count === 1 ? '' : 's'}, so their value is ambiguous`, {
+        file: data.perInstanceStatsFile,
+        field: gated.metric,
+        value: `instance ${repeated.instanceId}, trial ${repeated.trainTrialIndex}${repeated.perturbation ? `, perturbation ${repeated.perturbation}` : ''}: ${repeated.occurrences} copies`
+      })
+      return []
+    }
+    if (!requestStatesCover(run, side, values, data, log)) return []
   }
 
   const out: Comparison[] = []
@@ -55,6 +69,30 @@ export function buildComparisons(
     if (cmp) out.push(cmp)
   }
   return out
+}
+
+/**
+ * Every measured value must come with its request state: the cache and failure guards read
+ * scenario_state.json, so a score without a request state is a score nobody checked (a
+ * scenario_state.json cut down to save space, or a file from another run). HELM writes both
+ * files from the same request states, so a complete run always passes this.
+ */
+function requestStatesCover(run: string, side: string, values: MetricValue[], data: RunData, log: IssueLog): boolean {
+  if (data.requestStates === null) return true // already an error (guard.no_scenario_state)
+  const present = new Set(
+    data.requestStates.map(s =>
+      exampleKey({ instanceId: s.instanceId, trainTrialIndex: s.trainTrialIndex, perturbation: perturbationKey(s.perturbation) })
+    )
+  )
+  const missing = values.filter(v => v.value !== null && !present.has(exampleKey(v)))
+  if (missing.length === 0) return true
+  const first = missing[0]
+  log.error('guard.no_request_state', `run ${run}: ${missing.length} ${side} scores have no request state in scenario_state.json, so cached or failed answers cannot be ruled out for them`, {
+    file: data.scenarioStateFile ?? data.run.path,
+    field: 'request_states',
+    value: `instance ${first.instanceId}, trial ${first.trainTrialIndex}${first.perturbation ? `, perturbation ${first.perturbation}` : ''}`
+  })
+  return false
 }
 
 /**
@@ -91,31 +129,43 @@ function resolveSplit(run: string, gated: GatedRun, b: RunData, c: RunData, log:
       return undefined
     }
   }
-  if (gated.split !== null) {
-    for (const [side, splits, data] of [
-      ['baseline', splitsB, b],
-      ['candidate', splitsC, c]
-    ] as const) {
-      if (!splits.includes(gated.split)) {
-        log.error('guard.split_missing', `run ${run}: ${gated.metric} has no split ${gated.split} on the ${side} side`, {
-          file: data.perInstanceStatsFile,
-          field: 'split',
-          value: `available: ${splits.join(', ')}`
-        })
-        return undefined
-      }
+  const split = gated.split ?? defaultSplit(run, gated.metric, splitsB, splitsC, log)
+  if (split === undefined) return undefined
+  // The default is chosen from the splits of both sides, never from the ones they share: a side
+  // that lost its test split must not be judged on valid alone.
+  for (const [side, splits, data] of [
+    ['baseline', splitsB, b],
+    ['candidate', splitsC, c]
+  ] as const) {
+    if (!splits.includes(split)) {
+      log.error('guard.split_missing', `run ${run}: ${gated.metric} has no split ${split} on the ${side} side`, {
+        file: data.perInstanceStatsFile,
+        field: 'split',
+        value: `available: ${splits.join(', ')}`
+      })
+      return undefined
     }
-    return gated.split
   }
-  const common = splitsB.filter(s => splitsC.includes(s))
-  if (common.length === 1) return common[0]
+  return split
+}
+
+/** The split to compare when none is configured: the only one, or test. undefined = error logged. */
+function defaultSplit(
+  run: string,
+  metric: string,
+  splitsB: (string | null)[],
+  splitsC: (string | null)[],
+  log: IssueLog
+): string | null | undefined {
+  const all = [...new Set([...splitsB, ...splitsC])].sort()
+  if (all.length === 1) return all[0]
   // Several splits (synthetic_reasoning scores valid and test): test is what users gate on.
-  if (common.includes('test')) {
-    log.warn('split.default', `run ${run}: ${gated.metric} is reported for splits ${common.join(', ')}; comparing test (set split to choose)`)
+  if (all.includes('test')) {
+    log.warn('split.default', `run ${run}: ${metric} is reported for splits ${all.join(', ')}; comparing test (set split to choose)`)
     return 'test'
   }
-  log.error('guard.split_ambiguous', `run ${run}: ${gated.metric} is reported for several splits; choose one with split`, {
-    value: common.join(', ')
+  log.error('guard.split_ambiguous', `run ${run}: ${metric} is reported for several splits; choose one with split`, {
+    value: all.join(', ')
   })
   return undefined
 }
@@ -139,7 +189,8 @@ function compareOne(
   if (paired.overlap < statistics.minOverlap) {
     log.error(
       'guard.overlap',
-      `${label}: only ${(paired.overlap * 100).toFixed(1)}% of instances were scored on both sides (minimum ${(statistics.minOverlap * 100).toFixed(1)}%); ${paired.unmatched.baseline} baseline and ${paired.unmatched.candidate} candidate keys are unmatched`,
+      `${label}: only ${(paired.overlap * 100).toFixed(1)}% of instances were scored on both sides (minimum ${(statistics.minOverlap * 100).toFixed(1)}%); ${paired.unmatched.baseline} baseline and ${paired.unmatched.candidate} candidate keys are unmatched` +
+        (paired.oneSided > 0 ? `, and ${paired.dropped.baseline} baseline and ${paired.dropped.candidate} candidate values are not measurements (count 0 or not finite)` : ''),
       { file: c.perInstanceStatsFile, field: 'min_overlap', value: paired.overlap }
     )
     return null

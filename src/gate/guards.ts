@@ -49,15 +49,19 @@ export function checkRequestStates(run: string, b: RunData, c: RunData, log: Iss
   }
   if (!ok || b.requestStates === null || c.requestStates === null) return false
 
-  const prompts = new Map<string, string>()
-  for (const s of b.requestStates) prompts.set(requestKey(s), s.promptHash)
+  // A key can hold several request states: calibrated multiple choice sends an original and a
+  // calibration request per reference, language modelling one request per window, and
+  // perturbations that differ only in parameters share a name. So each key's prompts are compared
+  // as a sorted list: a different prompt anywhere, or a different number of them, is drift.
+  const baselinePrompts = promptsByKey(b.requestStates)
+  const candidatePrompts = promptsByKey(c.requestStates)
   let drifted = 0
   let first: RequestStateSummary | null = null
-  for (const s of c.requestStates) {
-    const other = prompts.get(requestKey(s))
-    if (other !== undefined && other !== s.promptHash) {
+  for (const [key, { prompts, state }] of candidatePrompts) {
+    const other = baselinePrompts.get(key)
+    if (other !== undefined && !samePrompts(other.prompts, prompts)) {
       drifted++
-      first ??= s
+      first ??= state
     }
   }
   if (first) {
@@ -69,4 +73,27 @@ export function checkRequestStates(run: string, b: RunData, c: RunData, log: Iss
     return false
   }
   return true
+}
+
+interface KeyPrompts {
+  /** Prompt hashes, sorted once filled. */
+  prompts: string[]
+  /** The key's first request state, for messages. */
+  state: RequestStateSummary
+}
+
+function promptsByKey(states: RequestStateSummary[]): Map<string, KeyPrompts> {
+  const byKey = new Map<string, KeyPrompts>()
+  for (const s of states) {
+    const key = requestKey(s)
+    const entry = byKey.get(key)
+    if (entry) entry.prompts.push(s.promptHash)
+    else byKey.set(key, { prompts: [s.promptHash], state: s })
+  }
+  for (const entry of byKey.values()) entry.prompts.sort()
+  return byKey
+}
+
+function samePrompts(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((hash, i) => hash === b[i])
 }

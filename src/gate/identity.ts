@@ -50,6 +50,8 @@ export interface AdapterDifference {
   field: string
   baseline: unknown
   candidate: unknown
+  /** For list fields: the position of the first element that differs. */
+  index?: number
 }
 
 /** Adapter-spec fields that differ between the two sides, model fields excepted. */
@@ -60,6 +62,28 @@ export function adapterDrift(baseline: RunSpecJson, candidate: RunSpecJson): Ada
   return fields
     .filter(field => canonicalJson(b[field]) !== canonicalJson(c[field]))
     .map(field => ({ field: `adapter_spec.${field}`, baseline: b[field], candidate: c[field] }))
+}
+
+/**
+ * Run-spec fields that decide how answers are scored. Runs are matched by scenario and
+ * augmentation only, so two runs of one scenario scored by different metric specs or annotators
+ * (another HELM version, a hand-edited run spec) would pair up and their difference would
+ * measure the scorer, not the model.
+ */
+const SCORING_FIELDS = ['metric_specs', 'annotators'] as const
+
+export function scoringDrift(baseline: RunSpecJson, candidate: RunSpecJson): AdapterDifference[] {
+  const out: AdapterDifference[] = []
+  for (const field of SCORING_FIELDS) {
+    const b: unknown[] = baseline[field] ?? []
+    const c: unknown[] = candidate[field] ?? []
+    if (canonicalJson(b) === canonicalJson(c)) continue
+    // Name the first spec that differs: the whole lists are too long for a one-line message.
+    let i = 0
+    while (i < b.length && i < c.length && canonicalJson(b[i]) === canonicalJson(c[i])) i++
+    out.push({ field, baseline: b[i] ?? null, candidate: c[i] ?? null, index: i })
+  }
+  return out
 }
 
 /** The run's name with the model parts removed, for display and for `match` globs. */

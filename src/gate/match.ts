@@ -62,7 +62,7 @@ export function runMatchesEntry(run: RunDirectory, gated: GatedRun): boolean {
   if (wantsAugmentation !== hasAugmentation(spec)) return false
   for (const [key, value] of args) {
     if (key === 'data_augmentation') {
-      if (!spec.name.includes(`data_augmentation=${value}`)) return false
+      if (!spec.name.split(/[:,]/).includes(`data_augmentation=${value}`)) return false
       continue
     }
     if (!argSatisfied(spec, key, value)) return false
@@ -106,6 +106,12 @@ export function pairRuns(baseline: RunDirectory[], candidate: RunDirectory[]): R
     if (runs.length > 1) result.duplicates.push({ side: 'candidate', runs })
     if (!b.has(id)) result.onlyCandidate.push(...runs)
   }
-  result.pairs.sort((x, y) => x.baseline.runSpec.name.localeCompare(y.baseline.runSpec.name))
+  // UTF-16 code-unit order: localeCompare depends on the machine's locale ("ä" sorts before "z" in
+  // en-US, after it in sv-SE), and this order is the order of the JSON report.
+  result.pairs.sort((x, y) => compareCodePoints(x.baseline.runSpec.name, y.baseline.runSpec.name))
   return result
+}
+
+function compareCodePoints(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
 }

@@ -13,6 +13,8 @@ export interface MetricValue {
   perturbation: string | null
   /** sum / count, or null when the stat is not a measurement (count 0, non-finite). */
   value: number | null
+  /** Stats merged into this value; more than 1 only when the file repeats the stat (1 when absent). */
+  occurrences?: number
 }
 
 export interface PairedData {
@@ -24,7 +26,15 @@ export interface PairedData {
   pairs: number
   unmatched: { baseline: number; candidate: number }
   dropped: { baseline: number; candidate: number }
-  /** matched keys / keys of the larger side (before dropping unmeasurable values). */
+  /** Keys on both sides whose value is a measurement on one side only. */
+  oneSided: number
+  /**
+   * Keys measured on both sides (or on neither) / keys of the larger side. A value measured on
+   * one side only counts as missing: HELM removes NaN stats from the file (so the key goes
+   * missing), and a count-0 or NaN value left in the file is the same failure; it must not
+   * shrink the comparison silently to the instances that worked. Keys unmeasured on both sides
+   * (a stat that does not apply to that instance) say nothing about either deployment.
+   */
   overlap: number
   keys: { baseline: number; candidate: number }
 }
@@ -49,6 +59,7 @@ export function pairValues(baseline: MetricValue[], candidate: MetricValue[]): P
   let matched = 0
   let pairs = 0
   const dropped = { baseline: 0, candidate: 0 }
+  let oneSided = 0
   const byCluster = new Map<string, { trial: number; b: number; c: number }[]>()
   for (const [key, bv] of b) {
     const cv = c.get(key)
@@ -57,6 +68,7 @@ export function pairValues(baseline: MetricValue[], candidate: MetricValue[]): P
     if (bv.value === null || cv.value === null) {
       if (bv.value === null) dropped.baseline++
       if (cv.value === null) dropped.candidate++
+      if ((bv.value === null) !== (cv.value === null)) oneSided++
       continue
     }
     const ck = clusterKey(bv.instanceId, bv.perturbation)
@@ -81,7 +93,8 @@ export function pairValues(baseline: MetricValue[], candidate: MetricValue[]): P
     pairs,
     unmatched: { baseline: b.size - matched, candidate: c.size - matched },
     dropped,
-    overlap: larger === 0 ? 0 : matched / larger,
+    oneSided,
+    overlap: larger === 0 ? 0 : (matched - oneSided) / larger,
     keys: { baseline: b.size, candidate: c.size }
   }
 }

@@ -80,7 +80,8 @@ function makeRunData(
           instanceId: v.instanceId,
           trainTrialIndex: v.trainTrialIndex,
           perturbation: s.perturbation,
-          value: Number.isFinite(value) ? value : null
+          value: Number.isFinite(value) ? value : null,
+          occurrences: v.occurrences
         })
       }
     }

@@ -70,9 +70,14 @@ export function comparisonVerdictLabel(comparison: Comparison): string {
   return comparison.gated ? comparison.verdict : 'info'
 }
 
-/** `12 won, 3 lost` for 0/1 metrics; `12 improved, 3 worsened` for continuous ones. */
+/**
+ * `12 won, 3 lost` for 0/1 metrics; `12 improved, 3 worsened` for continuous ones. `wins` and
+ * `losses` count values that went up and down; for a lower-is-better metric (an error rate)
+ * going up is the loss, so the words follow the direction.
+ */
 export function formatFlips(comparison: Comparison): string {
-  return comparison.binary
-    ? `${formatCount(comparison.wins)} won, ${formatCount(comparison.losses)} lost`
-    : `${formatCount(comparison.wins)} improved, ${formatCount(comparison.losses)} worsened`
+  const lower = comparison.direction === 'lower'
+  const better = formatCount(lower ? comparison.losses : comparison.wins)
+  const worse = formatCount(lower ? comparison.wins : comparison.losses)
+  return comparison.binary ? `${better} won, ${worse} lost` : `${better} improved, ${worse} worsened`
 }

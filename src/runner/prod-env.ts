@@ -10,7 +10,7 @@
  * `api_key_env`, so credentials.conf stays empty.
  */
 import { readFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml'
 import type { Deployment, ServerDeployment } from '../config/types.js'
 import { ConfigError } from '../errors.js'
@@ -178,6 +178,27 @@ export function assertComparableDeployments(baseline: Deployment, candidate: Dep
   }
 }
 
+/**
+ * Both sides pointing at one deployment measure it against itself: every change would pass.
+ * Typical cause: a single server started from the pull request's checkout, with the baseline
+ * meant to come from the archive; when no archive matches and the baseline is run here, it
+ * would be run against the candidate. Only a self-check does that on purpose.
+ */
+export function assertDistinctDeployments(baseline: Deployment, candidate: Deployment, source: string): void {
+  const identity = (d: Deployment): string =>
+    d.kind === 'server'
+      ? JSON.stringify(['server', d.api, new URL(d.baseUrl).href.replace(/\/+$/, ''), d.model])
+      : JSON.stringify(['prod_env', resolve(d.localPath), d.deployment])
+  if (identity(baseline) === identity(candidate)) {
+    throw new ConfigError(
+      'config.same_deployment',
+      'baseline and candidate are the same deployment, so the candidate would never be measured; ' +
+        'point them at different servers or models (use --self-check to measure a server against itself)',
+      { file: source, field: 'deployments.candidate', value: candidate.kind === 'server' ? `${candidate.baseUrl} ${candidate.model}` : candidate.deployment }
+    )
+  }
+}
+
 /** A Hugging Face tokenizer directory (absolute or relative path), as opposed to a HELM tokenizer name. */
 export function isLocalTokenizerDirectory(tokenizer: string): boolean {
   return tokenizer.startsWith('/') || tokenizer.startsWith('./') || tokenizer.startsWith('../')
@@ -191,13 +212,22 @@ export function redactedFiles(env: ProdEnv): Record<ProdEnvFileName, string> {
   }
 }
 
-/** Keeps HOCON keys, hides values: `openaiApiKey: "sk-..."` becomes `openaiApiKey: "***"`. */
+/**
+ * Keeps HOCON keys, hides values: `openaiApiKey: "sk-..."` becomes `openaiApiKey: "***"`. Any
+ * other line that is not a comment or pure structure (`key {`, `}`) is hidden whole: HOCON also
+ * allows one-line JSON objects and multi-line `"""` strings, whose values the per-line rule
+ * cannot see.
+ */
 export function redactCredentials(text: string): string {
   return text
     .split('\n')
     .map(line => {
+      const trimmed = line.trim()
+      if (trimmed === '' || trimmed.startsWith('#') || trimmed.startsWith('//')) return line
+      if (/^[{}[\],\s]*$/.test(trimmed) || /^"?[A-Za-z0-9_.\-/ ]+"?\s*\{$/.test(trimmed)) return line
       const match = /^(\s*"?[A-Za-z0-9_.\-/ ]+"?\s*[:=]\s*)(.+)$/.exec(line)
-      if (!match || line.trim().startsWith('#') || match[2].trim() === '{') return line
+      if (!match) return `${line.slice(0, line.length - line.trimStart().length)}***`
+      if (match[2].trim() === '{') return line
       return `${match[1]}"***"`
     })
     .join('\n')

@@ -17,7 +17,7 @@ import { ConfigError, GateError, HelmRunError } from '../errors.js'
 import { HELM_GATE_VERSION } from '../version.js'
 import { runHelmProcess, type HelmProcessResult } from './helm-process.js'
 import { assertPinnedVersion, installedHelmVersion, pluginPythonPath, pythonFor, resolveHelmRun } from './helm-install.js'
-import { assertComparableDeployments, PROD_ENV_FILES, prodEnvFor, redactedFiles } from './prod-env.js'
+import { assertComparableDeployments, assertDistinctDeployments, PROD_ENV_FILES, prodEnvFor, redactedFiles } from './prod-env.js'
 import { probeServer, type ProbeResult } from './readiness.js'
 import { writeRunManifest, type SideManifest } from './run-manifest.js'
 import { planSide, type Side, type SidePlan } from './side-plan.js'
@@ -110,6 +110,9 @@ export async function prepareRun(
     candidate: opts.selfCheck ? config.deployments.baseline : config.deployments.candidate
   }
   assertComparableDeployments(deployments.baseline, deployments.candidate, config.source)
+  if (!opts.selfCheck && opts.sides.includes('baseline') && opts.sides.includes('candidate')) {
+    assertDistinctDeployments(deployments.baseline, deployments.candidate, config.source)
+  }
   const plans: SidePlan[] = []
   for (const side of opts.sides) {
     plans.push(
@@ -188,7 +191,8 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
 
     const ready = [...outcomes.values()].every(outcome => outcome.errors.length === 0)
     if (ready) {
-      const childEnv = { ...env, PYTHONPATH: [pluginPath, env.PYTHONPATH].filter(Boolean).join(delimiter) }
+      const keyNames = Object.values(prepared.deployments).flatMap(d => (d.kind === 'server' && d.apiKeyEnv ? [d.apiKeyEnv] : []))
+      const childEnv = { ...helmRunEnv(env, keyNames), PYTHONPATH: [pluginPath, env.PYTHONPATH].filter(Boolean).join(delimiter) }
       const runOne = async (plan: SidePlan): Promise<void> => {
         const outcome = outcomes.get(plan.side) as SideOutcome
         progress(`[${plan.side}] starting helm-run (${plan.entries.length} entries, log: ${plan.logFile})`)
@@ -361,6 +365,18 @@ function sideManifest(plan: SidePlan, outcome: SideOutcome, deployment: Deployme
     complete: outcome.complete,
     errors: outcome.errors.map(error => ({ code: error.code, message: error.message }))
   }
+}
+
+/**
+ * helm-run needs the environment (PATH, the API key variables, HF and NLTK settings) but none of
+ * the runner's own credentials: the action inputs (INPUT_GITHUB-TOKEN), the artifact service's
+ * runtime token and the OIDC request token. It runs third-party code; it gets no more than it needs.
+ */
+const RUNNER_SECRETS = /^(INPUT_.*|ACTIONS_RUNTIME_TOKEN|ACTIONS_ID_TOKEN_REQUEST_TOKEN|ACTIONS_ID_TOKEN_REQUEST_URL|GITHUB_TOKEN|GH_TOKEN)$/
+
+export function helmRunEnv(env: NodeJS.ProcessEnv, apiKeyNames: string[] = []): NodeJS.ProcessEnv {
+  // A variable the gate file names as an API key stays, whatever its name.
+  return Object.fromEntries(Object.entries(env).filter(([name]) => apiKeyNames.includes(name) || !RUNNER_SECRETS.test(name)))
 }
 
 function apiKeyOf(name: string | null, env: NodeJS.ProcessEnv, source: string, side: Side): string | null {
