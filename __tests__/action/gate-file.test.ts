@@ -54,6 +54,17 @@ describe('resolveGateFile', () => {
   })
 })
 
+describe('merge queue', () => {
+  it('freezes the gate file at the merge group base and checks the group head', async () => {
+    const group = deriveEvent('merge_group', { repository: { id: 1, default_branch: 'main' }, merge_group: { base_sha: 'mgbase', head_sha: 'mghead' } }, env)
+    expect(group.checkSha).toBe('mghead')
+    const s = sources('max_drop: 0.02\n', 'max_drop: 0.5\n')
+    const resolved = await resolveGateFile('g.yml', group, true, s)
+    expect(s.asked).toEqual(['mgbase'])
+    expect(resolved.origin).toBe('base mgbase')
+  })
+})
+
 describe('unifiedDiff', () => {
   it('writes hunks with context', () => {
     const before = Array.from({ length: 20 }, (_, i) => `line ${i}`).join('\n')

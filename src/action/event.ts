@@ -36,6 +36,11 @@ export interface EventInfo {
   isDefaultBranchPush: boolean
   /** For workflow_run: the triggering run, whose artifacts mode compare downloads. */
   sourceRunId: number | null
+  /**
+   * For merge_group (the merge queue): the base commit the queued changes land on. The gate file
+   * is frozen there too, or a queued pull request could loosen the gate that judges it.
+   */
+  mergeGroupBaseSha?: string | null
 }
 
 export interface RunnerEnvironment {
@@ -77,12 +82,17 @@ export function deriveEvent(eventName: string, payload: unknown, env: RunnerEnvi
   let checkSha = sha
   let sourceRunId: number | null = null
   let prAuthor: string | null = null
+  let mergeGroupBaseSha: string | null = null
 
   if (eventName === 'pull_request' || eventName === 'pull_request_target') {
     const pr = asObject(event.pull_request)
     pullRequest = pullRequestFrom(pr, repositoryId)
     prAuthor = stringOrNull(asObject(pr.user).login)
     if (pullRequest) checkSha = pullRequest.headSha
+  } else if (eventName === 'merge_group') {
+    const group = asObject(event.merge_group)
+    mergeGroupBaseSha = stringOrNull(group.base_sha)
+    checkSha = stringOrNull(group.head_sha) ?? sha
   } else if (eventName === 'workflow_run') {
     const run = asObject(event.workflow_run)
     sourceRunId = numberOrNull(run.id)
@@ -131,7 +141,8 @@ export function deriveEvent(eventName: string, payload: unknown, env: RunnerEnvi
     checkSha,
     isDependabot,
     isDefaultBranchPush,
-    sourceRunId
+    sourceRunId,
+    mergeGroupBaseSha
   }
 }
 

@@ -31,7 +31,7 @@ export async function resolveGateFile(
   frozen: boolean,
   sources: GateFileSources
 ): Promise<ResolvedGateFile> {
-  const baseSha = event.pullRequest?.baseSha ?? null
+  const baseSha = event.pullRequest?.baseSha ?? event.mergeGroupBaseSha ?? null
   // workflow_run already runs the default branch's workflow and files: frozen by construction.
   if (!frozen || !baseSha || event.eventName === 'workflow_run') {
     const text = await sources.readWorkspace()
