@@ -5,16 +5,16 @@
  * the whole chain: gate file at the base commit, both sides run by crfm-helm, verdict, sticky
  * comment, check run and an evidence artifact holding real HELM output and no secret.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { afterAll, describe, expect, it } from '@jest/globals'
 import { mkdir, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { COMMENT_MARKER } from '../../src/action/constants.js'
 import { extractZip, listZipEntries } from '../../src/github/zip.js'
 import { runAction } from '../../test-support/action-harness/harness.js'
-import { buildAnswerKey, HELM_RUN, helmAvailable, startFakeServer, type FakeServer } from '../../test-support/fake-openai/harness.js'
+import { HELM_RUN, helmAvailable } from '../../test-support/fake-openai/harness.js'
 import { FakeGitHub } from '../../test-support/fake-github/server.js'
-import { gateYaml } from './gate-fixture.js'
+import { gateYaml, useFakeServers } from './gate-fixture.js'
 
 const ENTRIES = ['simple_mcqa', 'dyck_language:num_parenthesis_pairs=3']
 const BASE_SHA = 'a'.repeat(40)
@@ -25,22 +25,15 @@ const API_KEY = 'sk-helm-gate-e2e-7f3a9c1d2b'
 const describeHelm = helmAvailable() ? describe : describe.skip
 
 describeHelm('the bundled action with the real helm-run', () => {
-  let key: string
-  const servers: FakeServer[] = []
+  const server = useFakeServers(ENTRIES)
   let fake: FakeGitHub | undefined
-  beforeAll(async () => {
-    key = await buildAnswerKey(ENTRIES)
-  }, 300_000)
   afterAll(async () => {
-    await Promise.all(servers.map(server => server.stop()))
     await fake?.stop()
   })
 
   it('gates a pull request: verdict, sticky comment, check run on the head, real HELM files in the artifact', async () => {
-    const baseline = await startFakeServer({ answerKeys: [key], accuracy: 1, seed: 9, apiKey: API_KEY })
-    servers.push(baseline)
-    const candidate = await startFakeServer({ answerKeys: [key], accuracy: 0.8, seed: 9, apiKey: API_KEY })
-    servers.push(candidate)
+    const baseline = await server({ accuracy: 1, seed: 9, apiKey: API_KEY })
+    const candidate = await server({ accuracy: 0.8, seed: 9, apiKey: API_KEY })
     fake = await new FakeGitHub().start()
 
     const text = gateYaml({

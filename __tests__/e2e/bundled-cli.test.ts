@@ -4,13 +4,13 @@
  * evidence left in --out. gate-verdicts.test.ts covers the same cases through runCommand();
  * this proves the bundle itself (plugin lookup from dist/, argv, process exit code).
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { describe, expect, it } from '@jest/globals'
 import { readFile, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Report } from '../../src/report/model.js'
-import { buildAnswerKey, helmAvailable, REPO_ROOT, startFakeServer, type FakeServer, type FakeServerOptions } from '../../test-support/fake-openai/harness.js'
+import { helmAvailable, REPO_ROOT, type FakeServer } from '../../test-support/fake-openai/harness.js'
 import { run } from '../support/spawn.js'
-import { freshDir, writeGateFile, type GateSpec } from './gate-fixture.js'
+import { freshDir, type GateSpec, useFakeServers, writeGateFile } from './gate-fixture.js'
 
 // The same entries as gate-verdicts.test.ts, so both files share one cached answer key.
 const ENTRIES = ['simple_mcqa', 'dyck_language:num_parenthesis_pairs=3']
@@ -27,20 +27,7 @@ interface CliRun {
 }
 
 describeHelm('dist/cli.js run end to end (real helm-run, fake servers)', () => {
-  let key: string
-  const servers: FakeServer[] = []
-  beforeAll(async () => {
-    key = await buildAnswerKey(ENTRIES)
-  }, 300_000)
-  afterAll(async () => {
-    await Promise.all(servers.map(server => server.stop()))
-  })
-
-  async function server(options: Omit<FakeServerOptions, 'answerKeys'>): Promise<FakeServer> {
-    const started = await startFakeServer({ answerKeys: [key], ...options })
-    servers.push(started)
-    return started
-  }
+  const server = useFakeServers(ENTRIES)
 
   async function bundledRun(spec: GateSpec): Promise<CliRun> {
     const dir = await freshDir('cli')

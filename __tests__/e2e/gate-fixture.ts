@@ -6,7 +6,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { stringify } from 'yaml'
-import { HELM_RUN } from '../../test-support/fake-openai/harness.js'
+import { afterAll, beforeAll } from '@jest/globals'
+import { buildAnswerKey, HELM_RUN, startFakeServer, type FakeServer, type FakeServerOptions } from '../../test-support/fake-openai/harness.js'
 
 export interface SideSpec {
   baseUrl: string
@@ -60,4 +61,25 @@ export async function writeGateFile(dir: string, spec: GateSpec): Promise<string
   const file = join(dir, 'gate.yml')
   await writeFile(file, gateYaml(spec))
   return file
+}
+
+/**
+ * Registers the suite's fake OpenAI servers: the answer key for `entries` is built once before
+ * the tests (cached across files with the same entries), and every server started through the
+ * returned function is stopped after them.
+ */
+export function useFakeServers(entries: string[]): (options?: Omit<FakeServerOptions, 'answerKeys'>) => Promise<FakeServer> {
+  let key: string
+  const servers: FakeServer[] = []
+  beforeAll(async () => {
+    key = await buildAnswerKey(entries)
+  }, 300_000)
+  afterAll(async () => {
+    await Promise.all(servers.map(server => server.stop()))
+  })
+  return async (options = {}) => {
+    const started = await startFakeServer({ answerKeys: [key], ...options })
+    servers.push(started)
+    return started
+  }
 }

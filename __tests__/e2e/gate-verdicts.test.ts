@@ -3,14 +3,14 @@
  * OpenAI-compatible servers on loopback, from gate file to verdict and exit status.
  * Each test starts two helm-run processes (~4-10 s each); instance budgets are small.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { describe, expect, it } from '@jest/globals'
 import { readFile, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { runCommand } from '../../src/cli/commands/run.js'
 import type { CliIo } from '../../src/cli/io.js'
 import type { Report } from '../../src/report/model.js'
-import { buildAnswerKey, helmAvailable, startFakeServer, type FakeServer, type FakeServerOptions } from '../../test-support/fake-openai/harness.js'
-import { freshDir, writeGateFile, type GateSpec } from './gate-fixture.js'
+import { helmAvailable, type FakeServer } from '../../test-support/fake-openai/harness.js'
+import { freshDir, type GateSpec, useFakeServers, writeGateFile } from './gate-fixture.js'
 
 const ENTRIES = ['simple_mcqa', 'dyck_language:num_parenthesis_pairs=3']
 const describeHelm = helmAvailable() ? describe : describe.skip
@@ -24,20 +24,7 @@ interface GateRun {
 }
 
 describeHelm('helm-gate run end to end (real helm-run, fake servers)', () => {
-  let key: string
-  const servers: FakeServer[] = []
-  beforeAll(async () => {
-    key = await buildAnswerKey(ENTRIES)
-  }, 300_000)
-  afterAll(async () => {
-    await Promise.all(servers.map(server => server.stop()))
-  })
-
-  async function server(options: Omit<FakeServerOptions, 'answerKeys'>): Promise<FakeServer> {
-    const started = await startFakeServer({ answerKeys: [key], ...options })
-    servers.push(started)
-    return started
-  }
+  const server = useFakeServers(ENTRIES)
 
   async function gate(spec: GateSpec, extraArgs: string[] = [], outDir?: string): Promise<GateRun> {
     const dir = await freshDir('run')

@@ -5,14 +5,14 @@
  * The fake server's --noise redraws an answer at random per request (not per prompt), so two
  * identical runs disagree on some instances; without noise they must agree on all of them.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { describe, expect, it } from '@jest/globals'
 import { readFile, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { runCommand } from '../../src/cli/commands/run.js'
 import type { CliIo } from '../../src/cli/io.js'
 import type { Report } from '../../src/report/model.js'
-import { buildAnswerKey, helmAvailable, startFakeServer, type FakeServer, type FakeServerOptions } from '../../test-support/fake-openai/harness.js'
-import { freshDir, writeGateFile } from './gate-fixture.js'
+import { helmAvailable, type FakeServer } from '../../test-support/fake-openai/harness.js'
+import { freshDir, useFakeServers, writeGateFile } from './gate-fixture.js'
 
 const ENTRIES = ['simple_mcqa', 'dyck_language:num_parenthesis_pairs=3']
 const describeHelm = helmAvailable() ? describe : describe.skip
@@ -67,20 +67,7 @@ async function handCount(result: SelfCheck): Promise<{ changed: number; pairs: n
 }
 
 describeHelm('helm-gate run --self-check (real helm-run, fake server)', () => {
-  let key: string
-  const servers: FakeServer[] = []
-  beforeAll(async () => {
-    key = await buildAnswerKey(ENTRIES)
-  }, 300_000)
-  afterAll(async () => {
-    await Promise.all(servers.map(server => server.stop()))
-  })
-
-  async function server(options: Omit<FakeServerOptions, 'answerKeys'>): Promise<FakeServer> {
-    const started = await startFakeServer({ answerKeys: [key], ...options })
-    servers.push(started)
-    return started
-  }
+  const server = useFakeServers(ENTRIES)
 
   async function selfCheck(baseline: FakeServer, candidate: FakeServer, maxEvalInstances: number): Promise<SelfCheck> {
     const dir = await freshDir('self-check')

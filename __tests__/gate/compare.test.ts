@@ -2,21 +2,14 @@ import { describe, expect, it } from '@jest/globals'
 import { mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseGateConfig } from '../../src/config/load.js'
-import { DEFAULT_STATISTICS, type GateConfig } from '../../src/config/types.js'
 import { compareOutputs, type RunDefaults } from '../../src/gate/compare.js'
+import { cliConfig, comparer, errorCodes } from './compare-helpers.js'
 import { renderJson } from '../../src/report/json.js'
 import type { Report } from '../../src/report/model.js'
 import { ALTERED_SUITE, BASELINE_SUITE, LEGACY_SUITE, MCQA_RUN, REASONING_RUN, ROBUSTNESS_RUN, TRIALS_SUITE } from '../helm/read/fixtures.js'
 import { copyToTemp, editJson } from '../support/fixture-copy.js'
 
-const cli: GateConfig = {
-  version: 1,
-  source: '(test)',
-  helm: null,
-  deployments: null,
-  runs: [],
-  statistics: { ...DEFAULT_STATISTICS, resamples: 2000 }
-}
+const cli = cliConfig(2000)
 
 const defaults: RunDefaults = {
   metric: 'exact_match',
@@ -27,10 +20,9 @@ const defaults: RunDefaults = {
   perturbations: 'report'
 }
 
-const compare = (b: string, c: string, d: Partial<RunDefaults> = {}, config = cli): Promise<Report> =>
-  compareOutputs(b, c, config, { defaults: { ...defaults, ...d } })
+const compare = comparer(cli, defaults)
 
-const codes = (report: Report): string[] => report.errors.map(e => e.code)
+const codes = errorCodes
 
 describe('compareOutputs on real HELM 0.5.16 output', () => {
   it('passes the same run on both sides when the margin is wider than what 10 instances can resolve', async () => {

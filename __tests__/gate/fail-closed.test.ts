@@ -5,22 +5,15 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { join } from 'node:path'
-import { DEFAULT_STATISTICS, type GateConfig } from '../../src/config/types.js'
-import { compareOutputs, type RunDefaults } from '../../src/gate/compare.js'
+import type { RunDefaults } from '../../src/gate/compare.js'
+import { cliConfig, comparer, errorCodes } from './compare-helpers.js'
 import { pairRuns } from '../../src/gate/match.js'
 import type { RunDirectory, RunSpecJson } from '../../src/helm/types.js'
 import type { Report } from '../../src/report/model.js'
 import { BASELINE_SUITE, MCQA_RUN, REASONING_RUN } from '../helm/read/fixtures.js'
 import { copyToTemp, editJson } from '../support/fixture-copy.js'
 
-const cli: GateConfig = {
-  version: 1,
-  source: '(test)',
-  helm: null,
-  deployments: null,
-  runs: [],
-  statistics: { ...DEFAULT_STATISTICS, resamples: 1000 }
-}
+const cli = cliConfig(1000)
 
 const defaults: RunDefaults = {
   metric: 'exact_match',
@@ -32,10 +25,9 @@ const defaults: RunDefaults = {
   perturbations: 'report'
 }
 
-const compare = (b: string, c: string, d: Partial<RunDefaults> = {}): Promise<Report> =>
-  compareOutputs(b, c, cli, { defaults: { ...defaults, ...d } })
+const compare = comparer(cli, defaults)
 
-const codes = (report: Report): string[] => report.errors.map(e => e.code)
+const codes = errorCodes
 
 interface StatRow {
   instance_id: string

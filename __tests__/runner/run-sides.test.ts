@@ -2,32 +2,24 @@
  * runSides with the real pinned helm-run against fake servers: isolation, manifest, failure
  * reporting. (Verdicts through the CLI are in __tests__/e2e.)
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { describe, expect, it } from '@jest/globals'
 import { readFile, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { loadGateConfig } from '../../src/config/load.js'
 import { HelmRunError, ServerNotReadyError } from '../../src/errors.js'
 import { runSides } from '../../src/runner/run-sides.js'
-import { buildAnswerKey, helmAvailable, startFakeServer, type FakeServer } from '../../test-support/fake-openai/harness.js'
-import { freshDir, writeGateFile } from '../e2e/gate-fixture.js'
+import { helmAvailable } from '../../test-support/fake-openai/harness.js'
+import { freshDir, useFakeServers, writeGateFile } from '../e2e/gate-fixture.js'
 
 const ENTRIES = ['simple_mcqa']
 const describeHelm = helmAvailable() ? describe : describe.skip
 
 describeHelm('runSides with real helm-run', () => {
-  let key: string
-  const servers: FakeServer[] = []
-  beforeAll(async () => {
-    key = await buildAnswerKey(ENTRIES)
-  }, 300_000)
-  afterAll(async () => {
-    await Promise.all(servers.map(server => server.stop()))
-  })
+  const server = useFakeServers(ENTRIES)
 
   it('runs both sides at once into separate output paths and records a manifest', async () => {
-    const baseline = await startFakeServer({ answerKeys: [key], accuracy: 1 })
-    const candidate = await startFakeServer({ answerKeys: [key], accuracy: 0.5, models: ['gate-model', 'other'] })
-    servers.push(baseline, candidate)
+    const baseline = await server({ accuracy: 1 })
+    const candidate = await server({ accuracy: 0.5, models: ['gate-model', 'other'] })
     const dir = await freshDir('sides')
     const config = await loadGateConfig(
       await writeGateFile(dir, {
@@ -62,8 +54,7 @@ describeHelm('runSides with real helm-run', () => {
   }, 180_000)
 
   it('refuses to start when a server is down, naming the side, without running helm-run', async () => {
-    const baseline = await startFakeServer({ answerKeys: [key] })
-    servers.push(baseline)
+    const baseline = await server()
     const dir = await freshDir('down')
     const config = await loadGateConfig(
       await writeGateFile(dir, {
@@ -82,9 +73,8 @@ describeHelm('runSides with real helm-run', () => {
   }, 60_000)
 
   it('reports a server that dies mid-run as a helm-run failure of that side and keeps its log', async () => {
-    const baseline = await startFakeServer({ answerKeys: [key] })
-    const candidate = await startFakeServer({ answerKeys: [key], dieAfter: 5 })
-    servers.push(baseline, candidate)
+    const baseline = await server()
+    const candidate = await server({ dieAfter: 5 })
     const dir = await freshDir('dies')
     const config = await loadGateConfig(
       await writeGateFile(dir, {
@@ -106,9 +96,8 @@ describeHelm('runSides with real helm-run', () => {
   }, 180_000)
 
   it('kills a hung helm-run at the timeout and says which side hung', async () => {
-    const baseline = await startFakeServer({ answerKeys: [key] })
-    const candidate = await startFakeServer({ answerKeys: [key], hangAfter: 2 })
-    servers.push(baseline, candidate)
+    const baseline = await server()
+    const candidate = await server({ hangAfter: 2 })
     const dir = await freshDir('hang')
     const config = await loadGateConfig(
       await writeGateFile(dir, {

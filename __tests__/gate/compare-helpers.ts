@@ -1,0 +1,22 @@
+/** compareOutputs as the plain CLI calls it (no gate file), with test-sized statistics. */
+import { DEFAULT_STATISTICS, type GateConfig } from '../../src/config/types.js'
+import { compareOutputs, type RunDefaults } from '../../src/gate/compare.js'
+import type { Report } from '../../src/report/model.js'
+
+export function cliConfig(resamples: number): GateConfig {
+  return {
+    version: 1,
+    source: '(test)',
+    helm: null,
+    deployments: null,
+    runs: [],
+    statistics: { ...DEFAULT_STATISTICS, resamples }
+  }
+}
+
+export function comparer(config: GateConfig, defaults: RunDefaults) {
+  return (b: string, c: string, d: Partial<RunDefaults> = {}, cfg: GateConfig = config): Promise<Report> =>
+    compareOutputs(b, c, cfg, { defaults: { ...defaults, ...d } })
+}
+
+export const errorCodes = (report: Report): string[] => report.errors.map(e => e.code)
