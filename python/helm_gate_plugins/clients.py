@@ -51,8 +51,8 @@ def fail_fast(make_request: Callable[[], RequestResult]) -> RequestResult:
     return result
 
 
-class GateChatClient(OpenAIClient):
-    """Chat Completions API (`POST {base_url}/chat/completions`)."""
+class _GateClient(OpenAIClient):
+    """HELM's OpenAI client pointed at one server, with the key read from the environment."""
 
     def __init__(
         self,
@@ -70,30 +70,17 @@ class GateChatClient(OpenAIClient):
             openai_model_name=served_model_name,
             **kwargs,
         )
+
+
+class GateChatClient(_GateClient):
+    """Chat Completions API (`POST {base_url}/chat/completions`)."""
 
     def make_request(self, request: Request) -> RequestResult:
         return fail_fast(lambda: OpenAIClient.make_request(self, request))
 
 
-class GateCompletionsClient(OpenAIClient):
+class GateCompletionsClient(_GateClient):
     """Legacy Completions API (`POST {base_url}/completions`), with VLLMClient's best_of fix."""
-
-    def __init__(
-        self,
-        cache_config: CacheConfig,
-        base_url: str,
-        served_model_name: str,
-        api_key_env: Optional[str] = None,
-        **kwargs,
-    ):
-        super().__init__(
-            cache_config=cache_config,
-            api_key=api_key_from_environment(api_key_env),
-            org_id=None,
-            base_url=base_url,
-            openai_model_name=served_model_name,
-            **kwargs,
-        )
 
     def _to_raw_completion_request(self, request: Request):
         raw_request = super()._to_raw_completion_request(request)
