@@ -11323,6 +11323,13 @@ function numberOption(args, name, check, expect) {
     }
     return n;
 }
+/** The gate file every command but compare needs; its absence is a usage error with the usage. */
+function requiredConfig(args, usage) {
+    const path = args.options.get('config');
+    if (!path)
+        throw new UsageError('usage.missing', `give the gate file with --config FILE\n\n${usage}`);
+    return path;
+}
 
 /**
  * Escaping of untrusted text (model outputs, prompts, dataset text, run names, file paths) for
@@ -52647,9 +52654,7 @@ async function planCommand(argv, io) {
         io.stdout(PLAN_USAGE);
         return 0;
     }
-    const configPath = args.options.get('config');
-    if (!configPath)
-        throw new UsageError('usage.missing', `give the gate file with --config FILE\n\n${PLAN_USAGE}`);
+    const configPath = requiredConfig(args, PLAN_USAGE);
     const config = await loadGateConfig(resolve(io.cwd, configPath));
     const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', 'TIMESTAMP'));
     // The real run uses a fresh private temporary directory; show where it would be.
@@ -52740,9 +52745,7 @@ async function powerCommand(argv, io) {
         io.stdout(POWER_USAGE);
         return 0;
     }
-    const configPath = args.options.get('config');
-    if (!configPath)
-        throw new UsageError('usage.missing', `give the gate file with --config FILE\n\n${POWER_USAGE}`);
+    const configPath = requiredConfig(args, POWER_USAGE);
     const discordance = numberOption(args, 'discordance', n => n > 0 && n <= 1, 'a rate in (0, 1]');
     const pilotPath = args.options.get('pilot');
     if ((discordance === undefined) === (pilotPath === undefined)) {
@@ -52882,9 +52885,7 @@ async function runCommand(argv, io) {
     }
     if (args.positionals.length > 0)
         throw new UsageError('usage.positionals', `run takes no positional arguments\n\n${RUN_USAGE}`, { value: args.positionals.join(' ') });
-    const configPath = args.options.get('config');
-    if (!configPath)
-        throw new UsageError('usage.missing', `give the gate file with --config FILE\n\n${RUN_USAGE}`);
+    const configPath = requiredConfig(args, RUN_USAGE);
     const readySeconds = numberOption(args, 'ready-timeout', n => n > 0 && n <= 3600, 'seconds between 0 and 3600');
     const examples = numberOption(args, 'examples', n => Number.isInteger(n) && n >= 0 && n <= 100, 'an integer from 0 to 100');
     const quiet = args.flags.has('quiet');

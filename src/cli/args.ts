@@ -65,3 +65,10 @@ export function numberOption(
   }
   return n
 }
+
+/** The gate file every command but compare needs; its absence is a usage error with the usage. */
+export function requiredConfig(args: ParsedArgs, usage: string): string {
+  const path = args.options.get('config')
+  if (!path) throw new UsageError('usage.missing', `give the gate file with --config FILE\n\n${usage}`)
+  return path
+}

@@ -6,12 +6,11 @@ import { join, resolve } from 'node:path'
 import { tmpdir } from 'node:os'
 import { fingerprint } from '../../config/fingerprint.js'
 import { loadGateConfig } from '../../config/load.js'
-import { UsageError } from '../../errors.js'
 import { pluginPythonPath } from '../../runner/helm-install.js'
 import { PROD_ENV_FILES, redactedFiles } from '../../runner/prod-env.js'
 import { prepareRun } from '../../runner/run-sides.js'
 import { displayCommand } from '../../runner/side-plan.js'
-import { parseArgs } from '../args.js'
+import { parseArgs, requiredConfig } from '../args.js'
 import type { CliIo } from '../io.js'
 
 export const PLAN_USAGE = `usage: helm-gate plan --config FILE [--out DIR] [--self-check]
@@ -34,8 +33,7 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
     io.stdout(PLAN_USAGE)
     return 0
   }
-  const configPath = args.options.get('config')
-  if (!configPath) throw new UsageError('usage.missing', `give the gate file with --config FILE\n\n${PLAN_USAGE}`)
+  const configPath = requiredConfig(args, PLAN_USAGE)
   const config = await loadGateConfig(resolve(io.cwd, configPath))
   const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', 'TIMESTAMP'))
   // The real run uses a fresh private temporary directory; show where it would be.

@@ -10,7 +10,7 @@ import { InputError, UsageError } from '../../errors.js'
 import type { Comparison, Report } from '../../report/model.js'
 import { binarySd, instancesNeeded } from '../../runner/power-plan.js'
 import { normalQuantile } from '../../stats/normal.js'
-import { numberOption, parseArgs } from '../args.js'
+import { numberOption, parseArgs, requiredConfig } from '../args.js'
 import type { CliIo } from '../io.js'
 
 export const POWER_USAGE = `usage: helm-gate power --config FILE (--pilot DIR | --discordance R)
@@ -50,8 +50,7 @@ export async function powerCommand(argv: string[], io: CliIo): Promise<number> {
     io.stdout(POWER_USAGE)
     return 0
   }
-  const configPath = args.options.get('config')
-  if (!configPath) throw new UsageError('usage.missing', `give the gate file with --config FILE\n\n${POWER_USAGE}`)
+  const configPath = requiredConfig(args, POWER_USAGE)
   const discordance = numberOption(args, 'discordance', n => n > 0 && n <= 1, 'a rate in (0, 1]')
   const pilotPath = args.options.get('pilot')
   if ((discordance === undefined) === (pilotPath === undefined)) {

@@ -9,7 +9,7 @@ import { UsageError } from '../../errors.js'
 import { compareOutputs } from '../../gate/compare.js'
 import type { Report } from '../../report/model.js'
 import { runSides } from '../../runner/run-sides.js'
-import { numberOption, parseArgs } from '../args.js'
+import { numberOption, parseArgs, requiredConfig } from '../args.js'
 import type { CliIo } from '../io.js'
 import { exitCodeFor, writeReportOutputs } from '../output.js'
 
@@ -50,8 +50,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     return 0
   }
   if (args.positionals.length > 0) throw new UsageError('usage.positionals', `run takes no positional arguments\n\n${RUN_USAGE}`, { value: args.positionals.join(' ') })
-  const configPath = args.options.get('config')
-  if (!configPath) throw new UsageError('usage.missing', `give the gate file with --config FILE\n\n${RUN_USAGE}`)
+  const configPath = requiredConfig(args, RUN_USAGE)
   const readySeconds = numberOption(args, 'ready-timeout', n => n > 0 && n <= 3600, 'seconds between 0 and 3600')
   const examples = numberOption(args, 'examples', n => Number.isInteger(n) && n >= 0 && n <= 100, 'an integer from 0 to 100')
   const quiet = args.flags.has('quiet')
