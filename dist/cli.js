@@ -8129,6 +8129,38 @@ async function discoverRuns(path) {
 const HELM_GATE_VERSION = '0.1.0';
 
 /**
+ * Type checks for one element of a HELM array file (a per_instance_stats entry, a request
+ * state). A wrong type is an InputError naming the file, the full key path and the value, so a
+ * hand-edited or truncated file is reported exactly where it is wrong.
+ */
+class ElementChecker {
+    file;
+    constructor(file) {
+        this.file = file;
+    }
+    fail(field, expected, value) {
+        const path = this.pathOf(field);
+        throw new InputError('input.wrong_type', `${path} in ${this.file} must be ${expected}, found ${value === undefined ? 'nothing' : describeJsonType(value)}`, { file: this.file, field: path, value });
+    }
+    object(value, field) {
+        if (typeof value !== 'object' || value === null || Array.isArray(value))
+            this.fail(field, 'an object', value);
+        return value;
+    }
+    string(value, field) {
+        if (typeof value !== 'string')
+            this.fail(field, 'a string', value);
+        return value;
+    }
+    /** Counts and indices: non-negative integers. */
+    natural(value, field) {
+        if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
+            this.fail(field, 'a non-negative integer', value);
+        return value;
+    }
+}
+
+/**
  * per_instance_stats.json → values the gate can pair instance by instance.
  *
  * HELM quirks handled here (helm-contract.md 1.8): several entries can share a key (one per
@@ -8158,35 +8190,17 @@ function seriesKey(metric, split, perturbation) {
 function instanceStatKey(instanceId, trainTrialIndex) {
     return JSON.stringify([instanceId, trainTrialIndex]);
 }
-class EntryChecker {
-    file;
+class EntryChecker extends ElementChecker {
     index;
     constructor(file, index) {
-        this.file = file;
+        super(file);
         this.index = index;
     }
-    fail(field, expected, value) {
-        const path = `[${this.index}]${field ? `.${field}` : ''}`;
-        throw new InputError('input.wrong_type', `${path} in ${this.file} must be ${expected}, found ${value === undefined ? 'nothing' : describeJsonType(value)}`, { file: this.file, field: path, value });
-    }
-    object(value, field) {
-        if (typeof value !== 'object' || value === null || Array.isArray(value))
-            this.fail(field, 'an object', value);
-        return value;
-    }
-    string(value, field) {
-        if (typeof value !== 'string')
-            this.fail(field, 'a string', value);
-        return value;
+    pathOf(field) {
+        return `[${this.index}]${field ? `.${field}` : ''}`;
     }
     optionalString(value, field) {
         return value === undefined ? null : this.string(value, field);
-    }
-    /** Counts and indices: non-negative integers. */
-    natural(value, field) {
-        if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
-            this.fail(field, 'a non-negative integer', value);
-        return value;
     }
     /** Sums may be NaN or infinite (HELM before 0.2.4; bare tokens); the gate decides what to do. */
     number(value, field) {
@@ -10211,25 +10225,18 @@ function excerpt(text, max) {
     const head = Array.from(text.slice(0, 2 * max + 2));
     return head.length <= max ? text : `${head.slice(0, Math.max(0, max - 1)).join('')}…`;
 }
-class StateChecker {
-    file;
+class StateChecker extends ElementChecker {
     index;
     constructor(file, index) {
-        this.file = file;
+        super(file);
         this.index = index;
     }
-    fail(field, expected, value) {
+    pathOf(field) {
         const segments = field
             .split('.')
             .filter(Boolean)
             .map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment));
-        const path = formatJsonPath(['request_states', this.index, ...segments]);
-        throw new InputError('input.wrong_type', `${path} in ${this.file} must be ${expected}, found ${value === undefined ? 'nothing' : describeJsonType(value)}`, { file: this.file, field: path, value });
-    }
-    object(value, field) {
-        if (typeof value !== 'object' || value === null || Array.isArray(value))
-            this.fail(field, 'an object', value);
-        return value;
+        return formatJsonPath(['request_states', this.index, ...segments]);
     }
     optionalObject(value, field) {
         return value === undefined || value === null ? null : this.object(value, field);
@@ -10237,11 +10244,6 @@ class StateChecker {
     array(value, field) {
         if (!Array.isArray(value))
             this.fail(field, 'an array', value);
-        return value;
-    }
-    string(value, field) {
-        if (typeof value !== 'string')
-            this.fail(field, 'a string', value);
         return value;
     }
     optionalString(value, field) {
@@ -10259,11 +10261,6 @@ class StateChecker {
             return null;
         if (typeof value !== 'number')
             this.fail(field, 'a number', value);
-        return value;
-    }
-    natural(value, field) {
-        if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
-            this.fail(field, 'a non-negative integer', value);
         return value;
     }
     /** Input / Output: a plain string before HELM 0.2.0, `{text, ...}` since. */

@@ -15,7 +15,8 @@ import type {
   PerturbationJson,
   RunDirectory
 } from '../types.js'
-import { describeJsonType, streamJsonArray } from './json-stream.js'
+import { ElementChecker } from './element-checker.js'
+import { streamJsonArray } from './json-stream.js'
 import { detectLayout } from './run-spec.js'
 
 const FILE_NAME = 'per_instance_stats.json'
@@ -59,39 +60,20 @@ export function findSeries(
   return [...table.series.values()].filter((s) => s.metric === metric && s.perturbation === perturbation)
 }
 
-class EntryChecker {
+class EntryChecker extends ElementChecker {
   constructor(
-    private readonly file: string,
+    file: string,
     private readonly index: number
-  ) {}
-
-  fail(field: string, expected: string, value: unknown): never {
-    const path = `[${this.index}]${field ? `.${field}` : ''}`
-    throw new InputError(
-      'input.wrong_type',
-      `${path} in ${this.file} must be ${expected}, found ${value === undefined ? 'nothing' : describeJsonType(value)}`,
-      { file: this.file, field: path, value }
-    )
+  ) {
+    super(file)
   }
 
-  object(value: unknown, field: string): Record<string, unknown> {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) this.fail(field, 'an object', value)
-    return value as Record<string, unknown>
-  }
-
-  string(value: unknown, field: string): string {
-    if (typeof value !== 'string') this.fail(field, 'a string', value)
-    return value
+  protected pathOf(field: string): string {
+    return `[${this.index}]${field ? `.${field}` : ''}`
   }
 
   optionalString(value: unknown, field: string): string | null {
     return value === undefined ? null : this.string(value, field)
-  }
-
-  /** Counts and indices: non-negative integers. */
-  natural(value: unknown, field: string): number {
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) this.fail(field, 'a non-negative integer', value)
-    return value
   }
 
   /** Sums may be NaN or infinite (HELM before 0.2.4; bare tokens); the gate decides what to do. */

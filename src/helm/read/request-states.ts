@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto'
 import { join } from 'node:path'
 import { InputError } from '../../errors.js'
 import type { PerturbationJson, RequestStateSummary, RunDirectory } from '../types.js'
+import { ElementChecker } from './element-checker.js'
 import { describeJsonType, formatJsonPath, streamJson, type JsonPathSegment } from './json-stream.js'
 
 const FILE_NAME = 'scenario_state.json'
@@ -50,28 +51,20 @@ export function excerpt(text: string, max: number): string {
   return head.length <= max ? text : `${head.slice(0, Math.max(0, max - 1)).join('')}…`
 }
 
-class StateChecker {
+class StateChecker extends ElementChecker {
   constructor(
-    private readonly file: string,
+    file: string,
     private readonly index: number
-  ) {}
+  ) {
+    super(file)
+  }
 
-  fail(field: string, expected: string, value: unknown): never {
+  protected pathOf(field: string): string {
     const segments = field
       .split('.')
       .filter(Boolean)
       .map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment))
-    const path = formatJsonPath(['request_states', this.index, ...segments])
-    throw new InputError(
-      'input.wrong_type',
-      `${path} in ${this.file} must be ${expected}, found ${value === undefined ? 'nothing' : describeJsonType(value)}`,
-      { file: this.file, field: path, value }
-    )
-  }
-
-  object(value: unknown, field: string): Record<string, unknown> {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) this.fail(field, 'an object', value)
-    return value as Record<string, unknown>
+    return formatJsonPath(['request_states', this.index, ...segments])
   }
 
   optionalObject(value: unknown, field: string): Record<string, unknown> | null {
@@ -80,11 +73,6 @@ class StateChecker {
 
   array(value: unknown, field: string): unknown[] {
     if (!Array.isArray(value)) this.fail(field, 'an array', value)
-    return value
-  }
-
-  string(value: unknown, field: string): string {
-    if (typeof value !== 'string') this.fail(field, 'a string', value)
     return value
   }
 
@@ -101,11 +89,6 @@ class StateChecker {
   optionalNumber(value: unknown, field: string): number | null {
     if (value === undefined || value === null) return null
     if (typeof value !== 'number') this.fail(field, 'a number', value)
-    return value
-  }
-
-  natural(value: unknown, field: string): number {
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) this.fail(field, 'a non-negative integer', value)
     return value
   }
 
