@@ -74,8 +74,19 @@ function time(label, cmd, args, times_ = rounds) {
 const pis = dir => join(dir, 'per_instance_stats.json')
 const results = [
   time('helm-gate compare (node dist/cli.js)', process.execPath, [
-    join(root, 'dist', 'cli.js'), 'compare', bDir, cDir, '--metric', 'f1_score', '--max-drop', '0.05',
-    '--resamples', String(resamples), '--quiet', '--json', join(work, 'report.json')
+    join(root, 'dist', 'cli.js'),
+    'compare',
+    bDir,
+    cDir,
+    '--metric',
+    'f1_score',
+    '--max-drop',
+    '0.05',
+    '--resamples',
+    String(resamples),
+    '--quiet',
+    '--json',
+    join(work, 'report.json')
   ]),
   time('scipy.stats.bootstrap (b)', python, ['-c', scipyBootstrap, pis(bDir), pis(cDir), String(resamples)])
 ]
@@ -85,7 +96,9 @@ results.push(time('plain Python random.choice (a)', python, ['-c', plainPython, 
 const gate = results[0]
 console.log(`paired continuous scores: n=${n}, resamples=${resamples}, best of ${rounds} rounds (wall time of the whole process)`)
 for (const r of results) {
-  console.log(`${r.label.padEnd(42)} ${r.ms.toFixed(0).padStart(8)} ms  ${r.label === gate.label ? '' : `helm-gate is ${(r.ms / gate.ms).toFixed(1)}x faster`}`)
+  console.log(
+    `${r.label.padEnd(42)} ${r.ms.toFixed(0).padStart(8)} ms  ${r.label === gate.label ? '' : `helm-gate is ${(r.ms / gate.ms).toFixed(1)}x faster`}`
+  )
 }
 const ratioA = results[2].ms / gate.ms
 const ratioB = results[1].ms / gate.ms

@@ -28,7 +28,17 @@ execFileSync(python, [join(root, 'test-support', 'fake-openai', 'build-answer-ke
 function startServer() {
   const child = spawn(
     process.execPath,
-    [join(root, 'test-support', 'fake-openai', 'server.mjs'), '--port', '0', '--answer-key', key, '--latency-ms', String(latency), '--accuracy', '0.9'],
+    [
+      join(root, 'test-support', 'fake-openai', 'server.mjs'),
+      '--port',
+      '0',
+      '--answer-key',
+      key,
+      '--latency-ms',
+      String(latency),
+      '--accuracy',
+      '0.9'
+    ],
     { stdio: ['ignore', 'pipe', 'inherit'] }
   )
   return new Promise(resolvePromise => {
@@ -41,7 +51,8 @@ function startServer() {
 
 const servers = [await startServer(), await startServer()]
 const gate = join(work, 'gate.yml')
-const side = baseUrl => `{ api: chat, base_url: "${baseUrl}", model: gate-model, tokenizer: simple/tokenizer1, max_sequence_length: 100000 }`
+const side = baseUrl =>
+  `{ api: chat, base_url: "${baseUrl}", model: gate-model, tokenizer: simple/tokenizer1, max_sequence_length: 100000 }`
 writeFileSync(
   gate,
   `version: 1
@@ -57,9 +68,13 @@ runs:
 function timeGate(extra, label, round) {
   const started = process.hrtime.bigint()
   try {
-    execFileSync(process.execPath, [join(root, 'dist', 'cli.js'), 'run', '--config', gate, '--out', join(work, `${label}-${round}`), '--quiet', ...extra], {
-      stdio: 'ignore'
-    })
+    execFileSync(
+      process.execPath,
+      [join(root, 'dist', 'cli.js'), 'run', '--config', gate, '--out', join(work, `${label}-${round}`), '--quiet', ...extra],
+      {
+        stdio: 'ignore'
+      }
+    )
   } catch (error) {
     // Exit 1 (inconclusive/fail) is a verdict, not a failed benchmark; 2 is an error.
     if (error.status !== 1) throw error

@@ -74,14 +74,14 @@ function requestState(i, tokenCount) {
   // Python's json.dumps: ensure_ascii and bare -Infinity.
   const text = JSON.stringify(state, (key, value) => (value === -Infinity ? '__NEG_INF__' : value), 2)
     .replace(/"__NEG_INF__"/g, '-Infinity')
-    .replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    .replace(/[\u007f-\uffff]/g, c => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
   return text.replace(/\n/g, '\n    ')
 }
 
 async function generate(file, targetBytes) {
   await mkdir(dirname(file), { recursive: true })
   const out = createWriteStream(file)
-  const write = async (text) => {
+  const write = async text => {
     if (!out.write(text)) await once(out, 'drain')
   }
   await write('{\n  "adapter_spec": {"method": "multiple_choice_joint", "model": "ci/baseline"},\n  "request_states": [\n    ')
@@ -110,7 +110,7 @@ async function readChild(file) {
   const start = process.hrtime.bigint()
   let cachedCount = 0
   let lastId = ''
-  const info = await readRequestStates(file, (summary) => {
+  const info = await readRequestStates(file, summary => {
     if (summary.cached) cachedCount++
     lastId = summary.instanceId
   })
@@ -123,9 +123,13 @@ async function main() {
   if (process.argv[2] === '--read') return readChild(process.argv[3])
 
   const gb = Number(argument('--gb', '2'))
-  const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'bench', 'read-tsconfig.json')], {
-    stdio: 'inherit'
-  })
+  const tsc = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'bench', 'read-tsconfig.json')],
+    {
+      stdio: 'inherit'
+    }
+  )
   if (tsc.status !== 0) throw new Error('tsc failed')
 
   const file = join(root, '.tmp', 'bench-scenario_state.json')

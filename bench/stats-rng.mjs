@@ -9,7 +9,7 @@ import seedrandom from 'seedrandom'
 
 const draws = Number(process.argv[2] ?? 5_000_000)
 const algorithms = {
-  arc4: (seed) => seedrandom(seed),
+  arc4: seed => seedrandom(seed),
   alea: seedrandom.alea,
   xor128: seedrandom.xor128,
   xorwow: seedrandom.xorwow,
@@ -20,7 +20,7 @@ const algorithms = {
 
 // The same unbiased bounded draw as src/stats/random.ts: rejection on the 32-bit output.
 function makeBelow(int32) {
-  return (n) => {
+  return n => {
     const limit = 0x100000000 - (0x100000000 % n)
     let u
     do u = int32() >>> 0
@@ -42,10 +42,10 @@ function time(label, draw) {
 }
 
 const methods = {
-  'quick() ns': (prng) => prng.quick,
-  'int32() ns': (prng) => prng.int32,
-  'double() ns': (prng) => prng.double,
-  'below(1000) ns': (prng) => {
+  'quick() ns': prng => prng.quick,
+  'int32() ns': prng => prng.int32,
+  'double() ns': prng => prng.double,
+  'below(1000) ns': prng => {
     const below = makeBelow(prng.int32)
     return () => below(1000)
   }
@@ -58,7 +58,7 @@ if (process.argv[3] === '--one') {
 } else {
   // One process per (algorithm, method): the timing loop stays monomorphic.
   const self = fileURLToPath(import.meta.url)
-  const rows = Object.keys(algorithms).map((name) => {
+  const rows = Object.keys(algorithms).map(name => {
     const row = { algorithm: name }
     for (const method of Object.keys(methods)) {
       const child = spawnSync(process.execPath, [self, String(draws), '--one', name, method], { encoding: 'utf8' })

@@ -7000,7 +7000,7 @@ class ServerNotReadyError extends GateError {
 function showValue(value, max = 120) {
     let text;
     try {
-        text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+        text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
     }
     catch {
         text = String(value);
@@ -7415,7 +7415,7 @@ function isWhitespace(b) {
     return b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 }
 function isBareWordByte(b) {
-    return ((b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b === 0x2d || b === 0x2b || b === 0x2e);
+    return (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b === 0x2d || b === 0x2b || b === 0x2e;
 }
 function hexValue(b) {
     if (b >= 0x30 && b <= 0x39)
@@ -7791,7 +7791,7 @@ class JsonStreamParser {
         this.state = this.stack.length === 0 ? State.End : State.AfterValue;
     }
     currentPath() {
-        return this.stack.map((frame) => (frame.isArray ? frame.index : frame.key));
+        return this.stack.map(frame => (frame.isArray ? frame.index : frame.key));
     }
     fail(i, what) {
         const offset = this.consumed + i;
@@ -7964,7 +7964,7 @@ function validateRunSpec(value, file) {
     if (value.data_augmenter_spec !== undefined && !isObject(value.data_augmenter_spec)) {
         throw wrongType(file, 'data_augmenter_spec', 'an object', value.data_augmenter_spec);
     }
-    if (value.groups !== undefined && !(Array.isArray(value.groups) && value.groups.every((g) => typeof g === 'string'))) {
+    if (value.groups !== undefined && !(Array.isArray(value.groups) && value.groups.every(g => typeof g === 'string'))) {
         throw wrongType(file, 'groups', 'an array of strings', value.groups);
     }
     return value;
@@ -8020,8 +8020,8 @@ async function kindOf(path) {
 async function childDirectories(dir) {
     const entries = await readdir(dir, { withFileTypes: true });
     return entries
-        .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.') && !NOT_RUNS$1.has(entry.name))
-        .map((entry) => entry.name)
+        .filter(entry => entry.isDirectory() && !entry.name.startsWith('.') && !NOT_RUNS$1.has(entry.name))
+        .map(entry => entry.name)
         .sort();
 }
 async function presentFiles(dir) {
@@ -8105,7 +8105,9 @@ async function scanRuns(inputPath) {
             incomplete.push({ path: dir, files });
     }
     if (runs.length === 0 && incomplete.length === 0) {
-        throw new InputError('input.no_runs', `No HELM run directories found in ${path} (expected <output>/runs/<suite>/<run>/run_spec.json)`, { file: path });
+        throw new InputError('input.no_runs', `No HELM run directories found in ${path} (expected <output>/runs/<suite>/<run>/run_spec.json)`, {
+            file: path
+        });
     }
     const byPath = (a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
     return { root: suite, runs: runs.sort(byPath), incomplete: incomplete.sort(byPath) };
@@ -8119,7 +8121,7 @@ async function scanRuns(inputPath) {
 async function discoverRuns(path) {
     const scan = await scanRuns(path);
     if (scan.incomplete.length > 0) {
-        const names = scan.incomplete.map((run) => run.path);
+        const names = scan.incomplete.map(run => run.path);
         throw new InputError('input.incomplete_run', `${names.length} HELM run director${names.length === 1 ? 'y has' : 'ies have'} no run_spec.json (a failed helm-run leaves an empty directory): ${names.join(', ')}`, { file: names[0], value: names });
     }
     return scan.runs;
@@ -8515,12 +8517,22 @@ function normalQuantile(p) {
     if (abs(q) <= 0.425) {
         const r = 0.180625 - q * q;
         return ((q *
-            (((((((r * 2509.0809287301226727 + 33430.575583588128105) * r + 67265.770927008700853) * r +
-                45921.953931549871457) * r + 13731.693765509461125) * r + 1971.5909503065514427) * r +
-                133.14166789178437745) * r + 3.387132872796366608)) /
-            (((((((r * 5226.495278852545925 + 28729.085735721942674) * r + 39307.89580009271061) * r +
-                21213.794301586595867) * r + 5394.1960214247511077) * r + 687.1870074920579083) * r +
-                42.313330701600911252) * r + 1));
+            (((((((r * 2509.0809287301226727 + 33430.575583588128105) * r + 67265.770927008700853) * r + 45921.953931549871457) * r +
+                13731.693765509461125) *
+                r +
+                1971.5909503065514427) *
+                r +
+                133.14166789178437745) *
+                r +
+                3.387132872796366608)) /
+            (((((((r * 5226.495278852545925 + 28729.085735721942674) * r + 39307.89580009271061) * r + 21213.794301586595867) * r +
+                5394.1960214247511077) *
+                r +
+                687.1870074920579083) *
+                r +
+                42.313330701600911252) *
+                r +
+                1));
     }
     let r = q < 0 ? p : 1 - p;
     r = sqrt(-log(r));
@@ -8528,22 +8540,42 @@ function normalQuantile(p) {
     if (r <= 5) {
         r -= 1.6;
         value =
-            (((((((r * 7.7454501427834140764e-4 + 0.0227238449892691845833) * r + 0.24178072517745061177) * r +
-                1.27045825245236838258) * r + 3.64784832476320460504) * r + 5.7694972214606914055) * r +
-                4.6303378461565452959) * r + 1.42343711074968357734) /
-                (((((((r * 1.05075007164441684324e-9 + 5.475938084995344946e-4) * r + 0.0151986665636164571966) * r +
-                    0.14810397642748007459) * r + 0.68976733498510000455) * r + 1.6763848301838038494) * r +
-                    2.05319162663775882187) * r + 1);
+            (((((((r * 7.7454501427834140764e-4 + 0.0227238449892691845833) * r + 0.24178072517745061177) * r + 1.27045825245236838258) * r +
+                3.64784832476320460504) *
+                r +
+                5.7694972214606914055) *
+                r +
+                4.6303378461565452959) *
+                r +
+                1.42343711074968357734) /
+                (((((((r * 1.05075007164441684324e-9 + 5.475938084995344946e-4) * r + 0.0151986665636164571966) * r + 0.14810397642748007459) * r +
+                    0.68976733498510000455) *
+                    r +
+                    1.6763848301838038494) *
+                    r +
+                    2.05319162663775882187) *
+                    r +
+                    1);
     }
     else {
         r -= 5;
         value =
-            (((((((r * 2.01033439929228813265e-7 + 2.71155556874348757815e-5) * r + 0.0012426609473880784386) * r +
-                0.026532189526576123093) * r + 0.29656057182850489123) * r + 1.7848265399172913358) * r +
-                5.4637849111641143699) * r + 6.6579046435011037772) /
-                (((((((r * 2.04426310338993978564e-15 + 1.4215117583164458887e-7) * r + 1.8463183175100546818e-5) * r +
-                    7.868691311456132591e-4) * r + 0.0148753612908506148525) * r + 0.13692988092273580531) * r +
-                    0.59983220655588793769) * r + 1);
+            (((((((r * 2.01033439929228813265e-7 + 2.71155556874348757815e-5) * r + 0.0012426609473880784386) * r + 0.026532189526576123093) * r +
+                0.29656057182850489123) *
+                r +
+                1.7848265399172913358) *
+                r +
+                5.4637849111641143699) *
+                r +
+                6.6579046435011037772) /
+                (((((((r * 2.04426310338993978564e-15 + 1.4215117583164458887e-7) * r + 1.8463183175100546818e-5) * r + 7.868691311456132591e-4) * r +
+                    0.0148753612908506148525) *
+                    r +
+                    0.13692988092273580531) *
+                    r +
+                    0.59983220655588793769) *
+                    r +
+                    1);
     }
     return q < 0 ? -value : value;
 }
@@ -8631,8 +8663,8 @@ function tangoInterval(table, confidence) {
     const n = table.both + wins + losses + table.neither;
     const z = twoSidedZ(confidence);
     const estimate = (wins - losses) / n;
-    const low = solveDecreasing((d) => tangoScore(wins, losses, n, d) - z, -1, estimate);
-    const high = solveDecreasing((d) => tangoScore(wins, losses, n, d) + z, estimate, 1);
+    const low = solveDecreasing(d => tangoScore(wins, losses, n, d) - z, -1, estimate);
+    const high = solveDecreasing(d => tangoScore(wins, losses, n, d) + z, estimate, 1);
     return [low, high];
 }
 /**
@@ -9826,7 +9858,10 @@ function summarise(clusters, tolerance) {
     for (let c = 0; c < n; c++) {
         const { baseline, candidate } = clusters[c];
         if (baseline.length === 0 || baseline.length !== candidate.length) {
-            throw new GuardError('stats.bad_cluster', 'Each paired instance needs the same, non-zero number of trials on both sides.', { field: `clusters[${c}]`, value: { baseline: baseline.length, candidate: candidate.length } });
+            throw new GuardError('stats.bad_cluster', 'Each paired instance needs the same, non-zero number of trials on both sides.', {
+                field: `clusters[${c}]`,
+                value: { baseline: baseline.length, candidate: candidate.length }
+            });
         }
         let clusterSum = 0;
         for (let k = 0; k < baseline.length; k++) {
@@ -10076,7 +10111,7 @@ class SortedSide {
     constructor(values) {
         const order = Int32Array.from(values.keys()).sort((a, b) => values[a] - values[b] || a - b);
         this.order = order;
-        this.sorted = Float64Array.from(order, (i) => values[i]);
+        this.sorted = Float64Array.from(order, i => values[i]);
     }
     /** Type-7 quantile of the resample where instance i was drawn `drawn[i]` times. */
     resampledQuantile(drawn, q) {
@@ -10235,7 +10270,7 @@ class StateChecker extends ElementChecker {
         const segments = field
             .split('.')
             .filter(Boolean)
-            .map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment));
+            .map(segment => (/^\d+$/.test(segment) ? Number(segment) : segment));
         return formatJsonPath(['request_states', this.index, ...segments]);
     }
     optionalObject(value, field) {
@@ -10275,7 +10310,9 @@ class StateChecker extends ElementChecker {
 }
 function messagesText(messages) {
     return messages
-        .map((m) => (typeof m === 'object' && m !== null && typeof m.content === 'string' ? m.content : ''))
+        .map(m => typeof m === 'object' && m !== null && typeof m.content === 'string'
+        ? m.content
+        : '')
         .join('\n');
 }
 function sha256(text) {
@@ -10649,7 +10686,9 @@ function compareOne(run, gated, split, perturbation, isGated, valuesB, valuesC, 
     const paired = pairValues(valuesB, valuesC);
     if (paired.overlap < statistics.minOverlap) {
         log.error('guard.overlap', `${label}: only ${(paired.overlap * 100).toFixed(1)}% of instances were scored on both sides (minimum ${(statistics.minOverlap * 100).toFixed(1)}%); ${paired.unmatched.baseline} baseline and ${paired.unmatched.candidate} candidate keys are unmatched` +
-            (paired.oneSided > 0 ? `, and ${paired.dropped.baseline} baseline and ${paired.dropped.candidate} candidate values are not measurements (count 0 or not finite)` : ''), { file: c.perInstanceStatsFile, field: 'min_overlap', value: paired.overlap });
+            (paired.oneSided > 0
+                ? `, and ${paired.dropped.baseline} baseline and ${paired.dropped.candidate} candidate values are not measurements (count 0 or not finite)`
+                : ''), { file: c.perInstanceStatsFile, field: 'min_overlap', value: paired.overlap });
         return null;
     }
     if (paired.unmatched.baseline + paired.unmatched.candidate > 0) {
@@ -10877,7 +10916,10 @@ function hasAugmentation(spec) {
 }
 /** Glob with `*` (any run of characters) and `?` (one character); everything else is literal. */
 function globMatches(pattern, text) {
-    const re = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+    const re = pattern
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*/g, '.*')
+        .replace(/\?/g, '.');
     return new RegExp(`^${re}$`).test(text);
 }
 function argSatisfied(spec, key, value) {
@@ -11518,7 +11560,8 @@ function tailText(text, maxLength) {
  * can be injected) and every invisible formatting character is shown as a visible escape.
  */
 function escapeTerminal(text) {
-    return text.replace(/[\u0000-\u001F\u007F-\u009F\u061C\u180E\u200B-\u200F\u202A-\u202E\u2028\u2029\u2060-\u2064\u2066-\u2069\uFEFF]/g, (ch) => {
+    return text
+        .replace(/[\u0000-\u001F\u007F-\u009F\u061C\u180E\u200B-\u200F\u202A-\u202E\u2028\u2029\u2060-\u2064\u2066-\u2069\uFEFF]/g, ch => {
         if (ch === '\n')
             return '\\n';
         if (ch === '\r')
@@ -11527,7 +11570,8 @@ function escapeTerminal(text) {
             return '\\t';
         const code = ch.charCodeAt(0);
         return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-    }).replace(LONE_SURROGATE, '\uFFFD');
+    })
+        .replace(LONE_SURROGATE, '\uFFFD');
 }
 
 /**
@@ -12673,7 +12717,10 @@ function deploymentIdentity(deployment) {
 async function resolveHelmRun(command, env, cwd) {
     const candidates = command.includes('/')
         ? [isAbsolute(command) ? command : resolve(cwd, command)]
-        : (env.PATH ?? '').split(delimiter).filter(Boolean).map(dir => join(dir, command));
+        : (env.PATH ?? '')
+            .split(delimiter)
+            .filter(Boolean)
+            .map(dir => join(dir, command));
     for (const candidate of candidates) {
         try {
             await access(candidate, constants$5.X_OK);
@@ -12691,7 +12738,7 @@ async function resolveHelmRun(command, env, cwd) {
  * line. Falls back to `python` next to the script (a venv's bin directory).
  */
 async function pythonFor(helmRun) {
-    let firstLine = '';
+    let firstLine;
     try {
         const handle = await open(helmRun, 'r');
         try {
@@ -12931,7 +12978,11 @@ function assertDistinctDeployments(baseline, candidate, source) {
         : JSON.stringify(['prod_env', resolve(d.localPath), d.deployment]);
     if (identity(baseline) === identity(candidate)) {
         throw new ConfigError('config.same_deployment', 'baseline and candidate are the same deployment, so the candidate would never be measured; ' +
-            'point them at different servers or models (use --self-check to measure a server against itself)', { file: source, field: 'deployments.candidate', value: candidate.kind === 'server' ? `${candidate.baseUrl} ${candidate.model}` : candidate.deployment });
+            'point them at different servers or models (use --self-check to measure a server against itself)', {
+            file: source,
+            field: 'deployments.candidate',
+            value: candidate.kind === 'server' ? `${candidate.baseUrl} ${candidate.model}` : candidate.deployment
+        });
     }
 }
 /** A Hugging Face tokenizer directory (absolute or relative path), as opposed to a HELM tokenizer name. */
@@ -52159,7 +52210,7 @@ async function probeServer(settings) {
     let delay = settings.initialDelayMs ?? 250;
     const maxDelay = settings.maxDelayMs ?? 5_000;
     let attempts = 0;
-    let lastProblem = 'no attempt made';
+    let lastProblem;
     for (;;) {
         attempts++;
         try {
@@ -52484,7 +52535,10 @@ async function runSides(config, opts) {
             concurrent: !opts.sequential,
             started_at: started.toISOString(),
             ended_at: ended.toISOString(),
-            sides: Object.fromEntries(prepared.plans.map(plan => [plan.side, sideManifest(plan, outcomes.get(plan.side), prepared.deployments[plan.side], outDir)]))
+            sides: Object.fromEntries(prepared.plans.map(plan => [
+                plan.side,
+                sideManifest(plan, outcomes.get(plan.side), prepared.deployments[plan.side], outDir)
+            ]))
         });
         const sideOutcomes = Object.fromEntries(outcomes);
         return {
@@ -52507,7 +52561,7 @@ async function runSides(config, opts) {
 }
 async function prepareDirectories(plan) {
     // A fresh output path per invocation: stale files from an earlier run must never be compared.
-    let existing = [];
+    let existing;
     try {
         existing = await readdir(plan.outputPath);
     }
@@ -52626,7 +52680,10 @@ function apiKeyOf(name, env, source, side) {
     return value;
 }
 function stampOf(date) {
-    return date.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+    return date
+        .toISOString()
+        .replace(/[-:]/g, '')
+        .replace(/\.\d+Z$/, 'Z');
 }
 
 /**
@@ -52942,7 +52999,12 @@ function budgetAdvice(report, current) {
 function flipRates(report) {
     return report.comparisons.map(c => {
         const changed = c.wins + c.losses;
-        return { name: `${c.run} ${c.metric}${c.perturbation ? ` [${c.perturbation}]` : ''}`, changed, pairs: c.pairs, rate: c.pairs > 0 ? changed / c.pairs : 0 };
+        return {
+            name: `${c.run} ${c.metric}${c.perturbation ? ` [${c.perturbation}]` : ''}`,
+            changed,
+            pairs: c.pairs,
+            rate: c.pairs > 0 ? changed / c.pairs : 0
+        };
     });
 }
 /** The flip rates as report notes, so the written report says what it measured. */

@@ -36,11 +36,9 @@ function run(command, args, cwd) {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'] })
     let out = ''
-    child.stdout.on('data', (chunk) => (out += chunk))
+    child.stdout.on('data', chunk => (out += chunk))
     child.on('error', reject)
-    child.on('close', (code) =>
-      code === 0 ? resolve(out) : reject(new Error(`${command} ${args.join(' ')} exited ${code}`))
-    )
+    child.on('close', code => (code === 0 ? resolve(out) : reject(new Error(`${command} ${args.join(' ')} exited ${code}`))))
   })
 }
 
@@ -66,7 +64,7 @@ function resolvePointer(spec, ref) {
   return ref
     .slice(2)
     .split('/')
-    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map(part => part.replace(/~1/g, '/').replace(/~0/g, '~'))
     .reduce((node, part) => node?.[part], spec)
 }
 
@@ -74,12 +72,10 @@ async function main() {
   const work = await mkdtemp(path.join(tmpdir(), 'openapi-'))
   try {
     await run('npm', ['pack', PACKAGE, '--pack-destination', work, '--silent'], work)
-    const tarball = (await readdir(work)).find((name) => name.endsWith('.tgz'))
+    const tarball = (await readdir(work)).find(name => name.endsWith('.tgz'))
     if (!tarball) throw new Error('npm pack produced no tarball')
     await run('tar', ['-xzf', tarball, 'package/generated/api.github.com.json'], work)
-    const spec = JSON.parse(
-      await readFile(path.join(work, 'package/generated/api.github.com.json'), 'utf8')
-    )
+    const spec = JSON.parse(await readFile(path.join(work, 'package/generated/api.github.com.json'), 'utf8'))
 
     const paths = {}
     for (const [method, template] of OPERATIONS) {

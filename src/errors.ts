@@ -52,7 +52,7 @@ export class PermissionDeniedError extends GateError {}
 export function showValue(value: unknown, max = 120): string {
   let text: string
   try {
-    text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value)
+    text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value))
   } catch {
     text = String(value)
   }

@@ -18,6 +18,6 @@ it('declares exactly the inputs and outputs the code reads and sets', () => {
 
 it("accepts action.yml's defaults as they are", () => {
   const defaults = Object.fromEntries(Object.entries(metadata.inputs).map(([name, input]) => [name, input.default ?? '']))
-  const settings = readSettings(name => (name === 'github-token' ? 'token' : defaults[name] ?? ''))
+  const settings = readSettings(name => (name === 'github-token' ? 'token' : (defaults[name] ?? '')))
   expect(settings).toMatchObject({ mode: 'gate', checkName: 'helm-gate', configPath: '.github/helm-gate.yml', baseline: 'reuse' })
 })

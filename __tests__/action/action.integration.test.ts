@@ -65,7 +65,12 @@ function gateFile(options: { maxDrop?: number; entries?: string[]; extra?: strin
     `  baseline: {prod_env: ${JSON.stringify(prodEnv)}, deployment: ci/baseline}`,
     `  candidate: {prod_env: ${JSON.stringify(prodEnv)}, deployment: ci/candidate}`,
     'runs:',
-    ...entries.flatMap(entry => [`  - entry: ${entry}`, '    metric: exact_match', '    split: test', `    max_drop: ${options.maxDrop ?? 0.05}`]),
+    ...entries.flatMap(entry => [
+      `  - entry: ${entry}`,
+      '    metric: exact_match',
+      '    split: test',
+      `    max_drop: ${options.maxDrop ?? 0.05}`
+    ]),
     'statistics: {resamples: 2000}',
     options.extra ?? '',
     ''
@@ -196,7 +201,9 @@ describe('the bundled action against a local GitHub', () => {
     const evidence = fake.uploadedBy(100)
     expect(evidence.map(a => a.name)).toEqual(['helm-gate-gate-attempt-1'])
     const names = listZipEntries(evidence[0].bytes as Buffer).map(e => e.name)
-    expect(names).toEqual(expect.arrayContaining(['manifest.json', 'report.json', 'report.md', 'helm/logs/baseline.log', 'helm/logs/candidate.log']))
+    expect(names).toEqual(
+      expect.arrayContaining(['manifest.json', 'report.json', 'report.md', 'helm/logs/baseline.log', 'helm/logs/candidate.log'])
+    )
     expect(names.some(n => n.includes('per_instance_stats.json') && n.startsWith('helm/baseline/'))).toBe(true)
     expect(names.some(n => n.includes('prod_env') || n.endsWith('credentials.conf'))).toBe(false)
   }, 60_000)
@@ -217,7 +224,12 @@ describe('the bundled action against a local GitHub', () => {
     expect(fake.comments.find(c => c.id === ours[0].id)?.body).toMatch(/fail/i)
     expect(fake.comments.find(c => c.id === human.id)?.body).toBe(`${COMMENT_MARKER}\nI copied this`)
     expect(fake.requests.filter(r => r.method === 'PATCH' && r.path.includes('/issues/comments/'))).toHaveLength(1)
-    expect(fake.uploadedBy(100).map(a => a.name).sort()).toEqual(['helm-gate-gate-attempt-1', 'helm-gate-gate-attempt-2'])
+    expect(
+      fake
+        .uploadedBy(100)
+        .map(a => a.name)
+        .sort()
+    ).toEqual(['helm-gate-gate-attempt-1', 'helm-gate-gate-attempt-2'])
   }, 60_000)
 
   it('fails the job on a regression, with a failing check', async () => {
@@ -235,7 +247,12 @@ describe('the bundled action against a local GitHub', () => {
     expect(failing.outputs.verdict).toBe('inconclusive')
     expect(failing.code).toBe(1)
     expect(fake.checkRuns[0].body.conclusion).toBe('failure')
-    const neutral = await gatePullRequest({ fake, runAttempt: 2, inputs: { inconclusive: 'neutral' }, env: { FAKE_HELM_CANDIDATE_LOSSES: '4' } })
+    const neutral = await gatePullRequest({
+      fake,
+      runAttempt: 2,
+      inputs: { inconclusive: 'neutral' },
+      env: { FAKE_HELM_CANDIDATE_LOSSES: '4' }
+    })
     expect(neutral.outputs.verdict).toBe('inconclusive')
     expect(neutral.code).toBe(0)
     expect(fake.checkRuns[1].body.conclusion).toBe('neutral')
@@ -257,7 +274,12 @@ describe('the bundled action against a local GitHub', () => {
     expect(run.summary).toMatch(/pass/i)
     expectClean(fake)
 
-    const failing = await gatePullRequest({ fake, runAttempt: 2, payload: prPayload(fake, { forkId: 999 }), env: { FAKE_HELM_CANDIDATE_LOSSES: '30' } })
+    const failing = await gatePullRequest({
+      fake,
+      runAttempt: 2,
+      payload: prPayload(fake, { forkId: 999 }),
+      env: { FAKE_HELM_CANDIDATE_LOSSES: '30' }
+    })
     expectOutcome(failing, 1, 'fail')
   }, 60_000)
 
@@ -279,7 +301,7 @@ describe('the bundled action against a local GitHub', () => {
     expectClean(fake)
   }, 60_000)
 
-  it('refuses to run the baseline against the candidate\'s own deployment (no archive, one server)', async () => {
+  it("refuses to run the baseline against the candidate's own deployment (no archive, one server)", async () => {
     const fake = await startFake()
     const same = gateFile().replace('deployment: ci/candidate}', 'deployment: ci/baseline}')
     const run = await gatePullRequest({ fake, base: same })
@@ -386,11 +408,12 @@ describe('the bundled action against a local GitHub', () => {
     expect(fake.checkRuns).toHaveLength(1)
     const report = JSON.parse(await readFile(compare.outputs['report-path'], 'utf8'))
     expect(report.comparisons.map((c: { run: string }) => c.run.split(':')[0]).sort()).toEqual(['simple_classification', 'simple_mcqa'])
-    expect(fake.uploadedBy(700).map(a => a.name).sort()).toEqual([
-      'helm-gate-compare-attempt-1',
-      'helm-gate-run-shard-0-of-2-attempt-1',
-      'helm-gate-run-shard-1-of-2-attempt-1'
-    ])
+    expect(
+      fake
+        .uploadedBy(700)
+        .map(a => a.name)
+        .sort()
+    ).toEqual(['helm-gate-compare-attempt-1', 'helm-gate-run-shard-0-of-2-attempt-1', 'helm-gate-run-shard-1-of-2-attempt-1'])
     expect(report.notes).toContain('Aggregated 2 shard(s).')
     expectClean(fake)
   }, 90_000)

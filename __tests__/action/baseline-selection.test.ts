@@ -4,7 +4,11 @@ import type { RestArtifact, RestWorkflowRun } from '../../src/github/types.js'
 
 const now = new Date('2026-06-10T12:00:00Z')
 const criteria = { repositoryId: 1, defaultBranch: 'main', now, maxAgeDays: 30 }
-const artifact = (id: number, over: Partial<RestArtifact> = {}, run: Partial<NonNullable<RestArtifact['workflow_run']>> = {}): RestArtifact => ({
+const artifact = (
+  id: number,
+  over: Partial<RestArtifact> = {},
+  run: Partial<NonNullable<RestArtifact['workflow_run']>> = {}
+): RestArtifact => ({
   id,
   name: 'helm-gate-baseline-x',
   size_in_bytes: 10,
@@ -52,8 +56,15 @@ describe('selectBaselineCandidates', () => {
 
 describe('workflowRunRejection', () => {
   const run: RestWorkflowRun = {
-    id: 1, event: 'push', status: 'completed', conclusion: 'success', head_branch: 'main', head_sha: 'a',
-    repository: { id: 1 }, head_repository: { id: 1 }, html_url: ''
+    id: 1,
+    event: 'push',
+    status: 'completed',
+    conclusion: 'success',
+    head_branch: 'main',
+    head_sha: 'a',
+    repository: { id: 1 },
+    head_repository: { id: 1 },
+    html_url: ''
   }
   it('accepts a successful push on the default branch only', () => {
     expect(workflowRunRejection(run, criteria)).toBeNull()

@@ -8,7 +8,10 @@ import { ConfigError } from '../../src/errors.js'
 const env = { GITHUB_REPOSITORY: 'acme/serving', GITHUB_RUN_ID: '1', GITHUB_SHA: 'm' }
 const prEvent = deriveEvent(
   'pull_request',
-  { repository: { id: 1, default_branch: 'main' }, pull_request: { number: 3, head: { sha: 'h', repo: { id: 1 } }, base: { sha: 'base123', repo: { id: 1 } } } },
+  {
+    repository: { id: 1, default_branch: 'main' },
+    pull_request: { number: 3, head: { sha: 'h', repo: { id: 1 } }, base: { sha: 'base123', repo: { id: 1 } } }
+  },
   env
 )
 const parse = (text: string, source: string) => ({ source, text }) as unknown as GateConfig
@@ -56,7 +59,11 @@ describe('resolveGateFile', () => {
 
 describe('merge queue', () => {
   it('freezes the gate file at the merge group base and checks the group head', async () => {
-    const group = deriveEvent('merge_group', { repository: { id: 1, default_branch: 'main' }, merge_group: { base_sha: 'mgbase', head_sha: 'mghead' } }, env)
+    const group = deriveEvent(
+      'merge_group',
+      { repository: { id: 1, default_branch: 'main' }, merge_group: { base_sha: 'mgbase', head_sha: 'mghead' } },
+      env
+    )
     expect(group.checkSha).toBe('mghead')
     const s = sources('max_drop: 0.02\n', 'max_drop: 0.5\n')
     const resolved = await resolveGateFile('g.yml', group, true, s)
@@ -70,7 +77,19 @@ describe('unifiedDiff', () => {
     const before = Array.from({ length: 20 }, (_, i) => `line ${i}`).join('\n')
     const after = before.replace('line 10', 'line ten')
     const diff = unifiedDiff(before, after, 'a', 'b')
-    expect(diff.split('\n')).toEqual(['--- a', '+++ b', '@@ -8,7 +8,7 @@', ' line 7', ' line 8', ' line 9', '-line 10', '+line ten', ' line 11', ' line 12', ' line 13'])
+    expect(diff.split('\n')).toEqual([
+      '--- a',
+      '+++ b',
+      '@@ -8,7 +8,7 @@',
+      ' line 7',
+      ' line 8',
+      ' line 9',
+      '-line 10',
+      '+line ten',
+      ' line 11',
+      ' line 12',
+      ' line 13'
+    ])
     expect(unifiedDiff('same\n', 'same\n', 'a', 'b')).toBe('')
   })
 })

@@ -23,9 +23,23 @@ describe('readSettings', () => {
 
   it('reads typed values', () => {
     const settings = readSettings(
-      getter({ mode: 'run', 'shard-index': '2', 'shard-count': '3', comment: 'false', inconclusive: 'neutral', 'baseline-max-age-days': '7.5' })
+      getter({
+        mode: 'run',
+        'shard-index': '2',
+        'shard-count': '3',
+        comment: 'false',
+        inconclusive: 'neutral',
+        'baseline-max-age-days': '7.5'
+      })
     )
-    expect(settings).toMatchObject({ mode: 'run', shardIndex: 2, shardCount: 3, comment: false, inconclusive: 'neutral', baselineMaxAgeDays: 7.5 })
+    expect(settings).toMatchObject({
+      mode: 'run',
+      shardIndex: 2,
+      shardCount: 3,
+      comment: false,
+      inconclusive: 'neutral',
+      baselineMaxAgeDays: 7.5
+    })
   })
 
   it.each([

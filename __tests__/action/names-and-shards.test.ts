@@ -34,13 +34,24 @@ describe('artifact names', () => {
 
 describe('shards', () => {
   const run = (entry: string, metric = 'exact_match'): GatedRun => ({
-    entry, match: null, metric, split: null, maxDrop: 0.02, maxRelativeDrop: null, direction: 'higher', perturbations: 'report'
+    entry,
+    match: null,
+    metric,
+    split: null,
+    maxDrop: 0.02,
+    maxRelativeDrop: null,
+    direction: 'higher',
+    perturbations: 'report'
   })
   const runs = [run('a'), run('a', 'f1'), run('b'), run('c'), run('d')]
 
   it('spreads entries round-robin and keeps metrics of one entry together', () => {
     const all = [0, 1, 2].map(i => selectShard(runs, i, 3))
-    expect(all.map(s => s.map(r => `${r.entry}/${r.metric}`))).toEqual([['a/exact_match', 'a/f1', 'd/exact_match'], ['b/exact_match'], ['c/exact_match']])
+    expect(all.map(s => s.map(r => `${r.entry}/${r.metric}`))).toEqual([
+      ['a/exact_match', 'a/f1', 'd/exact_match'],
+      ['b/exact_match'],
+      ['c/exact_match']
+    ])
     expect(all.flat()).toHaveLength(runs.length)
   })
   it('refuses more shards than entries', () => {

@@ -17,7 +17,19 @@ const tmp = () => mkdtempSync(join(tmpdir(), 'helm-gate-cli-'))
 describe('helm-gate compare (bundled CLI)', () => {
   it('exits 0 on pass and writes JSON and markdown', async () => {
     const dir = tmp()
-    const r = await helmGate('compare', BASELINE_SUITE, BASELINE_SUITE, '--metric', 'exact_match', '--max-drop', '0.5', '--json', join(dir, 'r.json'), '--markdown', join(dir, 'r.md'))
+    const r = await helmGate(
+      'compare',
+      BASELINE_SUITE,
+      BASELINE_SUITE,
+      '--metric',
+      'exact_match',
+      '--max-drop',
+      '0.5',
+      '--json',
+      join(dir, 'r.json'),
+      '--markdown',
+      join(dir, 'r.md')
+    )
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
     expect(r.stdout).toMatch(/Overall: PASS/i)
@@ -37,7 +49,17 @@ describe('helm-gate compare (bundled CLI)', () => {
 
   it('exits 2 on a failed guard and still writes the error report', async () => {
     const dir = tmp()
-    const r = await helmGate('compare', BASELINE_SUITE, BASELINE_SUITE, '--metric', 'no_such_metric', '--max-drop', '0.1', '--json', join(dir, 'r.json'))
+    const r = await helmGate(
+      'compare',
+      BASELINE_SUITE,
+      BASELINE_SUITE,
+      '--metric',
+      'no_such_metric',
+      '--max-drop',
+      '0.1',
+      '--json',
+      join(dir, 'r.json')
+    )
     expect(r.code).toBe(2)
     const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8'))
     expect(report.verdict).toBe('error')
@@ -55,10 +77,18 @@ describe('helm-gate compare (bundled CLI)', () => {
     ['a non-numeric drop', ['compare', 'a', 'b', '--metric', 'm', '--max-drop', 'abc'], /--max-drop must be a number >= 0.*abc/],
     ['no tolerated drop', ['compare', 'a', 'b', '--metric', 'm'], /tolerated drop/],
     ['both drops', ['compare', 'a', 'b', '--metric', 'm', '--max-drop', '0.1', '--max-relative-drop', '0.1'], /not both/],
-    ['an impossible confidence', ['compare', 'a', 'b', '--metric', 'm', '--max-drop', '0.1', '--confidence', '95'], /--confidence must be a level/],
+    [
+      'an impossible confidence',
+      ['compare', 'a', 'b', '--metric', 'm', '--max-drop', '0.1', '--confidence', '95'],
+      /--confidence must be a level/
+    ],
     ['an unknown interval', ['compare', 'a', 'b', '--metric', 'm', '--max-drop', '0.1', '--interval', 'wald'], /--interval must be/],
     ['too few resamples', ['compare', 'a', 'b', '--metric', 'm', '--max-drop', '0.1', '--resamples', '5'], /--resamples/],
-    ['a missing gate file', ['compare', 'a', 'b', '--config', '/nonexistent/gate.yml'], /cannot read the gate file.*\/nonexistent\/gate.yml/],
+    [
+      'a missing gate file',
+      ['compare', 'a', 'b', '--config', '/nonexistent/gate.yml'],
+      /cannot read the gate file.*\/nonexistent\/gate.yml/
+    ],
     ['a gate file with a typo', ['compare', 'a', 'b', '--config', badGate], /unknown key runs\[0\]\.max_dorp/],
     ['--metric with --config', ['compare', 'a', 'b', '--config', badGate, '--metric', 'x'], /cannot be combined with --config/],
     ['an unknown command', ['comapre'], /unknown command "comapre"/]
@@ -81,6 +111,8 @@ describe('helm-gate compare (bundled CLI)', () => {
 
   it('prints usage with --help and the version with --version', async () => {
     expect((await helmGate('--help')).stdout).toMatch(/helm-gate compare <baseline> <candidate>/)
-    expect((await helmGate('--version')).stdout.trim()).toBe(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version)
+    expect((await helmGate('--version')).stdout.trim()).toBe(
+      JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version
+    )
   })
 })

@@ -96,20 +96,75 @@ describe('parseGateConfig', () => {
     ['a drop given as text', 'runs: [{entry: a, metric: m, max_drop: "2%"}]', 'runs[0].max_drop', 'config.invalid'],
     ['no tolerated drop', 'runs: [{entry: a, metric: m}]', 'runs[0].max_drop', 'config.invalid'],
     ['both drops', 'runs: [{entry: a, metric: m, max_drop: 0.1, max_relative_drop: 0.1}]', 'runs[0].max_relative_drop', 'config.invalid'],
-    ['a relative drop of 1 or more', 'runs: [{entry: a, metric: m, max_relative_drop: 1.5}]', 'runs[0].max_relative_drop', 'config.invalid'],
+    [
+      'a relative drop of 1 or more',
+      'runs: [{entry: a, metric: m, max_relative_drop: 1.5}]',
+      'runs[0].max_relative_drop',
+      'config.invalid'
+    ],
     ['a model in the entry', 'runs: [{entry: "a:model=x/y", metric: m, max_drop: 0.1}]', 'runs[0].entry', 'config.invalid'],
     ['a missing metric', 'runs: [{entry: a, max_drop: 0.1}]', 'runs[0].metric', 'config.missing'],
-    ['a bad perturbation policy', 'runs: [{entry: a, metric: m, max_drop: 0.1, perturbations: always}]', 'runs[0].perturbations', 'config.invalid'],
-    ['an impossible confidence', 'runs: [{entry: a, metric: m, max_drop: 0.1}]\nstatistics: {confidence: 95}', 'statistics.confidence', 'config.invalid'],
-    ['too few resamples', 'runs: [{entry: a, metric: m, max_drop: 0.1}]\nstatistics: {resamples: 10}', 'statistics.resamples', 'config.invalid'],
+    [
+      'a bad perturbation policy',
+      'runs: [{entry: a, metric: m, max_drop: 0.1, perturbations: always}]',
+      'runs[0].perturbations',
+      'config.invalid'
+    ],
+    [
+      'an impossible confidence',
+      'runs: [{entry: a, metric: m, max_drop: 0.1}]\nstatistics: {confidence: 95}',
+      'statistics.confidence',
+      'config.invalid'
+    ],
+    [
+      'too few resamples',
+      'runs: [{entry: a, metric: m, max_drop: 0.1}]\nstatistics: {resamples: 10}',
+      'statistics.resamples',
+      'config.invalid'
+    ],
     ['a fractional seed', 'runs: [{entry: a, metric: m, max_drop: 0.1}]\nstatistics: {seed: 1.5}', 'statistics.seed', 'config.invalid'],
-    ['a helm version range', 'runs: [{entry: a, metric: m, max_drop: 0.1}]\nhelm: {version: ">=0.5", max_eval_instances: 10}', 'helm.version', 'config.invalid'],
-    ['a missing instance budget', 'runs: [{entry: a, metric: m, max_drop: 0.1}]\nhelm: {version: 0.5.16}', 'helm.max_eval_instances', 'config.missing'],
-    ['an unknown api', 'runs: [{entry: a, metric: m, max_drop: 0.1}]\ndeployments: {baseline: {api: grpc, base_url: "http://x/v1", model: m}, candidate: {api: chat, base_url: "http://x/v1", model: m}}', 'deployments.baseline.api', 'config.invalid'],
-    ['a key instead of an env var name', 'runs: [{entry: a, metric: m, max_drop: 0.1}]\ndeployments: {baseline: {api: chat, base_url: "http://x/v1", model: m, api_key_env: "sk-123 456"}, candidate: {api: chat, base_url: "http://x/v1", model: m}}', 'deployments.baseline.api_key_env', 'config.invalid'],
-    ['a URL with credentials', 'runs: [{entry: a, metric: m, max_drop: 0.1}]\ndeployments: {baseline: {api: chat, base_url: "http://u:p@x/v1", model: m}, candidate: {api: chat, base_url: "http://x/v1", model: m}}', 'deployments.baseline.base_url', 'config.invalid'],
-    ['a missing candidate', 'runs: [{entry: a, metric: m, max_drop: 0.1}]\ndeployments: {baseline: {api: chat, base_url: "http://x/v1", model: m}}', 'deployments.candidate', 'config.invalid'],
-    ['a repeated run', 'runs: [{entry: a, metric: m, max_drop: 0.1}, {entry: a, metric: m, max_drop: 0.2}]', 'runs[1].entry', 'config.duplicate'],
+    [
+      'a helm version range',
+      'runs: [{entry: a, metric: m, max_drop: 0.1}]\nhelm: {version: ">=0.5", max_eval_instances: 10}',
+      'helm.version',
+      'config.invalid'
+    ],
+    [
+      'a missing instance budget',
+      'runs: [{entry: a, metric: m, max_drop: 0.1}]\nhelm: {version: 0.5.16}',
+      'helm.max_eval_instances',
+      'config.missing'
+    ],
+    [
+      'an unknown api',
+      'runs: [{entry: a, metric: m, max_drop: 0.1}]\ndeployments: {baseline: {api: grpc, base_url: "http://x/v1", model: m}, candidate: {api: chat, base_url: "http://x/v1", model: m}}',
+      'deployments.baseline.api',
+      'config.invalid'
+    ],
+    [
+      'a key instead of an env var name',
+      'runs: [{entry: a, metric: m, max_drop: 0.1}]\ndeployments: {baseline: {api: chat, base_url: "http://x/v1", model: m, api_key_env: "sk-123 456"}, candidate: {api: chat, base_url: "http://x/v1", model: m}}',
+      'deployments.baseline.api_key_env',
+      'config.invalid'
+    ],
+    [
+      'a URL with credentials',
+      'runs: [{entry: a, metric: m, max_drop: 0.1}]\ndeployments: {baseline: {api: chat, base_url: "http://u:p@x/v1", model: m}, candidate: {api: chat, base_url: "http://x/v1", model: m}}',
+      'deployments.baseline.base_url',
+      'config.invalid'
+    ],
+    [
+      'a missing candidate',
+      'runs: [{entry: a, metric: m, max_drop: 0.1}]\ndeployments: {baseline: {api: chat, base_url: "http://x/v1", model: m}}',
+      'deployments.candidate',
+      'config.invalid'
+    ],
+    [
+      'a repeated run',
+      'runs: [{entry: a, metric: m, max_drop: 0.1}, {entry: a, metric: m, max_drop: 0.2}]',
+      'runs[1].entry',
+      'config.duplicate'
+    ],
     ['a wrong version', 'version: 2\nruns: [{entry: a, metric: m, max_drop: 0.1}]', 'version', 'config.invalid'],
     ['runs that are not a list', 'runs: {entry: a}', 'runs', 'config.invalid']
   ])('rejects %s, naming the key path', (_what, text, field, code) => {

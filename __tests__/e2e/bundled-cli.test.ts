@@ -8,7 +8,7 @@ import { describe, expect, it } from '@jest/globals'
 import { readFile, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Report } from '../../src/report/model.js'
-import { helmAvailable, REPO_ROOT, type FakeServer } from '../../test-support/fake-openai/harness.js'
+import { helmAvailable, REPO_ROOT } from '../../test-support/fake-openai/harness.js'
 import { run } from '../support/spawn.js'
 import { freshDir, type GateSpec, useFakeServers, writeGateFile } from './gate-fixture.js'
 
@@ -38,7 +38,10 @@ describeHelm('dist/cli.js run end to end (real helm-run, fake servers)', () => {
     try {
       report = JSON.parse(await readFile(join(outDir, 'report.json'), 'utf8')) as Report
     } catch (error) {
-      throw new Error(`no report.json (exit ${finished.code}): ${(error as Error).message}\n--- stdout\n${finished.stdout}\n--- stderr\n${finished.stderr}`)
+      throw new Error(
+        `no report.json (exit ${finished.code}): ${(error as Error).message}\n--- stdout\n${finished.stdout}\n--- stderr\n${finished.stderr}`,
+        { cause: error }
+      )
     }
     return { ...finished, outDir, report }
   }
@@ -63,7 +66,9 @@ describeHelm('dist/cli.js run end to end (real helm-run, fake servers)', () => {
     expect((await baseline.state()).counters.chat).toBe(60)
     expect((await candidate.state()).counters.chat).toBe(60)
 
-    expect(await readdir(result.outDir)).toEqual(expect.arrayContaining(['baseline', 'candidate', 'logs', 'report.json', 'report.md', 'run-manifest.json']))
+    expect(await readdir(result.outDir)).toEqual(
+      expect.arrayContaining(['baseline', 'candidate', 'logs', 'report.json', 'report.md', 'run-manifest.json'])
+    )
     expect((await readdir(join(result.outDir, 'logs'))).sort()).toEqual(['baseline.log', 'candidate.log'])
     const manifest = JSON.parse(await readFile(join(result.outDir, 'run-manifest.json'), 'utf8'))
     for (const side of ['baseline', 'candidate'] as const) {

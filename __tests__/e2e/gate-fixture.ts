@@ -7,7 +7,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { stringify } from 'yaml'
 import { afterAll, beforeAll } from '@jest/globals'
-import { buildAnswerKey, HELM_RUN, startFakeServer, type FakeServer, type FakeServerOptions } from '../../test-support/fake-openai/harness.js'
+import {
+  buildAnswerKey,
+  HELM_RUN,
+  startFakeServer,
+  type FakeServer,
+  type FakeServerOptions
+} from '../../test-support/fake-openai/harness.js'
 
 export interface SideSpec {
   baseUrl: string

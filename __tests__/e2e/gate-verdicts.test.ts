@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { runCommand } from '../../src/cli/commands/run.js'
 import type { CliIo } from '../../src/cli/io.js'
 import type { Report } from '../../src/report/model.js'
-import { helmAvailable, type FakeServer } from '../../test-support/fake-openai/harness.js'
+import { helmAvailable } from '../../test-support/fake-openai/harness.js'
 import { freshDir, type GateSpec, useFakeServers, writeGateFile } from './gate-fixture.js'
 
 const ENTRIES = ['simple_mcqa', 'dyck_language:num_parenthesis_pairs=3']
@@ -56,7 +56,9 @@ describeHelm('helm-gate run end to end (real helm-run, fake servers)', () => {
     expect(comparison.n).toBe(60)
     expect(comparison.wins + comparison.losses).toBe(0)
     expect(comparison.baseline_mean).toBeGreaterThan(0.75)
-    expect(await readdir(result.outDir)).toEqual(expect.arrayContaining(['baseline', 'candidate', 'logs', 'report.json', 'report.md', 'run-manifest.json']))
+    expect(await readdir(result.outDir)).toEqual(
+      expect.arrayContaining(['baseline', 'candidate', 'logs', 'report.json', 'report.md', 'run-manifest.json'])
+    )
   }, 180_000)
 
   it('fails a candidate that loses about 15% of the answers', async () => {
@@ -112,7 +114,7 @@ describeHelm('helm-gate run end to end (real helm-run, fake servers)', () => {
     expect(log).toContain('Failed runs')
   }, 180_000)
 
-  it('never leaks one side\'s answers into the other: same names, different servers, different answers', async () => {
+  it("never leaks one side's answers into the other: same names, different servers, different answers", async () => {
     // Same HELM deployment name and the same served model name on both sides; only the servers differ.
     const right = await server({ accuracy: 1, models: ['shared-name'] })
     const wrong = await server({ accuracy: 0, models: ['shared-name'] })

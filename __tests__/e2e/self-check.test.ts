@@ -110,13 +110,19 @@ describeHelm('helm-gate run --self-check (real helm-run, fake server)', () => {
 
     const rate = ((counted.changed / counted.pairs) * 100).toFixed(1)
     expect(result.stdout).toContain('Self-check: the baseline against itself')
-    expect(result.stdout).toContain(`${counted.changed}/${counted.pairs} changed, ${rate}% of answers flip between identical runs; tolerated drop 0.05`)
+    expect(result.stdout).toContain(
+      `${counted.changed}/${counted.pairs} changed, ${rate}% of answers flip between identical runs; tolerated drop 0.05`
+    )
     // Every flip rate above a few percent exceeds the 0.05 tolerance: the gate cannot resolve it.
     if (counted.changed / counted.pairs >= 0.05) expect(result.stdout).toContain('the flip rate is at least the tolerated drop')
     // The written report records what was measured, not only the console.
     expect(result.report.notes[0]).toMatch(/^Self-check: both sides ran the baseline deployment/)
-    expect(result.report.notes).toContain(`Flip rate ${clean[0].run} exact_match: ${counted.changed}/${counted.pairs} answers changed between identical runs (${rate}%).`)
-    expect(await readFile(join(result.outDir, 'report.md'), 'utf8')).toContain(`${counted.changed}/${counted.pairs} answers changed between identical runs`)
+    expect(result.report.notes).toContain(
+      `Flip rate ${clean[0].run} exact_match: ${counted.changed}/${counted.pairs} answers changed between identical runs (${rate}%).`
+    )
+    expect(await readFile(join(result.outDir, 'report.md'), 'utf8')).toContain(
+      `${counted.changed}/${counted.pairs} answers changed between identical runs`
+    )
     expect(result.report.verdict).not.toBe('error')
     // A self-check measures, it does not gate: any verdict but error exits 0.
     expect(result.code).toBe(0)

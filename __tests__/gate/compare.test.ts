@@ -5,8 +5,7 @@ import { parseGateConfig } from '../../src/config/load.js'
 import { compareOutputs, type RunDefaults } from '../../src/gate/compare.js'
 import { cliConfig, comparer, errorCodes } from './compare-helpers.js'
 import { renderJson } from '../../src/report/json.js'
-import type { Report } from '../../src/report/model.js'
-import { ALTERED_SUITE, BASELINE_SUITE, LEGACY_SUITE, MCQA_RUN, REASONING_RUN, ROBUSTNESS_RUN, TRIALS_SUITE } from '../helm/read/fixtures.js'
+import { ALTERED_SUITE, BASELINE_SUITE, LEGACY_SUITE, MCQA_RUN, REASONING_RUN, TRIALS_SUITE } from '../helm/read/fixtures.js'
 import { copyToTemp, editJson } from '../support/fixture-copy.js'
 
 const cli = cliConfig(2000)
@@ -31,7 +30,11 @@ describe('compareOutputs on real HELM 0.5.16 output', () => {
     expect(report.verdict).toBe('pass')
     expect(report.warnings.map(w => w.code)).toContain('sides.same_path')
     const clean = report.comparisons.filter(c => c.gated)
-    expect(clean.map(c => c.run).sort()).toEqual(['simple_mcqa', 'simple_mcqa:data_augmentation=robustness', 'synthetic_reasoning:mode=pattern_match'])
+    expect(clean.map(c => c.run).sort()).toEqual([
+      'simple_mcqa',
+      'simple_mcqa:data_augmentation=robustness',
+      'synthetic_reasoning:mode=pattern_match'
+    ])
     for (const c of clean) {
       expect(c.delta).toBe(0)
       expect(c.wins + c.losses).toBe(0)
@@ -93,7 +96,12 @@ describe('compareOutputs on real HELM 0.5.16 output', () => {
     const two = renderJson(await compare(TRIALS_SUITE, join(TRIALS_SUITE, '../../../trials-altered/runs/gate')))
     expect(two).toBe(one)
     const other = renderJson(
-      await compare(TRIALS_SUITE, join(TRIALS_SUITE, '../../../trials-altered/runs/gate'), {}, { ...cli, statistics: { ...cli.statistics, seed: 99 } })
+      await compare(
+        TRIALS_SUITE,
+        join(TRIALS_SUITE, '../../../trials-altered/runs/gate'),
+        {},
+        { ...cli, statistics: { ...cli.statistics, seed: 99 } }
+      )
     )
     expect(other).not.toBe(one)
   })
@@ -194,7 +202,9 @@ describe('guards: every doubt is an error, never a pass', () => {
     rmSync(join(cand, REASONING_RUN), { recursive: true })
     const report = await compare(BASELINE_SUITE, cand)
     expect(report.verdict).toBe('error')
-    expect(report.errors.find(e => e.code === 'runs.one_sided')!.message).toContain('synthetic_reasoning:mode=pattern_match exists only on the baseline side')
+    expect(report.errors.find(e => e.code === 'runs.one_sided')!.message).toContain(
+      'synthetic_reasoning:mode=pattern_match exists only on the baseline side'
+    )
   })
 
   it('refuses an empty run directory left by a failed helm-run', async () => {
@@ -248,7 +258,9 @@ describe('with a gate file', () => {
   const gate = (runs: string) => parseGateConfig(`runs:\n${runs}\nstatistics: {resamples: 1000}`, 'gate.yml')
 
   it('gates only the listed entries, matched by what the runs are', async () => {
-    const config = gate('  - {entry: "synthetic_reasoning:mode=pattern_match", metric: exact_match, split: test, max_drop: 0.5}\n  - {entry: simple_mcqa, metric: exact_match, max_drop: 0.5}')
+    const config = gate(
+      '  - {entry: "synthetic_reasoning:mode=pattern_match", metric: exact_match, split: test, max_drop: 0.5}\n  - {entry: simple_mcqa, metric: exact_match, max_drop: 0.5}'
+    )
     const report = await compareOutputs(BASELINE_SUITE, BASELINE_SUITE, config)
     expect(report.verdict).toBe('pass')
     expect(report.comparisons.map(c => c.entry)).toEqual(['synthetic_reasoning:mode=pattern_match', 'simple_mcqa'])

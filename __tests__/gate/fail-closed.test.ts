@@ -9,7 +9,6 @@ import type { RunDefaults } from '../../src/gate/compare.js'
 import { cliConfig, comparer, errorCodes } from './compare-helpers.js'
 import { pairRuns } from '../../src/gate/match.js'
 import type { RunDirectory, RunSpecJson } from '../../src/helm/types.js'
-import type { Report } from '../../src/report/model.js'
 import { BASELINE_SUITE, MCQA_RUN, REASONING_RUN } from '../helm/read/fixtures.js'
 import { copyToTemp, editJson } from '../support/fixture-copy.js'
 
@@ -167,7 +166,7 @@ describe('several request states per instance (separate multiple choice, calibra
     expect(report.verdict).toBe('pass')
   })
 
-  it('finds drift in any of an instance\'s request states, not only in the last one', async () => {
+  it("finds drift in any of an instance's request states, not only in the last one", async () => {
     const base = copyToTemp(BASELINE_SUITE)
     const cand = copyToTemp(BASELINE_SUITE)
     addSecondRequest(base, id => `Window 2 of ${id}`, 1)

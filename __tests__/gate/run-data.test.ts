@@ -26,7 +26,9 @@ describe('loadRunData', () => {
   })
 
   it('exposes clean and perturbed values with unmeasurable ones as null', async () => {
-    const data = await loadRunData(await readRunDirectory(join(BASELINE_SUITE, 'simple_mcqa_model=simple_model1,data_augmentation=robustness')))
+    const data = await loadRunData(
+      await readRunDirectory(join(BASELINE_SUITE, 'simple_mcqa_model=simple_model1,data_augmentation=robustness'))
+    )
     const values = data.values('exact_match', 'test')
     expect(values.filter(v => v.perturbation === null)).toHaveLength(10)
     expect(values.filter(v => v.perturbation === 'mild_mix')).toHaveLength(10)

@@ -5,7 +5,13 @@ const validator = new OpenApiValidator()
 
 describe('the fake GitHub checks requests against the OpenAPI description', () => {
   it('accepts a valid check run and rejects a bad conclusion', () => {
-    const body = { name: 'helm-gate', head_sha: 'a'.repeat(40), status: 'completed', conclusion: 'success', output: { title: 't', summary: 's' } }
+    const body = {
+      name: 'helm-gate',
+      head_sha: 'a'.repeat(40),
+      status: 'completed',
+      conclusion: 'success',
+      output: { title: 't', summary: 's' }
+    }
     expect(validator.validate('POST', '/repos/o/r/check-runs', new URLSearchParams(), body)).toEqual([])
     const bad = validator.validate('POST', '/repos/o/r/check-runs', new URLSearchParams(), { ...body, conclusion: 'nope' })
     expect(bad.join('\n')).toMatch(/conclusion/)
@@ -13,7 +19,9 @@ describe('the fake GitHub checks requests against the OpenAPI description', () =
 
   it('checks query parameters and unknown routes', () => {
     expect(validator.validate('GET', '/repos/o/r/actions/artifacts', new URLSearchParams('name=x&per_page=100'), undefined)).toEqual([])
-    expect(validator.validate('GET', '/repos/o/r/actions/artifacts', new URLSearchParams('per_page=abc'), undefined).length).toBeGreaterThan(0)
+    expect(
+      validator.validate('GET', '/repos/o/r/actions/artifacts', new URLSearchParams('per_page=abc'), undefined).length
+    ).toBeGreaterThan(0)
     expect(validator.validate('GET', '/repos/o/r/actions/artifacts', new URLSearchParams('nmae=x'), undefined)[0]).toMatch(/nmae/)
     expect(validator.validate('DELETE', '/repos/o/r/issues/comments/1', new URLSearchParams(), undefined)[0]).toMatch(/not a GitHub REST/)
   })

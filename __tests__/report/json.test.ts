@@ -28,8 +28,18 @@ describe('renderJson', () => {
     expect(text.startsWith('{\n  "schema_version": 1,\n  "tool": {\n    "name": "helm-gate",')).toBe(true)
     const top = Object.keys(JSON.parse(text) as object)
     expect(top).toEqual([
-      'schema_version', 'tool', 'verdict', 'headline', 'errors', 'warnings', 'settings',
-      'baseline', 'candidate', 'comparisons', 'efficiency', 'notes'
+      'schema_version',
+      'tool',
+      'verdict',
+      'headline',
+      'errors',
+      'warnings',
+      'settings',
+      'baseline',
+      'candidate',
+      'comparisons',
+      'efficiency',
+      'notes'
     ])
     const comparison = (JSON.parse(text) as Report).comparisons[0]
     expect(Object.keys(comparison).slice(0, 4)).toEqual(['id', 'run', 'entry', 'metric'])

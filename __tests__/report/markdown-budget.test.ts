@@ -93,7 +93,11 @@ describe('size budget: the steps before the hard cut', () => {
   })
 
   test('fewer examples, then examples for the failing comparisons first, then none', () => {
-    const report = many(3, i => (i === 2 ? 'fail' : 'pass'), () => true)
+    const report = many(
+      3,
+      i => (i === 2 ? 'fail' : 'pass'),
+      () => true
+    )
     const full = renderMarkdown(report, { maxLength: 1_000_000, marker: MARKER })
     const fewer = renderMarkdown(report, { maxLength: full.length - 1, marker: MARKER })
     expect(fewer.match(/\*\*Instance\*\*/g)).toHaveLength(3)
@@ -114,7 +118,11 @@ describe('size budget: the steps before the hard cut', () => {
 
   test('then only gated or non-passing rows, with the count of omitted ones', () => {
     // Mostly ungated, passing rows: dropping them is enough.
-    const report = many(300, i => (i % 7 === 0 ? 'fail' : 'pass'), i => i % 10 === 0)
+    const report = many(
+      300,
+      i => (i % 7 === 0 ? 'fail' : 'pass'),
+      i => i % 10 === 0
+    )
     const md = renderMarkdown(report, { maxLength: 65_000, marker: MARKER })
     expect(md).not.toContain(TRUNCATION_NOTICE)
     const [table] = tablesOf(md)

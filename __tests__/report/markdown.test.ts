@@ -50,8 +50,20 @@ describe('renderMarkdown: content', () => {
     comparisons: [
       makeComparison({ verdict: 'fail', delta: -0.05, ci: { level: 0.95, low: -0.08, high: -0.03, method: 'bootstrap' } }),
       makeComparison({ metric: 'f1', binary: false, gated: false, verdict: 'pass' }),
-      makeComparison({ run: 'gsm8k', verdict: 'inconclusive', n: 120, n_needed: 480, ci: { level: 0.95, low: -0.04, high: 0.01, method: 'bootstrap' } }),
-      makeComparison({ run: 'boolq', verdict: 'inconclusive', n_needed: null, delta: -0.03, ci: { level: 0.95, low: -0.06, high: 0.0, method: 'bootstrap' } })
+      makeComparison({
+        run: 'gsm8k',
+        verdict: 'inconclusive',
+        n: 120,
+        n_needed: 480,
+        ci: { level: 0.95, low: -0.04, high: 0.01, method: 'bootstrap' }
+      }),
+      makeComparison({
+        run: 'boolq',
+        verdict: 'inconclusive',
+        n_needed: null,
+        delta: -0.03,
+        ci: { level: 0.95, low: -0.06, high: 0.0, method: 'bootstrap' }
+      })
     ]
   })
   const md = renderMarkdown(report, {
@@ -116,7 +128,13 @@ describe('renderMarkdown: content', () => {
   })
 
   test('rendering is pure: the same input gives the same text', () => {
-    expect(renderMarkdown(report, { maxLength: LIMIT, marker: MARKER, links: { run: 'https://github.com/o/r/actions/runs/1', artifacts: 'https://github.com/o/r/actions/runs/1#artifacts' } })).toBe(md)
+    expect(
+      renderMarkdown(report, {
+        maxLength: LIMIT,
+        marker: MARKER,
+        links: { run: 'https://github.com/o/r/actions/runs/1', artifacts: 'https://github.com/o/r/actions/runs/1#artifacts' }
+      })
+    ).toBe(md)
   })
 })
 
@@ -190,7 +208,12 @@ describe('renderMarkdown: options', () => {
   })
 
   test('every verdict has its word in the heading', () => {
-    for (const [verdict, heading] of [['pass', '✅ Pass'], ['fail', '❌ Fail'], ['inconclusive', '🟡 Inconclusive'], ['error', '⛔ Error']] as const) {
+    for (const [verdict, heading] of [
+      ['pass', '✅ Pass'],
+      ['fail', '❌ Fail'],
+      ['inconclusive', '🟡 Inconclusive'],
+      ['error', '⛔ Error']
+    ] as const) {
       expect(renderMarkdown(makeReport({ verdict }), { maxLength: LIMIT }).split('\n')[0]).toBe(`## ${heading} · helm-gate`)
     }
   })

@@ -71,8 +71,19 @@ describe('helm-gate power', () => {
   it('plans from a pilot report', async () => {
     const { dir, io, out } = await setup()
     const comparison = {
-      run: 'simple_mcqa:model=x', entry: 'simple_mcqa', metric: 'exact_match', perturbation: null, gated: true,
-      direction: 'higher', binary: true, n: 40, pairs: 40, delta: 0, wins: 2, losses: 2, max_drop: 0.05,
+      run: 'simple_mcqa:model=x',
+      entry: 'simple_mcqa',
+      metric: 'exact_match',
+      perturbation: null,
+      gated: true,
+      direction: 'higher',
+      binary: true,
+      n: 40,
+      pairs: 40,
+      delta: 0,
+      wins: 2,
+      losses: 2,
+      max_drop: 0.05,
       ci: { level: 0.95, low: -0.1, high: 0.1, method: 'newcombe' }
     }
     await writeFile(join(dir, 'report.json'), JSON.stringify({ schema_version: 1, comparisons: [comparison] }))

@@ -6,7 +6,14 @@ import { serverProdEnv } from '../../src/runner/prod-env.js'
 import { prepareRun } from '../../src/runner/run-sides.js'
 import { displayCommand, planSide, withModel } from '../../src/runner/side-plan.js'
 
-const helm: HelmSettings = { version: '0.5.16', maxEvalInstances: 50, numTrainTrials: 2, numThreads: 3, timeoutMinutes: 5, command: 'helm-run' }
+const helm: HelmSettings = {
+  version: '0.5.16',
+  maxEvalInstances: 50,
+  numTrainTrials: 2,
+  numThreads: 3,
+  timeoutMinutes: 5,
+  command: 'helm-run'
+}
 const run = (entry: string, metric = 'exact_match'): GatedRun => ({
   entry,
   match: null,
@@ -41,7 +48,10 @@ describe('planSide', () => {
       stamp: '20260101T000000Z',
       command: '/venv/bin/helm-run'
     })
-    expect(plan.entries).toEqual(['simple_mcqa:model=helm-gate/gated-model', 'dyck_language:num_parenthesis_pairs=3,model=helm-gate/gated-model'])
+    expect(plan.entries).toEqual([
+      'simple_mcqa:model=helm-gate/gated-model',
+      'dyck_language:num_parenthesis_pairs=3,model=helm-gate/gated-model'
+    ])
     expect(plan.args).toEqual([
       '--run-entries',
       ...plan.entries,
@@ -86,7 +96,10 @@ runs:
   const options = { outDir: '/out', tempDir: '/tmp/x', stamp: 'T' }
 
   it('refuses to run both sides against one and the same deployment: the candidate would never be measured', async () => {
-    const config = parseGateConfig(gate('{ api: chat, base_url: "http://127.0.0.1:8000/v1/", model: served, api_key_env: OTHER }'), 'gate.yml')
+    const config = parseGateConfig(
+      gate('{ api: chat, base_url: "http://127.0.0.1:8000/v1/", model: served, api_key_env: OTHER }'),
+      'gate.yml'
+    )
     await expect(prepareRun(config, { ...options, sides: ['baseline', 'candidate'] })).rejects.toThrow(ConfigError)
     await expect(prepareRun(config, { ...options, sides: ['baseline', 'candidate'] })).rejects.toThrow(/same deployment/)
     // A self-check does that on purpose; an archived baseline leaves only the candidate to run.

@@ -26,7 +26,13 @@ describe('mcnemarExactPValue', () => {
   })
 
   it('agrees with an exact rational computation for larger counts', () => {
-    for (const [w, l] of [[3, 7], [40, 60], [120, 160], [500, 430], [2, 300]]) {
+    for (const [w, l] of [
+      [3, 7],
+      [40, 60],
+      [120, 160],
+      [500, 430],
+      [2, 300]
+    ]) {
       const expected = mcnemarByHand(w, l)
       expect(Math.abs(mcnemarExactPValue(w, l) - expected)).toBeLessThanOrEqual(1e-11 * expected)
     }
@@ -48,13 +54,18 @@ describe('BinomialSampler', () => {
     for (let k = mode + 1; k <= n; k++) out[k] = (out[k - 1] * (n - k + 1) * p) / (k * (1 - p))
     for (let k = mode - 1; k >= 0; k--) out[k] = (out[k + 1] * (k + 1) * (1 - p)) / ((n - k) * p)
     const total = out.reduce((a, b) => a + b, 0)
-    return out.map((x) => x / total)
+    return out.map(x => x / total)
   }
 
   it('inverts the exact cumulative distribution', () => {
     // Feeding u on a fine regular grid, the share of each value equals its probability to 1/M.
     const M = 200000
-    for (const [n, p] of [[10, 0.3], [200, 0.05], [1000, 0.5], [5000, 0.002]] as const) {
+    for (const [n, p] of [
+      [10, 0.3],
+      [200, 0.05],
+      [1000, 0.5],
+      [5000, 0.002]
+    ] as const) {
       const sampler = new BinomialSampler(n, p, logFactorials(n))
       const counts = new Array<number>(n + 1).fill(0)
       for (let i = 0; i < M; i++) counts[sampler.draw((i + 0.5) / M)]++

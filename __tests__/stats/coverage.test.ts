@@ -129,8 +129,7 @@ describe('choosing the default for 0/1 metrics', () => {
     const est = estimatePaired(binaryClusters(both, wins, losses, neither), settings({ interval: 'tango' }))
     return [est.ci.low, est.ci.high] as [number, number]
   }
-  const newcombe = (both: number, wins: number, losses: number, neither: number) =>
-    newcombeInterval({ both, wins, losses, neither }, 0.95)
+  const newcombe = (both: number, wins: number, losses: number, neither: number) => newcombeInterval({ both, wins, losses, neither }, 0.95)
 
   it.each([
     ['8 discordant pairs, 1 win : 3 losses', 200, 0.01, 0.03],
@@ -144,7 +143,7 @@ describe('choosing the default for 0/1 metrics', () => {
 
   it('the count bootstrap passes too often at delta = -m with few discordant pairs', () => {
     const rng = createRandom(101, 'study-binary-few')
-    const result = simulate(rng, 200, 0.005 - 0.035, settings({ interval: 'bootstrap', resamples: 1000 }), (r) =>
+    const result = simulate(rng, 200, 0.005 - 0.035, settings({ interval: 'bootstrap', resamples: 1000 }), r =>
       binaryDataset(r, 200, 0.005, 0.035)
     )
     expect(result.passAtMargin).toBeGreaterThan(SIMULATED_PASS_LIMIT)
@@ -229,7 +228,7 @@ function simulate(
 describe('coverage: bootstrap intervals, simulated', () => {
   it('0/1 metric, many discordant pairs, count bootstrap (interval: bootstrap)', () => {
     const rng = createRandom(102, 'study-binary-many')
-    const result = simulate(rng, 200, 0.2 - 0.25, settings({ interval: 'bootstrap', resamples: 1000 }), (r) =>
+    const result = simulate(rng, 200, 0.2 - 0.25, settings({ interval: 'bootstrap', resamples: 1000 }), r =>
       binaryDataset(r, 200, 0.2, 0.25)
     )
     expect(result.method).toBe('bootstrap-counts')
@@ -240,7 +239,7 @@ describe('coverage: bootstrap intervals, simulated', () => {
 
   it('continuous scores in [0, 1], n = 200', () => {
     const rng = createRandom(103, 'study-continuous')
-    const result = simulate(rng, 200, CONTINUOUS_DELTA, settings({ resamples: 500 }), (r) => continuousDataset(r, 200))
+    const result = simulate(rng, 200, CONTINUOUS_DELTA, settings({ resamples: 500 }), r => continuousDataset(r, 200))
     expect(result.method).toBe('bootstrap')
     expect(result.coverage).toBeGreaterThanOrEqual(COVERAGE_BAND[0])
     expect(result.coverage).toBeLessThanOrEqual(COVERAGE_BAND[1])
@@ -249,7 +248,7 @@ describe('coverage: bootstrap intervals, simulated', () => {
 
   it('clustered trials (3 per instance), n = 200 instances', () => {
     const rng = createRandom(104, 'study-clustered')
-    const result = simulate(rng, 200, CLUSTERED_DELTA, settings({ resamples: 500 }), (r) => clusteredDataset(r, 200))
+    const result = simulate(rng, 200, CLUSTERED_DELTA, settings({ resamples: 500 }), r => clusteredDataset(r, 200))
     expect(result.method).toBe('bootstrap')
     expect(result.coverage).toBeGreaterThanOrEqual(COVERAGE_BAND[0])
     expect(result.coverage).toBeLessThanOrEqual(COVERAGE_BAND[1])

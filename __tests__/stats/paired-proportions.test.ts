@@ -1,12 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
 import { normalQuantile } from '../../src/stats/normal.js'
-import {
-  newcombeInterval,
-  tangoInterval,
-  tangoRestrictedLossRate,
-  tangoScore,
-  wilsonInterval
-} from '../../src/stats/paired-proportions.js'
+import { newcombeInterval, tangoInterval, tangoRestrictedLossRate, tangoScore, wilsonInterval } from '../../src/stats/paired-proportions.js'
 
 const Z95 = 1.959963984540054
 
@@ -86,7 +80,13 @@ describe('tangoInterval', () => {
   }
 
   it('uses the constrained maximum-likelihood estimate', () => {
-    for (const [w, l, n] of [[6, 16, 161], [1, 7, 21], [0, 5, 200], [40, 20, 160], [3, 0, 50]]) {
+    for (const [w, l, n] of [
+      [6, 16, 161],
+      [1, 7, 21],
+      [0, 5, 200],
+      [40, 20, 160],
+      [3, 0, 50]
+    ]) {
       for (const diff of [-0.3, -0.05, 0, 0.02, 0.2]) {
         expect(tangoRestrictedLossRate(w, l, n, diff)).toBeCloseTo(bruteForceMle(w, l, n, diff), 7)
       }

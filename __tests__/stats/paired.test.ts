@@ -200,7 +200,7 @@ describe('bootstrap agreement', () => {
   it('estimatePaired with interval bootstrap uses the count bootstrap and agrees with the generic one', () => {
     const data = binaryClusters(150, 20, 30, 100)
     const est = estimatePaired(data, settings({ interval: 'bootstrap', seed: 3 }))
-    const diffs = Float64Array.from(data, (c) => c.candidate[0] - c.baseline[0])
+    const diffs = Float64Array.from(data, c => c.candidate[0] - c.baseline[0])
     const [gl, gh] = percentileInterval(clusterBootstrap(diffs, null, 1, 10000, createRandom(4, 'g')), 0.95)
     const spread = sampleSd(diffs) / Math.sqrt(diffs.length)
     const tolerance = 4 * quantileDifferenceSd(0.025, 1.96, 10000, spread) + 1 / diffs.length
@@ -213,8 +213,8 @@ describe('bootstrap agreement', () => {
     // interval must be as wide as that of one value per instance (not sqrt(3) narrower).
     const gen2 = createRandom(12, 'cluster-data')
     const perInstance = Array.from({ length: 200 }, () => gen2.double() - 0.5)
-    const clustered = perInstance.map((x) => ({ baseline: [0, 0, 0], candidate: [x, x, x] }))
-    const flat = perInstance.map((x) => ({ baseline: [0], candidate: [x] }))
+    const clustered = perInstance.map(x => ({ baseline: [0, 0, 0], candidate: [x, x, x] }))
+    const flat = perInstance.map(x => ({ baseline: [0], candidate: [x] }))
     const a = estimatePaired(clustered, settings({ seed: 8 }))
     const b = estimatePaired(flat, settings({ seed: 8 }))
     expect(a.ci.low).toBeCloseTo(b.ci.low, 12)
@@ -225,14 +225,12 @@ describe('bootstrap agreement', () => {
 
 describe('determinism', () => {
   const data = singleTrial(
-    Array.from({ length: 80 }, (_, i) => (i * 37) % 11 / 10),
-    Array.from({ length: 80 }, (_, i) => (i * 53) % 13 / 12)
+    Array.from({ length: 80 }, (_, i) => ((i * 37) % 11) / 10),
+    Array.from({ length: 80 }, (_, i) => ((i * 53) % 13) / 12)
   )
 
   it('same inputs and seed give identical numbers', () => {
-    expect(JSON.stringify(estimatePaired(data, settings({ seed: 42 })))).toBe(
-      JSON.stringify(estimatePaired(data, settings({ seed: 42 })))
-    )
+    expect(JSON.stringify(estimatePaired(data, settings({ seed: 42 })))).toBe(JSON.stringify(estimatePaired(data, settings({ seed: 42 }))))
   })
 
   it('a different seed gives different bootstrap bounds', () => {

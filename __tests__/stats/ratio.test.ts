@@ -37,7 +37,7 @@ describe('ratioOfQuantiles', () => {
   const gen = createRandom(5, 'times')
   const baseline = Array.from({ length: 400 }, () => 0.2 + gen.double() ** 3 * 2)
   // Candidate about 20% slower, with its own noise, paired by instance.
-  const candidate = baseline.map((b) => b * 1.2 * (0.9 + 0.2 * gen.double()))
+  const candidate = baseline.map(b => b * 1.2 * (0.9 + 0.2 * gen.double()))
 
   it('estimates quantile(candidate) / quantile(baseline)', () => {
     const r = ratioOfQuantiles(baseline, candidate, 0.5, settings())

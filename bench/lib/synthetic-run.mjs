@@ -27,14 +27,41 @@ export function writeSyntheticRun(dir, { model, values, metric = 'f1_score', nam
   const rows = values.map((value, i) => ({
     instance_id: `id${i}`,
     train_trial_index: 0,
-    stats: [{ name: { name: metric, split: 'test' }, count: 1, sum: value, sum_squared: value * value, min: value, max: value, mean: value }]
+    stats: [
+      { name: { name: metric, split: 'test' }, count: 1, sum: value, sum_squared: value * value, min: value, max: value, mean: value }
+    ]
   }))
   writeFileSync(join(dir, 'per_instance_stats.json'), JSON.stringify(rows, null, 2))
   const states = values.map((value, i) => ({
-    instance: { input: { text: `question ${i}` }, references: [{ output: { text: 'answer' }, tags: ['correct'] }], split: 'test', id: `id${i}` },
+    instance: {
+      input: { text: `question ${i}` },
+      references: [{ output: { text: 'answer' }, tags: ['correct'] }],
+      split: 'test',
+      id: `id${i}`
+    },
     train_trial_index: 0,
-    request: { model_deployment: model, model, embedding: false, prompt: `Q: question ${i}\nA:`, temperature: 0, num_completions: 1, top_k_per_token: 1, max_tokens: 20, stop_sequences: [], echo_prompt: false, top_p: 1, presence_penalty: 0, frequency_penalty: 0 },
-    result: { success: true, embedding: [], completions: [{ text: value > 0.5 ? 'answer' : 'other', logprob: 0, tokens: [] }], cached: false, request_time: 0.1 + value / 10 },
+    request: {
+      model_deployment: model,
+      model,
+      embedding: false,
+      prompt: `Q: question ${i}\nA:`,
+      temperature: 0,
+      num_completions: 1,
+      top_k_per_token: 1,
+      max_tokens: 20,
+      stop_sequences: [],
+      echo_prompt: false,
+      top_p: 1,
+      presence_penalty: 0,
+      frequency_penalty: 0
+    },
+    result: {
+      success: true,
+      embedding: [],
+      completions: [{ text: value > 0.5 ? 'answer' : 'other', logprob: 0, tokens: [] }],
+      cached: false,
+      request_time: 0.1 + value / 10
+    },
     num_train_instances: 0,
     prompt_truncated: false,
     num_conditioning_tokens: 0

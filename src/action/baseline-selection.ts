@@ -26,10 +26,7 @@ export interface BaselineSelection {
   rejected: Rejection[]
 }
 
-export function selectBaselineCandidates(
-  artifacts: readonly RestArtifact[],
-  criteria: BaselineCriteria
-): BaselineSelection {
+export function selectBaselineCandidates(artifacts: readonly RestArtifact[], criteria: BaselineCriteria): BaselineSelection {
   const rejected: Rejection[] = []
   const candidates: RestArtifact[] = []
   const maxAgeMs = criteria.maxAgeDays * 24 * 3600 * 1000

@@ -19,11 +19,7 @@ export function issueFrom(error: unknown): ReportIssue {
   return { code: 'internal', message: error instanceof Error ? error.message : String(error) }
 }
 
-export function errorReport(
-  headline: string,
-  errors: readonly unknown[],
-  statistics: StatisticsSettings = DEFAULT_STATISTICS
-): Report {
+export function errorReport(headline: string, errors: readonly unknown[], statistics: StatisticsSettings = DEFAULT_STATISTICS): Report {
   return {
     schema_version: 1,
     tool: { name: 'helm-gate', version: HELM_GATE_VERSION },

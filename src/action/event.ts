@@ -124,8 +124,7 @@ export function deriveEvent(eventName: string, payload: unknown, env: RunnerEnvi
   const actor = env.GITHUB_ACTOR ?? ''
   const isDependabot = actor === 'dependabot[bot]' || prAuthor === 'dependabot[bot]'
   const ref = env.GITHUB_REF ?? ''
-  const isDefaultBranchPush =
-    eventName === 'push' && defaultBranch !== null && ref === `refs/heads/${defaultBranch}`
+  const isDefaultBranchPush = eventName === 'push' && defaultBranch !== null && ref === `refs/heads/${defaultBranch}`
 
   return {
     eventName,

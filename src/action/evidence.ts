@@ -31,7 +31,10 @@ export async function recordManifest(session: Session, dir: string, facts: Manif
   const sides = (Object.keys(facts.sidePaths) as Side[]).sort()
   const relative: Partial<Record<Side, string>> = {}
   for (const side of sides) {
-    relative[side] = path.relative(dir, facts.sidePaths[side] as string).split(path.sep).join('/')
+    relative[side] = path
+      .relative(dir, facts.sidePaths[side] as string)
+      .split(path.sep)
+      .join('/')
   }
   const { event } = session
   const manifest: EvidenceManifest = {

@@ -68,11 +68,10 @@ export function readSettings(get: InputGetter): ActionSettings {
     frozenConfig: boolean(INPUTS.frozenConfig, read(INPUTS.frozenConfig), true)
   }
   if (settings.shardIndex >= settings.shardCount) {
-    throw new UsageError(
-      'input.shard',
-      `input ${INPUTS.shardIndex} must be below ${INPUTS.shardCount} (${settings.shardCount})`,
-      { field: INPUTS.shardIndex, value: settings.shardIndex }
-    )
+    throw new UsageError('input.shard', `input ${INPUTS.shardIndex} must be below ${INPUTS.shardCount} (${settings.shardCount})`, {
+      field: INPUTS.shardIndex,
+      value: settings.shardIndex
+    })
   }
   if (settings.mode !== 'run' && settings.shardCount !== 1) {
     throw new UsageError('input.shard', `input ${INPUTS.shardCount} applies only to mode run`, {
@@ -111,23 +110,15 @@ function boolean(name: string, value: string, fallback: boolean): boolean {
   throw new UsageError('input.boolean', `input ${name} must be true or false`, { field: name, value })
 }
 
-function number(
-  name: string,
-  value: string,
-  fallback: number,
-  min: number,
-  max: number,
-  integer: boolean
-): number {
+function number(name: string, value: string, fallback: number, min: number, max: number, integer: boolean): number {
   if (value === '') return fallback
   const parsed = Number(value)
   const shapeOk = integer ? /^\d+$/.test(value) : /^\d+(\.\d+)?$/.test(value)
   if (!shapeOk || !Number.isFinite(parsed) || parsed < min || parsed > max) {
-    throw new UsageError(
-      'input.number',
-      `input ${name} must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}`,
-      { field: name, value }
-    )
+    throw new UsageError('input.number', `input ${name} must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}`, {
+      field: name,
+      value
+    })
   }
   return parsed
 }

@@ -34,10 +34,11 @@ export async function openSession(deps: ActionDeps): Promise<Session> {
   const workspace = path.resolve(env.GITHUB_WORKSPACE || process.cwd())
   const workDir = path.resolve(workspace, settings.workingDirectory)
   const configFile = path.resolve(workDir, settings.configPath)
-  const repoPath = path.relative(await repositoryRoot(path.dirname(configFile), workspace), configFile).split(path.sep).join('/')
-  const outRoot = settings.outputDir
-    ? path.resolve(workDir, settings.outputDir)
-    : path.join(env.RUNNER_TEMP || tmpdir(), 'helm-gate')
+  const repoPath = path
+    .relative(await repositoryRoot(path.dirname(configFile), workspace), configFile)
+    .split(path.sep)
+    .join('/')
+  const outRoot = settings.outputDir ? path.resolve(workDir, settings.outputDir) : path.join(env.RUNNER_TEMP || tmpdir(), 'helm-gate')
   return {
     deps,
     settings,

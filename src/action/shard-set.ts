@@ -5,9 +5,7 @@
 import type { StoredArtifact } from '../github/artifacts.js'
 import { parseShardArtifactName } from './artifact-names.js'
 
-export type ShardSet =
-  | { ok: true; count: number; artifacts: StoredArtifact[] }
-  | { ok: false; reason: string }
+export type ShardSet = { ok: true; count: number; artifacts: StoredArtifact[] } | { ok: false; reason: string }
 
 export function selectShardSet(artifacts: readonly StoredArtifact[]): ShardSet {
   const latest = new Map<number, { artifact: StoredArtifact; attempt: number; count: number }>()

@@ -9,11 +9,10 @@ import { INPUTS } from './constants.js'
 export function selectShard(runs: readonly GatedRun[], index: number, count: number): GatedRun[] {
   const entries = [...new Set(runs.map(run => run.entry))]
   if (count > entries.length) {
-    throw new UsageError(
-      'input.shard',
-      `input ${INPUTS.shardCount} (${count}) exceeds the gate set's ${entries.length} run entries`,
-      { field: INPUTS.shardCount, value: count }
-    )
+    throw new UsageError('input.shard', `input ${INPUTS.shardCount} (${count}) exceeds the gate set's ${entries.length} run entries`, {
+      field: INPUTS.shardCount,
+      value: count
+    })
   }
   // Shard by entry, not by gated metric: two metrics of one entry come from one helm-run.
   const mine = new Set(entries.filter((_, i) => i % count === index))

@@ -51,12 +51,7 @@ export function parseArgs(argv: string[], specs: Record<string, OptionSpec>): Pa
 }
 
 /** A number option checked against a predicate, or the fallback when absent. */
-export function numberOption(
-  args: ParsedArgs,
-  name: string,
-  check: (n: number) => boolean,
-  expect: string
-): number | undefined {
+export function numberOption(args: ParsedArgs, name: string, check: (n: number) => boolean, expect: string): number | undefined {
   const raw = args.options.get(name)
   if (raw === undefined) return undefined
   const n = Number(raw)

@@ -6,14 +6,7 @@
 import { readFile } from 'node:fs/promises'
 import { parseDocument } from 'yaml'
 import { ConfigError } from '../errors.js'
-import {
-  DEFAULT_STATISTICS,
-  type Deployment,
-  type GateConfig,
-  type GatedRun,
-  type HelmSettings,
-  type StatisticsSettings
-} from './types.js'
+import { DEFAULT_STATISTICS, type Deployment, type GateConfig, type GatedRun, type HelmSettings, type StatisticsSettings } from './types.js'
 import { Fields } from './validate.js'
 
 export async function loadGateConfig(file: string): Promise<GateConfig> {

@@ -105,8 +105,7 @@ function selectWork(
     )
   }
   const gatedEntries = config.runs
-  const concerns = (run: RunDirectory): boolean =>
-    gatedEntries.length === 0 || gatedEntries.some(g => runMatchesEntry(run, g))
+  const concerns = (run: RunDirectory): boolean => gatedEntries.length === 0 || gatedEntries.some(g => runMatchesEntry(run, g))
   for (const [side, runs] of [
     ['baseline', pairing.onlyBaseline],
     ['candidate', pairing.onlyCandidate]
@@ -172,19 +171,27 @@ async function compareRun(
   const name = displayName(pair.baseline.runSpec)
   const drift = adapterDrift(pair.baseline.runSpec, pair.candidate.runSpec)
   for (const d of drift) {
-    log.error('guard.adapter_drift', `run ${name}: the two sides used different ${d.field}, so the comparison would measure configuration, not the model`, {
-      file: pair.candidate.path,
-      field: d.field,
-      value: { baseline: d.baseline, candidate: d.candidate }
-    })
+    log.error(
+      'guard.adapter_drift',
+      `run ${name}: the two sides used different ${d.field}, so the comparison would measure configuration, not the model`,
+      {
+        file: pair.candidate.path,
+        field: d.field,
+        value: { baseline: d.baseline, candidate: d.candidate }
+      }
+    )
   }
   const scoring = scoringDrift(pair.baseline.runSpec, pair.candidate.runSpec)
   for (const d of scoring) {
-    log.error('guard.scoring_drift', `run ${name}: the two sides were scored with different ${d.field}, so the comparison would measure the scoring, not the model`, {
-      file: pair.candidate.path,
-      field: `${d.field}[${d.index ?? 0}]`,
-      value: { baseline: d.baseline, candidate: d.candidate }
-    })
+    log.error(
+      'guard.scoring_drift',
+      `run ${name}: the two sides were scored with different ${d.field}, so the comparison would measure the scoring, not the model`,
+      {
+        file: pair.candidate.path,
+        field: `${d.field}[${d.index ?? 0}]`,
+        value: { baseline: d.baseline, candidate: d.candidate }
+      }
+    )
   }
   if (drift.length > 0 || scoring.length > 0) return
 
@@ -251,9 +258,7 @@ function headline(verdict: Verdict, comparisons: Comparison[], log: IssueLog): s
 
 function sideInfo(path: string, runs: RunDirectory[]): Report['baseline'] {
   const deployments = [
-    ...new Set(
-      runs.map(r => String(r.runSpec.adapter_spec?.['model_deployment'] || r.runSpec.adapter_spec?.['model'] || ''))
-    )
+    ...new Set(runs.map(r => String(r.runSpec.adapter_spec?.['model_deployment'] || r.runSpec.adapter_spec?.['model'] || '')))
   ].filter(Boolean)
   return {
     path,

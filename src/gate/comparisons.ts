@@ -30,10 +30,14 @@ export function buildComparisons(
     ['candidate', valuesC, c]
   ] as const) {
     if (values.length > 0 && values.every(v => v.value === null)) {
-      log.error('guard.metric_unmeasured', `run ${run}: ${gated.metric} was never measured on the ${side} side (every value has count 0 or is not finite)`, {
-        file: data.perInstanceStatsFile,
-        field: gated.metric
-      })
+      log.error(
+        'guard.metric_unmeasured',
+        `run ${run}: ${gated.metric} was never measured on the ${side} side (every value has count 0 or is not finite)`,
+        {
+          file: data.perInstanceStatsFile,
+          field: gated.metric
+        }
+      )
       return []
     }
     // HELM only warns when two metrics emit the same stat name, and the reader merges the
@@ -41,11 +45,15 @@ export function buildComparisons(
     const repeated = values.find(v => (v.occurrences ?? 1) > 1)
     if (repeated) {
       const count = values.filter(v => (v.occurrences ?? 1) > 1).length
-      log.error('guard.duplicate_stat', `run ${run}: ${gated.metric} appears more than once for ${count} ${side} instance${count === 1 ? '' : 's'}, so their value is ambiguous`, {
-        file: data.perInstanceStatsFile,
-        field: gated.metric,
-        value: `instance ${repeated.instanceId}, trial ${repeated.trainTrialIndex}${repeated.perturbation ? `, perturbation ${repeated.perturbation}` : ''}: ${repeated.occurrences} copies`
-      })
+      log.error(
+        'guard.duplicate_stat',
+        `run ${run}: ${gated.metric} appears more than once for ${count} ${side} instance${count === 1 ? '' : 's'}, so their value is ambiguous`,
+        {
+          file: data.perInstanceStatsFile,
+          field: gated.metric,
+          value: `instance ${repeated.instanceId}, trial ${repeated.trainTrialIndex}${repeated.perturbation ? `, perturbation ${repeated.perturbation}` : ''}: ${repeated.occurrences} copies`
+        }
+      )
       return []
     }
     if (!requestStatesCover(run, side, values, data, log)) return []
@@ -87,11 +95,15 @@ function requestStatesCover(run: string, side: string, values: MetricValue[], da
   const missing = values.filter(v => v.value !== null && !present.has(exampleKey(v)))
   if (missing.length === 0) return true
   const first = missing[0]
-  log.error('guard.no_request_state', `run ${run}: ${missing.length} ${side} scores have no request state in scenario_state.json, so cached or failed answers cannot be ruled out for them`, {
-    file: data.scenarioStateFile ?? data.run.path,
-    field: 'request_states',
-    value: `instance ${first.instanceId}, trial ${first.trainTrialIndex}${first.perturbation ? `, perturbation ${first.perturbation}` : ''}`
-  })
+  log.error(
+    'guard.no_request_state',
+    `run ${run}: ${missing.length} ${side} scores have no request state in scenario_state.json, so cached or failed answers cannot be ruled out for them`,
+    {
+      file: data.scenarioStateFile ?? data.run.path,
+      field: 'request_states',
+      value: `instance ${first.instanceId}, trial ${first.trainTrialIndex}${first.perturbation ? `, perturbation ${first.perturbation}` : ''}`
+    }
+  )
   return false
 }
 
@@ -190,16 +202,24 @@ function compareOne(
     log.error(
       'guard.overlap',
       `${label}: only ${(paired.overlap * 100).toFixed(1)}% of instances were scored on both sides (minimum ${(statistics.minOverlap * 100).toFixed(1)}%); ${paired.unmatched.baseline} baseline and ${paired.unmatched.candidate} candidate keys are unmatched` +
-        (paired.oneSided > 0 ? `, and ${paired.dropped.baseline} baseline and ${paired.dropped.candidate} candidate values are not measurements (count 0 or not finite)` : ''),
+        (paired.oneSided > 0
+          ? `, and ${paired.dropped.baseline} baseline and ${paired.dropped.candidate} candidate values are not measurements (count 0 or not finite)`
+          : ''),
       { file: c.perInstanceStatsFile, field: 'min_overlap', value: paired.overlap }
     )
     return null
   }
   if (paired.unmatched.baseline + paired.unmatched.candidate > 0) {
-    log.warn('pairing.unmatched', `${label}: ${paired.unmatched.baseline} baseline and ${paired.unmatched.candidate} candidate keys have no partner and are left out`)
+    log.warn(
+      'pairing.unmatched',
+      `${label}: ${paired.unmatched.baseline} baseline and ${paired.unmatched.candidate} candidate keys have no partner and are left out`
+    )
   }
   if (paired.dropped.baseline + paired.dropped.candidate > 0) {
-    log.warn('pairing.dropped', `${label}: ${paired.dropped.baseline} baseline and ${paired.dropped.candidate} candidate values were not measurements (count 0 or not finite) and are left out`)
+    log.warn(
+      'pairing.dropped',
+      `${label}: ${paired.dropped.baseline} baseline and ${paired.dropped.candidate} candidate values were not measurements (count 0 or not finite) and are left out`
+    )
   }
   if (paired.clusters.length === 0) {
     log.error('guard.no_pairs', `${label}: no instance has a measured value on both sides`, { file: c.perInstanceStatsFile })
@@ -216,7 +236,11 @@ function compareOne(
     throw error
   }
   const maxDrop = resolveMaxDrop(gated.maxDrop, gated.maxRelativeDrop, estimate.baselineMean)
-  const decision = smallSampleGuard(decideVerdict(estimate, maxDrop, gated.direction, statistics.confidence), estimate.n, estimate.ci.method)
+  const decision = smallSampleGuard(
+    decideVerdict(estimate, maxDrop, gated.direction, statistics.confidence),
+    estimate.n,
+    estimate.ci.method
+  )
   return {
     id: [run, gated.metric, split ?? '', perturbation ?? 'clean'].join(' | '),
     run,

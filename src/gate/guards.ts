@@ -22,28 +22,40 @@ export function checkRequestStates(run: string, b: RunData, c: RunData, log: Iss
     ['candidate', c]
   ] as const) {
     if (data.requestStates === null) {
-      log.error('guard.no_scenario_state', `run ${run}: the ${side} side has no scenario_state.json, so cached answers and prompt drift cannot be ruled out`, {
-        file: data.run.path
-      })
+      log.error(
+        'guard.no_scenario_state',
+        `run ${run}: the ${side} side has no scenario_state.json, so cached answers and prompt drift cannot be ruled out`,
+        {
+          file: data.run.path
+        }
+      )
       ok = false
       continue
     }
     const cached = data.requestStates.filter(s => s.cached === true)
     if (cached.length > 0) {
-      log.error('guard.cached', `run ${run}: ${cached.length} ${side} answers were served from HELM's cache, so they may belong to another deployment; run with --disable-cache`, {
-        file: data.scenarioStateFile ?? data.run.path,
-        field: 'result.cached',
-        value: `instance ${cached[0].instanceId}`
-      })
+      log.error(
+        'guard.cached',
+        `run ${run}: ${cached.length} ${side} answers were served from HELM's cache, so they may belong to another deployment; run with --disable-cache`,
+        {
+          file: data.scenarioStateFile ?? data.run.path,
+          field: 'result.cached',
+          value: `instance ${cached[0].instanceId}`
+        }
+      )
       ok = false
     }
     const failed = data.requestStates.filter(s => s.success === false)
     if (failed.length > 0) {
-      log.error('guard.failed_requests', `run ${run}: ${failed.length} ${side} requests failed (${failed[0].error ?? 'no error text'}), so their scores are not the model's answers`, {
-        file: data.scenarioStateFile ?? data.run.path,
-        field: 'result.success',
-        value: `instance ${failed[0].instanceId}`
-      })
+      log.error(
+        'guard.failed_requests',
+        `run ${run}: ${failed.length} ${side} requests failed (${failed[0].error ?? 'no error text'}), so their scores are not the model's answers`,
+        {
+          file: data.scenarioStateFile ?? data.run.path,
+          field: 'result.success',
+          value: `instance ${failed[0].instanceId}`
+        }
+      )
       ok = false
     }
   }
@@ -65,11 +77,15 @@ export function checkRequestStates(run: string, b: RunData, c: RunData, log: Iss
     }
   }
   if (first) {
-    log.error('guard.prompt_drift', `run ${run}: ${drifted} instances were rendered to different prompts on the two sides, so the comparison would measure prompt configuration, not the model`, {
-      file: c.scenarioStateFile ?? c.run.path,
-      field: 'request.prompt',
-      value: `instance ${first.instanceId}, trial ${first.trainTrialIndex}`
-    })
+    log.error(
+      'guard.prompt_drift',
+      `run ${run}: ${drifted} instances were rendered to different prompts on the two sides, so the comparison would measure prompt configuration, not the model`,
+      {
+        file: c.scenarioStateFile ?? c.run.path,
+        field: 'request.prompt',
+        value: `instance ${first.instanceId}, trial ${first.trainTrialIndex}`
+      }
+    )
     return false
   }
   return true

@@ -35,7 +35,10 @@ function hasAugmentation(spec: RunSpecJson): boolean {
 
 /** Glob with `*` (any run of characters) and `?` (one character); everything else is literal. */
 export function globMatches(pattern: string, text: string): boolean {
-  const re = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')
+  const re = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.')
   return new RegExp(`^${re}$`).test(text)
 }
 

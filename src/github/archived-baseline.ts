@@ -10,12 +10,7 @@
 import { createHash } from 'node:crypto'
 import { mkdir, rm } from 'node:fs/promises'
 import path from 'node:path'
-import {
-  ageHours,
-  selectBaselineCandidates,
-  workflowRunRejection,
-  type BaselineCriteria
-} from '../action/baseline-selection.js'
+import { ageHours, selectBaselineCandidates, workflowRunRejection, type BaselineCriteria } from '../action/baseline-selection.js'
 import { readManifest, type BaselineOrigin, type EvidenceManifest } from '../action/manifest.js'
 import { GateError } from '../errors.js'
 import type { RepoRef } from './comments.js'
@@ -39,8 +34,7 @@ export interface ArchivedBaselineRequest {
 }
 
 export type ArchivedBaseline =
-  | { found: true; dir: string; manifest: EvidenceManifest; origin: BaselineOrigin }
-  | { found: false; reason: string }
+  { found: true; dir: string; manifest: EvidenceManifest; origin: BaselineOrigin } | { found: false; reason: string }
 
 export async function findArchivedBaseline(request: ArchivedBaselineRequest): Promise<ArchivedBaseline> {
   const { client, repo } = request
@@ -92,12 +86,7 @@ export async function findArchivedBaseline(request: ArchivedBaselineRequest): Pr
   return { found: false, reason: `no usable archived baseline (${reasons.join('; ') || 'none listed'})` }
 }
 
-async function refuseRun(
-  client: RestClient,
-  base: string,
-  artifact: RestArtifact,
-  criteria: BaselineCriteria
-): Promise<string | null> {
+async function refuseRun(client: RestClient, base: string, artifact: RestArtifact, criteria: BaselineCriteria): Promise<string | null> {
   const runId = artifact.workflow_run?.id
   if (runId === undefined) return 'no workflow run'
   try {

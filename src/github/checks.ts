@@ -32,11 +32,7 @@ export interface CompletedCheck {
   output: CheckOutput
 }
 
-export async function createCompletedCheck(
-  client: RestClient,
-  repo: RepoRef,
-  check: CompletedCheck
-): Promise<RestCheckRun> {
+export async function createCompletedCheck(client: RestClient, repo: RepoRef, check: CompletedCheck): Promise<RestCheckRun> {
   const where = 'the job summary and the report artifact'
   return client.request<RestCheckRun>('POST', `/repos/${repo.owner}/${repo.repo}/check-runs`, {
     name: check.name,

@@ -20,9 +20,7 @@ export interface RepoRef {
 
 export function findStickyComment(comments: readonly RestComment[], marker: string): RestComment | null {
   const ours = comments.filter(
-    comment =>
-      (comment.body ?? '').startsWith(marker) &&
-      (comment.user?.type === 'Bot' || (comment.user?.login ?? '').endsWith('[bot]'))
+    comment => (comment.body ?? '').startsWith(marker) && (comment.user?.type === 'Bot' || (comment.user?.login ?? '').endsWith('[bot]'))
   )
   if (ours.length === 0) return null
   return ours.reduce((oldest, comment) => (comment.id < oldest.id ? comment : oldest))
@@ -57,9 +55,7 @@ export async function upsertStickyComment(
   marker: string
 ): Promise<StickyResult> {
   const base = `/repos/${repo.owner}/${repo.repo}`
-  const comments = await client.paginate<RestComment>(
-    `${base}/issues/${issueNumber}/comments?per_page=100`
-  )
+  const comments = await client.paginate<RestComment>(`${base}/issues/${issueNumber}/comments?per_page=100`)
   const existing = findStickyComment(comments, marker)
   const fitted = fitBody(body)
   if (existing) {

@@ -70,12 +70,7 @@ export class RestClient {
     return route.startsWith('http') ? route : `${this.apiUrl}${route}`
   }
 
-  private async send(
-    method: string,
-    url: string,
-    body?: unknown,
-    redirect: 'follow' | 'manual' = 'follow'
-  ): Promise<Response> {
+  private async send(method: string, url: string, body?: unknown, redirect: 'follow' | 'manual' = 'follow'): Promise<Response> {
     const response = await fetch(url, {
       method,
       redirect,

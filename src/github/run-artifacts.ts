@@ -22,12 +22,7 @@ export async function listRunArtifacts(client: RestClient, repo: RepoRef, runId:
   return artifacts.filter(a => !a.expired).map(a => ({ id: a.id, name: a.name, digest: a.digest ?? null }))
 }
 
-export async function downloadRunArtifact(
-  client: RestClient,
-  repo: RepoRef,
-  artifact: StoredArtifact,
-  destination: string
-): Promise<void> {
+export async function downloadRunArtifact(client: RestClient, repo: RepoRef, artifact: StoredArtifact, destination: string): Promise<void> {
   const zip = await client.download(`/repos/${repo.owner}/${repo.repo}/actions/artifacts/${artifact.id}/zip`)
   const digest = `sha256:${createHash('sha256').update(zip).digest('hex')}`
   if (artifact.digest && digest !== artifact.digest) {

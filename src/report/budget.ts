@@ -61,13 +61,7 @@ function closers(state: BlockState): string {
  * `<details>` are open there, and `notice` fit in `maxLength`. The first `keepLines` lines are
  * never cut; if they cannot fit with the notice, the budget is too small to be usable.
  */
-export function cutAtLineBoundary(
-  text: string,
-  maxLength: number,
-  unit: LengthUnit,
-  notice: string,
-  keepLines: number
-): string {
+export function cutAtLineBoundary(text: string, maxLength: number, unit: LengthUnit, notice: string, keepLines: number): string {
   if (measure(text, unit) <= maxLength) return text
   const lines = text.split('\n')
   const tail = `\n\n${notice}\n`

@@ -5,15 +5,7 @@
  * so model output cannot move the cursor, clear the screen or fake a verdict with ANSI codes.
  */
 import { escapeTerminal, truncateText } from './escape.js'
-import {
-  comparisonVerdictLabel,
-  formatCount,
-  formatInterval,
-  formatLevel,
-  formatNumber,
-  formatSigned,
-  VERDICT_WORD
-} from './format.js'
+import { comparisonVerdictLabel, formatCount, formatInterval, formatLevel, formatNumber, formatSigned, VERDICT_WORD } from './format.js'
 import type { Comparison, Report, ReportIssue, Verdict } from './model.js'
 
 export interface ConsoleOptions {

@@ -193,14 +193,13 @@ export function tailText(text: string, maxLength: number): string {
  * can be injected) and every invisible formatting character is shown as a visible escape.
  */
 export function escapeTerminal(text: string): string {
-  return text.replace(
-    /[\u0000-\u001F\u007F-\u009F\u061C\u180E\u200B-\u200F\u202A-\u202E\u2028\u2029\u2060-\u2064\u2066-\u2069\uFEFF]/g,
-    (ch) => {
+  return text
+    .replace(/[\u0000-\u001F\u007F-\u009F\u061C\u180E\u200B-\u200F\u202A-\u202E\u2028\u2029\u2060-\u2064\u2066-\u2069\uFEFF]/g, ch => {
       if (ch === '\n') return '\\n'
       if (ch === '\r') return '\\r'
       if (ch === '\t') return '\\t'
       const code = ch.charCodeAt(0)
       return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`
-    }
-  ).replace(LONE_SURROGATE, '\uFFFD')
+    })
+    .replace(LONE_SURROGATE, '\uFFFD')
 }

@@ -30,15 +30,7 @@ import {
 import type { ChangedExample, Comparison, EfficiencyEntry, Report, ReportIssue } from './model.js'
 
 export type MarkdownSection =
-  | 'headline'
-  | 'issues'
-  | 'table'
-  | 'forest'
-  | 'inconclusive'
-  | 'efficiency'
-  | 'examples'
-  | 'gate-file'
-  | 'links'
+  'headline' | 'issues' | 'table' | 'forest' | 'inconclusive' | 'efficiency' | 'examples' | 'gate-file' | 'links'
 
 export const ALL_SECTIONS: readonly MarkdownSection[] = [
   'headline',
@@ -102,8 +94,7 @@ function levels(full: number): Detail[] {
   ]
 }
 
-export const TRUNCATION_NOTICE =
-  '_✂️ Truncated to fit the size limit; see the job summary or the report artifact for the full report._'
+export const TRUNCATION_NOTICE = '_✂️ Truncated to fit the size limit; see the job summary or the report artifact for the full report._'
 
 const OMISSION_NOTICE = 'see the job summary or the report artifact for everything'
 
@@ -317,10 +308,7 @@ function efficiencyBlock(report: Report, detail: Detail): string[] {
   if (report.efficiency.length > 0) {
     lines.push('### Efficiency (information only, not gated)', '')
     if (detail.efficiencyRows) {
-      lines.push(
-        '| Run | Metric | n | Baseline median | Candidate median | Median ratio | p90 ratio |',
-        '|---|---|--:|--:|--:|---|---|'
-      )
+      lines.push('| Run | Metric | n | Baseline median | Candidate median | Median ratio | p90 ratio |', '|---|---|--:|--:|--:|---|---|')
       for (const e of report.efficiency) {
         const cells = [
           escapeInline(e.run, 80),

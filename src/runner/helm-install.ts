@@ -13,7 +13,10 @@ import { HelmRunError } from '../errors.js'
 export async function resolveHelmRun(command: string, env: NodeJS.ProcessEnv, cwd: string): Promise<string> {
   const candidates = command.includes('/')
     ? [isAbsolute(command) ? command : resolve(cwd, command)]
-    : (env.PATH ?? '').split(delimiter).filter(Boolean).map(dir => join(dir, command))
+    : (env.PATH ?? '')
+        .split(delimiter)
+        .filter(Boolean)
+        .map(dir => join(dir, command))
   for (const candidate of candidates) {
     try {
       await access(candidate, constants.X_OK)
@@ -34,7 +37,7 @@ export async function resolveHelmRun(command: string, env: NodeJS.ProcessEnv, cw
  * line. Falls back to `python` next to the script (a venv's bin directory).
  */
 export async function pythonFor(helmRun: string): Promise<string[]> {
-  let firstLine = ''
+  let firstLine: string
   try {
     const handle = await open(helmRun, 'r')
     try {
@@ -62,9 +65,13 @@ export async function installedHelmVersion(python: string[], env: NodeJS.Process
     execFile(file, [...prefix, '-c', code], { env, timeout: 60_000 }, (error, stdout, stderr) => {
       if (error) {
         reject(
-          new HelmRunError('runner.helm_version_unknown', `cannot read the installed crfm-helm version: ${firstLineOf(stderr) || error.message}`, {
-            value: python.join(' ')
-          })
+          new HelmRunError(
+            'runner.helm_version_unknown',
+            `cannot read the installed crfm-helm version: ${firstLineOf(stderr) || error.message}`,
+            {
+              value: python.join(' ')
+            }
+          )
         )
         return
       }

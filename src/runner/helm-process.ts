@@ -86,13 +86,17 @@ export async function runHelmProcess(settings: HelmProcessSettings): Promise<Hel
   let killTimer: NodeJS.Timeout | undefined
   const timeout = setTimeout(() => {
     timedOut = true
-    onLine(`helm-gate: ${settings.side} exceeded its timeout of ${Math.round(settings.timeoutMs / 1000)} s; killing process group ${child.pid}`)
+    onLine(
+      `helm-gate: ${settings.side} exceeded its timeout of ${Math.round(settings.timeoutMs / 1000)} s; killing process group ${child.pid}`
+    )
     killGroup(child.pid, 'SIGTERM')
     killTimer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS)
   }, settings.timeoutMs)
   const heartbeat = setInterval(() => {
     const seconds = Math.round((Date.now() - started) / 1000)
-    settings.progress?.(`${prefix} still running after ${seconds} s: run ${state.runsStarted.length}/${settings.expectedRuns}, ${state.requests} requests done`)
+    settings.progress?.(
+      `${prefix} still running after ${seconds} s: run ${state.runsStarted.length}/${settings.expectedRuns}, ${state.requests} requests done`
+    )
   }, settings.heartbeatMs ?? 30_000)
 
   const exit = await new Promise<{ code: number | null; signal: string | null; spawnError: string | null }>(resolve => {

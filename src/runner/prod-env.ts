@@ -194,7 +194,11 @@ export function assertDistinctDeployments(baseline: Deployment, candidate: Deplo
       'config.same_deployment',
       'baseline and candidate are the same deployment, so the candidate would never be measured; ' +
         'point them at different servers or models (use --self-check to measure a server against itself)',
-      { file: source, field: 'deployments.candidate', value: candidate.kind === 'server' ? `${candidate.baseUrl} ${candidate.model}` : candidate.deployment }
+      {
+        file: source,
+        field: 'deployments.candidate',
+        value: candidate.kind === 'server' ? `${candidate.baseUrl} ${candidate.model}` : candidate.deployment
+      }
     )
   }
 }

@@ -39,7 +39,7 @@ export async function probeServer(settings: ProbeSettings): Promise<ProbeResult>
   let delay = settings.initialDelayMs ?? 250
   const maxDelay = settings.maxDelayMs ?? 5_000
   let attempts = 0
-  let lastProblem = 'no attempt made'
+  let lastProblem: string
   for (;;) {
     attempts++
     try {

@@ -94,7 +94,8 @@ export async function prepareRun(
   config: GateConfig,
   opts: { outDir: string; sides: Side[]; runs?: GatedRun[]; selfCheck?: boolean; tempDir: string; stamp: string; command?: string }
 ): Promise<PreparedRun> {
-  if (!config.helm) throw new ConfigError('config.missing', 'the gate file needs a helm section to run HELM', { file: config.source, field: 'helm' })
+  if (!config.helm)
+    throw new ConfigError('config.missing', 'the gate file needs a helm section to run HELM', { file: config.source, field: 'helm' })
   if (!config.deployments) {
     throw new ConfigError('config.missing', 'the gate file needs deployments.baseline and deployments.candidate to run HELM', {
       file: config.source,
@@ -140,7 +141,8 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
   const outDir = resolve(cwd, opts.outDir)
   const sides = [...new Set(opts.sides)]
 
-  if (!config.helm) throw new ConfigError('config.missing', 'the gate file needs a helm section to run HELM', { file: config.source, field: 'helm' })
+  if (!config.helm)
+    throw new ConfigError('config.missing', 'the gate file needs a helm section to run HELM', { file: config.source, field: 'helm' })
   const helmRun = await resolveHelmRun(config.helm.command, env, cwd)
   const helmVersion = await installedHelmVersion(await pythonFor(helmRun), env)
   assertPinnedVersion(helmVersion, config.helm.version, config.source)
@@ -233,7 +235,10 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
       started_at: started.toISOString(),
       ended_at: ended.toISOString(),
       sides: Object.fromEntries(
-        prepared.plans.map(plan => [plan.side, sideManifest(plan, outcomes.get(plan.side) as SideOutcome, prepared.deployments[plan.side], outDir)])
+        prepared.plans.map(plan => [
+          plan.side,
+          sideManifest(plan, outcomes.get(plan.side) as SideOutcome, prepared.deployments[plan.side], outDir)
+        ])
       )
     })
     const sideOutcomes = Object.fromEntries(outcomes) as Partial<Record<Side, SideOutcome>>
@@ -257,7 +262,7 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
 
 async function prepareDirectories(plan: SidePlan): Promise<void> {
   // A fresh output path per invocation: stale files from an earlier run must never be compared.
-  let existing: string[] = []
+  let existing: string[]
   try {
     existing = await readdir(plan.outputPath)
   } catch {
@@ -285,7 +290,9 @@ async function finishSide(plan: SidePlan, result: HelmProcessResult, outcome: Si
   outcome.requests = result.requests
   const where = { file: plan.logFile }
   if (result.spawnError) {
-    outcome.errors.push(new HelmRunError('runner.spawn', `${plan.side}: could not start helm-run: ${result.spawnError}`, { ...where, value: plan.command }))
+    outcome.errors.push(
+      new HelmRunError('runner.spawn', `${plan.side}: could not start helm-run: ${result.spawnError}`, { ...where, value: plan.command })
+    )
     return
   }
   if (result.timedOut) {
@@ -372,7 +379,8 @@ function sideManifest(plan: SidePlan, outcome: SideOutcome, deployment: Deployme
  * the runner's own credentials: the action inputs (INPUT_GITHUB-TOKEN), the artifact service's
  * runtime token and the OIDC request token. It runs third-party code; it gets no more than it needs.
  */
-const RUNNER_SECRETS = /^(INPUT_.*|ACTIONS_RUNTIME_TOKEN|ACTIONS_ID_TOKEN_REQUEST_TOKEN|ACTIONS_ID_TOKEN_REQUEST_URL|GITHUB_TOKEN|GH_TOKEN)$/
+const RUNNER_SECRETS =
+  /^(INPUT_.*|ACTIONS_RUNTIME_TOKEN|ACTIONS_ID_TOKEN_REQUEST_TOKEN|ACTIONS_ID_TOKEN_REQUEST_URL|GITHUB_TOKEN|GH_TOKEN)$/
 
 export function helmRunEnv(env: NodeJS.ProcessEnv, apiKeyNames: string[] = []): NodeJS.ProcessEnv {
   // A variable the gate file names as an API key stays, whatever its name.
@@ -393,5 +401,8 @@ function apiKeyOf(name: string | null, env: NodeJS.ProcessEnv, source: string, s
 }
 
 function stampOf(date: Date): string {
-  return date.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')
+  return date
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')
 }

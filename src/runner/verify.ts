@@ -51,9 +51,7 @@ export async function verifySideOutput(side: string, outputPath: string, suite: 
   }
 
   if (names.length === 0) {
-    errors.push(
-      new HelmRunError('runner.nothing_ran', `${side}: helm-run produced no run directory (nothing ran)`, { file: suiteDir })
-    )
+    errors.push(new HelmRunError('runner.nothing_ran', `${side}: helm-run produced no run directory (nothing ran)`, { file: suiteDir }))
     return { runs, errors }
   }
   for (const run of gated) {

@@ -113,13 +113,7 @@ function halfWordBootstrap(
  * wins* | changed ~ binomial(changed, wins/(wins + losses)). Cost per resample: two table look-ups
  * instead of n draws.
  */
-export function countBootstrap(
-  wins: number,
-  losses: number,
-  n: number,
-  resamples: number,
-  rng: Random
-): Float64Array {
+export function countBootstrap(wins: number, losses: number, n: number, resamples: number, rng: Random): Float64Array {
   const out = new Float64Array(resamples)
   const changedTotal = wins + losses
   if (changedTotal === 0) return out

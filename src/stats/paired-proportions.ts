@@ -88,8 +88,8 @@ export function tangoInterval(table: PairedTable, confidence: number): [number, 
   const n = table.both + wins + losses + table.neither
   const z = twoSidedZ(confidence)
   const estimate = (wins - losses) / n
-  const low = solveDecreasing((d) => tangoScore(wins, losses, n, d) - z, -1, estimate)
-  const high = solveDecreasing((d) => tangoScore(wins, losses, n, d) + z, estimate, 1)
+  const low = solveDecreasing(d => tangoScore(wins, losses, n, d) - z, -1, estimate)
+  const high = solveDecreasing(d => tangoScore(wins, losses, n, d) + z, estimate, 1)
   return [low, high]
 }
 

@@ -92,11 +92,10 @@ function summarise(clusters: PairedCluster[], tolerance: number): Summary {
   for (let c = 0; c < n; c++) {
     const { baseline, candidate } = clusters[c]
     if (baseline.length === 0 || baseline.length !== candidate.length) {
-      throw new GuardError(
-        'stats.bad_cluster',
-        'Each paired instance needs the same, non-zero number of trials on both sides.',
-        { field: `clusters[${c}]`, value: { baseline: baseline.length, candidate: candidate.length } }
-      )
+      throw new GuardError('stats.bad_cluster', 'Each paired instance needs the same, non-zero number of trials on both sides.', {
+        field: `clusters[${c}]`,
+        value: { baseline: baseline.length, candidate: candidate.length }
+      })
     }
     let clusterSum = 0
     for (let k = 0; k < baseline.length; k++) {
@@ -186,13 +185,7 @@ function interval(s: Summary, method: IntervalMethodUsed, settings: StatisticsSe
   const samples =
     method === 'bootstrap-counts'
       ? countBootstrap(s.wins, s.losses, s.n, resamples, rng)
-      : clusterBootstrap(
-          s.clusterSums,
-          s.uniformSize === null ? s.clusterSizes : null,
-          s.uniformSize ?? 1,
-          resamples,
-          rng
-        )
+      : clusterBootstrap(s.clusterSums, s.uniformSize === null ? s.clusterSizes : null, s.uniformSize ?? 1, resamples, rng)
   return percentileInterval(samples, confidence)
 }
 

@@ -68,7 +68,7 @@ export class SortedSide {
   constructor(values: readonly number[]) {
     const order = Int32Array.from(values.keys()).sort((a, b) => values[a] - values[b] || a - b)
     this.order = order
-    this.sorted = Float64Array.from(order, (i) => values[i])
+    this.sorted = Float64Array.from(order, i => values[i])
   }
 
   /** Type-7 quantile of the resample where instance i was drawn `drawn[i]` times. */

@@ -19,7 +19,19 @@ export async function helmRunFixtures(): Promise<string> {
   const work = await mkdtemp(path.join(tmpdir(), 'helm-gate-fixture-'))
   const helmRun = path.join(REPO_ROOT, '.venv/bin/helm-run')
   const entries = ['simple_mcqa:model=simple/model1', 'simple_classification:model=simple/model1']
-  const args = ['-r', ...entries, '--suite', 's', '-m', '79', '--disable-cache', '-o', path.join(work, 'out'), '--local-path', path.join(work, 'prod_env')]
+  const args = [
+    '-r',
+    ...entries,
+    '--suite',
+    's',
+    '-m',
+    '79',
+    '--disable-cache',
+    '-o',
+    path.join(work, 'out'),
+    '--local-path',
+    path.join(work, 'prod_env')
+  ]
   await new Promise<void>((resolve, reject) => {
     const child = spawn(helmRun, args, { cwd: work, stdio: 'ignore' })
     child.on('error', reject)

@@ -295,14 +295,23 @@ export class FakeGitHub {
 
     switch (operation) {
       case 'repos/get':
-        return reply(200, { id: this.repo.id, name: this.repo.name, full_name: `${this.repo.owner}/${this.repo.name}`, default_branch: this.repo.defaultBranch })
+        return reply(200, {
+          id: this.repo.id,
+          name: this.repo.name,
+          full_name: `${this.repo.owner}/${this.repo.name}`,
+          default_branch: this.repo.defaultBranch
+        })
       case 'actions/list-artifacts-for-repo':
       case 'actions/list-workflow-run-artifacts': {
         const name = url.searchParams.get('name')
         const runId = params.run_id ? Number(params.run_id) : null
         const all = this.artifacts.filter(a => a.finalized && (!name || a.name === name) && (runId === null || a.runId === runId))
         const slice = all.slice((page - 1) * perPage, page * perPage)
-        return reply(200, { total_count: all.length, artifacts: slice.map(a => this.restArtifact(a)) }, this.link(url, page, perPage, all.length))
+        return reply(
+          200,
+          { total_count: all.length, artifacts: slice.map(a => this.restArtifact(a)) },
+          this.link(url, page, perPage, all.length)
+        )
       }
       case 'actions/get-artifact': {
         const artifact = this.artifacts.find(a => a.id === Number(params.artifact_id) && a.finalized)
@@ -312,7 +321,9 @@ export class FakeGitHub {
         const artifact = this.artifacts.find(a => a.id === Number(params.artifact_id) && a.finalized)
         if (!artifact) return reply(404, { message: 'Not Found' })
         if (artifact.expired) return reply(410, { message: 'Artifact has expired' })
-        return reply(302, undefined, { location: `${this.url}${BLOB_PREFIX}${artifact.id}/${encodeURIComponent(artifact.name)}.zip?sig=download` })
+        return reply(302, undefined, {
+          location: `${this.url}${BLOB_PREFIX}${artifact.id}/${encodeURIComponent(artifact.name)}.zip?sig=download`
+        })
       }
       case 'actions/get-workflow-run': {
         const run = this.runs.get(Number(params.run_id))
@@ -321,7 +332,11 @@ export class FakeGitHub {
       case 'issues/list-comments': {
         const all = this.comments.filter(c => c.issue === Number(params.issue_number))
         const slice = all.slice((page - 1) * perPage, page * perPage)
-        return reply(200, slice.map(c => this.restComment(c)), this.link(url, page, perPage, all.length))
+        return reply(
+          200,
+          slice.map(c => this.restComment(c)),
+          this.link(url, page, perPage, all.length)
+        )
       }
       case 'issues/create-comment': {
         if (readOnly) return forbidden('issues=write; pull_requests=write')
@@ -387,12 +402,7 @@ export class FakeGitHub {
     }
   }
 
-  private twirp(
-    method: string,
-    body: Record<string, any>,
-    req: IncomingMessage,
-    reply: (status: number, body?: unknown) => void
-  ): void {
+  private twirp(method: string, body: Record<string, any>, req: IncomingMessage, reply: (status: number, body?: unknown) => void): void {
     const auth = (req.headers.authorization ?? '').replace(/^Bearer /, '')
     if (!this.tokens.has(auth)) return reply(401, { code: 'unauthenticated', msg: 'unknown runtime token' })
     const scope = /Actions\.Results:([^:\s]+):([^:\s]+)/.exec(JSON.parse(Buffer.from(auth.split('.')[1], 'base64url').toString()).scp)
@@ -428,7 +438,10 @@ export class FakeGitHub {
           headRepositoryId: run?.headRepositoryId ?? this.repo.id
         }
         this.artifacts.push(record)
-        return reply(200, { ok: true, signed_upload_url: `${this.url}${BLOB_PREFIX}${record.id}/${encodeURIComponent(record.name)}.zip?sig=upload&se=x` })
+        return reply(200, {
+          ok: true,
+          signed_upload_url: `${this.url}${BLOB_PREFIX}${record.id}/${encodeURIComponent(record.name)}.zip?sig=upload&se=x`
+        })
       }
       case 'FinalizeArtifact': {
         const record = this.artifacts.find(a => inRun(a) && a.name === body.name && !a.finalized)
@@ -627,4 +640,3 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
     req.on('error', reject)
   })
 }
-

@@ -23,16 +23,16 @@ export function loadAnswerKeys(paths) {
     const parsed = JSON.parse(readFileSync(path, 'utf8'))
     for (const section of parsed.scenarios) {
       const instances = section.instances
-        .filter((item) => !(item.split && !EVAL_SPLITS.has(item.split)))
-        .filter((item) => typeof item.input === 'string' && item.input.length > 0)
-        .map((item) => ({ ...item, method: section.method }))
+        .filter(item => !(item.split && !EVAL_SPLITS.has(item.split)))
+        .filter(item => typeof item.input === 'string' && item.input.length > 0)
+        .map(item => ({ ...item, method: section.method }))
       sections.push({
         entry: section.entry,
         method: section.method,
         instructions: (section.instructions ?? '').trim(),
         inputPrefix: section.input_prefix ?? '',
         instances,
-        words: instances.map((instance) => words(instance.input))
+        words: instances.map(instance => words(instance.input))
       })
     }
   }
@@ -56,7 +56,7 @@ export class AnswerKey {
     if (this.memo.has(prompt)) return this.memo.get(prompt) ?? null
     // Scenarios share inputs ("70" is in "Is 70 even or odd?"): first narrow to the scenarios
     // whose instructions the prompt carries.
-    const sections = this.sections.filter((section) => section.instructions && prompt.includes(section.instructions))
+    const sections = this.sections.filter(section => section.instructions && prompt.includes(section.instructions))
     const candidates = sections.length ? sections : this.sections
     const found = this.exactMatch(prompt, candidates) ?? this.fuzzyMatch(prompt, candidates)
     if (this.memo.size > 50000) this.memo.clear()
@@ -117,7 +117,7 @@ function words(text) {
   return text
     .toLowerCase()
     .split(/[^a-z0-9]+/)
-    .filter((word) => word.length > 0)
+    .filter(word => word.length > 0)
 }
 
 /** Multiset intersection size. */

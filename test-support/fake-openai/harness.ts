@@ -63,7 +63,16 @@ export interface FakeServer {
 
 export interface FakeServerState {
   behaviour: Record<string, number>
-  counters: { models: number; completions: number; chat: number; matched: number; unmatched: number; correct: number; wrong: number; errors: number }
+  counters: {
+    models: number
+    completions: number
+    chat: number
+    matched: number
+    unmatched: number
+    correct: number
+    wrong: number
+    errors: number
+  }
 }
 
 export async function startFakeServer(options: FakeServerOptions): Promise<FakeServer> {

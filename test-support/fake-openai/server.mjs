@@ -51,9 +51,7 @@ function parseOptions(argv) {
     behaviour: {
       accuracy,
       perturbedAccuracy:
-        values['perturbed-accuracy'] === undefined
-          ? accuracy
-          : numberOption('perturbed-accuracy', values['perturbed-accuracy']),
+        values['perturbed-accuracy'] === undefined ? accuracy : numberOption('perturbed-accuracy', values['perturbed-accuracy']),
       seed: numberOption('seed', values.seed),
       noise: numberOption('noise', values.noise),
       latencyMs: numberOption('latency-ms', values['latency-ms']),
@@ -74,12 +72,12 @@ export function createFakeServer(options) {
   const key = options.answerKeys.length ? loadAnswerKeys(options.answerKeys) : new AnswerKey([])
   const behaviour = { ...options.behaviour }
   const counters = { models: 0, completions: 0, chat: 0, matched: 0, unmatched: 0, correct: 0, wrong: 0, errors: 0 }
-  const log = options.verbose ? (line) => process.stderr.write(`fake-openai: ${line}\n`) : () => {}
+  const log = options.verbose ? line => process.stderr.write(`fake-openai: ${line}\n`) : () => {}
 
   const server = createServer((request, response) => {
     readBody(request)
-      .then((body) => route(request, response, body))
-      .catch((error) => sendJson(response, 500, { error: { message: String(error), type: 'server_error' } }))
+      .then(body => route(request, response, body))
+      .catch(error => sendJson(response, 500, { error: { message: String(error), type: 'server_error' } }))
   })
 
   async function route(request, response, body) {
@@ -92,7 +90,7 @@ export function createFakeServer(options) {
       counters.models += 1
       return sendJson(response, 200, {
         object: 'list',
-        data: options.models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake-openai' }))
+        data: options.models.map(id => ({ id, object: 'model', created: 0, owned_by: 'fake-openai' }))
       })
     }
     const isCompletions = request.method === 'POST' && path === '/v1/completions'
@@ -146,10 +144,10 @@ export function createFakeServer(options) {
 
 function chatPrompt(messages) {
   if (!Array.isArray(messages)) return ''
-  const last = [...messages].reverse().find((message) => message.role === 'user') ?? messages[messages.length - 1]
+  const last = [...messages].reverse().find(message => message.role === 'user') ?? messages[messages.length - 1]
   const content = last?.content
   if (typeof content === 'string') return content
-  if (Array.isArray(content)) return content.map((part) => (typeof part?.text === 'string' ? part.text : '')).join('')
+  if (Array.isArray(content)) return content.map(part => (typeof part?.text === 'string' ? part.text : '')).join('')
   return ''
 }
 
@@ -176,7 +174,7 @@ function chatBody(payload, text, n) {
 function completionBody(payload, prompt, answer, n) {
   const generated = ` ${answer}`
   const tokens = generated.match(/\s*\S+/g) ?? [generated]
-  const echoed = payload.echo ? prompt.match(/\s*\S+/g) ?? [] : []
+  const echoed = payload.echo ? (prompt.match(/\s*\S+/g) ?? []) : []
   return {
     id: `cmpl-fake-${Date.now()}`,
     object: 'text_completion',
@@ -200,7 +198,7 @@ function completionBody(payload, prompt, answer, n) {
 function readBody(request) {
   return new Promise((resolve, reject) => {
     const chunks = []
-    request.on('data', (chunk) => chunks.push(chunk))
+    request.on('data', chunk => chunks.push(chunk))
     request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
     request.on('error', reject)
   })
@@ -213,7 +211,7 @@ function sendJson(response, status, body) {
 }
 
 function sleep(ms) {
-  return new Promise((resolve) => setTimeout(resolve, ms))
+  return new Promise(resolve => setTimeout(resolve, ms))
 }
 
 function main() {

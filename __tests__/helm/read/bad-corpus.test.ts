@@ -27,7 +27,7 @@ async function runReader(expected: Expected, target: string): Promise<Record<str
   }
   if (expected.reader === 'requestStates') {
     const { summaries } = await collectRequestStates(target)
-    return { requestStates: summaries.length, cached: summaries.filter((s) => s.cached === true).length }
+    return { requestStates: summaries.length, cached: summaries.filter(s => s.cached === true).length }
   }
   return { runs: (await discoverRuns(target)).length }
 }
@@ -37,7 +37,7 @@ describe('bad-input corpus (__tests__/fixtures/bad)', () => {
     expect(cases.length).toBeGreaterThanOrEqual(10)
   })
 
-  it.each(cases)('%s', async (name) => {
+  it.each(cases)('%s', async name => {
     const expected = JSON.parse(readFileSync(join(BAD, name, 'expected.json'), 'utf8')) as Expected
     const target = join(BAD, name, expected.target)
     if (expected.ok) {

@@ -21,8 +21,8 @@ describe('discoverRuns on real 0.5.16 output', () => {
 
   it('finds the runs of an output path, sorted, skipping eval_cache', async () => {
     const runs = await discoverRuns(join(HELM_0516, 'baseline'))
-    expect(runs.map((run) => basename(run.path))).toEqual(expectedNames)
-    const mcqa = runs.find((run) => basename(run.path) === MCQA_RUN)!
+    expect(runs.map(run => basename(run.path))).toEqual(expectedNames)
+    const mcqa = runs.find(run => basename(run.path) === MCQA_RUN)!
     expect(mcqa.runSpec.name).toBe('simple_mcqa:model=simple_model1')
     expect(mcqa.runSpec.adapter_spec.model_deployment).toBe('simple/model1')
     expect(mcqa.scenarioName).toBe('simple_mcqa')
@@ -41,7 +41,7 @@ describe('discoverRuns on real 0.5.16 output', () => {
     const scan = await scanRuns(LEGACY_SUITE)
     expect(scan.incomplete).toEqual([])
     expect(scan.runs).toHaveLength(2)
-    expect(scan.runs.every((run) => run.layout === '0.2')).toBe(true)
+    expect(scan.runs.every(run => run.layout === '0.2')).toBe(true)
   })
 })
 
@@ -60,7 +60,7 @@ describe('discoverRuns on edge cases', () => {
     const error = await errorOf(discoverRuns(dir))
     expect(error.code).toBe('input.ambiguous_suites')
     expect(error.message).toContain('nightly, pr-12')
-    expect((await discoverRuns(join(dir, 'runs', 'pr-12'))).map((r) => basename(r.path))).toHaveLength(3)
+    expect((await discoverRuns(join(dir, 'runs', 'pr-12'))).map(r => basename(r.path))).toHaveLength(3)
   })
 
   it('reports a truly empty run directory (a failed helm-run) instead of skipping it', async () => {
@@ -73,7 +73,7 @@ describe('discoverRuns on edge cases', () => {
 
     const scan = await scanRuns(dir)
     expect(scan.root).toBe(suite)
-    expect(scan.runs.map((r) => basename(r.path))).toEqual(['simple_mcqa:model=ci_baseline'])
+    expect(scan.runs.map(r => basename(r.path))).toEqual(['simple_mcqa:model=ci_baseline'])
     expect(scan.incomplete).toEqual([
       {
         path: join(suite, 'simple_mcqa:model=ci_candidate'),
@@ -117,7 +117,10 @@ describe('discoverRuns on edge cases', () => {
   it('rejects a run_spec.json with a wrong type, naming the field', async () => {
     const run = join(dir, 'run')
     await mkdir(run)
-    await writeFile(join(run, 'run_spec.json'), JSON.stringify({ name: 'x', scenario_spec: { class_name: 'c', args: {} }, adapter_spec: {}, metric_specs: [{ class_name: 3 }] }))
+    await writeFile(
+      join(run, 'run_spec.json'),
+      JSON.stringify({ name: 'x', scenario_spec: { class_name: 'c', args: {} }, adapter_spec: {}, metric_specs: [{ class_name: 3 }] })
+    )
     const error = await errorOf(discoverRuns(run))
     expect(error.code).toBe('input.wrong_type')
     expect(error.location).toMatchObject({ file: join(run, 'run_spec.json'), field: 'metric_specs[0].class_name', value: 3 })

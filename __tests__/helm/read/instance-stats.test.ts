@@ -3,13 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { readRunDirectory } from '../../../src/helm/read/discover.js'
-import {
-  findSeries,
-  instanceStatKey,
-  perturbationKey,
-  readPerInstanceStats,
-  seriesKey
-} from '../../../src/helm/read/instance-stats.js'
+import { findSeries, instanceStatKey, perturbationKey, readPerInstanceStats, seriesKey } from '../../../src/helm/read/instance-stats.js'
 import type { PerInstanceStatsTable } from '../../../src/helm/types.js'
 import { ALTERED_SUITE, BASELINE_SUITE, LEGACY_SUITE, MCQA_RUN, REASONING_RUN, ROBUSTNESS_RUN, TRIALS_SUITE } from './fixtures.js'
 
@@ -59,7 +53,7 @@ describe('readPerInstanceStats on real 0.5.16 runs', () => {
     const table = await read(BASELINE_SUITE, MCQA_RUN)
     const co2 = table.series.get(seriesKey('training_co2_cost', 'test', null))!
     expect(co2.values.size).toBe(10)
-    expect([...co2.values.values()].every((v) => v.count === 0)).toBe(true)
+    expect([...co2.values.values()].every(v => v.count === 0)).toBe(true)
   })
 
   it('pairs the same instances across baseline and altered runs, with the altered values', async () => {
@@ -91,7 +85,7 @@ describe('readPerInstanceStats on real 0.5.16 runs', () => {
     expect(table.entries).toBe(raw.length)
     const series = findSeries(table, 'exact_match', 'test', null)[0]
     expect(series.values.size).toBe(raw.length)
-    const trials = new Set([...series.values.values()].map((v) => v.trainTrialIndex))
+    const trials = new Set([...series.values.values()].map(v => v.trainTrialIndex))
     expect([...trials].sort()).toEqual([0, 1, 2])
     const first = raw[0]
     for (const t of [0, 1, 2]) expect(series.values.has(instanceStatKey(first.instance_id, t))).toBe(true)
@@ -100,13 +94,13 @@ describe('readPerInstanceStats on real 0.5.16 runs', () => {
   it('takes the split from each stat name (valid and test) and pools them on request', async () => {
     const table = await read(BASELINE_SUITE, REASONING_RUN)
     const raw = await rawEntries(join(BASELINE_SUITE, REASONING_RUN))
-    const splits = new Set(raw.map((e) => e.stats[0].name.split))
+    const splits = new Set(raw.map(e => e.stats[0].name.split))
     expect([...splits].sort()).toEqual(['test', 'valid'])
     const valid = findSeries(table, 'quasi_exact_match', 'valid', null)[0]
     const test = findSeries(table, 'quasi_exact_match', 'test', null)[0]
     expect(valid.values.size + test.values.size).toBe(raw.length)
     const pooled = findSeries(table, 'quasi_exact_match', null, null)
-    expect(pooled.map((s) => s.split).sort()).toEqual(['test', 'valid'])
+    expect(pooled.map(s => s.split).sort()).toEqual(['test', 'valid'])
     expect(findSeries(table, 'no_such_metric', null, null)).toEqual([])
   })
 })
@@ -180,7 +174,9 @@ describe('merging and perturbation keys', () => {
 
   it('refuses a run directory without the file', async () => {
     const run = await readRunDirectory(join(BASELINE_SUITE, MCQA_RUN))
-    await expect(readPerInstanceStats({ ...run, files: { ...run.files, perInstanceStats: false } })).rejects.toThrow(/has no per_instance_stats.json/)
+    await expect(readPerInstanceStats({ ...run, files: { ...run.files, perInstanceStats: false } })).rejects.toThrow(
+      /has no per_instance_stats.json/
+    )
   })
 })
 

@@ -5,13 +5,18 @@ import { join } from 'node:path'
 import { streamJson, type JsonPathSegment, type JsonStreamEvent } from '../../../src/helm/read/json-stream.js'
 import { BASELINE_SUITE, LEGACY_SUITE, MCQA_RUN } from './fixtures.js'
 
-async function events(file: string, chunkSize?: number, plan?: (p: readonly JsonPathSegment[]) => 'descend' | 'emit' | 'skip'): Promise<JsonStreamEvent[]> {
+async function events(
+  file: string,
+  chunkSize?: number,
+  plan?: (p: readonly JsonPathSegment[]) => 'descend' | 'emit' | 'skip'
+): Promise<JsonStreamEvent[]> {
   const out: JsonStreamEvent[] = []
   for await (const e of streamJson(file, { chunkSize, plan })) out.push(e)
   return out
 }
 
-const scenarioPlan = (p: readonly JsonPathSegment[]) => (p.length === 0 || (p.length === 1 && p[0] === 'request_states') ? 'descend' : 'emit')
+const scenarioPlan = (p: readonly JsonPathSegment[]) =>
+  p.length === 0 || (p.length === 1 && p[0] === 'request_states') ? 'descend' : 'emit'
 
 describe('native fast path of streamJson', () => {
   it.each([

@@ -25,7 +25,7 @@ function lcg(seed: number): () => number {
 function feed(bytes: Buffer, sizes: () => number, options: JsonStreamOptions = {}): JsonStreamEvent[] {
   const parser = new JsonStreamParser('test.json', options)
   const events: JsonStreamEvent[] = []
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const size = Math.max(1, sizes())
     parser.write(bytes.subarray(i, i + size))
     events.push(...parser.drain())
@@ -62,7 +62,7 @@ const SAMPLE = {
 function samples(): Buffer[] {
   const pretty = JSON.stringify(SAMPLE, null, 2)
   // Python's json.dumps(ensure_ascii=True) form: every non-ASCII code unit as \uXXXX.
-  const asciiEscaped = pretty.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  const asciiEscaped = pretty.replace(/[\u007f-\uffff]/g, c => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
   return [Buffer.from(pretty), Buffer.from(JSON.stringify(SAMPLE)), Buffer.from(asciiEscaped)]
 }
 
@@ -197,7 +197,16 @@ describe('plans and skipping', () => {
   const doc = {
     adapter_spec: { model: 'm' },
     request_states: [
-      { id: 'a', result: { completions: [{ text: 'x', tokens: [{ t: 1 }] }, { text: 'y', tokens: [] }] }, list: [1, 2, 3] },
+      {
+        id: 'a',
+        result: {
+          completions: [
+            { text: 'x', tokens: [{ t: 1 }] },
+            { text: 'y', tokens: [] }
+          ]
+        },
+        list: [1, 2, 3]
+      },
       { id: 'b', result: { completions: [] } }
     ],
     annotator_specs: null
@@ -222,7 +231,7 @@ describe('plans and skipping', () => {
       plan,
       skip: [['result', 'completions', '*', 'tokens'], ['list', '1'], ['adapter_spec']]
     })
-    const first = events.find((e) => e.kind === 'value' && e.path[1] === 0) as { value: unknown }
+    const first = events.find(e => e.kind === 'value' && e.path[1] === 0) as { value: unknown }
     expect(first.value).toEqual({
       id: 'a',
       result: { completions: [{ text: 'x' }, { text: 'y' }] },
@@ -232,8 +241,8 @@ describe('plans and skipping', () => {
 
   it('skips whole top-level members without validating their contents', () => {
     const text = '{"big": [1, "a\\"]", {"x": nan, "y": 01}], "keep": 1}'
-    const events = feed(Buffer.from(text), () => 2, { plan: (p) => (p.length === 0 ? 'descend' : p[0] === 'big' ? 'skip' : 'emit') })
-    expect(events.filter((e) => e.kind === 'value')).toEqual([{ kind: 'value', path: ['keep'], value: 1 }])
+    const events = feed(Buffer.from(text), () => 2, { plan: p => (p.length === 0 ? 'descend' : p[0] === 'big' ? 'skip' : 'emit') })
+    expect(events.filter(e => e.kind === 'value')).toEqual([{ kind: 'value', path: ['keep'], value: 1 }])
   })
 })
 

@@ -37,7 +37,7 @@ describe('request-state summaries of real 0.5.16 runs', () => {
         expect(summary.error).toBeNull()
         expect(summary.requestTime).toBe(state.result.request_time)
         expect(summary.inputExcerpt).toBe(excerpt(state.instance.input.text, 200))
-        const correct = state.instance.references.filter((r) => r.tags.includes('correct')).map((r) => r.output.text)
+        const correct = state.instance.references.filter(r => r.tags.includes('correct')).map(r => r.output.text)
         expect(summary.referenceExcerpt).toBe(excerpt(correct.join(' | '), 200))
       })
     }
@@ -45,20 +45,20 @@ describe('request-state summaries of real 0.5.16 runs', () => {
 
   it('maps joint multiple-choice answers through output_mapping', async () => {
     const { summaries } = await collectRequestStates(join(ALTERED_SUITE, MCQA_RUN, 'scenario_state.json'))
-    const id38 = summaries.find((s) => s.instanceId === 'id38')!
+    const id38 = summaries.find(s => s.instanceId === 'id38')!
     expect(id38.outputExcerpt).toBe(id38.referenceExcerpt)
     expect(['Even', 'Odd']).toContain(id38.outputExcerpt)
     // An answer outside the mapping is shown as written.
-    const id60 = summaries.find((s) => s.instanceId === 'id60')!
+    const id60 = summaries.find(s => s.instanceId === 'id60')!
     expect(id60.outputExcerpt).toBe('Answer:')
   })
 
   it('gives perturbed request states their perturbation', async () => {
     const { summaries } = await collectRequestStates(join(BASELINE_SUITE, ROBUSTNESS_RUN, 'scenario_state.json'))
-    const perturbed = summaries.filter((s) => s.perturbation !== null)
+    const perturbed = summaries.filter(s => s.perturbation !== null)
     expect(perturbed).toHaveLength(10)
     expect(perturbed[0].perturbation).toMatchObject({ name: 'mild_mix', robustness: true })
-    expect(perturbed.every((s) => s.inputExcerpt === s.inputExcerpt.toLowerCase())).toBe(true)
+    expect(perturbed.every(s => s.inputExcerpt === s.inputExcerpt.toLowerCase())).toBe(true)
   })
 
   it('gives the same summaries whatever the chunk size, in file order', async () => {
@@ -157,7 +157,7 @@ describe('0.2.x layout', () => {
       await readRunDirectory(join(LEGACY_SUITE, 'mmlu_subject=abstract_algebra,model=huggingface_opt-1.3b'))
     )
     expect(mmlu.summaries).toHaveLength(9)
-    expect(mmlu.summaries.map((s) => s.trainTrialIndex)).toEqual([0, 0, 0, 1, 1, 1, 2, 2, 2])
+    expect(mmlu.summaries.map(s => s.trainTrialIndex)).toEqual([0, 0, 0, 1, 1, 1, 2, 2, 2])
     expect(mmlu.summaries[0].outputExcerpt).toBe('4')
     expect(mmlu.summaries[2].inputExcerpt).toContain('\u2013')
   })

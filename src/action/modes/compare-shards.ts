@@ -58,9 +58,11 @@ export async function compareShardsMode(session: Session): Promise<ModeOutcome> 
         })
       }
       if (!manifest.complete) {
-        priorErrors.push(new GateError('shards.incomplete_shard', `shard ${index} did not complete; see its artifact`, {
-          value: artifact.name
-        }))
+        priorErrors.push(
+          new GateError('shards.incomplete_shard', `shard ${index} did not complete; see its artifact`, {
+            value: artifact.name
+          })
+        )
       }
       origin ??= manifest.baseline_origin
       prNumber ??= manifest.event.pull_request
@@ -121,10 +123,7 @@ async function download(session: Session, fromOtherRun: boolean, artifact: Store
 async function confirmPullRequest(session: Session, claimed: number | null): Promise<number | null> {
   if (claimed === null || session.event.pullRequest?.number === claimed) return claimed
   try {
-    const pr = await session.client.request<RestPullRequest>(
-      'GET',
-      `/repos/${session.repo.owner}/${session.repo.repo}/pulls/${claimed}`
-    )
+    const pr = await session.client.request<RestPullRequest>('GET', `/repos/${session.repo.owner}/${session.repo.repo}/pulls/${claimed}`)
     if (pr.head.sha === session.event.checkSha) return claimed
   } catch {
     // An unreadable PR is treated like a mismatching one: no comment rather than a wrong one.

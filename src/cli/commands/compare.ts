@@ -139,7 +139,12 @@ function statisticsFromArgs(args: ParsedArgs): Partial<StatisticsSettings> {
   const out: Partial<StatisticsSettings> = {}
   const confidence = numberOption(args, 'confidence', n => n >= 0.5 && n < 1, 'a level in [0.5, 1), e.g. 0.95')
   if (confidence !== undefined) out.confidence = confidence
-  const resamples = numberOption(args, 'resamples', n => Number.isInteger(n) && n >= 100 && n <= 10_000_000, 'an integer from 100 to 10000000')
+  const resamples = numberOption(
+    args,
+    'resamples',
+    n => Number.isInteger(n) && n >= 100 && n <= 10_000_000,
+    'an integer from 100 to 10000000'
+  )
   if (resamples !== undefined) out.resamples = resamples
   const seed = numberOption(args, 'seed', n => Number.isInteger(n) && n >= 0 && n < 2 ** 32, 'an integer from 0 to 4294967295')
   if (seed !== undefined) out.seed = seed

@@ -58,7 +58,11 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   out.push(`# fingerprint ${fingerprint(config)}`)
   out.push(`# both sides run at the same time (run --sequential to change); cache disabled; fresh suite per side`)
   for (const plan of prepared.plans) {
-    out.push('', `## ${plan.side}: HELM deployment ${plan.prodEnv.deployment}`, `## --local-path ${plan.localPath} (temporary, removed after the run)`)
+    out.push(
+      '',
+      `## ${plan.side}: HELM deployment ${plan.prodEnv.deployment}`,
+      `## --local-path ${plan.localPath} (temporary, removed after the run)`
+    )
     const files = redactedFiles(plan.prodEnv)
     for (const name of PROD_ENV_FILES) {
       out.push('', `### ${name}`, files[name].trimEnd() || '(empty)')

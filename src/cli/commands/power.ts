@@ -140,7 +140,9 @@ export function renderPower(rows: PowerRow[], current: number | null, confidence
     const name = `${row.entry} ${row.metric}${row.perturbation ? ` [${row.perturbation}]` : ''}`
     const needed = row.needed === null ? 'not reachable' : String(row.needed)
     const enough = row.needed !== null && current !== null ? (row.needed <= current ? ' (enough)' : ' (raise max_eval_instances)') : ''
-    lines.push(`  ${name}: max_drop ${row.maxDrop ?? 'relative'}, sd ${row.sd === null ? '-' : row.sd.toFixed(4)} -> ${needed}${enough}; ${row.note}`)
+    lines.push(
+      `  ${name}: max_drop ${row.maxDrop ?? 'relative'}, sd ${row.sd === null ? '-' : row.sd.toFixed(4)} -> ${needed}${enough}; ${row.note}`
+    )
   }
   return `${lines.filter((line, i) => line !== '' || i === 2).join('\n')}\n`
 }

@@ -49,7 +49,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     io.stdout(RUN_USAGE)
     return 0
   }
-  if (args.positionals.length > 0) throw new UsageError('usage.positionals', `run takes no positional arguments\n\n${RUN_USAGE}`, { value: args.positionals.join(' ') })
+  if (args.positionals.length > 0)
+    throw new UsageError('usage.positionals', `run takes no positional arguments\n\n${RUN_USAGE}`, { value: args.positionals.join(' ') })
   const configPath = requiredConfig(args, RUN_USAGE)
   const readySeconds = numberOption(args, 'ready-timeout', n => n > 0 && n <= 3600, 'seconds between 0 and 3600')
   const examples = numberOption(args, 'examples', n => Number.isInteger(n) && n >= 0 && n <= 100, 'an integer from 0 to 100')
@@ -74,10 +75,15 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   })
   for (const error of outcome.errors) say(`helm-gate: ${error.describe()}`)
 
-  const report = await compareOutputs(outcome.paths.baseline ?? join(outDir, 'baseline'), outcome.paths.candidate ?? join(outDir, 'candidate'), config, {
-    priorErrors: outcome.errors,
-    examples: examples ?? 3
-  })
+  const report = await compareOutputs(
+    outcome.paths.baseline ?? join(outDir, 'baseline'),
+    outcome.paths.candidate ?? join(outDir, 'candidate'),
+    config,
+    {
+      priorErrors: outcome.errors,
+      examples: examples ?? 3
+    }
+  )
   // report.json and report.md outlive the console: without this they read as an ordinary gate
   // of two deployments, and the flip rate (the point of the self-check) would be lost.
   if (selfCheck) report.notes.unshift(...selfCheckNotes(report))
@@ -118,7 +124,12 @@ interface FlipRate {
 function flipRates(report: Report): FlipRate[] {
   return report.comparisons.map(c => {
     const changed = c.wins + c.losses
-    return { name: `${c.run} ${c.metric}${c.perturbation ? ` [${c.perturbation}]` : ''}`, changed, pairs: c.pairs, rate: c.pairs > 0 ? changed / c.pairs : 0 }
+    return {
+      name: `${c.run} ${c.metric}${c.perturbation ? ` [${c.perturbation}]` : ''}`,
+      changed,
+      pairs: c.pairs,
+      rate: c.pairs > 0 ? changed / c.pairs : 0
+    }
   })
 }
 
@@ -126,7 +137,9 @@ function flipRates(report: Report): FlipRate[] {
 export function selfCheckNotes(report: Report): string[] {
   return [
     'Self-check: both sides ran the baseline deployment; every changed answer is noise of that server, not a regression.',
-    ...flipRates(report).map(f => `Flip rate ${f.name}: ${f.changed}/${f.pairs} answers changed between identical runs (${(f.rate * 100).toFixed(1)}%).`)
+    ...flipRates(report).map(
+      f => `Flip rate ${f.name}: ${f.changed}/${f.pairs} answers changed between identical runs (${(f.rate * 100).toFixed(1)}%).`
+    )
   ]
 }
 

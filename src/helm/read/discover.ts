@@ -35,8 +35,8 @@ async function kindOf(path: string): Promise<'file' | 'directory' | null> {
 async function childDirectories(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true })
   return entries
-    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.') && !NOT_RUNS.has(entry.name))
-    .map((entry) => entry.name)
+    .filter(entry => entry.isDirectory() && !entry.name.startsWith('.') && !NOT_RUNS.has(entry.name))
+    .map(entry => entry.name)
     .sort()
 }
 
@@ -120,11 +120,9 @@ export async function scanRuns(inputPath: string): Promise<RunScan> {
     else incomplete.push({ path: dir, files })
   }
   if (runs.length === 0 && incomplete.length === 0) {
-    throw new InputError(
-      'input.no_runs',
-      `No HELM run directories found in ${path} (expected <output>/runs/<suite>/<run>/run_spec.json)`,
-      { file: path }
-    )
+    throw new InputError('input.no_runs', `No HELM run directories found in ${path} (expected <output>/runs/<suite>/<run>/run_spec.json)`, {
+      file: path
+    })
   }
   const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
   return { root: suite, runs: runs.sort(byPath), incomplete: incomplete.sort(byPath) }
@@ -139,7 +137,7 @@ export async function scanRuns(inputPath: string): Promise<RunScan> {
 export async function discoverRuns(path: string): Promise<RunDirectory[]> {
   const scan = await scanRuns(path)
   if (scan.incomplete.length > 0) {
-    const names = scan.incomplete.map((run) => run.path)
+    const names = scan.incomplete.map(run => run.path)
     throw new InputError(
       'input.incomplete_run',
       `${names.length} HELM run director${names.length === 1 ? 'y has' : 'ies have'} no run_spec.json (a failed helm-run leaves an empty directory): ${names.join(', ')}`,

@@ -7,14 +7,7 @@
  */
 import { join } from 'node:path'
 import { InputError } from '../../errors.js'
-import type {
-  HelmLayout,
-  InstanceStatValue,
-  PerInstanceSeries,
-  PerInstanceStatsTable,
-  PerturbationJson,
-  RunDirectory
-} from '../types.js'
+import type { HelmLayout, InstanceStatValue, PerInstanceSeries, PerInstanceStatsTable, PerturbationJson, RunDirectory } from '../types.js'
 import { ElementChecker } from './element-checker.js'
 import { streamJsonArray } from './json-stream.js'
 import { detectLayout } from './run-spec.js'
@@ -57,7 +50,7 @@ export function findSeries(
     const one = table.series.get(seriesKey(metric, split, perturbation))
     return one ? [one] : []
   }
-  return [...table.series.values()].filter((s) => s.metric === metric && s.perturbation === perturbation)
+  return [...table.series.values()].filter(s => s.metric === metric && s.perturbation === perturbation)
 }
 
 class EntryChecker extends ElementChecker {

@@ -38,8 +38,7 @@ export interface JsonStreamOptions {
 }
 
 export type JsonStreamEvent =
-  | { kind: 'open'; path: JsonPathSegment[]; type: 'object' | 'array' }
-  | { kind: 'value'; path: JsonPathSegment[]; value: unknown }
+  { kind: 'open'; path: JsonPathSegment[]; type: 'object' | 'array' } | { kind: 'value'; path: JsonPathSegment[]; value: unknown }
 
 const enum Mode {
   Descend,
@@ -92,9 +91,7 @@ function isWhitespace(b: number): boolean {
 }
 
 function isBareWordByte(b: number): boolean {
-  return (
-    (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b === 0x2d || b === 0x2b || b === 0x2e
-  )
+  return (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b === 0x2d || b === 0x2b || b === 0x2e
 }
 
 function hexValue(b: number): number {
@@ -441,17 +438,21 @@ export class JsonStreamParser {
   }
 
   private currentPath(): JsonPathSegment[] {
-    return this.stack.map((frame) => (frame.isArray ? frame.index : frame.key))
+    return this.stack.map(frame => (frame.isArray ? frame.index : frame.key))
   }
 
   private fail(i: number, what: string): never {
     const offset = this.consumed + i
     const path = formatJsonPath(this.currentPath())
-    throw new InputError('input.malformed_json', `Malformed JSON in ${this.file} at byte ${offset}${path ? ` (in ${path})` : ''}: ${what}`, {
-      file: this.file,
-      field: path || undefined,
-      value: offset
-    })
+    throw new InputError(
+      'input.malformed_json',
+      `Malformed JSON in ${this.file} at byte ${offset}${path ? ` (in ${path})` : ''}: ${what}`,
+      {
+        file: this.file,
+        field: path || undefined,
+        value: offset
+      }
+    )
   }
 }
 
@@ -514,7 +515,11 @@ async function parseNatively(file: string): Promise<{ value: unknown } | undefin
 }
 
 /** The events the streaming parser would yield for an already parsed document. */
-function* walkParsed(value: unknown, path: JsonPathSegment[], plan: (path: readonly JsonPathSegment[]) => JsonPlan): Generator<JsonStreamEvent> {
+function* walkParsed(
+  value: unknown,
+  path: JsonPathSegment[],
+  plan: (path: readonly JsonPathSegment[]) => JsonPlan
+): Generator<JsonStreamEvent> {
   const action = plan(path)
   if (action === 'skip') return
   const container = value !== null && typeof value === 'object'

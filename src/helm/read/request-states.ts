@@ -63,7 +63,7 @@ class StateChecker extends ElementChecker {
     const segments = field
       .split('.')
       .filter(Boolean)
-      .map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment))
+      .map(segment => (/^\d+$/.test(segment) ? Number(segment) : segment))
     return formatJsonPath(['request_states', this.index, ...segments])
   }
 
@@ -103,7 +103,11 @@ class StateChecker extends ElementChecker {
 
 function messagesText(messages: unknown[]): string {
   return messages
-    .map((m) => (typeof m === 'object' && m !== null && typeof (m as { content?: unknown }).content === 'string' ? (m as { content: string }).content : ''))
+    .map(m =>
+      typeof m === 'object' && m !== null && typeof (m as { content?: unknown }).content === 'string'
+        ? (m as { content: string }).content
+        : ''
+    )
     .join('\n')
 }
 
@@ -112,7 +116,12 @@ function sha256(text: string): string {
 }
 
 /** Builds the summary of one request state (the element at request_states[index]). */
-export function summarizeRequestState(value: unknown, index: number, file: string, excerptLength = DEFAULT_EXCERPT_LENGTH): RequestStateSummary {
+export function summarizeRequestState(
+  value: unknown,
+  index: number,
+  file: string,
+  excerptLength = DEFAULT_EXCERPT_LENGTH
+): RequestStateSummary {
   const check: StateChecker = new StateChecker(file, index)
   const state = check.object(value, '')
   const instance = check.object(state.instance, 'instance')
@@ -236,6 +245,6 @@ export async function collectRequestStates(
   options: ReadRequestStatesOptions = {}
 ): Promise<ScenarioStateInfo & { summaries: RequestStateSummary[] }> {
   const summaries: RequestStateSummary[] = []
-  const info = await readRequestStates(run, (summary) => void summaries.push(summary), options)
+  const info = await readRequestStates(run, summary => void summaries.push(summary), options)
   return { ...info, summaries }
 }

@@ -45,7 +45,7 @@ export function validateRunSpec(value: unknown, file: string): RunSpecJson {
   if (value.data_augmenter_spec !== undefined && !isObject(value.data_augmenter_spec)) {
     throw wrongType(file, 'data_augmenter_spec', 'an object', value.data_augmenter_spec)
   }
-  if (value.groups !== undefined && !(Array.isArray(value.groups) && value.groups.every((g) => typeof g === 'string'))) {
+  if (value.groups !== undefined && !(Array.isArray(value.groups) && value.groups.every(g => typeof g === 'string'))) {
     throw wrongType(file, 'groups', 'an array of strings', value.groups)
   }
   return value as unknown as RunSpecJson
