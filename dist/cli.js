@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import require$$0$7, { readFile, open, stat, readdir, mkdir, writeFile, access, constants as constants$5, mkdtemp, rm } from 'node:fs/promises';
-import require$$1$4, { resolve, join, dirname, isAbsolute, delimiter, relative } from 'node:path';
+import path, { resolve, join, dirname, isAbsolute, delimiter } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import require$$2$1, { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -25,7 +25,7 @@ import require$$1$1 from 'node:worker_threads';
 import require$$1$2 from 'node:async_hooks';
 import require$$1$3 from 'node:console';
 import require$$2$2 from 'node:timers';
-import require$$1$5 from 'node:dns';
+import require$$1$4 from 'node:dns';
 
 const ALIAS = Symbol.for('yaml.alias');
 const DOC = Symbol.for('yaml.document');
@@ -9972,6 +9972,43 @@ function clusterMeanSd(s) {
     return sqrt(squares / (s.n - 1));
 }
 
+/**
+ * Power planning: how many eval instances would make a comparison decisive?
+ *
+ * A normal approximation for the mean of paired differences d_i = candidate_i - baseline_i:
+ * the two-sided interval is delta +/- z * sd / sqrt(n). The gate passes when the lower bound
+ * clears -m, so with an expected delta > -m the smallest sufficient n is
+ *   n = ceil( (z * sd / (delta + m))^2 ).
+ * For 0/1 metrics with discordance rate r (the share of instances whose answer changes) and an
+ * expected delta of 0, sd^2 = r, so n = ceil(z^2 * r / m^2): the margin must be wider than the
+ * noise that changed answers alone produce. With delta <= -m no sample size can pass.
+ *
+ * Both the `power` command (planning from an assumed sd) and an inconclusive verdict (resolving
+ * from the interval just measured, `instancesToResolve`) use this one relation.
+ */
+/** The smallest n whose interval lies above -margin, or null when none can (delta <= -margin). */
+function instancesNeeded(input) {
+    const room = input.delta + input.margin;
+    if (!(input.margin > 0) || room <= 0)
+        return null;
+    if (input.sd <= 0)
+        return 1;
+    const z = normalQuantile(1 - (1 - input.confidence) / 2);
+    return Math.max(1, Math.ceil(((z * input.sd) / room) ** 2));
+}
+/** sd of a paired 0/1 difference from its discordance rate r = P(answer changes) and delta. */
+function binarySd(discordance, delta = 0) {
+    return Math.sqrt(Math.max(0, discordance - delta * delta));
+}
+/**
+ * From a measured interval: n_needed ~ n (half_width / (delta + m))^2. The half-width shrinks like
+ * 1/sqrt(n), and the interval clears the margin once it is narrower than the distance from the
+ * estimate to -m; the same relation as instancesNeeded, with z * sd = half_width * sqrt(n).
+ */
+function instancesToResolve(n, halfWidth, distance) {
+    return Math.max(n + 1, Math.ceil(n * (halfWidth / distance) ** 2));
+}
+
 /** The non-inferiority verdict of one comparison (docs/method.md "Verdicts"). */
 /**
  * The tolerated drop in metric units. A relative drop is a fraction of the baseline mean's size
@@ -10025,19 +10062,12 @@ function decideVerdict(est, maxDrop, direction, confidence = est.ci.level) {
             reason: `The observed ${worse} (${fmt(abs(est.delta))}) already reaches the tolerated ${fmt(maxDrop)}: more instances would not make this pass; the candidate is likely worse.`
         };
     }
-    const nNeeded = instancesNeeded$1(est.n, (high - low) / 2, gain + maxDrop);
+    const nNeeded = instancesToResolve(est.n, (high - low) / 2, gain + maxDrop);
     return {
         verdict: 'inconclusive',
         nNeeded,
         reason: `The ${level} ${shown} straddles ${bound}: about ${nNeeded} instances (now ${est.n}) would narrow it enough; use more instances, not a looser threshold.`
     };
-}
-/**
- * n_needed ~ n (half_width / (delta + m))^2: the half-width shrinks like 1/sqrt(n), and the interval
- * clears the margin once it is narrower than the distance from the estimate to -m.
- */
-function instancesNeeded$1(n, halfWidth, distance) {
-    return max(n + 1, ceil(n * (halfWidth / distance) ** 2));
 }
 function checkMargin(margin, field, value) {
     if (!(isFiniteNumber(margin) && margin >= 0)) {
@@ -11370,6 +11400,20 @@ function requiredConfig(args, usage) {
     return path;
 }
 
+/** GitHub's limits per destination, in characters (UTF-16 units) unless said otherwise. */
+const LIMITS = {
+    /** The CLI's report.md: a comment body with room for the action's links and marker. */
+    markdownFile: 65_000
+};
+/** CLI exit status: 0 pass, 1 fail or inconclusive, 2 error. */
+function exitCode(verdict) {
+    if (verdict === 'pass')
+        return 0;
+    if (verdict === 'error')
+        return 2;
+    return 1;
+}
+
 /**
  * Escaping of untrusted text (model outputs, prompts, dataset text, run names, file paths) for
  * GitHub-flavoured markdown. Every renderer that puts such text into markdown goes through one
@@ -12499,21 +12543,12 @@ function renderMarkdown(report, options) {
     return cutAtLineBoundary(smallest.text, options.maxLength, unit, TRUNCATION_NOTICE, smallest.keepLines);
 }
 
-/** Writing a finished report where the user asked for it, and the exit code it implies. */
-/** GitHub's comment limit is 65,536; leave room for the action's links and marker. */
-const MARKDOWN_LIMIT = 65_000;
-function exitCodeFor(verdict) {
-    if (verdict === 'pass')
-        return 0;
-    if (verdict === 'error')
-        return 2;
-    return 1;
-}
+/** Writing a finished report where the user asked for it. */
 async function writeReportOutputs(report, opts) {
     if (opts.json)
         await writeText(opts.json, renderJson(report));
     if (opts.markdown)
-        await writeText(opts.markdown, renderMarkdown(report, { maxLength: MARKDOWN_LIMIT }));
+        await writeText(opts.markdown, renderMarkdown(report, { maxLength: LIMITS.markdownFile }));
     if (!opts.quiet)
         opts.io.stdout(renderConsole(report, { color: opts.color ?? false }));
 }
@@ -12598,7 +12633,7 @@ async function compareCommand(argv, io) {
         quiet: args.flags.has('quiet'),
         io
     });
-    return exitCodeFor(report.verdict);
+    return exitCode(report.verdict);
 }
 async function configFromArgs(args) {
     const statistics = statisticsFromArgs(args);
@@ -32528,7 +32563,7 @@ function requireSnapshotRecorder () {
 	hasRequiredSnapshotRecorder = 1;
 
 	const { writeFile, readFile, mkdir } = require$$0$7;
-	const { dirname, resolve } = require$$1$4;
+	const { dirname, resolve } = path;
 	const { setTimeout, clearTimeout } = require$$2$2;
 	const { InvalidArgumentError, UndiciError } = requireErrors();
 	const { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = requireSnapshotUtils();
@@ -34155,7 +34190,7 @@ function requireDns () {
 	if (hasRequiredDns) return dns;
 	hasRequiredDns = 1;
 	const { isIP } = require$$1;
-	const { lookup } = require$$1$5;
+	const { lookup } = require$$1$4;
 	const DecoratorHandler = requireDecoratorHandler();
 	const { InvalidArgumentError, InformationalError } = requireErrors();
 	const maxInt = Math.pow(2, 31) - 1;
@@ -52273,15 +52308,25 @@ function modelIds(body) {
 }
 
 /**
- * run-manifest.json: how the run directories next to it were made. Kept with the evidence so a
- * result can be traced to the exact HELM version, commands, servers and gate-file fingerprint.
- * Never holds a secret: commands carry none, prod_env files are redacted.
+ * manifest.json: the one record of how the run directories next to it were made, written by
+ * runGate at the root of every output folder (the CLI's `--out`, the action's evidence artifact,
+ * an archived baseline, a shard). A result can be traced from it to the exact HELM version,
+ * commands, servers and gate-set fingerprint; an archived baseline or a shard is only taken back
+ * when its fingerprint, HELM version and completeness match. Never holds a secret: commands
+ * carry none, prod_env files are redacted, API keys appear only as variable names.
  */
-const RUN_MANIFEST_FILE = 'run-manifest.json';
-async function writeRunManifest(outDir, manifest) {
-    const file = join(outDir, RUN_MANIFEST_FILE);
+const MANIFEST_FILE = 'manifest.json';
+async function writeManifest(dir, manifest) {
+    const file = path.join(dir, MANIFEST_FILE);
     await writeFile(file, `${JSON.stringify(manifest, null, 2)}\n`);
     return file;
+}
+/** `to` relative to `dir` with `/` separators, or null when it lies outside `dir`. */
+function manifestPath(dir, to) {
+    const relative = path.relative(dir, to);
+    if (relative.startsWith('..') || path.isAbsolute(relative))
+        return null;
+    return relative.split(path.sep).join('/');
 }
 
 /**
@@ -52389,11 +52434,12 @@ async function verifySideOutput(side, outputPath, suite, gated) {
  * Runs the gate's run entries against the baseline and candidate deployments with the real
  * helm-run: one process per side, at the same time unless asked otherwise, each with its own
  * generated prod_env, fresh suite and output path and cache disabled. Then checks that every
- * expected run directory is complete and writes run-manifest.json.
+ * expected run directory is complete.
  *
  * Problems found before anything runs (bad config, wrong HELM version) are thrown; problems of a
  * side (server not ready, helm-run failed, hung or left incomplete runs) are returned as errors
- * so the caller can still compare, report and upload the evidence.
+ * so the caller can still compare, report and upload the evidence. What each side did is returned
+ * as its manifest record; runGate (pipeline/run-gate.ts) writes the manifest.
  */
 const DEFAULT_READINESS_TIMEOUT_MS = 120_000;
 /** Everything about the invocation that can be decided without running anything (used by `plan`). */
@@ -52525,28 +52571,17 @@ async function runSides(config, opts) {
         }
         const ended = new Date();
         const print = fingerprint(config);
-        const manifestPath = await writeRunManifest(outDir, {
-            schema: 'helm-gate-run/1',
-            tool_version: HELM_GATE_VERSION,
-            config_source: config.source,
-            fingerprint: print,
-            helm_version: helmVersion,
-            self_check: Boolean(opts.selfCheck),
-            concurrent: !opts.sequential,
-            started_at: started.toISOString(),
-            ended_at: ended.toISOString(),
-            sides: Object.fromEntries(prepared.plans.map(plan => [
-                plan.side,
-                sideManifest(plan, outcomes.get(plan.side), prepared.deployments[plan.side], outDir)
-            ]))
-        });
+        const records = Object.fromEntries(prepared.plans.map(plan => [
+            plan.side,
+            sideRecord(plan, outcomes.get(plan.side), prepared.deployments[plan.side], outDir)
+        ]));
         const sideOutcomes = Object.fromEntries(outcomes);
         return {
             paths: Object.fromEntries(prepared.plans.map(plan => [plan.side, plan.outputPath])),
             completed: [...outcomes.values()].filter(outcome => outcome.complete).map(outcome => outcome.side),
             errors: [...outcomes.values()].flatMap(outcome => outcome.errors),
             sides: sideOutcomes,
-            manifestPath,
+            records,
             fingerprint: print,
             helmVersion,
             startedAt: started.toISOString(),
@@ -52622,7 +52657,7 @@ function emptyOutcome(plan) {
         errors: []
     };
 }
-function sideManifest(plan, outcome, deployment, outDir) {
+function sideRecord(plan, outcome, deployment, outDir) {
     const described = deployment.kind === 'server'
         ? {
             kind: 'server',
@@ -52636,12 +52671,13 @@ function sideManifest(plan, outcome, deployment, outDir) {
         }
         : { kind: 'prod_env', prod_env: deployment.localPath, deployment: deployment.deployment };
     return {
+        source: 'run',
         helm_deployment: plan.prodEnv.deployment,
         deployment: described,
         server: outcome.server,
-        output_path: relative(outDir, plan.outputPath),
+        output_path: manifestPath(outDir, plan.outputPath),
         suite: plan.suite,
-        log_file: relative(outDir, plan.logFile),
+        log_file: manifestPath(outDir, plan.logFile) ?? plan.logFile,
         entries: plan.entries,
         command: [plan.command, ...plan.args],
         prod_env: redactedFiles(plan.prodEnv),
@@ -52745,35 +52781,9 @@ async function planCommand(argv, io) {
 }
 
 /**
- * Power planning: how many eval instances would make a comparison decisive?
- *
- * A normal approximation for the mean of paired differences d_i = candidate_i - baseline_i:
- * the two-sided interval is delta +/- z * sd / sqrt(n). The gate passes when the lower bound
- * clears -m, so with an expected delta > -m the smallest sufficient n is
- *   n = ceil( (z * sd / (delta + m))^2 ).
- * For 0/1 metrics with discordance rate r (the share of instances whose answer changes) and an
- * expected delta of 0, sd^2 = r, so n = ceil(z^2 * r / m^2): the margin must be wider than the
- * noise that changed answers alone produce. With delta <= -m no sample size can pass.
- */
-/** The smallest n whose interval lies above -margin, or null when none can (delta <= -margin). */
-function instancesNeeded(input) {
-    const room = input.delta + input.margin;
-    if (!(input.margin > 0) || room <= 0)
-        return null;
-    if (input.sd <= 0)
-        return 1;
-    const z = normalQuantile(1 - (1 - input.confidence) / 2);
-    return Math.max(1, Math.ceil(((z * input.sd) / room) ** 2));
-}
-/** sd of a paired 0/1 difference from its discordance rate r = P(answer changes) and delta. */
-function binarySd(discordance, delta = 0) {
-    return Math.sqrt(Math.max(0, discordance - delta * delta));
-}
-
-/**
  * `helm-gate power --config FILE [--pilot DIR | --discordance R]`: for each gated comparison,
  * the smallest max_eval_instances whose interval would be narrower than its tolerated drop.
- * Normal approximation for paired differences (see runner/power-plan.ts).
+ * Normal approximation for paired differences (see stats/power.ts).
  */
 const POWER_USAGE = `usage: helm-gate power --config FILE (--pilot DIR | --discordance R)
 
@@ -52899,6 +52909,141 @@ function renderPower(rows, current, confidence) {
 }
 
 /**
+ * The report: one JSON document (schema_version 1) that every renderer (markdown, console,
+ * check run, job summary) reads. Field names are snake_case because this is a published,
+ * documented format (README "Report JSON"). Keep it stable: add fields, never rename them.
+ */
+const SIDES = ['baseline', 'candidate'];
+
+/**
+ * A report for a gate that could not compare at all (the gate file is invalid, helm-run could
+ * not start, the shards are incomplete). It has the error verdict, so it blocks like a failure,
+ * and it still goes through the renderers, so the PR comment says what went wrong.
+ */
+function issueFrom(error) {
+    if (error instanceof GateError) {
+        const issue = { code: error.code, message: error.message };
+        if (error.location.file)
+            issue.file = error.location.file;
+        if (error.location.field)
+            issue.field = error.location.field;
+        if (error.location.value !== undefined)
+            issue.value = String(error.location.value);
+        return issue;
+    }
+    return { code: 'internal', message: error instanceof Error ? error.message : String(error) };
+}
+/**
+ * The report of a run that compares nothing (a shard, an archived baseline): pass only means
+ * every side ran to completion, which is what mode run's `verdict` output promises.
+ */
+function runReport(sides, complete, errors, statistics) {
+    const headline = complete
+        ? `The ${sides.join(' and ')} ran to completion; nothing was compared here.`
+        : `The ${sides.join(' and ')} did not run to completion: ${errors.map(e => issueFrom(e).message).join('; ') || 'see the logs'}`;
+    return emptyReport(complete ? 'pass' : 'error', headline, errors, statistics);
+}
+function emptyReport(verdict, headline, errors, statistics) {
+    return {
+        schema_version: 1,
+        tool: { name: 'helm-gate', version: HELM_GATE_VERSION },
+        verdict,
+        headline,
+        errors: errors.map(issueFrom),
+        warnings: [],
+        settings: {
+            confidence: statistics.confidence,
+            resamples: statistics.resamples,
+            seed: statistics.seed,
+            min_overlap: statistics.minOverlap,
+            interval: statistics.interval
+        },
+        baseline: { path: '', runs: [], deployment: null, helm_version: null },
+        candidate: { path: '', runs: [], deployment: null, helm_version: null },
+        comparisons: [],
+        efficiency: [],
+        notes: []
+    };
+}
+
+/**
+ * The pipeline, on one screen: run the sides that are not given, record how they were made, and
+ * compare. `helm-gate run` and every action mode go through here; each is a short adapter that
+ * says where the sides come from (helm-run, an archived baseline, shard artifacts) and where the
+ * results go (files, a PR comment, an artifact).
+ *
+ *   gate file ─► runGate: runSides (helm-run per side) ─► manifest.json ─► compareOutputs ─► report
+ *
+ * Problems of a side (server not ready, helm-run failed, incomplete output) never throw: they
+ * become errors of the report, so a verdict (error) and the evidence always come out. A refusal
+ * before anything runs is thrown (a GateError), for the adapter to report.
+ */
+async function runGate(settings) {
+    const { config } = settings;
+    const started = new Date();
+    const outDir = path.resolve(settings.cwd ?? process.cwd(), settings.outDir);
+    const wanted = settings.sides ?? [...SIDES];
+    const given = settings.given ?? {};
+    const toRun = wanted.filter(side => !given[side]);
+    const errors = [...(settings.priorErrors ?? [])];
+    await mkdir(outDir, { recursive: true });
+    let outcome = null;
+    if (toRun.length > 0) {
+        // Refusals before anything runs (HELM version, same deployment, missing key, an output folder
+        // in use) are thrown: there is nothing to record or compare, and stale files must not be.
+        outcome = await runSides(config, {
+            outDir,
+            sides: toRun,
+            runs: settings.runs,
+            selfCheck: settings.selfCheck,
+            sequential: settings.sequential,
+            readinessTimeoutMs: settings.readinessTimeoutMs,
+            log: settings.log,
+            progress: settings.progress,
+            env: settings.env,
+            cwd: settings.cwd
+        });
+        errors.push(...outcome.errors);
+    }
+    for (const error of errors.slice(settings.priorErrors?.length ?? 0))
+        settings.progress?.(`helm-gate: ${error.describe()}`);
+    const sides = { ...outcome?.records };
+    for (const side of wanted) {
+        const taken = given[side];
+        if (taken)
+            sides[side] = { source: taken.source, output_path: manifestPath(outDir, taken.path), complete: true };
+    }
+    const complete = wanted.every(side => sides[side]?.complete === true) && errors.length === 0;
+    const manifest = {
+        schema: 'helm-gate-manifest/1',
+        tool_version: HELM_GATE_VERSION,
+        mode: settings.mode,
+        config_source: settings.configSource ?? config.source,
+        fingerprint: outcome?.fingerprint ?? fingerprint(config),
+        helm_version: outcome?.helmVersion ?? config.helm?.version ?? null,
+        entries: [...new Set((settings.runs ?? config.runs).map(run => run.entry))],
+        self_check: Boolean(settings.selfCheck),
+        concurrent: !settings.sequential,
+        started_at: started.toISOString(),
+        ended_at: new Date().toISOString(),
+        sides,
+        complete,
+        baseline_origin: settings.baselineOrigin ?? null,
+        shard: settings.shard ?? null,
+        event: settings.event ?? null
+    };
+    await writeManifest(outDir, manifest);
+    if (settings.compare === false)
+        return { report: runReport(wanted, complete, errors, config.statistics), manifest };
+    const sidePath = (side) => given[side]?.path ?? outcome?.paths[side] ?? path.join(outDir, side);
+    const report = await compareOutputs(sidePath('baseline'), sidePath('candidate'), config, {
+        priorErrors: errors,
+        examples: settings.examples
+    });
+    return { report, manifest };
+}
+
+/**
  * `helm-gate run --config FILE`: run both deployments with helm-run (at the same time), compare
  * them and write report.json, report.md, the run directories and logs to the output folder.
  * Exit 0 pass, 1 fail or inconclusive, 2 error.
@@ -52948,22 +53093,18 @@ async function runCommand(argv, io) {
     const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', new Date().toISOString().replace(/[:.]/g, '-')));
     const say = quiet ? () => { } : (line) => io.stderr(`${line}\n`);
     say(`helm-gate: ${selfCheck ? 'self-check (baseline against itself)' : 'baseline vs candidate'}, output in ${outDir}`);
-    const outcome = await runSides(config, {
+    const { report } = await runGate({
+        config,
         outDir,
-        sides: ['baseline', 'candidate'],
+        mode: selfCheck ? 'cli run --self-check' : 'cli run',
         selfCheck,
         sequential: args.flags.has('sequential'),
         readinessTimeoutMs: readySeconds === undefined ? undefined : readySeconds * 1000,
+        examples: examples ?? 3,
         log: args.flags.has('verbose') && !quiet ? say : undefined,
         progress: say,
         env: io.env,
         cwd: io.cwd
-    });
-    for (const error of outcome.errors)
-        say(`helm-gate: ${error.describe()}`);
-    const report = await compareOutputs(outcome.paths.baseline ?? join(outDir, 'baseline'), outcome.paths.candidate ?? join(outDir, 'candidate'), config, {
-        priorErrors: outcome.errors,
-        examples: examples ?? 3
     });
     // report.json and report.md outlive the console: without this they read as an ordinary gate
     // of two deployments, and the flip rate (the point of the self-check) would be lost.
@@ -52975,13 +53116,13 @@ async function runCommand(argv, io) {
     if (!quiet)
         io.stdout(budgetAdvice(report, config.helm?.maxEvalInstances ?? null));
     if (!quiet) {
-        io.stdout(`\nrun directories, logs (logs/), run-manifest.json and report.{json,md}: ${outDir}\n`);
+        io.stdout(`\nrun directories, logs (logs/), manifest.json and report.{json,md}: ${outDir}\n`);
     }
     // A self-check is a measurement, not a gate: its verdict compares a server with itself, so
     // only an error (the runs or the comparison could not be made) is a failure.
     if (selfCheck)
-        return report.verdict === 'error' ? exitCodeFor('error') : 0;
-    return exitCodeFor(report.verdict);
+        return report.verdict === 'error' ? exitCode('error') : 0;
+    return exitCode(report.verdict);
 }
 /** For inconclusive comparisons: the instance budget that would make them decisive. */
 function budgetAdvice(report, current) {
@@ -53097,7 +53238,10 @@ function processIo() {
     };
 }
 
-/** Entry point of dist/cli.js (the `helm-gate` bin). Kept apart from cli.ts so tests can import main(). */
+/**
+ * Entry of the command line, bundled as dist/cli.js (the `helm-gate` bin). The commands are in
+ * cli/main.ts, which tests import without starting a process.
+ */
 main(process.argv.slice(2), processIo()).then(code => {
     process.exitCode = code;
 }, () => {

@@ -1,18 +1,19 @@
 /**
- * The action's entry: run(deps) opens a session from the inputs and the runner's environment,
- * runs the chosen mode and turns the verdict into the exit status. Expected failures
- * (GateError) are reported with their file, field and value; nothing is thrown to the caller.
+ * The action: run(deps) opens a session from the inputs and the runner's environment, runs the
+ * chosen mode (each a short adapter around pipeline/run-gate.ts) and turns the verdict into the
+ * exit status. Expected failures (GateError) are reported with their file, field and value;
+ * nothing is thrown to the caller.
  */
-import { defaultDeps } from './action/default-deps.js'
-import type { ActionDeps } from './action/deps.js'
-import { baselineMode } from './action/modes/baseline.js'
-import { compareShardsMode } from './action/modes/compare-shards.js'
-import { gateMode } from './action/modes/gate.js'
-import type { ModeOutcome } from './action/modes/outcome.js'
-import { runShardMode } from './action/modes/run-shard.js'
-import { openSession, type Session } from './action/session.js'
-import { failsJob, failureMessage } from './action/verdict-exit.js'
-import { GateError } from './errors.js'
+import { GateError } from '../errors.js'
+import { failsJob, failureMessage } from '../model/publication.js'
+import { defaultDeps } from './default-deps.js'
+import type { ActionDeps } from './deps.js'
+import { baselineMode } from './modes/baseline.js'
+import { compareShardsMode } from './modes/compare-shards.js'
+import { gateMode } from './modes/gate.js'
+import type { ModeOutcome } from './modes/outcome.js'
+import { runShardMode } from './modes/run-shard.js'
+import { openSession, type Session } from './session.js'
 
 const MODES: Record<Session['settings']['mode'], (session: Session) => Promise<ModeOutcome>> = {
   gate: gateMode,

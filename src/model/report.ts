@@ -6,6 +6,10 @@
 
 export type Verdict = 'pass' | 'fail' | 'inconclusive' | 'error'
 
+/** The two deployments a gate compares. */
+export type Side = 'baseline' | 'candidate'
+export const SIDES: readonly Side[] = ['baseline', 'candidate']
+
 export interface ReportIssue {
   code: string
   message: string

@@ -6,12 +6,12 @@
 import { join, resolve } from 'node:path'
 import { loadGateConfig } from '../../config/load.js'
 import { UsageError } from '../../errors.js'
-import { compareOutputs } from '../../gate/compare.js'
-import type { Report } from '../../report/model.js'
-import { runSides } from '../../runner/run-sides.js'
+import type { Report } from '../../model/report.js'
+import { runGate } from '../../pipeline/run-gate.js'
 import { numberOption, parseArgs, requiredConfig } from '../args.js'
 import type { CliIo } from '../io.js'
-import { exitCodeFor, writeReportOutputs } from '../output.js'
+import { exitCode } from '../../model/publication.js'
+import { writeReportOutputs } from '../output.js'
 
 export const RUN_USAGE = `usage: helm-gate run --config FILE [options]
 
@@ -62,28 +62,19 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const say = quiet ? () => {} : (line: string) => io.stderr(`${line}\n`)
   say(`helm-gate: ${selfCheck ? 'self-check (baseline against itself)' : 'baseline vs candidate'}, output in ${outDir}`)
 
-  const outcome = await runSides(config, {
+  const { report } = await runGate({
+    config,
     outDir,
-    sides: ['baseline', 'candidate'],
+    mode: selfCheck ? 'cli run --self-check' : 'cli run',
     selfCheck,
     sequential: args.flags.has('sequential'),
     readinessTimeoutMs: readySeconds === undefined ? undefined : readySeconds * 1000,
+    examples: examples ?? 3,
     log: args.flags.has('verbose') && !quiet ? say : undefined,
     progress: say,
     env: io.env,
     cwd: io.cwd
   })
-  for (const error of outcome.errors) say(`helm-gate: ${error.describe()}`)
-
-  const report = await compareOutputs(
-    outcome.paths.baseline ?? join(outDir, 'baseline'),
-    outcome.paths.candidate ?? join(outDir, 'candidate'),
-    config,
-    {
-      priorErrors: outcome.errors,
-      examples: examples ?? 3
-    }
-  )
   // report.json and report.md outlive the console: without this they read as an ordinary gate
   // of two deployments, and the flip rate (the point of the self-check) would be lost.
   if (selfCheck) report.notes.unshift(...selfCheckNotes(report))
@@ -91,12 +82,12 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   if (selfCheck && !quiet) io.stdout(noiseFloor(report))
   if (!quiet) io.stdout(budgetAdvice(report, config.helm?.maxEvalInstances ?? null))
   if (!quiet) {
-    io.stdout(`\nrun directories, logs (logs/), run-manifest.json and report.{json,md}: ${outDir}\n`)
+    io.stdout(`\nrun directories, logs (logs/), manifest.json and report.{json,md}: ${outDir}\n`)
   }
   // A self-check is a measurement, not a gate: its verdict compares a server with itself, so
   // only an error (the runs or the comparison could not be made) is a failure.
-  if (selfCheck) return report.verdict === 'error' ? exitCodeFor('error') : 0
-  return exitCodeFor(report.verdict)
+  if (selfCheck) return report.verdict === 'error' ? exitCode('error') : 0
+  return exitCode(report.verdict)
 }
 
 /** For inconclusive comparisons: the instance budget that would make them decisive. */
