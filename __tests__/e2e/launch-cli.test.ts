@@ -97,7 +97,12 @@ describeHelm('helm-gate run with launched deployments (real helm-run)', () => {
   }, 120_000)
 
   it('a candidate server that is not ready in time is stopped with the baseline (concurrent schedule)', async () => {
-    const fixture = await launchFixture(key, { accuracy: 1 }, { startDelayMs: 60_000 }, { schedule: 'concurrent', candidateReadyTimeoutSeconds: 1 })
+    const fixture = await launchFixture(
+      key,
+      { accuracy: 1 },
+      { startDelayMs: 60_000 },
+      { schedule: 'concurrent', candidateReadyTimeoutSeconds: 1 }
+    )
     const result = await gate(fixture)
     expect(result.code).toBe(2)
     expect(result.report?.errors.map(e => e.code)).toContain('launch.ready_timeout')
@@ -110,7 +115,12 @@ describeHelm('helm-gate run with launched deployments (real helm-run)', () => {
   }, 120_000)
 
   it('a side whose server dies mid-run fails; both servers are stopped and their logs kept', async () => {
-    const fixture = await launchFixture(key, { accuracy: 1 }, { accuracy: 1, dieAfter: 5 }, { schedule: 'concurrent', maxEvalInstances: 20 })
+    const fixture = await launchFixture(
+      key,
+      { accuracy: 1 },
+      { accuracy: 1, dieAfter: 5 },
+      { schedule: 'concurrent', maxEvalInstances: 20 }
+    )
     const result = await gate(fixture)
     expect(result.code).toBe(2)
     expect(result.report?.errors.some(e => e.message.startsWith('candidate'))).toBe(true)
