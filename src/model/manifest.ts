@@ -9,6 +9,7 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { InputError } from '../errors.js'
+import type { LaunchManifest } from '../launch/launcher.js'
 import type { Side } from './report.js'
 
 export const MANIFEST_FILE = 'manifest.json'
@@ -69,6 +70,10 @@ export interface Manifest {
   entries: string[]
   self_check: boolean
   concurrent: boolean
+  /** sequential: one side after the other (a load half cannot interleave blocks between them). */
+  schedule: 'sequential' | 'concurrent'
+  /** Launched servers: commands, commits, pids, start/ready/stop times, image digests. */
+  launch: LaunchManifest | null
   started_at: string
   ended_at: string
   sides: Partial<Record<Side, SideRecord>>

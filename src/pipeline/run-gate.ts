@@ -41,7 +41,10 @@ export interface GateSettings {
   /** false: run and record only (a shard, an archive); the report then says whether the runs completed. */
   compare?: boolean
   selfCheck?: boolean
+  /** One side after the other (overrides the gate file's schedule). */
   sequential?: boolean
+  /** The commit `checkout: base` launches and `fingerprint_paths` are read from. */
+  baseRef?: string | null
   readinessTimeoutMs?: number
   examples?: number
   /** Errors found before the pipeline (an unusable archive under require-archived, incomplete shards). */
@@ -86,6 +89,7 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
       runs: settings.runs,
       selfCheck: settings.selfCheck,
       sequential: settings.sequential,
+      baseRef: settings.baseRef,
       readinessTimeoutMs: settings.readinessTimeoutMs,
       log: settings.log,
       progress: settings.progress,
@@ -112,7 +116,9 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
     helm_version: outcome?.helmVersion ?? config.helm?.version ?? null,
     entries: [...new Set((settings.runs ?? config.runs).map(run => run.entry))],
     self_check: Boolean(settings.selfCheck),
-    concurrent: !settings.sequential,
+    concurrent: (outcome?.schedule ?? 'concurrent') === 'concurrent',
+    schedule: outcome?.schedule ?? 'concurrent',
+    launch: outcome?.launch ?? null,
     started_at: started.toISOString(),
     ended_at: new Date().toISOString(),
     sides,
@@ -129,5 +135,6 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
     priorErrors: errors,
     examples: settings.examples
   })
+  report.notes.push(...(outcome?.notes ?? []))
   return { report, manifest }
 }

@@ -23,6 +23,8 @@ once), then compares them per instance.
   --self-check           run the baseline against itself: the flip rate is the server's noise floor
                          (exit 0 unless the runs fail)
   --sequential           run the sides one after the other instead of at the same time
+  --baseline-ref REF     the commit a launched baseline with checkout: base runs from, and where
+                         fingerprint_paths are read (default HEAD); see docs/launch.md
   --ready-timeout SEC    wait this long for each server's GET /models (default 120)
   --examples N           changed answers shown per comparison (default 3)
   --verbose              stream every helm-run log line (prefixed with its side)
@@ -35,6 +37,7 @@ const SPECS = {
   out: { value: true },
   'self-check': { value: false },
   sequential: { value: false },
+  'baseline-ref': { value: true },
   'ready-timeout': { value: true },
   examples: { value: true },
   verbose: { value: false },
@@ -68,6 +71,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     mode: selfCheck ? 'cli run --self-check' : 'cli run',
     selfCheck,
     sequential: args.flags.has('sequential'),
+    baseRef: args.options.get('baseline-ref') ?? null,
     readinessTimeoutMs: readySeconds === undefined ? undefined : readySeconds * 1000,
     examples: examples ?? 3,
     log: args.flags.has('verbose') && !quiet ? say : undefined,
