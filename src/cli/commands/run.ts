@@ -12,6 +12,7 @@ import { runSides } from '../../runner/run-sides.js'
 import { numberOption, parseArgs, requiredConfig } from '../args.js'
 import type { CliIo } from '../io.js'
 import { exitCodeFor, writeReportOutputs } from '../output.js'
+import { assertFreshOutputFolder } from '../out-folder.js'
 
 export const RUN_USAGE = `usage: helm-gate run --config FILE [options]
 
@@ -59,6 +60,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
 
   const config = await loadGateConfig(resolve(io.cwd, configPath))
   const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', new Date().toISOString().replace(/[:.]/g, '-')))
+  await assertFreshOutputFolder(outDir)
   const say = quiet ? () => {} : (line: string) => io.stderr(`${line}\n`)
   say(`helm-gate: ${selfCheck ? 'self-check (baseline against itself)' : 'baseline vs candidate'}, output in ${outDir}`)
 
