@@ -29,6 +29,8 @@ describe('probeServer on a server that is down', () => {
       log: line => lines.push(line)
     }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ServerNotReadyError)
+    // It waits the whole timeout (the last attempt at the deadline), not until the next back-off overshoots.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2_600)
     const message = (error as ServerNotReadyError).message
     const attempts = Number(/(\d+) attempts/.exec(message)?.[1])
     expect(attempts).toBeGreaterThan(10)

@@ -88,7 +88,8 @@ export async function probeServer(settings: ProbeSettings): Promise<ProbeResult>
       lastProblem = (error as Error).message || String(error)
     }
     const elapsed = Date.now() - started
-    if (elapsed + delay > settings.timeoutMs) {
+    // The last attempt is made at the deadline, so the whole timeout is used.
+    if (elapsed >= settings.timeoutMs) {
       throw new ServerNotReadyError(
         'server.not_ready',
         `${settings.side} server at ${url} was not ready after ${Math.round(elapsed / 1000)} s and ${attempts} attempts (last: ${lastProblem}); the readiness timeout is ${seconds(settings.timeoutMs)} s (run --ready-timeout SEC)`,
@@ -101,7 +102,9 @@ export async function probeServer(settings: ProbeSettings): Promise<ProbeResult>
       )
       while (nextProgress <= elapsed) nextProgress += progressEvery
     }
-    await new Promise(resolve => setTimeout(resolve, delay))
+    // Wake up at the next progress mark too, so a line comes every interval whatever the back-off.
+    const wait = Math.min(delay, settings.timeoutMs - elapsed, Math.max(0, nextProgress - elapsed))
+    await new Promise(resolve => setTimeout(resolve, wait))
     delay = Math.min(delay * 2, maxDelay)
   }
 }

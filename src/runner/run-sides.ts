@@ -81,7 +81,7 @@ export interface RunOutcome {
   durationMs: number
 }
 
-const DEFAULT_READINESS_TIMEOUT_MS = 120_000
+export const DEFAULT_READINESS_TIMEOUT_MS = 120_000
 
 export interface PreparedRun {
   helm: HelmSettings
