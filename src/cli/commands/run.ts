@@ -25,6 +25,8 @@ once), then compares them per instance.
   --self-check           run the baseline against itself: the flip rate is the server's noise floor
                          (exit 0 unless the runs fail)
   --sequential           run the sides one after the other instead of at the same time
+  --baseline-ref REF     the commit a launched baseline with checkout: base runs from, and where
+                         fingerprint_paths are read (default HEAD); see docs/launch.md
   --ready-timeout SEC    wait this long for each server's GET /models (default 120)
   --examples N           changed answers shown per comparison (default 3)
   --json FILE            also write the JSON report to FILE (it is always in the output folder)
@@ -39,6 +41,7 @@ const SPECS = {
   out: { value: true },
   'self-check': { value: false },
   sequential: { value: false },
+  'baseline-ref': { value: true },
   'ready-timeout': { value: true },
   examples: { value: true },
   json: { value: true },
@@ -74,6 +77,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     sides: ['baseline', 'candidate'],
     selfCheck,
     sequential: args.flags.has('sequential'),
+    baseRef: args.options.get('baseline-ref') ?? null,
     readinessTimeoutMs: readySeconds === undefined ? undefined : readySeconds * 1000,
     log: args.flags.has('verbose') && !quiet ? say : undefined,
     progress: say,
@@ -90,6 +94,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     outcome.errors.length > 0
       ? sidesFailedReport(outcome.errors, config.statistics, baselinePath, candidatePath)
       : await compareOutputs(baselinePath, candidatePath, config, { examples: examples ?? 3 })
+  report.notes.push(...outcome.notes)
   // report.json and report.md outlive the console: without this they read as an ordinary gate
   // of two deployments, and the flip rate (the point of the self-check) would be lost.
   if (selfCheck) report.notes.unshift(...selfCheckNotes(report))
