@@ -27,7 +27,9 @@ describe('assertLaunchAllowed', () => {
   const own = deriveEvent('pull_request', { repository, pull_request: pr(1) }, env)
 
   it('refuses to launch for a fork pull request unless allow-fork-launch is true', () => {
-    expect(() => assertLaunchAllowed(gate(true), fork, false)).toThrow(/comes from a fork.*launches candidate; nothing was launched.*allow-fork-launch: true/)
+    expect(() => assertLaunchAllowed(gate(true), fork, false)).toThrow(
+      /comes from a fork.*launches candidate; nothing was launched.*allow-fork-launch: true/
+    )
     expect(() => assertLaunchAllowed(gate(true), fork, true)).not.toThrow()
   })
 
