@@ -18,6 +18,7 @@ import { GateError } from '../errors.js'
 import { compareOutputs } from '../gate/compare.js'
 import { manifestPath, writeManifest, type BaselineOrigin, type Manifest, type SideRecord } from '../model/manifest.js'
 import { SIDES, type Report, type Side } from '../model/report.js'
+import { sidesFailedReport } from '../runner/failed-report.js'
 import { runSides, type RunOutcome } from '../runner/run-sides.js'
 import { HELM_GATE_VERSION } from '../version.js'
 import { runReport } from './error-report.js'
@@ -131,10 +132,15 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
 
   if (settings.compare === false) return { report: runReport(wanted, complete, errors, config.statistics), manifest }
   const sidePath = (side: Side): string => given[side]?.path ?? outcome?.paths[side] ?? path.join(outDir, side)
-  const report = await compareOutputs(sidePath('baseline'), sidePath('candidate'), config, {
-    priorErrors: errors,
-    examples: settings.examples
-  })
+  // One cause, one error: a side that did not complete has already said why; reading its output
+  // would only add symptoms (and a healthy side that never started would look empty).
+  const report =
+    (outcome?.errors.length ?? 0) > 0
+      ? sidesFailedReport(errors, config.statistics, sidePath('baseline'), sidePath('candidate'))
+      : await compareOutputs(sidePath('baseline'), sidePath('candidate'), config, {
+          priorErrors: errors,
+          examples: settings.examples
+        })
   report.notes.push(...(outcome?.notes ?? []))
   return { report, manifest }
 }

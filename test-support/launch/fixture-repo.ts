@@ -21,6 +21,9 @@ export interface ServingBehaviour {
   seed?: number
   startDelayMs?: number
   failStart?: string
+  latencyMs?: number
+  dieAfter?: number
+  hangAfter?: number
 }
 
 export function gitIn(dir: string, args: string[]): Promise<string> {
