@@ -1,8 +1,8 @@
-// Writes a HELM-shaped run directory (the five files helm-run writes) with chosen per-instance
-// values, for benchmarks. Shaped like a real HELM 0.5.16 generation run (indent=2): every
-// instance has the 23 stats HELM writes (inference_runtime among them, so the efficiency ratios
-// are computed as on a real run), and scenario_state.json holds a few-shot prompt, a completion
-// with tokens and the request time. Values are continuous scores in [0, 1].
+// Writes a HELM-shaped run directory (the five files helm-run writes, docs/helm.md "The five run
+// files") with chosen per-instance values, for benchmarks. Shaped like a real HELM 0.5.16
+// generation run (indent=2): every instance has the 23 stats HELM writes (inference_runtime among
+// them, so the efficiency ratios are computed as on a real run), and scenario_state.json holds a
+// few-shot prompt, a completion with tokens and the request time. Values are continuous scores.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
