@@ -13,7 +13,7 @@ export type {
 export { AUTO_BINARY_INTERVAL, estimatePaired } from './paired.js'
 export { decideVerdict, resolveMaxDrop } from './verdict.js'
 export { binarySd, instancesNeeded, instancesToResolve, type PowerInput } from './power.js'
-export { ratioOfQuantiles } from './ratio.js'
+export { ratioOfQuantiles, ratiosOfQuantiles } from './ratio.js'
 export { mcnemarExactPValue } from './binomial.js'
 export { newcombeInterval, tangoInterval, type PairedTable } from './paired-proportions.js'
 export { createRandom, GENERATOR_NAME, type Random } from './random.js'
