@@ -3,11 +3,6 @@ import require$$0$7, { readFile, open, stat, readdir, mkdir, writeFile, access, 
 import require$$1$4, { resolve, join, dirname, isAbsolute, delimiter, relative } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import require$$2$1, { createHash } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { execFile, spawn } from 'node:child_process';
-import require$$0$6, { fileURLToPath } from 'node:url';
-import { createWriteStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import require$$0$1 from 'node:assert';
 import require$$1 from 'node:net';
 import require$$2 from 'node:http';
@@ -22,10 +17,15 @@ import require$$0$5 from 'node:zlib';
 import require$$5$1 from 'node:perf_hooks';
 import require$$8 from 'node:util/types';
 import require$$1$1 from 'node:worker_threads';
+import require$$0$6, { fileURLToPath } from 'node:url';
 import require$$1$2 from 'node:async_hooks';
 import require$$1$3 from 'node:console';
 import require$$2$2 from 'node:timers';
 import require$$1$5 from 'node:dns';
+import { createWriteStream } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { execFile, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 
 const ALIAS = Symbol.for('yaml.alias');
 const DOC = Symbol.for('yaml.document');
@@ -7009,36 +7009,29 @@ function showValue(value, max = 120) {
 }
 
 /**
- * The gate file: the frozen gate set a team commits. Everything here is validated by
- * `config/load.ts`; the rest of the code receives only these typed, complete objects.
- *
- * YAML shape (snake_case keys; see README "The gate file"):
- *
- *   version: 1
- *   helm: { version: "0.5.16", max_eval_instances: 200, num_train_trials: 1, num_threads: 4,
- *           timeout_minutes: 60, command: "helm-run" }
- *   deployments:
- *     baseline:  { api: chat, base_url: http://host:8000/v1, model: served-name,
- *                  tokenizer: simple/tokenizer1, max_sequence_length: 4096,
- *                  api_key_env: BASELINE_KEY, request_timeout_seconds: 60 }
- *     candidate: { ... }
- *   runs:
- *     - entry: "synthetic_reasoning:mode=pattern_match"
- *       metric: exact_match
- *       max_drop: 0.02            # or max_relative_drop: 0.05
- *       lower_is_better: false
- *       perturbations: report     # or gate
- *   statistics: { confidence: 0.95, resamples: 10000, seed: 0, min_overlap: 0.95,
- *                 interval: auto, flip_tolerance: 1e-9 }
+ * The gate file's optional `load:` section: the performance half (docs/load.md). Validated by
+ * `config/load-section.ts`; left out of the fingerprint because load results are never archived
+ * (they are comparable only within one job on one machine).
  */
-const DEFAULT_STATISTICS = {
-    confidence: 0.95,
-    resamples: 10000,
-    seed: 0,
-    minOverlap: 0.95,
-    interval: 'auto',
-    flipTolerance: 1e-9
-};
+/** The load metrics a check or an SLO can name (docs/load.md defines each). */
+const RATIO_METRICS = [
+    'output_tokens_per_second',
+    'request_throughput',
+    'goodput',
+    'ttft_p50',
+    'ttft_p90',
+    'ttft_p99',
+    'itl_p50',
+    'itl_p90',
+    'itl_p99',
+    'tpot_p50',
+    'tpot_p90',
+    'tpot_p99',
+    'latency_p50',
+    'latency_p90',
+    'latency_p99'
+];
+const LOAD_METRICS = [...RATIO_METRICS, 'error_rate'];
 
 /**
  * A tiny strict reader for YAML-decoded objects. Every accessor records the key path so that
@@ -7187,6 +7180,221 @@ class Fields {
 }
 
 /**
+ * Strict validation of the gate file's `load:` section (types in `load-types.ts`, the method in
+ * docs/load.md). Like the rest of the gate file, an unknown key, a wrong type or an impossible
+ * value is an error naming its key path, e.g. `load.checks[1].max_ratio`.
+ */
+const MAX_TOKENS = 1_000_000;
+function parseLoad(f) {
+    f.allow([
+        'workload',
+        'concurrency',
+        'rate',
+        'arrival',
+        'requests_per_level',
+        'duration_seconds',
+        'warmup_requests',
+        'repetitions',
+        'timeout_seconds',
+        'slo',
+        'checks',
+        'baseline',
+        'seed'
+    ]);
+    const workloadFields = f.object('workload');
+    const workload = parseWorkload(workloadFields ?? Fields.of(f.source, f.at('workload'), {}));
+    const concurrency = f.list('concurrency');
+    const rate = f.list('rate');
+    if (concurrency && rate)
+        f.fail('rate', `${f.path} sets both concurrency and rate; choose closed loop or open loop`);
+    if (!concurrency && !rate)
+        f.fail('concurrency', `${f.path} needs concurrency (closed-loop levels) or rate (requests per second)`, null);
+    const mode = concurrency ? 'concurrency' : 'rate';
+    const levels = parseLevels(f, mode, (concurrency ?? rate));
+    const arrival = f.choice('arrival', ['poisson', 'constant'], 'poisson');
+    if (mode === 'concurrency' && f.has('arrival'))
+        f.fail('arrival', `${f.at('arrival')} applies only to rate (open loop)`);
+    const requestsPerLevel = f.has('requests_per_level') ? f.integer('requests_per_level', undefined, 1, 10_000_000) : (f.raw('requests_per_level'), null);
+    const durationSeconds = f.optionalNumber('duration_seconds', n => n > 0 && n <= 24 * 3600, 'seconds between 0 and 86400');
+    if (requestsPerLevel !== null && durationSeconds !== null) {
+        f.fail('duration_seconds', `${f.path} sets both requests_per_level and duration_seconds; choose one`);
+    }
+    if (requestsPerLevel === null && durationSeconds === null) {
+        f.fail('requests_per_level', `${f.path} needs requests_per_level or duration_seconds`, null);
+    }
+    const warmupRequests = f.integer('warmup_requests', 0, 0, 1_000_000);
+    const repetitions = f.integer('repetitions', 3, 3, 1000);
+    if (requestsPerLevel !== null && requestsPerLevel < repetitions) {
+        f.fail('requests_per_level', `${f.at('requests_per_level')} must be at least repetitions (${repetitions}): every block needs a request`);
+    }
+    const timeoutSeconds = f.number('timeout_seconds', 120, n => n > 0 && n <= 3600, 'seconds between 0 and 3600');
+    const sloFields = f.object('slo');
+    const slo = sloFields ? parseSlo(sloFields) : [];
+    const checkList = f.list('checks') ?? [];
+    const checks = checkList.map((item, i) => parseCheck(Fields.of(f.source, `${f.at('checks')}[${i}]`, item), mode, levels));
+    if (checks.some(c => c.metric === 'goodput') && slo.length === 0) {
+        f.fail('slo', `${f.path} has a goodput check but no slo to define a good request`, null);
+    }
+    const baseline = f.choice('baseline', ['required', 'optional'], 'required');
+    const seed = f.integer('seed', 0, 0, 2 ** 32 - 1);
+    f.done();
+    return {
+        workload,
+        mode,
+        levels,
+        arrival,
+        requestsPerLevel,
+        durationSeconds,
+        warmupRequests,
+        repetitions,
+        timeoutSeconds,
+        slo,
+        checks,
+        baseline,
+        seed
+    };
+}
+function parseLevels(f, mode, list) {
+    const key = mode;
+    if (list.length === 0)
+        f.fail(key, `${f.at(key)} must list at least one level`);
+    const seen = new Set();
+    return list.map((value, i) => {
+        const ok = typeof value === 'number' &&
+            Number.isFinite(value) &&
+            (mode === 'concurrency' ? Number.isInteger(value) && value >= 1 && value <= 10_000 : value > 0 && value <= 100_000);
+        if (!ok) {
+            f.fail(key, `${f.at(key)}[${i}] must be ${mode === 'concurrency' ? 'an integer from 1 to 10000' : 'a rate in requests per second (> 0)'}`, value);
+        }
+        if (seen.has(value))
+            f.fail(key, `${f.at(key)}[${i}] repeats the level ${String(value)}`, value);
+        seen.add(value);
+        return value;
+    });
+}
+function parseWorkload(f) {
+    f.allow(['prompts', 'input_tokens', 'output_tokens', 'file']);
+    const prompts = f.choice('prompts', ['synthetic', 'gate-set', 'file'], 'synthetic');
+    const input = f.object('input_tokens');
+    const output = f.object('output_tokens');
+    const file = f.string('file', null);
+    if (prompts === 'file' && file === null)
+        f.fail('file', `${f.at('file')} is required with prompts: file`, null);
+    if (prompts !== 'file' && file !== null)
+        f.fail('file', `${f.at('file')} applies only to prompts: file`);
+    if (prompts === 'gate-set' && input)
+        f.fail('input_tokens', `${f.at('input_tokens')} does not apply to prompts: gate-set (HELM's prompts are used as they are)`);
+    f.done();
+    return {
+        prompts,
+        inputTokens: input ? parseDistribution(input) : { mean: 512, stddev: 128, min: 16, max: 4096 },
+        outputTokens: output ? parseDistribution(output) : { mean: 256, stddev: 0, min: 1, max: 256 },
+        file
+    };
+}
+function parseDistribution(f) {
+    f.allow(['mean', 'stddev', 'min', 'max']);
+    const mean = f.integer('mean', undefined, 1, MAX_TOKENS);
+    const stddev = f.number('stddev', 0, n => n >= 0 && n <= MAX_TOKENS, 'a number >= 0');
+    const min = f.integer('min', stddev === 0 ? mean : 1, 1, MAX_TOKENS);
+    const max = f.integer('max', stddev === 0 ? mean : MAX_TOKENS, 1, MAX_TOKENS);
+    if (min > mean)
+        f.fail('min', `${f.at('min')} must not exceed mean (${mean})`);
+    if (max < mean)
+        f.fail('max', `${f.at('max')} must not be below mean (${mean})`);
+    f.done();
+    return { mean, stddev, min, max };
+}
+function parseSlo(f) {
+    f.allow(['ttft_ms', 'itl_ms', 'tpot_ms', 'latency_ms']);
+    const bounds = [];
+    for (const metric of ['ttft', 'itl', 'tpot', 'latency']) {
+        const key = `${metric}_ms`;
+        const value = f.raw(key);
+        if (value === undefined || value === null)
+            continue;
+        if (typeof value === 'number') {
+            if (!(Number.isFinite(value) && value > 0))
+                f.fail(key, `${f.at(key)} must be milliseconds > 0`);
+            bounds.push({ metric, percentile: 100, maxMs: value });
+            continue;
+        }
+        const inner = Fields.of(f.source, f.at(key), value);
+        const keys = Object.keys(value);
+        if (keys.length !== 1)
+            f.fail(key, `${f.at(key)} must be milliseconds or one percentile, e.g. { p99: 80 }`);
+        const match = /^p(\d{1,2}(?:\.\d+)?|100)$/.exec(keys[0]);
+        if (!match)
+            return inner.fail(keys[0], `${inner.at(keys[0])} is not a percentile key such as p50, p90 or p99`);
+        const percentile = Number(match[1]);
+        if (!(percentile > 0 && percentile <= 100))
+            inner.fail(keys[0], `${inner.at(keys[0])} must name a percentile in (0, 100]`);
+        const maxMs = inner.number(keys[0], undefined, n => n > 0, 'milliseconds > 0');
+        inner.done();
+        bounds.push({ metric, percentile, maxMs });
+    }
+    f.done();
+    return bounds;
+}
+function parseCheck(f, mode, levels) {
+    f.allow(['metric', 'concurrency', 'rate', 'min_ratio', 'max_ratio', 'min', 'max']);
+    const metric = f.choice('metric', LOAD_METRICS, undefined);
+    const other = mode === 'concurrency' ? 'rate' : 'concurrency';
+    if (f.has(other))
+        f.fail(other, `${f.at(other)} does not apply: the levels are given as ${mode}`);
+    f.raw(other);
+    const level = f.optionalNumber(mode, n => levels.includes(n), `one of the levels in load.${mode} (${levels.join(', ')})`);
+    const minRatio = f.optionalNumber('min_ratio', n => n > 0, 'a ratio > 0');
+    const maxRatio = f.optionalNumber('max_ratio', n => n > 0, 'a ratio > 0');
+    const min = f.optionalNumber('min', n => n >= 0, 'a number >= 0');
+    const max = f.optionalNumber('max', n => n >= 0, 'a number >= 0');
+    const set = [minRatio, maxRatio, min, max].filter(v => v !== null).length;
+    if (set !== 1)
+        f.fail('metric', `${f.path} needs exactly one of min_ratio, max_ratio, min, max`, null);
+    if (metric === 'error_rate' && (minRatio !== null || maxRatio !== null)) {
+        f.fail(minRatio !== null ? 'min_ratio' : 'max_ratio', `${f.path}: error_rate takes an absolute bound (max), not a ratio: a baseline with no errors has no ratio`);
+    }
+    if (metric === 'error_rate' && max !== null && max > 1)
+        f.fail('max', `${f.at('max')} must be a fraction in [0, 1]`);
+    if (!RATIO_METRICS.includes(metric) && metric !== 'error_rate')
+        f.fail('metric', `${f.at('metric')} is unknown`);
+    f.done();
+    return { metric, level, minRatio, maxRatio, min, max };
+}
+
+/**
+ * The gate file: the frozen gate set a team commits. Everything here is validated by
+ * `config/load.ts`; the rest of the code receives only these typed, complete objects.
+ *
+ * YAML shape (snake_case keys; see README "The gate file"):
+ *
+ *   version: 1
+ *   helm: { version: "0.5.16", max_eval_instances: 200, num_train_trials: 1, num_threads: 4,
+ *           timeout_minutes: 60, command: "helm-run" }
+ *   deployments:
+ *     baseline:  { api: chat, base_url: http://host:8000/v1, model: served-name,
+ *                  tokenizer: simple/tokenizer1, max_sequence_length: 4096,
+ *                  api_key_env: BASELINE_KEY, request_timeout_seconds: 60 }
+ *     candidate: { ... }
+ *   runs:
+ *     - entry: "synthetic_reasoning:mode=pattern_match"
+ *       metric: exact_match
+ *       max_drop: 0.02            # or max_relative_drop: 0.05
+ *       lower_is_better: false
+ *       perturbations: report     # or gate
+ *   statistics: { confidence: 0.95, resamples: 10000, seed: 0, min_overlap: 0.95,
+ *                 interval: auto, flip_tolerance: 1e-9 }
+ */
+const DEFAULT_STATISTICS = {
+    confidence: 0.95,
+    resamples: 10000,
+    seed: 0,
+    minOverlap: 0.95,
+    interval: 'auto',
+    flipTolerance: 1e-9
+};
+
+/**
  * Reads and validates the gate file. Validation is strict on purpose: the file is the frozen
  * gate set that blocks releases, so an unknown key, a wrong type or an impossible value is an
  * error naming the key path, never a silent default.
@@ -7211,12 +7419,13 @@ function parseGateConfig(text, source) {
             file: source
         });
     }
-    const top = Fields.of(source, '', doc.toJS({ maxAliasCount: 100 })).allow(['version', 'helm', 'deployments', 'runs', 'statistics']);
+    const top = Fields.of(source, '', doc.toJS({ maxAliasCount: 100 })).allow(['version', 'helm', 'deployments', 'runs', 'statistics', 'load']);
     const version = top.integer('version', 1, 1, 1);
     const helmFields = top.object('helm');
     const deploymentFields = top.object('deployments');
     const runList = top.list('runs');
     const statisticsFields = top.object('statistics');
+    const loadFields = top.object('load');
     top.done();
     if (!runList || runList.length === 0) {
         throw new ConfigError('config.missing', 'runs must list at least one gated run', {
@@ -7243,7 +7452,8 @@ function parseGateConfig(text, source) {
         helm: helmFields ? parseHelm(helmFields) : null,
         deployments: deploymentFields ? parseDeployments(deploymentFields) : null,
         runs,
-        statistics: statisticsFields ? parseStatistics(statisticsFields) : { ...DEFAULT_STATISTICS }
+        statistics: statisticsFields ? parseStatistics(statisticsFields) : { ...DEFAULT_STATISTICS },
+        load: loadFields ? parseLoad(loadFields) : null
     };
 }
 function parseRun(f) {
@@ -10001,8 +10211,8 @@ function decideVerdict(est, maxDrop, direction, confidence = est.ci.level) {
     const low = sign === 1 ? est.ci.low : -est.ci.high;
     const high = sign === 1 ? est.ci.high : -est.ci.low;
     const level = `${formatLevel$1(confidence)} interval`;
-    const shown = `[${fmt(est.ci.low)}, ${fmt(est.ci.high)}]`;
-    const bound = sign === 1 ? `-${fmt(maxDrop)}` : `+${fmt(maxDrop)}`;
+    const shown = `[${fmt$1(est.ci.low)}, ${fmt$1(est.ci.high)}]`;
+    const bound = sign === 1 ? `-${fmt$1(maxDrop)}` : `+${fmt$1(maxDrop)}`;
     const worse = sign === 1 ? 'drop' : 'rise';
     if (low > -maxDrop) {
         return {
@@ -10015,14 +10225,14 @@ function decideVerdict(est, maxDrop, direction, confidence = est.ci.level) {
         return {
             verdict: 'fail',
             nNeeded: null,
-            reason: `The ${level} of the difference ${shown} lies entirely ${sign === 1 ? 'below' : 'above'} ${bound}: a real ${worse} larger than the tolerated ${fmt(maxDrop)}.`
+            reason: `The ${level} of the difference ${shown} lies entirely ${sign === 1 ? 'below' : 'above'} ${bound}: a real ${worse} larger than the tolerated ${fmt$1(maxDrop)}.`
         };
     }
     if (gain <= -maxDrop) {
         return {
             verdict: 'inconclusive',
             nNeeded: null,
-            reason: `The observed ${worse} (${fmt(abs(est.delta))}) already reaches the tolerated ${fmt(maxDrop)}: more instances would not make this pass; the candidate is likely worse.`
+            reason: `The observed ${worse} (${fmt$1(abs(est.delta))}) already reaches the tolerated ${fmt$1(maxDrop)}: more instances would not make this pass; the candidate is likely worse.`
         };
     }
     const nNeeded = instancesNeeded$1(est.n, (high - low) / 2, gain + maxDrop);
@@ -10050,7 +10260,7 @@ function checkMargin(margin, field, value) {
 function formatLevel$1(confidence) {
     return `${Number((confidence * 100).toPrecision(6))}%`;
 }
-function fmt(x) {
+function fmt$1(x) {
     return Number(x.toPrecision(3)).toString();
 }
 
@@ -11131,7 +11341,7 @@ async function compareOutputs(baselinePath, candidatePath, config, options = {})
         schema_version: 1,
         tool: { name: 'helm-gate', version: HELM_GATE_VERSION },
         verdict,
-        headline: headline(verdict, comparisons, log),
+        headline: headline$1(verdict, comparisons, log),
         errors: log.errors,
         warnings: log.warnings,
         settings: {
@@ -11281,7 +11491,7 @@ function overallVerdict(comparisons, log) {
         return 'inconclusive';
     return 'pass';
 }
-function headline(verdict, comparisons, log) {
+function headline$1(verdict, comparisons, log) {
     const gated = comparisons.filter(c => c.gated);
     const count = (v) => gated.filter(c => c.verdict === v).length;
     switch (verdict) {
@@ -11819,7 +12029,8 @@ const REPORT = {
         'candidate',
         'comparisons',
         'efficiency',
-        'notes'
+        'notes',
+        'load'
     ],
     children: {
         tool: { keys: ['name', 'version'] },
@@ -12554,7 +12765,7 @@ or a single run directory.
   --quiet                   print nothing but errors
   --debug                   show stack traces
 `;
-const SPECS$3 = {
+const SPECS$4 = {
     config: { value: true },
     metric: { value: true },
     split: { value: true },
@@ -12575,7 +12786,7 @@ const SPECS$3 = {
     help: { value: false }
 };
 async function compareCommand(argv, io) {
-    const args = parseArgs(argv, SPECS$3);
+    const args = parseArgs(argv, SPECS$4);
     if (args.flags.has('help')) {
         io.stdout(COMPARE_USAGE);
         return 0;
@@ -12675,457 +12886,574 @@ function statisticsFromArgs(args) {
 }
 
 /**
- * The fingerprint of everything that determines the baseline's answers: run entries, HELM
- * version, instance budget, trials and the baseline deployment's identity. Thresholds and
- * statistics settings are left out on purpose: tightening a margin must not invalidate an
- * archived baseline, while changing what was asked or whom it was asked must.
+ * Student's t distribution: the CDF from the regularized incomplete beta function (continued
+ * fraction, modified Lentz) and the quantile by bisection on it. Accurate to about 1e-12, which is
+ * far below anything a 95% interval over a handful of block pairs can resolve.
  */
-function fingerprint(config) {
-    const identity = {
-        helm: config.helm
-            ? {
-                version: config.helm.version,
-                max_eval_instances: config.helm.maxEvalInstances,
-                num_train_trials: config.helm.numTrainTrials
-            }
-            : null,
-        entries: [...new Set(config.runs.map(run => run.entry))].sort(),
-        baseline: config.deployments ? deploymentIdentity(config.deployments.baseline) : null
-    };
-    return createHash('sha256').update(JSON.stringify(identity)).digest('hex');
+const LANCZOS = [
+    676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.6150291621406, 12.507343278686905, -0.13857109526572012,
+    9.9843695780195716e-6, 1.5056327351493116e-7
+];
+/** log Gamma(x) for x > 0 (Lanczos, g = 7, n = 9: relative error about 1e-15). */
+function logGamma(x) {
+    if (x < 0.5)
+        return log(Math.PI / Math.abs(Math.sin(Math.PI * x))) - logGamma(1 - x);
+    const z = x - 1;
+    let a = 0.99999999999980993;
+    const t = z + 7.5;
+    for (let i = 0; i < LANCZOS.length; i++)
+        a += LANCZOS[i] / (z + i + 1);
+    return 0.5 * log(2 * Math.PI) + (z + 0.5) * log(t) - t + log(a);
 }
-function deploymentIdentity(deployment) {
-    if (deployment.kind === 'prod_env') {
-        return { kind: 'prod_env', deployment: deployment.deployment };
+function betaContinuedFraction(x, a, b) {
+    const tiny = 1e-300;
+    let c = 1;
+    let d = 1 - ((a + b) * x) / (a + 1);
+    if (abs(d) < tiny)
+        d = tiny;
+    d = 1 / d;
+    let h = d;
+    for (let m = 1; m <= 10_000; m++) {
+        const m2 = 2 * m;
+        let aa = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
+        d = 1 + aa * d;
+        if (abs(d) < tiny)
+            d = tiny;
+        c = 1 + aa / c;
+        if (abs(c) < tiny)
+            c = tiny;
+        d = 1 / d;
+        h *= d * c;
+        aa = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
+        d = 1 + aa * d;
+        if (abs(d) < tiny)
+            d = tiny;
+        c = 1 + aa / c;
+        if (abs(c) < tiny)
+            c = tiny;
+        d = 1 / d;
+        const delta = d * c;
+        h *= delta;
+        if (abs(delta - 1) < 1e-15)
+            break;
     }
-    return {
-        kind: 'server',
-        api: deployment.api,
-        base_url: deployment.baseUrl,
-        model: deployment.model,
-        tokenizer: deployment.tokenizer,
-        max_sequence_length: deployment.maxSequenceLength
-    };
+    return h;
+}
+/** The regularized incomplete beta function I_x(a, b). */
+function regularizedBeta(x, a, b) {
+    if (x <= 0)
+        return 0;
+    if (x >= 1)
+        return 1;
+    const front = exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * log(x) + b * log(1 - x));
+    if (x < (a + 1) / (a + b + 2))
+        return (front * betaContinuedFraction(x, a, b)) / a;
+    return 1 - (front * betaContinuedFraction(1 - x, b, a)) / b;
+}
+/** P(T <= t) for Student's t with `df` degrees of freedom. */
+function studentTCdf(t, df) {
+    const tail = 0.5 * regularizedBeta(df / (df + t * t), df / 2, 0.5);
+    return t >= 0 ? 1 - tail : tail;
+}
+/** The p-quantile of Student's t with `df` degrees of freedom (df >= 1). */
+function studentTQuantile(p, df) {
+    if (!(p > 0 && p < 1) || !(df >= 1))
+        return NaN;
+    if (p === 0.5)
+        return 0;
+    if (p < 0.5)
+        return -studentTQuantile(1 - p, df);
+    let high = 1;
+    while (studentTCdf(high, df) < p)
+        high *= 2;
+    let low = 0;
+    for (let i = 0; i < 200 && high - low > 1e-13 * high; i++) {
+        const mid = (low + high) / 2;
+        if (studentTCdf(mid, df) < p)
+            low = mid;
+        else
+            high = mid;
+    }
+    return (low + high) / 2;
+}
+/** The two-sided critical value: t such that P(|T| <= t) = confidence. */
+function twoSidedT(confidence, df) {
+    return studentTQuantile(1 - (1 - confidence) / 2, df);
 }
 
 /**
- * Finding the installed helm-run, its Python, the installed crfm-helm version and the plugin
- * package helm-gate ships. Nothing in HELM's output records its version (helm-contract 7.3),
- * so it is read from the package metadata and recorded in the manifest.
+ * The candidate/baseline ratio of a load metric, with an interval from the blocks (docs/load.md,
+ * "How the sides are compared"). Each adjacent (baseline, candidate) pair of blocks gives one
+ * observation log(candidate / baseline); the interval is exp of a Student t interval over those
+ * observations. Blocks, not requests, are the unit: requests within a block share the block's
+ * drift, so resampling requests would give intervals that are too narrow.
  */
-/** Resolves `helm.command` (a path, or a name looked up on PATH) to an executable file. */
-async function resolveHelmRun(command, env, cwd) {
-    const candidates = command.includes('/')
-        ? [isAbsolute(command) ? command : resolve(cwd, command)]
-        : (env.PATH ?? '')
-            .split(delimiter)
-            .filter(Boolean)
-            .map(dir => join(dir, command));
-    for (const candidate of candidates) {
-        try {
-            await access(candidate, constants$5.X_OK);
-            if ((await stat(candidate)).isFile())
-                return candidate;
-        }
-        catch {
-            // not this one
-        }
+const LOG_RATIO_METHOD = 'block-pair log-ratio t interval';
+/** Fewer pairs than this give no interval (a t interval on 2 pairs has 1 degree of freedom). */
+const MIN_PAIRS = 3;
+/** `baseline[i]` and `candidate[i]` are the i-th adjacent pair of blocks. */
+function blockPairRatio(baseline, candidate, confidence) {
+    const k = baseline.length;
+    if (k !== candidate.length)
+        return { ok: false, reason: `unequal block counts (${k} baseline, ${candidate.length} candidate)` };
+    if (k < MIN_PAIRS)
+        return { ok: false, reason: `${k} block pairs; an interval needs at least ${MIN_PAIRS}` };
+    const logs = [];
+    for (let i = 0; i < k; i++) {
+        const b = baseline[i];
+        const c = candidate[i];
+        if (!isFiniteNumber(b) || !isFiniteNumber(c))
+            return { ok: false, reason: `block pair ${i + 1} has no value on one side` };
+        if (!(b > 0))
+            return { ok: false, reason: `the baseline is ${b} in block pair ${i + 1}, so a ratio is undefined` };
+        if (!(c > 0))
+            return { ok: false, reason: `the candidate is ${c} in block pair ${i + 1}, so a ratio is undefined` };
+        logs.push(log(c / b));
     }
-    throw new HelmRunError('runner.helm_missing', `helm-run was not found (${command}); create the environment with scripts/python-env.sh or set helm.command`, { field: 'helm.command', value: command });
+    const meanLog = logs.reduce((s, x) => s + x, 0) / k;
+    const variance = logs.reduce((s, x) => s + (x - meanLog) * (x - meanLog), 0) / (k - 1);
+    const sdLog = sqrt(variance);
+    const half = (twoSidedT(confidence, k - 1) * sdLog) / sqrt(k);
+    return { ok: true, ratio: { estimate: exp(meanLog), low: exp(meanLog - half), high: exp(meanLog + half), pairs: k, meanLog, sdLog } };
 }
 /**
- * The Python interpreter that runs helm-run: pip writes console scripts with a `#!/path/python`
- * line. Falls back to `python` next to the script (a venv's bin directory).
+ * The smallest number of pairs whose interval, with the observed mean and spread of the log
+ * ratios, would lie entirely on one side of `threshold`; null when the estimate sits on the
+ * threshold (more pairs cannot resolve it) or more than `maxPairs` would be needed.
  */
-async function pythonFor(helmRun) {
-    let firstLine;
-    try {
-        const handle = await open(helmRun, 'r');
-        try {
-            const buffer = Buffer.alloc(512);
-            const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-            firstLine = buffer.subarray(0, bytesRead).toString('utf8').split('\n')[0];
-        }
-        finally {
-            await handle.close();
-        }
+function pairsToResolve(ratio, threshold, confidence, maxPairs = 1000) {
+    const distance = Math.abs(ratio.meanLog - log(threshold));
+    if (!(distance > 0))
+        return null;
+    if (ratio.sdLog === 0)
+        return ratio.pairs;
+    for (let k = Math.max(MIN_PAIRS, ratio.pairs); k <= maxPairs; k++) {
+        if ((twoSidedT(confidence, k - 1) * ratio.sdLog) / sqrt(k) < distance)
+            return k;
     }
-    catch {
-        firstLine = '';
-    }
-    if (firstLine.startsWith('#!')) {
-        const parts = firstLine.slice(2).trim().split(/\s+/).filter(Boolean);
-        if (parts.length > 0 && /python/.test(parts[parts.length - 1]))
-            return parts;
-    }
-    return [join(dirname(helmRun), 'python')];
-}
-/** The installed crfm-helm version, read with importlib.metadata through helm-run's Python. */
-async function installedHelmVersion(python, env) {
-    const [file, ...prefix] = python;
-    const code = 'import importlib.metadata as m; print(m.version("crfm-helm"))';
-    return new Promise((resolvePromise, reject) => {
-        execFile(file, [...prefix, '-c', code], { env, timeout: 60_000 }, (error, stdout, stderr) => {
-            if (error) {
-                reject(new HelmRunError('runner.helm_version_unknown', `cannot read the installed crfm-helm version: ${firstLineOf(stderr) || error.message}`, {
-                    value: python.join(' ')
-                }));
-                return;
-            }
-            resolvePromise(stdout.trim());
-        });
-    });
-}
-/** Refuses to run a HELM other than the pinned one: results would not be comparable with the archive. */
-function assertPinnedVersion(installed, pinned, source) {
-    if (installed !== pinned) {
-        throw new HelmRunError('runner.helm_version', `installed crfm-helm is ${installed} but the gate file pins ${pinned}; install the pinned version or change helm.version`, { file: source, field: 'helm.version', value: installed });
-    }
-}
-/**
- * The directory that holds `helm_gate_plugins/` (put on PYTHONPATH of helm-run). Searched upwards
- * from this module, so it works from src/ (tests), dist/ (the action and CLI bundles) alike;
- * HELM_GATE_PYTHONPATH overrides it.
- */
-async function pluginPythonPath(env) {
-    const override = env.HELM_GATE_PYTHONPATH;
-    const starts = override ? [override] : ancestors(dirname(fileURLToPath(import.meta.url)), 5).map(dir => join(dir, 'python'));
-    for (const dir of starts) {
-        try {
-            await access(join(dir, 'helm_gate_plugins', 'clients.py'), constants$5.R_OK);
-            return dir;
-        }
-        catch {
-            // keep looking
-        }
-    }
-    throw new HelmRunError('runner.plugins_missing', 'the helm_gate_plugins Python package was not found next to helm-gate', {
-        value: starts[0]
-    });
-}
-function ancestors(dir, count) {
-    const out = [dir];
-    for (let i = 0; i < count; i++)
-        out.push(dirname(out[out.length - 1]));
-    return [...new Set(out)];
-}
-function firstLineOf(text) {
-    return text.trim().split('\n').filter(Boolean).pop() ?? '';
+    return null;
 }
 
-/**
- * The `--local-path` directory (HELM's "prod_env") generated for one side. Each side gets its own
- * directory so the two can never share HELM's request cache (helm-contract 5.6), and both sides
- * get the same HELM model name, tags, tokenizer and lengths so run specs and prompts are identical
- * and only the server differs.
- *
- * Clients are helm-gate's plugin classes (python/helm_gate_plugins/clients.py): HELM 0.5.16's
- * VLLMClient cannot be instantiated and VLLMChatClient cannot send an API key (helm-contract 4.1).
- * No secret is ever written: the plugin reads the key from the environment variable named by
- * `api_key_env`, so credentials.conf stays empty.
- */
-/** The HELM model and deployment name on both sides; the host org `helm-gate` names the cache shard. */
-const GATED_MODEL = 'helm-gate/gated-model';
-const LOCAL_TOKENIZER = 'helm-gate/local-tokenizer';
-/**
- * OpenAI SDK retries for 5xx, 429 and connection errors (with its own short back-off). Kept
- * small: the plugin makes HELM's own 5 x (10-80 s) retry loop stop at the first failure, so a
- * dead server ends the run within seconds and a hung one within (1 + retries) x request timeout.
- */
-const SDK_MAX_RETRIES = 2;
-const PROD_ENV_FILES = ['model_metadata.yaml', 'model_deployments.yaml', 'tokenizer_configs.yaml', 'credentials.conf'];
-const PLUGIN_CLASSES = {
-    chat: 'helm_gate_plugins.clients.GateChatClient',
-    completions: 'helm_gate_plugins.clients.GateCompletionsClient'
-};
-/** prod_env for a server deployment described in the gate file. */
-function serverProdEnv(deployment) {
-    const localTokenizer = isLocalTokenizerDirectory(deployment.tokenizer);
-    const tokenizerName = localTokenizer ? LOCAL_TOKENIZER : deployment.tokenizer;
-    const args = {
-        base_url: deployment.baseUrl,
-        served_model_name: deployment.model,
-        timeout: deployment.requestTimeoutSeconds,
-        max_retries: SDK_MAX_RETRIES
-    };
-    if (deployment.apiKeyEnv)
-        args.api_key_env = deployment.apiKeyEnv;
-    const metadata = {
-        models: [
-            {
-                name: GATED_MODEL,
-                display_name: 'helm-gate gated model',
-                description: 'The deployment under test (baseline or candidate); generated by helm-gate.',
-                creator_organization_name: 'helm-gate',
-                access: 'open',
-                release_date: '2024-01-01',
-                // The tags decide run-spec rewrites (helm-contract 5.1); identical on both sides by construction.
-                tags: ['TEXT_MODEL_TAG', 'FULL_FUNCTIONALITY_TEXT_MODEL_TAG'],
-                deployment_names: [GATED_MODEL]
-            }
-        ]
-    };
-    const deployments = {
-        model_deployments: [
-            {
-                name: GATED_MODEL,
-                model_name: GATED_MODEL,
-                tokenizer_name: tokenizerName,
-                // Without it HELM crashes when a tokenizer is set (helm-contract 5.2).
-                max_sequence_length: deployment.maxSequenceLength,
-                client_spec: { class_name: PLUGIN_CLASSES[deployment.api], args }
-            }
-        ]
-    };
-    const tokenizers = {
-        tokenizer_configs: localTokenizer
-            ? [
-                {
-                    name: LOCAL_TOKENIZER,
-                    tokenizer_spec: {
-                        class_name: 'helm.tokenizers.huggingface_tokenizer.HuggingFaceTokenizer',
-                        args: { pretrained_model_name_or_path: deployment.tokenizer }
-                    },
-                    end_of_text_token: '',
-                    prefix_token: ''
-                }
-            ]
-            : []
-    };
-    return {
-        files: {
-            'model_metadata.yaml': yamlWithHeader(metadata, { dateKeys: true }),
-            'model_deployments.yaml': yamlWithHeader(deployments),
-            'tokenizer_configs.yaml': yamlWithHeader(tokenizers),
-            'credentials.conf': '# Generated by helm-gate. Empty on purpose: API keys are read from the environment (api_key_env).\n'
-        },
-        modelArgs: `model=${GATED_MODEL}`,
-        deployment: GATED_MODEL,
-        credentialsAreSecret: false
-    };
-}
-/**
- * prod_env for a deployment the user already describes in their own prod_env directory: its
- * files are copied into the side's own local path (so caches stay apart) and the deployment is
- * named explicitly in the entry, which avoids HELM's "last registered deployment" rule.
- */
-async function userProdEnv(localPath, deploymentName) {
-    const read = async (name) => {
-        try {
-            return await readFile(join(localPath, name), 'utf8');
-        }
-        catch {
-            return null;
-        }
-    };
-    const deploymentsText = await read('model_deployments.yaml');
-    if (deploymentsText === null) {
-        throw new ConfigError('config.prod_env', `the prod_env directory has no model_deployments.yaml`, {
-            file: localPath,
-            field: 'deployments.*.prod_env'
-        });
-    }
-    const parsed = parse$1(deploymentsText);
-    const found = parsed?.model_deployments?.find(item => item?.name === deploymentName);
-    if (!found) {
-        throw new ConfigError('config.prod_env', `deployment ${deploymentName} is not in model_deployments.yaml`, {
-            file: join(localPath, 'model_deployments.yaml'),
-            field: 'deployments.*.deployment',
-            value: deploymentName
-        });
-    }
-    const credentials = await read('credentials.conf');
-    return {
-        files: {
-            'model_metadata.yaml': (await read('model_metadata.yaml')) ?? 'models: []\n',
-            'model_deployments.yaml': deploymentsText,
-            'tokenizer_configs.yaml': (await read('tokenizer_configs.yaml')) ?? 'tokenizer_configs: []\n',
-            'credentials.conf': credentials ?? ''
-        },
-        modelArgs: `model=${found.model_name ?? deploymentName},model_deployment=${deploymentName}`,
-        deployment: deploymentName,
-        credentialsAreSecret: (credentials ?? '').trim().length > 0
-    };
-}
-async function prodEnvFor(deployment) {
-    return deployment.kind === 'server' ? serverProdEnv(deployment) : userProdEnv(deployment.localPath, deployment.deployment);
-}
-/**
- * Both sides must ask the same questions the same way: a different tokenizer or maximum length
- * changes prompt truncation, and the comparison would measure configuration, not the model.
- */
-function assertComparableDeployments(baseline, candidate, source) {
-    if (baseline.kind !== 'server' || candidate.kind !== 'server')
-        return;
-    for (const [field, a, b] of [
-        ['tokenizer', baseline.tokenizer, candidate.tokenizer],
-        ['max_sequence_length', baseline.maxSequenceLength, candidate.maxSequenceLength]
-    ]) {
-        if (a !== b) {
-            throw new ConfigError('config.deployments_differ', `baseline and candidate must use the same ${field} (${String(a)} vs ${String(b)}), or prompts could differ`, { file: source, field: `deployments.candidate.${field}`, value: b });
-        }
-    }
-}
-/**
- * Both sides pointing at one deployment measure it against itself: every change would pass.
- * Typical cause: a single server started from the pull request's checkout, with the baseline
- * meant to come from the archive; when no archive matches and the baseline is run here, it
- * would be run against the candidate. Only a self-check does that on purpose.
- */
-function assertDistinctDeployments(baseline, candidate, source) {
-    const identity = (d) => d.kind === 'server'
-        ? JSON.stringify(['server', d.api, new URL(d.baseUrl).href.replace(/\/+$/, ''), d.model])
-        : JSON.stringify(['prod_env', resolve(d.localPath), d.deployment]);
-    if (identity(baseline) === identity(candidate)) {
-        throw new ConfigError('config.same_deployment', 'baseline and candidate are the same deployment, so the candidate would never be measured; ' +
-            'point them at different servers or models (use --self-check to measure a server against itself)', {
-            file: source,
-            field: 'deployments.candidate',
-            value: candidate.kind === 'server' ? `${candidate.baseUrl} ${candidate.model}` : candidate.deployment
-        });
-    }
-}
-/** A Hugging Face tokenizer directory (absolute or relative path), as opposed to a HELM tokenizer name. */
-function isLocalTokenizerDirectory(tokenizer) {
-    return tokenizer.startsWith('/') || tokenizer.startsWith('./') || tokenizer.startsWith('../');
-}
-/** Shows prod_env files with anything secret hidden (`plan`, logs, the manifest). */
-function redactedFiles(env) {
-    return {
-        ...env.files,
-        'credentials.conf': env.credentialsAreSecret ? redactCredentials(env.files['credentials.conf']) : env.files['credentials.conf']
-    };
-}
-/**
- * Keeps HOCON keys, hides values: `openaiApiKey: "sk-..."` becomes `openaiApiKey: "***"`. Any
- * other line that is not a comment or pure structure (`key {`, `}`) is hidden whole: HOCON also
- * allows one-line JSON objects and multi-line `"""` strings, whose values the per-line rule
- * cannot see.
- */
-function redactCredentials(text) {
-    return text
-        .split('\n')
-        .map(line => {
-        const trimmed = line.trim();
-        if (trimmed === '' || trimmed.startsWith('#') || trimmed.startsWith('//'))
-            return line;
-        if (/^[{}[\],\s]*$/.test(trimmed) || /^"?[A-Za-z0-9_.\-/ ]+"?\s*\{$/.test(trimmed))
-            return line;
-        const match = /^(\s*"?[A-Za-z0-9_.\-/ ]+"?\s*[:=]\s*)(.+)$/.exec(line);
-        if (!match)
-            return `${line.slice(0, line.length - line.trimStart().length)}***`;
-        if (match[2].trim() === '{')
-            return line;
-        return `${match[1]}"***"`;
-    })
-        .join('\n');
-}
-function yamlWithHeader(value, options = {}) {
-    let text = stringify(value, { lineWidth: 0 });
-    // HELM's dacite loader wants release_date as a YAML date, not a quoted string.
-    if (options.dateKeys)
-        text = text.replace(/release_date: "?(\d{4}-\d{2}-\d{2})"?/g, 'release_date: $1');
-    return `# Generated by helm-gate for one side of the gate; do not edit.\n${text}`;
-}
-
-/**
- * One helm-run process: spawned with an argument array in its own process group (so a timeout
- * can kill HELM's worker threads and any children at once), its output streamed line by line
- * to a log file and to the caller with a side prefix, with progress read from HELM's own log.
- */
-const KILL_GRACE_MS = 5_000;
-async function runHelmProcess(settings) {
-    await mkdir(dirname(settings.logFile), { recursive: true });
-    const file = createWriteStream(settings.logFile, { flags: 'a' });
-    const started = Date.now();
-    const state = { requests: 0, runsStarted: [], failedRuns: [] };
-    const redact = redactor(settings.secrets ?? []);
-    const prefix = `[${settings.side}]`;
-    const child = spawn(settings.command, settings.args, {
-        env: settings.env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        detached: true
-    });
-    const onLine = (raw) => {
-        const line = redact(raw);
-        file.write(`${line}\n`);
-        settings.log?.(`${prefix} ${line}`);
-        const running = /\bRunning (\S.*) \{\s*$/.exec(line);
-        if (running) {
-            state.runsStarted.push(running[1]);
-            settings.progress?.(`${prefix} run ${state.runsStarted.length}/${settings.expectedRuns}: ${running[1]}`);
-        }
-        const processed = /\bProcessed (\d+) requests\b/.exec(line);
-        if (processed) {
-            state.requests += Number(processed[1]);
-            settings.progress?.(`${prefix} ${state.requests} requests done`);
-        }
-        const failed = /Failed runs: \[(.*)\]/.exec(line);
-        if (failed)
-            state.failedRuns = [...failed[1].matchAll(/"([^"]*)"/g)].map(m => m[1]);
-    };
-    const readers = [child.stdout, child.stderr].map(stream => {
-        const reader = createInterface({ input: stream, crlfDelay: Infinity });
-        reader.on('line', onLine);
-        return new Promise(resolve => reader.on('close', resolve));
-    });
-    let timedOut = false;
-    let killTimer;
-    const timeout = setTimeout(() => {
-        timedOut = true;
-        onLine(`helm-gate: ${settings.side} exceeded its timeout of ${Math.round(settings.timeoutMs / 1000)} s; killing process group ${child.pid}`);
-        killGroup(child.pid, 'SIGTERM');
-        killTimer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS);
-    }, settings.timeoutMs);
-    const heartbeat = setInterval(() => {
-        const seconds = Math.round((Date.now() - started) / 1000);
-        settings.progress?.(`${prefix} still running after ${seconds} s: run ${state.runsStarted.length}/${settings.expectedRuns}, ${state.requests} requests done`);
-    }, settings.heartbeatMs ?? 30_000);
-    const exit = await new Promise(resolve => {
-        child.once('error', error => resolve({ code: null, signal: null, spawnError: error.message }));
-        child.once('exit', (code, signal) => resolve({ code, signal, spawnError: null }));
-    });
-    clearTimeout(timeout);
-    clearInterval(heartbeat);
-    if (killTimer)
-        clearTimeout(killTimer);
-    // Children of helm-run that outlived it (none expected) must not keep running after the gate,
-    // nor hold its output pipes open.
-    killGroup(child.pid, 'SIGKILL');
-    if (exit.spawnError === null)
-        await Promise.all(readers);
-    const ended = Date.now();
-    if (exit.spawnError)
-        onLine(`helm-gate: could not start ${settings.command}: ${exit.spawnError}`);
-    await new Promise(resolve => file.end(resolve));
-    return {
-        exitCode: exit.code,
-        signal: exit.signal,
-        timedOut,
-        startedAt: new Date(started).toISOString(),
-        endedAt: new Date(ended).toISOString(),
-        durationMs: ended - started,
-        requests: state.requests,
-        runsStarted: state.runsStarted,
-        failedRuns: state.failedRuns,
-        spawnError: exit.spawnError
-    };
-}
-function killGroup(pid, signal) {
-    if (!pid)
-        return;
-    try {
-        process.kill(-pid, signal);
-    }
-    catch {
-        // already gone
-    }
-}
-function redactor(secrets) {
-    const values = secrets.filter(secret => secret.length >= 4);
+const PERCENTILE_METHOD = 'Hyndman-Fan type 7 (linear interpolation), over successful requests';
+function percentiles(values) {
     if (values.length === 0)
-        return line => line;
-    return line => values.reduce((text, secret) => text.split(secret).join('***'), line);
+        return { p50: null, p90: null, p99: null, mean: null };
+    const sorted = Float64Array.from(values).sort();
+    let sum = 0;
+    for (const v of values)
+        sum += v;
+    return {
+        p50: quantileSorted(sorted, 0.5),
+        p90: quantileSorted(sorted, 0.9),
+        p99: quantileSorted(sorted, 0.99),
+        mean: sum / values.length
+    };
+}
+/** TPOT of one request: (latency - TTFT) / (output tokens - 1); null for one-token answers. */
+function tpotOf(t) {
+    if (t.status !== 'ok' || t.ttft_ms === null || t.latency_ms === null || t.output_tokens < 2)
+        return null;
+    return (t.latency_ms - t.ttft_ms) / (t.output_tokens - 1);
+}
+/** Whether a successful request meets every SLO bound. */
+function meetsSlo(t, slo) {
+    if (t.status !== 'ok')
+        return false;
+    for (const bound of slo) {
+        let value;
+        if (bound.metric === 'ttft')
+            value = t.ttft_ms;
+        else if (bound.metric === 'latency')
+            value = t.latency_ms;
+        else if (bound.metric === 'tpot')
+            value = tpotOf(t);
+        else
+            value = t.itl_ms.length === 0 ? 0 : quantileSorted(Float64Array.from(t.itl_ms).sort(), bound.percentile / 100);
+        if (value === null || !(value <= bound.maxMs)) {
+            // A one-token answer has no TPOT: it cannot violate a TPOT bound.
+            if (bound.metric === 'tpot' && value === null && t.output_tokens < 2)
+                continue;
+            return false;
+        }
+    }
+    return true;
+}
+/**
+ * `durationS`: the wall time the requests occupied (a block's, or the sum of a side's blocks'
+ * when pooling), so throughputs are per second of load, not per second of the whole run.
+ */
+function figures(timings, durationS, slo) {
+    const ok = timings.filter(t => t.status === 'ok');
+    const ttft = [];
+    const itl = [];
+    const tpot = [];
+    const latency = [];
+    let tokens = 0;
+    let good = 0;
+    for (const t of ok) {
+        if (t.ttft_ms !== null)
+            ttft.push(t.ttft_ms);
+        if (t.latency_ms !== null)
+            latency.push(t.latency_ms);
+        for (const gap of t.itl_ms)
+            itl.push(gap);
+        const p = tpotOf(t);
+        if (p !== null)
+            tpot.push(p);
+        tokens += t.output_tokens;
+        if (slo.length > 0 && meetsSlo(t, slo))
+            good++;
+    }
+    const timedOut = timings.filter(t => t.status === 'timeout').length;
+    const per = (n) => (durationS > 0 ? n / durationS : 0);
+    return {
+        requests: timings.length,
+        ok: ok.length,
+        failed: timings.length - ok.length,
+        timed_out: timedOut,
+        duration_s: durationS,
+        request_throughput: per(ok.length),
+        output_tokens_per_second: per(tokens),
+        goodput: slo.length > 0 ? per(good) : null,
+        error_rate: timings.length > 0 ? (timings.length - ok.length) / timings.length : 0,
+        output_tokens: tokens,
+        mean_output_tokens: ok.length > 0 ? tokens / ok.length : null,
+        ttft_ms: percentiles(ttft),
+        itl_ms: percentiles(itl),
+        tpot_ms: percentiles(tpot),
+        latency_ms: percentiles(latency)
+    };
+}
+/** The value of a named check metric (`ttft_p99`, `goodput`, ...) in a set of figures. */
+function metricValue(f, metric) {
+    switch (metric) {
+        case 'output_tokens_per_second':
+            return f.output_tokens_per_second;
+        case 'request_throughput':
+            return f.request_throughput;
+        case 'goodput':
+            return f.goodput;
+        case 'error_rate':
+            return f.error_rate;
+    }
+    const match = /^(ttft|itl|tpot|latency)_(p50|p90|p99)$/.exec(metric);
+    if (!match)
+        return null;
+    const group = f[`${match[1]}_ms`];
+    return group[match[2]];
+}
+
+/** The ratios the report always shows, per level (checks may add others). */
+const REPORTED_RATIOS = ['output_tokens_per_second', 'request_throughput', 'ttft_p50', 'ttft_p99', 'itl_p50', 'itl_p99', 'latency_p50'];
+function pairedValues(blocks, level, metric) {
+    const at = blocks.filter(b => b.level === level);
+    const side = (s) => at
+        .filter(b => b.side === s)
+        .sort((x, y) => x.repetition - y.repetition)
+        .map(b => metricValue(b, metric) ?? NaN);
+    return { baseline: side('baseline'), candidate: side('candidate') };
+}
+function ratioAt(blocks, summary, metric, confidence) {
+    const { baseline, candidate } = pairedValues(blocks, summary.level, metric);
+    const outcome = blockPairRatio(baseline, candidate, confidence);
+    return {
+        level: summary.level,
+        metric,
+        baseline: metricValue(summary.baseline, metric),
+        candidate: metricValue(summary.candidate, metric),
+        ratio: outcome.ok ? { estimate: outcome.ratio.estimate, low: outcome.ratio.low, high: outcome.ratio.high } : null,
+        pairs: Math.min(baseline.length, candidate.length),
+        reason: outcome.ok ? null : outcome.reason
+    };
+}
+function reportedRatios(blocks, summary, checks, confidence) {
+    const out = [];
+    for (const s of summary) {
+        const metrics = new Set(REPORTED_RATIOS);
+        if (s.baseline.goodput !== null)
+            metrics.add('goodput');
+        for (const c of checks)
+            if ((c.minRatio !== null || c.maxRatio !== null) && (c.level === null || c.level === s.level))
+                metrics.add(c.metric);
+        for (const metric of metrics)
+            out.push(ratioAt(blocks, s, metric, confidence));
+    }
+    return out;
+}
+function fmt(x) {
+    return Number.isInteger(x) ? String(x) : x.toPrecision(3);
+}
+function evaluateCheck(check, blocks, summary, confidence) {
+    const base = {
+        metric: check.metric,
+        level: summary.level,
+        baseline: metricValue(summary.baseline, check.metric),
+        candidate: metricValue(summary.candidate, check.metric)
+    };
+    if (check.min !== null || check.max !== null) {
+        const kind = check.min !== null ? 'min' : 'max';
+        const threshold = (check.min ?? check.max);
+        const value = base.candidate;
+        if (value === null || !Number.isFinite(value)) {
+            return { ...base, kind, threshold, ratio: null, pairs: 0, verdict: 'error', pairs_needed: null, reason: `the candidate's ${check.metric} could not be measured (no successful request)` };
+        }
+        const good = kind === 'max' ? value <= threshold : value >= threshold;
+        return {
+            ...base,
+            kind,
+            threshold,
+            ratio: null,
+            pairs: 0,
+            verdict: good ? 'pass' : 'fail',
+            pairs_needed: null,
+            reason: `candidate ${fmt(value)} ${good ? (kind === 'max' ? '<=' : '>=') : kind === 'max' ? '>' : '<'} ${fmt(threshold)}`
+        };
+    }
+    const kind = check.minRatio !== null ? 'min_ratio' : 'max_ratio';
+    const threshold = (check.minRatio ?? check.maxRatio);
+    const { baseline, candidate } = pairedValues(blocks, summary.level, check.metric);
+    const outcome = blockPairRatio(baseline, candidate, confidence);
+    if (!outcome.ok) {
+        return { ...base, kind, threshold, ratio: null, pairs: Math.min(baseline.length, candidate.length), verdict: 'error', pairs_needed: null, reason: `no ratio: ${outcome.reason}` };
+    }
+    const r = outcome.ratio;
+    let verdict;
+    if (kind === 'min_ratio')
+        verdict = r.low > threshold ? 'pass' : r.high < threshold ? 'fail' : 'inconclusive';
+    else
+        verdict = r.high < threshold ? 'pass' : r.low > threshold ? 'fail' : 'inconclusive';
+    const needed = verdict === 'inconclusive' ? pairsToResolve(r, threshold, confidence) : null;
+    const side = kind === 'min_ratio' ? 'above' : 'below';
+    const reason = verdict === 'pass'
+        ? `the whole interval is ${side} ${fmt(threshold)}`
+        : verdict === 'fail'
+            ? `the whole interval is on the wrong side of ${fmt(threshold)}`
+            : needed === null
+                ? `the interval contains ${fmt(threshold)} and the estimate sits on it: more pairs will not resolve it`
+                : `the interval contains ${fmt(threshold)}; about ${needed} block pairs (repetitions) would resolve it`;
+    return { ...base, kind, threshold, ratio: { estimate: r.estimate, low: r.low, high: r.high }, pairs: r.pairs, verdict, pairs_needed: needed, reason };
+}
+function evaluateChecks(checks, blocks, summary, confidence) {
+    const out = [];
+    for (const check of checks) {
+        for (const s of summary) {
+            if (check.level === null || check.level === s.level)
+                out.push(evaluateCheck(check, blocks, s, confidence));
+        }
+    }
+    return out;
+}
+const RANK = { pass: 0, inconclusive: 1, fail: 2, error: 3 };
+/** The worse of verdicts: error > fail > inconclusive > pass. */
+function worstVerdict(verdicts) {
+    return verdicts.reduce((worst, v) => (RANK[v] > RANK[worst] ? v : worst), 'pass');
+}
+
+/** The report of `helm-gate load` (or `run --only load`): the performance half alone. */
+function loadOnlyReport(config, load) {
+    const side = (s) => {
+        const d = config.deployments?.[s];
+        return {
+            path: d && d.kind === 'server' ? d.baseUrl : '',
+            runs: [],
+            deployment: d && d.kind === 'server' ? d.model : null,
+            helm_version: null
+        };
+    };
+    return {
+        schema_version: 1,
+        tool: { name: 'helm-gate', version: HELM_GATE_VERSION },
+        verdict: load.verdict,
+        headline: `Performance half only. ${load.headline}`,
+        errors: load.errors.map(e => ({ ...e })),
+        warnings: load.warnings.map(w => ({ ...w })),
+        settings: {
+            confidence: config.statistics.confidence,
+            resamples: config.statistics.resamples,
+            seed: config.statistics.seed,
+            min_overlap: config.statistics.minOverlap,
+            interval: config.statistics.interval
+        },
+        baseline: side('baseline'),
+        candidate: side('candidate'),
+        comparisons: [],
+        efficiency: [],
+        notes: ['The quality half did not run (helm-gate load, or run --only load).'],
+        load
+    };
+}
+
+class ParseError extends Error {
+  constructor(message, options) {
+    super(message), this.name = "ParseError", this.type = options.type, this.field = options.field, this.value = options.value, this.line = options.line;
+  }
+}
+const LF = 10, CR = 13, SPACE = 32;
+function noop(_arg) {
+}
+function createParser(config) {
+  if (typeof config == "function")
+    throw new TypeError(
+      "`config` must be an object, got a function instead. Did you mean `createParser({onEvent: fn})`?"
+    );
+  const { onEvent = noop, onError = noop, onRetry = noop, onComment, maxBufferSize } = config, pendingFragments = [];
+  let pendingFragmentsLength = 0, isFirstChunk = true, id, data = "", dataLines = 0, eventType, terminated = false;
+  function feed(chunk) {
+    if (terminated)
+      throw new Error(
+        "Cannot feed parser: it was terminated after exceeding the configured max buffer size. Call `reset()` to resume parsing."
+      );
+    if (isFirstChunk && (isFirstChunk = false, chunk.charCodeAt(0) === 239 && chunk.charCodeAt(1) === 187 && chunk.charCodeAt(2) === 191 && (chunk = chunk.slice(3))), pendingFragments.length === 0) {
+      const trailing2 = processLines(chunk);
+      trailing2 !== "" && (pendingFragments.push(trailing2), pendingFragmentsLength = trailing2.length), checkBufferSize();
+      return;
+    }
+    if (chunk.indexOf(`
+`) === -1 && chunk.indexOf("\r") === -1) {
+      pendingFragments.push(chunk), pendingFragmentsLength += chunk.length, checkBufferSize();
+      return;
+    }
+    pendingFragments.push(chunk);
+    const input = pendingFragments.join("");
+    pendingFragments.length = 0, pendingFragmentsLength = 0;
+    const trailing = processLines(input);
+    trailing !== "" && (pendingFragments.push(trailing), pendingFragmentsLength = trailing.length), checkBufferSize();
+  }
+  function checkBufferSize() {
+    maxBufferSize !== void 0 && (pendingFragmentsLength + data.length <= maxBufferSize || (terminated = true, pendingFragments.length = 0, pendingFragmentsLength = 0, id = void 0, data = "", dataLines = 0, eventType = void 0, onError(
+      new ParseError(`Buffered data exceeded max buffer size of ${maxBufferSize} characters`, {
+        type: "max-buffer-size-exceeded"
+      })
+    )));
+  }
+  function processLines(chunk) {
+    let searchIndex = 0;
+    if (chunk.indexOf("\r") === -1) {
+      let lfIndex = chunk.indexOf(`
+`, searchIndex);
+      for (; lfIndex !== -1; ) {
+        if (searchIndex === lfIndex) {
+          dataLines > 0 && onEvent({ id, event: eventType, data }), id = void 0, data = "", dataLines = 0, eventType = void 0, searchIndex = lfIndex + 1, lfIndex = chunk.indexOf(`
+`, searchIndex);
+          continue;
+        }
+        const firstCharCode = chunk.charCodeAt(searchIndex);
+        if (isDataPrefix(chunk, searchIndex, firstCharCode)) {
+          const valueStart = chunk.charCodeAt(searchIndex + 5) === SPACE ? searchIndex + 6 : searchIndex + 5, value = chunk.slice(valueStart, lfIndex);
+          if (dataLines === 0 && chunk.charCodeAt(lfIndex + 1) === LF) {
+            onEvent({ id, event: eventType, data: value }), id = void 0, data = "", eventType = void 0, searchIndex = lfIndex + 2, lfIndex = chunk.indexOf(`
+`, searchIndex);
+            continue;
+          }
+          data = dataLines === 0 ? value : `${data}
+${value}`, dataLines++;
+        } else isEventPrefix(chunk, searchIndex, firstCharCode) ? eventType = chunk.slice(
+          chunk.charCodeAt(searchIndex + 6) === SPACE ? searchIndex + 7 : searchIndex + 6,
+          lfIndex
+        ) || void 0 : parseLine(chunk, searchIndex, lfIndex);
+        searchIndex = lfIndex + 1, lfIndex = chunk.indexOf(`
+`, searchIndex);
+      }
+      return chunk.slice(searchIndex);
+    }
+    for (; searchIndex < chunk.length; ) {
+      const crIndex = chunk.indexOf("\r", searchIndex), lfIndex = chunk.indexOf(`
+`, searchIndex);
+      let lineEnd = -1;
+      if (crIndex !== -1 && lfIndex !== -1 ? lineEnd = crIndex < lfIndex ? crIndex : lfIndex : crIndex !== -1 ? crIndex === chunk.length - 1 ? lineEnd = -1 : lineEnd = crIndex : lfIndex !== -1 && (lineEnd = lfIndex), lineEnd === -1)
+        break;
+      parseLine(chunk, searchIndex, lineEnd), searchIndex = lineEnd + 1, chunk.charCodeAt(searchIndex - 1) === CR && chunk.charCodeAt(searchIndex) === LF && searchIndex++;
+    }
+    return chunk.slice(searchIndex);
+  }
+  function parseLine(chunk, start, end) {
+    if (start === end) {
+      dispatchEvent();
+      return;
+    }
+    const firstCharCode = chunk.charCodeAt(start);
+    if (isDataPrefix(chunk, start, firstCharCode)) {
+      const valueStart = chunk.charCodeAt(start + 5) === SPACE ? start + 6 : start + 5, value2 = chunk.slice(valueStart, end);
+      data = dataLines === 0 ? value2 : `${data}
+${value2}`, dataLines++;
+      return;
+    }
+    if (isEventPrefix(chunk, start, firstCharCode)) {
+      eventType = chunk.slice(chunk.charCodeAt(start + 6) === SPACE ? start + 7 : start + 6, end) || void 0;
+      return;
+    }
+    if (firstCharCode === 105 && chunk.charCodeAt(start + 1) === 100 && chunk.charCodeAt(start + 2) === 58) {
+      const value2 = chunk.slice(chunk.charCodeAt(start + 3) === SPACE ? start + 4 : start + 3, end);
+      value2.includes("\0") || (id = value2);
+      return;
+    }
+    if (firstCharCode === 58) {
+      if (onComment) {
+        const line2 = chunk.slice(start, end);
+        onComment(line2.slice(chunk.charCodeAt(start + 1) === SPACE ? 2 : 1));
+      }
+      return;
+    }
+    const line = chunk.slice(start, end), fieldSeparatorIndex = line.indexOf(":");
+    if (fieldSeparatorIndex === -1) {
+      processField(line, "", line);
+      return;
+    }
+    const field = line.slice(0, fieldSeparatorIndex), offset = line.charCodeAt(fieldSeparatorIndex + 1) === SPACE ? 2 : 1, value = line.slice(fieldSeparatorIndex + offset);
+    processField(field, value, line);
+  }
+  function processField(field, value, line) {
+    switch (field) {
+      case "event":
+        eventType = value || void 0;
+        break;
+      case "data":
+        data = dataLines === 0 ? value : `${data}
+${value}`, dataLines++;
+        break;
+      case "id":
+        value.includes("\0") || (id = value);
+        break;
+      case "retry":
+        /^\d+$/.test(value) ? onRetry(parseInt(value, 10)) : onError(
+          new ParseError(`Invalid \`retry\` value: "${value}"`, {
+            type: "invalid-retry",
+            value,
+            line
+          })
+        );
+        break;
+      default:
+        onError(
+          new ParseError(
+            `Unknown field "${field.length > 20 ? `${field.slice(0, 20)}\u2026` : field}"`,
+            { type: "unknown-field", field, value, line }
+          )
+        );
+        break;
+    }
+  }
+  function dispatchEvent() {
+    dataLines > 0 && onEvent({
+      id,
+      event: eventType,
+      data
+    }), id = void 0, data = "", dataLines = 0, eventType = void 0;
+  }
+  function reset(options = {}) {
+    if (options.consume && pendingFragments.length > 0) {
+      const incompleteLine = pendingFragments.join("");
+      parseLine(incompleteLine, 0, incompleteLine.length);
+    }
+    isFirstChunk = true, id = void 0, data = "", dataLines = 0, eventType = void 0, pendingFragments.length = 0, pendingFragmentsLength = 0, terminated = false;
+  }
+  return { feed, reset };
+}
+function isDataPrefix(chunk, i, firstCharCode) {
+  return firstCharCode === 100 && chunk.charCodeAt(i + 1) === 97 && chunk.charCodeAt(i + 2) === 116 && chunk.charCodeAt(i + 3) === 97 && chunk.charCodeAt(i + 4) === 58;
+}
+function isEventPrefix(chunk, i, firstCharCode) {
+  return firstCharCode === 101 && chunk.charCodeAt(i + 1) === 118 && chunk.charCodeAt(i + 2) === 101 && chunk.charCodeAt(i + 3) === 110 && chunk.charCodeAt(i + 4) === 116 && chunk.charCodeAt(i + 5) === 58;
 }
 
 var undici = {exports: {}};
@@ -16727,11 +17055,11 @@ function requireDispatcherBase () {
 	return dispatcherBase;
 }
 
-var connect;
+var connect$1;
 var hasRequiredConnect;
 
 function requireConnect () {
-	if (hasRequiredConnect) return connect;
+	if (hasRequiredConnect) return connect$1;
 	hasRequiredConnect = 1;
 
 	const net = require$$1;
@@ -16890,8 +17218,8 @@ function requireConnect () {
 	  }
 	}
 
-	connect = buildConnector;
-	return connect;
+	connect$1 = buildConnector;
+	return connect$1;
 }
 
 var constants$3 = {};
@@ -52198,6 +52526,1176 @@ function requireUndici () {
 var undiciExports = requireUndici();
 
 /**
+ * One streaming request on an undici Pool, timed on the generator's monotonic clock
+ * (docs/load.md, "Where the clock starts and stops"):
+ * - the clock starts just before the request is handed to the pool; the pool is sized to the
+ *   concurrency and its connections are opened before the measured blocks, so no request waits
+ *   for a connection or pays for a TCP connect;
+ * - a content chunk is timed when the socket data carrying it is delivered (all events in one
+ *   delivery share that time);
+ * - TTFT stops at the first chunk that carries generated content (not the role-only chunk);
+ * - latency stops when the stream ends after `[DONE]`; a stream that ends without it, an error
+ *   event, a non-2xx status or the timeout make the request a failure.
+ * SSE is parsed by eventsource-parser.
+ */
+function connect(target, connections, timeoutMs) {
+    const url = new URL(target.baseUrl);
+    const prefix = url.pathname.replace(/\/+$/, '');
+    const pool = new undiciExports.Pool(url.origin, {
+        connections,
+        pipelining: 1,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+        keepAliveTimeout: 600_000,
+        keepAliveMaxTimeout: 600_000
+    });
+    const headers = { 'content-type': 'application/json', accept: 'text/event-stream' };
+    if (target.apiKey)
+        headers.authorization = `Bearer ${target.apiKey}`;
+    return { pool, path: `${prefix}${target.api === 'chat' ? '/chat/completions' : '/completions'}`, headers };
+}
+function carriesContent(chunk) {
+    const choice = chunk.choices?.[0];
+    if (!choice)
+        return false;
+    if (typeof choice.text === 'string')
+        return choice.text.length > 0;
+    const delta = choice.delta;
+    if (!delta)
+        return false;
+    return !!(delta.content || delta.reasoning_content || delta.reasoning || (delta.tool_calls && delta.tool_calls.length > 0));
+}
+function streamRequest(conn, body, timeoutMs) {
+    const result = {
+        status: 'error',
+        httpStatus: 0,
+        start: 0,
+        firstContent: null,
+        contentTimes: [],
+        end: null,
+        usageTokens: null,
+        promptTokens: null,
+        id: null,
+        error: null,
+        notStreaming: false
+    };
+    return new Promise(resolvePromise => {
+        let settled = false;
+        let done = false;
+        let now = 0;
+        const finish = (status, error) => {
+            if (settled)
+                return;
+            settled = true;
+            clearTimeout(timer);
+            result.status = status;
+            result.error = error;
+            result.end = status === 'ok' ? now : null;
+            resolvePromise(result);
+        };
+        const abort = new AbortController();
+        const timer = setTimeout(() => {
+            finish('timeout', `no complete answer within ${timeoutMs / 1000} s`);
+            abort.abort();
+        }, timeoutMs);
+        const parser = createParser({
+            onEvent(event) {
+                if (done || settled)
+                    return;
+                const data = event.data;
+                if (data === '[DONE]') {
+                    done = true;
+                    return;
+                }
+                let chunk;
+                try {
+                    chunk = JSON.parse(data);
+                }
+                catch {
+                    finish('error', `an event is not JSON: ${data.slice(0, 80)}`);
+                    abort.abort();
+                    return;
+                }
+                if (chunk.error) {
+                    const message = typeof chunk.error === 'string' ? chunk.error : (chunk.error.message ?? 'error');
+                    finish('error', `the stream carried an error: ${message.slice(0, 200)}`);
+                    abort.abort();
+                    return;
+                }
+                if (result.id === null && typeof chunk.id === 'string')
+                    result.id = chunk.id;
+                if (carriesContent(chunk)) {
+                    if (result.firstContent === null)
+                        result.firstContent = now;
+                    result.contentTimes.push(now);
+                }
+                if (chunk.usage && typeof chunk.usage.completion_tokens === 'number') {
+                    result.usageTokens = chunk.usage.completion_tokens;
+                    if (typeof chunk.usage.prompt_tokens === 'number')
+                        result.promptTokens = chunk.usage.prompt_tokens;
+                }
+            }
+        });
+        const decoder = new TextDecoder();
+        result.start = performance.now();
+        conn.pool
+            .request({ path: conn.path, method: 'POST', headers: conn.headers, body, signal: abort.signal })
+            .then(response => {
+            now = performance.now();
+            result.httpStatus = response.statusCode;
+            const type = String(response.headers['content-type'] ?? '');
+            if (response.statusCode < 200 || response.statusCode >= 300) {
+                response.body.text().then(text => finish('error', `HTTP ${response.statusCode}: ${text.replace(/\s+/g, ' ').slice(0, 200)}`), () => finish('error', `HTTP ${response.statusCode}`));
+                return;
+            }
+            if (!type.startsWith('text/event-stream')) {
+                result.notStreaming = true;
+                response.body.dump().catch(() => { });
+                finish('error', `the server answered ${type || 'without a content type'} instead of a text/event-stream: it does not stream`);
+                return;
+            }
+            const stream = response.body;
+            stream.on('data', (buffer) => {
+                now = performance.now();
+                parser.feed(decoder.decode(buffer, { stream: true }));
+            });
+            stream.on('end', () => {
+                now = performance.now();
+                parser.feed(decoder.decode());
+                if (done)
+                    finish('ok', null);
+                else
+                    finish('error', 'the stream ended without [DONE]');
+            });
+            stream.on('error', (error) => {
+                if (!settled)
+                    finish('error', `the stream broke: ${error.message}`);
+            });
+        })
+            .catch((error) => {
+            if (!settled)
+                finish('error', `the request failed: ${error.message}`);
+        });
+    });
+}
+
+/**
+ * The requests of the load half (docs/load.md, "Workload"). Both sides get exactly the same
+ * prompts in the same block pair; every block, level and warm-up gets prompts of its own, so no
+ * server can answer from a prefix cache what it saw in an earlier block.
+ *
+ * - synthetic: token counts drawn from the configured normal distributions (rounded, clipped),
+ *   text made of common English words, one word per token (exact for a whitespace tokenizer,
+ *   approximate for BPE tokenizers: the report takes output counts from the server's usage);
+ * - gate-set: the prompts HELM sent in the quality half (scenario_state.json), cycled;
+ * - file: a JSONL of OpenAI request bodies (`messages` or `prompt`), cycled.
+ */
+const VOCABULARY = ('time year people way day man thing woman life child world school state family student group country problem hand part ' +
+    'place case week company system program question work government number night point home water room mother area money ' +
+    'story fact month lot right study book eye job word business issue side kind head house service friend father power hour ' +
+    'game line end member law car city community name president team minute idea kid body information back parent face ' +
+    'others level office door health person art war history party result change morning reason research girl guy moment air ' +
+    'teacher force education foot boy age policy music market sense nation plan college interest death experience effect use ' +
+    'class control care field development role effort rate heart drug show leader light voice wife police mind price report').split(' ');
+function draw(random, d) {
+    if (d.stddev === 0)
+        return d.mean;
+    const u = random.double();
+    const v = random.double();
+    const z = Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+    return Math.min(d.max, Math.max(d.min, Math.round(d.mean + d.stddev * z)));
+}
+function words(random, n) {
+    const out = new Array(n);
+    for (let i = 0; i < n; i++)
+        out[i] = VOCABULARY[random.below(VOCABULARY.length)];
+    return out.join(' ');
+}
+function syntheticSource(settings) {
+    const { inputTokens, outputTokens } = settings.workload;
+    return {
+        item(stream, index) {
+            const random = createRandom(settings.seed, `load:${stream}:${index}`);
+            const maxTokens = draw(random, outputTokens);
+            return { kind: 'text', text: words(random, draw(random, inputTokens)), maxTokens };
+        }
+    };
+}
+function cycled(items, settings) {
+    // A fixed permutation per stream, so blocks draw different prompts but both sides the same.
+    return {
+        item(stream, index) {
+            const random = createRandom(settings.seed, `load:${stream}`);
+            const offset = random.below(items.length);
+            return items[(offset + index) % items.length];
+        }
+    };
+}
+async function fileSource(settings, configFile) {
+    const file = resolve(dirname(configFile), settings.workload.file);
+    let text;
+    try {
+        text = await readFile(file, 'utf8');
+    }
+    catch (error) {
+        throw new InputError('load.workload_unreadable', `cannot read the load workload file: ${error.message}`, { file, field: 'load.workload.file' });
+    }
+    const items = [];
+    const fallback = settings.workload.outputTokens.mean;
+    text.split('\n').forEach((line, i) => {
+        if (line.trim() === '')
+            return;
+        let body;
+        try {
+            body = JSON.parse(line);
+        }
+        catch {
+            throw new InputError('load.workload_line', `line ${i + 1} is not JSON`, { file, field: `line ${i + 1}` });
+        }
+        if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+            throw new InputError('load.workload_line', `line ${i + 1} must be an OpenAI request body (an object)`, { file, field: `line ${i + 1}` });
+        }
+        const b = body;
+        if (!Array.isArray(b.messages) && typeof b.prompt !== 'string') {
+            throw new InputError('load.workload_line', `line ${i + 1} has neither messages (chat) nor a prompt string (completions)`, { file, field: `line ${i + 1}` });
+        }
+        const max = typeof b.max_tokens === 'number' ? b.max_tokens : typeof b.max_completion_tokens === 'number' ? b.max_completion_tokens : fallback;
+        items.push({ kind: 'body', body: b, maxTokens: max });
+    });
+    if (items.length === 0)
+        throw new InputError('load.workload_empty', 'the load workload file has no requests', { file });
+    return cycled(items, settings);
+}
+/** The prompts the quality half sent, from the scenario_state.json files under `helmOutput`. */
+async function gateSetSource(settings, helmOutput) {
+    const runs = await discoverRuns(helmOutput);
+    const items = [];
+    const maxTokens = settings.workload.outputTokens.mean;
+    for (const run of runs) {
+        if (!run.files.scenarioState)
+            continue;
+        const file = join(run.path, RUN_FILES.scenarioState);
+        const state = JSON.parse(await readFile(file, 'utf8'));
+        for (const rs of state.request_states ?? []) {
+            const request = rs.request ?? {};
+            if (Array.isArray(request.messages) && request.messages.length > 0)
+                items.push({ kind: 'messages', messages: request.messages, maxTokens });
+            else if (typeof request.prompt === 'string' && request.prompt !== '')
+                items.push({ kind: 'text', text: request.prompt, maxTokens });
+        }
+    }
+    if (items.length === 0) {
+        throw new InputError('load.gate_set_empty', 'load.workload.prompts is gate-set but the quality half left no prompts (scenario_state.json)', { file: helmOutput, field: 'load.workload.prompts' });
+    }
+    return cycled(items, settings);
+}
+/**
+ * The JSON body for one side. `ignoreEos`: ask the server to generate exactly `max_tokens`
+ * (vLLM's `ignore_eos` and `min_tokens`), so both sides produce the same amount of work.
+ */
+function requestBody(item, api, model, ignoreEos, maxTokensOverride) {
+    const maxTokens = item.maxTokens;
+    let body;
+    if (item.kind === 'body') {
+        body = { ...item.body };
+        if (api === 'chat' && !Array.isArray(body.messages))
+            body.messages = [{ role: 'user', content: String(body.prompt) }];
+        if (api === 'completions' && typeof body.prompt !== 'string') {
+            body.prompt = body.messages.map(m => (typeof m.content === 'string' ? m.content : '')).join('\n');
+        }
+        if (api === 'chat')
+            delete body.prompt;
+        else
+            delete body.messages;
+        delete body.max_completion_tokens;
+    }
+    else if (item.kind === 'messages') {
+        body = api === 'chat' ? { messages: item.messages } : { prompt: item.messages.map(m => String(m.content ?? '')).join('\n') };
+    }
+    else {
+        body = api === 'chat' ? { messages: [{ role: 'user', content: item.text }] } : { prompt: item.text };
+    }
+    body.model = model;
+    body.max_tokens = maxTokens;
+    body.temperature = 0;
+    body.stream = true;
+    body.stream_options = { include_usage: true };
+    if (ignoreEos) {
+        body.ignore_eos = true;
+        body.min_tokens = maxTokens;
+    }
+    return JSON.stringify(body);
+}
+
+/**
+ * One short streaming request per side before any load: is the server there, does it stream,
+ * does it send `usage`, and does it accept `ignore_eos`/`min_tokens` (vLLM's way to generate
+ * exactly `max_tokens`)? A server that rejects them (HTTP 4xx) is asked again without them, and
+ * the report says that its output lengths are the model's own.
+ */
+const PROBE_TOKENS = 4;
+async function probeSide(target, timeoutMs) {
+    const conn = connect(target, 1, timeoutMs);
+    try {
+        const item = { kind: 'text', text: 'Say something.', maxTokens: PROBE_TOKENS };
+        let result = await streamRequest(conn, requestBody(item, target.api, target.model, true), timeoutMs);
+        let ignoreEos = true;
+        if (result.httpStatus >= 400 && result.httpStatus < 500) {
+            ignoreEos = false;
+            result = await streamRequest(conn, requestBody(item, target.api, target.model, false), timeoutMs);
+        }
+        if (result.httpStatus === 0) {
+            return { reachable: false, streaming: false, ignoreEos: false, usage: false, problem: `${target.baseUrl} is not reachable: ${result.error}` };
+        }
+        if (result.notStreaming) {
+            return {
+                reachable: true,
+                streaming: false,
+                ignoreEos,
+                usage: false,
+                problem: `${target.baseUrl} does not stream: asked for stream: true it ${result.error?.replace(/^the server /, '')}; the load half measures time to first token and needs server-sent events`
+            };
+        }
+        if (result.status !== 'ok') {
+            return { reachable: true, streaming: true, ignoreEos, usage: false, problem: `the probe request to ${target.baseUrl} failed: ${result.error}` };
+        }
+        if (result.firstContent === null) {
+            return { reachable: true, streaming: true, ignoreEos, usage: result.usageTokens !== null, problem: `the probe request to ${target.baseUrl} streamed no content` };
+        }
+        return { reachable: true, streaming: true, ignoreEos, usage: result.usageTokens !== null, problem: null };
+    }
+    finally {
+        await conn.pool.close().catch(() => { });
+    }
+}
+
+function abbaOrder(repetitions) {
+    const order = [];
+    for (let i = 0; i < repetitions; i++) {
+        const sides = i % 2 === 0 ? ['baseline', 'candidate'] : ['candidate', 'baseline'];
+        for (const side of sides)
+            order.push({ side, repetition: i, position: order.length });
+    }
+    return order;
+}
+
+const SIDES = ['baseline', 'candidate'];
+function targetOf(deployment, env) {
+    return {
+        api: deployment.api,
+        baseUrl: deployment.baseUrl,
+        model: deployment.model,
+        apiKey: deployment.apiKeyEnv ? (env[deployment.apiKeyEnv] ?? null) : null
+    };
+}
+function emptyReport(config, load) {
+    const side = (s) => {
+        const d = config.deployments?.[s];
+        return { api: d && d.kind === 'server' ? d.api : 'unknown', model: d && d.kind === 'server' ? d.model : 'unknown', ignore_eos: null, usage: null };
+    };
+    return {
+        verdict: 'error',
+        headline: '',
+        skipped: null,
+        mode: load.mode,
+        levels: load.levels,
+        settings: {
+            repetitions: load.repetitions,
+            requests_per_block: load.requestsPerLevel === null ? null : Math.ceil(load.requestsPerLevel / load.repetitions),
+            seconds_per_block: load.durationSeconds === null ? null : load.durationSeconds / load.repetitions,
+            warmup_requests: load.warmupRequests,
+            timeout_seconds: load.timeoutSeconds,
+            arrival: load.mode === 'rate' ? load.arrival : null,
+            confidence: config.statistics.confidence,
+            percentile_method: PERCENTILE_METHOD,
+            interval_method: LOG_RATIO_METHOD,
+            prompts: load.workload.prompts,
+            seed: load.seed
+        },
+        sides: { baseline: side('baseline'), candidate: side('candidate') },
+        blocks: [],
+        summary: [],
+        ratios: [],
+        checks: [],
+        errors: [],
+        warnings: [],
+        notes: [],
+        timings_file: null
+    };
+}
+function levelName(load, level) {
+    return load.mode === 'concurrency' ? `concurrency ${level}` : `rate ${level}/s`;
+}
+async function runLoad(config, options) {
+    const load = config.load;
+    if (!load)
+        throw new Error('runLoad needs a load: section');
+    const report = emptyReport(config, load);
+    const fail = (code, message, field) => {
+        report.errors.push({ code, message, ...(field ? { field } : {}) });
+        report.verdict = 'error';
+        report.headline = `Performance: error: ${message}`;
+        return { report, timings: [] };
+    };
+    const deployments = config.deployments;
+    if (!deployments)
+        return fail('load.no_deployments', 'the load half needs deployments (base_url and model of each side)', 'deployments');
+    for (const side of SIDES) {
+        if (deployments[side].kind !== 'server') {
+            return fail('load.prod_env', `the load half needs deployments.${side} as api/base_url/model, not a prod_env reference`, `deployments.${side}`);
+        }
+    }
+    const targets = {
+        baseline: targetOf(deployments.baseline, options.env),
+        candidate: targetOf(deployments.candidate, options.env)
+    };
+    const timeoutMs = load.timeoutSeconds * 1000;
+    const say = options.progress ?? (() => { });
+    // Probe: both deployments live and streaming. Load figures are comparable only within one run
+    // on one machine, so an archived baseline never stands in for a live one.
+    const probes = {};
+    for (const side of SIDES) {
+        probes[side] = await probeSide(targets[side], Math.min(timeoutMs, 60_000));
+        report.sides[side].ignore_eos = probes[side].ignoreEos;
+        report.sides[side].usage = probes[side].usage;
+    }
+    if (!probes.baseline.reachable && probes.candidate.problem === null && load.baseline === 'optional') {
+        report.skipped = `the baseline deployment is not reachable (${probes.baseline.problem}); load.baseline is optional, so the load half was SKIPPED and nothing about performance was measured`;
+        report.verdict = 'pass';
+        report.headline = `Performance: SKIPPED: ${report.skipped}`;
+        report.warnings.push({ code: 'load.skipped', message: report.skipped });
+        return { report, timings: [] };
+    }
+    for (const side of SIDES) {
+        const problem = probes[side].problem;
+        if (problem) {
+            const hint = side === 'baseline' && !probes.baseline.reachable
+                ? ' (the load half needs the baseline deployment live even when the quality half reuses an archived baseline; set load.baseline: optional to skip it instead)'
+                : '';
+            return fail(probes[side].streaming ? 'load.probe' : 'load.not_streaming', `${side}: ${problem}${hint}`, `deployments.${side}.base_url`);
+        }
+    }
+    let source;
+    try {
+        if (load.workload.prompts === 'synthetic')
+            source = syntheticSource(load);
+        else if (load.workload.prompts === 'file')
+            source = await fileSource(load, config.source);
+        else {
+            if (!options.gateSetOutput) {
+                return fail('load.gate_set', 'load.workload.prompts is gate-set, which needs the quality half to run first (helm-gate run)', 'load.workload.prompts');
+            }
+            source = await gateSetSource(load, options.gateSetOutput);
+        }
+    }
+    catch (error) {
+        const e = error;
+        return fail(e.code ?? 'load.workload', e.describe ? e.describe() : e.message, 'load.workload');
+    }
+    const origin = performance.now();
+    const timings = [];
+    const blocks = [];
+    for (const [li, level] of load.levels.entries()) {
+        const connections = {};
+        for (const side of SIDES)
+            connections[side] = connect(targets[side], load.mode === 'concurrency' ? level : null, timeoutMs);
+        try {
+            for (const side of SIDES) {
+                await openConnections(connections[side], targets[side], load, level, timeoutMs);
+                if (load.warmupRequests > 0) {
+                    const warm = await runBlock(connections[side], targets[side], probes[side].ignoreEos, load, source, `warmup:${li}`, level, load.warmupRequests, null, timeoutMs);
+                    const failed = warm.filter(r => r.status !== 'ok').length;
+                    if (failed > 0)
+                        say(`load: ${levelName(load, level)} warm-up (${side}): ${failed}/${warm.length} requests failed`);
+                }
+            }
+            const order = abbaOrder(load.repetitions);
+            for (const scheduled of order) {
+                const { side, repetition, position } = scheduled;
+                await openConnections(connections[side], targets[side], load, level, timeoutMs);
+                const perBlock = load.requestsPerLevel === null ? null : Math.ceil(load.requestsPerLevel / load.repetitions);
+                const seconds = load.durationSeconds === null ? null : load.durationSeconds / load.repetitions;
+                const results = await runBlock(connections[side], targets[side], probes[side].ignoreEos, load, source, `block:${li}:${repetition}`, level, perBlock, seconds, timeoutMs);
+                const blockTimings = results.map((r, index) => toTiming(r, { side, level, block: position, repetition, index }, origin));
+                timings.push(...blockTimings);
+                const first = results.reduce((m, r) => Math.min(m, r.start), Infinity);
+                const last = results.reduce((m, r) => Math.max(m, r.end ?? r.failedAt), -Infinity);
+                const f = figures(blockTimings, Math.max(0, last - first) / 1000, load.slo);
+                blocks.push({ side, level, position, repetition, ...f });
+                say(`load: ${levelName(load, level)}, block ${position + 1}/${order.length} (${side}): ${f.requests} requests, ` +
+                    `${f.output_tokens_per_second.toFixed(1)} output tok/s, TTFT p50 ${f.ttft_ms.p50 === null ? '-' : f.ttft_ms.p50.toFixed(1)} ms, ${f.failed} failed`);
+            }
+        }
+        finally {
+            for (const side of SIDES)
+                await connections[side].pool.close().catch(() => { });
+        }
+    }
+    report.blocks = blocks;
+    report.summary = load.levels.map(level => summarize(level, timings, blocks, load));
+    report.ratios = reportedRatios(blocks, report.summary, load.checks, config.statistics.confidence);
+    report.checks = evaluateChecks(load.checks, blocks, report.summary, config.statistics.confidence);
+    addNotes(report);
+    report.verdict = worstVerdict([...report.checks.map(c => c.verdict), ...(report.errors.length ? ['error'] : [])]);
+    report.headline = headline(report, load);
+    return { report, timings };
+}
+/** Opens every connection of the pool with one one-token request each, so no block pays a connect. */
+async function openConnections(conn, target, load, level, timeoutMs) {
+    if (load.mode !== 'concurrency')
+        return;
+    const body = requestBody({ kind: 'text', text: 'Hi', maxTokens: 1 }, target.api, target.model, false);
+    await Promise.all(Array.from({ length: level }, () => streamRequest(conn, body, timeoutMs)));
+}
+async function send(conn, body, timeoutMs) {
+    const r = (await streamRequest(conn, body, timeoutMs));
+    r.failedAt = performance.now();
+    return r;
+}
+/** One block: `count` requests (or `seconds` of them) at the level, closed or open loop. */
+async function runBlock(conn, target, ignoreEos, load, source, stream, level, count, seconds, timeoutMs) {
+    const bodyAt = (i) => requestBody(source.item(stream, i), target.api, target.model, ignoreEos);
+    const bodies = count === null ? [] : Array.from({ length: count }, (_, i) => bodyAt(i));
+    const results = [];
+    const start = performance.now();
+    const deadline = seconds === null ? Infinity : start + seconds * 1000;
+    const more = (i) => (count !== null ? i < count : performance.now() < deadline);
+    const body = (i) => (count !== null ? bodies[i] : bodyAt(i));
+    if (load.mode === 'concurrency') {
+        let next = 0;
+        const worker = async () => {
+            while (more(next)) {
+                const i = next++;
+                results[i] = await send(conn, body(i), timeoutMs);
+            }
+        };
+        await Promise.all(Array.from({ length: level }, worker));
+        return results;
+    }
+    // Open loop: arrival times from the seed (the same for both sides of a pair).
+    const random = createRandom(load.seed, `arrivals:${stream}`);
+    const pending = [];
+    let at = 0;
+    for (let i = 0; more(i); i++) {
+        const wait = start + at - performance.now();
+        if (wait > 1)
+            await new Promise(r => setTimeout(r, wait));
+        if (seconds !== null && performance.now() >= deadline)
+            break;
+        pending.push(send(conn, body(i), timeoutMs).then(r => void (results[i] = r)));
+        at += load.arrival === 'constant' ? 1000 / level : (-Math.log(random.double()) * 1000) / level;
+    }
+    await Promise.all(pending);
+    return results;
+}
+function toTiming(r, where, origin) {
+    const itl = [];
+    for (let i = 1; i < r.contentTimes.length; i++)
+        itl.push(r.contentTimes[i] - r.contentTimes[i - 1]);
+    const ok = r.status === 'ok';
+    return {
+        ...where,
+        send_ms: r.start - origin,
+        ttft_ms: r.firstContent === null ? null : r.firstContent - r.start,
+        itl_ms: itl,
+        latency_ms: ok && r.end !== null ? r.end - r.start : null,
+        output_tokens: r.usageTokens ?? r.contentTimes.length,
+        tokens_from: r.usageTokens === null ? 'chunks' : 'usage',
+        prompt_tokens: r.promptTokens,
+        status: r.status,
+        error: r.error,
+        id: r.id
+    };
+}
+function summarize(level, timings, blocks, load) {
+    const pooled = (side) => {
+        const duration = blocks.filter(b => b.level === level && b.side === side).reduce((s, b) => s + b.duration_s, 0);
+        return figures(timings.filter(t => t.level === level && t.side === side), duration, load.slo);
+    };
+    return { level, baseline: pooled('baseline'), candidate: pooled('candidate') };
+}
+function addNotes(report) {
+    for (const side of SIDES) {
+        if (report.sides[side].usage === false) {
+            report.notes.push(`The ${side} sends no usage in its stream: its output tokens are content chunks counted, which equals tokens only when each chunk carries one.`);
+        }
+        if (report.sides[side].ignore_eos === false) {
+            report.notes.push(`The ${side} rejected ignore_eos/min_tokens: its answers may stop before max_tokens, so the sides may not generate the same amount.`);
+        }
+    }
+    for (const s of report.summary) {
+        const b = s.baseline.mean_output_tokens;
+        const c = s.candidate.mean_output_tokens;
+        if (b !== null && c !== null && b > 0 && Math.abs(c / b - 1) > 0.05) {
+            const message = `At ${report.mode} ${s.level} the sides generated different lengths: ${b.toFixed(1)} (baseline) vs ${c.toFixed(1)} (candidate) output tokens per request; throughput ratios compare different work.`;
+            report.warnings.push({ code: 'load.output_length', message });
+        }
+        for (const side of SIDES) {
+            const f = s[side];
+            if (f.failed > 0) {
+                report.notes.push(`At ${report.mode} ${s.level} the ${side} had ${f.failed} failed request(s) of ${f.requests} (${f.timed_out} timed out): counted in the error rate and against goodput.`);
+            }
+        }
+    }
+}
+function headline(report, load) {
+    const checks = report.checks;
+    const bad = checks.filter(c => c.verdict === report.verdict);
+    const where = (c) => `${c.metric} at ${levelName(load, c.level)}`;
+    if (report.verdict === 'pass')
+        return `Performance: pass: all ${checks.length} load checks passed.`;
+    const first = bad[0];
+    const more = bad.length > 1 ? ` (and ${bad.length - 1} more)` : '';
+    if (!first)
+        return `Performance: ${report.verdict}.`;
+    return `Performance: ${report.verdict}: ${where(first)}: ${first.reason}${more}.`;
+}
+
+/** The raw per-request timings as JSONL in the output folder (and so in the evidence artifact). */
+const TIMINGS_FILE = 'load-timings.jsonl';
+const round = (x) => (x === null ? null : Math.round(x * 1000) / 1000);
+async function writeTimings(file, timings) {
+    try {
+        await mkdir(dirname(file), { recursive: true });
+        const out = createWriteStream(file);
+        for (const t of timings) {
+            const line = JSON.stringify({
+                side: t.side,
+                level: t.level,
+                block: t.block,
+                repetition: t.repetition,
+                index: t.index,
+                send_ms: round(t.send_ms),
+                ttft_ms: round(t.ttft_ms),
+                itl_ms: t.itl_ms.map(x => round(x)),
+                latency_ms: round(t.latency_ms),
+                output_tokens: t.output_tokens,
+                tokens_from: t.tokens_from,
+                prompt_tokens: t.prompt_tokens,
+                status: t.status,
+                error: t.error,
+                id: t.id
+            });
+            if (!out.write(`${line}\n`))
+                await new Promise(r => out.once('drain', () => r()));
+        }
+        await new Promise((resolvePromise, reject) => out.end((error) => (error ? reject(error) : resolvePromise())));
+    }
+    catch (error) {
+        throw new InputError('output.unwritable', `cannot write ${file}: ${error.message}`, { file });
+    }
+}
+
+/**
+ * `helm-gate load --config FILE --out DIR`: the performance half alone (docs/load.md). Probes
+ * both deployments, runs the load blocks A B B A ..., writes report.json, report.md and the raw
+ * per-request timings (load-timings.jsonl) to the output folder.
+ * Exit 0 pass, 1 fail or inconclusive, 2 error.
+ */
+const LOAD_USAGE = `usage: helm-gate load --config FILE [options]
+
+Runs the performance half alone: a load test of the baseline and the candidate (never at the
+same time, blocks A B B A ...) at the gate file's load levels, and checks the claims in load.checks.
+
+  --config FILE          gate file (deployments and load)
+  --out DIR              output folder (default: helm-gate-runs/<time>)
+  --quiet                print nothing but errors
+  --debug                show stack traces
+`;
+const SPECS$3 = {
+    config: { value: true },
+    out: { value: true },
+    quiet: { value: false },
+    debug: { value: false },
+    help: { value: false }
+};
+async function loadCommand(argv, io) {
+    const args = parseArgs(argv, SPECS$3);
+    if (args.flags.has('help')) {
+        io.stdout(LOAD_USAGE);
+        return 0;
+    }
+    if (args.positionals.length > 0) {
+        throw new UsageError('usage.positionals', `load takes no positional arguments\n\n${LOAD_USAGE}`, { value: args.positionals.join(' ') });
+    }
+    const config = await loadGateConfig(resolve(io.cwd, requiredConfig(args, LOAD_USAGE)));
+    const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', new Date().toISOString().replace(/[:.]/g, '-')));
+    const quiet = args.flags.has('quiet');
+    const say = quiet ? () => { } : (line) => io.stderr(`${line}\n`);
+    say(`helm-gate: load test, baseline vs candidate, output in ${outDir}`);
+    const outcome = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: null });
+    const report = loadOnlyReport(config, outcome.report);
+    await writeReportOutputs(report, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io });
+    return exitCodeFor(report.verdict);
+}
+/** Runs the load half and writes its timings into `outDir`; shared by `load` and `run`. */
+async function runLoadHalf(config, outDir, options) {
+    if (!config.load) {
+        throw new ConfigError('config.missing', 'the gate file has no load: section (the performance half)', { file: config.source, field: 'load' });
+    }
+    const outcome = await runLoad(config, options);
+    if (outcome.timings.length > 0) {
+        await writeTimings(join(outDir, TIMINGS_FILE), outcome.timings);
+        outcome.report.timings_file = TIMINGS_FILE;
+    }
+    return outcome;
+}
+
+/**
+ * The fingerprint of everything that determines the baseline's answers: run entries, HELM
+ * version, instance budget, trials and the baseline deployment's identity. Thresholds and
+ * statistics settings are left out on purpose: tightening a margin must not invalidate an
+ * archived baseline, while changing what was asked or whom it was asked must.
+ */
+function fingerprint(config) {
+    const identity = {
+        helm: config.helm
+            ? {
+                version: config.helm.version,
+                max_eval_instances: config.helm.maxEvalInstances,
+                num_train_trials: config.helm.numTrainTrials
+            }
+            : null,
+        entries: [...new Set(config.runs.map(run => run.entry))].sort(),
+        baseline: config.deployments ? deploymentIdentity(config.deployments.baseline) : null
+    };
+    return createHash('sha256').update(JSON.stringify(identity)).digest('hex');
+}
+function deploymentIdentity(deployment) {
+    if (deployment.kind === 'prod_env') {
+        return { kind: 'prod_env', deployment: deployment.deployment };
+    }
+    return {
+        kind: 'server',
+        api: deployment.api,
+        base_url: deployment.baseUrl,
+        model: deployment.model,
+        tokenizer: deployment.tokenizer,
+        max_sequence_length: deployment.maxSequenceLength
+    };
+}
+
+/**
+ * Finding the installed helm-run, its Python, the installed crfm-helm version and the plugin
+ * package helm-gate ships. Nothing in HELM's output records its version (helm-contract 7.3),
+ * so it is read from the package metadata and recorded in the manifest.
+ */
+/** Resolves `helm.command` (a path, or a name looked up on PATH) to an executable file. */
+async function resolveHelmRun(command, env, cwd) {
+    const candidates = command.includes('/')
+        ? [isAbsolute(command) ? command : resolve(cwd, command)]
+        : (env.PATH ?? '')
+            .split(delimiter)
+            .filter(Boolean)
+            .map(dir => join(dir, command));
+    for (const candidate of candidates) {
+        try {
+            await access(candidate, constants$5.X_OK);
+            if ((await stat(candidate)).isFile())
+                return candidate;
+        }
+        catch {
+            // not this one
+        }
+    }
+    throw new HelmRunError('runner.helm_missing', `helm-run was not found (${command}); create the environment with scripts/python-env.sh or set helm.command`, { field: 'helm.command', value: command });
+}
+/**
+ * The Python interpreter that runs helm-run: pip writes console scripts with a `#!/path/python`
+ * line. Falls back to `python` next to the script (a venv's bin directory).
+ */
+async function pythonFor(helmRun) {
+    let firstLine;
+    try {
+        const handle = await open(helmRun, 'r');
+        try {
+            const buffer = Buffer.alloc(512);
+            const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+            firstLine = buffer.subarray(0, bytesRead).toString('utf8').split('\n')[0];
+        }
+        finally {
+            await handle.close();
+        }
+    }
+    catch {
+        firstLine = '';
+    }
+    if (firstLine.startsWith('#!')) {
+        const parts = firstLine.slice(2).trim().split(/\s+/).filter(Boolean);
+        if (parts.length > 0 && /python/.test(parts[parts.length - 1]))
+            return parts;
+    }
+    return [join(dirname(helmRun), 'python')];
+}
+/** The installed crfm-helm version, read with importlib.metadata through helm-run's Python. */
+async function installedHelmVersion(python, env) {
+    const [file, ...prefix] = python;
+    const code = 'import importlib.metadata as m; print(m.version("crfm-helm"))';
+    return new Promise((resolvePromise, reject) => {
+        execFile(file, [...prefix, '-c', code], { env, timeout: 60_000 }, (error, stdout, stderr) => {
+            if (error) {
+                reject(new HelmRunError('runner.helm_version_unknown', `cannot read the installed crfm-helm version: ${firstLineOf(stderr) || error.message}`, {
+                    value: python.join(' ')
+                }));
+                return;
+            }
+            resolvePromise(stdout.trim());
+        });
+    });
+}
+/** Refuses to run a HELM other than the pinned one: results would not be comparable with the archive. */
+function assertPinnedVersion(installed, pinned, source) {
+    if (installed !== pinned) {
+        throw new HelmRunError('runner.helm_version', `installed crfm-helm is ${installed} but the gate file pins ${pinned}; install the pinned version or change helm.version`, { file: source, field: 'helm.version', value: installed });
+    }
+}
+/**
+ * The directory that holds `helm_gate_plugins/` (put on PYTHONPATH of helm-run). Searched upwards
+ * from this module, so it works from src/ (tests), dist/ (the action and CLI bundles) alike;
+ * HELM_GATE_PYTHONPATH overrides it.
+ */
+async function pluginPythonPath(env) {
+    const override = env.HELM_GATE_PYTHONPATH;
+    const starts = override ? [override] : ancestors(dirname(fileURLToPath(import.meta.url)), 5).map(dir => join(dir, 'python'));
+    for (const dir of starts) {
+        try {
+            await access(join(dir, 'helm_gate_plugins', 'clients.py'), constants$5.R_OK);
+            return dir;
+        }
+        catch {
+            // keep looking
+        }
+    }
+    throw new HelmRunError('runner.plugins_missing', 'the helm_gate_plugins Python package was not found next to helm-gate', {
+        value: starts[0]
+    });
+}
+function ancestors(dir, count) {
+    const out = [dir];
+    for (let i = 0; i < count; i++)
+        out.push(dirname(out[out.length - 1]));
+    return [...new Set(out)];
+}
+function firstLineOf(text) {
+    return text.trim().split('\n').filter(Boolean).pop() ?? '';
+}
+
+/**
+ * The `--local-path` directory (HELM's "prod_env") generated for one side. Each side gets its own
+ * directory so the two can never share HELM's request cache (helm-contract 5.6), and both sides
+ * get the same HELM model name, tags, tokenizer and lengths so run specs and prompts are identical
+ * and only the server differs.
+ *
+ * Clients are helm-gate's plugin classes (python/helm_gate_plugins/clients.py): HELM 0.5.16's
+ * VLLMClient cannot be instantiated and VLLMChatClient cannot send an API key (helm-contract 4.1).
+ * No secret is ever written: the plugin reads the key from the environment variable named by
+ * `api_key_env`, so credentials.conf stays empty.
+ */
+/** The HELM model and deployment name on both sides; the host org `helm-gate` names the cache shard. */
+const GATED_MODEL = 'helm-gate/gated-model';
+const LOCAL_TOKENIZER = 'helm-gate/local-tokenizer';
+/**
+ * OpenAI SDK retries for 5xx, 429 and connection errors (with its own short back-off). Kept
+ * small: the plugin makes HELM's own 5 x (10-80 s) retry loop stop at the first failure, so a
+ * dead server ends the run within seconds and a hung one within (1 + retries) x request timeout.
+ */
+const SDK_MAX_RETRIES = 2;
+const PROD_ENV_FILES = ['model_metadata.yaml', 'model_deployments.yaml', 'tokenizer_configs.yaml', 'credentials.conf'];
+const PLUGIN_CLASSES = {
+    chat: 'helm_gate_plugins.clients.GateChatClient',
+    completions: 'helm_gate_plugins.clients.GateCompletionsClient'
+};
+/** prod_env for a server deployment described in the gate file. */
+function serverProdEnv(deployment) {
+    const localTokenizer = isLocalTokenizerDirectory(deployment.tokenizer);
+    const tokenizerName = localTokenizer ? LOCAL_TOKENIZER : deployment.tokenizer;
+    const args = {
+        base_url: deployment.baseUrl,
+        served_model_name: deployment.model,
+        timeout: deployment.requestTimeoutSeconds,
+        max_retries: SDK_MAX_RETRIES
+    };
+    if (deployment.apiKeyEnv)
+        args.api_key_env = deployment.apiKeyEnv;
+    const metadata = {
+        models: [
+            {
+                name: GATED_MODEL,
+                display_name: 'helm-gate gated model',
+                description: 'The deployment under test (baseline or candidate); generated by helm-gate.',
+                creator_organization_name: 'helm-gate',
+                access: 'open',
+                release_date: '2024-01-01',
+                // The tags decide run-spec rewrites (helm-contract 5.1); identical on both sides by construction.
+                tags: ['TEXT_MODEL_TAG', 'FULL_FUNCTIONALITY_TEXT_MODEL_TAG'],
+                deployment_names: [GATED_MODEL]
+            }
+        ]
+    };
+    const deployments = {
+        model_deployments: [
+            {
+                name: GATED_MODEL,
+                model_name: GATED_MODEL,
+                tokenizer_name: tokenizerName,
+                // Without it HELM crashes when a tokenizer is set (helm-contract 5.2).
+                max_sequence_length: deployment.maxSequenceLength,
+                client_spec: { class_name: PLUGIN_CLASSES[deployment.api], args }
+            }
+        ]
+    };
+    const tokenizers = {
+        tokenizer_configs: localTokenizer
+            ? [
+                {
+                    name: LOCAL_TOKENIZER,
+                    tokenizer_spec: {
+                        class_name: 'helm.tokenizers.huggingface_tokenizer.HuggingFaceTokenizer',
+                        args: { pretrained_model_name_or_path: deployment.tokenizer }
+                    },
+                    end_of_text_token: '',
+                    prefix_token: ''
+                }
+            ]
+            : []
+    };
+    return {
+        files: {
+            'model_metadata.yaml': yamlWithHeader(metadata, { dateKeys: true }),
+            'model_deployments.yaml': yamlWithHeader(deployments),
+            'tokenizer_configs.yaml': yamlWithHeader(tokenizers),
+            'credentials.conf': '# Generated by helm-gate. Empty on purpose: API keys are read from the environment (api_key_env).\n'
+        },
+        modelArgs: `model=${GATED_MODEL}`,
+        deployment: GATED_MODEL,
+        credentialsAreSecret: false
+    };
+}
+/**
+ * prod_env for a deployment the user already describes in their own prod_env directory: its
+ * files are copied into the side's own local path (so caches stay apart) and the deployment is
+ * named explicitly in the entry, which avoids HELM's "last registered deployment" rule.
+ */
+async function userProdEnv(localPath, deploymentName) {
+    const read = async (name) => {
+        try {
+            return await readFile(join(localPath, name), 'utf8');
+        }
+        catch {
+            return null;
+        }
+    };
+    const deploymentsText = await read('model_deployments.yaml');
+    if (deploymentsText === null) {
+        throw new ConfigError('config.prod_env', `the prod_env directory has no model_deployments.yaml`, {
+            file: localPath,
+            field: 'deployments.*.prod_env'
+        });
+    }
+    const parsed = parse$1(deploymentsText);
+    const found = parsed?.model_deployments?.find(item => item?.name === deploymentName);
+    if (!found) {
+        throw new ConfigError('config.prod_env', `deployment ${deploymentName} is not in model_deployments.yaml`, {
+            file: join(localPath, 'model_deployments.yaml'),
+            field: 'deployments.*.deployment',
+            value: deploymentName
+        });
+    }
+    const credentials = await read('credentials.conf');
+    return {
+        files: {
+            'model_metadata.yaml': (await read('model_metadata.yaml')) ?? 'models: []\n',
+            'model_deployments.yaml': deploymentsText,
+            'tokenizer_configs.yaml': (await read('tokenizer_configs.yaml')) ?? 'tokenizer_configs: []\n',
+            'credentials.conf': credentials ?? ''
+        },
+        modelArgs: `model=${found.model_name ?? deploymentName},model_deployment=${deploymentName}`,
+        deployment: deploymentName,
+        credentialsAreSecret: (credentials ?? '').trim().length > 0
+    };
+}
+async function prodEnvFor(deployment) {
+    return deployment.kind === 'server' ? serverProdEnv(deployment) : userProdEnv(deployment.localPath, deployment.deployment);
+}
+/**
+ * Both sides must ask the same questions the same way: a different tokenizer or maximum length
+ * changes prompt truncation, and the comparison would measure configuration, not the model.
+ */
+function assertComparableDeployments(baseline, candidate, source) {
+    if (baseline.kind !== 'server' || candidate.kind !== 'server')
+        return;
+    for (const [field, a, b] of [
+        ['tokenizer', baseline.tokenizer, candidate.tokenizer],
+        ['max_sequence_length', baseline.maxSequenceLength, candidate.maxSequenceLength]
+    ]) {
+        if (a !== b) {
+            throw new ConfigError('config.deployments_differ', `baseline and candidate must use the same ${field} (${String(a)} vs ${String(b)}), or prompts could differ`, { file: source, field: `deployments.candidate.${field}`, value: b });
+        }
+    }
+}
+/**
+ * Both sides pointing at one deployment measure it against itself: every change would pass.
+ * Typical cause: a single server started from the pull request's checkout, with the baseline
+ * meant to come from the archive; when no archive matches and the baseline is run here, it
+ * would be run against the candidate. Only a self-check does that on purpose.
+ */
+function assertDistinctDeployments(baseline, candidate, source) {
+    const identity = (d) => d.kind === 'server'
+        ? JSON.stringify(['server', d.api, new URL(d.baseUrl).href.replace(/\/+$/, ''), d.model])
+        : JSON.stringify(['prod_env', resolve(d.localPath), d.deployment]);
+    if (identity(baseline) === identity(candidate)) {
+        throw new ConfigError('config.same_deployment', 'baseline and candidate are the same deployment, so the candidate would never be measured; ' +
+            'point them at different servers or models (use --self-check to measure a server against itself)', {
+            file: source,
+            field: 'deployments.candidate',
+            value: candidate.kind === 'server' ? `${candidate.baseUrl} ${candidate.model}` : candidate.deployment
+        });
+    }
+}
+/** A Hugging Face tokenizer directory (absolute or relative path), as opposed to a HELM tokenizer name. */
+function isLocalTokenizerDirectory(tokenizer) {
+    return tokenizer.startsWith('/') || tokenizer.startsWith('./') || tokenizer.startsWith('../');
+}
+/** Shows prod_env files with anything secret hidden (`plan`, logs, the manifest). */
+function redactedFiles(env) {
+    return {
+        ...env.files,
+        'credentials.conf': env.credentialsAreSecret ? redactCredentials(env.files['credentials.conf']) : env.files['credentials.conf']
+    };
+}
+/**
+ * Keeps HOCON keys, hides values: `openaiApiKey: "sk-..."` becomes `openaiApiKey: "***"`. Any
+ * other line that is not a comment or pure structure (`key {`, `}`) is hidden whole: HOCON also
+ * allows one-line JSON objects and multi-line `"""` strings, whose values the per-line rule
+ * cannot see.
+ */
+function redactCredentials(text) {
+    return text
+        .split('\n')
+        .map(line => {
+        const trimmed = line.trim();
+        if (trimmed === '' || trimmed.startsWith('#') || trimmed.startsWith('//'))
+            return line;
+        if (/^[{}[\],\s]*$/.test(trimmed) || /^"?[A-Za-z0-9_.\-/ ]+"?\s*\{$/.test(trimmed))
+            return line;
+        const match = /^(\s*"?[A-Za-z0-9_.\-/ ]+"?\s*[:=]\s*)(.+)$/.exec(line);
+        if (!match)
+            return `${line.slice(0, line.length - line.trimStart().length)}***`;
+        if (match[2].trim() === '{')
+            return line;
+        return `${match[1]}"***"`;
+    })
+        .join('\n');
+}
+function yamlWithHeader(value, options = {}) {
+    let text = stringify(value, { lineWidth: 0 });
+    // HELM's dacite loader wants release_date as a YAML date, not a quoted string.
+    if (options.dateKeys)
+        text = text.replace(/release_date: "?(\d{4}-\d{2}-\d{2})"?/g, 'release_date: $1');
+    return `# Generated by helm-gate for one side of the gate; do not edit.\n${text}`;
+}
+
+/**
+ * One helm-run process: spawned with an argument array in its own process group (so a timeout
+ * can kill HELM's worker threads and any children at once), its output streamed line by line
+ * to a log file and to the caller with a side prefix, with progress read from HELM's own log.
+ */
+const KILL_GRACE_MS = 5_000;
+async function runHelmProcess(settings) {
+    await mkdir(dirname(settings.logFile), { recursive: true });
+    const file = createWriteStream(settings.logFile, { flags: 'a' });
+    const started = Date.now();
+    const state = { requests: 0, runsStarted: [], failedRuns: [] };
+    const redact = redactor(settings.secrets ?? []);
+    const prefix = `[${settings.side}]`;
+    const child = spawn(settings.command, settings.args, {
+        env: settings.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true
+    });
+    const onLine = (raw) => {
+        const line = redact(raw);
+        file.write(`${line}\n`);
+        settings.log?.(`${prefix} ${line}`);
+        const running = /\bRunning (\S.*) \{\s*$/.exec(line);
+        if (running) {
+            state.runsStarted.push(running[1]);
+            settings.progress?.(`${prefix} run ${state.runsStarted.length}/${settings.expectedRuns}: ${running[1]}`);
+        }
+        const processed = /\bProcessed (\d+) requests\b/.exec(line);
+        if (processed) {
+            state.requests += Number(processed[1]);
+            settings.progress?.(`${prefix} ${state.requests} requests done`);
+        }
+        const failed = /Failed runs: \[(.*)\]/.exec(line);
+        if (failed)
+            state.failedRuns = [...failed[1].matchAll(/"([^"]*)"/g)].map(m => m[1]);
+    };
+    const readers = [child.stdout, child.stderr].map(stream => {
+        const reader = createInterface({ input: stream, crlfDelay: Infinity });
+        reader.on('line', onLine);
+        return new Promise(resolve => reader.on('close', resolve));
+    });
+    let timedOut = false;
+    let killTimer;
+    const timeout = setTimeout(() => {
+        timedOut = true;
+        onLine(`helm-gate: ${settings.side} exceeded its timeout of ${Math.round(settings.timeoutMs / 1000)} s; killing process group ${child.pid}`);
+        killGroup(child.pid, 'SIGTERM');
+        killTimer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS);
+    }, settings.timeoutMs);
+    const heartbeat = setInterval(() => {
+        const seconds = Math.round((Date.now() - started) / 1000);
+        settings.progress?.(`${prefix} still running after ${seconds} s: run ${state.runsStarted.length}/${settings.expectedRuns}, ${state.requests} requests done`);
+    }, settings.heartbeatMs ?? 30_000);
+    const exit = await new Promise(resolve => {
+        child.once('error', error => resolve({ code: null, signal: null, spawnError: error.message }));
+        child.once('exit', (code, signal) => resolve({ code, signal, spawnError: null }));
+    });
+    clearTimeout(timeout);
+    clearInterval(heartbeat);
+    if (killTimer)
+        clearTimeout(killTimer);
+    // Children of helm-run that outlived it (none expected) must not keep running after the gate,
+    // nor hold its output pipes open.
+    killGroup(child.pid, 'SIGKILL');
+    if (exit.spawnError === null)
+        await Promise.all(readers);
+    const ended = Date.now();
+    if (exit.spawnError)
+        onLine(`helm-gate: could not start ${settings.command}: ${exit.spawnError}`);
+    await new Promise(resolve => file.end(resolve));
+    return {
+        exitCode: exit.code,
+        signal: exit.signal,
+        timedOut,
+        startedAt: new Date(started).toISOString(),
+        endedAt: new Date(ended).toISOString(),
+        durationMs: ended - started,
+        requests: state.requests,
+        runsStarted: state.runsStarted,
+        failedRuns: state.failedRuns,
+        spawnError: exit.spawnError
+    };
+}
+function killGroup(pid, signal) {
+    if (!pid)
+        return;
+    try {
+        process.kill(-pid, signal);
+    }
+    catch {
+        // already gone
+    }
+}
+function redactor(secrets) {
+    const values = secrets.filter(secret => secret.length >= 4);
+    if (values.length === 0)
+        return line => line;
+    return line => values.reduce((text, secret) => text.split(secret).join('***'), line);
+}
+
+/**
  * Pre-flight: is the server up and does it serve the model the gate file names? HELM itself
  * never calls /models (helm-contract 4.2), so a wrong model name would only show up as failed
  * requests in the middle of a run. The answer is kept as the server's identity in the manifest.
@@ -53040,6 +54538,7 @@ const USAGE = `helm-gate ${HELM_GATE_VERSION}: is the candidate deployment meani
 usage:
   helm-gate compare <baseline> <candidate> [options]   compare existing HELM output
   helm-gate run --config FILE [options]                run both deployments with helm-run, then compare
+  helm-gate load --config FILE [options]               the performance half alone: load-test both deployments
   helm-gate plan --config FILE                         show the prod_env files and helm-run commands
   helm-gate power --config FILE [options]              instances needed for a decisive result
   helm-gate <command> --help                           options of a command
@@ -53050,6 +54549,7 @@ ${COMPARE_USAGE}`;
 const COMMANDS = {
     compare: compareCommand,
     run: runCommand,
+    load: loadCommand,
     plan: planCommand,
     power: powerCommand
 };

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises'
 import { parseDocument } from 'yaml'
 import { ConfigError } from '../errors.js'
+import { parseLoad } from './load-section.js'
 import { DEFAULT_STATISTICS, type Deployment, type GateConfig, type GatedRun, type HelmSettings, type StatisticsSettings } from './types.js'
 import { Fields } from './validate.js'
 
@@ -29,12 +30,20 @@ export function parseGateConfig(text: string, source: string): GateConfig {
       file: source
     })
   }
-  const top = Fields.of(source, '', doc.toJS({ maxAliasCount: 100 })).allow(['version', 'helm', 'deployments', 'runs', 'statistics'])
+  const top = Fields.of(source, '', doc.toJS({ maxAliasCount: 100 })).allow([
+    'version',
+    'helm',
+    'deployments',
+    'runs',
+    'statistics',
+    'load'
+  ])
   const version = top.integer('version', 1, 1, 1)
   const helmFields = top.object('helm')
   const deploymentFields = top.object('deployments')
   const runList = top.list('runs')
   const statisticsFields = top.object('statistics')
+  const loadFields = top.object('load')
   top.done()
 
   if (!runList || runList.length === 0) {
@@ -63,7 +72,8 @@ export function parseGateConfig(text: string, source: string): GateConfig {
     helm: helmFields ? parseHelm(helmFields) : null,
     deployments: deploymentFields ? parseDeployments(deploymentFields) : null,
     runs,
-    statistics: statisticsFields ? parseStatistics(statisticsFields) : { ...DEFAULT_STATISTICS }
+    statistics: statisticsFields ? parseStatistics(statisticsFields) : { ...DEFAULT_STATISTICS },
+    load: loadFields ? parseLoad(loadFields) : null
   }
 }
 

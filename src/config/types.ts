@@ -22,6 +22,8 @@
  *                 interval: auto, flip_tolerance: 1e-9 }
  */
 
+import type { LoadSettings } from './load-types.js'
+
 export type Api = 'chat' | 'completions'
 export type IntervalMethod = 'auto' | 'bootstrap' | 'newcombe' | 'tango'
 export type Direction = 'higher' | 'lower'
@@ -109,6 +111,8 @@ export interface GateConfig {
   deployments: { baseline: Deployment; candidate: Deployment } | null
   runs: GatedRun[]
   statistics: StatisticsSettings
+  /** The performance half (docs/load.md); null when the gate file has no `load:`. Not in the fingerprint. */
+  load?: LoadSettings | null
 }
 
 export const DEFAULT_STATISTICS: StatisticsSettings = {
