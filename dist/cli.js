@@ -7214,7 +7214,9 @@ function parseLoad(f) {
     const arrival = f.choice('arrival', ['poisson', 'constant'], 'poisson');
     if (mode === 'concurrency' && f.has('arrival'))
         f.fail('arrival', `${f.at('arrival')} applies only to rate (open loop)`);
-    const requestsPerLevel = f.has('requests_per_level') ? f.integer('requests_per_level', undefined, 1, 10_000_000) : (f.raw('requests_per_level'), null);
+    const requestsPerLevel = f.has('requests_per_level')
+        ? f.integer('requests_per_level', undefined, 1, 10_000_000)
+        : (f.raw('requests_per_level'), null);
     const durationSeconds = f.optionalNumber('duration_seconds', n => n > 0 && n <= 24 * 3600, 'seconds between 0 and 86400');
     if (requestsPerLevel !== null && durationSeconds !== null) {
         f.fail('duration_seconds', `${f.path} sets both requests_per_level and duration_seconds; choose one`);
@@ -7419,7 +7421,14 @@ function parseGateConfig(text, source) {
             file: source
         });
     }
-    const top = Fields.of(source, '', doc.toJS({ maxAliasCount: 100 })).allow(['version', 'helm', 'deployments', 'runs', 'statistics', 'load']);
+    const top = Fields.of(source, '', doc.toJS({ maxAliasCount: 100 })).allow([
+        'version',
+        'helm',
+        'deployments',
+        'runs',
+        'statistics',
+        'load'
+    ]);
     const version = top.integer('version', 1, 1, 1);
     const helmFields = top.object('helm');
     const deploymentFields = top.object('deployments');
@@ -11784,6 +11793,116 @@ function escapeTerminal(text) {
         .replace(LONE_SURROGATE, '\uFFFD');
 }
 
+const WIDTH = 44;
+const HEIGHT = 10;
+function short(x) {
+    if (!Number.isFinite(x))
+        return '—';
+    if (Math.abs(x) >= 1000)
+        return `${(x / 1000).toPrecision(3)}k`;
+    const text = x.toPrecision(3);
+    return text.includes('.') ? text.replace(/\.?0+$/, '') : text;
+}
+function loadChart(load) {
+    const points = [];
+    load.summary.forEach((s, i) => {
+        for (const side of ['baseline', 'candidate']) {
+            const f = s[side];
+            const y = f.ttft_ms.p99;
+            if (y === null || !Number.isFinite(f.output_tokens_per_second))
+                continue;
+            points.push({ x: f.output_tokens_per_second, y, label: `${side === 'baseline' ? 'B' : 'C'}${i + 1}` });
+        }
+    });
+    if (points.length === 0)
+        return [];
+    const xMax = Math.max(...points.map(p => p.x)) || 1;
+    const yMax = Math.max(...points.map(p => p.y)) || 1;
+    const grid = Array.from({ length: HEIGHT }, () => Array.from({ length: WIDTH }, () => ' '));
+    for (const p of points) {
+        const col = Math.min(WIDTH - p.label.length, Math.round((p.x / xMax) * (WIDTH - p.label.length)));
+        const row = HEIGHT - 1 - Math.min(HEIGHT - 1, Math.round((p.y / yMax) * (HEIGHT - 1)));
+        for (let k = 0; k < p.label.length; k++)
+            grid[row][col + k] = p.label[k];
+    }
+    const yLabel = `${short(yMax)} ms`;
+    const pad = Math.max(yLabel.length, 4);
+    const lines = ['TTFT p99 (ms) against output tokens/s, per level; B = baseline, C = candidate'];
+    grid.forEach((row, r) => {
+        const label = r === 0 ? yLabel : r === HEIGHT - 1 ? '0' : '';
+        lines.push(`${label.padStart(pad)} |${row.join('').trimEnd()}`);
+    });
+    lines.push(`${' '.repeat(pad)} +${'-'.repeat(WIDTH)}`);
+    lines.push(`${' '.repeat(pad)}  0${`${short(xMax)} tok/s`.padStart(WIDTH - 1)}`);
+    const unit = load.mode === 'concurrency' ? 'concurrency' : 'rate';
+    lines.push(`levels: ${load.summary.map((s, i) => `${i + 1} = ${unit} ${s.level}${load.mode === 'rate' ? '/s' : ''}`).join(', ')}`);
+    return lines;
+}
+
+const UNITS = {
+    output_tokens_per_second: 'tok/s',
+    request_throughput: 'req/s',
+    goodput: 'req/s',
+    error_rate: ''
+};
+function loadValue(metric, value) {
+    if (value === null || !Number.isFinite(value))
+        return '—';
+    if (metric === 'error_rate')
+        return `${Number((value * 100).toPrecision(3))}%`;
+    const unit = UNITS[metric] ?? 'ms';
+    const text = Math.abs(value) >= 100 ? value.toFixed(0) : value.toPrecision(3);
+    return `${text} ${unit}`;
+}
+/** `metric ≥ 1.3×`; `name` formats the metric name (a code span in markdown). */
+function checkName(c, name = m => m) {
+    const op = c.kind === 'min_ratio' || c.kind === 'min' ? '≥' : '≤';
+    const bound = c.kind.endsWith('ratio') ? `${c.threshold}×` : loadValue(c.metric, c.threshold);
+    return `${name(c.metric)} ${op} ${bound}`;
+}
+function levelLabel(load, level) {
+    return load.mode === 'concurrency' ? `c=${level}` : `${level}/s`;
+}
+function ratioText(c) {
+    if (!c.ratio)
+        return '—';
+    const f = (x) => x.toFixed(x >= 10 ? 1 : 3);
+    return `${f(c.ratio.estimate)}× [${f(c.ratio.low)}, ${f(c.ratio.high)}]`;
+}
+
+/** The load half for a terminal: the checks as an aligned table and the throughput/TTFT chart. */
+const safe$1 = (text, max) => truncateText(escapeTerminal(text), max);
+function renderLoadConsole(load) {
+    if (!load)
+        return [];
+    const out = ['', `Performance: ${load.verdict.toUpperCase()}: ${safe$1(load.headline, 400)}`];
+    if (load.skipped)
+        return out;
+    if (load.checks.length > 0) {
+        const header = ['VERDICT', 'CHECK', 'LEVEL', 'BASELINE', 'CANDIDATE', 'RATIO [INTERVAL]'];
+        const rows = load.checks.map(c => [
+            c.verdict,
+            safe$1(checkName(c), 60),
+            levelLabel(load, c.level),
+            loadValue(c.metric, c.baseline),
+            loadValue(c.metric, c.candidate),
+            ratioText(c)
+        ]);
+        const widths = header.map((h, i) => Math.max(h.length, ...rows.map(r => r[i].length)));
+        const line = (cells) => cells
+            .map((cell, i) => cell.padEnd(widths[i]))
+            .join('  ')
+            .trimEnd();
+        out.push('', line(header), ...rows.map(line));
+    }
+    const chart = loadChart(load);
+    if (chart.length)
+        out.push('', ...chart);
+    for (const note of load.notes.slice(0, 10))
+        out.push(`  note: ${safe$1(note, 400)}`);
+    return out;
+}
+
 /**
  * About four significant digits, never more than four decimals: metric values range from 0/1
  * accuracies to BLEU scores and seconds, and a fixed number of decimals would either hide a
@@ -11945,6 +12064,7 @@ function renderConsole(report, options) {
     }
     for (const note of report.notes)
         out.push(`  note: ${safe(note, MAX_MESSAGE)}`);
+    out.push(...renderLoadConsole(report.load));
     if (report.errors.length > 0) {
         out.push('', paint(`Errors (${formatCount(report.errors.length)}):`, 'red'));
         for (const issue of report.errors)
@@ -12269,6 +12389,41 @@ function renderForestPlot(rows, options = {}) {
     lines.push('');
     lines.push(`${FOREST_MARKS.low}${FOREST_MARKS.body}${FOREST_MARKS.estimate}${FOREST_MARKS.body}${FOREST_MARKS.high} interval and delta (candidate - baseline)   ` +
         `${FOREST_MARKS.margin} tolerated drop   ${FOREST_MARKS.zero} no change`);
+    return lines;
+}
+
+/**
+ * The "Performance" section of the PR comment (docs/load.md): the load half's verdict, one row
+ * per check (baseline, candidate, ratio with its interval, verdict), what an inconclusive check
+ * needs, and the throughput/TTFT chart. Pure; every server-provided text is escaped.
+ */
+function renderLoadMarkdown(load) {
+    if (!load)
+        return [];
+    const lines = [`### ${VERDICT_EMOJI[load.verdict]} Performance: ${VERDICT_WORD[load.verdict]}`, '', escapeInline(load.headline, 600), ''];
+    if (load.skipped) {
+        lines.push(`> [!WARNING]`, `> ${escapeInline(load.skipped, 600)}`, '');
+        return lines;
+    }
+    if (load.checks.length > 0) {
+        lines.push(`| check | level | baseline | candidate | ratio [${formatLevel(load.settings.confidence)} interval] | verdict |`, '|---|---|--:|--:|---|---|');
+        for (const c of load.checks) {
+            lines.push(`| ${checkName(c, m => codeSpan(m, { inTable: true, maxLength: 60 }))} | ${levelLabel(load, c.level)} | ${loadValue(c.metric, c.baseline)} | ${loadValue(c.metric, c.candidate)} | ${ratioText(c)} | ${VERDICT_EMOJI[c.verdict]} ${c.verdict} |`);
+        }
+        lines.push('');
+    }
+    const open = load.checks.filter(c => c.verdict === 'inconclusive' || c.verdict === 'error');
+    for (const c of open)
+        lines.push(`- ${escapeInline(`${checkName(c)} at ${levelLabel(load, c.level)}: ${c.reason}`, 400)}`);
+    if (open.length)
+        lines.push('');
+    const chart = loadChart(load);
+    if (chart.length)
+        lines.push(codeBlock(chart.join('\n'), 'text'), '');
+    lines.push(`_${load.settings.repetitions} blocks per side per level, interleaved A B B A; ratio intervals are ${escapeInline(load.settings.interval_method, 80)} over adjacent block pairs; percentiles ${escapeInline(load.settings.percentile_method, 120)}.${load.timings_file ? ` Per-request timings: ${escapeInline(load.timings_file, 80)} in the artifact.` : ''}_`);
+    for (const note of load.notes.slice(0, 10))
+        lines.push(`- ${escapeInline(note, 400)}`);
+    lines.push('');
     return lines;
 }
 
@@ -12661,6 +12816,8 @@ function renderAtLevel(report, options, detail, full) {
         lines.push(...tableBlock(shown, omitted, report.comparisons.length));
     if (sections.has('forest'))
         lines.push(...forestBlock(shown));
+    if (sections.has('table'))
+        lines.push(...renderLoadMarkdown(report.load));
     if (sections.has('inconclusive'))
         lines.push(...inconclusiveBlock(report, detail));
     if (sections.has('efficiency'))
@@ -13144,7 +13301,15 @@ function metricValue(f, metric) {
 }
 
 /** The ratios the report always shows, per level (checks may add others). */
-const REPORTED_RATIOS = ['output_tokens_per_second', 'request_throughput', 'ttft_p50', 'ttft_p99', 'itl_p50', 'itl_p99', 'latency_p50'];
+const REPORTED_RATIOS = [
+    'output_tokens_per_second',
+    'request_throughput',
+    'ttft_p50',
+    'ttft_p99',
+    'itl_p50',
+    'itl_p99',
+    'latency_p50'
+];
 function pairedValues(blocks, level, metric) {
     const at = blocks.filter(b => b.level === level);
     const side = (s) => at
@@ -13195,7 +13360,16 @@ function evaluateCheck(check, blocks, summary, confidence) {
         const threshold = (check.min ?? check.max);
         const value = base.candidate;
         if (value === null || !Number.isFinite(value)) {
-            return { ...base, kind, threshold, ratio: null, pairs: 0, verdict: 'error', pairs_needed: null, reason: `the candidate's ${check.metric} could not be measured (no successful request)` };
+            return {
+                ...base,
+                kind,
+                threshold,
+                ratio: null,
+                pairs: 0,
+                verdict: 'error',
+                pairs_needed: null,
+                reason: `the candidate's ${check.metric} could not be measured (no successful request)`
+            };
         }
         const good = kind === 'max' ? value <= threshold : value >= threshold;
         return {
@@ -13214,7 +13388,16 @@ function evaluateCheck(check, blocks, summary, confidence) {
     const { baseline, candidate } = pairedValues(blocks, summary.level, check.metric);
     const outcome = blockPairRatio(baseline, candidate, confidence);
     if (!outcome.ok) {
-        return { ...base, kind, threshold, ratio: null, pairs: Math.min(baseline.length, candidate.length), verdict: 'error', pairs_needed: null, reason: `no ratio: ${outcome.reason}` };
+        return {
+            ...base,
+            kind,
+            threshold,
+            ratio: null,
+            pairs: Math.min(baseline.length, candidate.length),
+            verdict: 'error',
+            pairs_needed: null,
+            reason: `no ratio: ${outcome.reason}`
+        };
     }
     const r = outcome.ratio;
     let verdict;
@@ -13231,7 +13414,16 @@ function evaluateCheck(check, blocks, summary, confidence) {
             : needed === null
                 ? `the interval contains ${fmt(threshold)} and the estimate sits on it: more pairs will not resolve it`
                 : `the interval contains ${fmt(threshold)}; about ${needed} block pairs (repetitions) would resolve it`;
-    return { ...base, kind, threshold, ratio: { estimate: r.estimate, low: r.low, high: r.high }, pairs: r.pairs, verdict, pairs_needed: needed, reason };
+    return {
+        ...base,
+        kind,
+        threshold,
+        ratio: { estimate: r.estimate, low: r.low, high: r.high },
+        pairs: r.pairs,
+        verdict,
+        pairs_needed: needed,
+        reason
+    };
 }
 function evaluateChecks(checks, blocks, summary, confidence) {
     const out = [];
@@ -13243,12 +13435,29 @@ function evaluateChecks(checks, blocks, summary, confidence) {
     }
     return out;
 }
-const RANK = { pass: 0, inconclusive: 1, fail: 2, error: 3 };
+const RANK$1 = { pass: 0, inconclusive: 1, fail: 2, error: 3 };
 /** The worse of verdicts: error > fail > inconclusive > pass. */
 function worstVerdict(verdicts) {
-    return verdicts.reduce((worst, v) => (RANK[v] > RANK[worst] ? v : worst), 'pass');
+    return verdicts.reduce((worst, v) => (RANK$1[v] > RANK$1[worst] ? v : worst), 'pass');
 }
 
+const RANK = { pass: 0, inconclusive: 1, fail: 2, error: 3 };
+function attachLoad(report, load) {
+    const quality = report.verdict;
+    const verdict = worstVerdict([quality, load.verdict]);
+    let headline;
+    if (verdict === 'pass')
+        headline = `Both halves pass. Quality: ${report.headline} ${load.headline}`;
+    else if (RANK[load.verdict] > RANK[quality])
+        headline = `Decided by the performance half. ${load.headline} (Quality: ${quality}.)`;
+    else if (RANK[quality] > RANK[load.verdict])
+        headline = `Decided by the quality half. ${report.headline} (Performance: ${load.verdict}.)`;
+    else
+        headline = `Both halves: ${verdict}. Quality: ${report.headline} ${load.headline}`;
+    const warnings = [...report.warnings, ...load.warnings.map(w => ({ ...w }))];
+    const errors = [...report.errors, ...load.errors.map(e => ({ ...e }))];
+    return { ...report, verdict, headline, errors, warnings, load };
+}
 /** The report of `helm-gate load` (or `run --only load`): the performance half alone. */
 function loadOnlyReport(config, load) {
     const side = (s) => {
@@ -52528,9 +52737,9 @@ var undiciExports = requireUndici();
 /**
  * One streaming request on an undici Pool, timed on the generator's monotonic clock
  * (docs/load.md, "Where the clock starts and stops"):
- * - the clock starts just before the request is handed to the pool; the pool is sized to the
- *   concurrency and its connections are opened before the measured blocks, so no request waits
- *   for a connection or pays for a TCP connect;
+ * - the clock starts on the connection, right before the request's headers are written (undici's
+ *   dispatch hook `onRequestStart`); the pool is sized to the concurrency and its connections are
+ *   opened before the measured blocks, so no request pays for a TCP connect;
  * - a content chunk is timed when the socket data carrying it is delivered (all events in one
  *   delivery share that time);
  * - TTFT stops at the first chunk that carries generated content (not the role-only chunk);
@@ -52552,7 +52761,7 @@ function connect(target, connections, timeoutMs) {
     const headers = { 'content-type': 'application/json', accept: 'text/event-stream' };
     if (target.apiKey)
         headers.authorization = `Bearer ${target.apiKey}`;
-    return { pool, path: `${prefix}${target.api === 'chat' ? '/chat/completions' : '/completions'}`, headers };
+    return { pool, origin: url.origin, path: `${prefix}${target.api === 'chat' ? '/chat/completions' : '/completions'}`, headers };
 }
 function carriesContent(chunk) {
     const choice = chunk.choices?.[0];
@@ -52569,7 +52778,7 @@ function streamRequest(conn, body, timeoutMs) {
     const result = {
         status: 'error',
         httpStatus: 0,
-        start: 0,
+        start: performance.now(),
         firstContent: null,
         contentTimes: [],
         end: null,
@@ -52583,6 +52792,8 @@ function streamRequest(conn, body, timeoutMs) {
         let settled = false;
         let done = false;
         let now = 0;
+        let controller = null;
+        let errorBody = null;
         const finish = (status, error) => {
             if (settled)
                 return;
@@ -52591,13 +52802,11 @@ function streamRequest(conn, body, timeoutMs) {
             result.status = status;
             result.error = error;
             result.end = status === 'ok' ? now : null;
+            if (status !== 'ok' && controller && !controller.aborted)
+                controller.abort(new Error(error ?? 'aborted'));
             resolvePromise(result);
         };
-        const abort = new AbortController();
-        const timer = setTimeout(() => {
-            finish('timeout', `no complete answer within ${timeoutMs / 1000} s`);
-            abort.abort();
-        }, timeoutMs);
+        const timer = setTimeout(() => finish('timeout', `no complete answer within ${timeoutMs / 1000} s`), timeoutMs);
         const parser = createParser({
             onEvent(event) {
                 if (done || settled)
@@ -52613,13 +52822,11 @@ function streamRequest(conn, body, timeoutMs) {
                 }
                 catch {
                     finish('error', `an event is not JSON: ${data.slice(0, 80)}`);
-                    abort.abort();
                     return;
                 }
                 if (chunk.error) {
                     const message = typeof chunk.error === 'string' ? chunk.error : (chunk.error.message ?? 'error');
                     finish('error', `the stream carried an error: ${message.slice(0, 200)}`);
-                    abort.abort();
                     return;
                 }
                 if (result.id === null && typeof chunk.id === 'string')
@@ -52637,44 +52844,51 @@ function streamRequest(conn, body, timeoutMs) {
             }
         });
         const decoder = new TextDecoder();
-        result.start = performance.now();
-        conn.pool
-            .request({ path: conn.path, method: 'POST', headers: conn.headers, body, signal: abort.signal })
-            .then(response => {
-            now = performance.now();
-            result.httpStatus = response.statusCode;
-            const type = String(response.headers['content-type'] ?? '');
-            if (response.statusCode < 200 || response.statusCode >= 300) {
-                response.body.text().then(text => finish('error', `HTTP ${response.statusCode}: ${text.replace(/\s+/g, ' ').slice(0, 200)}`), () => finish('error', `HTTP ${response.statusCode}`));
-                return;
-            }
-            if (!type.startsWith('text/event-stream')) {
-                result.notStreaming = true;
-                response.body.dump().catch(() => { });
-                finish('error', `the server answered ${type || 'without a content type'} instead of a text/event-stream: it does not stream`);
-                return;
-            }
-            const stream = response.body;
-            stream.on('data', (buffer) => {
+        // undici's dispatch API: onRequestStart runs on the connection right before the request's
+        // headers are written, so the clock starts there and not while the request waited in the pool.
+        conn.pool.dispatch({ origin: conn.origin, path: conn.path, method: 'POST', headers: conn.headers, body }, {
+            onRequestStart(c) {
+                controller = c;
+                result.start = performance.now();
+            },
+            onResponseStart(_c, statusCode, headers) {
                 now = performance.now();
-                parser.feed(decoder.decode(buffer, { stream: true }));
-            });
-            stream.on('end', () => {
+                result.httpStatus = statusCode;
+                if (statusCode < 200 || statusCode >= 300) {
+                    errorBody = '';
+                    return;
+                }
+                const type = String(headers['content-type'] ?? '');
+                if (!type.startsWith('text/event-stream')) {
+                    result.notStreaming = true;
+                    finish('error', `the server answered ${type || 'without a content type'} instead of a text/event-stream: it does not stream`);
+                }
+            },
+            onResponseData(_c, data) {
                 now = performance.now();
+                if (errorBody !== null) {
+                    if (errorBody.length < 1000)
+                        errorBody += data.toString('utf8');
+                    return;
+                }
+                parser.feed(decoder.decode(data, { stream: true }));
+            },
+            onResponseEnd() {
+                now = performance.now();
+                if (errorBody !== null) {
+                    finish('error', `HTTP ${result.httpStatus}: ${errorBody.replace(/\s+/g, ' ').slice(0, 200)}`);
+                    return;
+                }
                 parser.feed(decoder.decode());
                 if (done)
                     finish('ok', null);
                 else
                     finish('error', 'the stream ended without [DONE]');
-            });
-            stream.on('error', (error) => {
+            },
+            onResponseError(_c, error) {
                 if (!settled)
-                    finish('error', `the stream broke: ${error.message}`);
-            });
-        })
-            .catch((error) => {
-            if (!settled)
-                finish('error', `the request failed: ${error.message}`);
+                    finish('error', `the request failed: ${error.message}`);
+            }
         });
     });
 }
@@ -52738,7 +52952,10 @@ async function fileSource(settings, configFile) {
         text = await readFile(file, 'utf8');
     }
     catch (error) {
-        throw new InputError('load.workload_unreadable', `cannot read the load workload file: ${error.message}`, { file, field: 'load.workload.file' });
+        throw new InputError('load.workload_unreadable', `cannot read the load workload file: ${error.message}`, {
+            file,
+            field: 'load.workload.file'
+        });
     }
     const items = [];
     const fallback = settings.workload.outputTokens.mean;
@@ -52753,11 +52970,17 @@ async function fileSource(settings, configFile) {
             throw new InputError('load.workload_line', `line ${i + 1} is not JSON`, { file, field: `line ${i + 1}` });
         }
         if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-            throw new InputError('load.workload_line', `line ${i + 1} must be an OpenAI request body (an object)`, { file, field: `line ${i + 1}` });
+            throw new InputError('load.workload_line', `line ${i + 1} must be an OpenAI request body (an object)`, {
+                file,
+                field: `line ${i + 1}`
+            });
         }
         const b = body;
         if (!Array.isArray(b.messages) && typeof b.prompt !== 'string') {
-            throw new InputError('load.workload_line', `line ${i + 1} has neither messages (chat) nor a prompt string (completions)`, { file, field: `line ${i + 1}` });
+            throw new InputError('load.workload_line', `line ${i + 1} has neither messages (chat) nor a prompt string (completions)`, {
+                file,
+                field: `line ${i + 1}`
+            });
         }
         const max = typeof b.max_tokens === 'number' ? b.max_tokens : typeof b.max_completion_tokens === 'number' ? b.max_completion_tokens : fallback;
         items.push({ kind: 'body', body: b, maxTokens: max });
@@ -52810,7 +53033,10 @@ function requestBody(item, api, model, ignoreEos, maxTokensOverride) {
         delete body.max_completion_tokens;
     }
     else if (item.kind === 'messages') {
-        body = api === 'chat' ? { messages: item.messages } : { prompt: item.messages.map(m => String(m.content ?? '')).join('\n') };
+        body =
+            api === 'chat'
+                ? { messages: item.messages }
+                : { prompt: item.messages.map(m => String(m.content ?? '')).join('\n') };
     }
     else {
         body = api === 'chat' ? { messages: [{ role: 'user', content: item.text }] } : { prompt: item.text };
@@ -52845,7 +53071,13 @@ async function probeSide(target, timeoutMs) {
             result = await streamRequest(conn, requestBody(item, target.api, target.model, false), timeoutMs);
         }
         if (result.httpStatus === 0) {
-            return { reachable: false, streaming: false, ignoreEos: false, usage: false, problem: `${target.baseUrl} is not reachable: ${result.error}` };
+            return {
+                reachable: false,
+                streaming: false,
+                ignoreEos: false,
+                usage: false,
+                problem: `${target.baseUrl} is not reachable: ${result.error}`
+            };
         }
         if (result.notStreaming) {
             return {
@@ -52857,10 +53089,22 @@ async function probeSide(target, timeoutMs) {
             };
         }
         if (result.status !== 'ok') {
-            return { reachable: true, streaming: true, ignoreEos, usage: false, problem: `the probe request to ${target.baseUrl} failed: ${result.error}` };
+            return {
+                reachable: true,
+                streaming: true,
+                ignoreEos,
+                usage: false,
+                problem: `the probe request to ${target.baseUrl} failed: ${result.error}`
+            };
         }
         if (result.firstContent === null) {
-            return { reachable: true, streaming: true, ignoreEos, usage: result.usageTokens !== null, problem: `the probe request to ${target.baseUrl} streamed no content` };
+            return {
+                reachable: true,
+                streaming: true,
+                ignoreEos,
+                usage: result.usageTokens !== null,
+                problem: `the probe request to ${target.baseUrl} streamed no content`
+            };
         }
         return { reachable: true, streaming: true, ignoreEos, usage: result.usageTokens !== null, problem: null };
     }
@@ -52891,7 +53135,12 @@ function targetOf(deployment, env) {
 function emptyReport(config, load) {
     const side = (s) => {
         const d = config.deployments?.[s];
-        return { api: d && d.kind === 'server' ? d.api : 'unknown', model: d && d.kind === 'server' ? d.model : 'unknown', ignore_eos: null, usage: null };
+        return {
+            api: d && d.kind === 'server' ? d.api : 'unknown',
+            model: d && d.kind === 'server' ? d.model : 'unknown',
+            ignore_eos: null,
+            usage: null
+        };
     };
     return {
         verdict: 'error',
@@ -53054,7 +53303,7 @@ async function send(conn, body, timeoutMs) {
 }
 /** One block: `count` requests (or `seconds` of them) at the level, closed or open loop. */
 async function runBlock(conn, target, ignoreEos, load, source, stream, level, count, seconds, timeoutMs) {
-    const bodyAt = (i) => requestBody(source.item(stream, i), target.api, target.model, ignoreEos);
+    const bodyAt = (i) => Buffer.from(requestBody(source.item(stream, i), target.api, target.model, ignoreEos));
     const bodies = count === null ? [] : Array.from({ length: count }, (_, i) => bodyAt(i));
     const results = [];
     const start = performance.now();
@@ -53231,7 +53480,10 @@ async function loadCommand(argv, io) {
 /** Runs the load half and writes its timings into `outDir`; shared by `load` and `run`. */
 async function runLoadHalf(config, outDir, options) {
     if (!config.load) {
-        throw new ConfigError('config.missing', 'the gate file has no load: section (the performance half)', { file: config.source, field: 'load' });
+        throw new ConfigError('config.missing', 'the gate file has no load: section (the performance half)', {
+            file: config.source,
+            field: 'load'
+        });
     }
     const outcome = await runLoad(config, options);
     if (outcome.timings.length > 0) {
@@ -54413,6 +54665,8 @@ once), then compares them per instance.
   --sequential           run the sides one after the other instead of at the same time
   --ready-timeout SEC    wait this long for each server's GET /models (default 120)
   --examples N           changed answers shown per comparison (default 3)
+  --only quality|load    run one half only (default: quality, then the load half when the gate
+                         file has load:)
   --verbose              stream every helm-run log line (prefixed with its side)
   --quiet                print nothing but errors
   --debug                show stack traces
@@ -54424,6 +54678,7 @@ const SPECS = {
     sequential: { value: false },
     'ready-timeout': { value: true },
     examples: { value: true },
+    only: { value: true },
     verbose: { value: false },
     quiet: { value: false },
     debug: { value: false },
@@ -54442,9 +54697,22 @@ async function runCommand(argv, io) {
     const examples = numberOption(args, 'examples', n => Number.isInteger(n) && n >= 0 && n <= 100, 'an integer from 0 to 100');
     const quiet = args.flags.has('quiet');
     const selfCheck = args.flags.has('self-check');
+    const only = args.options.get('only') ?? null;
+    if (only !== null && only !== 'quality' && only !== 'load') {
+        throw new UsageError('usage.value', '--only must be quality or load', { field: '--only', value: only });
+    }
     const config = await loadGateConfig(resolve(io.cwd, configPath));
     const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', new Date().toISOString().replace(/[:.]/g, '-')));
     const say = quiet ? () => { } : (line) => io.stderr(`${line}\n`);
+    if (only === 'load') {
+        if (selfCheck)
+            throw new UsageError('usage.option', '--self-check measures the quality half; it does not combine with --only load');
+        say(`helm-gate: load test only, baseline vs candidate, output in ${outDir}`);
+        const loaded = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: null });
+        const loadReport = loadOnlyReport(config, loaded.report);
+        await writeReportOutputs(loadReport, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io });
+        return exitCodeFor(loadReport.verdict);
+    }
     say(`helm-gate: ${selfCheck ? 'self-check (baseline against itself)' : 'baseline vs candidate'}, output in ${outDir}`);
     const outcome = await runSides(config, {
         outDir,
@@ -54459,7 +54727,7 @@ async function runCommand(argv, io) {
     });
     for (const error of outcome.errors)
         say(`helm-gate: ${error.describe()}`);
-    const report = await compareOutputs(outcome.paths.baseline ?? join(outDir, 'baseline'), outcome.paths.candidate ?? join(outDir, 'candidate'), config, {
+    let report = await compareOutputs(outcome.paths.baseline ?? join(outDir, 'baseline'), outcome.paths.candidate ?? join(outDir, 'candidate'), config, {
         priorErrors: outcome.errors,
         examples: examples ?? 3
     });
@@ -54467,6 +54735,12 @@ async function runCommand(argv, io) {
     // of two deployments, and the flip rate (the point of the self-check) would be lost.
     if (selfCheck)
         report.notes.unshift(...selfCheckNotes(report));
+    // The performance half runs after the quality half, never at the same time (docs/load.md).
+    if (config.load && only !== 'quality' && !selfCheck) {
+        say('helm-gate: quality half done; the load half starts');
+        const loaded = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: outcome.paths.baseline ?? null });
+        report = attachLoad(report, loaded.report);
+    }
     await writeReportOutputs(report, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io });
     if (selfCheck && !quiet)
         io.stdout(noiseFloor(report));
