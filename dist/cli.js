@@ -7588,7 +7588,7 @@ function parseStatistics(f) {
  *
  * Why not JSON.parse: scenario_state.json can be several GB, more than one JS string can hold,
  * and HELM writes the non-JSON tokens `NaN`, `Infinity` and `-Infinity` (json.dumps default,
- * helm-contract.md section 1.3). The parser reads bytes chunk by chunk and materialises only the
+ * docs/helm.md "Serialisation"). The parser reads bytes chunk by chunk and materialises only the
  * values a caller asks for (the elements of a big array), so memory is bounded by the largest
  * element, not by the file.
  *
@@ -8216,7 +8216,7 @@ function detectLayout(runSpec) {
  * Accepted inputs: an output path (`benchmark_output`, holding `runs/<suite>/`), its `runs/`
  * directory, a suite directory (`runs/<suite>`), or one run directory. Like HELM's own
  * summarize.py, only directories containing run_spec.json are runs; `eval_cache` and `groups`
- * are skipped. Directory names are never parsed: they are lossy (helm-contract.md 1.2).
+ * are skipped. Directory names are never parsed: they are lossy (docs/helm.md "Run names").
  */
 const RUN_FILES = {
     runSpec: 'run_spec.json',
@@ -8384,7 +8384,7 @@ class ElementChecker {
 /**
  * per_instance_stats.json → values the gate can pair instance by instance.
  *
- * HELM quirks handled here (helm-contract.md 1.8): several entries can share a key (one per
+ * HELM quirks handled here (docs/helm.md "per_instance_stats.json"): several entries can share a key (one per
  * metric class) and are merged; perturbed copies share `instance_id` with the clean instance;
  * the split exists only inside each stat's name; rows are not sorted.
  */
@@ -10016,7 +10016,7 @@ function uniformBelow(int32, n) {
 /** The paired comparison of one metric: point estimates, flips, McNemar, and the interval. */
 /**
  * The analytic method `interval: auto` uses for 0/1 metrics with one trial per instance, decided by
- * the coverage study in __tests__/stats/coverage.test.ts (statistics.md "Validation"). The side that
+ * the coverage study in __tests__/stats/coverage.test.ts (docs/method.md "Validation"). The side that
  * matters for a gate is the rate of `pass` when the candidate is exactly m worse, i.e. how often the
  * true delta falls below the interval. Computed exactly (every 2x2 table, no simulation error):
  * - Tango's score interval: coverage 94.4-95.0%, pass-at-margin 2.2-2.6% at n = 200-1000 with
@@ -10191,7 +10191,7 @@ function clusterMeanSd(s) {
     return sqrt(squares / (s.n - 1));
 }
 
-/** The non-inferiority verdict of one comparison (statistics.md "Verdicts"). */
+/** The non-inferiority verdict of one comparison (docs/method.md "Verdicts"). */
 /**
  * The tolerated drop in metric units. A relative drop is a fraction of the baseline mean's size
  * (for a lower-is-better metric a "drop" is a rise of that much).
@@ -10418,7 +10418,7 @@ function pairValues(baseline, candidate) {
     };
 }
 /**
- * Per-instance worst case over the clean instance and its perturbed variants (statistics.md
+ * Per-instance worst case over the clean instance and its perturbed variants (docs/method.md
  * "Robustness"). Only variants present on both sides enter, so that a variant missing on one
  * side cannot make that side look better; missing variants are caught by the per-perturbation
  * overlap guard.
@@ -10451,9 +10451,9 @@ function worstCase(baseline, candidate, direction) {
 /**
  * scenario_state.json → one bounded RequestStateSummary per request state, streamed: the file
  * can be several GB, so only one request state is materialised at a time, without its token
- * lists (helm-contract.md 1.6).
+ * lists (docs/helm.md "scenario_state.json").
  *
- * Shapes read: HELM 0.5.16 and the 0.2.x ones (helm-contract.md section 8): `Instance.input` and
+ * Shapes read: HELM 0.5.16 and the 0.2.x ones (docs/helm.md "Version drift"): `Instance.input` and
  * `Reference.output` as plain strings (before 0.2.0) or `{text}` objects, `Request.model` only,
  * `Sequence` tokens with `top_logprobs`, `request_time: 0`, no `error_flags`.
  */
@@ -10991,7 +10991,7 @@ function changedExamples(paired, limit, tolerance) {
 
 /**
  * What a run *is*, independent of which deployment answered it. Run directory names are lossy
- * and depend on the order of keys in the run entry (helm-contract 1.2), so runs are matched
+ * and depend on the order of keys in the run entry (docs/helm.md "Run names"), so runs are matched
  * across sides by their run_spec.json content instead.
  */
 /** Adapter fields that name the deployment: the only ones allowed to differ between sides. */
@@ -53529,7 +53529,7 @@ function deploymentIdentity(deployment) {
 
 /**
  * Finding the installed helm-run, its Python, the installed crfm-helm version and the plugin
- * package helm-gate ships. Nothing in HELM's output records its version (helm-contract 7.3),
+ * package helm-gate ships. Nothing in HELM's output records its version (docs/helm.md "The HELM version"),
  * so it is read from the package metadata and recorded in the manifest.
  */
 /** Resolves `helm.command` (a path, or a name looked up on PATH) to an executable file. */
@@ -53634,12 +53634,12 @@ function firstLineOf(text) {
 
 /**
  * The `--local-path` directory (HELM's "prod_env") generated for one side. Each side gets its own
- * directory so the two can never share HELM's request cache (helm-contract 5.6), and both sides
+ * directory so the two can never share HELM's request cache (docs/helm.md "The request cache"), and both sides
  * get the same HELM model name, tags, tokenizer and lengths so run specs and prompts are identical
  * and only the server differs.
  *
  * Clients are helm-gate's plugin classes (python/helm_gate_plugins/clients.py): HELM 0.5.16's
- * VLLMClient cannot be instantiated and VLLMChatClient cannot send an API key (helm-contract 4.1).
+ * VLLMClient cannot be instantiated and VLLMChatClient cannot send an API key (docs/helm.md "Clients and the plugin").
  * No secret is ever written: the plugin reads the key from the environment variable named by
  * `api_key_env`, so credentials.conf stays empty.
  */
@@ -53678,7 +53678,7 @@ function serverProdEnv(deployment) {
                 creator_organization_name: 'helm-gate',
                 access: 'open',
                 release_date: '2024-01-01',
-                // The tags decide run-spec rewrites (helm-contract 5.1); identical on both sides by construction.
+                // The tags decide run-spec rewrites (docs/helm.md "prod_env"); identical on both sides by construction.
                 tags: ['TEXT_MODEL_TAG', 'FULL_FUNCTIONALITY_TEXT_MODEL_TAG'],
                 deployment_names: [GATED_MODEL]
             }
@@ -53690,7 +53690,7 @@ function serverProdEnv(deployment) {
                 name: GATED_MODEL,
                 model_name: GATED_MODEL,
                 tokenizer_name: tokenizerName,
-                // Without it HELM crashes when a tokenizer is set (helm-contract 5.2).
+                // Without it HELM crashes when a tokenizer is set (docs/helm.md "prod_env").
                 max_sequence_length: deployment.maxSequenceLength,
                 client_spec: { class_name: PLUGIN_CLASSES[deployment.api], args }
             }
@@ -53949,7 +53949,7 @@ function redactor(secrets) {
 
 /**
  * Pre-flight: is the server up and does it serve the model the gate file names? HELM itself
- * never calls /models (helm-contract 4.2), so a wrong model name would only show up as failed
+ * never calls /models (docs/helm.md "What the server sees"), so a wrong model name would only show up as failed
  * requests in the middle of a run. The answer is kept as the server's identity in the manifest.
  */
 const ATTEMPT_TIMEOUT_MS = 5_000;
@@ -54059,7 +54059,7 @@ function planSide(input) {
         '--num-threads',
         String(input.helm.numThreads),
         // Always: HELM's request cache keys ignore the server, so a cache could hand the candidate
-        // the baseline's answers (helm-contract 5.6).
+        // the baseline's answers (docs/helm.md "The request cache").
         '--disable-cache'
     ];
     return {
@@ -54091,7 +54091,7 @@ function displayCommand(command, args, env = {}) {
 
 /**
  * After helm-run: did every expected run really complete? helm-run exits 0 when filters left
- * nothing to run, and leaves an empty directory for a failed run (helm-contract 7.2); neither
+ * nothing to run, and leaves an empty directory for a failed run (docs/helm.md "Exit codes and failed runs"); neither
  * may pass silently.
  */
 const NOT_RUNS = new Set(['eval_cache', 'groups']);

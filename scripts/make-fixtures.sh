@@ -5,7 +5,7 @@
 # client, so no server is needed. Derived fixtures (altered pairs, the 0.2.x layout, the bad
 # corpus) are made by the deterministic Python helpers in scripts/fixtures/.
 #
-# Run directory names contain ':' (helm-contract.md 1.2), which Windows checkouts cannot hold,
+# Run directory names contain ':' (docs/helm.md "Run names"), which Windows checkouts cannot hold,
 # so the copies replace ':' with '_'. The reader never parses directory names; run_spec.json
 # keeps the real name.
 set -euo pipefail

@@ -1,5 +1,5 @@
 /**
- * The coverage study of statistics.md "Validation": on paired data with a known true delta, the 95%
+ * The coverage study of docs/method.md "Validation": on paired data with a known true delta, the 95%
  * interval must contain it in 94-96% of datasets (n >= 200), and the verdict must be `pass` in at
  * most 2.5% (plus simulation error) of datasets whose true delta is exactly -m.
  *

@@ -1,4 +1,4 @@
-// Writes a HELM-shaped run directory (the five files helm-run writes, helm-contract.md section 1)
+// Writes a HELM-shaped run directory (the five files helm-run writes, docs/helm.md "The five run files")
 // with chosen per-instance values, for benchmarks. Values are continuous scores in [0, 1].
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'

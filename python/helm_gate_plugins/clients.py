@@ -1,6 +1,6 @@
 """OpenAI-compatible clients for crfm-helm 0.5.16 that a CI gate can rely on.
 
-Why not HELM's own classes (see helm-contract.md section 4):
+Why not HELM's own classes (see docs/helm.md "Clients and the plugin"):
 * `VLLMClient` (completions) cannot be instantiated in 0.5.14-0.5.16: it passes `tokenizer=` on to
   `openai.OpenAI(...)`, which raises TypeError.
 * `VLLMChatClient` hard-codes `api_key="EMPTY"`, so a server that needs a key cannot be reached.

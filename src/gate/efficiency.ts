@@ -1,5 +1,5 @@
 /**
- * Request-time ratios (statistics.md "Efficiency"): information only, never gated. HELM's
+ * Request-time ratios (docs/method.md "Efficiency"): information only, never gated. HELM's
  * inference_runtime is how long the harness waited for each request, not time-to-first-token.
  */
 import type { StatisticsSettings } from '../config/types.js'

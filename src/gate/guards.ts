@@ -1,7 +1,7 @@
 /**
  * Guards that read scenario_state.json. Each failure is an error, never a pass:
  * - a cached answer may be another deployment's answer (HELM's cache is keyed by host org and
- *   model name, not by server: helm-contract 10.5);
+ *   model name, not by server: docs/helm.md "The request cache");
  * - a different prompt for the same instance means the comparison measures configuration;
  * - a failed request is not an answer of the model.
  */

@@ -1,6 +1,6 @@
 /**
  * What a run *is*, independent of which deployment answered it. Run directory names are lossy
- * and depend on the order of keys in the run entry (helm-contract 1.2), so runs are matched
+ * and depend on the order of keys in the run entry (docs/helm.md "Run names"), so runs are matched
  * across sides by their run_spec.json content instead.
  */
 import { createHash } from 'node:crypto'

@@ -1,5 +1,5 @@
 /**
- * Pairs the two sides instance by instance (statistics.md "Pairing"). The key of a value is
+ * Pairs the two sides instance by instance (docs/method.md "Pairing"). The key of a value is
  * (instance, train trial, perturbation); the resampling unit is the instance with its
  * perturbation: all trials of one instance move together (cluster bootstrap).
  */
@@ -100,7 +100,7 @@ export function pairValues(baseline: MetricValue[], candidate: MetricValue[]): P
 }
 
 /**
- * Per-instance worst case over the clean instance and its perturbed variants (statistics.md
+ * Per-instance worst case over the clean instance and its perturbed variants (docs/method.md
  * "Robustness"). Only variants present on both sides enter, so that a variant missing on one
  * side cannot make that side look better; missing variants are caught by the per-perturbation
  * overlap guard.

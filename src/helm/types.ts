@@ -1,6 +1,6 @@
 /**
  * What the run-directory reader hands to the rest of helm-gate. Shapes follow HELM's JSON
- * (helm-contract.md sections 1.3-1.9), from 0.2.x (FlexLLMGen) through 0.5.16.
+ * (docs/helm.md "The five run files"), from 0.2.x (FlexLLMGen) through 0.5.16.
  */
 
 /** PerturbationDescription. Subclasses add fields (prob, mapping_file_path, ...). */
@@ -101,7 +101,7 @@ export interface RequestStateSummary {
  * The shape generation of a run directory. '0.4+': HELM >= 0.4 (AdapterSpec and Request carry
  * `model_deployment`). '0.2': HELM 0.2.x, e.g. as written by FlexLLMGen's script (no
  * `model_deployment`, `Token.top_logprobs`, `request_time: 0`, possibly bare `NaN` sums, and
- * plain-string inputs before 0.2.0). helm-contract.md section 8.
+ * plain-string inputs before 0.2.0). docs/helm.md "Version drift".
  */
 export type HelmLayout = '0.4+' | '0.2'
 

@@ -1,6 +1,6 @@
 /**
  * Finding the installed helm-run, its Python, the installed crfm-helm version and the plugin
- * package helm-gate ships. Nothing in HELM's output records its version (helm-contract 7.3),
+ * package helm-gate ships. Nothing in HELM's output records its version (docs/helm.md "The HELM version"),
  * so it is read from the package metadata and recorded in the manifest.
  */
 import { execFile } from 'node:child_process'

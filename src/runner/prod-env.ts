@@ -1,11 +1,11 @@
 /**
  * The `--local-path` directory (HELM's "prod_env") generated for one side. Each side gets its own
- * directory so the two can never share HELM's request cache (helm-contract 5.6), and both sides
+ * directory so the two can never share HELM's request cache (docs/helm.md "The request cache"), and both sides
  * get the same HELM model name, tags, tokenizer and lengths so run specs and prompts are identical
  * and only the server differs.
  *
  * Clients are helm-gate's plugin classes (python/helm_gate_plugins/clients.py): HELM 0.5.16's
- * VLLMClient cannot be instantiated and VLLMChatClient cannot send an API key (helm-contract 4.1).
+ * VLLMClient cannot be instantiated and VLLMChatClient cannot send an API key (docs/helm.md "Clients and the plugin").
  * No secret is ever written: the plugin reads the key from the environment variable named by
  * `api_key_env`, so credentials.conf stays empty.
  */
@@ -65,7 +65,7 @@ export function serverProdEnv(deployment: ServerDeployment): ProdEnv {
         creator_organization_name: 'helm-gate',
         access: 'open',
         release_date: '2024-01-01',
-        // The tags decide run-spec rewrites (helm-contract 5.1); identical on both sides by construction.
+        // The tags decide run-spec rewrites (docs/helm.md "prod_env"); identical on both sides by construction.
         tags: ['TEXT_MODEL_TAG', 'FULL_FUNCTIONALITY_TEXT_MODEL_TAG'],
         deployment_names: [GATED_MODEL]
       }
@@ -77,7 +77,7 @@ export function serverProdEnv(deployment: ServerDeployment): ProdEnv {
         name: GATED_MODEL,
         model_name: GATED_MODEL,
         tokenizer_name: tokenizerName,
-        // Without it HELM crashes when a tokenizer is set (helm-contract 5.2).
+        // Without it HELM crashes when a tokenizer is set (docs/helm.md "prod_env").
         max_sequence_length: deployment.maxSequenceLength,
         client_spec: { class_name: PLUGIN_CLASSES[deployment.api], args }
       }

@@ -1,6 +1,6 @@
 /**
  * Pre-flight: is the server up and does it serve the model the gate file names? HELM itself
- * never calls /models (helm-contract 4.2), so a wrong model name would only show up as failed
+ * never calls /models (docs/helm.md "What the server sees"), so a wrong model name would only show up as failed
  * requests in the middle of a run. The answer is kept as the server's identity in the manifest.
  */
 import { request } from 'undici'

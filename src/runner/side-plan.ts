@@ -32,7 +32,7 @@ export interface SidePlanInput {
   outDir: string
   /** A private temporary directory for this invocation. */
   tempDir: string
-  /** Unique per invocation, e.g. a timestamp: suites are never reused (helm-contract 10.7). */
+  /** Unique per invocation, e.g. a timestamp: suites are never reused (docs/helm.md "Exit codes and failed runs"). */
   stamp: string
   /** The resolved helm-run path (or helm.command for display). */
   command: string
@@ -59,7 +59,7 @@ export function planSide(input: SidePlanInput): SidePlan {
     '--num-threads',
     String(input.helm.numThreads),
     // Always: HELM's request cache keys ignore the server, so a cache could hand the candidate
-    // the baseline's answers (helm-contract 5.6).
+    // the baseline's answers (docs/helm.md "The request cache").
     '--disable-cache'
   ]
   return {

@@ -1,6 +1,6 @@
 /**
  * After helm-run: did every expected run really complete? helm-run exits 0 when filters left
- * nothing to run, and leaves an empty directory for a failed run (helm-contract 7.2); neither
+ * nothing to run, and leaves an empty directory for a failed run (docs/helm.md "Exit codes and failed runs"); neither
  * may pass silently.
  */
 import { readdir } from 'node:fs/promises'

@@ -1,4 +1,4 @@
-/** The statistics engine: pure numerical code, no I/O (statistics.md). */
+/** The statistics engine: pure numerical code, no I/O (docs/method.md). */
 export type {
   ComparisonVerdict,
   Direction,

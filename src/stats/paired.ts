@@ -10,7 +10,7 @@ import { isFiniteNumber, sqrt } from './math.js'
 
 /**
  * The analytic method `interval: auto` uses for 0/1 metrics with one trial per instance, decided by
- * the coverage study in __tests__/stats/coverage.test.ts (statistics.md "Validation"). The side that
+ * the coverage study in __tests__/stats/coverage.test.ts (docs/method.md "Validation"). The side that
  * matters for a gate is the rate of `pass` when the candidate is exactly m worse, i.e. how often the
  * true delta falls below the interval. Computed exactly (every 2x2 table, no simulation error):
  * - Tango's score interval: coverage 94.4-95.0%, pass-at-margin 2.2-2.6% at n = 200-1000 with

@@ -1,5 +1,5 @@
 /**
- * The statistics engine's interface (statistics.md). Pure: numbers in, numbers out, no I/O.
+ * The statistics engine's interface (docs/method.md). Pure: numbers in, numbers out, no I/O.
  */
 import type { Direction, StatisticsSettings } from '../config/types.js'
 

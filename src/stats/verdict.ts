@@ -1,4 +1,4 @@
-/** The non-inferiority verdict of one comparison (statistics.md "Verdicts"). */
+/** The non-inferiority verdict of one comparison (docs/method.md "Verdicts"). */
 import { UsageError } from '../errors.js'
 import type { Direction, PairedEstimate, VerdictDecision } from './types.js'
 import { abs, ceil, isFiniteNumber, max } from './math.js'

@@ -3,7 +3,7 @@
  * artifact service @actions/artifact v6 talks to (Twirp JSON + an Azure-style blob store) and a
  * request log. Every REST request is validated against GitHub's OpenAPI description; GitHub's
  * size limits that the description does not encode (comment bodies) are enforced here.
- * Protocol details: github-actions.md sections 2.5-2.7.
+ * Protocol details: docs/testing.md "The fake GitHub".
  */
 import { createHash } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // A fake OpenAI-compatible inference server for helm-gate's tests, benchmark and demo. It speaks
-// exactly what crfm-helm 0.5.16's OpenAI clients send and read (helm-contract.md 4.2-4.6) and
+// exactly what crfm-helm 0.5.16's OpenAI clients send and read (docs/helm.md "What the server sees") and
 // answers HELM's offline scenarios from an answer key with a controlled accuracy.
 //
 //   node test-support/fake-openai/server.mjs --answer-key key.json --model gate-model \

@@ -4,7 +4,7 @@
  * Accepted inputs: an output path (`benchmark_output`, holding `runs/<suite>/`), its `runs/`
  * directory, a suite directory (`runs/<suite>`), or one run directory. Like HELM's own
  * summarize.py, only directories containing run_spec.json are runs; `eval_cache` and `groups`
- * are skipped. Directory names are never parsed: they are lossy (helm-contract.md 1.2).
+ * are skipped. Directory names are never parsed: they are lossy (docs/helm.md "Run names").
  */
 import { readdir, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'

@@ -1,7 +1,7 @@
 /**
  * per_instance_stats.json → values the gate can pair instance by instance.
  *
- * HELM quirks handled here (helm-contract.md 1.8): several entries can share a key (one per
+ * HELM quirks handled here (docs/helm.md "per_instance_stats.json"): several entries can share a key (one per
  * metric class) and are merged; perturbed copies share `instance_id` with the clean instance;
  * the split exists only inside each stat's name; rows are not sorted.
  */

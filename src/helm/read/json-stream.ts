@@ -3,7 +3,7 @@
  *
  * Why not JSON.parse: scenario_state.json can be several GB, more than one JS string can hold,
  * and HELM writes the non-JSON tokens `NaN`, `Infinity` and `-Infinity` (json.dumps default,
- * helm-contract.md section 1.3). The parser reads bytes chunk by chunk and materialises only the
+ * docs/helm.md "Serialisation"). The parser reads bytes chunk by chunk and materialises only the
  * values a caller asks for (the elements of a big array), so memory is bounded by the largest
  * element, not by the file.
  *

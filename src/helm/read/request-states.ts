@@ -1,9 +1,9 @@
 /**
  * scenario_state.json → one bounded RequestStateSummary per request state, streamed: the file
  * can be several GB, so only one request state is materialised at a time, without its token
- * lists (helm-contract.md 1.6).
+ * lists (docs/helm.md "scenario_state.json").
  *
- * Shapes read: HELM 0.5.16 and the 0.2.x ones (helm-contract.md section 8): `Instance.input` and
+ * Shapes read: HELM 0.5.16 and the 0.2.x ones (docs/helm.md "Version drift"): `Instance.input` and
  * `Reference.output` as plain strings (before 0.2.0) or `{text}` objects, `Request.model` only,
  * `Sequence` tokens with `top_logprobs`, `request_time: 0`, no `error_flags`.
  */
