@@ -6,6 +6,9 @@ const file = process.env.HELM_GATE_USAGE_FILE
 if (file) {
   process.on('exit', () => {
     const usage = process.resourceUsage()
-    writeFileSync(file, JSON.stringify({ user_s: usage.userCPUTime / 1e6, system_s: usage.systemCPUTime / 1e6, max_rss_mb: usage.maxRSS / 1024 }))
+    writeFileSync(
+      file,
+      JSON.stringify({ user_s: usage.userCPUTime / 1e6, system_s: usage.systemCPUTime / 1e6, max_rss_mb: usage.maxRSS / 1024 })
+    )
   })
 }
