@@ -37,19 +37,22 @@ timeout_seconds: 20`
 
 describe('load half against fake engines', () => {
   test('equal engines: every ratio interval contains 1 and the non-regression checks pass', async () => {
-    const [b, c] = await pair({}, {})
-    const { report } = await runLoad(
-      loadGate(
-        b.baseUrl,
-        c.baseUrl,
-        `${WORKLOAD}
+    // The same engine process serves both sides: on a shared machine two processes do not get the
+    // same CPU share, and that would be a real (if unwanted) difference between two deployments.
+    const engine = await startEngine(ENGINE)
+    engines.push(engine)
+    const config = loadGate(
+      engine.baseUrl,
+      engine.baseUrl,
+      `${WORKLOAD.replace('requests_per_level: 48', 'requests_per_level: 64').replace('repetitions: 3', 'repetitions: 4')}
 checks:
-  - { metric: output_tokens_per_second, min_ratio: 0.8 }
-  - { metric: latency_p50, max_ratio: 1.25 }
+  - { metric: output_tokens_per_second, min_ratio: 0.75 }
+  - { metric: latency_p50, max_ratio: 1.33 }
   - { metric: error_rate, max: 0 }`
-      ),
-      { env: {} }
     )
+    // 99% intervals: 16 ratios are checked at once, and at 95% one in twenty would miss 1 by chance.
+    config.statistics.confidence = 0.99
+    const { report } = await runLoad(config, { env: {} })
     expect(report.errors).toEqual([])
     expect(report.ratios.length).toBeGreaterThanOrEqual(14)
     for (const r of report.ratios) {
@@ -65,8 +68,8 @@ checks:
       ['error_rate', 8, 'pass']
     ])
     expect(report.verdict).toBe('pass')
-    // ABBA: each level ran 3 blocks per side, alternating, never both at once.
-    expect(report.blocks.filter(x => x.level === 8).map(x => x.side[0])).toEqual(['b', 'c', 'c', 'b', 'b', 'c'])
+    // ABBA: each level ran 4 blocks per side, alternating, never both at once.
+    expect(report.blocks.filter(x => x.level === 8).map(x => x.side[0])).toEqual(['b', 'c', 'c', 'b', 'b', 'c', 'c', 'b'])
     expect(report.sides.baseline.ignore_eos).toBe(true)
     expect(report.sides.baseline.usage).toBe(true)
   }, 90_000)
