@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-import require$$0$7, { readFile, open, stat, readdir, mkdir, writeFile, access, constants as constants$5, mkdtemp, rm } from 'node:fs/promises';
-import require$$1$4, { resolve, join, dirname, isAbsolute, delimiter, relative } from 'node:path';
+import require$$0$7, { readFile, open, stat, readdir, mkdir, writeFile, access, constants as constants$6, mkdtemp, rm, realpath } from 'node:fs/promises';
+import require$$1$4, { resolve, join, dirname, isAbsolute, delimiter, relative, basename } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import require$$2$1, { createHash } from 'node:crypto';
 import require$$0$1 from 'node:assert';
@@ -22,8 +22,8 @@ import require$$1$2 from 'node:async_hooks';
 import require$$1$3 from 'node:console';
 import require$$2$2 from 'node:timers';
 import require$$1$5 from 'node:dns';
-import { createWriteStream } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
+import { constants as constants$7, tmpdir } from 'node:os';
 import { execFile, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
@@ -7061,6 +7061,10 @@ class Fields {
     at(key) {
         return this.path ? `${this.path}.${key}` : key;
     }
+    /** The keys present, for maps whose keys are data (e.g. environment variable names). */
+    keys() {
+        return Object.keys(this.obj);
+    }
     has(key) {
         return this.obj[key] !== undefined && this.obj[key] !== null;
     }
@@ -7396,6 +7400,119 @@ const DEFAULT_STATISTICS = {
     flipTolerance: 1e-9
 };
 
+const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGQUIT', 'SIGHUP', 'SIGUSR1', 'SIGUSR2', 'SIGKILL'];
+const DEFAULT_READY_TIMEOUT_SECONDS = 900;
+const DEFAULT_STOP_TIMEOUT_SECONDS = 60;
+const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Reads `deployments.<side>.launch`. */
+function parseLaunch(f) {
+    f.allow(['command', 'checkout', 'env', 'ready_timeout_seconds', 'stop', 'stop_command']);
+    const command = argumentList(f, 'command', true);
+    const checkout = f.choice('checkout', ['head', 'base'], 'head');
+    const env = {};
+    const envFields = f.object('env');
+    if (envFields) {
+        for (const name of envFields.keys()) {
+            if (!VARIABLE.test(name))
+                envFields.fail(name, `${envFields.at(name)} is not a valid environment variable name`, name);
+            const value = envFields.raw(name);
+            if (typeof value === 'number' && Number.isFinite(value))
+                env[name] = String(value);
+            else if (typeof value === 'string')
+                env[name] = value;
+            else
+                envFields.fail(name, `${envFields.at(name)} must be a string (quote it)`);
+            checkTemplate(envFields, name, env[name]);
+        }
+        envFields.done();
+    }
+    const readyTimeoutSeconds = f.number('ready_timeout_seconds', DEFAULT_READY_TIMEOUT_SECONDS, n => n > 0 && n <= 86_400, 'seconds between 0 and 86400');
+    const stopFields = f.object('stop');
+    let stop = { signal: 'SIGTERM', timeoutSeconds: DEFAULT_STOP_TIMEOUT_SECONDS };
+    if (stopFields) {
+        stopFields.allow(['signal', 'timeout_seconds']);
+        stop = {
+            signal: stopFields.choice('signal', STOP_SIGNALS, 'SIGTERM'),
+            timeoutSeconds: stopFields.number('timeout_seconds', DEFAULT_STOP_TIMEOUT_SECONDS, n => n >= 0 && n <= 3600, 'seconds between 0 and 3600')
+        };
+        stopFields.done();
+    }
+    const stopCommand = argumentList(f, 'stop_command', false);
+    f.done();
+    return { command, checkout, env, readyTimeoutSeconds, stop, stopCommand, field: f.path };
+}
+/** Reads the top-level `schedule` and `fingerprint_paths`, given the parsed launch sections. */
+function parseLaunchSettings(top, sides) {
+    const launches = Object.keys(sides).length > 0;
+    const schedule = top.choice('schedule', ['sequential', 'concurrent'], launches ? 'sequential' : 'concurrent');
+    const list = top.list('fingerprint_paths') ?? [];
+    const fingerprintPaths = list.map((item, i) => {
+        const at = `fingerprint_paths[${i}]`;
+        if (typeof item !== 'string' || item.trim() === '')
+            top.fail('fingerprint_paths', `${at} must be a non-empty glob`, item);
+        if (item.startsWith('/') || item.split('/').includes('..')) {
+            top.fail('fingerprint_paths', `${at} must be a path inside the repository (no leading / and no ..)`, item);
+        }
+        return item;
+    });
+    return { sides, schedule, fingerprintPaths };
+}
+/**
+ * Two servers launched at once must not share an address: the second could not bind, or worse,
+ * its readiness probe would be answered by the first. One after the other they may (the usual
+ * `-p 8000:8000` for both images): the runner checks the address is free before each launch.
+ */
+function checkScheduleFits(top, settings, baseUrls) {
+    if (settings.schedule !== 'concurrent' || !settings.sides.baseline || !settings.sides.candidate)
+        return;
+    const origin = (url) => (url ? new URL(url).host : null);
+    if (origin(baseUrls.baseline) === origin(baseUrls.candidate)) {
+        top.fail('schedule', 'schedule is concurrent but both launched servers use the same host and port; use schedule: sequential or another port', 'concurrent');
+    }
+}
+/** Launch needs a URL to probe and a model to look for: only `server` deployments can launch. */
+function launchNeedsServer(f) {
+    f.fail('launch', `${f.at('launch')} needs a server deployment (api, base_url, model), not prod_env`);
+}
+function argumentList(f, key, required) {
+    const list = f.list(key);
+    if (list === null) {
+        if (required)
+            f.fail(key, `${f.at(key)} is required: the server's command as a list of arguments`, null);
+        return null;
+    }
+    if (list.length === 0)
+        f.fail(key, `${f.at(key)} must list at least the program to run`);
+    return list.map((item, i) => {
+        if (typeof item === 'number' && Number.isFinite(item))
+            return String(item);
+        if (typeof item !== 'string' || item === '') {
+            f.fail(key, `${f.at(key)}[${i}] must be a non-empty string (one argument; no shell is involved)`, item);
+        }
+        checkTemplate(f, key, item, `${f.at(key)}[${i}]`);
+        return item;
+    });
+}
+/** Rejects a malformed `${...}` now, so a typo is a config error and not a half-started server. */
+function checkTemplate(f, key, text, at = f.at(key)) {
+    for (let i = 0; i < text.length; i++) {
+        if (text[i] !== '$')
+            continue;
+        if (text[i + 1] === '$') {
+            i++;
+            continue;
+        }
+        if (text[i + 1] !== '{')
+            continue;
+        const end = text.indexOf('}', i + 2);
+        const name = end < 0 ? '' : text.slice(i + 2, end);
+        if (end < 0 || !VARIABLE.test(name)) {
+            f.fail(key, `${at} has a malformed variable reference; write \${NAME} (or $$ for a literal $)`, text);
+        }
+        i = end;
+    }
+}
+
 /**
  * Reads and validates the gate file. Validation is strict on purpose: the file is the frozen
  * gate set that blocks releases, so an unknown key, a wrong type or an impossible value is an
@@ -7427,7 +7544,9 @@ function parseGateConfig(text, source) {
         'deployments',
         'runs',
         'statistics',
-        'load'
+        'load',
+        'schedule',
+        'fingerprint_paths'
     ]);
     const version = top.integer('version', 1, 1, 1);
     const helmFields = top.object('helm');
@@ -7435,6 +7554,10 @@ function parseGateConfig(text, source) {
     const runList = top.list('runs');
     const statisticsFields = top.object('statistics');
     const loadFields = top.object('load');
+    const launches = {};
+    const deployments = deploymentFields ? parseDeployments(deploymentFields, launches) : null;
+    const launch = parseLaunchSettings(top, launches);
+    checkScheduleFits(top, launch, baseUrlsOf(deployments));
     top.done();
     if (!runList || runList.length === 0) {
         throw new ConfigError('config.missing', 'runs must list at least one gated run', {
@@ -7459,11 +7582,16 @@ function parseGateConfig(text, source) {
         version: version,
         source,
         helm: helmFields ? parseHelm(helmFields) : null,
-        deployments: deploymentFields ? parseDeployments(deploymentFields) : null,
+        deployments,
         runs,
         statistics: statisticsFields ? parseStatistics(statisticsFields) : { ...DEFAULT_STATISTICS },
-        load: loadFields ? parseLoad(loadFields) : null
+        load: loadFields ? parseLoad(loadFields) : null,
+        launch
     };
+}
+function baseUrlsOf(deployments) {
+    const url = (d) => (d?.kind === 'server' ? d.baseUrl : undefined);
+    return { baseline: url(deployments?.baseline), candidate: url(deployments?.candidate) };
 }
 function parseRun(f) {
     f.allow(['entry', 'match', 'metric', 'split', 'max_drop', 'max_relative_drop', 'lower_is_better', 'perturbations']);
@@ -7514,7 +7642,7 @@ function parseHelm(f) {
     f.done();
     return settings;
 }
-function parseDeployments(f) {
+function parseDeployments(f, launches) {
     f.allow(['baseline', 'candidate']);
     const baseline = f.object('baseline');
     const candidate = f.object('candidate');
@@ -7523,17 +7651,19 @@ function parseDeployments(f) {
         f.fail('baseline', `${f.at('baseline')} is required`, null);
     if (!candidate)
         f.fail('candidate', `${f.at('candidate')} is required`, null);
-    return { baseline: parseDeployment(baseline), candidate: parseDeployment(candidate) };
+    return { baseline: parseDeployment(baseline, launches, 'baseline'), candidate: parseDeployment(candidate, launches, 'candidate') };
 }
-function parseDeployment(f) {
+function parseDeployment(f, launches, side) {
     if (f.has('prod_env')) {
+        if (f.has('launch'))
+            launchNeedsServer(f);
         f.allow(['prod_env', 'deployment']);
         const localPath = f.string('prod_env');
         const deployment = f.string('deployment');
         f.done();
         return { kind: 'prod_env', localPath, deployment };
     }
-    f.allow(['api', 'base_url', 'model', 'tokenizer', 'max_sequence_length', 'api_key_env', 'request_timeout_seconds']);
+    f.allow(['api', 'base_url', 'model', 'tokenizer', 'max_sequence_length', 'api_key_env', 'request_timeout_seconds', 'launch']);
     const api = f.choice('api', ['chat', 'completions'], undefined);
     const baseUrl = f.string('base_url');
     let url;
@@ -7557,6 +7687,9 @@ function parseDeployment(f) {
         f.fail('api_key_env', `${f.at('api_key_env')} must be the NAME of an environment variable, not a key`, '(hidden)');
     }
     const requestTimeoutSeconds = f.number('request_timeout_seconds', 60, n => n > 0 && n <= 3600, 'seconds between 0 and 3600');
+    const launchFields = f.object('launch');
+    if (launchFields)
+        launches[side] = parseLaunch(launchFields);
     f.done();
     return {
         kind: 'server',
@@ -12496,7 +12629,7 @@ function linkTarget(url, field) {
     }
     return parsed.href.replace(/\(/g, '%28').replace(/\)/g, '%29');
 }
-function plural(count, one, many) {
+function plural$1(count, one, many) {
     return `${formatCount(count)} ${count === 1 ? one : many}`;
 }
 function rowIncluded(comparison, rows) {
@@ -12518,9 +12651,9 @@ function verdictCell(comparison) {
 /** Marker, verdict heading, headline sentence and the error and warning counts. */
 function headlineBlock(report) {
     const counts = [
-        `**${plural(report.errors.length, 'error', 'errors')}**`,
-        plural(report.warnings.length, 'warning', 'warnings'),
-        `${plural(report.comparisons.length, 'comparison', 'comparisons')} (${formatCount(report.comparisons.filter(c => c.gated).length)} gated)`
+        `**${plural$1(report.errors.length, 'error', 'errors')}**`,
+        plural$1(report.warnings.length, 'warning', 'warnings'),
+        `${plural$1(report.comparisons.length, 'comparison', 'comparisons')} (${formatCount(report.comparisons.filter(c => c.gated).length)} gated)`
     ];
     return [
         `## ${VERDICT_EMOJI[report.verdict]} ${VERDICT_WORD[report.verdict]} · helm-gate`,
@@ -12613,7 +12746,7 @@ function omittedLine(omitted) {
     const passing = omitted.filter(c => c.verdict === 'pass').length;
     return [
         '',
-        `_${plural(omitted.length, 'comparison', 'comparisons')} omitted to fit the size limit (${formatCount(passing)} passing, ${formatCount(omitted.length - passing)} ungated and not passing); ${OMISSION_NOTICE}._`
+        `_${plural$1(omitted.length, 'comparison', 'comparisons')} omitted to fit the size limit (${formatCount(passing)} passing, ${formatCount(omitted.length - passing)} ungated and not passing); ${OMISSION_NOTICE}._`
     ];
 }
 function tableBlock(shown, omitted, total) {
@@ -12684,7 +12817,7 @@ function efficiencyBlock(report, detail) {
             }
         }
         else {
-            lines.push(`_${plural(report.efficiency.length, 'efficiency entry', 'efficiency entries')} omitted to fit the size limit._`);
+            lines.push(`_${plural$1(report.efficiency.length, 'efficiency entry', 'efficiency entries')} omitted to fit the size limit._`);
         }
         lines.push('');
     }
@@ -12781,10 +12914,10 @@ function omittedExamplesNote(examples, detail, full) {
     if (examples.shown === 0)
         what = 'Changed answers omitted';
     else if (examples.shown < examples.of) {
-        what = `Changed answers shown for ${formatCount(examples.shown)} of ${plural(examples.of, 'comparison', 'comparisons')} (failing and inconclusive first, ${plural(detail.examples, 'answer', 'answers')} each)`;
+        what = `Changed answers shown for ${formatCount(examples.shown)} of ${plural$1(examples.of, 'comparison', 'comparisons')} (failing and inconclusive first, ${plural$1(detail.examples, 'answer', 'answers')} each)`;
     }
     else if (detail.examples < full)
-        what = `Only ${plural(detail.examples, 'changed answer', 'changed answers')} per comparison shown`;
+        what = `Only ${plural$1(detail.examples, 'changed answer', 'changed answers')} per comparison shown`;
     else
         return [];
     return [`_${what} to fit the size limit; ${OMISSION_NOTICE}._`, ''];
@@ -14669,12 +14802,12 @@ function requireErrors () {
 	return errors;
 }
 
-var constants$4;
-var hasRequiredConstants$4;
+var constants$5;
+var hasRequiredConstants$5;
 
-function requireConstants$4 () {
-	if (hasRequiredConstants$4) return constants$4;
-	hasRequiredConstants$4 = 1;
+function requireConstants$5 () {
+	if (hasRequiredConstants$5) return constants$5;
+	hasRequiredConstants$5 = 1;
 
 	/**
 	 * @see https://developer.mozilla.org/docs/Web/HTTP/Headers
@@ -14812,12 +14945,12 @@ function requireConstants$4 () {
 	    lowerCasedKey;
 	}
 
-	constants$4 = {
+	constants$5 = {
 	  wellknownHeaderNames,
 	  headerNameLowerCasedRecord,
 	  getHeaderNameAsBuffer
 	};
-	return constants$4;
+	return constants$5;
 }
 
 var tree_1;
@@ -14830,7 +14963,7 @@ function requireTree () {
 	const {
 	  wellknownHeaderNames,
 	  headerNameLowerCasedRecord
-	} = requireConstants$4();
+	} = requireConstants$5();
 
 	class TstNode {
 	  /** @type {any} */
@@ -15004,7 +15137,7 @@ function requireUtil$5 () {
 	const { EventEmitter: EE } = require$$0;
 	const timers = requireTimers();
 	const { InvalidArgumentError, ConnectTimeoutError } = requireErrors();
-	const { headerNameLowerCasedRecord } = requireConstants$4();
+	const { headerNameLowerCasedRecord } = requireConstants$5();
 	const { tree } = requireTree();
 
 	const [nodeMajor, nodeMinor] = process.versions.node.split('.', 2).map(v => Number(v));
@@ -16313,7 +16446,7 @@ function requireRequest$1 () {
 	  getProtocolFromUrlString
 	} = requireUtil$5();
 	const { channels } = requireDiagnostics();
-	const { headerNameLowerCasedRecord } = requireConstants$4();
+	const { headerNameLowerCasedRecord } = requireConstants$5();
 
 	// Verifies that a given path is valid does not contain control chars \x00 to \x20
 	const invalidPathRegex = /[^\u0021-\u00ff]/;
@@ -17431,17 +17564,17 @@ function requireConnect () {
 	return connect$1;
 }
 
-var constants$3 = {};
+var constants$4 = {};
 
-var utils = {};
+var utils$1 = {};
 
-var hasRequiredUtils;
+var hasRequiredUtils$1;
 
-function requireUtils () {
-	if (hasRequiredUtils) return utils;
-	hasRequiredUtils = 1;
-	Object.defineProperty(utils, "__esModule", { value: true });
-	utils.enumToMap = enumToMap;
+function requireUtils$1 () {
+	if (hasRequiredUtils$1) return utils$1;
+	hasRequiredUtils$1 = 1;
+	Object.defineProperty(utils$1, "__esModule", { value: true });
+	utils$1.enumToMap = enumToMap;
 	function enumToMap(obj, filter = [], exceptions = []) {
 	    const emptyFilter = (filter?.length ?? 0) === 0;
 	    const emptyExceptions = (exceptions?.length ?? 0) === 0;
@@ -17451,18 +17584,18 @@ function requireUtils () {
 	            (emptyExceptions || !exceptions.includes(value)));
 	    }));
 	}
-	return utils;
+	return utils$1;
 }
 
-var hasRequiredConstants$3;
+var hasRequiredConstants$4;
 
-function requireConstants$3 () {
-	if (hasRequiredConstants$3) return constants$3;
-	hasRequiredConstants$3 = 1;
+function requireConstants$4 () {
+	if (hasRequiredConstants$4) return constants$4;
+	hasRequiredConstants$4 = 1;
 	(function (exports) {
 		Object.defineProperty(exports, "__esModule", { value: true });
 		exports.SPECIAL_HEADERS = exports.MINOR = exports.MAJOR = exports.HTAB_SP_VCHAR_OBS_TEXT = exports.QUOTED_STRING = exports.CONNECTION_TOKEN_CHARS = exports.HEADER_CHARS = exports.TOKEN = exports.HEX = exports.URL_CHAR = exports.USERINFO_CHARS = exports.MARK = exports.ALPHANUM = exports.NUM = exports.HEX_MAP = exports.NUM_MAP = exports.ALPHA = exports.STATUSES_HTTP = exports.H_METHOD_MAP = exports.METHOD_MAP = exports.METHODS_RTSP = exports.METHODS_ICE = exports.METHODS_HTTP = exports.HEADER_STATE = exports.FINISH = exports.STATUSES = exports.METHODS = exports.LENIENT_FLAGS = exports.FLAGS = exports.TYPE = exports.ERROR = void 0;
-		const utils_1 = requireUtils();
+		const utils_1 = requireUtils$1();
 		// Emums
 		exports.ERROR = {
 		    OK: 0,
@@ -17990,8 +18123,8 @@ function requireConstants$3 () {
 		    H_METHOD_MAP: exports.H_METHOD_MAP,
 		    STATUSES_HTTP: exports.STATUSES_HTTP,
 		}; 
-	} (constants$3));
-	return constants$3;
+	} (constants$4));
+	return constants$4;
 }
 
 var llhttpWasm = {exports: {}};
@@ -18050,12 +18183,12 @@ function requireLlhttp_simdWasm () {
 	return llhttp_simdWasm.exports;
 }
 
-var constants$2;
-var hasRequiredConstants$2;
+var constants$3;
+var hasRequiredConstants$3;
 
-function requireConstants$2 () {
-	if (hasRequiredConstants$2) return constants$2;
-	hasRequiredConstants$2 = 1;
+function requireConstants$3 () {
+	if (hasRequiredConstants$3) return constants$3;
+	hasRequiredConstants$3 = 1;
 
 	const corsSafeListedMethods = /** @type {const} */ (['GET', 'HEAD', 'POST']);
 	const corsSafeListedMethodsSet = new Set(corsSafeListedMethods);
@@ -18163,7 +18296,7 @@ function requireConstants$2 () {
 	]);
 	const subresourceSet = new Set(subresource);
 
-	constants$2 = {
+	constants$3 = {
 	  subresource,
 	  forbiddenMethods,
 	  requestBodyHeader,
@@ -18186,7 +18319,7 @@ function requireConstants$2 () {
 	  forbiddenMethodsSet,
 	  referrerPolicyTokens: referrerPolicyTokensSet
 	};
-	return constants$2;
+	return constants$3;
 }
 
 var global$1;
@@ -20289,7 +20422,7 @@ function requireUtil$4 () {
 
 	const { Transform } = require$$0$2;
 	const zlib = require$$0$5;
-	const { redirectStatusSet, referrerPolicyTokens, badPortsSet } = requireConstants$2();
+	const { redirectStatusSet, referrerPolicyTokens, badPortsSet } = requireConstants$3();
 	const { getGlobalOrigin } = requireGlobal$1();
 	const { collectAnHTTPQuotedString, parseMIMEType } = requireDataUrl();
 	const { performance } = require$$5$1;
@@ -23291,7 +23424,7 @@ function requireClientH1 () {
 	  kClosed
 	} = requireSymbols();
 
-	const constants = requireConstants$3();
+	const constants = requireConstants$4();
 	const EMPTY_BUF = Buffer.alloc(0);
 	const FastBuffer = Buffer[Symbol.species];
 	const removeAllListeners = util.removeAllListeners;
@@ -41457,7 +41590,7 @@ function requireResponse () {
 	const {
 	  redirectStatusSet,
 	  nullBodyStatus
-	} = requireConstants$2();
+	} = requireConstants$3();
 	const { webidl } = requireWebidl();
 	const { URLSerializer } = requireDataUrl();
 	const { kConstruct } = requireSymbols();
@@ -42111,7 +42244,7 @@ function requireRequest () {
 	  requestCredentials,
 	  requestCache,
 	  requestDuplex
-	} = requireConstants$2();
+	} = requireConstants$3();
 	const { kEnumerableProperty, normalizedMethodRecordsBase, normalizedMethodRecords } = util;
 	const { webidl } = requireWebidl();
 	const { URLSerializer } = requireDataUrl();
@@ -43582,7 +43715,7 @@ function requireFetch () {
 	  safeMethodsSet,
 	  requestBodyHeader,
 	  subresourceSet
-	} = requireConstants$2();
+	} = requireConstants$3();
 	const EE = require$$0;
 	const { Readable, pipeline, finished, isErrored, isReadable } = require$$0$2;
 	const { addAbortListener, bufferToLowerCasedHeaderName } = requireUtil$5();
@@ -46970,12 +47103,12 @@ function requireCachestorage () {
 	return cachestorage;
 }
 
-var constants$1;
-var hasRequiredConstants$1;
+var constants$2;
+var hasRequiredConstants$2;
 
-function requireConstants$1 () {
-	if (hasRequiredConstants$1) return constants$1;
-	hasRequiredConstants$1 = 1;
+function requireConstants$2 () {
+	if (hasRequiredConstants$2) return constants$2;
+	hasRequiredConstants$2 = 1;
 
 	// https://wicg.github.io/cookie-store/#cookie-maximum-attribute-value-size
 	const maxAttributeValueSize = 1024;
@@ -46983,11 +47116,11 @@ function requireConstants$1 () {
 	// https://wicg.github.io/cookie-store/#cookie-maximum-name-value-pair-size
 	const maxNameValuePairSize = 4096;
 
-	constants$1 = {
+	constants$2 = {
 	  maxAttributeValueSize,
 	  maxNameValuePairSize
 	};
-	return constants$1;
+	return constants$2;
 }
 
 var util$2;
@@ -47370,14 +47503,14 @@ function requireUtil$2 () {
 }
 
 var parse;
-var hasRequiredParse;
+var hasRequiredParse$1;
 
-function requireParse () {
-	if (hasRequiredParse) return parse;
-	hasRequiredParse = 1;
+function requireParse$1 () {
+	if (hasRequiredParse$1) return parse;
+	hasRequiredParse$1 = 1;
 
 	const { collectASequenceOfCodePointsFast } = requireInfra();
-	const { maxNameValuePairSize, maxAttributeValueSize } = requireConstants$1();
+	const { maxNameValuePairSize, maxAttributeValueSize } = requireConstants$2();
 	const { isCTLExcludingHtab } = requireUtil$2();
 	const assert = require$$0$1;
 
@@ -47699,7 +47832,7 @@ function requireCookies () {
 	if (hasRequiredCookies) return cookies;
 	hasRequiredCookies = 1;
 
-	const { parseSetCookie } = requireParse();
+	const { parseSetCookie } = requireParse$1();
 	const { stringify } = requireUtil$2();
 	const { webidl } = requireWebidl();
 	const { Headers } = requireHeaders();
@@ -48240,12 +48373,12 @@ function requireEvents () {
 	return events;
 }
 
-var constants;
-var hasRequiredConstants;
+var constants$1;
+var hasRequiredConstants$1;
 
-function requireConstants () {
-	if (hasRequiredConstants) return constants;
-	hasRequiredConstants = 1;
+function requireConstants$1 () {
+	if (hasRequiredConstants$1) return constants$1;
+	hasRequiredConstants$1 = 1;
 
 	/**
 	 * This is a Globally Unique Identifier unique used to validate that the
@@ -48360,7 +48493,7 @@ function requireConstants () {
 	  blob: 4
 	};
 
-	constants = {
+	constants$1 = {
 	  uid,
 	  sentCloseFrameState,
 	  staticPropertyDescriptors,
@@ -48371,7 +48504,7 @@ function requireConstants () {
 	  emptyBuffer,
 	  sendHints
 	};
-	return constants;
+	return constants$1;
 }
 
 var util$1;
@@ -48381,7 +48514,7 @@ function requireUtil$1 () {
 	if (hasRequiredUtil$1) return util$1;
 	hasRequiredUtil$1 = 1;
 
-	const { states, opcodes } = requireConstants();
+	const { states, opcodes } = requireConstants$1();
 	const { isUtf8 } = require$$0$4;
 	const { removeHTTPWhitespace } = requireDataUrl();
 	const { collectASequenceOfCodePointsFast } = requireInfra();
@@ -48737,7 +48870,7 @@ function requireFrame () {
 	hasRequiredFrame = 1;
 
 	const { runtimeFeatures } = requireRuntimeFeatures();
-	const { maxUnsigned16Bit, opcodes } = requireConstants();
+	const { maxUnsigned16Bit, opcodes } = requireConstants$1();
 
 	const BUFFER_SIZE = 8 * 1024;
 
@@ -48877,7 +49010,7 @@ function requireConnection () {
 	if (hasRequiredConnection) return connection;
 	hasRequiredConnection = 1;
 
-	const { uid, states, sentCloseFrameState, emptyBuffer, opcodes } = requireConstants();
+	const { uid, states, sentCloseFrameState, emptyBuffer, opcodes } = requireConstants$1();
 	const { parseExtensions, isClosed, isClosing, isEstablished, isConnecting, validateCloseCodeAndReason } = requireUtil$1();
 	const { makeRequest } = requireRequest();
 	const { fetching } = requireFetch();
@@ -49337,7 +49470,7 @@ function requireReceiver () {
 
 	const { Writable } = require$$0$2;
 	const assert = require$$0$1;
-	const { parserStates, opcodes, states, emptyBuffer, sentCloseFrameState } = requireConstants();
+	const { parserStates, opcodes, states, emptyBuffer, sentCloseFrameState } = requireConstants$1();
 	const {
 	  isValidStatusCode,
 	  isValidOpcode,
@@ -49864,7 +49997,7 @@ function requireSender () {
 	hasRequiredSender = 1;
 
 	const { WebsocketFrameSend } = requireFrame();
-	const { opcodes, sendHints } = requireConstants();
+	const { opcodes, sendHints } = requireConstants$1();
 	const FixedQueue = requireFixedQueue();
 
 	/**
@@ -49984,7 +50117,7 @@ function requireWebsocket () {
 	const { webidl } = requireWebidl();
 	const { URLSerializer } = requireDataUrl();
 	const { environmentSettingsObject } = requireUtil$4();
-	const { staticPropertyDescriptors, states, sentCloseFrameState, sendHints, opcodes } = requireConstants();
+	const { staticPropertyDescriptors, states, sentCloseFrameState, sendHints, opcodes } = requireConstants$1();
 	const {
 	  isConnecting,
 	  isEstablished,
@@ -50860,7 +50993,7 @@ function requireWebsocketstream () {
 
 	const { createDeferredPromise } = requirePromise();
 	const { environmentSettingsObject } = requireUtil$4();
-	const { states, opcodes, sentCloseFrameState } = requireConstants();
+	const { states, opcodes, sentCloseFrameState } = requireConstants$1();
 	const { webidl } = requireWebidl();
 	const { getURLRecord, isValidSubprotocol, isEstablished, utf8Decode } = requireUtil$1();
 	const { establishWebSocketConnection, failWebsocketConnection, closeWebSocketConnection } = requireConnection();
@@ -53436,6 +53569,36 @@ async function writeTimings(file, timings) {
 }
 
 /**
+ * `run --out DIR` writes report.json, report.md, run-manifest.json, logs/ and one folder per side.
+ * A folder that already holds anything would be partly overwritten and partly mixed with the new
+ * run, so only a new or empty folder is accepted; the refusal names what is there, and says when
+ * it is an earlier helm-gate output (which must not be overwritten either: it is evidence).
+ */
+/** Files that only a helm-gate run writes at the top of its output folder. */
+const OWN_MARKERS = ['run-manifest.json', 'manifest.json'];
+const SHOWN = 6;
+async function assertFreshOutputFolder(dir) {
+    let entries;
+    try {
+        entries = await readdir(dir, { withFileTypes: true });
+    }
+    catch (error) {
+        if (error.code === 'ENOENT')
+            return;
+        if (error.code === 'ENOTDIR') {
+            throw new UsageError('usage.out_not_folder', `--out ${dir} is a file, not a folder`, { field: '--out', value: dir });
+        }
+        throw error;
+    }
+    if (entries.length === 0)
+        return;
+    const names = entries.map(entry => (entry.isDirectory() ? `${entry.name}/` : entry.name)).sort();
+    const shown = names.length > SHOWN ? `${names.slice(0, SHOWN).join(', ')} and ${names.length - SHOWN} more` : names.join(', ');
+    const own = names.some(name => OWN_MARKERS.includes(name));
+    throw new UsageError('usage.out_not_empty', `--out ${dir} is not empty: it holds ${own ? 'an earlier helm-gate output' : `${names.length} ${names.length === 1 ? 'entry' : 'entries'}`} (${shown}); give a new or empty folder`, { field: '--out', value: dir });
+}
+
+/**
  * `helm-gate load --config FILE --out DIR`: the performance half alone (docs/load.md). Probes
  * both deployments, runs the load blocks A B B A ..., writes report.json, report.md and the raw
  * per-request timings (load-timings.jsonl) to the output folder.
@@ -53447,7 +53610,7 @@ Runs the performance half alone: a load test of the baseline and the candidate (
 same time, blocks A B B A ...) at the gate file's load levels, and checks the claims in load.checks.
 
   --config FILE          gate file (deployments and load)
-  --out DIR              output folder (default: helm-gate-runs/<time>)
+  --out DIR              output folder (default: helm-gate-runs/<time>); must be new or empty
   --quiet                print nothing but errors
   --debug                show stack traces
 `;
@@ -53469,6 +53632,7 @@ async function loadCommand(argv, io) {
     }
     const config = await loadGateConfig(resolve(io.cwd, requiredConfig(args, LOAD_USAGE)));
     const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', new Date().toISOString().replace(/[:.]/g, '-')));
+    await assertFreshOutputFolder(outDir);
     const quiet = args.flags.has('quiet');
     const say = quiet ? () => { } : (line) => io.stderr(`${line}\n`);
     say(`helm-gate: load test, baseline vs candidate, output in ${outDir}`);
@@ -53499,7 +53663,7 @@ async function runLoadHalf(config, outDir, options) {
  * statistics settings are left out on purpose: tightening a margin must not invalidate an
  * archived baseline, while changing what was asked or whom it was asked must.
  */
-function fingerprint(config) {
+function fingerprint(config, extras = {}) {
     const identity = {
         helm: config.helm
             ? {
@@ -53511,6 +53675,17 @@ function fingerprint(config) {
         entries: [...new Set(config.runs.map(run => run.entry))].sort(),
         baseline: config.deployments ? deploymentIdentity(config.deployments.baseline) : null
     };
+    // Added only when used, so gate files without launch keep their fingerprints (and archives).
+    const launch = config.launch?.sides.baseline;
+    if (launch) {
+        // The command as written: `${VAR}` values are not part of it (pin versions in the gate file
+        // or in a fingerprinted file; docs/launch.md).
+        identity.baseline_launch = { command: launch.command, checkout: launch.checkout, env: launch.env };
+    }
+    if (config.launch?.fingerprintPaths.length) {
+        identity.fingerprint_paths = config.launch.fingerprintPaths;
+        identity.baseline_files = Object.fromEntries(Object.entries(extras.pathDigests ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    }
     return createHash('sha256').update(JSON.stringify(identity)).digest('hex');
 }
 function deploymentIdentity(deployment) {
@@ -53542,7 +53717,7 @@ async function resolveHelmRun(command, env, cwd) {
             .map(dir => join(dir, command));
     for (const candidate of candidates) {
         try {
-            await access(candidate, constants$5.X_OK);
+            await access(candidate, constants$6.X_OK);
             if ((await stat(candidate)).isFile())
                 return candidate;
         }
@@ -53611,7 +53786,7 @@ async function pluginPythonPath(env) {
     const starts = override ? [override] : ancestors(dirname(fileURLToPath(import.meta.url)), 5).map(dir => join(dir, 'python'));
     for (const dir of starts) {
         try {
-            await access(join(dir, 'helm_gate_plugins', 'clients.py'), constants$5.R_OK);
+            await access(join(dir, 'helm_gate_plugins', 'clients.py'), constants$6.R_OK);
             return dir;
         }
         catch {
@@ -53630,6 +53805,227 @@ function ancestors(dir, count) {
 }
 function firstLineOf(text) {
     return text.trim().split('\n').filter(Boolean).pop() ?? '';
+}
+
+/**
+ * Every process group helm-gate started and has not yet seen die: launched servers and helm-run.
+ * While one is alive, SIGINT and SIGTERM to helm-gate (a cancelled job, Ctrl-C) stop them all
+ * before exiting, because each lives in its own process group and would otherwise survive us and
+ * keep the GPU. A second signal, or the process exiting for any other reason, kills them at once.
+ *
+ * GitHub cancels a job with SIGINT, then SIGTERM 7.5 s later, then SIGKILL 2.5 s after that, so the
+ * urgent stop used here is short (registered stop functions get `urgent: true`).
+ */
+const live = new Map();
+let armed = false;
+let stopping = null;
+const SIGNALS = ['SIGINT', 'SIGTERM'];
+/** Messages of the signal path; stderr by default (the action's log). */
+let say = line => process.stderr.write(`${line}\n`);
+/** Tracks a group until the returned function is called (after it is known to be gone). */
+function trackGroup(group) {
+    live.set(group.pgid, group);
+    arm();
+    return () => {
+        if (live.get(group.pgid) === group)
+            live.delete(group.pgid);
+        if (live.size === 0 && !stopping)
+            disarm();
+    };
+}
+/** Stops every tracked group (used on signals; the normal path stops each launch itself). */
+async function stopAllGroups(urgent) {
+    await Promise.all([...live.values()].map(group => group.stop(urgent).catch(() => { })));
+}
+/**
+ * Live (non-zombie) processes of group `pgid`. On Linux read from /proc, because a zombie
+ * (exited, not yet reaped by its parent) still answers kill(0) but holds nothing; elsewhere
+ * kill(-pgid, 0) is the best available answer.
+ */
+function groupMembers(pgid) {
+    let entries;
+    try {
+        entries = readdirSync('/proc').filter(name => /^\d+$/.test(name));
+    }
+    catch {
+        return signalable(pgid) ? [pgid] : [];
+    }
+    const members = [];
+    for (const name of entries) {
+        try {
+            const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+            // pid (comm) state ppid pgrp ...; comm may hold spaces and parentheses.
+            const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+            if (Number(fields[2]) === pgid && fields[0] !== 'Z')
+                members.push(Number(name));
+        }
+        catch {
+            // exited while we looked
+        }
+    }
+    return members;
+}
+/** Is any process of group `pgid` still alive? */
+function groupAlive(pgid) {
+    return groupMembers(pgid).length > 0;
+}
+function signalable(pgid) {
+    try {
+        process.kill(-pgid, 0);
+        return true;
+    }
+    catch (error) {
+        // EPERM: something exists in that group that we may not signal; count it as alive.
+        return error.code === 'EPERM';
+    }
+}
+function killGroupNow(pgid, signal = 'SIGKILL') {
+    try {
+        process.kill(-pgid, signal);
+    }
+    catch {
+        // already gone
+    }
+}
+function onSignal(signal) {
+    const code = 128 + (constants$7.signals[signal] ?? 15);
+    if (stopping) {
+        say(`helm-gate: ${signal} again; killing ${live.size} process group(s) now`);
+        for (const pgid of live.keys())
+            killGroupNow(pgid);
+        process.exit(code);
+    }
+    say(`helm-gate: ${signal} received; stopping ${live.size} launched process group(s) before exiting`);
+    stopping = stopAllGroups(true).finally(() => {
+        for (const pgid of live.keys())
+            killGroupNow(pgid);
+        process.exit(code);
+    });
+}
+/** Last resort when the process exits with groups still tracked (an uncaught error, process.exit). */
+function onExit() {
+    for (const pgid of live.keys())
+        killGroupNow(pgid);
+}
+function arm() {
+    if (armed)
+        return;
+    armed = true;
+    for (const signal of SIGNALS)
+        process.on(signal, onSignal);
+    process.on('exit', onExit);
+}
+function disarm() {
+    if (!armed)
+        return;
+    armed = false;
+    for (const signal of SIGNALS)
+        process.off(signal, onSignal);
+    process.off('exit', onExit);
+}
+
+/**
+ * One helm-run process: spawned with an argument array in its own process group (so a timeout
+ * can kill HELM's worker threads and any children at once), its output streamed line by line
+ * to a log file and to the caller with a side prefix, with progress read from HELM's own log.
+ */
+const KILL_GRACE_MS = 5_000;
+async function runHelmProcess(settings) {
+    await mkdir(dirname(settings.logFile), { recursive: true });
+    const file = createWriteStream(settings.logFile, { flags: 'a' });
+    const started = Date.now();
+    const state = { requests: 0, runsStarted: [], failedRuns: [] };
+    const redact = redactor(settings.secrets ?? []);
+    const prefix = `[${settings.side}]`;
+    const child = spawn(settings.command, settings.args, {
+        env: settings.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true
+    });
+    // A signal to helm-gate (a cancelled job) must not leave helm-run running in its own group.
+    const pgid = child.pid;
+    const release = pgid ? trackGroup({ pgid, label: `${settings.side} helm-run`, stop: async () => killGroup(pgid, 'SIGKILL') }) : () => { };
+    const onLine = (raw) => {
+        const line = redact(raw);
+        file.write(`${line}\n`);
+        settings.log?.(`${prefix} ${line}`);
+        const running = /\bRunning (\S.*) \{\s*$/.exec(line);
+        if (running) {
+            state.runsStarted.push(running[1]);
+            settings.progress?.(`${prefix} run ${state.runsStarted.length}/${settings.expectedRuns}: ${running[1]}`);
+        }
+        const processed = /\bProcessed (\d+) requests\b/.exec(line);
+        if (processed) {
+            state.requests += Number(processed[1]);
+            settings.progress?.(`${prefix} ${state.requests} requests done`);
+        }
+        const failed = /Failed runs: \[(.*)\]/.exec(line);
+        if (failed)
+            state.failedRuns = [...failed[1].matchAll(/"([^"]*)"/g)].map(m => m[1]);
+    };
+    const readers = [child.stdout, child.stderr].map(stream => {
+        const reader = createInterface({ input: stream, crlfDelay: Infinity });
+        reader.on('line', onLine);
+        return new Promise(resolve => reader.on('close', resolve));
+    });
+    let timedOut = false;
+    let killTimer;
+    const timeout = setTimeout(() => {
+        timedOut = true;
+        onLine(`helm-gate: ${settings.side} exceeded its timeout of ${Math.round(settings.timeoutMs / 1000)} s; killing process group ${child.pid}`);
+        killGroup(child.pid, 'SIGTERM');
+        killTimer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS);
+    }, settings.timeoutMs);
+    const heartbeat = setInterval(() => {
+        const seconds = Math.round((Date.now() - started) / 1000);
+        settings.progress?.(`${prefix} still running after ${seconds} s: run ${state.runsStarted.length}/${settings.expectedRuns}, ${state.requests} requests done`);
+    }, settings.heartbeatMs ?? 30_000);
+    const exit = await new Promise(resolve => {
+        child.once('error', error => resolve({ code: null, signal: null, spawnError: error.message }));
+        child.once('exit', (code, signal) => resolve({ code, signal, spawnError: null }));
+    });
+    clearTimeout(timeout);
+    clearInterval(heartbeat);
+    if (killTimer)
+        clearTimeout(killTimer);
+    // Children of helm-run that outlived it (none expected) must not keep running after the gate,
+    // nor hold its output pipes open.
+    killGroup(child.pid, 'SIGKILL');
+    release();
+    if (exit.spawnError === null)
+        await Promise.all(readers);
+    const ended = Date.now();
+    if (exit.spawnError)
+        onLine(`helm-gate: could not start ${settings.command}: ${exit.spawnError}`);
+    await new Promise(resolve => file.end(resolve));
+    return {
+        exitCode: exit.code,
+        signal: exit.signal,
+        timedOut,
+        startedAt: new Date(started).toISOString(),
+        endedAt: new Date(ended).toISOString(),
+        durationMs: ended - started,
+        requests: state.requests,
+        runsStarted: state.runsStarted,
+        failedRuns: state.failedRuns,
+        spawnError: exit.spawnError
+    };
+}
+function killGroup(pid, signal) {
+    if (!pid)
+        return;
+    try {
+        process.kill(-pid, signal);
+    }
+    catch {
+        // already gone
+    }
+}
+function redactor(secrets) {
+    const values = secrets.filter(secret => secret.length >= 4);
+    if (values.length === 0)
+        return line => line;
+    return line => values.reduce((text, secret) => text.split(secret).join('***'), line);
 }
 
 /**
@@ -53848,103 +54244,3021 @@ function yamlWithHeader(value, options = {}) {
 }
 
 /**
- * One helm-run process: spawned with an argument array in its own process group (so a timeout
- * can kill HELM's worker threads and any children at once), its output streamed line by line
- * to a log file and to the caller with a side prefix, with progress read from HELM's own log.
+ * One cause, one error. When a side fails, the runner finds several symptoms of the same cause
+ * (helm-run exited 1, its run directory is incomplete, the gate's entry has no complete run), and
+ * none of them says why: that is only in the side's log, among thousands of lines. This folds the
+ * symptoms of a side into its root cause and quotes the decisive line of the log (the client
+ * error: a refused connection, a timeout, a 401) in the error itself.
  */
-const KILL_GRACE_MS = 5_000;
-async function runHelmProcess(settings) {
-    await mkdir(dirname(settings.logFile), { recursive: true });
-    const file = createWriteStream(settings.logFile, { flags: 'a' });
-    const started = Date.now();
-    const state = { requests: 0, runsStarted: [], failedRuns: [] };
-    const redact = redactor(settings.secrets ?? []);
-    const prefix = `[${settings.side}]`;
-    const child = spawn(settings.command, settings.args, {
-        env: settings.env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        detached: true
-    });
-    const onLine = (raw) => {
-        const line = redact(raw);
-        file.write(`${line}\n`);
-        settings.log?.(`${prefix} ${line}`);
-        const running = /\bRunning (\S.*) \{\s*$/.exec(line);
-        if (running) {
-            state.runsStarted.push(running[1]);
-            settings.progress?.(`${prefix} run ${state.runsStarted.length}/${settings.expectedRuns}: ${running[1]}`);
+/** Errors that say why a side failed. */
+const ROOT_CAUSES = /^(server\.|runner\.(spawn|timeout|exit)$)/;
+/** Errors that only say what is missing because of it. */
+const SYMPTOMS = new Set(['runner.incomplete_run', 'runner.run_missing', 'runner.nothing_ran']);
+/**
+ * What to quote from a helm-run log, most telling first. HELM logs each failed request's
+ * exception with its chained causes; the lowest-level cause names the real problem ("Connection
+ * refused"), where the OpenAI SDK only says "Connection error.".
+ */
+const DECISIVE = [
+    // helm-gate's client plugin: an exception of the client itself (a missing API key variable).
+    /helm-gate client error: .+/,
+    // The transport under the OpenAI SDK: refused, reset, timed out, DNS.
+    /\b(?:httpx|httpcore|urllib3|requests|aiohttp)\.\w+: .+/,
+    /\[Errno -?\d+\] .+/,
+    // The SDK's own classification: 401, 404, 429, 5xx, timeouts.
+    /\bopenai\.\w+: .+/,
+    // HELM's summary of a failed request.
+    /\bOpenAI error: .+/,
+    // Any other exception that ended the run (not HELM's final "Failed runs" summary).
+    /^(?!.*RunnerError)(?:[\w.]+\.)?\w+(?:Error|Exception): .+/
+];
+const MAX_LOG_BYTES = 8 * 1024 * 1024;
+const MAX_QUOTE = 300;
+/** The decisive line of a helm-run log, or null when it holds nothing telling. */
+function decisiveLine(log) {
+    const lines = log.split('\n');
+    for (const pattern of DECISIVE) {
+        for (let i = 0; i < lines.length; i++) {
+            const match = pattern.exec(lines[i]);
+            if (match) {
+                const text = match[0].trim();
+                return { line: i + 1, text: text.length > MAX_QUOTE ? `${text.slice(0, MAX_QUOTE - 1)}…` : text };
+            }
         }
-        const processed = /\bProcessed (\d+) requests\b/.exec(line);
-        if (processed) {
-            state.requests += Number(processed[1]);
-            settings.progress?.(`${prefix} ${state.requests} requests done`);
-        }
-        const failed = /Failed runs: \[(.*)\]/.exec(line);
-        if (failed)
-            state.failedRuns = [...failed[1].matchAll(/"([^"]*)"/g)].map(m => m[1]);
-    };
-    const readers = [child.stdout, child.stderr].map(stream => {
-        const reader = createInterface({ input: stream, crlfDelay: Infinity });
-        reader.on('line', onLine);
-        return new Promise(resolve => reader.on('close', resolve));
-    });
-    let timedOut = false;
-    let killTimer;
-    const timeout = setTimeout(() => {
-        timedOut = true;
-        onLine(`helm-gate: ${settings.side} exceeded its timeout of ${Math.round(settings.timeoutMs / 1000)} s; killing process group ${child.pid}`);
-        killGroup(child.pid, 'SIGTERM');
-        killTimer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS);
-    }, settings.timeoutMs);
-    const heartbeat = setInterval(() => {
-        const seconds = Math.round((Date.now() - started) / 1000);
-        settings.progress?.(`${prefix} still running after ${seconds} s: run ${state.runsStarted.length}/${settings.expectedRuns}, ${state.requests} requests done`);
-    }, settings.heartbeatMs ?? 30_000);
-    const exit = await new Promise(resolve => {
-        child.once('error', error => resolve({ code: null, signal: null, spawnError: error.message }));
-        child.once('exit', (code, signal) => resolve({ code, signal, spawnError: null }));
-    });
-    clearTimeout(timeout);
-    clearInterval(heartbeat);
-    if (killTimer)
-        clearTimeout(killTimer);
-    // Children of helm-run that outlived it (none expected) must not keep running after the gate,
-    // nor hold its output pipes open.
-    killGroup(child.pid, 'SIGKILL');
-    if (exit.spawnError === null)
-        await Promise.all(readers);
-    const ended = Date.now();
-    if (exit.spawnError)
-        onLine(`helm-gate: could not start ${settings.command}: ${exit.spawnError}`);
-    await new Promise(resolve => file.end(resolve));
-    return {
-        exitCode: exit.code,
-        signal: exit.signal,
-        timedOut,
-        startedAt: new Date(started).toISOString(),
-        endedAt: new Date(ended).toISOString(),
-        durationMs: ended - started,
-        requests: state.requests,
-        runsStarted: state.runsStarted,
-        failedRuns: state.failedRuns,
-        spawnError: exit.spawnError
-    };
+    }
+    return null;
 }
-function killGroup(pid, signal) {
-    if (!pid)
-        return;
+/**
+ * A side's errors grouped by root cause: the first root cause absorbs the symptoms (named in one
+ * clause) and quotes the log; other errors are kept as they are. Without a root cause the first
+ * symptom quotes the log instead.
+ */
+function groupByRootCause(errors, quote, logName) {
+    const root = errors.find(error => ROOT_CAUSES.test(error.code));
+    const symptoms = root ? errors.filter(error => SYMPTOMS.has(error.code)) : [];
+    const lead = root ?? errors.find(error => SYMPTOMS.has(error.code));
+    if (!lead)
+        return [...errors];
+    const parts = [lead.message.replace(/; see the \w+ log$/, '')];
+    if (quote)
+        parts.push(`${logName} line ${quote.line}: ${quote.text}`);
+    else if (lead.code.startsWith('runner.'))
+        parts.push(`see ${logName}`);
+    const consequence = consequences(symptoms);
+    if (consequence)
+        parts.push(consequence);
+    // Same class and code as the cause, so callers that check either still recognise it.
+    const Kind = lead.constructor;
+    const grouped = new Kind(lead.code, parts.join('; '), lead.location);
+    return errors.flatMap(error => (error === lead ? [grouped] : symptoms.includes(error) ? [] : [error]));
+}
+function consequences(symptoms) {
+    const entries = symptoms.filter(s => s.code === 'runner.run_missing').map(s => String(s.location.value));
+    const incomplete = symptoms.filter(s => s.code === 'runner.incomplete_run').length;
+    if (entries.length > 0)
+        return `so ${plural(entries.length, 'entry has', 'entries have')} no complete run: ${entries.join(', ')}`;
+    if (incomplete > 0)
+        return `so ${plural(incomplete, 'run is', 'runs are')} incomplete`;
+    return '';
+}
+function plural(n, one, many) {
+    return n === 1 ? `1 ${one}` : `${n} ${many}`;
+}
+/** The tail of a log file (the whole file up to a bound), or '' when it cannot be read. */
+async function readLogTail(file) {
+    let handle;
     try {
-        process.kill(-pid, signal);
+        handle = await open(file, 'r');
+        const { size } = await handle.stat();
+        const length = Math.min(size, MAX_LOG_BYTES);
+        const buffer = Buffer.alloc(length);
+        await handle.read(buffer, 0, length, size - length);
+        return buffer.toString('utf8');
     }
     catch {
-        // already gone
+        return '';
+    }
+    finally {
+        await handle?.close();
     }
 }
-function redactor(secrets) {
-    const values = secrets.filter(secret => secret.length >= 4);
-    if (values.length === 0)
+/** groupByRootCause with the quote read from the side's log (named relative to `outDir`). */
+async function explainSideErrors(errors, logFile, outDir) {
+    if (errors.length === 0)
+        return errors;
+    const quote = decisiveLine(await readLogTail(logFile));
+    return groupByRootCause(errors, quote, relative(outDir, logFile) || logFile);
+}
+
+/**
+ * How many instances each gated comparison will have, asked of HELM itself: `helm-run --dry-run`
+ * with the baseline side's exact entries and prod_env, into a temporary folder. A dry run sends
+ * no request, but it builds the scenarios and down-samples them exactly as the real run will.
+ * The count cannot be derived from max_eval_instances alone: HELM draws that many instances from
+ * all evaluation splits together, and a comparison reads one split (docs/helm.md "Offline
+ * scenarios"): 200 on synthetic_reasoning gives 99 test instances.
+ */
+const DRY_RUN_TIMEOUT_MS = 10 * 60_000;
+/** Runs the dry run for `plan` (one side's plan; both sides run the same entries). */
+async function countInstances(plan, runs, settings) {
+    const dir = await mkdtemp(join(tmpdir(), 'helm-gate-count-'));
+    try {
+        const localPath = join(dir, 'prod_env');
+        const outputPath = join(dir, 'out');
+        await mkdir(localPath, { recursive: true });
+        for (const name of PROD_ENV_FILES)
+            await writeFile(join(localPath, name), plan.prodEnv.files[name], { mode: 0o600 });
+        const args = replaceOptions(plan.args, { '--output-path': outputPath, '--local-path': localPath, '--suite': 'count' });
+        const logFile = join(dir, 'dry-run.log');
+        const result = await runHelmProcess({
+            side: 'count',
+            command: settings.helmRun,
+            args: [...args, '--dry-run'],
+            env: { ...settings.env, PYTHONPATH: [settings.pluginPath, settings.env.PYTHONPATH].filter(Boolean).join(delimiter) },
+            logFile,
+            timeoutMs: DRY_RUN_TIMEOUT_MS,
+            expectedRuns: plan.entries.length
+        });
+        if (result.spawnError)
+            return { ok: false, problem: `could not start ${settings.helmRun}: ${result.spawnError}` };
+        if (result.exitCode !== 0) {
+            const quote = decisiveLine(await readLogTail(logFile));
+            return { ok: false, problem: `helm-run --dry-run exited with ${result.exitCode ?? result.signal}${quote ? `: ${quote.text}` : ''}` };
+        }
+        const suite = join(outputPath, 'runs', 'count');
+        const dirs = await Promise.all((await readdir(suite, { withFileTypes: true }))
+            .filter(entry => entry.isDirectory() && entry.name !== 'eval_cache')
+            .map(entry => readRunDirectory(join(suite, entry.name))));
+        const counts = [];
+        for (const run of runs) {
+            const found = dirs.find(d => d.files.scenarioState && runMatchesEntry(d, run));
+            if (!found) {
+                counts.push({ run, split: null, n: null, counts: null });
+                continue;
+            }
+            const splitCounts = await countScenarioState(join(found.path, 'scenario_state.json'));
+            const split = comparisonSplit(run, splitCounts);
+            counts.push({ run, split, n: split === null ? null : (splitCounts.clean[split] ?? 0), counts: splitCounts });
+        }
+        return { ok: true, counts };
+    }
+    finally {
+        await rm(dir, { recursive: true, force: true });
+    }
+}
+/** The split a comparison reads: the configured one, else the only one, else test (as compare does). */
+function comparisonSplit(run, counts) {
+    if (run.split !== null)
+        return run.split;
+    const splits = Object.keys(counts.clean).sort();
+    if (splits.length === 1)
+        return splits[0];
+    return splits.includes('test') ? 'test' : null;
+}
+/** Distinct instances per split (clean) and per perturbation, from scenario_state.json. */
+async function countScenarioState(file) {
+    const clean = new Map();
+    const perturbed = new Map();
+    const plan = (path) => {
+        if (path.length === 0)
+            return 'descend';
+        if (path[0] !== 'request_states')
+            return 'skip';
+        if (path.length <= 2)
+            return 'descend';
+        return path[2] === 'instance' && path.length === 3 ? 'descend' : path[2] === 'instance' && isCounted(path[3]) ? 'emit' : 'skip';
+    };
+    const current = new Map();
+    for await (const event of streamJson(file, { plan })) {
+        if (event.kind !== 'value' || event.path.length !== 4)
+            continue;
+        const index = event.path[1];
+        const entry = current.get(index) ?? {};
+        current.set(index, entry);
+        const value = event.value;
+        if (event.path[3] === 'id' && typeof value === 'string')
+            entry.id = value;
+        if (event.path[3] === 'split' && typeof value === 'string')
+            entry.split = value;
+        if (event.path[3] === 'perturbation' && typeof value === 'object' && value !== null)
+            entry.perturbation = String(value.name);
+    }
+    for (const { id, split, perturbation } of current.values()) {
+        if (id === undefined || split === undefined || split === 'train')
+            continue;
+        const into = perturbation === undefined ? clean : perturbed;
+        const key = perturbation ?? split;
+        let set = into.get(key);
+        if (!set)
+            into.set(key, (set = new Set()));
+        set.add(id);
+    }
+    const sizes = (map) => Object.fromEntries([...map].sort(([a], [b]) => a.localeCompare(b)).map(([key, set]) => [key, set.size]));
+    return { clean: sizes(clean), perturbed: sizes(perturbed) };
+}
+function isCounted(segment) {
+    return segment === 'id' || segment === 'split' || segment === 'perturbation';
+}
+function replaceOptions(args, values) {
+    const out = [...args];
+    for (const [flag, value] of Object.entries(values)) {
+        const at = out.indexOf(flag);
+        if (at >= 0)
+            out[at + 1] = value;
+    }
+    return out;
+}
+
+var utils = {};
+
+var constants;
+var hasRequiredConstants;
+
+function requireConstants () {
+	if (hasRequiredConstants) return constants;
+	hasRequiredConstants = 1;
+
+	const WIN_SLASH = '\\\\/';
+	const WIN_NO_SLASH = `[^${WIN_SLASH}]`;
+
+	const DEFAULT_MAX_EXTGLOB_RECURSION = 0;
+
+	/**
+	 * Posix glob regex
+	 */
+
+	const DOT_LITERAL = '\\.';
+	const PLUS_LITERAL = '\\+';
+	const QMARK_LITERAL = '\\?';
+	const SLASH_LITERAL = '\\/';
+	const ONE_CHAR = '(?=.)';
+	const QMARK = '[^/]';
+	const END_ANCHOR = `(?:${SLASH_LITERAL}|$)`;
+	const START_ANCHOR = `(?:^|${SLASH_LITERAL})`;
+	const DOTS_SLASH = `${DOT_LITERAL}{1,2}${END_ANCHOR}`;
+	const NO_DOT = `(?!${DOT_LITERAL})`;
+	const NO_DOTS = `(?!${START_ANCHOR}${DOTS_SLASH})`;
+	const NO_DOT_SLASH = `(?!${DOT_LITERAL}{0,1}${END_ANCHOR})`;
+	const NO_DOTS_SLASH = `(?!${DOTS_SLASH})`;
+	const QMARK_NO_DOT = `[^.${SLASH_LITERAL}]`;
+	const STAR = `${QMARK}*?`;
+	const SEP = '/';
+
+	const POSIX_CHARS = {
+	  DOT_LITERAL,
+	  PLUS_LITERAL,
+	  QMARK_LITERAL,
+	  SLASH_LITERAL,
+	  ONE_CHAR,
+	  QMARK,
+	  END_ANCHOR,
+	  DOTS_SLASH,
+	  NO_DOT,
+	  NO_DOTS,
+	  NO_DOT_SLASH,
+	  NO_DOTS_SLASH,
+	  QMARK_NO_DOT,
+	  STAR,
+	  START_ANCHOR,
+	  SEP
+	};
+
+	/**
+	 * Windows glob regex
+	 */
+
+	const WINDOWS_CHARS = {
+	  ...POSIX_CHARS,
+
+	  SLASH_LITERAL: `[${WIN_SLASH}]`,
+	  QMARK: WIN_NO_SLASH,
+	  STAR: `${WIN_NO_SLASH}*?`,
+	  DOTS_SLASH: `${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$)`,
+	  NO_DOT: `(?!${DOT_LITERAL})`,
+	  NO_DOTS: `(?!(?:^|[${WIN_SLASH}])${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+	  NO_DOT_SLASH: `(?!${DOT_LITERAL}{0,1}(?:[${WIN_SLASH}]|$))`,
+	  NO_DOTS_SLASH: `(?!${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+	  QMARK_NO_DOT: `[^.${WIN_SLASH}]`,
+	  START_ANCHOR: `(?:^|[${WIN_SLASH}])`,
+	  END_ANCHOR: `(?:[${WIN_SLASH}]|$)`,
+	  SEP: '\\'
+	};
+
+	/**
+	 * POSIX Bracket Regex
+	 */
+
+	const POSIX_REGEX_SOURCE = {
+	  __proto__: null,
+	  alnum: 'a-zA-Z0-9',
+	  alpha: 'a-zA-Z',
+	  ascii: '\\x00-\\x7F',
+	  blank: ' \\t',
+	  cntrl: '\\x00-\\x1F\\x7F',
+	  digit: '0-9',
+	  graph: '\\x21-\\x7E',
+	  lower: 'a-z',
+	  print: '\\x20-\\x7E ',
+	  punct: '\\-!"#$%&\'()\\*+,./:;<=>?@[\\]^_`{|}~',
+	  space: ' \\t\\r\\n\\v\\f',
+	  upper: 'A-Z',
+	  word: 'A-Za-z0-9_',
+	  xdigit: 'A-Fa-f0-9'
+	};
+
+	constants = {
+	  DEFAULT_MAX_EXTGLOB_RECURSION,
+	  MAX_LENGTH: 1024 * 64,
+	  POSIX_REGEX_SOURCE,
+
+	  // regular expressions
+	  REGEX_BACKSLASH: /\\(?![*+?^${}(|)[\]])/g,
+	  REGEX_NON_SPECIAL_CHARS: /^[^@![\].,$*+?^{}()|\\/]+/,
+	  REGEX_SPECIAL_CHARS: /[-*+?.^${}(|)[\]]/,
+	  REGEX_SPECIAL_CHARS_BACKREF: /(\\?)((\W)(\3*))/g,
+	  REGEX_SPECIAL_CHARS_GLOBAL: /([-*+?.^${}(|)[\]])/g,
+	  REGEX_REMOVE_BACKSLASH: /(?:\[.*?[^\\]\]|\\(?=.))/g,
+
+	  // Replace globs with equivalent patterns to reduce parsing time.
+	  REPLACEMENTS: {
+	    __proto__: null,
+	    '***': '*',
+	    '**/**': '**',
+	    '**/**/**': '**'
+	  },
+
+	  // Digits
+	  CHAR_0: 48, /* 0 */
+	  CHAR_9: 57, /* 9 */
+
+	  // Alphabet chars.
+	  CHAR_UPPERCASE_A: 65, /* A */
+	  CHAR_LOWERCASE_A: 97, /* a */
+	  CHAR_UPPERCASE_Z: 90, /* Z */
+	  CHAR_LOWERCASE_Z: 122, /* z */
+
+	  CHAR_LEFT_PARENTHESES: 40, /* ( */
+	  CHAR_RIGHT_PARENTHESES: 41, /* ) */
+
+	  CHAR_ASTERISK: 42, /* * */
+
+	  // Non-alphabetic chars.
+	  CHAR_AMPERSAND: 38, /* & */
+	  CHAR_AT: 64, /* @ */
+	  CHAR_BACKWARD_SLASH: 92, /* \ */
+	  CHAR_CARRIAGE_RETURN: 13, /* \r */
+	  CHAR_CIRCUMFLEX_ACCENT: 94, /* ^ */
+	  CHAR_COLON: 58, /* : */
+	  CHAR_COMMA: 44, /* , */
+	  CHAR_DOT: 46, /* . */
+	  CHAR_DOUBLE_QUOTE: 34, /* " */
+	  CHAR_EQUAL: 61, /* = */
+	  CHAR_EXCLAMATION_MARK: 33, /* ! */
+	  CHAR_FORM_FEED: 12, /* \f */
+	  CHAR_FORWARD_SLASH: 47, /* / */
+	  CHAR_GRAVE_ACCENT: 96, /* ` */
+	  CHAR_HASH: 35, /* # */
+	  CHAR_HYPHEN_MINUS: 45, /* - */
+	  CHAR_LEFT_ANGLE_BRACKET: 60, /* < */
+	  CHAR_LEFT_CURLY_BRACE: 123, /* { */
+	  CHAR_LEFT_SQUARE_BRACKET: 91, /* [ */
+	  CHAR_LINE_FEED: 10, /* \n */
+	  CHAR_NO_BREAK_SPACE: 160, /* \u00A0 */
+	  CHAR_PERCENT: 37, /* % */
+	  CHAR_PLUS: 43, /* + */
+	  CHAR_QUESTION_MARK: 63, /* ? */
+	  CHAR_RIGHT_ANGLE_BRACKET: 62, /* > */
+	  CHAR_RIGHT_CURLY_BRACE: 125, /* } */
+	  CHAR_RIGHT_SQUARE_BRACKET: 93, /* ] */
+	  CHAR_SEMICOLON: 59, /* ; */
+	  CHAR_SINGLE_QUOTE: 39, /* ' */
+	  CHAR_SPACE: 32, /*   */
+	  CHAR_TAB: 9, /* \t */
+	  CHAR_UNDERSCORE: 95, /* _ */
+	  CHAR_VERTICAL_LINE: 124, /* | */
+	  CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279, /* \uFEFF */
+
+	  /**
+	   * Create EXTGLOB_CHARS
+	   */
+
+	  extglobChars(chars) {
+	    return {
+	      '!': { type: 'negate', open: '(?:(?!(?:', close: `))${chars.STAR})` },
+	      '?': { type: 'qmark', open: '(?:', close: ')?' },
+	      '+': { type: 'plus', open: '(?:', close: ')+' },
+	      '*': { type: 'star', open: '(?:', close: ')*' },
+	      '@': { type: 'at', open: '(?:', close: ')' }
+	    };
+	  },
+
+	  /**
+	   * Create GLOB_CHARS
+	   */
+
+	  globChars(win32) {
+	    return win32 === true ? WINDOWS_CHARS : POSIX_CHARS;
+	  }
+	};
+	return constants;
+}
+
+/*global navigator*/
+
+var hasRequiredUtils;
+
+function requireUtils () {
+	if (hasRequiredUtils) return utils;
+	hasRequiredUtils = 1;
+	(function (exports) {
+
+		const {
+		  REGEX_BACKSLASH,
+		  REGEX_REMOVE_BACKSLASH,
+		  REGEX_SPECIAL_CHARS,
+		  REGEX_SPECIAL_CHARS_GLOBAL
+		} = /*@__PURE__*/ requireConstants();
+
+		exports.isObject = val => val !== null && typeof val === 'object' && !Array.isArray(val);
+		exports.hasRegexChars = str => REGEX_SPECIAL_CHARS.test(str);
+		exports.isRegexChar = str => str.length === 1 && exports.hasRegexChars(str);
+		exports.escapeRegex = str => str.replace(REGEX_SPECIAL_CHARS_GLOBAL, '\\$1');
+		exports.toPosixSlashes = str => str.replace(REGEX_BACKSLASH, '/');
+
+		exports.isWindows = () => {
+		  if (typeof navigator !== 'undefined' && navigator.platform) {
+		    const platform = navigator.platform.toLowerCase();
+		    return platform === 'win32' || platform === 'windows';
+		  }
+
+		  if (typeof process !== 'undefined' && process.platform) {
+		    return process.platform === 'win32';
+		  }
+
+		  return false;
+		};
+
+		exports.removeBackslashes = str => {
+		  return str.replace(REGEX_REMOVE_BACKSLASH, match => {
+		    return match === '\\' ? '' : match;
+		  });
+		};
+
+		exports.escapeLast = (input, char, lastIdx) => {
+		  const idx = input.lastIndexOf(char, lastIdx);
+		  if (idx === -1) return input;
+		  if (input[idx - 1] === '\\') return exports.escapeLast(input, char, idx - 1);
+		  return `${input.slice(0, idx)}\\${input.slice(idx)}`;
+		};
+
+		exports.removePrefix = (input, state = {}) => {
+		  let output = input;
+		  if (output.startsWith('./')) {
+		    output = output.slice(2);
+		    state.prefix = './';
+		  }
+		  return output;
+		};
+
+		exports.wrapOutput = (input, state = {}, options = {}) => {
+		  const prepend = options.contains ? '' : '^';
+		  const append = options.contains ? '' : '$';
+
+		  let output = `${prepend}(?:${input})${append}`;
+		  if (state.negated === true) {
+		    output = `(?:^(?!${output}).*$)`;
+		  }
+		  return output;
+		};
+
+		exports.basename = (path, { windows } = {}) => {
+		  const segs = path.split(windows ? /[\\/]/ : '/');
+		  const last = segs[segs.length - 1];
+
+		  if (last === '') {
+		    return segs[segs.length - 2];
+		  }
+
+		  return last;
+		}; 
+	} (utils));
+	return utils;
+}
+
+var scan_1;
+var hasRequiredScan;
+
+function requireScan () {
+	if (hasRequiredScan) return scan_1;
+	hasRequiredScan = 1;
+
+	const utils = /*@__PURE__*/ requireUtils();
+	const {
+	  CHAR_ASTERISK,             /* * */
+	  CHAR_AT,                   /* @ */
+	  CHAR_BACKWARD_SLASH,       /* \ */
+	  CHAR_COMMA,                /* , */
+	  CHAR_DOT,                  /* . */
+	  CHAR_EXCLAMATION_MARK,     /* ! */
+	  CHAR_FORWARD_SLASH,        /* / */
+	  CHAR_LEFT_CURLY_BRACE,     /* { */
+	  CHAR_LEFT_PARENTHESES,     /* ( */
+	  CHAR_LEFT_SQUARE_BRACKET,  /* [ */
+	  CHAR_PLUS,                 /* + */
+	  CHAR_QUESTION_MARK,        /* ? */
+	  CHAR_RIGHT_CURLY_BRACE,    /* } */
+	  CHAR_RIGHT_PARENTHESES,    /* ) */
+	  CHAR_RIGHT_SQUARE_BRACKET  /* ] */
+	} = /*@__PURE__*/ requireConstants();
+
+	const isPathSeparator = code => {
+	  return code === CHAR_FORWARD_SLASH || code === CHAR_BACKWARD_SLASH;
+	};
+
+	const depth = token => {
+	  if (token.isPrefix !== true) {
+	    token.depth = token.isGlobstar ? Infinity : 1;
+	  }
+	};
+
+	/**
+	 * Quickly scans a glob pattern and returns an object with a handful of
+	 * useful properties, like `isGlob`, `path` (the leading non-glob, if it exists),
+	 * `glob` (the actual pattern), `negated` (true if the path starts with `!` but not
+	 * with `!(`) and `negatedExtglob` (true if the path starts with `!(`).
+	 *
+	 * ```js
+	 * const pm = require('picomatch');
+	 * console.log(pm.scan('foo/bar/*.js'));
+	 * { isGlob: true, input: 'foo/bar/*.js', base: 'foo/bar', glob: '*.js' }
+	 * ```
+	 * @param {String} `str`
+	 * @param {Object} `options`
+	 * @return {Object} Returns an object with tokens and regex source string.
+	 * @api public
+	 */
+
+	const scan = (input, options) => {
+	  const opts = options || {};
+
+	  const length = input.length - 1;
+	  const scanToEnd = opts.parts === true || opts.tokens === true || opts.scanToEnd === true;
+	  const slashes = [];
+	  const tokens = [];
+	  const parts = [];
+
+	  let str = input;
+	  let index = -1;
+	  let start = 0;
+	  let lastIndex = 0;
+	  let isBrace = false;
+	  let isBracket = false;
+	  let isGlob = false;
+	  let isExtglob = false;
+	  let isGlobstar = false;
+	  let braceEscaped = false;
+	  let backslashes = false;
+	  let negated = false;
+	  let negatedExtglob = false;
+	  let finished = false;
+	  let braces = 0;
+	  let prev;
+	  let code;
+	  let token = { value: '', depth: 0, isGlob: false };
+
+	  const eos = () => index >= length;
+	  const peek = () => str.charCodeAt(index + 1);
+	  const advance = () => {
+	    prev = code;
+	    return str.charCodeAt(++index);
+	  };
+
+	  while (index < length) {
+	    code = advance();
+	    let next;
+
+	    if (code === CHAR_BACKWARD_SLASH) {
+	      backslashes = token.backslashes = true;
+	      code = advance();
+
+	      if (code === CHAR_LEFT_CURLY_BRACE) {
+	        braceEscaped = true;
+	      }
+	      continue;
+	    }
+
+	    if (braceEscaped === true || code === CHAR_LEFT_CURLY_BRACE) {
+	      braces++;
+
+	      while (eos() !== true && (code = advance())) {
+	        if (code === CHAR_BACKWARD_SLASH) {
+	          backslashes = token.backslashes = true;
+	          advance();
+	          continue;
+	        }
+
+	        if (code === CHAR_LEFT_CURLY_BRACE) {
+	          braces++;
+	          continue;
+	        }
+
+	        if (braceEscaped !== true && code === CHAR_DOT && (code = advance()) === CHAR_DOT) {
+	          isBrace = token.isBrace = true;
+	          isGlob = token.isGlob = true;
+	          finished = true;
+
+	          if (scanToEnd === true) {
+	            continue;
+	          }
+
+	          break;
+	        }
+
+	        if (braceEscaped !== true && code === CHAR_COMMA) {
+	          isBrace = token.isBrace = true;
+	          isGlob = token.isGlob = true;
+	          finished = true;
+
+	          if (scanToEnd === true) {
+	            continue;
+	          }
+
+	          break;
+	        }
+
+	        if (code === CHAR_RIGHT_CURLY_BRACE) {
+	          braces--;
+
+	          if (braces === 0) {
+	            braceEscaped = false;
+	            isBrace = token.isBrace = true;
+	            finished = true;
+	            break;
+	          }
+	        }
+	      }
+
+	      if (scanToEnd === true) {
+	        continue;
+	      }
+
+	      break;
+	    }
+
+	    if (code === CHAR_FORWARD_SLASH) {
+	      slashes.push(index);
+	      tokens.push(token);
+	      token = { value: '', depth: 0, isGlob: false };
+
+	      if (finished === true) continue;
+	      if (prev === CHAR_DOT && index === (start + 1)) {
+	        start += 2;
+	        continue;
+	      }
+
+	      lastIndex = index + 1;
+	      continue;
+	    }
+
+	    if (opts.noext !== true) {
+	      const isExtglobChar = code === CHAR_PLUS
+	        || code === CHAR_AT
+	        || code === CHAR_ASTERISK
+	        || code === CHAR_QUESTION_MARK
+	        || code === CHAR_EXCLAMATION_MARK;
+
+	      if (isExtglobChar === true && peek() === CHAR_LEFT_PARENTHESES) {
+	        isGlob = token.isGlob = true;
+	        isExtglob = token.isExtglob = true;
+	        finished = true;
+	        if (code === CHAR_EXCLAMATION_MARK && index === start) {
+	          negatedExtglob = true;
+	        }
+
+	        if (scanToEnd === true) {
+	          let parens = 0;
+
+	          while (eos() !== true && (code = advance())) {
+	            if (code === CHAR_BACKWARD_SLASH) {
+	              backslashes = token.backslashes = true;
+	              advance();
+	              continue;
+	            }
+
+	            if (code === CHAR_LEFT_PARENTHESES) {
+	              parens++;
+	              continue;
+	            }
+
+	            if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+	              finished = true;
+	              break;
+	            }
+	          }
+	          continue;
+	        }
+	        break;
+	      }
+	    }
+
+	    if (code === CHAR_ASTERISK) {
+	      if (prev === CHAR_ASTERISK) isGlobstar = token.isGlobstar = true;
+	      isGlob = token.isGlob = true;
+	      finished = true;
+
+	      if (scanToEnd === true) {
+	        continue;
+	      }
+	      break;
+	    }
+
+	    if (code === CHAR_QUESTION_MARK) {
+	      isGlob = token.isGlob = true;
+	      finished = true;
+
+	      if (scanToEnd === true) {
+	        continue;
+	      }
+	      break;
+	    }
+
+	    if (code === CHAR_LEFT_SQUARE_BRACKET) {
+	      while (eos() !== true && (next = advance())) {
+	        if (next === CHAR_BACKWARD_SLASH) {
+	          backslashes = token.backslashes = true;
+	          advance();
+	          continue;
+	        }
+
+	        if (next === CHAR_RIGHT_SQUARE_BRACKET) {
+	          isBracket = token.isBracket = true;
+	          isGlob = token.isGlob = true;
+	          finished = true;
+	          break;
+	        }
+	      }
+
+	      if (scanToEnd === true) {
+	        continue;
+	      }
+
+	      break;
+	    }
+
+	    if (opts.nonegate !== true && code === CHAR_EXCLAMATION_MARK && index === start) {
+	      negated = token.negated = true;
+	      start++;
+	      continue;
+	    }
+
+	    if (opts.noparen !== true && code === CHAR_LEFT_PARENTHESES) {
+	      isGlob = token.isGlob = true;
+
+	      if (scanToEnd === true) {
+	        let parens = 1;
+
+	        while (eos() !== true && (code = advance())) {
+	          if (code === CHAR_BACKWARD_SLASH) {
+	            backslashes = token.backslashes = true;
+	            advance();
+	            continue;
+	          }
+
+	          if (code === CHAR_LEFT_PARENTHESES) {
+	            parens++;
+	            continue;
+	          }
+
+	          if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+	            finished = true;
+	            break;
+	          }
+	        }
+	        continue;
+	      }
+	      break;
+	    }
+
+	    if (isGlob === true) {
+	      finished = true;
+
+	      if (scanToEnd === true) {
+	        continue;
+	      }
+
+	      break;
+	    }
+	  }
+
+	  if (opts.noext === true) {
+	    isExtglob = false;
+	    isGlob = false;
+	  }
+
+	  let base = str;
+	  let prefix = '';
+	  let glob = '';
+
+	  if (start > 0) {
+	    prefix = str.slice(0, start);
+	    str = str.slice(start);
+	    lastIndex -= start;
+	  }
+
+	  if (base && isGlob === true && lastIndex > 0) {
+	    base = str.slice(0, lastIndex);
+	    glob = str.slice(lastIndex);
+	  } else if (isGlob === true) {
+	    base = '';
+	    glob = str;
+	  } else {
+	    base = str;
+	  }
+
+	  if (base && base !== '' && base !== '/' && base !== str) {
+	    if (isPathSeparator(base.charCodeAt(base.length - 1))) {
+	      base = base.slice(0, -1);
+	    }
+	  }
+
+	  if (opts.unescape === true) {
+	    if (glob) glob = utils.removeBackslashes(glob);
+
+	    if (base && backslashes === true) {
+	      base = utils.removeBackslashes(base);
+	    }
+	  }
+
+	  const state = {
+	    prefix,
+	    input,
+	    start,
+	    base,
+	    glob,
+	    isBrace,
+	    isBracket,
+	    isGlob,
+	    isExtglob,
+	    isGlobstar,
+	    negated,
+	    negatedExtglob
+	  };
+
+	  if (opts.tokens === true) {
+	    state.maxDepth = 0;
+	    if (!isPathSeparator(code)) {
+	      tokens.push(token);
+	    }
+	    state.tokens = tokens;
+	  }
+
+	  if (opts.parts === true || opts.tokens === true) {
+	    let prevIndex;
+
+	    for (let idx = 0; idx < slashes.length; idx++) {
+	      const n = prevIndex !== undefined ? prevIndex + 1 : start;
+	      const i = slashes[idx];
+	      const value = input.slice(n, i);
+	      if (opts.tokens) {
+	        if (idx === 0 && start !== 0) {
+	          tokens[idx].isPrefix = true;
+	          tokens[idx].value = prefix;
+	        } else {
+	          tokens[idx].value = value;
+	        }
+	        depth(tokens[idx]);
+	        state.maxDepth += tokens[idx].depth;
+	      }
+	      if (i >= start) {
+	        parts.push(value);
+	        prevIndex = i;
+	      }
+	    }
+
+	    const n = prevIndex !== undefined ? prevIndex + 1 : start;
+	    const value = input.slice(n);
+	    parts.push(value);
+
+	    if (opts.tokens && prevIndex && prevIndex + 1 < input.length) {
+	      tokens[tokens.length - 1].value = value;
+	      depth(tokens[tokens.length - 1]);
+	      state.maxDepth += tokens[tokens.length - 1].depth;
+	    }
+
+	    state.slashes = slashes;
+	    state.parts = parts;
+	  }
+
+	  return state;
+	};
+
+	scan_1 = scan;
+	return scan_1;
+}
+
+var parse_1;
+var hasRequiredParse;
+
+function requireParse () {
+	if (hasRequiredParse) return parse_1;
+	hasRequiredParse = 1;
+
+	const constants = /*@__PURE__*/ requireConstants();
+	const utils = /*@__PURE__*/ requireUtils();
+
+	/**
+	 * Constants
+	 */
+
+	const {
+	  MAX_LENGTH,
+	  POSIX_REGEX_SOURCE,
+	  REGEX_NON_SPECIAL_CHARS,
+	  REGEX_SPECIAL_CHARS_BACKREF,
+	  REPLACEMENTS
+	} = constants;
+
+	/**
+	 * Helpers
+	 */
+
+	const expandRange = (args, options) => {
+	  if (typeof options.expandRange === 'function') {
+	    return options.expandRange(...args, options);
+	  }
+
+	  args.sort();
+	  const value = `[${args.join('-')}]`;
+
+	  try {
+	    /* eslint-disable-next-line no-new */
+	    new RegExp(value);
+	  } catch (ex) {
+	    return args.map(v => utils.escapeRegex(v)).join('..');
+	  }
+
+	  return value;
+	};
+
+	/**
+	 * Create the message for a syntax error
+	 */
+
+	const syntaxError = (type, char) => {
+	  return `Missing ${type}: "${char}" - use "\\\\${char}" to match literal characters`;
+	};
+
+	const splitTopLevel = input => {
+	  const parts = [];
+	  let bracket = 0;
+	  let paren = 0;
+	  let quote = 0;
+	  let value = '';
+	  let escaped = false;
+
+	  for (const ch of input) {
+	    if (escaped === true) {
+	      value += ch;
+	      escaped = false;
+	      continue;
+	    }
+
+	    if (ch === '\\') {
+	      value += ch;
+	      escaped = true;
+	      continue;
+	    }
+
+	    if (ch === '"') {
+	      quote = quote === 1 ? 0 : 1;
+	      value += ch;
+	      continue;
+	    }
+
+	    if (quote === 0) {
+	      if (ch === '[') {
+	        bracket++;
+	      } else if (ch === ']' && bracket > 0) {
+	        bracket--;
+	      } else if (bracket === 0) {
+	        if (ch === '(') {
+	          paren++;
+	        } else if (ch === ')' && paren > 0) {
+	          paren--;
+	        } else if (ch === '|' && paren === 0) {
+	          parts.push(value);
+	          value = '';
+	          continue;
+	        }
+	      }
+	    }
+
+	    value += ch;
+	  }
+
+	  parts.push(value);
+	  return parts;
+	};
+
+	const isPlainBranch = branch => {
+	  let escaped = false;
+
+	  for (const ch of branch) {
+	    if (escaped === true) {
+	      escaped = false;
+	      continue;
+	    }
+
+	    if (ch === '\\') {
+	      escaped = true;
+	      continue;
+	    }
+
+	    if (/[?*+@!()[\]{}]/.test(ch)) {
+	      return false;
+	    }
+	  }
+
+	  return true;
+	};
+
+	const normalizeSimpleBranch = branch => {
+	  let value = branch.trim();
+	  let changed = true;
+
+	  while (changed === true) {
+	    changed = false;
+
+	    if (/^@\([^\\()[\]{}|]+\)$/.test(value)) {
+	      value = value.slice(2, -1);
+	      changed = true;
+	    }
+	  }
+
+	  if (!isPlainBranch(value)) {
+	    return;
+	  }
+
+	  return value.replace(/\\(.)/g, '$1');
+	};
+
+	const hasRepeatedCharPrefixOverlap = branches => {
+	  const values = branches.map(normalizeSimpleBranch).filter(Boolean);
+
+	  for (let i = 0; i < values.length; i++) {
+	    for (let j = i + 1; j < values.length; j++) {
+	      const a = values[i];
+	      const b = values[j];
+	      const char = a[0];
+
+	      if (!char || a !== char.repeat(a.length) || b !== char.repeat(b.length)) {
+	        continue;
+	      }
+
+	      if (a === b || a.startsWith(b) || b.startsWith(a)) {
+	        return true;
+	      }
+	    }
+	  }
+
+	  return false;
+	};
+
+	const parseRepeatedExtglob = (pattern, requireEnd = true) => {
+	  if ((pattern[0] !== '+' && pattern[0] !== '*') || pattern[1] !== '(') {
+	    return;
+	  }
+
+	  let bracket = 0;
+	  let paren = 0;
+	  let quote = 0;
+	  let escaped = false;
+
+	  for (let i = 1; i < pattern.length; i++) {
+	    const ch = pattern[i];
+
+	    if (escaped === true) {
+	      escaped = false;
+	      continue;
+	    }
+
+	    if (ch === '\\') {
+	      escaped = true;
+	      continue;
+	    }
+
+	    if (ch === '"') {
+	      quote = quote === 1 ? 0 : 1;
+	      continue;
+	    }
+
+	    if (quote === 1) {
+	      continue;
+	    }
+
+	    if (ch === '[') {
+	      bracket++;
+	      continue;
+	    }
+
+	    if (ch === ']' && bracket > 0) {
+	      bracket--;
+	      continue;
+	    }
+
+	    if (bracket > 0) {
+	      continue;
+	    }
+
+	    if (ch === '(') {
+	      paren++;
+	      continue;
+	    }
+
+	    if (ch === ')') {
+	      paren--;
+
+	      if (paren === 0) {
+	        if (requireEnd === true && i !== pattern.length - 1) {
+	          return;
+	        }
+
+	        return {
+	          type: pattern[0],
+	          body: pattern.slice(2, i),
+	          end: i
+	        };
+	      }
+	    }
+	  }
+	};
+
+	const buildCharClassStar = chars => {
+	  const source = chars.length === 1
+	    ? utils.escapeRegex(chars[0])
+	    : `[${chars.map(ch => utils.escapeRegex(ch)).join('')}]`;
+
+	  return `${source}*`;
+	};
+
+	const getStarExtglobSequenceChars = pattern => {
+	  let index = 0;
+	  const chars = [];
+
+	  while (index < pattern.length) {
+	    const match = parseRepeatedExtglob(pattern.slice(index), false);
+
+	    if (!match || match.type !== '*') {
+	      return;
+	    }
+
+	    const branches = splitTopLevel(match.body).map(branch => branch.trim());
+	    if (branches.length !== 1) {
+	      return;
+	    }
+
+	    const branch = normalizeSimpleBranch(branches[0]);
+	    if (!branch || branch.length !== 1) {
+	      return;
+	    }
+
+	    chars.push(branch);
+	    index += match.end + 1;
+	  }
+
+	  if (chars.length < 1) {
+	    return;
+	  }
+
+	  return chars;
+	};
+
+	const repeatedExtglobRecursion = pattern => {
+	  let depth = 0;
+	  let value = pattern.trim();
+	  let match = parseRepeatedExtglob(value);
+
+	  while (match) {
+	    depth++;
+	    value = match.body.trim();
+	    match = parseRepeatedExtglob(value);
+	  }
+
+	  return depth;
+	};
+
+	const analyzeRepeatedExtglob = (body, options) => {
+	  if (options.maxExtglobRecursion === false) {
+	    return { risky: false };
+	  }
+
+	  const max =
+	    typeof options.maxExtglobRecursion === 'number'
+	      ? options.maxExtglobRecursion
+	      : constants.DEFAULT_MAX_EXTGLOB_RECURSION;
+
+	  const branches = splitTopLevel(body).map(branch => branch.trim());
+
+	  if (branches.length > 1) {
+	    if (
+	      branches.some(branch => branch === '') ||
+	      branches.some(branch => /^[*?]+$/.test(branch)) ||
+	      hasRepeatedCharPrefixOverlap(branches)
+	    ) {
+	      return { risky: true };
+	    }
+	  }
+
+	  // A repeated extglob is "risky" (prone to catastrophic backtracking) when a
+	  // branch is itself a `*(...)` sequence, since that nests an unbounded quantifier
+	  // inside the outer `+(...)`/`*(...)`. When *every* branch reduces to single
+	  // characters we can emit one flat, ReDoS-safe character class that preserves the
+	  // meaning of ALL branches (e.g. `+(*(a)|*(b))` -> `[ab]*`), rather than dropping
+	  // every branch but the first.
+	  const safeChars = [];
+	  let sawStarSequence = false;
+	  let combinable = true;
+
+	  for (const branch of branches) {
+	    const chars = getStarExtglobSequenceChars(branch);
+	    if (chars) {
+	      sawStarSequence = true;
+	      safeChars.push(...chars);
+	      continue;
+	    }
+
+	    const literal = normalizeSimpleBranch(branch);
+	    if (literal && literal.length === 1) {
+	      safeChars.push(literal);
+	      continue;
+	    }
+
+	    combinable = false;
+
+	    if (repeatedExtglobRecursion(branch) > max) {
+	      return { risky: true };
+	    }
+	  }
+
+	  if (sawStarSequence) {
+	    return combinable
+	      ? { risky: true, safeOutput: buildCharClassStar([...new Set(safeChars)]) }
+	      : { risky: true };
+	  }
+
+	  return { risky: false };
+	};
+
+	/**
+	 * Parse the given input string.
+	 * @param {String} input
+	 * @param {Object} options
+	 * @return {Object}
+	 */
+
+	const parse = (input, options) => {
+	  if (typeof input !== 'string') {
+	    throw new TypeError('Expected a string');
+	  }
+
+	  input = REPLACEMENTS[input] || input;
+
+	  const opts = { ...options };
+	  const max = typeof opts.maxLength === 'number' ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+
+	  let len = input.length;
+	  if (len > max) {
+	    throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+	  }
+
+	  const bos = { type: 'bos', value: '', output: opts.prepend || '' };
+	  const tokens = [bos];
+
+	  const capture = opts.capture ? '' : '?:';
+
+	  // create constants based on platform, for windows or posix
+	  const PLATFORM_CHARS = constants.globChars(opts.windows);
+	  const EXTGLOB_CHARS = constants.extglobChars(PLATFORM_CHARS);
+
+	  const {
+	    DOT_LITERAL,
+	    PLUS_LITERAL,
+	    SLASH_LITERAL,
+	    ONE_CHAR,
+	    DOTS_SLASH,
+	    NO_DOT,
+	    NO_DOT_SLASH,
+	    NO_DOTS_SLASH,
+	    QMARK,
+	    QMARK_NO_DOT,
+	    STAR,
+	    START_ANCHOR
+	  } = PLATFORM_CHARS;
+
+	  const globstar = opts => {
+	    return `(${capture}(?:(?!${START_ANCHOR}${opts.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+	  };
+
+	  const nodot = opts.dot ? '' : NO_DOT;
+	  const qmarkNoDot = opts.dot ? QMARK : QMARK_NO_DOT;
+	  let star = opts.bash === true ? globstar(opts) : STAR;
+
+	  if (opts.capture) {
+	    star = `(${star})`;
+	  }
+
+	  // minimatch options support
+	  if (typeof opts.noext === 'boolean') {
+	    opts.noextglob = opts.noext;
+	  }
+
+	  const state = {
+	    input,
+	    index: -1,
+	    start: 0,
+	    dot: opts.dot === true,
+	    consumed: '',
+	    output: '',
+	    prefix: '',
+	    backtrack: false,
+	    negated: false,
+	    brackets: 0,
+	    braces: 0,
+	    parens: 0,
+	    quotes: 0,
+	    globstar: false,
+	    tokens
+	  };
+
+	  input = utils.removePrefix(input, state);
+	  len = input.length;
+
+	  const extglobs = [];
+	  const braces = [];
+	  const stack = [];
+	  let prev = bos;
+	  let value;
+
+	  /**
+	   * Tokenizing helpers
+	   */
+
+	  const eos = () => state.index === len - 1;
+	  const peek = state.peek = (n = 1) => input[state.index + n];
+	  const advance = state.advance = () => input[++state.index] || '';
+	  const remaining = () => input.slice(state.index + 1);
+	  const consume = (value = '', num = 0) => {
+	    state.consumed += value;
+	    state.index += num;
+	  };
+
+	  const append = token => {
+	    state.output += token.output != null ? token.output : token.value;
+	    consume(token.value);
+	  };
+
+	  const negate = () => {
+	    let count = 1;
+
+	    while (peek() === '!' && (peek(2) !== '(' || peek(3) === '?')) {
+	      advance();
+	      state.start++;
+	      count++;
+	    }
+
+	    if (count % 2 === 0) {
+	      return false;
+	    }
+
+	    state.negated = true;
+	    state.start++;
+	    return true;
+	  };
+
+	  const increment = type => {
+	    state[type]++;
+	    stack.push(type);
+	  };
+
+	  const decrement = type => {
+	    state[type]--;
+	    stack.pop();
+	  };
+
+	  /**
+	   * Push tokens onto the tokens array. This helper speeds up
+	   * tokenizing by 1) helping us avoid backtracking as much as possible,
+	   * and 2) helping us avoid creating extra tokens when consecutive
+	   * characters are plain text. This improves performance and simplifies
+	   * lookbehinds.
+	   */
+
+	  const push = tok => {
+	    if (prev.type === 'globstar') {
+	      const isBrace = state.braces > 0 && (tok.type === 'comma' || tok.type === 'brace');
+	      const isExtglob = tok.extglob === true || (extglobs.length && (tok.type === 'pipe' || tok.type === 'paren'));
+
+	      if (tok.type !== 'slash' && tok.type !== 'paren' && !isBrace && !isExtglob) {
+	        state.output = state.output.slice(0, -prev.output.length);
+	        prev.type = 'star';
+	        prev.value = '*';
+	        prev.output = star;
+	        state.output += prev.output;
+	      }
+	    }
+
+	    if (extglobs.length && tok.type !== 'paren') {
+	      extglobs[extglobs.length - 1].inner += tok.value;
+	    }
+
+	    if (tok.value || tok.output) append(tok);
+	    if (prev && prev.type === 'text' && tok.type === 'text') {
+	      prev.output = (prev.output || prev.value) + tok.value;
+	      prev.value += tok.value;
+	      return;
+	    }
+
+	    tok.prev = prev;
+	    tokens.push(tok);
+	    prev = tok;
+	  };
+
+	  const extglobOpen = (type, value) => {
+	    const token = { ...EXTGLOB_CHARS[value], conditions: 1, inner: '' };
+
+	    token.prev = prev;
+	    token.parens = state.parens;
+	    token.output = state.output;
+	    token.startIndex = state.index;
+	    token.tokensIndex = tokens.length;
+	    const output = (opts.capture ? '(' : '') + token.open;
+
+	    increment('parens');
+	    push({ type, value, output: state.output ? '' : ONE_CHAR });
+	    push({ type: 'paren', extglob: true, value: advance(), output });
+	    extglobs.push(token);
+	  };
+
+	  const extglobClose = token => {
+	    const literal = input.slice(token.startIndex, state.index + 1);
+	    const body = input.slice(token.startIndex + 2, state.index);
+	    const analysis = analyzeRepeatedExtglob(body, opts);
+
+	    if ((token.type === 'plus' || token.type === 'star') && analysis.risky) {
+	      const safeOutput = analysis.safeOutput
+	        ? (token.output ? '' : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput)
+	        : undefined;
+	      const open = tokens[token.tokensIndex];
+
+	      open.type = 'text';
+	      open.value = literal;
+	      open.output = safeOutput || utils.escapeRegex(literal);
+
+	      for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
+	        tokens[i].value = '';
+	        tokens[i].output = '';
+	        delete tokens[i].suffix;
+	      }
+
+	      state.output = token.output + open.output;
+	      state.backtrack = true;
+
+	      push({ type: 'paren', extglob: true, value, output: '' });
+	      decrement('parens');
+	      return;
+	    }
+
+	    let output = token.close + (opts.capture ? ')' : '');
+	    let rest;
+
+	    if (token.type === 'negate') {
+	      let extglobStar = star;
+
+	      if (token.inner && token.inner.length > 1 && token.inner.includes('/')) {
+	        extglobStar = globstar(opts);
+	      }
+
+	      if (extglobStar !== star || eos() || /^\)+$/.test(remaining())) {
+	        output = token.close = `)$))${extglobStar}`;
+	      }
+
+	      if (token.inner.includes('*') && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
+	        // Any non-magical string (`.ts`) or even nested expression (`.{ts,tsx}`) can follow after the closing parenthesis.
+	        // In this case, we need to parse the string and use it in the output of the original pattern.
+	        // Suitable patterns: `/!(*.d).ts`, `/!(*.d).{ts,tsx}`, `**/!(*-dbg).@(js)`.
+	        //
+	        // Disabling the `fastpaths` option due to a problem with parsing strings as `.ts` in the pattern like `**/!(*.d).ts`.
+	        const expression = parse(rest, { ...options, fastpaths: false }).output;
+
+	        output = token.close = `)${expression})${extglobStar})`;
+	      }
+
+	      if (token.prev.type === 'bos') {
+	        state.negatedExtglob = true;
+	      }
+	    }
+
+	    push({ type: 'paren', extglob: true, value, output });
+	    decrement('parens');
+	  };
+
+	  /**
+	   * Fast paths
+	   */
+
+	  if (opts.fastpaths !== false && !/(^[*!]|[/()[\]{}"])/.test(input)) {
+	    let backslashes = false;
+
+	    let output = input.replace(REGEX_SPECIAL_CHARS_BACKREF, (m, esc, chars, first, rest, index) => {
+	      if (first === '\\') {
+	        backslashes = true;
+	        return m;
+	      }
+
+	      if (first === '?') {
+	        if (esc) {
+	          return esc + first + (rest ? QMARK.repeat(rest.length) : '');
+	        }
+	        if (index === 0) {
+	          return qmarkNoDot + (rest ? QMARK.repeat(rest.length) : '');
+	        }
+	        return QMARK.repeat(chars.length);
+	      }
+
+	      if (first === '.') {
+	        return DOT_LITERAL.repeat(chars.length);
+	      }
+
+	      if (first === '*') {
+	        if (esc) {
+	          return esc + first + (rest ? star : '');
+	        }
+	        return star;
+	      }
+	      return esc ? m : `\\${m}`;
+	    });
+
+	    if (backslashes === true) {
+	      if (opts.unescape === true) {
+	        output = output.replace(/\\/g, '');
+	      } else {
+	        output = output.replace(/\\+/g, m => {
+	          return m.length % 2 === 0 ? '\\\\' : (m ? '\\' : '');
+	        });
+	      }
+	    }
+
+	    if (output === input && opts.contains === true) {
+	      state.output = input;
+	      return state;
+	    }
+
+	    state.output = utils.wrapOutput(output, state, options);
+	    return state;
+	  }
+
+	  /**
+	   * Tokenize input until we reach end-of-string
+	   */
+
+	  while (!eos()) {
+	    value = advance();
+
+	    if (value === '\u0000') {
+	      continue;
+	    }
+
+	    /**
+	     * Escaped characters
+	     */
+
+	    if (value === '\\') {
+	      const next = peek();
+
+	      if (next === '/' && opts.bash !== true) {
+	        continue;
+	      }
+
+	      if (next === '.' || next === ';') {
+	        continue;
+	      }
+
+	      if (!next) {
+	        value += '\\';
+	        push({ type: 'text', value });
+	        continue;
+	      }
+
+	      // collapse slashes to reduce potential for exploits
+	      const match = /^\\+/.exec(remaining());
+	      let slashes = 0;
+
+	      if (match && match[0].length > 2) {
+	        slashes = match[0].length;
+	        state.index += slashes;
+	        if (slashes % 2 !== 0) {
+	          value += '\\';
+	        }
+	      }
+
+	      if (opts.unescape === true) {
+	        value = advance();
+	      } else {
+	        value += advance();
+	      }
+
+	      if (state.brackets === 0) {
+	        push({ type: 'text', value });
+	        continue;
+	      }
+	    }
+
+	    /**
+	     * If we're inside a regex character class, continue
+	     * until we reach the closing bracket.
+	     */
+
+	    if (state.brackets > 0 && (value !== ']' || prev.value === '[' || prev.value === '[^')) {
+	      if (opts.posix !== false && value === ':') {
+	        const inner = prev.value.slice(1);
+	        if (inner.includes('[')) {
+	          prev.posix = true;
+
+	          if (inner.includes(':')) {
+	            const idx = prev.value.lastIndexOf('[');
+	            const pre = prev.value.slice(0, idx);
+	            const rest = prev.value.slice(idx + 2);
+	            const posix = POSIX_REGEX_SOURCE[rest];
+	            if (posix) {
+	              prev.value = pre + posix;
+	              state.backtrack = true;
+	              advance();
+
+	              if (!bos.output && tokens.indexOf(prev) === 1) {
+	                bos.output = ONE_CHAR;
+	              }
+	              continue;
+	            }
+	          }
+	        }
+	      }
+
+	      if ((value === '[' && peek() !== ':') || (value === '-' && peek() === ']')) {
+	        value = `\\${value}`;
+	      }
+
+	      if (value === ']' && (prev.value === '[' || prev.value === '[^')) {
+	        value = `\\${value}`;
+	      }
+
+	      if (opts.posix === true && value === '!' && prev.value === '[') {
+	        value = '^';
+	      }
+
+	      prev.value += value;
+	      append({ value });
+	      continue;
+	    }
+
+	    /**
+	     * If we're inside a quoted string, continue
+	     * until we reach the closing double quote.
+	     */
+
+	    if (state.quotes === 1 && value !== '"') {
+	      value = utils.escapeRegex(value);
+	      prev.value += value;
+	      append({ value });
+	      continue;
+	    }
+
+	    /**
+	     * Double quotes
+	     */
+
+	    if (value === '"') {
+	      state.quotes = state.quotes === 1 ? 0 : 1;
+	      if (opts.keepQuotes === true) {
+	        push({ type: 'text', value });
+	      }
+	      continue;
+	    }
+
+	    /**
+	     * Parentheses
+	     */
+
+	    if (value === '(') {
+	      increment('parens');
+	      push({ type: 'paren', value });
+	      continue;
+	    }
+
+	    if (value === ')') {
+	      if (state.parens === 0 && opts.strictBrackets === true) {
+	        throw new SyntaxError(syntaxError('opening', '('));
+	      }
+
+	      const extglob = extglobs[extglobs.length - 1];
+	      if (extglob && state.parens === extglob.parens + 1) {
+	        extglobClose(extglobs.pop());
+	        continue;
+	      }
+
+	      push({ type: 'paren', value, output: state.parens ? ')' : '\\)' });
+	      decrement('parens');
+	      continue;
+	    }
+
+	    /**
+	     * Square brackets
+	     */
+
+	    if (value === '[') {
+	      if (opts.nobracket === true || !remaining().includes(']')) {
+	        if (opts.nobracket !== true && opts.strictBrackets === true) {
+	          throw new SyntaxError(syntaxError('closing', ']'));
+	        }
+
+	        value = `\\${value}`;
+	      } else {
+	        increment('brackets');
+	      }
+
+	      push({ type: 'bracket', value });
+	      continue;
+	    }
+
+	    if (value === ']') {
+	      if (opts.nobracket === true || (prev && prev.type === 'bracket' && prev.value.length === 1)) {
+	        push({ type: 'text', value, output: `\\${value}` });
+	        continue;
+	      }
+
+	      if (state.brackets === 0) {
+	        if (opts.strictBrackets === true) {
+	          throw new SyntaxError(syntaxError('opening', '['));
+	        }
+
+	        push({ type: 'text', value, output: `\\${value}` });
+	        continue;
+	      }
+
+	      decrement('brackets');
+
+	      const prevValue = prev.value.slice(1);
+	      if (prev.posix !== true && prevValue[0] === '^' && !prevValue.includes('/')) {
+	        value = `/${value}`;
+	      }
+
+	      prev.value += value;
+	      append({ value });
+
+	      // when literal brackets are explicitly disabled
+	      // assume we should match with a regex character class
+	      if (opts.literalBrackets === false || utils.hasRegexChars(prevValue)) {
+	        continue;
+	      }
+
+	      const escaped = utils.escapeRegex(prev.value);
+	      state.output = state.output.slice(0, -prev.value.length);
+
+	      // when literal brackets are explicitly enabled
+	      // assume we should escape the brackets to match literal characters
+	      if (opts.literalBrackets === true) {
+	        state.output += escaped;
+	        prev.value = escaped;
+	        continue;
+	      }
+
+	      // when the user specifies nothing, try to match both
+	      prev.value = `(${capture}${escaped}|${prev.value})`;
+	      state.output += prev.value;
+	      continue;
+	    }
+
+	    /**
+	     * Braces
+	     */
+
+	    if (value === '{' && opts.nobrace !== true) {
+	      increment('braces');
+
+	      const open = {
+	        type: 'brace',
+	        value,
+	        output: '(',
+	        outputIndex: state.output.length,
+	        tokensIndex: state.tokens.length
+	      };
+
+	      braces.push(open);
+	      push(open);
+	      continue;
+	    }
+
+	    if (value === '}') {
+	      const brace = braces[braces.length - 1];
+
+	      if (opts.nobrace === true || !brace) {
+	        push({ type: 'text', value, output: value });
+	        continue;
+	      }
+
+	      let output = ')';
+
+	      if (brace.dots === true) {
+	        const arr = tokens.slice();
+	        const range = [];
+
+	        for (let i = arr.length - 1; i >= 0; i--) {
+	          tokens.pop();
+	          if (arr[i].type === 'brace') {
+	            break;
+	          }
+	          if (arr[i].type !== 'dots') {
+	            range.unshift(arr[i].value);
+	          }
+	        }
+
+	        output = expandRange(range, opts);
+	        state.backtrack = true;
+	      }
+
+	      if (brace.comma !== true && brace.dots !== true) {
+	        const out = state.output.slice(0, brace.outputIndex);
+	        const toks = state.tokens.slice(brace.tokensIndex);
+	        brace.value = brace.output = '\\{';
+	        value = output = '\\}';
+	        state.output = out;
+	        for (const t of toks) {
+	          state.output += (t.output || t.value);
+	        }
+	      }
+
+	      push({ type: 'brace', value, output });
+	      decrement('braces');
+	      braces.pop();
+	      continue;
+	    }
+
+	    /**
+	     * Pipes
+	     */
+
+	    if (value === '|') {
+	      if (extglobs.length > 0) {
+	        extglobs[extglobs.length - 1].conditions++;
+	      }
+	      push({ type: 'text', value });
+	      continue;
+	    }
+
+	    /**
+	     * Commas
+	     */
+
+	    if (value === ',') {
+	      let output = value;
+
+	      const brace = braces[braces.length - 1];
+	      if (brace && stack[stack.length - 1] === 'braces') {
+	        brace.comma = true;
+	        output = '|';
+	      }
+
+	      push({ type: 'comma', value, output });
+	      continue;
+	    }
+
+	    /**
+	     * Slashes
+	     */
+
+	    if (value === '/') {
+	      // if the beginning of the glob is "./", advance the start
+	      // to the current index, and don't add the "./" characters
+	      // to the state. This greatly simplifies lookbehinds when
+	      // checking for BOS characters like "!" and "." (not "./")
+	      if (prev.type === 'dot' && state.index === state.start + 1) {
+	        state.start = state.index + 1;
+	        state.consumed = '';
+	        state.output = '';
+	        tokens.pop();
+	        prev = bos; // reset "prev" to the first token
+	        continue;
+	      }
+
+	      push({ type: 'slash', value, output: SLASH_LITERAL });
+	      continue;
+	    }
+
+	    /**
+	     * Dots
+	     */
+
+	    if (value === '.') {
+	      if (state.braces > 0 && prev.type === 'dot') {
+	        if (prev.value === '.') prev.output = DOT_LITERAL;
+	        const brace = braces[braces.length - 1];
+	        prev.type = 'dots';
+	        prev.output += value;
+	        prev.value += value;
+	        brace.dots = true;
+	        continue;
+	      }
+
+	      if ((state.braces + state.parens) === 0 && prev.type !== 'bos' && prev.type !== 'slash') {
+	        push({ type: 'text', value, output: DOT_LITERAL });
+	        continue;
+	      }
+
+	      push({ type: 'dot', value, output: DOT_LITERAL });
+	      continue;
+	    }
+
+	    /**
+	     * Question marks
+	     */
+
+	    if (value === '?') {
+	      const isGroup = prev && prev.value === '(';
+	      if (!isGroup && opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
+	        extglobOpen('qmark', value);
+	        continue;
+	      }
+
+	      if (prev && prev.type === 'paren') {
+	        const next = peek();
+	        let output = value;
+
+	        if ((prev.value === '(' && !/[!=<:]/.test(next)) || (next === '<' && !/<([!=]|\w+>)/.test(remaining()))) {
+	          output = `\\${value}`;
+	        }
+
+	        push({ type: 'text', value, output });
+	        continue;
+	      }
+
+	      if (opts.dot !== true && (prev.type === 'slash' || prev.type === 'bos')) {
+	        push({ type: 'qmark', value, output: QMARK_NO_DOT });
+	        continue;
+	      }
+
+	      push({ type: 'qmark', value, output: QMARK });
+	      continue;
+	    }
+
+	    /**
+	     * Exclamation
+	     */
+
+	    if (value === '!') {
+	      if (opts.noextglob !== true && peek() === '(') {
+	        if (peek(2) !== '?' || !/[!=<:]/.test(peek(3))) {
+	          extglobOpen('negate', value);
+	          continue;
+	        }
+	      }
+
+	      if (opts.nonegate !== true && state.index === 0) {
+	        negate();
+	        continue;
+	      }
+	    }
+
+	    /**
+	     * Plus
+	     */
+
+	    if (value === '+') {
+	      if (opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
+	        extglobOpen('plus', value);
+	        continue;
+	      }
+
+	      if ((prev && prev.value === '(') || opts.regex === false) {
+	        push({ type: 'plus', value, output: PLUS_LITERAL });
+	        continue;
+	      }
+
+	      if ((prev && (prev.type === 'bracket' || prev.type === 'paren' || prev.type === 'brace')) || state.parens > 0) {
+	        push({ type: 'plus', value });
+	        continue;
+	      }
+
+	      push({ type: 'plus', value: PLUS_LITERAL });
+	      continue;
+	    }
+
+	    /**
+	     * Plain text
+	     */
+
+	    if (value === '@') {
+	      if (opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
+	        push({ type: 'at', extglob: true, value, output: '' });
+	        continue;
+	      }
+
+	      push({ type: 'text', value });
+	      continue;
+	    }
+
+	    /**
+	     * Plain text
+	     */
+
+	    if (value !== '*') {
+	      if (value === '$' || value === '^') {
+	        value = `\\${value}`;
+	      }
+
+	      const match = REGEX_NON_SPECIAL_CHARS.exec(remaining());
+	      if (match) {
+	        value += match[0];
+	        state.index += match[0].length;
+	      }
+
+	      push({ type: 'text', value });
+	      continue;
+	    }
+
+	    /**
+	     * Stars
+	     */
+
+	    if (prev && (prev.type === 'globstar' || prev.star === true)) {
+	      prev.type = 'star';
+	      prev.star = true;
+	      prev.value += value;
+	      prev.output = star;
+	      state.backtrack = true;
+	      state.globstar = true;
+	      consume(value);
+	      continue;
+	    }
+
+	    let rest = remaining();
+	    if (opts.noextglob !== true && /^\([^?]/.test(rest)) {
+	      extglobOpen('star', value);
+	      continue;
+	    }
+
+	    if (prev.type === 'star') {
+	      if (opts.noglobstar === true) {
+	        consume(value);
+	        continue;
+	      }
+
+	      const prior = prev.prev;
+	      const before = prior.prev;
+	      const isStart = prior.type === 'slash' || prior.type === 'bos';
+	      const afterStar = before && (before.type === 'star' || before.type === 'globstar');
+
+	      if (opts.bash === true && (!isStart || (rest[0] && rest[0] !== '/'))) {
+	        push({ type: 'star', value, output: '' });
+	        continue;
+	      }
+
+	      const isBrace = state.braces > 0 && (prior.type === 'comma' || prior.type === 'brace');
+	      const isExtglob = extglobs.length && (prior.type === 'pipe' || prior.type === 'paren');
+	      if (!isStart && prior.type !== 'paren' && !isBrace && !isExtglob) {
+	        push({ type: 'star', value, output: '' });
+	        continue;
+	      }
+
+	      // strip consecutive `/**/`
+	      while (rest.slice(0, 3) === '/**') {
+	        const after = input[state.index + 4];
+	        if (after && after !== '/') {
+	          break;
+	        }
+	        rest = rest.slice(3);
+	        consume('/**', 3);
+	      }
+
+	      // A globstar followed only by balanced closing parens is at the logical end of patterns like
+	      // `test(/utils/**)` and `test?(/utils/**)`. Treat it as EOS so the trailing `/**` can match its
+	      // parent path, except in negated extglobs where that would change the exclusion semantics.
+	      const isEnd = eos() || (
+	        state.parens > 0
+	        && rest === ')'.repeat(state.parens)
+	        && !extglobs.some(extglob => extglob.type === 'negate')
+	      );
+
+	      if (prior.type === 'bos' && eos()) {
+	        prev.type = 'globstar';
+	        prev.value += value;
+	        prev.output = globstar(opts);
+	        state.output = prev.output;
+	        state.globstar = true;
+	        consume(value);
+	        continue;
+	      }
+
+	      if (prior.type === 'slash' && prior.prev.type !== 'bos' && !afterStar && isEnd) {
+	        state.output = state.output.slice(0, -(prior.output + prev.output).length);
+	        prior.output = `(?:${prior.output}`;
+
+	        prev.type = 'globstar';
+	        prev.output = globstar(opts) + (opts.strictSlashes ? ')' : '|$)');
+	        prev.value += value;
+	        state.globstar = true;
+	        state.output += prior.output + prev.output;
+	        consume(value);
+	        continue;
+	      }
+
+	      if (prior.type === 'slash' && prior.prev.type !== 'bos' && rest[0] === '/') {
+	        const end = rest[1] !== void 0 ? '|$' : '';
+
+	        state.output = state.output.slice(0, -(prior.output + prev.output).length);
+	        prior.output = `(?:${prior.output}`;
+
+	        prev.type = 'globstar';
+	        prev.output = `${globstar(opts)}${SLASH_LITERAL}|${SLASH_LITERAL}${end})`;
+	        prev.value += value;
+
+	        state.output += prior.output + prev.output;
+	        state.globstar = true;
+
+	        consume(value + advance());
+
+	        push({ type: 'slash', value: '/', output: '' });
+	        continue;
+	      }
+
+	      if (prior.type === 'bos' && rest[0] === '/') {
+	        prev.type = 'globstar';
+	        prev.value += value;
+	        prev.output = `(?:^|${SLASH_LITERAL}|${globstar(opts)}${SLASH_LITERAL})`;
+	        state.output = prev.output;
+	        state.globstar = true;
+	        consume(value + advance());
+	        push({ type: 'slash', value: '/', output: '' });
+	        continue;
+	      }
+
+	      // remove single star from output
+	      state.output = state.output.slice(0, -prev.output.length);
+
+	      // reset previous token to globstar
+	      prev.type = 'globstar';
+	      prev.output = globstar(opts);
+	      prev.value += value;
+
+	      // reset output with globstar
+	      state.output += prev.output;
+	      state.globstar = true;
+	      consume(value);
+	      continue;
+	    }
+
+	    const token = { type: 'star', value, output: star };
+
+	    if (opts.bash === true) {
+	      token.output = '.*?';
+	      if (prev.type === 'bos' || prev.type === 'slash') {
+	        token.output = nodot + token.output;
+	      }
+	      push(token);
+	      continue;
+	    }
+
+	    if (prev && (prev.type === 'bracket' || prev.type === 'paren') && opts.regex === true) {
+	      token.output = value;
+	      push(token);
+	      continue;
+	    }
+
+	    if (state.index === state.start || prev.type === 'slash' || prev.type === 'dot') {
+	      if (prev.type === 'dot') {
+	        state.output += NO_DOT_SLASH;
+	        prev.output += NO_DOT_SLASH;
+
+	      } else if (opts.dot === true) {
+	        state.output += NO_DOTS_SLASH;
+	        prev.output += NO_DOTS_SLASH;
+
+	      } else {
+	        state.output += nodot;
+	        prev.output += nodot;
+	      }
+
+	      if (peek() !== '*') {
+	        state.output += ONE_CHAR;
+	        prev.output += ONE_CHAR;
+	      }
+	    }
+
+	    push(token);
+	  }
+
+	  while (state.brackets > 0) {
+	    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', ']'));
+	    state.output = utils.escapeLast(state.output, '[');
+	    decrement('brackets');
+	  }
+
+	  while (state.parens > 0) {
+	    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', ')'));
+	    state.output = utils.escapeLast(state.output, '(');
+	    decrement('parens');
+	  }
+
+	  while (state.braces > 0) {
+	    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', '}'));
+	    state.output = utils.escapeLast(state.output, '{');
+	    decrement('braces');
+	  }
+
+	  if (opts.strictSlashes !== true && (prev.type === 'star' || prev.type === 'bracket')) {
+	    push({ type: 'maybe_slash', value: '', output: `${SLASH_LITERAL}?` });
+	  }
+
+	  // rebuild the output if we had to backtrack at any point
+	  if (state.backtrack === true) {
+	    state.output = '';
+
+	    for (const token of state.tokens) {
+	      state.output += token.output != null ? token.output : token.value;
+
+	      if (token.suffix) {
+	        state.output += token.suffix;
+	      }
+	    }
+	  }
+
+	  return state;
+	};
+
+	/**
+	 * Fast paths for creating regular expressions for common glob patterns.
+	 * This can significantly speed up processing and has very little downside
+	 * impact when none of the fast paths match.
+	 */
+
+	parse.fastpaths = (input, options) => {
+	  const opts = { ...options };
+	  const max = typeof opts.maxLength === 'number' ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+	  const len = input.length;
+	  if (len > max) {
+	    throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+	  }
+
+	  input = REPLACEMENTS[input] || input;
+
+	  // create constants based on platform, for windows or posix
+	  const {
+	    DOT_LITERAL,
+	    SLASH_LITERAL,
+	    ONE_CHAR,
+	    DOTS_SLASH,
+	    NO_DOT,
+	    NO_DOTS,
+	    NO_DOTS_SLASH,
+	    STAR,
+	    START_ANCHOR
+	  } = constants.globChars(opts.windows);
+
+	  const nodot = opts.dot ? NO_DOTS : NO_DOT;
+	  const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
+	  const capture = opts.capture ? '' : '?:';
+	  const state = { negated: false, prefix: '' };
+	  let star = opts.bash === true ? '.*?' : STAR;
+
+	  if (opts.capture) {
+	    star = `(${star})`;
+	  }
+
+	  const globstar = opts => {
+	    if (opts.noglobstar === true) return star;
+	    return `(${capture}(?:(?!${START_ANCHOR}${opts.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+	  };
+
+	  const create = str => {
+	    switch (str) {
+	      case '*':
+	        return `${nodot}${ONE_CHAR}${star}`;
+
+	      case '.*':
+	        return `${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+	      case '*.*':
+	        return `${nodot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+	      case '*/*':
+	        return `${nodot}${star}${SLASH_LITERAL}${ONE_CHAR}${slashDot}${star}`;
+
+	      case '**':
+	        return nodot + globstar(opts);
+
+	      case '**/*':
+	        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${ONE_CHAR}${star}`;
+
+	      case '**/*.*':
+	        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+	      case '**/.*':
+	        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+	      default: {
+	        const match = /^(.*?)\.(\w+)$/.exec(str);
+	        if (!match) return;
+
+	        const source = create(match[1]);
+	        if (!source) return;
+
+	        return source + DOT_LITERAL + match[2];
+	      }
+	    }
+	  };
+
+	  const output = utils.removePrefix(input, state);
+	  let source = create(output);
+
+	  if (source && opts.strictSlashes !== true) {
+	    source += `${SLASH_LITERAL}?`;
+	  }
+
+	  return source;
+	};
+
+	parse_1 = parse;
+	return parse_1;
+}
+
+var picomatch_1$1;
+var hasRequiredPicomatch$1;
+
+function requirePicomatch$1 () {
+	if (hasRequiredPicomatch$1) return picomatch_1$1;
+	hasRequiredPicomatch$1 = 1;
+
+	const scan = /*@__PURE__*/ requireScan();
+	const parse = /*@__PURE__*/ requireParse();
+	const utils = /*@__PURE__*/ requireUtils();
+	const constants = /*@__PURE__*/ requireConstants();
+	const isObject = val => val && typeof val === 'object' && !Array.isArray(val);
+
+	/**
+	 * Creates a matcher function from one or more glob patterns. The
+	 * returned function takes a string to match as its first argument,
+	 * and returns true if the string is a match. The returned matcher
+	 * function also takes a boolean as the second argument that, when true,
+	 * returns an object with additional information.
+	 *
+	 * ```js
+	 * const picomatch = require('picomatch');
+	 * // picomatch(glob[, options]);
+	 *
+	 * const isMatch = picomatch('*.!(*a)');
+	 * console.log(isMatch('a.a')); //=> false
+	 * console.log(isMatch('a.b')); //=> true
+	 *
+	 * // For environments without `node.js`, `picomatch/posix` provides you a dependency-free matcher, without automatic OS detection.
+	 * const picomatch = require('picomatch/posix');
+	 * // the same API, defaulting to posix paths
+	 * const isMatch = picomatch('a/*');
+	 * console.log(isMatch('a\\b')); //=> false
+	 * console.log(isMatch('a/b')); //=> true
+	 *
+	 * // you can still configure the matcher function to accept windows paths
+	 * const isMatch = picomatch('a/*', { options: windows });
+	 * console.log(isMatch('a\\b')); //=> true
+	 * console.log(isMatch('a/b')); //=> true
+	 * ```
+	 * @name picomatch
+	 * @param {String|Array} `globs` One or more glob patterns.
+	 * @param {Object=} `options`
+	 * @return {Function=} Returns a matcher function.
+	 * @api public
+	 */
+
+	const picomatch = (glob, options, returnState = false) => {
+	  if (Array.isArray(glob)) {
+	    const fns = glob.map(input => picomatch(input, options, returnState));
+	    const arrayMatcher = str => {
+	      for (const isMatch of fns) {
+	        const state = isMatch(str);
+	        if (state) return state;
+	      }
+	      return false;
+	    };
+	    return arrayMatcher;
+	  }
+
+	  const isState = isObject(glob) && glob.tokens && glob.input;
+
+	  if (glob === '' || (typeof glob !== 'string' && !isState)) {
+	    throw new TypeError('Expected pattern to be a non-empty string');
+	  }
+
+	  const opts = options || {};
+	  const posix = opts.windows;
+	  const regex = isState
+	    ? picomatch.compileRe(glob, options)
+	    : picomatch.makeRe(glob, options, false, true);
+
+	  const state = regex.state;
+	  delete regex.state;
+
+	  let isIgnored = () => false;
+	  if (opts.ignore) {
+	    const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
+	    isIgnored = picomatch(opts.ignore, ignoreOpts, returnState);
+	  }
+
+	  const matcher = (input, returnObject = false) => {
+	    const { isMatch, match, output } = picomatch.test(input, regex, options, { glob, posix });
+	    const result = { glob, state, regex, posix, input, output, match, isMatch };
+
+	    if (typeof opts.onResult === 'function') {
+	      opts.onResult(result);
+	    }
+
+	    if (isMatch === false) {
+	      result.isMatch = false;
+	      return returnObject ? result : false;
+	    }
+
+	    if (isIgnored(input)) {
+	      if (typeof opts.onIgnore === 'function') {
+	        opts.onIgnore(result);
+	      }
+	      result.isMatch = false;
+	      return returnObject ? result : false;
+	    }
+
+	    if (typeof opts.onMatch === 'function') {
+	      opts.onMatch(result);
+	    }
+	    return returnObject ? result : true;
+	  };
+
+	  if (returnState) {
+	    matcher.state = state;
+	  }
+
+	  return matcher;
+	};
+
+	/**
+	 * Test `input` with the given `regex`. This is used by the main
+	 * `picomatch()` function to test the input string.
+	 *
+	 * ```js
+	 * const picomatch = require('picomatch');
+	 * // picomatch.test(input, regex[, options]);
+	 *
+	 * console.log(picomatch.test('foo/bar', /^(?:([^/]*?)\/([^/]*?))$/));
+	 * // { isMatch: true, match: [ 'foo/', 'foo', 'bar' ], output: 'foo/bar' }
+	 * ```
+	 * @param {String} `input` String to test.
+	 * @param {RegExp} `regex`
+	 * @return {Object} Returns an object with matching info.
+	 * @api public
+	 */
+
+	picomatch.test = (input, regex, options, { glob, posix } = {}) => {
+	  if (typeof input !== 'string') {
+	    throw new TypeError('Expected input to be a string');
+	  }
+
+	  if (input === '') {
+	    return { isMatch: false, output: '' };
+	  }
+
+	  const opts = options || {};
+	  const format = opts.format || (posix ? utils.toPosixSlashes : null);
+	  let match = input === glob;
+	  let output = (match && format) ? format(input) : input;
+
+	  if (match === false) {
+	    output = format ? format(input) : input;
+	    match = output === glob;
+	  }
+
+	  if (match === false || opts.capture === true) {
+	    if (opts.matchBase === true || opts.basename === true) {
+	      match = picomatch.matchBase(input, regex, options, posix);
+	    } else {
+	      match = regex.exec(output);
+	    }
+	  }
+
+	  return { isMatch: Boolean(match), match, output };
+	};
+
+	/**
+	 * Match the basename of a filepath.
+	 *
+	 * ```js
+	 * const picomatch = require('picomatch');
+	 * // picomatch.matchBase(input, glob[, options]);
+	 * console.log(picomatch.matchBase('foo/bar.js', '*.js'); // true
+	 * ```
+	 * @param {String} `input` String to test.
+	 * @param {RegExp|String} `glob` Glob pattern or regex created by [.makeRe](#makeRe).
+	 * @return {Boolean}
+	 * @api public
+	 */
+
+	picomatch.matchBase = (input, glob, options, posix = options && options.windows) => {
+	  const regex = glob instanceof RegExp ? glob : picomatch.makeRe(glob, options);
+	  return regex.test(utils.basename(input, { windows: posix }));
+	};
+
+	/**
+	 * Returns true if **any** of the given glob `patterns` match the specified `string`.
+	 *
+	 * ```js
+	 * const picomatch = require('picomatch');
+	 * // picomatch.isMatch(string, patterns[, options]);
+	 *
+	 * console.log(picomatch.isMatch('a.a', ['b.*', '*.a'])); //=> true
+	 * console.log(picomatch.isMatch('a.a', 'b.*')); //=> false
+	 * ```
+	 * @param {String|Array} str The string to test.
+	 * @param {String|Array} patterns One or more glob patterns to use for matching.
+	 * @param {Object} [options] See available [options](#options).
+	 * @return {Boolean} Returns true if any patterns match `str`
+	 * @api public
+	 */
+
+	picomatch.isMatch = (str, patterns, options) => picomatch(patterns, options)(str);
+
+	/**
+	 * Parse a glob pattern to create the source string for a regular
+	 * expression.
+	 *
+	 * ```js
+	 * const picomatch = require('picomatch');
+	 * const result = picomatch.parse(pattern[, options]);
+	 * ```
+	 * @param {String} `pattern`
+	 * @param {Object} `options`
+	 * @return {Object} Returns an object with useful properties and output to be used as a regex source string.
+	 * @api public
+	 */
+
+	picomatch.parse = (pattern, options) => {
+	  if (Array.isArray(pattern)) return pattern.map(p => picomatch.parse(p, options));
+	  return parse(pattern, { ...options, fastpaths: false });
+	};
+
+	/**
+	 * Scan a glob pattern to separate the pattern into segments.
+	 *
+	 * ```js
+	 * const picomatch = require('picomatch');
+	 * // picomatch.scan(input[, options]);
+	 *
+	 * const result = picomatch.scan('!./foo/*.js');
+	 * console.log(result);
+	 * { prefix: '!./',
+	 *   input: '!./foo/*.js',
+	 *   start: 3,
+	 *   base: 'foo',
+	 *   glob: '*.js',
+	 *   isBrace: false,
+	 *   isBracket: false,
+	 *   isGlob: true,
+	 *   isExtglob: false,
+	 *   isGlobstar: false,
+	 *   negated: true }
+	 * ```
+	 * @param {String} `input` Glob pattern to scan.
+	 * @param {Object} `options`
+	 * @return {Object} Returns an object with
+	 * @api public
+	 */
+
+	picomatch.scan = (input, options) => scan(input, options);
+
+	/**
+	 * Compile a regular expression from the `state` object returned by the
+	 * [parse()](#parse) method.
+	 *
+	 * ```js
+	 * const picomatch = require('picomatch');
+	 * const state = picomatch.parse('*.js');
+	 * // picomatch.compileRe(state[, options]);
+	 *
+	 * console.log(picomatch.compileRe(state));
+	 * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
+	 * ```
+	 * @param {Object} `state`
+	 * @param {Object} `options`
+	 * @param {Boolean} `returnOutput` Intended for implementors, this argument allows you to return the raw output from the parser.
+	 * @param {Boolean} `returnState` Adds the state to a `state` property on the returned regex. Useful for implementors and debugging.
+	 * @return {RegExp}
+	 * @api public
+	 */
+
+	picomatch.compileRe = (state, options, returnOutput = false, returnState = false) => {
+	  if (returnOutput === true) {
+	    return state.output;
+	  }
+
+	  const opts = options || {};
+	  const prepend = opts.contains ? '' : '^';
+	  const append = opts.contains ? '' : '$';
+
+	  let source = `${prepend}(?:${state.output})${append}`;
+	  if (state && state.negated === true) {
+	    source = `^(?!${source}).*$`;
+	  }
+
+	  const regex = picomatch.toRegex(source, options);
+	  if (returnState === true) {
+	    regex.state = state;
+	  }
+
+	  return regex;
+	};
+
+	/**
+	 * Create a regular expression from a parsed glob pattern.
+	 *
+	 * ```js
+	 * const picomatch = require('picomatch');
+	 * // picomatch.makeRe(state[, options]);
+	 *
+	 * const result = picomatch.makeRe('*.js');
+	 * console.log(result);
+	 * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
+	 * ```
+	 * @param {String} `state` The object returned from the `.parse` method.
+	 * @param {Object} `options`
+	 * @param {Boolean} `returnOutput` Implementors may use this argument to return the compiled output, instead of a regular expression. This is not exposed on the options to prevent end-users from mutating the result.
+	 * @param {Boolean} `returnState` Implementors may use this argument to return the state from the parsed glob with the returned regular expression.
+	 * @return {RegExp} Returns a regex created from the given pattern.
+	 * @api public
+	 */
+
+	picomatch.makeRe = (input, options = {}, returnOutput = false, returnState = false) => {
+	  if (!input || typeof input !== 'string') {
+	    throw new TypeError('Expected a non-empty string');
+	  }
+
+	  let parsed = { negated: false, fastpaths: true };
+
+	  if (options.fastpaths !== false && (input[0] === '.' || input[0] === '*')) {
+	    parsed.output = parse.fastpaths(input, options);
+	  }
+
+	  if (!parsed.output) {
+	    parsed = parse(input, options);
+	  }
+
+	  return picomatch.compileRe(parsed, options, returnOutput, returnState);
+	};
+
+	/**
+	 * Create a regular expression from the given regex source string.
+	 *
+	 * ```js
+	 * const picomatch = require('picomatch');
+	 * // picomatch.toRegex(source[, options]);
+	 *
+	 * const { output } = picomatch.parse('*.js');
+	 * console.log(picomatch.toRegex(output));
+	 * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
+	 * ```
+	 * @param {String} `source` Regular expression source string.
+	 * @param {Object} `options`
+	 * @return {RegExp}
+	 * @api public
+	 */
+
+	picomatch.toRegex = (source, options) => {
+	  try {
+	    const opts = options || {};
+	    return new RegExp(source, opts.flags || (opts.nocase ? 'i' : ''));
+	  } catch (err) {
+	    if (options && options.debug === true) throw err;
+	    return /$^/;
+	  }
+	};
+
+	/**
+	 * Picomatch constants.
+	 * @return {Object}
+	 */
+
+	picomatch.constants = constants;
+
+	/**
+	 * Expose "picomatch"
+	 */
+
+	picomatch_1$1 = picomatch;
+	return picomatch_1$1;
+}
+
+var picomatch_1;
+var hasRequiredPicomatch;
+
+function requirePicomatch () {
+	if (hasRequiredPicomatch) return picomatch_1;
+	hasRequiredPicomatch = 1;
+
+	const pico = /*@__PURE__*/ requirePicomatch$1();
+	const utils = /*@__PURE__*/ requireUtils();
+
+	function picomatch(glob, options, returnState = false) {
+	  // default to os.platform()
+	  if (options && (options.windows === null || options.windows === undefined)) {
+	    // don't mutate the original options object
+	    options = { ...options, windows: utils.isWindows() };
+	  }
+
+	  return pico(glob, options, returnState);
+	}
+
+	Object.assign(picomatch, pico);
+	picomatch_1 = picomatch;
+	return picomatch_1;
+}
+
+var picomatchExports = /*@__PURE__*/ requirePicomatch();
+var picomatch = /*@__PURE__*/getDefaultExportFromCjs(picomatchExports);
+
+/** Starting, readying or stopping a launched deployment failed (src/launch). */
+class LaunchError extends GateError {
+}
+
+/**
+ * The few git operations launching needs, each an argument array (never a shell): resolve a
+ * commit, fetch it into a shallow checkout, add and remove a worktree, list blob digests.
+ */
+function git(cwd, args, env = process.env) {
+    return new Promise((resolve, reject) => {
+        execFile('git', args, 
+        // No prompt for credentials in a job: a fetch that needs them fails instead of hanging.
+        { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' }, maxBuffer: 64 * 1024 * 1024, timeout: 600_000 }, (error, stdout, stderr) => {
+            if (error) {
+                const message = (stderr || error.message).trim().split('\n').slice(-3).join(' ');
+                reject(new LaunchError('launch.git', `git ${args[0]} failed: ${message}`, { file: cwd, value: args.join(' ') }));
+            }
+            else
+                resolve({ stdout, stderr });
+        });
+    });
+}
+/** The top of the work tree holding `dir`. */
+async function repositoryRoot(dir, env) {
+    try {
+        return (await git(dir, ['rev-parse', '--show-toplevel'], env)).stdout.trim();
+    }
+    catch {
+        throw new LaunchError('launch.not_a_repository', `${dir} is not inside a git work tree; launching from a checkout needs one`, {
+            file: dir
+        });
+    }
+}
+/**
+ * The full SHA of `ref`, fetching it from `origin` when the checkout lacks it (actions/checkout
+ * fetches one commit by default, so the pull request's base is usually absent).
+ */
+async function resolveCommit(root, ref, env, log) {
+    const local = await tryResolve(root, ref, env);
+    if (local)
+        return local;
+    const shallow = (await git(root, ['rev-parse', '--is-shallow-repository'], env)).stdout.trim() === 'true';
+    log?.(`fetching ${ref} from origin (${shallow ? 'shallow checkout' : 'not in this clone'})`);
+    try {
+        await git(root, ['fetch', '--no-tags', '--no-recurse-submodules', ...(shallow ? ['--depth=1'] : []), 'origin', ref], env);
+    }
+    catch (error) {
+        throw new LaunchError('launch.fetch', `cannot find commit ${ref} locally and fetching it from origin failed: ${error.message}`, {
+            value: ref
+        });
+    }
+    const fetched = (await tryResolve(root, ref, env)) ?? (await tryResolve(root, 'FETCH_HEAD', env));
+    if (!fetched)
+        throw new LaunchError('launch.fetch', `commit ${ref} is still missing after fetching it`, { value: ref });
+    return fetched;
+}
+async function tryResolve(root, ref, env) {
+    try {
+        return (await git(root, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], env)).stdout.trim() || null;
+    }
+    catch {
+        return null;
+    }
+}
+
+/**
+ * `fingerprint_paths`: the digests of the files they select at the base commit join the
+ * fingerprint, so an archived baseline is reused only while the baseline's serving files are
+ * unchanged. The digest is git's blob id (a hash of the content), read from the commit itself,
+ * not the work tree: what the pull request did to those files does not matter, the base does.
+ */
+async function pathDigests(root, commit, globs, env) {
+    if (globs.length === 0)
+        return {};
+    const matches = picomatch(globs, { dot: true });
+    const { stdout } = await git(root, ['ls-tree', '-r', '-z', '--full-tree', commit], env);
+    const digests = {};
+    for (const record of stdout.split('\0')) {
+        // <mode> SP <type> SP <object> TAB <path>
+        const tab = record.indexOf('\t');
+        if (tab < 0)
+            continue;
+        const [, type, object] = record.slice(0, tab).split(' ');
+        const path = record.slice(tab + 1);
+        if ((type === 'blob' || type === 'commit') && matches(path))
+            digests[path] = object;
+    }
+    return digests;
+}
+
+/**
+ * The fingerprint of a gate set whose `fingerprint_paths` select files: those files' digests at
+ * the base commit join it (config/fingerprint.ts). A glob that selects nothing is an error: a
+ * typo there would silently leave the serving files out and reuse a stale baseline.
+ */
+async function gateFingerprint(config, cwd, baseRef, env) {
+    const globs = config.launch?.fingerprintPaths ?? [];
+    if (globs.length === 0)
+        return fingerprint(config);
+    const root = await repositoryRoot(cwd, env);
+    const commit = await resolveCommit(root, baseRef ?? 'HEAD', env);
+    const digests = await pathDigests(root, commit, globs, env);
+    globs.forEach((glob, i) => {
+        const matches = picomatch(glob, { dot: true });
+        if (!Object.keys(digests).some(path => matches(path))) {
+            throw new ConfigError('config.fingerprint_paths', `fingerprint_paths[${i}] matches no file at commit ${commit.slice(0, 12)}`, {
+                file: config.source,
+                field: `fingerprint_paths[${i}]`,
+                value: glob
+            });
+        }
+    });
+    return fingerprint(config, { pathDigests: digests });
+}
+
+/**
+ * For a `docker run` launch command: which image is really running. A tag (`vllm-openai:latest`)
+ * says little; the digest says exactly which engine build answered. Information only: a failure
+ * to ask docker is recorded, never a gate error.
+ */
+/** Flags of `docker run` that take no value; every other long flag takes one. */
+const BOOLEAN_LONG = new Set([
+    '--rm',
+    '--detach',
+    '--interactive',
+    '--tty',
+    '--privileged',
+    '--init',
+    '--read-only',
+    '--publish-all',
+    '--no-healthcheck',
+    '--oom-kill-disable',
+    '--disable-content-trust',
+    '--quiet',
+    '--sig-proxy',
+    '--use-api-socket',
+    '--help'
+]);
+const BOOLEAN_SHORT = new Set(['d', 'i', 't', 'P', 'q']);
+/** The image and `--name` of a `docker run` (or `docker container run`) command, else null. */
+function dockerRun(command) {
+    if (!['docker', 'podman'].includes(basename(command[0])))
+        return null;
+    let i = 1;
+    // Global options before the subcommand (e.g. --context x) all take a value except --debug/-D.
+    while (i < command.length && command[i].startsWith('-'))
+        i += command[i] === '--debug' || command[i] === '-D' || command[i].includes('=') ? 1 : 2;
+    if (command[i] === 'container')
+        i++;
+    if (command[i] !== 'run')
+        return null;
+    let name = null;
+    for (i++; i < command.length; i++) {
+        const arg = command[i];
+        if (arg === '--')
+            return command[i + 1] ? { image: command[i + 1], name } : null;
+        if (!arg.startsWith('-') || arg === '-')
+            return { image: arg, name };
+        if (arg.startsWith('--')) {
+            const [flag, attached] = arg.split(/=(.*)/s);
+            if (flag === '--name')
+                name = attached ?? command[i + 1] ?? null;
+            if (attached === undefined && !BOOLEAN_LONG.has(flag))
+                i++;
+            continue;
+        }
+        const cluster = arg.slice(1);
+        if ([...cluster].every(c => BOOLEAN_SHORT.has(c)))
+            continue;
+        if (cluster.length === 1)
+            i++; // `-p 8000:8000`; `-p8000:8000` carries its value
+    }
+    return null;
+}
+async function dockerIdentity(command, env, cwd) {
+    const run = dockerRun(command);
+    if (!run)
+        return null;
+    const program = command[0];
+    const identity = { image: run.image, container_name: run.name, image_id: null, repo_digests: [], error: null };
+    try {
+        if (run.name)
+            identity.image_id = (await exec(program, ['container', 'inspect', '--format', '{{.Image}}', run.name], env, cwd)).trim() || null;
+        const target = identity.image_id ?? run.image;
+        const out = await exec(program, ['image', 'inspect', '--format', '{{.Id}} {{json .RepoDigests}}', target], env, cwd);
+        const space = out.indexOf(' ');
+        identity.image_id ??= out.slice(0, space).trim() || null;
+        const digests = JSON.parse(out.slice(space + 1).trim() || '[]');
+        identity.repo_digests = Array.isArray(digests) ? digests.filter((d) => typeof d === 'string') : [];
+    }
+    catch (error) {
+        identity.error = error.message.split('\n')[0].slice(0, 300);
+    }
+    return identity;
+}
+function exec(program, args, env, cwd) {
+    return new Promise((resolve, reject) => {
+        execFile(program, args, { env, cwd, timeout: 30_000 }, (error, stdout, stderr) => error ? reject(new Error(`${program} ${args.slice(0, 2).join(' ')}: ${(stderr || error.message).trim()}`)) : resolve(stdout));
+    });
+}
+
+/**
+ * `${NAME}` in a launch command or env value, filled from the environment. No shell is involved:
+ * the result is one argument whatever the value holds (spaces, quotes, `;`), so a variable can
+ * never add arguments or commands. `$$` is a literal `$`; any other `$` is kept as written.
+ */
+/**
+ * @param at the key path for messages, e.g. `deployments.baseline.launch.command[5]`
+ * @param source the gate file, for messages
+ */
+function expandTemplate(text, env, at, source) {
+    let out = '';
+    const used = [];
+    for (let i = 0; i < text.length; i++) {
+        const char = text[i];
+        if (char !== '$') {
+            out += char;
+            continue;
+        }
+        if (text[i + 1] === '$') {
+            out += '$';
+            i++;
+            continue;
+        }
+        if (text[i + 1] !== '{') {
+            out += char;
+            continue;
+        }
+        const end = text.indexOf('}', i + 2);
+        const name = end < 0 ? '' : text.slice(i + 2, end);
+        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+            throw new ConfigError('launch.template', `${at} has a malformed variable reference; write \${NAME} (or $$ for a literal $)`, {
+                file: source,
+                field: at,
+                value: text
+            });
+        }
+        const value = env[name];
+        if (value === undefined) {
+            throw new ConfigError('launch.variable_missing', `${at} uses \${${name}}, which is not set in the environment`, {
+                file: source,
+                field: at,
+                value: name
+            });
+        }
+        out += value;
+        used.push(name);
+        i = end;
+    }
+    return { text: out, used };
+}
+
+/**
+ * Masks secrets in the server's log lines before they are written: a server that prints its
+ * configuration (vLLM does, with --api-key) must not put the key into the evidence artifact.
+ * Secrets are the deployments' API keys and the values of environment variables whose names
+ * say they are secret (HF_TOKEN, OPENAI_API_KEY, ...), whether inherited or set by the gate file.
+ */
+const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH)/i;
+/** Shorter values would mask ordinary words. */
+const MIN_SECRET_LENGTH = 4;
+function secretValues(env, extra = []) {
+    const values = Object.entries(env)
+        .filter(([name, value]) => SECRET_NAME.test(name) && typeof value === 'string')
+        .map(([, value]) => value);
+    return [...new Set([...values, ...extra.filter((v) => typeof v === 'string')])]
+        .filter(value => value.length >= MIN_SECRET_LENGTH)
+        .sort((a, b) => b.length - a.length); // a longer secret containing a shorter one is masked whole
+}
+function masker(secrets) {
+    if (secrets.length === 0)
         return line => line;
-    return line => values.reduce((text, secret) => text.split(secret).join('***'), line);
+    return line => secrets.reduce((text, secret) => text.split(secret).join('***'), line);
 }
 
 /**
@@ -53953,6 +57267,7 @@ function redactor(secrets) {
  * requests in the middle of a run. The answer is kept as the server's identity in the manifest.
  */
 const ATTEMPT_TIMEOUT_MS = 5_000;
+const PROGRESS_EVERY_MS = 10_000;
 const MAX_RECORDED_BYTES = 64 * 1024;
 async function probeServer(settings) {
     const url = `${settings.baseUrl.replace(/\/+$/, '')}/models`;
@@ -53961,6 +57276,8 @@ async function probeServer(settings) {
     const maxDelay = settings.maxDelayMs ?? 5_000;
     let attempts = 0;
     let lastProblem;
+    const progressEvery = settings.progressEveryMs ?? PROGRESS_EVERY_MS;
+    let nextProgress = progressEvery;
     for (;;) {
         attempts++;
         try {
@@ -53998,11 +57315,18 @@ async function probeServer(settings) {
             lastProblem = error.message || String(error);
         }
         const elapsed = Date.now() - started;
-        if (elapsed + delay > settings.timeoutMs) {
-            throw new ServerNotReadyError('server.not_ready', `${settings.side} server at ${url} was not ready after ${Math.round(elapsed / 1000)} s and ${attempts} attempts (last: ${lastProblem})`, { field: `deployments.${settings.side}.base_url`, value: settings.baseUrl });
+        // The last attempt is made at the deadline, so the whole timeout is used.
+        if (elapsed >= settings.timeoutMs) {
+            throw new ServerNotReadyError('server.not_ready', `${settings.side} server at ${url} was not ready after ${Math.round(elapsed / 1000)} s and ${attempts} attempts (last: ${lastProblem}); the readiness timeout is ${seconds$1(settings.timeoutMs)} s (run --ready-timeout SEC)`, { field: `deployments.${settings.side}.base_url`, value: settings.baseUrl });
         }
-        settings.log?.(`${settings.side} server not ready yet (${lastProblem}); retrying in ${delay} ms`);
-        await new Promise(resolve => setTimeout(resolve, delay));
+        if (elapsed >= nextProgress) {
+            settings.log?.(`${settings.side} server at ${url} not ready after ${seconds$1(elapsed)} s (${lastProblem}); waiting up to ${seconds$1(settings.timeoutMs)} s`);
+            while (nextProgress <= elapsed)
+                nextProgress += progressEvery;
+        }
+        // Wake up at the next progress mark too, so a line comes every interval whatever the back-off.
+        const wait = Math.min(delay, settings.timeoutMs - elapsed, Math.max(0, nextProgress - elapsed));
+        await new Promise(resolve => setTimeout(resolve, wait));
         delay = Math.min(delay * 2, maxDelay);
     }
 }
@@ -54020,6 +57344,574 @@ function modelIds(body) {
     if (!Array.isArray(data))
         return [];
     return data.map(item => item?.id).filter((id) => typeof id === 'string');
+}
+function seconds$1(ms) {
+    return Math.round(ms / 1000);
+}
+
+/**
+ * Readiness of a launched server: GET {base_url}/models must list the model (the runner's probe,
+ * one attempt at a time) while the process is watched. A process that exits before it is ready
+ * is an error quoting the last lines of its log; so is a server still not ready after
+ * `ready_timeout_seconds`. A command that exits 0 while a `stop_command` is configured started
+ * something detached (`docker run -d`): then only the probe decides.
+ */
+const MAX_WAIT_MS = 2_000;
+async function waitUntilReady(server, settings) {
+    const started = Date.now();
+    let wait = 100;
+    let attempts = 0;
+    let lastProblem;
+    let lastReport = started;
+    for (;;) {
+        const exit = server.exit;
+        if (exit && !(settings.detachedAllowed && exit.code === 0 && exit.spawnError === null)) {
+            const how = exit.spawnError ? `could not be started (${exit.spawnError})` : `exited with ${exit.signal ?? `status ${exit.code}`}`;
+            throw new LaunchError('launch.exited_before_ready', `${settings.side} server ${how} before it was ready, after ${seconds(Date.now() - started)} s; last lines of ${settings.logName}:${quote(server.lastLines())}`, { field: `deployments.${settings.side}.launch.command`, value: settings.logName });
+        }
+        attempts++;
+        try {
+            const result = await probeServer({
+                side: settings.side,
+                baseUrl: settings.baseUrl,
+                model: settings.model,
+                apiKey: settings.apiKey,
+                timeoutMs: 0
+            });
+            return { ...result, attempts, elapsedMs: Date.now() - started };
+        }
+        catch (error) {
+            if (!(error instanceof ServerNotReadyError) || error.code !== 'server.not_ready')
+                throw error;
+            lastProblem = /last: (.*)\)$/.exec(error.message)?.[1] ?? error.message;
+        }
+        const elapsed = Date.now() - started;
+        if (elapsed >= settings.timeoutMs) {
+            throw new LaunchError('launch.ready_timeout', `${settings.side} server was not ready after ${seconds(elapsed)} s (ready_timeout_seconds; last probe: ${lastProblem}); last lines of ${settings.logName}:${quote(server.lastLines())}`, { field: `deployments.${settings.side}.launch.ready_timeout_seconds`, value: Math.round(settings.timeoutMs / 1000) });
+        }
+        if (Date.now() - lastReport >= 30_000) {
+            lastReport = Date.now();
+            settings.log?.(`[${settings.side}] server starting for ${seconds(elapsed)} s (${lastProblem})`);
+        }
+        await sleepUnlessExited(server, Math.min(wait, settings.timeoutMs - elapsed));
+        wait = Math.min(wait * 2, MAX_WAIT_MS);
+    }
+}
+/**
+ * Before launching: nothing may answer at the address yet. With a sequential schedule both
+ * sides usually use the same port; a leftover server there (the previous side's container that
+ * ignored its stop, someone else's) would be probed and measured in place of the launched one.
+ */
+async function addressAnswers(baseUrl) {
+    try {
+        const response = await undiciExports.request(`${baseUrl.replace(/\/+$/, '')}/models`, { method: 'GET', headersTimeout: 2_000, bodyTimeout: 2_000 });
+        await response.body.dump();
+        return response.statusCode;
+    }
+    catch {
+        return null;
+    }
+}
+async function sleepUnlessExited(server, ms) {
+    let timer;
+    await Promise.race([server.exited, new Promise(resolve => (timer = setTimeout(resolve, Math.max(ms, 0))))]);
+    clearTimeout(timer);
+}
+function quote(lines) {
+    return lines.length === 0 ? ' (empty)' : `\n${lines.map(line => `  ${line}`).join('\n')}`;
+}
+function seconds(ms) {
+    return (ms / 1000).toFixed(1);
+}
+
+/**
+ * One launched server process: spawned with an argument array in its own process group, its
+ * output streamed to `logs/<side>-server.log` with secrets masked, the last lines kept for error
+ * messages, and a stop that always ends with the whole group gone: the configured signal, a
+ * wait, SIGKILL to the group, then `stop_command` (for containers started detached).
+ */
+const TAIL_LINES = 20;
+/** Urgent stops (a signal to helm-gate) wait at most this long before SIGKILL. */
+const URGENT_GRACE_MS = 3_000;
+const STOP_COMMAND_TIMEOUT_MS = 120_000;
+const URGENT_STOP_COMMAND_TIMEOUT_MS = 5_000;
+class ServerProcess {
+    settings;
+    pid;
+    startedAt;
+    /** Resolves when the leader exits (or could not start). */
+    exited;
+    exit = null;
+    tail = [];
+    file;
+    readers;
+    stopping = null;
+    release;
+    constructor(settings, file) {
+        this.settings = settings;
+        this.file = file;
+        this.startedAt = new Date();
+        this.writeLine(`helm-gate: starting ${settings.label} server: ${settings.mask(JSON.stringify(settings.command))} in ${settings.cwd}`);
+        const child = spawn(settings.command[0], settings.command.slice(1), {
+            cwd: settings.cwd,
+            env: settings.env,
+            stdio: ['ignore', 'pipe', 'pipe'],
+            detached: true
+        });
+        this.pid = child.pid ?? null;
+        this.readers = [child.stdout, child.stderr].map(stream => {
+            const reader = createInterface({ input: stream, crlfDelay: Infinity });
+            reader.on('line', line => this.onLine(line));
+            return new Promise(resolve => reader.on('close', resolve));
+        });
+        this.exited = new Promise(resolve => {
+            child.once('error', error => resolve({ code: null, signal: null, spawnError: error.message }));
+            child.once('exit', (code, signal) => resolve({ code, signal, spawnError: null }));
+        }).then(exit => {
+            this.exit = exit;
+            this.writeLine(exit.spawnError
+                ? `helm-gate: could not start ${settings.command[0]}: ${exit.spawnError}`
+                : `helm-gate: ${settings.label} server process exited (${exit.signal ?? `status ${exit.code}`})`);
+            return exit;
+        });
+        const pgid = this.pid;
+        this.release =
+            pgid === null ? () => { } : trackGroup({ pgid, label: `${settings.label} server`, stop: urgent => this.stop(urgent).then(() => { }) });
+    }
+    static async start(settings) {
+        await mkdir(dirname(settings.logFile), { recursive: true });
+        const file = createWriteStream(settings.logFile, { flags: 'a' });
+        return new ServerProcess(settings, file);
+    }
+    /** The last lines of the log (masked), for "exited before ready" messages. */
+    lastLines(count = TAIL_LINES) {
+        return this.tail.slice(-count);
+    }
+    /**
+     * Stops the server; every later call returns the same promise. Never throws: a stop that
+     * cannot finish cleanly still kills the group and says so in the log.
+     */
+    stop(urgent = false) {
+        this.stopping ??= this.doStop(urgent);
+        return this.stopping;
+    }
+    async doStop(urgent) {
+        const requested = new Date();
+        let killed = false;
+        const pgid = this.pid;
+        if (pgid !== null && this.exit === null) {
+            const signal = this.settings.stop.signal;
+            this.writeLine(`helm-gate: stopping the ${this.settings.label} server: ${signal} to process group ${pgid}`);
+            killGroupNow(pgid, signal);
+            const grace = urgent ? Math.min(URGENT_GRACE_MS, this.settings.stop.timeoutSeconds * 1000) : this.settings.stop.timeoutSeconds * 1000;
+            const exitedInTime = await settlesWithin(this.exited, grace);
+            if (!exitedInTime) {
+                this.writeLine(`helm-gate: the ${this.settings.label} server did not exit within ${Math.round(grace / 1000)} s; SIGKILL to the group`);
+                killed = true;
+            }
+        }
+        const exitedAt = new Date();
+        // Children that outlived the leader (or ignored the signal) go with the group, always.
+        if (pgid !== null) {
+            if (groupAlive(pgid))
+                killed = true;
+            killGroupNow(pgid, 'SIGKILL');
+            await waitUntilGone(pgid, 5_000);
+        }
+        await this.exited;
+        await Promise.all(this.readers);
+        let stopCommandExit = null;
+        if (this.settings.stopCommand) {
+            stopCommandExit = await this.runStopCommand(urgent ? URGENT_STOP_COMMAND_TIMEOUT_MS : STOP_COMMAND_TIMEOUT_MS);
+        }
+        this.release();
+        const stopped = new Date();
+        this.writeLine(`helm-gate: ${this.settings.label} server stopped`);
+        await new Promise(resolve => this.file.end(resolve));
+        return {
+            requested_at: requested.toISOString(),
+            exited_at: exitedAt.toISOString(),
+            killed,
+            stop_command_exit: stopCommandExit,
+            stopped_at: stopped.toISOString()
+        };
+    }
+    async runStopCommand(timeoutMs) {
+        const [program, ...args] = this.settings.stopCommand;
+        this.writeLine(`helm-gate: running stop_command ${this.settings.mask(JSON.stringify(this.settings.stopCommand))}`);
+        const child = spawn(program, args, {
+            cwd: this.settings.cwd,
+            env: this.settings.env,
+            stdio: ['ignore', 'pipe', 'pipe'],
+            detached: true
+        });
+        const release = child.pid
+            ? trackGroup({ pgid: child.pid, label: 'stop_command', stop: async () => killGroupNow(child.pid) })
+            : () => { };
+        const readers = [child.stdout, child.stderr].map(stream => {
+            const reader = createInterface({ input: stream, crlfDelay: Infinity });
+            reader.on('line', line => this.onLine(line));
+            return new Promise(resolve => reader.on('close', resolve));
+        });
+        const timer = setTimeout(() => child.pid && killGroupNow(child.pid), timeoutMs);
+        const result = await new Promise(resolve => {
+            child.once('error', error => resolve(`could not start: ${error.message}`));
+            child.once('exit', (code, signal) => resolve(code ?? `killed by ${signal}`));
+        });
+        clearTimeout(timer);
+        if (child.pid)
+            killGroupNow(child.pid);
+        await Promise.all(readers);
+        release();
+        this.writeLine(`helm-gate: stop_command finished: ${result}`);
+        return result;
+    }
+    onLine(raw) {
+        const line = this.settings.mask(raw);
+        this.tail.push(line);
+        if (this.tail.length > TAIL_LINES * 2)
+            this.tail.splice(0, this.tail.length - TAIL_LINES);
+        this.file.write(`${line}\n`);
+        this.settings.echo?.(line);
+    }
+    writeLine(line) {
+        if (!this.file.writableEnded)
+            this.file.write(`${line}\n`);
+        this.settings.echo?.(line);
+    }
+}
+async function waitUntilGone(pgid, timeoutMs) {
+    const deadline = Date.now() + timeoutMs;
+    while (groupAlive(pgid) && Date.now() < deadline)
+        await delay(25);
+}
+/** True when `promise` settles within `ms`; the timer never outlives the answer. */
+async function settlesWithin(promise, ms) {
+    let timer;
+    const timeout = new Promise(resolve => {
+        timer = setTimeout(() => resolve(false), ms);
+    });
+    try {
+        return await Promise.race([promise.then(() => true), timeout]);
+    }
+    finally {
+        clearTimeout(timer);
+    }
+}
+function delay(ms) {
+    return new Promise(resolve => setTimeout(resolve, ms));
+}
+
+/**
+ * `checkout: base`: the baseline's launch command runs in a worktree of the base commit, so a pull
+ * request that changes `serving/` is measured before (base files) and after (its own files)
+ * without a second workflow. The worktree is detached, outside the uploaded output, and removed
+ * afterwards whatever happened.
+ */
+async function addBaseWorktree(root, ref, env, log, parent = tmpdir()) {
+    const sha = await resolveCommit(root, ref, env, log);
+    const holder = await mkdtemp(join(parent, 'helm-gate-base-'));
+    const dir = join(holder, 'tree');
+    await git(root, ['worktree', 'add', '--detach', dir, sha], env);
+    log?.(`base commit ${sha.slice(0, 12)} checked out in ${dir}`);
+    let removed = null;
+    return {
+        dir,
+        sha,
+        remove: () => {
+            removed ??= (async () => {
+                try {
+                    await git(root, ['worktree', 'remove', '--force', dir], env);
+                }
+                catch {
+                    // fall through: delete the files and let prune drop the registration
+                }
+                await rm(holder, { recursive: true, force: true });
+                await git(root, ['worktree', 'prune'], env).catch(() => { });
+            })();
+            return removed;
+        }
+    };
+}
+
+/**
+ * The launched deployments of one run: what to start for each side, where (the checked-out
+ * tree or a worktree of the base commit), and the records that go into run-manifest.json.
+ * `up` starts a side's server and waits until it serves the model; `down` stops it; `close`
+ * stops whatever is still up and removes the worktree. The runner calls them on a schedule
+ * (schedule.ts) and `close` in a finally, so nothing outlives the run.
+ */
+class Launcher {
+    options;
+    settings;
+    prepared;
+    worktree = null;
+    constructor(options, settings, prepared) {
+        this.options = options;
+        this.settings = settings;
+        this.prepared = prepared;
+    }
+    /** Null when the gate file launches nothing. Checks every template now, before anything starts. */
+    static async open(options) {
+        const settings = options.config.launch;
+        if (!settings || Object.keys(settings.sides).length === 0)
+            return null;
+        const source = options.config.source;
+        const deployments = options.config.deployments;
+        if (!deployments)
+            return null;
+        const prepared = {};
+        for (const side of ['baseline', 'candidate']) {
+            const spec = settings.sides[side];
+            if (!spec)
+                continue;
+            const deployment = deployments[side];
+            if (deployment.kind !== 'server') {
+                throw new ConfigError('config.invalid', `${spec.field} needs a server deployment`, { file: source, field: spec.field });
+            }
+            if (spec.checkout === 'base' && !options.baseRef) {
+                throw new ConfigError('launch.base_ref_missing', `${spec.field}.checkout is base but no base commit is known: outside a pull request give --baseline-ref REF`, { file: source, field: `${spec.field}.checkout`, value: 'base' });
+            }
+            const used = [];
+            const expand = (text, at) => {
+                const out = expandTemplate(text, options.env, at, source);
+                used.push(...out.used);
+                return out.text;
+            };
+            const extraEnv = Object.fromEntries(Object.entries(spec.env).map(([name, value]) => [name, expand(value, `${spec.field}.env.${name}`)]));
+            const env = { ...options.env, ...extraEnv };
+            const command = spec.command.map((arg, i) => expand(arg, `${spec.field}.command[${i}]`));
+            const stopCommand = spec.stopCommand?.map((arg, i) => expand(arg, `${spec.field}.stop_command[${i}]`)) ?? null;
+            const mask = masker(secretValues(env, options.secrets ?? []));
+            const logFile = resolve(options.outDir, 'logs', `${side}-server.log`);
+            prepared[side] = {
+                spec,
+                deployment,
+                command,
+                env,
+                stopCommand,
+                mask,
+                cwd: options.cwd,
+                server: null,
+                users: 0,
+                record: {
+                    side,
+                    command: spec.command,
+                    checkout: spec.checkout,
+                    commit: null,
+                    log_file: relative(options.outDir, logFile),
+                    pid: null,
+                    started_at: null,
+                    ready_at: null,
+                    ready_ms: null,
+                    stop: null,
+                    exit: null,
+                    docker: null,
+                    errors: []
+                }
+            };
+        }
+        const launcher = new Launcher(options, settings, prepared);
+        try {
+            await launcher.checkoutBase();
+        }
+        catch (error) {
+            await launcher.close();
+            throw error;
+        }
+        return launcher;
+    }
+    get schedule() {
+        return this.settings.schedule;
+    }
+    /** Does `side` run against a server this launcher starts? */
+    launches(side) {
+        return this.entry(side) !== null;
+    }
+    /** Starts the side's server (once, however many sides use it) and waits until it is ready. */
+    async up(side) {
+        const entry = this.entry(side);
+        if (!entry)
+            throw new LaunchError('launch.none', `${side} is not launched`);
+        const key = this.keyOf(side);
+        entry.users++;
+        if (entry.users > 1 && entry.server)
+            return this.ready(entry, key);
+        const progress = this.options.progress ?? (() => { });
+        const logName = entry.record.log_file;
+        try {
+            const busy = await addressAnswers(entry.deployment.baseUrl);
+            if (busy !== null) {
+                throw new LaunchError('launch.address_in_use', `something already answers at ${entry.deployment.baseUrl} (HTTP ${busy}) before the ${key} server was launched; stop it first, or it would be measured in place of the launched server`, { field: `deployments.${key}.base_url`, value: entry.deployment.baseUrl });
+            }
+            progress(`[${key}] launching the server (${entry.spec.checkout === 'base' ? `base commit ${this.worktree?.sha.slice(0, 12)}` : 'checked-out tree'}; log: ${logName})`);
+            entry.server = await ServerProcess.start({
+                label: key,
+                command: entry.command,
+                cwd: entry.cwd,
+                env: entry.env,
+                logFile: resolve(this.options.outDir, logName),
+                mask: entry.mask,
+                stop: entry.spec.stop,
+                stopCommand: entry.stopCommand,
+                echo: this.options.echo ? line => this.options.echo?.(`[${key} server] ${line}`) : undefined
+            });
+            entry.record.pid = entry.server.pid;
+            entry.record.started_at = entry.server.startedAt.toISOString();
+            const result = await waitUntilReady(entry.server, {
+                side: key,
+                baseUrl: entry.deployment.baseUrl,
+                model: entry.deployment.model,
+                apiKey: entry.deployment.apiKeyEnv ? (this.options.env[entry.deployment.apiKeyEnv] ?? null) : null,
+                timeoutMs: entry.spec.readyTimeoutSeconds * 1000,
+                detachedAllowed: entry.stopCommand !== null,
+                logName,
+                log: progress
+            });
+            const readyAt = new Date();
+            entry.record.ready_at = readyAt.toISOString();
+            entry.record.ready_ms = readyAt.getTime() - entry.server.startedAt.getTime();
+            entry.record.docker = await dockerIdentity(entry.command, entry.env, entry.cwd);
+            progress(`[${key}] server ready after ${(entry.record.ready_ms / 1000).toFixed(1)} s: ${result.url} lists ${entry.deployment.model}`);
+            return result;
+        }
+        catch (error) {
+            if (error instanceof GateError)
+                entry.record.errors.push({ code: error.code, message: error.message });
+            throw error;
+        }
+    }
+    /** Stops the side's server when no other side still uses it. Never throws. */
+    async down(side) {
+        const entry = this.entry(side);
+        if (!entry)
+            return;
+        entry.users = Math.max(0, entry.users - 1);
+        if (entry.users > 0)
+            return;
+        await this.stop(entry);
+    }
+    /** Stops everything still up and removes the base worktree. */
+    async close() {
+        await Promise.all(Object.values(this.prepared).map(entry => this.stop(entry)));
+        await this.worktree?.remove();
+    }
+    manifest() {
+        return {
+            schedule: this.settings.schedule,
+            interleaving_possible: this.settings.schedule === 'concurrent',
+            base_commit: this.worktree?.sha ?? null,
+            sides: Object.fromEntries(Object.entries(this.prepared).map(([side, entry]) => [side, entry.record]))
+        };
+    }
+    async stop(entry) {
+        const server = entry.server;
+        if (!server)
+            return;
+        const progress = this.options.progress ?? (() => { });
+        const stop = await server.stop(false);
+        if (!entry.record.stop) {
+            entry.record.stop = stop;
+            entry.record.exit = server.exit ? { code: server.exit.code, signal: server.exit.signal } : null;
+            progress(`[${entry.record.side}] server stopped${stop.killed ? ' (killed)' : ''}`);
+        }
+    }
+    async ready(entry, key) {
+        // The second user of a shared server (self-check): it is up already; ask it again.
+        return waitUntilReady(entry.server, {
+            side: key,
+            baseUrl: entry.deployment.baseUrl,
+            model: entry.deployment.model,
+            apiKey: entry.deployment.apiKeyEnv ? (this.options.env[entry.deployment.apiKeyEnv] ?? null) : null,
+            timeoutMs: entry.spec.readyTimeoutSeconds * 1000,
+            detachedAllowed: entry.stopCommand !== null,
+            logName: entry.record.log_file
+        });
+    }
+    keyOf(side) {
+        return this.options.selfCheck ? 'baseline' : side;
+    }
+    entry(side) {
+        return this.prepared[this.keyOf(side)] ?? null;
+    }
+    async checkoutBase() {
+        const base = Object.values(this.prepared).filter(entry => entry.spec.checkout === 'base');
+        if (base.length === 0)
+            return;
+        const root = await repositoryRoot(this.options.cwd, this.options.env);
+        this.worktree = await addBaseWorktree(root, this.options.baseRef, this.options.env, this.options.progress, this.options.tempDir);
+        // The same place in the base tree as the working directory in the checked-out one.
+        const cwd = resolve(this.worktree.dir, relative(root, await realpath(resolve(this.options.cwd))));
+        for (const entry of base) {
+            entry.cwd = cwd;
+            entry.record.commit = this.worktree.sha;
+        }
+    }
+}
+
+async function runOnSchedule(items, schedule, steps) {
+    if (schedule === 'sequential') {
+        for (const item of items) {
+            let ok;
+            try {
+                ok = await steps.up(item);
+                if (ok)
+                    await steps.measure(item);
+            }
+            finally {
+                await steps.down(item);
+            }
+            if (!ok)
+                return;
+        }
+        return;
+    }
+    let failure = null;
+    try {
+        const ups = await Promise.allSettled(items.map(item => steps.up(item)));
+        const rejected = ups.find((u) => u.status === 'rejected');
+        if (rejected)
+            throw rejected.reason;
+        if (ups.every(u => u.status === 'fulfilled' && u.value)) {
+            const measured = await Promise.allSettled(items.map(item => steps.measure(item)));
+            const thrown = measured.find((m) => m.status === 'rejected');
+            if (thrown)
+                throw thrown.reason;
+        }
+    }
+    catch (error) {
+        failure = error;
+    }
+    const downs = await Promise.allSettled(items.map(item => steps.down(item)));
+    if (failure !== null)
+        throw failure;
+    const thrown = downs.find((d) => d.status === 'rejected');
+    if (thrown)
+        throw thrown.reason;
+}
+
+/**
+ * Both sides launched from different commands, environments or checkouts: different servers even
+ * at the same address and model name (the usual sequential set-up: two images on port 8000).
+ */
+function launchesDiffer(config) {
+    const { baseline, candidate } = config.launch?.sides ?? {};
+    if (!baseline || !candidate)
+        return false;
+    const identity = (spec) => JSON.stringify([spec.command, spec.env, spec.checkout]);
+    return identity(baseline) !== identity(candidate);
+}
+function scheduleNotes(schedule, launch) {
+    if (schedule !== 'sequential')
+        return [];
+    const periods = Object.values(launch?.sides ?? {})
+        .filter(record => record.started_at)
+        .map(record => `${record.side} up ${record.started_at} to ${record.stop?.stopped_at ?? 'unknown'}`);
+    return [
+        'Sequential schedule: the sides were measured one after the other' +
+            (periods.length ? ` (${periods.join('; ')})` : '') +
+            '. Pairing removes instance difficulty, not drift between the two periods (host load, thermal state), and a load measurement cannot interleave its blocks between the sides.'
+    ];
 }
 
 /**
@@ -54167,7 +58059,7 @@ async function prepareRun(config, opts) {
         candidate: opts.selfCheck ? config.deployments.baseline : config.deployments.candidate
     };
     assertComparableDeployments(deployments.baseline, deployments.candidate, config.source);
-    if (!opts.selfCheck && opts.sides.includes('baseline') && opts.sides.includes('candidate')) {
+    if (!opts.selfCheck && opts.sides.includes('baseline') && opts.sides.includes('candidate') && !launchesDiffer(config)) {
         assertDistinctDeployments(deployments.baseline, deployments.candidate, config.source);
     }
     const plans = [];
@@ -54200,6 +58092,8 @@ async function runSides(config, opts) {
     assertPinnedVersion(helmVersion, config.helm.version, config.source);
     const pluginPath = await pluginPythonPath(env);
     const tempDir = await mkdtemp(join(tmpdir(), 'helm-gate-'));
+    const schedule = opts.sequential ? 'sequential' : (config.launch?.schedule ?? 'concurrent');
+    let launcher = null;
     try {
         const prepared = await prepareRun(config, {
             outDir,
@@ -54216,22 +58110,42 @@ async function runSides(config, opts) {
         const outcomes = new Map();
         for (const plan of prepared.plans)
             outcomes.set(plan.side, emptyOutcome(plan));
-        // Pre-flight: both servers must answer before either side starts, so a dead one costs seconds.
         const secrets = [];
-        await Promise.all(prepared.plans.map(async (plan) => {
-            const outcome = outcomes.get(plan.side);
+        for (const plan of prepared.plans) {
             const deployment = prepared.deployments[plan.side];
             if (deployment.kind !== 'server')
-                return;
+                continue;
             const apiKey = apiKeyOf(deployment.apiKeyEnv, env, config.source, plan.side);
             if (apiKey)
                 secrets.push(apiKey);
+        }
+        const keyNames = Object.values(prepared.deployments).flatMap(d => (d.kind === 'server' && d.apiKeyEnv ? [d.apiKeyEnv] : []));
+        launcher = await Launcher.open({
+            config,
+            cwd,
+            env: helmRunEnv(env, keyNames),
+            baseRef: opts.baseRef ?? null,
+            outDir,
+            selfCheck: opts.selfCheck,
+            secrets,
+            progress,
+            echo: opts.log === undefined ? undefined : log,
+            tempDir
+        });
+        const launched = (side) => launcher?.launches(side) ?? false;
+        // Pre-flight: servers that are already up must answer before either side starts, so a dead
+        // one costs seconds. Launched servers are probed when they are started (schedule below).
+        await Promise.all(prepared.plans.map(async (plan) => {
+            const outcome = outcomes.get(plan.side);
+            const deployment = prepared.deployments[plan.side];
+            if (deployment.kind !== 'server' || launched(plan.side))
+                return;
             try {
                 outcome.server = await probeServer({
                     side: plan.side,
                     baseUrl: deployment.baseUrl,
                     model: deployment.model,
-                    apiKey,
+                    apiKey: deployment.apiKeyEnv ? (env[deployment.apiKeyEnv] ?? null) : null,
                     timeoutMs: opts.readinessTimeoutMs ?? DEFAULT_READINESS_TIMEOUT_MS,
                     log: progress
                 });
@@ -54245,7 +58159,6 @@ async function runSides(config, opts) {
         }));
         const ready = [...outcomes.values()].every(outcome => outcome.errors.length === 0);
         if (ready) {
-            const keyNames = Object.values(prepared.deployments).flatMap(d => (d.kind === 'server' && d.apiKeyEnv ? [d.apiKeyEnv] : []));
             const childEnv = { ...helmRunEnv(env, keyNames), PYTHONPATH: [pluginPath, env.PYTHONPATH].filter(Boolean).join(delimiter) };
             const runOne = async (plan) => {
                 const outcome = outcomes.get(plan.side);
@@ -54265,16 +58178,35 @@ async function runSides(config, opts) {
                 await finishSide(plan, result, outcome, prepared.runs);
                 progress(`[${plan.side}] ${outcome.complete ? 'complete' : 'FAILED'} in ${Math.round((result.durationMs ?? 0) / 100) / 10} s, ${result.requests} requests`);
             };
-            if (opts.sequential) {
-                for (const plan of prepared.plans)
-                    await runOne(plan);
-            }
-            else {
-                await Promise.all(prepared.plans.map(runOne));
-            }
+            await runOnSchedule(prepared.plans, schedule, {
+                up: async (plan) => {
+                    if (!launched(plan.side))
+                        return true;
+                    const outcome = outcomes.get(plan.side);
+                    try {
+                        outcome.server = await launcher.up(plan.side);
+                        return true;
+                    }
+                    catch (error) {
+                        if (!(error instanceof GateError))
+                            throw error;
+                        outcome.errors.push(error);
+                        return false;
+                    }
+                },
+                measure: runOne,
+                down: async (plan) => {
+                    if (launched(plan.side))
+                        await launcher.down(plan.side);
+                }
+            });
         }
+        await launcher?.close();
         const ended = new Date();
-        const print = fingerprint(config);
+        const print = config.launch?.fingerprintPaths.length
+            ? await gateFingerprint(config, cwd, opts.baseRef ?? null, env)
+            : fingerprint(config);
+        const launchManifest = launcher?.manifest() ?? null;
         const manifestPath = await writeRunManifest(outDir, {
             schema: 'helm-gate-run/1',
             tool_version: HELM_GATE_VERSION,
@@ -54282,7 +58214,9 @@ async function runSides(config, opts) {
             fingerprint: print,
             helm_version: helmVersion,
             self_check: Boolean(opts.selfCheck),
-            concurrent: !opts.sequential,
+            concurrent: schedule === 'concurrent',
+            schedule,
+            launch: launchManifest,
             started_at: started.toISOString(),
             ended_at: ended.toISOString(),
             sides: Object.fromEntries(prepared.plans.map(plan => [
@@ -54301,10 +58235,14 @@ async function runSides(config, opts) {
             helmVersion,
             startedAt: started.toISOString(),
             endedAt: ended.toISOString(),
-            durationMs: ended.getTime() - started.getTime()
+            durationMs: ended.getTime() - started.getTime(),
+            launch: launchManifest,
+            notes: scheduleNotes(schedule, launchManifest)
         };
     }
     finally {
+        // Every path: a thrown error, a failed side. Stopping twice is harmless.
+        await launcher?.close();
         // The local paths may hold a copy of the user's credentials.conf: never leave it behind.
         await rm(tempDir, { recursive: true, force: true });
     }
@@ -54353,6 +58291,7 @@ async function finishSide(plan, result, outcome, runs) {
     const verification = await verifySideOutput(plan.side, plan.outputPath, plan.suite, runs);
     outcome.errors.push(...verification.errors);
     outcome.complete = outcome.errors.length === 0;
+    outcome.errors = await explainSideErrors(outcome.errors, plan.logFile, dirname(plan.outputPath));
 }
 function emptyOutcome(plan) {
     return {
@@ -54437,64 +58376,6 @@ function stampOf(date) {
 }
 
 /**
- * `helm-gate plan --config FILE`: print the prod_env files each side would get (secrets
- * redacted) and the exact helm-run commands, without running anything.
- */
-const PLAN_USAGE = `usage: helm-gate plan --config FILE [--out DIR] [--self-check]
-
-Prints the prod_env files generated for each side (secrets redacted) and the exact helm-run
-commands that \`helm-gate run\` would execute. Runs nothing.
-`;
-const SPECS$2 = {
-    config: { value: true },
-    out: { value: true },
-    'self-check': { value: false },
-    debug: { value: false },
-    help: { value: false }
-};
-async function planCommand(argv, io) {
-    const args = parseArgs(argv, SPECS$2);
-    if (args.flags.has('help')) {
-        io.stdout(PLAN_USAGE);
-        return 0;
-    }
-    const configPath = requiredConfig(args, PLAN_USAGE);
-    const config = await loadGateConfig(resolve(io.cwd, configPath));
-    const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', 'TIMESTAMP'));
-    // The real run uses a fresh private temporary directory; show where it would be.
-    const tempDir = join(tmpdir(), 'helm-gate-XXXXXX');
-    const prepared = await prepareRun(config, {
-        outDir,
-        sides: ['baseline', 'candidate'],
-        selfCheck: args.flags.has('self-check'),
-        tempDir,
-        stamp: 'TIMESTAMP'
-    });
-    let pythonPath;
-    try {
-        pythonPath = await pluginPythonPath(io.env);
-    }
-    catch {
-        pythonPath = '<helm-gate>/python';
-    }
-    const out = [];
-    out.push(`# helm-gate plan for ${config.source}`);
-    out.push(`# crfm-helm ${prepared.helm.version} (the run refuses any other installed version)`);
-    out.push(`# fingerprint ${fingerprint(config)}`);
-    out.push(`# both sides run at the same time (run --sequential to change); cache disabled; fresh suite per side`);
-    for (const plan of prepared.plans) {
-        out.push('', `## ${plan.side}: HELM deployment ${plan.prodEnv.deployment}`, `## --local-path ${plan.localPath} (temporary, removed after the run)`);
-        const files = redactedFiles(plan.prodEnv);
-        for (const name of PROD_ENV_FILES) {
-            out.push('', `### ${name}`, files[name].trimEnd() || '(empty)');
-        }
-        out.push('', `### command`, displayCommand(plan.command, plan.args, { PYTHONPATH: pythonPath }));
-    }
-    io.stdout(`${out.join('\n')}\n`);
-    return 0;
-}
-
-/**
  * Power planning: how many eval instances would make a comparison decisive?
  *
  * A normal approximation for the mean of paired differences d_i = candidate_i - baseline_i:
@@ -54518,6 +58399,206 @@ function instancesNeeded(input) {
 /** sd of a paired 0/1 difference from its discordance rate r = P(answer changes) and delta. */
 function binarySd(discordance, delta = 0) {
     return Math.sqrt(Math.max(0, discordance - delta * delta));
+}
+
+/** HELM's 0/1 accuracy metrics (exact-match family, with their `@k` variants). */
+const BINARY_METRIC = /(^|_)(exact_match|exact_set_match|exact_match_indicator)(@\d+)?$/;
+function isBinaryMetric(metric) {
+    return BINARY_METRIC.test(metric);
+}
+/** The lower bound of the interval when no answer changed: the best a candidate can do. */
+function bestCaseLowerBound(n, binary, confidence) {
+    if (!binary)
+        return n >= MIN_BOOTSTRAP_UNITS ? 0 : -Infinity;
+    return tangoInterval({ both: n, wins: 0, losses: 0, neither: 0 }, confidence)[0];
+}
+/** The smallest n whose best case clears -margin (null when none below ten million does). */
+function floorInstances(margin, binary, confidence) {
+    if (!(margin > 0))
+        return null;
+    const clears = (n) => bestCaseLowerBound(n, true, confidence) > -margin;
+    let high = 1;
+    while (!clears(high)) {
+        high *= 2;
+        if (high > 10_000_000)
+            return null;
+    }
+    let low = Math.floor(high / 2);
+    while (high - low > 1) {
+        const mid = Math.floor((low + high) / 2);
+        if (clears(mid))
+            high = mid;
+        else
+            low = mid;
+    }
+    return high;
+}
+function instanceLines(counts, config, options) {
+    const confidence = config.statistics.confidence;
+    const z = twoSidedZ(confidence);
+    const lines = [];
+    const warnings = [];
+    for (const count of counts) {
+        const { run } = count;
+        const name = `${run.entry} ${run.metric}`;
+        if (count.n === null || count.split === null) {
+            const why = count.counts === null ? 'the dry run made no run for this entry' : 'several splits and no test split: set split';
+            warnings.push(`${name}: cannot tell how many instances it will have (${why})`);
+            continue;
+        }
+        const split = `split ${count.split}`;
+        const perturbations = Object.entries(count.counts?.perturbed ?? {}).map(([p, k]) => `${p} ${k}`);
+        const described = `n = ${count.n} (${split}${perturbations.length ? `; perturbed: ${perturbations.join(', ')}` : ''})`;
+        if (run.maxDrop === null) {
+            lines.push(`${name}: ${described}; max_relative_drop ${run.maxRelativeDrop} depends on the baseline mean`);
+            continue;
+        }
+        const margin = run.maxDrop;
+        const binary = isBinaryMetric(run.metric);
+        const lowest = bestCaseLowerBound(count.n, binary, confidence);
+        if (!(lowest > -margin)) {
+            warnings.push(`${name}: ${described} cannot resolve max_drop ${margin}: ${floorReason(count, binary, lowest, margin, confidence, options)}`);
+            continue;
+        }
+        if (!binary) {
+            lines.push(`${name}: ${described}; at least ${MIN_BOOTSTRAP_UNITS} instances, so max_drop ${margin} can be resolved`);
+            continue;
+        }
+        const tolerated = (count.n * margin * margin) / (z * z);
+        lines.push(`${name}: ${described}; resolves max_drop ${margin} while at most about ${percent(tolerated)} of answers change (power approximation)`);
+        if (options.discordance !== undefined) {
+            const needed = instancesNeeded({ sd: binarySd(options.discordance), delta: 0, margin, confidence });
+            if (needed !== null && needed > count.n) {
+                warnings.push(`${name}: ${described} is too few for max_drop ${margin} if ${percent(options.discordance)} of answers change: about ${needed} needed${scaleAdvice(count, needed, options.maxEvalInstances)}`);
+            }
+        }
+    }
+    return { lines, warnings };
+}
+function floorReason(count, binary, lowest, margin, confidence, options) {
+    if (!binary)
+        return `a bootstrap interval on fewer than ${MIN_BOOTSTRAP_UNITS} instances never passes${scaleAdvice(count, MIN_BOOTSTRAP_UNITS, options.maxEvalInstances)}`;
+    const needed = floorInstances(margin, true, confidence);
+    const level = `${Number((confidence * 100).toPrecision(6))}%`;
+    return (`even with no changed answer the ${level} interval reaches ${lowest.toPrecision(3)}, so every result is inconclusive at best` +
+        (needed === null ? '' : `; about ${needed} instances needed${scaleAdvice(count, needed, options.maxEvalInstances)}`));
+}
+/** How to get `needed` instances in the comparison's split: a larger budget, if the scenario has them. */
+function scaleAdvice(count, needed, maxEvalInstances) {
+    const n = count.n;
+    const evalTotal = Object.values(count.counts?.clean ?? {}).reduce((a, b) => a + b, 0);
+    if (evalTotal < maxEvalInstances) {
+        return ` (the scenario has only ${evalTotal} evaluation instances: a larger max_eval_instances cannot help)`;
+    }
+    if (n === 0)
+        return '';
+    return ` (raise helm.max_eval_instances from ${maxEvalInstances} to about ${Math.ceil((maxEvalInstances * needed) / n)})`;
+}
+function percent(rate) {
+    return `${Number((rate * 100).toPrecision(2))}%`;
+}
+
+/**
+ * `helm-gate plan --config FILE`: print the prod_env files each side would get (secrets
+ * redacted) and the exact helm-run commands, without running anything.
+ */
+const PLAN_USAGE = `usage: helm-gate plan --config FILE [options]
+
+Prints the prod_env files generated for each side (secrets redacted) and the exact helm-run
+commands that \`helm-gate run\` would execute, how many instances each comparison will have and
+whether that can resolve its tolerated drop. Sends no request to any server: the instances are
+counted by \`helm-run --dry-run\` with the same entries.
+
+  --config FILE          gate file
+  --out DIR              the output folder run would use
+  --self-check           plan a self-check (the baseline on both sides)
+  --ready-timeout SEC    the readiness timeout run would use (default 120)
+  --discordance R        assumed share of changed answers (0/1 metrics, e.g. a self-check's flip
+                         rate): warn when a comparison has too few instances for it
+  --no-count             skip the dry run (no instance counts)
+`;
+const SPECS$2 = {
+    config: { value: true },
+    out: { value: true },
+    'self-check': { value: false },
+    'ready-timeout': { value: true },
+    discordance: { value: true },
+    'no-count': { value: false },
+    debug: { value: false },
+    help: { value: false }
+};
+async function planCommand(argv, io) {
+    const args = parseArgs(argv, SPECS$2);
+    if (args.flags.has('help')) {
+        io.stdout(PLAN_USAGE);
+        return 0;
+    }
+    const configPath = requiredConfig(args, PLAN_USAGE);
+    const readySeconds = numberOption(args, 'ready-timeout', n => n > 0 && n <= 3600, 'seconds between 0 and 3600');
+    const discordance = numberOption(args, 'discordance', n => n > 0 && n <= 1, 'a rate in (0, 1]');
+    const config = await loadGateConfig(resolve(io.cwd, configPath));
+    const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', 'TIMESTAMP'));
+    // The real run uses a fresh private temporary directory; show where it would be.
+    const tempDir = join(tmpdir(), 'helm-gate-XXXXXX');
+    const prepared = await prepareRun(config, {
+        outDir,
+        sides: ['baseline', 'candidate'],
+        selfCheck: args.flags.has('self-check'),
+        tempDir,
+        stamp: 'TIMESTAMP'
+    });
+    let pythonPath;
+    try {
+        pythonPath = await pluginPythonPath(io.env);
+    }
+    catch {
+        pythonPath = '<helm-gate>/python';
+    }
+    const out = [];
+    out.push(`# helm-gate plan for ${config.source}`);
+    out.push(`# crfm-helm ${prepared.helm.version} (the run refuses any other installed version)`);
+    out.push(`# fingerprint ${fingerprint(config)}`);
+    out.push(`# both sides run at the same time (run --sequential to change); cache disabled; fresh suite per side`);
+    out.push(...readinessLines(prepared, readySeconds ?? DEFAULT_READINESS_TIMEOUT_MS / 1000));
+    if (!args.flags.has('no-count'))
+        out.push(...(await countLines(config, prepared, discordance, io)));
+    for (const plan of prepared.plans) {
+        out.push('', `## ${plan.side}: HELM deployment ${plan.prodEnv.deployment}`, `## --local-path ${plan.localPath} (temporary, removed after the run)`);
+        const files = redactedFiles(plan.prodEnv);
+        for (const name of PROD_ENV_FILES) {
+            out.push('', `### ${name}`, files[name].trimEnd() || '(empty)');
+        }
+        out.push('', `### command`, displayCommand(plan.command, plan.args, { PYTHONPATH: pythonPath }));
+    }
+    io.stdout(`${out.join('\n')}\n`);
+    return 0;
+}
+/** What run waits for before starting helm-run, and how to change it. */
+function readinessLines(prepared, seconds) {
+    const servers = Object.entries(prepared.deployments).flatMap(([side, d]) => d.kind === 'server' ? [`#   ${side}: GET ${d.baseUrl.replace(/\/+$/, '')}/models must list ${d.model}`] : []);
+    if (servers.length === 0)
+        return [];
+    return [
+        `# readiness timeout ${seconds} s (run --ready-timeout SEC): before helm-run starts, each server must answer,`,
+        ...servers,
+        '#   (while waiting, a progress line every 10 s)'
+    ];
+}
+/** Instances per comparison, counted by a helm-run dry run; a failure to count is a note, not an error. */
+async function countLines(config, prepared, discordance, io) {
+    const head = '# instances per comparison (helm-run --dry-run with the same entries; no request sent):';
+    let result;
+    try {
+        const helmRun = await resolveHelmRun(prepared.helm.command, io.env, io.cwd);
+        result = await countInstances(prepared.plans[0], prepared.runs, { helmRun, pluginPath: await pluginPythonPath(io.env), env: io.env });
+    }
+    catch (error) {
+        result = { ok: false, problem: error instanceof Error ? error.message : String(error) };
+    }
+    if (!result.ok)
+        return [head, `#   could not count them: ${result.problem} (plan --no-count skips this)`];
+    const { lines, warnings } = instanceLines(result.counts, config, { maxEvalInstances: prepared.helm.maxEvalInstances, discordance });
+    return [head, ...lines.map(line => `#   ${line}`), ...warnings.map(line => `# WARNING ${line}`)];
 }
 
 /**
@@ -54649,6 +58730,54 @@ function renderPower(rows, current, confidence) {
 }
 
 /**
+ * A report for a gate that could not compare at all (the gate file is invalid, helm-run could
+ * not start, the shards are incomplete). It has the error verdict, so it blocks like a failure,
+ * and it still goes through the renderers, so the PR comment says what went wrong.
+ */
+function issueFrom(error) {
+    if (error instanceof GateError) {
+        const issue = { code: error.code, message: error.message };
+        if (error.location.file)
+            issue.file = error.location.file;
+        if (error.location.field)
+            issue.field = error.location.field;
+        if (error.location.value !== undefined)
+            issue.value = String(error.location.value);
+        return issue;
+    }
+    return { code: 'internal', message: error instanceof Error ? error.message : String(error) };
+}
+function errorReport(headline, errors, statistics = DEFAULT_STATISTICS) {
+    return {
+        schema_version: 1,
+        tool: { name: 'helm-gate', version: HELM_GATE_VERSION },
+        verdict: 'error',
+        headline,
+        errors: errors.map(issueFrom),
+        warnings: [],
+        settings: {
+            confidence: statistics.confidence,
+            resamples: statistics.resamples,
+            seed: statistics.seed,
+            min_overlap: statistics.minOverlap,
+            interval: statistics.interval
+        },
+        baseline: { path: '', runs: [], deployment: null, helm_version: null },
+        candidate: { path: '', runs: [], deployment: null, helm_version: null },
+        comparisons: [],
+        efficiency: [],
+        notes: []
+    };
+}
+
+function sidesFailedReport(errors, statistics, baselinePath, candidatePath) {
+    const report = errorReport(`The gate could not run both sides (${errors.length} error${errors.length === 1 ? '' : 's'}); nothing was compared, nothing passes.`, errors, statistics);
+    report.baseline.path = baselinePath;
+    report.candidate.path = candidatePath;
+    return report;
+}
+
+/**
  * `helm-gate run --config FILE`: run both deployments with helm-run (at the same time), compare
  * them and write report.json, report.md, the run directories and logs to the output folder.
  * Exit 0 pass, 1 fail or inconclusive, 2 error.
@@ -54663,10 +58792,14 @@ once), then compares them per instance.
   --self-check           run the baseline against itself: the flip rate is the server's noise floor
                          (exit 0 unless the runs fail)
   --sequential           run the sides one after the other instead of at the same time
+  --baseline-ref REF     the commit a launched baseline with checkout: base runs from, and where
+                         fingerprint_paths are read (default HEAD); see docs/launch.md
   --ready-timeout SEC    wait this long for each server's GET /models (default 120)
   --examples N           changed answers shown per comparison (default 3)
   --only quality|load    run one half only (default: quality, then the load half when the gate
                          file has load:)
+  --json FILE            also write the JSON report to FILE (it is always in the output folder)
+  --markdown FILE        also write the markdown report (the PR comment body) to FILE
   --verbose              stream every helm-run log line (prefixed with its side)
   --quiet                print nothing but errors
   --debug                show stack traces
@@ -54676,9 +58809,12 @@ const SPECS = {
     out: { value: true },
     'self-check': { value: false },
     sequential: { value: false },
+    'baseline-ref': { value: true },
     'ready-timeout': { value: true },
     examples: { value: true },
     only: { value: true },
+    json: { value: true },
+    markdown: { value: true },
     verbose: { value: false },
     quiet: { value: false },
     debug: { value: false },
@@ -54703,6 +58839,7 @@ async function runCommand(argv, io) {
     }
     const config = await loadGateConfig(resolve(io.cwd, configPath));
     const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', new Date().toISOString().replace(/[:.]/g, '-')));
+    await assertFreshOutputFolder(outDir);
     const say = quiet ? () => { } : (line) => io.stderr(`${line}\n`);
     if (only === 'load') {
         if (selfCheck)
@@ -54719,6 +58856,7 @@ async function runCommand(argv, io) {
         sides: ['baseline', 'candidate'],
         selfCheck,
         sequential: args.flags.has('sequential'),
+        baseRef: args.options.get('baseline-ref') ?? null,
         readinessTimeoutMs: readySeconds === undefined ? undefined : readySeconds * 1000,
         log: args.flags.has('verbose') && !quiet ? say : undefined,
         progress: say,
@@ -54727,10 +58865,14 @@ async function runCommand(argv, io) {
     });
     for (const error of outcome.errors)
         say(`helm-gate: ${error.describe()}`);
-    let report = await compareOutputs(outcome.paths.baseline ?? join(outDir, 'baseline'), outcome.paths.candidate ?? join(outDir, 'candidate'), config, {
-        priorErrors: outcome.errors,
-        examples: examples ?? 3
-    });
+    const baselinePath = outcome.paths.baseline ?? join(outDir, 'baseline');
+    const candidatePath = outcome.paths.candidate ?? join(outDir, 'candidate');
+    // One cause, one error: a side that did not complete has already said why; reading its output
+    // would only add symptoms (and a healthy side that never started would look empty).
+    let report = outcome.errors.length > 0
+        ? sidesFailedReport(outcome.errors, config.statistics, baselinePath, candidatePath)
+        : await compareOutputs(baselinePath, candidatePath, config, { examples: examples ?? 3 });
+    report.notes.push(...outcome.notes);
     // report.json and report.md outlive the console: without this they read as an ordinary gate
     // of two deployments, and the flip rate (the point of the self-check) would be lost.
     if (selfCheck)
@@ -54742,6 +58884,7 @@ async function runCommand(argv, io) {
         report = attachLoad(report, loaded.report);
     }
     await writeReportOutputs(report, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io });
+    await writeExtraReports(report, args.options.get('json'), args.options.get('markdown'), io);
     if (selfCheck && !quiet)
         io.stdout(noiseFloor(report));
     if (!quiet)
@@ -54800,6 +58943,17 @@ function noiseFloor(report) {
         }
     }
     return `${lines.join('\n')}\n`;
+}
+/** `--json FILE` and `--markdown FILE`: the same report, where compare would write it. */
+async function writeExtraReports(report, json, markdown, io) {
+    if (json === undefined && markdown === undefined)
+        return;
+    await writeReportOutputs(report, {
+        json: json === undefined ? null : resolve(io.cwd, json),
+        markdown: markdown === undefined ? null : resolve(io.cwd, markdown),
+        quiet: true,
+        io
+    });
 }
 
 /**

@@ -23,6 +23,7 @@
  */
 
 import type { LoadSettings } from './load-types.js'
+import type { LaunchSettings } from './launch.js'
 
 export type Api = 'chat' | 'completions'
 export type IntervalMethod = 'auto' | 'bootstrap' | 'newcombe' | 'tango'
@@ -113,6 +114,8 @@ export interface GateConfig {
   statistics: StatisticsSettings
   /** The performance half (docs/load.md); null when the gate file has no `load:`. Not in the fingerprint. */
   load?: LoadSettings | null
+  /** Launched servers, the schedule and fingerprint_paths (config/launch.ts); absent = nothing launched. */
+  launch?: LaunchSettings
 }
 
 export const DEFAULT_STATISTICS: StatisticsSettings = {

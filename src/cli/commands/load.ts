@@ -13,6 +13,7 @@ import { TIMINGS_FILE, writeTimings } from '../../load/timings-file.js'
 import type { GateConfig } from '../../config/types.js'
 import { parseArgs, requiredConfig } from '../args.js'
 import type { CliIo } from '../io.js'
+import { assertFreshOutputFolder } from '../out-folder.js'
 import { exitCodeFor, writeReportOutputs } from '../output.js'
 
 export const LOAD_USAGE = `usage: helm-gate load --config FILE [options]
@@ -21,7 +22,7 @@ Runs the performance half alone: a load test of the baseline and the candidate (
 same time, blocks A B B A ...) at the gate file's load levels, and checks the claims in load.checks.
 
   --config FILE          gate file (deployments and load)
-  --out DIR              output folder (default: helm-gate-runs/<time>)
+  --out DIR              output folder (default: helm-gate-runs/<time>); must be new or empty
   --quiet                print nothing but errors
   --debug                show stack traces
 `
@@ -45,6 +46,7 @@ export async function loadCommand(argv: string[], io: CliIo): Promise<number> {
   }
   const config = await loadGateConfig(resolve(io.cwd, requiredConfig(args, LOAD_USAGE)))
   const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', new Date().toISOString().replace(/[:.]/g, '-')))
+  await assertFreshOutputFolder(outDir)
   const quiet = args.flags.has('quiet')
   const say = quiet ? () => {} : (line: string) => io.stderr(`${line}\n`)
   say(`helm-gate: load test, baseline vs candidate, output in ${outDir}`)

@@ -10,10 +10,12 @@ import { compareOutputs } from '../../gate/compare.js'
 import { attachLoad, loadOnlyReport } from '../../load/combine.js'
 import type { Report } from '../../report/model.js'
 import { runSides } from '../../runner/run-sides.js'
+import { sidesFailedReport } from '../../runner/failed-report.js'
 import { numberOption, parseArgs, requiredConfig } from '../args.js'
 import { runLoadHalf } from './load.js'
 import type { CliIo } from '../io.js'
 import { exitCodeFor, writeReportOutputs } from '../output.js'
+import { assertFreshOutputFolder } from '../out-folder.js'
 
 export const RUN_USAGE = `usage: helm-gate run --config FILE [options]
 
@@ -25,10 +27,14 @@ once), then compares them per instance.
   --self-check           run the baseline against itself: the flip rate is the server's noise floor
                          (exit 0 unless the runs fail)
   --sequential           run the sides one after the other instead of at the same time
+  --baseline-ref REF     the commit a launched baseline with checkout: base runs from, and where
+                         fingerprint_paths are read (default HEAD); see docs/launch.md
   --ready-timeout SEC    wait this long for each server's GET /models (default 120)
   --examples N           changed answers shown per comparison (default 3)
   --only quality|load    run one half only (default: quality, then the load half when the gate
                          file has load:)
+  --json FILE            also write the JSON report to FILE (it is always in the output folder)
+  --markdown FILE        also write the markdown report (the PR comment body) to FILE
   --verbose              stream every helm-run log line (prefixed with its side)
   --quiet                print nothing but errors
   --debug                show stack traces
@@ -39,9 +45,12 @@ const SPECS = {
   out: { value: true },
   'self-check': { value: false },
   sequential: { value: false },
+  'baseline-ref': { value: true },
   'ready-timeout': { value: true },
   examples: { value: true },
   only: { value: true },
+  json: { value: true },
+  markdown: { value: true },
   verbose: { value: false },
   quiet: { value: false },
   debug: { value: false },
@@ -68,6 +77,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   }
   const config = await loadGateConfig(resolve(io.cwd, configPath))
   const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', new Date().toISOString().replace(/[:.]/g, '-')))
+  await assertFreshOutputFolder(outDir)
   const say = quiet ? () => {} : (line: string) => io.stderr(`${line}\n`)
   if (only === 'load') {
     if (selfCheck) throw new UsageError('usage.option', '--self-check measures the quality half; it does not combine with --only load')
@@ -84,6 +94,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     sides: ['baseline', 'candidate'],
     selfCheck,
     sequential: args.flags.has('sequential'),
+    baseRef: args.options.get('baseline-ref') ?? null,
     readinessTimeoutMs: readySeconds === undefined ? undefined : readySeconds * 1000,
     log: args.flags.has('verbose') && !quiet ? say : undefined,
     progress: say,
@@ -92,15 +103,15 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   })
   for (const error of outcome.errors) say(`helm-gate: ${error.describe()}`)
 
-  let report = await compareOutputs(
-    outcome.paths.baseline ?? join(outDir, 'baseline'),
-    outcome.paths.candidate ?? join(outDir, 'candidate'),
-    config,
-    {
-      priorErrors: outcome.errors,
-      examples: examples ?? 3
-    }
-  )
+  const baselinePath = outcome.paths.baseline ?? join(outDir, 'baseline')
+  const candidatePath = outcome.paths.candidate ?? join(outDir, 'candidate')
+  // One cause, one error: a side that did not complete has already said why; reading its output
+  // would only add symptoms (and a healthy side that never started would look empty).
+  let report =
+    outcome.errors.length > 0
+      ? sidesFailedReport(outcome.errors, config.statistics, baselinePath, candidatePath)
+      : await compareOutputs(baselinePath, candidatePath, config, { examples: examples ?? 3 })
+  report.notes.push(...outcome.notes)
   // report.json and report.md outlive the console: without this they read as an ordinary gate
   // of two deployments, and the flip rate (the point of the self-check) would be lost.
   if (selfCheck) report.notes.unshift(...selfCheckNotes(report))
@@ -111,6 +122,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     report = attachLoad(report, loaded.report)
   }
   await writeReportOutputs(report, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io })
+  await writeExtraReports(report, args.options.get('json'), args.options.get('markdown'), io)
   if (selfCheck && !quiet) io.stdout(noiseFloor(report))
   if (!quiet) io.stdout(budgetAdvice(report, config.helm?.maxEvalInstances ?? null))
   if (!quiet) {
@@ -180,4 +192,15 @@ export function noiseFloor(report: Report): string {
     }
   }
   return `${lines.join('\n')}\n`
+}
+
+/** `--json FILE` and `--markdown FILE`: the same report, where compare would write it. */
+async function writeExtraReports(report: Report, json: string | undefined, markdown: string | undefined, io: CliIo): Promise<void> {
+  if (json === undefined && markdown === undefined) return
+  await writeReportOutputs(report, {
+    json: json === undefined ? null : resolve(io.cwd, json),
+    markdown: markdown === undefined ? null : resolve(io.cwd, markdown),
+    quiet: true,
+    io
+  })
 }
