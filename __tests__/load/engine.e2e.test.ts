@@ -14,7 +14,7 @@ import { run } from '../support/spawn.js'
 import { CLI, gateText, loadGate } from './load-helpers.js'
 
 // Prefill is made negligible so that a decode speed-up is the throughput speed-up (the truth).
-const ENGINE: EngineOptions = { maxNumSeqs: 64, prefillBaseMs: 0.05, prefillPerTokenMs: 0.001, decodeBaseMs: 3, decodePerSeqMs: 0.05 }
+const ENGINE: EngineOptions = { maxNumSeqs: 64, prefillBaseMs: 0.05, prefillPerTokenMs: 0.001, decodeBaseMs: 6, decodePerSeqMs: 0.05 }
 
 let engines: FakeEngine[] = []
 afterEach(async () => {
@@ -29,8 +29,8 @@ async function pair(baseline: EngineOptions, candidate: EngineOptions): Promise<
 }
 
 const WORKLOAD = `workload: { prompts: synthetic, input_tokens: { mean: 50, stddev: 10, min: 10, max: 100 }, output_tokens: { mean: 32 } }
-concurrency: [1, 8]
-requests_per_level: 48
+concurrency: [4, 16]
+requests_per_level: 96
 warmup_requests: 2
 repetitions: 3
 timeout_seconds: 20`
@@ -44,7 +44,7 @@ describe('load half against fake engines', () => {
     const config = loadGate(
       engine.baseUrl,
       engine.baseUrl,
-      `${WORKLOAD.replace('requests_per_level: 48', 'requests_per_level: 64').replace('repetitions: 3', 'repetitions: 4')}
+      `${WORKLOAD.replace('requests_per_level: 96', 'requests_per_level: 128').replace('repetitions: 3', 'repetitions: 4')}
 checks:
   - { metric: output_tokens_per_second, min_ratio: 0.75 }
   - { metric: latency_p50, max_ratio: 1.33 }
@@ -60,16 +60,16 @@ checks:
       expect([r.metric, r.level, r.ratio!.low <= 1 && 1 <= r.ratio!.high]).toEqual([r.metric, r.level, true])
     }
     expect(report.checks.map(x => [x.metric, x.level, x.verdict])).toEqual([
-      ['output_tokens_per_second', 1, 'pass'],
-      ['output_tokens_per_second', 8, 'pass'],
-      ['latency_p50', 1, 'pass'],
-      ['latency_p50', 8, 'pass'],
-      ['error_rate', 1, 'pass'],
-      ['error_rate', 8, 'pass']
+      ['output_tokens_per_second', 4, 'pass'],
+      ['output_tokens_per_second', 16, 'pass'],
+      ['latency_p50', 4, 'pass'],
+      ['latency_p50', 16, 'pass'],
+      ['error_rate', 4, 'pass'],
+      ['error_rate', 16, 'pass']
     ])
     expect(report.verdict).toBe('pass')
     // ABBA: each level ran 4 blocks per side, alternating, never both at once.
-    expect(report.blocks.filter(x => x.level === 8).map(x => x.side[0])).toEqual(['b', 'c', 'c', 'b', 'b', 'c', 'c', 'b'])
+    expect(report.blocks.filter(x => x.level === 16).map(x => x.side[0])).toEqual(['b', 'c', 'c', 'b', 'b', 'c', 'c', 'b'])
     expect(report.sides.baseline.ignore_eos).toBe(true)
     expect(report.sides.baseline.usage).toBe(true)
   }, 90_000)
@@ -77,10 +77,10 @@ checks:
   test('a 1.6x faster decode: the throughput ratio interval contains 1.6 and the claim passes', async () => {
     const [b, c] = await pair({}, { decodeSpeedup: 1.6 })
     const { report } = await runLoad(
-      loadGate(b.baseUrl, c.baseUrl, `${WORKLOAD}\nchecks:\n  - { metric: output_tokens_per_second, concurrency: 8, min_ratio: 1.3 }`),
+      loadGate(b.baseUrl, c.baseUrl, `${WORKLOAD}\nchecks:\n  - { metric: output_tokens_per_second, concurrency: 16, min_ratio: 1.3 }`),
       { env: {} }
     )
-    const ratio = report.ratios.find(r => r.metric === 'output_tokens_per_second' && r.level === 8)!.ratio!
+    const ratio = report.ratios.find(r => r.metric === 'output_tokens_per_second' && r.level === 16)!.ratio!
     expect(ratio.low).toBeLessThanOrEqual(1.6)
     expect(ratio.high).toBeGreaterThanOrEqual(1.6)
     expect(report.checks).toHaveLength(1)
@@ -91,13 +91,13 @@ checks:
   test('a slower candidate: the claim fails', async () => {
     const [b, c] = await pair({}, { decodeSpeedup: 0.7 })
     const { report } = await runLoad(
-      loadGate(b.baseUrl, c.baseUrl, `${WORKLOAD}\nchecks:\n  - { metric: output_tokens_per_second, concurrency: 8, min_ratio: 1.3 }`),
+      loadGate(b.baseUrl, c.baseUrl, `${WORKLOAD}\nchecks:\n  - { metric: output_tokens_per_second, concurrency: 16, min_ratio: 1.3 }`),
       { env: {} }
     )
     expect(report.checks[0].verdict).toBe('fail')
     expect(report.checks[0].ratio!.high).toBeLessThan(1)
     expect(report.verdict).toBe('fail')
-    expect(report.headline).toMatch(/^Performance: fail: output_tokens_per_second at concurrency 8/)
+    expect(report.headline).toMatch(/^Performance: fail: output_tokens_per_second at concurrency 16/)
   }, 90_000)
 
   test('an erroring candidate: its error rate is reported and the error-rate check fails', async () => {
