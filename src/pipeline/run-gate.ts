@@ -68,6 +68,8 @@ export interface GateSettings {
 export interface GateResult {
   report: Report
   manifest: Manifest
+  /** Each side's HELM output directory (absolute), run here or given. */
+  paths: Record<Side, string>
 }
 
 export async function runGate(settings: GateSettings): Promise<GateResult> {
@@ -130,17 +132,18 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
   }
   await writeManifest(outDir, manifest)
 
-  if (settings.compare === false) return { report: runReport(wanted, complete, errors, config.statistics), manifest }
   const sidePath = (side: Side): string => given[side]?.path ?? outcome?.paths[side] ?? path.join(outDir, side)
+  const paths = { baseline: sidePath('baseline'), candidate: sidePath('candidate') }
+  if (settings.compare === false) return { report: runReport(wanted, complete, errors, config.statistics), manifest, paths }
   // One cause, one error: a side that did not complete has already said why; reading its output
   // would only add symptoms (and a healthy side that never started would look empty).
   const report =
     (outcome?.errors.length ?? 0) > 0
-      ? sidesFailedReport(errors, config.statistics, sidePath('baseline'), sidePath('candidate'))
-      : await compareOutputs(sidePath('baseline'), sidePath('candidate'), config, {
+      ? sidesFailedReport(errors, config.statistics, paths.baseline, paths.candidate)
+      : await compareOutputs(paths.baseline, paths.candidate, config, {
           priorErrors: errors,
           examples: settings.examples
         })
   report.notes.push(...(outcome?.notes ?? []))
-  return { report, manifest }
+  return { report, manifest, paths }
 }
