@@ -4,6 +4,8 @@
  * documented format (README "Report JSON"). Keep it stable: add fields, never rename them.
  */
 
+import type { ReportContext, SideIdentity } from './identity.js'
+
 export type Verdict = 'pass' | 'fail' | 'inconclusive' | 'error'
 
 export interface ReportIssue {
@@ -80,6 +82,8 @@ export interface SideInfo {
   runs: string[]
   deployment: string | null
   helm_version: string | null
+  /** What the side is (served model, host, API, engine, origin), when a run manifest says. */
+  identity?: SideIdentity
 }
 
 export interface Report {
@@ -103,4 +107,6 @@ export interface Report {
   efficiency: EfficiencyEntry[]
   /** Free-form notes the renderers show (for example the efficiency caveat). */
   notes: string[]
+  /** Gate fingerprint and schedule, when the report comes from `run` or the action. */
+  context?: ReportContext
 }
