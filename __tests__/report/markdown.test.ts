@@ -3,7 +3,7 @@ import { UsageError } from '../../src/errors.js'
 import { markerLine, renderMarkdown } from '../../src/report/markdown.js'
 import type { Comparison, Report } from '../../src/report/model.js'
 import { makeComparison, makeExample, makeReport } from './make-report.js'
-import { cellSeparators, comparisonsTableOf, structureOf, tablesOf } from './markdown-checks.js'
+import { cellSeparators, comparisonsTableOf, structureOf } from './markdown-checks.js'
 
 const MARKER = '<!-- helm-gate:sticky-comment -->'
 const LIMIT = 65_000
