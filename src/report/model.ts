@@ -5,6 +5,7 @@
  */
 
 import type { ReportContext, SideIdentity } from './identity.js'
+import type { LoadReport } from './load-model.js'
 
 export type Verdict = 'pass' | 'fail' | 'inconclusive' | 'error'
 
@@ -109,4 +110,6 @@ export interface Report {
   notes: string[]
   /** Gate fingerprint and schedule, when the report comes from `run` or the action. */
   context?: ReportContext
+  /** The performance half (docs/load.md); absent when the gate file has no `load:`. */
+  load?: LoadReport
 }
