@@ -8379,6 +8379,10 @@ async function readPerInstanceStats(run, options = {}) {
     const series = new Map();
     const keys = new Set();
     let entries = 0;
+    // Every entry lists the same stats in the same order, so the series of the stat at position s
+    // is almost always the one the previous entry's stat s went to: remembering it saves building
+    // and hashing a key per stat (measured by bench/compare.mjs).
+    const lastAt = [];
     for await (const { index, value } of streamJsonArray(file, { chunkSize: options.chunkSize })) {
         entries++;
         const check = new EntryChecker(file, index);
@@ -8390,6 +8394,7 @@ async function readPerInstanceStats(run, options = {}) {
         const stats = entry.stats;
         if (!Array.isArray(stats))
             check.fail('stats', 'an array', stats);
+        const vKey = instanceStatKey(instanceId, trainTrialIndex);
         stats.forEach((rawStat, s) => {
             const at = `stats[${s}]`;
             const stat = check.object(rawStat, at);
@@ -8402,20 +8407,24 @@ async function readPerInstanceStats(run, options = {}) {
             const count = check.natural(stat.count, `${at}.count`);
             const sum = check.number(stat.sum, `${at}.sum`);
             const pKey = perturbationKey(perturbation);
-            const sKey = seriesKey(metric, split, pKey);
-            let target = series.get(sKey);
+            const last = lastAt[s];
+            let target = last !== undefined && last.metric === metric && last.split === split && last.perturbation === pKey ? last.target : undefined;
             if (!target) {
-                target = {
-                    metric,
-                    split,
-                    perturbation: pKey,
-                    perturbationName: perturbation?.name ?? null,
-                    computedOn: perturbation ? (perturbation.computed_on ?? 'perturbed') : null,
-                    values: new Map()
-                };
-                series.set(sKey, target);
+                const sKey = seriesKey(metric, split, pKey);
+                target = series.get(sKey);
+                if (!target) {
+                    target = {
+                        metric,
+                        split,
+                        perturbation: pKey,
+                        perturbationName: perturbation?.name ?? null,
+                        computedOn: perturbation ? (perturbation.computed_on ?? 'perturbed') : null,
+                        values: new Map()
+                    };
+                    series.set(sKey, target);
+                }
+                lastAt[s] = { metric, split, perturbation: pKey, target };
             }
-            const vKey = instanceStatKey(instanceId, trainTrialIndex);
             const existing = target.values.get(vKey);
             if (existing) {
                 existing.count += count;
@@ -8518,7 +8527,7 @@ class BinomialSampler {
  * Bootstrap distributions of the mean paired difference. Both return the `resamples` resampled
  * deltas; `percentileInterval` turns them into bounds.
  */
-const TWO_POW_32$1 = 0x100000000;
+const TWO_POW_32$2 = 0x100000000;
 /**
  * Cluster bootstrap: draw n clusters with replacement; a resample's delta is the sum of the drawn
  * clusters' differences over their number of pairs (the same pooled mean the point estimate uses).
@@ -8529,12 +8538,12 @@ const TWO_POW_32$1 = 0x100000000;
  */
 function clusterBootstrap(sums, sizes, uniformSize, resamples, rng) {
     const n = sums.length;
-    if (n <= HALF_RANGE)
+    if (n <= HALF_RANGE$1)
         return halfWordBootstrap(sums, sizes, uniformSize, resamples, rng);
     const out = new Float64Array(resamples);
     const int32 = rng.int32;
     // Inlined unbiased draw in [0, n) (see random.ts uniformBelow): this loop runs resamples * n times.
-    const bucket = floor(TWO_POW_32$1 / n);
+    const bucket = floor(TWO_POW_32$2 / n);
     const limit = bucket * n;
     if (sizes === null) {
         const pairs = n * uniformSize;
@@ -8565,7 +8574,7 @@ function clusterBootstrap(sums, sizes, uniformSize, resamples, rng) {
     }
     return out;
 }
-const HALF_RANGE = 0x10000;
+const HALF_RANGE$1 = 0x10000;
 /**
  * The same bootstrap for up to 65,536 clusters, taking two indices from each 32-bit draw (its
  * high and low 16 bits), which halves the generator calls of the hot loop. Each half is accepted
@@ -8577,7 +8586,7 @@ function halfWordBootstrap(sums, sizes, uniformSize, resamples, rng) {
     const n = sums.length;
     const out = new Float64Array(resamples);
     const int32 = rng.int32;
-    const bucket = floor(HALF_RANGE / n);
+    const bucket = floor(HALF_RANGE$1 / n);
     const limit = bucket * n;
     // The low half of the last draw, or -1 when it has been used.
     let spare = -1;
@@ -9903,7 +9912,7 @@ var seedrandom = /*@__PURE__*/getDefaultExportFromCjs(seedrandomExports);
  * is not the studied generator. Changing the algorithm or the seed string changes every published
  * interval: treat both as part of the report format.
  */
-const TWO_POW_32 = 0x100000000;
+const TWO_POW_32$1 = 0x100000000;
 function createRandom(seed, stream = '') {
     if (!isFiniteNumber(seed)) {
         throw new UsageError('stats.bad_seed', 'The statistics seed must be a finite number.', {
@@ -9924,7 +9933,7 @@ function createRandom(seed, stream = '') {
  * so every residue is equally likely (plain `floor(u * n)` over-weights some values by up to n/2^32).
  */
 function uniformBelow(int32, n) {
-    const bucket = floor(TWO_POW_32 / n);
+    const bucket = floor(TWO_POW_32$1 / n);
     const limit = bucket * n;
     let u;
     do
@@ -10194,19 +10203,32 @@ function fmt(x) {
 }
 
 /**
- * Candidate/baseline ratio of a quantile of per-instance request times, with a paired bootstrap
- * interval. Information only: harness wait times are not serving latency under load.
+ * Candidate/baseline ratios of quantiles of per-instance request times, with paired bootstrap
+ * intervals. Information only: harness wait times are not serving latency under load.
+ *
+ * Cost. A resample's quantile needs no sort: each side's values are sorted once, a resample is
+ * the number of times each instance was drawn, and the type-7 quantile is found by walking
+ * those counts in value order (from the nearer end) to the one or two order statistics it
+ * interpolates. The same resamples serve every requested quantile, and indices are taken two
+ * per 32-bit draw (see `pairedIndices`). Measured by `bench/compare.mjs`.
  */
+/** The generator stream every efficiency interval is drawn from (part of the report format). */
+const RATIO_STREAM = 'ratio-quantiles';
 /**
- * `baseline[i]` and `candidate[i]` belong to the same instance; a resample draws instances, so both
- * sides move together. A resample's quantile is read from the multiplicities of the drawn instances
- * over the values sorted once, instead of sorting every resample (O(n) per resample, not n log n).
+ * `baseline[i]` and `candidate[i]` belong to the same instance; a resample draws instances, so
+ * both sides move together. Returns one estimate per entry of `qs`, each computed from the same
+ * `settings.resamples` resamples.
+ *
+ * @param source where the resampled indices come from; by default the seeded stream RATIO_STREAM
+ *               (tests pass other streams to compare with a reference implementation)
  */
-function ratioOfQuantiles(baseline, candidate, q, settings) {
+function ratiosOfQuantiles(baseline, candidate, qs, settings, source) {
     checkConfidence(settings.confidence);
     checkResamples(settings.resamples, settings.confidence);
-    if (!(q >= 0 && q <= 1)) {
-        throw new UsageError('stats.bad_quantile', 'A quantile must lie in [0, 1].', { value: q });
+    for (const q of qs) {
+        if (!(q >= 0 && q <= 1)) {
+            throw new UsageError('stats.bad_quantile', 'A quantile must lie in [0, 1].', { value: q });
+        }
     }
     const n = baseline.length;
     if (n === 0 || candidate.length !== n) {
@@ -10224,55 +10246,135 @@ function ratioOfQuantiles(baseline, candidate, q, settings) {
     }
     const base = new SortedSide(baseline);
     const cand = new SortedSide(candidate);
-    const baseQuantile = quantileSorted(base.sorted, q);
-    if (!(baseQuantile > 0)) {
-        throw new GuardError('stats.ratio_zero_baseline', 'The baseline quantile is not positive, so a ratio is undefined.', {
-            value: baseQuantile
-        });
-    }
-    const estimate = quantileSorted(cand.sorted, q) / baseQuantile;
-    const rng = createRandom(settings.seed, `ratio-${q}`);
-    const ratios = new Float64Array(settings.resamples);
+    const estimates = qs.map(q => {
+        const baseQuantile = quantileSorted(base.sorted, q);
+        if (!(baseQuantile > 0)) {
+            throw new GuardError('stats.ratio_zero_baseline', 'The baseline quantile is not positive, so a ratio is undefined.', {
+                value: baseQuantile
+            });
+        }
+        return quantileSorted(cand.sorted, q) / baseQuantile;
+    });
+    const draw = pairedIndices(createRandom(settings.seed, RATIO_STREAM), n);
+    const resamples = settings.resamples;
+    const ratios = qs.map(() => new Float64Array(resamples));
+    const indices = new Int32Array(n);
     const drawn = new Int32Array(n);
-    for (let r = 0; r < settings.resamples; r++) {
+    for (let r = 0; r < resamples; r++) {
+        draw(indices);
         drawn.fill(0);
         for (let i = 0; i < n; i++)
-            drawn[rng.below(n)]++;
-        ratios[r] = cand.resampledQuantile(drawn, q) / base.resampledQuantile(drawn, q);
+            drawn[indices[i]]++;
+        for (let j = 0; j < qs.length; j++)
+            ratios[j][r] = cand.resampledQuantile(drawn, qs[j]) / base.resampledQuantile(drawn, qs[j]);
     }
-    const [low, high] = percentileInterval(ratios, settings.confidence);
-    return { estimate, low, high };
+    return qs.map((_, j) => {
+        const [low, high] = percentileInterval(ratios[j], settings.confidence);
+        return { estimate: estimates[j], low, high };
+    });
 }
+/** One side's values in ascending order, and which instance each sorted value belongs to. */
 class SortedSide {
     sorted;
-    /** order[j] = the instance whose value is the j-th smallest. */
+    /** order[j] = the instance whose value is the j-th smallest (ties by instance index). */
     order;
     constructor(values) {
-        const order = Int32Array.from(values.keys()).sort((a, b) => values[a] - values[b] || a - b);
-        this.order = order;
-        this.sorted = Float64Array.from(order, i => values[i]);
+        this.order = Int32Array.from(values.keys()).sort((a, b) => values[a] - values[b] || a - b);
+        this.sorted = Float64Array.from(this.order, i => values[i]);
     }
-    /** Type-7 quantile of the resample where instance i was drawn `drawn[i]` times. */
+    /**
+     * Type-7 quantile of the resample in which instance i was drawn `drawn[i]` times (the counts
+     * sum to n): the same number as `quantileSorted` on the resample's values sorted, found by
+     * walking the counts in value order from the end nearer to the one or two order statistics
+     * it interpolates.
+     */
     resampledQuantile(drawn, q) {
-        const n = this.sorted.length;
+        const order = this.order;
+        const sorted = this.sorted;
+        const n = sorted.length;
         const h = (n - 1) * q;
         const below = floor(h);
         const fraction = h - below;
-        let seen = 0;
-        let j = 0;
-        while (seen + drawn[this.order[j]] <= below)
-            seen += drawn[this.order[j++]];
-        const a = this.sorted[j];
-        if (fraction === 0)
-            return a;
-        // The next order statistic is the same value unless the run of copies ends here.
-        if (seen + drawn[this.order[j]] > below + 1)
-            return a;
-        j++;
-        while (drawn[this.order[j]] === 0)
+        let a;
+        let b;
+        if (below < n / 2) {
+            // From the bottom: `a` is the resample's order statistic `below`, `b` the next one.
+            let seen = 0;
+            let j = 0;
+            while (seen + drawn[order[j]] <= below)
+                seen += drawn[order[j++]];
+            a = sorted[j];
+            if (fraction === 0 || seen + drawn[order[j]] > below + 1)
+                return a;
             j++;
-        return a + fraction * (this.sorted[j] - a);
+            while (drawn[order[j]] === 0)
+                j++;
+            b = sorted[j];
+        }
+        else {
+            // From the top: the resample's order statistic p is number n - 1 - p counted from the top.
+            const fromTop = n - 1 - below;
+            let seen = 0;
+            let j = n - 1;
+            if (fraction === 0) {
+                while (seen + drawn[order[j]] <= fromTop)
+                    seen += drawn[order[j--]];
+                return sorted[j];
+            }
+            // `b` (order statistic below + 1) is number fromTop - 1 from the top; `a` the next one down.
+            while (seen + drawn[order[j]] <= fromTop - 1)
+                seen += drawn[order[j--]];
+            b = sorted[j];
+            if (seen + drawn[order[j]] > fromTop)
+                return b;
+            j--;
+            while (drawn[order[j]] === 0)
+                j--;
+            a = sorted[j];
+        }
+        return a === b ? a : a + fraction * (b - a);
     }
+}
+const HALF_RANGE = 0x10000;
+const TWO_POW_32 = 0x100000000;
+/**
+ * Uniform indices in [0, n) from a seeded generator, two per 32-bit draw (its high and low 16
+ * bits) when n <= 2^16, which halves the generator calls. Each half is accepted only below the
+ * largest multiple of n under 2^16 (rejection per half), so every index is exactly equally likely
+ * and the halves are independent: the same distribution as `rng.below(n)` index by index, from a
+ * differently consumed stream. A low half left over when `out` is full is dropped: whether it is
+ * used depends only on the position, never on its value, so independence holds. Above 2^16, one
+ * unbiased 32-bit draw per index.
+ */
+function pairedIndices(rng, n) {
+    const int32 = rng.int32;
+    if (n > HALF_RANGE) {
+        const bucket = floor(TWO_POW_32 / n);
+        const limit = bucket * n;
+        return out => {
+            for (let i = 0; i < out.length; i++) {
+                let u = int32() >>> 0;
+                while (u >= limit)
+                    u = int32() >>> 0;
+                out[i] = floor(u / bucket);
+            }
+        };
+    }
+    const bucket = floor(HALF_RANGE / n);
+    const limit = bucket * n;
+    return out => {
+        const length = out.length;
+        let i = 0;
+        while (i < length) {
+            const u = int32() >>> 0;
+            const high = u >>> 16;
+            if (high < limit)
+                out[i++] = (high / bucket) | 0;
+            const low = u & 0xffff;
+            if (low < limit && i < length)
+                out[i++] = (low / bucket) | 0;
+        }
+    };
 }
 
 function clusterKey(instanceId, perturbation) {
@@ -11146,8 +11248,8 @@ function efficiencyFor(run, b, c, statistics) {
     // A quantile of zeros (0.2.x wrote request_time 0) has no meaningful ratio.
     if (baseline.length < 2 || baseline.every(v => v <= 0))
         return null;
-    const median = ratioOfQuantiles(baseline, candidate, 0.5, statistics);
-    const p90 = ratioOfQuantiles(baseline, candidate, 0.9, statistics);
+    // Both intervals from the same resamples: half the draws of two separate bootstraps.
+    const [median, p90] = ratiosOfQuantiles(baseline, candidate, [0.5, 0.9], statistics);
     return {
         run,
         metric: RUNTIME_METRIC,
