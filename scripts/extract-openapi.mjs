@@ -29,7 +29,8 @@ const OPERATIONS = [
   ['post', '/repos/{owner}/{repo}/check-runs'],
   ['patch', '/repos/{owner}/{repo}/check-runs/{check_run_id}'],
   ['get', '/repos/{owner}/{repo}/contents/{path}'],
-  ['get', '/repos/{owner}/{repo}/pulls/{pull_number}']
+  ['get', '/repos/{owner}/{repo}/pulls/{pull_number}'],
+  ['get', '/user']
 ]
 
 function run(command, args, cwd) {

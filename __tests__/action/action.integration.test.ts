@@ -8,8 +8,10 @@ import { afterEach, beforeAll, describe, expect, it } from '@jest/globals'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { COMMENT_MARKER } from '../../src/action/constants.js'
-import { extractZip, listZipEntries } from '../../src/github/zip.js'
+import { commentMarker } from '../../src/action/constants.js'
+
+const COMMENT_MARKER = commentMarker('.github/helm-gate.yml')
+import { extractZip, listZipEntries } from '../../test-support/fake-github/zip-reader.js'
 import { helmRunFixtures } from '../../test-support/action-harness/fixtures.js'
 import { installFakeHelmRun, runAction, type ActionRun } from '../../test-support/action-harness/harness.js'
 import { FakeGitHub, type ArtifactRecord } from '../../test-support/fake-github/server.js'
@@ -178,6 +180,118 @@ function expectClean(fake: FakeGitHub): void {
 }
 
 describe('the bundled action against a local GitHub', () => {
+  it('rides out a 502 on the gate file at the base commit: one retry, logged, and the gate passes', async () => {
+    const fake = await startFake()
+    fake.fail({ method: 'GET', path: /\/contents\//, status: 502, times: 1 })
+    const run = await gatePullRequest({ fake })
+    expectOutcome(run, 0, 'pass')
+    expect(fake.requests.filter(r => r.path.includes('/contents/')).map(r => r.status)).toEqual([502, 200])
+    expect(run.stdout.split('\n').filter(line => /GitHub answered 502 to GET \/repos\/acme\/serving\/contents\//.test(line))).toHaveLength(
+      1
+    )
+    expectClean(fake)
+  }, 60_000)
+
+  it('says what GitHub answered when the gate file stays unreadable after the retries (error, never the PR version)', async () => {
+    const fake = await startFake()
+    fake.fail({ method: 'GET', path: /\/contents\//, status: 503, headers: { 'x-github-request-id': 'REQ:42' } })
+    const run = await gatePullRequest({ fake })
+    expectOutcome(run, 1, 'error')
+    expect(fake.requests.filter(r => r.path.includes('/contents/'))).toHaveLength(4)
+    expect(fake.comments[0].body).toMatch(
+      /GitHub answered 503 to GET \/repos\/acme\/serving\/contents\/\.github\/helm-gate\.yml \\?\(request id REQ:42\\?\)/
+    )
+    expect(run.stdout).not.toMatch(/fake helm-run/)
+  }, 60_000)
+
+  it('waits out a secondary rate limit (403 with retry-after) instead of reading it as a read-only token', async () => {
+    const fake = await startFake()
+    fake.fail({
+      method: 'POST',
+      path: /\/check-runs$/,
+      status: 403,
+      times: 1,
+      body: { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' },
+      headers: { 'retry-after': '1' }
+    })
+    const run = await gatePullRequest({ fake })
+    expectOutcome(run, 0, 'pass')
+    expect(run.stdout).not.toMatch(/::warning/)
+    expect(run.stdout).toMatch(/secondary rate limit \(POST \/repos\/acme\/serving\/check-runs\); retrying in 1 s/)
+    expect(fake.checkRuns).toHaveLength(1)
+    expectClean(fake)
+  }, 60_000)
+
+  it('still creates the check run when only the comment is refused, and names pull-requests: write', async () => {
+    const fake = await startFake()
+    fake.fail({
+      method: 'POST',
+      path: /\/issues\/7\/comments$/,
+      status: 403,
+      headers: { 'x-accepted-github-permissions': 'pull_requests=write' }
+    })
+    const run = await gatePullRequest({ fake })
+    expectOutcome(run, 0, 'pass')
+    const warnings = run.stdout.split('\n').filter(line => line.startsWith('::warning'))
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]).toMatch(/comment: the token lacks pull-requests: write/)
+    expect(warnings[0]).not.toMatch(/workflow_run/)
+    expect(fake.checkRuns).toHaveLength(1)
+    expect(fake.checkRuns[0].body.conclusion).toBe('success')
+    expectClean(fake)
+  }, 60_000)
+
+  it('with a personal access token, updates its own comment on the second run and explains the check-run limit', async () => {
+    const fake = await startFake()
+    const first = await gatePullRequest({ fake, token: 'pat-token' })
+    expectOutcome(first, 0, 'pass')
+    expect(fake.comments).toHaveLength(1)
+    expect(fake.comments[0]).toMatchObject({ login: 'octocat', type: 'User' })
+    expect(first.stdout).toMatch(/::warning::could not create the check run: only GitHub Apps may create check runs/)
+    const second = await gatePullRequest({ fake, token: 'pat-token', runAttempt: 2, env: { FAKE_HELM_CANDIDATE_LOSSES: '30' } })
+    expectOutcome(second, 1, 'fail')
+    expect(fake.comments).toHaveLength(1)
+    expect(fake.comments[0].body).toMatch(/fail/i)
+    expectClean(fake)
+  }, 60_000)
+
+  it('keeps two gates in one workflow run apart: two evidence artifacts, two comments, no 409', async () => {
+    const fake = await startFake()
+    const gates = ['.github/gates/fp8.yml', '.github/gates/engine.yml']
+    const runs = await Promise.all(
+      gates.map(async (gatePath, i) => {
+        fake.seedFile(BASE_SHA, gatePath, gateFile())
+        const workspace = await mkdtemp(path.join(tmpdir(), 'helm-gate-ws-'))
+        await mkdir(path.join(workspace, '.github/gates'), { recursive: true })
+        await writeFile(path.join(workspace, gatePath), gateFile())
+        return runAction({
+          fake,
+          inputs: { config: gatePath, 'check-name': `helm-gate ${i}` },
+          eventName: 'pull_request',
+          payload: prPayload(fake),
+          workspace,
+          runId: 900,
+          sha: 'e'.repeat(40),
+          ref: 'refs/pull/7/merge',
+          env: { FAKE_HELM_FIXTURES: fixtures, FAKE_HELM_CANDIDATE_LOSSES: i === 1 ? '30' : '0' }
+        })
+      })
+    )
+    expectOutcome(runs[0], 0, 'pass')
+    expectOutcome(runs[1], 1, 'fail')
+    expect(
+      fake
+        .uploadedBy(900)
+        .map(a => a.name)
+        .sort()
+    ).toEqual(['helm-gate-gate-gates-engine-attempt-1', 'helm-gate-gate-gates-fp8-attempt-1'])
+    expect(fake.requests.some(r => r.status === 409)).toBe(false)
+    expect(fake.comments).toHaveLength(2)
+    expect(fake.comments.map(c => c.body.split('\n')[0]).sort()).toEqual([commentMarker(gates[1]), commentMarker(gates[0])].sort())
+    expect(fake.checkRuns.map(c => c.body.name).sort()).toEqual(['helm-gate 0', 'helm-gate 1'])
+    expectClean(fake)
+  }, 90_000)
+
   it('creates the sticky comment and a check run on the PR head on the first run, and uploads the evidence', async () => {
     const fake = await startFake()
     const run = await gatePullRequest({ fake })
@@ -199,7 +313,7 @@ describe('the bundled action against a local GitHub', () => {
     expect(report.verdict).toBe('pass')
 
     const evidence = fake.uploadedBy(100)
-    expect(evidence.map(a => a.name)).toEqual(['helm-gate-gate-attempt-1'])
+    expect(evidence.map(a => a.name)).toEqual(['helm-gate-gate-helm-gate-attempt-1'])
     const names = listZipEntries(evidence[0].bytes as Buffer).map(e => e.name)
     expect(names).toEqual(expect.arrayContaining(['manifest.json', 'report.json', 'report.md', 'logs/baseline.log', 'logs/candidate.log']))
     expect(names.some(n => n.includes('per_instance_stats.json') && n.startsWith('baseline/'))).toBe(true)
@@ -227,7 +341,7 @@ describe('the bundled action against a local GitHub', () => {
         .uploadedBy(100)
         .map(a => a.name)
         .sort()
-    ).toEqual(['helm-gate-gate-attempt-1', 'helm-gate-gate-attempt-2'])
+    ).toEqual(['helm-gate-gate-helm-gate-attempt-1', 'helm-gate-gate-helm-gate-attempt-2'])
   }, 60_000)
 
   it('fails the job on a regression, with a failing check', async () => {
@@ -257,18 +371,17 @@ describe('the bundled action against a local GitHub', () => {
     expectClean(fake)
   }, 60_000)
 
-  it('degrades to one warning with a read-only token (fork PR), still writing summary and outputs', async () => {
+  it('degrades to one warning per refused publication with a read-only token (fork PR), still writing summary and outputs', async () => {
     const fake = await startFake()
     fake.readOnly = true
     const run = await gatePullRequest({ fake, payload: prPayload(fake, { forkId: 999 }) })
     expectOutcome(run, 0, 'pass')
     const warnings = run.stdout.split('\n').filter(line => line.startsWith('::warning'))
-    expect(warnings).toHaveLength(1)
-    expect(warnings[0]).toMatch(/fork pull request/)
+    expect(warnings).toHaveLength(2)
+    expect(warnings[0]).toMatch(/comment: the token lacks issues: write; pull-requests: write \(a fork pull request/)
+    expect(warnings[1]).toMatch(/check run: the token lacks checks: write/)
     expect(fake.comments).toHaveLength(0)
     expect(fake.checkRuns).toHaveLength(0)
-    // After the comment's 403 the check is not even attempted.
-    expect(fake.requests.filter(r => r.path.endsWith('/check-runs'))).toHaveLength(0)
     expect(run.summary).toMatch(/pass/i)
     expectClean(fake)
 
@@ -411,7 +524,11 @@ describe('the bundled action against a local GitHub', () => {
         .uploadedBy(700)
         .map(a => a.name)
         .sort()
-    ).toEqual(['helm-gate-compare-attempt-1', 'helm-gate-run-shard-0-of-2-attempt-1', 'helm-gate-run-shard-1-of-2-attempt-1'])
+    ).toEqual([
+      'helm-gate-compare-helm-gate-attempt-1',
+      'helm-gate-run-helm-gate-shard-0-of-2-attempt-1',
+      'helm-gate-run-helm-gate-shard-1-of-2-attempt-1'
+    ])
     expect(report.notes).toContain('Aggregated 2 shard(s).')
     expectClean(fake)
   }, 90_000)

@@ -9,8 +9,10 @@ import { afterAll, describe, expect, it } from '@jest/globals'
 import { mkdir, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { COMMENT_MARKER } from '../../src/action/constants.js'
-import { extractZip, listZipEntries } from '../../src/github/zip.js'
+import { commentMarker } from '../../src/action/constants.js'
+
+const COMMENT_MARKER = commentMarker('.github/helm-gate.yml')
+import { extractZip, listZipEntries } from '../../test-support/fake-github/zip-reader.js'
 import { runAction } from '../../test-support/action-harness/harness.js'
 import { HELM_RUN, helmAvailable } from '../../test-support/fake-openai/harness.js'
 import { FakeGitHub } from '../../test-support/fake-github/server.js'
@@ -96,7 +98,7 @@ describeHelm('the bundled action with the real helm-run', () => {
     expect(fake.checkRuns[0].body).toMatchObject({ name: 'helm-gate', head_sha: HEAD_SHA, status: 'completed', conclusion: 'failure' })
 
     const [evidence] = fake.uploadedBy(900)
-    expect(evidence.name).toBe('helm-gate-gate-attempt-1')
+    expect(evidence.name).toBe('helm-gate-gate-helm-gate-attempt-1')
     const zip = evidence.bytes as Buffer
     const names = listZipEntries(zip).map(entry => entry.name)
     for (const side of ['baseline', 'candidate']) {

@@ -13,14 +13,19 @@ describe('artifact names', () => {
   })
   it('are unique per mode, attempt and shard and parse back', () => {
     const names = new Set([
-      evidenceArtifactName('gate', 1),
-      evidenceArtifactName('gate', 2),
-      evidenceArtifactName('run', 1, { index: 0, count: 2 }),
-      evidenceArtifactName('run', 1, { index: 1, count: 2 })
+      evidenceArtifactName('gate', 'helm-gate', 1),
+      evidenceArtifactName('gate', 'helm-gate', 2),
+      evidenceArtifactName('run', 'helm-gate', 1, { index: 0, count: 2 }),
+      evidenceArtifactName('run', 'helm-gate', 1, { index: 1, count: 2 })
     ])
     expect(names.size).toBe(4)
-    expect(parseShardArtifactName(evidenceArtifactName('run', 3, { index: 1, count: 4 }))).toEqual({ index: 1, count: 4, attempt: 3 })
-    expect(parseShardArtifactName(evidenceArtifactName('gate', 1))).toBeNull()
+    expect(parseShardArtifactName(evidenceArtifactName('run', 'helm-gate', 3, { index: 1, count: 4 }))).toEqual({
+      gate: 'helm-gate',
+      index: 1,
+      count: 4,
+      attempt: 3
+    })
+    expect(parseShardArtifactName(evidenceArtifactName('gate', 'helm-gate', 1))).toBeNull()
   })
   it('carry the fingerprint in the baseline name', () => {
     expect(baselineArtifactName('helm-gate-baseline', 'abcdef0123456789ffff')).toBe('helm-gate-baseline-abcdef0123456789')
@@ -55,15 +60,18 @@ describe('shards', () => {
 
   it('takes the latest attempt of every shard and notices missing ones', () => {
     const a = (name: string, id: number) => ({ id, name, digest: null })
-    const set = selectShardSet([
-      a(evidenceArtifactName('run', 1, { index: 0, count: 2 }), 1),
-      a(evidenceArtifactName('run', 2, { index: 0, count: 2 }), 2),
-      a(evidenceArtifactName('run', 1, { index: 1, count: 2 }), 3),
-      a('unrelated', 4)
-    ])
+    const set = selectShardSet(
+      [
+        a(evidenceArtifactName('run', 'helm-gate', 1, { index: 0, count: 2 }), 1),
+        a(evidenceArtifactName('run', 'helm-gate', 2, { index: 0, count: 2 }), 2),
+        a(evidenceArtifactName('run', 'helm-gate', 1, { index: 1, count: 2 }), 3),
+        a('unrelated', 4)
+      ],
+      'helm-gate'
+    )
     expect(set).toEqual({ ok: true, count: 2, artifacts: [expect.objectContaining({ id: 2 }), expect.objectContaining({ id: 3 })] })
-    const missing = selectShardSet([a(evidenceArtifactName('run', 1, { index: 1, count: 3 }), 1)])
+    const missing = selectShardSet([a(evidenceArtifactName('run', 'helm-gate', 1, { index: 1, count: 3 }), 1)], 'helm-gate')
     expect(missing).toEqual({ ok: false, reason: expect.stringMatching(/0, 2 of 3/) })
-    expect(selectShardSet([]).ok).toBe(false)
+    expect(selectShardSet([], 'helm-gate').ok).toBe(false)
   })
 })

@@ -1,13 +1,13 @@
 import { describe, expect, it } from '@jest/globals'
-import { COMMENT_MARKER } from '../../src/action/constants.js'
-import { findStickyComment } from '../../src/github/comments.js'
-import { fitBody } from '../../src/model/publication.js'
-import type { RestComment } from '../../src/github/types.js'
+import { commentMarker } from '../../src/action/constants.js'
 
-const comment = (id: number, body: string, login = 'github-actions[bot]', type = 'Bot'): RestComment => ({
+const COMMENT_MARKER = commentMarker('.github/helm-gate.yml')
+import { findStickyComment, type CommentLike } from '../../src/github/comments.js'
+import { fitBody } from '../../src/model/publication.js'
+
+const comment = (id: number, body: string, login = 'github-actions[bot]', type = 'Bot'): CommentLike => ({
   id,
   body,
-  html_url: `u${id}`,
   user: { login, type }
 })
 
@@ -22,6 +22,13 @@ describe('findStickyComment', () => {
 
   it("ignores a human's comment even when it starts with the marker", () => {
     expect(findStickyComment([comment(3, `${COMMENT_MARKER}\nfake`, 'mallory', 'User')], COMMENT_MARKER)).toBeNull()
+  })
+
+  it("matches the token's own login when it is known (a personal access token), and only it", () => {
+    const pat = comment(6, `${COMMENT_MARKER}\nmine`, 'octocat', 'User')
+    const bot = comment(2, `${COMMENT_MARKER}\nbot`)
+    expect(findStickyComment([bot, pat], COMMENT_MARKER, 'octocat')?.id).toBe(6)
+    expect(findStickyComment([bot], COMMENT_MARKER, 'octocat')).toBeNull()
   })
 
   it('updates the oldest when several match, so re-runs never add one', () => {

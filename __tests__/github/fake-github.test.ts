@@ -1,38 +1,45 @@
 /**
- * The REST edge of the action against the loopback fake, in process: paging, the sticky comment
- * upsert, GitHub's size limit, read-only tokens and injected failures.
+ * The REST edge of the action against the loopback fake, in process: the octokit client with its
+ * retry and throttling plugins, paging, the sticky comment upsert, GitHub's size limit, read-only
+ * tokens and injected failures.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { COMMENT_MARKER } from '../../src/action/constants.js'
+import { commentMarker } from '../../src/action/constants.js'
+import { acceptedPermissions, createGitHubClient, describeRequestError, type GitHubClient } from '../../src/github/client.js'
 import { upsertStickyComment } from '../../src/github/comments.js'
-import { asPermissionDenied, GitHubHttpError, RestClient } from '../../src/github/rest.js'
 import { FakeGitHub } from '../../test-support/fake-github/server.js'
-import { buildZip } from '../../test-support/fake-github/zip-writer.js'
 
+const COMMENT_MARKER = commentMarker('.github/helm-gate.yml')
 let fake: FakeGitHub
-let client: RestClient
+let client: GitHubClient
+const logged: string[] = []
 const repo = { owner: 'acme', repo: 'serving' }
 
 beforeAll(async () => {
   fake = await new FakeGitHub().start()
-  client = new RestClient({ apiUrl: fake.url, token: 'test-token' })
+  client = createGitHubClient({
+    token: 'test-token',
+    userAgent: 'helm-gate-test',
+    baseUrl: fake.url,
+    retryUnitMs: 1,
+    log: { info: line => logged.push(line), debug: () => undefined }
+  })
 })
 afterAll(() => fake.stop())
 
-describe('the fake GitHub and the REST client', () => {
+const failure = (promise: Promise<unknown>): Promise<unknown> => promise.then(() => null).catch((e: unknown) => e)
+
+describe('the fake GitHub and the octokit client', () => {
   it('refuses a comment body over 65,536 characters like GitHub does', async () => {
-    const error = await client
-      .request('POST', '/repos/acme/serving/issues/1/comments', { body: 'x'.repeat(65537) })
-      .catch((e: unknown) => e)
-    expect(error).toBeInstanceOf(GitHubHttpError)
-    expect((error as GitHubHttpError).status).toBe(422)
-    expect((error as GitHubHttpError).body).toMatch(/Body is too long \(maximum is 65536 characters\)/)
+    const error = await failure(client.rest.issues.createComment({ ...repo, issue_number: 1, body: 'x'.repeat(65537) }))
+    expect(error).toMatchObject({ status: 422 })
+    expect(describeRequestError(error)).toMatch(/422 to POST \/repos\/acme\/serving\/issues\/1\/comments/)
   })
 
   it('pages through comments, creates the sticky comment once, then updates it; an oversized body is cut', async () => {
     for (let i = 0; i < 120; i++) fake.seedComment(2, `comment ${i}`, 'someone', 'User')
-    const first = await upsertStickyComment(client, repo, 2, `${COMMENT_MARKER}\nfirst`, COMMENT_MARKER)
-    const second = await upsertStickyComment(client, repo, 2, `${COMMENT_MARKER}\n${'y'.repeat(70000)}`, COMMENT_MARKER)
+    const first = await upsertStickyComment(client, repo, 2, `${COMMENT_MARKER}\nfirst`, COMMENT_MARKER, null)
+    const second = await upsertStickyComment(client, repo, 2, `${COMMENT_MARKER}\n${'y'.repeat(70000)}`, COMMENT_MARKER, null)
     expect(first.created).toBe(true)
     expect(second).toMatchObject({ id: first.id, created: false })
     const stored = fake.comments.find(c => c.id === first.id)!
@@ -43,34 +50,59 @@ describe('the fake GitHub and the REST client', () => {
     expect(fake.violations).toEqual([])
   })
 
-  it('turns a read-only 403 into a PermissionDeniedError naming the missing permission', async () => {
+  it('names the missing permission of a read-only 403 from x-accepted-github-permissions', async () => {
     fake.readOnly = true
     try {
-      const error = await client.request('POST', '/repos/acme/serving/check-runs', { name: 'x', head_sha: 'a' }).catch((e: unknown) => e)
-      const denied = asPermissionDenied(error, 'create the check run')
-      expect(denied?.message).toBe('GitHub refused to create the check run (needs checks=write)')
-      expect(asPermissionDenied(new GitHubHttpError(404, 'GET', '/x', '', null), 'x')).toBeNull()
+      const error = await failure(
+        client.rest.checks.create({ ...repo, name: 'x', head_sha: 'a'.repeat(40), status: 'completed', conclusion: 'success' })
+      )
+      expect(error).toMatchObject({ status: 403 })
+      expect(acceptedPermissions(error)).toBe('checks=write')
     } finally {
       fake.readOnly = false
     }
   })
 
-  it('answers injected 404/409/410 failures and records every request', async () => {
-    fake.fail({ method: 'GET', path: /\/pulls\/9$/, status: 404, times: 1 })
-    await expect(client.request('GET', '/repos/acme/serving/pulls/9')).rejects.toMatchObject({ status: 404 })
-    const zip = buildZip([{ name: 'a.txt', data: 'a' }])
-    const expired = fake.seedArtifact({ name: 'old', zip, runId: 5, expired: true })
-    await expect(client.download(`/repos/acme/serving/actions/artifacts/${expired.id}/zip`)).rejects.toMatchObject({ status: 410 })
-    const fresh = fake.seedArtifact({ name: 'new', zip, runId: 5 })
-    expect((await client.download(`/repos/acme/serving/actions/artifacts/${fresh.id}/zip`)).equals(zip)).toBe(true)
-    fake.fail({ method: 'PATCH', path: /\/issues\/comments\//, status: 409 })
-    await expect(client.request('PATCH', '/repos/acme/serving/issues/comments/1', { body: 'x' })).rejects.toMatchObject({ status: 409 })
-    expect(fake.requests.at(-1)).toMatchObject({ method: 'PATCH', status: 409 })
+  it('retries a 502 and logs the retry, then succeeds', async () => {
+    logged.length = 0
+    fake.fail({ method: 'GET', path: /\/pulls\/11$/, status: 502, times: 1 })
+    fake.pulls.set(11, { number: 11, head: { sha: 'd'.repeat(40), ref: 'f' }, base: { sha: 'a'.repeat(40), ref: 'main' } })
+    const { data } = await client.rest.pulls.get({ ...repo, pull_number: 11 })
+    expect(data.number).toBe(11)
+    expect(fake.requests.filter(r => r.path.endsWith('/pulls/11')).map(r => r.status)).toEqual([502, 200])
+    expect(logged.filter(line => /answered 502 to GET \/repos\/acme\/serving\/pulls\/11/.test(line))).toHaveLength(1)
   })
 
-  it('reports a request the OpenAPI description refuses', async () => {
+  it('gives up after its retries with the true cause: status, route and request id', async () => {
+    fake.fail({ method: 'GET', path: /\/pulls\/12$/, status: 503, times: 10, headers: { 'x-github-request-id': 'ABCD:1234' } })
+    const error = await failure(client.rest.pulls.get({ ...repo, pull_number: 12 }))
+    expect(fake.requests.filter(r => r.path.endsWith('/pulls/12'))).toHaveLength(4)
+    expect(describeRequestError(error)).toMatch(/GitHub answered 503 to GET \/repos\/acme\/serving\/pulls\/12 \(request id ABCD:1234\)/)
+  })
+
+  it('waits out a secondary rate limit (403 with retry-after) instead of giving up', async () => {
+    logged.length = 0
+    fake.fail({
+      method: 'GET',
+      path: /\/pulls\/13$/,
+      status: 403,
+      times: 1,
+      body: { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' },
+      headers: { 'retry-after': '1' }
+    })
+    fake.pulls.set(13, { number: 13, head: { sha: 'd'.repeat(40), ref: 'f' }, base: { sha: 'a'.repeat(40), ref: 'main' } })
+    const { data } = await client.rest.pulls.get({ ...repo, pull_number: 13 })
+    expect(data.number).toBe(13)
+    expect(logged.some(line => /secondary rate limit.*retrying in 1 s/.test(line))).toBe(true)
+  })
+
+  it('does not retry a 404 or a 422 the OpenAPI description refuses', async () => {
+    fake.fail({ method: 'GET', path: /\/pulls\/9$/, status: 404, times: 1 })
+    await expect(client.rest.pulls.get({ ...repo, pull_number: 9 })).rejects.toMatchObject({ status: 404 })
+    expect(fake.requests.filter(r => r.path.endsWith('/pulls/9'))).toHaveLength(1)
     const before = fake.violations.length
-    await expect(client.request('POST', '/repos/acme/serving/check-runs', { head_sha: 'a' })).rejects.toMatchObject({ status: 422 })
+    const untyped = client.request as unknown as (route: string, parameters: object) => Promise<unknown>
+    await expect(untyped('POST /repos/{owner}/{repo}/check-runs', { ...repo, head_sha: 'a' })).rejects.toMatchObject({ status: 422 })
     expect(fake.violations.slice(before).join('\n')).toMatch(/name/)
     fake.violations.splice(before)
   })

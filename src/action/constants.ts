@@ -3,8 +3,14 @@
  * sticky-comment marker. GitHub's size limits are in model/publication.ts.
  */
 
-/** Hidden first line of the sticky comment. First, so that truncation can never remove it. */
-export const COMMENT_MARKER = '<!-- helm-gate:sticky-comment -->'
+/**
+ * Hidden first line of the sticky comment, keyed by the gate (its gate file's path in the
+ * repository), so two gates on one pull request keep two comments. First, so that truncation can
+ * never remove it.
+ */
+export function commentMarker(gateId: string): string {
+  return `<!-- helm-gate:sticky-comment ${gateId.replace(/[^A-Za-z0-9_./=+-]/g, '_').replace(/-{2,}/g, '-')} -->`
+}
 
 export const INPUTS = {
   config: 'config',

@@ -1,11 +1,14 @@
 /**
  * The real dependencies: @actions/core for inputs, outputs and the job summary, the artifact
- * service, and the REST client on GITHUB_API_URL.
+ * service, and the REST client (octokit with retries) on GITHUB_API_URL.
+ *
+ * HELM_GATE_RETRY_UNIT_MS scales every retry delay (default 1000: GitHub's `retry-after` is in
+ * seconds); the integration tests set it low so a retried 502 costs milliseconds.
  */
 import * as core from '@actions/core'
 import { readFile } from 'node:fs/promises'
 import { actionsArtifactStore } from '../github/artifacts.js'
-import { RestClient } from '../github/rest.js'
+import { createGitHubClient } from '../github/client.js'
 import { HELM_GATE_VERSION } from '../version.js'
 import type { ActionDeps } from './deps.js'
 
@@ -15,6 +18,8 @@ export function defaultDeps(env: NodeJS.ProcessEnv = process.env): ActionDeps {
       getInput: name => core.getInput(name),
       setOutput: (name, value) => core.setOutput(name, value),
       info: message => core.info(message),
+      debug: message => core.debug(message),
+      group: (title, fn) => core.group(title, fn),
       warning: message => core.warning(message),
       error: message => core.error(message),
       setFailed: message => core.setFailed(message),
@@ -33,10 +38,16 @@ export function defaultDeps(env: NodeJS.ProcessEnv = process.env): ActionDeps {
     readTextFile: file => readFile(file, 'utf8'),
     artifacts: () => actionsArtifactStore(),
     github: token =>
-      new RestClient({
-        apiUrl: env.GITHUB_API_URL || 'https://api.github.com',
+      createGitHubClient({
         token,
-        userAgent: `helm-gate/${HELM_GATE_VERSION}`
+        userAgent: `helm-gate/${HELM_GATE_VERSION}`,
+        log: { info: message => core.info(message), debug: message => core.debug(message) },
+        retryUnitMs: retryUnit(env.HELM_GATE_RETRY_UNIT_MS)
       })
   }
+}
+
+function retryUnit(value: string | undefined): number | undefined {
+  const n = Number(value)
+  return value && Number.isFinite(n) && n >= 0 ? n : undefined
 }

@@ -4,12 +4,16 @@
  * replace it whole; the integration tests run the real one against a loopback GitHub.
  */
 import type { ArtifactStore } from '../github/artifacts.js'
-import type { RestClient } from '../github/rest.js'
+import type { GitHubClient } from '../github/client.js'
 
 export interface ActionIO {
   getInput(name: string): string
   setOutput(name: string, value: string | number): void
   info(message: string): void
+  /** Request details; shown when the workflow enables step debug logging. */
+  debug(message: string): void
+  /** Folds the lines `fn` logs under one title in the job log (`::group::`). */
+  group<T>(title: string, fn: () => Promise<T>): Promise<T>
   warning(message: string): void
   error(message: string): void
   setFailed(message: string): void
@@ -26,5 +30,5 @@ export interface ActionDeps {
   readEventPayload(file: string | undefined): Promise<unknown>
   readTextFile(file: string): Promise<string>
   artifacts(): ArtifactStore
-  github(token: string): RestClient
+  github(token: string): GitHubClient
 }

@@ -5,7 +5,7 @@
 import { stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import type { RestClient } from '../github/rest.js'
+import type { GitHubClient } from '../github/client.js'
 import type { ActionDeps } from './deps.js'
 import { deriveEvent, type EventInfo } from './event.js'
 import { readSettings, type ActionSettings } from './inputs.js'
@@ -22,7 +22,7 @@ export interface Session {
   workDir: string
   /** Where everything this invocation writes goes. */
   outRoot: string
-  client: RestClient
+  client: GitHubClient
   repo: { owner: string; repo: string }
 }
 

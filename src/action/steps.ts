@@ -10,8 +10,8 @@ import type { GateConfig } from '../config/types.js'
 import { ConfigError, GateError } from '../errors.js'
 import { findArchivedBaseline } from '../evidence/archived-baseline.js'
 import { baselineArtifactName } from '../evidence/names.js'
-import { GitHubHttpError } from '../github/rest.js'
-import { safeEntryPath } from '../github/zip.js'
+import { acceptedPermissions, describeRequestError, isRequestFailure } from '../github/client.js'
+import { safeEntryPath } from '../github/extracted-tree.js'
 import type { BaselineOrigin } from '../model/manifest.js'
 import { LIMITS } from '../model/publication.js'
 import type { Report } from '../model/report.js'
@@ -34,28 +34,27 @@ export async function loadGateFile(session: Session): Promise<ResolvedGateFile> 
         })
       }
     },
+    // Retried by the client on 5xx, network failures and rate limits; what still fails is an
+    // error naming GitHub's answer, never a silent fallback to the pull request's own version.
     readAtCommit: async sha => {
-      const route = `/repos/${repo.owner}/${repo.repo}/contents/${repoPath.split('/').map(encodeURIComponent).join('/')}?ref=${sha}`
+      let file: unknown
       try {
-        const file = await client.request<{ type?: string; content?: string; encoding?: string }>('GET', route)
-        if (file.type !== 'file' || file.encoding !== 'base64' || typeof file.content !== 'string') {
-          throw new ConfigError('config.unreadable', 'the gate file at the base commit is not a regular file', {
-            file: repoPath,
-            value: sha
-          })
-        }
-        return Buffer.from(file.content, 'base64').toString('utf8')
+        file = (await client.rest.repos.getContent({ ...repo, path: repoPath, ref: sha })).data
       } catch (error) {
-        if (error instanceof GitHubHttpError && error.status === 404) return null
-        if (error instanceof GitHubHttpError) {
-          throw new ConfigError(
-            'config.base_unreadable',
-            `cannot read the gate file at the base commit (GitHub answered ${error.status}; the token needs contents: read)`,
-            { file: repoPath, value: sha }
-          )
-        }
-        throw error
+        if (isRequestFailure(error) && error.status === 404) return null
+        if (!isRequestFailure(error)) throw error
+        const permission = acceptedPermissions(error)
+        throw new ConfigError(
+          'config.base_unreadable',
+          `cannot read the gate file at the base commit: ${describeRequestError(error)}${permission ? ` (the token needs ${permission})` : ''}`,
+          { file: repoPath, value: sha }
+        )
       }
+      const content = file as { type?: string; content?: string; encoding?: string }
+      if (content.type !== 'file' || content.encoding !== 'base64' || typeof content.content !== 'string') {
+        throw new ConfigError('config.unreadable', 'the gate file at the base commit is not a regular file', { file: repoPath, value: sha })
+      }
+      return Buffer.from(content.content, 'base64').toString('utf8')
     },
     parse: (text, source) => parseGateConfig(text, source)
   })
@@ -106,6 +105,8 @@ export async function planBaseline(session: Session, config: GateConfig, fingerp
       fingerprint,
       helmVersion: config.helm?.version ?? null,
       destination: path.join(session.outRoot, 'archived'),
+      download: (artifact, destination, runId) =>
+        deps.artifacts().download(artifact, destination, { token: settings.githubToken, ...session.repo, runId }),
       log: message => deps.io.info(message)
     })
     if (found.found) {
@@ -128,8 +129,9 @@ export async function planBaseline(session: Session, config: GateConfig, fingerp
       reason = found.reason
     }
   } catch (error) {
-    if (!(error instanceof GitHubHttpError)) throw error
-    reason = `the archived baselines could not be listed (GitHub answered ${error.status}; the token needs actions: read)`
+    if (!isRequestFailure(error)) throw error
+    const permission = acceptedPermissions(error) ?? (error.status === 403 ? 'actions: read' : null)
+    reason = `the archived baselines could not be listed (${describeRequestError(error)}${permission ? `; the token needs ${permission}` : ''})`
   }
   if (settings.baseline === 'require-archived') {
     return {
@@ -208,4 +210,9 @@ export async function uploadEvidence(session: Session, name: string, dir: string
     session.deps.io.error(`could not upload the evidence artifact ${name}: ${(error as Error).message}`)
     return { id: null, name }
   }
+}
+
+/** One phase of the job log, folded under its title (`::group::`), so helm-run's lines do not flood it. */
+export function phase<T>(session: Session, title: string, fn: () => Promise<T>): Promise<T> {
+  return session.deps.io.group(`helm-gate: ${title}`, fn)
 }

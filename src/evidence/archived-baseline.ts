@@ -4,24 +4,24 @@
  *
  * `getArtifact(name, {findBy})` of @actions/artifact is not used: it returns the highest id even
  * when that artifact has expired, and cannot filter forks or branches. The REST listing is
- * filtered here (see baseline-selection.ts), then the zip is fetched by id and checked against
- * the listing's `sha256:` digest before it is unpacked.
+ * filtered here (see baseline-selection.ts), then the artifact is downloaded by id
+ * (`downloadArtifact` with `findBy`, streamed to disk, checked against the listed digest).
  */
-import { createHash } from 'node:crypto'
-import { mkdir, rm } from 'node:fs/promises'
+import { rm } from 'node:fs/promises'
 import path from 'node:path'
 import { GateError } from '../errors.js'
-import { decodeArtifactPath } from '../github/artifact-paths.js'
+import type { StoredArtifact } from '../github/artifacts.js'
+import { describeRequestError, isRequestFailure, type GitHubClient } from '../github/client.js'
 import type { RepoRef } from '../github/comments.js'
-import { GitHubHttpError, type RestClient } from '../github/rest.js'
-import type { RestArtifact, RestWorkflowRun } from '../github/types.js'
-import { extractZip } from '../github/zip.js'
+import type { RestArtifact } from '../github/types.js'
 import { readManifest, type BaselineOrigin, type Manifest } from '../model/manifest.js'
 import { ageHours, selectBaselineCandidates, workflowRunRejection, type BaselineCriteria } from './baseline-selection.js'
 
 export interface ArchivedBaselineRequest {
-  client: RestClient
+  client: GitHubClient
   repo: RepoRef
+  /** Streams one artifact of another run into a directory (ArtifactStore.download with findBy). */
+  download(artifact: StoredArtifact, destination: string, runId: number): Promise<void>
   artifactName: string
   criteria: BaselineCriteria
   fingerprint: string
@@ -38,11 +38,11 @@ export type ArchivedBaseline = { found: true; dir: string; manifest: Manifest; o
 export async function findArchivedBaseline(request: ArchivedBaselineRequest): Promise<ArchivedBaseline> {
   const { client, repo } = request
   const log = request.log ?? (() => undefined)
-  const base = `/repos/${repo.owner}/${repo.repo}`
-  const listed = await client.paginate<RestArtifact>(
-    `${base}/actions/artifacts?name=${encodeURIComponent(request.artifactName)}&per_page=100`,
-    page => (page as { artifacts: RestArtifact[] }).artifacts
-  )
+  const listed: RestArtifact[] = await client.paginate(client.rest.actions.listArtifactsForRepo, {
+    ...repo,
+    name: request.artifactName,
+    per_page: 100
+  })
   if (listed.length === 0) {
     return { found: false, reason: `no archived baseline named ${request.artifactName} exists` }
   }
@@ -51,7 +51,7 @@ export async function findArchivedBaseline(request: ArchivedBaselineRequest): Pr
   let downloads = 0
   for (const artifact of candidates) {
     if (downloads >= (request.maxDownloads ?? 3)) break
-    const refusal = await refuseRun(client, base, artifact, request.criteria)
+    const refusal = await refuseRun(client, repo, artifact, request.criteria)
     if (refusal) {
       reasons.push(`artifact ${artifact.id}: ${refusal}`)
       continue
@@ -59,7 +59,7 @@ export async function findArchivedBaseline(request: ArchivedBaselineRequest): Pr
     downloads++
     const dir = path.join(request.destination, String(artifact.id))
     try {
-      const manifest = await downloadAndVerify(client, base, artifact, dir, request)
+      const manifest = await downloadAndVerify(artifact, dir, request)
       const created = artifact.created_at ?? manifest.ended_at
       log(`using archived baseline artifact ${artifact.id} from run ${artifact.workflow_run?.id}`)
       return {
@@ -78,41 +78,30 @@ export async function findArchivedBaseline(request: ArchivedBaselineRequest): Pr
       }
     } catch (error) {
       await rm(dir, { recursive: true, force: true })
-      if (!(error instanceof GateError) && !(error instanceof GitHubHttpError)) throw error
-      reasons.push(`artifact ${artifact.id}: ${error.message}`)
+      if (!(error instanceof GateError) && !isRequestFailure(error)) throw error
+      reasons.push(`artifact ${artifact.id}: ${error instanceof GateError ? error.message : describeRequestError(error)}`)
     }
   }
   return { found: false, reason: `no usable archived baseline (${reasons.join('; ') || 'none listed'})` }
 }
 
-async function refuseRun(client: RestClient, base: string, artifact: RestArtifact, criteria: BaselineCriteria): Promise<string | null> {
+async function refuseRun(client: GitHubClient, repo: RepoRef, artifact: RestArtifact, criteria: BaselineCriteria): Promise<string | null> {
   const runId = artifact.workflow_run?.id
   if (runId === undefined) return 'no workflow run'
   try {
-    const run = await client.request<RestWorkflowRun>('GET', `${base}/actions/runs/${runId}`)
-    return workflowRunRejection(run, criteria)
+    const { data } = await client.rest.actions.getWorkflowRun({ ...repo, run_id: runId })
+    return workflowRunRejection(data, criteria)
   } catch (error) {
-    if (error instanceof GitHubHttpError) return `its workflow run could not be read (${error.status})`
+    if (isRequestFailure(error)) return `its workflow run could not be read (${describeRequestError(error)})`
     throw error
   }
 }
 
-async function downloadAndVerify(
-  client: RestClient,
-  base: string,
-  artifact: RestArtifact,
-  dir: string,
-  request: ArchivedBaselineRequest
-): Promise<Manifest> {
-  if (!artifact.digest) throw new GateError('baseline.no_digest', 'it has no digest to verify')
-  const zip = await client.download(`${base}/actions/artifacts/${artifact.id}/zip`)
-  // Listing digests carry the `sha256:` prefix; compare like with like.
-  const digest = `sha256:${createHash('sha256').update(zip).digest('hex')}`
-  if (digest !== artifact.digest) {
-    throw new GateError('baseline.digest', `its digest ${digest} differs from the listed ${artifact.digest}`)
-  }
-  await mkdir(dir, { recursive: true })
-  await extractZip(zip, dir, undefined, `artifact ${artifact.id}`, decodeArtifactPath)
+async function downloadAndVerify(artifact: RestArtifact, dir: string, request: ArchivedBaselineRequest): Promise<Manifest> {
+  const runId = artifact.workflow_run?.id
+  if (runId === undefined) throw new GateError('baseline.no_run', 'it names no workflow run')
+  // A missing digest is refused by the download (fail closed); a mismatch too.
+  await request.download({ id: artifact.id, name: artifact.name, digest: artifact.digest ?? null }, dir, runId)
   const manifest = await readManifest(dir)
   if (manifest.fingerprint !== request.fingerprint) {
     throw new GateError('baseline.fingerprint', 'its manifest fingerprint differs from the gate set')

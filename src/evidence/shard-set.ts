@@ -7,18 +7,19 @@ import { parseShardArtifactName } from './names.js'
 
 export type ShardSet = { ok: true; count: number; artifacts: StoredArtifact[] } | { ok: false; reason: string }
 
-export function selectShardSet(artifacts: readonly StoredArtifact[]): ShardSet {
+/** The shards of one gate (`gateSlug`); another gate's shards in the same run are not its business. */
+export function selectShardSet(artifacts: readonly StoredArtifact[], gate: string): ShardSet {
   const latest = new Map<number, { artifact: StoredArtifact; attempt: number; count: number }>()
   const counts = new Set<number>()
   for (const artifact of artifacts) {
     const parsed = parseShardArtifactName(artifact.name)
-    if (!parsed) continue
+    if (!parsed || parsed.gate !== gate) continue
     counts.add(parsed.count)
     const seen = latest.get(parsed.index)
     // A re-run of one matrix job uploads under a new attempt number; the newest one counts.
     if (!seen || parsed.attempt > seen.attempt) latest.set(parsed.index, { artifact, ...parsed })
   }
-  if (latest.size === 0) return { ok: false, reason: 'no shard artifacts (helm-gate-run-shard-…) were found in the run' }
+  if (latest.size === 0) return { ok: false, reason: `no shard artifacts (helm-gate-run-${gate}-shard-…) were found in the run` }
   if (counts.size > 1) {
     return { ok: false, reason: `shard artifacts disagree on the shard count (${[...counts].sort().join(', ')})` }
   }

@@ -1,11 +1,16 @@
 /**
- * Workflow artifacts through @actions/artifact (the runtime token's Twirp service): uploading
- * evidence and, in mode compare, downloading the shards of the same workflow run.
+ * Workflow artifacts through @actions/artifact: uploading evidence (the runtime token's Twirp
+ * service) and downloading, streamed to disk, either from this workflow run or, with `findBy`
+ * and the REST token, from another run (an archived baseline, the fork pair's measurement).
+ * Every download is checked against the digest GitHub listed (an artifact without one is
+ * refused: fail closed) and the extracted tree against the path-escape guard.
  */
 import { DefaultArtifactClient } from '@actions/artifact'
 import { copyFile, link, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises'
 import path from 'node:path'
+import { GateError } from '../errors.js'
 import { decodeTree, encodeArtifactPath } from './artifact-paths.js'
+import { checkExtractedTree } from './extracted-tree.js'
 
 export interface StoredArtifact {
   id: number
@@ -20,13 +25,22 @@ export interface UploadedArtifact {
   size: number
 }
 
+/** Another workflow run's artifacts, reached through the REST API with this token (actions: read). */
+export interface ArtifactSource {
+  token: string
+  owner: string
+  repo: string
+  runId: number
+}
+
 export interface ArtifactStore {
   /** Uploads every file under `rootDir` except secrets (see isSecretPath). */
   upload(name: string, rootDir: string, retentionDays: number): Promise<UploadedArtifact>
   /** Deletes an artifact of this run by name; a missing one is not an error. */
   remove(name: string): Promise<void>
   list(): Promise<StoredArtifact[]>
-  download(artifact: StoredArtifact, destination: string): Promise<void>
+  /** Streams the artifact into `destination` (this run's, or `from` another run's); refuses a bad digest. */
+  download(artifact: StoredArtifact, destination: string, from?: ArtifactSource): Promise<void>
 }
 
 /**
@@ -85,13 +99,28 @@ export function actionsArtifactStore(): ArtifactStore {
       const { artifacts } = await client.listArtifacts()
       return artifacts.map(a => ({ id: a.id, name: a.name, digest: a.digest ?? null }))
     },
-    async download(artifact, destination) {
+    async download(artifact, destination, from) {
+      const what = `artifact ${artifact.name} (${artifact.id})`
+      if (!artifact.digest) {
+        throw new GateError('artifact.no_digest', `${what} has no digest, so its content cannot be verified`, { value: artifact.id })
+      }
+      await mkdir(destination, { recursive: true })
       const result = await client.downloadArtifact(artifact.id, {
         path: destination,
-        ...(artifact.digest ? { expectedHash: artifact.digest } : {})
+        expectedHash: artifact.digest,
+        ...(from
+          ? { findBy: { token: from.token, workflowRunId: from.runId, repositoryOwner: from.owner, repositoryName: from.repo } }
+          : {})
       })
       if (result.digestMismatch) {
-        throw new Error(`artifact ${artifact.name} (${artifact.id}) does not match its digest`)
+        await rm(destination, { recursive: true, force: true })
+        throw new GateError('artifact.digest', `${what} does not match its digest ${artifact.digest}`, { value: artifact.id })
+      }
+      try {
+        await checkExtractedTree(destination, what)
+      } catch (error) {
+        await rm(destination, { recursive: true, force: true })
+        throw error
       }
       await decodeTree(destination)
     }

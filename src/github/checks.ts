@@ -3,9 +3,8 @@
  * the temporary merge commit, which branch protection and the PR page never look at.
  */
 import { fitBody, LIMITS, type CheckConclusion } from '../model/publication.js'
+import type { GitHubClient } from './client.js'
 import type { RepoRef } from './comments.js'
-import type { RestClient } from './rest.js'
-import type { RestCheckRun } from './types.js'
 
 export interface CheckOutput {
   title: string
@@ -21,9 +20,10 @@ export interface CompletedCheck {
   output: CheckOutput
 }
 
-export async function createCompletedCheck(client: RestClient, repo: RepoRef, check: CompletedCheck): Promise<RestCheckRun> {
+export async function createCompletedCheck(client: GitHubClient, repo: RepoRef, check: CompletedCheck): Promise<{ id: number }> {
   const where = 'the job summary and the report artifact'
-  return client.request<RestCheckRun>('POST', `/repos/${repo.owner}/${repo.repo}/check-runs`, {
+  const { data } = await client.rest.checks.create({
+    ...repo,
     name: check.name,
     head_sha: check.headSha,
     status: 'completed',
@@ -36,4 +36,5 @@ export async function createCompletedCheck(client: RestClient, repo: RepoRef, ch
       ...(check.output.text ? { text: fitBody(check.output.text, LIMITS.checkOutput, where) } : {})
     }
   })
+  return { id: data.id }
 }

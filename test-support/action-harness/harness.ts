@@ -94,6 +94,8 @@ export async function runAction(invocation: ActionInvocation): Promise<ActionRun
     ACTIONS_RESULTS_URL: `${fake.url}/`,
     GITHUB_RETENTION_DAYS: '90',
     NO_PROXY: '127.0.0.1,localhost',
+    // Retry delays in milliseconds instead of seconds: a retried 502 costs nothing here.
+    HELM_GATE_RETRY_UNIT_MS: '5',
     ...invocation.env
   }
   for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value

@@ -118,6 +118,8 @@ export class FakeGitHub {
   readOnly = false
   /** Login of the token's bot identity when it writes comments. */
   botLogin = 'github-actions[bot]'
+  /** The personal access token `pat-token` belongs to this user (GET /user answers it). */
+  patLogin = 'octocat'
 
   private server: Server | null = null
   private nextId = 1000
@@ -243,7 +245,7 @@ export class FakeGitHub {
       record.status = status
       const text = body === undefined ? '' : typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body)
       const type = Buffer.isBuffer(body) ? {} : { 'content-type': 'application/json; charset=utf-8' }
-      res.writeHead(status, { ...type, ...headers })
+      res.writeHead(status, { ...type, 'x-github-request-id': `FAKE:${this.requests.length}`, ...headers })
       res.end(text)
     }
 
@@ -262,7 +264,9 @@ export class FakeGitHub {
       this.violations.push(`${method} ${url.pathname}${url.search}: ${problems.join('; ')}`)
       return reply(422, { message: 'Validation Failed (OpenAPI)', errors: problems })
     }
-    if (req.headers.authorization !== 'Bearer test-token' && req.headers.authorization !== 'Bearer read-only-token') {
+    // Octokit sends `token <t>`, fetch-based clients `Bearer <t>`: GitHub accepts both.
+    const token = (req.headers.authorization ?? '').replace(/^(Bearer|token) /, '')
+    if (!['test-token', 'read-only-token', 'pat-token'].includes(token)) {
       return reply(401, { message: 'Bad credentials' })
     }
     const failure = this.failures.find(f => f.method === method && f.path.test(url.pathname) && (f.times ?? Infinity) > 0)
@@ -282,8 +286,15 @@ export class FakeGitHub {
     req: IncomingMessage,
     reply: (status: number, body?: unknown, headers?: Record<string, string>) => void
   ): void {
+    const token = (req.headers.authorization ?? '').replace(/^(Bearer|token) /, '')
+    const readOnly = this.readOnly || token === 'read-only-token'
+    const pat = token === 'pat-token'
+    if (operation === 'users/get-authenticated') {
+      // The workflow token is an installation token: it cannot say who it is.
+      if (!pat) return reply(403, { message: 'Resource not accessible by integration', documentation_url: 'https://docs.github.com/rest' })
+      return reply(200, { login: this.patLogin, id: 583231, type: 'User' })
+    }
     if (params.owner !== this.repo.owner || params.repo !== this.repo.name) return reply(404, { message: 'Not Found' })
-    const readOnly = this.readOnly || req.headers.authorization === 'Bearer read-only-token'
     const forbidden = (permissions: string) =>
       reply(
         403,
@@ -341,7 +352,9 @@ export class FakeGitHub {
       case 'issues/create-comment': {
         if (readOnly) return forbidden('issues=write; pull_requests=write')
         if (tooLong(body.body)) return reply(422, bodyTooLong())
-        const comment = this.seedComment(Number(params.issue_number), body.body)
+        const comment = pat
+          ? this.seedComment(Number(params.issue_number), body.body, this.patLogin, 'User')
+          : this.seedComment(Number(params.issue_number), body.body)
         return reply(201, this.restComment(comment))
       }
       case 'issues/update-comment': {
@@ -354,6 +367,12 @@ export class FakeGitHub {
       }
       case 'checks/create': {
         if (readOnly) return forbidden('checks=write')
+        // Only GitHub Apps (the workflow token is one) may create check runs.
+        if (pat)
+          return reply(403, {
+            message: 'Resource not accessible by personal access token',
+            documentation_url: 'https://docs.github.com/rest/checks/runs#create-a-check-run'
+          })
         const problem = checkRunProblem(body)
         if (problem) return reply(422, { message: 'Validation Failed', errors: [problem] })
         const check = { id: this.nextId++, body }

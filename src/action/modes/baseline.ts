@@ -5,7 +5,7 @@
  */
 import { fingerprint } from '../../config/fingerprint.js'
 import { GateError } from '../../errors.js'
-import { baselineArtifactName, evidenceArtifactName } from '../../evidence/names.js'
+import { baselineArtifactName, evidenceArtifactName, gateSlug } from '../../evidence/names.js'
 import type { ReportIssue } from '../../model/report.js'
 import { issueFrom } from '../../pipeline/error-report.js'
 import { runGate } from '../../pipeline/run-gate.js'
@@ -43,7 +43,7 @@ export async function baselineMode(session: Session): Promise<ModeOutcome> {
   }
 
   // An incomplete baseline is uploaded as evidence under another name, so it can never be reused.
-  const name = archiveName ?? evidenceArtifactName('baseline', event.runAttempt)
+  const name = archiveName ?? evidenceArtifactName('baseline', gateSlug(session.repoPath), event.runAttempt)
   // Names are unique per workflow run, and a re-run attempt shares the run: replace the old one.
   if (archiveName) {
     try {

@@ -9,12 +9,11 @@ import path from 'node:path'
 import { fingerprint as fingerprintOf } from '../../config/fingerprint.js'
 import type { GateConfig } from '../../config/types.js'
 import { GateError } from '../../errors.js'
-import { evidenceArtifactName } from '../../evidence/names.js'
+import { evidenceArtifactName, gateSlug } from '../../evidence/names.js'
 import { selectShardSet } from '../../evidence/shard-set.js'
 import type { StoredArtifact } from '../../github/artifacts.js'
-import { downloadRunArtifact, listRunArtifacts } from '../../github/run-artifacts.js'
-import type { RestPullRequest } from '../../github/types.js'
-import { safeEntryPath } from '../../github/zip.js'
+import { safeEntryPath } from '../../github/extracted-tree.js'
+import { listRunArtifacts } from '../../github/run-artifacts.js'
 import { scanRuns } from '../../helm/read/discover.js'
 import { readManifest, type BaselineOrigin } from '../../model/manifest.js'
 import { SIDES, type Report } from '../../model/report.js'
@@ -44,7 +43,7 @@ export async function compareShardsMode(session: Session): Promise<ModeOutcome> 
     const listed = fromOtherRun
       ? await listRunArtifacts(session.client, session.repo, event.sourceRunId as number)
       : await deps.artifacts().list()
-    const set = selectShardSet(listed)
+    const set = selectShardSet(listed, gateSlug(session.repoPath))
     if (!set.ok) throw new GateError('shards.incomplete', set.reason)
 
     const merged = path.join(session.outRoot, 'merged')
@@ -91,7 +90,7 @@ export async function compareShardsMode(session: Session): Promise<ModeOutcome> 
     if (!(error instanceof GateError)) deps.io.error(`internal error: ${(error as Error).stack ?? error}`)
   }
   const written = await writeReports(session, report, dir, change)
-  const upload = await uploadEvidence(session, evidenceArtifactName('compare', event.runAttempt), dir)
+  const upload = await uploadEvidence(session, evidenceArtifactName('compare', gateSlug(session.repoPath), event.runAttempt), dir)
   await publish(session, { report, gateFileChange: change, artifactId: upload.id, pullRequestNumber: prNumber })
   setCommonOutputs(session, written.jsonPath, written.markdownPath, upload, origin)
   return { verdict: report.verdict, headline: report.headline }
@@ -122,8 +121,9 @@ async function exists(file: string): Promise<boolean> {
 }
 
 async function download(session: Session, fromOtherRun: boolean, artifact: StoredArtifact, target: string): Promise<void> {
-  if (fromOtherRun) await downloadRunArtifact(session.client, session.repo, artifact, target)
-  else await session.deps.artifacts().download(artifact, target)
+  const { settings, repo, event } = session
+  const from = fromOtherRun ? { token: settings.githubToken, ...repo, runId: event.sourceRunId as number } : undefined
+  await session.deps.artifacts().download(artifact, target, from)
 }
 
 /**
@@ -133,7 +133,7 @@ async function download(session: Session, fromOtherRun: boolean, artifact: Store
 async function confirmPullRequest(session: Session, claimed: number | null): Promise<number | null> {
   if (claimed === null || session.event.pullRequest?.number === claimed) return claimed
   try {
-    const pr = await session.client.request<RestPullRequest>('GET', `/repos/${session.repo.owner}/${session.repo.repo}/pulls/${claimed}`)
+    const { data: pr } = await session.client.rest.pulls.get({ ...session.repo, pull_number: claimed })
     if (pr.head.sha === session.event.checkSha) return claimed
   } catch {
     // An unreadable PR is treated like a mismatching one: no comment rather than a wrong one.

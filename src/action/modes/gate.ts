@@ -6,7 +6,7 @@
 import { fingerprint } from '../../config/fingerprint.js'
 import type { GateConfig } from '../../config/types.js'
 import { GateError } from '../../errors.js'
-import { evidenceArtifactName } from '../../evidence/names.js'
+import { evidenceArtifactName, gateSlug } from '../../evidence/names.js'
 import type { BaselineOrigin } from '../../model/manifest.js'
 import type { Report } from '../../model/report.js'
 import { errorReport } from '../../pipeline/error-report.js'
@@ -15,7 +15,7 @@ import { OUTPUTS } from '../constants.js'
 import { evidenceDir } from '../evidence.js'
 import { publish } from '../publish.js'
 import type { Session } from '../session.js'
-import { givenBaseline, loadGateFile, pipelineSettings, planBaseline, uploadEvidence, writeReports } from '../steps.js'
+import { givenBaseline, loadGateFile, phase, pipelineSettings, planBaseline, uploadEvidence, writeReports } from '../steps.js'
 import type { ModeOutcome } from './outcome.js'
 
 export async function gateMode(session: Session): Promise<ModeOutcome> {
@@ -25,18 +25,18 @@ export async function gateMode(session: Session): Promise<ModeOutcome> {
   let change: string | null = null
   let origin: BaselineOrigin | null = null
   try {
-    const gateFile = await loadGateFile(session)
+    const gateFile = await phase(session, 'gate file', () => loadGateFile(session))
     config = gateFile.config
     change = gateFile.change
-    const plan = await planBaseline(session, config, fingerprint(config))
+    const gateConfig = config
+    const plan = await phase(session, 'baseline', () => planBaseline(session, gateConfig, fingerprint(gateConfig)))
     origin = plan.origin
     // require-archived without an archive: nothing worth running.
     if (plan.errors.length > 0) throw plan.errors[0]
-    const result = await runGate({
-      ...(await pipelineSettings(session, config, gateFile.origin)),
-      given: givenBaseline(plan),
-      baselineOrigin: origin
-    })
+    const settings = await pipelineSettings(session, config, gateFile.origin)
+    const result = await phase(session, 'helm-run and compare', () =>
+      runGate({ ...settings, given: givenBaseline(plan), baselineOrigin: plan.origin })
+    )
     report = result.report
     report.notes.push(plan.note, ...gateFile.notes)
   } catch (error) {
@@ -44,8 +44,9 @@ export async function gateMode(session: Session): Promise<ModeOutcome> {
     if (!(error instanceof GateError)) session.deps.io.error(`internal error: ${(error as Error).stack ?? error}`)
   }
   const written = await writeReports(session, report, dir, change)
-  const upload = await uploadEvidence(session, evidenceArtifactName('gate', session.event.runAttempt), dir)
-  await publish(session, { report, gateFileChange: change, artifactId: upload.id })
+  const upload = await uploadEvidence(session, evidenceArtifactName('gate', gateSlug(session.repoPath), session.event.runAttempt), dir)
+  const published = { report, gateFileChange: change, artifactId: upload.id }
+  await phase(session, 'publish', () => publish(session, published))
   setCommonOutputs(session, written.jsonPath, written.markdownPath, upload, origin)
   return { verdict: report.verdict, headline: report.headline }
 }

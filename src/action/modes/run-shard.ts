@@ -6,7 +6,7 @@
  */
 import { fingerprint } from '../../config/fingerprint.js'
 import { GateError } from '../../errors.js'
-import { evidenceArtifactName } from '../../evidence/names.js'
+import { evidenceArtifactName, gateSlug } from '../../evidence/names.js'
 import type { ReportIssue } from '../../model/report.js'
 import { issueFrom } from '../../pipeline/error-report.js'
 import { runGate } from '../../pipeline/run-gate.js'
@@ -44,7 +44,7 @@ export async function runShardMode(session: Session): Promise<ModeOutcome> {
     if (!(error instanceof GateError)) throw error
     errors.push(issueFrom(error))
   }
-  const upload = await uploadEvidence(session, evidenceArtifactName('run', event.runAttempt, shard), dir)
+  const upload = await uploadEvidence(session, evidenceArtifactName('run', gateSlug(session.repoPath), event.runAttempt, shard), dir)
   deps.io.setOutput(OUTPUTS.artifactName, upload.name)
   if (upload.id !== null) deps.io.setOutput(OUTPUTS.artifactId, upload.id)
   const headline = complete

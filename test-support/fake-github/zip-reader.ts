@@ -1,5 +1,6 @@
 /**
- * Extracts a downloaded artifact zip. Written here rather than borrowed so that every entry name
+ * Reads the artifacts the fake GitHub stored, for the tests' own inspection (the action streams
+ * its downloads through @actions/artifact). Extracts a downloaded artifact zip. Written here rather than borrowed so that every entry name
  * is checked before anything touches the disk: an archived baseline is untrusted data, and an
  * entry such as `../../.github/workflows/x.yml` or `/etc/passwd` must never escape the
  * destination (zip slip). Supports what @actions/artifact produces: stored and deflated entries,
@@ -8,7 +9,8 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { inflateRawSync } from 'node:zlib'
-import { InputError } from '../errors.js'
+import { InputError } from '../../src/errors.js'
+import { safeEntryPath } from '../../src/github/extracted-tree.js'
 
 const EOCD_SIGNATURE = 0x06054b50
 const CENTRAL_SIGNATURE = 0x02014b50
@@ -30,20 +32,6 @@ export interface ExtractLimits {
 }
 
 const DEFAULT_LIMITS: ExtractLimits = { maxTotalBytes: 4 * 1024 ** 3, maxEntries: 200_000 }
-
-/**
- * Where an entry lands inside `destination`, or null when its name would escape it: absolute
- * paths, drive letters, backslashes (Windows separators), NUL bytes and `..` segments.
- */
-export function safeEntryPath(destination: string, name: string): string | null {
-  if (name === '' || name.includes('\0') || name.includes('\\')) return null
-  if (name.startsWith('/') || /^[A-Za-z]:/.test(name)) return null
-  if (name.split('/').some(part => part === '..')) return null
-  const root = path.resolve(destination)
-  const target = path.resolve(root, name)
-  if (target !== root && !target.startsWith(root + path.sep)) return null
-  return target
-}
 
 export function listZipEntries(zip: Buffer, file = 'artifact.zip'): ZipEntry[] {
   const eocd = findEndOfCentralDirectory(zip, file)
