@@ -14,25 +14,17 @@ if [ ! -f dist/cli.js ]; then
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/helm-gate-demo-XXXXXX")
-pids=()
 cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  # demo-servers.sh records each server's pid as it starts it, so a failed start is cleaned up too.
+  if [ -f "$work/pids" ]; then
+    while read -r pid; do kill "$pid" 2>/dev/null || true; done <"$work/pids"
+  fi
   rm -rf "$work"
 }
 trap cleanup EXIT
 
-echo "demo: building the fake servers' answer key from HELM's own scenarios"
-.venv/bin/python test-support/fake-openai/build-answer-key.py "$work/key.json" \
-  "dyck_language:num_parenthesis_pairs=3" "simple_mcqa:data_augmentation=robustness" >/dev/null 2>&1
-
-# Same seed: both servers get the same instances right; the candidate additionally changes a
-# few answers at random (noise), like a numerically different but equivalent build.
-node test-support/fake-openai/server.mjs --port 18431 --answer-key "$work/key.json" --model demo-model \
-  --accuracy 0.9 --seed 1 > "$work/baseline-server.log" 2>&1 &
-pids+=($!)
-node test-support/fake-openai/server.mjs --port 18432 --answer-key "$work/key.json" --model demo-model \
-  --accuracy 0.9 --seed 1 --noise 0.1 --latency-ms 5 > "$work/candidate-server.log" 2>&1 &
-pids+=($!)
+echo "demo: starting the two fake servers (the answer key is built from HELM's own scenarios)"
+bash scripts/demo-servers.sh "$work"
 
 out="${HELM_GATE_DEMO_OUT:-demo-output/$(date +%Y%m%d-%H%M%S)}"
 status=0
