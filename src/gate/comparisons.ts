@@ -368,6 +368,16 @@ function compareOne(
     }
     throw error
   }
+  const imputedTotal = worst.imputed.baseline + worst.imputed.candidate
+  if (imputedTotal > 0) {
+    // A warning, so every rendering (comment, summary, console) shows both bounds side by side.
+    const bound =
+      worst.low === null || worst.high === null ? 'none (the metric has no known range)' : `[${fmt(worst.low)}, ${fmt(worst.high)}]`
+    log.warn(
+      'pairing.worst_case',
+      `${label}: ${worst.imputed.baseline} baseline and ${worst.imputed.candidate} candidate instances imputed at the worst case: interval ${bound} against [${fmt(estimate.ci.low)}, ${fmt(estimate.ci.high)}] on the matched instances; worst-case verdict ${worst.verdict}`
+    )
+  }
   if (decision.verdict === 'pass' && worst.verdict !== 'pass') {
     decision = {
       verdict: 'inconclusive',
@@ -405,6 +415,10 @@ function compareOne(
     reason: decision.reason,
     examples: perturbation === 'worst' ? [] : changedExamples(paired, examples, statistics.flipTolerance)
   }
+}
+
+function fmt(x: number): string {
+  return Number(x.toPrecision(3)).toString()
 }
 
 interface WorstCaseBound {
