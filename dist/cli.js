@@ -1,13 +1,11 @@
 #!/usr/bin/env node
-import require$$0$7, { readFile, open, stat, readdir, realpath, mkdir, writeFile, access, constants as constants$5, mkdtemp, rm } from 'node:fs/promises';
-import require$$1$4, { resolve, join, dirname, isAbsolute, delimiter, relative } from 'node:path';
+import require$$0$7, { readFile, open, stat, readdir, realpath, mkdir, writeFile, access, constants as constants$6, mkdtemp, rm } from 'node:fs/promises';
+import require$$1$4, { resolve, join, dirname, isAbsolute, delimiter, basename, relative } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import require$$2$1, { createHash } from 'node:crypto';
-import { tmpdir } from 'node:os';
+import { constants as constants$7, tmpdir } from 'node:os';
 import { execFile, spawn } from 'node:child_process';
 import require$$0$6, { fileURLToPath } from 'node:url';
-import { createWriteStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import require$$0$1 from 'node:assert';
 import require$$1 from 'node:net';
 import require$$2 from 'node:http';
@@ -26,6 +24,8 @@ import require$$1$2 from 'node:async_hooks';
 import require$$1$3 from 'node:console';
 import require$$2$2 from 'node:timers';
 import require$$1$5 from 'node:dns';
+import { readdirSync, readFileSync, createWriteStream } from 'node:fs';
+import { createInterface } from 'node:readline';
 
 const ALIAS = Symbol.for('yaml.alias');
 const DOC = Symbol.for('yaml.document');
@@ -7052,6 +7052,119 @@ const DEFAULT_STATISTICS = {
     flipTolerance: 1e-9
 };
 
+const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGQUIT', 'SIGHUP', 'SIGUSR1', 'SIGUSR2', 'SIGKILL'];
+const DEFAULT_READY_TIMEOUT_SECONDS = 900;
+const DEFAULT_STOP_TIMEOUT_SECONDS = 60;
+const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Reads `deployments.<side>.launch`. */
+function parseLaunch(f) {
+    f.allow(['command', 'checkout', 'env', 'ready_timeout_seconds', 'stop', 'stop_command']);
+    const command = argumentList(f, 'command', true);
+    const checkout = f.choice('checkout', ['head', 'base'], 'head');
+    const env = {};
+    const envFields = f.object('env');
+    if (envFields) {
+        for (const name of envFields.keys()) {
+            if (!VARIABLE.test(name))
+                envFields.fail(name, `${envFields.at(name)} is not a valid environment variable name`, name);
+            const value = envFields.raw(name);
+            if (typeof value === 'number' && Number.isFinite(value))
+                env[name] = String(value);
+            else if (typeof value === 'string')
+                env[name] = value;
+            else
+                envFields.fail(name, `${envFields.at(name)} must be a string (quote it)`);
+            checkTemplate(envFields, name, env[name]);
+        }
+        envFields.done();
+    }
+    const readyTimeoutSeconds = f.number('ready_timeout_seconds', DEFAULT_READY_TIMEOUT_SECONDS, n => n > 0 && n <= 86_400, 'seconds between 0 and 86400');
+    const stopFields = f.object('stop');
+    let stop = { signal: 'SIGTERM', timeoutSeconds: DEFAULT_STOP_TIMEOUT_SECONDS };
+    if (stopFields) {
+        stopFields.allow(['signal', 'timeout_seconds']);
+        stop = {
+            signal: stopFields.choice('signal', STOP_SIGNALS, 'SIGTERM'),
+            timeoutSeconds: stopFields.number('timeout_seconds', DEFAULT_STOP_TIMEOUT_SECONDS, n => n >= 0 && n <= 3600, 'seconds between 0 and 3600')
+        };
+        stopFields.done();
+    }
+    const stopCommand = argumentList(f, 'stop_command', false);
+    f.done();
+    return { command, checkout, env, readyTimeoutSeconds, stop, stopCommand, field: f.path };
+}
+/** Reads the top-level `schedule` and `fingerprint_paths`, given the parsed launch sections. */
+function parseLaunchSettings(top, sides) {
+    const launches = Object.keys(sides).length > 0;
+    const schedule = top.choice('schedule', ['sequential', 'concurrent'], launches ? 'sequential' : 'concurrent');
+    const list = top.list('fingerprint_paths') ?? [];
+    const fingerprintPaths = list.map((item, i) => {
+        const at = `fingerprint_paths[${i}]`;
+        if (typeof item !== 'string' || item.trim() === '')
+            top.fail('fingerprint_paths', `${at} must be a non-empty glob`, item);
+        if (item.startsWith('/') || item.split('/').includes('..')) {
+            top.fail('fingerprint_paths', `${at} must be a path inside the repository (no leading / and no ..)`, item);
+        }
+        return item;
+    });
+    return { sides, schedule, fingerprintPaths };
+}
+/**
+ * Two servers launched at once must not share an address: the second could not bind, or worse,
+ * its readiness probe would be answered by the first. One after the other they may (the usual
+ * `-p 8000:8000` for both images): the runner checks the address is free before each launch.
+ */
+function checkScheduleFits(top, settings, baseUrls) {
+    if (settings.schedule !== 'concurrent' || !settings.sides.baseline || !settings.sides.candidate)
+        return;
+    const origin = (url) => (url ? new URL(url).host : null);
+    if (origin(baseUrls.baseline) === origin(baseUrls.candidate)) {
+        top.fail('schedule', 'schedule is concurrent but both launched servers use the same host and port; use schedule: sequential or another port', 'concurrent');
+    }
+}
+/** Launch needs a URL to probe and a model to look for: only `server` deployments can launch. */
+function launchNeedsServer(f) {
+    f.fail('launch', `${f.at('launch')} needs a server deployment (api, base_url, model), not prod_env`);
+}
+function argumentList(f, key, required) {
+    const list = f.list(key);
+    if (list === null) {
+        if (required)
+            f.fail(key, `${f.at(key)} is required: the server's command as a list of arguments`, null);
+        return null;
+    }
+    if (list.length === 0)
+        f.fail(key, `${f.at(key)} must list at least the program to run`);
+    return list.map((item, i) => {
+        if (typeof item === 'number' && Number.isFinite(item))
+            return String(item);
+        if (typeof item !== 'string' || item === '') {
+            f.fail(key, `${f.at(key)}[${i}] must be a non-empty string (one argument; no shell is involved)`, item);
+        }
+        checkTemplate(f, key, item, `${f.at(key)}[${i}]`);
+        return item;
+    });
+}
+/** Rejects a malformed `${...}` now, so a typo is a config error and not a half-started server. */
+function checkTemplate(f, key, text, at = f.at(key)) {
+    for (let i = 0; i < text.length; i++) {
+        if (text[i] !== '$')
+            continue;
+        if (text[i + 1] === '$') {
+            i++;
+            continue;
+        }
+        if (text[i + 1] !== '{')
+            continue;
+        const end = text.indexOf('}', i + 2);
+        const name = end < 0 ? '' : text.slice(i + 2, end);
+        if (end < 0 || !VARIABLE.test(name)) {
+            f.fail(key, `${at} has a malformed variable reference; write \${NAME} (or $$ for a literal $)`, text);
+        }
+        i = end;
+    }
+}
+
 /**
  * Recognising and hiding credentials in anything helm-gate prints or stores: error values, the
  * prod_env files shown by `plan` and kept in run-manifest.json, URLs. Redaction goes by
@@ -7202,6 +7315,10 @@ class Fields {
     }
     at(key) {
         return this.path ? `${this.path}.${key}` : key;
+    }
+    /** The keys present, for maps whose keys are data (e.g. environment variable names). */
+    keys() {
+        return Object.keys(this.obj);
     }
     has(key) {
         return this.obj[key] !== undefined && this.obj[key] !== null;
@@ -7384,12 +7501,24 @@ function firstLine(error) {
     return (message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '').slice(0, 200);
 }
 function parseGateConfig(text, source) {
-    const top = Fields.of(source, '', parseYamlFile(text, source)).allow(['version', 'helm', 'deployments', 'runs', 'statistics']);
+    const top = Fields.of(source, '', parseYamlFile(text, source)).allow([
+        'version',
+        'helm',
+        'deployments',
+        'runs',
+        'statistics',
+        'schedule',
+        'fingerprint_paths'
+    ]);
     const version = top.integer('version', 1, 1, 1);
     const helmFields = top.object('helm');
     const deploymentFields = top.object('deployments');
     const runList = top.list('runs');
     const statisticsFields = top.object('statistics');
+    const launches = {};
+    const deployments = deploymentFields ? parseDeployments(deploymentFields, launches) : null;
+    const launch = parseLaunchSettings(top, launches);
+    checkScheduleFits(top, launch, baseUrlsOf(deployments));
     top.done();
     if (!runList || runList.length === 0) {
         throw new ConfigError('config.missing', 'runs must list at least one gated run', {
@@ -7414,10 +7543,15 @@ function parseGateConfig(text, source) {
         version: version,
         source,
         helm: helmFields ? parseHelm(helmFields) : null,
-        deployments: deploymentFields ? parseDeployments(deploymentFields) : null,
+        deployments,
         runs,
-        statistics: statisticsFields ? parseStatistics(statisticsFields) : { ...DEFAULT_STATISTICS }
+        statistics: statisticsFields ? parseStatistics(statisticsFields) : { ...DEFAULT_STATISTICS },
+        launch
     };
+}
+function baseUrlsOf(deployments) {
+    const url = (d) => (d?.kind === 'server' ? d.baseUrl : undefined);
+    return { baseline: url(deployments?.baseline), candidate: url(deployments?.candidate) };
 }
 function parseRun(f) {
     f.allow(['entry', 'match', 'metric', 'split', 'max_drop', 'max_relative_drop', 'lower_is_better', 'perturbations']);
@@ -7468,7 +7602,7 @@ function parseHelm(f) {
     f.done();
     return settings;
 }
-function parseDeployments(f) {
+function parseDeployments(f, launches) {
     f.allow(['baseline', 'candidate']);
     const baseline = f.object('baseline');
     const candidate = f.object('candidate');
@@ -7477,17 +7611,19 @@ function parseDeployments(f) {
         f.fail('baseline', `${f.at('baseline')} is required`, null);
     if (!candidate)
         f.fail('candidate', `${f.at('candidate')} is required`, null);
-    return { baseline: parseDeployment(baseline), candidate: parseDeployment(candidate) };
+    return { baseline: parseDeployment(baseline, launches, 'baseline'), candidate: parseDeployment(candidate, launches, 'candidate') };
 }
-function parseDeployment(f) {
+function parseDeployment(f, launches, side) {
     if (f.has('prod_env')) {
+        if (f.has('launch'))
+            launchNeedsServer(f);
         f.allow(['prod_env', 'deployment']);
         const localPath = f.string('prod_env');
         const deployment = f.string('deployment');
         f.done();
         return { kind: 'prod_env', localPath, deployment };
     }
-    f.allow(['api', 'base_url', 'model', 'tokenizer', 'max_sequence_length', 'api_key_env', 'request_timeout_seconds']);
+    f.allow(['api', 'base_url', 'model', 'tokenizer', 'max_sequence_length', 'api_key_env', 'request_timeout_seconds', 'launch']);
     const api = f.choice('api', ['chat', 'completions'], undefined);
     const baseUrl = f.string('base_url');
     let url;
@@ -7513,6 +7649,9 @@ function parseDeployment(f) {
         f.fail('api_key_env', `${f.at('api_key_env')} must be the NAME of an environment variable, not a key`, '(hidden)');
     }
     const requestTimeoutSeconds = f.number('request_timeout_seconds', 60, n => n > 0 && n <= 3600, 'seconds between 0 and 3600');
+    const launchFields = f.object('launch');
+    if (launchFields)
+        launches[side] = parseLaunch(launchFields);
     f.done();
     return {
         kind: 'server',
@@ -13476,7 +13615,7 @@ function statisticsFromArgs(args) {
  * statistics settings are left out on purpose: tightening a margin must not invalidate an
  * archived baseline, while changing what was asked or whom it was asked must.
  */
-function fingerprint(config) {
+function fingerprint(config, extras = {}) {
     const identity = {
         helm: config.helm
             ? {
@@ -13488,6 +13627,17 @@ function fingerprint(config) {
         entries: [...new Set(config.runs.map(run => run.entry))].sort(),
         baseline: config.deployments ? deploymentIdentity(config.deployments.baseline) : null
     };
+    // Added only when used, so gate files without launch keep their fingerprints (and archives).
+    const launch = config.launch?.sides.baseline;
+    if (launch) {
+        // The command as written: `${VAR}` values are not part of it (pin versions in the gate file
+        // or in a fingerprinted file; docs/launch.md).
+        identity.baseline_launch = { command: launch.command, checkout: launch.checkout, env: launch.env };
+    }
+    if (config.launch?.fingerprintPaths.length) {
+        identity.fingerprint_paths = config.launch.fingerprintPaths;
+        identity.baseline_files = Object.fromEntries(Object.entries(extras.pathDigests ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    }
     return createHash('sha256').update(JSON.stringify(identity)).digest('hex');
 }
 function deploymentIdentity(deployment) {
@@ -13519,7 +13669,7 @@ async function resolveHelmRun(command, env, cwd) {
             .map(dir => join(dir, command));
     for (const candidate of candidates) {
         try {
-            await access(candidate, constants$5.X_OK);
+            await access(candidate, constants$6.X_OK);
             if ((await stat(candidate)).isFile())
                 return candidate;
         }
@@ -13588,7 +13738,7 @@ async function pluginPythonPath(env) {
     const starts = override ? [override] : ancestors(dirname(fileURLToPath(import.meta.url)), 5).map(dir => join(dir, 'python'));
     for (const dir of starts) {
         try {
-            await access(join(dir, 'helm_gate_plugins', 'clients.py'), constants$5.R_OK);
+            await access(join(dir, 'helm_gate_plugins', 'clients.py'), constants$6.R_OK);
             return dir;
         }
         catch {
@@ -13882,104 +14032,2796 @@ function yamlWithHeader(value, options = {}) {
     return `# Generated by helm-gate for one side of the gate; do not edit.\n${text}`;
 }
 
-/**
- * One helm-run process: spawned with an argument array in its own process group (so a timeout
- * can kill HELM's worker threads and any children at once), its output streamed line by line
- * to a log file and to the caller with a side prefix, with progress read from HELM's own log.
- */
-const KILL_GRACE_MS = 5_000;
-async function runHelmProcess(settings) {
-    await mkdir(dirname(settings.logFile), { recursive: true });
-    const file = createWriteStream(settings.logFile, { flags: 'a' });
-    const started = Date.now();
-    const state = { requests: 0, runsStarted: [], failedRuns: [] };
-    const redact = redactor(settings.secrets ?? []);
-    const prefix = `[${settings.side}]`;
-    const child = spawn(settings.command, settings.args, {
-        env: settings.env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        detached: true
-    });
-    const onLine = (raw) => {
-        const line = redact(raw);
-        file.write(`${line}\n`);
-        settings.log?.(`${prefix} ${line}`);
-        const running = /\bRunning (\S.*) \{\s*$/.exec(line);
-        if (running) {
-            state.runsStarted.push(running[1]);
-            settings.progress?.(`${prefix} run ${state.runsStarted.length}/${settings.expectedRuns}: ${running[1]}`);
-        }
-        const processed = /\bProcessed (\d+) requests\b/.exec(line);
-        if (processed) {
-            state.requests += Number(processed[1]);
-            settings.progress?.(`${prefix} ${state.requests} requests done`);
-        }
-        const failed = /Failed runs: \[(.*)\]/.exec(line);
-        if (failed)
-            state.failedRuns = [...failed[1].matchAll(/"([^"]*)"/g)].map(m => m[1]);
-    };
-    const readers = [child.stdout, child.stderr].map(stream => {
-        const reader = createInterface({ input: stream, crlfDelay: Infinity });
-        reader.on('line', onLine);
-        return new Promise(resolve => reader.on('close', resolve));
-    });
-    let timedOut = false;
-    let killTimer;
-    const timeout = setTimeout(() => {
-        timedOut = true;
-        onLine(`helm-gate: ${settings.side} exceeded its timeout of ${Math.round(settings.timeoutMs / 1000)} s; killing process group ${child.pid}`);
-        killGroup(child.pid, 'SIGTERM');
-        killTimer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS);
-    }, settings.timeoutMs);
-    const heartbeat = setInterval(() => {
-        const seconds = Math.round((Date.now() - started) / 1000);
-        settings.progress?.(`${prefix} still running after ${seconds} s: run ${state.runsStarted.length}/${settings.expectedRuns}, ${state.requests} requests done`);
-    }, settings.heartbeatMs ?? 30_000);
-    const exit = await new Promise(resolve => {
-        child.once('error', error => resolve({ code: null, signal: null, spawnError: error.message }));
-        child.once('exit', (code, signal) => resolve({ code, signal, spawnError: null }));
-    });
-    clearTimeout(timeout);
-    clearInterval(heartbeat);
-    if (killTimer)
-        clearTimeout(killTimer);
-    // Children of helm-run that outlived it (none expected) must not keep running after the gate,
-    // nor hold its output pipes open.
-    killGroup(child.pid, 'SIGKILL');
-    if (exit.spawnError === null)
-        await Promise.all(readers);
-    const ended = Date.now();
-    if (exit.spawnError)
-        onLine(`helm-gate: could not start ${settings.command}: ${exit.spawnError}`);
-    await new Promise(resolve => file.end(resolve));
-    return {
-        exitCode: exit.code,
-        signal: exit.signal,
-        timedOut,
-        startedAt: new Date(started).toISOString(),
-        endedAt: new Date(ended).toISOString(),
-        durationMs: ended - started,
-        requests: state.requests,
-        runsStarted: state.runsStarted,
-        failedRuns: state.failedRuns,
-        spawnError: exit.spawnError
-    };
+var utils$1 = {};
+
+var constants$5;
+var hasRequiredConstants$5;
+
+function requireConstants$5 () {
+	if (hasRequiredConstants$5) return constants$5;
+	hasRequiredConstants$5 = 1;
+
+	const WIN_SLASH = '\\\\/';
+	const WIN_NO_SLASH = `[^${WIN_SLASH}]`;
+
+	const DEFAULT_MAX_EXTGLOB_RECURSION = 0;
+
+	/**
+	 * Posix glob regex
+	 */
+
+	const DOT_LITERAL = '\\.';
+	const PLUS_LITERAL = '\\+';
+	const QMARK_LITERAL = '\\?';
+	const SLASH_LITERAL = '\\/';
+	const ONE_CHAR = '(?=.)';
+	const QMARK = '[^/]';
+	const END_ANCHOR = `(?:${SLASH_LITERAL}|$)`;
+	const START_ANCHOR = `(?:^|${SLASH_LITERAL})`;
+	const DOTS_SLASH = `${DOT_LITERAL}{1,2}${END_ANCHOR}`;
+	const NO_DOT = `(?!${DOT_LITERAL})`;
+	const NO_DOTS = `(?!${START_ANCHOR}${DOTS_SLASH})`;
+	const NO_DOT_SLASH = `(?!${DOT_LITERAL}{0,1}${END_ANCHOR})`;
+	const NO_DOTS_SLASH = `(?!${DOTS_SLASH})`;
+	const QMARK_NO_DOT = `[^.${SLASH_LITERAL}]`;
+	const STAR = `${QMARK}*?`;
+	const SEP = '/';
+
+	const POSIX_CHARS = {
+	  DOT_LITERAL,
+	  PLUS_LITERAL,
+	  QMARK_LITERAL,
+	  SLASH_LITERAL,
+	  ONE_CHAR,
+	  QMARK,
+	  END_ANCHOR,
+	  DOTS_SLASH,
+	  NO_DOT,
+	  NO_DOTS,
+	  NO_DOT_SLASH,
+	  NO_DOTS_SLASH,
+	  QMARK_NO_DOT,
+	  STAR,
+	  START_ANCHOR,
+	  SEP
+	};
+
+	/**
+	 * Windows glob regex
+	 */
+
+	const WINDOWS_CHARS = {
+	  ...POSIX_CHARS,
+
+	  SLASH_LITERAL: `[${WIN_SLASH}]`,
+	  QMARK: WIN_NO_SLASH,
+	  STAR: `${WIN_NO_SLASH}*?`,
+	  DOTS_SLASH: `${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$)`,
+	  NO_DOT: `(?!${DOT_LITERAL})`,
+	  NO_DOTS: `(?!(?:^|[${WIN_SLASH}])${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+	  NO_DOT_SLASH: `(?!${DOT_LITERAL}{0,1}(?:[${WIN_SLASH}]|$))`,
+	  NO_DOTS_SLASH: `(?!${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+	  QMARK_NO_DOT: `[^.${WIN_SLASH}]`,
+	  START_ANCHOR: `(?:^|[${WIN_SLASH}])`,
+	  END_ANCHOR: `(?:[${WIN_SLASH}]|$)`,
+	  SEP: '\\'
+	};
+
+	/**
+	 * POSIX Bracket Regex
+	 */
+
+	const POSIX_REGEX_SOURCE = {
+	  __proto__: null,
+	  alnum: 'a-zA-Z0-9',
+	  alpha: 'a-zA-Z',
+	  ascii: '\\x00-\\x7F',
+	  blank: ' \\t',
+	  cntrl: '\\x00-\\x1F\\x7F',
+	  digit: '0-9',
+	  graph: '\\x21-\\x7E',
+	  lower: 'a-z',
+	  print: '\\x20-\\x7E ',
+	  punct: '\\-!"#$%&\'()\\*+,./:;<=>?@[\\]^_`{|}~',
+	  space: ' \\t\\r\\n\\v\\f',
+	  upper: 'A-Z',
+	  word: 'A-Za-z0-9_',
+	  xdigit: 'A-Fa-f0-9'
+	};
+
+	constants$5 = {
+	  DEFAULT_MAX_EXTGLOB_RECURSION,
+	  MAX_LENGTH: 1024 * 64,
+	  POSIX_REGEX_SOURCE,
+
+	  // regular expressions
+	  REGEX_BACKSLASH: /\\(?![*+?^${}(|)[\]])/g,
+	  REGEX_NON_SPECIAL_CHARS: /^[^@![\].,$*+?^{}()|\\/]+/,
+	  REGEX_SPECIAL_CHARS: /[-*+?.^${}(|)[\]]/,
+	  REGEX_SPECIAL_CHARS_BACKREF: /(\\?)((\W)(\3*))/g,
+	  REGEX_SPECIAL_CHARS_GLOBAL: /([-*+?.^${}(|)[\]])/g,
+	  REGEX_REMOVE_BACKSLASH: /(?:\[.*?[^\\]\]|\\(?=.))/g,
+
+	  // Replace globs with equivalent patterns to reduce parsing time.
+	  REPLACEMENTS: {
+	    __proto__: null,
+	    '***': '*',
+	    '**/**': '**',
+	    '**/**/**': '**'
+	  },
+
+	  // Digits
+	  CHAR_0: 48, /* 0 */
+	  CHAR_9: 57, /* 9 */
+
+	  // Alphabet chars.
+	  CHAR_UPPERCASE_A: 65, /* A */
+	  CHAR_LOWERCASE_A: 97, /* a */
+	  CHAR_UPPERCASE_Z: 90, /* Z */
+	  CHAR_LOWERCASE_Z: 122, /* z */
+
+	  CHAR_LEFT_PARENTHESES: 40, /* ( */
+	  CHAR_RIGHT_PARENTHESES: 41, /* ) */
+
+	  CHAR_ASTERISK: 42, /* * */
+
+	  // Non-alphabetic chars.
+	  CHAR_AMPERSAND: 38, /* & */
+	  CHAR_AT: 64, /* @ */
+	  CHAR_BACKWARD_SLASH: 92, /* \ */
+	  CHAR_CARRIAGE_RETURN: 13, /* \r */
+	  CHAR_CIRCUMFLEX_ACCENT: 94, /* ^ */
+	  CHAR_COLON: 58, /* : */
+	  CHAR_COMMA: 44, /* , */
+	  CHAR_DOT: 46, /* . */
+	  CHAR_DOUBLE_QUOTE: 34, /* " */
+	  CHAR_EQUAL: 61, /* = */
+	  CHAR_EXCLAMATION_MARK: 33, /* ! */
+	  CHAR_FORM_FEED: 12, /* \f */
+	  CHAR_FORWARD_SLASH: 47, /* / */
+	  CHAR_GRAVE_ACCENT: 96, /* ` */
+	  CHAR_HASH: 35, /* # */
+	  CHAR_HYPHEN_MINUS: 45, /* - */
+	  CHAR_LEFT_ANGLE_BRACKET: 60, /* < */
+	  CHAR_LEFT_CURLY_BRACE: 123, /* { */
+	  CHAR_LEFT_SQUARE_BRACKET: 91, /* [ */
+	  CHAR_LINE_FEED: 10, /* \n */
+	  CHAR_NO_BREAK_SPACE: 160, /* \u00A0 */
+	  CHAR_PERCENT: 37, /* % */
+	  CHAR_PLUS: 43, /* + */
+	  CHAR_QUESTION_MARK: 63, /* ? */
+	  CHAR_RIGHT_ANGLE_BRACKET: 62, /* > */
+	  CHAR_RIGHT_CURLY_BRACE: 125, /* } */
+	  CHAR_RIGHT_SQUARE_BRACKET: 93, /* ] */
+	  CHAR_SEMICOLON: 59, /* ; */
+	  CHAR_SINGLE_QUOTE: 39, /* ' */
+	  CHAR_SPACE: 32, /*   */
+	  CHAR_TAB: 9, /* \t */
+	  CHAR_UNDERSCORE: 95, /* _ */
+	  CHAR_VERTICAL_LINE: 124, /* | */
+	  CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279, /* \uFEFF */
+
+	  /**
+	   * Create EXTGLOB_CHARS
+	   */
+
+	  extglobChars(chars) {
+	    return {
+	      '!': { type: 'negate', open: '(?:(?!(?:', close: `))${chars.STAR})` },
+	      '?': { type: 'qmark', open: '(?:', close: ')?' },
+	      '+': { type: 'plus', open: '(?:', close: ')+' },
+	      '*': { type: 'star', open: '(?:', close: ')*' },
+	      '@': { type: 'at', open: '(?:', close: ')' }
+	    };
+	  },
+
+	  /**
+	   * Create GLOB_CHARS
+	   */
+
+	  globChars(win32) {
+	    return win32 === true ? WINDOWS_CHARS : POSIX_CHARS;
+	  }
+	};
+	return constants$5;
 }
-function killGroup(pid, signal) {
-    if (!pid)
-        return;
+
+/*global navigator*/
+
+var hasRequiredUtils$1;
+
+function requireUtils$1 () {
+	if (hasRequiredUtils$1) return utils$1;
+	hasRequiredUtils$1 = 1;
+	(function (exports) {
+
+		const {
+		  REGEX_BACKSLASH,
+		  REGEX_REMOVE_BACKSLASH,
+		  REGEX_SPECIAL_CHARS,
+		  REGEX_SPECIAL_CHARS_GLOBAL
+		} = /*@__PURE__*/ requireConstants$5();
+
+		exports.isObject = val => val !== null && typeof val === 'object' && !Array.isArray(val);
+		exports.hasRegexChars = str => REGEX_SPECIAL_CHARS.test(str);
+		exports.isRegexChar = str => str.length === 1 && exports.hasRegexChars(str);
+		exports.escapeRegex = str => str.replace(REGEX_SPECIAL_CHARS_GLOBAL, '\\$1');
+		exports.toPosixSlashes = str => str.replace(REGEX_BACKSLASH, '/');
+
+		exports.isWindows = () => {
+		  if (typeof navigator !== 'undefined' && navigator.platform) {
+		    const platform = navigator.platform.toLowerCase();
+		    return platform === 'win32' || platform === 'windows';
+		  }
+
+		  if (typeof process !== 'undefined' && process.platform) {
+		    return process.platform === 'win32';
+		  }
+
+		  return false;
+		};
+
+		exports.removeBackslashes = str => {
+		  return str.replace(REGEX_REMOVE_BACKSLASH, match => {
+		    return match === '\\' ? '' : match;
+		  });
+		};
+
+		exports.escapeLast = (input, char, lastIdx) => {
+		  const idx = input.lastIndexOf(char, lastIdx);
+		  if (idx === -1) return input;
+		  if (input[idx - 1] === '\\') return exports.escapeLast(input, char, idx - 1);
+		  return `${input.slice(0, idx)}\\${input.slice(idx)}`;
+		};
+
+		exports.removePrefix = (input, state = {}) => {
+		  let output = input;
+		  if (output.startsWith('./')) {
+		    output = output.slice(2);
+		    state.prefix = './';
+		  }
+		  return output;
+		};
+
+		exports.wrapOutput = (input, state = {}, options = {}) => {
+		  const prepend = options.contains ? '' : '^';
+		  const append = options.contains ? '' : '$';
+
+		  let output = `${prepend}(?:${input})${append}`;
+		  if (state.negated === true) {
+		    output = `(?:^(?!${output}).*$)`;
+		  }
+		  return output;
+		};
+
+		exports.basename = (path, { windows } = {}) => {
+		  const segs = path.split(windows ? /[\\/]/ : '/');
+		  const last = segs[segs.length - 1];
+
+		  if (last === '') {
+		    return segs[segs.length - 2];
+		  }
+
+		  return last;
+		}; 
+	} (utils$1));
+	return utils$1;
+}
+
+var scan_1;
+var hasRequiredScan;
+
+function requireScan () {
+	if (hasRequiredScan) return scan_1;
+	hasRequiredScan = 1;
+
+	const utils = /*@__PURE__*/ requireUtils$1();
+	const {
+	  CHAR_ASTERISK,             /* * */
+	  CHAR_AT,                   /* @ */
+	  CHAR_BACKWARD_SLASH,       /* \ */
+	  CHAR_COMMA,                /* , */
+	  CHAR_DOT,                  /* . */
+	  CHAR_EXCLAMATION_MARK,     /* ! */
+	  CHAR_FORWARD_SLASH,        /* / */
+	  CHAR_LEFT_CURLY_BRACE,     /* { */
+	  CHAR_LEFT_PARENTHESES,     /* ( */
+	  CHAR_LEFT_SQUARE_BRACKET,  /* [ */
+	  CHAR_PLUS,                 /* + */
+	  CHAR_QUESTION_MARK,        /* ? */
+	  CHAR_RIGHT_CURLY_BRACE,    /* } */
+	  CHAR_RIGHT_PARENTHESES,    /* ) */
+	  CHAR_RIGHT_SQUARE_BRACKET  /* ] */
+	} = /*@__PURE__*/ requireConstants$5();
+
+	const isPathSeparator = code => {
+	  return code === CHAR_FORWARD_SLASH || code === CHAR_BACKWARD_SLASH;
+	};
+
+	const depth = token => {
+	  if (token.isPrefix !== true) {
+	    token.depth = token.isGlobstar ? Infinity : 1;
+	  }
+	};
+
+	/**
+	 * Quickly scans a glob pattern and returns an object with a handful of
+	 * useful properties, like `isGlob`, `path` (the leading non-glob, if it exists),
+	 * `glob` (the actual pattern), `negated` (true if the path starts with `!` but not
+	 * with `!(`) and `negatedExtglob` (true if the path starts with `!(`).
+	 *
+	 * ```js
+	 * const pm = require('picomatch');
+	 * console.log(pm.scan('foo/bar/*.js'));
+	 * { isGlob: true, input: 'foo/bar/*.js', base: 'foo/bar', glob: '*.js' }
+	 * ```
+	 * @param {String} `str`
+	 * @param {Object} `options`
+	 * @return {Object} Returns an object with tokens and regex source string.
+	 * @api public
+	 */
+
+	const scan = (input, options) => {
+	  const opts = options || {};
+
+	  const length = input.length - 1;
+	  const scanToEnd = opts.parts === true || opts.tokens === true || opts.scanToEnd === true;
+	  const slashes = [];
+	  const tokens = [];
+	  const parts = [];
+
+	  let str = input;
+	  let index = -1;
+	  let start = 0;
+	  let lastIndex = 0;
+	  let isBrace = false;
+	  let isBracket = false;
+	  let isGlob = false;
+	  let isExtglob = false;
+	  let isGlobstar = false;
+	  let braceEscaped = false;
+	  let backslashes = false;
+	  let negated = false;
+	  let negatedExtglob = false;
+	  let finished = false;
+	  let braces = 0;
+	  let prev;
+	  let code;
+	  let token = { value: '', depth: 0, isGlob: false };
+
+	  const eos = () => index >= length;
+	  const peek = () => str.charCodeAt(index + 1);
+	  const advance = () => {
+	    prev = code;
+	    return str.charCodeAt(++index);
+	  };
+
+	  while (index < length) {
+	    code = advance();
+	    let next;
+
+	    if (code === CHAR_BACKWARD_SLASH) {
+	      backslashes = token.backslashes = true;
+	      code = advance();
+
+	      if (code === CHAR_LEFT_CURLY_BRACE) {
+	        braceEscaped = true;
+	      }
+	      continue;
+	    }
+
+	    if (braceEscaped === true || code === CHAR_LEFT_CURLY_BRACE) {
+	      braces++;
+
+	      while (eos() !== true && (code = advance())) {
+	        if (code === CHAR_BACKWARD_SLASH) {
+	          backslashes = token.backslashes = true;
+	          advance();
+	          continue;
+	        }
+
+	        if (code === CHAR_LEFT_CURLY_BRACE) {
+	          braces++;
+	          continue;
+	        }
+
+	        if (braceEscaped !== true && code === CHAR_DOT && (code = advance()) === CHAR_DOT) {
+	          isBrace = token.isBrace = true;
+	          isGlob = token.isGlob = true;
+	          finished = true;
+
+	          if (scanToEnd === true) {
+	            continue;
+	          }
+
+	          break;
+	        }
+
+	        if (braceEscaped !== true && code === CHAR_COMMA) {
+	          isBrace = token.isBrace = true;
+	          isGlob = token.isGlob = true;
+	          finished = true;
+
+	          if (scanToEnd === true) {
+	            continue;
+	          }
+
+	          break;
+	        }
+
+	        if (code === CHAR_RIGHT_CURLY_BRACE) {
+	          braces--;
+
+	          if (braces === 0) {
+	            braceEscaped = false;
+	            isBrace = token.isBrace = true;
+	            finished = true;
+	            break;
+	          }
+	        }
+	      }
+
+	      if (scanToEnd === true) {
+	        continue;
+	      }
+
+	      break;
+	    }
+
+	    if (code === CHAR_FORWARD_SLASH) {
+	      slashes.push(index);
+	      tokens.push(token);
+	      token = { value: '', depth: 0, isGlob: false };
+
+	      if (finished === true) continue;
+	      if (prev === CHAR_DOT && index === (start + 1)) {
+	        start += 2;
+	        continue;
+	      }
+
+	      lastIndex = index + 1;
+	      continue;
+	    }
+
+	    if (opts.noext !== true) {
+	      const isExtglobChar = code === CHAR_PLUS
+	        || code === CHAR_AT
+	        || code === CHAR_ASTERISK
+	        || code === CHAR_QUESTION_MARK
+	        || code === CHAR_EXCLAMATION_MARK;
+
+	      if (isExtglobChar === true && peek() === CHAR_LEFT_PARENTHESES) {
+	        isGlob = token.isGlob = true;
+	        isExtglob = token.isExtglob = true;
+	        finished = true;
+	        if (code === CHAR_EXCLAMATION_MARK && index === start) {
+	          negatedExtglob = true;
+	        }
+
+	        if (scanToEnd === true) {
+	          let parens = 0;
+
+	          while (eos() !== true && (code = advance())) {
+	            if (code === CHAR_BACKWARD_SLASH) {
+	              backslashes = token.backslashes = true;
+	              advance();
+	              continue;
+	            }
+
+	            if (code === CHAR_LEFT_PARENTHESES) {
+	              parens++;
+	              continue;
+	            }
+
+	            if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+	              finished = true;
+	              break;
+	            }
+	          }
+	          continue;
+	        }
+	        break;
+	      }
+	    }
+
+	    if (code === CHAR_ASTERISK) {
+	      if (prev === CHAR_ASTERISK) isGlobstar = token.isGlobstar = true;
+	      isGlob = token.isGlob = true;
+	      finished = true;
+
+	      if (scanToEnd === true) {
+	        continue;
+	      }
+	      break;
+	    }
+
+	    if (code === CHAR_QUESTION_MARK) {
+	      isGlob = token.isGlob = true;
+	      finished = true;
+
+	      if (scanToEnd === true) {
+	        continue;
+	      }
+	      break;
+	    }
+
+	    if (code === CHAR_LEFT_SQUARE_BRACKET) {
+	      while (eos() !== true && (next = advance())) {
+	        if (next === CHAR_BACKWARD_SLASH) {
+	          backslashes = token.backslashes = true;
+	          advance();
+	          continue;
+	        }
+
+	        if (next === CHAR_RIGHT_SQUARE_BRACKET) {
+	          isBracket = token.isBracket = true;
+	          isGlob = token.isGlob = true;
+	          finished = true;
+	          break;
+	        }
+	      }
+
+	      if (scanToEnd === true) {
+	        continue;
+	      }
+
+	      break;
+	    }
+
+	    if (opts.nonegate !== true && code === CHAR_EXCLAMATION_MARK && index === start) {
+	      negated = token.negated = true;
+	      start++;
+	      continue;
+	    }
+
+	    if (opts.noparen !== true && code === CHAR_LEFT_PARENTHESES) {
+	      isGlob = token.isGlob = true;
+
+	      if (scanToEnd === true) {
+	        let parens = 1;
+
+	        while (eos() !== true && (code = advance())) {
+	          if (code === CHAR_BACKWARD_SLASH) {
+	            backslashes = token.backslashes = true;
+	            advance();
+	            continue;
+	          }
+
+	          if (code === CHAR_LEFT_PARENTHESES) {
+	            parens++;
+	            continue;
+	          }
+
+	          if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+	            finished = true;
+	            break;
+	          }
+	        }
+	        continue;
+	      }
+	      break;
+	    }
+
+	    if (isGlob === true) {
+	      finished = true;
+
+	      if (scanToEnd === true) {
+	        continue;
+	      }
+
+	      break;
+	    }
+	  }
+
+	  if (opts.noext === true) {
+	    isExtglob = false;
+	    isGlob = false;
+	  }
+
+	  let base = str;
+	  let prefix = '';
+	  let glob = '';
+
+	  if (start > 0) {
+	    prefix = str.slice(0, start);
+	    str = str.slice(start);
+	    lastIndex -= start;
+	  }
+
+	  if (base && isGlob === true && lastIndex > 0) {
+	    base = str.slice(0, lastIndex);
+	    glob = str.slice(lastIndex);
+	  } else if (isGlob === true) {
+	    base = '';
+	    glob = str;
+	  } else {
+	    base = str;
+	  }
+
+	  if (base && base !== '' && base !== '/' && base !== str) {
+	    if (isPathSeparator(base.charCodeAt(base.length - 1))) {
+	      base = base.slice(0, -1);
+	    }
+	  }
+
+	  if (opts.unescape === true) {
+	    if (glob) glob = utils.removeBackslashes(glob);
+
+	    if (base && backslashes === true) {
+	      base = utils.removeBackslashes(base);
+	    }
+	  }
+
+	  const state = {
+	    prefix,
+	    input,
+	    start,
+	    base,
+	    glob,
+	    isBrace,
+	    isBracket,
+	    isGlob,
+	    isExtglob,
+	    isGlobstar,
+	    negated,
+	    negatedExtglob
+	  };
+
+	  if (opts.tokens === true) {
+	    state.maxDepth = 0;
+	    if (!isPathSeparator(code)) {
+	      tokens.push(token);
+	    }
+	    state.tokens = tokens;
+	  }
+
+	  if (opts.parts === true || opts.tokens === true) {
+	    let prevIndex;
+
+	    for (let idx = 0; idx < slashes.length; idx++) {
+	      const n = prevIndex !== undefined ? prevIndex + 1 : start;
+	      const i = slashes[idx];
+	      const value = input.slice(n, i);
+	      if (opts.tokens) {
+	        if (idx === 0 && start !== 0) {
+	          tokens[idx].isPrefix = true;
+	          tokens[idx].value = prefix;
+	        } else {
+	          tokens[idx].value = value;
+	        }
+	        depth(tokens[idx]);
+	        state.maxDepth += tokens[idx].depth;
+	      }
+	      if (i >= start) {
+	        parts.push(value);
+	        prevIndex = i;
+	      }
+	    }
+
+	    const n = prevIndex !== undefined ? prevIndex + 1 : start;
+	    const value = input.slice(n);
+	    parts.push(value);
+
+	    if (opts.tokens && prevIndex && prevIndex + 1 < input.length) {
+	      tokens[tokens.length - 1].value = value;
+	      depth(tokens[tokens.length - 1]);
+	      state.maxDepth += tokens[tokens.length - 1].depth;
+	    }
+
+	    state.slashes = slashes;
+	    state.parts = parts;
+	  }
+
+	  return state;
+	};
+
+	scan_1 = scan;
+	return scan_1;
+}
+
+var parse_1;
+var hasRequiredParse$1;
+
+function requireParse$1 () {
+	if (hasRequiredParse$1) return parse_1;
+	hasRequiredParse$1 = 1;
+
+	const constants = /*@__PURE__*/ requireConstants$5();
+	const utils = /*@__PURE__*/ requireUtils$1();
+
+	/**
+	 * Constants
+	 */
+
+	const {
+	  MAX_LENGTH,
+	  POSIX_REGEX_SOURCE,
+	  REGEX_NON_SPECIAL_CHARS,
+	  REGEX_SPECIAL_CHARS_BACKREF,
+	  REPLACEMENTS
+	} = constants;
+
+	/**
+	 * Helpers
+	 */
+
+	const expandRange = (args, options) => {
+	  if (typeof options.expandRange === 'function') {
+	    return options.expandRange(...args, options);
+	  }
+
+	  args.sort();
+	  const value = `[${args.join('-')}]`;
+
+	  try {
+	    /* eslint-disable-next-line no-new */
+	    new RegExp(value);
+	  } catch (ex) {
+	    return args.map(v => utils.escapeRegex(v)).join('..');
+	  }
+
+	  return value;
+	};
+
+	/**
+	 * Create the message for a syntax error
+	 */
+
+	const syntaxError = (type, char) => {
+	  return `Missing ${type}: "${char}" - use "\\\\${char}" to match literal characters`;
+	};
+
+	const splitTopLevel = input => {
+	  const parts = [];
+	  let bracket = 0;
+	  let paren = 0;
+	  let quote = 0;
+	  let value = '';
+	  let escaped = false;
+
+	  for (const ch of input) {
+	    if (escaped === true) {
+	      value += ch;
+	      escaped = false;
+	      continue;
+	    }
+
+	    if (ch === '\\') {
+	      value += ch;
+	      escaped = true;
+	      continue;
+	    }
+
+	    if (ch === '"') {
+	      quote = quote === 1 ? 0 : 1;
+	      value += ch;
+	      continue;
+	    }
+
+	    if (quote === 0) {
+	      if (ch === '[') {
+	        bracket++;
+	      } else if (ch === ']' && bracket > 0) {
+	        bracket--;
+	      } else if (bracket === 0) {
+	        if (ch === '(') {
+	          paren++;
+	        } else if (ch === ')' && paren > 0) {
+	          paren--;
+	        } else if (ch === '|' && paren === 0) {
+	          parts.push(value);
+	          value = '';
+	          continue;
+	        }
+	      }
+	    }
+
+	    value += ch;
+	  }
+
+	  parts.push(value);
+	  return parts;
+	};
+
+	const isPlainBranch = branch => {
+	  let escaped = false;
+
+	  for (const ch of branch) {
+	    if (escaped === true) {
+	      escaped = false;
+	      continue;
+	    }
+
+	    if (ch === '\\') {
+	      escaped = true;
+	      continue;
+	    }
+
+	    if (/[?*+@!()[\]{}]/.test(ch)) {
+	      return false;
+	    }
+	  }
+
+	  return true;
+	};
+
+	const normalizeSimpleBranch = branch => {
+	  let value = branch.trim();
+	  let changed = true;
+
+	  while (changed === true) {
+	    changed = false;
+
+	    if (/^@\([^\\()[\]{}|]+\)$/.test(value)) {
+	      value = value.slice(2, -1);
+	      changed = true;
+	    }
+	  }
+
+	  if (!isPlainBranch(value)) {
+	    return;
+	  }
+
+	  return value.replace(/\\(.)/g, '$1');
+	};
+
+	const hasRepeatedCharPrefixOverlap = branches => {
+	  const values = branches.map(normalizeSimpleBranch).filter(Boolean);
+
+	  for (let i = 0; i < values.length; i++) {
+	    for (let j = i + 1; j < values.length; j++) {
+	      const a = values[i];
+	      const b = values[j];
+	      const char = a[0];
+
+	      if (!char || a !== char.repeat(a.length) || b !== char.repeat(b.length)) {
+	        continue;
+	      }
+
+	      if (a === b || a.startsWith(b) || b.startsWith(a)) {
+	        return true;
+	      }
+	    }
+	  }
+
+	  return false;
+	};
+
+	const parseRepeatedExtglob = (pattern, requireEnd = true) => {
+	  if ((pattern[0] !== '+' && pattern[0] !== '*') || pattern[1] !== '(') {
+	    return;
+	  }
+
+	  let bracket = 0;
+	  let paren = 0;
+	  let quote = 0;
+	  let escaped = false;
+
+	  for (let i = 1; i < pattern.length; i++) {
+	    const ch = pattern[i];
+
+	    if (escaped === true) {
+	      escaped = false;
+	      continue;
+	    }
+
+	    if (ch === '\\') {
+	      escaped = true;
+	      continue;
+	    }
+
+	    if (ch === '"') {
+	      quote = quote === 1 ? 0 : 1;
+	      continue;
+	    }
+
+	    if (quote === 1) {
+	      continue;
+	    }
+
+	    if (ch === '[') {
+	      bracket++;
+	      continue;
+	    }
+
+	    if (ch === ']' && bracket > 0) {
+	      bracket--;
+	      continue;
+	    }
+
+	    if (bracket > 0) {
+	      continue;
+	    }
+
+	    if (ch === '(') {
+	      paren++;
+	      continue;
+	    }
+
+	    if (ch === ')') {
+	      paren--;
+
+	      if (paren === 0) {
+	        if (requireEnd === true && i !== pattern.length - 1) {
+	          return;
+	        }
+
+	        return {
+	          type: pattern[0],
+	          body: pattern.slice(2, i),
+	          end: i
+	        };
+	      }
+	    }
+	  }
+	};
+
+	const buildCharClassStar = chars => {
+	  const source = chars.length === 1
+	    ? utils.escapeRegex(chars[0])
+	    : `[${chars.map(ch => utils.escapeRegex(ch)).join('')}]`;
+
+	  return `${source}*`;
+	};
+
+	const getStarExtglobSequenceChars = pattern => {
+	  let index = 0;
+	  const chars = [];
+
+	  while (index < pattern.length) {
+	    const match = parseRepeatedExtglob(pattern.slice(index), false);
+
+	    if (!match || match.type !== '*') {
+	      return;
+	    }
+
+	    const branches = splitTopLevel(match.body).map(branch => branch.trim());
+	    if (branches.length !== 1) {
+	      return;
+	    }
+
+	    const branch = normalizeSimpleBranch(branches[0]);
+	    if (!branch || branch.length !== 1) {
+	      return;
+	    }
+
+	    chars.push(branch);
+	    index += match.end + 1;
+	  }
+
+	  if (chars.length < 1) {
+	    return;
+	  }
+
+	  return chars;
+	};
+
+	const repeatedExtglobRecursion = pattern => {
+	  let depth = 0;
+	  let value = pattern.trim();
+	  let match = parseRepeatedExtglob(value);
+
+	  while (match) {
+	    depth++;
+	    value = match.body.trim();
+	    match = parseRepeatedExtglob(value);
+	  }
+
+	  return depth;
+	};
+
+	const analyzeRepeatedExtglob = (body, options) => {
+	  if (options.maxExtglobRecursion === false) {
+	    return { risky: false };
+	  }
+
+	  const max =
+	    typeof options.maxExtglobRecursion === 'number'
+	      ? options.maxExtglobRecursion
+	      : constants.DEFAULT_MAX_EXTGLOB_RECURSION;
+
+	  const branches = splitTopLevel(body).map(branch => branch.trim());
+
+	  if (branches.length > 1) {
+	    if (
+	      branches.some(branch => branch === '') ||
+	      branches.some(branch => /^[*?]+$/.test(branch)) ||
+	      hasRepeatedCharPrefixOverlap(branches)
+	    ) {
+	      return { risky: true };
+	    }
+	  }
+
+	  // A repeated extglob is "risky" (prone to catastrophic backtracking) when a
+	  // branch is itself a `*(...)` sequence, since that nests an unbounded quantifier
+	  // inside the outer `+(...)`/`*(...)`. When *every* branch reduces to single
+	  // characters we can emit one flat, ReDoS-safe character class that preserves the
+	  // meaning of ALL branches (e.g. `+(*(a)|*(b))` -> `[ab]*`), rather than dropping
+	  // every branch but the first.
+	  const safeChars = [];
+	  let sawStarSequence = false;
+	  let combinable = true;
+
+	  for (const branch of branches) {
+	    const chars = getStarExtglobSequenceChars(branch);
+	    if (chars) {
+	      sawStarSequence = true;
+	      safeChars.push(...chars);
+	      continue;
+	    }
+
+	    const literal = normalizeSimpleBranch(branch);
+	    if (literal && literal.length === 1) {
+	      safeChars.push(literal);
+	      continue;
+	    }
+
+	    combinable = false;
+
+	    if (repeatedExtglobRecursion(branch) > max) {
+	      return { risky: true };
+	    }
+	  }
+
+	  if (sawStarSequence) {
+	    return combinable
+	      ? { risky: true, safeOutput: buildCharClassStar([...new Set(safeChars)]) }
+	      : { risky: true };
+	  }
+
+	  return { risky: false };
+	};
+
+	/**
+	 * Parse the given input string.
+	 * @param {String} input
+	 * @param {Object} options
+	 * @return {Object}
+	 */
+
+	const parse = (input, options) => {
+	  if (typeof input !== 'string') {
+	    throw new TypeError('Expected a string');
+	  }
+
+	  input = REPLACEMENTS[input] || input;
+
+	  const opts = { ...options };
+	  const max = typeof opts.maxLength === 'number' ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+
+	  let len = input.length;
+	  if (len > max) {
+	    throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+	  }
+
+	  const bos = { type: 'bos', value: '', output: opts.prepend || '' };
+	  const tokens = [bos];
+
+	  const capture = opts.capture ? '' : '?:';
+
+	  // create constants based on platform, for windows or posix
+	  const PLATFORM_CHARS = constants.globChars(opts.windows);
+	  const EXTGLOB_CHARS = constants.extglobChars(PLATFORM_CHARS);
+
+	  const {
+	    DOT_LITERAL,
+	    PLUS_LITERAL,
+	    SLASH_LITERAL,
+	    ONE_CHAR,
+	    DOTS_SLASH,
+	    NO_DOT,
+	    NO_DOT_SLASH,
+	    NO_DOTS_SLASH,
+	    QMARK,
+	    QMARK_NO_DOT,
+	    STAR,
+	    START_ANCHOR
+	  } = PLATFORM_CHARS;
+
+	  const globstar = opts => {
+	    return `(${capture}(?:(?!${START_ANCHOR}${opts.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+	  };
+
+	  const nodot = opts.dot ? '' : NO_DOT;
+	  const qmarkNoDot = opts.dot ? QMARK : QMARK_NO_DOT;
+	  let star = opts.bash === true ? globstar(opts) : STAR;
+
+	  if (opts.capture) {
+	    star = `(${star})`;
+	  }
+
+	  // minimatch options support
+	  if (typeof opts.noext === 'boolean') {
+	    opts.noextglob = opts.noext;
+	  }
+
+	  const state = {
+	    input,
+	    index: -1,
+	    start: 0,
+	    dot: opts.dot === true,
+	    consumed: '',
+	    output: '',
+	    prefix: '',
+	    backtrack: false,
+	    negated: false,
+	    brackets: 0,
+	    braces: 0,
+	    parens: 0,
+	    quotes: 0,
+	    globstar: false,
+	    tokens
+	  };
+
+	  input = utils.removePrefix(input, state);
+	  len = input.length;
+
+	  const extglobs = [];
+	  const braces = [];
+	  const stack = [];
+	  let prev = bos;
+	  let value;
+
+	  /**
+	   * Tokenizing helpers
+	   */
+
+	  const eos = () => state.index === len - 1;
+	  const peek = state.peek = (n = 1) => input[state.index + n];
+	  const advance = state.advance = () => input[++state.index] || '';
+	  const remaining = () => input.slice(state.index + 1);
+	  const consume = (value = '', num = 0) => {
+	    state.consumed += value;
+	    state.index += num;
+	  };
+
+	  const append = token => {
+	    state.output += token.output != null ? token.output : token.value;
+	    consume(token.value);
+	  };
+
+	  const negate = () => {
+	    let count = 1;
+
+	    while (peek() === '!' && (peek(2) !== '(' || peek(3) === '?')) {
+	      advance();
+	      state.start++;
+	      count++;
+	    }
+
+	    if (count % 2 === 0) {
+	      return false;
+	    }
+
+	    state.negated = true;
+	    state.start++;
+	    return true;
+	  };
+
+	  const increment = type => {
+	    state[type]++;
+	    stack.push(type);
+	  };
+
+	  const decrement = type => {
+	    state[type]--;
+	    stack.pop();
+	  };
+
+	  /**
+	   * Push tokens onto the tokens array. This helper speeds up
+	   * tokenizing by 1) helping us avoid backtracking as much as possible,
+	   * and 2) helping us avoid creating extra tokens when consecutive
+	   * characters are plain text. This improves performance and simplifies
+	   * lookbehinds.
+	   */
+
+	  const push = tok => {
+	    if (prev.type === 'globstar') {
+	      const isBrace = state.braces > 0 && (tok.type === 'comma' || tok.type === 'brace');
+	      const isExtglob = tok.extglob === true || (extglobs.length && (tok.type === 'pipe' || tok.type === 'paren'));
+
+	      if (tok.type !== 'slash' && tok.type !== 'paren' && !isBrace && !isExtglob) {
+	        state.output = state.output.slice(0, -prev.output.length);
+	        prev.type = 'star';
+	        prev.value = '*';
+	        prev.output = star;
+	        state.output += prev.output;
+	      }
+	    }
+
+	    if (extglobs.length && tok.type !== 'paren') {
+	      extglobs[extglobs.length - 1].inner += tok.value;
+	    }
+
+	    if (tok.value || tok.output) append(tok);
+	    if (prev && prev.type === 'text' && tok.type === 'text') {
+	      prev.output = (prev.output || prev.value) + tok.value;
+	      prev.value += tok.value;
+	      return;
+	    }
+
+	    tok.prev = prev;
+	    tokens.push(tok);
+	    prev = tok;
+	  };
+
+	  const extglobOpen = (type, value) => {
+	    const token = { ...EXTGLOB_CHARS[value], conditions: 1, inner: '' };
+
+	    token.prev = prev;
+	    token.parens = state.parens;
+	    token.output = state.output;
+	    token.startIndex = state.index;
+	    token.tokensIndex = tokens.length;
+	    const output = (opts.capture ? '(' : '') + token.open;
+
+	    increment('parens');
+	    push({ type, value, output: state.output ? '' : ONE_CHAR });
+	    push({ type: 'paren', extglob: true, value: advance(), output });
+	    extglobs.push(token);
+	  };
+
+	  const extglobClose = token => {
+	    const literal = input.slice(token.startIndex, state.index + 1);
+	    const body = input.slice(token.startIndex + 2, state.index);
+	    const analysis = analyzeRepeatedExtglob(body, opts);
+
+	    if ((token.type === 'plus' || token.type === 'star') && analysis.risky) {
+	      const safeOutput = analysis.safeOutput
+	        ? (token.output ? '' : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput)
+	        : undefined;
+	      const open = tokens[token.tokensIndex];
+
+	      open.type = 'text';
+	      open.value = literal;
+	      open.output = safeOutput || utils.escapeRegex(literal);
+
+	      for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
+	        tokens[i].value = '';
+	        tokens[i].output = '';
+	        delete tokens[i].suffix;
+	      }
+
+	      state.output = token.output + open.output;
+	      state.backtrack = true;
+
+	      push({ type: 'paren', extglob: true, value, output: '' });
+	      decrement('parens');
+	      return;
+	    }
+
+	    let output = token.close + (opts.capture ? ')' : '');
+	    let rest;
+
+	    if (token.type === 'negate') {
+	      let extglobStar = star;
+
+	      if (token.inner && token.inner.length > 1 && token.inner.includes('/')) {
+	        extglobStar = globstar(opts);
+	      }
+
+	      if (extglobStar !== star || eos() || /^\)+$/.test(remaining())) {
+	        output = token.close = `)$))${extglobStar}`;
+	      }
+
+	      if (token.inner.includes('*') && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
+	        // Any non-magical string (`.ts`) or even nested expression (`.{ts,tsx}`) can follow after the closing parenthesis.
+	        // In this case, we need to parse the string and use it in the output of the original pattern.
+	        // Suitable patterns: `/!(*.d).ts`, `/!(*.d).{ts,tsx}`, `**/!(*-dbg).@(js)`.
+	        //
+	        // Disabling the `fastpaths` option due to a problem with parsing strings as `.ts` in the pattern like `**/!(*.d).ts`.
+	        const expression = parse(rest, { ...options, fastpaths: false }).output;
+
+	        output = token.close = `)${expression})${extglobStar})`;
+	      }
+
+	      if (token.prev.type === 'bos') {
+	        state.negatedExtglob = true;
+	      }
+	    }
+
+	    push({ type: 'paren', extglob: true, value, output });
+	    decrement('parens');
+	  };
+
+	  /**
+	   * Fast paths
+	   */
+
+	  if (opts.fastpaths !== false && !/(^[*!]|[/()[\]{}"])/.test(input)) {
+	    let backslashes = false;
+
+	    let output = input.replace(REGEX_SPECIAL_CHARS_BACKREF, (m, esc, chars, first, rest, index) => {
+	      if (first === '\\') {
+	        backslashes = true;
+	        return m;
+	      }
+
+	      if (first === '?') {
+	        if (esc) {
+	          return esc + first + (rest ? QMARK.repeat(rest.length) : '');
+	        }
+	        if (index === 0) {
+	          return qmarkNoDot + (rest ? QMARK.repeat(rest.length) : '');
+	        }
+	        return QMARK.repeat(chars.length);
+	      }
+
+	      if (first === '.') {
+	        return DOT_LITERAL.repeat(chars.length);
+	      }
+
+	      if (first === '*') {
+	        if (esc) {
+	          return esc + first + (rest ? star : '');
+	        }
+	        return star;
+	      }
+	      return esc ? m : `\\${m}`;
+	    });
+
+	    if (backslashes === true) {
+	      if (opts.unescape === true) {
+	        output = output.replace(/\\/g, '');
+	      } else {
+	        output = output.replace(/\\+/g, m => {
+	          return m.length % 2 === 0 ? '\\\\' : (m ? '\\' : '');
+	        });
+	      }
+	    }
+
+	    if (output === input && opts.contains === true) {
+	      state.output = input;
+	      return state;
+	    }
+
+	    state.output = utils.wrapOutput(output, state, options);
+	    return state;
+	  }
+
+	  /**
+	   * Tokenize input until we reach end-of-string
+	   */
+
+	  while (!eos()) {
+	    value = advance();
+
+	    if (value === '\u0000') {
+	      continue;
+	    }
+
+	    /**
+	     * Escaped characters
+	     */
+
+	    if (value === '\\') {
+	      const next = peek();
+
+	      if (next === '/' && opts.bash !== true) {
+	        continue;
+	      }
+
+	      if (next === '.' || next === ';') {
+	        continue;
+	      }
+
+	      if (!next) {
+	        value += '\\';
+	        push({ type: 'text', value });
+	        continue;
+	      }
+
+	      // collapse slashes to reduce potential for exploits
+	      const match = /^\\+/.exec(remaining());
+	      let slashes = 0;
+
+	      if (match && match[0].length > 2) {
+	        slashes = match[0].length;
+	        state.index += slashes;
+	        if (slashes % 2 !== 0) {
+	          value += '\\';
+	        }
+	      }
+
+	      if (opts.unescape === true) {
+	        value = advance();
+	      } else {
+	        value += advance();
+	      }
+
+	      if (state.brackets === 0) {
+	        push({ type: 'text', value });
+	        continue;
+	      }
+	    }
+
+	    /**
+	     * If we're inside a regex character class, continue
+	     * until we reach the closing bracket.
+	     */
+
+	    if (state.brackets > 0 && (value !== ']' || prev.value === '[' || prev.value === '[^')) {
+	      if (opts.posix !== false && value === ':') {
+	        const inner = prev.value.slice(1);
+	        if (inner.includes('[')) {
+	          prev.posix = true;
+
+	          if (inner.includes(':')) {
+	            const idx = prev.value.lastIndexOf('[');
+	            const pre = prev.value.slice(0, idx);
+	            const rest = prev.value.slice(idx + 2);
+	            const posix = POSIX_REGEX_SOURCE[rest];
+	            if (posix) {
+	              prev.value = pre + posix;
+	              state.backtrack = true;
+	              advance();
+
+	              if (!bos.output && tokens.indexOf(prev) === 1) {
+	                bos.output = ONE_CHAR;
+	              }
+	              continue;
+	            }
+	          }
+	        }
+	      }
+
+	      if ((value === '[' && peek() !== ':') || (value === '-' && peek() === ']')) {
+	        value = `\\${value}`;
+	      }
+
+	      if (value === ']' && (prev.value === '[' || prev.value === '[^')) {
+	        value = `\\${value}`;
+	      }
+
+	      if (opts.posix === true && value === '!' && prev.value === '[') {
+	        value = '^';
+	      }
+
+	      prev.value += value;
+	      append({ value });
+	      continue;
+	    }
+
+	    /**
+	     * If we're inside a quoted string, continue
+	     * until we reach the closing double quote.
+	     */
+
+	    if (state.quotes === 1 && value !== '"') {
+	      value = utils.escapeRegex(value);
+	      prev.value += value;
+	      append({ value });
+	      continue;
+	    }
+
+	    /**
+	     * Double quotes
+	     */
+
+	    if (value === '"') {
+	      state.quotes = state.quotes === 1 ? 0 : 1;
+	      if (opts.keepQuotes === true) {
+	        push({ type: 'text', value });
+	      }
+	      continue;
+	    }
+
+	    /**
+	     * Parentheses
+	     */
+
+	    if (value === '(') {
+	      increment('parens');
+	      push({ type: 'paren', value });
+	      continue;
+	    }
+
+	    if (value === ')') {
+	      if (state.parens === 0 && opts.strictBrackets === true) {
+	        throw new SyntaxError(syntaxError('opening', '('));
+	      }
+
+	      const extglob = extglobs[extglobs.length - 1];
+	      if (extglob && state.parens === extglob.parens + 1) {
+	        extglobClose(extglobs.pop());
+	        continue;
+	      }
+
+	      push({ type: 'paren', value, output: state.parens ? ')' : '\\)' });
+	      decrement('parens');
+	      continue;
+	    }
+
+	    /**
+	     * Square brackets
+	     */
+
+	    if (value === '[') {
+	      if (opts.nobracket === true || !remaining().includes(']')) {
+	        if (opts.nobracket !== true && opts.strictBrackets === true) {
+	          throw new SyntaxError(syntaxError('closing', ']'));
+	        }
+
+	        value = `\\${value}`;
+	      } else {
+	        increment('brackets');
+	      }
+
+	      push({ type: 'bracket', value });
+	      continue;
+	    }
+
+	    if (value === ']') {
+	      if (opts.nobracket === true || (prev && prev.type === 'bracket' && prev.value.length === 1)) {
+	        push({ type: 'text', value, output: `\\${value}` });
+	        continue;
+	      }
+
+	      if (state.brackets === 0) {
+	        if (opts.strictBrackets === true) {
+	          throw new SyntaxError(syntaxError('opening', '['));
+	        }
+
+	        push({ type: 'text', value, output: `\\${value}` });
+	        continue;
+	      }
+
+	      decrement('brackets');
+
+	      const prevValue = prev.value.slice(1);
+	      if (prev.posix !== true && prevValue[0] === '^' && !prevValue.includes('/')) {
+	        value = `/${value}`;
+	      }
+
+	      prev.value += value;
+	      append({ value });
+
+	      // when literal brackets are explicitly disabled
+	      // assume we should match with a regex character class
+	      if (opts.literalBrackets === false || utils.hasRegexChars(prevValue)) {
+	        continue;
+	      }
+
+	      const escaped = utils.escapeRegex(prev.value);
+	      state.output = state.output.slice(0, -prev.value.length);
+
+	      // when literal brackets are explicitly enabled
+	      // assume we should escape the brackets to match literal characters
+	      if (opts.literalBrackets === true) {
+	        state.output += escaped;
+	        prev.value = escaped;
+	        continue;
+	      }
+
+	      // when the user specifies nothing, try to match both
+	      prev.value = `(${capture}${escaped}|${prev.value})`;
+	      state.output += prev.value;
+	      continue;
+	    }
+
+	    /**
+	     * Braces
+	     */
+
+	    if (value === '{' && opts.nobrace !== true) {
+	      increment('braces');
+
+	      const open = {
+	        type: 'brace',
+	        value,
+	        output: '(',
+	        outputIndex: state.output.length,
+	        tokensIndex: state.tokens.length
+	      };
+
+	      braces.push(open);
+	      push(open);
+	      continue;
+	    }
+
+	    if (value === '}') {
+	      const brace = braces[braces.length - 1];
+
+	      if (opts.nobrace === true || !brace) {
+	        push({ type: 'text', value, output: value });
+	        continue;
+	      }
+
+	      let output = ')';
+
+	      if (brace.dots === true) {
+	        const arr = tokens.slice();
+	        const range = [];
+
+	        for (let i = arr.length - 1; i >= 0; i--) {
+	          tokens.pop();
+	          if (arr[i].type === 'brace') {
+	            break;
+	          }
+	          if (arr[i].type !== 'dots') {
+	            range.unshift(arr[i].value);
+	          }
+	        }
+
+	        output = expandRange(range, opts);
+	        state.backtrack = true;
+	      }
+
+	      if (brace.comma !== true && brace.dots !== true) {
+	        const out = state.output.slice(0, brace.outputIndex);
+	        const toks = state.tokens.slice(brace.tokensIndex);
+	        brace.value = brace.output = '\\{';
+	        value = output = '\\}';
+	        state.output = out;
+	        for (const t of toks) {
+	          state.output += (t.output || t.value);
+	        }
+	      }
+
+	      push({ type: 'brace', value, output });
+	      decrement('braces');
+	      braces.pop();
+	      continue;
+	    }
+
+	    /**
+	     * Pipes
+	     */
+
+	    if (value === '|') {
+	      if (extglobs.length > 0) {
+	        extglobs[extglobs.length - 1].conditions++;
+	      }
+	      push({ type: 'text', value });
+	      continue;
+	    }
+
+	    /**
+	     * Commas
+	     */
+
+	    if (value === ',') {
+	      let output = value;
+
+	      const brace = braces[braces.length - 1];
+	      if (brace && stack[stack.length - 1] === 'braces') {
+	        brace.comma = true;
+	        output = '|';
+	      }
+
+	      push({ type: 'comma', value, output });
+	      continue;
+	    }
+
+	    /**
+	     * Slashes
+	     */
+
+	    if (value === '/') {
+	      // if the beginning of the glob is "./", advance the start
+	      // to the current index, and don't add the "./" characters
+	      // to the state. This greatly simplifies lookbehinds when
+	      // checking for BOS characters like "!" and "." (not "./")
+	      if (prev.type === 'dot' && state.index === state.start + 1) {
+	        state.start = state.index + 1;
+	        state.consumed = '';
+	        state.output = '';
+	        tokens.pop();
+	        prev = bos; // reset "prev" to the first token
+	        continue;
+	      }
+
+	      push({ type: 'slash', value, output: SLASH_LITERAL });
+	      continue;
+	    }
+
+	    /**
+	     * Dots
+	     */
+
+	    if (value === '.') {
+	      if (state.braces > 0 && prev.type === 'dot') {
+	        if (prev.value === '.') prev.output = DOT_LITERAL;
+	        const brace = braces[braces.length - 1];
+	        prev.type = 'dots';
+	        prev.output += value;
+	        prev.value += value;
+	        brace.dots = true;
+	        continue;
+	      }
+
+	      if ((state.braces + state.parens) === 0 && prev.type !== 'bos' && prev.type !== 'slash') {
+	        push({ type: 'text', value, output: DOT_LITERAL });
+	        continue;
+	      }
+
+	      push({ type: 'dot', value, output: DOT_LITERAL });
+	      continue;
+	    }
+
+	    /**
+	     * Question marks
+	     */
+
+	    if (value === '?') {
+	      const isGroup = prev && prev.value === '(';
+	      if (!isGroup && opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
+	        extglobOpen('qmark', value);
+	        continue;
+	      }
+
+	      if (prev && prev.type === 'paren') {
+	        const next = peek();
+	        let output = value;
+
+	        if ((prev.value === '(' && !/[!=<:]/.test(next)) || (next === '<' && !/<([!=]|\w+>)/.test(remaining()))) {
+	          output = `\\${value}`;
+	        }
+
+	        push({ type: 'text', value, output });
+	        continue;
+	      }
+
+	      if (opts.dot !== true && (prev.type === 'slash' || prev.type === 'bos')) {
+	        push({ type: 'qmark', value, output: QMARK_NO_DOT });
+	        continue;
+	      }
+
+	      push({ type: 'qmark', value, output: QMARK });
+	      continue;
+	    }
+
+	    /**
+	     * Exclamation
+	     */
+
+	    if (value === '!') {
+	      if (opts.noextglob !== true && peek() === '(') {
+	        if (peek(2) !== '?' || !/[!=<:]/.test(peek(3))) {
+	          extglobOpen('negate', value);
+	          continue;
+	        }
+	      }
+
+	      if (opts.nonegate !== true && state.index === 0) {
+	        negate();
+	        continue;
+	      }
+	    }
+
+	    /**
+	     * Plus
+	     */
+
+	    if (value === '+') {
+	      if (opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
+	        extglobOpen('plus', value);
+	        continue;
+	      }
+
+	      if ((prev && prev.value === '(') || opts.regex === false) {
+	        push({ type: 'plus', value, output: PLUS_LITERAL });
+	        continue;
+	      }
+
+	      if ((prev && (prev.type === 'bracket' || prev.type === 'paren' || prev.type === 'brace')) || state.parens > 0) {
+	        push({ type: 'plus', value });
+	        continue;
+	      }
+
+	      push({ type: 'plus', value: PLUS_LITERAL });
+	      continue;
+	    }
+
+	    /**
+	     * Plain text
+	     */
+
+	    if (value === '@') {
+	      if (opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
+	        push({ type: 'at', extglob: true, value, output: '' });
+	        continue;
+	      }
+
+	      push({ type: 'text', value });
+	      continue;
+	    }
+
+	    /**
+	     * Plain text
+	     */
+
+	    if (value !== '*') {
+	      if (value === '$' || value === '^') {
+	        value = `\\${value}`;
+	      }
+
+	      const match = REGEX_NON_SPECIAL_CHARS.exec(remaining());
+	      if (match) {
+	        value += match[0];
+	        state.index += match[0].length;
+	      }
+
+	      push({ type: 'text', value });
+	      continue;
+	    }
+
+	    /**
+	     * Stars
+	     */
+
+	    if (prev && (prev.type === 'globstar' || prev.star === true)) {
+	      prev.type = 'star';
+	      prev.star = true;
+	      prev.value += value;
+	      prev.output = star;
+	      state.backtrack = true;
+	      state.globstar = true;
+	      consume(value);
+	      continue;
+	    }
+
+	    let rest = remaining();
+	    if (opts.noextglob !== true && /^\([^?]/.test(rest)) {
+	      extglobOpen('star', value);
+	      continue;
+	    }
+
+	    if (prev.type === 'star') {
+	      if (opts.noglobstar === true) {
+	        consume(value);
+	        continue;
+	      }
+
+	      const prior = prev.prev;
+	      const before = prior.prev;
+	      const isStart = prior.type === 'slash' || prior.type === 'bos';
+	      const afterStar = before && (before.type === 'star' || before.type === 'globstar');
+
+	      if (opts.bash === true && (!isStart || (rest[0] && rest[0] !== '/'))) {
+	        push({ type: 'star', value, output: '' });
+	        continue;
+	      }
+
+	      const isBrace = state.braces > 0 && (prior.type === 'comma' || prior.type === 'brace');
+	      const isExtglob = extglobs.length && (prior.type === 'pipe' || prior.type === 'paren');
+	      if (!isStart && prior.type !== 'paren' && !isBrace && !isExtglob) {
+	        push({ type: 'star', value, output: '' });
+	        continue;
+	      }
+
+	      // strip consecutive `/**/`
+	      while (rest.slice(0, 3) === '/**') {
+	        const after = input[state.index + 4];
+	        if (after && after !== '/') {
+	          break;
+	        }
+	        rest = rest.slice(3);
+	        consume('/**', 3);
+	      }
+
+	      // A globstar followed only by balanced closing parens is at the logical end of patterns like
+	      // `test(/utils/**)` and `test?(/utils/**)`. Treat it as EOS so the trailing `/**` can match its
+	      // parent path, except in negated extglobs where that would change the exclusion semantics.
+	      const isEnd = eos() || (
+	        state.parens > 0
+	        && rest === ')'.repeat(state.parens)
+	        && !extglobs.some(extglob => extglob.type === 'negate')
+	      );
+
+	      if (prior.type === 'bos' && eos()) {
+	        prev.type = 'globstar';
+	        prev.value += value;
+	        prev.output = globstar(opts);
+	        state.output = prev.output;
+	        state.globstar = true;
+	        consume(value);
+	        continue;
+	      }
+
+	      if (prior.type === 'slash' && prior.prev.type !== 'bos' && !afterStar && isEnd) {
+	        state.output = state.output.slice(0, -(prior.output + prev.output).length);
+	        prior.output = `(?:${prior.output}`;
+
+	        prev.type = 'globstar';
+	        prev.output = globstar(opts) + (opts.strictSlashes ? ')' : '|$)');
+	        prev.value += value;
+	        state.globstar = true;
+	        state.output += prior.output + prev.output;
+	        consume(value);
+	        continue;
+	      }
+
+	      if (prior.type === 'slash' && prior.prev.type !== 'bos' && rest[0] === '/') {
+	        const end = rest[1] !== void 0 ? '|$' : '';
+
+	        state.output = state.output.slice(0, -(prior.output + prev.output).length);
+	        prior.output = `(?:${prior.output}`;
+
+	        prev.type = 'globstar';
+	        prev.output = `${globstar(opts)}${SLASH_LITERAL}|${SLASH_LITERAL}${end})`;
+	        prev.value += value;
+
+	        state.output += prior.output + prev.output;
+	        state.globstar = true;
+
+	        consume(value + advance());
+
+	        push({ type: 'slash', value: '/', output: '' });
+	        continue;
+	      }
+
+	      if (prior.type === 'bos' && rest[0] === '/') {
+	        prev.type = 'globstar';
+	        prev.value += value;
+	        prev.output = `(?:^|${SLASH_LITERAL}|${globstar(opts)}${SLASH_LITERAL})`;
+	        state.output = prev.output;
+	        state.globstar = true;
+	        consume(value + advance());
+	        push({ type: 'slash', value: '/', output: '' });
+	        continue;
+	      }
+
+	      // remove single star from output
+	      state.output = state.output.slice(0, -prev.output.length);
+
+	      // reset previous token to globstar
+	      prev.type = 'globstar';
+	      prev.output = globstar(opts);
+	      prev.value += value;
+
+	      // reset output with globstar
+	      state.output += prev.output;
+	      state.globstar = true;
+	      consume(value);
+	      continue;
+	    }
+
+	    const token = { type: 'star', value, output: star };
+
+	    if (opts.bash === true) {
+	      token.output = '.*?';
+	      if (prev.type === 'bos' || prev.type === 'slash') {
+	        token.output = nodot + token.output;
+	      }
+	      push(token);
+	      continue;
+	    }
+
+	    if (prev && (prev.type === 'bracket' || prev.type === 'paren') && opts.regex === true) {
+	      token.output = value;
+	      push(token);
+	      continue;
+	    }
+
+	    if (state.index === state.start || prev.type === 'slash' || prev.type === 'dot') {
+	      if (prev.type === 'dot') {
+	        state.output += NO_DOT_SLASH;
+	        prev.output += NO_DOT_SLASH;
+
+	      } else if (opts.dot === true) {
+	        state.output += NO_DOTS_SLASH;
+	        prev.output += NO_DOTS_SLASH;
+
+	      } else {
+	        state.output += nodot;
+	        prev.output += nodot;
+	      }
+
+	      if (peek() !== '*') {
+	        state.output += ONE_CHAR;
+	        prev.output += ONE_CHAR;
+	      }
+	    }
+
+	    push(token);
+	  }
+
+	  while (state.brackets > 0) {
+	    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', ']'));
+	    state.output = utils.escapeLast(state.output, '[');
+	    decrement('brackets');
+	  }
+
+	  while (state.parens > 0) {
+	    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', ')'));
+	    state.output = utils.escapeLast(state.output, '(');
+	    decrement('parens');
+	  }
+
+	  while (state.braces > 0) {
+	    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', '}'));
+	    state.output = utils.escapeLast(state.output, '{');
+	    decrement('braces');
+	  }
+
+	  if (opts.strictSlashes !== true && (prev.type === 'star' || prev.type === 'bracket')) {
+	    push({ type: 'maybe_slash', value: '', output: `${SLASH_LITERAL}?` });
+	  }
+
+	  // rebuild the output if we had to backtrack at any point
+	  if (state.backtrack === true) {
+	    state.output = '';
+
+	    for (const token of state.tokens) {
+	      state.output += token.output != null ? token.output : token.value;
+
+	      if (token.suffix) {
+	        state.output += token.suffix;
+	      }
+	    }
+	  }
+
+	  return state;
+	};
+
+	/**
+	 * Fast paths for creating regular expressions for common glob patterns.
+	 * This can significantly speed up processing and has very little downside
+	 * impact when none of the fast paths match.
+	 */
+
+	parse.fastpaths = (input, options) => {
+	  const opts = { ...options };
+	  const max = typeof opts.maxLength === 'number' ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+	  const len = input.length;
+	  if (len > max) {
+	    throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+	  }
+
+	  input = REPLACEMENTS[input] || input;
+
+	  // create constants based on platform, for windows or posix
+	  const {
+	    DOT_LITERAL,
+	    SLASH_LITERAL,
+	    ONE_CHAR,
+	    DOTS_SLASH,
+	    NO_DOT,
+	    NO_DOTS,
+	    NO_DOTS_SLASH,
+	    STAR,
+	    START_ANCHOR
+	  } = constants.globChars(opts.windows);
+
+	  const nodot = opts.dot ? NO_DOTS : NO_DOT;
+	  const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
+	  const capture = opts.capture ? '' : '?:';
+	  const state = { negated: false, prefix: '' };
+	  let star = opts.bash === true ? '.*?' : STAR;
+
+	  if (opts.capture) {
+	    star = `(${star})`;
+	  }
+
+	  const globstar = opts => {
+	    if (opts.noglobstar === true) return star;
+	    return `(${capture}(?:(?!${START_ANCHOR}${opts.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+	  };
+
+	  const create = str => {
+	    switch (str) {
+	      case '*':
+	        return `${nodot}${ONE_CHAR}${star}`;
+
+	      case '.*':
+	        return `${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+	      case '*.*':
+	        return `${nodot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+	      case '*/*':
+	        return `${nodot}${star}${SLASH_LITERAL}${ONE_CHAR}${slashDot}${star}`;
+
+	      case '**':
+	        return nodot + globstar(opts);
+
+	      case '**/*':
+	        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${ONE_CHAR}${star}`;
+
+	      case '**/*.*':
+	        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+	      case '**/.*':
+	        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+	      default: {
+	        const match = /^(.*?)\.(\w+)$/.exec(str);
+	        if (!match) return;
+
+	        const source = create(match[1]);
+	        if (!source) return;
+
+	        return source + DOT_LITERAL + match[2];
+	      }
+	    }
+	  };
+
+	  const output = utils.removePrefix(input, state);
+	  let source = create(output);
+
+	  if (source && opts.strictSlashes !== true) {
+	    source += `${SLASH_LITERAL}?`;
+	  }
+
+	  return source;
+	};
+
+	parse_1 = parse;
+	return parse_1;
+}
+
+var picomatch_1$1;
+var hasRequiredPicomatch$1;
+
+function requirePicomatch$1 () {
+	if (hasRequiredPicomatch$1) return picomatch_1$1;
+	hasRequiredPicomatch$1 = 1;
+
+	const scan = /*@__PURE__*/ requireScan();
+	const parse = /*@__PURE__*/ requireParse$1();
+	const utils = /*@__PURE__*/ requireUtils$1();
+	const constants = /*@__PURE__*/ requireConstants$5();
+	const isObject = val => val && typeof val === 'object' && !Array.isArray(val);
+
+	/**
+	 * Creates a matcher function from one or more glob patterns. The
+	 * returned function takes a string to match as its first argument,
+	 * and returns true if the string is a match. The returned matcher
+	 * function also takes a boolean as the second argument that, when true,
+	 * returns an object with additional information.
+	 *
+	 * ```js
+	 * const picomatch = require('picomatch');
+	 * // picomatch(glob[, options]);
+	 *
+	 * const isMatch = picomatch('*.!(*a)');
+	 * console.log(isMatch('a.a')); //=> false
+	 * console.log(isMatch('a.b')); //=> true
+	 *
+	 * // For environments without `node.js`, `picomatch/posix` provides you a dependency-free matcher, without automatic OS detection.
+	 * const picomatch = require('picomatch/posix');
+	 * // the same API, defaulting to posix paths
+	 * const isMatch = picomatch('a/*');
+	 * console.log(isMatch('a\\b')); //=> false
+	 * console.log(isMatch('a/b')); //=> true
+	 *
+	 * // you can still configure the matcher function to accept windows paths
+	 * const isMatch = picomatch('a/*', { options: windows });
+	 * console.log(isMatch('a\\b')); //=> true
+	 * console.log(isMatch('a/b')); //=> true
+	 * ```
+	 * @name picomatch
+	 * @param {String|Array} `globs` One or more glob patterns.
+	 * @param {Object=} `options`
+	 * @return {Function=} Returns a matcher function.
+	 * @api public
+	 */
+
+	const picomatch = (glob, options, returnState = false) => {
+	  if (Array.isArray(glob)) {
+	    const fns = glob.map(input => picomatch(input, options, returnState));
+	    const arrayMatcher = str => {
+	      for (const isMatch of fns) {
+	        const state = isMatch(str);
+	        if (state) return state;
+	      }
+	      return false;
+	    };
+	    return arrayMatcher;
+	  }
+
+	  const isState = isObject(glob) && glob.tokens && glob.input;
+
+	  if (glob === '' || (typeof glob !== 'string' && !isState)) {
+	    throw new TypeError('Expected pattern to be a non-empty string');
+	  }
+
+	  const opts = options || {};
+	  const posix = opts.windows;
+	  const regex = isState
+	    ? picomatch.compileRe(glob, options)
+	    : picomatch.makeRe(glob, options, false, true);
+
+	  const state = regex.state;
+	  delete regex.state;
+
+	  let isIgnored = () => false;
+	  if (opts.ignore) {
+	    const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
+	    isIgnored = picomatch(opts.ignore, ignoreOpts, returnState);
+	  }
+
+	  const matcher = (input, returnObject = false) => {
+	    const { isMatch, match, output } = picomatch.test(input, regex, options, { glob, posix });
+	    const result = { glob, state, regex, posix, input, output, match, isMatch };
+
+	    if (typeof opts.onResult === 'function') {
+	      opts.onResult(result);
+	    }
+
+	    if (isMatch === false) {
+	      result.isMatch = false;
+	      return returnObject ? result : false;
+	    }
+
+	    if (isIgnored(input)) {
+	      if (typeof opts.onIgnore === 'function') {
+	        opts.onIgnore(result);
+	      }
+	      result.isMatch = false;
+	      return returnObject ? result : false;
+	    }
+
+	    if (typeof opts.onMatch === 'function') {
+	      opts.onMatch(result);
+	    }
+	    return returnObject ? result : true;
+	  };
+
+	  if (returnState) {
+	    matcher.state = state;
+	  }
+
+	  return matcher;
+	};
+
+	/**
+	 * Test `input` with the given `regex`. This is used by the main
+	 * `picomatch()` function to test the input string.
+	 *
+	 * ```js
+	 * const picomatch = require('picomatch');
+	 * // picomatch.test(input, regex[, options]);
+	 *
+	 * console.log(picomatch.test('foo/bar', /^(?:([^/]*?)\/([^/]*?))$/));
+	 * // { isMatch: true, match: [ 'foo/', 'foo', 'bar' ], output: 'foo/bar' }
+	 * ```
+	 * @param {String} `input` String to test.
+	 * @param {RegExp} `regex`
+	 * @return {Object} Returns an object with matching info.
+	 * @api public
+	 */
+
+	picomatch.test = (input, regex, options, { glob, posix } = {}) => {
+	  if (typeof input !== 'string') {
+	    throw new TypeError('Expected input to be a string');
+	  }
+
+	  if (input === '') {
+	    return { isMatch: false, output: '' };
+	  }
+
+	  const opts = options || {};
+	  const format = opts.format || (posix ? utils.toPosixSlashes : null);
+	  let match = input === glob;
+	  let output = (match && format) ? format(input) : input;
+
+	  if (match === false) {
+	    output = format ? format(input) : input;
+	    match = output === glob;
+	  }
+
+	  if (match === false || opts.capture === true) {
+	    if (opts.matchBase === true || opts.basename === true) {
+	      match = picomatch.matchBase(input, regex, options, posix);
+	    } else {
+	      match = regex.exec(output);
+	    }
+	  }
+
+	  return { isMatch: Boolean(match), match, output };
+	};
+
+	/**
+	 * Match the basename of a filepath.
+	 *
+	 * ```js
+	 * const picomatch = require('picomatch');
+	 * // picomatch.matchBase(input, glob[, options]);
+	 * console.log(picomatch.matchBase('foo/bar.js', '*.js'); // true
+	 * ```
+	 * @param {String} `input` String to test.
+	 * @param {RegExp|String} `glob` Glob pattern or regex created by [.makeRe](#makeRe).
+	 * @return {Boolean}
+	 * @api public
+	 */
+
+	picomatch.matchBase = (input, glob, options, posix = options && options.windows) => {
+	  const regex = glob instanceof RegExp ? glob : picomatch.makeRe(glob, options);
+	  return regex.test(utils.basename(input, { windows: posix }));
+	};
+
+	/**
+	 * Returns true if **any** of the given glob `patterns` match the specified `string`.
+	 *
+	 * ```js
+	 * const picomatch = require('picomatch');
+	 * // picomatch.isMatch(string, patterns[, options]);
+	 *
+	 * console.log(picomatch.isMatch('a.a', ['b.*', '*.a'])); //=> true
+	 * console.log(picomatch.isMatch('a.a', 'b.*')); //=> false
+	 * ```
+	 * @param {String|Array} str The string to test.
+	 * @param {String|Array} patterns One or more glob patterns to use for matching.
+	 * @param {Object} [options] See available [options](#options).
+	 * @return {Boolean} Returns true if any patterns match `str`
+	 * @api public
+	 */
+
+	picomatch.isMatch = (str, patterns, options) => picomatch(patterns, options)(str);
+
+	/**
+	 * Parse a glob pattern to create the source string for a regular
+	 * expression.
+	 *
+	 * ```js
+	 * const picomatch = require('picomatch');
+	 * const result = picomatch.parse(pattern[, options]);
+	 * ```
+	 * @param {String} `pattern`
+	 * @param {Object} `options`
+	 * @return {Object} Returns an object with useful properties and output to be used as a regex source string.
+	 * @api public
+	 */
+
+	picomatch.parse = (pattern, options) => {
+	  if (Array.isArray(pattern)) return pattern.map(p => picomatch.parse(p, options));
+	  return parse(pattern, { ...options, fastpaths: false });
+	};
+
+	/**
+	 * Scan a glob pattern to separate the pattern into segments.
+	 *
+	 * ```js
+	 * const picomatch = require('picomatch');
+	 * // picomatch.scan(input[, options]);
+	 *
+	 * const result = picomatch.scan('!./foo/*.js');
+	 * console.log(result);
+	 * { prefix: '!./',
+	 *   input: '!./foo/*.js',
+	 *   start: 3,
+	 *   base: 'foo',
+	 *   glob: '*.js',
+	 *   isBrace: false,
+	 *   isBracket: false,
+	 *   isGlob: true,
+	 *   isExtglob: false,
+	 *   isGlobstar: false,
+	 *   negated: true }
+	 * ```
+	 * @param {String} `input` Glob pattern to scan.
+	 * @param {Object} `options`
+	 * @return {Object} Returns an object with
+	 * @api public
+	 */
+
+	picomatch.scan = (input, options) => scan(input, options);
+
+	/**
+	 * Compile a regular expression from the `state` object returned by the
+	 * [parse()](#parse) method.
+	 *
+	 * ```js
+	 * const picomatch = require('picomatch');
+	 * const state = picomatch.parse('*.js');
+	 * // picomatch.compileRe(state[, options]);
+	 *
+	 * console.log(picomatch.compileRe(state));
+	 * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
+	 * ```
+	 * @param {Object} `state`
+	 * @param {Object} `options`
+	 * @param {Boolean} `returnOutput` Intended for implementors, this argument allows you to return the raw output from the parser.
+	 * @param {Boolean} `returnState` Adds the state to a `state` property on the returned regex. Useful for implementors and debugging.
+	 * @return {RegExp}
+	 * @api public
+	 */
+
+	picomatch.compileRe = (state, options, returnOutput = false, returnState = false) => {
+	  if (returnOutput === true) {
+	    return state.output;
+	  }
+
+	  const opts = options || {};
+	  const prepend = opts.contains ? '' : '^';
+	  const append = opts.contains ? '' : '$';
+
+	  let source = `${prepend}(?:${state.output})${append}`;
+	  if (state && state.negated === true) {
+	    source = `^(?!${source}).*$`;
+	  }
+
+	  const regex = picomatch.toRegex(source, options);
+	  if (returnState === true) {
+	    regex.state = state;
+	  }
+
+	  return regex;
+	};
+
+	/**
+	 * Create a regular expression from a parsed glob pattern.
+	 *
+	 * ```js
+	 * const picomatch = require('picomatch');
+	 * // picomatch.makeRe(state[, options]);
+	 *
+	 * const result = picomatch.makeRe('*.js');
+	 * console.log(result);
+	 * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
+	 * ```
+	 * @param {String} `state` The object returned from the `.parse` method.
+	 * @param {Object} `options`
+	 * @param {Boolean} `returnOutput` Implementors may use this argument to return the compiled output, instead of a regular expression. This is not exposed on the options to prevent end-users from mutating the result.
+	 * @param {Boolean} `returnState` Implementors may use this argument to return the state from the parsed glob with the returned regular expression.
+	 * @return {RegExp} Returns a regex created from the given pattern.
+	 * @api public
+	 */
+
+	picomatch.makeRe = (input, options = {}, returnOutput = false, returnState = false) => {
+	  if (!input || typeof input !== 'string') {
+	    throw new TypeError('Expected a non-empty string');
+	  }
+
+	  let parsed = { negated: false, fastpaths: true };
+
+	  if (options.fastpaths !== false && (input[0] === '.' || input[0] === '*')) {
+	    parsed.output = parse.fastpaths(input, options);
+	  }
+
+	  if (!parsed.output) {
+	    parsed = parse(input, options);
+	  }
+
+	  return picomatch.compileRe(parsed, options, returnOutput, returnState);
+	};
+
+	/**
+	 * Create a regular expression from the given regex source string.
+	 *
+	 * ```js
+	 * const picomatch = require('picomatch');
+	 * // picomatch.toRegex(source[, options]);
+	 *
+	 * const { output } = picomatch.parse('*.js');
+	 * console.log(picomatch.toRegex(output));
+	 * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
+	 * ```
+	 * @param {String} `source` Regular expression source string.
+	 * @param {Object} `options`
+	 * @return {RegExp}
+	 * @api public
+	 */
+
+	picomatch.toRegex = (source, options) => {
+	  try {
+	    const opts = options || {};
+	    return new RegExp(source, opts.flags || (opts.nocase ? 'i' : ''));
+	  } catch (err) {
+	    if (options && options.debug === true) throw err;
+	    return /$^/;
+	  }
+	};
+
+	/**
+	 * Picomatch constants.
+	 * @return {Object}
+	 */
+
+	picomatch.constants = constants;
+
+	/**
+	 * Expose "picomatch"
+	 */
+
+	picomatch_1$1 = picomatch;
+	return picomatch_1$1;
+}
+
+var picomatch_1;
+var hasRequiredPicomatch;
+
+function requirePicomatch () {
+	if (hasRequiredPicomatch) return picomatch_1;
+	hasRequiredPicomatch = 1;
+
+	const pico = /*@__PURE__*/ requirePicomatch$1();
+	const utils = /*@__PURE__*/ requireUtils$1();
+
+	function picomatch(glob, options, returnState = false) {
+	  // default to os.platform()
+	  if (options && (options.windows === null || options.windows === undefined)) {
+	    // don't mutate the original options object
+	    options = { ...options, windows: utils.isWindows() };
+	  }
+
+	  return pico(glob, options, returnState);
+	}
+
+	Object.assign(picomatch, pico);
+	picomatch_1 = picomatch;
+	return picomatch_1;
+}
+
+var picomatchExports = /*@__PURE__*/ requirePicomatch();
+var picomatch = /*@__PURE__*/getDefaultExportFromCjs(picomatchExports);
+
+/** Starting, readying or stopping a launched deployment failed (src/launch). */
+class LaunchError extends GateError {
+}
+
+/**
+ * The few git operations launching needs, each an argument array (never a shell): resolve a
+ * commit, fetch it into a shallow checkout, add and remove a worktree, list blob digests.
+ */
+function git(cwd, args, env = process.env) {
+    return new Promise((resolve, reject) => {
+        execFile('git', args, 
+        // No prompt for credentials in a job: a fetch that needs them fails instead of hanging.
+        { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' }, maxBuffer: 64 * 1024 * 1024, timeout: 600_000 }, (error, stdout, stderr) => {
+            if (error) {
+                const message = (stderr || error.message).trim().split('\n').slice(-3).join(' ');
+                reject(new LaunchError('launch.git', `git ${args[0]} failed: ${message}`, { file: cwd, value: args.join(' ') }));
+            }
+            else
+                resolve({ stdout, stderr });
+        });
+    });
+}
+/** The top of the work tree holding `dir`. */
+async function repositoryRoot(dir, env) {
     try {
-        process.kill(-pid, signal);
+        return (await git(dir, ['rev-parse', '--show-toplevel'], env)).stdout.trim();
     }
     catch {
-        // already gone
+        throw new LaunchError('launch.not_a_repository', `${dir} is not inside a git work tree; launching from a checkout needs one`, {
+            file: dir
+        });
     }
 }
-function redactor(secrets) {
-    const values = secrets.filter(secret => secret.length >= 4);
-    if (values.length === 0)
+/**
+ * The full SHA of `ref`, fetching it from `origin` when the checkout lacks it (actions/checkout
+ * fetches one commit by default, so the pull request's base is usually absent).
+ */
+async function resolveCommit(root, ref, env, log) {
+    const local = await tryResolve(root, ref, env);
+    if (local)
+        return local;
+    const shallow = (await git(root, ['rev-parse', '--is-shallow-repository'], env)).stdout.trim() === 'true';
+    log?.(`fetching ${ref} from origin (${shallow ? 'shallow checkout' : 'not in this clone'})`);
+    try {
+        await git(root, ['fetch', '--no-tags', '--no-recurse-submodules', ...(shallow ? ['--depth=1'] : []), 'origin', ref], env);
+    }
+    catch (error) {
+        throw new LaunchError('launch.fetch', `cannot find commit ${ref} locally and fetching it from origin failed: ${error.message}`, {
+            value: ref
+        });
+    }
+    const fetched = (await tryResolve(root, ref, env)) ?? (await tryResolve(root, 'FETCH_HEAD', env));
+    if (!fetched)
+        throw new LaunchError('launch.fetch', `commit ${ref} is still missing after fetching it`, { value: ref });
+    return fetched;
+}
+async function tryResolve(root, ref, env) {
+    try {
+        return (await git(root, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], env)).stdout.trim() || null;
+    }
+    catch {
+        return null;
+    }
+}
+
+/**
+ * `fingerprint_paths`: the digests of the files they select at the base commit join the
+ * fingerprint, so an archived baseline is reused only while the baseline's serving files are
+ * unchanged. The digest is git's blob id (a hash of the content), read from the commit itself,
+ * not the work tree: what the pull request did to those files does not matter, the base does.
+ */
+async function pathDigests(root, commit, globs, env) {
+    if (globs.length === 0)
+        return {};
+    const matches = picomatch(globs, { dot: true });
+    const { stdout } = await git(root, ['ls-tree', '-r', '-z', '--full-tree', commit], env);
+    const digests = {};
+    for (const record of stdout.split('\0')) {
+        // <mode> SP <type> SP <object> TAB <path>
+        const tab = record.indexOf('\t');
+        if (tab < 0)
+            continue;
+        const [, type, object] = record.slice(0, tab).split(' ');
+        const path = record.slice(tab + 1);
+        if ((type === 'blob' || type === 'commit') && matches(path))
+            digests[path] = object;
+    }
+    return digests;
+}
+
+/**
+ * The fingerprint of a gate set whose `fingerprint_paths` select files: those files' digests at
+ * the base commit join it (config/fingerprint.ts). A glob that selects nothing is an error: a
+ * typo there would silently leave the serving files out and reuse a stale baseline.
+ */
+async function gateFingerprint(config, cwd, baseRef, env) {
+    const globs = config.launch?.fingerprintPaths ?? [];
+    if (globs.length === 0)
+        return fingerprint(config);
+    const root = await repositoryRoot(cwd, env);
+    const commit = await resolveCommit(root, baseRef ?? 'HEAD', env);
+    const digests = await pathDigests(root, commit, globs, env);
+    globs.forEach((glob, i) => {
+        const matches = picomatch(glob, { dot: true });
+        if (!Object.keys(digests).some(path => matches(path))) {
+            throw new ConfigError('config.fingerprint_paths', `fingerprint_paths[${i}] matches no file at commit ${commit.slice(0, 12)}`, {
+                file: config.source,
+                field: `fingerprint_paths[${i}]`,
+                value: glob
+            });
+        }
+    });
+    return fingerprint(config, { pathDigests: digests });
+}
+
+/**
+ * For a `docker run` launch command: which image is really running. A tag (`vllm-openai:latest`)
+ * says little; the digest says exactly which engine build answered. Information only: a failure
+ * to ask docker is recorded, never a gate error.
+ */
+/** Flags of `docker run` that take no value; every other long flag takes one. */
+const BOOLEAN_LONG = new Set([
+    '--rm',
+    '--detach',
+    '--interactive',
+    '--tty',
+    '--privileged',
+    '--init',
+    '--read-only',
+    '--publish-all',
+    '--no-healthcheck',
+    '--oom-kill-disable',
+    '--disable-content-trust',
+    '--quiet',
+    '--sig-proxy',
+    '--use-api-socket',
+    '--help'
+]);
+const BOOLEAN_SHORT = new Set(['d', 'i', 't', 'P', 'q']);
+/** The image and `--name` of a `docker run` (or `docker container run`) command, else null. */
+function dockerRun(command) {
+    if (!['docker', 'podman'].includes(basename(command[0])))
+        return null;
+    let i = 1;
+    // Global options before the subcommand (e.g. --context x) all take a value except --debug/-D.
+    while (i < command.length && command[i].startsWith('-'))
+        i += command[i] === '--debug' || command[i] === '-D' || command[i].includes('=') ? 1 : 2;
+    if (command[i] === 'container')
+        i++;
+    if (command[i] !== 'run')
+        return null;
+    let name = null;
+    for (i++; i < command.length; i++) {
+        const arg = command[i];
+        if (arg === '--')
+            return command[i + 1] ? { image: command[i + 1], name } : null;
+        if (!arg.startsWith('-') || arg === '-')
+            return { image: arg, name };
+        if (arg.startsWith('--')) {
+            const [flag, attached] = arg.split(/=(.*)/s);
+            if (flag === '--name')
+                name = attached ?? command[i + 1] ?? null;
+            if (attached === undefined && !BOOLEAN_LONG.has(flag))
+                i++;
+            continue;
+        }
+        const cluster = arg.slice(1);
+        if ([...cluster].every(c => BOOLEAN_SHORT.has(c)))
+            continue;
+        if (cluster.length === 1)
+            i++; // `-p 8000:8000`; `-p8000:8000` carries its value
+    }
+    return null;
+}
+async function dockerIdentity(command, env, cwd) {
+    const run = dockerRun(command);
+    if (!run)
+        return null;
+    const program = command[0];
+    const identity = { image: run.image, container_name: run.name, image_id: null, repo_digests: [], error: null };
+    try {
+        if (run.name)
+            identity.image_id = (await exec(program, ['container', 'inspect', '--format', '{{.Image}}', run.name], env, cwd)).trim() || null;
+        const target = identity.image_id ?? run.image;
+        const out = await exec(program, ['image', 'inspect', '--format', '{{.Id}} {{json .RepoDigests}}', target], env, cwd);
+        const space = out.indexOf(' ');
+        identity.image_id ??= out.slice(0, space).trim() || null;
+        const digests = JSON.parse(out.slice(space + 1).trim() || '[]');
+        identity.repo_digests = Array.isArray(digests) ? digests.filter((d) => typeof d === 'string') : [];
+    }
+    catch (error) {
+        identity.error = error.message.split('\n')[0].slice(0, 300);
+    }
+    return identity;
+}
+function exec(program, args, env, cwd) {
+    return new Promise((resolve, reject) => {
+        execFile(program, args, { env, cwd, timeout: 30_000 }, (error, stdout, stderr) => error ? reject(new Error(`${program} ${args.slice(0, 2).join(' ')}: ${(stderr || error.message).trim()}`)) : resolve(stdout));
+    });
+}
+
+/**
+ * `${NAME}` in a launch command or env value, filled from the environment. No shell is involved:
+ * the result is one argument whatever the value holds (spaces, quotes, `;`), so a variable can
+ * never add arguments or commands. `$$` is a literal `$`; any other `$` is kept as written.
+ */
+/**
+ * @param at the key path for messages, e.g. `deployments.baseline.launch.command[5]`
+ * @param source the gate file, for messages
+ */
+function expandTemplate(text, env, at, source) {
+    let out = '';
+    const used = [];
+    for (let i = 0; i < text.length; i++) {
+        const char = text[i];
+        if (char !== '$') {
+            out += char;
+            continue;
+        }
+        if (text[i + 1] === '$') {
+            out += '$';
+            i++;
+            continue;
+        }
+        if (text[i + 1] !== '{') {
+            out += char;
+            continue;
+        }
+        const end = text.indexOf('}', i + 2);
+        const name = end < 0 ? '' : text.slice(i + 2, end);
+        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+            throw new ConfigError('launch.template', `${at} has a malformed variable reference; write \${NAME} (or $$ for a literal $)`, {
+                file: source,
+                field: at,
+                value: text
+            });
+        }
+        const value = env[name];
+        if (value === undefined) {
+            throw new ConfigError('launch.variable_missing', `${at} uses \${${name}}, which is not set in the environment`, {
+                file: source,
+                field: at,
+                value: name
+            });
+        }
+        out += value;
+        used.push(name);
+        i = end;
+    }
+    return { text: out, used };
+}
+
+/**
+ * Masks secrets in the server's log lines before they are written: a server that prints its
+ * configuration (vLLM does, with --api-key) must not put the key into the evidence artifact.
+ * Secrets are the deployments' API keys and the values of environment variables whose names
+ * say they are secret (HF_TOKEN, OPENAI_API_KEY, ...), whether inherited or set by the gate file.
+ */
+const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH)/i;
+/** Shorter values would mask ordinary words. */
+const MIN_SECRET_LENGTH = 4;
+function secretValues(env, extra = []) {
+    const values = Object.entries(env)
+        .filter(([name, value]) => SECRET_NAME.test(name) && typeof value === 'string')
+        .map(([, value]) => value);
+    return [...new Set([...values, ...extra.filter((v) => typeof v === 'string')])]
+        .filter(value => value.length >= MIN_SECRET_LENGTH)
+        .sort((a, b) => b.length - a.length); // a longer secret containing a shorter one is masked whole
+}
+function masker(secrets) {
+    if (secrets.length === 0)
         return line => line;
-    return line => values.reduce((text, secret) => text.split(secret).join('***'), line);
+    return line => secrets.reduce((text, secret) => text.split(secret).join('***'), line);
 }
 
 var undici = {exports: {}};
@@ -53129,6 +55971,792 @@ function modelIds(body) {
 }
 
 /**
+ * Readiness of a launched server: GET {base_url}/models must list the model (the runner's probe,
+ * one attempt at a time) while the process is watched. A process that exits before it is ready
+ * is an error quoting the last lines of its log; so is a server still not ready after
+ * `ready_timeout_seconds`. A command that exits 0 while a `stop_command` is configured started
+ * something detached (`docker run -d`): then only the probe decides.
+ */
+const MAX_WAIT_MS = 2_000;
+async function waitUntilReady(server, settings) {
+    const started = Date.now();
+    let wait = 100;
+    let attempts = 0;
+    let lastProblem;
+    let lastReport = started;
+    for (;;) {
+        const exit = server.exit;
+        if (exit && !(settings.detachedAllowed && exit.code === 0 && exit.spawnError === null)) {
+            const how = exit.spawnError ? `could not be started (${exit.spawnError})` : `exited with ${exit.signal ?? `status ${exit.code}`}`;
+            throw new LaunchError('launch.exited_before_ready', `${settings.side} server ${how} before it was ready, after ${seconds(Date.now() - started)} s; last lines of ${settings.logName}:${quote(server.lastLines())}`, { field: `deployments.${settings.side}.launch.command`, value: settings.logName });
+        }
+        attempts++;
+        try {
+            const result = await probeServer({
+                side: settings.side,
+                baseUrl: settings.baseUrl,
+                model: settings.model,
+                apiKey: settings.apiKey,
+                timeoutMs: 0
+            });
+            return { ...result, attempts, elapsedMs: Date.now() - started };
+        }
+        catch (error) {
+            if (!(error instanceof ServerNotReadyError) || error.code !== 'server.not_ready')
+                throw error;
+            lastProblem = /last: (.*)\)$/.exec(error.message)?.[1] ?? error.message;
+        }
+        const elapsed = Date.now() - started;
+        if (elapsed >= settings.timeoutMs) {
+            throw new LaunchError('launch.ready_timeout', `${settings.side} server was not ready after ${seconds(elapsed)} s (ready_timeout_seconds; last probe: ${lastProblem}); last lines of ${settings.logName}:${quote(server.lastLines())}`, { field: `deployments.${settings.side}.launch.ready_timeout_seconds`, value: Math.round(settings.timeoutMs / 1000) });
+        }
+        if (Date.now() - lastReport >= 30_000) {
+            lastReport = Date.now();
+            settings.log?.(`[${settings.side}] server starting for ${seconds(elapsed)} s (${lastProblem})`);
+        }
+        await sleepUnlessExited(server, Math.min(wait, settings.timeoutMs - elapsed));
+        wait = Math.min(wait * 2, MAX_WAIT_MS);
+    }
+}
+/**
+ * Before launching: nothing may answer at the address yet. With a sequential schedule both
+ * sides usually use the same port; a leftover server there (the previous side's container that
+ * ignored its stop, someone else's) would be probed and measured in place of the launched one.
+ */
+async function addressAnswers(baseUrl) {
+    try {
+        const response = await undiciExports.request(`${baseUrl.replace(/\/+$/, '')}/models`, { method: 'GET', headersTimeout: 2_000, bodyTimeout: 2_000 });
+        await response.body.dump();
+        return response.statusCode;
+    }
+    catch {
+        return null;
+    }
+}
+async function sleepUnlessExited(server, ms) {
+    let timer;
+    await Promise.race([server.exited, new Promise(resolve => (timer = setTimeout(resolve, Math.max(ms, 0))))]);
+    clearTimeout(timer);
+}
+function quote(lines) {
+    return lines.length === 0 ? ' (empty)' : `\n${lines.map(line => `  ${line}`).join('\n')}`;
+}
+function seconds(ms) {
+    return (ms / 1000).toFixed(1);
+}
+
+/**
+ * Every process group helm-gate started and has not yet seen die: launched servers and helm-run.
+ * While one is alive, SIGINT and SIGTERM to helm-gate (a cancelled job, Ctrl-C) stop them all
+ * before exiting, because each lives in its own process group and would otherwise survive us and
+ * keep the GPU. A second signal, or the process exiting for any other reason, kills them at once.
+ *
+ * GitHub cancels a job with SIGINT, then SIGTERM 7.5 s later, then SIGKILL 2.5 s after that, so the
+ * urgent stop used here is short (registered stop functions get `urgent: true`).
+ */
+const live = new Map();
+let armed = false;
+let stopping = null;
+const SIGNALS = ['SIGINT', 'SIGTERM'];
+/** Messages of the signal path; stderr by default (the action's log). */
+let say = line => process.stderr.write(`${line}\n`);
+/** Tracks a group until the returned function is called (after it is known to be gone). */
+function trackGroup(group) {
+    live.set(group.pgid, group);
+    arm();
+    return () => {
+        if (live.get(group.pgid) === group)
+            live.delete(group.pgid);
+        if (live.size === 0 && !stopping)
+            disarm();
+    };
+}
+/** Stops every tracked group (used on signals; the normal path stops each launch itself). */
+async function stopAllGroups(urgent) {
+    await Promise.all([...live.values()].map(group => group.stop(urgent).catch(() => { })));
+}
+/**
+ * Live (non-zombie) processes of group `pgid`. On Linux read from /proc, because a zombie
+ * (exited, not yet reaped by its parent) still answers kill(0) but holds nothing; elsewhere
+ * kill(-pgid, 0) is the best available answer.
+ */
+function groupMembers(pgid) {
+    let entries;
+    try {
+        entries = readdirSync('/proc').filter(name => /^\d+$/.test(name));
+    }
+    catch {
+        return signalable(pgid) ? [pgid] : [];
+    }
+    const members = [];
+    for (const name of entries) {
+        try {
+            const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+            // pid (comm) state ppid pgrp ...; comm may hold spaces and parentheses.
+            const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+            if (Number(fields[2]) === pgid && fields[0] !== 'Z')
+                members.push(Number(name));
+        }
+        catch {
+            // exited while we looked
+        }
+    }
+    return members;
+}
+/** Is any process of group `pgid` still alive? */
+function groupAlive(pgid) {
+    return groupMembers(pgid).length > 0;
+}
+function signalable(pgid) {
+    try {
+        process.kill(-pgid, 0);
+        return true;
+    }
+    catch (error) {
+        // EPERM: something exists in that group that we may not signal; count it as alive.
+        return error.code === 'EPERM';
+    }
+}
+function killGroupNow(pgid, signal = 'SIGKILL') {
+    try {
+        process.kill(-pgid, signal);
+    }
+    catch {
+        // already gone
+    }
+}
+function onSignal(signal) {
+    const code = 128 + (constants$7.signals[signal] ?? 15);
+    if (stopping) {
+        say(`helm-gate: ${signal} again; killing ${live.size} process group(s) now`);
+        for (const pgid of live.keys())
+            killGroupNow(pgid);
+        process.exit(code);
+    }
+    say(`helm-gate: ${signal} received; stopping ${live.size} launched process group(s) before exiting`);
+    stopping = stopAllGroups(true).finally(() => {
+        for (const pgid of live.keys())
+            killGroupNow(pgid);
+        process.exit(code);
+    });
+}
+/** Last resort when the process exits with groups still tracked (an uncaught error, process.exit). */
+function onExit() {
+    for (const pgid of live.keys())
+        killGroupNow(pgid);
+}
+function arm() {
+    if (armed)
+        return;
+    armed = true;
+    for (const signal of SIGNALS)
+        process.on(signal, onSignal);
+    process.on('exit', onExit);
+}
+function disarm() {
+    if (!armed)
+        return;
+    armed = false;
+    for (const signal of SIGNALS)
+        process.off(signal, onSignal);
+    process.off('exit', onExit);
+}
+
+/**
+ * One launched server process: spawned with an argument array in its own process group, its
+ * output streamed to `logs/<side>-server.log` with secrets masked, the last lines kept for error
+ * messages, and a stop that always ends with the whole group gone: the configured signal, a
+ * wait, SIGKILL to the group, then `stop_command` (for containers started detached).
+ */
+const TAIL_LINES = 20;
+/** Urgent stops (a signal to helm-gate) wait at most this long before SIGKILL. */
+const URGENT_GRACE_MS = 3_000;
+const STOP_COMMAND_TIMEOUT_MS = 120_000;
+const URGENT_STOP_COMMAND_TIMEOUT_MS = 5_000;
+class ServerProcess {
+    settings;
+    pid;
+    startedAt;
+    /** Resolves when the leader exits (or could not start). */
+    exited;
+    exit = null;
+    tail = [];
+    file;
+    readers;
+    stopping = null;
+    release;
+    constructor(settings, file) {
+        this.settings = settings;
+        this.file = file;
+        this.startedAt = new Date();
+        this.writeLine(`helm-gate: starting ${settings.label} server: ${settings.mask(JSON.stringify(settings.command))} in ${settings.cwd}`);
+        const child = spawn(settings.command[0], settings.command.slice(1), {
+            cwd: settings.cwd,
+            env: settings.env,
+            stdio: ['ignore', 'pipe', 'pipe'],
+            detached: true
+        });
+        this.pid = child.pid ?? null;
+        this.readers = [child.stdout, child.stderr].map(stream => {
+            const reader = createInterface({ input: stream, crlfDelay: Infinity });
+            reader.on('line', line => this.onLine(line));
+            return new Promise(resolve => reader.on('close', resolve));
+        });
+        this.exited = new Promise(resolve => {
+            child.once('error', error => resolve({ code: null, signal: null, spawnError: error.message }));
+            child.once('exit', (code, signal) => resolve({ code, signal, spawnError: null }));
+        }).then(exit => {
+            this.exit = exit;
+            this.writeLine(exit.spawnError
+                ? `helm-gate: could not start ${settings.command[0]}: ${exit.spawnError}`
+                : `helm-gate: ${settings.label} server process exited (${exit.signal ?? `status ${exit.code}`})`);
+            return exit;
+        });
+        const pgid = this.pid;
+        this.release =
+            pgid === null ? () => { } : trackGroup({ pgid, label: `${settings.label} server`, stop: urgent => this.stop(urgent).then(() => { }) });
+    }
+    static async start(settings) {
+        await mkdir(dirname(settings.logFile), { recursive: true });
+        const file = createWriteStream(settings.logFile, { flags: 'a' });
+        return new ServerProcess(settings, file);
+    }
+    /** The last lines of the log (masked), for "exited before ready" messages. */
+    lastLines(count = TAIL_LINES) {
+        return this.tail.slice(-count);
+    }
+    /**
+     * Stops the server; every later call returns the same promise. Never throws: a stop that
+     * cannot finish cleanly still kills the group and says so in the log.
+     */
+    stop(urgent = false) {
+        this.stopping ??= this.doStop(urgent);
+        return this.stopping;
+    }
+    async doStop(urgent) {
+        const requested = new Date();
+        let killed = false;
+        const pgid = this.pid;
+        if (pgid !== null && this.exit === null) {
+            const signal = this.settings.stop.signal;
+            this.writeLine(`helm-gate: stopping the ${this.settings.label} server: ${signal} to process group ${pgid}`);
+            killGroupNow(pgid, signal);
+            const grace = urgent ? Math.min(URGENT_GRACE_MS, this.settings.stop.timeoutSeconds * 1000) : this.settings.stop.timeoutSeconds * 1000;
+            const exitedInTime = await settlesWithin(this.exited, grace);
+            if (!exitedInTime) {
+                this.writeLine(`helm-gate: the ${this.settings.label} server did not exit within ${Math.round(grace / 1000)} s; SIGKILL to the group`);
+                killed = true;
+            }
+        }
+        const exitedAt = new Date();
+        // Children that outlived the leader (or ignored the signal) go with the group, always.
+        if (pgid !== null) {
+            if (groupAlive(pgid))
+                killed = true;
+            killGroupNow(pgid, 'SIGKILL');
+            await waitUntilGone(pgid, 5_000);
+        }
+        await this.exited;
+        await Promise.all(this.readers);
+        let stopCommandExit = null;
+        if (this.settings.stopCommand) {
+            stopCommandExit = await this.runStopCommand(urgent ? URGENT_STOP_COMMAND_TIMEOUT_MS : STOP_COMMAND_TIMEOUT_MS);
+        }
+        this.release();
+        const stopped = new Date();
+        this.writeLine(`helm-gate: ${this.settings.label} server stopped`);
+        await new Promise(resolve => this.file.end(resolve));
+        return {
+            requested_at: requested.toISOString(),
+            exited_at: exitedAt.toISOString(),
+            killed,
+            stop_command_exit: stopCommandExit,
+            stopped_at: stopped.toISOString()
+        };
+    }
+    async runStopCommand(timeoutMs) {
+        const [program, ...args] = this.settings.stopCommand;
+        this.writeLine(`helm-gate: running stop_command ${this.settings.mask(JSON.stringify(this.settings.stopCommand))}`);
+        const child = spawn(program, args, {
+            cwd: this.settings.cwd,
+            env: this.settings.env,
+            stdio: ['ignore', 'pipe', 'pipe'],
+            detached: true
+        });
+        const release = child.pid
+            ? trackGroup({ pgid: child.pid, label: 'stop_command', stop: async () => killGroupNow(child.pid) })
+            : () => { };
+        const readers = [child.stdout, child.stderr].map(stream => {
+            const reader = createInterface({ input: stream, crlfDelay: Infinity });
+            reader.on('line', line => this.onLine(line));
+            return new Promise(resolve => reader.on('close', resolve));
+        });
+        const timer = setTimeout(() => child.pid && killGroupNow(child.pid), timeoutMs);
+        const result = await new Promise(resolve => {
+            child.once('error', error => resolve(`could not start: ${error.message}`));
+            child.once('exit', (code, signal) => resolve(code ?? `killed by ${signal}`));
+        });
+        clearTimeout(timer);
+        if (child.pid)
+            killGroupNow(child.pid);
+        await Promise.all(readers);
+        release();
+        this.writeLine(`helm-gate: stop_command finished: ${result}`);
+        return result;
+    }
+    onLine(raw) {
+        const line = this.settings.mask(raw);
+        this.tail.push(line);
+        if (this.tail.length > TAIL_LINES * 2)
+            this.tail.splice(0, this.tail.length - TAIL_LINES);
+        this.file.write(`${line}\n`);
+        this.settings.echo?.(line);
+    }
+    writeLine(line) {
+        if (!this.file.writableEnded)
+            this.file.write(`${line}\n`);
+        this.settings.echo?.(line);
+    }
+}
+async function waitUntilGone(pgid, timeoutMs) {
+    const deadline = Date.now() + timeoutMs;
+    while (groupAlive(pgid) && Date.now() < deadline)
+        await delay(25);
+}
+/** True when `promise` settles within `ms`; the timer never outlives the answer. */
+async function settlesWithin(promise, ms) {
+    let timer;
+    const timeout = new Promise(resolve => {
+        timer = setTimeout(() => resolve(false), ms);
+    });
+    try {
+        return await Promise.race([promise.then(() => true), timeout]);
+    }
+    finally {
+        clearTimeout(timer);
+    }
+}
+function delay(ms) {
+    return new Promise(resolve => setTimeout(resolve, ms));
+}
+
+/**
+ * `checkout: base`: the baseline's launch command runs in a worktree of the base commit, so a pull
+ * request that changes `serving/` is measured before (base files) and after (its own files)
+ * without a second workflow. The worktree is detached, outside the uploaded output, and removed
+ * afterwards whatever happened.
+ */
+async function addBaseWorktree(root, ref, env, log, parent = tmpdir()) {
+    const sha = await resolveCommit(root, ref, env, log);
+    const holder = await mkdtemp(join(parent, 'helm-gate-base-'));
+    const dir = join(holder, 'tree');
+    await git(root, ['worktree', 'add', '--detach', dir, sha], env);
+    log?.(`base commit ${sha.slice(0, 12)} checked out in ${dir}`);
+    let removed = null;
+    return {
+        dir,
+        sha,
+        remove: () => {
+            removed ??= (async () => {
+                try {
+                    await git(root, ['worktree', 'remove', '--force', dir], env);
+                }
+                catch {
+                    // fall through: delete the files and let prune drop the registration
+                }
+                await rm(holder, { recursive: true, force: true });
+                await git(root, ['worktree', 'prune'], env).catch(() => { });
+            })();
+            return removed;
+        }
+    };
+}
+
+/**
+ * The launched deployments of one run: what to start for each side, where (the checked-out
+ * tree or a worktree of the base commit), and the records that go into run-manifest.json.
+ * `up` starts a side's server and waits until it serves the model; `down` stops it; `close`
+ * stops whatever is still up and removes the worktree. The runner calls them on a schedule
+ * (schedule.ts) and `close` in a finally, so nothing outlives the run.
+ */
+class Launcher {
+    options;
+    settings;
+    prepared;
+    worktree = null;
+    constructor(options, settings, prepared) {
+        this.options = options;
+        this.settings = settings;
+        this.prepared = prepared;
+    }
+    /** Null when the gate file launches nothing. Checks every template now, before anything starts. */
+    static async open(options) {
+        const settings = options.config.launch;
+        if (!settings || Object.keys(settings.sides).length === 0)
+            return null;
+        const source = options.config.source;
+        const deployments = options.config.deployments;
+        if (!deployments)
+            return null;
+        const prepared = {};
+        for (const side of ['baseline', 'candidate']) {
+            const spec = settings.sides[side];
+            if (!spec)
+                continue;
+            const deployment = deployments[side];
+            if (deployment.kind !== 'server') {
+                throw new ConfigError('config.invalid', `${spec.field} needs a server deployment`, { file: source, field: spec.field });
+            }
+            if (spec.checkout === 'base' && !options.baseRef) {
+                throw new ConfigError('launch.base_ref_missing', `${spec.field}.checkout is base but no base commit is known: outside a pull request give --baseline-ref REF`, { file: source, field: `${spec.field}.checkout`, value: 'base' });
+            }
+            const used = [];
+            const expand = (text, at) => {
+                const out = expandTemplate(text, options.env, at, source);
+                used.push(...out.used);
+                return out.text;
+            };
+            const extraEnv = Object.fromEntries(Object.entries(spec.env).map(([name, value]) => [name, expand(value, `${spec.field}.env.${name}`)]));
+            const env = { ...options.env, ...extraEnv };
+            const command = spec.command.map((arg, i) => expand(arg, `${spec.field}.command[${i}]`));
+            const stopCommand = spec.stopCommand?.map((arg, i) => expand(arg, `${spec.field}.stop_command[${i}]`)) ?? null;
+            const mask = masker(secretValues(env, options.secrets ?? []));
+            const logFile = resolve(options.outDir, 'logs', `${side}-server.log`);
+            prepared[side] = {
+                spec,
+                deployment,
+                command,
+                env,
+                stopCommand,
+                mask,
+                cwd: options.cwd,
+                server: null,
+                users: 0,
+                record: {
+                    side,
+                    command: spec.command,
+                    checkout: spec.checkout,
+                    commit: null,
+                    log_file: relative(options.outDir, logFile),
+                    pid: null,
+                    started_at: null,
+                    ready_at: null,
+                    ready_ms: null,
+                    stop: null,
+                    exit: null,
+                    docker: null,
+                    errors: []
+                }
+            };
+        }
+        const launcher = new Launcher(options, settings, prepared);
+        try {
+            await launcher.checkoutBase();
+        }
+        catch (error) {
+            await launcher.close();
+            throw error;
+        }
+        return launcher;
+    }
+    get schedule() {
+        return this.settings.schedule;
+    }
+    /** Does `side` run against a server this launcher starts? */
+    launches(side) {
+        return this.entry(side) !== null;
+    }
+    /** Starts the side's server (once, however many sides use it) and waits until it is ready. */
+    async up(side) {
+        const entry = this.entry(side);
+        if (!entry)
+            throw new LaunchError('launch.none', `${side} is not launched`);
+        const key = this.keyOf(side);
+        entry.users++;
+        if (entry.users > 1 && entry.server)
+            return this.ready(entry, key);
+        const progress = this.options.progress ?? (() => { });
+        const logName = entry.record.log_file;
+        try {
+            const busy = await addressAnswers(entry.deployment.baseUrl);
+            if (busy !== null) {
+                throw new LaunchError('launch.address_in_use', `something already answers at ${entry.deployment.baseUrl} (HTTP ${busy}) before the ${key} server was launched; stop it first, or it would be measured in place of the launched server`, { field: `deployments.${key}.base_url`, value: entry.deployment.baseUrl });
+            }
+            progress(`[${key}] launching the server (${entry.spec.checkout === 'base' ? `base commit ${this.worktree?.sha.slice(0, 12)}` : 'checked-out tree'}; log: ${logName})`);
+            entry.server = await ServerProcess.start({
+                label: key,
+                command: entry.command,
+                cwd: entry.cwd,
+                env: entry.env,
+                logFile: resolve(this.options.outDir, logName),
+                mask: entry.mask,
+                stop: entry.spec.stop,
+                stopCommand: entry.stopCommand,
+                echo: this.options.echo ? line => this.options.echo?.(`[${key} server] ${line}`) : undefined
+            });
+            entry.record.pid = entry.server.pid;
+            entry.record.started_at = entry.server.startedAt.toISOString();
+            const result = await waitUntilReady(entry.server, {
+                side: key,
+                baseUrl: entry.deployment.baseUrl,
+                model: entry.deployment.model,
+                apiKey: entry.deployment.apiKeyEnv ? (this.options.env[entry.deployment.apiKeyEnv] ?? null) : null,
+                timeoutMs: entry.spec.readyTimeoutSeconds * 1000,
+                detachedAllowed: entry.stopCommand !== null,
+                logName,
+                log: progress
+            });
+            const readyAt = new Date();
+            entry.record.ready_at = readyAt.toISOString();
+            entry.record.ready_ms = readyAt.getTime() - entry.server.startedAt.getTime();
+            entry.record.docker = await dockerIdentity(entry.command, entry.env, entry.cwd);
+            progress(`[${key}] server ready after ${(entry.record.ready_ms / 1000).toFixed(1)} s: ${result.url} lists ${entry.deployment.model}`);
+            return result;
+        }
+        catch (error) {
+            if (error instanceof GateError)
+                entry.record.errors.push({ code: error.code, message: error.message });
+            throw error;
+        }
+    }
+    /** Stops the side's server when no other side still uses it. Never throws. */
+    async down(side) {
+        const entry = this.entry(side);
+        if (!entry)
+            return;
+        entry.users = Math.max(0, entry.users - 1);
+        if (entry.users > 0)
+            return;
+        await this.stop(entry);
+    }
+    /** Stops everything still up and removes the base worktree. */
+    async close() {
+        await Promise.all(Object.values(this.prepared).map(entry => this.stop(entry)));
+        await this.worktree?.remove();
+    }
+    manifest() {
+        return {
+            schedule: this.settings.schedule,
+            interleaving_possible: this.settings.schedule === 'concurrent',
+            base_commit: this.worktree?.sha ?? null,
+            sides: Object.fromEntries(Object.entries(this.prepared).map(([side, entry]) => [side, entry.record]))
+        };
+    }
+    async stop(entry) {
+        const server = entry.server;
+        if (!server)
+            return;
+        const progress = this.options.progress ?? (() => { });
+        const stop = await server.stop(false);
+        if (!entry.record.stop) {
+            entry.record.stop = stop;
+            entry.record.exit = server.exit ? { code: server.exit.code, signal: server.exit.signal } : null;
+            progress(`[${entry.record.side}] server stopped${stop.killed ? ' (killed)' : ''}`);
+        }
+    }
+    async ready(entry, key) {
+        // The second user of a shared server (self-check): it is up already; ask it again.
+        return waitUntilReady(entry.server, {
+            side: key,
+            baseUrl: entry.deployment.baseUrl,
+            model: entry.deployment.model,
+            apiKey: entry.deployment.apiKeyEnv ? (this.options.env[entry.deployment.apiKeyEnv] ?? null) : null,
+            timeoutMs: entry.spec.readyTimeoutSeconds * 1000,
+            detachedAllowed: entry.stopCommand !== null,
+            logName: entry.record.log_file
+        });
+    }
+    keyOf(side) {
+        return this.options.selfCheck ? 'baseline' : side;
+    }
+    entry(side) {
+        return this.prepared[this.keyOf(side)] ?? null;
+    }
+    async checkoutBase() {
+        const base = Object.values(this.prepared).filter(entry => entry.spec.checkout === 'base');
+        if (base.length === 0)
+            return;
+        const root = await repositoryRoot(this.options.cwd, this.options.env);
+        this.worktree = await addBaseWorktree(root, this.options.baseRef, this.options.env, this.options.progress, this.options.tempDir);
+        // The same place in the base tree as the working directory in the checked-out one.
+        const cwd = resolve(this.worktree.dir, relative(root, await realpath(resolve(this.options.cwd))));
+        for (const entry of base) {
+            entry.cwd = cwd;
+            entry.record.commit = this.worktree.sha;
+        }
+    }
+}
+
+async function runOnSchedule(items, schedule, steps) {
+    if (schedule === 'sequential') {
+        for (const item of items) {
+            let ok;
+            try {
+                ok = await steps.up(item);
+                if (ok)
+                    await steps.measure(item);
+            }
+            finally {
+                await steps.down(item);
+            }
+            if (!ok)
+                return;
+        }
+        return;
+    }
+    let failure = null;
+    try {
+        const ups = await Promise.allSettled(items.map(item => steps.up(item)));
+        const rejected = ups.find((u) => u.status === 'rejected');
+        if (rejected)
+            throw rejected.reason;
+        if (ups.every(u => u.status === 'fulfilled' && u.value)) {
+            const measured = await Promise.allSettled(items.map(item => steps.measure(item)));
+            const thrown = measured.find((m) => m.status === 'rejected');
+            if (thrown)
+                throw thrown.reason;
+        }
+    }
+    catch (error) {
+        failure = error;
+    }
+    const downs = await Promise.allSettled(items.map(item => steps.down(item)));
+    if (failure !== null)
+        throw failure;
+    const thrown = downs.find((d) => d.status === 'rejected');
+    if (thrown)
+        throw thrown.reason;
+}
+
+/**
+ * Both sides launched from different commands, environments or checkouts: different servers even
+ * at the same address and model name (the usual sequential set-up: two images on port 8000).
+ */
+function launchesDiffer(config) {
+    const { baseline, candidate } = config.launch?.sides ?? {};
+    if (!baseline || !candidate)
+        return false;
+    const identity = (spec) => JSON.stringify([spec.command, spec.env, spec.checkout]);
+    return identity(baseline) !== identity(candidate);
+}
+function scheduleNotes(schedule, launch) {
+    if (schedule !== 'sequential')
+        return [];
+    const periods = Object.values(launch?.sides ?? {})
+        .filter(record => record.started_at)
+        .map(record => `${record.side} up ${record.started_at} to ${record.stop?.stopped_at ?? 'unknown'}`);
+    return [
+        'Sequential schedule: the sides were measured one after the other' +
+            (periods.length ? ` (${periods.join('; ')})` : '') +
+            '. Pairing removes instance difficulty, not drift between the two periods (host load, thermal state), and a load measurement cannot interleave its blocks between the sides.'
+    ];
+}
+
+/**
+ * One helm-run process: spawned with an argument array in its own process group (so a timeout
+ * can kill HELM's worker threads and any children at once), its output streamed line by line
+ * to a log file and to the caller with a side prefix, with progress read from HELM's own log.
+ */
+const KILL_GRACE_MS = 5_000;
+async function runHelmProcess(settings) {
+    await mkdir(dirname(settings.logFile), { recursive: true });
+    const file = createWriteStream(settings.logFile, { flags: 'a' });
+    const started = Date.now();
+    const state = { requests: 0, runsStarted: [], failedRuns: [] };
+    const redact = redactor(settings.secrets ?? []);
+    const prefix = `[${settings.side}]`;
+    const child = spawn(settings.command, settings.args, {
+        env: settings.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true
+    });
+    // A signal to helm-gate (a cancelled job) must not leave helm-run running in its own group.
+    const pgid = child.pid;
+    const release = pgid ? trackGroup({ pgid, label: `${settings.side} helm-run`, stop: async () => killGroup(pgid, 'SIGKILL') }) : () => { };
+    const onLine = (raw) => {
+        const line = redact(raw);
+        file.write(`${line}\n`);
+        settings.log?.(`${prefix} ${line}`);
+        const running = /\bRunning (\S.*) \{\s*$/.exec(line);
+        if (running) {
+            state.runsStarted.push(running[1]);
+            settings.progress?.(`${prefix} run ${state.runsStarted.length}/${settings.expectedRuns}: ${running[1]}`);
+        }
+        const processed = /\bProcessed (\d+) requests\b/.exec(line);
+        if (processed) {
+            state.requests += Number(processed[1]);
+            settings.progress?.(`${prefix} ${state.requests} requests done`);
+        }
+        const failed = /Failed runs: \[(.*)\]/.exec(line);
+        if (failed)
+            state.failedRuns = [...failed[1].matchAll(/"([^"]*)"/g)].map(m => m[1]);
+    };
+    const readers = [child.stdout, child.stderr].map(stream => {
+        const reader = createInterface({ input: stream, crlfDelay: Infinity });
+        reader.on('line', onLine);
+        return new Promise(resolve => reader.on('close', resolve));
+    });
+    let timedOut = false;
+    let killTimer;
+    const timeout = setTimeout(() => {
+        timedOut = true;
+        onLine(`helm-gate: ${settings.side} exceeded its timeout of ${Math.round(settings.timeoutMs / 1000)} s; killing process group ${child.pid}`);
+        killGroup(child.pid, 'SIGTERM');
+        killTimer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS);
+    }, settings.timeoutMs);
+    const heartbeat = setInterval(() => {
+        const seconds = Math.round((Date.now() - started) / 1000);
+        settings.progress?.(`${prefix} still running after ${seconds} s: run ${state.runsStarted.length}/${settings.expectedRuns}, ${state.requests} requests done`);
+    }, settings.heartbeatMs ?? 30_000);
+    const exit = await new Promise(resolve => {
+        child.once('error', error => resolve({ code: null, signal: null, spawnError: error.message }));
+        child.once('exit', (code, signal) => resolve({ code, signal, spawnError: null }));
+    });
+    clearTimeout(timeout);
+    clearInterval(heartbeat);
+    if (killTimer)
+        clearTimeout(killTimer);
+    // Children of helm-run that outlived it (none expected) must not keep running after the gate,
+    // nor hold its output pipes open.
+    killGroup(child.pid, 'SIGKILL');
+    release();
+    if (exit.spawnError === null)
+        await Promise.all(readers);
+    const ended = Date.now();
+    if (exit.spawnError)
+        onLine(`helm-gate: could not start ${settings.command}: ${exit.spawnError}`);
+    await new Promise(resolve => file.end(resolve));
+    return {
+        exitCode: exit.code,
+        signal: exit.signal,
+        timedOut,
+        startedAt: new Date(started).toISOString(),
+        endedAt: new Date(ended).toISOString(),
+        durationMs: ended - started,
+        requests: state.requests,
+        runsStarted: state.runsStarted,
+        failedRuns: state.failedRuns,
+        spawnError: exit.spawnError
+    };
+}
+function killGroup(pid, signal) {
+    if (!pid)
+        return;
+    try {
+        process.kill(-pid, signal);
+    }
+    catch {
+        // already gone
+    }
+}
+function redactor(secrets) {
+    const values = secrets.filter(secret => secret.length >= 4);
+    if (values.length === 0)
+        return line => line;
+    return line => values.reduce((text, secret) => text.split(secret).join('***'), line);
+}
+
+/**
  * run-manifest.json: how the run directories next to it were made. Kept with the evidence so a
  * result can be traced to the exact HELM version, commands, servers and gate-file fingerprint.
  * Never holds a secret: commands carry none, prod_env files are redacted.
@@ -53273,7 +56901,7 @@ async function prepareRun(config, opts) {
         candidate: opts.selfCheck ? config.deployments.baseline : config.deployments.candidate
     };
     assertComparableDeployments(deployments.baseline, deployments.candidate, config.source);
-    if (!opts.selfCheck && opts.sides.includes('baseline') && opts.sides.includes('candidate')) {
+    if (!opts.selfCheck && opts.sides.includes('baseline') && opts.sides.includes('candidate') && !launchesDiffer(config)) {
         assertDistinctDeployments(deployments.baseline, deployments.candidate, config.source);
     }
     const plans = [];
@@ -53306,6 +56934,8 @@ async function runSides(config, opts) {
     assertPinnedVersion(helmVersion, config.helm.version, config.source);
     const pluginPath = await pluginPythonPath(env);
     const tempDir = await mkdtemp(join(tmpdir(), 'helm-gate-'));
+    const schedule = opts.sequential ? 'sequential' : (config.launch?.schedule ?? 'concurrent');
+    let launcher = null;
     try {
         const prepared = await prepareRun(config, {
             outDir,
@@ -53322,23 +56952,43 @@ async function runSides(config, opts) {
         const outcomes = new Map();
         for (const plan of prepared.plans)
             outcomes.set(plan.side, emptyOutcome(plan));
-        // Pre-flight: both servers must answer before either side starts, so a dead one costs seconds.
         const secrets = [];
-        await Promise.all(prepared.plans.map(async (plan) => {
-            const outcome = outcomes.get(plan.side);
+        for (const plan of prepared.plans) {
             const deployment = prepared.deployments[plan.side];
             if (deployment.kind !== 'server')
-                return;
+                continue;
             const apiKey = apiKeyOf(deployment.apiKeyEnv, env, config.source, plan.side);
             if (apiKey)
                 secrets.push(apiKey);
             secrets.push(...urlSecrets(deployment.baseUrl));
+        }
+        const keyNames = Object.values(prepared.deployments).flatMap(d => (d.kind === 'server' && d.apiKeyEnv ? [d.apiKeyEnv] : []));
+        launcher = await Launcher.open({
+            config,
+            cwd,
+            env: helmRunEnv(env, keyNames),
+            baseRef: opts.baseRef ?? null,
+            outDir,
+            selfCheck: opts.selfCheck,
+            secrets,
+            progress,
+            echo: opts.log === undefined ? undefined : log,
+            tempDir
+        });
+        const launched = (side) => launcher?.launches(side) ?? false;
+        // Pre-flight: servers that are already up must answer before either side starts, so a dead
+        // one costs seconds. Launched servers are probed when they are started (schedule below).
+        await Promise.all(prepared.plans.map(async (plan) => {
+            const outcome = outcomes.get(plan.side);
+            const deployment = prepared.deployments[plan.side];
+            if (deployment.kind !== 'server' || launched(plan.side))
+                return;
             try {
                 outcome.server = await probeServer({
                     side: plan.side,
                     baseUrl: deployment.baseUrl,
                     model: deployment.model,
-                    apiKey,
+                    apiKey: deployment.apiKeyEnv ? (env[deployment.apiKeyEnv] ?? null) : null,
                     timeoutMs: opts.readinessTimeoutMs ?? DEFAULT_READINESS_TIMEOUT_MS,
                     log: progress
                 });
@@ -53352,7 +57002,6 @@ async function runSides(config, opts) {
         }));
         const ready = [...outcomes.values()].every(outcome => outcome.errors.length === 0);
         if (ready) {
-            const keyNames = Object.values(prepared.deployments).flatMap(d => (d.kind === 'server' && d.apiKeyEnv ? [d.apiKeyEnv] : []));
             const childEnv = { ...helmRunEnv(env, keyNames), PYTHONPATH: [pluginPath, env.PYTHONPATH].filter(Boolean).join(delimiter) };
             const runOne = async (plan) => {
                 const outcome = outcomes.get(plan.side);
@@ -53372,16 +57021,35 @@ async function runSides(config, opts) {
                 await finishSide(plan, result, outcome, prepared.runs);
                 progress(`[${plan.side}] ${outcome.complete ? 'complete' : 'FAILED'} in ${Math.round((result.durationMs ?? 0) / 100) / 10} s, ${result.requests} requests`);
             };
-            if (opts.sequential) {
-                for (const plan of prepared.plans)
-                    await runOne(plan);
-            }
-            else {
-                await Promise.all(prepared.plans.map(runOne));
-            }
+            await runOnSchedule(prepared.plans, schedule, {
+                up: async (plan) => {
+                    if (!launched(plan.side))
+                        return true;
+                    const outcome = outcomes.get(plan.side);
+                    try {
+                        outcome.server = await launcher.up(plan.side);
+                        return true;
+                    }
+                    catch (error) {
+                        if (!(error instanceof GateError))
+                            throw error;
+                        outcome.errors.push(error);
+                        return false;
+                    }
+                },
+                measure: runOne,
+                down: async (plan) => {
+                    if (launched(plan.side))
+                        await launcher.down(plan.side);
+                }
+            });
         }
+        await launcher?.close();
         const ended = new Date();
-        const print = fingerprint(config);
+        const print = config.launch?.fingerprintPaths.length
+            ? await gateFingerprint(config, cwd, opts.baseRef ?? null, env)
+            : fingerprint(config);
+        const launchManifest = launcher?.manifest() ?? null;
         const manifestPath = await writeRunManifest(outDir, {
             schema: 'helm-gate-run/1',
             tool_version: HELM_GATE_VERSION,
@@ -53389,7 +57057,9 @@ async function runSides(config, opts) {
             fingerprint: print,
             helm_version: helmVersion,
             self_check: Boolean(opts.selfCheck),
-            concurrent: !opts.sequential,
+            concurrent: schedule === 'concurrent',
+            schedule,
+            launch: launchManifest,
             started_at: started.toISOString(),
             ended_at: ended.toISOString(),
             sides: Object.fromEntries(prepared.plans.map(plan => [
@@ -53408,10 +57078,14 @@ async function runSides(config, opts) {
             helmVersion,
             startedAt: started.toISOString(),
             endedAt: ended.toISOString(),
-            durationMs: ended.getTime() - started.getTime()
+            durationMs: ended.getTime() - started.getTime(),
+            launch: launchManifest,
+            notes: scheduleNotes(schedule, launchManifest)
         };
     }
     finally {
+        // Every path: a thrown error, a failed side. Stopping twice is harmless.
+        await launcher?.close();
         // The local paths may hold a copy of the user's credentials.conf: never leave it behind.
         await rm(tempDir, { recursive: true, force: true });
     }
@@ -53781,6 +57455,8 @@ once), then compares them per instance.
   --self-check           run the baseline against itself: the flip rate is the server's noise floor
                          (exit 0 unless the runs fail)
   --sequential           run the sides one after the other instead of at the same time
+  --baseline-ref REF     the commit a launched baseline with checkout: base runs from, and where
+                         fingerprint_paths are read (default HEAD); see docs/launch.md
   --ready-timeout SEC    wait this long for each server's GET /models (default 120)
   --examples N           changed answers shown per comparison (default 3)
   --verbose              stream every helm-run log line (prefixed with its side)
@@ -53792,6 +57468,7 @@ const SPECS = {
     out: { value: true },
     'self-check': { value: false },
     sequential: { value: false },
+    'baseline-ref': { value: true },
     'ready-timeout': { value: true },
     examples: { value: true },
     verbose: { value: false },
@@ -53821,6 +57498,7 @@ async function runCommand(argv, io) {
         sides: ['baseline', 'candidate'],
         selfCheck,
         sequential: args.flags.has('sequential'),
+        baseRef: args.options.get('baseline-ref') ?? null,
         readinessTimeoutMs: readySeconds === undefined ? undefined : readySeconds * 1000,
         log: args.flags.has('verbose') && !quiet ? say : undefined,
         progress: say,
@@ -53833,6 +57511,7 @@ async function runCommand(argv, io) {
         priorErrors: outcome.errors,
         examples: examples ?? 3
     });
+    report.notes.push(...outcome.notes);
     // report.json and report.md outlive the console: without this they read as an ordinary gate
     // of two deployments, and the flip rate (the point of the self-check) would be lost.
     if (selfCheck)

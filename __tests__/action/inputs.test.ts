@@ -17,7 +17,8 @@ describe('readSettings', () => {
       inconclusive: 'fail',
       shardIndex: 0,
       shardCount: 1,
-      frozenConfig: true
+      frozenConfig: true,
+      allowForkLaunch: false
     })
   })
 

@@ -28,6 +28,7 @@ export const INPUTS = {
   shardCount: 'shard-count',
   workingDirectory: 'working-directory',
   outputDir: 'output-dir',
+  allowForkLaunch: 'allow-fork-launch',
   frozenConfig: 'frozen-config'
 } as const
 

@@ -38,6 +38,8 @@ export interface ActionSettings {
   outputDir: string
   /** In a pull request, read the gate file as of the base commit. */
   frozenConfig: boolean
+  /** Launch deployments (gate file `launch`) on a fork pull request too (docs/launch.md). */
+  allowForkLaunch: boolean
 }
 
 export type InputGetter = (name: string) => string
@@ -65,7 +67,8 @@ export function readSettings(get: InputGetter): ActionSettings {
     shardCount: number(INPUTS.shardCount, read(INPUTS.shardCount), 1, 1, 256, true),
     workingDirectory: read(INPUTS.workingDirectory) || '.',
     outputDir: read(INPUTS.outputDir),
-    frozenConfig: boolean(INPUTS.frozenConfig, read(INPUTS.frozenConfig), true)
+    frozenConfig: boolean(INPUTS.frozenConfig, read(INPUTS.frozenConfig), true),
+    allowForkLaunch: boolean(INPUTS.allowForkLaunch, read(INPUTS.allowForkLaunch), false)
   }
   if (settings.shardIndex >= settings.shardCount) {
     throw new UsageError('input.shard', `input ${INPUTS.shardIndex} must be below ${INPUTS.shardCount} (${settings.shardCount})`, {

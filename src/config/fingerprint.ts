@@ -7,8 +7,17 @@
 import { createHash } from 'node:crypto'
 import type { Deployment, GateConfig } from './types.js'
 
-export function fingerprint(config: GateConfig): string {
-  const identity = {
+export interface FingerprintExtras {
+  /**
+   * Repository path -> git blob digest at the base commit, for the files `fingerprint_paths`
+   * selects (launch/fingerprint-paths.ts): a change to the baseline's serving files makes a new
+   * fingerprint, a change to the candidate's only does not.
+   */
+  pathDigests?: Record<string, string>
+}
+
+export function fingerprint(config: GateConfig, extras: FingerprintExtras = {}): string {
+  const identity: Record<string, unknown> = {
     helm: config.helm
       ? {
           version: config.helm.version,
@@ -18,6 +27,17 @@ export function fingerprint(config: GateConfig): string {
       : null,
     entries: [...new Set(config.runs.map(run => run.entry))].sort(),
     baseline: config.deployments ? deploymentIdentity(config.deployments.baseline) : null
+  }
+  // Added only when used, so gate files without launch keep their fingerprints (and archives).
+  const launch = config.launch?.sides.baseline
+  if (launch) {
+    // The command as written: `${VAR}` values are not part of it (pin versions in the gate file
+    // or in a fingerprinted file; docs/launch.md).
+    identity.baseline_launch = { command: launch.command, checkout: launch.checkout, env: launch.env }
+  }
+  if (config.launch?.fingerprintPaths.length) {
+    identity.fingerprint_paths = config.launch.fingerprintPaths
+    identity.baseline_files = Object.fromEntries(Object.entries(extras.pathDigests ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
   }
   return createHash('sha256').update(JSON.stringify(identity)).digest('hex')
 }

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises'
 import { parseDocument } from 'yaml'
 import { ConfigError } from '../errors.js'
 import { DEFAULT_STATISTICS, type Deployment, type GateConfig, type GatedRun, type HelmSettings, type StatisticsSettings } from './types.js'
+import { checkScheduleFits, launchNeedsServer, parseLaunch, parseLaunchSettings, type LaunchSide, type LaunchSpec } from './launch.js'
 import { Fields } from './validate.js'
 import { looksLikeSecret } from '../secrets/redact.js'
 
@@ -70,12 +71,24 @@ function firstLine(error: unknown): string {
 }
 
 export function parseGateConfig(text: string, source: string): GateConfig {
-  const top = Fields.of(source, '', parseYamlFile(text, source)).allow(['version', 'helm', 'deployments', 'runs', 'statistics'])
+  const top = Fields.of(source, '', parseYamlFile(text, source)).allow([
+    'version',
+    'helm',
+    'deployments',
+    'runs',
+    'statistics',
+    'schedule',
+    'fingerprint_paths'
+  ])
   const version = top.integer('version', 1, 1, 1)
   const helmFields = top.object('helm')
   const deploymentFields = top.object('deployments')
   const runList = top.list('runs')
   const statisticsFields = top.object('statistics')
+  const launches: Partial<Record<LaunchSide, LaunchSpec>> = {}
+  const deployments = deploymentFields ? parseDeployments(deploymentFields, launches) : null
+  const launch = parseLaunchSettings(top, launches)
+  checkScheduleFits(top, launch, baseUrlsOf(deployments))
   top.done()
 
   if (!runList || runList.length === 0) {
@@ -102,10 +115,16 @@ export function parseGateConfig(text: string, source: string): GateConfig {
     version: version as 1,
     source,
     helm: helmFields ? parseHelm(helmFields) : null,
-    deployments: deploymentFields ? parseDeployments(deploymentFields) : null,
+    deployments,
     runs,
-    statistics: statisticsFields ? parseStatistics(statisticsFields) : { ...DEFAULT_STATISTICS }
+    statistics: statisticsFields ? parseStatistics(statisticsFields) : { ...DEFAULT_STATISTICS },
+    launch
   }
+}
+
+function baseUrlsOf(deployments: { baseline: Deployment; candidate: Deployment } | null): Partial<Record<LaunchSide, string>> {
+  const url = (d: Deployment | undefined): string | undefined => (d?.kind === 'server' ? d.baseUrl : undefined)
+  return { baseline: url(deployments?.baseline), candidate: url(deployments?.candidate) }
 }
 
 function parseRun(f: Fields): GatedRun {
@@ -157,25 +176,26 @@ function parseHelm(f: Fields): HelmSettings {
   return settings
 }
 
-function parseDeployments(f: Fields): { baseline: Deployment; candidate: Deployment } {
+function parseDeployments(f: Fields, launches: Partial<Record<LaunchSide, LaunchSpec>>): { baseline: Deployment; candidate: Deployment } {
   f.allow(['baseline', 'candidate'])
   const baseline = f.object('baseline')
   const candidate = f.object('candidate')
   f.done()
   if (!baseline) f.fail('baseline', `${f.at('baseline')} is required`, null)
   if (!candidate) f.fail('candidate', `${f.at('candidate')} is required`, null)
-  return { baseline: parseDeployment(baseline), candidate: parseDeployment(candidate) }
+  return { baseline: parseDeployment(baseline, launches, 'baseline'), candidate: parseDeployment(candidate, launches, 'candidate') }
 }
 
-function parseDeployment(f: Fields): Deployment {
+function parseDeployment(f: Fields, launches: Partial<Record<LaunchSide, LaunchSpec>>, side: LaunchSide): Deployment {
   if (f.has('prod_env')) {
+    if (f.has('launch')) launchNeedsServer(f)
     f.allow(['prod_env', 'deployment'])
     const localPath = f.string('prod_env')
     const deployment = f.string('deployment')
     f.done()
     return { kind: 'prod_env', localPath, deployment }
   }
-  f.allow(['api', 'base_url', 'model', 'tokenizer', 'max_sequence_length', 'api_key_env', 'request_timeout_seconds'])
+  f.allow(['api', 'base_url', 'model', 'tokenizer', 'max_sequence_length', 'api_key_env', 'request_timeout_seconds', 'launch'])
   const api = f.choice('api', ['chat', 'completions'] as const, undefined)
   const baseUrl = f.string('base_url')
   let url: URL
@@ -200,6 +220,8 @@ function parseDeployment(f: Fields): Deployment {
     f.fail('api_key_env', `${f.at('api_key_env')} must be the NAME of an environment variable, not a key`, '(hidden)')
   }
   const requestTimeoutSeconds = f.number('request_timeout_seconds', 60, n => n > 0 && n <= 3600, 'seconds between 0 and 3600')
+  const launchFields = f.object('launch')
+  if (launchFields) launches[side] = parseLaunch(launchFields)
   f.done()
   return {
     kind: 'server',

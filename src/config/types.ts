@@ -22,6 +22,8 @@
  *                 interval: auto, flip_tolerance: 1e-9 }
  */
 
+import type { LaunchSettings } from './launch.js'
+
 export type Api = 'chat' | 'completions'
 export type IntervalMethod = 'auto' | 'bootstrap' | 'newcombe' | 'tango'
 export type Direction = 'higher' | 'lower'
@@ -109,6 +111,8 @@ export interface GateConfig {
   deployments: { baseline: Deployment; candidate: Deployment } | null
   runs: GatedRun[]
   statistics: StatisticsSettings
+  /** Launched servers, the schedule and fingerprint_paths (config/launch.ts); absent = nothing launched. */
+  launch?: LaunchSettings
 }
 
 export const DEFAULT_STATISTICS: StatisticsSettings = {

@@ -36,6 +36,11 @@ export class Fields {
     return this.path ? `${this.path}.${key}` : key
   }
 
+  /** The keys present, for maps whose keys are data (e.g. environment variable names). */
+  keys(): string[] {
+    return Object.keys(this.obj)
+  }
+
   has(key: string): boolean {
     return this.obj[key] !== undefined && this.obj[key] !== null
   }

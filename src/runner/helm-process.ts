@@ -8,6 +8,7 @@ import { createWriteStream } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { createInterface } from 'node:readline'
+import { trackGroup } from '../launch/registry.js'
 
 export interface HelmProcessSettings {
   side: string
@@ -59,6 +60,10 @@ export async function runHelmProcess(settings: HelmProcessSettings): Promise<Hel
     detached: true
   })
 
+  // A signal to helm-gate (a cancelled job) must not leave helm-run running in its own group.
+  const pgid = child.pid
+  const release = pgid ? trackGroup({ pgid, label: `${settings.side} helm-run`, stop: async () => killGroup(pgid, 'SIGKILL') }) : () => {}
+
   const onLine = (raw: string): void => {
     const line = redact(raw)
     file.write(`${line}\n`)
@@ -109,6 +114,7 @@ export async function runHelmProcess(settings: HelmProcessSettings): Promise<Hel
   // Children of helm-run that outlived it (none expected) must not keep running after the gate,
   // nor hold its output pipes open.
   killGroup(child.pid, 'SIGKILL')
+  release()
   if (exit.spawnError === null) await Promise.all(readers)
   const ended = Date.now()
   if (exit.spawnError) onLine(`helm-gate: could not start ${settings.command}: ${exit.spawnError}`)

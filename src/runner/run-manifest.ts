@@ -5,6 +5,7 @@
  */
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import type { LaunchManifest } from '../launch/launcher.js'
 import type { ProdEnvFileName } from './prod-env.js'
 import type { ProbeResult } from './readiness.js'
 import type { Side } from './side-plan.js'
@@ -43,6 +44,10 @@ export interface RunManifest {
   helm_version: string
   self_check: boolean
   concurrent: boolean
+  /** sequential: one side after the other (a load half cannot interleave blocks between them). */
+  schedule?: 'sequential' | 'concurrent'
+  /** Launched servers: commands, commits, pids, start/ready/stop times, image digests. */
+  launch?: LaunchManifest | null
   started_at: string
   ended_at: string
   sides: Partial<Record<Side, SideManifest>>

@@ -12,6 +12,10 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { delimiter, join, relative, resolve } from 'node:path'
 import { fingerprint } from '../config/fingerprint.js'
+import { gateFingerprint } from '../launch/gate-fingerprint.js'
+import { Launcher, type LaunchManifest } from '../launch/launcher.js'
+import { runOnSchedule } from '../launch/schedule.js'
+import { launchesDiffer, scheduleNotes } from '../launch/notes.js'
 import type { Deployment, GateConfig, GatedRun, HelmSettings } from '../config/types.js'
 import { ConfigError, GateError, HelmRunError } from '../errors.js'
 import { HELM_GATE_VERSION } from '../version.js'
@@ -38,8 +42,13 @@ export interface RunSidesOptions {
   progress?: (line: string) => void
   /** Run the baseline deployment on both sides: the flip rate is this server's noise floor. */
   selfCheck?: boolean
-  /** One side after the other instead of both at once. */
+  /** One side after the other instead of both at once (overrides the gate file's schedule). */
   sequential?: boolean
+  /**
+   * The commit `checkout: base` launches and `fingerprint_paths` are read from: the pull
+   * request's base, or `--baseline-ref` (default HEAD for fingerprint_paths).
+   */
+  baseRef?: string | null
   /** How long to wait for each server's GET /models before giving up (default 120 s). */
   readinessTimeoutMs?: number
   env?: NodeJS.ProcessEnv
@@ -79,6 +88,10 @@ export interface RunOutcome {
   endedAt: string
   /** Wall time of the whole invocation, probes included. */
   durationMs: number
+  /** The launched servers (src/launch), null when nothing was launched. */
+  launch: LaunchManifest | null
+  /** Caveats for the report (e.g. what a sequential schedule cannot cancel). */
+  notes: string[]
 }
 
 const DEFAULT_READINESS_TIMEOUT_MS = 120_000
@@ -112,7 +125,7 @@ export async function prepareRun(
     candidate: opts.selfCheck ? config.deployments.baseline : config.deployments.candidate
   }
   assertComparableDeployments(deployments.baseline, deployments.candidate, config.source)
-  if (!opts.selfCheck && opts.sides.includes('baseline') && opts.sides.includes('candidate')) {
+  if (!opts.selfCheck && opts.sides.includes('baseline') && opts.sides.includes('candidate') && !launchesDiffer(config)) {
     assertDistinctDeployments(deployments.baseline, deployments.candidate, config.source)
   }
   const plans: SidePlan[] = []
@@ -150,6 +163,8 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
   const pluginPath = await pluginPythonPath(env)
 
   const tempDir = await mkdtemp(join(tmpdir(), 'helm-gate-'))
+  const schedule = opts.sequential ? 'sequential' : (config.launch?.schedule ?? 'concurrent')
+  let launcher: Launcher | null = null
   try {
     const prepared = await prepareRun(config, {
       outDir,
@@ -166,22 +181,42 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
     const outcomes = new Map<Side, SideOutcome>()
     for (const plan of prepared.plans) outcomes.set(plan.side, emptyOutcome(plan))
 
-    // Pre-flight: both servers must answer before either side starts, so a dead one costs seconds.
     const secrets: string[] = []
+    for (const plan of prepared.plans) {
+      const deployment = prepared.deployments[plan.side]
+      if (deployment.kind !== 'server') continue
+      const apiKey = apiKeyOf(deployment.apiKeyEnv, env, config.source, plan.side)
+      if (apiKey) secrets.push(apiKey)
+      secrets.push(...urlSecrets(deployment.baseUrl))
+    }
+    const keyNames = Object.values(prepared.deployments).flatMap(d => (d.kind === 'server' && d.apiKeyEnv ? [d.apiKeyEnv] : []))
+    launcher = await Launcher.open({
+      config,
+      cwd,
+      env: helmRunEnv(env, keyNames),
+      baseRef: opts.baseRef ?? null,
+      outDir,
+      selfCheck: opts.selfCheck,
+      secrets,
+      progress,
+      echo: opts.log === undefined ? undefined : log,
+      tempDir
+    })
+    const launched = (side: Side): boolean => launcher?.launches(side) ?? false
+
+    // Pre-flight: servers that are already up must answer before either side starts, so a dead
+    // one costs seconds. Launched servers are probed when they are started (schedule below).
     await Promise.all(
       prepared.plans.map(async plan => {
         const outcome = outcomes.get(plan.side) as SideOutcome
         const deployment = prepared.deployments[plan.side]
-        if (deployment.kind !== 'server') return
-        const apiKey = apiKeyOf(deployment.apiKeyEnv, env, config.source, plan.side)
-        if (apiKey) secrets.push(apiKey)
-        secrets.push(...urlSecrets(deployment.baseUrl))
+        if (deployment.kind !== 'server' || launched(plan.side)) return
         try {
           outcome.server = await probeServer({
             side: plan.side,
             baseUrl: deployment.baseUrl,
             model: deployment.model,
-            apiKey,
+            apiKey: deployment.apiKeyEnv ? (env[deployment.apiKeyEnv] ?? null) : null,
             timeoutMs: opts.readinessTimeoutMs ?? DEFAULT_READINESS_TIMEOUT_MS,
             log: progress
           })
@@ -195,7 +230,6 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
 
     const ready = [...outcomes.values()].every(outcome => outcome.errors.length === 0)
     if (ready) {
-      const keyNames = Object.values(prepared.deployments).flatMap(d => (d.kind === 'server' && d.apiKeyEnv ? [d.apiKeyEnv] : []))
       const childEnv = { ...helmRunEnv(env, keyNames), PYTHONPATH: [pluginPath, env.PYTHONPATH].filter(Boolean).join(delimiter) }
       const runOne = async (plan: SidePlan): Promise<void> => {
         const outcome = outcomes.get(plan.side) as SideOutcome
@@ -217,15 +251,32 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
           `[${plan.side}] ${outcome.complete ? 'complete' : 'FAILED'} in ${Math.round((result.durationMs ?? 0) / 100) / 10} s, ${result.requests} requests`
         )
       }
-      if (opts.sequential) {
-        for (const plan of prepared.plans) await runOne(plan)
-      } else {
-        await Promise.all(prepared.plans.map(runOne))
-      }
+      await runOnSchedule(prepared.plans, schedule, {
+        up: async plan => {
+          if (!launched(plan.side)) return true
+          const outcome = outcomes.get(plan.side) as SideOutcome
+          try {
+            outcome.server = await (launcher as Launcher).up(plan.side)
+            return true
+          } catch (error) {
+            if (!(error instanceof GateError)) throw error
+            outcome.errors.push(error)
+            return false
+          }
+        },
+        measure: runOne,
+        down: async plan => {
+          if (launched(plan.side)) await (launcher as Launcher).down(plan.side)
+        }
+      })
     }
+    await launcher?.close()
 
     const ended = new Date()
-    const print = fingerprint(config)
+    const print = config.launch?.fingerprintPaths.length
+      ? await gateFingerprint(config, cwd, opts.baseRef ?? null, env)
+      : fingerprint(config)
+    const launchManifest = launcher?.manifest() ?? null
     const manifestPath = await writeRunManifest(outDir, {
       schema: 'helm-gate-run/1',
       tool_version: HELM_GATE_VERSION,
@@ -233,7 +284,9 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
       fingerprint: print,
       helm_version: helmVersion,
       self_check: Boolean(opts.selfCheck),
-      concurrent: !opts.sequential,
+      concurrent: schedule === 'concurrent',
+      schedule,
+      launch: launchManifest,
       started_at: started.toISOString(),
       ended_at: ended.toISOString(),
       sides: Object.fromEntries(
@@ -254,9 +307,13 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
       helmVersion,
       startedAt: started.toISOString(),
       endedAt: ended.toISOString(),
-      durationMs: ended.getTime() - started.getTime()
+      durationMs: ended.getTime() - started.getTime(),
+      launch: launchManifest,
+      notes: scheduleNotes(schedule, launchManifest)
     }
   } finally {
+    // Every path: a thrown error, a failed side. Stopping twice is harmless.
+    await launcher?.close()
     // The local paths may hold a copy of the user's credentials.conf: never leave it behind.
     await rm(tempDir, { recursive: true, force: true })
   }

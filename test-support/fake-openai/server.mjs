@@ -6,11 +6,18 @@
 //   node test-support/fake-openai/server.mjs --answer-key key.json --model gate-model \
 //        [--port 0] [--accuracy 0.9] [--perturbed-accuracy 0.8] [--seed 0] [--noise 0]
 //        [--latency-ms 0] [--error-rate 0] [--hang-after N] [--die-after N] [--api-key KEY]
+//        [--config serving.json] [--start-delay-ms 0] [--fail-start MESSAGE] [--pid-file FILE]
+//
+// --config names a JSON file of behaviour keys (camelCase, as for POST /control) plus
+// `startDelayMs` and `failStart`; its values override the flags. It lets a launched server read
+// its behaviour from the checked-out tree, so a pull request's base and head serve differently.
+// --start-delay-ms waits before listening (a model loading); --fail-start prints the message and
+// exits 1 after that delay, never listening (a server that dies before it is ready).
 //
 // Prints `fake-openai listening on http://127.0.0.1:<port>/v1` once ready. Behaviour can be
 // changed while running with `POST /control` (same keys, camelCase JSON); `GET /control` returns
 // the behaviour and request counters.
-import { realpathSync } from 'node:fs'
+import { readFileSync, realpathSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -36,12 +43,21 @@ function parseOptions(argv) {
       'hang-after': { type: 'string', default: '-1' },
       'die-after': { type: 'string', default: '-1' },
       'api-key': { type: 'string' },
+      config: { type: 'string' },
+      'start-delay-ms': { type: 'string', default: '0' },
+      'fail-start': { type: 'string' },
+      'pid-file': { type: 'string' },
       verbose: { type: 'boolean', default: false }
     }
   })
   if (!LOOPBACK.has(values.host)) throw new Error(`--host must be a loopback address, got ${values.host}`)
-  const accuracy = numberOption('accuracy', values.accuracy)
+  const file = values.config ? JSON.parse(readFileSync(values.config, 'utf8')) : {}
+  const fromFile = (name, flag) => (file[name] !== undefined ? String(file[name]) : values[flag])
+  const accuracy = numberOption('accuracy', fromFile('accuracy', 'accuracy'))
   return {
+    startDelayMs: numberOption('start-delay-ms', fromFile('startDelayMs', 'start-delay-ms')),
+    failStart: file.failStart ?? values['fail-start'] ?? null,
+    pidFile: values['pid-file'] ?? null,
     host: values.host,
     port: numberOption('port', values.port),
     models: values.model?.length ? values.model : ['gate-model'],
@@ -51,13 +67,15 @@ function parseOptions(argv) {
     behaviour: {
       accuracy,
       perturbedAccuracy:
-        values['perturbed-accuracy'] === undefined ? accuracy : numberOption('perturbed-accuracy', values['perturbed-accuracy']),
-      seed: numberOption('seed', values.seed),
-      noise: numberOption('noise', values.noise),
-      latencyMs: numberOption('latency-ms', values['latency-ms']),
-      errorRate: numberOption('error-rate', values['error-rate']),
-      hangAfter: numberOption('hang-after', values['hang-after']),
-      dieAfter: numberOption('die-after', values['die-after'])
+        fromFile('perturbedAccuracy', 'perturbed-accuracy') === undefined
+          ? accuracy
+          : numberOption('perturbed-accuracy', fromFile('perturbedAccuracy', 'perturbed-accuracy')),
+      seed: numberOption('seed', fromFile('seed', 'seed')),
+      noise: numberOption('noise', fromFile('noise', 'noise')),
+      latencyMs: numberOption('latency-ms', fromFile('latencyMs', 'latency-ms')),
+      errorRate: numberOption('error-rate', fromFile('errorRate', 'error-rate')),
+      hangAfter: numberOption('hang-after', fromFile('hangAfter', 'hang-after')),
+      dieAfter: numberOption('die-after', fromFile('dieAfter', 'die-after'))
     }
   }
 }
@@ -214,8 +232,16 @@ function sleep(ms) {
   return new Promise(resolve => setTimeout(resolve, ms))
 }
 
-function main() {
+async function main() {
   const options = parseOptions(process.argv.slice(2))
+  if (options.pidFile) writeFileSync(options.pidFile, `${process.pid}\n`)
+  process.stdout.write(`fake-openai starting (pid ${process.pid}, start delay ${options.startDelayMs} ms)\n`)
+  // Until it listens, a signal ends it like any process (no handler yet).
+  if (options.startDelayMs > 0) await sleep(options.startDelayMs)
+  if (options.failStart) {
+    process.stderr.write(`fake-openai: ${options.failStart}\n`)
+    process.exit(1)
+  }
   const { server } = createFakeServer(options)
   server.listen(options.port, options.host, () => {
     const address = server.address()

@@ -23,6 +23,8 @@ once), then compares them per instance.
   --self-check           run the baseline against itself: the flip rate is the server's noise floor
                          (exit 0 unless the runs fail)
   --sequential           run the sides one after the other instead of at the same time
+  --baseline-ref REF     the commit a launched baseline with checkout: base runs from, and where
+                         fingerprint_paths are read (default HEAD); see docs/launch.md
   --ready-timeout SEC    wait this long for each server's GET /models (default 120)
   --examples N           changed answers shown per comparison (default 3)
   --verbose              stream every helm-run log line (prefixed with its side)
@@ -35,6 +37,7 @@ const SPECS = {
   out: { value: true },
   'self-check': { value: false },
   sequential: { value: false },
+  'baseline-ref': { value: true },
   'ready-timeout': { value: true },
   examples: { value: true },
   verbose: { value: false },
@@ -67,6 +70,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     sides: ['baseline', 'candidate'],
     selfCheck,
     sequential: args.flags.has('sequential'),
+    baseRef: args.options.get('baseline-ref') ?? null,
     readinessTimeoutMs: readySeconds === undefined ? undefined : readySeconds * 1000,
     log: args.flags.has('verbose') && !quiet ? say : undefined,
     progress: say,
@@ -84,6 +88,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       examples: examples ?? 3
     }
   )
+  report.notes.push(...outcome.notes)
   // report.json and report.md outlive the console: without this they read as an ordinary gate
   // of two deployments, and the flip rate (the point of the self-check) would be lost.
   if (selfCheck) report.notes.unshift(...selfCheckNotes(report))

@@ -1,0 +1,132 @@
+/**
+ * Set-up of the launch end-to-end tests: a fixture git repository (test-support/launch) whose
+ * base commit and pull-request head differ in serving/fake.json, a start script that runs the fake
+ * OpenAI server as a child of a shell (so stopping "the group" matters), and a gate file that
+ * launches the baseline from the base commit and the candidate from the checked-out head.
+ */
+import { readdirSync, readFileSync } from 'node:fs'
+import { mkdir, readdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { stringify } from 'yaml'
+import { expect } from '@jest/globals'
+import { groupAlive, processAlive } from '../../src/launch/registry.js'
+import type { RunManifest } from '../../src/runner/run-manifest.js'
+import { HELM_RUN, SERVER_SCRIPT } from '../../test-support/fake-openai/harness.js'
+import { freePort, makeFixtureRepo, type FixtureRepo, type ServingBehaviour } from '../../test-support/launch/fixture-repo.js'
+
+export const GATE_PATH = '.github/helm-gate.yml'
+
+const START_SCRIPT = `#!/bin/sh
+# The fake server reads its behaviour from this tree's serving/fake.json.
+echo "serving from $(pwd)"
+"$HG_NODE" "$HG_SERVER" --config serving/fake.json --answer-key "$HG_ANSWER_KEY" --model gate-model "$@" &
+wait
+`
+
+export interface LaunchGateOptions {
+  schedule?: 'sequential' | 'concurrent'
+  maxEvalInstances?: number
+  maxDrop?: number
+  candidateReadyTimeoutSeconds?: number
+  timeoutMinutes?: number
+}
+
+export interface LaunchFixture extends FixtureRepo {
+  gateText: string
+  /** Where the servers write their pid files (one per side). */
+  pidDir: string
+  /** Environment the gate's `${VAR}`s need. */
+  env: Record<string, string>
+}
+
+export async function launchFixture(
+  answerKey: string,
+  base: ServingBehaviour,
+  head: ServingBehaviour,
+  options: LaunchGateOptions = {}
+): Promise<LaunchFixture> {
+  const schedule = options.schedule ?? 'sequential'
+  // Sequential: both sides on one port, as two images on a GPU host would be.
+  const basePort = await freePort()
+  const candidatePort = schedule === 'sequential' ? basePort : await freePort()
+  const side = (port: number, checkout: 'base' | 'head', name: string, readyTimeout: number) => ({
+    api: 'chat',
+    base_url: `http://127.0.0.1:${port}/v1`,
+    model: 'gate-model',
+    tokenizer: 'simple/tokenizer1',
+    max_sequence_length: 100000,
+    request_timeout_seconds: 10,
+    launch: {
+      command: ['sh', 'serving/start.sh', '--port', String(port), '--pid-file', `\${HG_PID_DIR}/${name}.pid`],
+      checkout,
+      ready_timeout_seconds: readyTimeout,
+      stop: { signal: 'SIGTERM', timeout_seconds: 5 }
+    }
+  })
+  const gateText = stringify({
+    version: 1,
+    helm: {
+      version: '0.5.16',
+      max_eval_instances: options.maxEvalInstances ?? 40,
+      num_threads: 4,
+      timeout_minutes: options.timeoutMinutes ?? 10,
+      command: HELM_RUN
+    },
+    deployments: {
+      baseline: side(basePort, 'base', 'baseline', 30),
+      candidate: side(candidatePort, 'head', 'candidate', options.candidateReadyTimeoutSeconds ?? 30)
+    },
+    schedule,
+    fingerprint_paths: ['serving/**'],
+    runs: [{ entry: 'simple_mcqa', metric: 'exact_match', max_drop: options.maxDrop ?? 0.1 }],
+    statistics: { resamples: 2000 }
+  })
+  const repo = await makeFixtureRepo(base, head, { [GATE_PATH]: gateText, 'serving/start.sh': START_SCRIPT })
+  const pidDir = join(repo.dir, '.pids')
+  await mkdir(pidDir)
+  return {
+    ...repo,
+    gateText,
+    pidDir,
+    env: { HG_NODE: process.execPath, HG_SERVER: SERVER_SCRIPT, HG_ANSWER_KEY: answerKey, HG_PID_DIR: pidDir }
+  }
+}
+
+/** Every pid helm-gate and the servers recorded: none may be alive after the run. */
+export async function expectNothingAlive(fixture: LaunchFixture, manifest: RunManifest | null): Promise<number[]> {
+  const pids: number[] = []
+  for (const record of Object.values(manifest?.launch?.sides ?? {})) if (record.pid) pids.push(record.pid)
+  let children: string[] = []
+  try {
+    children = await readdir(fixture.pidDir)
+  } catch {
+    // no server got as far as writing its pid
+  }
+  const childPids = await Promise.all(children.map(async name => Number((await readFile(join(fixture.pidDir, name), 'utf8')).trim())))
+  for (const pid of pids) expect({ group: pid, alive: groupAlive(pid) }).toEqual({ group: pid, alive: false })
+  for (const pid of childPids) expect({ pid, alive: processAlive(pid) }).toEqual({ pid, alive: false })
+  expect(processesMentioning(fixture.dir)).toEqual([])
+  return [...pids, ...childPids]
+}
+
+export async function readManifest(outDir: string): Promise<RunManifest | null> {
+  try {
+    return JSON.parse(await readFile(join(outDir, 'run-manifest.json'), 'utf8')) as RunManifest
+  } catch {
+    return null
+  }
+}
+
+/** Live processes whose command line mentions `text` (helm-run's mentions its output folder). */
+export function processesMentioning(text: string): string[] {
+  const found: string[] = []
+  for (const pid of readdirSync('/proc').filter(name => /^\d+$/.test(name))) {
+    try {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ')
+      if (cmdline.includes(text) && processAlive(Number(pid))) found.push(`${pid}: ${cmdline.slice(0, 200)}`)
+    } catch {
+      // gone
+    }
+  }
+  return found
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from '@jest/globals'
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { parseGateConfig } from '../../src/config/load.js'
+import { gateFingerprint } from '../../src/launch/gate-fingerprint.js'
+import { pathDigests } from '../../src/launch/fingerprint-paths.js'
+import { gitIn, makeFixtureRepo } from '../../test-support/launch/fixture-repo.js'
+
+const config = (paths: string[]) =>
+  parseGateConfig(
+    `
+version: 1
+deployments:
+  baseline: { api: chat, base_url: http://127.0.0.1:8001/v1, model: a, launch: { command: [sh, serving/start.sh], checkout: base } }
+  candidate: { api: chat, base_url: http://127.0.0.1:8002/v1, model: b, launch: { command: [sh, serving/start.sh] } }
+runs: [{ entry: simple_mcqa, metric: exact_match, max_drop: 0.05 }]
+fingerprint_paths: ${JSON.stringify(paths)}
+`,
+    'gate.yml'
+  )
+
+describe('fingerprint_paths', () => {
+  it('digests the files at the base commit: a pull request that changes them keeps the base fingerprint', async () => {
+    const repo = await makeFixtureRepo({ accuracy: 1 }, { accuracy: 0.5 })
+    const atBase = await pathDigests(repo.dir, repo.baseSha, ['serving/**'])
+    expect(Object.keys(atBase).sort()).toEqual(['serving/README', 'serving/fake.json'])
+    const atHead = await pathDigests(repo.dir, repo.headSha, ['serving/**'])
+    expect(atHead['serving/fake.json']).not.toBe(atBase['serving/fake.json'])
+    expect(atHead['serving/README']).toBe(atBase['serving/README'])
+
+    const gate = config(['serving/**'])
+    // The checkout is the pull request's head; the base decides.
+    const fromBase = await gateFingerprint(gate, repo.dir, repo.baseSha)
+    await writeFile(join(repo.dir, 'serving', 'fake.json'), '{"accuracy": 0.1}\n') // uncommitted edits do not count either
+    expect(await gateFingerprint(gate, repo.dir, repo.baseSha)).toBe(fromBase)
+    // Outside a pull request (no base ref): HEAD, here the head commit, whose serving file differs.
+    expect(await gateFingerprint(gate, repo.dir, null)).not.toBe(fromBase)
+    // A new base commit that changes the baseline's serving files makes a new fingerprint.
+    await gitIn(repo.dir, ['checkout', '--quiet', '--', '.'])
+    await gitIn(repo.dir, ['checkout', '--quiet', 'main'])
+    await writeFile(join(repo.dir, 'serving', 'README'), 'changed\n')
+    await gitIn(repo.dir, ['commit', '--quiet', '-am', 'serving change on main'])
+    expect(await gateFingerprint(gate, repo.dir, 'main')).not.toBe(fromBase)
+  })
+
+  it('a glob that matches nothing at the base commit is an error naming it', async () => {
+    const repo = await makeFixtureRepo({}, {})
+    await expect(gateFingerprint(config(['serving/**', 'servng/**']), repo.dir, repo.baseSha)).rejects.toMatchObject({
+      code: 'config.fingerprint_paths',
+      location: { field: 'fingerprint_paths[1]', value: 'servng/**' }
+    })
+  })
+})

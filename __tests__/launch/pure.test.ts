@@ -1,0 +1,114 @@
+import { describe, expect, it } from '@jest/globals'
+import { ConfigError } from '../../src/errors.js'
+import { dockerRun } from '../../src/launch/docker.js'
+import { expandTemplate } from '../../src/launch/expand.js'
+import { masker, secretValues } from '../../src/launch/mask.js'
+import { runOnSchedule } from '../../src/launch/schedule.js'
+
+describe('expandTemplate', () => {
+  it('fills ${NAME} without a shell: a value stays one argument whatever it holds', () => {
+    const env = { TAG: 'v1; rm -rf / $(x) "q"', EMPTY: '' }
+    expect(expandTemplate('img:${TAG}', env, 'f', 's')).toEqual({ text: 'img:v1; rm -rf / $(x) "q"', used: ['TAG'] })
+    expect(expandTemplate('a$${TAG}$$b$c${EMPTY}', env, 'f', 's').text).toBe('a${TAG}$b$c')
+  })
+
+  it('names the field and the variable when it is not set', () => {
+    let error: unknown
+    try {
+      expandTemplate('x${MISSING}', {}, 'deployments.candidate.launch.command[2]', 'gate.yml')
+    } catch (e) {
+      error = e
+    }
+    expect(error).toBeInstanceOf(ConfigError)
+    expect((error as ConfigError).describe()).toBe(
+      'deployments.candidate.launch.command[2] uses ${MISSING}, which is not set in the environment (file: gate.yml, field: deployments.candidate.launch.command[2], value: "MISSING")'
+    )
+  })
+})
+
+describe('masking', () => {
+  it('masks API keys and the values of secret-looking variables, longest first', () => {
+    const secrets = secretValues({ HF_TOKEN: 'hf_abc', MY_API_KEY: 'hf_abcdef', PATH: '/usr/bin', SHORT_KEY: 'ab' }, ['sk-live-1'])
+    expect(secrets).toEqual(['hf_abcdef', 'sk-live-1', 'hf_abc'])
+    expect(masker(secrets)('key hf_abcdef token hf_abc sk-live-1 /usr/bin ab')).toBe('key *** token *** *** /usr/bin ab')
+  })
+})
+
+describe('dockerRun', () => {
+  it.each([
+    [
+      ['docker', 'run', '--rm', '--gpus', 'all', '-p', '8000:8000', '--name', 'hg', 'vllm/vllm-openai:v0.10', '--model', 'm'],
+      'vllm/vllm-openai:v0.10',
+      'hg'
+    ],
+    [
+      ['/usr/bin/docker', 'run', '-it', '-e', 'A=1', '-p8000:8000', '--name=x', '--ipc=host', 'img@sha256:ab', 'serve'],
+      'img@sha256:ab',
+      'x'
+    ],
+    [['docker', '--context', 'gpu', 'container', 'run', '-d', '-v', '/m:/m', 'img'], 'img', null],
+    [['docker', 'run', '--', 'img'], 'img', null]
+  ])('%j runs %s', (command, image, name) => {
+    expect(dockerRun(command as string[])).toEqual({ image, name })
+  })
+
+  it('is null for other commands', () => {
+    expect(dockerRun(['bash', 'serving/start.sh'])).toBeNull()
+    expect(dockerRun(['docker', 'compose', 'up'])).toBeNull()
+  })
+})
+
+describe('runOnSchedule', () => {
+  const recorder = () => {
+    const events: string[] = []
+    return {
+      events,
+      steps: (fail: { up?: string; measure?: string } = {}) => ({
+        up: async (side: string) => {
+          events.push(`up ${side}`)
+          await new Promise(r => setTimeout(r, 5))
+          return fail.up !== side
+        },
+        measure: async (side: string) => {
+          events.push(`measure ${side}`)
+          if (fail.measure === side) throw new Error(`boom ${side}`)
+        },
+        down: async (side: string) => {
+          events.push(`down ${side}`)
+        }
+      })
+    }
+  }
+
+  it('sequential: one side is down before the next is up', async () => {
+    const r = recorder()
+    await runOnSchedule(['baseline', 'candidate'], 'sequential', r.steps())
+    expect(r.events).toEqual(['up baseline', 'measure baseline', 'down baseline', 'up candidate', 'measure candidate', 'down candidate'])
+  })
+
+  it('sequential: a side that does not come up is stopped and ends the schedule; an exception still stops it', async () => {
+    const a = recorder()
+    await runOnSchedule(['baseline', 'candidate'], 'sequential', a.steps({ up: 'baseline' }))
+    expect(a.events).toEqual(['up baseline', 'down baseline'])
+    const b = recorder()
+    await expect(runOnSchedule(['baseline', 'candidate'], 'sequential', b.steps({ measure: 'baseline' }))).rejects.toThrow('boom baseline')
+    expect(b.events).toEqual(['up baseline', 'measure baseline', 'down baseline'])
+  })
+
+  it('concurrent: both up, both measured, both down, also when one fails', async () => {
+    const a = recorder()
+    await runOnSchedule(['baseline', 'candidate'], 'concurrent', a.steps())
+    expect(a.events.slice(0, 2).sort()).toEqual(['up baseline', 'up candidate'])
+    expect(a.events.slice(2, 4).sort()).toEqual(['measure baseline', 'measure candidate'])
+    expect(a.events.slice(4).sort()).toEqual(['down baseline', 'down candidate'])
+    const b = recorder()
+    await expect(runOnSchedule(['baseline', 'candidate'], 'concurrent', b.steps({ measure: 'candidate' }))).rejects.toThrow(
+      'boom candidate'
+    )
+    expect(b.events.filter(e => e.startsWith('down')).sort()).toEqual(['down baseline', 'down candidate'])
+    const c = recorder()
+    await runOnSchedule(['baseline', 'candidate'], 'concurrent', c.steps({ up: 'candidate' }))
+    expect(c.events.filter(e => e.startsWith('measure'))).toEqual([])
+    expect(c.events.filter(e => e.startsWith('down')).sort()).toEqual(['down baseline', 'down candidate'])
+  })
+})

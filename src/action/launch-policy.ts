@@ -1,0 +1,30 @@
+/**
+ * What the action lets a gate file launch. The launch commands come from the frozen gate file,
+ * but `checkout: head` runs the pull request's own files on the runner, and a fork's pull request
+ * is anyone's code: on a self-hosted GPU runner that is a foothold on the machine. So nothing is
+ * launched for a fork unless the `allow-fork-launch` input says so (docs/launch.md).
+ */
+import type { GateConfig } from '../config/types.js'
+import { UsageError } from '../errors.js'
+import { INPUTS } from './constants.js'
+import type { EventInfo } from './event.js'
+
+export function assertLaunchAllowed(config: GateConfig, event: EventInfo, allowForkLaunch: boolean): void {
+  const launched = Object.keys(config.launch?.sides ?? {})
+  if (launched.length === 0 || !event.pullRequest?.isFork || allowForkLaunch) return
+  throw new UsageError(
+    'launch.fork_refused',
+    `this pull request comes from a fork and the gate file launches ${launched.join(' and ')}; nothing was launched. ` +
+      `Set input ${INPUTS.allowForkLaunch}: true only on a runner that may run untrusted code (never a self-hosted one)`,
+    { field: INPUTS.allowForkLaunch, value: `pull request #${event.pullRequest.number}` }
+  )
+}
+
+/**
+ * The commit `checkout: base` launches from and `fingerprint_paths` are read at: the pull
+ * request's base, the merge queue's base, else the commit under test (a push to the default
+ * branch archives the baseline of that very commit).
+ */
+export function launchBaseRef(event: EventInfo, sha: string | undefined): string | null {
+  return event.pullRequest?.baseSha ?? event.mergeGroupBaseSha ?? (sha || null)
+}

@@ -1,0 +1,309 @@
+/**
+ * The launched deployments of one run: what to start for each side, where (the checked-out
+ * tree or a worktree of the base commit), and the records that go into run-manifest.json.
+ * `up` starts a side's server and waits until it serves the model; `down` stops it; `close`
+ * stops whatever is still up and removes the worktree. The runner calls them on a schedule
+ * (schedule.ts) and `close` in a finally, so nothing outlives the run.
+ */
+import { realpath } from 'node:fs/promises'
+import { relative, resolve } from 'node:path'
+import type { LaunchSettings, LaunchSide, LaunchSpec } from '../config/launch.js'
+import type { GateConfig, ServerDeployment } from '../config/types.js'
+import { ConfigError, GateError } from '../errors.js'
+import type { ProbeResult } from '../runner/readiness.js'
+import { dockerIdentity, type DockerIdentity } from './docker.js'
+import { LaunchError } from './errors.js'
+import { expandTemplate } from './expand.js'
+import { repositoryRoot } from './git.js'
+import { masker, secretValues } from './mask.js'
+import { addressAnswers, waitUntilReady } from './ready.js'
+import { ServerProcess, type StopRecord } from './server-process.js'
+import { addBaseWorktree, type Worktree } from './worktree.js'
+
+export interface LauncherOptions {
+  config: GateConfig
+  /** The checked-out tree's working directory (`checkout: head`). */
+  cwd: string
+  /** The servers' environment: the runner's, without the runner's own credentials. */
+  env: NodeJS.ProcessEnv
+  /** The commit `checkout: base` runs from (the pull request's base, `--baseline-ref`). */
+  baseRef: string | null
+  /** The run's output folder; logs go to `<outDir>/logs/<side>-server.log`. */
+  outDir: string
+  /** Self-check: the baseline's server serves both sides; launched once. */
+  selfCheck?: boolean
+  /** API key values (masked in the logs). */
+  secrets?: string[]
+  progress?: (line: string) => void
+  /** Every server output line (masked), for --verbose. */
+  echo?: (line: string) => void
+  /** Parent directory of the base worktree (default: the system temporary directory). */
+  tempDir?: string
+}
+
+export interface LaunchRecord {
+  side: LaunchSide
+  /** The command as written in the gate file (`${VAR}` unexpanded: values may be secret). */
+  command: string[]
+  checkout: 'head' | 'base'
+  /** The base commit, for `checkout: base`. */
+  commit: string | null
+  log_file: string
+  pid: number | null
+  started_at: string | null
+  ready_at: string | null
+  ready_ms: number | null
+  stop: StopRecord | null
+  exit: { code: number | null; signal: string | null } | null
+  docker: DockerIdentity | null
+  errors: { code: string; message: string }[]
+}
+
+export interface LaunchManifest {
+  schedule: 'sequential' | 'concurrent'
+  /**
+   * False with a sequential schedule: the two sides were up in separate periods, so a load
+   * measurement cannot interleave its blocks between them and drift between the periods is
+   * not cancelled (docs/launch.md).
+   */
+  interleaving_possible: boolean
+  base_commit: string | null
+  sides: Partial<Record<LaunchSide, LaunchRecord>>
+}
+
+interface Prepared {
+  spec: LaunchSpec
+  deployment: ServerDeployment
+  command: string[]
+  env: NodeJS.ProcessEnv
+  stopCommand: string[] | null
+  mask: (line: string) => string
+  cwd: string
+  record: LaunchRecord
+  server: ServerProcess | null
+  users: number
+}
+
+export class Launcher {
+  private worktree: Worktree | null = null
+
+  private constructor(
+    private readonly options: LauncherOptions,
+    private readonly settings: LaunchSettings,
+    private readonly prepared: Partial<Record<LaunchSide, Prepared>>
+  ) {}
+
+  /** Null when the gate file launches nothing. Checks every template now, before anything starts. */
+  static async open(options: LauncherOptions): Promise<Launcher | null> {
+    const settings = options.config.launch
+    if (!settings || Object.keys(settings.sides).length === 0) return null
+    const source = options.config.source
+    const deployments = options.config.deployments
+    if (!deployments) return null
+    const prepared: Partial<Record<LaunchSide, Prepared>> = {}
+    for (const side of ['baseline', 'candidate'] as const) {
+      const spec = settings.sides[side]
+      if (!spec) continue
+      const deployment = deployments[side]
+      if (deployment.kind !== 'server') {
+        throw new ConfigError('config.invalid', `${spec.field} needs a server deployment`, { file: source, field: spec.field })
+      }
+      if (spec.checkout === 'base' && !options.baseRef) {
+        throw new ConfigError(
+          'launch.base_ref_missing',
+          `${spec.field}.checkout is base but no base commit is known: outside a pull request give --baseline-ref REF`,
+          { file: source, field: `${spec.field}.checkout`, value: 'base' }
+        )
+      }
+      const used: string[] = []
+      const expand = (text: string, at: string): string => {
+        const out = expandTemplate(text, options.env, at, source)
+        used.push(...out.used)
+        return out.text
+      }
+      const extraEnv = Object.fromEntries(
+        Object.entries(spec.env).map(([name, value]) => [name, expand(value, `${spec.field}.env.${name}`)])
+      )
+      const env = { ...options.env, ...extraEnv }
+      const command = spec.command.map((arg, i) => expand(arg, `${spec.field}.command[${i}]`))
+      const stopCommand = spec.stopCommand?.map((arg, i) => expand(arg, `${spec.field}.stop_command[${i}]`)) ?? null
+      const mask = masker(secretValues(env, options.secrets ?? []))
+      const logFile = resolve(options.outDir, 'logs', `${side}-server.log`)
+      prepared[side] = {
+        spec,
+        deployment,
+        command,
+        env,
+        stopCommand,
+        mask,
+        cwd: options.cwd,
+        server: null,
+        users: 0,
+        record: {
+          side,
+          command: spec.command,
+          checkout: spec.checkout,
+          commit: null,
+          log_file: relative(options.outDir, logFile),
+          pid: null,
+          started_at: null,
+          ready_at: null,
+          ready_ms: null,
+          stop: null,
+          exit: null,
+          docker: null,
+          errors: []
+        }
+      }
+    }
+    const launcher = new Launcher(options, settings, prepared)
+    try {
+      await launcher.checkoutBase()
+    } catch (error) {
+      await launcher.close()
+      throw error
+    }
+    return launcher
+  }
+
+  get schedule(): 'sequential' | 'concurrent' {
+    return this.settings.schedule
+  }
+
+  /** Does `side` run against a server this launcher starts? */
+  launches(side: LaunchSide): boolean {
+    return this.entry(side) !== null
+  }
+
+  /** Starts the side's server (once, however many sides use it) and waits until it is ready. */
+  async up(side: LaunchSide): Promise<ProbeResult> {
+    const entry = this.entry(side)
+    if (!entry) throw new LaunchError('launch.none', `${side} is not launched`)
+    const key = this.keyOf(side)
+    entry.users++
+    if (entry.users > 1 && entry.server) return this.ready(entry, key)
+    const progress = this.options.progress ?? (() => {})
+    const logName = entry.record.log_file
+    try {
+      const busy = await addressAnswers(entry.deployment.baseUrl)
+      if (busy !== null) {
+        throw new LaunchError(
+          'launch.address_in_use',
+          `something already answers at ${entry.deployment.baseUrl} (HTTP ${busy}) before the ${key} server was launched; stop it first, or it would be measured in place of the launched server`,
+          { field: `deployments.${key}.base_url`, value: entry.deployment.baseUrl }
+        )
+      }
+      progress(
+        `[${key}] launching the server (${entry.spec.checkout === 'base' ? `base commit ${this.worktree?.sha.slice(0, 12)}` : 'checked-out tree'}; log: ${logName})`
+      )
+      entry.server = await ServerProcess.start({
+        label: key,
+        command: entry.command,
+        cwd: entry.cwd,
+        env: entry.env,
+        logFile: resolve(this.options.outDir, logName),
+        mask: entry.mask,
+        stop: entry.spec.stop,
+        stopCommand: entry.stopCommand,
+        echo: this.options.echo ? line => this.options.echo?.(`[${key} server] ${line}`) : undefined
+      })
+      entry.record.pid = entry.server.pid
+      entry.record.started_at = entry.server.startedAt.toISOString()
+      const result = await waitUntilReady(entry.server, {
+        side: key,
+        baseUrl: entry.deployment.baseUrl,
+        model: entry.deployment.model,
+        apiKey: entry.deployment.apiKeyEnv ? (this.options.env[entry.deployment.apiKeyEnv] ?? null) : null,
+        timeoutMs: entry.spec.readyTimeoutSeconds * 1000,
+        detachedAllowed: entry.stopCommand !== null,
+        logName,
+        log: progress
+      })
+      const readyAt = new Date()
+      entry.record.ready_at = readyAt.toISOString()
+      entry.record.ready_ms = readyAt.getTime() - entry.server.startedAt.getTime()
+      entry.record.docker = await dockerIdentity(entry.command, entry.env, entry.cwd)
+      progress(`[${key}] server ready after ${(entry.record.ready_ms / 1000).toFixed(1)} s: ${result.url} lists ${entry.deployment.model}`)
+      return result
+    } catch (error) {
+      if (error instanceof GateError) entry.record.errors.push({ code: error.code, message: error.message })
+      throw error
+    }
+  }
+
+  /** Stops the side's server when no other side still uses it. Never throws. */
+  async down(side: LaunchSide): Promise<void> {
+    const entry = this.entry(side)
+    if (!entry) return
+    entry.users = Math.max(0, entry.users - 1)
+    if (entry.users > 0) return
+    await this.stop(entry)
+  }
+
+  /** Stops everything still up and removes the base worktree. */
+  async close(): Promise<void> {
+    await Promise.all(Object.values(this.prepared).map(entry => this.stop(entry)))
+    await this.worktree?.remove()
+  }
+
+  manifest(): LaunchManifest {
+    return {
+      schedule: this.settings.schedule,
+      interleaving_possible: this.settings.schedule === 'concurrent',
+      base_commit: this.worktree?.sha ?? null,
+      sides: Object.fromEntries(Object.entries(this.prepared).map(([side, entry]) => [side, entry.record]))
+    }
+  }
+
+  private async stop(entry: Prepared): Promise<void> {
+    const server = entry.server
+    if (!server) return
+    const progress = this.options.progress ?? (() => {})
+    const stop = await server.stop(false)
+    if (!entry.record.stop) {
+      entry.record.stop = stop
+      entry.record.exit = server.exit ? { code: server.exit.code, signal: server.exit.signal } : null
+      progress(`[${entry.record.side}] server stopped${stop.killed ? ' (killed)' : ''}`)
+    }
+  }
+
+  private async ready(entry: Prepared, key: LaunchSide): Promise<ProbeResult> {
+    // The second user of a shared server (self-check): it is up already; ask it again.
+    return waitUntilReady(entry.server as ServerProcess, {
+      side: key,
+      baseUrl: entry.deployment.baseUrl,
+      model: entry.deployment.model,
+      apiKey: entry.deployment.apiKeyEnv ? (this.options.env[entry.deployment.apiKeyEnv] ?? null) : null,
+      timeoutMs: entry.spec.readyTimeoutSeconds * 1000,
+      detachedAllowed: entry.stopCommand !== null,
+      logName: entry.record.log_file
+    })
+  }
+
+  private keyOf(side: LaunchSide): LaunchSide {
+    return this.options.selfCheck ? 'baseline' : side
+  }
+
+  private entry(side: LaunchSide): Prepared | null {
+    return this.prepared[this.keyOf(side)] ?? null
+  }
+
+  private async checkoutBase(): Promise<void> {
+    const base = Object.values(this.prepared).filter(entry => entry.spec.checkout === 'base')
+    if (base.length === 0) return
+    const root = await repositoryRoot(this.options.cwd, this.options.env)
+    this.worktree = await addBaseWorktree(
+      root,
+      this.options.baseRef as string,
+      this.options.env,
+      this.options.progress,
+      this.options.tempDir
+    )
+    // The same place in the base tree as the working directory in the checked-out one.
+    const cwd = resolve(this.worktree.dir, relative(root, await realpath(resolve(this.options.cwd))))
+    for (const entry of base) {
+      entry.cwd = cwd
+      entry.record.commit = this.worktree.sha
+    }
+  }
+}

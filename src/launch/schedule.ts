@@ -1,0 +1,46 @@
+/**
+ * The order of the sides. Sequential: baseline up, measured, down; then the candidate: for a GPU
+ * that holds one server at a time. Concurrent: both up, both measured at once, both down.
+ * `down` runs on every path (a failed start, a failed measurement, an exception), and a side
+ * that could not come up stops a sequential schedule: the verdict is an error either way, and the
+ * GPU time of the other side would be wasted.
+ */
+export interface ScheduleSteps<T> {
+  /** Starts the side's server and waits for it; false when it could not (the error is recorded). */
+  up(item: T): Promise<boolean>
+  measure(item: T): Promise<void>
+  down(item: T): Promise<void>
+}
+
+export async function runOnSchedule<T>(items: T[], schedule: 'sequential' | 'concurrent', steps: ScheduleSteps<T>): Promise<void> {
+  if (schedule === 'sequential') {
+    for (const item of items) {
+      let ok: boolean
+      try {
+        ok = await steps.up(item)
+        if (ok) await steps.measure(item)
+      } finally {
+        await steps.down(item)
+      }
+      if (!ok) return
+    }
+    return
+  }
+  let failure: unknown = null
+  try {
+    const ups = await Promise.allSettled(items.map(item => steps.up(item)))
+    const rejected = ups.find((u): u is PromiseRejectedResult => u.status === 'rejected')
+    if (rejected) throw rejected.reason
+    if (ups.every(u => u.status === 'fulfilled' && u.value)) {
+      const measured = await Promise.allSettled(items.map(item => steps.measure(item)))
+      const thrown = measured.find((m): m is PromiseRejectedResult => m.status === 'rejected')
+      if (thrown) throw thrown.reason
+    }
+  } catch (error) {
+    failure = error
+  }
+  const downs = await Promise.allSettled(items.map(item => steps.down(item)))
+  if (failure !== null) throw failure
+  const thrown = downs.find((d): d is PromiseRejectedResult => d.status === 'rejected')
+  if (thrown) throw thrown.reason
+}
