@@ -56401,7 +56401,7 @@ async function probeServer(settings) {
             throw new ServerNotReadyError('server.not_ready', `${settings.side} server at ${shown} was not ready after ${Math.round(elapsed / 1000)} s and ${attempts} attempts (last: ${lastProblem}); the readiness timeout is ${seconds$1(settings.timeoutMs)} s (run --ready-timeout SEC)`, { field: `deployments.${settings.side}.base_url`, value: redactUrl(settings.baseUrl) });
         }
         if (elapsed >= nextProgress) {
-            settings.log?.(`${settings.side} server at ${url} not ready after ${seconds$1(elapsed)} s (${lastProblem}); waiting up to ${seconds$1(settings.timeoutMs)} s`);
+            settings.log?.(`${settings.side} server at ${shown} not ready after ${seconds$1(elapsed)} s (${lastProblem}); waiting up to ${seconds$1(settings.timeoutMs)} s`);
             while (nextProgress <= elapsed)
                 nextProgress += progressEvery;
         }

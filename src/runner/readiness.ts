@@ -101,7 +101,7 @@ export async function probeServer(settings: ProbeSettings): Promise<ProbeResult>
     }
     if (elapsed >= nextProgress) {
       settings.log?.(
-        `${settings.side} server at ${url} not ready after ${seconds(elapsed)} s (${lastProblem}); waiting up to ${seconds(settings.timeoutMs)} s`
+        `${settings.side} server at ${shown} not ready after ${seconds(elapsed)} s (${lastProblem}); waiting up to ${seconds(settings.timeoutMs)} s`
       )
       while (nextProgress <= elapsed) nextProgress += progressEvery
     }
