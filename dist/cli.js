@@ -56823,7 +56823,7 @@ class Launcher {
         try {
             const busy = await addressAnswers(entry.deployment.baseUrl);
             if (busy !== null) {
-                throw new LaunchError('launch.address_in_use', `something already answers at ${entry.deployment.baseUrl} (HTTP ${busy}) before the ${key} server was launched; stop it first, or it would be measured in place of the launched server`, { field: `deployments.${key}.base_url`, value: entry.deployment.baseUrl });
+                throw new LaunchError('launch.address_in_use', `something already answers at ${redactUrl(entry.deployment.baseUrl)} (HTTP ${busy}) before the ${key} server was launched; stop it first, or it would be measured in place of the launched server`, { field: `deployments.${key}.base_url`, value: redactUrl(entry.deployment.baseUrl) });
             }
             progress(`[${key}] launching the server (${entry.spec.checkout === 'base' ? `base commit ${this.worktree?.sha.slice(0, 12)}` : 'checked-out tree'}; log: ${logName})`);
             entry.server = await ServerProcess.start({
@@ -57668,7 +57668,7 @@ async function planCommand(argv, io) {
 }
 /** What run waits for before starting helm-run, and how to change it. */
 function readinessLines(prepared, seconds) {
-    const servers = Object.entries(prepared.deployments).flatMap(([side, d]) => d.kind === 'server' ? [`#   ${side}: GET ${d.baseUrl.replace(/\/+$/, '')}/models must list ${d.model}`] : []);
+    const servers = Object.entries(prepared.deployments).flatMap(([side, d]) => d.kind === 'server' ? [`#   ${side}: GET ${redactUrl(d.baseUrl.replace(/\/+$/, ''))}/models must list ${d.model}`] : []);
     if (servers.length === 0)
         return [];
     return [
