@@ -7056,7 +7056,7 @@ const HIDDEN = '(hidden)';
 const CREDENTIAL_WORD = /^(?:.*key|.*token|.*secret|.*password|.*passwd|pwd|credentials?|auth.*|bearer|cookie|private)$/;
 const SAFE_WORDS = new Set(['tokenizer', 'tokenizers', 'monkey', 'turkey']);
 /** Splits `client_spec.args.apiKey`, `HF-TOKEN` or `openaiApiKey` into lower-case words. */
-function words(name) {
+function words$1(name) {
     return name
         .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
         .split(/[^A-Za-z0-9]+/)
@@ -7069,7 +7069,7 @@ function isCredentialKey(name) {
         .split(/[.[\]]/)
         .filter(Boolean)
         .pop() ?? name;
-    return words(last).some(w => CREDENTIAL_WORD.test(w) && !SAFE_WORDS.has(w));
+    return words$1(last).some(w => CREDENTIAL_WORD.test(w) && !SAFE_WORDS.has(w));
 }
 /**
  * `api_key_env: BASELINE_KEY` names an environment variable, not a key: shown, as long as it
@@ -10600,8 +10600,8 @@ function decideVerdict(est, maxDrop, direction, confidence = est.ci.level) {
     const low = sign === 1 ? est.ci.low : -est.ci.high;
     const high = sign === 1 ? est.ci.high : -est.ci.low;
     const level = `${formatLevel$1(confidence)} interval`;
-    const shown = `[${fmt$1(est.ci.low)}, ${fmt$1(est.ci.high)}]`;
-    const bound = sign === 1 ? `-${fmt$1(maxDrop)}` : `+${fmt$1(maxDrop)}`;
+    const shown = `[${fmt$2(est.ci.low)}, ${fmt$2(est.ci.high)}]`;
+    const bound = sign === 1 ? `-${fmt$2(maxDrop)}` : `+${fmt$2(maxDrop)}`;
     const worse = sign === 1 ? 'drop' : 'rise';
     if (low > -maxDrop) {
         return {
@@ -10614,14 +10614,14 @@ function decideVerdict(est, maxDrop, direction, confidence = est.ci.level) {
         return {
             verdict: 'fail',
             nNeeded: null,
-            reason: `The ${level} of the difference ${shown} lies entirely ${sign === 1 ? 'below' : 'above'} ${bound}: a real ${worse} larger than the tolerated ${fmt$1(maxDrop)}.`
+            reason: `The ${level} of the difference ${shown} lies entirely ${sign === 1 ? 'below' : 'above'} ${bound}: a real ${worse} larger than the tolerated ${fmt$2(maxDrop)}.`
         };
     }
     if (gain <= -maxDrop) {
         return {
             verdict: 'inconclusive',
             nNeeded: null,
-            reason: `The observed ${worse} (${fmt$1(abs(est.delta))}) already reaches the tolerated ${fmt$1(maxDrop)}: more instances would not make this pass; the candidate is likely worse.`
+            reason: `The observed ${worse} (${fmt$2(abs(est.delta))}) already reaches the tolerated ${fmt$2(maxDrop)}: more instances would not make this pass; the candidate is likely worse.`
         };
     }
     const nNeeded = instancesNeeded$1(est.n, (high - low) / 2, gain + maxDrop);
@@ -10649,7 +10649,7 @@ function checkMargin(margin, field, value) {
 function formatLevel$1(confidence) {
     return `${Number((confidence * 100).toPrecision(6))}%`;
 }
-function fmt$1(x) {
+function fmt$2(x) {
     return Number(x.toPrecision(3)).toString();
 }
 
@@ -11682,8 +11682,8 @@ variants) {
     const imputedTotal = worst.imputed.baseline + worst.imputed.candidate;
     if (imputedTotal > 0) {
         // A warning, so every rendering (comment, summary, console) shows both bounds side by side.
-        const bound = worst.low === null || worst.high === null ? 'none (the metric has no known range)' : `[${fmt(worst.low)}, ${fmt(worst.high)}]`;
-        log.warn('pairing.worst_case', `${label}: ${worst.imputed.baseline} baseline and ${worst.imputed.candidate} candidate instances imputed at the worst case: interval ${bound} against [${fmt(estimate.ci.low)}, ${fmt(estimate.ci.high)}] on the matched instances; worst-case verdict ${worst.verdict}`);
+        const bound = worst.low === null || worst.high === null ? 'none (the metric has no known range)' : `[${fmt$1(worst.low)}, ${fmt$1(worst.high)}]`;
+        log.warn('pairing.worst_case', `${label}: ${worst.imputed.baseline} baseline and ${worst.imputed.candidate} candidate instances imputed at the worst case: interval ${bound} against [${fmt$1(estimate.ci.low)}, ${fmt$1(estimate.ci.high)}] on the matched instances; worst-case verdict ${worst.verdict}`);
     }
     if (decision.verdict === 'pass' && worst.verdict !== 'pass') {
         decision = {
@@ -11723,7 +11723,7 @@ variants) {
         examples: perturbation === 'worst' ? [] : changedExamples(paired, examples, statistics.flipTolerance)
     };
 }
-function fmt(x) {
+function fmt$1(x) {
     return Number(x.toPrecision(3)).toString();
 }
 /**
@@ -12079,9 +12079,8 @@ function efficiencyFor(run, b, c, statistics) {
     // A quantile of zeros (0.2.x wrote request_time 0) has no meaningful ratio.
     if (baseline.length < 2 || baseline.every(v => v <= 0))
         return null;
-<<<<<<< HEAD
-    const median = ratioOfQuantiles(baseline, candidate, 0.5, statistics);
-    const p90 = ratioOfQuantiles(baseline, candidate, 0.9, statistics);
+    // Both intervals from the same resamples: half the draws of two separate bootstraps.
+    const [median, p90] = ratiosOfQuantiles(baseline, candidate, [0.5, 0.9], statistics);
     const figures = {
         baseline_median: quantile(baseline, 0.5),
         candidate_median: quantile(candidate, 0.5),
@@ -12102,10 +12101,6 @@ function efficiencyFor(run, b, c, statistics) {
             });
         }
     }
-=======
-    // Both intervals from the same resamples: half the draws of two separate bootstraps.
-    const [median, p90] = ratiosOfQuantiles(baseline, candidate, [0.5, 0.9], statistics);
->>>>>>> main
     return {
         run,
         metric: RUNTIME_METRIC,
@@ -14083,678 +14078,9 @@ function statisticsFromArgs(args) {
  * fraction, modified Lentz) and the quantile by bisection on it. Accurate to about 1e-12, which is
  * far below anything a 95% interval over a handful of block pairs can resolve.
  */
-<<<<<<< HEAD
-function fingerprint(config, extras = {}) {
-    const identity = {
-        helm: config.helm
-            ? {
-                version: config.helm.version,
-                max_eval_instances: config.helm.maxEvalInstances,
-                num_train_trials: config.helm.numTrainTrials
-            }
-            : null,
-        entries: [...new Set(config.runs.map(run => run.entry))].sort(),
-        baseline: config.deployments ? deploymentIdentity(config.deployments.baseline) : null
-    };
-    // Added only when used, so gate files without launch keep their fingerprints (and archives).
-    const launch = config.launch?.sides.baseline;
-    if (launch) {
-        // The command as written: `${VAR}` values are not part of it (pin versions in the gate file
-        // or in a fingerprinted file; docs/launch.md).
-        identity.baseline_launch = { command: launch.command, checkout: launch.checkout, env: launch.env };
-    }
-    if (config.launch?.fingerprintPaths.length) {
-        identity.fingerprint_paths = config.launch.fingerprintPaths;
-        identity.baseline_files = Object.fromEntries(Object.entries(extras.pathDigests ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    }
-    return createHash('sha256').update(JSON.stringify(identity)).digest('hex');
-}
-function deploymentIdentity(deployment) {
-    if (deployment.kind === 'prod_env') {
-        return { kind: 'prod_env', deployment: deployment.deployment };
-    }
-    return {
-        kind: 'server',
-        api: deployment.api,
-        base_url: deployment.baseUrl,
-        model: deployment.model,
-        tokenizer: deployment.tokenizer,
-        max_sequence_length: deployment.maxSequenceLength
-    };
-}
-
-/**
- * Finding the installed helm-run, its Python, the installed crfm-helm version and the plugin
- * package helm-gate ships. Nothing in HELM's output records its version (docs/helm.md "The HELM version"),
- * so it is read from the package metadata and recorded in the manifest.
- */
-/** Resolves `helm.command` (a path, or a name looked up on PATH) to an executable file. */
-async function resolveHelmRun(command, env, cwd) {
-    const candidates = command.includes('/')
-        ? [isAbsolute(command) ? command : resolve(cwd, command)]
-        : (env.PATH ?? '')
-            .split(delimiter)
-            .filter(Boolean)
-            .map(dir => join(dir, command));
-    for (const candidate of candidates) {
-        try {
-            await access(candidate, constants$6.X_OK);
-            if ((await stat(candidate)).isFile())
-                return candidate;
-        }
-        catch {
-            // not this one
-        }
-    }
-    throw new HelmRunError('runner.helm_missing', `helm-run was not found (${command}); create the environment with scripts/python-env.sh or set helm.command`, { field: 'helm.command', value: command });
-}
-/**
- * The Python interpreter that runs helm-run: pip writes console scripts with a `#!/path/python`
- * line. Falls back to `python` next to the script (a venv's bin directory).
- */
-async function pythonFor(helmRun) {
-    let firstLine;
-    try {
-        const handle = await open(helmRun, 'r');
-        try {
-            const buffer = Buffer.alloc(512);
-            const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-            firstLine = buffer.subarray(0, bytesRead).toString('utf8').split('\n')[0];
-        }
-        finally {
-            await handle.close();
-        }
-    }
-    catch {
-        firstLine = '';
-    }
-    if (firstLine.startsWith('#!')) {
-        const parts = firstLine.slice(2).trim().split(/\s+/).filter(Boolean);
-        if (parts.length > 0 && /python/.test(parts[parts.length - 1]))
-            return parts;
-    }
-    return [join(dirname(helmRun), 'python')];
-}
-/** The installed crfm-helm version, read with importlib.metadata through helm-run's Python. */
-async function installedHelmVersion(python, env) {
-    const [file, ...prefix] = python;
-    const code = 'import importlib.metadata as m; print(m.version("crfm-helm"))';
-    return new Promise((resolvePromise, reject) => {
-        execFile(file, [...prefix, '-c', code], { env, timeout: 60_000 }, (error, stdout, stderr) => {
-            if (error) {
-                reject(new HelmRunError('runner.helm_version_unknown', `cannot read the installed crfm-helm version: ${firstLineOf(stderr) || error.message}`, {
-                    value: python.join(' ')
-                }));
-                return;
-            }
-            resolvePromise(stdout.trim());
-        });
-    });
-}
-/** Refuses to run a HELM other than the pinned one: results would not be comparable with the archive. */
-function assertPinnedVersion(installed, pinned, source) {
-    if (installed !== pinned) {
-        throw new HelmRunError('runner.helm_version', `installed crfm-helm is ${installed} but the gate file pins ${pinned}; install the pinned version or change helm.version`, { file: source, field: 'helm.version', value: installed });
-    }
-}
-/**
- * The directory that holds `helm_gate_plugins/` (put on PYTHONPATH of helm-run). Searched upwards
- * from this module, so it works from src/ (tests), dist/ (the action and CLI bundles) alike;
- * HELM_GATE_PYTHONPATH overrides it.
- */
-async function pluginPythonPath(env) {
-    const override = env.HELM_GATE_PYTHONPATH;
-    const starts = override ? [override] : ancestors(dirname(fileURLToPath(import.meta.url)), 5).map(dir => join(dir, 'python'));
-    for (const dir of starts) {
-        try {
-            await access(join(dir, 'helm_gate_plugins', 'clients.py'), constants$6.R_OK);
-            return dir;
-        }
-        catch {
-            // keep looking
-        }
-    }
-    throw new HelmRunError('runner.plugins_missing', 'the helm_gate_plugins Python package was not found next to helm-gate', {
-        value: starts[0]
-    });
-}
-function ancestors(dir, count) {
-    const out = [dir];
-    for (let i = 0; i < count; i++)
-        out.push(dirname(out[out.length - 1]));
-    return [...new Set(out)];
-}
-function firstLineOf(text) {
-    return text.trim().split('\n').filter(Boolean).pop() ?? '';
-}
-
-/**
- * Every process group helm-gate started and has not yet seen die: launched servers and helm-run.
- * While one is alive, SIGINT and SIGTERM to helm-gate (a cancelled job, Ctrl-C) stop them all
- * before exiting, because each lives in its own process group and would otherwise survive us and
- * keep the GPU. A second signal, or the process exiting for any other reason, kills them at once.
- *
- * GitHub cancels a job with SIGINT, then SIGTERM 7.5 s later, then SIGKILL 2.5 s after that, so the
- * urgent stop used here is short (registered stop functions get `urgent: true`).
- */
-const live = new Map();
-let armed = false;
-let stopping = null;
-const SIGNALS = ['SIGINT', 'SIGTERM'];
-/** Messages of the signal path; stderr by default (the action's log). */
-let say = line => process.stderr.write(`${line}\n`);
-/** Tracks a group until the returned function is called (after it is known to be gone). */
-function trackGroup(group) {
-    live.set(group.pgid, group);
-    arm();
-    return () => {
-        if (live.get(group.pgid) === group)
-            live.delete(group.pgid);
-        if (live.size === 0 && !stopping)
-            disarm();
-    };
-}
-/** Stops every tracked group (used on signals; the normal path stops each launch itself). */
-async function stopAllGroups(urgent) {
-    await Promise.all([...live.values()].map(group => group.stop(urgent).catch(() => { })));
-}
-/**
- * Live (non-zombie) processes of group `pgid`. On Linux read from /proc, because a zombie
- * (exited, not yet reaped by its parent) still answers kill(0) but holds nothing; elsewhere
- * kill(-pgid, 0) is the best available answer.
- */
-function groupMembers(pgid) {
-    let entries;
-    try {
-        entries = readdirSync('/proc').filter(name => /^\d+$/.test(name));
-    }
-    catch {
-        return signalable(pgid) ? [pgid] : [];
-    }
-    const members = [];
-    for (const name of entries) {
-        try {
-            const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-            // pid (comm) state ppid pgrp ...; comm may hold spaces and parentheses.
-            const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-            if (Number(fields[2]) === pgid && fields[0] !== 'Z')
-                members.push(Number(name));
-        }
-        catch {
-            // exited while we looked
-        }
-    }
-    return members;
-}
-/** Is any process of group `pgid` still alive? */
-function groupAlive(pgid) {
-    return groupMembers(pgid).length > 0;
-}
-function signalable(pgid) {
-    try {
-        process.kill(-pgid, 0);
-        return true;
-    }
-    catch (error) {
-        // EPERM: something exists in that group that we may not signal; count it as alive.
-        return error.code === 'EPERM';
-    }
-}
-function killGroupNow(pgid, signal = 'SIGKILL') {
-    try {
-        process.kill(-pgid, signal);
-    }
-    catch {
-        // already gone
-    }
-}
-function onSignal(signal) {
-    const code = 128 + (constants$7.signals[signal] ?? 15);
-    if (stopping) {
-        say(`helm-gate: ${signal} again; killing ${live.size} process group(s) now`);
-        for (const pgid of live.keys())
-            killGroupNow(pgid);
-        process.exit(code);
-    }
-    say(`helm-gate: ${signal} received; stopping ${live.size} launched process group(s) before exiting`);
-    stopping = stopAllGroups(true).finally(() => {
-        for (const pgid of live.keys())
-            killGroupNow(pgid);
-        process.exit(code);
-    });
-}
-/** Last resort when the process exits with groups still tracked (an uncaught error, process.exit). */
-function onExit() {
-    for (const pgid of live.keys())
-        killGroupNow(pgid);
-}
-function arm() {
-    if (armed)
-        return;
-    armed = true;
-    for (const signal of SIGNALS)
-        process.on(signal, onSignal);
-    process.on('exit', onExit);
-}
-function disarm() {
-    if (!armed)
-        return;
-    armed = false;
-    for (const signal of SIGNALS)
-        process.off(signal, onSignal);
-    process.off('exit', onExit);
-}
-
-/**
- * One helm-run process: spawned with an argument array in its own process group (so a timeout
- * can kill HELM's worker threads and any children at once), its output streamed line by line
- * to a log file and to the caller with a side prefix, with progress read from HELM's own log.
- */
-const KILL_GRACE_MS = 5_000;
-async function runHelmProcess(settings) {
-    await mkdir(dirname(settings.logFile), { recursive: true });
-    const file = createWriteStream(settings.logFile, { flags: 'a' });
-    const started = Date.now();
-    const state = { requests: 0, runsStarted: [], failedRuns: [] };
-    const redact = redactor(settings.secrets ?? []);
-    const prefix = `[${settings.side}]`;
-    const child = spawn(settings.command, settings.args, {
-        env: settings.env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        detached: true
-    });
-    // A signal to helm-gate (a cancelled job) must not leave helm-run running in its own group.
-    const pgid = child.pid;
-    const release = pgid ? trackGroup({ pgid, label: `${settings.side} helm-run`, stop: async () => killGroup(pgid, 'SIGKILL') }) : () => { };
-    const onLine = (raw) => {
-        const line = redact(raw);
-        file.write(`${line}\n`);
-        settings.log?.(`${prefix} ${line}`);
-        const running = /\bRunning (\S.*) \{\s*$/.exec(line);
-        if (running) {
-            state.runsStarted.push(running[1]);
-            settings.progress?.(`${prefix} run ${state.runsStarted.length}/${settings.expectedRuns}: ${running[1]}`);
-        }
-        const processed = /\bProcessed (\d+) requests\b/.exec(line);
-        if (processed) {
-            state.requests += Number(processed[1]);
-            settings.progress?.(`${prefix} ${state.requests} requests done`);
-        }
-        const failed = /Failed runs: \[(.*)\]/.exec(line);
-        if (failed)
-            state.failedRuns = [...failed[1].matchAll(/"([^"]*)"/g)].map(m => m[1]);
-    };
-    const readers = [child.stdout, child.stderr].map(stream => {
-        const reader = createInterface({ input: stream, crlfDelay: Infinity });
-        reader.on('line', onLine);
-        return new Promise(resolve => reader.on('close', resolve));
-    });
-    let timedOut = false;
-    let killTimer;
-    const timeout = setTimeout(() => {
-        timedOut = true;
-        onLine(`helm-gate: ${settings.side} exceeded its timeout of ${Math.round(settings.timeoutMs / 1000)} s; killing process group ${child.pid}`);
-        killGroup(child.pid, 'SIGTERM');
-        killTimer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS);
-    }, settings.timeoutMs);
-    const heartbeat = setInterval(() => {
-        const seconds = Math.round((Date.now() - started) / 1000);
-        settings.progress?.(`${prefix} still running after ${seconds} s: run ${state.runsStarted.length}/${settings.expectedRuns}, ${state.requests} requests done`);
-    }, settings.heartbeatMs ?? 30_000);
-    const exit = await new Promise(resolve => {
-        child.once('error', error => resolve({ code: null, signal: null, spawnError: error.message }));
-        child.once('exit', (code, signal) => resolve({ code, signal, spawnError: null }));
-    });
-    clearTimeout(timeout);
-    clearInterval(heartbeat);
-    if (killTimer)
-        clearTimeout(killTimer);
-    // Children of helm-run that outlived it (none expected) must not keep running after the gate,
-    // nor hold its output pipes open.
-    killGroup(child.pid, 'SIGKILL');
-    release();
-    if (exit.spawnError === null)
-        await Promise.all(readers);
-    const ended = Date.now();
-    if (exit.spawnError)
-        onLine(`helm-gate: could not start ${settings.command}: ${exit.spawnError}`);
-    await new Promise(resolve => file.end(resolve));
-    return {
-        exitCode: exit.code,
-        signal: exit.signal,
-        timedOut,
-        startedAt: new Date(started).toISOString(),
-        endedAt: new Date(ended).toISOString(),
-        durationMs: ended - started,
-        requests: state.requests,
-        runsStarted: state.runsStarted,
-        failedRuns: state.failedRuns,
-        spawnError: exit.spawnError
-    };
-}
-function killGroup(pid, signal) {
-    if (!pid)
-        return;
-    try {
-        process.kill(-pid, signal);
-    }
-    catch {
-        // already gone
-    }
-}
-function redactor(secrets) {
-    const values = secrets.filter(secret => secret.length >= 4);
-    if (values.length === 0)
-        return line => line;
-    return line => values.reduce((text, secret) => text.split(secret).join('***'), line);
-}
-
-/**
- * The `--local-path` directory (HELM's "prod_env") generated for one side. Each side gets its own
- * directory so the two can never share HELM's request cache (docs/helm.md "The request cache"), and both sides
- * get the same HELM model name, tags, tokenizer and lengths so run specs and prompts are identical
- * and only the server differs.
- *
- * Clients are helm-gate's plugin classes (python/helm_gate_plugins/clients.py): HELM 0.5.16's
- * VLLMClient cannot be instantiated and VLLMChatClient cannot send an API key (docs/helm.md "Clients and the plugin").
- * No secret is ever written: the plugin reads the key from the environment variable named by
- * `api_key_env`, so credentials.conf stays empty.
- */
-/** The HELM model and deployment name on both sides; the host org `helm-gate` names the cache shard. */
-const GATED_MODEL = 'helm-gate/gated-model';
-const LOCAL_TOKENIZER = 'helm-gate/local-tokenizer';
-/**
- * OpenAI SDK retries for 5xx, 429 and connection errors (with its own short back-off). Kept
- * small: the plugin makes HELM's own 5 x (10-80 s) retry loop stop at the first failure, so a
- * dead server ends the run within seconds and a hung one within (1 + retries) x request timeout.
- */
-const SDK_MAX_RETRIES = 2;
-const PROD_ENV_FILES = ['model_metadata.yaml', 'model_deployments.yaml', 'tokenizer_configs.yaml', 'credentials.conf'];
-const PLUGIN_CLASSES = {
-    chat: 'helm_gate_plugins.clients.GateChatClient',
-    completions: 'helm_gate_plugins.clients.GateCompletionsClient'
-};
-/** prod_env for a server deployment described in the gate file. */
-function serverProdEnv(deployment) {
-    const localTokenizer = isLocalTokenizerDirectory(deployment.tokenizer);
-    const tokenizerName = localTokenizer ? LOCAL_TOKENIZER : deployment.tokenizer;
-    const args = {
-        base_url: deployment.baseUrl,
-        served_model_name: deployment.model,
-        timeout: deployment.requestTimeoutSeconds,
-        max_retries: SDK_MAX_RETRIES
-    };
-    if (deployment.apiKeyEnv)
-        args.api_key_env = deployment.apiKeyEnv;
-    const metadata = {
-        models: [
-            {
-                name: GATED_MODEL,
-                display_name: 'helm-gate gated model',
-                description: 'The deployment under test (baseline or candidate); generated by helm-gate.',
-                creator_organization_name: 'helm-gate',
-                access: 'open',
-                release_date: '2024-01-01',
-                // The tags decide run-spec rewrites (docs/helm.md "prod_env"); identical on both sides by construction.
-                tags: ['TEXT_MODEL_TAG', 'FULL_FUNCTIONALITY_TEXT_MODEL_TAG'],
-                deployment_names: [GATED_MODEL]
-            }
-        ]
-    };
-    const deployments = {
-        model_deployments: [
-            {
-                name: GATED_MODEL,
-                model_name: GATED_MODEL,
-                tokenizer_name: tokenizerName,
-                // Without it HELM crashes when a tokenizer is set (docs/helm.md "prod_env").
-                max_sequence_length: deployment.maxSequenceLength,
-                client_spec: { class_name: PLUGIN_CLASSES[deployment.api], args }
-            }
-        ]
-    };
-    const tokenizers = {
-        tokenizer_configs: localTokenizer
-            ? [
-                {
-                    name: LOCAL_TOKENIZER,
-                    tokenizer_spec: {
-                        class_name: 'helm.tokenizers.huggingface_tokenizer.HuggingFaceTokenizer',
-                        args: { pretrained_model_name_or_path: deployment.tokenizer }
-                    },
-                    end_of_text_token: '',
-                    prefix_token: ''
-                }
-            ]
-            : []
-    };
-    return {
-        files: {
-            'model_metadata.yaml': yamlWithHeader(metadata, { dateKeys: true }),
-            'model_deployments.yaml': yamlWithHeader(deployments),
-            'tokenizer_configs.yaml': yamlWithHeader(tokenizers),
-            'credentials.conf': '# Generated by helm-gate. Empty on purpose: API keys are read from the environment (api_key_env).\n'
-        },
-        modelArgs: `model=${GATED_MODEL}`,
-        deployment: GATED_MODEL,
-        credentialsAreSecret: false
-    };
-}
-/**
- * prod_env for a deployment the user already describes in their own prod_env directory: its
- * files are copied into the side's own local path (so caches stay apart) and the deployment is
- * named explicitly in the entry, which avoids HELM's "last registered deployment" rule.
- */
-async function userProdEnv(localPath, deploymentName) {
-    const read = async (name) => {
-        try {
-            return await readFile(join(localPath, name), 'utf8');
-        }
-        catch {
-            return null;
-        }
-    };
-    const deploymentsText = await read('model_deployments.yaml');
-    if (deploymentsText === null) {
-        throw new ConfigError('config.prod_env', `the prod_env directory has no model_deployments.yaml`, {
-            file: localPath,
-            field: 'deployments.*.prod_env'
-        });
-    }
-    const deploymentsFile = join(localPath, 'model_deployments.yaml');
-    const parsed = parseYamlFile(deploymentsText, deploymentsFile, 'model_deployments.yaml');
-    const list = Array.isArray(parsed?.model_deployments) ? parsed.model_deployments : [];
-    const found = list.find(item => item?.name === deploymentName);
-    if (!found) {
-        throw new ConfigError('config.prod_env', `deployment ${deploymentName} is not in model_deployments.yaml`, {
-            file: join(localPath, 'model_deployments.yaml'),
-            field: 'deployments.*.deployment',
-            value: deploymentName
-        });
-    }
-    const credentials = await read('credentials.conf');
-    // HELM would stop on a broken file only after starting; name the file now.
-    const metadataText = await read('model_metadata.yaml');
-    const tokenizersText = await read('tokenizer_configs.yaml');
-    if (metadataText !== null)
-        parseYamlFile(metadataText, join(localPath, 'model_metadata.yaml'), 'model_metadata.yaml');
-    if (tokenizersText !== null)
-        parseYamlFile(tokenizersText, join(localPath, 'tokenizer_configs.yaml'), 'tokenizer_configs.yaml');
-    const modelName = typeof found.model_name === 'string' ? found.model_name : deploymentName;
-    return {
-        files: {
-            'model_metadata.yaml': metadataText ?? 'models: []\n',
-            'model_deployments.yaml': deploymentsText,
-            'tokenizer_configs.yaml': tokenizersText ?? 'tokenizer_configs: []\n',
-            'credentials.conf': credentials ?? ''
-        },
-        modelArgs: `model=${modelName},model_deployment=${deploymentName}`,
-        deployment: deploymentName,
-        credentialsAreSecret: (credentials ?? '').trim().length > 0
-    };
-}
-async function prodEnvFor(deployment) {
-    return deployment.kind === 'server' ? serverProdEnv(deployment) : userProdEnv(deployment.localPath, deployment.deployment);
-}
-/**
- * Both sides must ask the same questions the same way: a different tokenizer or maximum length
- * changes prompt truncation, and the comparison would measure configuration, not the model.
- */
-function assertComparableDeployments(baseline, candidate, source) {
-    if (baseline.kind !== 'server' || candidate.kind !== 'server')
-        return;
-    for (const [field, a, b] of [
-        ['tokenizer', baseline.tokenizer, candidate.tokenizer],
-        ['max_sequence_length', baseline.maxSequenceLength, candidate.maxSequenceLength]
-    ]) {
-        if (a !== b) {
-            throw new ConfigError('config.deployments_differ', `baseline and candidate must use the same ${field} (${String(a)} vs ${String(b)}), or prompts could differ`, { file: source, field: `deployments.candidate.${field}`, value: b });
-        }
-    }
-}
-/**
- * Both sides pointing at one deployment measure it against itself: every change would pass.
- * Typical cause: a single server started from the pull request's checkout, with the baseline
- * meant to come from the archive; when no archive matches and the baseline is run here, it
- * would be run against the candidate. Only a self-check does that on purpose.
- */
-function assertDistinctDeployments(baseline, candidate, source) {
-    const identity = (d) => d.kind === 'server'
-        ? JSON.stringify(['server', d.api, new URL(d.baseUrl).href.replace(/\/+$/, ''), d.model])
-        : JSON.stringify(['prod_env', resolve(d.localPath), d.deployment]);
-    if (identity(baseline) === identity(candidate)) {
-        throw new ConfigError('config.same_deployment', 'baseline and candidate are the same deployment, so the candidate would never be measured; ' +
-            'point them at different servers or models (use --self-check to measure a server against itself)', {
-            file: source,
-            field: 'deployments.candidate',
-            value: candidate.kind === 'server' ? `${redactUrl(candidate.baseUrl)} ${candidate.model}` : candidate.deployment
-        });
-    }
-}
-/** A Hugging Face tokenizer directory (absolute or relative path), as opposed to a HELM tokenizer name. */
-function isLocalTokenizerDirectory(tokenizer) {
-    return tokenizer.startsWith('/') || tokenizer.startsWith('./') || tokenizer.startsWith('../');
-}
-/**
- * Shows prod_env files with anything secret hidden (`plan`, logs, run-manifest.json), by
- * structure: in the YAML files every value under a credential-like key (for example
- * `client_spec.args.api_key`), every key-looking string and the userinfo and query values of every
- * URL, with all comments dropped; in a user's credentials.conf every value and every comment
- * line (an old key left in a comment is still a key).
- */
-function redactedFiles(env) {
-    return {
-        'model_metadata.yaml': redactYaml(env.files['model_metadata.yaml']),
-        'model_deployments.yaml': redactYaml(env.files['model_deployments.yaml']),
-        'tokenizer_configs.yaml': redactYaml(env.files['tokenizer_configs.yaml']),
-        'credentials.conf': env.credentialsAreSecret ? redactCredentials(env.files['credentials.conf']) : env.files['credentials.conf']
-    };
-}
-const REDACTED_YAML_HEADER = '# helm-gate: shown with comments removed and credentials hidden\n';
-/** A YAML file with credentials hidden and comments removed (see redactedFiles). */
-function redactYaml(text) {
-    if (text.trim() === '')
-        return text;
-    let doc;
-    try {
-        doc = parseDocument(text, { uniqueKeys: false });
-    }
-    catch {
-        return '# (not valid YAML; hidden)\n';
-    }
-    if (doc.errors.length > 0)
-        return '# (not valid YAML; hidden)\n';
-    doc.commentBefore = null;
-    doc.comment = null;
-    visit(doc, {
-        Pair(_, pair) {
-            const key = isScalar(pair.key) ? String(pair.key.value) : '';
-            const value = isScalar(pair.value) ? pair.value.value : undefined;
-            const variable = /_env$/i.test(key) && typeof value === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(value) && !looksLikeSecret(value);
-            if (isCredentialKey(key) &&
-                !variable &&
-                pair.value !== null &&
-                !(isScalar(pair.value) && (pair.value.value === null || pair.value.value === ''))) {
-                pair.value = new Scalar(HIDDEN);
-            }
-        },
-        Node(_, node) {
-            node.comment = null;
-            node.commentBefore = null;
-            if (isScalar(node) && typeof node.value === 'string')
-                node.value = looksLikeSecret(node.value) ? HIDDEN : redactUrl(node.value);
-        }
-    });
-    return REDACTED_YAML_HEADER + doc.toString({ lineWidth: 0 });
-}
-/**
- * Keeps HOCON keys, hides values: `openaiApiKey: "sk-..."` becomes `openaiApiKey: "***"`. Any
- * other line that is not pure structure (`key {`, `}`) is hidden whole: HOCON also allows
- * one-line JSON objects and multi-line `"""` strings, whose values the per-line rule cannot see.
- * Comment lines are hidden too: an old key is often left behind in a comment.
- */
-function redactCredentials(text) {
-    return text
-        .split('\n')
-        .map(line => {
-        const trimmed = line.trim();
-        const indent = line.slice(0, line.length - line.trimStart().length);
-        if (trimmed === '')
-            return line;
-        if (trimmed.startsWith('#') || trimmed.startsWith('//'))
-            return `${indent}${trimmed.startsWith('#') ? '#' : '//'} (comment hidden)`;
-        if (/^[{}[\],\s]*$/.test(trimmed) || /^"?[A-Za-z0-9_.\-/ ]+"?\s*\{$/.test(trimmed))
-            return line;
-        const match = /^(\s*"?[A-Za-z0-9_.\-/ ]+"?\s*[:=]\s*)(.+)$/.exec(line);
-        if (!match)
-            return `${indent}***`;
-        if (match[2].trim() === '{')
-            return line;
-        return `${match[1]}"***"`;
-    })
-        .join('\n');
-}
-function yamlWithHeader(value, options = {}) {
-    let text = stringify(value, { lineWidth: 0 });
-    // HELM's dacite loader wants release_date as a YAML date, not a quoted string.
-    if (options.dateKeys)
-        text = text.replace(/release_date: "?(\d{4}-\d{2}-\d{2})"?/g, 'release_date: $1');
-    return `# Generated by helm-gate for one side of the gate; do not edit.\n${text}`;
-}
-
-/**
- * One cause, one error. When a side fails, the runner finds several symptoms of the same cause
- * (helm-run exited 1, its run directory is incomplete, the gate's entry has no complete run), and
- * none of them says why: that is only in the side's log, among thousands of lines. This folds the
- * symptoms of a side into its root cause and quotes the decisive line of the log (the client
- * error: a refused connection, a timeout, a 401) in the error itself.
- */
-/** Errors that say why a side failed. */
-const ROOT_CAUSES = /^(server\.|runner\.(spawn|timeout|exit)$)/;
-/** Errors that only say what is missing because of it. */
-const SYMPTOMS = new Set(['runner.incomplete_run', 'runner.run_missing', 'runner.nothing_ran']);
-/**
- * What to quote from a helm-run log, most telling first. HELM logs each failed request's
- * exception with its chained causes; the lowest-level cause names the real problem ("Connection
- * refused"), where the OpenAI SDK only says "Connection error.".
- */
-const DECISIVE = [
-    // helm-gate's client plugin: an exception of the client itself (a missing API key variable).
-    /helm-gate client error: .+/,
-    // The transport under the OpenAI SDK: refused, reset, timed out, DNS.
-    /\b(?:httpx|httpcore|urllib3|requests|aiohttp)\.\w+: .+/,
-    /\[Errno -?\d+\] .+/,
-    // The SDK's own classification: 401, 404, 429, 5xx, timeouts.
-    /\bopenai\.\w+: .+/,
-    // HELM's summary of a failed request.
-    /\bOpenAI error: .+/,
-    // Any other exception that ended the run (not HELM's final "Failed runs" summary).
-    /^(?!.*RunnerError)(?:[\w.]+\.)?\w+(?:Error|Exception): .+/
-=======
 const LANCZOS = [
     676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.6150291621406, 12.507343278686905, -0.13857109526572012,
     9.9843695780195716e-6, 1.5056327351493116e-7
->>>>>>> main
 ];
 /** log Gamma(x) for x > 0 (Lanczos, g = 7, n = 9: relative error about 1e-15). */
 function logGamma(x) {
@@ -55712,8 +55038,10 @@ async function userProdEnv(localPath, deploymentName) {
             field: 'deployments.*.prod_env'
         });
     }
-    const parsed = parse$1(deploymentsText);
-    const found = parsed?.model_deployments?.find(item => item?.name === deploymentName);
+    const deploymentsFile = join(localPath, 'model_deployments.yaml');
+    const parsed = parseYamlFile(deploymentsText, deploymentsFile, 'model_deployments.yaml');
+    const list = Array.isArray(parsed?.model_deployments) ? parsed.model_deployments : [];
+    const found = list.find(item => item?.name === deploymentName);
     if (!found) {
         throw new ConfigError('config.prod_env', `deployment ${deploymentName} is not in model_deployments.yaml`, {
             file: join(localPath, 'model_deployments.yaml'),
@@ -55722,14 +55050,22 @@ async function userProdEnv(localPath, deploymentName) {
         });
     }
     const credentials = await read('credentials.conf');
+    // HELM would stop on a broken file only after starting; name the file now.
+    const metadataText = await read('model_metadata.yaml');
+    const tokenizersText = await read('tokenizer_configs.yaml');
+    if (metadataText !== null)
+        parseYamlFile(metadataText, join(localPath, 'model_metadata.yaml'), 'model_metadata.yaml');
+    if (tokenizersText !== null)
+        parseYamlFile(tokenizersText, join(localPath, 'tokenizer_configs.yaml'), 'tokenizer_configs.yaml');
+    const modelName = typeof found.model_name === 'string' ? found.model_name : deploymentName;
     return {
         files: {
-            'model_metadata.yaml': (await read('model_metadata.yaml')) ?? 'models: []\n',
+            'model_metadata.yaml': metadataText ?? 'models: []\n',
             'model_deployments.yaml': deploymentsText,
-            'tokenizer_configs.yaml': (await read('tokenizer_configs.yaml')) ?? 'tokenizer_configs: []\n',
+            'tokenizer_configs.yaml': tokenizersText ?? 'tokenizer_configs: []\n',
             'credentials.conf': credentials ?? ''
         },
-        modelArgs: `model=${found.model_name ?? deploymentName},model_deployment=${deploymentName}`,
+        modelArgs: `model=${modelName},model_deployment=${deploymentName}`,
         deployment: deploymentName,
         credentialsAreSecret: (credentials ?? '').trim().length > 0
     };
@@ -55768,7 +55104,7 @@ function assertDistinctDeployments(baseline, candidate, source) {
             'point them at different servers or models (use --self-check to measure a server against itself)', {
             file: source,
             field: 'deployments.candidate',
-            value: candidate.kind === 'server' ? `${candidate.baseUrl} ${candidate.model}` : candidate.deployment
+            value: candidate.kind === 'server' ? `${redactUrl(candidate.baseUrl)} ${candidate.model}` : candidate.deployment
         });
     }
 }
@@ -55776,31 +55112,79 @@ function assertDistinctDeployments(baseline, candidate, source) {
 function isLocalTokenizerDirectory(tokenizer) {
     return tokenizer.startsWith('/') || tokenizer.startsWith('./') || tokenizer.startsWith('../');
 }
-/** Shows prod_env files with anything secret hidden (`plan`, logs, the manifest). */
+/**
+ * Shows prod_env files with anything secret hidden (`plan`, logs, run-manifest.json), by
+ * structure: in the YAML files every value under a credential-like key (for example
+ * `client_spec.args.api_key`), every key-looking string and the userinfo and query values of every
+ * URL, with all comments dropped; in a user's credentials.conf every value and every comment
+ * line (an old key left in a comment is still a key).
+ */
 function redactedFiles(env) {
     return {
-        ...env.files,
+        'model_metadata.yaml': redactYaml(env.files['model_metadata.yaml']),
+        'model_deployments.yaml': redactYaml(env.files['model_deployments.yaml']),
+        'tokenizer_configs.yaml': redactYaml(env.files['tokenizer_configs.yaml']),
         'credentials.conf': env.credentialsAreSecret ? redactCredentials(env.files['credentials.conf']) : env.files['credentials.conf']
     };
 }
+const REDACTED_YAML_HEADER = '# helm-gate: shown with comments removed and credentials hidden\n';
+/** A YAML file with credentials hidden and comments removed (see redactedFiles). */
+function redactYaml(text) {
+    if (text.trim() === '')
+        return text;
+    let doc;
+    try {
+        doc = parseDocument(text, { uniqueKeys: false });
+    }
+    catch {
+        return '# (not valid YAML; hidden)\n';
+    }
+    if (doc.errors.length > 0)
+        return '# (not valid YAML; hidden)\n';
+    doc.commentBefore = null;
+    doc.comment = null;
+    visit(doc, {
+        Pair(_, pair) {
+            const key = isScalar(pair.key) ? String(pair.key.value) : '';
+            const value = isScalar(pair.value) ? pair.value.value : undefined;
+            const variable = /_env$/i.test(key) && typeof value === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(value) && !looksLikeSecret(value);
+            if (isCredentialKey(key) &&
+                !variable &&
+                pair.value !== null &&
+                !(isScalar(pair.value) && (pair.value.value === null || pair.value.value === ''))) {
+                pair.value = new Scalar(HIDDEN);
+            }
+        },
+        Node(_, node) {
+            node.comment = null;
+            node.commentBefore = null;
+            if (isScalar(node) && typeof node.value === 'string')
+                node.value = looksLikeSecret(node.value) ? HIDDEN : redactUrl(node.value);
+        }
+    });
+    return REDACTED_YAML_HEADER + doc.toString({ lineWidth: 0 });
+}
 /**
  * Keeps HOCON keys, hides values: `openaiApiKey: "sk-..."` becomes `openaiApiKey: "***"`. Any
- * other line that is not a comment or pure structure (`key {`, `}`) is hidden whole: HOCON also
- * allows one-line JSON objects and multi-line `"""` strings, whose values the per-line rule
- * cannot see.
+ * other line that is not pure structure (`key {`, `}`) is hidden whole: HOCON also allows
+ * one-line JSON objects and multi-line `"""` strings, whose values the per-line rule cannot see.
+ * Comment lines are hidden too: an old key is often left behind in a comment.
  */
 function redactCredentials(text) {
     return text
         .split('\n')
         .map(line => {
         const trimmed = line.trim();
-        if (trimmed === '' || trimmed.startsWith('#') || trimmed.startsWith('//'))
+        const indent = line.slice(0, line.length - line.trimStart().length);
+        if (trimmed === '')
             return line;
+        if (trimmed.startsWith('#') || trimmed.startsWith('//'))
+            return `${indent}${trimmed.startsWith('#') ? '#' : '//'} (comment hidden)`;
         if (/^[{}[\],\s]*$/.test(trimmed) || /^"?[A-Za-z0-9_.\-/ ]+"?\s*\{$/.test(trimmed))
             return line;
         const match = /^(\s*"?[A-Za-z0-9_.\-/ ]+"?\s*[:=]\s*)(.+)$/.exec(line);
         if (!match)
-            return `${line.slice(0, line.length - line.trimStart().length)}***`;
+            return `${indent}***`;
         if (match[2].trim() === '{')
             return line;
         return `${match[1]}"***"`;
