@@ -2,7 +2,7 @@
 import { copyToTemp } from '../support/fixture-copy.js'
 import { DEFAULT_STATISTICS, type GateConfig } from '../../src/config/types.js'
 import { compareOutputs, type RunDefaults } from '../../src/gate/compare.js'
-import type { Report } from '../../src/report/model.js'
+import type { Report } from '../../src/model/report.js'
 
 export function cliConfig(resamples: number): GateConfig {
   return {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { COMMENT_MARKER } from '../../src/action/constants.js'
 import { renderMarkdown } from '../../src/report/markdown.js'
-import type { Report } from '../../src/report/model.js'
+import type { Report } from '../../src/model/report.js'
 import { makeComparison, makeExample, makeReport } from './make-report.js'
 
 const INJECTIONS = [

@@ -4,7 +4,7 @@
  */
 import type { StatisticsSettings } from '../config/types.js'
 import { GuardError } from '../errors.js'
-import type { EfficiencyEntry } from '../report/model.js'
+import type { EfficiencyEntry } from '../model/report.js'
 import { quantile, ratiosOfQuantiles } from '../stats/index.js'
 import { pairValues } from './pairing.js'
 import type { RunData } from './run-data.js'
