@@ -12110,7 +12110,7 @@ const safe$1 = (text, max) => truncateText(escapeTerminal(text), max);
 function renderLoadConsole(load) {
     if (!load)
         return [];
-    const out = ['', `Performance: ${load.verdict.toUpperCase()}: ${safe$1(load.headline, 400)}`];
+    const out = ['', safe$1(load.headline, 400)];
     if (load.skipped)
         return out;
     if (load.checks.length > 0) {
