@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals'
 import { attachLoad } from '../../src/load/combine.js'
-import type { Report, Verdict } from '../../src/report/model.js'
+import type { Report, Verdict } from '../../src/model/report.js'
 import { sampleLoad } from '../report/markdown-load.test.js'
 
 function quality(verdict: Verdict): Report {
