@@ -16,7 +16,7 @@ import { adapterDrift, displayName, scoringDrift } from './identity.js'
 import { IssueLog } from './issues.js'
 import { pairRuns, runMatchesEntry, type RunPair } from './match.js'
 import { efficiencyFor } from './efficiency.js'
-import { checkRequestStates } from './guards.js'
+import { checkRequestStates, checkSameEvidence } from './guards.js'
 import { exampleKey, loadExampleTexts, loadRunData, type RunData } from './run-data.js'
 
 /** Applied to every run found on both sides when the gate file lists no runs (plain CLI use). */
@@ -196,6 +196,7 @@ async function compareRun(
   if (drift.length > 0 || scoring.length > 0) return
 
   const [b, c] = await Promise.all([loadRunData(pair.baseline), loadRunData(pair.candidate)])
+  if (!checkSameEvidence(name, b, c, log)) return
   if (!checkRequestStates(name, b, c, log)) return
   const built = buildComparisons(name, gated, b, c, config.statistics, examples, log)
   await fillExampleTexts(b, c, built)
