@@ -2,6 +2,7 @@
  * Steps the modes share: reading the frozen gate file, resolving the baseline, running the
  * sides, writing the reports and uploading the evidence.
  */
+import { renderHtml } from '../report/html.js'
 import { cp, mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { GateConfig } from '../config/types.js'
@@ -175,6 +176,7 @@ export async function writeReports(
     markdownPath,
     session.deps.renderMarkdown(report, { maxLength: JOB_SUMMARY_MAX_LENGTH, lengthUnit: 'utf8', gateFileChange })
   )
+  await writeFile(path.join(evidenceDir, 'report.html'), renderHtml(report))
   return { jsonPath, markdownPath }
 }
 

@@ -8,7 +8,8 @@ import { loadGateConfig } from '../../config/load.js'
 import { UsageError } from '../../errors.js'
 import { compareOutputs } from '../../gate/compare.js'
 import { attachLoad, loadOnlyReport } from '../../load/combine.js'
-import type { Report } from '../../report/model.js'
+import type { ChangedAnswers } from '../../report/html.js'
+import type { ChangedExample, Report } from '../../report/model.js'
 import { runSides } from '../../runner/run-sides.js'
 import { sidesFailedReport } from '../../runner/failed-report.js'
 import { numberOption, parseArgs, requiredConfig } from '../args.js'
@@ -35,6 +36,7 @@ once), then compares them per instance.
                          file has load:)
   --json FILE            also write the JSON report to FILE (it is always in the output folder)
   --markdown FILE        also write the markdown report (the PR comment body) to FILE
+  --html FILE            also write report.html (it is always in the output folder) to FILE
   --verbose              stream every helm-run log line (prefixed with its side)
   --quiet                print nothing but errors
   --debug                show stack traces
@@ -51,6 +53,7 @@ const SPECS = {
   only: { value: true },
   json: { value: true },
   markdown: { value: true },
+  html: { value: true },
   verbose: { value: false },
   quiet: { value: false },
   debug: { value: false },
@@ -107,10 +110,11 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const candidatePath = outcome.paths.candidate ?? join(outDir, 'candidate')
   // One cause, one error: a side that did not complete has already said why; reading its output
   // would only add symptoms (and a healthy side that never started would look empty).
+  const changedAnswers = new Map<string, ChangedExample[]>()
   let report =
     outcome.errors.length > 0
       ? sidesFailedReport(outcome.errors, config.statistics, baselinePath, candidatePath)
-      : await compareOutputs(baselinePath, candidatePath, config, { examples: examples ?? 3 })
+      : await compareOutputs(baselinePath, candidatePath, config, { examples: examples ?? 3, changedAnswers })
   report.notes.push(...outcome.notes)
   // report.json and report.md outlive the console: without this they read as an ordinary gate
   // of two deployments, and the flip rate (the point of the self-check) would be lost.
@@ -121,12 +125,19 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     const loaded = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: outcome.paths.baseline ?? null })
     report = attachLoad(report, loaded.report)
   }
-  await writeReportOutputs(report, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io })
-  await writeExtraReports(report, args.options.get('json'), args.options.get('markdown'), io)
+  await writeReportOutputs(report, {
+    json: join(outDir, 'report.json'),
+    markdown: join(outDir, 'report.md'),
+    html: join(outDir, 'report.html'),
+    changed: changedAnswers,
+    quiet,
+    io
+  })
+  await writeExtraReports(report, args.options.get('json'), args.options.get('markdown'), io, args.options.get('html'), changedAnswers)
   if (selfCheck && !quiet) io.stdout(noiseFloor(report))
   if (!quiet) io.stdout(budgetAdvice(report, config.helm?.maxEvalInstances ?? null))
   if (!quiet) {
-    io.stdout(`\nrun directories, logs (logs/), run-manifest.json and report.{json,md}: ${outDir}\n`)
+    io.stdout(`\nrun directories, logs (logs/), run-manifest.json and report.{json,md,html}: ${outDir}\n`)
   }
   // A self-check is a measurement, not a gate: its verdict compares a server with itself, so
   // only an error (the runs or the comparison could not be made) is a failure.
@@ -194,12 +205,21 @@ export function noiseFloor(report: Report): string {
   return `${lines.join('\n')}\n`
 }
 
-/** `--json FILE` and `--markdown FILE`: the same report, where compare would write it. */
-async function writeExtraReports(report: Report, json: string | undefined, markdown: string | undefined, io: CliIo): Promise<void> {
-  if (json === undefined && markdown === undefined) return
+/** `--json FILE`, `--markdown FILE` and `--html FILE`: the same report, where compare would write it. */
+async function writeExtraReports(
+  report: Report,
+  json: string | undefined,
+  markdown: string | undefined,
+  io: CliIo,
+  html?: string,
+  changed?: ChangedAnswers
+): Promise<void> {
+  if (json === undefined && markdown === undefined && html === undefined) return
   await writeReportOutputs(report, {
     json: json === undefined ? null : resolve(io.cwd, json),
     markdown: markdown === undefined ? null : resolve(io.cwd, markdown),
+    html: html === undefined ? null : resolve(io.cwd, html),
+    changed,
     quiet: true,
     io
   })
