@@ -12836,7 +12836,7 @@ const STYLE = `
 body { font: 14px/1.5 -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; margin: 0; color: #1f2328; }
 #app { max-width: 1200px; margin: 0 auto; padding: 16px 24px; }
 h1.verdict { margin: 0 0 4px; } h1.pass { color: var(--pass); } h1.fail, h1.error { color: var(--fail); } h1.inconclusive { color: var(--inconclusive); }
-table { border-collapse: collapse; margin: 8px 0; } th, td { border: 1px solid #d0d7de; padding: 4px 8px; text-align: left; vertical-align: top; }
+#table { overflow-x: auto; } table { border-collapse: collapse; margin: 8px 0; } th, td { border: 1px solid #d0d7de; padding: 4px 8px; text-align: left; vertical-align: top; }
 th[data-column] { cursor: pointer; user-select: none; } th.sorted.asc::after { content: " ▲"; } th.sorted.desc::after { content: " ▼"; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 tr.pass .verdict-cell { color: var(--pass); } tr.fail .verdict-cell { color: var(--fail); } tr.inconclusive .verdict-cell { color: var(--inconclusive); } tr.info .verdict-cell { color: var(--info); }
