@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto'
 import { reportPage } from './html-client.js'
-import type { ChangedExample, Report } from './model.js'
+import type { ChangedExample, Report } from '../model/report.js'
 
 /** Every changed answer per comparison id (report.json keeps only the first few). */
 export type ChangedAnswers = ReadonlyMap<string, readonly ChangedExample[]>

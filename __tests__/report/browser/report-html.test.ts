@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url'
 import type { Page } from 'puppeteer-core'
 import { compareOutputs } from '../../../src/gate/compare.js'
 import { renderHtml } from '../../../src/report/html.js'
-import type { ChangedExample, Report } from '../../../src/report/model.js'
+import type { ChangedExample, Report } from '../../../src/model/report.js'
 import { launchChromium, type BrowserSession } from '../../../test-support/browser/chromium.js'
 import { cliConfig } from '../../gate/compare-helpers.js'
 
