@@ -8,7 +8,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ALTERED_SUITE, BASELINE_SUITE } from '../helm/read/fixtures.js'
+import { copyToTemp } from '../support/fixture-copy.js'
 import { run } from '../support/spawn.js'
+
+// The same files on both sides are refused (sides.same_file): the candidate reads a copy.
+const BASELINE_COPY = copyToTemp(BASELINE_SUITE)
 
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url))
 const helmGate = (...args: string[]) => run(process.execPath, [CLI, ...args])
@@ -20,7 +24,7 @@ describe('helm-gate compare (bundled CLI)', () => {
     const r = await helmGate(
       'compare',
       BASELINE_SUITE,
-      BASELINE_SUITE,
+      BASELINE_COPY,
       '--metric',
       'exact_match',
       '--max-drop',
@@ -74,7 +78,7 @@ describe('helm-gate compare (bundled CLI)', () => {
     const fail = await helmGate('compare', ALTERED_SUITE, BASELINE_SUITE, '--metric', 'exact_match', '--max-drop', '0.05', '--quiet')
     expect(fail.code).toBe(1)
     expect(fail.stdout).toBe('')
-    const inconclusive = await helmGate('compare', BASELINE_SUITE, BASELINE_SUITE, '--metric', 'exact_match', '--max-drop', '0.01')
+    const inconclusive = await helmGate('compare', BASELINE_SUITE, BASELINE_COPY, '--metric', 'exact_match', '--max-drop', '0.01')
     expect(inconclusive.code).toBe(1)
     expect(inconclusive.stdout).toMatch(/inconclusive/i)
   })
@@ -84,7 +88,7 @@ describe('helm-gate compare (bundled CLI)', () => {
     const r = await helmGate(
       'compare',
       BASELINE_SUITE,
-      BASELINE_SUITE,
+      BASELINE_COPY,
       '--metric',
       'no_such_metric',
       '--max-drop',

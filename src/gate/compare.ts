@@ -16,7 +16,7 @@ import { adapterDrift, displayName, scoringDrift } from './identity.js'
 import { IssueLog } from './issues.js'
 import { pairRuns, runMatchesEntry, type RunPair } from './match.js'
 import { efficiencyFor } from './efficiency.js'
-import { checkRequestStates } from './guards.js'
+import { checkRequestStates, checkSameEvidence } from './guards.js'
 import { exampleKey, loadExampleTexts, loadRunData, type RunData } from './run-data.js'
 
 /** Applied to every run found on both sides when the gate file lists no runs (plain CLI use). */
@@ -202,6 +202,7 @@ async function compareRun(
   if (drift.length > 0 || scoring.length > 0) return
 
   const [b, c] = await Promise.all([loadRunData(pair.baseline), loadRunData(pair.candidate)])
+  if (!checkSameEvidence(name, b, c, log)) return
   if (!checkRequestStates(name, b, c, log)) return
   // For report.html every changed answer is read (texts are bounded excerpts; a run with more
   // request states than TEXT_KEEP_LIMIT is streamed again, never held whole), then the report
