@@ -245,7 +245,9 @@ async function main() {
             chunks_per_cpu_s: Math.round(stats.tokens / result.cpu),
             cpu_s_per_1000_chunks: ((result.cpu / stats.tokens) * 1000).toFixed(3),
             peak_rss_mb: Math.round(result.rssMb),
-            throughput_vs_capacity: `${((result.throughput / cap) * 100).toFixed(1)}%`
+            throughput_vs_capacity: `${((result.throughput / cap) * 100).toFixed(1)}%`,
+            // How full the client kept the engine's slots while it was stepping (timer-independent).
+            slot_occupancy: `${(stats.occupancy * 100).toFixed(1)}%`
           }
           rows.push(row)
           console.log(JSON.stringify(row))
@@ -268,14 +270,14 @@ async function main() {
     await rm(dir, { recursive: true, force: true })
   }
   console.log(
-    '\n| tool | streams | TTFT p50 error | TTFT p99 error | chunks per CPU-s | CPU-s per 1,000 chunks | peak RSS | throughput / capacity |'
+    '\n| tool | streams | TTFT p50 error | TTFT p99 error | chunks per CPU-s | CPU-s per 1,000 chunks | peak RSS | throughput / capacity | slot occupancy |'
   )
-  console.log('|---|---|---|---|---|---|---|---|')
+  console.log('|---|---|---|---|---|---|---|---|---|')
   for (const r of rows) {
-    if (r.error) console.log(`| ${r.tool} | ${r.level} | error: ${r.error} | | | | | |`)
+    if (r.error) console.log(`| ${r.tool} | ${r.level} | error: ${r.error} | | | | | | |`)
     else
       console.log(
-        `| ${r.tool} | ${r.level} | ${r.ttft_p50} | ${r.ttft_p99} | ${r.chunks_per_cpu_s} | ${r.cpu_s_per_1000_chunks} | ${r.peak_rss_mb} MB | ${r.throughput_vs_capacity} |`
+        `| ${r.tool} | ${r.level} | ${r.ttft_p50} | ${r.ttft_p99} | ${r.chunks_per_cpu_s} | ${r.cpu_s_per_1000_chunks} | ${r.peak_rss_mb} MB | ${r.throughput_vs_capacity} | ${r.slot_occupancy} |`
       )
   }
 }

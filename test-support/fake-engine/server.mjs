@@ -70,7 +70,12 @@ export function createEngineHandler(options) {
     if (req.method === 'GET' && url.pathname === '/health') return json(res, 200, {})
     if (req.method === 'GET' && url.pathname === '/engine/records') return json(res, 200, engine.records())
     if (req.method === 'GET' && url.pathname === '/engine/stats')
-      return json(res, 200, { tokens: engine.tokensEmitted, steps: engine.steps })
+      return json(res, 200, {
+        tokens: engine.tokensEmitted,
+        steps: engine.steps,
+        busy_ms: engine.busyMs,
+        occupancy: engine.busyMs > 0 ? engine.slotMs / (engine.busyMs * engine.o.maxNumSeqs) : 0
+      })
     if (req.method === 'POST' && url.pathname === '/engine/reset') {
       engine.reset()
       return json(res, 200, { ok: true })
