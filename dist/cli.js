@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 import require$$0$7, { readFile, open, stat, readdir, mkdir, writeFile, access, constants as constants$6, mkdtemp, rm, realpath } from 'node:fs/promises';
-import require$$1$4, { resolve, join, dirname, isAbsolute, delimiter, basename, relative } from 'node:path';
+import require$$1$4, { resolve, join, dirname, isAbsolute, delimiter, relative, basename } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import require$$2$1, { createHash } from 'node:crypto';
 import { constants as constants$7, tmpdir } from 'node:os';
 import { execFile, spawn } from 'node:child_process';
 import require$$0$6, { fileURLToPath } from 'node:url';
+import { readdirSync, readFileSync, createWriteStream } from 'node:fs';
+import { createInterface } from 'node:readline';
 import require$$0$1 from 'node:assert';
 import require$$1 from 'node:net';
 import require$$2 from 'node:http';
@@ -24,8 +26,6 @@ import require$$1$2 from 'node:async_hooks';
 import require$$1$3 from 'node:console';
 import require$$2$2 from 'node:timers';
 import require$$1$5 from 'node:dns';
-import { readdirSync, readFileSync, createWriteStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 
 const ALIAS = Symbol.for('yaml.alias');
 const DOC = Symbol.for('yaml.document');
@@ -12269,7 +12269,7 @@ function linkTarget(url, field) {
     }
     return parsed.href.replace(/\(/g, '%28').replace(/\)/g, '%29');
 }
-function plural(count, one, many) {
+function plural$1(count, one, many) {
     return `${formatCount(count)} ${count === 1 ? one : many}`;
 }
 function rowIncluded(comparison, rows) {
@@ -12291,9 +12291,9 @@ function verdictCell(comparison) {
 /** Marker, verdict heading, headline sentence and the error and warning counts. */
 function headlineBlock(report) {
     const counts = [
-        `**${plural(report.errors.length, 'error', 'errors')}**`,
-        plural(report.warnings.length, 'warning', 'warnings'),
-        `${plural(report.comparisons.length, 'comparison', 'comparisons')} (${formatCount(report.comparisons.filter(c => c.gated).length)} gated)`
+        `**${plural$1(report.errors.length, 'error', 'errors')}**`,
+        plural$1(report.warnings.length, 'warning', 'warnings'),
+        `${plural$1(report.comparisons.length, 'comparison', 'comparisons')} (${formatCount(report.comparisons.filter(c => c.gated).length)} gated)`
     ];
     return [
         `## ${VERDICT_EMOJI[report.verdict]} ${VERDICT_WORD[report.verdict]} · helm-gate`,
@@ -12386,7 +12386,7 @@ function omittedLine(omitted) {
     const passing = omitted.filter(c => c.verdict === 'pass').length;
     return [
         '',
-        `_${plural(omitted.length, 'comparison', 'comparisons')} omitted to fit the size limit (${formatCount(passing)} passing, ${formatCount(omitted.length - passing)} ungated and not passing); ${OMISSION_NOTICE}._`
+        `_${plural$1(omitted.length, 'comparison', 'comparisons')} omitted to fit the size limit (${formatCount(passing)} passing, ${formatCount(omitted.length - passing)} ungated and not passing); ${OMISSION_NOTICE}._`
     ];
 }
 function tableBlock(shown, omitted, total) {
@@ -12457,7 +12457,7 @@ function efficiencyBlock(report, detail) {
             }
         }
         else {
-            lines.push(`_${plural(report.efficiency.length, 'efficiency entry', 'efficiency entries')} omitted to fit the size limit._`);
+            lines.push(`_${plural$1(report.efficiency.length, 'efficiency entry', 'efficiency entries')} omitted to fit the size limit._`);
         }
         lines.push('');
     }
@@ -12554,10 +12554,10 @@ function omittedExamplesNote(examples, detail, full) {
     if (examples.shown === 0)
         what = 'Changed answers omitted';
     else if (examples.shown < examples.of) {
-        what = `Changed answers shown for ${formatCount(examples.shown)} of ${plural(examples.of, 'comparison', 'comparisons')} (failing and inconclusive first, ${plural(detail.examples, 'answer', 'answers')} each)`;
+        what = `Changed answers shown for ${formatCount(examples.shown)} of ${plural$1(examples.of, 'comparison', 'comparisons')} (failing and inconclusive first, ${plural$1(detail.examples, 'answer', 'answers')} each)`;
     }
     else if (detail.examples < full)
-        what = `Only ${plural(detail.examples, 'changed answer', 'changed answers')} per comparison shown`;
+        what = `Only ${plural$1(detail.examples, 'changed answer', 'changed answers')} per comparison shown`;
     else
         return [];
     return [`_${what} to fit the size limit; ${OMISSION_NOTICE}._`, ''];
@@ -12964,6 +12964,227 @@ function firstLineOf(text) {
 }
 
 /**
+ * Every process group helm-gate started and has not yet seen die: launched servers and helm-run.
+ * While one is alive, SIGINT and SIGTERM to helm-gate (a cancelled job, Ctrl-C) stop them all
+ * before exiting, because each lives in its own process group and would otherwise survive us and
+ * keep the GPU. A second signal, or the process exiting for any other reason, kills them at once.
+ *
+ * GitHub cancels a job with SIGINT, then SIGTERM 7.5 s later, then SIGKILL 2.5 s after that, so the
+ * urgent stop used here is short (registered stop functions get `urgent: true`).
+ */
+const live = new Map();
+let armed = false;
+let stopping = null;
+const SIGNALS = ['SIGINT', 'SIGTERM'];
+/** Messages of the signal path; stderr by default (the action's log). */
+let say = line => process.stderr.write(`${line}\n`);
+/** Tracks a group until the returned function is called (after it is known to be gone). */
+function trackGroup(group) {
+    live.set(group.pgid, group);
+    arm();
+    return () => {
+        if (live.get(group.pgid) === group)
+            live.delete(group.pgid);
+        if (live.size === 0 && !stopping)
+            disarm();
+    };
+}
+/** Stops every tracked group (used on signals; the normal path stops each launch itself). */
+async function stopAllGroups(urgent) {
+    await Promise.all([...live.values()].map(group => group.stop(urgent).catch(() => { })));
+}
+/**
+ * Live (non-zombie) processes of group `pgid`. On Linux read from /proc, because a zombie
+ * (exited, not yet reaped by its parent) still answers kill(0) but holds nothing; elsewhere
+ * kill(-pgid, 0) is the best available answer.
+ */
+function groupMembers(pgid) {
+    let entries;
+    try {
+        entries = readdirSync('/proc').filter(name => /^\d+$/.test(name));
+    }
+    catch {
+        return signalable(pgid) ? [pgid] : [];
+    }
+    const members = [];
+    for (const name of entries) {
+        try {
+            const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+            // pid (comm) state ppid pgrp ...; comm may hold spaces and parentheses.
+            const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+            if (Number(fields[2]) === pgid && fields[0] !== 'Z')
+                members.push(Number(name));
+        }
+        catch {
+            // exited while we looked
+        }
+    }
+    return members;
+}
+/** Is any process of group `pgid` still alive? */
+function groupAlive(pgid) {
+    return groupMembers(pgid).length > 0;
+}
+function signalable(pgid) {
+    try {
+        process.kill(-pgid, 0);
+        return true;
+    }
+    catch (error) {
+        // EPERM: something exists in that group that we may not signal; count it as alive.
+        return error.code === 'EPERM';
+    }
+}
+function killGroupNow(pgid, signal = 'SIGKILL') {
+    try {
+        process.kill(-pgid, signal);
+    }
+    catch {
+        // already gone
+    }
+}
+function onSignal(signal) {
+    const code = 128 + (constants$7.signals[signal] ?? 15);
+    if (stopping) {
+        say(`helm-gate: ${signal} again; killing ${live.size} process group(s) now`);
+        for (const pgid of live.keys())
+            killGroupNow(pgid);
+        process.exit(code);
+    }
+    say(`helm-gate: ${signal} received; stopping ${live.size} launched process group(s) before exiting`);
+    stopping = stopAllGroups(true).finally(() => {
+        for (const pgid of live.keys())
+            killGroupNow(pgid);
+        process.exit(code);
+    });
+}
+/** Last resort when the process exits with groups still tracked (an uncaught error, process.exit). */
+function onExit() {
+    for (const pgid of live.keys())
+        killGroupNow(pgid);
+}
+function arm() {
+    if (armed)
+        return;
+    armed = true;
+    for (const signal of SIGNALS)
+        process.on(signal, onSignal);
+    process.on('exit', onExit);
+}
+function disarm() {
+    if (!armed)
+        return;
+    armed = false;
+    for (const signal of SIGNALS)
+        process.off(signal, onSignal);
+    process.off('exit', onExit);
+}
+
+/**
+ * One helm-run process: spawned with an argument array in its own process group (so a timeout
+ * can kill HELM's worker threads and any children at once), its output streamed line by line
+ * to a log file and to the caller with a side prefix, with progress read from HELM's own log.
+ */
+const KILL_GRACE_MS = 5_000;
+async function runHelmProcess(settings) {
+    await mkdir(dirname(settings.logFile), { recursive: true });
+    const file = createWriteStream(settings.logFile, { flags: 'a' });
+    const started = Date.now();
+    const state = { requests: 0, runsStarted: [], failedRuns: [] };
+    const redact = redactor(settings.secrets ?? []);
+    const prefix = `[${settings.side}]`;
+    const child = spawn(settings.command, settings.args, {
+        env: settings.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true
+    });
+    // A signal to helm-gate (a cancelled job) must not leave helm-run running in its own group.
+    const pgid = child.pid;
+    const release = pgid ? trackGroup({ pgid, label: `${settings.side} helm-run`, stop: async () => killGroup(pgid, 'SIGKILL') }) : () => { };
+    const onLine = (raw) => {
+        const line = redact(raw);
+        file.write(`${line}\n`);
+        settings.log?.(`${prefix} ${line}`);
+        const running = /\bRunning (\S.*) \{\s*$/.exec(line);
+        if (running) {
+            state.runsStarted.push(running[1]);
+            settings.progress?.(`${prefix} run ${state.runsStarted.length}/${settings.expectedRuns}: ${running[1]}`);
+        }
+        const processed = /\bProcessed (\d+) requests\b/.exec(line);
+        if (processed) {
+            state.requests += Number(processed[1]);
+            settings.progress?.(`${prefix} ${state.requests} requests done`);
+        }
+        const failed = /Failed runs: \[(.*)\]/.exec(line);
+        if (failed)
+            state.failedRuns = [...failed[1].matchAll(/"([^"]*)"/g)].map(m => m[1]);
+    };
+    const readers = [child.stdout, child.stderr].map(stream => {
+        const reader = createInterface({ input: stream, crlfDelay: Infinity });
+        reader.on('line', onLine);
+        return new Promise(resolve => reader.on('close', resolve));
+    });
+    let timedOut = false;
+    let killTimer;
+    const timeout = setTimeout(() => {
+        timedOut = true;
+        onLine(`helm-gate: ${settings.side} exceeded its timeout of ${Math.round(settings.timeoutMs / 1000)} s; killing process group ${child.pid}`);
+        killGroup(child.pid, 'SIGTERM');
+        killTimer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS);
+    }, settings.timeoutMs);
+    const heartbeat = setInterval(() => {
+        const seconds = Math.round((Date.now() - started) / 1000);
+        settings.progress?.(`${prefix} still running after ${seconds} s: run ${state.runsStarted.length}/${settings.expectedRuns}, ${state.requests} requests done`);
+    }, settings.heartbeatMs ?? 30_000);
+    const exit = await new Promise(resolve => {
+        child.once('error', error => resolve({ code: null, signal: null, spawnError: error.message }));
+        child.once('exit', (code, signal) => resolve({ code, signal, spawnError: null }));
+    });
+    clearTimeout(timeout);
+    clearInterval(heartbeat);
+    if (killTimer)
+        clearTimeout(killTimer);
+    // Children of helm-run that outlived it (none expected) must not keep running after the gate,
+    // nor hold its output pipes open.
+    killGroup(child.pid, 'SIGKILL');
+    release();
+    if (exit.spawnError === null)
+        await Promise.all(readers);
+    const ended = Date.now();
+    if (exit.spawnError)
+        onLine(`helm-gate: could not start ${settings.command}: ${exit.spawnError}`);
+    await new Promise(resolve => file.end(resolve));
+    return {
+        exitCode: exit.code,
+        signal: exit.signal,
+        timedOut,
+        startedAt: new Date(started).toISOString(),
+        endedAt: new Date(ended).toISOString(),
+        durationMs: ended - started,
+        requests: state.requests,
+        runsStarted: state.runsStarted,
+        failedRuns: state.failedRuns,
+        spawnError: exit.spawnError
+    };
+}
+function killGroup(pid, signal) {
+    if (!pid)
+        return;
+    try {
+        process.kill(-pid, signal);
+    }
+    catch {
+        // already gone
+    }
+}
+function redactor(secrets) {
+    const values = secrets.filter(secret => secret.length >= 4);
+    if (values.length === 0)
+        return line => line;
+    return line => values.reduce((text, secret) => text.split(secret).join('***'), line);
+}
+
+/**
  * The `--local-path` directory (HELM's "prod_env") generated for one side. Each side gets its own
  * directory so the two can never share HELM's request cache (docs/helm.md "The request cache"), and both sides
  * get the same HELM model name, tags, tokenizer and lengths so run specs and prompts are identical
@@ -13176,6 +13397,232 @@ function yamlWithHeader(value, options = {}) {
     if (options.dateKeys)
         text = text.replace(/release_date: "?(\d{4}-\d{2}-\d{2})"?/g, 'release_date: $1');
     return `# Generated by helm-gate for one side of the gate; do not edit.\n${text}`;
+}
+
+/**
+ * One cause, one error. When a side fails, the runner finds several symptoms of the same cause
+ * (helm-run exited 1, its run directory is incomplete, the gate's entry has no complete run), and
+ * none of them says why: that is only in the side's log, among thousands of lines. This folds the
+ * symptoms of a side into its root cause and quotes the decisive line of the log (the client
+ * error: a refused connection, a timeout, a 401) in the error itself.
+ */
+/** Errors that say why a side failed. */
+const ROOT_CAUSES = /^(server\.|runner\.(spawn|timeout|exit)$)/;
+/** Errors that only say what is missing because of it. */
+const SYMPTOMS = new Set(['runner.incomplete_run', 'runner.run_missing', 'runner.nothing_ran']);
+/**
+ * What to quote from a helm-run log, most telling first. HELM logs each failed request's
+ * exception with its chained causes; the lowest-level cause names the real problem ("Connection
+ * refused"), where the OpenAI SDK only says "Connection error.".
+ */
+const DECISIVE = [
+    // helm-gate's client plugin: an exception of the client itself (a missing API key variable).
+    /helm-gate client error: .+/,
+    // The transport under the OpenAI SDK: refused, reset, timed out, DNS.
+    /\b(?:httpx|httpcore|urllib3|requests|aiohttp)\.\w+: .+/,
+    /\[Errno -?\d+\] .+/,
+    // The SDK's own classification: 401, 404, 429, 5xx, timeouts.
+    /\bopenai\.\w+: .+/,
+    // HELM's summary of a failed request.
+    /\bOpenAI error: .+/,
+    // Any other exception that ended the run (not HELM's final "Failed runs" summary).
+    /^(?!.*RunnerError)(?:[\w.]+\.)?\w+(?:Error|Exception): .+/
+];
+const MAX_LOG_BYTES = 8 * 1024 * 1024;
+const MAX_QUOTE = 300;
+/** The decisive line of a helm-run log, or null when it holds nothing telling. */
+function decisiveLine(log) {
+    const lines = log.split('\n');
+    for (const pattern of DECISIVE) {
+        for (let i = 0; i < lines.length; i++) {
+            const match = pattern.exec(lines[i]);
+            if (match) {
+                const text = match[0].trim();
+                return { line: i + 1, text: text.length > MAX_QUOTE ? `${text.slice(0, MAX_QUOTE - 1)}…` : text };
+            }
+        }
+    }
+    return null;
+}
+/**
+ * A side's errors grouped by root cause: the first root cause absorbs the symptoms (named in one
+ * clause) and quotes the log; other errors are kept as they are. Without a root cause the first
+ * symptom quotes the log instead.
+ */
+function groupByRootCause(errors, quote, logName) {
+    const root = errors.find(error => ROOT_CAUSES.test(error.code));
+    const symptoms = root ? errors.filter(error => SYMPTOMS.has(error.code)) : [];
+    const lead = root ?? errors.find(error => SYMPTOMS.has(error.code));
+    if (!lead)
+        return [...errors];
+    const parts = [lead.message.replace(/; see the \w+ log$/, '')];
+    if (quote)
+        parts.push(`${logName} line ${quote.line}: ${quote.text}`);
+    else if (lead.code.startsWith('runner.'))
+        parts.push(`see ${logName}`);
+    const consequence = consequences(symptoms);
+    if (consequence)
+        parts.push(consequence);
+    // Same class and code as the cause, so callers that check either still recognise it.
+    const Kind = lead.constructor;
+    const grouped = new Kind(lead.code, parts.join('; '), lead.location);
+    return errors.flatMap(error => (error === lead ? [grouped] : symptoms.includes(error) ? [] : [error]));
+}
+function consequences(symptoms) {
+    const entries = symptoms.filter(s => s.code === 'runner.run_missing').map(s => String(s.location.value));
+    const incomplete = symptoms.filter(s => s.code === 'runner.incomplete_run').length;
+    if (entries.length > 0)
+        return `so ${plural(entries.length, 'entry has', 'entries have')} no complete run: ${entries.join(', ')}`;
+    if (incomplete > 0)
+        return `so ${plural(incomplete, 'run is', 'runs are')} incomplete`;
+    return '';
+}
+function plural(n, one, many) {
+    return n === 1 ? `1 ${one}` : `${n} ${many}`;
+}
+/** The tail of a log file (the whole file up to a bound), or '' when it cannot be read. */
+async function readLogTail(file) {
+    let handle;
+    try {
+        handle = await open(file, 'r');
+        const { size } = await handle.stat();
+        const length = Math.min(size, MAX_LOG_BYTES);
+        const buffer = Buffer.alloc(length);
+        await handle.read(buffer, 0, length, size - length);
+        return buffer.toString('utf8');
+    }
+    catch {
+        return '';
+    }
+    finally {
+        await handle?.close();
+    }
+}
+/** groupByRootCause with the quote read from the side's log (named relative to `outDir`). */
+async function explainSideErrors(errors, logFile, outDir) {
+    if (errors.length === 0)
+        return errors;
+    const quote = decisiveLine(await readLogTail(logFile));
+    return groupByRootCause(errors, quote, relative(outDir, logFile) || logFile);
+}
+
+/**
+ * How many instances each gated comparison will have, asked of HELM itself: `helm-run --dry-run`
+ * with the baseline side's exact entries and prod_env, into a temporary folder. A dry run sends
+ * no request, but it builds the scenarios and down-samples them exactly as the real run will.
+ * The count cannot be derived from max_eval_instances alone: HELM draws that many instances from
+ * all evaluation splits together, and a comparison reads one split (docs/helm.md "Offline
+ * scenarios"): 200 on synthetic_reasoning gives 99 test instances.
+ */
+const DRY_RUN_TIMEOUT_MS = 10 * 60_000;
+/** Runs the dry run for `plan` (one side's plan; both sides run the same entries). */
+async function countInstances(plan, runs, settings) {
+    const dir = await mkdtemp(join(tmpdir(), 'helm-gate-count-'));
+    try {
+        const localPath = join(dir, 'prod_env');
+        const outputPath = join(dir, 'out');
+        await mkdir(localPath, { recursive: true });
+        for (const name of PROD_ENV_FILES)
+            await writeFile(join(localPath, name), plan.prodEnv.files[name], { mode: 0o600 });
+        const args = replaceOptions(plan.args, { '--output-path': outputPath, '--local-path': localPath, '--suite': 'count' });
+        const logFile = join(dir, 'dry-run.log');
+        const result = await runHelmProcess({
+            side: 'count',
+            command: settings.helmRun,
+            args: [...args, '--dry-run'],
+            env: { ...settings.env, PYTHONPATH: [settings.pluginPath, settings.env.PYTHONPATH].filter(Boolean).join(delimiter) },
+            logFile,
+            timeoutMs: DRY_RUN_TIMEOUT_MS,
+            expectedRuns: plan.entries.length
+        });
+        if (result.spawnError)
+            return { ok: false, problem: `could not start ${settings.helmRun}: ${result.spawnError}` };
+        if (result.exitCode !== 0) {
+            const quote = decisiveLine(await readLogTail(logFile));
+            return { ok: false, problem: `helm-run --dry-run exited with ${result.exitCode ?? result.signal}${quote ? `: ${quote.text}` : ''}` };
+        }
+        const suite = join(outputPath, 'runs', 'count');
+        const dirs = await Promise.all((await readdir(suite, { withFileTypes: true }))
+            .filter(entry => entry.isDirectory() && entry.name !== 'eval_cache')
+            .map(entry => readRunDirectory(join(suite, entry.name))));
+        const counts = [];
+        for (const run of runs) {
+            const found = dirs.find(d => d.files.scenarioState && runMatchesEntry(d, run));
+            if (!found) {
+                counts.push({ run, split: null, n: null, counts: null });
+                continue;
+            }
+            const splitCounts = await countScenarioState(join(found.path, 'scenario_state.json'));
+            const split = comparisonSplit(run, splitCounts);
+            counts.push({ run, split, n: split === null ? null : (splitCounts.clean[split] ?? 0), counts: splitCounts });
+        }
+        return { ok: true, counts };
+    }
+    finally {
+        await rm(dir, { recursive: true, force: true });
+    }
+}
+/** The split a comparison reads: the configured one, else the only one, else test (as compare does). */
+function comparisonSplit(run, counts) {
+    if (run.split !== null)
+        return run.split;
+    const splits = Object.keys(counts.clean).sort();
+    if (splits.length === 1)
+        return splits[0];
+    return splits.includes('test') ? 'test' : null;
+}
+/** Distinct instances per split (clean) and per perturbation, from scenario_state.json. */
+async function countScenarioState(file) {
+    const clean = new Map();
+    const perturbed = new Map();
+    const plan = (path) => {
+        if (path.length === 0)
+            return 'descend';
+        if (path[0] !== 'request_states')
+            return 'skip';
+        if (path.length <= 2)
+            return 'descend';
+        return path[2] === 'instance' && path.length === 3 ? 'descend' : path[2] === 'instance' && isCounted(path[3]) ? 'emit' : 'skip';
+    };
+    const current = new Map();
+    for await (const event of streamJson(file, { plan })) {
+        if (event.kind !== 'value' || event.path.length !== 4)
+            continue;
+        const index = event.path[1];
+        const entry = current.get(index) ?? {};
+        current.set(index, entry);
+        const value = event.value;
+        if (event.path[3] === 'id' && typeof value === 'string')
+            entry.id = value;
+        if (event.path[3] === 'split' && typeof value === 'string')
+            entry.split = value;
+        if (event.path[3] === 'perturbation' && typeof value === 'object' && value !== null)
+            entry.perturbation = String(value.name);
+    }
+    for (const { id, split, perturbation } of current.values()) {
+        if (id === undefined || split === undefined || split === 'train')
+            continue;
+        const into = perturbation === undefined ? clean : perturbed;
+        const key = perturbation ?? split;
+        let set = into.get(key);
+        if (!set)
+            into.set(key, (set = new Set()));
+        set.add(id);
+    }
+    const sizes = (map) => Object.fromEntries([...map].sort(([a], [b]) => a.localeCompare(b)).map(([key, set]) => [key, set.size]));
+    return { clean: sizes(clean), perturbed: sizes(perturbed) };
+}
+function isCounted(segment) {
+    return segment === 'id' || segment === 'split' || segment === 'perturbation';
+}
+function replaceOptions(args, values) {
+    const out = [...args];
+    for (const [flag, value] of Object.entries(values)) {
+        const at = out.indexOf(flag);
+        if (at >= 0)
+            out[at + 1] = value;
+    }
+    return out;
 }
 
 var utils$1 = {};
@@ -55045,6 +55492,7 @@ var undiciExports = requireUndici();
  * requests in the middle of a run. The answer is kept as the server's identity in the manifest.
  */
 const ATTEMPT_TIMEOUT_MS = 5_000;
+const PROGRESS_EVERY_MS = 10_000;
 const MAX_RECORDED_BYTES = 64 * 1024;
 async function probeServer(settings) {
     const url = `${settings.baseUrl.replace(/\/+$/, '')}/models`;
@@ -55053,6 +55501,8 @@ async function probeServer(settings) {
     const maxDelay = settings.maxDelayMs ?? 5_000;
     let attempts = 0;
     let lastProblem;
+    const progressEvery = settings.progressEveryMs ?? PROGRESS_EVERY_MS;
+    let nextProgress = progressEvery;
     for (;;) {
         attempts++;
         try {
@@ -55090,11 +55540,18 @@ async function probeServer(settings) {
             lastProblem = error.message || String(error);
         }
         const elapsed = Date.now() - started;
-        if (elapsed + delay > settings.timeoutMs) {
-            throw new ServerNotReadyError('server.not_ready', `${settings.side} server at ${url} was not ready after ${Math.round(elapsed / 1000)} s and ${attempts} attempts (last: ${lastProblem})`, { field: `deployments.${settings.side}.base_url`, value: settings.baseUrl });
+        // The last attempt is made at the deadline, so the whole timeout is used.
+        if (elapsed >= settings.timeoutMs) {
+            throw new ServerNotReadyError('server.not_ready', `${settings.side} server at ${url} was not ready after ${Math.round(elapsed / 1000)} s and ${attempts} attempts (last: ${lastProblem}); the readiness timeout is ${seconds$1(settings.timeoutMs)} s (run --ready-timeout SEC)`, { field: `deployments.${settings.side}.base_url`, value: settings.baseUrl });
         }
-        settings.log?.(`${settings.side} server not ready yet (${lastProblem}); retrying in ${delay} ms`);
-        await new Promise(resolve => setTimeout(resolve, delay));
+        if (elapsed >= nextProgress) {
+            settings.log?.(`${settings.side} server at ${url} not ready after ${seconds$1(elapsed)} s (${lastProblem}); waiting up to ${seconds$1(settings.timeoutMs)} s`);
+            while (nextProgress <= elapsed)
+                nextProgress += progressEvery;
+        }
+        // Wake up at the next progress mark too, so a line comes every interval whatever the back-off.
+        const wait = Math.min(delay, settings.timeoutMs - elapsed, Math.max(0, nextProgress - elapsed));
+        await new Promise(resolve => setTimeout(resolve, wait));
         delay = Math.min(delay * 2, maxDelay);
     }
 }
@@ -55112,6 +55569,9 @@ function modelIds(body) {
     if (!Array.isArray(data))
         return [];
     return data.map(item => item?.id).filter((id) => typeof id === 'string');
+}
+function seconds$1(ms) {
+    return Math.round(ms / 1000);
 }
 
 /**
@@ -55187,123 +55647,6 @@ function quote(lines) {
 }
 function seconds(ms) {
     return (ms / 1000).toFixed(1);
-}
-
-/**
- * Every process group helm-gate started and has not yet seen die: launched servers and helm-run.
- * While one is alive, SIGINT and SIGTERM to helm-gate (a cancelled job, Ctrl-C) stop them all
- * before exiting, because each lives in its own process group and would otherwise survive us and
- * keep the GPU. A second signal, or the process exiting for any other reason, kills them at once.
- *
- * GitHub cancels a job with SIGINT, then SIGTERM 7.5 s later, then SIGKILL 2.5 s after that, so the
- * urgent stop used here is short (registered stop functions get `urgent: true`).
- */
-const live = new Map();
-let armed = false;
-let stopping = null;
-const SIGNALS = ['SIGINT', 'SIGTERM'];
-/** Messages of the signal path; stderr by default (the action's log). */
-let say = line => process.stderr.write(`${line}\n`);
-/** Tracks a group until the returned function is called (after it is known to be gone). */
-function trackGroup(group) {
-    live.set(group.pgid, group);
-    arm();
-    return () => {
-        if (live.get(group.pgid) === group)
-            live.delete(group.pgid);
-        if (live.size === 0 && !stopping)
-            disarm();
-    };
-}
-/** Stops every tracked group (used on signals; the normal path stops each launch itself). */
-async function stopAllGroups(urgent) {
-    await Promise.all([...live.values()].map(group => group.stop(urgent).catch(() => { })));
-}
-/**
- * Live (non-zombie) processes of group `pgid`. On Linux read from /proc, because a zombie
- * (exited, not yet reaped by its parent) still answers kill(0) but holds nothing; elsewhere
- * kill(-pgid, 0) is the best available answer.
- */
-function groupMembers(pgid) {
-    let entries;
-    try {
-        entries = readdirSync('/proc').filter(name => /^\d+$/.test(name));
-    }
-    catch {
-        return signalable(pgid) ? [pgid] : [];
-    }
-    const members = [];
-    for (const name of entries) {
-        try {
-            const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-            // pid (comm) state ppid pgrp ...; comm may hold spaces and parentheses.
-            const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-            if (Number(fields[2]) === pgid && fields[0] !== 'Z')
-                members.push(Number(name));
-        }
-        catch {
-            // exited while we looked
-        }
-    }
-    return members;
-}
-/** Is any process of group `pgid` still alive? */
-function groupAlive(pgid) {
-    return groupMembers(pgid).length > 0;
-}
-function signalable(pgid) {
-    try {
-        process.kill(-pgid, 0);
-        return true;
-    }
-    catch (error) {
-        // EPERM: something exists in that group that we may not signal; count it as alive.
-        return error.code === 'EPERM';
-    }
-}
-function killGroupNow(pgid, signal = 'SIGKILL') {
-    try {
-        process.kill(-pgid, signal);
-    }
-    catch {
-        // already gone
-    }
-}
-function onSignal(signal) {
-    const code = 128 + (constants$7.signals[signal] ?? 15);
-    if (stopping) {
-        say(`helm-gate: ${signal} again; killing ${live.size} process group(s) now`);
-        for (const pgid of live.keys())
-            killGroupNow(pgid);
-        process.exit(code);
-    }
-    say(`helm-gate: ${signal} received; stopping ${live.size} launched process group(s) before exiting`);
-    stopping = stopAllGroups(true).finally(() => {
-        for (const pgid of live.keys())
-            killGroupNow(pgid);
-        process.exit(code);
-    });
-}
-/** Last resort when the process exits with groups still tracked (an uncaught error, process.exit). */
-function onExit() {
-    for (const pgid of live.keys())
-        killGroupNow(pgid);
-}
-function arm() {
-    if (armed)
-        return;
-    armed = true;
-    for (const signal of SIGNALS)
-        process.on(signal, onSignal);
-    process.on('exit', onExit);
-}
-function disarm() {
-    if (!armed)
-        return;
-    armed = false;
-    for (const signal of SIGNALS)
-        process.off(signal, onSignal);
-    process.off('exit', onExit);
 }
 
 /**
@@ -55797,110 +56140,6 @@ function scheduleNotes(schedule, launch) {
 }
 
 /**
- * One helm-run process: spawned with an argument array in its own process group (so a timeout
- * can kill HELM's worker threads and any children at once), its output streamed line by line
- * to a log file and to the caller with a side prefix, with progress read from HELM's own log.
- */
-const KILL_GRACE_MS = 5_000;
-async function runHelmProcess(settings) {
-    await mkdir(dirname(settings.logFile), { recursive: true });
-    const file = createWriteStream(settings.logFile, { flags: 'a' });
-    const started = Date.now();
-    const state = { requests: 0, runsStarted: [], failedRuns: [] };
-    const redact = redactor(settings.secrets ?? []);
-    const prefix = `[${settings.side}]`;
-    const child = spawn(settings.command, settings.args, {
-        env: settings.env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        detached: true
-    });
-    // A signal to helm-gate (a cancelled job) must not leave helm-run running in its own group.
-    const pgid = child.pid;
-    const release = pgid ? trackGroup({ pgid, label: `${settings.side} helm-run`, stop: async () => killGroup(pgid, 'SIGKILL') }) : () => { };
-    const onLine = (raw) => {
-        const line = redact(raw);
-        file.write(`${line}\n`);
-        settings.log?.(`${prefix} ${line}`);
-        const running = /\bRunning (\S.*) \{\s*$/.exec(line);
-        if (running) {
-            state.runsStarted.push(running[1]);
-            settings.progress?.(`${prefix} run ${state.runsStarted.length}/${settings.expectedRuns}: ${running[1]}`);
-        }
-        const processed = /\bProcessed (\d+) requests\b/.exec(line);
-        if (processed) {
-            state.requests += Number(processed[1]);
-            settings.progress?.(`${prefix} ${state.requests} requests done`);
-        }
-        const failed = /Failed runs: \[(.*)\]/.exec(line);
-        if (failed)
-            state.failedRuns = [...failed[1].matchAll(/"([^"]*)"/g)].map(m => m[1]);
-    };
-    const readers = [child.stdout, child.stderr].map(stream => {
-        const reader = createInterface({ input: stream, crlfDelay: Infinity });
-        reader.on('line', onLine);
-        return new Promise(resolve => reader.on('close', resolve));
-    });
-    let timedOut = false;
-    let killTimer;
-    const timeout = setTimeout(() => {
-        timedOut = true;
-        onLine(`helm-gate: ${settings.side} exceeded its timeout of ${Math.round(settings.timeoutMs / 1000)} s; killing process group ${child.pid}`);
-        killGroup(child.pid, 'SIGTERM');
-        killTimer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS);
-    }, settings.timeoutMs);
-    const heartbeat = setInterval(() => {
-        const seconds = Math.round((Date.now() - started) / 1000);
-        settings.progress?.(`${prefix} still running after ${seconds} s: run ${state.runsStarted.length}/${settings.expectedRuns}, ${state.requests} requests done`);
-    }, settings.heartbeatMs ?? 30_000);
-    const exit = await new Promise(resolve => {
-        child.once('error', error => resolve({ code: null, signal: null, spawnError: error.message }));
-        child.once('exit', (code, signal) => resolve({ code, signal, spawnError: null }));
-    });
-    clearTimeout(timeout);
-    clearInterval(heartbeat);
-    if (killTimer)
-        clearTimeout(killTimer);
-    // Children of helm-run that outlived it (none expected) must not keep running after the gate,
-    // nor hold its output pipes open.
-    killGroup(child.pid, 'SIGKILL');
-    release();
-    if (exit.spawnError === null)
-        await Promise.all(readers);
-    const ended = Date.now();
-    if (exit.spawnError)
-        onLine(`helm-gate: could not start ${settings.command}: ${exit.spawnError}`);
-    await new Promise(resolve => file.end(resolve));
-    return {
-        exitCode: exit.code,
-        signal: exit.signal,
-        timedOut,
-        startedAt: new Date(started).toISOString(),
-        endedAt: new Date(ended).toISOString(),
-        durationMs: ended - started,
-        requests: state.requests,
-        runsStarted: state.runsStarted,
-        failedRuns: state.failedRuns,
-        spawnError: exit.spawnError
-    };
-}
-function killGroup(pid, signal) {
-    if (!pid)
-        return;
-    try {
-        process.kill(-pid, signal);
-    }
-    catch {
-        // already gone
-    }
-}
-function redactor(secrets) {
-    const values = secrets.filter(secret => secret.length >= 4);
-    if (values.length === 0)
-        return line => line;
-    return line => values.reduce((text, secret) => text.split(secret).join('***'), line);
-}
-
-/**
  * run-manifest.json: how the run directories next to it were made. Kept with the evidence so a
  * result can be traced to the exact HELM version, commands, servers and gate-file fingerprint.
  * Never holds a secret: commands carry none, prod_env files are redacted.
@@ -56277,6 +56516,7 @@ async function finishSide(plan, result, outcome, runs) {
     const verification = await verifySideOutput(plan.side, plan.outputPath, plan.suite, runs);
     outcome.errors.push(...verification.errors);
     outcome.complete = outcome.errors.length === 0;
+    outcome.errors = await explainSideErrors(outcome.errors, plan.logFile, dirname(plan.outputPath));
 }
 function emptyOutcome(plan) {
     return {
@@ -56361,64 +56601,6 @@ function stampOf(date) {
 }
 
 /**
- * `helm-gate plan --config FILE`: print the prod_env files each side would get (secrets
- * redacted) and the exact helm-run commands, without running anything.
- */
-const PLAN_USAGE = `usage: helm-gate plan --config FILE [--out DIR] [--self-check]
-
-Prints the prod_env files generated for each side (secrets redacted) and the exact helm-run
-commands that \`helm-gate run\` would execute. Runs nothing.
-`;
-const SPECS$2 = {
-    config: { value: true },
-    out: { value: true },
-    'self-check': { value: false },
-    debug: { value: false },
-    help: { value: false }
-};
-async function planCommand(argv, io) {
-    const args = parseArgs(argv, SPECS$2);
-    if (args.flags.has('help')) {
-        io.stdout(PLAN_USAGE);
-        return 0;
-    }
-    const configPath = requiredConfig(args, PLAN_USAGE);
-    const config = await loadGateConfig(resolve(io.cwd, configPath));
-    const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', 'TIMESTAMP'));
-    // The real run uses a fresh private temporary directory; show where it would be.
-    const tempDir = join(tmpdir(), 'helm-gate-XXXXXX');
-    const prepared = await prepareRun(config, {
-        outDir,
-        sides: ['baseline', 'candidate'],
-        selfCheck: args.flags.has('self-check'),
-        tempDir,
-        stamp: 'TIMESTAMP'
-    });
-    let pythonPath;
-    try {
-        pythonPath = await pluginPythonPath(io.env);
-    }
-    catch {
-        pythonPath = '<helm-gate>/python';
-    }
-    const out = [];
-    out.push(`# helm-gate plan for ${config.source}`);
-    out.push(`# crfm-helm ${prepared.helm.version} (the run refuses any other installed version)`);
-    out.push(`# fingerprint ${fingerprint(config)}`);
-    out.push(`# both sides run at the same time (run --sequential to change); cache disabled; fresh suite per side`);
-    for (const plan of prepared.plans) {
-        out.push('', `## ${plan.side}: HELM deployment ${plan.prodEnv.deployment}`, `## --local-path ${plan.localPath} (temporary, removed after the run)`);
-        const files = redactedFiles(plan.prodEnv);
-        for (const name of PROD_ENV_FILES) {
-            out.push('', `### ${name}`, files[name].trimEnd() || '(empty)');
-        }
-        out.push('', `### command`, displayCommand(plan.command, plan.args, { PYTHONPATH: pythonPath }));
-    }
-    io.stdout(`${out.join('\n')}\n`);
-    return 0;
-}
-
-/**
  * Power planning: how many eval instances would make a comparison decisive?
  *
  * A normal approximation for the mean of paired differences d_i = candidate_i - baseline_i:
@@ -56442,6 +56624,206 @@ function instancesNeeded(input) {
 /** sd of a paired 0/1 difference from its discordance rate r = P(answer changes) and delta. */
 function binarySd(discordance, delta = 0) {
     return Math.sqrt(Math.max(0, discordance - delta * delta));
+}
+
+/** HELM's 0/1 accuracy metrics (exact-match family, with their `@k` variants). */
+const BINARY_METRIC = /(^|_)(exact_match|exact_set_match|exact_match_indicator)(@\d+)?$/;
+function isBinaryMetric(metric) {
+    return BINARY_METRIC.test(metric);
+}
+/** The lower bound of the interval when no answer changed: the best a candidate can do. */
+function bestCaseLowerBound(n, binary, confidence) {
+    if (!binary)
+        return n >= MIN_BOOTSTRAP_UNITS ? 0 : -Infinity;
+    return tangoInterval({ both: n, wins: 0, losses: 0, neither: 0 }, confidence)[0];
+}
+/** The smallest n whose best case clears -margin (null when none below ten million does). */
+function floorInstances(margin, binary, confidence) {
+    if (!(margin > 0))
+        return null;
+    const clears = (n) => bestCaseLowerBound(n, true, confidence) > -margin;
+    let high = 1;
+    while (!clears(high)) {
+        high *= 2;
+        if (high > 10_000_000)
+            return null;
+    }
+    let low = Math.floor(high / 2);
+    while (high - low > 1) {
+        const mid = Math.floor((low + high) / 2);
+        if (clears(mid))
+            high = mid;
+        else
+            low = mid;
+    }
+    return high;
+}
+function instanceLines(counts, config, options) {
+    const confidence = config.statistics.confidence;
+    const z = twoSidedZ(confidence);
+    const lines = [];
+    const warnings = [];
+    for (const count of counts) {
+        const { run } = count;
+        const name = `${run.entry} ${run.metric}`;
+        if (count.n === null || count.split === null) {
+            const why = count.counts === null ? 'the dry run made no run for this entry' : 'several splits and no test split: set split';
+            warnings.push(`${name}: cannot tell how many instances it will have (${why})`);
+            continue;
+        }
+        const split = `split ${count.split}`;
+        const perturbations = Object.entries(count.counts?.perturbed ?? {}).map(([p, k]) => `${p} ${k}`);
+        const described = `n = ${count.n} (${split}${perturbations.length ? `; perturbed: ${perturbations.join(', ')}` : ''})`;
+        if (run.maxDrop === null) {
+            lines.push(`${name}: ${described}; max_relative_drop ${run.maxRelativeDrop} depends on the baseline mean`);
+            continue;
+        }
+        const margin = run.maxDrop;
+        const binary = isBinaryMetric(run.metric);
+        const lowest = bestCaseLowerBound(count.n, binary, confidence);
+        if (!(lowest > -margin)) {
+            warnings.push(`${name}: ${described} cannot resolve max_drop ${margin}: ${floorReason(count, binary, lowest, margin, confidence, options)}`);
+            continue;
+        }
+        if (!binary) {
+            lines.push(`${name}: ${described}; at least ${MIN_BOOTSTRAP_UNITS} instances, so max_drop ${margin} can be resolved`);
+            continue;
+        }
+        const tolerated = (count.n * margin * margin) / (z * z);
+        lines.push(`${name}: ${described}; resolves max_drop ${margin} while at most about ${percent(tolerated)} of answers change (power approximation)`);
+        if (options.discordance !== undefined) {
+            const needed = instancesNeeded({ sd: binarySd(options.discordance), delta: 0, margin, confidence });
+            if (needed !== null && needed > count.n) {
+                warnings.push(`${name}: ${described} is too few for max_drop ${margin} if ${percent(options.discordance)} of answers change: about ${needed} needed${scaleAdvice(count, needed, options.maxEvalInstances)}`);
+            }
+        }
+    }
+    return { lines, warnings };
+}
+function floorReason(count, binary, lowest, margin, confidence, options) {
+    if (!binary)
+        return `a bootstrap interval on fewer than ${MIN_BOOTSTRAP_UNITS} instances never passes${scaleAdvice(count, MIN_BOOTSTRAP_UNITS, options.maxEvalInstances)}`;
+    const needed = floorInstances(margin, true, confidence);
+    const level = `${Number((confidence * 100).toPrecision(6))}%`;
+    return (`even with no changed answer the ${level} interval reaches ${lowest.toPrecision(3)}, so every result is inconclusive at best` +
+        (needed === null ? '' : `; about ${needed} instances needed${scaleAdvice(count, needed, options.maxEvalInstances)}`));
+}
+/** How to get `needed` instances in the comparison's split: a larger budget, if the scenario has them. */
+function scaleAdvice(count, needed, maxEvalInstances) {
+    const n = count.n;
+    const evalTotal = Object.values(count.counts?.clean ?? {}).reduce((a, b) => a + b, 0);
+    if (evalTotal < maxEvalInstances) {
+        return ` (the scenario has only ${evalTotal} evaluation instances: a larger max_eval_instances cannot help)`;
+    }
+    if (n === 0)
+        return '';
+    return ` (raise helm.max_eval_instances from ${maxEvalInstances} to about ${Math.ceil((maxEvalInstances * needed) / n)})`;
+}
+function percent(rate) {
+    return `${Number((rate * 100).toPrecision(2))}%`;
+}
+
+/**
+ * `helm-gate plan --config FILE`: print the prod_env files each side would get (secrets
+ * redacted) and the exact helm-run commands, without running anything.
+ */
+const PLAN_USAGE = `usage: helm-gate plan --config FILE [options]
+
+Prints the prod_env files generated for each side (secrets redacted) and the exact helm-run
+commands that \`helm-gate run\` would execute, how many instances each comparison will have and
+whether that can resolve its tolerated drop. Sends no request to any server: the instances are
+counted by \`helm-run --dry-run\` with the same entries.
+
+  --config FILE          gate file
+  --out DIR              the output folder run would use
+  --self-check           plan a self-check (the baseline on both sides)
+  --ready-timeout SEC    the readiness timeout run would use (default 120)
+  --discordance R        assumed share of changed answers (0/1 metrics, e.g. a self-check's flip
+                         rate): warn when a comparison has too few instances for it
+  --no-count             skip the dry run (no instance counts)
+`;
+const SPECS$2 = {
+    config: { value: true },
+    out: { value: true },
+    'self-check': { value: false },
+    'ready-timeout': { value: true },
+    discordance: { value: true },
+    'no-count': { value: false },
+    debug: { value: false },
+    help: { value: false }
+};
+async function planCommand(argv, io) {
+    const args = parseArgs(argv, SPECS$2);
+    if (args.flags.has('help')) {
+        io.stdout(PLAN_USAGE);
+        return 0;
+    }
+    const configPath = requiredConfig(args, PLAN_USAGE);
+    const readySeconds = numberOption(args, 'ready-timeout', n => n > 0 && n <= 3600, 'seconds between 0 and 3600');
+    const discordance = numberOption(args, 'discordance', n => n > 0 && n <= 1, 'a rate in (0, 1]');
+    const config = await loadGateConfig(resolve(io.cwd, configPath));
+    const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', 'TIMESTAMP'));
+    // The real run uses a fresh private temporary directory; show where it would be.
+    const tempDir = join(tmpdir(), 'helm-gate-XXXXXX');
+    const prepared = await prepareRun(config, {
+        outDir,
+        sides: ['baseline', 'candidate'],
+        selfCheck: args.flags.has('self-check'),
+        tempDir,
+        stamp: 'TIMESTAMP'
+    });
+    let pythonPath;
+    try {
+        pythonPath = await pluginPythonPath(io.env);
+    }
+    catch {
+        pythonPath = '<helm-gate>/python';
+    }
+    const out = [];
+    out.push(`# helm-gate plan for ${config.source}`);
+    out.push(`# crfm-helm ${prepared.helm.version} (the run refuses any other installed version)`);
+    out.push(`# fingerprint ${fingerprint(config)}`);
+    out.push(`# both sides run at the same time (run --sequential to change); cache disabled; fresh suite per side`);
+    out.push(...readinessLines(prepared, readySeconds ?? DEFAULT_READINESS_TIMEOUT_MS / 1000));
+    if (!args.flags.has('no-count'))
+        out.push(...(await countLines(config, prepared, discordance, io)));
+    for (const plan of prepared.plans) {
+        out.push('', `## ${plan.side}: HELM deployment ${plan.prodEnv.deployment}`, `## --local-path ${plan.localPath} (temporary, removed after the run)`);
+        const files = redactedFiles(plan.prodEnv);
+        for (const name of PROD_ENV_FILES) {
+            out.push('', `### ${name}`, files[name].trimEnd() || '(empty)');
+        }
+        out.push('', `### command`, displayCommand(plan.command, plan.args, { PYTHONPATH: pythonPath }));
+    }
+    io.stdout(`${out.join('\n')}\n`);
+    return 0;
+}
+/** What run waits for before starting helm-run, and how to change it. */
+function readinessLines(prepared, seconds) {
+    const servers = Object.entries(prepared.deployments).flatMap(([side, d]) => d.kind === 'server' ? [`#   ${side}: GET ${d.baseUrl.replace(/\/+$/, '')}/models must list ${d.model}`] : []);
+    if (servers.length === 0)
+        return [];
+    return [
+        `# readiness timeout ${seconds} s (run --ready-timeout SEC): before helm-run starts, each server must answer,`,
+        ...servers,
+        '#   (while waiting, a progress line every 10 s)'
+    ];
+}
+/** Instances per comparison, counted by a helm-run dry run; a failure to count is a note, not an error. */
+async function countLines(config, prepared, discordance, io) {
+    const head = '# instances per comparison (helm-run --dry-run with the same entries; no request sent):';
+    let result;
+    try {
+        const helmRun = await resolveHelmRun(prepared.helm.command, io.env, io.cwd);
+        result = await countInstances(prepared.plans[0], prepared.runs, { helmRun, pluginPath: await pluginPythonPath(io.env), env: io.env });
+    }
+    catch (error) {
+        result = { ok: false, problem: error instanceof Error ? error.message : String(error) };
+    }
+    if (!result.ok)
+        return [head, `#   could not count them: ${result.problem} (plan --no-count skips this)`];
+    const { lines, warnings } = instanceLines(result.counts, config, { maxEvalInstances: prepared.helm.maxEvalInstances, discordance });
+    return [head, ...lines.map(line => `#   ${line}`), ...warnings.map(line => `# WARNING ${line}`)];
 }
 
 /**
@@ -56573,6 +56955,84 @@ function renderPower(rows, current, confidence) {
 }
 
 /**
+ * A report for a gate that could not compare at all (the gate file is invalid, helm-run could
+ * not start, the shards are incomplete). It has the error verdict, so it blocks like a failure,
+ * and it still goes through the renderers, so the PR comment says what went wrong.
+ */
+function issueFrom(error) {
+    if (error instanceof GateError) {
+        const issue = { code: error.code, message: error.message };
+        if (error.location.file)
+            issue.file = error.location.file;
+        if (error.location.field)
+            issue.field = error.location.field;
+        if (error.location.value !== undefined)
+            issue.value = String(error.location.value);
+        return issue;
+    }
+    return { code: 'internal', message: error instanceof Error ? error.message : String(error) };
+}
+function errorReport(headline, errors, statistics = DEFAULT_STATISTICS) {
+    return {
+        schema_version: 1,
+        tool: { name: 'helm-gate', version: HELM_GATE_VERSION },
+        verdict: 'error',
+        headline,
+        errors: errors.map(issueFrom),
+        warnings: [],
+        settings: {
+            confidence: statistics.confidence,
+            resamples: statistics.resamples,
+            seed: statistics.seed,
+            min_overlap: statistics.minOverlap,
+            interval: statistics.interval
+        },
+        baseline: { path: '', runs: [], deployment: null, helm_version: null },
+        candidate: { path: '', runs: [], deployment: null, helm_version: null },
+        comparisons: [],
+        efficiency: [],
+        notes: []
+    };
+}
+
+function sidesFailedReport(errors, statistics, baselinePath, candidatePath) {
+    const report = errorReport(`The gate could not run both sides (${errors.length} error${errors.length === 1 ? '' : 's'}); nothing was compared, nothing passes.`, errors, statistics);
+    report.baseline.path = baselinePath;
+    report.candidate.path = candidatePath;
+    return report;
+}
+
+/**
+ * `run --out DIR` writes report.json, report.md, run-manifest.json, logs/ and one folder per side.
+ * A folder that already holds anything would be partly overwritten and partly mixed with the new
+ * run, so only a new or empty folder is accepted; the refusal names what is there, and says when
+ * it is an earlier helm-gate output (which must not be overwritten either: it is evidence).
+ */
+/** Files that only a helm-gate run writes at the top of its output folder. */
+const OWN_MARKERS = ['run-manifest.json', 'manifest.json'];
+const SHOWN = 6;
+async function assertFreshOutputFolder(dir) {
+    let entries;
+    try {
+        entries = await readdir(dir, { withFileTypes: true });
+    }
+    catch (error) {
+        if (error.code === 'ENOENT')
+            return;
+        if (error.code === 'ENOTDIR') {
+            throw new UsageError('usage.out_not_folder', `--out ${dir} is a file, not a folder`, { field: '--out', value: dir });
+        }
+        throw error;
+    }
+    if (entries.length === 0)
+        return;
+    const names = entries.map(entry => (entry.isDirectory() ? `${entry.name}/` : entry.name)).sort();
+    const shown = names.length > SHOWN ? `${names.slice(0, SHOWN).join(', ')} and ${names.length - SHOWN} more` : names.join(', ');
+    const own = names.some(name => OWN_MARKERS.includes(name));
+    throw new UsageError('usage.out_not_empty', `--out ${dir} is not empty: it holds ${own ? 'an earlier helm-gate output' : `${names.length} ${names.length === 1 ? 'entry' : 'entries'}`} (${shown}); give a new or empty folder`, { field: '--out', value: dir });
+}
+
+/**
  * `helm-gate run --config FILE`: run both deployments with helm-run (at the same time), compare
  * them and write report.json, report.md, the run directories and logs to the output folder.
  * Exit 0 pass, 1 fail or inconclusive, 2 error.
@@ -56591,6 +57051,8 @@ once), then compares them per instance.
                          fingerprint_paths are read (default HEAD); see docs/launch.md
   --ready-timeout SEC    wait this long for each server's GET /models (default 120)
   --examples N           changed answers shown per comparison (default 3)
+  --json FILE            also write the JSON report to FILE (it is always in the output folder)
+  --markdown FILE        also write the markdown report (the PR comment body) to FILE
   --verbose              stream every helm-run log line (prefixed with its side)
   --quiet                print nothing but errors
   --debug                show stack traces
@@ -56603,6 +57065,8 @@ const SPECS = {
     'baseline-ref': { value: true },
     'ready-timeout': { value: true },
     examples: { value: true },
+    json: { value: true },
+    markdown: { value: true },
     verbose: { value: false },
     quiet: { value: false },
     debug: { value: false },
@@ -56623,6 +57087,7 @@ async function runCommand(argv, io) {
     const selfCheck = args.flags.has('self-check');
     const config = await loadGateConfig(resolve(io.cwd, configPath));
     const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', new Date().toISOString().replace(/[:.]/g, '-')));
+    await assertFreshOutputFolder(outDir);
     const say = quiet ? () => { } : (line) => io.stderr(`${line}\n`);
     say(`helm-gate: ${selfCheck ? 'self-check (baseline against itself)' : 'baseline vs candidate'}, output in ${outDir}`);
     const outcome = await runSides(config, {
@@ -56639,16 +57104,20 @@ async function runCommand(argv, io) {
     });
     for (const error of outcome.errors)
         say(`helm-gate: ${error.describe()}`);
-    const report = await compareOutputs(outcome.paths.baseline ?? join(outDir, 'baseline'), outcome.paths.candidate ?? join(outDir, 'candidate'), config, {
-        priorErrors: outcome.errors,
-        examples: examples ?? 3
-    });
+    const baselinePath = outcome.paths.baseline ?? join(outDir, 'baseline');
+    const candidatePath = outcome.paths.candidate ?? join(outDir, 'candidate');
+    // One cause, one error: a side that did not complete has already said why; reading its output
+    // would only add symptoms (and a healthy side that never started would look empty).
+    const report = outcome.errors.length > 0
+        ? sidesFailedReport(outcome.errors, config.statistics, baselinePath, candidatePath)
+        : await compareOutputs(baselinePath, candidatePath, config, { examples: examples ?? 3 });
     report.notes.push(...outcome.notes);
     // report.json and report.md outlive the console: without this they read as an ordinary gate
     // of two deployments, and the flip rate (the point of the self-check) would be lost.
     if (selfCheck)
         report.notes.unshift(...selfCheckNotes(report));
     await writeReportOutputs(report, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io });
+    await writeExtraReports(report, args.options.get('json'), args.options.get('markdown'), io);
     if (selfCheck && !quiet)
         io.stdout(noiseFloor(report));
     if (!quiet)
@@ -56707,6 +57176,17 @@ function noiseFloor(report) {
         }
     }
     return `${lines.join('\n')}\n`;
+}
+/** `--json FILE` and `--markdown FILE`: the same report, where compare would write it. */
+async function writeExtraReports(report, json, markdown, io) {
+    if (json === undefined && markdown === undefined)
+        return;
+    await writeReportOutputs(report, {
+        json: json === undefined ? null : resolve(io.cwd, json),
+        markdown: markdown === undefined ? null : resolve(io.cwd, markdown),
+        quiet: true,
+        io
+    });
 }
 
 /**

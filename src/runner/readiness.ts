@@ -17,7 +17,9 @@ export interface ProbeSettings {
   /** First wait between attempts; doubles up to `maxDelayMs`. */
   initialDelayMs?: number
   maxDelayMs?: number
+  /** Progress lines while waiting: one every `progressEveryMs` (default 10 s), not one per attempt. */
   log?: (line: string) => void
+  progressEveryMs?: number
 }
 
 export interface ProbeResult {
@@ -31,6 +33,7 @@ export interface ProbeResult {
 }
 
 const ATTEMPT_TIMEOUT_MS = 5_000
+const PROGRESS_EVERY_MS = 10_000
 const MAX_RECORDED_BYTES = 64 * 1024
 
 export async function probeServer(settings: ProbeSettings): Promise<ProbeResult> {
@@ -40,6 +43,8 @@ export async function probeServer(settings: ProbeSettings): Promise<ProbeResult>
   const maxDelay = settings.maxDelayMs ?? 5_000
   let attempts = 0
   let lastProblem: string
+  const progressEvery = settings.progressEveryMs ?? PROGRESS_EVERY_MS
+  let nextProgress = progressEvery
   for (;;) {
     attempts++
     try {
@@ -83,15 +88,23 @@ export async function probeServer(settings: ProbeSettings): Promise<ProbeResult>
       lastProblem = (error as Error).message || String(error)
     }
     const elapsed = Date.now() - started
-    if (elapsed + delay > settings.timeoutMs) {
+    // The last attempt is made at the deadline, so the whole timeout is used.
+    if (elapsed >= settings.timeoutMs) {
       throw new ServerNotReadyError(
         'server.not_ready',
-        `${settings.side} server at ${url} was not ready after ${Math.round(elapsed / 1000)} s and ${attempts} attempts (last: ${lastProblem})`,
+        `${settings.side} server at ${url} was not ready after ${Math.round(elapsed / 1000)} s and ${attempts} attempts (last: ${lastProblem}); the readiness timeout is ${seconds(settings.timeoutMs)} s (run --ready-timeout SEC)`,
         { field: `deployments.${settings.side}.base_url`, value: settings.baseUrl }
       )
     }
-    settings.log?.(`${settings.side} server not ready yet (${lastProblem}); retrying in ${delay} ms`)
-    await new Promise(resolve => setTimeout(resolve, delay))
+    if (elapsed >= nextProgress) {
+      settings.log?.(
+        `${settings.side} server at ${url} not ready after ${seconds(elapsed)} s (${lastProblem}); waiting up to ${seconds(settings.timeoutMs)} s`
+      )
+      while (nextProgress <= elapsed) nextProgress += progressEvery
+    }
+    // Wake up at the next progress mark too, so a line comes every interval whatever the back-off.
+    const wait = Math.min(delay, settings.timeoutMs - elapsed, Math.max(0, nextProgress - elapsed))
+    await new Promise(resolve => setTimeout(resolve, wait))
     delay = Math.min(delay * 2, maxDelay)
   }
 }
@@ -109,4 +122,8 @@ function modelIds(body: unknown): string[] {
   const data = (body as { data?: unknown } | null)?.data
   if (!Array.isArray(data)) return []
   return data.map(item => (item as { id?: unknown })?.id).filter((id): id is string => typeof id === 'string')
+}
+
+function seconds(ms: number): number {
+  return Math.round(ms / 1000)
 }

@@ -10,7 +10,7 @@
  */
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { delimiter, join, relative, resolve } from 'node:path'
+import { delimiter, dirname, join, relative, resolve } from 'node:path'
 import { fingerprint } from '../config/fingerprint.js'
 import { gateFingerprint } from '../launch/gate-fingerprint.js'
 import { Launcher, type LaunchManifest } from '../launch/launcher.js'
@@ -23,6 +23,7 @@ import { runHelmProcess, type HelmProcessResult } from './helm-process.js'
 import { assertPinnedVersion, installedHelmVersion, pluginPythonPath, pythonFor, resolveHelmRun } from './helm-install.js'
 import { assertComparableDeployments, assertDistinctDeployments, PROD_ENV_FILES, prodEnvFor, redactedFiles } from './prod-env.js'
 import { probeServer, type ProbeResult } from './readiness.js'
+import { explainSideErrors } from './root-cause.js'
 import { writeRunManifest, type SideManifest } from './run-manifest.js'
 import { planSide, type Side, type SidePlan } from './side-plan.js'
 import { verifySideOutput } from './verify.js'
@@ -93,7 +94,7 @@ export interface RunOutcome {
   notes: string[]
 }
 
-const DEFAULT_READINESS_TIMEOUT_MS = 120_000
+export const DEFAULT_READINESS_TIMEOUT_MS = 120_000
 
 export interface PreparedRun {
   helm: HelmSettings
@@ -374,6 +375,7 @@ async function finishSide(plan: SidePlan, result: HelmProcessResult, outcome: Si
   const verification = await verifySideOutput(plan.side, plan.outputPath, plan.suite, runs)
   outcome.errors.push(...verification.errors)
   outcome.complete = outcome.errors.length === 0
+  outcome.errors = await explainSideErrors(outcome.errors, plan.logFile, dirname(plan.outputPath))
 }
 
 function emptyOutcome(plan: SidePlan): SideOutcome {

@@ -6,23 +6,39 @@ import { join, resolve } from 'node:path'
 import { tmpdir } from 'node:os'
 import { fingerprint } from '../../config/fingerprint.js'
 import { loadGateConfig } from '../../config/load.js'
-import { pluginPythonPath } from '../../runner/helm-install.js'
+import { pluginPythonPath, resolveHelmRun } from '../../runner/helm-install.js'
+import { countInstances } from '../../runner/instance-count.js'
 import { PROD_ENV_FILES, redactedFiles } from '../../runner/prod-env.js'
-import { prepareRun } from '../../runner/run-sides.js'
+import { DEFAULT_READINESS_TIMEOUT_MS, prepareRun, type PreparedRun } from '../../runner/run-sides.js'
 import { displayCommand } from '../../runner/side-plan.js'
-import { parseArgs, requiredConfig } from '../args.js'
+import { numberOption, parseArgs, requiredConfig } from '../args.js'
 import type { CliIo } from '../io.js'
+import type { GateConfig } from '../../config/types.js'
+import { instanceLines } from './plan-instances.js'
 
-export const PLAN_USAGE = `usage: helm-gate plan --config FILE [--out DIR] [--self-check]
+export const PLAN_USAGE = `usage: helm-gate plan --config FILE [options]
 
 Prints the prod_env files generated for each side (secrets redacted) and the exact helm-run
-commands that \`helm-gate run\` would execute. Runs nothing.
+commands that \`helm-gate run\` would execute, how many instances each comparison will have and
+whether that can resolve its tolerated drop. Sends no request to any server: the instances are
+counted by \`helm-run --dry-run\` with the same entries.
+
+  --config FILE          gate file
+  --out DIR              the output folder run would use
+  --self-check           plan a self-check (the baseline on both sides)
+  --ready-timeout SEC    the readiness timeout run would use (default 120)
+  --discordance R        assumed share of changed answers (0/1 metrics, e.g. a self-check's flip
+                         rate): warn when a comparison has too few instances for it
+  --no-count             skip the dry run (no instance counts)
 `
 
 const SPECS = {
   config: { value: true },
   out: { value: true },
   'self-check': { value: false },
+  'ready-timeout': { value: true },
+  discordance: { value: true },
+  'no-count': { value: false },
   debug: { value: false },
   help: { value: false }
 }
@@ -34,6 +50,8 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
     return 0
   }
   const configPath = requiredConfig(args, PLAN_USAGE)
+  const readySeconds = numberOption(args, 'ready-timeout', n => n > 0 && n <= 3600, 'seconds between 0 and 3600')
+  const discordance = numberOption(args, 'discordance', n => n > 0 && n <= 1, 'a rate in (0, 1]')
   const config = await loadGateConfig(resolve(io.cwd, configPath))
   const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', 'TIMESTAMP'))
   // The real run uses a fresh private temporary directory; show where it would be.
@@ -57,6 +75,8 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   out.push(`# crfm-helm ${prepared.helm.version} (the run refuses any other installed version)`)
   out.push(`# fingerprint ${fingerprint(config)}`)
   out.push(`# both sides run at the same time (run --sequential to change); cache disabled; fresh suite per side`)
+  out.push(...readinessLines(prepared, readySeconds ?? DEFAULT_READINESS_TIMEOUT_MS / 1000))
+  if (!args.flags.has('no-count')) out.push(...(await countLines(config, prepared, discordance, io)))
   for (const plan of prepared.plans) {
     out.push(
       '',
@@ -71,4 +91,32 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   }
   io.stdout(`${out.join('\n')}\n`)
   return 0
+}
+
+/** What run waits for before starting helm-run, and how to change it. */
+function readinessLines(prepared: PreparedRun, seconds: number): string[] {
+  const servers = Object.entries(prepared.deployments).flatMap(([side, d]) =>
+    d.kind === 'server' ? [`#   ${side}: GET ${d.baseUrl.replace(/\/+$/, '')}/models must list ${d.model}`] : []
+  )
+  if (servers.length === 0) return []
+  return [
+    `# readiness timeout ${seconds} s (run --ready-timeout SEC): before helm-run starts, each server must answer,`,
+    ...servers,
+    '#   (while waiting, a progress line every 10 s)'
+  ]
+}
+
+/** Instances per comparison, counted by a helm-run dry run; a failure to count is a note, not an error. */
+async function countLines(config: GateConfig, prepared: PreparedRun, discordance: number | undefined, io: CliIo): Promise<string[]> {
+  const head = '# instances per comparison (helm-run --dry-run with the same entries; no request sent):'
+  let result
+  try {
+    const helmRun = await resolveHelmRun(prepared.helm.command, io.env, io.cwd)
+    result = await countInstances(prepared.plans[0], prepared.runs, { helmRun, pluginPath: await pluginPythonPath(io.env), env: io.env })
+  } catch (error) {
+    result = { ok: false as const, problem: error instanceof Error ? error.message : String(error) }
+  }
+  if (!result.ok) return [head, `#   could not count them: ${result.problem} (plan --no-count skips this)`]
+  const { lines, warnings } = instanceLines(result.counts, config, { maxEvalInstances: prepared.helm.maxEvalInstances, discordance })
+  return [head, ...lines.map(line => `#   ${line}`), ...warnings.map(line => `# WARNING ${line}`)]
 }

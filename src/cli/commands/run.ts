@@ -9,9 +9,11 @@ import { UsageError } from '../../errors.js'
 import { compareOutputs } from '../../gate/compare.js'
 import type { Report } from '../../report/model.js'
 import { runSides } from '../../runner/run-sides.js'
+import { sidesFailedReport } from '../../runner/failed-report.js'
 import { numberOption, parseArgs, requiredConfig } from '../args.js'
 import type { CliIo } from '../io.js'
 import { exitCodeFor, writeReportOutputs } from '../output.js'
+import { assertFreshOutputFolder } from '../out-folder.js'
 
 export const RUN_USAGE = `usage: helm-gate run --config FILE [options]
 
@@ -27,6 +29,8 @@ once), then compares them per instance.
                          fingerprint_paths are read (default HEAD); see docs/launch.md
   --ready-timeout SEC    wait this long for each server's GET /models (default 120)
   --examples N           changed answers shown per comparison (default 3)
+  --json FILE            also write the JSON report to FILE (it is always in the output folder)
+  --markdown FILE        also write the markdown report (the PR comment body) to FILE
   --verbose              stream every helm-run log line (prefixed with its side)
   --quiet                print nothing but errors
   --debug                show stack traces
@@ -40,6 +44,8 @@ const SPECS = {
   'baseline-ref': { value: true },
   'ready-timeout': { value: true },
   examples: { value: true },
+  json: { value: true },
+  markdown: { value: true },
   verbose: { value: false },
   quiet: { value: false },
   debug: { value: false },
@@ -62,6 +68,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
 
   const config = await loadGateConfig(resolve(io.cwd, configPath))
   const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', new Date().toISOString().replace(/[:.]/g, '-')))
+  await assertFreshOutputFolder(outDir)
   const say = quiet ? () => {} : (line: string) => io.stderr(`${line}\n`)
   say(`helm-gate: ${selfCheck ? 'self-check (baseline against itself)' : 'baseline vs candidate'}, output in ${outDir}`)
 
@@ -79,20 +86,20 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   })
   for (const error of outcome.errors) say(`helm-gate: ${error.describe()}`)
 
-  const report = await compareOutputs(
-    outcome.paths.baseline ?? join(outDir, 'baseline'),
-    outcome.paths.candidate ?? join(outDir, 'candidate'),
-    config,
-    {
-      priorErrors: outcome.errors,
-      examples: examples ?? 3
-    }
-  )
+  const baselinePath = outcome.paths.baseline ?? join(outDir, 'baseline')
+  const candidatePath = outcome.paths.candidate ?? join(outDir, 'candidate')
+  // One cause, one error: a side that did not complete has already said why; reading its output
+  // would only add symptoms (and a healthy side that never started would look empty).
+  const report =
+    outcome.errors.length > 0
+      ? sidesFailedReport(outcome.errors, config.statistics, baselinePath, candidatePath)
+      : await compareOutputs(baselinePath, candidatePath, config, { examples: examples ?? 3 })
   report.notes.push(...outcome.notes)
   // report.json and report.md outlive the console: without this they read as an ordinary gate
   // of two deployments, and the flip rate (the point of the self-check) would be lost.
   if (selfCheck) report.notes.unshift(...selfCheckNotes(report))
   await writeReportOutputs(report, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io })
+  await writeExtraReports(report, args.options.get('json'), args.options.get('markdown'), io)
   if (selfCheck && !quiet) io.stdout(noiseFloor(report))
   if (!quiet) io.stdout(budgetAdvice(report, config.helm?.maxEvalInstances ?? null))
   if (!quiet) {
@@ -162,4 +169,15 @@ export function noiseFloor(report: Report): string {
     }
   }
   return `${lines.join('\n')}\n`
+}
+
+/** `--json FILE` and `--markdown FILE`: the same report, where compare would write it. */
+async function writeExtraReports(report: Report, json: string | undefined, markdown: string | undefined, io: CliIo): Promise<void> {
+  if (json === undefined && markdown === undefined) return
+  await writeReportOutputs(report, {
+    json: json === undefined ? null : resolve(io.cwd, json),
+    markdown: markdown === undefined ? null : resolve(io.cwd, markdown),
+    quiet: true,
+    io
+  })
 }
