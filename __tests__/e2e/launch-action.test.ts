@@ -44,7 +44,11 @@ describeHelm('the bundled action launching the deployments (real helm-run)', () 
     }
   }
 
-  async function gate(fixture: LaunchFixture, runId: number, options: { fork?: boolean; sigtermWhen?: RegExp } = {}): Promise<ActionRun & { outDir: string }> {
+  async function gate(
+    fixture: LaunchFixture,
+    runId: number,
+    options: { fork?: boolean; sigtermWhen?: RegExp } = {}
+  ): Promise<ActionRun & { outDir: string }> {
     fake.seedFile(fixture.baseSha, GATE_PATH, fixture.gateText)
     const outDir = await mkdtemp(path.join(tmpdir(), 'helm-gate-launch-action-out-'))
     let seen = ''
