@@ -3,11 +3,6 @@ import require$$0$7, { readFile, open, stat, readdir, mkdir, writeFile, access, 
 import require$$1$4, { resolve, join, dirname, isAbsolute, delimiter, relative, basename } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import require$$2$1, { createHash } from 'node:crypto';
-import { constants as constants$7, tmpdir } from 'node:os';
-import { execFile, spawn } from 'node:child_process';
-import require$$0$6, { fileURLToPath } from 'node:url';
-import { readdirSync, readFileSync, createWriteStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import require$$0$1 from 'node:assert';
 import require$$1 from 'node:net';
 import require$$2 from 'node:http';
@@ -22,10 +17,15 @@ import require$$0$5 from 'node:zlib';
 import require$$5$1 from 'node:perf_hooks';
 import require$$8 from 'node:util/types';
 import require$$1$1 from 'node:worker_threads';
+import require$$0$6, { fileURLToPath } from 'node:url';
 import require$$1$2 from 'node:async_hooks';
 import require$$1$3 from 'node:console';
 import require$$2$2 from 'node:timers';
 import require$$1$5 from 'node:dns';
+import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
+import { constants as constants$7, tmpdir } from 'node:os';
+import { execFile, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 
 const ALIAS = Symbol.for('yaml.alias');
 const DOC = Symbol.for('yaml.document');
@@ -7009,149 +7009,29 @@ function showValue(value, max = 120) {
 }
 
 /**
- * The gate file: the frozen gate set a team commits. Everything here is validated by
- * `config/load.ts`; the rest of the code receives only these typed, complete objects.
- *
- * YAML shape (snake_case keys; see README "The gate file"):
- *
- *   version: 1
- *   helm: { version: "0.5.16", max_eval_instances: 200, num_train_trials: 1, num_threads: 4,
- *           timeout_minutes: 60, command: "helm-run" }
- *   deployments:
- *     baseline:  { api: chat, base_url: http://host:8000/v1, model: served-name,
- *                  tokenizer: simple/tokenizer1, max_sequence_length: 4096,
- *                  api_key_env: BASELINE_KEY, request_timeout_seconds: 60 }
- *     candidate: { ... }
- *   runs:
- *     - entry: "synthetic_reasoning:mode=pattern_match"
- *       metric: exact_match
- *       max_drop: 0.02            # or max_relative_drop: 0.05
- *       lower_is_better: false
- *       perturbations: report     # or gate
- *   statistics: { confidence: 0.95, resamples: 10000, seed: 0, min_overlap: 0.95,
- *                 interval: auto, flip_tolerance: 1e-9 }
+ * The gate file's optional `load:` section: the performance half (docs/load.md). Validated by
+ * `config/load-section.ts`; left out of the fingerprint because load results are never archived
+ * (they are comparable only within one job on one machine).
  */
-const DEFAULT_STATISTICS = {
-    confidence: 0.95,
-    resamples: 10000,
-    seed: 0,
-    minOverlap: 0.95,
-    interval: 'auto',
-    flipTolerance: 1e-9
-};
-
-const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGQUIT', 'SIGHUP', 'SIGUSR1', 'SIGUSR2', 'SIGKILL'];
-const DEFAULT_READY_TIMEOUT_SECONDS = 900;
-const DEFAULT_STOP_TIMEOUT_SECONDS = 60;
-const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
-/** Reads `deployments.<side>.launch`. */
-function parseLaunch(f) {
-    f.allow(['command', 'checkout', 'env', 'ready_timeout_seconds', 'stop', 'stop_command']);
-    const command = argumentList(f, 'command', true);
-    const checkout = f.choice('checkout', ['head', 'base'], 'head');
-    const env = {};
-    const envFields = f.object('env');
-    if (envFields) {
-        for (const name of envFields.keys()) {
-            if (!VARIABLE.test(name))
-                envFields.fail(name, `${envFields.at(name)} is not a valid environment variable name`, name);
-            const value = envFields.raw(name);
-            if (typeof value === 'number' && Number.isFinite(value))
-                env[name] = String(value);
-            else if (typeof value === 'string')
-                env[name] = value;
-            else
-                envFields.fail(name, `${envFields.at(name)} must be a string (quote it)`);
-            checkTemplate(envFields, name, env[name]);
-        }
-        envFields.done();
-    }
-    const readyTimeoutSeconds = f.number('ready_timeout_seconds', DEFAULT_READY_TIMEOUT_SECONDS, n => n > 0 && n <= 86_400, 'seconds between 0 and 86400');
-    const stopFields = f.object('stop');
-    let stop = { signal: 'SIGTERM', timeoutSeconds: DEFAULT_STOP_TIMEOUT_SECONDS };
-    if (stopFields) {
-        stopFields.allow(['signal', 'timeout_seconds']);
-        stop = {
-            signal: stopFields.choice('signal', STOP_SIGNALS, 'SIGTERM'),
-            timeoutSeconds: stopFields.number('timeout_seconds', DEFAULT_STOP_TIMEOUT_SECONDS, n => n >= 0 && n <= 3600, 'seconds between 0 and 3600')
-        };
-        stopFields.done();
-    }
-    const stopCommand = argumentList(f, 'stop_command', false);
-    f.done();
-    return { command, checkout, env, readyTimeoutSeconds, stop, stopCommand, field: f.path };
-}
-/** Reads the top-level `schedule` and `fingerprint_paths`, given the parsed launch sections. */
-function parseLaunchSettings(top, sides) {
-    const launches = Object.keys(sides).length > 0;
-    const schedule = top.choice('schedule', ['sequential', 'concurrent'], launches ? 'sequential' : 'concurrent');
-    const list = top.list('fingerprint_paths') ?? [];
-    const fingerprintPaths = list.map((item, i) => {
-        const at = `fingerprint_paths[${i}]`;
-        if (typeof item !== 'string' || item.trim() === '')
-            top.fail('fingerprint_paths', `${at} must be a non-empty glob`, item);
-        if (item.startsWith('/') || item.split('/').includes('..')) {
-            top.fail('fingerprint_paths', `${at} must be a path inside the repository (no leading / and no ..)`, item);
-        }
-        return item;
-    });
-    return { sides, schedule, fingerprintPaths };
-}
-/**
- * Two servers launched at once must not share an address: the second could not bind, or worse,
- * its readiness probe would be answered by the first. One after the other they may (the usual
- * `-p 8000:8000` for both images): the runner checks the address is free before each launch.
- */
-function checkScheduleFits(top, settings, baseUrls) {
-    if (settings.schedule !== 'concurrent' || !settings.sides.baseline || !settings.sides.candidate)
-        return;
-    const origin = (url) => (url ? new URL(url).host : null);
-    if (origin(baseUrls.baseline) === origin(baseUrls.candidate)) {
-        top.fail('schedule', 'schedule is concurrent but both launched servers use the same host and port; use schedule: sequential or another port', 'concurrent');
-    }
-}
-/** Launch needs a URL to probe and a model to look for: only `server` deployments can launch. */
-function launchNeedsServer(f) {
-    f.fail('launch', `${f.at('launch')} needs a server deployment (api, base_url, model), not prod_env`);
-}
-function argumentList(f, key, required) {
-    const list = f.list(key);
-    if (list === null) {
-        if (required)
-            f.fail(key, `${f.at(key)} is required: the server's command as a list of arguments`, null);
-        return null;
-    }
-    if (list.length === 0)
-        f.fail(key, `${f.at(key)} must list at least the program to run`);
-    return list.map((item, i) => {
-        if (typeof item === 'number' && Number.isFinite(item))
-            return String(item);
-        if (typeof item !== 'string' || item === '') {
-            f.fail(key, `${f.at(key)}[${i}] must be a non-empty string (one argument; no shell is involved)`, item);
-        }
-        checkTemplate(f, key, item, `${f.at(key)}[${i}]`);
-        return item;
-    });
-}
-/** Rejects a malformed `${...}` now, so a typo is a config error and not a half-started server. */
-function checkTemplate(f, key, text, at = f.at(key)) {
-    for (let i = 0; i < text.length; i++) {
-        if (text[i] !== '$')
-            continue;
-        if (text[i + 1] === '$') {
-            i++;
-            continue;
-        }
-        if (text[i + 1] !== '{')
-            continue;
-        const end = text.indexOf('}', i + 2);
-        const name = end < 0 ? '' : text.slice(i + 2, end);
-        if (end < 0 || !VARIABLE.test(name)) {
-            f.fail(key, `${at} has a malformed variable reference; write \${NAME} (or $$ for a literal $)`, text);
-        }
-        i = end;
-    }
-}
+/** The load metrics a check or an SLO can name (docs/load.md defines each). */
+const RATIO_METRICS = [
+    'output_tokens_per_second',
+    'request_throughput',
+    'goodput',
+    'ttft_p50',
+    'ttft_p90',
+    'ttft_p99',
+    'itl_p50',
+    'itl_p90',
+    'itl_p99',
+    'tpot_p50',
+    'tpot_p90',
+    'tpot_p99',
+    'latency_p50',
+    'latency_p90',
+    'latency_p99'
+];
+const LOAD_METRICS = [...RATIO_METRICS, 'error_rate'];
 
 /**
  * A tiny strict reader for YAML-decoded objects. Every accessor records the key path so that
@@ -7304,6 +7184,336 @@ class Fields {
 }
 
 /**
+ * Strict validation of the gate file's `load:` section (types in `load-types.ts`, the method in
+ * docs/load.md). Like the rest of the gate file, an unknown key, a wrong type or an impossible
+ * value is an error naming its key path, e.g. `load.checks[1].max_ratio`.
+ */
+const MAX_TOKENS = 1_000_000;
+function parseLoad(f) {
+    f.allow([
+        'workload',
+        'concurrency',
+        'rate',
+        'arrival',
+        'requests_per_level',
+        'duration_seconds',
+        'warmup_requests',
+        'repetitions',
+        'timeout_seconds',
+        'slo',
+        'checks',
+        'baseline',
+        'seed'
+    ]);
+    const workloadFields = f.object('workload');
+    const workload = parseWorkload(workloadFields ?? Fields.of(f.source, f.at('workload'), {}));
+    const concurrency = f.list('concurrency');
+    const rate = f.list('rate');
+    if (concurrency && rate)
+        f.fail('rate', `${f.path} sets both concurrency and rate; choose closed loop or open loop`);
+    if (!concurrency && !rate)
+        f.fail('concurrency', `${f.path} needs concurrency (closed-loop levels) or rate (requests per second)`, null);
+    const mode = concurrency ? 'concurrency' : 'rate';
+    const levels = parseLevels(f, mode, (concurrency ?? rate));
+    const arrival = f.choice('arrival', ['poisson', 'constant'], 'poisson');
+    if (mode === 'concurrency' && f.has('arrival'))
+        f.fail('arrival', `${f.at('arrival')} applies only to rate (open loop)`);
+    const requestsPerLevel = f.has('requests_per_level')
+        ? f.integer('requests_per_level', undefined, 1, 10_000_000)
+        : (f.raw('requests_per_level'), null);
+    const durationSeconds = f.optionalNumber('duration_seconds', n => n > 0 && n <= 24 * 3600, 'seconds between 0 and 86400');
+    if (requestsPerLevel !== null && durationSeconds !== null) {
+        f.fail('duration_seconds', `${f.path} sets both requests_per_level and duration_seconds; choose one`);
+    }
+    if (requestsPerLevel === null && durationSeconds === null) {
+        f.fail('requests_per_level', `${f.path} needs requests_per_level or duration_seconds`, null);
+    }
+    const warmupRequests = f.integer('warmup_requests', 0, 0, 1_000_000);
+    const repetitions = f.integer('repetitions', 3, 3, 1000);
+    if (requestsPerLevel !== null && requestsPerLevel < repetitions) {
+        f.fail('requests_per_level', `${f.at('requests_per_level')} must be at least repetitions (${repetitions}): every block needs a request`);
+    }
+    const timeoutSeconds = f.number('timeout_seconds', 120, n => n > 0 && n <= 3600, 'seconds between 0 and 3600');
+    const sloFields = f.object('slo');
+    const slo = sloFields ? parseSlo(sloFields) : [];
+    const checkList = f.list('checks') ?? [];
+    const checks = checkList.map((item, i) => parseCheck(Fields.of(f.source, `${f.at('checks')}[${i}]`, item), mode, levels));
+    if (checks.some(c => c.metric === 'goodput') && slo.length === 0) {
+        f.fail('slo', `${f.path} has a goodput check but no slo to define a good request`, null);
+    }
+    const baseline = f.choice('baseline', ['required', 'optional'], 'required');
+    const seed = f.integer('seed', 0, 0, 2 ** 32 - 1);
+    f.done();
+    return {
+        workload,
+        mode,
+        levels,
+        arrival,
+        requestsPerLevel,
+        durationSeconds,
+        warmupRequests,
+        repetitions,
+        timeoutSeconds,
+        slo,
+        checks,
+        baseline,
+        seed
+    };
+}
+function parseLevels(f, mode, list) {
+    const key = mode;
+    if (list.length === 0)
+        f.fail(key, `${f.at(key)} must list at least one level`);
+    const seen = new Set();
+    return list.map((value, i) => {
+        const ok = typeof value === 'number' &&
+            Number.isFinite(value) &&
+            (mode === 'concurrency' ? Number.isInteger(value) && value >= 1 && value <= 10_000 : value > 0 && value <= 100_000);
+        if (!ok) {
+            f.fail(key, `${f.at(key)}[${i}] must be ${mode === 'concurrency' ? 'an integer from 1 to 10000' : 'a rate in requests per second (> 0)'}`, value);
+        }
+        if (seen.has(value))
+            f.fail(key, `${f.at(key)}[${i}] repeats the level ${String(value)}`, value);
+        seen.add(value);
+        return value;
+    });
+}
+function parseWorkload(f) {
+    f.allow(['prompts', 'input_tokens', 'output_tokens', 'file']);
+    const prompts = f.choice('prompts', ['synthetic', 'gate-set', 'file'], 'synthetic');
+    const input = f.object('input_tokens');
+    const output = f.object('output_tokens');
+    const file = f.string('file', null);
+    if (prompts === 'file' && file === null)
+        f.fail('file', `${f.at('file')} is required with prompts: file`, null);
+    if (prompts !== 'file' && file !== null)
+        f.fail('file', `${f.at('file')} applies only to prompts: file`);
+    if (prompts === 'gate-set' && input)
+        f.fail('input_tokens', `${f.at('input_tokens')} does not apply to prompts: gate-set (HELM's prompts are used as they are)`);
+    f.done();
+    return {
+        prompts,
+        inputTokens: input ? parseDistribution(input) : { mean: 512, stddev: 128, min: 16, max: 4096 },
+        outputTokens: output ? parseDistribution(output) : { mean: 256, stddev: 0, min: 1, max: 256 },
+        file
+    };
+}
+function parseDistribution(f) {
+    f.allow(['mean', 'stddev', 'min', 'max']);
+    const mean = f.integer('mean', undefined, 1, MAX_TOKENS);
+    const stddev = f.number('stddev', 0, n => n >= 0 && n <= MAX_TOKENS, 'a number >= 0');
+    const min = f.integer('min', stddev === 0 ? mean : 1, 1, MAX_TOKENS);
+    const max = f.integer('max', stddev === 0 ? mean : MAX_TOKENS, 1, MAX_TOKENS);
+    if (min > mean)
+        f.fail('min', `${f.at('min')} must not exceed mean (${mean})`);
+    if (max < mean)
+        f.fail('max', `${f.at('max')} must not be below mean (${mean})`);
+    f.done();
+    return { mean, stddev, min, max };
+}
+function parseSlo(f) {
+    f.allow(['ttft_ms', 'itl_ms', 'tpot_ms', 'latency_ms']);
+    const bounds = [];
+    for (const metric of ['ttft', 'itl', 'tpot', 'latency']) {
+        const key = `${metric}_ms`;
+        const value = f.raw(key);
+        if (value === undefined || value === null)
+            continue;
+        if (typeof value === 'number') {
+            if (!(Number.isFinite(value) && value > 0))
+                f.fail(key, `${f.at(key)} must be milliseconds > 0`);
+            bounds.push({ metric, percentile: 100, maxMs: value });
+            continue;
+        }
+        const inner = Fields.of(f.source, f.at(key), value);
+        const keys = Object.keys(value);
+        if (keys.length !== 1)
+            f.fail(key, `${f.at(key)} must be milliseconds or one percentile, e.g. { p99: 80 }`);
+        const match = /^p(\d{1,2}(?:\.\d+)?|100)$/.exec(keys[0]);
+        if (!match)
+            return inner.fail(keys[0], `${inner.at(keys[0])} is not a percentile key such as p50, p90 or p99`);
+        const percentile = Number(match[1]);
+        if (!(percentile > 0 && percentile <= 100))
+            inner.fail(keys[0], `${inner.at(keys[0])} must name a percentile in (0, 100]`);
+        const maxMs = inner.number(keys[0], undefined, n => n > 0, 'milliseconds > 0');
+        inner.done();
+        bounds.push({ metric, percentile, maxMs });
+    }
+    f.done();
+    return bounds;
+}
+function parseCheck(f, mode, levels) {
+    f.allow(['metric', 'concurrency', 'rate', 'min_ratio', 'max_ratio', 'min', 'max']);
+    const metric = f.choice('metric', LOAD_METRICS, undefined);
+    const other = mode === 'concurrency' ? 'rate' : 'concurrency';
+    if (f.has(other))
+        f.fail(other, `${f.at(other)} does not apply: the levels are given as ${mode}`);
+    f.raw(other);
+    const level = f.optionalNumber(mode, n => levels.includes(n), `one of the levels in load.${mode} (${levels.join(', ')})`);
+    const minRatio = f.optionalNumber('min_ratio', n => n > 0, 'a ratio > 0');
+    const maxRatio = f.optionalNumber('max_ratio', n => n > 0, 'a ratio > 0');
+    const min = f.optionalNumber('min', n => n >= 0, 'a number >= 0');
+    const max = f.optionalNumber('max', n => n >= 0, 'a number >= 0');
+    const set = [minRatio, maxRatio, min, max].filter(v => v !== null).length;
+    if (set !== 1)
+        f.fail('metric', `${f.path} needs exactly one of min_ratio, max_ratio, min, max`, null);
+    if (metric === 'error_rate' && (minRatio !== null || maxRatio !== null)) {
+        f.fail(minRatio !== null ? 'min_ratio' : 'max_ratio', `${f.path}: error_rate takes an absolute bound (max), not a ratio: a baseline with no errors has no ratio`);
+    }
+    if (metric === 'error_rate' && max !== null && max > 1)
+        f.fail('max', `${f.at('max')} must be a fraction in [0, 1]`);
+    if (!RATIO_METRICS.includes(metric) && metric !== 'error_rate')
+        f.fail('metric', `${f.at('metric')} is unknown`);
+    f.done();
+    return { metric, level, minRatio, maxRatio, min, max };
+}
+
+/**
+ * The gate file: the frozen gate set a team commits. Everything here is validated by
+ * `config/load.ts`; the rest of the code receives only these typed, complete objects.
+ *
+ * YAML shape (snake_case keys; see README "The gate file"):
+ *
+ *   version: 1
+ *   helm: { version: "0.5.16", max_eval_instances: 200, num_train_trials: 1, num_threads: 4,
+ *           timeout_minutes: 60, command: "helm-run" }
+ *   deployments:
+ *     baseline:  { api: chat, base_url: http://host:8000/v1, model: served-name,
+ *                  tokenizer: simple/tokenizer1, max_sequence_length: 4096,
+ *                  api_key_env: BASELINE_KEY, request_timeout_seconds: 60 }
+ *     candidate: { ... }
+ *   runs:
+ *     - entry: "synthetic_reasoning:mode=pattern_match"
+ *       metric: exact_match
+ *       max_drop: 0.02            # or max_relative_drop: 0.05
+ *       lower_is_better: false
+ *       perturbations: report     # or gate
+ *   statistics: { confidence: 0.95, resamples: 10000, seed: 0, min_overlap: 0.95,
+ *                 interval: auto, flip_tolerance: 1e-9 }
+ */
+const DEFAULT_STATISTICS = {
+    confidence: 0.95,
+    resamples: 10000,
+    seed: 0,
+    minOverlap: 0.95,
+    interval: 'auto',
+    flipTolerance: 1e-9
+};
+
+const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGQUIT', 'SIGHUP', 'SIGUSR1', 'SIGUSR2', 'SIGKILL'];
+const DEFAULT_READY_TIMEOUT_SECONDS = 900;
+const DEFAULT_STOP_TIMEOUT_SECONDS = 60;
+const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Reads `deployments.<side>.launch`. */
+function parseLaunch(f) {
+    f.allow(['command', 'checkout', 'env', 'ready_timeout_seconds', 'stop', 'stop_command']);
+    const command = argumentList(f, 'command', true);
+    const checkout = f.choice('checkout', ['head', 'base'], 'head');
+    const env = {};
+    const envFields = f.object('env');
+    if (envFields) {
+        for (const name of envFields.keys()) {
+            if (!VARIABLE.test(name))
+                envFields.fail(name, `${envFields.at(name)} is not a valid environment variable name`, name);
+            const value = envFields.raw(name);
+            if (typeof value === 'number' && Number.isFinite(value))
+                env[name] = String(value);
+            else if (typeof value === 'string')
+                env[name] = value;
+            else
+                envFields.fail(name, `${envFields.at(name)} must be a string (quote it)`);
+            checkTemplate(envFields, name, env[name]);
+        }
+        envFields.done();
+    }
+    const readyTimeoutSeconds = f.number('ready_timeout_seconds', DEFAULT_READY_TIMEOUT_SECONDS, n => n > 0 && n <= 86_400, 'seconds between 0 and 86400');
+    const stopFields = f.object('stop');
+    let stop = { signal: 'SIGTERM', timeoutSeconds: DEFAULT_STOP_TIMEOUT_SECONDS };
+    if (stopFields) {
+        stopFields.allow(['signal', 'timeout_seconds']);
+        stop = {
+            signal: stopFields.choice('signal', STOP_SIGNALS, 'SIGTERM'),
+            timeoutSeconds: stopFields.number('timeout_seconds', DEFAULT_STOP_TIMEOUT_SECONDS, n => n >= 0 && n <= 3600, 'seconds between 0 and 3600')
+        };
+        stopFields.done();
+    }
+    const stopCommand = argumentList(f, 'stop_command', false);
+    f.done();
+    return { command, checkout, env, readyTimeoutSeconds, stop, stopCommand, field: f.path };
+}
+/** Reads the top-level `schedule` and `fingerprint_paths`, given the parsed launch sections. */
+function parseLaunchSettings(top, sides) {
+    const launches = Object.keys(sides).length > 0;
+    const schedule = top.choice('schedule', ['sequential', 'concurrent'], launches ? 'sequential' : 'concurrent');
+    const list = top.list('fingerprint_paths') ?? [];
+    const fingerprintPaths = list.map((item, i) => {
+        const at = `fingerprint_paths[${i}]`;
+        if (typeof item !== 'string' || item.trim() === '')
+            top.fail('fingerprint_paths', `${at} must be a non-empty glob`, item);
+        if (item.startsWith('/') || item.split('/').includes('..')) {
+            top.fail('fingerprint_paths', `${at} must be a path inside the repository (no leading / and no ..)`, item);
+        }
+        return item;
+    });
+    return { sides, schedule, fingerprintPaths };
+}
+/**
+ * Two servers launched at once must not share an address: the second could not bind, or worse,
+ * its readiness probe would be answered by the first. One after the other they may (the usual
+ * `-p 8000:8000` for both images): the runner checks the address is free before each launch.
+ */
+function checkScheduleFits(top, settings, baseUrls) {
+    if (settings.schedule !== 'concurrent' || !settings.sides.baseline || !settings.sides.candidate)
+        return;
+    const origin = (url) => (url ? new URL(url).host : null);
+    if (origin(baseUrls.baseline) === origin(baseUrls.candidate)) {
+        top.fail('schedule', 'schedule is concurrent but both launched servers use the same host and port; use schedule: sequential or another port', 'concurrent');
+    }
+}
+/** Launch needs a URL to probe and a model to look for: only `server` deployments can launch. */
+function launchNeedsServer(f) {
+    f.fail('launch', `${f.at('launch')} needs a server deployment (api, base_url, model), not prod_env`);
+}
+function argumentList(f, key, required) {
+    const list = f.list(key);
+    if (list === null) {
+        if (required)
+            f.fail(key, `${f.at(key)} is required: the server's command as a list of arguments`, null);
+        return null;
+    }
+    if (list.length === 0)
+        f.fail(key, `${f.at(key)} must list at least the program to run`);
+    return list.map((item, i) => {
+        if (typeof item === 'number' && Number.isFinite(item))
+            return String(item);
+        if (typeof item !== 'string' || item === '') {
+            f.fail(key, `${f.at(key)}[${i}] must be a non-empty string (one argument; no shell is involved)`, item);
+        }
+        checkTemplate(f, key, item, `${f.at(key)}[${i}]`);
+        return item;
+    });
+}
+/** Rejects a malformed `${...}` now, so a typo is a config error and not a half-started server. */
+function checkTemplate(f, key, text, at = f.at(key)) {
+    for (let i = 0; i < text.length; i++) {
+        if (text[i] !== '$')
+            continue;
+        if (text[i + 1] === '$') {
+            i++;
+            continue;
+        }
+        if (text[i + 1] !== '{')
+            continue;
+        const end = text.indexOf('}', i + 2);
+        const name = end < 0 ? '' : text.slice(i + 2, end);
+        if (end < 0 || !VARIABLE.test(name)) {
+            f.fail(key, `${at} has a malformed variable reference; write \${NAME} (or $$ for a literal $)`, text);
+        }
+        i = end;
+    }
+}
+
+/**
  * Reads and validates the gate file. Validation is strict on purpose: the file is the frozen
  * gate set that blocks releases, so an unknown key, a wrong type or an impossible value is an
  * error naming the key path, never a silent default.
@@ -7334,6 +7544,7 @@ function parseGateConfig(text, source) {
         'deployments',
         'runs',
         'statistics',
+        'load',
         'schedule',
         'fingerprint_paths'
     ]);
@@ -7342,6 +7553,7 @@ function parseGateConfig(text, source) {
     const deploymentFields = top.object('deployments');
     const runList = top.list('runs');
     const statisticsFields = top.object('statistics');
+    const loadFields = top.object('load');
     const launches = {};
     const deployments = deploymentFields ? parseDeployments(deploymentFields, launches) : null;
     const launch = parseLaunchSettings(top, launches);
@@ -7373,6 +7585,7 @@ function parseGateConfig(text, source) {
         deployments,
         runs,
         statistics: statisticsFields ? parseStatistics(statisticsFields) : { ...DEFAULT_STATISTICS },
+        load: loadFields ? parseLoad(loadFields) : null,
         launch
     };
 }
@@ -8379,6 +8592,10 @@ async function readPerInstanceStats(run, options = {}) {
     const series = new Map();
     const keys = new Set();
     let entries = 0;
+    // Every entry lists the same stats in the same order, so the series of the stat at position s
+    // is almost always the one the previous entry's stat s went to: remembering it saves building
+    // and hashing a key per stat (measured by bench/compare.mjs).
+    const lastAt = [];
     for await (const { index, value } of streamJsonArray(file, { chunkSize: options.chunkSize })) {
         entries++;
         const check = new EntryChecker(file, index);
@@ -8390,6 +8607,7 @@ async function readPerInstanceStats(run, options = {}) {
         const stats = entry.stats;
         if (!Array.isArray(stats))
             check.fail('stats', 'an array', stats);
+        const vKey = instanceStatKey(instanceId, trainTrialIndex);
         stats.forEach((rawStat, s) => {
             const at = `stats[${s}]`;
             const stat = check.object(rawStat, at);
@@ -8402,20 +8620,24 @@ async function readPerInstanceStats(run, options = {}) {
             const count = check.natural(stat.count, `${at}.count`);
             const sum = check.number(stat.sum, `${at}.sum`);
             const pKey = perturbationKey(perturbation);
-            const sKey = seriesKey(metric, split, pKey);
-            let target = series.get(sKey);
+            const last = lastAt[s];
+            let target = last !== undefined && last.metric === metric && last.split === split && last.perturbation === pKey ? last.target : undefined;
             if (!target) {
-                target = {
-                    metric,
-                    split,
-                    perturbation: pKey,
-                    perturbationName: perturbation?.name ?? null,
-                    computedOn: perturbation ? (perturbation.computed_on ?? 'perturbed') : null,
-                    values: new Map()
-                };
-                series.set(sKey, target);
+                const sKey = seriesKey(metric, split, pKey);
+                target = series.get(sKey);
+                if (!target) {
+                    target = {
+                        metric,
+                        split,
+                        perturbation: pKey,
+                        perturbationName: perturbation?.name ?? null,
+                        computedOn: perturbation ? (perturbation.computed_on ?? 'perturbed') : null,
+                        values: new Map()
+                    };
+                    series.set(sKey, target);
+                }
+                lastAt[s] = { metric, split, perturbation: pKey, target };
             }
-            const vKey = instanceStatKey(instanceId, trainTrialIndex);
             const existing = target.values.get(vKey);
             if (existing) {
                 existing.count += count;
@@ -8518,7 +8740,7 @@ class BinomialSampler {
  * Bootstrap distributions of the mean paired difference. Both return the `resamples` resampled
  * deltas; `percentileInterval` turns them into bounds.
  */
-const TWO_POW_32$1 = 0x100000000;
+const TWO_POW_32$2 = 0x100000000;
 /**
  * Cluster bootstrap: draw n clusters with replacement; a resample's delta is the sum of the drawn
  * clusters' differences over their number of pairs (the same pooled mean the point estimate uses).
@@ -8529,12 +8751,12 @@ const TWO_POW_32$1 = 0x100000000;
  */
 function clusterBootstrap(sums, sizes, uniformSize, resamples, rng) {
     const n = sums.length;
-    if (n <= HALF_RANGE)
+    if (n <= HALF_RANGE$1)
         return halfWordBootstrap(sums, sizes, uniformSize, resamples, rng);
     const out = new Float64Array(resamples);
     const int32 = rng.int32;
     // Inlined unbiased draw in [0, n) (see random.ts uniformBelow): this loop runs resamples * n times.
-    const bucket = floor(TWO_POW_32$1 / n);
+    const bucket = floor(TWO_POW_32$2 / n);
     const limit = bucket * n;
     if (sizes === null) {
         const pairs = n * uniformSize;
@@ -8565,7 +8787,7 @@ function clusterBootstrap(sums, sizes, uniformSize, resamples, rng) {
     }
     return out;
 }
-const HALF_RANGE = 0x10000;
+const HALF_RANGE$1 = 0x10000;
 /**
  * The same bootstrap for up to 65,536 clusters, taking two indices from each 32-bit draw (its
  * high and low 16 bits), which halves the generator calls of the hot loop. Each half is accepted
@@ -8577,7 +8799,7 @@ function halfWordBootstrap(sums, sizes, uniformSize, resamples, rng) {
     const n = sums.length;
     const out = new Float64Array(resamples);
     const int32 = rng.int32;
-    const bucket = floor(HALF_RANGE / n);
+    const bucket = floor(HALF_RANGE$1 / n);
     const limit = bucket * n;
     // The low half of the last draw, or -1 when it has been used.
     let spare = -1;
@@ -9903,7 +10125,7 @@ var seedrandom = /*@__PURE__*/getDefaultExportFromCjs(seedrandomExports);
  * is not the studied generator. Changing the algorithm or the seed string changes every published
  * interval: treat both as part of the report format.
  */
-const TWO_POW_32 = 0x100000000;
+const TWO_POW_32$1 = 0x100000000;
 function createRandom(seed, stream = '') {
     if (!isFiniteNumber(seed)) {
         throw new UsageError('stats.bad_seed', 'The statistics seed must be a finite number.', {
@@ -9924,7 +10146,7 @@ function createRandom(seed, stream = '') {
  * so every residue is equally likely (plain `floor(u * n)` over-weights some values by up to n/2^32).
  */
 function uniformBelow(int32, n) {
-    const bucket = floor(TWO_POW_32 / n);
+    const bucket = floor(TWO_POW_32$1 / n);
     const limit = bucket * n;
     let u;
     do
@@ -10140,8 +10362,8 @@ function decideVerdict(est, maxDrop, direction, confidence = est.ci.level) {
     const low = sign === 1 ? est.ci.low : -est.ci.high;
     const high = sign === 1 ? est.ci.high : -est.ci.low;
     const level = `${formatLevel$1(confidence)} interval`;
-    const shown = `[${fmt(est.ci.low)}, ${fmt(est.ci.high)}]`;
-    const bound = sign === 1 ? `-${fmt(maxDrop)}` : `+${fmt(maxDrop)}`;
+    const shown = `[${fmt$1(est.ci.low)}, ${fmt$1(est.ci.high)}]`;
+    const bound = sign === 1 ? `-${fmt$1(maxDrop)}` : `+${fmt$1(maxDrop)}`;
     const worse = sign === 1 ? 'drop' : 'rise';
     if (low > -maxDrop) {
         return {
@@ -10154,14 +10376,14 @@ function decideVerdict(est, maxDrop, direction, confidence = est.ci.level) {
         return {
             verdict: 'fail',
             nNeeded: null,
-            reason: `The ${level} of the difference ${shown} lies entirely ${sign === 1 ? 'below' : 'above'} ${bound}: a real ${worse} larger than the tolerated ${fmt(maxDrop)}.`
+            reason: `The ${level} of the difference ${shown} lies entirely ${sign === 1 ? 'below' : 'above'} ${bound}: a real ${worse} larger than the tolerated ${fmt$1(maxDrop)}.`
         };
     }
     if (gain <= -maxDrop) {
         return {
             verdict: 'inconclusive',
             nNeeded: null,
-            reason: `The observed ${worse} (${fmt(abs(est.delta))}) already reaches the tolerated ${fmt(maxDrop)}: more instances would not make this pass; the candidate is likely worse.`
+            reason: `The observed ${worse} (${fmt$1(abs(est.delta))}) already reaches the tolerated ${fmt$1(maxDrop)}: more instances would not make this pass; the candidate is likely worse.`
         };
     }
     const nNeeded = instancesNeeded$1(est.n, (high - low) / 2, gain + maxDrop);
@@ -10189,24 +10411,37 @@ function checkMargin(margin, field, value) {
 function formatLevel$1(confidence) {
     return `${Number((confidence * 100).toPrecision(6))}%`;
 }
-function fmt(x) {
+function fmt$1(x) {
     return Number(x.toPrecision(3)).toString();
 }
 
 /**
- * Candidate/baseline ratio of a quantile of per-instance request times, with a paired bootstrap
- * interval. Information only: harness wait times are not serving latency under load.
+ * Candidate/baseline ratios of quantiles of per-instance request times, with paired bootstrap
+ * intervals. Information only: harness wait times are not serving latency under load.
+ *
+ * Cost. A resample's quantile needs no sort: each side's values are sorted once, a resample is
+ * the number of times each instance was drawn, and the type-7 quantile is found by walking
+ * those counts in value order (from the nearer end) to the one or two order statistics it
+ * interpolates. The same resamples serve every requested quantile, and indices are taken two
+ * per 32-bit draw (see `pairedIndices`). Measured by `bench/compare.mjs`.
  */
+/** The generator stream every efficiency interval is drawn from (part of the report format). */
+const RATIO_STREAM = 'ratio-quantiles';
 /**
- * `baseline[i]` and `candidate[i]` belong to the same instance; a resample draws instances, so both
- * sides move together. A resample's quantile is read from the multiplicities of the drawn instances
- * over the values sorted once, instead of sorting every resample (O(n) per resample, not n log n).
+ * `baseline[i]` and `candidate[i]` belong to the same instance; a resample draws instances, so
+ * both sides move together. Returns one estimate per entry of `qs`, each computed from the same
+ * `settings.resamples` resamples.
+ *
+ * @param source where the resampled indices come from; by default the seeded stream RATIO_STREAM
+ *               (tests pass other streams to compare with a reference implementation)
  */
-function ratioOfQuantiles(baseline, candidate, q, settings) {
+function ratiosOfQuantiles(baseline, candidate, qs, settings, source) {
     checkConfidence(settings.confidence);
     checkResamples(settings.resamples, settings.confidence);
-    if (!(q >= 0 && q <= 1)) {
-        throw new UsageError('stats.bad_quantile', 'A quantile must lie in [0, 1].', { value: q });
+    for (const q of qs) {
+        if (!(q >= 0 && q <= 1)) {
+            throw new UsageError('stats.bad_quantile', 'A quantile must lie in [0, 1].', { value: q });
+        }
     }
     const n = baseline.length;
     if (n === 0 || candidate.length !== n) {
@@ -10224,55 +10459,135 @@ function ratioOfQuantiles(baseline, candidate, q, settings) {
     }
     const base = new SortedSide(baseline);
     const cand = new SortedSide(candidate);
-    const baseQuantile = quantileSorted(base.sorted, q);
-    if (!(baseQuantile > 0)) {
-        throw new GuardError('stats.ratio_zero_baseline', 'The baseline quantile is not positive, so a ratio is undefined.', {
-            value: baseQuantile
-        });
-    }
-    const estimate = quantileSorted(cand.sorted, q) / baseQuantile;
-    const rng = createRandom(settings.seed, `ratio-${q}`);
-    const ratios = new Float64Array(settings.resamples);
+    const estimates = qs.map(q => {
+        const baseQuantile = quantileSorted(base.sorted, q);
+        if (!(baseQuantile > 0)) {
+            throw new GuardError('stats.ratio_zero_baseline', 'The baseline quantile is not positive, so a ratio is undefined.', {
+                value: baseQuantile
+            });
+        }
+        return quantileSorted(cand.sorted, q) / baseQuantile;
+    });
+    const draw = pairedIndices(createRandom(settings.seed, RATIO_STREAM), n);
+    const resamples = settings.resamples;
+    const ratios = qs.map(() => new Float64Array(resamples));
+    const indices = new Int32Array(n);
     const drawn = new Int32Array(n);
-    for (let r = 0; r < settings.resamples; r++) {
+    for (let r = 0; r < resamples; r++) {
+        draw(indices);
         drawn.fill(0);
         for (let i = 0; i < n; i++)
-            drawn[rng.below(n)]++;
-        ratios[r] = cand.resampledQuantile(drawn, q) / base.resampledQuantile(drawn, q);
+            drawn[indices[i]]++;
+        for (let j = 0; j < qs.length; j++)
+            ratios[j][r] = cand.resampledQuantile(drawn, qs[j]) / base.resampledQuantile(drawn, qs[j]);
     }
-    const [low, high] = percentileInterval(ratios, settings.confidence);
-    return { estimate, low, high };
+    return qs.map((_, j) => {
+        const [low, high] = percentileInterval(ratios[j], settings.confidence);
+        return { estimate: estimates[j], low, high };
+    });
 }
+/** One side's values in ascending order, and which instance each sorted value belongs to. */
 class SortedSide {
     sorted;
-    /** order[j] = the instance whose value is the j-th smallest. */
+    /** order[j] = the instance whose value is the j-th smallest (ties by instance index). */
     order;
     constructor(values) {
-        const order = Int32Array.from(values.keys()).sort((a, b) => values[a] - values[b] || a - b);
-        this.order = order;
-        this.sorted = Float64Array.from(order, i => values[i]);
+        this.order = Int32Array.from(values.keys()).sort((a, b) => values[a] - values[b] || a - b);
+        this.sorted = Float64Array.from(this.order, i => values[i]);
     }
-    /** Type-7 quantile of the resample where instance i was drawn `drawn[i]` times. */
+    /**
+     * Type-7 quantile of the resample in which instance i was drawn `drawn[i]` times (the counts
+     * sum to n): the same number as `quantileSorted` on the resample's values sorted, found by
+     * walking the counts in value order from the end nearer to the one or two order statistics
+     * it interpolates.
+     */
     resampledQuantile(drawn, q) {
-        const n = this.sorted.length;
+        const order = this.order;
+        const sorted = this.sorted;
+        const n = sorted.length;
         const h = (n - 1) * q;
         const below = floor(h);
         const fraction = h - below;
-        let seen = 0;
-        let j = 0;
-        while (seen + drawn[this.order[j]] <= below)
-            seen += drawn[this.order[j++]];
-        const a = this.sorted[j];
-        if (fraction === 0)
-            return a;
-        // The next order statistic is the same value unless the run of copies ends here.
-        if (seen + drawn[this.order[j]] > below + 1)
-            return a;
-        j++;
-        while (drawn[this.order[j]] === 0)
+        let a;
+        let b;
+        if (below < n / 2) {
+            // From the bottom: `a` is the resample's order statistic `below`, `b` the next one.
+            let seen = 0;
+            let j = 0;
+            while (seen + drawn[order[j]] <= below)
+                seen += drawn[order[j++]];
+            a = sorted[j];
+            if (fraction === 0 || seen + drawn[order[j]] > below + 1)
+                return a;
             j++;
-        return a + fraction * (this.sorted[j] - a);
+            while (drawn[order[j]] === 0)
+                j++;
+            b = sorted[j];
+        }
+        else {
+            // From the top: the resample's order statistic p is number n - 1 - p counted from the top.
+            const fromTop = n - 1 - below;
+            let seen = 0;
+            let j = n - 1;
+            if (fraction === 0) {
+                while (seen + drawn[order[j]] <= fromTop)
+                    seen += drawn[order[j--]];
+                return sorted[j];
+            }
+            // `b` (order statistic below + 1) is number fromTop - 1 from the top; `a` the next one down.
+            while (seen + drawn[order[j]] <= fromTop - 1)
+                seen += drawn[order[j--]];
+            b = sorted[j];
+            if (seen + drawn[order[j]] > fromTop)
+                return b;
+            j--;
+            while (drawn[order[j]] === 0)
+                j--;
+            a = sorted[j];
+        }
+        return a === b ? a : a + fraction * (b - a);
     }
+}
+const HALF_RANGE = 0x10000;
+const TWO_POW_32 = 0x100000000;
+/**
+ * Uniform indices in [0, n) from a seeded generator, two per 32-bit draw (its high and low 16
+ * bits) when n <= 2^16, which halves the generator calls. Each half is accepted only below the
+ * largest multiple of n under 2^16 (rejection per half), so every index is exactly equally likely
+ * and the halves are independent: the same distribution as `rng.below(n)` index by index, from a
+ * differently consumed stream. A low half left over when `out` is full is dropped: whether it is
+ * used depends only on the position, never on its value, so independence holds. Above 2^16, one
+ * unbiased 32-bit draw per index.
+ */
+function pairedIndices(rng, n) {
+    const int32 = rng.int32;
+    if (n > HALF_RANGE) {
+        const bucket = floor(TWO_POW_32 / n);
+        const limit = bucket * n;
+        return out => {
+            for (let i = 0; i < out.length; i++) {
+                let u = int32() >>> 0;
+                while (u >= limit)
+                    u = int32() >>> 0;
+                out[i] = floor(u / bucket);
+            }
+        };
+    }
+    const bucket = floor(HALF_RANGE / n);
+    const limit = bucket * n;
+    return out => {
+        const length = out.length;
+        let i = 0;
+        while (i < length) {
+            const u = int32() >>> 0;
+            const high = u >>> 16;
+            if (high < limit)
+                out[i++] = (high / bucket) | 0;
+            const low = u & 0xffff;
+            if (low < limit && i < length)
+                out[i++] = (low / bucket) | 0;
+        }
+    };
 }
 
 function clusterKey(instanceId, perturbation) {
@@ -11146,8 +11461,8 @@ function efficiencyFor(run, b, c, statistics) {
     // A quantile of zeros (0.2.x wrote request_time 0) has no meaningful ratio.
     if (baseline.length < 2 || baseline.every(v => v <= 0))
         return null;
-    const median = ratioOfQuantiles(baseline, candidate, 0.5, statistics);
-    const p90 = ratioOfQuantiles(baseline, candidate, 0.9, statistics);
+    // Both intervals from the same resamples: half the draws of two separate bootstraps.
+    const [median, p90] = ratiosOfQuantiles(baseline, candidate, [0.5, 0.9], statistics);
     return {
         run,
         metric: RUNTIME_METRIC,
@@ -11270,7 +11585,7 @@ async function compareOutputs(baselinePath, candidatePath, config, options = {})
         schema_version: 1,
         tool: { name: 'helm-gate', version: HELM_GATE_VERSION },
         verdict,
-        headline: headline(verdict, comparisons, log),
+        headline: headline$1(verdict, comparisons, log),
         errors: log.errors,
         warnings: log.warnings,
         settings: {
@@ -11420,7 +11735,7 @@ function overallVerdict(comparisons, log) {
         return 'inconclusive';
     return 'pass';
 }
-function headline(verdict, comparisons, log) {
+function headline$1(verdict, comparisons, log) {
     const gated = comparisons.filter(c => c.gated);
     const count = (v) => gated.filter(c => c.verdict === v).length;
     switch (verdict) {
@@ -11713,6 +12028,116 @@ function escapeTerminal(text) {
         .replace(LONE_SURROGATE, '\uFFFD');
 }
 
+const WIDTH = 44;
+const HEIGHT = 10;
+function short(x) {
+    if (!Number.isFinite(x))
+        return '—';
+    if (Math.abs(x) >= 1000)
+        return `${(x / 1000).toPrecision(3)}k`;
+    const text = x.toPrecision(3);
+    return text.includes('.') ? text.replace(/\.?0+$/, '') : text;
+}
+function loadChart(load) {
+    const points = [];
+    load.summary.forEach((s, i) => {
+        for (const side of ['baseline', 'candidate']) {
+            const f = s[side];
+            const y = f.ttft_ms.p99;
+            if (y === null || !Number.isFinite(f.output_tokens_per_second))
+                continue;
+            points.push({ x: f.output_tokens_per_second, y, label: `${side === 'baseline' ? 'B' : 'C'}${i + 1}` });
+        }
+    });
+    if (points.length === 0)
+        return [];
+    const xMax = Math.max(...points.map(p => p.x)) || 1;
+    const yMax = Math.max(...points.map(p => p.y)) || 1;
+    const grid = Array.from({ length: HEIGHT }, () => Array.from({ length: WIDTH }, () => ' '));
+    for (const p of points) {
+        const col = Math.min(WIDTH - p.label.length, Math.round((p.x / xMax) * (WIDTH - p.label.length)));
+        const row = HEIGHT - 1 - Math.min(HEIGHT - 1, Math.round((p.y / yMax) * (HEIGHT - 1)));
+        for (let k = 0; k < p.label.length; k++)
+            grid[row][col + k] = p.label[k];
+    }
+    const yLabel = `${short(yMax)} ms`;
+    const pad = Math.max(yLabel.length, 4);
+    const lines = ['TTFT p99 (ms) against output tokens/s, per level; B = baseline, C = candidate'];
+    grid.forEach((row, r) => {
+        const label = r === 0 ? yLabel : r === HEIGHT - 1 ? '0' : '';
+        lines.push(`${label.padStart(pad)} |${row.join('').trimEnd()}`);
+    });
+    lines.push(`${' '.repeat(pad)} +${'-'.repeat(WIDTH)}`);
+    lines.push(`${' '.repeat(pad)}  0${`${short(xMax)} tok/s`.padStart(WIDTH - 1)}`);
+    const unit = load.mode === 'concurrency' ? 'concurrency' : 'rate';
+    lines.push(`levels: ${load.summary.map((s, i) => `${i + 1} = ${unit} ${s.level}${load.mode === 'rate' ? '/s' : ''}`).join(', ')}`);
+    return lines;
+}
+
+const UNITS = {
+    output_tokens_per_second: 'tok/s',
+    request_throughput: 'req/s',
+    goodput: 'req/s',
+    error_rate: ''
+};
+function loadValue(metric, value) {
+    if (value === null || !Number.isFinite(value))
+        return '—';
+    if (metric === 'error_rate')
+        return `${Number((value * 100).toPrecision(3))}%`;
+    const unit = UNITS[metric] ?? 'ms';
+    const text = Math.abs(value) >= 100 ? value.toFixed(0) : value.toPrecision(3);
+    return `${text} ${unit}`;
+}
+/** `metric ≥ 1.3×`; `name` formats the metric name (a code span in markdown). */
+function checkName(c, name = m => m) {
+    const op = c.kind === 'min_ratio' || c.kind === 'min' ? '≥' : '≤';
+    const bound = c.kind.endsWith('ratio') ? `${c.threshold}×` : loadValue(c.metric, c.threshold);
+    return `${name(c.metric)} ${op} ${bound}`;
+}
+function levelLabel(load, level) {
+    return load.mode === 'concurrency' ? `c=${level}` : `${level}/s`;
+}
+function ratioText(c) {
+    if (!c.ratio)
+        return '—';
+    const f = (x) => x.toFixed(x >= 10 ? 1 : 3);
+    return `${f(c.ratio.estimate)}× [${f(c.ratio.low)}, ${f(c.ratio.high)}]`;
+}
+
+/** The load half for a terminal: the checks as an aligned table and the throughput/TTFT chart. */
+const safe$1 = (text, max) => truncateText(escapeTerminal(text), max);
+function renderLoadConsole(load) {
+    if (!load)
+        return [];
+    const out = ['', `Performance: ${load.verdict.toUpperCase()}: ${safe$1(load.headline, 400)}`];
+    if (load.skipped)
+        return out;
+    if (load.checks.length > 0) {
+        const header = ['VERDICT', 'CHECK', 'LEVEL', 'BASELINE', 'CANDIDATE', 'RATIO [INTERVAL]'];
+        const rows = load.checks.map(c => [
+            c.verdict,
+            safe$1(checkName(c), 60),
+            levelLabel(load, c.level),
+            loadValue(c.metric, c.baseline),
+            loadValue(c.metric, c.candidate),
+            ratioText(c)
+        ]);
+        const widths = header.map((h, i) => Math.max(h.length, ...rows.map(r => r[i].length)));
+        const line = (cells) => cells
+            .map((cell, i) => cell.padEnd(widths[i]))
+            .join('  ')
+            .trimEnd();
+        out.push('', line(header), ...rows.map(line));
+    }
+    const chart = loadChart(load);
+    if (chart.length)
+        out.push('', ...chart);
+    for (const note of load.notes.slice(0, 10))
+        out.push(`  note: ${safe$1(note, 400)}`);
+    return out;
+}
+
 /**
  * About four significant digits, never more than four decimals: metric values range from 0/1
  * accuracies to BLEU scores and seconds, and a fixed number of decimals would either hide a
@@ -11874,6 +12299,7 @@ function renderConsole(report, options) {
     }
     for (const note of report.notes)
         out.push(`  note: ${safe(note, MAX_MESSAGE)}`);
+    out.push(...renderLoadConsole(report.load));
     if (report.errors.length > 0) {
         out.push('', paint(`Errors (${formatCount(report.errors.length)}):`, 'red'));
         for (const issue of report.errors)
@@ -11958,7 +12384,8 @@ const REPORT = {
         'candidate',
         'comparisons',
         'efficiency',
-        'notes'
+        'notes',
+        'load'
     ],
     children: {
         tool: { keys: ['name', 'version'] },
@@ -12197,6 +12624,41 @@ function renderForestPlot(rows, options = {}) {
     lines.push('');
     lines.push(`${FOREST_MARKS.low}${FOREST_MARKS.body}${FOREST_MARKS.estimate}${FOREST_MARKS.body}${FOREST_MARKS.high} interval and delta (candidate - baseline)   ` +
         `${FOREST_MARKS.margin} tolerated drop   ${FOREST_MARKS.zero} no change`);
+    return lines;
+}
+
+/**
+ * The "Performance" section of the PR comment (docs/load.md): the load half's verdict, one row
+ * per check (baseline, candidate, ratio with its interval, verdict), what an inconclusive check
+ * needs, and the throughput/TTFT chart. Pure; every server-provided text is escaped.
+ */
+function renderLoadMarkdown(load) {
+    if (!load)
+        return [];
+    const lines = [`### ${VERDICT_EMOJI[load.verdict]} Performance: ${VERDICT_WORD[load.verdict]}`, '', escapeInline(load.headline, 600), ''];
+    if (load.skipped) {
+        lines.push(`> [!WARNING]`, `> ${escapeInline(load.skipped, 600)}`, '');
+        return lines;
+    }
+    if (load.checks.length > 0) {
+        lines.push(`| check | level | baseline | candidate | ratio [${formatLevel(load.settings.confidence)} interval] | verdict |`, '|---|---|--:|--:|---|---|');
+        for (const c of load.checks) {
+            lines.push(`| ${checkName(c, m => codeSpan(m, { inTable: true, maxLength: 60 }))} | ${levelLabel(load, c.level)} | ${loadValue(c.metric, c.baseline)} | ${loadValue(c.metric, c.candidate)} | ${ratioText(c)} | ${VERDICT_EMOJI[c.verdict]} ${c.verdict} |`);
+        }
+        lines.push('');
+    }
+    const open = load.checks.filter(c => c.verdict === 'inconclusive' || c.verdict === 'error');
+    for (const c of open)
+        lines.push(`- ${escapeInline(`${checkName(c)} at ${levelLabel(load, c.level)}: ${c.reason}`, 400)}`);
+    if (open.length)
+        lines.push('');
+    const chart = loadChart(load);
+    if (chart.length)
+        lines.push(codeBlock(chart.join('\n'), 'text'), '');
+    lines.push(`_${load.settings.repetitions} blocks per side per level, interleaved A B B A; ratio intervals are ${escapeInline(load.settings.interval_method, 80)} over adjacent block pairs; percentiles ${escapeInline(load.settings.percentile_method, 120)}.${load.timings_file ? ` Per-request timings: ${escapeInline(load.timings_file, 80)} in the artifact.` : ''}_`);
+    for (const note of load.notes.slice(0, 10))
+        lines.push(`- ${escapeInline(note, 400)}`);
+    lines.push('');
     return lines;
 }
 
@@ -12589,6 +13051,8 @@ function renderAtLevel(report, options, detail, full) {
         lines.push(...tableBlock(shown, omitted, report.comparisons.length));
     if (sections.has('forest'))
         lines.push(...forestBlock(shown));
+    if (sections.has('table'))
+        lines.push(...renderLoadMarkdown(report.load));
     if (sections.has('inconclusive'))
         lines.push(...inconclusiveBlock(report, detail));
     if (sections.has('efficiency'))
@@ -12693,7 +13157,7 @@ or a single run directory.
   --quiet                   print nothing but errors
   --debug                   show stack traces
 `;
-const SPECS$3 = {
+const SPECS$4 = {
     config: { value: true },
     metric: { value: true },
     split: { value: true },
@@ -12714,7 +13178,7 @@ const SPECS$3 = {
     help: { value: false }
 };
 async function compareCommand(argv, io) {
-    const args = parseArgs(argv, SPECS$3);
+    const args = parseArgs(argv, SPECS$4);
     if (args.flags.has('help')) {
         io.stdout(COMPARE_USAGE);
         return 0;
@@ -12814,3607 +13278,626 @@ function statisticsFromArgs(args) {
 }
 
 /**
- * The fingerprint of everything that determines the baseline's answers: run entries, HELM
- * version, instance budget, trials and the baseline deployment's identity. Thresholds and
- * statistics settings are left out on purpose: tightening a margin must not invalidate an
- * archived baseline, while changing what was asked or whom it was asked must.
+ * Student's t distribution: the CDF from the regularized incomplete beta function (continued
+ * fraction, modified Lentz) and the quantile by bisection on it. Accurate to about 1e-12, which is
+ * far below anything a 95% interval over a handful of block pairs can resolve.
  */
-function fingerprint(config, extras = {}) {
-    const identity = {
-        helm: config.helm
-            ? {
-                version: config.helm.version,
-                max_eval_instances: config.helm.maxEvalInstances,
-                num_train_trials: config.helm.numTrainTrials
-            }
-            : null,
-        entries: [...new Set(config.runs.map(run => run.entry))].sort(),
-        baseline: config.deployments ? deploymentIdentity(config.deployments.baseline) : null
-    };
-    // Added only when used, so gate files without launch keep their fingerprints (and archives).
-    const launch = config.launch?.sides.baseline;
-    if (launch) {
-        // The command as written: `${VAR}` values are not part of it (pin versions in the gate file
-        // or in a fingerprinted file; docs/launch.md).
-        identity.baseline_launch = { command: launch.command, checkout: launch.checkout, env: launch.env };
-    }
-    if (config.launch?.fingerprintPaths.length) {
-        identity.fingerprint_paths = config.launch.fingerprintPaths;
-        identity.baseline_files = Object.fromEntries(Object.entries(extras.pathDigests ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    }
-    return createHash('sha256').update(JSON.stringify(identity)).digest('hex');
-}
-function deploymentIdentity(deployment) {
-    if (deployment.kind === 'prod_env') {
-        return { kind: 'prod_env', deployment: deployment.deployment };
-    }
-    return {
-        kind: 'server',
-        api: deployment.api,
-        base_url: deployment.baseUrl,
-        model: deployment.model,
-        tokenizer: deployment.tokenizer,
-        max_sequence_length: deployment.maxSequenceLength
-    };
-}
-
-/**
- * Finding the installed helm-run, its Python, the installed crfm-helm version and the plugin
- * package helm-gate ships. Nothing in HELM's output records its version (docs/helm.md "The HELM version"),
- * so it is read from the package metadata and recorded in the manifest.
- */
-/** Resolves `helm.command` (a path, or a name looked up on PATH) to an executable file. */
-async function resolveHelmRun(command, env, cwd) {
-    const candidates = command.includes('/')
-        ? [isAbsolute(command) ? command : resolve(cwd, command)]
-        : (env.PATH ?? '')
-            .split(delimiter)
-            .filter(Boolean)
-            .map(dir => join(dir, command));
-    for (const candidate of candidates) {
-        try {
-            await access(candidate, constants$6.X_OK);
-            if ((await stat(candidate)).isFile())
-                return candidate;
-        }
-        catch {
-            // not this one
-        }
-    }
-    throw new HelmRunError('runner.helm_missing', `helm-run was not found (${command}); create the environment with scripts/python-env.sh or set helm.command`, { field: 'helm.command', value: command });
-}
-/**
- * The Python interpreter that runs helm-run: pip writes console scripts with a `#!/path/python`
- * line. Falls back to `python` next to the script (a venv's bin directory).
- */
-async function pythonFor(helmRun) {
-    let firstLine;
-    try {
-        const handle = await open(helmRun, 'r');
-        try {
-            const buffer = Buffer.alloc(512);
-            const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-            firstLine = buffer.subarray(0, bytesRead).toString('utf8').split('\n')[0];
-        }
-        finally {
-            await handle.close();
-        }
-    }
-    catch {
-        firstLine = '';
-    }
-    if (firstLine.startsWith('#!')) {
-        const parts = firstLine.slice(2).trim().split(/\s+/).filter(Boolean);
-        if (parts.length > 0 && /python/.test(parts[parts.length - 1]))
-            return parts;
-    }
-    return [join(dirname(helmRun), 'python')];
-}
-/** The installed crfm-helm version, read with importlib.metadata through helm-run's Python. */
-async function installedHelmVersion(python, env) {
-    const [file, ...prefix] = python;
-    const code = 'import importlib.metadata as m; print(m.version("crfm-helm"))';
-    return new Promise((resolvePromise, reject) => {
-        execFile(file, [...prefix, '-c', code], { env, timeout: 60_000 }, (error, stdout, stderr) => {
-            if (error) {
-                reject(new HelmRunError('runner.helm_version_unknown', `cannot read the installed crfm-helm version: ${firstLineOf(stderr) || error.message}`, {
-                    value: python.join(' ')
-                }));
-                return;
-            }
-            resolvePromise(stdout.trim());
-        });
-    });
-}
-/** Refuses to run a HELM other than the pinned one: results would not be comparable with the archive. */
-function assertPinnedVersion(installed, pinned, source) {
-    if (installed !== pinned) {
-        throw new HelmRunError('runner.helm_version', `installed crfm-helm is ${installed} but the gate file pins ${pinned}; install the pinned version or change helm.version`, { file: source, field: 'helm.version', value: installed });
-    }
-}
-/**
- * The directory that holds `helm_gate_plugins/` (put on PYTHONPATH of helm-run). Searched upwards
- * from this module, so it works from src/ (tests), dist/ (the action and CLI bundles) alike;
- * HELM_GATE_PYTHONPATH overrides it.
- */
-async function pluginPythonPath(env) {
-    const override = env.HELM_GATE_PYTHONPATH;
-    const starts = override ? [override] : ancestors(dirname(fileURLToPath(import.meta.url)), 5).map(dir => join(dir, 'python'));
-    for (const dir of starts) {
-        try {
-            await access(join(dir, 'helm_gate_plugins', 'clients.py'), constants$6.R_OK);
-            return dir;
-        }
-        catch {
-            // keep looking
-        }
-    }
-    throw new HelmRunError('runner.plugins_missing', 'the helm_gate_plugins Python package was not found next to helm-gate', {
-        value: starts[0]
-    });
-}
-function ancestors(dir, count) {
-    const out = [dir];
-    for (let i = 0; i < count; i++)
-        out.push(dirname(out[out.length - 1]));
-    return [...new Set(out)];
-}
-function firstLineOf(text) {
-    return text.trim().split('\n').filter(Boolean).pop() ?? '';
-}
-
-/**
- * Every process group helm-gate started and has not yet seen die: launched servers and helm-run.
- * While one is alive, SIGINT and SIGTERM to helm-gate (a cancelled job, Ctrl-C) stop them all
- * before exiting, because each lives in its own process group and would otherwise survive us and
- * keep the GPU. A second signal, or the process exiting for any other reason, kills them at once.
- *
- * GitHub cancels a job with SIGINT, then SIGTERM 7.5 s later, then SIGKILL 2.5 s after that, so the
- * urgent stop used here is short (registered stop functions get `urgent: true`).
- */
-const live = new Map();
-let armed = false;
-let stopping = null;
-const SIGNALS = ['SIGINT', 'SIGTERM'];
-/** Messages of the signal path; stderr by default (the action's log). */
-let say = line => process.stderr.write(`${line}\n`);
-/** Tracks a group until the returned function is called (after it is known to be gone). */
-function trackGroup(group) {
-    live.set(group.pgid, group);
-    arm();
-    return () => {
-        if (live.get(group.pgid) === group)
-            live.delete(group.pgid);
-        if (live.size === 0 && !stopping)
-            disarm();
-    };
-}
-/** Stops every tracked group (used on signals; the normal path stops each launch itself). */
-async function stopAllGroups(urgent) {
-    await Promise.all([...live.values()].map(group => group.stop(urgent).catch(() => { })));
-}
-/**
- * Live (non-zombie) processes of group `pgid`. On Linux read from /proc, because a zombie
- * (exited, not yet reaped by its parent) still answers kill(0) but holds nothing; elsewhere
- * kill(-pgid, 0) is the best available answer.
- */
-function groupMembers(pgid) {
-    let entries;
-    try {
-        entries = readdirSync('/proc').filter(name => /^\d+$/.test(name));
-    }
-    catch {
-        return signalable(pgid) ? [pgid] : [];
-    }
-    const members = [];
-    for (const name of entries) {
-        try {
-            const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-            // pid (comm) state ppid pgrp ...; comm may hold spaces and parentheses.
-            const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-            if (Number(fields[2]) === pgid && fields[0] !== 'Z')
-                members.push(Number(name));
-        }
-        catch {
-            // exited while we looked
-        }
-    }
-    return members;
-}
-/** Is any process of group `pgid` still alive? */
-function groupAlive(pgid) {
-    return groupMembers(pgid).length > 0;
-}
-function signalable(pgid) {
-    try {
-        process.kill(-pgid, 0);
-        return true;
-    }
-    catch (error) {
-        // EPERM: something exists in that group that we may not signal; count it as alive.
-        return error.code === 'EPERM';
-    }
-}
-function killGroupNow(pgid, signal = 'SIGKILL') {
-    try {
-        process.kill(-pgid, signal);
-    }
-    catch {
-        // already gone
-    }
-}
-function onSignal(signal) {
-    const code = 128 + (constants$7.signals[signal] ?? 15);
-    if (stopping) {
-        say(`helm-gate: ${signal} again; killing ${live.size} process group(s) now`);
-        for (const pgid of live.keys())
-            killGroupNow(pgid);
-        process.exit(code);
-    }
-    say(`helm-gate: ${signal} received; stopping ${live.size} launched process group(s) before exiting`);
-    stopping = stopAllGroups(true).finally(() => {
-        for (const pgid of live.keys())
-            killGroupNow(pgid);
-        process.exit(code);
-    });
-}
-/** Last resort when the process exits with groups still tracked (an uncaught error, process.exit). */
-function onExit() {
-    for (const pgid of live.keys())
-        killGroupNow(pgid);
-}
-function arm() {
-    if (armed)
-        return;
-    armed = true;
-    for (const signal of SIGNALS)
-        process.on(signal, onSignal);
-    process.on('exit', onExit);
-}
-function disarm() {
-    if (!armed)
-        return;
-    armed = false;
-    for (const signal of SIGNALS)
-        process.off(signal, onSignal);
-    process.off('exit', onExit);
-}
-
-/**
- * One helm-run process: spawned with an argument array in its own process group (so a timeout
- * can kill HELM's worker threads and any children at once), its output streamed line by line
- * to a log file and to the caller with a side prefix, with progress read from HELM's own log.
- */
-const KILL_GRACE_MS = 5_000;
-async function runHelmProcess(settings) {
-    await mkdir(dirname(settings.logFile), { recursive: true });
-    const file = createWriteStream(settings.logFile, { flags: 'a' });
-    const started = Date.now();
-    const state = { requests: 0, runsStarted: [], failedRuns: [] };
-    const redact = redactor(settings.secrets ?? []);
-    const prefix = `[${settings.side}]`;
-    const child = spawn(settings.command, settings.args, {
-        env: settings.env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        detached: true
-    });
-    // A signal to helm-gate (a cancelled job) must not leave helm-run running in its own group.
-    const pgid = child.pid;
-    const release = pgid ? trackGroup({ pgid, label: `${settings.side} helm-run`, stop: async () => killGroup(pgid, 'SIGKILL') }) : () => { };
-    const onLine = (raw) => {
-        const line = redact(raw);
-        file.write(`${line}\n`);
-        settings.log?.(`${prefix} ${line}`);
-        const running = /\bRunning (\S.*) \{\s*$/.exec(line);
-        if (running) {
-            state.runsStarted.push(running[1]);
-            settings.progress?.(`${prefix} run ${state.runsStarted.length}/${settings.expectedRuns}: ${running[1]}`);
-        }
-        const processed = /\bProcessed (\d+) requests\b/.exec(line);
-        if (processed) {
-            state.requests += Number(processed[1]);
-            settings.progress?.(`${prefix} ${state.requests} requests done`);
-        }
-        const failed = /Failed runs: \[(.*)\]/.exec(line);
-        if (failed)
-            state.failedRuns = [...failed[1].matchAll(/"([^"]*)"/g)].map(m => m[1]);
-    };
-    const readers = [child.stdout, child.stderr].map(stream => {
-        const reader = createInterface({ input: stream, crlfDelay: Infinity });
-        reader.on('line', onLine);
-        return new Promise(resolve => reader.on('close', resolve));
-    });
-    let timedOut = false;
-    let killTimer;
-    const timeout = setTimeout(() => {
-        timedOut = true;
-        onLine(`helm-gate: ${settings.side} exceeded its timeout of ${Math.round(settings.timeoutMs / 1000)} s; killing process group ${child.pid}`);
-        killGroup(child.pid, 'SIGTERM');
-        killTimer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS);
-    }, settings.timeoutMs);
-    const heartbeat = setInterval(() => {
-        const seconds = Math.round((Date.now() - started) / 1000);
-        settings.progress?.(`${prefix} still running after ${seconds} s: run ${state.runsStarted.length}/${settings.expectedRuns}, ${state.requests} requests done`);
-    }, settings.heartbeatMs ?? 30_000);
-    const exit = await new Promise(resolve => {
-        child.once('error', error => resolve({ code: null, signal: null, spawnError: error.message }));
-        child.once('exit', (code, signal) => resolve({ code, signal, spawnError: null }));
-    });
-    clearTimeout(timeout);
-    clearInterval(heartbeat);
-    if (killTimer)
-        clearTimeout(killTimer);
-    // Children of helm-run that outlived it (none expected) must not keep running after the gate,
-    // nor hold its output pipes open.
-    killGroup(child.pid, 'SIGKILL');
-    release();
-    if (exit.spawnError === null)
-        await Promise.all(readers);
-    const ended = Date.now();
-    if (exit.spawnError)
-        onLine(`helm-gate: could not start ${settings.command}: ${exit.spawnError}`);
-    await new Promise(resolve => file.end(resolve));
-    return {
-        exitCode: exit.code,
-        signal: exit.signal,
-        timedOut,
-        startedAt: new Date(started).toISOString(),
-        endedAt: new Date(ended).toISOString(),
-        durationMs: ended - started,
-        requests: state.requests,
-        runsStarted: state.runsStarted,
-        failedRuns: state.failedRuns,
-        spawnError: exit.spawnError
-    };
-}
-function killGroup(pid, signal) {
-    if (!pid)
-        return;
-    try {
-        process.kill(-pid, signal);
-    }
-    catch {
-        // already gone
-    }
-}
-function redactor(secrets) {
-    const values = secrets.filter(secret => secret.length >= 4);
-    if (values.length === 0)
-        return line => line;
-    return line => values.reduce((text, secret) => text.split(secret).join('***'), line);
-}
-
-/**
- * The `--local-path` directory (HELM's "prod_env") generated for one side. Each side gets its own
- * directory so the two can never share HELM's request cache (docs/helm.md "The request cache"), and both sides
- * get the same HELM model name, tags, tokenizer and lengths so run specs and prompts are identical
- * and only the server differs.
- *
- * Clients are helm-gate's plugin classes (python/helm_gate_plugins/clients.py): HELM 0.5.16's
- * VLLMClient cannot be instantiated and VLLMChatClient cannot send an API key (docs/helm.md "Clients and the plugin").
- * No secret is ever written: the plugin reads the key from the environment variable named by
- * `api_key_env`, so credentials.conf stays empty.
- */
-/** The HELM model and deployment name on both sides; the host org `helm-gate` names the cache shard. */
-const GATED_MODEL = 'helm-gate/gated-model';
-const LOCAL_TOKENIZER = 'helm-gate/local-tokenizer';
-/**
- * OpenAI SDK retries for 5xx, 429 and connection errors (with its own short back-off). Kept
- * small: the plugin makes HELM's own 5 x (10-80 s) retry loop stop at the first failure, so a
- * dead server ends the run within seconds and a hung one within (1 + retries) x request timeout.
- */
-const SDK_MAX_RETRIES = 2;
-const PROD_ENV_FILES = ['model_metadata.yaml', 'model_deployments.yaml', 'tokenizer_configs.yaml', 'credentials.conf'];
-const PLUGIN_CLASSES = {
-    chat: 'helm_gate_plugins.clients.GateChatClient',
-    completions: 'helm_gate_plugins.clients.GateCompletionsClient'
-};
-/** prod_env for a server deployment described in the gate file. */
-function serverProdEnv(deployment) {
-    const localTokenizer = isLocalTokenizerDirectory(deployment.tokenizer);
-    const tokenizerName = localTokenizer ? LOCAL_TOKENIZER : deployment.tokenizer;
-    const args = {
-        base_url: deployment.baseUrl,
-        served_model_name: deployment.model,
-        timeout: deployment.requestTimeoutSeconds,
-        max_retries: SDK_MAX_RETRIES
-    };
-    if (deployment.apiKeyEnv)
-        args.api_key_env = deployment.apiKeyEnv;
-    const metadata = {
-        models: [
-            {
-                name: GATED_MODEL,
-                display_name: 'helm-gate gated model',
-                description: 'The deployment under test (baseline or candidate); generated by helm-gate.',
-                creator_organization_name: 'helm-gate',
-                access: 'open',
-                release_date: '2024-01-01',
-                // The tags decide run-spec rewrites (docs/helm.md "prod_env"); identical on both sides by construction.
-                tags: ['TEXT_MODEL_TAG', 'FULL_FUNCTIONALITY_TEXT_MODEL_TAG'],
-                deployment_names: [GATED_MODEL]
-            }
-        ]
-    };
-    const deployments = {
-        model_deployments: [
-            {
-                name: GATED_MODEL,
-                model_name: GATED_MODEL,
-                tokenizer_name: tokenizerName,
-                // Without it HELM crashes when a tokenizer is set (docs/helm.md "prod_env").
-                max_sequence_length: deployment.maxSequenceLength,
-                client_spec: { class_name: PLUGIN_CLASSES[deployment.api], args }
-            }
-        ]
-    };
-    const tokenizers = {
-        tokenizer_configs: localTokenizer
-            ? [
-                {
-                    name: LOCAL_TOKENIZER,
-                    tokenizer_spec: {
-                        class_name: 'helm.tokenizers.huggingface_tokenizer.HuggingFaceTokenizer',
-                        args: { pretrained_model_name_or_path: deployment.tokenizer }
-                    },
-                    end_of_text_token: '',
-                    prefix_token: ''
-                }
-            ]
-            : []
-    };
-    return {
-        files: {
-            'model_metadata.yaml': yamlWithHeader(metadata, { dateKeys: true }),
-            'model_deployments.yaml': yamlWithHeader(deployments),
-            'tokenizer_configs.yaml': yamlWithHeader(tokenizers),
-            'credentials.conf': '# Generated by helm-gate. Empty on purpose: API keys are read from the environment (api_key_env).\n'
-        },
-        modelArgs: `model=${GATED_MODEL}`,
-        deployment: GATED_MODEL,
-        credentialsAreSecret: false
-    };
-}
-/**
- * prod_env for a deployment the user already describes in their own prod_env directory: its
- * files are copied into the side's own local path (so caches stay apart) and the deployment is
- * named explicitly in the entry, which avoids HELM's "last registered deployment" rule.
- */
-async function userProdEnv(localPath, deploymentName) {
-    const read = async (name) => {
-        try {
-            return await readFile(join(localPath, name), 'utf8');
-        }
-        catch {
-            return null;
-        }
-    };
-    const deploymentsText = await read('model_deployments.yaml');
-    if (deploymentsText === null) {
-        throw new ConfigError('config.prod_env', `the prod_env directory has no model_deployments.yaml`, {
-            file: localPath,
-            field: 'deployments.*.prod_env'
-        });
-    }
-    const parsed = parse$1(deploymentsText);
-    const found = parsed?.model_deployments?.find(item => item?.name === deploymentName);
-    if (!found) {
-        throw new ConfigError('config.prod_env', `deployment ${deploymentName} is not in model_deployments.yaml`, {
-            file: join(localPath, 'model_deployments.yaml'),
-            field: 'deployments.*.deployment',
-            value: deploymentName
-        });
-    }
-    const credentials = await read('credentials.conf');
-    return {
-        files: {
-            'model_metadata.yaml': (await read('model_metadata.yaml')) ?? 'models: []\n',
-            'model_deployments.yaml': deploymentsText,
-            'tokenizer_configs.yaml': (await read('tokenizer_configs.yaml')) ?? 'tokenizer_configs: []\n',
-            'credentials.conf': credentials ?? ''
-        },
-        modelArgs: `model=${found.model_name ?? deploymentName},model_deployment=${deploymentName}`,
-        deployment: deploymentName,
-        credentialsAreSecret: (credentials ?? '').trim().length > 0
-    };
-}
-async function prodEnvFor(deployment) {
-    return deployment.kind === 'server' ? serverProdEnv(deployment) : userProdEnv(deployment.localPath, deployment.deployment);
-}
-/**
- * Both sides must ask the same questions the same way: a different tokenizer or maximum length
- * changes prompt truncation, and the comparison would measure configuration, not the model.
- */
-function assertComparableDeployments(baseline, candidate, source) {
-    if (baseline.kind !== 'server' || candidate.kind !== 'server')
-        return;
-    for (const [field, a, b] of [
-        ['tokenizer', baseline.tokenizer, candidate.tokenizer],
-        ['max_sequence_length', baseline.maxSequenceLength, candidate.maxSequenceLength]
-    ]) {
-        if (a !== b) {
-            throw new ConfigError('config.deployments_differ', `baseline and candidate must use the same ${field} (${String(a)} vs ${String(b)}), or prompts could differ`, { file: source, field: `deployments.candidate.${field}`, value: b });
-        }
-    }
-}
-/**
- * Both sides pointing at one deployment measure it against itself: every change would pass.
- * Typical cause: a single server started from the pull request's checkout, with the baseline
- * meant to come from the archive; when no archive matches and the baseline is run here, it
- * would be run against the candidate. Only a self-check does that on purpose.
- */
-function assertDistinctDeployments(baseline, candidate, source) {
-    const identity = (d) => d.kind === 'server'
-        ? JSON.stringify(['server', d.api, new URL(d.baseUrl).href.replace(/\/+$/, ''), d.model])
-        : JSON.stringify(['prod_env', resolve(d.localPath), d.deployment]);
-    if (identity(baseline) === identity(candidate)) {
-        throw new ConfigError('config.same_deployment', 'baseline and candidate are the same deployment, so the candidate would never be measured; ' +
-            'point them at different servers or models (use --self-check to measure a server against itself)', {
-            file: source,
-            field: 'deployments.candidate',
-            value: candidate.kind === 'server' ? `${candidate.baseUrl} ${candidate.model}` : candidate.deployment
-        });
-    }
-}
-/** A Hugging Face tokenizer directory (absolute or relative path), as opposed to a HELM tokenizer name. */
-function isLocalTokenizerDirectory(tokenizer) {
-    return tokenizer.startsWith('/') || tokenizer.startsWith('./') || tokenizer.startsWith('../');
-}
-/** Shows prod_env files with anything secret hidden (`plan`, logs, the manifest). */
-function redactedFiles(env) {
-    return {
-        ...env.files,
-        'credentials.conf': env.credentialsAreSecret ? redactCredentials(env.files['credentials.conf']) : env.files['credentials.conf']
-    };
-}
-/**
- * Keeps HOCON keys, hides values: `openaiApiKey: "sk-..."` becomes `openaiApiKey: "***"`. Any
- * other line that is not a comment or pure structure (`key {`, `}`) is hidden whole: HOCON also
- * allows one-line JSON objects and multi-line `"""` strings, whose values the per-line rule
- * cannot see.
- */
-function redactCredentials(text) {
-    return text
-        .split('\n')
-        .map(line => {
-        const trimmed = line.trim();
-        if (trimmed === '' || trimmed.startsWith('#') || trimmed.startsWith('//'))
-            return line;
-        if (/^[{}[\],\s]*$/.test(trimmed) || /^"?[A-Za-z0-9_.\-/ ]+"?\s*\{$/.test(trimmed))
-            return line;
-        const match = /^(\s*"?[A-Za-z0-9_.\-/ ]+"?\s*[:=]\s*)(.+)$/.exec(line);
-        if (!match)
-            return `${line.slice(0, line.length - line.trimStart().length)}***`;
-        if (match[2].trim() === '{')
-            return line;
-        return `${match[1]}"***"`;
-    })
-        .join('\n');
-}
-function yamlWithHeader(value, options = {}) {
-    let text = stringify(value, { lineWidth: 0 });
-    // HELM's dacite loader wants release_date as a YAML date, not a quoted string.
-    if (options.dateKeys)
-        text = text.replace(/release_date: "?(\d{4}-\d{2}-\d{2})"?/g, 'release_date: $1');
-    return `# Generated by helm-gate for one side of the gate; do not edit.\n${text}`;
-}
-
-/**
- * One cause, one error. When a side fails, the runner finds several symptoms of the same cause
- * (helm-run exited 1, its run directory is incomplete, the gate's entry has no complete run), and
- * none of them says why: that is only in the side's log, among thousands of lines. This folds the
- * symptoms of a side into its root cause and quotes the decisive line of the log (the client
- * error: a refused connection, a timeout, a 401) in the error itself.
- */
-/** Errors that say why a side failed. */
-const ROOT_CAUSES = /^(server\.|runner\.(spawn|timeout|exit)$)/;
-/** Errors that only say what is missing because of it. */
-const SYMPTOMS = new Set(['runner.incomplete_run', 'runner.run_missing', 'runner.nothing_ran']);
-/**
- * What to quote from a helm-run log, most telling first. HELM logs each failed request's
- * exception with its chained causes; the lowest-level cause names the real problem ("Connection
- * refused"), where the OpenAI SDK only says "Connection error.".
- */
-const DECISIVE = [
-    // helm-gate's client plugin: an exception of the client itself (a missing API key variable).
-    /helm-gate client error: .+/,
-    // The transport under the OpenAI SDK: refused, reset, timed out, DNS.
-    /\b(?:httpx|httpcore|urllib3|requests|aiohttp)\.\w+: .+/,
-    /\[Errno -?\d+\] .+/,
-    // The SDK's own classification: 401, 404, 429, 5xx, timeouts.
-    /\bopenai\.\w+: .+/,
-    // HELM's summary of a failed request.
-    /\bOpenAI error: .+/,
-    // Any other exception that ended the run (not HELM's final "Failed runs" summary).
-    /^(?!.*RunnerError)(?:[\w.]+\.)?\w+(?:Error|Exception): .+/
+const LANCZOS = [
+    676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.6150291621406, 12.507343278686905, -0.13857109526572012,
+    9.9843695780195716e-6, 1.5056327351493116e-7
 ];
-const MAX_LOG_BYTES = 8 * 1024 * 1024;
-const MAX_QUOTE = 300;
-/** The decisive line of a helm-run log, or null when it holds nothing telling. */
-function decisiveLine(log) {
-    const lines = log.split('\n');
-    for (const pattern of DECISIVE) {
-        for (let i = 0; i < lines.length; i++) {
-            const match = pattern.exec(lines[i]);
-            if (match) {
-                const text = match[0].trim();
-                return { line: i + 1, text: text.length > MAX_QUOTE ? `${text.slice(0, MAX_QUOTE - 1)}…` : text };
-            }
-        }
+/** log Gamma(x) for x > 0 (Lanczos, g = 7, n = 9: relative error about 1e-15). */
+function logGamma(x) {
+    if (x < 0.5)
+        return log(Math.PI / Math.abs(Math.sin(Math.PI * x))) - logGamma(1 - x);
+    const z = x - 1;
+    let a = 0.99999999999980993;
+    const t = z + 7.5;
+    for (let i = 0; i < LANCZOS.length; i++)
+        a += LANCZOS[i] / (z + i + 1);
+    return 0.5 * log(2 * Math.PI) + (z + 0.5) * log(t) - t + log(a);
+}
+function betaContinuedFraction(x, a, b) {
+    const tiny = 1e-300;
+    let c = 1;
+    let d = 1 - ((a + b) * x) / (a + 1);
+    if (abs(d) < tiny)
+        d = tiny;
+    d = 1 / d;
+    let h = d;
+    for (let m = 1; m <= 10_000; m++) {
+        const m2 = 2 * m;
+        let aa = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
+        d = 1 + aa * d;
+        if (abs(d) < tiny)
+            d = tiny;
+        c = 1 + aa / c;
+        if (abs(c) < tiny)
+            c = tiny;
+        d = 1 / d;
+        h *= d * c;
+        aa = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
+        d = 1 + aa * d;
+        if (abs(d) < tiny)
+            d = tiny;
+        c = 1 + aa / c;
+        if (abs(c) < tiny)
+            c = tiny;
+        d = 1 / d;
+        const delta = d * c;
+        h *= delta;
+        if (abs(delta - 1) < 1e-15)
+            break;
+    }
+    return h;
+}
+/** The regularized incomplete beta function I_x(a, b). */
+function regularizedBeta(x, a, b) {
+    if (x <= 0)
+        return 0;
+    if (x >= 1)
+        return 1;
+    const front = exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * log(x) + b * log(1 - x));
+    if (x < (a + 1) / (a + b + 2))
+        return (front * betaContinuedFraction(x, a, b)) / a;
+    return 1 - (front * betaContinuedFraction(1 - x, b, a)) / b;
+}
+/** P(T <= t) for Student's t with `df` degrees of freedom. */
+function studentTCdf(t, df) {
+    const tail = 0.5 * regularizedBeta(df / (df + t * t), df / 2, 0.5);
+    return t >= 0 ? 1 - tail : tail;
+}
+/** The p-quantile of Student's t with `df` degrees of freedom (df >= 1). */
+function studentTQuantile(p, df) {
+    if (!(p > 0 && p < 1) || !(df >= 1))
+        return NaN;
+    if (p === 0.5)
+        return 0;
+    if (p < 0.5)
+        return -studentTQuantile(1 - p, df);
+    let high = 1;
+    while (studentTCdf(high, df) < p)
+        high *= 2;
+    let low = 0;
+    for (let i = 0; i < 200 && high - low > 1e-13 * high; i++) {
+        const mid = (low + high) / 2;
+        if (studentTCdf(mid, df) < p)
+            low = mid;
+        else
+            high = mid;
+    }
+    return (low + high) / 2;
+}
+/** The two-sided critical value: t such that P(|T| <= t) = confidence. */
+function twoSidedT(confidence, df) {
+    return studentTQuantile(1 - (1 - confidence) / 2, df);
+}
+
+/**
+ * The candidate/baseline ratio of a load metric, with an interval from the blocks (docs/load.md,
+ * "How the sides are compared"). Each adjacent (baseline, candidate) pair of blocks gives one
+ * observation log(candidate / baseline); the interval is exp of a Student t interval over those
+ * observations. Blocks, not requests, are the unit: requests within a block share the block's
+ * drift, so resampling requests would give intervals that are too narrow.
+ */
+const LOG_RATIO_METHOD = 'block-pair log-ratio t interval';
+/** Fewer pairs than this give no interval (a t interval on 2 pairs has 1 degree of freedom). */
+const MIN_PAIRS = 3;
+/** `baseline[i]` and `candidate[i]` are the i-th adjacent pair of blocks. */
+function blockPairRatio(baseline, candidate, confidence) {
+    const k = baseline.length;
+    if (k !== candidate.length)
+        return { ok: false, reason: `unequal block counts (${k} baseline, ${candidate.length} candidate)` };
+    if (k < MIN_PAIRS)
+        return { ok: false, reason: `${k} block pairs; an interval needs at least ${MIN_PAIRS}` };
+    const logs = [];
+    for (let i = 0; i < k; i++) {
+        const b = baseline[i];
+        const c = candidate[i];
+        if (!isFiniteNumber(b) || !isFiniteNumber(c))
+            return { ok: false, reason: `block pair ${i + 1} has no value on one side` };
+        if (!(b > 0))
+            return { ok: false, reason: `the baseline is ${b} in block pair ${i + 1}, so a ratio is undefined` };
+        if (!(c > 0))
+            return { ok: false, reason: `the candidate is ${c} in block pair ${i + 1}, so a ratio is undefined` };
+        logs.push(log(c / b));
+    }
+    const meanLog = logs.reduce((s, x) => s + x, 0) / k;
+    const variance = logs.reduce((s, x) => s + (x - meanLog) * (x - meanLog), 0) / (k - 1);
+    const sdLog = sqrt(variance);
+    const half = (twoSidedT(confidence, k - 1) * sdLog) / sqrt(k);
+    return { ok: true, ratio: { estimate: exp(meanLog), low: exp(meanLog - half), high: exp(meanLog + half), pairs: k, meanLog, sdLog } };
+}
+/**
+ * The smallest number of pairs whose interval, with the observed mean and spread of the log
+ * ratios, would lie entirely on one side of `threshold`; null when the estimate sits on the
+ * threshold (more pairs cannot resolve it) or more than `maxPairs` would be needed.
+ */
+function pairsToResolve(ratio, threshold, confidence, maxPairs = 1000) {
+    const distance = Math.abs(ratio.meanLog - log(threshold));
+    if (!(distance > 0))
+        return null;
+    if (ratio.sdLog === 0)
+        return ratio.pairs;
+    for (let k = Math.max(MIN_PAIRS, ratio.pairs); k <= maxPairs; k++) {
+        if ((twoSidedT(confidence, k - 1) * ratio.sdLog) / sqrt(k) < distance)
+            return k;
     }
     return null;
 }
+
+const PERCENTILE_METHOD = 'Hyndman-Fan type 7 (linear interpolation), over successful requests';
+function percentiles(values) {
+    if (values.length === 0)
+        return { p50: null, p90: null, p99: null, mean: null };
+    const sorted = Float64Array.from(values).sort();
+    let sum = 0;
+    for (const v of values)
+        sum += v;
+    return {
+        p50: quantileSorted(sorted, 0.5),
+        p90: quantileSorted(sorted, 0.9),
+        p99: quantileSorted(sorted, 0.99),
+        mean: sum / values.length
+    };
+}
+/** TPOT of one request: (latency - TTFT) / (output tokens - 1); null for one-token answers. */
+function tpotOf(t) {
+    if (t.status !== 'ok' || t.ttft_ms === null || t.latency_ms === null || t.output_tokens < 2)
+        return null;
+    return (t.latency_ms - t.ttft_ms) / (t.output_tokens - 1);
+}
+/** Whether a successful request meets every SLO bound. */
+function meetsSlo(t, slo) {
+    if (t.status !== 'ok')
+        return false;
+    for (const bound of slo) {
+        let value;
+        if (bound.metric === 'ttft')
+            value = t.ttft_ms;
+        else if (bound.metric === 'latency')
+            value = t.latency_ms;
+        else if (bound.metric === 'tpot')
+            value = tpotOf(t);
+        else
+            value = t.itl_ms.length === 0 ? 0 : quantileSorted(Float64Array.from(t.itl_ms).sort(), bound.percentile / 100);
+        if (value === null || !(value <= bound.maxMs)) {
+            // A one-token answer has no TPOT: it cannot violate a TPOT bound.
+            if (bound.metric === 'tpot' && value === null && t.output_tokens < 2)
+                continue;
+            return false;
+        }
+    }
+    return true;
+}
 /**
- * A side's errors grouped by root cause: the first root cause absorbs the symptoms (named in one
- * clause) and quotes the log; other errors are kept as they are. Without a root cause the first
- * symptom quotes the log instead.
+ * `durationS`: the wall time the requests occupied (a block's, or the sum of a side's blocks'
+ * when pooling), so throughputs are per second of load, not per second of the whole run.
  */
-function groupByRootCause(errors, quote, logName) {
-    const root = errors.find(error => ROOT_CAUSES.test(error.code));
-    const symptoms = root ? errors.filter(error => SYMPTOMS.has(error.code)) : [];
-    const lead = root ?? errors.find(error => SYMPTOMS.has(error.code));
-    if (!lead)
-        return [...errors];
-    const parts = [lead.message.replace(/; see the \w+ log$/, '')];
-    if (quote)
-        parts.push(`${logName} line ${quote.line}: ${quote.text}`);
-    else if (lead.code.startsWith('runner.'))
-        parts.push(`see ${logName}`);
-    const consequence = consequences(symptoms);
-    if (consequence)
-        parts.push(consequence);
-    // Same class and code as the cause, so callers that check either still recognise it.
-    const Kind = lead.constructor;
-    const grouped = new Kind(lead.code, parts.join('; '), lead.location);
-    return errors.flatMap(error => (error === lead ? [grouped] : symptoms.includes(error) ? [] : [error]));
-}
-function consequences(symptoms) {
-    const entries = symptoms.filter(s => s.code === 'runner.run_missing').map(s => String(s.location.value));
-    const incomplete = symptoms.filter(s => s.code === 'runner.incomplete_run').length;
-    if (entries.length > 0)
-        return `so ${plural(entries.length, 'entry has', 'entries have')} no complete run: ${entries.join(', ')}`;
-    if (incomplete > 0)
-        return `so ${plural(incomplete, 'run is', 'runs are')} incomplete`;
-    return '';
-}
-function plural(n, one, many) {
-    return n === 1 ? `1 ${one}` : `${n} ${many}`;
-}
-/** The tail of a log file (the whole file up to a bound), or '' when it cannot be read. */
-async function readLogTail(file) {
-    let handle;
-    try {
-        handle = await open(file, 'r');
-        const { size } = await handle.stat();
-        const length = Math.min(size, MAX_LOG_BYTES);
-        const buffer = Buffer.alloc(length);
-        await handle.read(buffer, 0, length, size - length);
-        return buffer.toString('utf8');
+function figures(timings, durationS, slo) {
+    const ok = timings.filter(t => t.status === 'ok');
+    const ttft = [];
+    const itl = [];
+    const tpot = [];
+    const latency = [];
+    let tokens = 0;
+    let good = 0;
+    for (const t of ok) {
+        if (t.ttft_ms !== null)
+            ttft.push(t.ttft_ms);
+        if (t.latency_ms !== null)
+            latency.push(t.latency_ms);
+        for (const gap of t.itl_ms)
+            itl.push(gap);
+        const p = tpotOf(t);
+        if (p !== null)
+            tpot.push(p);
+        tokens += t.output_tokens;
+        if (slo.length > 0 && meetsSlo(t, slo))
+            good++;
     }
-    catch {
-        return '';
-    }
-    finally {
-        await handle?.close();
-    }
+    const timedOut = timings.filter(t => t.status === 'timeout').length;
+    const per = (n) => (durationS > 0 ? n / durationS : 0);
+    return {
+        requests: timings.length,
+        ok: ok.length,
+        failed: timings.length - ok.length,
+        timed_out: timedOut,
+        duration_s: durationS,
+        request_throughput: per(ok.length),
+        output_tokens_per_second: per(tokens),
+        goodput: slo.length > 0 ? per(good) : null,
+        error_rate: timings.length > 0 ? (timings.length - ok.length) / timings.length : 0,
+        output_tokens: tokens,
+        mean_output_tokens: ok.length > 0 ? tokens / ok.length : null,
+        ttft_ms: percentiles(ttft),
+        itl_ms: percentiles(itl),
+        tpot_ms: percentiles(tpot),
+        latency_ms: percentiles(latency)
+    };
 }
-/** groupByRootCause with the quote read from the side's log (named relative to `outDir`). */
-async function explainSideErrors(errors, logFile, outDir) {
-    if (errors.length === 0)
-        return errors;
-    const quote = decisiveLine(await readLogTail(logFile));
-    return groupByRootCause(errors, quote, relative(outDir, logFile) || logFile);
+/** The value of a named check metric (`ttft_p99`, `goodput`, ...) in a set of figures. */
+function metricValue(f, metric) {
+    switch (metric) {
+        case 'output_tokens_per_second':
+            return f.output_tokens_per_second;
+        case 'request_throughput':
+            return f.request_throughput;
+        case 'goodput':
+            return f.goodput;
+        case 'error_rate':
+            return f.error_rate;
+    }
+    const match = /^(ttft|itl|tpot|latency)_(p50|p90|p99)$/.exec(metric);
+    if (!match)
+        return null;
+    const group = f[`${match[1]}_ms`];
+    return group[match[2]];
 }
 
-/**
- * How many instances each gated comparison will have, asked of HELM itself: `helm-run --dry-run`
- * with the baseline side's exact entries and prod_env, into a temporary folder. A dry run sends
- * no request, but it builds the scenarios and down-samples them exactly as the real run will.
- * The count cannot be derived from max_eval_instances alone: HELM draws that many instances from
- * all evaluation splits together, and a comparison reads one split (docs/helm.md "Offline
- * scenarios"): 200 on synthetic_reasoning gives 99 test instances.
- */
-const DRY_RUN_TIMEOUT_MS = 10 * 60_000;
-/** Runs the dry run for `plan` (one side's plan; both sides run the same entries). */
-async function countInstances(plan, runs, settings) {
-    const dir = await mkdtemp(join(tmpdir(), 'helm-gate-count-'));
-    try {
-        const localPath = join(dir, 'prod_env');
-        const outputPath = join(dir, 'out');
-        await mkdir(localPath, { recursive: true });
-        for (const name of PROD_ENV_FILES)
-            await writeFile(join(localPath, name), plan.prodEnv.files[name], { mode: 0o600 });
-        const args = replaceOptions(plan.args, { '--output-path': outputPath, '--local-path': localPath, '--suite': 'count' });
-        const logFile = join(dir, 'dry-run.log');
-        const result = await runHelmProcess({
-            side: 'count',
-            command: settings.helmRun,
-            args: [...args, '--dry-run'],
-            env: { ...settings.env, PYTHONPATH: [settings.pluginPath, settings.env.PYTHONPATH].filter(Boolean).join(delimiter) },
-            logFile,
-            timeoutMs: DRY_RUN_TIMEOUT_MS,
-            expectedRuns: plan.entries.length
-        });
-        if (result.spawnError)
-            return { ok: false, problem: `could not start ${settings.helmRun}: ${result.spawnError}` };
-        if (result.exitCode !== 0) {
-            const quote = decisiveLine(await readLogTail(logFile));
-            return { ok: false, problem: `helm-run --dry-run exited with ${result.exitCode ?? result.signal}${quote ? `: ${quote.text}` : ''}` };
-        }
-        const suite = join(outputPath, 'runs', 'count');
-        const dirs = await Promise.all((await readdir(suite, { withFileTypes: true }))
-            .filter(entry => entry.isDirectory() && entry.name !== 'eval_cache')
-            .map(entry => readRunDirectory(join(suite, entry.name))));
-        const counts = [];
-        for (const run of runs) {
-            const found = dirs.find(d => d.files.scenarioState && runMatchesEntry(d, run));
-            if (!found) {
-                counts.push({ run, split: null, n: null, counts: null });
-                continue;
-            }
-            const splitCounts = await countScenarioState(join(found.path, 'scenario_state.json'));
-            const split = comparisonSplit(run, splitCounts);
-            counts.push({ run, split, n: split === null ? null : (splitCounts.clean[split] ?? 0), counts: splitCounts });
-        }
-        return { ok: true, counts };
-    }
-    finally {
-        await rm(dir, { recursive: true, force: true });
-    }
+/** The ratios the report always shows, per level (checks may add others). */
+const REPORTED_RATIOS = [
+    'output_tokens_per_second',
+    'request_throughput',
+    'ttft_p50',
+    'ttft_p99',
+    'itl_p50',
+    'itl_p99',
+    'latency_p50'
+];
+function pairedValues(blocks, level, metric) {
+    const at = blocks.filter(b => b.level === level);
+    const side = (s) => at
+        .filter(b => b.side === s)
+        .sort((x, y) => x.repetition - y.repetition)
+        .map(b => metricValue(b, metric) ?? NaN);
+    return { baseline: side('baseline'), candidate: side('candidate') };
 }
-/** The split a comparison reads: the configured one, else the only one, else test (as compare does). */
-function comparisonSplit(run, counts) {
-    if (run.split !== null)
-        return run.split;
-    const splits = Object.keys(counts.clean).sort();
-    if (splits.length === 1)
-        return splits[0];
-    return splits.includes('test') ? 'test' : null;
-}
-/** Distinct instances per split (clean) and per perturbation, from scenario_state.json. */
-async function countScenarioState(file) {
-    const clean = new Map();
-    const perturbed = new Map();
-    const plan = (path) => {
-        if (path.length === 0)
-            return 'descend';
-        if (path[0] !== 'request_states')
-            return 'skip';
-        if (path.length <= 2)
-            return 'descend';
-        return path[2] === 'instance' && path.length === 3 ? 'descend' : path[2] === 'instance' && isCounted(path[3]) ? 'emit' : 'skip';
+function ratioAt(blocks, summary, metric, confidence) {
+    const { baseline, candidate } = pairedValues(blocks, summary.level, metric);
+    const outcome = blockPairRatio(baseline, candidate, confidence);
+    return {
+        level: summary.level,
+        metric,
+        baseline: metricValue(summary.baseline, metric),
+        candidate: metricValue(summary.candidate, metric),
+        ratio: outcome.ok ? { estimate: outcome.ratio.estimate, low: outcome.ratio.low, high: outcome.ratio.high } : null,
+        pairs: Math.min(baseline.length, candidate.length),
+        reason: outcome.ok ? null : outcome.reason
     };
-    const current = new Map();
-    for await (const event of streamJson(file, { plan })) {
-        if (event.kind !== 'value' || event.path.length !== 4)
-            continue;
-        const index = event.path[1];
-        const entry = current.get(index) ?? {};
-        current.set(index, entry);
-        const value = event.value;
-        if (event.path[3] === 'id' && typeof value === 'string')
-            entry.id = value;
-        if (event.path[3] === 'split' && typeof value === 'string')
-            entry.split = value;
-        if (event.path[3] === 'perturbation' && typeof value === 'object' && value !== null)
-            entry.perturbation = String(value.name);
-    }
-    for (const { id, split, perturbation } of current.values()) {
-        if (id === undefined || split === undefined || split === 'train')
-            continue;
-        const into = perturbation === undefined ? clean : perturbed;
-        const key = perturbation ?? split;
-        let set = into.get(key);
-        if (!set)
-            into.set(key, (set = new Set()));
-        set.add(id);
-    }
-    const sizes = (map) => Object.fromEntries([...map].sort(([a], [b]) => a.localeCompare(b)).map(([key, set]) => [key, set.size]));
-    return { clean: sizes(clean), perturbed: sizes(perturbed) };
 }
-function isCounted(segment) {
-    return segment === 'id' || segment === 'split' || segment === 'perturbation';
-}
-function replaceOptions(args, values) {
-    const out = [...args];
-    for (const [flag, value] of Object.entries(values)) {
-        const at = out.indexOf(flag);
-        if (at >= 0)
-            out[at + 1] = value;
+function reportedRatios(blocks, summary, checks, confidence) {
+    const out = [];
+    for (const s of summary) {
+        const metrics = new Set(REPORTED_RATIOS);
+        if (s.baseline.goodput !== null)
+            metrics.add('goodput');
+        for (const c of checks)
+            if ((c.minRatio !== null || c.maxRatio !== null) && (c.level === null || c.level === s.level))
+                metrics.add(c.metric);
+        for (const metric of metrics)
+            out.push(ratioAt(blocks, s, metric, confidence));
     }
     return out;
 }
-
-var utils$1 = {};
-
-var constants$5;
-var hasRequiredConstants$5;
-
-function requireConstants$5 () {
-	if (hasRequiredConstants$5) return constants$5;
-	hasRequiredConstants$5 = 1;
-
-	const WIN_SLASH = '\\\\/';
-	const WIN_NO_SLASH = `[^${WIN_SLASH}]`;
-
-	const DEFAULT_MAX_EXTGLOB_RECURSION = 0;
-
-	/**
-	 * Posix glob regex
-	 */
-
-	const DOT_LITERAL = '\\.';
-	const PLUS_LITERAL = '\\+';
-	const QMARK_LITERAL = '\\?';
-	const SLASH_LITERAL = '\\/';
-	const ONE_CHAR = '(?=.)';
-	const QMARK = '[^/]';
-	const END_ANCHOR = `(?:${SLASH_LITERAL}|$)`;
-	const START_ANCHOR = `(?:^|${SLASH_LITERAL})`;
-	const DOTS_SLASH = `${DOT_LITERAL}{1,2}${END_ANCHOR}`;
-	const NO_DOT = `(?!${DOT_LITERAL})`;
-	const NO_DOTS = `(?!${START_ANCHOR}${DOTS_SLASH})`;
-	const NO_DOT_SLASH = `(?!${DOT_LITERAL}{0,1}${END_ANCHOR})`;
-	const NO_DOTS_SLASH = `(?!${DOTS_SLASH})`;
-	const QMARK_NO_DOT = `[^.${SLASH_LITERAL}]`;
-	const STAR = `${QMARK}*?`;
-	const SEP = '/';
-
-	const POSIX_CHARS = {
-	  DOT_LITERAL,
-	  PLUS_LITERAL,
-	  QMARK_LITERAL,
-	  SLASH_LITERAL,
-	  ONE_CHAR,
-	  QMARK,
-	  END_ANCHOR,
-	  DOTS_SLASH,
-	  NO_DOT,
-	  NO_DOTS,
-	  NO_DOT_SLASH,
-	  NO_DOTS_SLASH,
-	  QMARK_NO_DOT,
-	  STAR,
-	  START_ANCHOR,
-	  SEP
-	};
-
-	/**
-	 * Windows glob regex
-	 */
-
-	const WINDOWS_CHARS = {
-	  ...POSIX_CHARS,
-
-	  SLASH_LITERAL: `[${WIN_SLASH}]`,
-	  QMARK: WIN_NO_SLASH,
-	  STAR: `${WIN_NO_SLASH}*?`,
-	  DOTS_SLASH: `${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$)`,
-	  NO_DOT: `(?!${DOT_LITERAL})`,
-	  NO_DOTS: `(?!(?:^|[${WIN_SLASH}])${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
-	  NO_DOT_SLASH: `(?!${DOT_LITERAL}{0,1}(?:[${WIN_SLASH}]|$))`,
-	  NO_DOTS_SLASH: `(?!${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
-	  QMARK_NO_DOT: `[^.${WIN_SLASH}]`,
-	  START_ANCHOR: `(?:^|[${WIN_SLASH}])`,
-	  END_ANCHOR: `(?:[${WIN_SLASH}]|$)`,
-	  SEP: '\\'
-	};
-
-	/**
-	 * POSIX Bracket Regex
-	 */
-
-	const POSIX_REGEX_SOURCE = {
-	  __proto__: null,
-	  alnum: 'a-zA-Z0-9',
-	  alpha: 'a-zA-Z',
-	  ascii: '\\x00-\\x7F',
-	  blank: ' \\t',
-	  cntrl: '\\x00-\\x1F\\x7F',
-	  digit: '0-9',
-	  graph: '\\x21-\\x7E',
-	  lower: 'a-z',
-	  print: '\\x20-\\x7E ',
-	  punct: '\\-!"#$%&\'()\\*+,./:;<=>?@[\\]^_`{|}~',
-	  space: ' \\t\\r\\n\\v\\f',
-	  upper: 'A-Z',
-	  word: 'A-Za-z0-9_',
-	  xdigit: 'A-Fa-f0-9'
-	};
-
-	constants$5 = {
-	  DEFAULT_MAX_EXTGLOB_RECURSION,
-	  MAX_LENGTH: 1024 * 64,
-	  POSIX_REGEX_SOURCE,
-
-	  // regular expressions
-	  REGEX_BACKSLASH: /\\(?![*+?^${}(|)[\]])/g,
-	  REGEX_NON_SPECIAL_CHARS: /^[^@![\].,$*+?^{}()|\\/]+/,
-	  REGEX_SPECIAL_CHARS: /[-*+?.^${}(|)[\]]/,
-	  REGEX_SPECIAL_CHARS_BACKREF: /(\\?)((\W)(\3*))/g,
-	  REGEX_SPECIAL_CHARS_GLOBAL: /([-*+?.^${}(|)[\]])/g,
-	  REGEX_REMOVE_BACKSLASH: /(?:\[.*?[^\\]\]|\\(?=.))/g,
-
-	  // Replace globs with equivalent patterns to reduce parsing time.
-	  REPLACEMENTS: {
-	    __proto__: null,
-	    '***': '*',
-	    '**/**': '**',
-	    '**/**/**': '**'
-	  },
-
-	  // Digits
-	  CHAR_0: 48, /* 0 */
-	  CHAR_9: 57, /* 9 */
-
-	  // Alphabet chars.
-	  CHAR_UPPERCASE_A: 65, /* A */
-	  CHAR_LOWERCASE_A: 97, /* a */
-	  CHAR_UPPERCASE_Z: 90, /* Z */
-	  CHAR_LOWERCASE_Z: 122, /* z */
-
-	  CHAR_LEFT_PARENTHESES: 40, /* ( */
-	  CHAR_RIGHT_PARENTHESES: 41, /* ) */
-
-	  CHAR_ASTERISK: 42, /* * */
-
-	  // Non-alphabetic chars.
-	  CHAR_AMPERSAND: 38, /* & */
-	  CHAR_AT: 64, /* @ */
-	  CHAR_BACKWARD_SLASH: 92, /* \ */
-	  CHAR_CARRIAGE_RETURN: 13, /* \r */
-	  CHAR_CIRCUMFLEX_ACCENT: 94, /* ^ */
-	  CHAR_COLON: 58, /* : */
-	  CHAR_COMMA: 44, /* , */
-	  CHAR_DOT: 46, /* . */
-	  CHAR_DOUBLE_QUOTE: 34, /* " */
-	  CHAR_EQUAL: 61, /* = */
-	  CHAR_EXCLAMATION_MARK: 33, /* ! */
-	  CHAR_FORM_FEED: 12, /* \f */
-	  CHAR_FORWARD_SLASH: 47, /* / */
-	  CHAR_GRAVE_ACCENT: 96, /* ` */
-	  CHAR_HASH: 35, /* # */
-	  CHAR_HYPHEN_MINUS: 45, /* - */
-	  CHAR_LEFT_ANGLE_BRACKET: 60, /* < */
-	  CHAR_LEFT_CURLY_BRACE: 123, /* { */
-	  CHAR_LEFT_SQUARE_BRACKET: 91, /* [ */
-	  CHAR_LINE_FEED: 10, /* \n */
-	  CHAR_NO_BREAK_SPACE: 160, /* \u00A0 */
-	  CHAR_PERCENT: 37, /* % */
-	  CHAR_PLUS: 43, /* + */
-	  CHAR_QUESTION_MARK: 63, /* ? */
-	  CHAR_RIGHT_ANGLE_BRACKET: 62, /* > */
-	  CHAR_RIGHT_CURLY_BRACE: 125, /* } */
-	  CHAR_RIGHT_SQUARE_BRACKET: 93, /* ] */
-	  CHAR_SEMICOLON: 59, /* ; */
-	  CHAR_SINGLE_QUOTE: 39, /* ' */
-	  CHAR_SPACE: 32, /*   */
-	  CHAR_TAB: 9, /* \t */
-	  CHAR_UNDERSCORE: 95, /* _ */
-	  CHAR_VERTICAL_LINE: 124, /* | */
-	  CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279, /* \uFEFF */
-
-	  /**
-	   * Create EXTGLOB_CHARS
-	   */
-
-	  extglobChars(chars) {
-	    return {
-	      '!': { type: 'negate', open: '(?:(?!(?:', close: `))${chars.STAR})` },
-	      '?': { type: 'qmark', open: '(?:', close: ')?' },
-	      '+': { type: 'plus', open: '(?:', close: ')+' },
-	      '*': { type: 'star', open: '(?:', close: ')*' },
-	      '@': { type: 'at', open: '(?:', close: ')' }
-	    };
-	  },
-
-	  /**
-	   * Create GLOB_CHARS
-	   */
-
-	  globChars(win32) {
-	    return win32 === true ? WINDOWS_CHARS : POSIX_CHARS;
-	  }
-	};
-	return constants$5;
+function fmt(x) {
+    return Number.isInteger(x) ? String(x) : x.toPrecision(3);
 }
-
-/*global navigator*/
-
-var hasRequiredUtils$1;
-
-function requireUtils$1 () {
-	if (hasRequiredUtils$1) return utils$1;
-	hasRequiredUtils$1 = 1;
-	(function (exports) {
-
-		const {
-		  REGEX_BACKSLASH,
-		  REGEX_REMOVE_BACKSLASH,
-		  REGEX_SPECIAL_CHARS,
-		  REGEX_SPECIAL_CHARS_GLOBAL
-		} = /*@__PURE__*/ requireConstants$5();
-
-		exports.isObject = val => val !== null && typeof val === 'object' && !Array.isArray(val);
-		exports.hasRegexChars = str => REGEX_SPECIAL_CHARS.test(str);
-		exports.isRegexChar = str => str.length === 1 && exports.hasRegexChars(str);
-		exports.escapeRegex = str => str.replace(REGEX_SPECIAL_CHARS_GLOBAL, '\\$1');
-		exports.toPosixSlashes = str => str.replace(REGEX_BACKSLASH, '/');
-
-		exports.isWindows = () => {
-		  if (typeof navigator !== 'undefined' && navigator.platform) {
-		    const platform = navigator.platform.toLowerCase();
-		    return platform === 'win32' || platform === 'windows';
-		  }
-
-		  if (typeof process !== 'undefined' && process.platform) {
-		    return process.platform === 'win32';
-		  }
-
-		  return false;
-		};
-
-		exports.removeBackslashes = str => {
-		  return str.replace(REGEX_REMOVE_BACKSLASH, match => {
-		    return match === '\\' ? '' : match;
-		  });
-		};
-
-		exports.escapeLast = (input, char, lastIdx) => {
-		  const idx = input.lastIndexOf(char, lastIdx);
-		  if (idx === -1) return input;
-		  if (input[idx - 1] === '\\') return exports.escapeLast(input, char, idx - 1);
-		  return `${input.slice(0, idx)}\\${input.slice(idx)}`;
-		};
-
-		exports.removePrefix = (input, state = {}) => {
-		  let output = input;
-		  if (output.startsWith('./')) {
-		    output = output.slice(2);
-		    state.prefix = './';
-		  }
-		  return output;
-		};
-
-		exports.wrapOutput = (input, state = {}, options = {}) => {
-		  const prepend = options.contains ? '' : '^';
-		  const append = options.contains ? '' : '$';
-
-		  let output = `${prepend}(?:${input})${append}`;
-		  if (state.negated === true) {
-		    output = `(?:^(?!${output}).*$)`;
-		  }
-		  return output;
-		};
-
-		exports.basename = (path, { windows } = {}) => {
-		  const segs = path.split(windows ? /[\\/]/ : '/');
-		  const last = segs[segs.length - 1];
-
-		  if (last === '') {
-		    return segs[segs.length - 2];
-		  }
-
-		  return last;
-		}; 
-	} (utils$1));
-	return utils$1;
-}
-
-var scan_1;
-var hasRequiredScan;
-
-function requireScan () {
-	if (hasRequiredScan) return scan_1;
-	hasRequiredScan = 1;
-
-	const utils = /*@__PURE__*/ requireUtils$1();
-	const {
-	  CHAR_ASTERISK,             /* * */
-	  CHAR_AT,                   /* @ */
-	  CHAR_BACKWARD_SLASH,       /* \ */
-	  CHAR_COMMA,                /* , */
-	  CHAR_DOT,                  /* . */
-	  CHAR_EXCLAMATION_MARK,     /* ! */
-	  CHAR_FORWARD_SLASH,        /* / */
-	  CHAR_LEFT_CURLY_BRACE,     /* { */
-	  CHAR_LEFT_PARENTHESES,     /* ( */
-	  CHAR_LEFT_SQUARE_BRACKET,  /* [ */
-	  CHAR_PLUS,                 /* + */
-	  CHAR_QUESTION_MARK,        /* ? */
-	  CHAR_RIGHT_CURLY_BRACE,    /* } */
-	  CHAR_RIGHT_PARENTHESES,    /* ) */
-	  CHAR_RIGHT_SQUARE_BRACKET  /* ] */
-	} = /*@__PURE__*/ requireConstants$5();
-
-	const isPathSeparator = code => {
-	  return code === CHAR_FORWARD_SLASH || code === CHAR_BACKWARD_SLASH;
-	};
-
-	const depth = token => {
-	  if (token.isPrefix !== true) {
-	    token.depth = token.isGlobstar ? Infinity : 1;
-	  }
-	};
-
-	/**
-	 * Quickly scans a glob pattern and returns an object with a handful of
-	 * useful properties, like `isGlob`, `path` (the leading non-glob, if it exists),
-	 * `glob` (the actual pattern), `negated` (true if the path starts with `!` but not
-	 * with `!(`) and `negatedExtglob` (true if the path starts with `!(`).
-	 *
-	 * ```js
-	 * const pm = require('picomatch');
-	 * console.log(pm.scan('foo/bar/*.js'));
-	 * { isGlob: true, input: 'foo/bar/*.js', base: 'foo/bar', glob: '*.js' }
-	 * ```
-	 * @param {String} `str`
-	 * @param {Object} `options`
-	 * @return {Object} Returns an object with tokens and regex source string.
-	 * @api public
-	 */
-
-	const scan = (input, options) => {
-	  const opts = options || {};
-
-	  const length = input.length - 1;
-	  const scanToEnd = opts.parts === true || opts.tokens === true || opts.scanToEnd === true;
-	  const slashes = [];
-	  const tokens = [];
-	  const parts = [];
-
-	  let str = input;
-	  let index = -1;
-	  let start = 0;
-	  let lastIndex = 0;
-	  let isBrace = false;
-	  let isBracket = false;
-	  let isGlob = false;
-	  let isExtglob = false;
-	  let isGlobstar = false;
-	  let braceEscaped = false;
-	  let backslashes = false;
-	  let negated = false;
-	  let negatedExtglob = false;
-	  let finished = false;
-	  let braces = 0;
-	  let prev;
-	  let code;
-	  let token = { value: '', depth: 0, isGlob: false };
-
-	  const eos = () => index >= length;
-	  const peek = () => str.charCodeAt(index + 1);
-	  const advance = () => {
-	    prev = code;
-	    return str.charCodeAt(++index);
-	  };
-
-	  while (index < length) {
-	    code = advance();
-	    let next;
-
-	    if (code === CHAR_BACKWARD_SLASH) {
-	      backslashes = token.backslashes = true;
-	      code = advance();
-
-	      if (code === CHAR_LEFT_CURLY_BRACE) {
-	        braceEscaped = true;
-	      }
-	      continue;
-	    }
-
-	    if (braceEscaped === true || code === CHAR_LEFT_CURLY_BRACE) {
-	      braces++;
-
-	      while (eos() !== true && (code = advance())) {
-	        if (code === CHAR_BACKWARD_SLASH) {
-	          backslashes = token.backslashes = true;
-	          advance();
-	          continue;
-	        }
-
-	        if (code === CHAR_LEFT_CURLY_BRACE) {
-	          braces++;
-	          continue;
-	        }
-
-	        if (braceEscaped !== true && code === CHAR_DOT && (code = advance()) === CHAR_DOT) {
-	          isBrace = token.isBrace = true;
-	          isGlob = token.isGlob = true;
-	          finished = true;
-
-	          if (scanToEnd === true) {
-	            continue;
-	          }
-
-	          break;
-	        }
-
-	        if (braceEscaped !== true && code === CHAR_COMMA) {
-	          isBrace = token.isBrace = true;
-	          isGlob = token.isGlob = true;
-	          finished = true;
-
-	          if (scanToEnd === true) {
-	            continue;
-	          }
-
-	          break;
-	        }
-
-	        if (code === CHAR_RIGHT_CURLY_BRACE) {
-	          braces--;
-
-	          if (braces === 0) {
-	            braceEscaped = false;
-	            isBrace = token.isBrace = true;
-	            finished = true;
-	            break;
-	          }
-	        }
-	      }
-
-	      if (scanToEnd === true) {
-	        continue;
-	      }
-
-	      break;
-	    }
-
-	    if (code === CHAR_FORWARD_SLASH) {
-	      slashes.push(index);
-	      tokens.push(token);
-	      token = { value: '', depth: 0, isGlob: false };
-
-	      if (finished === true) continue;
-	      if (prev === CHAR_DOT && index === (start + 1)) {
-	        start += 2;
-	        continue;
-	      }
-
-	      lastIndex = index + 1;
-	      continue;
-	    }
-
-	    if (opts.noext !== true) {
-	      const isExtglobChar = code === CHAR_PLUS
-	        || code === CHAR_AT
-	        || code === CHAR_ASTERISK
-	        || code === CHAR_QUESTION_MARK
-	        || code === CHAR_EXCLAMATION_MARK;
-
-	      if (isExtglobChar === true && peek() === CHAR_LEFT_PARENTHESES) {
-	        isGlob = token.isGlob = true;
-	        isExtglob = token.isExtglob = true;
-	        finished = true;
-	        if (code === CHAR_EXCLAMATION_MARK && index === start) {
-	          negatedExtglob = true;
-	        }
-
-	        if (scanToEnd === true) {
-	          let parens = 0;
-
-	          while (eos() !== true && (code = advance())) {
-	            if (code === CHAR_BACKWARD_SLASH) {
-	              backslashes = token.backslashes = true;
-	              advance();
-	              continue;
-	            }
-
-	            if (code === CHAR_LEFT_PARENTHESES) {
-	              parens++;
-	              continue;
-	            }
-
-	            if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
-	              finished = true;
-	              break;
-	            }
-	          }
-	          continue;
-	        }
-	        break;
-	      }
-	    }
-
-	    if (code === CHAR_ASTERISK) {
-	      if (prev === CHAR_ASTERISK) isGlobstar = token.isGlobstar = true;
-	      isGlob = token.isGlob = true;
-	      finished = true;
-
-	      if (scanToEnd === true) {
-	        continue;
-	      }
-	      break;
-	    }
-
-	    if (code === CHAR_QUESTION_MARK) {
-	      isGlob = token.isGlob = true;
-	      finished = true;
-
-	      if (scanToEnd === true) {
-	        continue;
-	      }
-	      break;
-	    }
-
-	    if (code === CHAR_LEFT_SQUARE_BRACKET) {
-	      while (eos() !== true && (next = advance())) {
-	        if (next === CHAR_BACKWARD_SLASH) {
-	          backslashes = token.backslashes = true;
-	          advance();
-	          continue;
-	        }
-
-	        if (next === CHAR_RIGHT_SQUARE_BRACKET) {
-	          isBracket = token.isBracket = true;
-	          isGlob = token.isGlob = true;
-	          finished = true;
-	          break;
-	        }
-	      }
-
-	      if (scanToEnd === true) {
-	        continue;
-	      }
-
-	      break;
-	    }
-
-	    if (opts.nonegate !== true && code === CHAR_EXCLAMATION_MARK && index === start) {
-	      negated = token.negated = true;
-	      start++;
-	      continue;
-	    }
-
-	    if (opts.noparen !== true && code === CHAR_LEFT_PARENTHESES) {
-	      isGlob = token.isGlob = true;
-
-	      if (scanToEnd === true) {
-	        let parens = 1;
-
-	        while (eos() !== true && (code = advance())) {
-	          if (code === CHAR_BACKWARD_SLASH) {
-	            backslashes = token.backslashes = true;
-	            advance();
-	            continue;
-	          }
-
-	          if (code === CHAR_LEFT_PARENTHESES) {
-	            parens++;
-	            continue;
-	          }
-
-	          if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
-	            finished = true;
-	            break;
-	          }
-	        }
-	        continue;
-	      }
-	      break;
-	    }
-
-	    if (isGlob === true) {
-	      finished = true;
-
-	      if (scanToEnd === true) {
-	        continue;
-	      }
-
-	      break;
-	    }
-	  }
-
-	  if (opts.noext === true) {
-	    isExtglob = false;
-	    isGlob = false;
-	  }
-
-	  let base = str;
-	  let prefix = '';
-	  let glob = '';
-
-	  if (start > 0) {
-	    prefix = str.slice(0, start);
-	    str = str.slice(start);
-	    lastIndex -= start;
-	  }
-
-	  if (base && isGlob === true && lastIndex > 0) {
-	    base = str.slice(0, lastIndex);
-	    glob = str.slice(lastIndex);
-	  } else if (isGlob === true) {
-	    base = '';
-	    glob = str;
-	  } else {
-	    base = str;
-	  }
-
-	  if (base && base !== '' && base !== '/' && base !== str) {
-	    if (isPathSeparator(base.charCodeAt(base.length - 1))) {
-	      base = base.slice(0, -1);
-	    }
-	  }
-
-	  if (opts.unescape === true) {
-	    if (glob) glob = utils.removeBackslashes(glob);
-
-	    if (base && backslashes === true) {
-	      base = utils.removeBackslashes(base);
-	    }
-	  }
-
-	  const state = {
-	    prefix,
-	    input,
-	    start,
-	    base,
-	    glob,
-	    isBrace,
-	    isBracket,
-	    isGlob,
-	    isExtglob,
-	    isGlobstar,
-	    negated,
-	    negatedExtglob
-	  };
-
-	  if (opts.tokens === true) {
-	    state.maxDepth = 0;
-	    if (!isPathSeparator(code)) {
-	      tokens.push(token);
-	    }
-	    state.tokens = tokens;
-	  }
-
-	  if (opts.parts === true || opts.tokens === true) {
-	    let prevIndex;
-
-	    for (let idx = 0; idx < slashes.length; idx++) {
-	      const n = prevIndex !== undefined ? prevIndex + 1 : start;
-	      const i = slashes[idx];
-	      const value = input.slice(n, i);
-	      if (opts.tokens) {
-	        if (idx === 0 && start !== 0) {
-	          tokens[idx].isPrefix = true;
-	          tokens[idx].value = prefix;
-	        } else {
-	          tokens[idx].value = value;
-	        }
-	        depth(tokens[idx]);
-	        state.maxDepth += tokens[idx].depth;
-	      }
-	      if (i >= start) {
-	        parts.push(value);
-	        prevIndex = i;
-	      }
-	    }
-
-	    const n = prevIndex !== undefined ? prevIndex + 1 : start;
-	    const value = input.slice(n);
-	    parts.push(value);
-
-	    if (opts.tokens && prevIndex && prevIndex + 1 < input.length) {
-	      tokens[tokens.length - 1].value = value;
-	      depth(tokens[tokens.length - 1]);
-	      state.maxDepth += tokens[tokens.length - 1].depth;
-	    }
-
-	    state.slashes = slashes;
-	    state.parts = parts;
-	  }
-
-	  return state;
-	};
-
-	scan_1 = scan;
-	return scan_1;
-}
-
-var parse_1;
-var hasRequiredParse$1;
-
-function requireParse$1 () {
-	if (hasRequiredParse$1) return parse_1;
-	hasRequiredParse$1 = 1;
-
-	const constants = /*@__PURE__*/ requireConstants$5();
-	const utils = /*@__PURE__*/ requireUtils$1();
-
-	/**
-	 * Constants
-	 */
-
-	const {
-	  MAX_LENGTH,
-	  POSIX_REGEX_SOURCE,
-	  REGEX_NON_SPECIAL_CHARS,
-	  REGEX_SPECIAL_CHARS_BACKREF,
-	  REPLACEMENTS
-	} = constants;
-
-	/**
-	 * Helpers
-	 */
-
-	const expandRange = (args, options) => {
-	  if (typeof options.expandRange === 'function') {
-	    return options.expandRange(...args, options);
-	  }
-
-	  args.sort();
-	  const value = `[${args.join('-')}]`;
-
-	  try {
-	    /* eslint-disable-next-line no-new */
-	    new RegExp(value);
-	  } catch (ex) {
-	    return args.map(v => utils.escapeRegex(v)).join('..');
-	  }
-
-	  return value;
-	};
-
-	/**
-	 * Create the message for a syntax error
-	 */
-
-	const syntaxError = (type, char) => {
-	  return `Missing ${type}: "${char}" - use "\\\\${char}" to match literal characters`;
-	};
-
-	const splitTopLevel = input => {
-	  const parts = [];
-	  let bracket = 0;
-	  let paren = 0;
-	  let quote = 0;
-	  let value = '';
-	  let escaped = false;
-
-	  for (const ch of input) {
-	    if (escaped === true) {
-	      value += ch;
-	      escaped = false;
-	      continue;
-	    }
-
-	    if (ch === '\\') {
-	      value += ch;
-	      escaped = true;
-	      continue;
-	    }
-
-	    if (ch === '"') {
-	      quote = quote === 1 ? 0 : 1;
-	      value += ch;
-	      continue;
-	    }
-
-	    if (quote === 0) {
-	      if (ch === '[') {
-	        bracket++;
-	      } else if (ch === ']' && bracket > 0) {
-	        bracket--;
-	      } else if (bracket === 0) {
-	        if (ch === '(') {
-	          paren++;
-	        } else if (ch === ')' && paren > 0) {
-	          paren--;
-	        } else if (ch === '|' && paren === 0) {
-	          parts.push(value);
-	          value = '';
-	          continue;
-	        }
-	      }
-	    }
-
-	    value += ch;
-	  }
-
-	  parts.push(value);
-	  return parts;
-	};
-
-	const isPlainBranch = branch => {
-	  let escaped = false;
-
-	  for (const ch of branch) {
-	    if (escaped === true) {
-	      escaped = false;
-	      continue;
-	    }
-
-	    if (ch === '\\') {
-	      escaped = true;
-	      continue;
-	    }
-
-	    if (/[?*+@!()[\]{}]/.test(ch)) {
-	      return false;
-	    }
-	  }
-
-	  return true;
-	};
-
-	const normalizeSimpleBranch = branch => {
-	  let value = branch.trim();
-	  let changed = true;
-
-	  while (changed === true) {
-	    changed = false;
-
-	    if (/^@\([^\\()[\]{}|]+\)$/.test(value)) {
-	      value = value.slice(2, -1);
-	      changed = true;
-	    }
-	  }
-
-	  if (!isPlainBranch(value)) {
-	    return;
-	  }
-
-	  return value.replace(/\\(.)/g, '$1');
-	};
-
-	const hasRepeatedCharPrefixOverlap = branches => {
-	  const values = branches.map(normalizeSimpleBranch).filter(Boolean);
-
-	  for (let i = 0; i < values.length; i++) {
-	    for (let j = i + 1; j < values.length; j++) {
-	      const a = values[i];
-	      const b = values[j];
-	      const char = a[0];
-
-	      if (!char || a !== char.repeat(a.length) || b !== char.repeat(b.length)) {
-	        continue;
-	      }
-
-	      if (a === b || a.startsWith(b) || b.startsWith(a)) {
-	        return true;
-	      }
-	    }
-	  }
-
-	  return false;
-	};
-
-	const parseRepeatedExtglob = (pattern, requireEnd = true) => {
-	  if ((pattern[0] !== '+' && pattern[0] !== '*') || pattern[1] !== '(') {
-	    return;
-	  }
-
-	  let bracket = 0;
-	  let paren = 0;
-	  let quote = 0;
-	  let escaped = false;
-
-	  for (let i = 1; i < pattern.length; i++) {
-	    const ch = pattern[i];
-
-	    if (escaped === true) {
-	      escaped = false;
-	      continue;
-	    }
-
-	    if (ch === '\\') {
-	      escaped = true;
-	      continue;
-	    }
-
-	    if (ch === '"') {
-	      quote = quote === 1 ? 0 : 1;
-	      continue;
-	    }
-
-	    if (quote === 1) {
-	      continue;
-	    }
-
-	    if (ch === '[') {
-	      bracket++;
-	      continue;
-	    }
-
-	    if (ch === ']' && bracket > 0) {
-	      bracket--;
-	      continue;
-	    }
-
-	    if (bracket > 0) {
-	      continue;
-	    }
-
-	    if (ch === '(') {
-	      paren++;
-	      continue;
-	    }
-
-	    if (ch === ')') {
-	      paren--;
-
-	      if (paren === 0) {
-	        if (requireEnd === true && i !== pattern.length - 1) {
-	          return;
-	        }
-
-	        return {
-	          type: pattern[0],
-	          body: pattern.slice(2, i),
-	          end: i
-	        };
-	      }
-	    }
-	  }
-	};
-
-	const buildCharClassStar = chars => {
-	  const source = chars.length === 1
-	    ? utils.escapeRegex(chars[0])
-	    : `[${chars.map(ch => utils.escapeRegex(ch)).join('')}]`;
-
-	  return `${source}*`;
-	};
-
-	const getStarExtglobSequenceChars = pattern => {
-	  let index = 0;
-	  const chars = [];
-
-	  while (index < pattern.length) {
-	    const match = parseRepeatedExtglob(pattern.slice(index), false);
-
-	    if (!match || match.type !== '*') {
-	      return;
-	    }
-
-	    const branches = splitTopLevel(match.body).map(branch => branch.trim());
-	    if (branches.length !== 1) {
-	      return;
-	    }
-
-	    const branch = normalizeSimpleBranch(branches[0]);
-	    if (!branch || branch.length !== 1) {
-	      return;
-	    }
-
-	    chars.push(branch);
-	    index += match.end + 1;
-	  }
-
-	  if (chars.length < 1) {
-	    return;
-	  }
-
-	  return chars;
-	};
-
-	const repeatedExtglobRecursion = pattern => {
-	  let depth = 0;
-	  let value = pattern.trim();
-	  let match = parseRepeatedExtglob(value);
-
-	  while (match) {
-	    depth++;
-	    value = match.body.trim();
-	    match = parseRepeatedExtglob(value);
-	  }
-
-	  return depth;
-	};
-
-	const analyzeRepeatedExtglob = (body, options) => {
-	  if (options.maxExtglobRecursion === false) {
-	    return { risky: false };
-	  }
-
-	  const max =
-	    typeof options.maxExtglobRecursion === 'number'
-	      ? options.maxExtglobRecursion
-	      : constants.DEFAULT_MAX_EXTGLOB_RECURSION;
-
-	  const branches = splitTopLevel(body).map(branch => branch.trim());
-
-	  if (branches.length > 1) {
-	    if (
-	      branches.some(branch => branch === '') ||
-	      branches.some(branch => /^[*?]+$/.test(branch)) ||
-	      hasRepeatedCharPrefixOverlap(branches)
-	    ) {
-	      return { risky: true };
-	    }
-	  }
-
-	  // A repeated extglob is "risky" (prone to catastrophic backtracking) when a
-	  // branch is itself a `*(...)` sequence, since that nests an unbounded quantifier
-	  // inside the outer `+(...)`/`*(...)`. When *every* branch reduces to single
-	  // characters we can emit one flat, ReDoS-safe character class that preserves the
-	  // meaning of ALL branches (e.g. `+(*(a)|*(b))` -> `[ab]*`), rather than dropping
-	  // every branch but the first.
-	  const safeChars = [];
-	  let sawStarSequence = false;
-	  let combinable = true;
-
-	  for (const branch of branches) {
-	    const chars = getStarExtglobSequenceChars(branch);
-	    if (chars) {
-	      sawStarSequence = true;
-	      safeChars.push(...chars);
-	      continue;
-	    }
-
-	    const literal = normalizeSimpleBranch(branch);
-	    if (literal && literal.length === 1) {
-	      safeChars.push(literal);
-	      continue;
-	    }
-
-	    combinable = false;
-
-	    if (repeatedExtglobRecursion(branch) > max) {
-	      return { risky: true };
-	    }
-	  }
-
-	  if (sawStarSequence) {
-	    return combinable
-	      ? { risky: true, safeOutput: buildCharClassStar([...new Set(safeChars)]) }
-	      : { risky: true };
-	  }
-
-	  return { risky: false };
-	};
-
-	/**
-	 * Parse the given input string.
-	 * @param {String} input
-	 * @param {Object} options
-	 * @return {Object}
-	 */
-
-	const parse = (input, options) => {
-	  if (typeof input !== 'string') {
-	    throw new TypeError('Expected a string');
-	  }
-
-	  input = REPLACEMENTS[input] || input;
-
-	  const opts = { ...options };
-	  const max = typeof opts.maxLength === 'number' ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
-
-	  let len = input.length;
-	  if (len > max) {
-	    throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
-	  }
-
-	  const bos = { type: 'bos', value: '', output: opts.prepend || '' };
-	  const tokens = [bos];
-
-	  const capture = opts.capture ? '' : '?:';
-
-	  // create constants based on platform, for windows or posix
-	  const PLATFORM_CHARS = constants.globChars(opts.windows);
-	  const EXTGLOB_CHARS = constants.extglobChars(PLATFORM_CHARS);
-
-	  const {
-	    DOT_LITERAL,
-	    PLUS_LITERAL,
-	    SLASH_LITERAL,
-	    ONE_CHAR,
-	    DOTS_SLASH,
-	    NO_DOT,
-	    NO_DOT_SLASH,
-	    NO_DOTS_SLASH,
-	    QMARK,
-	    QMARK_NO_DOT,
-	    STAR,
-	    START_ANCHOR
-	  } = PLATFORM_CHARS;
-
-	  const globstar = opts => {
-	    return `(${capture}(?:(?!${START_ANCHOR}${opts.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
-	  };
-
-	  const nodot = opts.dot ? '' : NO_DOT;
-	  const qmarkNoDot = opts.dot ? QMARK : QMARK_NO_DOT;
-	  let star = opts.bash === true ? globstar(opts) : STAR;
-
-	  if (opts.capture) {
-	    star = `(${star})`;
-	  }
-
-	  // minimatch options support
-	  if (typeof opts.noext === 'boolean') {
-	    opts.noextglob = opts.noext;
-	  }
-
-	  const state = {
-	    input,
-	    index: -1,
-	    start: 0,
-	    dot: opts.dot === true,
-	    consumed: '',
-	    output: '',
-	    prefix: '',
-	    backtrack: false,
-	    negated: false,
-	    brackets: 0,
-	    braces: 0,
-	    parens: 0,
-	    quotes: 0,
-	    globstar: false,
-	    tokens
-	  };
-
-	  input = utils.removePrefix(input, state);
-	  len = input.length;
-
-	  const extglobs = [];
-	  const braces = [];
-	  const stack = [];
-	  let prev = bos;
-	  let value;
-
-	  /**
-	   * Tokenizing helpers
-	   */
-
-	  const eos = () => state.index === len - 1;
-	  const peek = state.peek = (n = 1) => input[state.index + n];
-	  const advance = state.advance = () => input[++state.index] || '';
-	  const remaining = () => input.slice(state.index + 1);
-	  const consume = (value = '', num = 0) => {
-	    state.consumed += value;
-	    state.index += num;
-	  };
-
-	  const append = token => {
-	    state.output += token.output != null ? token.output : token.value;
-	    consume(token.value);
-	  };
-
-	  const negate = () => {
-	    let count = 1;
-
-	    while (peek() === '!' && (peek(2) !== '(' || peek(3) === '?')) {
-	      advance();
-	      state.start++;
-	      count++;
-	    }
-
-	    if (count % 2 === 0) {
-	      return false;
-	    }
-
-	    state.negated = true;
-	    state.start++;
-	    return true;
-	  };
-
-	  const increment = type => {
-	    state[type]++;
-	    stack.push(type);
-	  };
-
-	  const decrement = type => {
-	    state[type]--;
-	    stack.pop();
-	  };
-
-	  /**
-	   * Push tokens onto the tokens array. This helper speeds up
-	   * tokenizing by 1) helping us avoid backtracking as much as possible,
-	   * and 2) helping us avoid creating extra tokens when consecutive
-	   * characters are plain text. This improves performance and simplifies
-	   * lookbehinds.
-	   */
-
-	  const push = tok => {
-	    if (prev.type === 'globstar') {
-	      const isBrace = state.braces > 0 && (tok.type === 'comma' || tok.type === 'brace');
-	      const isExtglob = tok.extglob === true || (extglobs.length && (tok.type === 'pipe' || tok.type === 'paren'));
-
-	      if (tok.type !== 'slash' && tok.type !== 'paren' && !isBrace && !isExtglob) {
-	        state.output = state.output.slice(0, -prev.output.length);
-	        prev.type = 'star';
-	        prev.value = '*';
-	        prev.output = star;
-	        state.output += prev.output;
-	      }
-	    }
-
-	    if (extglobs.length && tok.type !== 'paren') {
-	      extglobs[extglobs.length - 1].inner += tok.value;
-	    }
-
-	    if (tok.value || tok.output) append(tok);
-	    if (prev && prev.type === 'text' && tok.type === 'text') {
-	      prev.output = (prev.output || prev.value) + tok.value;
-	      prev.value += tok.value;
-	      return;
-	    }
-
-	    tok.prev = prev;
-	    tokens.push(tok);
-	    prev = tok;
-	  };
-
-	  const extglobOpen = (type, value) => {
-	    const token = { ...EXTGLOB_CHARS[value], conditions: 1, inner: '' };
-
-	    token.prev = prev;
-	    token.parens = state.parens;
-	    token.output = state.output;
-	    token.startIndex = state.index;
-	    token.tokensIndex = tokens.length;
-	    const output = (opts.capture ? '(' : '') + token.open;
-
-	    increment('parens');
-	    push({ type, value, output: state.output ? '' : ONE_CHAR });
-	    push({ type: 'paren', extglob: true, value: advance(), output });
-	    extglobs.push(token);
-	  };
-
-	  const extglobClose = token => {
-	    const literal = input.slice(token.startIndex, state.index + 1);
-	    const body = input.slice(token.startIndex + 2, state.index);
-	    const analysis = analyzeRepeatedExtglob(body, opts);
-
-	    if ((token.type === 'plus' || token.type === 'star') && analysis.risky) {
-	      const safeOutput = analysis.safeOutput
-	        ? (token.output ? '' : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput)
-	        : undefined;
-	      const open = tokens[token.tokensIndex];
-
-	      open.type = 'text';
-	      open.value = literal;
-	      open.output = safeOutput || utils.escapeRegex(literal);
-
-	      for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
-	        tokens[i].value = '';
-	        tokens[i].output = '';
-	        delete tokens[i].suffix;
-	      }
-
-	      state.output = token.output + open.output;
-	      state.backtrack = true;
-
-	      push({ type: 'paren', extglob: true, value, output: '' });
-	      decrement('parens');
-	      return;
-	    }
-
-	    let output = token.close + (opts.capture ? ')' : '');
-	    let rest;
-
-	    if (token.type === 'negate') {
-	      let extglobStar = star;
-
-	      if (token.inner && token.inner.length > 1 && token.inner.includes('/')) {
-	        extglobStar = globstar(opts);
-	      }
-
-	      if (extglobStar !== star || eos() || /^\)+$/.test(remaining())) {
-	        output = token.close = `)$))${extglobStar}`;
-	      }
-
-	      if (token.inner.includes('*') && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
-	        // Any non-magical string (`.ts`) or even nested expression (`.{ts,tsx}`) can follow after the closing parenthesis.
-	        // In this case, we need to parse the string and use it in the output of the original pattern.
-	        // Suitable patterns: `/!(*.d).ts`, `/!(*.d).{ts,tsx}`, `**/!(*-dbg).@(js)`.
-	        //
-	        // Disabling the `fastpaths` option due to a problem with parsing strings as `.ts` in the pattern like `**/!(*.d).ts`.
-	        const expression = parse(rest, { ...options, fastpaths: false }).output;
-
-	        output = token.close = `)${expression})${extglobStar})`;
-	      }
-
-	      if (token.prev.type === 'bos') {
-	        state.negatedExtglob = true;
-	      }
-	    }
-
-	    push({ type: 'paren', extglob: true, value, output });
-	    decrement('parens');
-	  };
-
-	  /**
-	   * Fast paths
-	   */
-
-	  if (opts.fastpaths !== false && !/(^[*!]|[/()[\]{}"])/.test(input)) {
-	    let backslashes = false;
-
-	    let output = input.replace(REGEX_SPECIAL_CHARS_BACKREF, (m, esc, chars, first, rest, index) => {
-	      if (first === '\\') {
-	        backslashes = true;
-	        return m;
-	      }
-
-	      if (first === '?') {
-	        if (esc) {
-	          return esc + first + (rest ? QMARK.repeat(rest.length) : '');
-	        }
-	        if (index === 0) {
-	          return qmarkNoDot + (rest ? QMARK.repeat(rest.length) : '');
-	        }
-	        return QMARK.repeat(chars.length);
-	      }
-
-	      if (first === '.') {
-	        return DOT_LITERAL.repeat(chars.length);
-	      }
-
-	      if (first === '*') {
-	        if (esc) {
-	          return esc + first + (rest ? star : '');
-	        }
-	        return star;
-	      }
-	      return esc ? m : `\\${m}`;
-	    });
-
-	    if (backslashes === true) {
-	      if (opts.unescape === true) {
-	        output = output.replace(/\\/g, '');
-	      } else {
-	        output = output.replace(/\\+/g, m => {
-	          return m.length % 2 === 0 ? '\\\\' : (m ? '\\' : '');
-	        });
-	      }
-	    }
-
-	    if (output === input && opts.contains === true) {
-	      state.output = input;
-	      return state;
-	    }
-
-	    state.output = utils.wrapOutput(output, state, options);
-	    return state;
-	  }
-
-	  /**
-	   * Tokenize input until we reach end-of-string
-	   */
-
-	  while (!eos()) {
-	    value = advance();
-
-	    if (value === '\u0000') {
-	      continue;
-	    }
-
-	    /**
-	     * Escaped characters
-	     */
-
-	    if (value === '\\') {
-	      const next = peek();
-
-	      if (next === '/' && opts.bash !== true) {
-	        continue;
-	      }
-
-	      if (next === '.' || next === ';') {
-	        continue;
-	      }
-
-	      if (!next) {
-	        value += '\\';
-	        push({ type: 'text', value });
-	        continue;
-	      }
-
-	      // collapse slashes to reduce potential for exploits
-	      const match = /^\\+/.exec(remaining());
-	      let slashes = 0;
-
-	      if (match && match[0].length > 2) {
-	        slashes = match[0].length;
-	        state.index += slashes;
-	        if (slashes % 2 !== 0) {
-	          value += '\\';
-	        }
-	      }
-
-	      if (opts.unescape === true) {
-	        value = advance();
-	      } else {
-	        value += advance();
-	      }
-
-	      if (state.brackets === 0) {
-	        push({ type: 'text', value });
-	        continue;
-	      }
-	    }
-
-	    /**
-	     * If we're inside a regex character class, continue
-	     * until we reach the closing bracket.
-	     */
-
-	    if (state.brackets > 0 && (value !== ']' || prev.value === '[' || prev.value === '[^')) {
-	      if (opts.posix !== false && value === ':') {
-	        const inner = prev.value.slice(1);
-	        if (inner.includes('[')) {
-	          prev.posix = true;
-
-	          if (inner.includes(':')) {
-	            const idx = prev.value.lastIndexOf('[');
-	            const pre = prev.value.slice(0, idx);
-	            const rest = prev.value.slice(idx + 2);
-	            const posix = POSIX_REGEX_SOURCE[rest];
-	            if (posix) {
-	              prev.value = pre + posix;
-	              state.backtrack = true;
-	              advance();
-
-	              if (!bos.output && tokens.indexOf(prev) === 1) {
-	                bos.output = ONE_CHAR;
-	              }
-	              continue;
-	            }
-	          }
-	        }
-	      }
-
-	      if ((value === '[' && peek() !== ':') || (value === '-' && peek() === ']')) {
-	        value = `\\${value}`;
-	      }
-
-	      if (value === ']' && (prev.value === '[' || prev.value === '[^')) {
-	        value = `\\${value}`;
-	      }
-
-	      if (opts.posix === true && value === '!' && prev.value === '[') {
-	        value = '^';
-	      }
-
-	      prev.value += value;
-	      append({ value });
-	      continue;
-	    }
-
-	    /**
-	     * If we're inside a quoted string, continue
-	     * until we reach the closing double quote.
-	     */
-
-	    if (state.quotes === 1 && value !== '"') {
-	      value = utils.escapeRegex(value);
-	      prev.value += value;
-	      append({ value });
-	      continue;
-	    }
-
-	    /**
-	     * Double quotes
-	     */
-
-	    if (value === '"') {
-	      state.quotes = state.quotes === 1 ? 0 : 1;
-	      if (opts.keepQuotes === true) {
-	        push({ type: 'text', value });
-	      }
-	      continue;
-	    }
-
-	    /**
-	     * Parentheses
-	     */
-
-	    if (value === '(') {
-	      increment('parens');
-	      push({ type: 'paren', value });
-	      continue;
-	    }
-
-	    if (value === ')') {
-	      if (state.parens === 0 && opts.strictBrackets === true) {
-	        throw new SyntaxError(syntaxError('opening', '('));
-	      }
-
-	      const extglob = extglobs[extglobs.length - 1];
-	      if (extglob && state.parens === extglob.parens + 1) {
-	        extglobClose(extglobs.pop());
-	        continue;
-	      }
-
-	      push({ type: 'paren', value, output: state.parens ? ')' : '\\)' });
-	      decrement('parens');
-	      continue;
-	    }
-
-	    /**
-	     * Square brackets
-	     */
-
-	    if (value === '[') {
-	      if (opts.nobracket === true || !remaining().includes(']')) {
-	        if (opts.nobracket !== true && opts.strictBrackets === true) {
-	          throw new SyntaxError(syntaxError('closing', ']'));
-	        }
-
-	        value = `\\${value}`;
-	      } else {
-	        increment('brackets');
-	      }
-
-	      push({ type: 'bracket', value });
-	      continue;
-	    }
-
-	    if (value === ']') {
-	      if (opts.nobracket === true || (prev && prev.type === 'bracket' && prev.value.length === 1)) {
-	        push({ type: 'text', value, output: `\\${value}` });
-	        continue;
-	      }
-
-	      if (state.brackets === 0) {
-	        if (opts.strictBrackets === true) {
-	          throw new SyntaxError(syntaxError('opening', '['));
-	        }
-
-	        push({ type: 'text', value, output: `\\${value}` });
-	        continue;
-	      }
-
-	      decrement('brackets');
-
-	      const prevValue = prev.value.slice(1);
-	      if (prev.posix !== true && prevValue[0] === '^' && !prevValue.includes('/')) {
-	        value = `/${value}`;
-	      }
-
-	      prev.value += value;
-	      append({ value });
-
-	      // when literal brackets are explicitly disabled
-	      // assume we should match with a regex character class
-	      if (opts.literalBrackets === false || utils.hasRegexChars(prevValue)) {
-	        continue;
-	      }
-
-	      const escaped = utils.escapeRegex(prev.value);
-	      state.output = state.output.slice(0, -prev.value.length);
-
-	      // when literal brackets are explicitly enabled
-	      // assume we should escape the brackets to match literal characters
-	      if (opts.literalBrackets === true) {
-	        state.output += escaped;
-	        prev.value = escaped;
-	        continue;
-	      }
-
-	      // when the user specifies nothing, try to match both
-	      prev.value = `(${capture}${escaped}|${prev.value})`;
-	      state.output += prev.value;
-	      continue;
-	    }
-
-	    /**
-	     * Braces
-	     */
-
-	    if (value === '{' && opts.nobrace !== true) {
-	      increment('braces');
-
-	      const open = {
-	        type: 'brace',
-	        value,
-	        output: '(',
-	        outputIndex: state.output.length,
-	        tokensIndex: state.tokens.length
-	      };
-
-	      braces.push(open);
-	      push(open);
-	      continue;
-	    }
-
-	    if (value === '}') {
-	      const brace = braces[braces.length - 1];
-
-	      if (opts.nobrace === true || !brace) {
-	        push({ type: 'text', value, output: value });
-	        continue;
-	      }
-
-	      let output = ')';
-
-	      if (brace.dots === true) {
-	        const arr = tokens.slice();
-	        const range = [];
-
-	        for (let i = arr.length - 1; i >= 0; i--) {
-	          tokens.pop();
-	          if (arr[i].type === 'brace') {
-	            break;
-	          }
-	          if (arr[i].type !== 'dots') {
-	            range.unshift(arr[i].value);
-	          }
-	        }
-
-	        output = expandRange(range, opts);
-	        state.backtrack = true;
-	      }
-
-	      if (brace.comma !== true && brace.dots !== true) {
-	        const out = state.output.slice(0, brace.outputIndex);
-	        const toks = state.tokens.slice(brace.tokensIndex);
-	        brace.value = brace.output = '\\{';
-	        value = output = '\\}';
-	        state.output = out;
-	        for (const t of toks) {
-	          state.output += (t.output || t.value);
-	        }
-	      }
-
-	      push({ type: 'brace', value, output });
-	      decrement('braces');
-	      braces.pop();
-	      continue;
-	    }
-
-	    /**
-	     * Pipes
-	     */
-
-	    if (value === '|') {
-	      if (extglobs.length > 0) {
-	        extglobs[extglobs.length - 1].conditions++;
-	      }
-	      push({ type: 'text', value });
-	      continue;
-	    }
-
-	    /**
-	     * Commas
-	     */
-
-	    if (value === ',') {
-	      let output = value;
-
-	      const brace = braces[braces.length - 1];
-	      if (brace && stack[stack.length - 1] === 'braces') {
-	        brace.comma = true;
-	        output = '|';
-	      }
-
-	      push({ type: 'comma', value, output });
-	      continue;
-	    }
-
-	    /**
-	     * Slashes
-	     */
-
-	    if (value === '/') {
-	      // if the beginning of the glob is "./", advance the start
-	      // to the current index, and don't add the "./" characters
-	      // to the state. This greatly simplifies lookbehinds when
-	      // checking for BOS characters like "!" and "." (not "./")
-	      if (prev.type === 'dot' && state.index === state.start + 1) {
-	        state.start = state.index + 1;
-	        state.consumed = '';
-	        state.output = '';
-	        tokens.pop();
-	        prev = bos; // reset "prev" to the first token
-	        continue;
-	      }
-
-	      push({ type: 'slash', value, output: SLASH_LITERAL });
-	      continue;
-	    }
-
-	    /**
-	     * Dots
-	     */
-
-	    if (value === '.') {
-	      if (state.braces > 0 && prev.type === 'dot') {
-	        if (prev.value === '.') prev.output = DOT_LITERAL;
-	        const brace = braces[braces.length - 1];
-	        prev.type = 'dots';
-	        prev.output += value;
-	        prev.value += value;
-	        brace.dots = true;
-	        continue;
-	      }
-
-	      if ((state.braces + state.parens) === 0 && prev.type !== 'bos' && prev.type !== 'slash') {
-	        push({ type: 'text', value, output: DOT_LITERAL });
-	        continue;
-	      }
-
-	      push({ type: 'dot', value, output: DOT_LITERAL });
-	      continue;
-	    }
-
-	    /**
-	     * Question marks
-	     */
-
-	    if (value === '?') {
-	      const isGroup = prev && prev.value === '(';
-	      if (!isGroup && opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
-	        extglobOpen('qmark', value);
-	        continue;
-	      }
-
-	      if (prev && prev.type === 'paren') {
-	        const next = peek();
-	        let output = value;
-
-	        if ((prev.value === '(' && !/[!=<:]/.test(next)) || (next === '<' && !/<([!=]|\w+>)/.test(remaining()))) {
-	          output = `\\${value}`;
-	        }
-
-	        push({ type: 'text', value, output });
-	        continue;
-	      }
-
-	      if (opts.dot !== true && (prev.type === 'slash' || prev.type === 'bos')) {
-	        push({ type: 'qmark', value, output: QMARK_NO_DOT });
-	        continue;
-	      }
-
-	      push({ type: 'qmark', value, output: QMARK });
-	      continue;
-	    }
-
-	    /**
-	     * Exclamation
-	     */
-
-	    if (value === '!') {
-	      if (opts.noextglob !== true && peek() === '(') {
-	        if (peek(2) !== '?' || !/[!=<:]/.test(peek(3))) {
-	          extglobOpen('negate', value);
-	          continue;
-	        }
-	      }
-
-	      if (opts.nonegate !== true && state.index === 0) {
-	        negate();
-	        continue;
-	      }
-	    }
-
-	    /**
-	     * Plus
-	     */
-
-	    if (value === '+') {
-	      if (opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
-	        extglobOpen('plus', value);
-	        continue;
-	      }
-
-	      if ((prev && prev.value === '(') || opts.regex === false) {
-	        push({ type: 'plus', value, output: PLUS_LITERAL });
-	        continue;
-	      }
-
-	      if ((prev && (prev.type === 'bracket' || prev.type === 'paren' || prev.type === 'brace')) || state.parens > 0) {
-	        push({ type: 'plus', value });
-	        continue;
-	      }
-
-	      push({ type: 'plus', value: PLUS_LITERAL });
-	      continue;
-	    }
-
-	    /**
-	     * Plain text
-	     */
-
-	    if (value === '@') {
-	      if (opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
-	        push({ type: 'at', extglob: true, value, output: '' });
-	        continue;
-	      }
-
-	      push({ type: 'text', value });
-	      continue;
-	    }
-
-	    /**
-	     * Plain text
-	     */
-
-	    if (value !== '*') {
-	      if (value === '$' || value === '^') {
-	        value = `\\${value}`;
-	      }
-
-	      const match = REGEX_NON_SPECIAL_CHARS.exec(remaining());
-	      if (match) {
-	        value += match[0];
-	        state.index += match[0].length;
-	      }
-
-	      push({ type: 'text', value });
-	      continue;
-	    }
-
-	    /**
-	     * Stars
-	     */
-
-	    if (prev && (prev.type === 'globstar' || prev.star === true)) {
-	      prev.type = 'star';
-	      prev.star = true;
-	      prev.value += value;
-	      prev.output = star;
-	      state.backtrack = true;
-	      state.globstar = true;
-	      consume(value);
-	      continue;
-	    }
-
-	    let rest = remaining();
-	    if (opts.noextglob !== true && /^\([^?]/.test(rest)) {
-	      extglobOpen('star', value);
-	      continue;
-	    }
-
-	    if (prev.type === 'star') {
-	      if (opts.noglobstar === true) {
-	        consume(value);
-	        continue;
-	      }
-
-	      const prior = prev.prev;
-	      const before = prior.prev;
-	      const isStart = prior.type === 'slash' || prior.type === 'bos';
-	      const afterStar = before && (before.type === 'star' || before.type === 'globstar');
-
-	      if (opts.bash === true && (!isStart || (rest[0] && rest[0] !== '/'))) {
-	        push({ type: 'star', value, output: '' });
-	        continue;
-	      }
-
-	      const isBrace = state.braces > 0 && (prior.type === 'comma' || prior.type === 'brace');
-	      const isExtglob = extglobs.length && (prior.type === 'pipe' || prior.type === 'paren');
-	      if (!isStart && prior.type !== 'paren' && !isBrace && !isExtglob) {
-	        push({ type: 'star', value, output: '' });
-	        continue;
-	      }
-
-	      // strip consecutive `/**/`
-	      while (rest.slice(0, 3) === '/**') {
-	        const after = input[state.index + 4];
-	        if (after && after !== '/') {
-	          break;
-	        }
-	        rest = rest.slice(3);
-	        consume('/**', 3);
-	      }
-
-	      // A globstar followed only by balanced closing parens is at the logical end of patterns like
-	      // `test(/utils/**)` and `test?(/utils/**)`. Treat it as EOS so the trailing `/**` can match its
-	      // parent path, except in negated extglobs where that would change the exclusion semantics.
-	      const isEnd = eos() || (
-	        state.parens > 0
-	        && rest === ')'.repeat(state.parens)
-	        && !extglobs.some(extglob => extglob.type === 'negate')
-	      );
-
-	      if (prior.type === 'bos' && eos()) {
-	        prev.type = 'globstar';
-	        prev.value += value;
-	        prev.output = globstar(opts);
-	        state.output = prev.output;
-	        state.globstar = true;
-	        consume(value);
-	        continue;
-	      }
-
-	      if (prior.type === 'slash' && prior.prev.type !== 'bos' && !afterStar && isEnd) {
-	        state.output = state.output.slice(0, -(prior.output + prev.output).length);
-	        prior.output = `(?:${prior.output}`;
-
-	        prev.type = 'globstar';
-	        prev.output = globstar(opts) + (opts.strictSlashes ? ')' : '|$)');
-	        prev.value += value;
-	        state.globstar = true;
-	        state.output += prior.output + prev.output;
-	        consume(value);
-	        continue;
-	      }
-
-	      if (prior.type === 'slash' && prior.prev.type !== 'bos' && rest[0] === '/') {
-	        const end = rest[1] !== void 0 ? '|$' : '';
-
-	        state.output = state.output.slice(0, -(prior.output + prev.output).length);
-	        prior.output = `(?:${prior.output}`;
-
-	        prev.type = 'globstar';
-	        prev.output = `${globstar(opts)}${SLASH_LITERAL}|${SLASH_LITERAL}${end})`;
-	        prev.value += value;
-
-	        state.output += prior.output + prev.output;
-	        state.globstar = true;
-
-	        consume(value + advance());
-
-	        push({ type: 'slash', value: '/', output: '' });
-	        continue;
-	      }
-
-	      if (prior.type === 'bos' && rest[0] === '/') {
-	        prev.type = 'globstar';
-	        prev.value += value;
-	        prev.output = `(?:^|${SLASH_LITERAL}|${globstar(opts)}${SLASH_LITERAL})`;
-	        state.output = prev.output;
-	        state.globstar = true;
-	        consume(value + advance());
-	        push({ type: 'slash', value: '/', output: '' });
-	        continue;
-	      }
-
-	      // remove single star from output
-	      state.output = state.output.slice(0, -prev.output.length);
-
-	      // reset previous token to globstar
-	      prev.type = 'globstar';
-	      prev.output = globstar(opts);
-	      prev.value += value;
-
-	      // reset output with globstar
-	      state.output += prev.output;
-	      state.globstar = true;
-	      consume(value);
-	      continue;
-	    }
-
-	    const token = { type: 'star', value, output: star };
-
-	    if (opts.bash === true) {
-	      token.output = '.*?';
-	      if (prev.type === 'bos' || prev.type === 'slash') {
-	        token.output = nodot + token.output;
-	      }
-	      push(token);
-	      continue;
-	    }
-
-	    if (prev && (prev.type === 'bracket' || prev.type === 'paren') && opts.regex === true) {
-	      token.output = value;
-	      push(token);
-	      continue;
-	    }
-
-	    if (state.index === state.start || prev.type === 'slash' || prev.type === 'dot') {
-	      if (prev.type === 'dot') {
-	        state.output += NO_DOT_SLASH;
-	        prev.output += NO_DOT_SLASH;
-
-	      } else if (opts.dot === true) {
-	        state.output += NO_DOTS_SLASH;
-	        prev.output += NO_DOTS_SLASH;
-
-	      } else {
-	        state.output += nodot;
-	        prev.output += nodot;
-	      }
-
-	      if (peek() !== '*') {
-	        state.output += ONE_CHAR;
-	        prev.output += ONE_CHAR;
-	      }
-	    }
-
-	    push(token);
-	  }
-
-	  while (state.brackets > 0) {
-	    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', ']'));
-	    state.output = utils.escapeLast(state.output, '[');
-	    decrement('brackets');
-	  }
-
-	  while (state.parens > 0) {
-	    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', ')'));
-	    state.output = utils.escapeLast(state.output, '(');
-	    decrement('parens');
-	  }
-
-	  while (state.braces > 0) {
-	    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', '}'));
-	    state.output = utils.escapeLast(state.output, '{');
-	    decrement('braces');
-	  }
-
-	  if (opts.strictSlashes !== true && (prev.type === 'star' || prev.type === 'bracket')) {
-	    push({ type: 'maybe_slash', value: '', output: `${SLASH_LITERAL}?` });
-	  }
-
-	  // rebuild the output if we had to backtrack at any point
-	  if (state.backtrack === true) {
-	    state.output = '';
-
-	    for (const token of state.tokens) {
-	      state.output += token.output != null ? token.output : token.value;
-
-	      if (token.suffix) {
-	        state.output += token.suffix;
-	      }
-	    }
-	  }
-
-	  return state;
-	};
-
-	/**
-	 * Fast paths for creating regular expressions for common glob patterns.
-	 * This can significantly speed up processing and has very little downside
-	 * impact when none of the fast paths match.
-	 */
-
-	parse.fastpaths = (input, options) => {
-	  const opts = { ...options };
-	  const max = typeof opts.maxLength === 'number' ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
-	  const len = input.length;
-	  if (len > max) {
-	    throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
-	  }
-
-	  input = REPLACEMENTS[input] || input;
-
-	  // create constants based on platform, for windows or posix
-	  const {
-	    DOT_LITERAL,
-	    SLASH_LITERAL,
-	    ONE_CHAR,
-	    DOTS_SLASH,
-	    NO_DOT,
-	    NO_DOTS,
-	    NO_DOTS_SLASH,
-	    STAR,
-	    START_ANCHOR
-	  } = constants.globChars(opts.windows);
-
-	  const nodot = opts.dot ? NO_DOTS : NO_DOT;
-	  const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
-	  const capture = opts.capture ? '' : '?:';
-	  const state = { negated: false, prefix: '' };
-	  let star = opts.bash === true ? '.*?' : STAR;
-
-	  if (opts.capture) {
-	    star = `(${star})`;
-	  }
-
-	  const globstar = opts => {
-	    if (opts.noglobstar === true) return star;
-	    return `(${capture}(?:(?!${START_ANCHOR}${opts.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
-	  };
-
-	  const create = str => {
-	    switch (str) {
-	      case '*':
-	        return `${nodot}${ONE_CHAR}${star}`;
-
-	      case '.*':
-	        return `${DOT_LITERAL}${ONE_CHAR}${star}`;
-
-	      case '*.*':
-	        return `${nodot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
-
-	      case '*/*':
-	        return `${nodot}${star}${SLASH_LITERAL}${ONE_CHAR}${slashDot}${star}`;
-
-	      case '**':
-	        return nodot + globstar(opts);
-
-	      case '**/*':
-	        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${ONE_CHAR}${star}`;
-
-	      case '**/*.*':
-	        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
-
-	      case '**/.*':
-	        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${DOT_LITERAL}${ONE_CHAR}${star}`;
-
-	      default: {
-	        const match = /^(.*?)\.(\w+)$/.exec(str);
-	        if (!match) return;
-
-	        const source = create(match[1]);
-	        if (!source) return;
-
-	        return source + DOT_LITERAL + match[2];
-	      }
-	    }
-	  };
-
-	  const output = utils.removePrefix(input, state);
-	  let source = create(output);
-
-	  if (source && opts.strictSlashes !== true) {
-	    source += `${SLASH_LITERAL}?`;
-	  }
-
-	  return source;
-	};
-
-	parse_1 = parse;
-	return parse_1;
-}
-
-var picomatch_1$1;
-var hasRequiredPicomatch$1;
-
-function requirePicomatch$1 () {
-	if (hasRequiredPicomatch$1) return picomatch_1$1;
-	hasRequiredPicomatch$1 = 1;
-
-	const scan = /*@__PURE__*/ requireScan();
-	const parse = /*@__PURE__*/ requireParse$1();
-	const utils = /*@__PURE__*/ requireUtils$1();
-	const constants = /*@__PURE__*/ requireConstants$5();
-	const isObject = val => val && typeof val === 'object' && !Array.isArray(val);
-
-	/**
-	 * Creates a matcher function from one or more glob patterns. The
-	 * returned function takes a string to match as its first argument,
-	 * and returns true if the string is a match. The returned matcher
-	 * function also takes a boolean as the second argument that, when true,
-	 * returns an object with additional information.
-	 *
-	 * ```js
-	 * const picomatch = require('picomatch');
-	 * // picomatch(glob[, options]);
-	 *
-	 * const isMatch = picomatch('*.!(*a)');
-	 * console.log(isMatch('a.a')); //=> false
-	 * console.log(isMatch('a.b')); //=> true
-	 *
-	 * // For environments without `node.js`, `picomatch/posix` provides you a dependency-free matcher, without automatic OS detection.
-	 * const picomatch = require('picomatch/posix');
-	 * // the same API, defaulting to posix paths
-	 * const isMatch = picomatch('a/*');
-	 * console.log(isMatch('a\\b')); //=> false
-	 * console.log(isMatch('a/b')); //=> true
-	 *
-	 * // you can still configure the matcher function to accept windows paths
-	 * const isMatch = picomatch('a/*', { options: windows });
-	 * console.log(isMatch('a\\b')); //=> true
-	 * console.log(isMatch('a/b')); //=> true
-	 * ```
-	 * @name picomatch
-	 * @param {String|Array} `globs` One or more glob patterns.
-	 * @param {Object=} `options`
-	 * @return {Function=} Returns a matcher function.
-	 * @api public
-	 */
-
-	const picomatch = (glob, options, returnState = false) => {
-	  if (Array.isArray(glob)) {
-	    const fns = glob.map(input => picomatch(input, options, returnState));
-	    const arrayMatcher = str => {
-	      for (const isMatch of fns) {
-	        const state = isMatch(str);
-	        if (state) return state;
-	      }
-	      return false;
-	    };
-	    return arrayMatcher;
-	  }
-
-	  const isState = isObject(glob) && glob.tokens && glob.input;
-
-	  if (glob === '' || (typeof glob !== 'string' && !isState)) {
-	    throw new TypeError('Expected pattern to be a non-empty string');
-	  }
-
-	  const opts = options || {};
-	  const posix = opts.windows;
-	  const regex = isState
-	    ? picomatch.compileRe(glob, options)
-	    : picomatch.makeRe(glob, options, false, true);
-
-	  const state = regex.state;
-	  delete regex.state;
-
-	  let isIgnored = () => false;
-	  if (opts.ignore) {
-	    const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
-	    isIgnored = picomatch(opts.ignore, ignoreOpts, returnState);
-	  }
-
-	  const matcher = (input, returnObject = false) => {
-	    const { isMatch, match, output } = picomatch.test(input, regex, options, { glob, posix });
-	    const result = { glob, state, regex, posix, input, output, match, isMatch };
-
-	    if (typeof opts.onResult === 'function') {
-	      opts.onResult(result);
-	    }
-
-	    if (isMatch === false) {
-	      result.isMatch = false;
-	      return returnObject ? result : false;
-	    }
-
-	    if (isIgnored(input)) {
-	      if (typeof opts.onIgnore === 'function') {
-	        opts.onIgnore(result);
-	      }
-	      result.isMatch = false;
-	      return returnObject ? result : false;
-	    }
-
-	    if (typeof opts.onMatch === 'function') {
-	      opts.onMatch(result);
-	    }
-	    return returnObject ? result : true;
-	  };
-
-	  if (returnState) {
-	    matcher.state = state;
-	  }
-
-	  return matcher;
-	};
-
-	/**
-	 * Test `input` with the given `regex`. This is used by the main
-	 * `picomatch()` function to test the input string.
-	 *
-	 * ```js
-	 * const picomatch = require('picomatch');
-	 * // picomatch.test(input, regex[, options]);
-	 *
-	 * console.log(picomatch.test('foo/bar', /^(?:([^/]*?)\/([^/]*?))$/));
-	 * // { isMatch: true, match: [ 'foo/', 'foo', 'bar' ], output: 'foo/bar' }
-	 * ```
-	 * @param {String} `input` String to test.
-	 * @param {RegExp} `regex`
-	 * @return {Object} Returns an object with matching info.
-	 * @api public
-	 */
-
-	picomatch.test = (input, regex, options, { glob, posix } = {}) => {
-	  if (typeof input !== 'string') {
-	    throw new TypeError('Expected input to be a string');
-	  }
-
-	  if (input === '') {
-	    return { isMatch: false, output: '' };
-	  }
-
-	  const opts = options || {};
-	  const format = opts.format || (posix ? utils.toPosixSlashes : null);
-	  let match = input === glob;
-	  let output = (match && format) ? format(input) : input;
-
-	  if (match === false) {
-	    output = format ? format(input) : input;
-	    match = output === glob;
-	  }
-
-	  if (match === false || opts.capture === true) {
-	    if (opts.matchBase === true || opts.basename === true) {
-	      match = picomatch.matchBase(input, regex, options, posix);
-	    } else {
-	      match = regex.exec(output);
-	    }
-	  }
-
-	  return { isMatch: Boolean(match), match, output };
-	};
-
-	/**
-	 * Match the basename of a filepath.
-	 *
-	 * ```js
-	 * const picomatch = require('picomatch');
-	 * // picomatch.matchBase(input, glob[, options]);
-	 * console.log(picomatch.matchBase('foo/bar.js', '*.js'); // true
-	 * ```
-	 * @param {String} `input` String to test.
-	 * @param {RegExp|String} `glob` Glob pattern or regex created by [.makeRe](#makeRe).
-	 * @return {Boolean}
-	 * @api public
-	 */
-
-	picomatch.matchBase = (input, glob, options, posix = options && options.windows) => {
-	  const regex = glob instanceof RegExp ? glob : picomatch.makeRe(glob, options);
-	  return regex.test(utils.basename(input, { windows: posix }));
-	};
-
-	/**
-	 * Returns true if **any** of the given glob `patterns` match the specified `string`.
-	 *
-	 * ```js
-	 * const picomatch = require('picomatch');
-	 * // picomatch.isMatch(string, patterns[, options]);
-	 *
-	 * console.log(picomatch.isMatch('a.a', ['b.*', '*.a'])); //=> true
-	 * console.log(picomatch.isMatch('a.a', 'b.*')); //=> false
-	 * ```
-	 * @param {String|Array} str The string to test.
-	 * @param {String|Array} patterns One or more glob patterns to use for matching.
-	 * @param {Object} [options] See available [options](#options).
-	 * @return {Boolean} Returns true if any patterns match `str`
-	 * @api public
-	 */
-
-	picomatch.isMatch = (str, patterns, options) => picomatch(patterns, options)(str);
-
-	/**
-	 * Parse a glob pattern to create the source string for a regular
-	 * expression.
-	 *
-	 * ```js
-	 * const picomatch = require('picomatch');
-	 * const result = picomatch.parse(pattern[, options]);
-	 * ```
-	 * @param {String} `pattern`
-	 * @param {Object} `options`
-	 * @return {Object} Returns an object with useful properties and output to be used as a regex source string.
-	 * @api public
-	 */
-
-	picomatch.parse = (pattern, options) => {
-	  if (Array.isArray(pattern)) return pattern.map(p => picomatch.parse(p, options));
-	  return parse(pattern, { ...options, fastpaths: false });
-	};
-
-	/**
-	 * Scan a glob pattern to separate the pattern into segments.
-	 *
-	 * ```js
-	 * const picomatch = require('picomatch');
-	 * // picomatch.scan(input[, options]);
-	 *
-	 * const result = picomatch.scan('!./foo/*.js');
-	 * console.log(result);
-	 * { prefix: '!./',
-	 *   input: '!./foo/*.js',
-	 *   start: 3,
-	 *   base: 'foo',
-	 *   glob: '*.js',
-	 *   isBrace: false,
-	 *   isBracket: false,
-	 *   isGlob: true,
-	 *   isExtglob: false,
-	 *   isGlobstar: false,
-	 *   negated: true }
-	 * ```
-	 * @param {String} `input` Glob pattern to scan.
-	 * @param {Object} `options`
-	 * @return {Object} Returns an object with
-	 * @api public
-	 */
-
-	picomatch.scan = (input, options) => scan(input, options);
-
-	/**
-	 * Compile a regular expression from the `state` object returned by the
-	 * [parse()](#parse) method.
-	 *
-	 * ```js
-	 * const picomatch = require('picomatch');
-	 * const state = picomatch.parse('*.js');
-	 * // picomatch.compileRe(state[, options]);
-	 *
-	 * console.log(picomatch.compileRe(state));
-	 * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
-	 * ```
-	 * @param {Object} `state`
-	 * @param {Object} `options`
-	 * @param {Boolean} `returnOutput` Intended for implementors, this argument allows you to return the raw output from the parser.
-	 * @param {Boolean} `returnState` Adds the state to a `state` property on the returned regex. Useful for implementors and debugging.
-	 * @return {RegExp}
-	 * @api public
-	 */
-
-	picomatch.compileRe = (state, options, returnOutput = false, returnState = false) => {
-	  if (returnOutput === true) {
-	    return state.output;
-	  }
-
-	  const opts = options || {};
-	  const prepend = opts.contains ? '' : '^';
-	  const append = opts.contains ? '' : '$';
-
-	  let source = `${prepend}(?:${state.output})${append}`;
-	  if (state && state.negated === true) {
-	    source = `^(?!${source}).*$`;
-	  }
-
-	  const regex = picomatch.toRegex(source, options);
-	  if (returnState === true) {
-	    regex.state = state;
-	  }
-
-	  return regex;
-	};
-
-	/**
-	 * Create a regular expression from a parsed glob pattern.
-	 *
-	 * ```js
-	 * const picomatch = require('picomatch');
-	 * // picomatch.makeRe(state[, options]);
-	 *
-	 * const result = picomatch.makeRe('*.js');
-	 * console.log(result);
-	 * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
-	 * ```
-	 * @param {String} `state` The object returned from the `.parse` method.
-	 * @param {Object} `options`
-	 * @param {Boolean} `returnOutput` Implementors may use this argument to return the compiled output, instead of a regular expression. This is not exposed on the options to prevent end-users from mutating the result.
-	 * @param {Boolean} `returnState` Implementors may use this argument to return the state from the parsed glob with the returned regular expression.
-	 * @return {RegExp} Returns a regex created from the given pattern.
-	 * @api public
-	 */
-
-	picomatch.makeRe = (input, options = {}, returnOutput = false, returnState = false) => {
-	  if (!input || typeof input !== 'string') {
-	    throw new TypeError('Expected a non-empty string');
-	  }
-
-	  let parsed = { negated: false, fastpaths: true };
-
-	  if (options.fastpaths !== false && (input[0] === '.' || input[0] === '*')) {
-	    parsed.output = parse.fastpaths(input, options);
-	  }
-
-	  if (!parsed.output) {
-	    parsed = parse(input, options);
-	  }
-
-	  return picomatch.compileRe(parsed, options, returnOutput, returnState);
-	};
-
-	/**
-	 * Create a regular expression from the given regex source string.
-	 *
-	 * ```js
-	 * const picomatch = require('picomatch');
-	 * // picomatch.toRegex(source[, options]);
-	 *
-	 * const { output } = picomatch.parse('*.js');
-	 * console.log(picomatch.toRegex(output));
-	 * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
-	 * ```
-	 * @param {String} `source` Regular expression source string.
-	 * @param {Object} `options`
-	 * @return {RegExp}
-	 * @api public
-	 */
-
-	picomatch.toRegex = (source, options) => {
-	  try {
-	    const opts = options || {};
-	    return new RegExp(source, opts.flags || (opts.nocase ? 'i' : ''));
-	  } catch (err) {
-	    if (options && options.debug === true) throw err;
-	    return /$^/;
-	  }
-	};
-
-	/**
-	 * Picomatch constants.
-	 * @return {Object}
-	 */
-
-	picomatch.constants = constants;
-
-	/**
-	 * Expose "picomatch"
-	 */
-
-	picomatch_1$1 = picomatch;
-	return picomatch_1$1;
-}
-
-var picomatch_1;
-var hasRequiredPicomatch;
-
-function requirePicomatch () {
-	if (hasRequiredPicomatch) return picomatch_1;
-	hasRequiredPicomatch = 1;
-
-	const pico = /*@__PURE__*/ requirePicomatch$1();
-	const utils = /*@__PURE__*/ requireUtils$1();
-
-	function picomatch(glob, options, returnState = false) {
-	  // default to os.platform()
-	  if (options && (options.windows === null || options.windows === undefined)) {
-	    // don't mutate the original options object
-	    options = { ...options, windows: utils.isWindows() };
-	  }
-
-	  return pico(glob, options, returnState);
-	}
-
-	Object.assign(picomatch, pico);
-	picomatch_1 = picomatch;
-	return picomatch_1;
-}
-
-var picomatchExports = /*@__PURE__*/ requirePicomatch();
-var picomatch = /*@__PURE__*/getDefaultExportFromCjs(picomatchExports);
-
-/** Starting, readying or stopping a launched deployment failed (src/launch). */
-class LaunchError extends GateError {
-}
-
-/**
- * The few git operations launching needs, each an argument array (never a shell): resolve a
- * commit, fetch it into a shallow checkout, add and remove a worktree, list blob digests.
- */
-function git(cwd, args, env = process.env) {
-    return new Promise((resolve, reject) => {
-        execFile('git', args, 
-        // No prompt for credentials in a job: a fetch that needs them fails instead of hanging.
-        { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' }, maxBuffer: 64 * 1024 * 1024, timeout: 600_000 }, (error, stdout, stderr) => {
-            if (error) {
-                const message = (stderr || error.message).trim().split('\n').slice(-3).join(' ');
-                reject(new LaunchError('launch.git', `git ${args[0]} failed: ${message}`, { file: cwd, value: args.join(' ') }));
-            }
-            else
-                resolve({ stdout, stderr });
-        });
-    });
-}
-/** The top of the work tree holding `dir`. */
-async function repositoryRoot(dir, env) {
-    try {
-        return (await git(dir, ['rev-parse', '--show-toplevel'], env)).stdout.trim();
+function evaluateCheck(check, blocks, summary, confidence) {
+    const base = {
+        metric: check.metric,
+        level: summary.level,
+        baseline: metricValue(summary.baseline, check.metric),
+        candidate: metricValue(summary.candidate, check.metric)
+    };
+    if (check.min !== null || check.max !== null) {
+        const kind = check.min !== null ? 'min' : 'max';
+        const threshold = (check.min ?? check.max);
+        const value = base.candidate;
+        if (value === null || !Number.isFinite(value)) {
+            return {
+                ...base,
+                kind,
+                threshold,
+                ratio: null,
+                pairs: 0,
+                verdict: 'error',
+                pairs_needed: null,
+                reason: `the candidate's ${check.metric} could not be measured (no successful request)`
+            };
+        }
+        const good = kind === 'max' ? value <= threshold : value >= threshold;
+        return {
+            ...base,
+            kind,
+            threshold,
+            ratio: null,
+            pairs: 0,
+            verdict: good ? 'pass' : 'fail',
+            pairs_needed: null,
+            reason: `candidate ${fmt(value)} ${good ? (kind === 'max' ? '<=' : '>=') : kind === 'max' ? '>' : '<'} ${fmt(threshold)}`
+        };
     }
-    catch {
-        throw new LaunchError('launch.not_a_repository', `${dir} is not inside a git work tree; launching from a checkout needs one`, {
-            file: dir
-        });
+    const kind = check.minRatio !== null ? 'min_ratio' : 'max_ratio';
+    const threshold = (check.minRatio ?? check.maxRatio);
+    const { baseline, candidate } = pairedValues(blocks, summary.level, check.metric);
+    const outcome = blockPairRatio(baseline, candidate, confidence);
+    if (!outcome.ok) {
+        return {
+            ...base,
+            kind,
+            threshold,
+            ratio: null,
+            pairs: Math.min(baseline.length, candidate.length),
+            verdict: 'error',
+            pairs_needed: null,
+            reason: `no ratio: ${outcome.reason}`
+        };
     }
+    const r = outcome.ratio;
+    let verdict;
+    if (kind === 'min_ratio')
+        verdict = r.low > threshold ? 'pass' : r.high < threshold ? 'fail' : 'inconclusive';
+    else
+        verdict = r.high < threshold ? 'pass' : r.low > threshold ? 'fail' : 'inconclusive';
+    const needed = verdict === 'inconclusive' ? pairsToResolve(r, threshold, confidence) : null;
+    const side = kind === 'min_ratio' ? 'above' : 'below';
+    const reason = verdict === 'pass'
+        ? `the whole interval is ${side} ${fmt(threshold)}`
+        : verdict === 'fail'
+            ? `the whole interval is on the wrong side of ${fmt(threshold)}`
+            : needed === null
+                ? `the interval contains ${fmt(threshold)} and the estimate sits on it: more pairs will not resolve it`
+                : `the interval contains ${fmt(threshold)}; about ${needed} block pairs (repetitions) would resolve it`;
+    return {
+        ...base,
+        kind,
+        threshold,
+        ratio: { estimate: r.estimate, low: r.low, high: r.high },
+        pairs: r.pairs,
+        verdict,
+        pairs_needed: needed,
+        reason
+    };
 }
-/**
- * The full SHA of `ref`, fetching it from `origin` when the checkout lacks it (actions/checkout
- * fetches one commit by default, so the pull request's base is usually absent).
- */
-async function resolveCommit(root, ref, env, log) {
-    const local = await tryResolve(root, ref, env);
-    if (local)
-        return local;
-    const shallow = (await git(root, ['rev-parse', '--is-shallow-repository'], env)).stdout.trim() === 'true';
-    log?.(`fetching ${ref} from origin (${shallow ? 'shallow checkout' : 'not in this clone'})`);
-    try {
-        await git(root, ['fetch', '--no-tags', '--no-recurse-submodules', ...(shallow ? ['--depth=1'] : []), 'origin', ref], env);
+function evaluateChecks(checks, blocks, summary, confidence) {
+    const out = [];
+    for (const check of checks) {
+        for (const s of summary) {
+            if (check.level === null || check.level === s.level)
+                out.push(evaluateCheck(check, blocks, s, confidence));
+        }
     }
-    catch (error) {
-        throw new LaunchError('launch.fetch', `cannot find commit ${ref} locally and fetching it from origin failed: ${error.message}`, {
-            value: ref
-        });
-    }
-    const fetched = (await tryResolve(root, ref, env)) ?? (await tryResolve(root, 'FETCH_HEAD', env));
-    if (!fetched)
-        throw new LaunchError('launch.fetch', `commit ${ref} is still missing after fetching it`, { value: ref });
-    return fetched;
+    return out;
 }
-async function tryResolve(root, ref, env) {
-    try {
-        return (await git(root, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], env)).stdout.trim() || null;
-    }
-    catch {
-        return null;
-    }
+const RANK$1 = { pass: 0, inconclusive: 1, fail: 2, error: 3 };
+/** The worse of verdicts: error > fail > inconclusive > pass. */
+function worstVerdict(verdicts) {
+    return verdicts.reduce((worst, v) => (RANK$1[v] > RANK$1[worst] ? v : worst), 'pass');
 }
 
-/**
- * `fingerprint_paths`: the digests of the files they select at the base commit join the
- * fingerprint, so an archived baseline is reused only while the baseline's serving files are
- * unchanged. The digest is git's blob id (a hash of the content), read from the commit itself,
- * not the work tree: what the pull request did to those files does not matter, the base does.
- */
-async function pathDigests(root, commit, globs, env) {
-    if (globs.length === 0)
-        return {};
-    const matches = picomatch(globs, { dot: true });
-    const { stdout } = await git(root, ['ls-tree', '-r', '-z', '--full-tree', commit], env);
-    const digests = {};
-    for (const record of stdout.split('\0')) {
-        // <mode> SP <type> SP <object> TAB <path>
-        const tab = record.indexOf('\t');
-        if (tab < 0)
+const RANK = { pass: 0, inconclusive: 1, fail: 2, error: 3 };
+function attachLoad(report, load) {
+    const quality = report.verdict;
+    const verdict = worstVerdict([quality, load.verdict]);
+    let headline;
+    if (verdict === 'pass')
+        headline = `Both halves pass. Quality: ${report.headline} ${load.headline}`;
+    else if (RANK[load.verdict] > RANK[quality])
+        headline = `Decided by the performance half. ${load.headline} (Quality: ${quality}.)`;
+    else if (RANK[quality] > RANK[load.verdict])
+        headline = `Decided by the quality half. ${report.headline} (Performance: ${load.verdict}.)`;
+    else
+        headline = `Both halves: ${verdict}. Quality: ${report.headline} ${load.headline}`;
+    const warnings = [...report.warnings, ...load.warnings.map(w => ({ ...w }))];
+    const errors = [...report.errors, ...load.errors.map(e => ({ ...e }))];
+    return { ...report, verdict, headline, errors, warnings, load };
+}
+/** The report of `helm-gate load` (or `run --only load`): the performance half alone. */
+function loadOnlyReport(config, load) {
+    const side = (s) => {
+        const d = config.deployments?.[s];
+        return {
+            path: d && d.kind === 'server' ? d.baseUrl : '',
+            runs: [],
+            deployment: d && d.kind === 'server' ? d.model : null,
+            helm_version: null
+        };
+    };
+    return {
+        schema_version: 1,
+        tool: { name: 'helm-gate', version: HELM_GATE_VERSION },
+        verdict: load.verdict,
+        headline: `Performance half only. ${load.headline}`,
+        errors: load.errors.map(e => ({ ...e })),
+        warnings: load.warnings.map(w => ({ ...w })),
+        settings: {
+            confidence: config.statistics.confidence,
+            resamples: config.statistics.resamples,
+            seed: config.statistics.seed,
+            min_overlap: config.statistics.minOverlap,
+            interval: config.statistics.interval
+        },
+        baseline: side('baseline'),
+        candidate: side('candidate'),
+        comparisons: [],
+        efficiency: [],
+        notes: ['The quality half did not run (helm-gate load, or run --only load).'],
+        load
+    };
+}
+
+class ParseError extends Error {
+  constructor(message, options) {
+    super(message), this.name = "ParseError", this.type = options.type, this.field = options.field, this.value = options.value, this.line = options.line;
+  }
+}
+const LF = 10, CR = 13, SPACE = 32;
+function noop(_arg) {
+}
+function createParser(config) {
+  if (typeof config == "function")
+    throw new TypeError(
+      "`config` must be an object, got a function instead. Did you mean `createParser({onEvent: fn})`?"
+    );
+  const { onEvent = noop, onError = noop, onRetry = noop, onComment, maxBufferSize } = config, pendingFragments = [];
+  let pendingFragmentsLength = 0, isFirstChunk = true, id, data = "", dataLines = 0, eventType, terminated = false;
+  function feed(chunk) {
+    if (terminated)
+      throw new Error(
+        "Cannot feed parser: it was terminated after exceeding the configured max buffer size. Call `reset()` to resume parsing."
+      );
+    if (isFirstChunk && (isFirstChunk = false, chunk.charCodeAt(0) === 239 && chunk.charCodeAt(1) === 187 && chunk.charCodeAt(2) === 191 && (chunk = chunk.slice(3))), pendingFragments.length === 0) {
+      const trailing2 = processLines(chunk);
+      trailing2 !== "" && (pendingFragments.push(trailing2), pendingFragmentsLength = trailing2.length), checkBufferSize();
+      return;
+    }
+    if (chunk.indexOf(`
+`) === -1 && chunk.indexOf("\r") === -1) {
+      pendingFragments.push(chunk), pendingFragmentsLength += chunk.length, checkBufferSize();
+      return;
+    }
+    pendingFragments.push(chunk);
+    const input = pendingFragments.join("");
+    pendingFragments.length = 0, pendingFragmentsLength = 0;
+    const trailing = processLines(input);
+    trailing !== "" && (pendingFragments.push(trailing), pendingFragmentsLength = trailing.length), checkBufferSize();
+  }
+  function checkBufferSize() {
+    maxBufferSize !== void 0 && (pendingFragmentsLength + data.length <= maxBufferSize || (terminated = true, pendingFragments.length = 0, pendingFragmentsLength = 0, id = void 0, data = "", dataLines = 0, eventType = void 0, onError(
+      new ParseError(`Buffered data exceeded max buffer size of ${maxBufferSize} characters`, {
+        type: "max-buffer-size-exceeded"
+      })
+    )));
+  }
+  function processLines(chunk) {
+    let searchIndex = 0;
+    if (chunk.indexOf("\r") === -1) {
+      let lfIndex = chunk.indexOf(`
+`, searchIndex);
+      for (; lfIndex !== -1; ) {
+        if (searchIndex === lfIndex) {
+          dataLines > 0 && onEvent({ id, event: eventType, data }), id = void 0, data = "", dataLines = 0, eventType = void 0, searchIndex = lfIndex + 1, lfIndex = chunk.indexOf(`
+`, searchIndex);
+          continue;
+        }
+        const firstCharCode = chunk.charCodeAt(searchIndex);
+        if (isDataPrefix(chunk, searchIndex, firstCharCode)) {
+          const valueStart = chunk.charCodeAt(searchIndex + 5) === SPACE ? searchIndex + 6 : searchIndex + 5, value = chunk.slice(valueStart, lfIndex);
+          if (dataLines === 0 && chunk.charCodeAt(lfIndex + 1) === LF) {
+            onEvent({ id, event: eventType, data: value }), id = void 0, data = "", eventType = void 0, searchIndex = lfIndex + 2, lfIndex = chunk.indexOf(`
+`, searchIndex);
             continue;
-        const [, type, object] = record.slice(0, tab).split(' ');
-        const path = record.slice(tab + 1);
-        if ((type === 'blob' || type === 'commit') && matches(path))
-            digests[path] = object;
+          }
+          data = dataLines === 0 ? value : `${data}
+${value}`, dataLines++;
+        } else isEventPrefix(chunk, searchIndex, firstCharCode) ? eventType = chunk.slice(
+          chunk.charCodeAt(searchIndex + 6) === SPACE ? searchIndex + 7 : searchIndex + 6,
+          lfIndex
+        ) || void 0 : parseLine(chunk, searchIndex, lfIndex);
+        searchIndex = lfIndex + 1, lfIndex = chunk.indexOf(`
+`, searchIndex);
+      }
+      return chunk.slice(searchIndex);
     }
-    return digests;
-}
-
-/**
- * The fingerprint of a gate set whose `fingerprint_paths` select files: those files' digests at
- * the base commit join it (config/fingerprint.ts). A glob that selects nothing is an error: a
- * typo there would silently leave the serving files out and reuse a stale baseline.
- */
-async function gateFingerprint(config, cwd, baseRef, env) {
-    const globs = config.launch?.fingerprintPaths ?? [];
-    if (globs.length === 0)
-        return fingerprint(config);
-    const root = await repositoryRoot(cwd, env);
-    const commit = await resolveCommit(root, baseRef ?? 'HEAD', env);
-    const digests = await pathDigests(root, commit, globs, env);
-    globs.forEach((glob, i) => {
-        const matches = picomatch(glob, { dot: true });
-        if (!Object.keys(digests).some(path => matches(path))) {
-            throw new ConfigError('config.fingerprint_paths', `fingerprint_paths[${i}] matches no file at commit ${commit.slice(0, 12)}`, {
-                file: config.source,
-                field: `fingerprint_paths[${i}]`,
-                value: glob
-            });
-        }
-    });
-    return fingerprint(config, { pathDigests: digests });
-}
-
-/**
- * For a `docker run` launch command: which image is really running. A tag (`vllm-openai:latest`)
- * says little; the digest says exactly which engine build answered. Information only: a failure
- * to ask docker is recorded, never a gate error.
- */
-/** Flags of `docker run` that take no value; every other long flag takes one. */
-const BOOLEAN_LONG = new Set([
-    '--rm',
-    '--detach',
-    '--interactive',
-    '--tty',
-    '--privileged',
-    '--init',
-    '--read-only',
-    '--publish-all',
-    '--no-healthcheck',
-    '--oom-kill-disable',
-    '--disable-content-trust',
-    '--quiet',
-    '--sig-proxy',
-    '--use-api-socket',
-    '--help'
-]);
-const BOOLEAN_SHORT = new Set(['d', 'i', 't', 'P', 'q']);
-/** The image and `--name` of a `docker run` (or `docker container run`) command, else null. */
-function dockerRun(command) {
-    if (!['docker', 'podman'].includes(basename(command[0])))
-        return null;
-    let i = 1;
-    // Global options before the subcommand (e.g. --context x) all take a value except --debug/-D.
-    while (i < command.length && command[i].startsWith('-'))
-        i += command[i] === '--debug' || command[i] === '-D' || command[i].includes('=') ? 1 : 2;
-    if (command[i] === 'container')
-        i++;
-    if (command[i] !== 'run')
-        return null;
-    let name = null;
-    for (i++; i < command.length; i++) {
-        const arg = command[i];
-        if (arg === '--')
-            return command[i + 1] ? { image: command[i + 1], name } : null;
-        if (!arg.startsWith('-') || arg === '-')
-            return { image: arg, name };
-        if (arg.startsWith('--')) {
-            const [flag, attached] = arg.split(/=(.*)/s);
-            if (flag === '--name')
-                name = attached ?? command[i + 1] ?? null;
-            if (attached === undefined && !BOOLEAN_LONG.has(flag))
-                i++;
-            continue;
-        }
-        const cluster = arg.slice(1);
-        if ([...cluster].every(c => BOOLEAN_SHORT.has(c)))
-            continue;
-        if (cluster.length === 1)
-            i++; // `-p 8000:8000`; `-p8000:8000` carries its value
+    for (; searchIndex < chunk.length; ) {
+      const crIndex = chunk.indexOf("\r", searchIndex), lfIndex = chunk.indexOf(`
+`, searchIndex);
+      let lineEnd = -1;
+      if (crIndex !== -1 && lfIndex !== -1 ? lineEnd = crIndex < lfIndex ? crIndex : lfIndex : crIndex !== -1 ? crIndex === chunk.length - 1 ? lineEnd = -1 : lineEnd = crIndex : lfIndex !== -1 && (lineEnd = lfIndex), lineEnd === -1)
+        break;
+      parseLine(chunk, searchIndex, lineEnd), searchIndex = lineEnd + 1, chunk.charCodeAt(searchIndex - 1) === CR && chunk.charCodeAt(searchIndex) === LF && searchIndex++;
     }
-    return null;
-}
-async function dockerIdentity(command, env, cwd) {
-    const run = dockerRun(command);
-    if (!run)
-        return null;
-    const program = command[0];
-    const identity = { image: run.image, container_name: run.name, image_id: null, repo_digests: [], error: null };
-    try {
-        if (run.name)
-            identity.image_id = (await exec(program, ['container', 'inspect', '--format', '{{.Image}}', run.name], env, cwd)).trim() || null;
-        const target = identity.image_id ?? run.image;
-        const out = await exec(program, ['image', 'inspect', '--format', '{{.Id}} {{json .RepoDigests}}', target], env, cwd);
-        const space = out.indexOf(' ');
-        identity.image_id ??= out.slice(0, space).trim() || null;
-        const digests = JSON.parse(out.slice(space + 1).trim() || '[]');
-        identity.repo_digests = Array.isArray(digests) ? digests.filter((d) => typeof d === 'string') : [];
+    return chunk.slice(searchIndex);
+  }
+  function parseLine(chunk, start, end) {
+    if (start === end) {
+      dispatchEvent();
+      return;
     }
-    catch (error) {
-        identity.error = error.message.split('\n')[0].slice(0, 300);
+    const firstCharCode = chunk.charCodeAt(start);
+    if (isDataPrefix(chunk, start, firstCharCode)) {
+      const valueStart = chunk.charCodeAt(start + 5) === SPACE ? start + 6 : start + 5, value2 = chunk.slice(valueStart, end);
+      data = dataLines === 0 ? value2 : `${data}
+${value2}`, dataLines++;
+      return;
     }
-    return identity;
-}
-function exec(program, args, env, cwd) {
-    return new Promise((resolve, reject) => {
-        execFile(program, args, { env, cwd, timeout: 30_000 }, (error, stdout, stderr) => error ? reject(new Error(`${program} ${args.slice(0, 2).join(' ')}: ${(stderr || error.message).trim()}`)) : resolve(stdout));
-    });
-}
-
-/**
- * `${NAME}` in a launch command or env value, filled from the environment. No shell is involved:
- * the result is one argument whatever the value holds (spaces, quotes, `;`), so a variable can
- * never add arguments or commands. `$$` is a literal `$`; any other `$` is kept as written.
- */
-/**
- * @param at the key path for messages, e.g. `deployments.baseline.launch.command[5]`
- * @param source the gate file, for messages
- */
-function expandTemplate(text, env, at, source) {
-    let out = '';
-    const used = [];
-    for (let i = 0; i < text.length; i++) {
-        const char = text[i];
-        if (char !== '$') {
-            out += char;
-            continue;
-        }
-        if (text[i + 1] === '$') {
-            out += '$';
-            i++;
-            continue;
-        }
-        if (text[i + 1] !== '{') {
-            out += char;
-            continue;
-        }
-        const end = text.indexOf('}', i + 2);
-        const name = end < 0 ? '' : text.slice(i + 2, end);
-        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
-            throw new ConfigError('launch.template', `${at} has a malformed variable reference; write \${NAME} (or $$ for a literal $)`, {
-                file: source,
-                field: at,
-                value: text
-            });
-        }
-        const value = env[name];
-        if (value === undefined) {
-            throw new ConfigError('launch.variable_missing', `${at} uses \${${name}}, which is not set in the environment`, {
-                file: source,
-                field: at,
-                value: name
-            });
-        }
-        out += value;
-        used.push(name);
-        i = end;
+    if (isEventPrefix(chunk, start, firstCharCode)) {
+      eventType = chunk.slice(chunk.charCodeAt(start + 6) === SPACE ? start + 7 : start + 6, end) || void 0;
+      return;
     }
-    return { text: out, used };
+    if (firstCharCode === 105 && chunk.charCodeAt(start + 1) === 100 && chunk.charCodeAt(start + 2) === 58) {
+      const value2 = chunk.slice(chunk.charCodeAt(start + 3) === SPACE ? start + 4 : start + 3, end);
+      value2.includes("\0") || (id = value2);
+      return;
+    }
+    if (firstCharCode === 58) {
+      if (onComment) {
+        const line2 = chunk.slice(start, end);
+        onComment(line2.slice(chunk.charCodeAt(start + 1) === SPACE ? 2 : 1));
+      }
+      return;
+    }
+    const line = chunk.slice(start, end), fieldSeparatorIndex = line.indexOf(":");
+    if (fieldSeparatorIndex === -1) {
+      processField(line, "", line);
+      return;
+    }
+    const field = line.slice(0, fieldSeparatorIndex), offset = line.charCodeAt(fieldSeparatorIndex + 1) === SPACE ? 2 : 1, value = line.slice(fieldSeparatorIndex + offset);
+    processField(field, value, line);
+  }
+  function processField(field, value, line) {
+    switch (field) {
+      case "event":
+        eventType = value || void 0;
+        break;
+      case "data":
+        data = dataLines === 0 ? value : `${data}
+${value}`, dataLines++;
+        break;
+      case "id":
+        value.includes("\0") || (id = value);
+        break;
+      case "retry":
+        /^\d+$/.test(value) ? onRetry(parseInt(value, 10)) : onError(
+          new ParseError(`Invalid \`retry\` value: "${value}"`, {
+            type: "invalid-retry",
+            value,
+            line
+          })
+        );
+        break;
+      default:
+        onError(
+          new ParseError(
+            `Unknown field "${field.length > 20 ? `${field.slice(0, 20)}\u2026` : field}"`,
+            { type: "unknown-field", field, value, line }
+          )
+        );
+        break;
+    }
+  }
+  function dispatchEvent() {
+    dataLines > 0 && onEvent({
+      id,
+      event: eventType,
+      data
+    }), id = void 0, data = "", dataLines = 0, eventType = void 0;
+  }
+  function reset(options = {}) {
+    if (options.consume && pendingFragments.length > 0) {
+      const incompleteLine = pendingFragments.join("");
+      parseLine(incompleteLine, 0, incompleteLine.length);
+    }
+    isFirstChunk = true, id = void 0, data = "", dataLines = 0, eventType = void 0, pendingFragments.length = 0, pendingFragmentsLength = 0, terminated = false;
+  }
+  return { feed, reset };
 }
-
-/**
- * Masks secrets in the server's log lines before they are written: a server that prints its
- * configuration (vLLM does, with --api-key) must not put the key into the evidence artifact.
- * Secrets are the deployments' API keys and the values of environment variables whose names
- * say they are secret (HF_TOKEN, OPENAI_API_KEY, ...), whether inherited or set by the gate file.
- */
-const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH)/i;
-/** Shorter values would mask ordinary words. */
-const MIN_SECRET_LENGTH = 4;
-function secretValues(env, extra = []) {
-    const values = Object.entries(env)
-        .filter(([name, value]) => SECRET_NAME.test(name) && typeof value === 'string')
-        .map(([, value]) => value);
-    return [...new Set([...values, ...extra.filter((v) => typeof v === 'string')])]
-        .filter(value => value.length >= MIN_SECRET_LENGTH)
-        .sort((a, b) => b.length - a.length); // a longer secret containing a shorter one is masked whole
+function isDataPrefix(chunk, i, firstCharCode) {
+  return firstCharCode === 100 && chunk.charCodeAt(i + 1) === 97 && chunk.charCodeAt(i + 2) === 116 && chunk.charCodeAt(i + 3) === 97 && chunk.charCodeAt(i + 4) === 58;
 }
-function masker(secrets) {
-    if (secrets.length === 0)
-        return line => line;
-    return line => secrets.reduce((text, secret) => text.split(secret).join('***'), line);
+function isEventPrefix(chunk, i, firstCharCode) {
+  return firstCharCode === 101 && chunk.charCodeAt(i + 1) === 118 && chunk.charCodeAt(i + 2) === 101 && chunk.charCodeAt(i + 3) === 110 && chunk.charCodeAt(i + 4) === 116 && chunk.charCodeAt(i + 5) === 58;
 }
 
 var undici = {exports: {}};
@@ -17421,12 +14904,12 @@ function requireErrors () {
 	return errors;
 }
 
-var constants$4;
-var hasRequiredConstants$4;
+var constants$5;
+var hasRequiredConstants$5;
 
-function requireConstants$4 () {
-	if (hasRequiredConstants$4) return constants$4;
-	hasRequiredConstants$4 = 1;
+function requireConstants$5 () {
+	if (hasRequiredConstants$5) return constants$5;
+	hasRequiredConstants$5 = 1;
 
 	/**
 	 * @see https://developer.mozilla.org/docs/Web/HTTP/Headers
@@ -17564,12 +15047,12 @@ function requireConstants$4 () {
 	    lowerCasedKey;
 	}
 
-	constants$4 = {
+	constants$5 = {
 	  wellknownHeaderNames,
 	  headerNameLowerCasedRecord,
 	  getHeaderNameAsBuffer
 	};
-	return constants$4;
+	return constants$5;
 }
 
 var tree_1;
@@ -17582,7 +15065,7 @@ function requireTree () {
 	const {
 	  wellknownHeaderNames,
 	  headerNameLowerCasedRecord
-	} = requireConstants$4();
+	} = requireConstants$5();
 
 	class TstNode {
 	  /** @type {any} */
@@ -17756,7 +15239,7 @@ function requireUtil$5 () {
 	const { EventEmitter: EE } = require$$0;
 	const timers = requireTimers();
 	const { InvalidArgumentError, ConnectTimeoutError } = requireErrors();
-	const { headerNameLowerCasedRecord } = requireConstants$4();
+	const { headerNameLowerCasedRecord } = requireConstants$5();
 	const { tree } = requireTree();
 
 	const [nodeMajor, nodeMinor] = process.versions.node.split('.', 2).map(v => Number(v));
@@ -19065,7 +16548,7 @@ function requireRequest$1 () {
 	  getProtocolFromUrlString
 	} = requireUtil$5();
 	const { channels } = requireDiagnostics();
-	const { headerNameLowerCasedRecord } = requireConstants$4();
+	const { headerNameLowerCasedRecord } = requireConstants$5();
 
 	// Verifies that a given path is valid does not contain control chars \x00 to \x20
 	const invalidPathRegex = /[^\u0021-\u00ff]/;
@@ -20016,11 +17499,11 @@ function requireDispatcherBase () {
 	return dispatcherBase;
 }
 
-var connect;
+var connect$1;
 var hasRequiredConnect;
 
 function requireConnect () {
-	if (hasRequiredConnect) return connect;
+	if (hasRequiredConnect) return connect$1;
 	hasRequiredConnect = 1;
 
 	const net = require$$1;
@@ -20179,21 +17662,21 @@ function requireConnect () {
 	  }
 	}
 
-	connect = buildConnector;
-	return connect;
+	connect$1 = buildConnector;
+	return connect$1;
 }
 
-var constants$3 = {};
+var constants$4 = {};
 
-var utils = {};
+var utils$1 = {};
 
-var hasRequiredUtils;
+var hasRequiredUtils$1;
 
-function requireUtils () {
-	if (hasRequiredUtils) return utils;
-	hasRequiredUtils = 1;
-	Object.defineProperty(utils, "__esModule", { value: true });
-	utils.enumToMap = enumToMap;
+function requireUtils$1 () {
+	if (hasRequiredUtils$1) return utils$1;
+	hasRequiredUtils$1 = 1;
+	Object.defineProperty(utils$1, "__esModule", { value: true });
+	utils$1.enumToMap = enumToMap;
 	function enumToMap(obj, filter = [], exceptions = []) {
 	    const emptyFilter = (filter?.length ?? 0) === 0;
 	    const emptyExceptions = (exceptions?.length ?? 0) === 0;
@@ -20203,18 +17686,18 @@ function requireUtils () {
 	            (emptyExceptions || !exceptions.includes(value)));
 	    }));
 	}
-	return utils;
+	return utils$1;
 }
 
-var hasRequiredConstants$3;
+var hasRequiredConstants$4;
 
-function requireConstants$3 () {
-	if (hasRequiredConstants$3) return constants$3;
-	hasRequiredConstants$3 = 1;
+function requireConstants$4 () {
+	if (hasRequiredConstants$4) return constants$4;
+	hasRequiredConstants$4 = 1;
 	(function (exports) {
 		Object.defineProperty(exports, "__esModule", { value: true });
 		exports.SPECIAL_HEADERS = exports.MINOR = exports.MAJOR = exports.HTAB_SP_VCHAR_OBS_TEXT = exports.QUOTED_STRING = exports.CONNECTION_TOKEN_CHARS = exports.HEADER_CHARS = exports.TOKEN = exports.HEX = exports.URL_CHAR = exports.USERINFO_CHARS = exports.MARK = exports.ALPHANUM = exports.NUM = exports.HEX_MAP = exports.NUM_MAP = exports.ALPHA = exports.STATUSES_HTTP = exports.H_METHOD_MAP = exports.METHOD_MAP = exports.METHODS_RTSP = exports.METHODS_ICE = exports.METHODS_HTTP = exports.HEADER_STATE = exports.FINISH = exports.STATUSES = exports.METHODS = exports.LENIENT_FLAGS = exports.FLAGS = exports.TYPE = exports.ERROR = void 0;
-		const utils_1 = requireUtils();
+		const utils_1 = requireUtils$1();
 		// Emums
 		exports.ERROR = {
 		    OK: 0,
@@ -20742,8 +18225,8 @@ function requireConstants$3 () {
 		    H_METHOD_MAP: exports.H_METHOD_MAP,
 		    STATUSES_HTTP: exports.STATUSES_HTTP,
 		}; 
-	} (constants$3));
-	return constants$3;
+	} (constants$4));
+	return constants$4;
 }
 
 var llhttpWasm = {exports: {}};
@@ -20802,12 +18285,12 @@ function requireLlhttp_simdWasm () {
 	return llhttp_simdWasm.exports;
 }
 
-var constants$2;
-var hasRequiredConstants$2;
+var constants$3;
+var hasRequiredConstants$3;
 
-function requireConstants$2 () {
-	if (hasRequiredConstants$2) return constants$2;
-	hasRequiredConstants$2 = 1;
+function requireConstants$3 () {
+	if (hasRequiredConstants$3) return constants$3;
+	hasRequiredConstants$3 = 1;
 
 	const corsSafeListedMethods = /** @type {const} */ (['GET', 'HEAD', 'POST']);
 	const corsSafeListedMethodsSet = new Set(corsSafeListedMethods);
@@ -20915,7 +18398,7 @@ function requireConstants$2 () {
 	]);
 	const subresourceSet = new Set(subresource);
 
-	constants$2 = {
+	constants$3 = {
 	  subresource,
 	  forbiddenMethods,
 	  requestBodyHeader,
@@ -20938,7 +18421,7 @@ function requireConstants$2 () {
 	  forbiddenMethodsSet,
 	  referrerPolicyTokens: referrerPolicyTokensSet
 	};
-	return constants$2;
+	return constants$3;
 }
 
 var global$1;
@@ -23041,7 +20524,7 @@ function requireUtil$4 () {
 
 	const { Transform } = require$$0$2;
 	const zlib = require$$0$5;
-	const { redirectStatusSet, referrerPolicyTokens, badPortsSet } = requireConstants$2();
+	const { redirectStatusSet, referrerPolicyTokens, badPortsSet } = requireConstants$3();
 	const { getGlobalOrigin } = requireGlobal$1();
 	const { collectAnHTTPQuotedString, parseMIMEType } = requireDataUrl();
 	const { performance } = require$$5$1;
@@ -26043,7 +23526,7 @@ function requireClientH1 () {
 	  kClosed
 	} = requireSymbols();
 
-	const constants = requireConstants$3();
+	const constants = requireConstants$4();
 	const EMPTY_BUF = Buffer.alloc(0);
 	const FastBuffer = Buffer[Symbol.species];
 	const removeAllListeners = util.removeAllListeners;
@@ -44209,7 +41692,7 @@ function requireResponse () {
 	const {
 	  redirectStatusSet,
 	  nullBodyStatus
-	} = requireConstants$2();
+	} = requireConstants$3();
 	const { webidl } = requireWebidl();
 	const { URLSerializer } = requireDataUrl();
 	const { kConstruct } = requireSymbols();
@@ -44863,7 +42346,7 @@ function requireRequest () {
 	  requestCredentials,
 	  requestCache,
 	  requestDuplex
-	} = requireConstants$2();
+	} = requireConstants$3();
 	const { kEnumerableProperty, normalizedMethodRecordsBase, normalizedMethodRecords } = util;
 	const { webidl } = requireWebidl();
 	const { URLSerializer } = requireDataUrl();
@@ -46334,7 +43817,7 @@ function requireFetch () {
 	  safeMethodsSet,
 	  requestBodyHeader,
 	  subresourceSet
-	} = requireConstants$2();
+	} = requireConstants$3();
 	const EE = require$$0;
 	const { Readable, pipeline, finished, isErrored, isReadable } = require$$0$2;
 	const { addAbortListener, bufferToLowerCasedHeaderName } = requireUtil$5();
@@ -49722,12 +47205,12 @@ function requireCachestorage () {
 	return cachestorage;
 }
 
-var constants$1;
-var hasRequiredConstants$1;
+var constants$2;
+var hasRequiredConstants$2;
 
-function requireConstants$1 () {
-	if (hasRequiredConstants$1) return constants$1;
-	hasRequiredConstants$1 = 1;
+function requireConstants$2 () {
+	if (hasRequiredConstants$2) return constants$2;
+	hasRequiredConstants$2 = 1;
 
 	// https://wicg.github.io/cookie-store/#cookie-maximum-attribute-value-size
 	const maxAttributeValueSize = 1024;
@@ -49735,11 +47218,11 @@ function requireConstants$1 () {
 	// https://wicg.github.io/cookie-store/#cookie-maximum-name-value-pair-size
 	const maxNameValuePairSize = 4096;
 
-	constants$1 = {
+	constants$2 = {
 	  maxAttributeValueSize,
 	  maxNameValuePairSize
 	};
-	return constants$1;
+	return constants$2;
 }
 
 var util$2;
@@ -50122,14 +47605,14 @@ function requireUtil$2 () {
 }
 
 var parse;
-var hasRequiredParse;
+var hasRequiredParse$1;
 
-function requireParse () {
-	if (hasRequiredParse) return parse;
-	hasRequiredParse = 1;
+function requireParse$1 () {
+	if (hasRequiredParse$1) return parse;
+	hasRequiredParse$1 = 1;
 
 	const { collectASequenceOfCodePointsFast } = requireInfra();
-	const { maxNameValuePairSize, maxAttributeValueSize } = requireConstants$1();
+	const { maxNameValuePairSize, maxAttributeValueSize } = requireConstants$2();
 	const { isCTLExcludingHtab } = requireUtil$2();
 	const assert = require$$0$1;
 
@@ -50451,7 +47934,7 @@ function requireCookies () {
 	if (hasRequiredCookies) return cookies;
 	hasRequiredCookies = 1;
 
-	const { parseSetCookie } = requireParse();
+	const { parseSetCookie } = requireParse$1();
 	const { stringify } = requireUtil$2();
 	const { webidl } = requireWebidl();
 	const { Headers } = requireHeaders();
@@ -50992,12 +48475,12 @@ function requireEvents () {
 	return events;
 }
 
-var constants;
-var hasRequiredConstants;
+var constants$1;
+var hasRequiredConstants$1;
 
-function requireConstants () {
-	if (hasRequiredConstants) return constants;
-	hasRequiredConstants = 1;
+function requireConstants$1 () {
+	if (hasRequiredConstants$1) return constants$1;
+	hasRequiredConstants$1 = 1;
 
 	/**
 	 * This is a Globally Unique Identifier unique used to validate that the
@@ -51112,7 +48595,7 @@ function requireConstants () {
 	  blob: 4
 	};
 
-	constants = {
+	constants$1 = {
 	  uid,
 	  sentCloseFrameState,
 	  staticPropertyDescriptors,
@@ -51123,7 +48606,7 @@ function requireConstants () {
 	  emptyBuffer,
 	  sendHints
 	};
-	return constants;
+	return constants$1;
 }
 
 var util$1;
@@ -51133,7 +48616,7 @@ function requireUtil$1 () {
 	if (hasRequiredUtil$1) return util$1;
 	hasRequiredUtil$1 = 1;
 
-	const { states, opcodes } = requireConstants();
+	const { states, opcodes } = requireConstants$1();
 	const { isUtf8 } = require$$0$4;
 	const { removeHTTPWhitespace } = requireDataUrl();
 	const { collectASequenceOfCodePointsFast } = requireInfra();
@@ -51489,7 +48972,7 @@ function requireFrame () {
 	hasRequiredFrame = 1;
 
 	const { runtimeFeatures } = requireRuntimeFeatures();
-	const { maxUnsigned16Bit, opcodes } = requireConstants();
+	const { maxUnsigned16Bit, opcodes } = requireConstants$1();
 
 	const BUFFER_SIZE = 8 * 1024;
 
@@ -51629,7 +49112,7 @@ function requireConnection () {
 	if (hasRequiredConnection) return connection;
 	hasRequiredConnection = 1;
 
-	const { uid, states, sentCloseFrameState, emptyBuffer, opcodes } = requireConstants();
+	const { uid, states, sentCloseFrameState, emptyBuffer, opcodes } = requireConstants$1();
 	const { parseExtensions, isClosed, isClosing, isEstablished, isConnecting, validateCloseCodeAndReason } = requireUtil$1();
 	const { makeRequest } = requireRequest();
 	const { fetching } = requireFetch();
@@ -52089,7 +49572,7 @@ function requireReceiver () {
 
 	const { Writable } = require$$0$2;
 	const assert = require$$0$1;
-	const { parserStates, opcodes, states, emptyBuffer, sentCloseFrameState } = requireConstants();
+	const { parserStates, opcodes, states, emptyBuffer, sentCloseFrameState } = requireConstants$1();
 	const {
 	  isValidStatusCode,
 	  isValidOpcode,
@@ -52616,7 +50099,7 @@ function requireSender () {
 	hasRequiredSender = 1;
 
 	const { WebsocketFrameSend } = requireFrame();
-	const { opcodes, sendHints } = requireConstants();
+	const { opcodes, sendHints } = requireConstants$1();
 	const FixedQueue = requireFixedQueue();
 
 	/**
@@ -52736,7 +50219,7 @@ function requireWebsocket () {
 	const { webidl } = requireWebidl();
 	const { URLSerializer } = requireDataUrl();
 	const { environmentSettingsObject } = requireUtil$4();
-	const { staticPropertyDescriptors, states, sentCloseFrameState, sendHints, opcodes } = requireConstants();
+	const { staticPropertyDescriptors, states, sentCloseFrameState, sendHints, opcodes } = requireConstants$1();
 	const {
 	  isConnecting,
 	  isEstablished,
@@ -53612,7 +51095,7 @@ function requireWebsocketstream () {
 
 	const { createDeferredPromise } = requirePromise();
 	const { environmentSettingsObject } = requireUtil$4();
-	const { states, opcodes, sentCloseFrameState } = requireConstants();
+	const { states, opcodes, sentCloseFrameState } = requireConstants$1();
 	const { webidl } = requireWebidl();
 	const { getURLRecord, isValidSubprotocol, isEstablished, utf8Decode } = requireUtil$1();
 	const { establishWebSocketConnection, failWebsocketConnection, closeWebSocketConnection } = requireConnection();
@@ -55487,6 +52970,4400 @@ function requireUndici () {
 var undiciExports = requireUndici();
 
 /**
+ * One streaming request on an undici Pool, timed on the generator's monotonic clock
+ * (docs/load.md, "Where the clock starts and stops"):
+ * - the clock starts on the connection, right before the request's headers are written (undici's
+ *   dispatch hook `onRequestStart`); the pool is sized to the concurrency and its connections are
+ *   opened before the measured blocks, so no request pays for a TCP connect;
+ * - a content chunk is timed when the socket data carrying it is delivered (all events in one
+ *   delivery share that time);
+ * - TTFT stops at the first chunk that carries generated content (not the role-only chunk);
+ * - latency stops when the stream ends after `[DONE]`; a stream that ends without it, an error
+ *   event, a non-2xx status or the timeout make the request a failure.
+ * SSE is parsed by eventsource-parser.
+ */
+function connect(target, connections, timeoutMs) {
+    const url = new URL(target.baseUrl);
+    const prefix = url.pathname.replace(/\/+$/, '');
+    const pool = new undiciExports.Pool(url.origin, {
+        connections,
+        pipelining: 1,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+        keepAliveTimeout: 600_000,
+        keepAliveMaxTimeout: 600_000
+    });
+    const headers = { 'content-type': 'application/json', accept: 'text/event-stream' };
+    if (target.apiKey)
+        headers.authorization = `Bearer ${target.apiKey}`;
+    return { pool, origin: url.origin, path: `${prefix}${target.api === 'chat' ? '/chat/completions' : '/completions'}`, headers };
+}
+function carriesContent(chunk) {
+    const choice = chunk.choices?.[0];
+    if (!choice)
+        return false;
+    if (typeof choice.text === 'string')
+        return choice.text.length > 0;
+    const delta = choice.delta;
+    if (!delta)
+        return false;
+    return !!(delta.content || delta.reasoning_content || delta.reasoning || (delta.tool_calls && delta.tool_calls.length > 0));
+}
+function streamRequest(conn, body, timeoutMs) {
+    const result = {
+        status: 'error',
+        httpStatus: 0,
+        start: performance.now(),
+        firstContent: null,
+        contentTimes: [],
+        end: null,
+        usageTokens: null,
+        promptTokens: null,
+        id: null,
+        error: null,
+        notStreaming: false
+    };
+    return new Promise(resolvePromise => {
+        let settled = false;
+        let done = false;
+        let now = 0;
+        let controller = null;
+        let errorBody = null;
+        const finish = (status, error) => {
+            if (settled)
+                return;
+            settled = true;
+            clearTimeout(timer);
+            result.status = status;
+            result.error = error;
+            result.end = status === 'ok' ? now : null;
+            if (status !== 'ok' && controller && !controller.aborted)
+                controller.abort(new Error(error ?? 'aborted'));
+            resolvePromise(result);
+        };
+        const timer = setTimeout(() => finish('timeout', `no complete answer within ${timeoutMs / 1000} s`), timeoutMs);
+        const parser = createParser({
+            onEvent(event) {
+                if (done || settled)
+                    return;
+                const data = event.data;
+                if (data === '[DONE]') {
+                    done = true;
+                    return;
+                }
+                let chunk;
+                try {
+                    chunk = JSON.parse(data);
+                }
+                catch {
+                    finish('error', `an event is not JSON: ${data.slice(0, 80)}`);
+                    return;
+                }
+                if (chunk.error) {
+                    const message = typeof chunk.error === 'string' ? chunk.error : (chunk.error.message ?? 'error');
+                    finish('error', `the stream carried an error: ${message.slice(0, 200)}`);
+                    return;
+                }
+                if (result.id === null && typeof chunk.id === 'string')
+                    result.id = chunk.id;
+                if (carriesContent(chunk)) {
+                    if (result.firstContent === null)
+                        result.firstContent = now;
+                    result.contentTimes.push(now);
+                }
+                if (chunk.usage && typeof chunk.usage.completion_tokens === 'number') {
+                    result.usageTokens = chunk.usage.completion_tokens;
+                    if (typeof chunk.usage.prompt_tokens === 'number')
+                        result.promptTokens = chunk.usage.prompt_tokens;
+                }
+            }
+        });
+        const decoder = new TextDecoder();
+        // undici's dispatch API: onRequestStart runs on the connection right before the request's
+        // headers are written, so the clock starts there and not while the request waited in the pool.
+        conn.pool.dispatch({ origin: conn.origin, path: conn.path, method: 'POST', headers: conn.headers, body }, {
+            onRequestStart(c) {
+                controller = c;
+                result.start = performance.now();
+            },
+            onResponseStart(_c, statusCode, headers) {
+                now = performance.now();
+                result.httpStatus = statusCode;
+                if (statusCode < 200 || statusCode >= 300) {
+                    errorBody = '';
+                    return;
+                }
+                const type = String(headers['content-type'] ?? '');
+                if (!type.startsWith('text/event-stream')) {
+                    result.notStreaming = true;
+                    finish('error', `the server answered ${type || 'without a content type'} instead of a text/event-stream: it does not stream`);
+                }
+            },
+            onResponseData(_c, data) {
+                now = performance.now();
+                if (errorBody !== null) {
+                    if (errorBody.length < 1000)
+                        errorBody += data.toString('utf8');
+                    return;
+                }
+                parser.feed(decoder.decode(data, { stream: true }));
+            },
+            onResponseEnd() {
+                now = performance.now();
+                if (errorBody !== null) {
+                    finish('error', `HTTP ${result.httpStatus}: ${errorBody.replace(/\s+/g, ' ').slice(0, 200)}`);
+                    return;
+                }
+                parser.feed(decoder.decode());
+                if (done)
+                    finish('ok', null);
+                else
+                    finish('error', 'the stream ended without [DONE]');
+            },
+            onResponseError(_c, error) {
+                if (!settled)
+                    finish('error', `the request failed: ${error.message}`);
+            }
+        });
+    });
+}
+
+/**
+ * The requests of the load half (docs/load.md, "Workload"). Both sides get exactly the same
+ * prompts in the same block pair; every block, level and warm-up gets prompts of its own, so no
+ * server can answer from a prefix cache what it saw in an earlier block.
+ *
+ * - synthetic: token counts drawn from the configured normal distributions (rounded, clipped),
+ *   text made of common English words, one word per token (exact for a whitespace tokenizer,
+ *   approximate for BPE tokenizers: the report takes output counts from the server's usage);
+ * - gate-set: the prompts HELM sent in the quality half (scenario_state.json), cycled;
+ * - file: a JSONL of OpenAI request bodies (`messages` or `prompt`), cycled.
+ */
+const VOCABULARY = ('time year people way day man thing woman life child world school state family student group country problem hand part ' +
+    'place case week company system program question work government number night point home water room mother area money ' +
+    'story fact month lot right study book eye job word business issue side kind head house service friend father power hour ' +
+    'game line end member law car city community name president team minute idea kid body information back parent face ' +
+    'others level office door health person art war history party result change morning reason research girl guy moment air ' +
+    'teacher force education foot boy age policy music market sense nation plan college interest death experience effect use ' +
+    'class control care field development role effort rate heart drug show leader light voice wife police mind price report').split(' ');
+function draw(random, d) {
+    if (d.stddev === 0)
+        return d.mean;
+    const u = random.double();
+    const v = random.double();
+    const z = Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+    return Math.min(d.max, Math.max(d.min, Math.round(d.mean + d.stddev * z)));
+}
+function words(random, n) {
+    const out = new Array(n);
+    for (let i = 0; i < n; i++)
+        out[i] = VOCABULARY[random.below(VOCABULARY.length)];
+    return out.join(' ');
+}
+function syntheticSource(settings) {
+    const { inputTokens, outputTokens } = settings.workload;
+    return {
+        item(stream, index) {
+            const random = createRandom(settings.seed, `load:${stream}:${index}`);
+            const maxTokens = draw(random, outputTokens);
+            return { kind: 'text', text: words(random, draw(random, inputTokens)), maxTokens };
+        }
+    };
+}
+function cycled(items, settings) {
+    // A fixed permutation per stream, so blocks draw different prompts but both sides the same.
+    return {
+        item(stream, index) {
+            const random = createRandom(settings.seed, `load:${stream}`);
+            const offset = random.below(items.length);
+            return items[(offset + index) % items.length];
+        }
+    };
+}
+async function fileSource(settings, configFile) {
+    const file = resolve(dirname(configFile), settings.workload.file);
+    let text;
+    try {
+        text = await readFile(file, 'utf8');
+    }
+    catch (error) {
+        throw new InputError('load.workload_unreadable', `cannot read the load workload file: ${error.message}`, {
+            file,
+            field: 'load.workload.file'
+        });
+    }
+    const items = [];
+    const fallback = settings.workload.outputTokens.mean;
+    text.split('\n').forEach((line, i) => {
+        if (line.trim() === '')
+            return;
+        let body;
+        try {
+            body = JSON.parse(line);
+        }
+        catch {
+            throw new InputError('load.workload_line', `line ${i + 1} is not JSON`, { file, field: `line ${i + 1}` });
+        }
+        if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+            throw new InputError('load.workload_line', `line ${i + 1} must be an OpenAI request body (an object)`, {
+                file,
+                field: `line ${i + 1}`
+            });
+        }
+        const b = body;
+        if (!Array.isArray(b.messages) && typeof b.prompt !== 'string') {
+            throw new InputError('load.workload_line', `line ${i + 1} has neither messages (chat) nor a prompt string (completions)`, {
+                file,
+                field: `line ${i + 1}`
+            });
+        }
+        const max = typeof b.max_tokens === 'number' ? b.max_tokens : typeof b.max_completion_tokens === 'number' ? b.max_completion_tokens : fallback;
+        items.push({ kind: 'body', body: b, maxTokens: max });
+    });
+    if (items.length === 0)
+        throw new InputError('load.workload_empty', 'the load workload file has no requests', { file });
+    return cycled(items, settings);
+}
+/** The prompts the quality half sent, from the scenario_state.json files under `helmOutput`. */
+async function gateSetSource(settings, helmOutput) {
+    const runs = await discoverRuns(helmOutput);
+    const items = [];
+    const maxTokens = settings.workload.outputTokens.mean;
+    for (const run of runs) {
+        if (!run.files.scenarioState)
+            continue;
+        const file = join(run.path, RUN_FILES.scenarioState);
+        const state = JSON.parse(await readFile(file, 'utf8'));
+        for (const rs of state.request_states ?? []) {
+            const request = rs.request ?? {};
+            if (Array.isArray(request.messages) && request.messages.length > 0)
+                items.push({ kind: 'messages', messages: request.messages, maxTokens });
+            else if (typeof request.prompt === 'string' && request.prompt !== '')
+                items.push({ kind: 'text', text: request.prompt, maxTokens });
+        }
+    }
+    if (items.length === 0) {
+        throw new InputError('load.gate_set_empty', 'load.workload.prompts is gate-set but the quality half left no prompts (scenario_state.json)', { file: helmOutput, field: 'load.workload.prompts' });
+    }
+    return cycled(items, settings);
+}
+/**
+ * The JSON body for one side. `ignoreEos`: ask the server to generate exactly `max_tokens`
+ * (vLLM's `ignore_eos` and `min_tokens`), so both sides produce the same amount of work.
+ */
+function requestBody(item, api, model, ignoreEos, maxTokensOverride) {
+    const maxTokens = item.maxTokens;
+    let body;
+    if (item.kind === 'body') {
+        body = { ...item.body };
+        if (api === 'chat' && !Array.isArray(body.messages))
+            body.messages = [{ role: 'user', content: String(body.prompt) }];
+        if (api === 'completions' && typeof body.prompt !== 'string') {
+            body.prompt = body.messages.map(m => (typeof m.content === 'string' ? m.content : '')).join('\n');
+        }
+        if (api === 'chat')
+            delete body.prompt;
+        else
+            delete body.messages;
+        delete body.max_completion_tokens;
+    }
+    else if (item.kind === 'messages') {
+        body =
+            api === 'chat'
+                ? { messages: item.messages }
+                : { prompt: item.messages.map(m => String(m.content ?? '')).join('\n') };
+    }
+    else {
+        body = api === 'chat' ? { messages: [{ role: 'user', content: item.text }] } : { prompt: item.text };
+    }
+    body.model = model;
+    body.max_tokens = maxTokens;
+    body.temperature = 0;
+    body.stream = true;
+    body.stream_options = { include_usage: true };
+    if (ignoreEos) {
+        body.ignore_eos = true;
+        body.min_tokens = maxTokens;
+    }
+    return JSON.stringify(body);
+}
+
+/**
+ * One short streaming request per side before any load: is the server there, does it stream,
+ * does it send `usage`, and does it accept `ignore_eos`/`min_tokens` (vLLM's way to generate
+ * exactly `max_tokens`)? A server that rejects them (HTTP 4xx) is asked again without them, and
+ * the report says that its output lengths are the model's own.
+ */
+const PROBE_TOKENS = 4;
+async function probeSide(target, timeoutMs) {
+    const conn = connect(target, 1, timeoutMs);
+    try {
+        const item = { kind: 'text', text: 'Say something.', maxTokens: PROBE_TOKENS };
+        let result = await streamRequest(conn, requestBody(item, target.api, target.model, true), timeoutMs);
+        let ignoreEos = true;
+        if (result.httpStatus >= 400 && result.httpStatus < 500) {
+            ignoreEos = false;
+            result = await streamRequest(conn, requestBody(item, target.api, target.model, false), timeoutMs);
+        }
+        if (result.httpStatus === 0) {
+            return {
+                reachable: false,
+                streaming: false,
+                ignoreEos: false,
+                usage: false,
+                problem: `${target.baseUrl} is not reachable: ${result.error}`
+            };
+        }
+        if (result.notStreaming) {
+            return {
+                reachable: true,
+                streaming: false,
+                ignoreEos,
+                usage: false,
+                problem: `${target.baseUrl} does not stream: asked for stream: true it ${result.error?.replace(/^the server /, '')}; the load half measures time to first token and needs server-sent events`
+            };
+        }
+        if (result.status !== 'ok') {
+            return {
+                reachable: true,
+                streaming: true,
+                ignoreEos,
+                usage: false,
+                problem: `the probe request to ${target.baseUrl} failed: ${result.error}`
+            };
+        }
+        if (result.firstContent === null) {
+            return {
+                reachable: true,
+                streaming: true,
+                ignoreEos,
+                usage: result.usageTokens !== null,
+                problem: `the probe request to ${target.baseUrl} streamed no content`
+            };
+        }
+        return { reachable: true, streaming: true, ignoreEos, usage: result.usageTokens !== null, problem: null };
+    }
+    finally {
+        await conn.pool.close().catch(() => { });
+    }
+}
+
+function abbaOrder(repetitions) {
+    const order = [];
+    for (let i = 0; i < repetitions; i++) {
+        const sides = i % 2 === 0 ? ['baseline', 'candidate'] : ['candidate', 'baseline'];
+        for (const side of sides)
+            order.push({ side, repetition: i, position: order.length });
+    }
+    return order;
+}
+
+const SIDES = ['baseline', 'candidate'];
+function targetOf(deployment, env) {
+    return {
+        api: deployment.api,
+        baseUrl: deployment.baseUrl,
+        model: deployment.model,
+        apiKey: deployment.apiKeyEnv ? (env[deployment.apiKeyEnv] ?? null) : null
+    };
+}
+function emptyReport(config, load) {
+    const side = (s) => {
+        const d = config.deployments?.[s];
+        return {
+            api: d && d.kind === 'server' ? d.api : 'unknown',
+            model: d && d.kind === 'server' ? d.model : 'unknown',
+            ignore_eos: null,
+            usage: null
+        };
+    };
+    return {
+        verdict: 'error',
+        headline: '',
+        skipped: null,
+        mode: load.mode,
+        levels: load.levels,
+        settings: {
+            repetitions: load.repetitions,
+            requests_per_block: load.requestsPerLevel === null ? null : Math.ceil(load.requestsPerLevel / load.repetitions),
+            seconds_per_block: load.durationSeconds === null ? null : load.durationSeconds / load.repetitions,
+            warmup_requests: load.warmupRequests,
+            timeout_seconds: load.timeoutSeconds,
+            arrival: load.mode === 'rate' ? load.arrival : null,
+            confidence: config.statistics.confidence,
+            percentile_method: PERCENTILE_METHOD,
+            interval_method: LOG_RATIO_METHOD,
+            prompts: load.workload.prompts,
+            seed: load.seed
+        },
+        sides: { baseline: side('baseline'), candidate: side('candidate') },
+        blocks: [],
+        summary: [],
+        ratios: [],
+        checks: [],
+        errors: [],
+        warnings: [],
+        notes: [],
+        timings_file: null
+    };
+}
+function levelName(load, level) {
+    return load.mode === 'concurrency' ? `concurrency ${level}` : `rate ${level}/s`;
+}
+async function runLoad(config, options) {
+    const load = config.load;
+    if (!load)
+        throw new Error('runLoad needs a load: section');
+    const report = emptyReport(config, load);
+    const fail = (code, message, field) => {
+        report.errors.push({ code, message, ...(field ? { field } : {}) });
+        report.verdict = 'error';
+        report.headline = `Performance: error: ${message}`;
+        return { report, timings: [] };
+    };
+    const deployments = config.deployments;
+    if (!deployments)
+        return fail('load.no_deployments', 'the load half needs deployments (base_url and model of each side)', 'deployments');
+    for (const side of SIDES) {
+        if (deployments[side].kind !== 'server') {
+            return fail('load.prod_env', `the load half needs deployments.${side} as api/base_url/model, not a prod_env reference`, `deployments.${side}`);
+        }
+    }
+    const targets = {
+        baseline: targetOf(deployments.baseline, options.env),
+        candidate: targetOf(deployments.candidate, options.env)
+    };
+    const timeoutMs = load.timeoutSeconds * 1000;
+    const say = options.progress ?? (() => { });
+    // Probe: both deployments live and streaming. Load figures are comparable only within one run
+    // on one machine, so an archived baseline never stands in for a live one.
+    const probes = {};
+    for (const side of SIDES) {
+        probes[side] = await probeSide(targets[side], Math.min(timeoutMs, 60_000));
+        report.sides[side].ignore_eos = probes[side].ignoreEos;
+        report.sides[side].usage = probes[side].usage;
+    }
+    if (!probes.baseline.reachable && probes.candidate.problem === null && load.baseline === 'optional') {
+        report.skipped = `the baseline deployment is not reachable (${probes.baseline.problem}); load.baseline is optional, so the load half was SKIPPED and nothing about performance was measured`;
+        report.verdict = 'pass';
+        report.headline = `Performance: SKIPPED: ${report.skipped}`;
+        report.warnings.push({ code: 'load.skipped', message: report.skipped });
+        return { report, timings: [] };
+    }
+    for (const side of SIDES) {
+        const problem = probes[side].problem;
+        if (problem) {
+            const hint = side === 'baseline' && !probes.baseline.reachable
+                ? ' (the load half needs the baseline deployment live even when the quality half reuses an archived baseline; set load.baseline: optional to skip it instead)'
+                : '';
+            return fail(probes[side].streaming ? 'load.probe' : 'load.not_streaming', `${side}: ${problem}${hint}`, `deployments.${side}.base_url`);
+        }
+    }
+    let source;
+    try {
+        if (load.workload.prompts === 'synthetic')
+            source = syntheticSource(load);
+        else if (load.workload.prompts === 'file')
+            source = await fileSource(load, config.source);
+        else {
+            if (!options.gateSetOutput) {
+                return fail('load.gate_set', 'load.workload.prompts is gate-set, which needs the quality half to run first (helm-gate run)', 'load.workload.prompts');
+            }
+            source = await gateSetSource(load, options.gateSetOutput);
+        }
+    }
+    catch (error) {
+        const e = error;
+        return fail(e.code ?? 'load.workload', e.describe ? e.describe() : e.message, 'load.workload');
+    }
+    const origin = performance.now();
+    const timings = [];
+    const blocks = [];
+    for (const [li, level] of load.levels.entries()) {
+        const connections = {};
+        for (const side of SIDES)
+            connections[side] = connect(targets[side], load.mode === 'concurrency' ? level : null, timeoutMs);
+        try {
+            for (const side of SIDES) {
+                await openConnections(connections[side], targets[side], load, level, timeoutMs);
+                if (load.warmupRequests > 0) {
+                    const warm = await runBlock(connections[side], targets[side], probes[side].ignoreEos, load, source, `warmup:${li}`, level, load.warmupRequests, null, timeoutMs);
+                    const failed = warm.filter(r => r.status !== 'ok').length;
+                    if (failed > 0)
+                        say(`load: ${levelName(load, level)} warm-up (${side}): ${failed}/${warm.length} requests failed`);
+                }
+            }
+            const order = abbaOrder(load.repetitions);
+            for (const scheduled of order) {
+                const { side, repetition, position } = scheduled;
+                await openConnections(connections[side], targets[side], load, level, timeoutMs);
+                const perBlock = load.requestsPerLevel === null ? null : Math.ceil(load.requestsPerLevel / load.repetitions);
+                const seconds = load.durationSeconds === null ? null : load.durationSeconds / load.repetitions;
+                const results = await runBlock(connections[side], targets[side], probes[side].ignoreEos, load, source, `block:${li}:${repetition}`, level, perBlock, seconds, timeoutMs);
+                const blockTimings = results.map((r, index) => toTiming(r, { side, level, block: position, repetition, index }, origin));
+                timings.push(...blockTimings);
+                const first = results.reduce((m, r) => Math.min(m, r.start), Infinity);
+                const last = results.reduce((m, r) => Math.max(m, r.end ?? r.failedAt), -Infinity);
+                const f = figures(blockTimings, Math.max(0, last - first) / 1000, load.slo);
+                blocks.push({ side, level, position, repetition, ...f });
+                say(`load: ${levelName(load, level)}, block ${position + 1}/${order.length} (${side}): ${f.requests} requests, ` +
+                    `${f.output_tokens_per_second.toFixed(1)} output tok/s, TTFT p50 ${f.ttft_ms.p50 === null ? '-' : f.ttft_ms.p50.toFixed(1)} ms, ${f.failed} failed`);
+            }
+        }
+        finally {
+            for (const side of SIDES)
+                await connections[side].pool.close().catch(() => { });
+        }
+    }
+    report.blocks = blocks;
+    report.summary = load.levels.map(level => summarize(level, timings, blocks, load));
+    report.ratios = reportedRatios(blocks, report.summary, load.checks, config.statistics.confidence);
+    report.checks = evaluateChecks(load.checks, blocks, report.summary, config.statistics.confidence);
+    addNotes(report);
+    report.verdict = worstVerdict([...report.checks.map(c => c.verdict), ...(report.errors.length ? ['error'] : [])]);
+    report.headline = headline(report, load);
+    return { report, timings };
+}
+/** Opens every connection of the pool with one one-token request each, so no block pays a connect. */
+async function openConnections(conn, target, load, level, timeoutMs) {
+    if (load.mode !== 'concurrency')
+        return;
+    const body = requestBody({ kind: 'text', text: 'Hi', maxTokens: 1 }, target.api, target.model, false);
+    await Promise.all(Array.from({ length: level }, () => streamRequest(conn, body, timeoutMs)));
+}
+async function send(conn, body, timeoutMs) {
+    const r = (await streamRequest(conn, body, timeoutMs));
+    r.failedAt = performance.now();
+    return r;
+}
+/** One block: `count` requests (or `seconds` of them) at the level, closed or open loop. */
+async function runBlock(conn, target, ignoreEos, load, source, stream, level, count, seconds, timeoutMs) {
+    const bodyAt = (i) => Buffer.from(requestBody(source.item(stream, i), target.api, target.model, ignoreEos));
+    const bodies = count === null ? [] : Array.from({ length: count }, (_, i) => bodyAt(i));
+    const results = [];
+    const start = performance.now();
+    const deadline = seconds === null ? Infinity : start + seconds * 1000;
+    const more = (i) => (count !== null ? i < count : performance.now() < deadline);
+    const body = (i) => (count !== null ? bodies[i] : bodyAt(i));
+    if (load.mode === 'concurrency') {
+        let next = 0;
+        const worker = async () => {
+            while (more(next)) {
+                const i = next++;
+                results[i] = await send(conn, body(i), timeoutMs);
+            }
+        };
+        await Promise.all(Array.from({ length: level }, worker));
+        return results;
+    }
+    // Open loop: arrival times from the seed (the same for both sides of a pair).
+    const random = createRandom(load.seed, `arrivals:${stream}`);
+    const pending = [];
+    let at = 0;
+    for (let i = 0; more(i); i++) {
+        const wait = start + at - performance.now();
+        if (wait > 1)
+            await new Promise(r => setTimeout(r, wait));
+        if (seconds !== null && performance.now() >= deadline)
+            break;
+        pending.push(send(conn, body(i), timeoutMs).then(r => void (results[i] = r)));
+        at += load.arrival === 'constant' ? 1000 / level : (-Math.log(random.double()) * 1000) / level;
+    }
+    await Promise.all(pending);
+    return results;
+}
+function toTiming(r, where, origin) {
+    const itl = [];
+    for (let i = 1; i < r.contentTimes.length; i++)
+        itl.push(r.contentTimes[i] - r.contentTimes[i - 1]);
+    const ok = r.status === 'ok';
+    return {
+        ...where,
+        send_ms: r.start - origin,
+        ttft_ms: r.firstContent === null ? null : r.firstContent - r.start,
+        itl_ms: itl,
+        latency_ms: ok && r.end !== null ? r.end - r.start : null,
+        output_tokens: r.usageTokens ?? r.contentTimes.length,
+        tokens_from: r.usageTokens === null ? 'chunks' : 'usage',
+        prompt_tokens: r.promptTokens,
+        status: r.status,
+        error: r.error,
+        id: r.id
+    };
+}
+function summarize(level, timings, blocks, load) {
+    const pooled = (side) => {
+        const duration = blocks.filter(b => b.level === level && b.side === side).reduce((s, b) => s + b.duration_s, 0);
+        return figures(timings.filter(t => t.level === level && t.side === side), duration, load.slo);
+    };
+    return { level, baseline: pooled('baseline'), candidate: pooled('candidate') };
+}
+function addNotes(report) {
+    for (const side of SIDES) {
+        if (report.sides[side].usage === false) {
+            report.notes.push(`The ${side} sends no usage in its stream: its output tokens are content chunks counted, which equals tokens only when each chunk carries one.`);
+        }
+        if (report.sides[side].ignore_eos === false) {
+            report.notes.push(`The ${side} rejected ignore_eos/min_tokens: its answers may stop before max_tokens, so the sides may not generate the same amount.`);
+        }
+    }
+    for (const s of report.summary) {
+        const b = s.baseline.mean_output_tokens;
+        const c = s.candidate.mean_output_tokens;
+        if (b !== null && c !== null && b > 0 && Math.abs(c / b - 1) > 0.05) {
+            const message = `At ${report.mode} ${s.level} the sides generated different lengths: ${b.toFixed(1)} (baseline) vs ${c.toFixed(1)} (candidate) output tokens per request; throughput ratios compare different work.`;
+            report.warnings.push({ code: 'load.output_length', message });
+        }
+        for (const side of SIDES) {
+            const f = s[side];
+            if (f.failed > 0) {
+                report.notes.push(`At ${report.mode} ${s.level} the ${side} had ${f.failed} failed request(s) of ${f.requests} (${f.timed_out} timed out): counted in the error rate and against goodput.`);
+            }
+        }
+    }
+}
+function headline(report, load) {
+    const checks = report.checks;
+    const bad = checks.filter(c => c.verdict === report.verdict);
+    const where = (c) => `${c.metric} at ${levelName(load, c.level)}`;
+    if (report.verdict === 'pass')
+        return `Performance: pass: all ${checks.length} load checks passed.`;
+    const first = bad[0];
+    const more = bad.length > 1 ? ` (and ${bad.length - 1} more)` : '';
+    if (!first)
+        return `Performance: ${report.verdict}.`;
+    return `Performance: ${report.verdict}: ${where(first)}: ${first.reason}${more}.`;
+}
+
+/** The raw per-request timings as JSONL in the output folder (and so in the evidence artifact). */
+const TIMINGS_FILE = 'load-timings.jsonl';
+const round = (x) => (x === null ? null : Math.round(x * 1000) / 1000);
+async function writeTimings(file, timings) {
+    try {
+        await mkdir(dirname(file), { recursive: true });
+        const out = createWriteStream(file);
+        for (const t of timings) {
+            const line = JSON.stringify({
+                side: t.side,
+                level: t.level,
+                block: t.block,
+                repetition: t.repetition,
+                index: t.index,
+                send_ms: round(t.send_ms),
+                ttft_ms: round(t.ttft_ms),
+                itl_ms: t.itl_ms.map(x => round(x)),
+                latency_ms: round(t.latency_ms),
+                output_tokens: t.output_tokens,
+                tokens_from: t.tokens_from,
+                prompt_tokens: t.prompt_tokens,
+                status: t.status,
+                error: t.error,
+                id: t.id
+            });
+            if (!out.write(`${line}\n`))
+                await new Promise(r => out.once('drain', () => r()));
+        }
+        await new Promise((resolvePromise, reject) => out.end((error) => (error ? reject(error) : resolvePromise())));
+    }
+    catch (error) {
+        throw new InputError('output.unwritable', `cannot write ${file}: ${error.message}`, { file });
+    }
+}
+
+/**
+ * `run --out DIR` writes report.json, report.md, run-manifest.json, logs/ and one folder per side.
+ * A folder that already holds anything would be partly overwritten and partly mixed with the new
+ * run, so only a new or empty folder is accepted; the refusal names what is there, and says when
+ * it is an earlier helm-gate output (which must not be overwritten either: it is evidence).
+ */
+/** Files that only a helm-gate run writes at the top of its output folder. */
+const OWN_MARKERS = ['run-manifest.json', 'manifest.json'];
+const SHOWN = 6;
+async function assertFreshOutputFolder(dir) {
+    let entries;
+    try {
+        entries = await readdir(dir, { withFileTypes: true });
+    }
+    catch (error) {
+        if (error.code === 'ENOENT')
+            return;
+        if (error.code === 'ENOTDIR') {
+            throw new UsageError('usage.out_not_folder', `--out ${dir} is a file, not a folder`, { field: '--out', value: dir });
+        }
+        throw error;
+    }
+    if (entries.length === 0)
+        return;
+    const names = entries.map(entry => (entry.isDirectory() ? `${entry.name}/` : entry.name)).sort();
+    const shown = names.length > SHOWN ? `${names.slice(0, SHOWN).join(', ')} and ${names.length - SHOWN} more` : names.join(', ');
+    const own = names.some(name => OWN_MARKERS.includes(name));
+    throw new UsageError('usage.out_not_empty', `--out ${dir} is not empty: it holds ${own ? 'an earlier helm-gate output' : `${names.length} ${names.length === 1 ? 'entry' : 'entries'}`} (${shown}); give a new or empty folder`, { field: '--out', value: dir });
+}
+
+/**
+ * `helm-gate load --config FILE --out DIR`: the performance half alone (docs/load.md). Probes
+ * both deployments, runs the load blocks A B B A ..., writes report.json, report.md and the raw
+ * per-request timings (load-timings.jsonl) to the output folder.
+ * Exit 0 pass, 1 fail or inconclusive, 2 error.
+ */
+const LOAD_USAGE = `usage: helm-gate load --config FILE [options]
+
+Runs the performance half alone: a load test of the baseline and the candidate (never at the
+same time, blocks A B B A ...) at the gate file's load levels, and checks the claims in load.checks.
+
+  --config FILE          gate file (deployments and load)
+  --out DIR              output folder (default: helm-gate-runs/<time>); must be new or empty
+  --quiet                print nothing but errors
+  --debug                show stack traces
+`;
+const SPECS$3 = {
+    config: { value: true },
+    out: { value: true },
+    quiet: { value: false },
+    debug: { value: false },
+    help: { value: false }
+};
+async function loadCommand(argv, io) {
+    const args = parseArgs(argv, SPECS$3);
+    if (args.flags.has('help')) {
+        io.stdout(LOAD_USAGE);
+        return 0;
+    }
+    if (args.positionals.length > 0) {
+        throw new UsageError('usage.positionals', `load takes no positional arguments\n\n${LOAD_USAGE}`, { value: args.positionals.join(' ') });
+    }
+    const config = await loadGateConfig(resolve(io.cwd, requiredConfig(args, LOAD_USAGE)));
+    const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', new Date().toISOString().replace(/[:.]/g, '-')));
+    await assertFreshOutputFolder(outDir);
+    const quiet = args.flags.has('quiet');
+    const say = quiet ? () => { } : (line) => io.stderr(`${line}\n`);
+    say(`helm-gate: load test, baseline vs candidate, output in ${outDir}`);
+    const outcome = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: null });
+    const report = loadOnlyReport(config, outcome.report);
+    await writeReportOutputs(report, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io });
+    return exitCodeFor(report.verdict);
+}
+/** Runs the load half and writes its timings into `outDir`; shared by `load` and `run`. */
+async function runLoadHalf(config, outDir, options) {
+    if (!config.load) {
+        throw new ConfigError('config.missing', 'the gate file has no load: section (the performance half)', {
+            file: config.source,
+            field: 'load'
+        });
+    }
+    const outcome = await runLoad(config, options);
+    if (outcome.timings.length > 0) {
+        await writeTimings(join(outDir, TIMINGS_FILE), outcome.timings);
+        outcome.report.timings_file = TIMINGS_FILE;
+    }
+    return outcome;
+}
+
+/**
+ * The fingerprint of everything that determines the baseline's answers: run entries, HELM
+ * version, instance budget, trials and the baseline deployment's identity. Thresholds and
+ * statistics settings are left out on purpose: tightening a margin must not invalidate an
+ * archived baseline, while changing what was asked or whom it was asked must.
+ */
+function fingerprint(config, extras = {}) {
+    const identity = {
+        helm: config.helm
+            ? {
+                version: config.helm.version,
+                max_eval_instances: config.helm.maxEvalInstances,
+                num_train_trials: config.helm.numTrainTrials
+            }
+            : null,
+        entries: [...new Set(config.runs.map(run => run.entry))].sort(),
+        baseline: config.deployments ? deploymentIdentity(config.deployments.baseline) : null
+    };
+    // Added only when used, so gate files without launch keep their fingerprints (and archives).
+    const launch = config.launch?.sides.baseline;
+    if (launch) {
+        // The command as written: `${VAR}` values are not part of it (pin versions in the gate file
+        // or in a fingerprinted file; docs/launch.md).
+        identity.baseline_launch = { command: launch.command, checkout: launch.checkout, env: launch.env };
+    }
+    if (config.launch?.fingerprintPaths.length) {
+        identity.fingerprint_paths = config.launch.fingerprintPaths;
+        identity.baseline_files = Object.fromEntries(Object.entries(extras.pathDigests ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    }
+    return createHash('sha256').update(JSON.stringify(identity)).digest('hex');
+}
+function deploymentIdentity(deployment) {
+    if (deployment.kind === 'prod_env') {
+        return { kind: 'prod_env', deployment: deployment.deployment };
+    }
+    return {
+        kind: 'server',
+        api: deployment.api,
+        base_url: deployment.baseUrl,
+        model: deployment.model,
+        tokenizer: deployment.tokenizer,
+        max_sequence_length: deployment.maxSequenceLength
+    };
+}
+
+/**
+ * Finding the installed helm-run, its Python, the installed crfm-helm version and the plugin
+ * package helm-gate ships. Nothing in HELM's output records its version (docs/helm.md "The HELM version"),
+ * so it is read from the package metadata and recorded in the manifest.
+ */
+/** Resolves `helm.command` (a path, or a name looked up on PATH) to an executable file. */
+async function resolveHelmRun(command, env, cwd) {
+    const candidates = command.includes('/')
+        ? [isAbsolute(command) ? command : resolve(cwd, command)]
+        : (env.PATH ?? '')
+            .split(delimiter)
+            .filter(Boolean)
+            .map(dir => join(dir, command));
+    for (const candidate of candidates) {
+        try {
+            await access(candidate, constants$6.X_OK);
+            if ((await stat(candidate)).isFile())
+                return candidate;
+        }
+        catch {
+            // not this one
+        }
+    }
+    throw new HelmRunError('runner.helm_missing', `helm-run was not found (${command}); create the environment with scripts/python-env.sh or set helm.command`, { field: 'helm.command', value: command });
+}
+/**
+ * The Python interpreter that runs helm-run: pip writes console scripts with a `#!/path/python`
+ * line. Falls back to `python` next to the script (a venv's bin directory).
+ */
+async function pythonFor(helmRun) {
+    let firstLine;
+    try {
+        const handle = await open(helmRun, 'r');
+        try {
+            const buffer = Buffer.alloc(512);
+            const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+            firstLine = buffer.subarray(0, bytesRead).toString('utf8').split('\n')[0];
+        }
+        finally {
+            await handle.close();
+        }
+    }
+    catch {
+        firstLine = '';
+    }
+    if (firstLine.startsWith('#!')) {
+        const parts = firstLine.slice(2).trim().split(/\s+/).filter(Boolean);
+        if (parts.length > 0 && /python/.test(parts[parts.length - 1]))
+            return parts;
+    }
+    return [join(dirname(helmRun), 'python')];
+}
+/** The installed crfm-helm version, read with importlib.metadata through helm-run's Python. */
+async function installedHelmVersion(python, env) {
+    const [file, ...prefix] = python;
+    const code = 'import importlib.metadata as m; print(m.version("crfm-helm"))';
+    return new Promise((resolvePromise, reject) => {
+        execFile(file, [...prefix, '-c', code], { env, timeout: 60_000 }, (error, stdout, stderr) => {
+            if (error) {
+                reject(new HelmRunError('runner.helm_version_unknown', `cannot read the installed crfm-helm version: ${firstLineOf(stderr) || error.message}`, {
+                    value: python.join(' ')
+                }));
+                return;
+            }
+            resolvePromise(stdout.trim());
+        });
+    });
+}
+/** Refuses to run a HELM other than the pinned one: results would not be comparable with the archive. */
+function assertPinnedVersion(installed, pinned, source) {
+    if (installed !== pinned) {
+        throw new HelmRunError('runner.helm_version', `installed crfm-helm is ${installed} but the gate file pins ${pinned}; install the pinned version or change helm.version`, { file: source, field: 'helm.version', value: installed });
+    }
+}
+/**
+ * The directory that holds `helm_gate_plugins/` (put on PYTHONPATH of helm-run). Searched upwards
+ * from this module, so it works from src/ (tests), dist/ (the action and CLI bundles) alike;
+ * HELM_GATE_PYTHONPATH overrides it.
+ */
+async function pluginPythonPath(env) {
+    const override = env.HELM_GATE_PYTHONPATH;
+    const starts = override ? [override] : ancestors(dirname(fileURLToPath(import.meta.url)), 5).map(dir => join(dir, 'python'));
+    for (const dir of starts) {
+        try {
+            await access(join(dir, 'helm_gate_plugins', 'clients.py'), constants$6.R_OK);
+            return dir;
+        }
+        catch {
+            // keep looking
+        }
+    }
+    throw new HelmRunError('runner.plugins_missing', 'the helm_gate_plugins Python package was not found next to helm-gate', {
+        value: starts[0]
+    });
+}
+function ancestors(dir, count) {
+    const out = [dir];
+    for (let i = 0; i < count; i++)
+        out.push(dirname(out[out.length - 1]));
+    return [...new Set(out)];
+}
+function firstLineOf(text) {
+    return text.trim().split('\n').filter(Boolean).pop() ?? '';
+}
+
+/**
+ * Every process group helm-gate started and has not yet seen die: launched servers and helm-run.
+ * While one is alive, SIGINT and SIGTERM to helm-gate (a cancelled job, Ctrl-C) stop them all
+ * before exiting, because each lives in its own process group and would otherwise survive us and
+ * keep the GPU. A second signal, or the process exiting for any other reason, kills them at once.
+ *
+ * GitHub cancels a job with SIGINT, then SIGTERM 7.5 s later, then SIGKILL 2.5 s after that, so the
+ * urgent stop used here is short (registered stop functions get `urgent: true`).
+ */
+const live = new Map();
+let armed = false;
+let stopping = null;
+const SIGNALS = ['SIGINT', 'SIGTERM'];
+/** Messages of the signal path; stderr by default (the action's log). */
+let say = line => process.stderr.write(`${line}\n`);
+/** Tracks a group until the returned function is called (after it is known to be gone). */
+function trackGroup(group) {
+    live.set(group.pgid, group);
+    arm();
+    return () => {
+        if (live.get(group.pgid) === group)
+            live.delete(group.pgid);
+        if (live.size === 0 && !stopping)
+            disarm();
+    };
+}
+/** Stops every tracked group (used on signals; the normal path stops each launch itself). */
+async function stopAllGroups(urgent) {
+    await Promise.all([...live.values()].map(group => group.stop(urgent).catch(() => { })));
+}
+/**
+ * Live (non-zombie) processes of group `pgid`. On Linux read from /proc, because a zombie
+ * (exited, not yet reaped by its parent) still answers kill(0) but holds nothing; elsewhere
+ * kill(-pgid, 0) is the best available answer.
+ */
+function groupMembers(pgid) {
+    let entries;
+    try {
+        entries = readdirSync('/proc').filter(name => /^\d+$/.test(name));
+    }
+    catch {
+        return signalable(pgid) ? [pgid] : [];
+    }
+    const members = [];
+    for (const name of entries) {
+        try {
+            const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+            // pid (comm) state ppid pgrp ...; comm may hold spaces and parentheses.
+            const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+            if (Number(fields[2]) === pgid && fields[0] !== 'Z')
+                members.push(Number(name));
+        }
+        catch {
+            // exited while we looked
+        }
+    }
+    return members;
+}
+/** Is any process of group `pgid` still alive? */
+function groupAlive(pgid) {
+    return groupMembers(pgid).length > 0;
+}
+function signalable(pgid) {
+    try {
+        process.kill(-pgid, 0);
+        return true;
+    }
+    catch (error) {
+        // EPERM: something exists in that group that we may not signal; count it as alive.
+        return error.code === 'EPERM';
+    }
+}
+function killGroupNow(pgid, signal = 'SIGKILL') {
+    try {
+        process.kill(-pgid, signal);
+    }
+    catch {
+        // already gone
+    }
+}
+function onSignal(signal) {
+    const code = 128 + (constants$7.signals[signal] ?? 15);
+    if (stopping) {
+        say(`helm-gate: ${signal} again; killing ${live.size} process group(s) now`);
+        for (const pgid of live.keys())
+            killGroupNow(pgid);
+        process.exit(code);
+    }
+    say(`helm-gate: ${signal} received; stopping ${live.size} launched process group(s) before exiting`);
+    stopping = stopAllGroups(true).finally(() => {
+        for (const pgid of live.keys())
+            killGroupNow(pgid);
+        process.exit(code);
+    });
+}
+/** Last resort when the process exits with groups still tracked (an uncaught error, process.exit). */
+function onExit() {
+    for (const pgid of live.keys())
+        killGroupNow(pgid);
+}
+function arm() {
+    if (armed)
+        return;
+    armed = true;
+    for (const signal of SIGNALS)
+        process.on(signal, onSignal);
+    process.on('exit', onExit);
+}
+function disarm() {
+    if (!armed)
+        return;
+    armed = false;
+    for (const signal of SIGNALS)
+        process.off(signal, onSignal);
+    process.off('exit', onExit);
+}
+
+/**
+ * One helm-run process: spawned with an argument array in its own process group (so a timeout
+ * can kill HELM's worker threads and any children at once), its output streamed line by line
+ * to a log file and to the caller with a side prefix, with progress read from HELM's own log.
+ */
+const KILL_GRACE_MS = 5_000;
+async function runHelmProcess(settings) {
+    await mkdir(dirname(settings.logFile), { recursive: true });
+    const file = createWriteStream(settings.logFile, { flags: 'a' });
+    const started = Date.now();
+    const state = { requests: 0, runsStarted: [], failedRuns: [] };
+    const redact = redactor(settings.secrets ?? []);
+    const prefix = `[${settings.side}]`;
+    const child = spawn(settings.command, settings.args, {
+        env: settings.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true
+    });
+    // A signal to helm-gate (a cancelled job) must not leave helm-run running in its own group.
+    const pgid = child.pid;
+    const release = pgid ? trackGroup({ pgid, label: `${settings.side} helm-run`, stop: async () => killGroup(pgid, 'SIGKILL') }) : () => { };
+    const onLine = (raw) => {
+        const line = redact(raw);
+        file.write(`${line}\n`);
+        settings.log?.(`${prefix} ${line}`);
+        const running = /\bRunning (\S.*) \{\s*$/.exec(line);
+        if (running) {
+            state.runsStarted.push(running[1]);
+            settings.progress?.(`${prefix} run ${state.runsStarted.length}/${settings.expectedRuns}: ${running[1]}`);
+        }
+        const processed = /\bProcessed (\d+) requests\b/.exec(line);
+        if (processed) {
+            state.requests += Number(processed[1]);
+            settings.progress?.(`${prefix} ${state.requests} requests done`);
+        }
+        const failed = /Failed runs: \[(.*)\]/.exec(line);
+        if (failed)
+            state.failedRuns = [...failed[1].matchAll(/"([^"]*)"/g)].map(m => m[1]);
+    };
+    const readers = [child.stdout, child.stderr].map(stream => {
+        const reader = createInterface({ input: stream, crlfDelay: Infinity });
+        reader.on('line', onLine);
+        return new Promise(resolve => reader.on('close', resolve));
+    });
+    let timedOut = false;
+    let killTimer;
+    const timeout = setTimeout(() => {
+        timedOut = true;
+        onLine(`helm-gate: ${settings.side} exceeded its timeout of ${Math.round(settings.timeoutMs / 1000)} s; killing process group ${child.pid}`);
+        killGroup(child.pid, 'SIGTERM');
+        killTimer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS);
+    }, settings.timeoutMs);
+    const heartbeat = setInterval(() => {
+        const seconds = Math.round((Date.now() - started) / 1000);
+        settings.progress?.(`${prefix} still running after ${seconds} s: run ${state.runsStarted.length}/${settings.expectedRuns}, ${state.requests} requests done`);
+    }, settings.heartbeatMs ?? 30_000);
+    const exit = await new Promise(resolve => {
+        child.once('error', error => resolve({ code: null, signal: null, spawnError: error.message }));
+        child.once('exit', (code, signal) => resolve({ code, signal, spawnError: null }));
+    });
+    clearTimeout(timeout);
+    clearInterval(heartbeat);
+    if (killTimer)
+        clearTimeout(killTimer);
+    // Children of helm-run that outlived it (none expected) must not keep running after the gate,
+    // nor hold its output pipes open.
+    killGroup(child.pid, 'SIGKILL');
+    release();
+    if (exit.spawnError === null)
+        await Promise.all(readers);
+    const ended = Date.now();
+    if (exit.spawnError)
+        onLine(`helm-gate: could not start ${settings.command}: ${exit.spawnError}`);
+    await new Promise(resolve => file.end(resolve));
+    return {
+        exitCode: exit.code,
+        signal: exit.signal,
+        timedOut,
+        startedAt: new Date(started).toISOString(),
+        endedAt: new Date(ended).toISOString(),
+        durationMs: ended - started,
+        requests: state.requests,
+        runsStarted: state.runsStarted,
+        failedRuns: state.failedRuns,
+        spawnError: exit.spawnError
+    };
+}
+function killGroup(pid, signal) {
+    if (!pid)
+        return;
+    try {
+        process.kill(-pid, signal);
+    }
+    catch {
+        // already gone
+    }
+}
+function redactor(secrets) {
+    const values = secrets.filter(secret => secret.length >= 4);
+    if (values.length === 0)
+        return line => line;
+    return line => values.reduce((text, secret) => text.split(secret).join('***'), line);
+}
+
+/**
+ * The `--local-path` directory (HELM's "prod_env") generated for one side. Each side gets its own
+ * directory so the two can never share HELM's request cache (docs/helm.md "The request cache"), and both sides
+ * get the same HELM model name, tags, tokenizer and lengths so run specs and prompts are identical
+ * and only the server differs.
+ *
+ * Clients are helm-gate's plugin classes (python/helm_gate_plugins/clients.py): HELM 0.5.16's
+ * VLLMClient cannot be instantiated and VLLMChatClient cannot send an API key (docs/helm.md "Clients and the plugin").
+ * No secret is ever written: the plugin reads the key from the environment variable named by
+ * `api_key_env`, so credentials.conf stays empty.
+ */
+/** The HELM model and deployment name on both sides; the host org `helm-gate` names the cache shard. */
+const GATED_MODEL = 'helm-gate/gated-model';
+const LOCAL_TOKENIZER = 'helm-gate/local-tokenizer';
+/**
+ * OpenAI SDK retries for 5xx, 429 and connection errors (with its own short back-off). Kept
+ * small: the plugin makes HELM's own 5 x (10-80 s) retry loop stop at the first failure, so a
+ * dead server ends the run within seconds and a hung one within (1 + retries) x request timeout.
+ */
+const SDK_MAX_RETRIES = 2;
+const PROD_ENV_FILES = ['model_metadata.yaml', 'model_deployments.yaml', 'tokenizer_configs.yaml', 'credentials.conf'];
+const PLUGIN_CLASSES = {
+    chat: 'helm_gate_plugins.clients.GateChatClient',
+    completions: 'helm_gate_plugins.clients.GateCompletionsClient'
+};
+/** prod_env for a server deployment described in the gate file. */
+function serverProdEnv(deployment) {
+    const localTokenizer = isLocalTokenizerDirectory(deployment.tokenizer);
+    const tokenizerName = localTokenizer ? LOCAL_TOKENIZER : deployment.tokenizer;
+    const args = {
+        base_url: deployment.baseUrl,
+        served_model_name: deployment.model,
+        timeout: deployment.requestTimeoutSeconds,
+        max_retries: SDK_MAX_RETRIES
+    };
+    if (deployment.apiKeyEnv)
+        args.api_key_env = deployment.apiKeyEnv;
+    const metadata = {
+        models: [
+            {
+                name: GATED_MODEL,
+                display_name: 'helm-gate gated model',
+                description: 'The deployment under test (baseline or candidate); generated by helm-gate.',
+                creator_organization_name: 'helm-gate',
+                access: 'open',
+                release_date: '2024-01-01',
+                // The tags decide run-spec rewrites (docs/helm.md "prod_env"); identical on both sides by construction.
+                tags: ['TEXT_MODEL_TAG', 'FULL_FUNCTIONALITY_TEXT_MODEL_TAG'],
+                deployment_names: [GATED_MODEL]
+            }
+        ]
+    };
+    const deployments = {
+        model_deployments: [
+            {
+                name: GATED_MODEL,
+                model_name: GATED_MODEL,
+                tokenizer_name: tokenizerName,
+                // Without it HELM crashes when a tokenizer is set (docs/helm.md "prod_env").
+                max_sequence_length: deployment.maxSequenceLength,
+                client_spec: { class_name: PLUGIN_CLASSES[deployment.api], args }
+            }
+        ]
+    };
+    const tokenizers = {
+        tokenizer_configs: localTokenizer
+            ? [
+                {
+                    name: LOCAL_TOKENIZER,
+                    tokenizer_spec: {
+                        class_name: 'helm.tokenizers.huggingface_tokenizer.HuggingFaceTokenizer',
+                        args: { pretrained_model_name_or_path: deployment.tokenizer }
+                    },
+                    end_of_text_token: '',
+                    prefix_token: ''
+                }
+            ]
+            : []
+    };
+    return {
+        files: {
+            'model_metadata.yaml': yamlWithHeader(metadata, { dateKeys: true }),
+            'model_deployments.yaml': yamlWithHeader(deployments),
+            'tokenizer_configs.yaml': yamlWithHeader(tokenizers),
+            'credentials.conf': '# Generated by helm-gate. Empty on purpose: API keys are read from the environment (api_key_env).\n'
+        },
+        modelArgs: `model=${GATED_MODEL}`,
+        deployment: GATED_MODEL,
+        credentialsAreSecret: false
+    };
+}
+/**
+ * prod_env for a deployment the user already describes in their own prod_env directory: its
+ * files are copied into the side's own local path (so caches stay apart) and the deployment is
+ * named explicitly in the entry, which avoids HELM's "last registered deployment" rule.
+ */
+async function userProdEnv(localPath, deploymentName) {
+    const read = async (name) => {
+        try {
+            return await readFile(join(localPath, name), 'utf8');
+        }
+        catch {
+            return null;
+        }
+    };
+    const deploymentsText = await read('model_deployments.yaml');
+    if (deploymentsText === null) {
+        throw new ConfigError('config.prod_env', `the prod_env directory has no model_deployments.yaml`, {
+            file: localPath,
+            field: 'deployments.*.prod_env'
+        });
+    }
+    const parsed = parse$1(deploymentsText);
+    const found = parsed?.model_deployments?.find(item => item?.name === deploymentName);
+    if (!found) {
+        throw new ConfigError('config.prod_env', `deployment ${deploymentName} is not in model_deployments.yaml`, {
+            file: join(localPath, 'model_deployments.yaml'),
+            field: 'deployments.*.deployment',
+            value: deploymentName
+        });
+    }
+    const credentials = await read('credentials.conf');
+    return {
+        files: {
+            'model_metadata.yaml': (await read('model_metadata.yaml')) ?? 'models: []\n',
+            'model_deployments.yaml': deploymentsText,
+            'tokenizer_configs.yaml': (await read('tokenizer_configs.yaml')) ?? 'tokenizer_configs: []\n',
+            'credentials.conf': credentials ?? ''
+        },
+        modelArgs: `model=${found.model_name ?? deploymentName},model_deployment=${deploymentName}`,
+        deployment: deploymentName,
+        credentialsAreSecret: (credentials ?? '').trim().length > 0
+    };
+}
+async function prodEnvFor(deployment) {
+    return deployment.kind === 'server' ? serverProdEnv(deployment) : userProdEnv(deployment.localPath, deployment.deployment);
+}
+/**
+ * Both sides must ask the same questions the same way: a different tokenizer or maximum length
+ * changes prompt truncation, and the comparison would measure configuration, not the model.
+ */
+function assertComparableDeployments(baseline, candidate, source) {
+    if (baseline.kind !== 'server' || candidate.kind !== 'server')
+        return;
+    for (const [field, a, b] of [
+        ['tokenizer', baseline.tokenizer, candidate.tokenizer],
+        ['max_sequence_length', baseline.maxSequenceLength, candidate.maxSequenceLength]
+    ]) {
+        if (a !== b) {
+            throw new ConfigError('config.deployments_differ', `baseline and candidate must use the same ${field} (${String(a)} vs ${String(b)}), or prompts could differ`, { file: source, field: `deployments.candidate.${field}`, value: b });
+        }
+    }
+}
+/**
+ * Both sides pointing at one deployment measure it against itself: every change would pass.
+ * Typical cause: a single server started from the pull request's checkout, with the baseline
+ * meant to come from the archive; when no archive matches and the baseline is run here, it
+ * would be run against the candidate. Only a self-check does that on purpose.
+ */
+function assertDistinctDeployments(baseline, candidate, source) {
+    const identity = (d) => d.kind === 'server'
+        ? JSON.stringify(['server', d.api, new URL(d.baseUrl).href.replace(/\/+$/, ''), d.model])
+        : JSON.stringify(['prod_env', resolve(d.localPath), d.deployment]);
+    if (identity(baseline) === identity(candidate)) {
+        throw new ConfigError('config.same_deployment', 'baseline and candidate are the same deployment, so the candidate would never be measured; ' +
+            'point them at different servers or models (use --self-check to measure a server against itself)', {
+            file: source,
+            field: 'deployments.candidate',
+            value: candidate.kind === 'server' ? `${candidate.baseUrl} ${candidate.model}` : candidate.deployment
+        });
+    }
+}
+/** A Hugging Face tokenizer directory (absolute or relative path), as opposed to a HELM tokenizer name. */
+function isLocalTokenizerDirectory(tokenizer) {
+    return tokenizer.startsWith('/') || tokenizer.startsWith('./') || tokenizer.startsWith('../');
+}
+/** Shows prod_env files with anything secret hidden (`plan`, logs, the manifest). */
+function redactedFiles(env) {
+    return {
+        ...env.files,
+        'credentials.conf': env.credentialsAreSecret ? redactCredentials(env.files['credentials.conf']) : env.files['credentials.conf']
+    };
+}
+/**
+ * Keeps HOCON keys, hides values: `openaiApiKey: "sk-..."` becomes `openaiApiKey: "***"`. Any
+ * other line that is not a comment or pure structure (`key {`, `}`) is hidden whole: HOCON also
+ * allows one-line JSON objects and multi-line `"""` strings, whose values the per-line rule
+ * cannot see.
+ */
+function redactCredentials(text) {
+    return text
+        .split('\n')
+        .map(line => {
+        const trimmed = line.trim();
+        if (trimmed === '' || trimmed.startsWith('#') || trimmed.startsWith('//'))
+            return line;
+        if (/^[{}[\],\s]*$/.test(trimmed) || /^"?[A-Za-z0-9_.\-/ ]+"?\s*\{$/.test(trimmed))
+            return line;
+        const match = /^(\s*"?[A-Za-z0-9_.\-/ ]+"?\s*[:=]\s*)(.+)$/.exec(line);
+        if (!match)
+            return `${line.slice(0, line.length - line.trimStart().length)}***`;
+        if (match[2].trim() === '{')
+            return line;
+        return `${match[1]}"***"`;
+    })
+        .join('\n');
+}
+function yamlWithHeader(value, options = {}) {
+    let text = stringify(value, { lineWidth: 0 });
+    // HELM's dacite loader wants release_date as a YAML date, not a quoted string.
+    if (options.dateKeys)
+        text = text.replace(/release_date: "?(\d{4}-\d{2}-\d{2})"?/g, 'release_date: $1');
+    return `# Generated by helm-gate for one side of the gate; do not edit.\n${text}`;
+}
+
+/**
+ * One cause, one error. When a side fails, the runner finds several symptoms of the same cause
+ * (helm-run exited 1, its run directory is incomplete, the gate's entry has no complete run), and
+ * none of them says why: that is only in the side's log, among thousands of lines. This folds the
+ * symptoms of a side into its root cause and quotes the decisive line of the log (the client
+ * error: a refused connection, a timeout, a 401) in the error itself.
+ */
+/** Errors that say why a side failed. */
+const ROOT_CAUSES = /^(server\.|runner\.(spawn|timeout|exit)$)/;
+/** Errors that only say what is missing because of it. */
+const SYMPTOMS = new Set(['runner.incomplete_run', 'runner.run_missing', 'runner.nothing_ran']);
+/**
+ * What to quote from a helm-run log, most telling first. HELM logs each failed request's
+ * exception with its chained causes; the lowest-level cause names the real problem ("Connection
+ * refused"), where the OpenAI SDK only says "Connection error.".
+ */
+const DECISIVE = [
+    // helm-gate's client plugin: an exception of the client itself (a missing API key variable).
+    /helm-gate client error: .+/,
+    // The transport under the OpenAI SDK: refused, reset, timed out, DNS.
+    /\b(?:httpx|httpcore|urllib3|requests|aiohttp)\.\w+: .+/,
+    /\[Errno -?\d+\] .+/,
+    // The SDK's own classification: 401, 404, 429, 5xx, timeouts.
+    /\bopenai\.\w+: .+/,
+    // HELM's summary of a failed request.
+    /\bOpenAI error: .+/,
+    // Any other exception that ended the run (not HELM's final "Failed runs" summary).
+    /^(?!.*RunnerError)(?:[\w.]+\.)?\w+(?:Error|Exception): .+/
+];
+const MAX_LOG_BYTES = 8 * 1024 * 1024;
+const MAX_QUOTE = 300;
+/** The decisive line of a helm-run log, or null when it holds nothing telling. */
+function decisiveLine(log) {
+    const lines = log.split('\n');
+    for (const pattern of DECISIVE) {
+        for (let i = 0; i < lines.length; i++) {
+            const match = pattern.exec(lines[i]);
+            if (match) {
+                const text = match[0].trim();
+                return { line: i + 1, text: text.length > MAX_QUOTE ? `${text.slice(0, MAX_QUOTE - 1)}…` : text };
+            }
+        }
+    }
+    return null;
+}
+/**
+ * A side's errors grouped by root cause: the first root cause absorbs the symptoms (named in one
+ * clause) and quotes the log; other errors are kept as they are. Without a root cause the first
+ * symptom quotes the log instead.
+ */
+function groupByRootCause(errors, quote, logName) {
+    const root = errors.find(error => ROOT_CAUSES.test(error.code));
+    const symptoms = root ? errors.filter(error => SYMPTOMS.has(error.code)) : [];
+    const lead = root ?? errors.find(error => SYMPTOMS.has(error.code));
+    if (!lead)
+        return [...errors];
+    const parts = [lead.message.replace(/; see the \w+ log$/, '')];
+    if (quote)
+        parts.push(`${logName} line ${quote.line}: ${quote.text}`);
+    else if (lead.code.startsWith('runner.'))
+        parts.push(`see ${logName}`);
+    const consequence = consequences(symptoms);
+    if (consequence)
+        parts.push(consequence);
+    // Same class and code as the cause, so callers that check either still recognise it.
+    const Kind = lead.constructor;
+    const grouped = new Kind(lead.code, parts.join('; '), lead.location);
+    return errors.flatMap(error => (error === lead ? [grouped] : symptoms.includes(error) ? [] : [error]));
+}
+function consequences(symptoms) {
+    const entries = symptoms.filter(s => s.code === 'runner.run_missing').map(s => String(s.location.value));
+    const incomplete = symptoms.filter(s => s.code === 'runner.incomplete_run').length;
+    if (entries.length > 0)
+        return `so ${plural(entries.length, 'entry has', 'entries have')} no complete run: ${entries.join(', ')}`;
+    if (incomplete > 0)
+        return `so ${plural(incomplete, 'run is', 'runs are')} incomplete`;
+    return '';
+}
+function plural(n, one, many) {
+    return n === 1 ? `1 ${one}` : `${n} ${many}`;
+}
+/** The tail of a log file (the whole file up to a bound), or '' when it cannot be read. */
+async function readLogTail(file) {
+    let handle;
+    try {
+        handle = await open(file, 'r');
+        const { size } = await handle.stat();
+        const length = Math.min(size, MAX_LOG_BYTES);
+        const buffer = Buffer.alloc(length);
+        await handle.read(buffer, 0, length, size - length);
+        return buffer.toString('utf8');
+    }
+    catch {
+        return '';
+    }
+    finally {
+        await handle?.close();
+    }
+}
+/** groupByRootCause with the quote read from the side's log (named relative to `outDir`). */
+async function explainSideErrors(errors, logFile, outDir) {
+    if (errors.length === 0)
+        return errors;
+    const quote = decisiveLine(await readLogTail(logFile));
+    return groupByRootCause(errors, quote, relative(outDir, logFile) || logFile);
+}
+
+/**
+ * How many instances each gated comparison will have, asked of HELM itself: `helm-run --dry-run`
+ * with the baseline side's exact entries and prod_env, into a temporary folder. A dry run sends
+ * no request, but it builds the scenarios and down-samples them exactly as the real run will.
+ * The count cannot be derived from max_eval_instances alone: HELM draws that many instances from
+ * all evaluation splits together, and a comparison reads one split (docs/helm.md "Offline
+ * scenarios"): 200 on synthetic_reasoning gives 99 test instances.
+ */
+const DRY_RUN_TIMEOUT_MS = 10 * 60_000;
+/** Runs the dry run for `plan` (one side's plan; both sides run the same entries). */
+async function countInstances(plan, runs, settings) {
+    const dir = await mkdtemp(join(tmpdir(), 'helm-gate-count-'));
+    try {
+        const localPath = join(dir, 'prod_env');
+        const outputPath = join(dir, 'out');
+        await mkdir(localPath, { recursive: true });
+        for (const name of PROD_ENV_FILES)
+            await writeFile(join(localPath, name), plan.prodEnv.files[name], { mode: 0o600 });
+        const args = replaceOptions(plan.args, { '--output-path': outputPath, '--local-path': localPath, '--suite': 'count' });
+        const logFile = join(dir, 'dry-run.log');
+        const result = await runHelmProcess({
+            side: 'count',
+            command: settings.helmRun,
+            args: [...args, '--dry-run'],
+            env: { ...settings.env, PYTHONPATH: [settings.pluginPath, settings.env.PYTHONPATH].filter(Boolean).join(delimiter) },
+            logFile,
+            timeoutMs: DRY_RUN_TIMEOUT_MS,
+            expectedRuns: plan.entries.length
+        });
+        if (result.spawnError)
+            return { ok: false, problem: `could not start ${settings.helmRun}: ${result.spawnError}` };
+        if (result.exitCode !== 0) {
+            const quote = decisiveLine(await readLogTail(logFile));
+            return { ok: false, problem: `helm-run --dry-run exited with ${result.exitCode ?? result.signal}${quote ? `: ${quote.text}` : ''}` };
+        }
+        const suite = join(outputPath, 'runs', 'count');
+        const dirs = await Promise.all((await readdir(suite, { withFileTypes: true }))
+            .filter(entry => entry.isDirectory() && entry.name !== 'eval_cache')
+            .map(entry => readRunDirectory(join(suite, entry.name))));
+        const counts = [];
+        for (const run of runs) {
+            const found = dirs.find(d => d.files.scenarioState && runMatchesEntry(d, run));
+            if (!found) {
+                counts.push({ run, split: null, n: null, counts: null });
+                continue;
+            }
+            const splitCounts = await countScenarioState(join(found.path, 'scenario_state.json'));
+            const split = comparisonSplit(run, splitCounts);
+            counts.push({ run, split, n: split === null ? null : (splitCounts.clean[split] ?? 0), counts: splitCounts });
+        }
+        return { ok: true, counts };
+    }
+    finally {
+        await rm(dir, { recursive: true, force: true });
+    }
+}
+/** The split a comparison reads: the configured one, else the only one, else test (as compare does). */
+function comparisonSplit(run, counts) {
+    if (run.split !== null)
+        return run.split;
+    const splits = Object.keys(counts.clean).sort();
+    if (splits.length === 1)
+        return splits[0];
+    return splits.includes('test') ? 'test' : null;
+}
+/** Distinct instances per split (clean) and per perturbation, from scenario_state.json. */
+async function countScenarioState(file) {
+    const clean = new Map();
+    const perturbed = new Map();
+    const plan = (path) => {
+        if (path.length === 0)
+            return 'descend';
+        if (path[0] !== 'request_states')
+            return 'skip';
+        if (path.length <= 2)
+            return 'descend';
+        return path[2] === 'instance' && path.length === 3 ? 'descend' : path[2] === 'instance' && isCounted(path[3]) ? 'emit' : 'skip';
+    };
+    const current = new Map();
+    for await (const event of streamJson(file, { plan })) {
+        if (event.kind !== 'value' || event.path.length !== 4)
+            continue;
+        const index = event.path[1];
+        const entry = current.get(index) ?? {};
+        current.set(index, entry);
+        const value = event.value;
+        if (event.path[3] === 'id' && typeof value === 'string')
+            entry.id = value;
+        if (event.path[3] === 'split' && typeof value === 'string')
+            entry.split = value;
+        if (event.path[3] === 'perturbation' && typeof value === 'object' && value !== null)
+            entry.perturbation = String(value.name);
+    }
+    for (const { id, split, perturbation } of current.values()) {
+        if (id === undefined || split === undefined || split === 'train')
+            continue;
+        const into = perturbation === undefined ? clean : perturbed;
+        const key = perturbation ?? split;
+        let set = into.get(key);
+        if (!set)
+            into.set(key, (set = new Set()));
+        set.add(id);
+    }
+    const sizes = (map) => Object.fromEntries([...map].sort(([a], [b]) => a.localeCompare(b)).map(([key, set]) => [key, set.size]));
+    return { clean: sizes(clean), perturbed: sizes(perturbed) };
+}
+function isCounted(segment) {
+    return segment === 'id' || segment === 'split' || segment === 'perturbation';
+}
+function replaceOptions(args, values) {
+    const out = [...args];
+    for (const [flag, value] of Object.entries(values)) {
+        const at = out.indexOf(flag);
+        if (at >= 0)
+            out[at + 1] = value;
+    }
+    return out;
+}
+
+var utils = {};
+
+var constants;
+var hasRequiredConstants;
+
+function requireConstants () {
+	if (hasRequiredConstants) return constants;
+	hasRequiredConstants = 1;
+
+	const WIN_SLASH = '\\\\/';
+	const WIN_NO_SLASH = `[^${WIN_SLASH}]`;
+
+	const DEFAULT_MAX_EXTGLOB_RECURSION = 0;
+
+	/**
+	 * Posix glob regex
+	 */
+
+	const DOT_LITERAL = '\\.';
+	const PLUS_LITERAL = '\\+';
+	const QMARK_LITERAL = '\\?';
+	const SLASH_LITERAL = '\\/';
+	const ONE_CHAR = '(?=.)';
+	const QMARK = '[^/]';
+	const END_ANCHOR = `(?:${SLASH_LITERAL}|$)`;
+	const START_ANCHOR = `(?:^|${SLASH_LITERAL})`;
+	const DOTS_SLASH = `${DOT_LITERAL}{1,2}${END_ANCHOR}`;
+	const NO_DOT = `(?!${DOT_LITERAL})`;
+	const NO_DOTS = `(?!${START_ANCHOR}${DOTS_SLASH})`;
+	const NO_DOT_SLASH = `(?!${DOT_LITERAL}{0,1}${END_ANCHOR})`;
+	const NO_DOTS_SLASH = `(?!${DOTS_SLASH})`;
+	const QMARK_NO_DOT = `[^.${SLASH_LITERAL}]`;
+	const STAR = `${QMARK}*?`;
+	const SEP = '/';
+
+	const POSIX_CHARS = {
+	  DOT_LITERAL,
+	  PLUS_LITERAL,
+	  QMARK_LITERAL,
+	  SLASH_LITERAL,
+	  ONE_CHAR,
+	  QMARK,
+	  END_ANCHOR,
+	  DOTS_SLASH,
+	  NO_DOT,
+	  NO_DOTS,
+	  NO_DOT_SLASH,
+	  NO_DOTS_SLASH,
+	  QMARK_NO_DOT,
+	  STAR,
+	  START_ANCHOR,
+	  SEP
+	};
+
+	/**
+	 * Windows glob regex
+	 */
+
+	const WINDOWS_CHARS = {
+	  ...POSIX_CHARS,
+
+	  SLASH_LITERAL: `[${WIN_SLASH}]`,
+	  QMARK: WIN_NO_SLASH,
+	  STAR: `${WIN_NO_SLASH}*?`,
+	  DOTS_SLASH: `${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$)`,
+	  NO_DOT: `(?!${DOT_LITERAL})`,
+	  NO_DOTS: `(?!(?:^|[${WIN_SLASH}])${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+	  NO_DOT_SLASH: `(?!${DOT_LITERAL}{0,1}(?:[${WIN_SLASH}]|$))`,
+	  NO_DOTS_SLASH: `(?!${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+	  QMARK_NO_DOT: `[^.${WIN_SLASH}]`,
+	  START_ANCHOR: `(?:^|[${WIN_SLASH}])`,
+	  END_ANCHOR: `(?:[${WIN_SLASH}]|$)`,
+	  SEP: '\\'
+	};
+
+	/**
+	 * POSIX Bracket Regex
+	 */
+
+	const POSIX_REGEX_SOURCE = {
+	  __proto__: null,
+	  alnum: 'a-zA-Z0-9',
+	  alpha: 'a-zA-Z',
+	  ascii: '\\x00-\\x7F',
+	  blank: ' \\t',
+	  cntrl: '\\x00-\\x1F\\x7F',
+	  digit: '0-9',
+	  graph: '\\x21-\\x7E',
+	  lower: 'a-z',
+	  print: '\\x20-\\x7E ',
+	  punct: '\\-!"#$%&\'()\\*+,./:;<=>?@[\\]^_`{|}~',
+	  space: ' \\t\\r\\n\\v\\f',
+	  upper: 'A-Z',
+	  word: 'A-Za-z0-9_',
+	  xdigit: 'A-Fa-f0-9'
+	};
+
+	constants = {
+	  DEFAULT_MAX_EXTGLOB_RECURSION,
+	  MAX_LENGTH: 1024 * 64,
+	  POSIX_REGEX_SOURCE,
+
+	  // regular expressions
+	  REGEX_BACKSLASH: /\\(?![*+?^${}(|)[\]])/g,
+	  REGEX_NON_SPECIAL_CHARS: /^[^@![\].,$*+?^{}()|\\/]+/,
+	  REGEX_SPECIAL_CHARS: /[-*+?.^${}(|)[\]]/,
+	  REGEX_SPECIAL_CHARS_BACKREF: /(\\?)((\W)(\3*))/g,
+	  REGEX_SPECIAL_CHARS_GLOBAL: /([-*+?.^${}(|)[\]])/g,
+	  REGEX_REMOVE_BACKSLASH: /(?:\[.*?[^\\]\]|\\(?=.))/g,
+
+	  // Replace globs with equivalent patterns to reduce parsing time.
+	  REPLACEMENTS: {
+	    __proto__: null,
+	    '***': '*',
+	    '**/**': '**',
+	    '**/**/**': '**'
+	  },
+
+	  // Digits
+	  CHAR_0: 48, /* 0 */
+	  CHAR_9: 57, /* 9 */
+
+	  // Alphabet chars.
+	  CHAR_UPPERCASE_A: 65, /* A */
+	  CHAR_LOWERCASE_A: 97, /* a */
+	  CHAR_UPPERCASE_Z: 90, /* Z */
+	  CHAR_LOWERCASE_Z: 122, /* z */
+
+	  CHAR_LEFT_PARENTHESES: 40, /* ( */
+	  CHAR_RIGHT_PARENTHESES: 41, /* ) */
+
+	  CHAR_ASTERISK: 42, /* * */
+
+	  // Non-alphabetic chars.
+	  CHAR_AMPERSAND: 38, /* & */
+	  CHAR_AT: 64, /* @ */
+	  CHAR_BACKWARD_SLASH: 92, /* \ */
+	  CHAR_CARRIAGE_RETURN: 13, /* \r */
+	  CHAR_CIRCUMFLEX_ACCENT: 94, /* ^ */
+	  CHAR_COLON: 58, /* : */
+	  CHAR_COMMA: 44, /* , */
+	  CHAR_DOT: 46, /* . */
+	  CHAR_DOUBLE_QUOTE: 34, /* " */
+	  CHAR_EQUAL: 61, /* = */
+	  CHAR_EXCLAMATION_MARK: 33, /* ! */
+	  CHAR_FORM_FEED: 12, /* \f */
+	  CHAR_FORWARD_SLASH: 47, /* / */
+	  CHAR_GRAVE_ACCENT: 96, /* ` */
+	  CHAR_HASH: 35, /* # */
+	  CHAR_HYPHEN_MINUS: 45, /* - */
+	  CHAR_LEFT_ANGLE_BRACKET: 60, /* < */
+	  CHAR_LEFT_CURLY_BRACE: 123, /* { */
+	  CHAR_LEFT_SQUARE_BRACKET: 91, /* [ */
+	  CHAR_LINE_FEED: 10, /* \n */
+	  CHAR_NO_BREAK_SPACE: 160, /* \u00A0 */
+	  CHAR_PERCENT: 37, /* % */
+	  CHAR_PLUS: 43, /* + */
+	  CHAR_QUESTION_MARK: 63, /* ? */
+	  CHAR_RIGHT_ANGLE_BRACKET: 62, /* > */
+	  CHAR_RIGHT_CURLY_BRACE: 125, /* } */
+	  CHAR_RIGHT_SQUARE_BRACKET: 93, /* ] */
+	  CHAR_SEMICOLON: 59, /* ; */
+	  CHAR_SINGLE_QUOTE: 39, /* ' */
+	  CHAR_SPACE: 32, /*   */
+	  CHAR_TAB: 9, /* \t */
+	  CHAR_UNDERSCORE: 95, /* _ */
+	  CHAR_VERTICAL_LINE: 124, /* | */
+	  CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279, /* \uFEFF */
+
+	  /**
+	   * Create EXTGLOB_CHARS
+	   */
+
+	  extglobChars(chars) {
+	    return {
+	      '!': { type: 'negate', open: '(?:(?!(?:', close: `))${chars.STAR})` },
+	      '?': { type: 'qmark', open: '(?:', close: ')?' },
+	      '+': { type: 'plus', open: '(?:', close: ')+' },
+	      '*': { type: 'star', open: '(?:', close: ')*' },
+	      '@': { type: 'at', open: '(?:', close: ')' }
+	    };
+	  },
+
+	  /**
+	   * Create GLOB_CHARS
+	   */
+
+	  globChars(win32) {
+	    return win32 === true ? WINDOWS_CHARS : POSIX_CHARS;
+	  }
+	};
+	return constants;
+}
+
+/*global navigator*/
+
+var hasRequiredUtils;
+
+function requireUtils () {
+	if (hasRequiredUtils) return utils;
+	hasRequiredUtils = 1;
+	(function (exports) {
+
+		const {
+		  REGEX_BACKSLASH,
+		  REGEX_REMOVE_BACKSLASH,
+		  REGEX_SPECIAL_CHARS,
+		  REGEX_SPECIAL_CHARS_GLOBAL
+		} = /*@__PURE__*/ requireConstants();
+
+		exports.isObject = val => val !== null && typeof val === 'object' && !Array.isArray(val);
+		exports.hasRegexChars = str => REGEX_SPECIAL_CHARS.test(str);
+		exports.isRegexChar = str => str.length === 1 && exports.hasRegexChars(str);
+		exports.escapeRegex = str => str.replace(REGEX_SPECIAL_CHARS_GLOBAL, '\\$1');
+		exports.toPosixSlashes = str => str.replace(REGEX_BACKSLASH, '/');
+
+		exports.isWindows = () => {
+		  if (typeof navigator !== 'undefined' && navigator.platform) {
+		    const platform = navigator.platform.toLowerCase();
+		    return platform === 'win32' || platform === 'windows';
+		  }
+
+		  if (typeof process !== 'undefined' && process.platform) {
+		    return process.platform === 'win32';
+		  }
+
+		  return false;
+		};
+
+		exports.removeBackslashes = str => {
+		  return str.replace(REGEX_REMOVE_BACKSLASH, match => {
+		    return match === '\\' ? '' : match;
+		  });
+		};
+
+		exports.escapeLast = (input, char, lastIdx) => {
+		  const idx = input.lastIndexOf(char, lastIdx);
+		  if (idx === -1) return input;
+		  if (input[idx - 1] === '\\') return exports.escapeLast(input, char, idx - 1);
+		  return `${input.slice(0, idx)}\\${input.slice(idx)}`;
+		};
+
+		exports.removePrefix = (input, state = {}) => {
+		  let output = input;
+		  if (output.startsWith('./')) {
+		    output = output.slice(2);
+		    state.prefix = './';
+		  }
+		  return output;
+		};
+
+		exports.wrapOutput = (input, state = {}, options = {}) => {
+		  const prepend = options.contains ? '' : '^';
+		  const append = options.contains ? '' : '$';
+
+		  let output = `${prepend}(?:${input})${append}`;
+		  if (state.negated === true) {
+		    output = `(?:^(?!${output}).*$)`;
+		  }
+		  return output;
+		};
+
+		exports.basename = (path, { windows } = {}) => {
+		  const segs = path.split(windows ? /[\\/]/ : '/');
+		  const last = segs[segs.length - 1];
+
+		  if (last === '') {
+		    return segs[segs.length - 2];
+		  }
+
+		  return last;
+		}; 
+	} (utils));
+	return utils;
+}
+
+var scan_1;
+var hasRequiredScan;
+
+function requireScan () {
+	if (hasRequiredScan) return scan_1;
+	hasRequiredScan = 1;
+
+	const utils = /*@__PURE__*/ requireUtils();
+	const {
+	  CHAR_ASTERISK,             /* * */
+	  CHAR_AT,                   /* @ */
+	  CHAR_BACKWARD_SLASH,       /* \ */
+	  CHAR_COMMA,                /* , */
+	  CHAR_DOT,                  /* . */
+	  CHAR_EXCLAMATION_MARK,     /* ! */
+	  CHAR_FORWARD_SLASH,        /* / */
+	  CHAR_LEFT_CURLY_BRACE,     /* { */
+	  CHAR_LEFT_PARENTHESES,     /* ( */
+	  CHAR_LEFT_SQUARE_BRACKET,  /* [ */
+	  CHAR_PLUS,                 /* + */
+	  CHAR_QUESTION_MARK,        /* ? */
+	  CHAR_RIGHT_CURLY_BRACE,    /* } */
+	  CHAR_RIGHT_PARENTHESES,    /* ) */
+	  CHAR_RIGHT_SQUARE_BRACKET  /* ] */
+	} = /*@__PURE__*/ requireConstants();
+
+	const isPathSeparator = code => {
+	  return code === CHAR_FORWARD_SLASH || code === CHAR_BACKWARD_SLASH;
+	};
+
+	const depth = token => {
+	  if (token.isPrefix !== true) {
+	    token.depth = token.isGlobstar ? Infinity : 1;
+	  }
+	};
+
+	/**
+	 * Quickly scans a glob pattern and returns an object with a handful of
+	 * useful properties, like `isGlob`, `path` (the leading non-glob, if it exists),
+	 * `glob` (the actual pattern), `negated` (true if the path starts with `!` but not
+	 * with `!(`) and `negatedExtglob` (true if the path starts with `!(`).
+	 *
+	 * ```js
+	 * const pm = require('picomatch');
+	 * console.log(pm.scan('foo/bar/*.js'));
+	 * { isGlob: true, input: 'foo/bar/*.js', base: 'foo/bar', glob: '*.js' }
+	 * ```
+	 * @param {String} `str`
+	 * @param {Object} `options`
+	 * @return {Object} Returns an object with tokens and regex source string.
+	 * @api public
+	 */
+
+	const scan = (input, options) => {
+	  const opts = options || {};
+
+	  const length = input.length - 1;
+	  const scanToEnd = opts.parts === true || opts.tokens === true || opts.scanToEnd === true;
+	  const slashes = [];
+	  const tokens = [];
+	  const parts = [];
+
+	  let str = input;
+	  let index = -1;
+	  let start = 0;
+	  let lastIndex = 0;
+	  let isBrace = false;
+	  let isBracket = false;
+	  let isGlob = false;
+	  let isExtglob = false;
+	  let isGlobstar = false;
+	  let braceEscaped = false;
+	  let backslashes = false;
+	  let negated = false;
+	  let negatedExtglob = false;
+	  let finished = false;
+	  let braces = 0;
+	  let prev;
+	  let code;
+	  let token = { value: '', depth: 0, isGlob: false };
+
+	  const eos = () => index >= length;
+	  const peek = () => str.charCodeAt(index + 1);
+	  const advance = () => {
+	    prev = code;
+	    return str.charCodeAt(++index);
+	  };
+
+	  while (index < length) {
+	    code = advance();
+	    let next;
+
+	    if (code === CHAR_BACKWARD_SLASH) {
+	      backslashes = token.backslashes = true;
+	      code = advance();
+
+	      if (code === CHAR_LEFT_CURLY_BRACE) {
+	        braceEscaped = true;
+	      }
+	      continue;
+	    }
+
+	    if (braceEscaped === true || code === CHAR_LEFT_CURLY_BRACE) {
+	      braces++;
+
+	      while (eos() !== true && (code = advance())) {
+	        if (code === CHAR_BACKWARD_SLASH) {
+	          backslashes = token.backslashes = true;
+	          advance();
+	          continue;
+	        }
+
+	        if (code === CHAR_LEFT_CURLY_BRACE) {
+	          braces++;
+	          continue;
+	        }
+
+	        if (braceEscaped !== true && code === CHAR_DOT && (code = advance()) === CHAR_DOT) {
+	          isBrace = token.isBrace = true;
+	          isGlob = token.isGlob = true;
+	          finished = true;
+
+	          if (scanToEnd === true) {
+	            continue;
+	          }
+
+	          break;
+	        }
+
+	        if (braceEscaped !== true && code === CHAR_COMMA) {
+	          isBrace = token.isBrace = true;
+	          isGlob = token.isGlob = true;
+	          finished = true;
+
+	          if (scanToEnd === true) {
+	            continue;
+	          }
+
+	          break;
+	        }
+
+	        if (code === CHAR_RIGHT_CURLY_BRACE) {
+	          braces--;
+
+	          if (braces === 0) {
+	            braceEscaped = false;
+	            isBrace = token.isBrace = true;
+	            finished = true;
+	            break;
+	          }
+	        }
+	      }
+
+	      if (scanToEnd === true) {
+	        continue;
+	      }
+
+	      break;
+	    }
+
+	    if (code === CHAR_FORWARD_SLASH) {
+	      slashes.push(index);
+	      tokens.push(token);
+	      token = { value: '', depth: 0, isGlob: false };
+
+	      if (finished === true) continue;
+	      if (prev === CHAR_DOT && index === (start + 1)) {
+	        start += 2;
+	        continue;
+	      }
+
+	      lastIndex = index + 1;
+	      continue;
+	    }
+
+	    if (opts.noext !== true) {
+	      const isExtglobChar = code === CHAR_PLUS
+	        || code === CHAR_AT
+	        || code === CHAR_ASTERISK
+	        || code === CHAR_QUESTION_MARK
+	        || code === CHAR_EXCLAMATION_MARK;
+
+	      if (isExtglobChar === true && peek() === CHAR_LEFT_PARENTHESES) {
+	        isGlob = token.isGlob = true;
+	        isExtglob = token.isExtglob = true;
+	        finished = true;
+	        if (code === CHAR_EXCLAMATION_MARK && index === start) {
+	          negatedExtglob = true;
+	        }
+
+	        if (scanToEnd === true) {
+	          let parens = 0;
+
+	          while (eos() !== true && (code = advance())) {
+	            if (code === CHAR_BACKWARD_SLASH) {
+	              backslashes = token.backslashes = true;
+	              advance();
+	              continue;
+	            }
+
+	            if (code === CHAR_LEFT_PARENTHESES) {
+	              parens++;
+	              continue;
+	            }
+
+	            if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+	              finished = true;
+	              break;
+	            }
+	          }
+	          continue;
+	        }
+	        break;
+	      }
+	    }
+
+	    if (code === CHAR_ASTERISK) {
+	      if (prev === CHAR_ASTERISK) isGlobstar = token.isGlobstar = true;
+	      isGlob = token.isGlob = true;
+	      finished = true;
+
+	      if (scanToEnd === true) {
+	        continue;
+	      }
+	      break;
+	    }
+
+	    if (code === CHAR_QUESTION_MARK) {
+	      isGlob = token.isGlob = true;
+	      finished = true;
+
+	      if (scanToEnd === true) {
+	        continue;
+	      }
+	      break;
+	    }
+
+	    if (code === CHAR_LEFT_SQUARE_BRACKET) {
+	      while (eos() !== true && (next = advance())) {
+	        if (next === CHAR_BACKWARD_SLASH) {
+	          backslashes = token.backslashes = true;
+	          advance();
+	          continue;
+	        }
+
+	        if (next === CHAR_RIGHT_SQUARE_BRACKET) {
+	          isBracket = token.isBracket = true;
+	          isGlob = token.isGlob = true;
+	          finished = true;
+	          break;
+	        }
+	      }
+
+	      if (scanToEnd === true) {
+	        continue;
+	      }
+
+	      break;
+	    }
+
+	    if (opts.nonegate !== true && code === CHAR_EXCLAMATION_MARK && index === start) {
+	      negated = token.negated = true;
+	      start++;
+	      continue;
+	    }
+
+	    if (opts.noparen !== true && code === CHAR_LEFT_PARENTHESES) {
+	      isGlob = token.isGlob = true;
+
+	      if (scanToEnd === true) {
+	        let parens = 1;
+
+	        while (eos() !== true && (code = advance())) {
+	          if (code === CHAR_BACKWARD_SLASH) {
+	            backslashes = token.backslashes = true;
+	            advance();
+	            continue;
+	          }
+
+	          if (code === CHAR_LEFT_PARENTHESES) {
+	            parens++;
+	            continue;
+	          }
+
+	          if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+	            finished = true;
+	            break;
+	          }
+	        }
+	        continue;
+	      }
+	      break;
+	    }
+
+	    if (isGlob === true) {
+	      finished = true;
+
+	      if (scanToEnd === true) {
+	        continue;
+	      }
+
+	      break;
+	    }
+	  }
+
+	  if (opts.noext === true) {
+	    isExtglob = false;
+	    isGlob = false;
+	  }
+
+	  let base = str;
+	  let prefix = '';
+	  let glob = '';
+
+	  if (start > 0) {
+	    prefix = str.slice(0, start);
+	    str = str.slice(start);
+	    lastIndex -= start;
+	  }
+
+	  if (base && isGlob === true && lastIndex > 0) {
+	    base = str.slice(0, lastIndex);
+	    glob = str.slice(lastIndex);
+	  } else if (isGlob === true) {
+	    base = '';
+	    glob = str;
+	  } else {
+	    base = str;
+	  }
+
+	  if (base && base !== '' && base !== '/' && base !== str) {
+	    if (isPathSeparator(base.charCodeAt(base.length - 1))) {
+	      base = base.slice(0, -1);
+	    }
+	  }
+
+	  if (opts.unescape === true) {
+	    if (glob) glob = utils.removeBackslashes(glob);
+
+	    if (base && backslashes === true) {
+	      base = utils.removeBackslashes(base);
+	    }
+	  }
+
+	  const state = {
+	    prefix,
+	    input,
+	    start,
+	    base,
+	    glob,
+	    isBrace,
+	    isBracket,
+	    isGlob,
+	    isExtglob,
+	    isGlobstar,
+	    negated,
+	    negatedExtglob
+	  };
+
+	  if (opts.tokens === true) {
+	    state.maxDepth = 0;
+	    if (!isPathSeparator(code)) {
+	      tokens.push(token);
+	    }
+	    state.tokens = tokens;
+	  }
+
+	  if (opts.parts === true || opts.tokens === true) {
+	    let prevIndex;
+
+	    for (let idx = 0; idx < slashes.length; idx++) {
+	      const n = prevIndex !== undefined ? prevIndex + 1 : start;
+	      const i = slashes[idx];
+	      const value = input.slice(n, i);
+	      if (opts.tokens) {
+	        if (idx === 0 && start !== 0) {
+	          tokens[idx].isPrefix = true;
+	          tokens[idx].value = prefix;
+	        } else {
+	          tokens[idx].value = value;
+	        }
+	        depth(tokens[idx]);
+	        state.maxDepth += tokens[idx].depth;
+	      }
+	      if (i >= start) {
+	        parts.push(value);
+	        prevIndex = i;
+	      }
+	    }
+
+	    const n = prevIndex !== undefined ? prevIndex + 1 : start;
+	    const value = input.slice(n);
+	    parts.push(value);
+
+	    if (opts.tokens && prevIndex && prevIndex + 1 < input.length) {
+	      tokens[tokens.length - 1].value = value;
+	      depth(tokens[tokens.length - 1]);
+	      state.maxDepth += tokens[tokens.length - 1].depth;
+	    }
+
+	    state.slashes = slashes;
+	    state.parts = parts;
+	  }
+
+	  return state;
+	};
+
+	scan_1 = scan;
+	return scan_1;
+}
+
+var parse_1;
+var hasRequiredParse;
+
+function requireParse () {
+	if (hasRequiredParse) return parse_1;
+	hasRequiredParse = 1;
+
+	const constants = /*@__PURE__*/ requireConstants();
+	const utils = /*@__PURE__*/ requireUtils();
+
+	/**
+	 * Constants
+	 */
+
+	const {
+	  MAX_LENGTH,
+	  POSIX_REGEX_SOURCE,
+	  REGEX_NON_SPECIAL_CHARS,
+	  REGEX_SPECIAL_CHARS_BACKREF,
+	  REPLACEMENTS
+	} = constants;
+
+	/**
+	 * Helpers
+	 */
+
+	const expandRange = (args, options) => {
+	  if (typeof options.expandRange === 'function') {
+	    return options.expandRange(...args, options);
+	  }
+
+	  args.sort();
+	  const value = `[${args.join('-')}]`;
+
+	  try {
+	    /* eslint-disable-next-line no-new */
+	    new RegExp(value);
+	  } catch (ex) {
+	    return args.map(v => utils.escapeRegex(v)).join('..');
+	  }
+
+	  return value;
+	};
+
+	/**
+	 * Create the message for a syntax error
+	 */
+
+	const syntaxError = (type, char) => {
+	  return `Missing ${type}: "${char}" - use "\\\\${char}" to match literal characters`;
+	};
+
+	const splitTopLevel = input => {
+	  const parts = [];
+	  let bracket = 0;
+	  let paren = 0;
+	  let quote = 0;
+	  let value = '';
+	  let escaped = false;
+
+	  for (const ch of input) {
+	    if (escaped === true) {
+	      value += ch;
+	      escaped = false;
+	      continue;
+	    }
+
+	    if (ch === '\\') {
+	      value += ch;
+	      escaped = true;
+	      continue;
+	    }
+
+	    if (ch === '"') {
+	      quote = quote === 1 ? 0 : 1;
+	      value += ch;
+	      continue;
+	    }
+
+	    if (quote === 0) {
+	      if (ch === '[') {
+	        bracket++;
+	      } else if (ch === ']' && bracket > 0) {
+	        bracket--;
+	      } else if (bracket === 0) {
+	        if (ch === '(') {
+	          paren++;
+	        } else if (ch === ')' && paren > 0) {
+	          paren--;
+	        } else if (ch === '|' && paren === 0) {
+	          parts.push(value);
+	          value = '';
+	          continue;
+	        }
+	      }
+	    }
+
+	    value += ch;
+	  }
+
+	  parts.push(value);
+	  return parts;
+	};
+
+	const isPlainBranch = branch => {
+	  let escaped = false;
+
+	  for (const ch of branch) {
+	    if (escaped === true) {
+	      escaped = false;
+	      continue;
+	    }
+
+	    if (ch === '\\') {
+	      escaped = true;
+	      continue;
+	    }
+
+	    if (/[?*+@!()[\]{}]/.test(ch)) {
+	      return false;
+	    }
+	  }
+
+	  return true;
+	};
+
+	const normalizeSimpleBranch = branch => {
+	  let value = branch.trim();
+	  let changed = true;
+
+	  while (changed === true) {
+	    changed = false;
+
+	    if (/^@\([^\\()[\]{}|]+\)$/.test(value)) {
+	      value = value.slice(2, -1);
+	      changed = true;
+	    }
+	  }
+
+	  if (!isPlainBranch(value)) {
+	    return;
+	  }
+
+	  return value.replace(/\\(.)/g, '$1');
+	};
+
+	const hasRepeatedCharPrefixOverlap = branches => {
+	  const values = branches.map(normalizeSimpleBranch).filter(Boolean);
+
+	  for (let i = 0; i < values.length; i++) {
+	    for (let j = i + 1; j < values.length; j++) {
+	      const a = values[i];
+	      const b = values[j];
+	      const char = a[0];
+
+	      if (!char || a !== char.repeat(a.length) || b !== char.repeat(b.length)) {
+	        continue;
+	      }
+
+	      if (a === b || a.startsWith(b) || b.startsWith(a)) {
+	        return true;
+	      }
+	    }
+	  }
+
+	  return false;
+	};
+
+	const parseRepeatedExtglob = (pattern, requireEnd = true) => {
+	  if ((pattern[0] !== '+' && pattern[0] !== '*') || pattern[1] !== '(') {
+	    return;
+	  }
+
+	  let bracket = 0;
+	  let paren = 0;
+	  let quote = 0;
+	  let escaped = false;
+
+	  for (let i = 1; i < pattern.length; i++) {
+	    const ch = pattern[i];
+
+	    if (escaped === true) {
+	      escaped = false;
+	      continue;
+	    }
+
+	    if (ch === '\\') {
+	      escaped = true;
+	      continue;
+	    }
+
+	    if (ch === '"') {
+	      quote = quote === 1 ? 0 : 1;
+	      continue;
+	    }
+
+	    if (quote === 1) {
+	      continue;
+	    }
+
+	    if (ch === '[') {
+	      bracket++;
+	      continue;
+	    }
+
+	    if (ch === ']' && bracket > 0) {
+	      bracket--;
+	      continue;
+	    }
+
+	    if (bracket > 0) {
+	      continue;
+	    }
+
+	    if (ch === '(') {
+	      paren++;
+	      continue;
+	    }
+
+	    if (ch === ')') {
+	      paren--;
+
+	      if (paren === 0) {
+	        if (requireEnd === true && i !== pattern.length - 1) {
+	          return;
+	        }
+
+	        return {
+	          type: pattern[0],
+	          body: pattern.slice(2, i),
+	          end: i
+	        };
+	      }
+	    }
+	  }
+	};
+
+	const buildCharClassStar = chars => {
+	  const source = chars.length === 1
+	    ? utils.escapeRegex(chars[0])
+	    : `[${chars.map(ch => utils.escapeRegex(ch)).join('')}]`;
+
+	  return `${source}*`;
+	};
+
+	const getStarExtglobSequenceChars = pattern => {
+	  let index = 0;
+	  const chars = [];
+
+	  while (index < pattern.length) {
+	    const match = parseRepeatedExtglob(pattern.slice(index), false);
+
+	    if (!match || match.type !== '*') {
+	      return;
+	    }
+
+	    const branches = splitTopLevel(match.body).map(branch => branch.trim());
+	    if (branches.length !== 1) {
+	      return;
+	    }
+
+	    const branch = normalizeSimpleBranch(branches[0]);
+	    if (!branch || branch.length !== 1) {
+	      return;
+	    }
+
+	    chars.push(branch);
+	    index += match.end + 1;
+	  }
+
+	  if (chars.length < 1) {
+	    return;
+	  }
+
+	  return chars;
+	};
+
+	const repeatedExtglobRecursion = pattern => {
+	  let depth = 0;
+	  let value = pattern.trim();
+	  let match = parseRepeatedExtglob(value);
+
+	  while (match) {
+	    depth++;
+	    value = match.body.trim();
+	    match = parseRepeatedExtglob(value);
+	  }
+
+	  return depth;
+	};
+
+	const analyzeRepeatedExtglob = (body, options) => {
+	  if (options.maxExtglobRecursion === false) {
+	    return { risky: false };
+	  }
+
+	  const max =
+	    typeof options.maxExtglobRecursion === 'number'
+	      ? options.maxExtglobRecursion
+	      : constants.DEFAULT_MAX_EXTGLOB_RECURSION;
+
+	  const branches = splitTopLevel(body).map(branch => branch.trim());
+
+	  if (branches.length > 1) {
+	    if (
+	      branches.some(branch => branch === '') ||
+	      branches.some(branch => /^[*?]+$/.test(branch)) ||
+	      hasRepeatedCharPrefixOverlap(branches)
+	    ) {
+	      return { risky: true };
+	    }
+	  }
+
+	  // A repeated extglob is "risky" (prone to catastrophic backtracking) when a
+	  // branch is itself a `*(...)` sequence, since that nests an unbounded quantifier
+	  // inside the outer `+(...)`/`*(...)`. When *every* branch reduces to single
+	  // characters we can emit one flat, ReDoS-safe character class that preserves the
+	  // meaning of ALL branches (e.g. `+(*(a)|*(b))` -> `[ab]*`), rather than dropping
+	  // every branch but the first.
+	  const safeChars = [];
+	  let sawStarSequence = false;
+	  let combinable = true;
+
+	  for (const branch of branches) {
+	    const chars = getStarExtglobSequenceChars(branch);
+	    if (chars) {
+	      sawStarSequence = true;
+	      safeChars.push(...chars);
+	      continue;
+	    }
+
+	    const literal = normalizeSimpleBranch(branch);
+	    if (literal && literal.length === 1) {
+	      safeChars.push(literal);
+	      continue;
+	    }
+
+	    combinable = false;
+
+	    if (repeatedExtglobRecursion(branch) > max) {
+	      return { risky: true };
+	    }
+	  }
+
+	  if (sawStarSequence) {
+	    return combinable
+	      ? { risky: true, safeOutput: buildCharClassStar([...new Set(safeChars)]) }
+	      : { risky: true };
+	  }
+
+	  return { risky: false };
+	};
+
+	/**
+	 * Parse the given input string.
+	 * @param {String} input
+	 * @param {Object} options
+	 * @return {Object}
+	 */
+
+	const parse = (input, options) => {
+	  if (typeof input !== 'string') {
+	    throw new TypeError('Expected a string');
+	  }
+
+	  input = REPLACEMENTS[input] || input;
+
+	  const opts = { ...options };
+	  const max = typeof opts.maxLength === 'number' ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+
+	  let len = input.length;
+	  if (len > max) {
+	    throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+	  }
+
+	  const bos = { type: 'bos', value: '', output: opts.prepend || '' };
+	  const tokens = [bos];
+
+	  const capture = opts.capture ? '' : '?:';
+
+	  // create constants based on platform, for windows or posix
+	  const PLATFORM_CHARS = constants.globChars(opts.windows);
+	  const EXTGLOB_CHARS = constants.extglobChars(PLATFORM_CHARS);
+
+	  const {
+	    DOT_LITERAL,
+	    PLUS_LITERAL,
+	    SLASH_LITERAL,
+	    ONE_CHAR,
+	    DOTS_SLASH,
+	    NO_DOT,
+	    NO_DOT_SLASH,
+	    NO_DOTS_SLASH,
+	    QMARK,
+	    QMARK_NO_DOT,
+	    STAR,
+	    START_ANCHOR
+	  } = PLATFORM_CHARS;
+
+	  const globstar = opts => {
+	    return `(${capture}(?:(?!${START_ANCHOR}${opts.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+	  };
+
+	  const nodot = opts.dot ? '' : NO_DOT;
+	  const qmarkNoDot = opts.dot ? QMARK : QMARK_NO_DOT;
+	  let star = opts.bash === true ? globstar(opts) : STAR;
+
+	  if (opts.capture) {
+	    star = `(${star})`;
+	  }
+
+	  // minimatch options support
+	  if (typeof opts.noext === 'boolean') {
+	    opts.noextglob = opts.noext;
+	  }
+
+	  const state = {
+	    input,
+	    index: -1,
+	    start: 0,
+	    dot: opts.dot === true,
+	    consumed: '',
+	    output: '',
+	    prefix: '',
+	    backtrack: false,
+	    negated: false,
+	    brackets: 0,
+	    braces: 0,
+	    parens: 0,
+	    quotes: 0,
+	    globstar: false,
+	    tokens
+	  };
+
+	  input = utils.removePrefix(input, state);
+	  len = input.length;
+
+	  const extglobs = [];
+	  const braces = [];
+	  const stack = [];
+	  let prev = bos;
+	  let value;
+
+	  /**
+	   * Tokenizing helpers
+	   */
+
+	  const eos = () => state.index === len - 1;
+	  const peek = state.peek = (n = 1) => input[state.index + n];
+	  const advance = state.advance = () => input[++state.index] || '';
+	  const remaining = () => input.slice(state.index + 1);
+	  const consume = (value = '', num = 0) => {
+	    state.consumed += value;
+	    state.index += num;
+	  };
+
+	  const append = token => {
+	    state.output += token.output != null ? token.output : token.value;
+	    consume(token.value);
+	  };
+
+	  const negate = () => {
+	    let count = 1;
+
+	    while (peek() === '!' && (peek(2) !== '(' || peek(3) === '?')) {
+	      advance();
+	      state.start++;
+	      count++;
+	    }
+
+	    if (count % 2 === 0) {
+	      return false;
+	    }
+
+	    state.negated = true;
+	    state.start++;
+	    return true;
+	  };
+
+	  const increment = type => {
+	    state[type]++;
+	    stack.push(type);
+	  };
+
+	  const decrement = type => {
+	    state[type]--;
+	    stack.pop();
+	  };
+
+	  /**
+	   * Push tokens onto the tokens array. This helper speeds up
+	   * tokenizing by 1) helping us avoid backtracking as much as possible,
+	   * and 2) helping us avoid creating extra tokens when consecutive
+	   * characters are plain text. This improves performance and simplifies
+	   * lookbehinds.
+	   */
+
+	  const push = tok => {
+	    if (prev.type === 'globstar') {
+	      const isBrace = state.braces > 0 && (tok.type === 'comma' || tok.type === 'brace');
+	      const isExtglob = tok.extglob === true || (extglobs.length && (tok.type === 'pipe' || tok.type === 'paren'));
+
+	      if (tok.type !== 'slash' && tok.type !== 'paren' && !isBrace && !isExtglob) {
+	        state.output = state.output.slice(0, -prev.output.length);
+	        prev.type = 'star';
+	        prev.value = '*';
+	        prev.output = star;
+	        state.output += prev.output;
+	      }
+	    }
+
+	    if (extglobs.length && tok.type !== 'paren') {
+	      extglobs[extglobs.length - 1].inner += tok.value;
+	    }
+
+	    if (tok.value || tok.output) append(tok);
+	    if (prev && prev.type === 'text' && tok.type === 'text') {
+	      prev.output = (prev.output || prev.value) + tok.value;
+	      prev.value += tok.value;
+	      return;
+	    }
+
+	    tok.prev = prev;
+	    tokens.push(tok);
+	    prev = tok;
+	  };
+
+	  const extglobOpen = (type, value) => {
+	    const token = { ...EXTGLOB_CHARS[value], conditions: 1, inner: '' };
+
+	    token.prev = prev;
+	    token.parens = state.parens;
+	    token.output = state.output;
+	    token.startIndex = state.index;
+	    token.tokensIndex = tokens.length;
+	    const output = (opts.capture ? '(' : '') + token.open;
+
+	    increment('parens');
+	    push({ type, value, output: state.output ? '' : ONE_CHAR });
+	    push({ type: 'paren', extglob: true, value: advance(), output });
+	    extglobs.push(token);
+	  };
+
+	  const extglobClose = token => {
+	    const literal = input.slice(token.startIndex, state.index + 1);
+	    const body = input.slice(token.startIndex + 2, state.index);
+	    const analysis = analyzeRepeatedExtglob(body, opts);
+
+	    if ((token.type === 'plus' || token.type === 'star') && analysis.risky) {
+	      const safeOutput = analysis.safeOutput
+	        ? (token.output ? '' : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput)
+	        : undefined;
+	      const open = tokens[token.tokensIndex];
+
+	      open.type = 'text';
+	      open.value = literal;
+	      open.output = safeOutput || utils.escapeRegex(literal);
+
+	      for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
+	        tokens[i].value = '';
+	        tokens[i].output = '';
+	        delete tokens[i].suffix;
+	      }
+
+	      state.output = token.output + open.output;
+	      state.backtrack = true;
+
+	      push({ type: 'paren', extglob: true, value, output: '' });
+	      decrement('parens');
+	      return;
+	    }
+
+	    let output = token.close + (opts.capture ? ')' : '');
+	    let rest;
+
+	    if (token.type === 'negate') {
+	      let extglobStar = star;
+
+	      if (token.inner && token.inner.length > 1 && token.inner.includes('/')) {
+	        extglobStar = globstar(opts);
+	      }
+
+	      if (extglobStar !== star || eos() || /^\)+$/.test(remaining())) {
+	        output = token.close = `)$))${extglobStar}`;
+	      }
+
+	      if (token.inner.includes('*') && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
+	        // Any non-magical string (`.ts`) or even nested expression (`.{ts,tsx}`) can follow after the closing parenthesis.
+	        // In this case, we need to parse the string and use it in the output of the original pattern.
+	        // Suitable patterns: `/!(*.d).ts`, `/!(*.d).{ts,tsx}`, `**/!(*-dbg).@(js)`.
+	        //
+	        // Disabling the `fastpaths` option due to a problem with parsing strings as `.ts` in the pattern like `**/!(*.d).ts`.
+	        const expression = parse(rest, { ...options, fastpaths: false }).output;
+
+	        output = token.close = `)${expression})${extglobStar})`;
+	      }
+
+	      if (token.prev.type === 'bos') {
+	        state.negatedExtglob = true;
+	      }
+	    }
+
+	    push({ type: 'paren', extglob: true, value, output });
+	    decrement('parens');
+	  };
+
+	  /**
+	   * Fast paths
+	   */
+
+	  if (opts.fastpaths !== false && !/(^[*!]|[/()[\]{}"])/.test(input)) {
+	    let backslashes = false;
+
+	    let output = input.replace(REGEX_SPECIAL_CHARS_BACKREF, (m, esc, chars, first, rest, index) => {
+	      if (first === '\\') {
+	        backslashes = true;
+	        return m;
+	      }
+
+	      if (first === '?') {
+	        if (esc) {
+	          return esc + first + (rest ? QMARK.repeat(rest.length) : '');
+	        }
+	        if (index === 0) {
+	          return qmarkNoDot + (rest ? QMARK.repeat(rest.length) : '');
+	        }
+	        return QMARK.repeat(chars.length);
+	      }
+
+	      if (first === '.') {
+	        return DOT_LITERAL.repeat(chars.length);
+	      }
+
+	      if (first === '*') {
+	        if (esc) {
+	          return esc + first + (rest ? star : '');
+	        }
+	        return star;
+	      }
+	      return esc ? m : `\\${m}`;
+	    });
+
+	    if (backslashes === true) {
+	      if (opts.unescape === true) {
+	        output = output.replace(/\\/g, '');
+	      } else {
+	        output = output.replace(/\\+/g, m => {
+	          return m.length % 2 === 0 ? '\\\\' : (m ? '\\' : '');
+	        });
+	      }
+	    }
+
+	    if (output === input && opts.contains === true) {
+	      state.output = input;
+	      return state;
+	    }
+
+	    state.output = utils.wrapOutput(output, state, options);
+	    return state;
+	  }
+
+	  /**
+	   * Tokenize input until we reach end-of-string
+	   */
+
+	  while (!eos()) {
+	    value = advance();
+
+	    if (value === '\u0000') {
+	      continue;
+	    }
+
+	    /**
+	     * Escaped characters
+	     */
+
+	    if (value === '\\') {
+	      const next = peek();
+
+	      if (next === '/' && opts.bash !== true) {
+	        continue;
+	      }
+
+	      if (next === '.' || next === ';') {
+	        continue;
+	      }
+
+	      if (!next) {
+	        value += '\\';
+	        push({ type: 'text', value });
+	        continue;
+	      }
+
+	      // collapse slashes to reduce potential for exploits
+	      const match = /^\\+/.exec(remaining());
+	      let slashes = 0;
+
+	      if (match && match[0].length > 2) {
+	        slashes = match[0].length;
+	        state.index += slashes;
+	        if (slashes % 2 !== 0) {
+	          value += '\\';
+	        }
+	      }
+
+	      if (opts.unescape === true) {
+	        value = advance();
+	      } else {
+	        value += advance();
+	      }
+
+	      if (state.brackets === 0) {
+	        push({ type: 'text', value });
+	        continue;
+	      }
+	    }
+
+	    /**
+	     * If we're inside a regex character class, continue
+	     * until we reach the closing bracket.
+	     */
+
+	    if (state.brackets > 0 && (value !== ']' || prev.value === '[' || prev.value === '[^')) {
+	      if (opts.posix !== false && value === ':') {
+	        const inner = prev.value.slice(1);
+	        if (inner.includes('[')) {
+	          prev.posix = true;
+
+	          if (inner.includes(':')) {
+	            const idx = prev.value.lastIndexOf('[');
+	            const pre = prev.value.slice(0, idx);
+	            const rest = prev.value.slice(idx + 2);
+	            const posix = POSIX_REGEX_SOURCE[rest];
+	            if (posix) {
+	              prev.value = pre + posix;
+	              state.backtrack = true;
+	              advance();
+
+	              if (!bos.output && tokens.indexOf(prev) === 1) {
+	                bos.output = ONE_CHAR;
+	              }
+	              continue;
+	            }
+	          }
+	        }
+	      }
+
+	      if ((value === '[' && peek() !== ':') || (value === '-' && peek() === ']')) {
+	        value = `\\${value}`;
+	      }
+
+	      if (value === ']' && (prev.value === '[' || prev.value === '[^')) {
+	        value = `\\${value}`;
+	      }
+
+	      if (opts.posix === true && value === '!' && prev.value === '[') {
+	        value = '^';
+	      }
+
+	      prev.value += value;
+	      append({ value });
+	      continue;
+	    }
+
+	    /**
+	     * If we're inside a quoted string, continue
+	     * until we reach the closing double quote.
+	     */
+
+	    if (state.quotes === 1 && value !== '"') {
+	      value = utils.escapeRegex(value);
+	      prev.value += value;
+	      append({ value });
+	      continue;
+	    }
+
+	    /**
+	     * Double quotes
+	     */
+
+	    if (value === '"') {
+	      state.quotes = state.quotes === 1 ? 0 : 1;
+	      if (opts.keepQuotes === true) {
+	        push({ type: 'text', value });
+	      }
+	      continue;
+	    }
+
+	    /**
+	     * Parentheses
+	     */
+
+	    if (value === '(') {
+	      increment('parens');
+	      push({ type: 'paren', value });
+	      continue;
+	    }
+
+	    if (value === ')') {
+	      if (state.parens === 0 && opts.strictBrackets === true) {
+	        throw new SyntaxError(syntaxError('opening', '('));
+	      }
+
+	      const extglob = extglobs[extglobs.length - 1];
+	      if (extglob && state.parens === extglob.parens + 1) {
+	        extglobClose(extglobs.pop());
+	        continue;
+	      }
+
+	      push({ type: 'paren', value, output: state.parens ? ')' : '\\)' });
+	      decrement('parens');
+	      continue;
+	    }
+
+	    /**
+	     * Square brackets
+	     */
+
+	    if (value === '[') {
+	      if (opts.nobracket === true || !remaining().includes(']')) {
+	        if (opts.nobracket !== true && opts.strictBrackets === true) {
+	          throw new SyntaxError(syntaxError('closing', ']'));
+	        }
+
+	        value = `\\${value}`;
+	      } else {
+	        increment('brackets');
+	      }
+
+	      push({ type: 'bracket', value });
+	      continue;
+	    }
+
+	    if (value === ']') {
+	      if (opts.nobracket === true || (prev && prev.type === 'bracket' && prev.value.length === 1)) {
+	        push({ type: 'text', value, output: `\\${value}` });
+	        continue;
+	      }
+
+	      if (state.brackets === 0) {
+	        if (opts.strictBrackets === true) {
+	          throw new SyntaxError(syntaxError('opening', '['));
+	        }
+
+	        push({ type: 'text', value, output: `\\${value}` });
+	        continue;
+	      }
+
+	      decrement('brackets');
+
+	      const prevValue = prev.value.slice(1);
+	      if (prev.posix !== true && prevValue[0] === '^' && !prevValue.includes('/')) {
+	        value = `/${value}`;
+	      }
+
+	      prev.value += value;
+	      append({ value });
+
+	      // when literal brackets are explicitly disabled
+	      // assume we should match with a regex character class
+	      if (opts.literalBrackets === false || utils.hasRegexChars(prevValue)) {
+	        continue;
+	      }
+
+	      const escaped = utils.escapeRegex(prev.value);
+	      state.output = state.output.slice(0, -prev.value.length);
+
+	      // when literal brackets are explicitly enabled
+	      // assume we should escape the brackets to match literal characters
+	      if (opts.literalBrackets === true) {
+	        state.output += escaped;
+	        prev.value = escaped;
+	        continue;
+	      }
+
+	      // when the user specifies nothing, try to match both
+	      prev.value = `(${capture}${escaped}|${prev.value})`;
+	      state.output += prev.value;
+	      continue;
+	    }
+
+	    /**
+	     * Braces
+	     */
+
+	    if (value === '{' && opts.nobrace !== true) {
+	      increment('braces');
+
+	      const open = {
+	        type: 'brace',
+	        value,
+	        output: '(',
+	        outputIndex: state.output.length,
+	        tokensIndex: state.tokens.length
+	      };
+
+	      braces.push(open);
+	      push(open);
+	      continue;
+	    }
+
+	    if (value === '}') {
+	      const brace = braces[braces.length - 1];
+
+	      if (opts.nobrace === true || !brace) {
+	        push({ type: 'text', value, output: value });
+	        continue;
+	      }
+
+	      let output = ')';
+
+	      if (brace.dots === true) {
+	        const arr = tokens.slice();
+	        const range = [];
+
+	        for (let i = arr.length - 1; i >= 0; i--) {
+	          tokens.pop();
+	          if (arr[i].type === 'brace') {
+	            break;
+	          }
+	          if (arr[i].type !== 'dots') {
+	            range.unshift(arr[i].value);
+	          }
+	        }
+
+	        output = expandRange(range, opts);
+	        state.backtrack = true;
+	      }
+
+	      if (brace.comma !== true && brace.dots !== true) {
+	        const out = state.output.slice(0, brace.outputIndex);
+	        const toks = state.tokens.slice(brace.tokensIndex);
+	        brace.value = brace.output = '\\{';
+	        value = output = '\\}';
+	        state.output = out;
+	        for (const t of toks) {
+	          state.output += (t.output || t.value);
+	        }
+	      }
+
+	      push({ type: 'brace', value, output });
+	      decrement('braces');
+	      braces.pop();
+	      continue;
+	    }
+
+	    /**
+	     * Pipes
+	     */
+
+	    if (value === '|') {
+	      if (extglobs.length > 0) {
+	        extglobs[extglobs.length - 1].conditions++;
+	      }
+	      push({ type: 'text', value });
+	      continue;
+	    }
+
+	    /**
+	     * Commas
+	     */
+
+	    if (value === ',') {
+	      let output = value;
+
+	      const brace = braces[braces.length - 1];
+	      if (brace && stack[stack.length - 1] === 'braces') {
+	        brace.comma = true;
+	        output = '|';
+	      }
+
+	      push({ type: 'comma', value, output });
+	      continue;
+	    }
+
+	    /**
+	     * Slashes
+	     */
+
+	    if (value === '/') {
+	      // if the beginning of the glob is "./", advance the start
+	      // to the current index, and don't add the "./" characters
+	      // to the state. This greatly simplifies lookbehinds when
+	      // checking for BOS characters like "!" and "." (not "./")
+	      if (prev.type === 'dot' && state.index === state.start + 1) {
+	        state.start = state.index + 1;
+	        state.consumed = '';
+	        state.output = '';
+	        tokens.pop();
+	        prev = bos; // reset "prev" to the first token
+	        continue;
+	      }
+
+	      push({ type: 'slash', value, output: SLASH_LITERAL });
+	      continue;
+	    }
+
+	    /**
+	     * Dots
+	     */
+
+	    if (value === '.') {
+	      if (state.braces > 0 && prev.type === 'dot') {
+	        if (prev.value === '.') prev.output = DOT_LITERAL;
+	        const brace = braces[braces.length - 1];
+	        prev.type = 'dots';
+	        prev.output += value;
+	        prev.value += value;
+	        brace.dots = true;
+	        continue;
+	      }
+
+	      if ((state.braces + state.parens) === 0 && prev.type !== 'bos' && prev.type !== 'slash') {
+	        push({ type: 'text', value, output: DOT_LITERAL });
+	        continue;
+	      }
+
+	      push({ type: 'dot', value, output: DOT_LITERAL });
+	      continue;
+	    }
+
+	    /**
+	     * Question marks
+	     */
+
+	    if (value === '?') {
+	      const isGroup = prev && prev.value === '(';
+	      if (!isGroup && opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
+	        extglobOpen('qmark', value);
+	        continue;
+	      }
+
+	      if (prev && prev.type === 'paren') {
+	        const next = peek();
+	        let output = value;
+
+	        if ((prev.value === '(' && !/[!=<:]/.test(next)) || (next === '<' && !/<([!=]|\w+>)/.test(remaining()))) {
+	          output = `\\${value}`;
+	        }
+
+	        push({ type: 'text', value, output });
+	        continue;
+	      }
+
+	      if (opts.dot !== true && (prev.type === 'slash' || prev.type === 'bos')) {
+	        push({ type: 'qmark', value, output: QMARK_NO_DOT });
+	        continue;
+	      }
+
+	      push({ type: 'qmark', value, output: QMARK });
+	      continue;
+	    }
+
+	    /**
+	     * Exclamation
+	     */
+
+	    if (value === '!') {
+	      if (opts.noextglob !== true && peek() === '(') {
+	        if (peek(2) !== '?' || !/[!=<:]/.test(peek(3))) {
+	          extglobOpen('negate', value);
+	          continue;
+	        }
+	      }
+
+	      if (opts.nonegate !== true && state.index === 0) {
+	        negate();
+	        continue;
+	      }
+	    }
+
+	    /**
+	     * Plus
+	     */
+
+	    if (value === '+') {
+	      if (opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
+	        extglobOpen('plus', value);
+	        continue;
+	      }
+
+	      if ((prev && prev.value === '(') || opts.regex === false) {
+	        push({ type: 'plus', value, output: PLUS_LITERAL });
+	        continue;
+	      }
+
+	      if ((prev && (prev.type === 'bracket' || prev.type === 'paren' || prev.type === 'brace')) || state.parens > 0) {
+	        push({ type: 'plus', value });
+	        continue;
+	      }
+
+	      push({ type: 'plus', value: PLUS_LITERAL });
+	      continue;
+	    }
+
+	    /**
+	     * Plain text
+	     */
+
+	    if (value === '@') {
+	      if (opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
+	        push({ type: 'at', extglob: true, value, output: '' });
+	        continue;
+	      }
+
+	      push({ type: 'text', value });
+	      continue;
+	    }
+
+	    /**
+	     * Plain text
+	     */
+
+	    if (value !== '*') {
+	      if (value === '$' || value === '^') {
+	        value = `\\${value}`;
+	      }
+
+	      const match = REGEX_NON_SPECIAL_CHARS.exec(remaining());
+	      if (match) {
+	        value += match[0];
+	        state.index += match[0].length;
+	      }
+
+	      push({ type: 'text', value });
+	      continue;
+	    }
+
+	    /**
+	     * Stars
+	     */
+
+	    if (prev && (prev.type === 'globstar' || prev.star === true)) {
+	      prev.type = 'star';
+	      prev.star = true;
+	      prev.value += value;
+	      prev.output = star;
+	      state.backtrack = true;
+	      state.globstar = true;
+	      consume(value);
+	      continue;
+	    }
+
+	    let rest = remaining();
+	    if (opts.noextglob !== true && /^\([^?]/.test(rest)) {
+	      extglobOpen('star', value);
+	      continue;
+	    }
+
+	    if (prev.type === 'star') {
+	      if (opts.noglobstar === true) {
+	        consume(value);
+	        continue;
+	      }
+
+	      const prior = prev.prev;
+	      const before = prior.prev;
+	      const isStart = prior.type === 'slash' || prior.type === 'bos';
+	      const afterStar = before && (before.type === 'star' || before.type === 'globstar');
+
+	      if (opts.bash === true && (!isStart || (rest[0] && rest[0] !== '/'))) {
+	        push({ type: 'star', value, output: '' });
+	        continue;
+	      }
+
+	      const isBrace = state.braces > 0 && (prior.type === 'comma' || prior.type === 'brace');
+	      const isExtglob = extglobs.length && (prior.type === 'pipe' || prior.type === 'paren');
+	      if (!isStart && prior.type !== 'paren' && !isBrace && !isExtglob) {
+	        push({ type: 'star', value, output: '' });
+	        continue;
+	      }
+
+	      // strip consecutive `/**/`
+	      while (rest.slice(0, 3) === '/**') {
+	        const after = input[state.index + 4];
+	        if (after && after !== '/') {
+	          break;
+	        }
+	        rest = rest.slice(3);
+	        consume('/**', 3);
+	      }
+
+	      // A globstar followed only by balanced closing parens is at the logical end of patterns like
+	      // `test(/utils/**)` and `test?(/utils/**)`. Treat it as EOS so the trailing `/**` can match its
+	      // parent path, except in negated extglobs where that would change the exclusion semantics.
+	      const isEnd = eos() || (
+	        state.parens > 0
+	        && rest === ')'.repeat(state.parens)
+	        && !extglobs.some(extglob => extglob.type === 'negate')
+	      );
+
+	      if (prior.type === 'bos' && eos()) {
+	        prev.type = 'globstar';
+	        prev.value += value;
+	        prev.output = globstar(opts);
+	        state.output = prev.output;
+	        state.globstar = true;
+	        consume(value);
+	        continue;
+	      }
+
+	      if (prior.type === 'slash' && prior.prev.type !== 'bos' && !afterStar && isEnd) {
+	        state.output = state.output.slice(0, -(prior.output + prev.output).length);
+	        prior.output = `(?:${prior.output}`;
+
+	        prev.type = 'globstar';
+	        prev.output = globstar(opts) + (opts.strictSlashes ? ')' : '|$)');
+	        prev.value += value;
+	        state.globstar = true;
+	        state.output += prior.output + prev.output;
+	        consume(value);
+	        continue;
+	      }
+
+	      if (prior.type === 'slash' && prior.prev.type !== 'bos' && rest[0] === '/') {
+	        const end = rest[1] !== void 0 ? '|$' : '';
+
+	        state.output = state.output.slice(0, -(prior.output + prev.output).length);
+	        prior.output = `(?:${prior.output}`;
+
+	        prev.type = 'globstar';
+	        prev.output = `${globstar(opts)}${SLASH_LITERAL}|${SLASH_LITERAL}${end})`;
+	        prev.value += value;
+
+	        state.output += prior.output + prev.output;
+	        state.globstar = true;
+
+	        consume(value + advance());
+
+	        push({ type: 'slash', value: '/', output: '' });
+	        continue;
+	      }
+
+	      if (prior.type === 'bos' && rest[0] === '/') {
+	        prev.type = 'globstar';
+	        prev.value += value;
+	        prev.output = `(?:^|${SLASH_LITERAL}|${globstar(opts)}${SLASH_LITERAL})`;
+	        state.output = prev.output;
+	        state.globstar = true;
+	        consume(value + advance());
+	        push({ type: 'slash', value: '/', output: '' });
+	        continue;
+	      }
+
+	      // remove single star from output
+	      state.output = state.output.slice(0, -prev.output.length);
+
+	      // reset previous token to globstar
+	      prev.type = 'globstar';
+	      prev.output = globstar(opts);
+	      prev.value += value;
+
+	      // reset output with globstar
+	      state.output += prev.output;
+	      state.globstar = true;
+	      consume(value);
+	      continue;
+	    }
+
+	    const token = { type: 'star', value, output: star };
+
+	    if (opts.bash === true) {
+	      token.output = '.*?';
+	      if (prev.type === 'bos' || prev.type === 'slash') {
+	        token.output = nodot + token.output;
+	      }
+	      push(token);
+	      continue;
+	    }
+
+	    if (prev && (prev.type === 'bracket' || prev.type === 'paren') && opts.regex === true) {
+	      token.output = value;
+	      push(token);
+	      continue;
+	    }
+
+	    if (state.index === state.start || prev.type === 'slash' || prev.type === 'dot') {
+	      if (prev.type === 'dot') {
+	        state.output += NO_DOT_SLASH;
+	        prev.output += NO_DOT_SLASH;
+
+	      } else if (opts.dot === true) {
+	        state.output += NO_DOTS_SLASH;
+	        prev.output += NO_DOTS_SLASH;
+
+	      } else {
+	        state.output += nodot;
+	        prev.output += nodot;
+	      }
+
+	      if (peek() !== '*') {
+	        state.output += ONE_CHAR;
+	        prev.output += ONE_CHAR;
+	      }
+	    }
+
+	    push(token);
+	  }
+
+	  while (state.brackets > 0) {
+	    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', ']'));
+	    state.output = utils.escapeLast(state.output, '[');
+	    decrement('brackets');
+	  }
+
+	  while (state.parens > 0) {
+	    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', ')'));
+	    state.output = utils.escapeLast(state.output, '(');
+	    decrement('parens');
+	  }
+
+	  while (state.braces > 0) {
+	    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', '}'));
+	    state.output = utils.escapeLast(state.output, '{');
+	    decrement('braces');
+	  }
+
+	  if (opts.strictSlashes !== true && (prev.type === 'star' || prev.type === 'bracket')) {
+	    push({ type: 'maybe_slash', value: '', output: `${SLASH_LITERAL}?` });
+	  }
+
+	  // rebuild the output if we had to backtrack at any point
+	  if (state.backtrack === true) {
+	    state.output = '';
+
+	    for (const token of state.tokens) {
+	      state.output += token.output != null ? token.output : token.value;
+
+	      if (token.suffix) {
+	        state.output += token.suffix;
+	      }
+	    }
+	  }
+
+	  return state;
+	};
+
+	/**
+	 * Fast paths for creating regular expressions for common glob patterns.
+	 * This can significantly speed up processing and has very little downside
+	 * impact when none of the fast paths match.
+	 */
+
+	parse.fastpaths = (input, options) => {
+	  const opts = { ...options };
+	  const max = typeof opts.maxLength === 'number' ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+	  const len = input.length;
+	  if (len > max) {
+	    throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+	  }
+
+	  input = REPLACEMENTS[input] || input;
+
+	  // create constants based on platform, for windows or posix
+	  const {
+	    DOT_LITERAL,
+	    SLASH_LITERAL,
+	    ONE_CHAR,
+	    DOTS_SLASH,
+	    NO_DOT,
+	    NO_DOTS,
+	    NO_DOTS_SLASH,
+	    STAR,
+	    START_ANCHOR
+	  } = constants.globChars(opts.windows);
+
+	  const nodot = opts.dot ? NO_DOTS : NO_DOT;
+	  const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
+	  const capture = opts.capture ? '' : '?:';
+	  const state = { negated: false, prefix: '' };
+	  let star = opts.bash === true ? '.*?' : STAR;
+
+	  if (opts.capture) {
+	    star = `(${star})`;
+	  }
+
+	  const globstar = opts => {
+	    if (opts.noglobstar === true) return star;
+	    return `(${capture}(?:(?!${START_ANCHOR}${opts.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+	  };
+
+	  const create = str => {
+	    switch (str) {
+	      case '*':
+	        return `${nodot}${ONE_CHAR}${star}`;
+
+	      case '.*':
+	        return `${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+	      case '*.*':
+	        return `${nodot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+	      case '*/*':
+	        return `${nodot}${star}${SLASH_LITERAL}${ONE_CHAR}${slashDot}${star}`;
+
+	      case '**':
+	        return nodot + globstar(opts);
+
+	      case '**/*':
+	        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${ONE_CHAR}${star}`;
+
+	      case '**/*.*':
+	        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+	      case '**/.*':
+	        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+	      default: {
+	        const match = /^(.*?)\.(\w+)$/.exec(str);
+	        if (!match) return;
+
+	        const source = create(match[1]);
+	        if (!source) return;
+
+	        return source + DOT_LITERAL + match[2];
+	      }
+	    }
+	  };
+
+	  const output = utils.removePrefix(input, state);
+	  let source = create(output);
+
+	  if (source && opts.strictSlashes !== true) {
+	    source += `${SLASH_LITERAL}?`;
+	  }
+
+	  return source;
+	};
+
+	parse_1 = parse;
+	return parse_1;
+}
+
+var picomatch_1$1;
+var hasRequiredPicomatch$1;
+
+function requirePicomatch$1 () {
+	if (hasRequiredPicomatch$1) return picomatch_1$1;
+	hasRequiredPicomatch$1 = 1;
+
+	const scan = /*@__PURE__*/ requireScan();
+	const parse = /*@__PURE__*/ requireParse();
+	const utils = /*@__PURE__*/ requireUtils();
+	const constants = /*@__PURE__*/ requireConstants();
+	const isObject = val => val && typeof val === 'object' && !Array.isArray(val);
+
+	/**
+	 * Creates a matcher function from one or more glob patterns. The
+	 * returned function takes a string to match as its first argument,
+	 * and returns true if the string is a match. The returned matcher
+	 * function also takes a boolean as the second argument that, when true,
+	 * returns an object with additional information.
+	 *
+	 * ```js
+	 * const picomatch = require('picomatch');
+	 * // picomatch(glob[, options]);
+	 *
+	 * const isMatch = picomatch('*.!(*a)');
+	 * console.log(isMatch('a.a')); //=> false
+	 * console.log(isMatch('a.b')); //=> true
+	 *
+	 * // For environments without `node.js`, `picomatch/posix` provides you a dependency-free matcher, without automatic OS detection.
+	 * const picomatch = require('picomatch/posix');
+	 * // the same API, defaulting to posix paths
+	 * const isMatch = picomatch('a/*');
+	 * console.log(isMatch('a\\b')); //=> false
+	 * console.log(isMatch('a/b')); //=> true
+	 *
+	 * // you can still configure the matcher function to accept windows paths
+	 * const isMatch = picomatch('a/*', { options: windows });
+	 * console.log(isMatch('a\\b')); //=> true
+	 * console.log(isMatch('a/b')); //=> true
+	 * ```
+	 * @name picomatch
+	 * @param {String|Array} `globs` One or more glob patterns.
+	 * @param {Object=} `options`
+	 * @return {Function=} Returns a matcher function.
+	 * @api public
+	 */
+
+	const picomatch = (glob, options, returnState = false) => {
+	  if (Array.isArray(glob)) {
+	    const fns = glob.map(input => picomatch(input, options, returnState));
+	    const arrayMatcher = str => {
+	      for (const isMatch of fns) {
+	        const state = isMatch(str);
+	        if (state) return state;
+	      }
+	      return false;
+	    };
+	    return arrayMatcher;
+	  }
+
+	  const isState = isObject(glob) && glob.tokens && glob.input;
+
+	  if (glob === '' || (typeof glob !== 'string' && !isState)) {
+	    throw new TypeError('Expected pattern to be a non-empty string');
+	  }
+
+	  const opts = options || {};
+	  const posix = opts.windows;
+	  const regex = isState
+	    ? picomatch.compileRe(glob, options)
+	    : picomatch.makeRe(glob, options, false, true);
+
+	  const state = regex.state;
+	  delete regex.state;
+
+	  let isIgnored = () => false;
+	  if (opts.ignore) {
+	    const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
+	    isIgnored = picomatch(opts.ignore, ignoreOpts, returnState);
+	  }
+
+	  const matcher = (input, returnObject = false) => {
+	    const { isMatch, match, output } = picomatch.test(input, regex, options, { glob, posix });
+	    const result = { glob, state, regex, posix, input, output, match, isMatch };
+
+	    if (typeof opts.onResult === 'function') {
+	      opts.onResult(result);
+	    }
+
+	    if (isMatch === false) {
+	      result.isMatch = false;
+	      return returnObject ? result : false;
+	    }
+
+	    if (isIgnored(input)) {
+	      if (typeof opts.onIgnore === 'function') {
+	        opts.onIgnore(result);
+	      }
+	      result.isMatch = false;
+	      return returnObject ? result : false;
+	    }
+
+	    if (typeof opts.onMatch === 'function') {
+	      opts.onMatch(result);
+	    }
+	    return returnObject ? result : true;
+	  };
+
+	  if (returnState) {
+	    matcher.state = state;
+	  }
+
+	  return matcher;
+	};
+
+	/**
+	 * Test `input` with the given `regex`. This is used by the main
+	 * `picomatch()` function to test the input string.
+	 *
+	 * ```js
+	 * const picomatch = require('picomatch');
+	 * // picomatch.test(input, regex[, options]);
+	 *
+	 * console.log(picomatch.test('foo/bar', /^(?:([^/]*?)\/([^/]*?))$/));
+	 * // { isMatch: true, match: [ 'foo/', 'foo', 'bar' ], output: 'foo/bar' }
+	 * ```
+	 * @param {String} `input` String to test.
+	 * @param {RegExp} `regex`
+	 * @return {Object} Returns an object with matching info.
+	 * @api public
+	 */
+
+	picomatch.test = (input, regex, options, { glob, posix } = {}) => {
+	  if (typeof input !== 'string') {
+	    throw new TypeError('Expected input to be a string');
+	  }
+
+	  if (input === '') {
+	    return { isMatch: false, output: '' };
+	  }
+
+	  const opts = options || {};
+	  const format = opts.format || (posix ? utils.toPosixSlashes : null);
+	  let match = input === glob;
+	  let output = (match && format) ? format(input) : input;
+
+	  if (match === false) {
+	    output = format ? format(input) : input;
+	    match = output === glob;
+	  }
+
+	  if (match === false || opts.capture === true) {
+	    if (opts.matchBase === true || opts.basename === true) {
+	      match = picomatch.matchBase(input, regex, options, posix);
+	    } else {
+	      match = regex.exec(output);
+	    }
+	  }
+
+	  return { isMatch: Boolean(match), match, output };
+	};
+
+	/**
+	 * Match the basename of a filepath.
+	 *
+	 * ```js
+	 * const picomatch = require('picomatch');
+	 * // picomatch.matchBase(input, glob[, options]);
+	 * console.log(picomatch.matchBase('foo/bar.js', '*.js'); // true
+	 * ```
+	 * @param {String} `input` String to test.
+	 * @param {RegExp|String} `glob` Glob pattern or regex created by [.makeRe](#makeRe).
+	 * @return {Boolean}
+	 * @api public
+	 */
+
+	picomatch.matchBase = (input, glob, options, posix = options && options.windows) => {
+	  const regex = glob instanceof RegExp ? glob : picomatch.makeRe(glob, options);
+	  return regex.test(utils.basename(input, { windows: posix }));
+	};
+
+	/**
+	 * Returns true if **any** of the given glob `patterns` match the specified `string`.
+	 *
+	 * ```js
+	 * const picomatch = require('picomatch');
+	 * // picomatch.isMatch(string, patterns[, options]);
+	 *
+	 * console.log(picomatch.isMatch('a.a', ['b.*', '*.a'])); //=> true
+	 * console.log(picomatch.isMatch('a.a', 'b.*')); //=> false
+	 * ```
+	 * @param {String|Array} str The string to test.
+	 * @param {String|Array} patterns One or more glob patterns to use for matching.
+	 * @param {Object} [options] See available [options](#options).
+	 * @return {Boolean} Returns true if any patterns match `str`
+	 * @api public
+	 */
+
+	picomatch.isMatch = (str, patterns, options) => picomatch(patterns, options)(str);
+
+	/**
+	 * Parse a glob pattern to create the source string for a regular
+	 * expression.
+	 *
+	 * ```js
+	 * const picomatch = require('picomatch');
+	 * const result = picomatch.parse(pattern[, options]);
+	 * ```
+	 * @param {String} `pattern`
+	 * @param {Object} `options`
+	 * @return {Object} Returns an object with useful properties and output to be used as a regex source string.
+	 * @api public
+	 */
+
+	picomatch.parse = (pattern, options) => {
+	  if (Array.isArray(pattern)) return pattern.map(p => picomatch.parse(p, options));
+	  return parse(pattern, { ...options, fastpaths: false });
+	};
+
+	/**
+	 * Scan a glob pattern to separate the pattern into segments.
+	 *
+	 * ```js
+	 * const picomatch = require('picomatch');
+	 * // picomatch.scan(input[, options]);
+	 *
+	 * const result = picomatch.scan('!./foo/*.js');
+	 * console.log(result);
+	 * { prefix: '!./',
+	 *   input: '!./foo/*.js',
+	 *   start: 3,
+	 *   base: 'foo',
+	 *   glob: '*.js',
+	 *   isBrace: false,
+	 *   isBracket: false,
+	 *   isGlob: true,
+	 *   isExtglob: false,
+	 *   isGlobstar: false,
+	 *   negated: true }
+	 * ```
+	 * @param {String} `input` Glob pattern to scan.
+	 * @param {Object} `options`
+	 * @return {Object} Returns an object with
+	 * @api public
+	 */
+
+	picomatch.scan = (input, options) => scan(input, options);
+
+	/**
+	 * Compile a regular expression from the `state` object returned by the
+	 * [parse()](#parse) method.
+	 *
+	 * ```js
+	 * const picomatch = require('picomatch');
+	 * const state = picomatch.parse('*.js');
+	 * // picomatch.compileRe(state[, options]);
+	 *
+	 * console.log(picomatch.compileRe(state));
+	 * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
+	 * ```
+	 * @param {Object} `state`
+	 * @param {Object} `options`
+	 * @param {Boolean} `returnOutput` Intended for implementors, this argument allows you to return the raw output from the parser.
+	 * @param {Boolean} `returnState` Adds the state to a `state` property on the returned regex. Useful for implementors and debugging.
+	 * @return {RegExp}
+	 * @api public
+	 */
+
+	picomatch.compileRe = (state, options, returnOutput = false, returnState = false) => {
+	  if (returnOutput === true) {
+	    return state.output;
+	  }
+
+	  const opts = options || {};
+	  const prepend = opts.contains ? '' : '^';
+	  const append = opts.contains ? '' : '$';
+
+	  let source = `${prepend}(?:${state.output})${append}`;
+	  if (state && state.negated === true) {
+	    source = `^(?!${source}).*$`;
+	  }
+
+	  const regex = picomatch.toRegex(source, options);
+	  if (returnState === true) {
+	    regex.state = state;
+	  }
+
+	  return regex;
+	};
+
+	/**
+	 * Create a regular expression from a parsed glob pattern.
+	 *
+	 * ```js
+	 * const picomatch = require('picomatch');
+	 * // picomatch.makeRe(state[, options]);
+	 *
+	 * const result = picomatch.makeRe('*.js');
+	 * console.log(result);
+	 * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
+	 * ```
+	 * @param {String} `state` The object returned from the `.parse` method.
+	 * @param {Object} `options`
+	 * @param {Boolean} `returnOutput` Implementors may use this argument to return the compiled output, instead of a regular expression. This is not exposed on the options to prevent end-users from mutating the result.
+	 * @param {Boolean} `returnState` Implementors may use this argument to return the state from the parsed glob with the returned regular expression.
+	 * @return {RegExp} Returns a regex created from the given pattern.
+	 * @api public
+	 */
+
+	picomatch.makeRe = (input, options = {}, returnOutput = false, returnState = false) => {
+	  if (!input || typeof input !== 'string') {
+	    throw new TypeError('Expected a non-empty string');
+	  }
+
+	  let parsed = { negated: false, fastpaths: true };
+
+	  if (options.fastpaths !== false && (input[0] === '.' || input[0] === '*')) {
+	    parsed.output = parse.fastpaths(input, options);
+	  }
+
+	  if (!parsed.output) {
+	    parsed = parse(input, options);
+	  }
+
+	  return picomatch.compileRe(parsed, options, returnOutput, returnState);
+	};
+
+	/**
+	 * Create a regular expression from the given regex source string.
+	 *
+	 * ```js
+	 * const picomatch = require('picomatch');
+	 * // picomatch.toRegex(source[, options]);
+	 *
+	 * const { output } = picomatch.parse('*.js');
+	 * console.log(picomatch.toRegex(output));
+	 * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
+	 * ```
+	 * @param {String} `source` Regular expression source string.
+	 * @param {Object} `options`
+	 * @return {RegExp}
+	 * @api public
+	 */
+
+	picomatch.toRegex = (source, options) => {
+	  try {
+	    const opts = options || {};
+	    return new RegExp(source, opts.flags || (opts.nocase ? 'i' : ''));
+	  } catch (err) {
+	    if (options && options.debug === true) throw err;
+	    return /$^/;
+	  }
+	};
+
+	/**
+	 * Picomatch constants.
+	 * @return {Object}
+	 */
+
+	picomatch.constants = constants;
+
+	/**
+	 * Expose "picomatch"
+	 */
+
+	picomatch_1$1 = picomatch;
+	return picomatch_1$1;
+}
+
+var picomatch_1;
+var hasRequiredPicomatch;
+
+function requirePicomatch () {
+	if (hasRequiredPicomatch) return picomatch_1;
+	hasRequiredPicomatch = 1;
+
+	const pico = /*@__PURE__*/ requirePicomatch$1();
+	const utils = /*@__PURE__*/ requireUtils();
+
+	function picomatch(glob, options, returnState = false) {
+	  // default to os.platform()
+	  if (options && (options.windows === null || options.windows === undefined)) {
+	    // don't mutate the original options object
+	    options = { ...options, windows: utils.isWindows() };
+	  }
+
+	  return pico(glob, options, returnState);
+	}
+
+	Object.assign(picomatch, pico);
+	picomatch_1 = picomatch;
+	return picomatch_1;
+}
+
+var picomatchExports = /*@__PURE__*/ requirePicomatch();
+var picomatch = /*@__PURE__*/getDefaultExportFromCjs(picomatchExports);
+
+/** Starting, readying or stopping a launched deployment failed (src/launch). */
+class LaunchError extends GateError {
+}
+
+/**
+ * The few git operations launching needs, each an argument array (never a shell): resolve a
+ * commit, fetch it into a shallow checkout, add and remove a worktree, list blob digests.
+ */
+function git(cwd, args, env = process.env) {
+    return new Promise((resolve, reject) => {
+        execFile('git', args, 
+        // No prompt for credentials in a job: a fetch that needs them fails instead of hanging.
+        { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' }, maxBuffer: 64 * 1024 * 1024, timeout: 600_000 }, (error, stdout, stderr) => {
+            if (error) {
+                const message = (stderr || error.message).trim().split('\n').slice(-3).join(' ');
+                reject(new LaunchError('launch.git', `git ${args[0]} failed: ${message}`, { file: cwd, value: args.join(' ') }));
+            }
+            else
+                resolve({ stdout, stderr });
+        });
+    });
+}
+/** The top of the work tree holding `dir`. */
+async function repositoryRoot(dir, env) {
+    try {
+        return (await git(dir, ['rev-parse', '--show-toplevel'], env)).stdout.trim();
+    }
+    catch {
+        throw new LaunchError('launch.not_a_repository', `${dir} is not inside a git work tree; launching from a checkout needs one`, {
+            file: dir
+        });
+    }
+}
+/**
+ * The full SHA of `ref`, fetching it from `origin` when the checkout lacks it (actions/checkout
+ * fetches one commit by default, so the pull request's base is usually absent).
+ */
+async function resolveCommit(root, ref, env, log) {
+    const local = await tryResolve(root, ref, env);
+    if (local)
+        return local;
+    const shallow = (await git(root, ['rev-parse', '--is-shallow-repository'], env)).stdout.trim() === 'true';
+    log?.(`fetching ${ref} from origin (${shallow ? 'shallow checkout' : 'not in this clone'})`);
+    try {
+        await git(root, ['fetch', '--no-tags', '--no-recurse-submodules', ...(shallow ? ['--depth=1'] : []), 'origin', ref], env);
+    }
+    catch (error) {
+        throw new LaunchError('launch.fetch', `cannot find commit ${ref} locally and fetching it from origin failed: ${error.message}`, {
+            value: ref
+        });
+    }
+    const fetched = (await tryResolve(root, ref, env)) ?? (await tryResolve(root, 'FETCH_HEAD', env));
+    if (!fetched)
+        throw new LaunchError('launch.fetch', `commit ${ref} is still missing after fetching it`, { value: ref });
+    return fetched;
+}
+async function tryResolve(root, ref, env) {
+    try {
+        return (await git(root, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], env)).stdout.trim() || null;
+    }
+    catch {
+        return null;
+    }
+}
+
+/**
+ * `fingerprint_paths`: the digests of the files they select at the base commit join the
+ * fingerprint, so an archived baseline is reused only while the baseline's serving files are
+ * unchanged. The digest is git's blob id (a hash of the content), read from the commit itself,
+ * not the work tree: what the pull request did to those files does not matter, the base does.
+ */
+async function pathDigests(root, commit, globs, env) {
+    if (globs.length === 0)
+        return {};
+    const matches = picomatch(globs, { dot: true });
+    const { stdout } = await git(root, ['ls-tree', '-r', '-z', '--full-tree', commit], env);
+    const digests = {};
+    for (const record of stdout.split('\0')) {
+        // <mode> SP <type> SP <object> TAB <path>
+        const tab = record.indexOf('\t');
+        if (tab < 0)
+            continue;
+        const [, type, object] = record.slice(0, tab).split(' ');
+        const path = record.slice(tab + 1);
+        if ((type === 'blob' || type === 'commit') && matches(path))
+            digests[path] = object;
+    }
+    return digests;
+}
+
+/**
+ * The fingerprint of a gate set whose `fingerprint_paths` select files: those files' digests at
+ * the base commit join it (config/fingerprint.ts). A glob that selects nothing is an error: a
+ * typo there would silently leave the serving files out and reuse a stale baseline.
+ */
+async function gateFingerprint(config, cwd, baseRef, env) {
+    const globs = config.launch?.fingerprintPaths ?? [];
+    if (globs.length === 0)
+        return fingerprint(config);
+    const root = await repositoryRoot(cwd, env);
+    const commit = await resolveCommit(root, baseRef ?? 'HEAD', env);
+    const digests = await pathDigests(root, commit, globs, env);
+    globs.forEach((glob, i) => {
+        const matches = picomatch(glob, { dot: true });
+        if (!Object.keys(digests).some(path => matches(path))) {
+            throw new ConfigError('config.fingerprint_paths', `fingerprint_paths[${i}] matches no file at commit ${commit.slice(0, 12)}`, {
+                file: config.source,
+                field: `fingerprint_paths[${i}]`,
+                value: glob
+            });
+        }
+    });
+    return fingerprint(config, { pathDigests: digests });
+}
+
+/**
+ * For a `docker run` launch command: which image is really running. A tag (`vllm-openai:latest`)
+ * says little; the digest says exactly which engine build answered. Information only: a failure
+ * to ask docker is recorded, never a gate error.
+ */
+/** Flags of `docker run` that take no value; every other long flag takes one. */
+const BOOLEAN_LONG = new Set([
+    '--rm',
+    '--detach',
+    '--interactive',
+    '--tty',
+    '--privileged',
+    '--init',
+    '--read-only',
+    '--publish-all',
+    '--no-healthcheck',
+    '--oom-kill-disable',
+    '--disable-content-trust',
+    '--quiet',
+    '--sig-proxy',
+    '--use-api-socket',
+    '--help'
+]);
+const BOOLEAN_SHORT = new Set(['d', 'i', 't', 'P', 'q']);
+/** The image and `--name` of a `docker run` (or `docker container run`) command, else null. */
+function dockerRun(command) {
+    if (!['docker', 'podman'].includes(basename(command[0])))
+        return null;
+    let i = 1;
+    // Global options before the subcommand (e.g. --context x) all take a value except --debug/-D.
+    while (i < command.length && command[i].startsWith('-'))
+        i += command[i] === '--debug' || command[i] === '-D' || command[i].includes('=') ? 1 : 2;
+    if (command[i] === 'container')
+        i++;
+    if (command[i] !== 'run')
+        return null;
+    let name = null;
+    for (i++; i < command.length; i++) {
+        const arg = command[i];
+        if (arg === '--')
+            return command[i + 1] ? { image: command[i + 1], name } : null;
+        if (!arg.startsWith('-') || arg === '-')
+            return { image: arg, name };
+        if (arg.startsWith('--')) {
+            const [flag, attached] = arg.split(/=(.*)/s);
+            if (flag === '--name')
+                name = attached ?? command[i + 1] ?? null;
+            if (attached === undefined && !BOOLEAN_LONG.has(flag))
+                i++;
+            continue;
+        }
+        const cluster = arg.slice(1);
+        if ([...cluster].every(c => BOOLEAN_SHORT.has(c)))
+            continue;
+        if (cluster.length === 1)
+            i++; // `-p 8000:8000`; `-p8000:8000` carries its value
+    }
+    return null;
+}
+async function dockerIdentity(command, env, cwd) {
+    const run = dockerRun(command);
+    if (!run)
+        return null;
+    const program = command[0];
+    const identity = { image: run.image, container_name: run.name, image_id: null, repo_digests: [], error: null };
+    try {
+        if (run.name)
+            identity.image_id = (await exec(program, ['container', 'inspect', '--format', '{{.Image}}', run.name], env, cwd)).trim() || null;
+        const target = identity.image_id ?? run.image;
+        const out = await exec(program, ['image', 'inspect', '--format', '{{.Id}} {{json .RepoDigests}}', target], env, cwd);
+        const space = out.indexOf(' ');
+        identity.image_id ??= out.slice(0, space).trim() || null;
+        const digests = JSON.parse(out.slice(space + 1).trim() || '[]');
+        identity.repo_digests = Array.isArray(digests) ? digests.filter((d) => typeof d === 'string') : [];
+    }
+    catch (error) {
+        identity.error = error.message.split('\n')[0].slice(0, 300);
+    }
+    return identity;
+}
+function exec(program, args, env, cwd) {
+    return new Promise((resolve, reject) => {
+        execFile(program, args, { env, cwd, timeout: 30_000 }, (error, stdout, stderr) => error ? reject(new Error(`${program} ${args.slice(0, 2).join(' ')}: ${(stderr || error.message).trim()}`)) : resolve(stdout));
+    });
+}
+
+/**
+ * `${NAME}` in a launch command or env value, filled from the environment. No shell is involved:
+ * the result is one argument whatever the value holds (spaces, quotes, `;`), so a variable can
+ * never add arguments or commands. `$$` is a literal `$`; any other `$` is kept as written.
+ */
+/**
+ * @param at the key path for messages, e.g. `deployments.baseline.launch.command[5]`
+ * @param source the gate file, for messages
+ */
+function expandTemplate(text, env, at, source) {
+    let out = '';
+    const used = [];
+    for (let i = 0; i < text.length; i++) {
+        const char = text[i];
+        if (char !== '$') {
+            out += char;
+            continue;
+        }
+        if (text[i + 1] === '$') {
+            out += '$';
+            i++;
+            continue;
+        }
+        if (text[i + 1] !== '{') {
+            out += char;
+            continue;
+        }
+        const end = text.indexOf('}', i + 2);
+        const name = end < 0 ? '' : text.slice(i + 2, end);
+        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+            throw new ConfigError('launch.template', `${at} has a malformed variable reference; write \${NAME} (or $$ for a literal $)`, {
+                file: source,
+                field: at,
+                value: text
+            });
+        }
+        const value = env[name];
+        if (value === undefined) {
+            throw new ConfigError('launch.variable_missing', `${at} uses \${${name}}, which is not set in the environment`, {
+                file: source,
+                field: at,
+                value: name
+            });
+        }
+        out += value;
+        used.push(name);
+        i = end;
+    }
+    return { text: out, used };
+}
+
+/**
+ * Masks secrets in the server's log lines before they are written: a server that prints its
+ * configuration (vLLM does, with --api-key) must not put the key into the evidence artifact.
+ * Secrets are the deployments' API keys and the values of environment variables whose names
+ * say they are secret (HF_TOKEN, OPENAI_API_KEY, ...), whether inherited or set by the gate file.
+ */
+const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH)/i;
+/** Shorter values would mask ordinary words. */
+const MIN_SECRET_LENGTH = 4;
+function secretValues(env, extra = []) {
+    const values = Object.entries(env)
+        .filter(([name, value]) => SECRET_NAME.test(name) && typeof value === 'string')
+        .map(([, value]) => value);
+    return [...new Set([...values, ...extra.filter((v) => typeof v === 'string')])]
+        .filter(value => value.length >= MIN_SECRET_LENGTH)
+        .sort((a, b) => b.length - a.length); // a longer secret containing a shorter one is masked whole
+}
+function masker(secrets) {
+    if (secrets.length === 0)
+        return line => line;
+    return line => secrets.reduce((text, secret) => text.split(secret).join('***'), line);
+}
+
+/**
  * Pre-flight: is the server up and does it serve the model the gate file names? HELM itself
  * never calls /models (docs/helm.md "What the server sees"), so a wrong model name would only show up as failed
  * requests in the middle of a run. The answer is kept as the server's identity in the manifest.
@@ -57003,36 +58880,6 @@ function sidesFailedReport(errors, statistics, baselinePath, candidatePath) {
 }
 
 /**
- * `run --out DIR` writes report.json, report.md, run-manifest.json, logs/ and one folder per side.
- * A folder that already holds anything would be partly overwritten and partly mixed with the new
- * run, so only a new or empty folder is accepted; the refusal names what is there, and says when
- * it is an earlier helm-gate output (which must not be overwritten either: it is evidence).
- */
-/** Files that only a helm-gate run writes at the top of its output folder. */
-const OWN_MARKERS = ['run-manifest.json', 'manifest.json'];
-const SHOWN = 6;
-async function assertFreshOutputFolder(dir) {
-    let entries;
-    try {
-        entries = await readdir(dir, { withFileTypes: true });
-    }
-    catch (error) {
-        if (error.code === 'ENOENT')
-            return;
-        if (error.code === 'ENOTDIR') {
-            throw new UsageError('usage.out_not_folder', `--out ${dir} is a file, not a folder`, { field: '--out', value: dir });
-        }
-        throw error;
-    }
-    if (entries.length === 0)
-        return;
-    const names = entries.map(entry => (entry.isDirectory() ? `${entry.name}/` : entry.name)).sort();
-    const shown = names.length > SHOWN ? `${names.slice(0, SHOWN).join(', ')} and ${names.length - SHOWN} more` : names.join(', ');
-    const own = names.some(name => OWN_MARKERS.includes(name));
-    throw new UsageError('usage.out_not_empty', `--out ${dir} is not empty: it holds ${own ? 'an earlier helm-gate output' : `${names.length} ${names.length === 1 ? 'entry' : 'entries'}`} (${shown}); give a new or empty folder`, { field: '--out', value: dir });
-}
-
-/**
  * `helm-gate run --config FILE`: run both deployments with helm-run (at the same time), compare
  * them and write report.json, report.md, the run directories and logs to the output folder.
  * Exit 0 pass, 1 fail or inconclusive, 2 error.
@@ -57051,6 +58898,8 @@ once), then compares them per instance.
                          fingerprint_paths are read (default HEAD); see docs/launch.md
   --ready-timeout SEC    wait this long for each server's GET /models (default 120)
   --examples N           changed answers shown per comparison (default 3)
+  --only quality|load    run one half only (default: quality, then the load half when the gate
+                         file has load:)
   --json FILE            also write the JSON report to FILE (it is always in the output folder)
   --markdown FILE        also write the markdown report (the PR comment body) to FILE
   --verbose              stream every helm-run log line (prefixed with its side)
@@ -57065,6 +58914,7 @@ const SPECS = {
     'baseline-ref': { value: true },
     'ready-timeout': { value: true },
     examples: { value: true },
+    only: { value: true },
     json: { value: true },
     markdown: { value: true },
     verbose: { value: false },
@@ -57085,10 +58935,23 @@ async function runCommand(argv, io) {
     const examples = numberOption(args, 'examples', n => Number.isInteger(n) && n >= 0 && n <= 100, 'an integer from 0 to 100');
     const quiet = args.flags.has('quiet');
     const selfCheck = args.flags.has('self-check');
+    const only = args.options.get('only') ?? null;
+    if (only !== null && only !== 'quality' && only !== 'load') {
+        throw new UsageError('usage.value', '--only must be quality or load', { field: '--only', value: only });
+    }
     const config = await loadGateConfig(resolve(io.cwd, configPath));
     const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', new Date().toISOString().replace(/[:.]/g, '-')));
     await assertFreshOutputFolder(outDir);
     const say = quiet ? () => { } : (line) => io.stderr(`${line}\n`);
+    if (only === 'load') {
+        if (selfCheck)
+            throw new UsageError('usage.option', '--self-check measures the quality half; it does not combine with --only load');
+        say(`helm-gate: load test only, baseline vs candidate, output in ${outDir}`);
+        const loaded = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: null });
+        const loadReport = loadOnlyReport(config, loaded.report);
+        await writeReportOutputs(loadReport, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io });
+        return exitCodeFor(loadReport.verdict);
+    }
     say(`helm-gate: ${selfCheck ? 'self-check (baseline against itself)' : 'baseline vs candidate'}, output in ${outDir}`);
     const outcome = await runSides(config, {
         outDir,
@@ -57108,7 +58971,7 @@ async function runCommand(argv, io) {
     const candidatePath = outcome.paths.candidate ?? join(outDir, 'candidate');
     // One cause, one error: a side that did not complete has already said why; reading its output
     // would only add symptoms (and a healthy side that never started would look empty).
-    const report = outcome.errors.length > 0
+    let report = outcome.errors.length > 0
         ? sidesFailedReport(outcome.errors, config.statistics, baselinePath, candidatePath)
         : await compareOutputs(baselinePath, candidatePath, config, { examples: examples ?? 3 });
     report.notes.push(...outcome.notes);
@@ -57116,6 +58979,12 @@ async function runCommand(argv, io) {
     // of two deployments, and the flip rate (the point of the self-check) would be lost.
     if (selfCheck)
         report.notes.unshift(...selfCheckNotes(report));
+    // The performance half runs after the quality half, never at the same time (docs/load.md).
+    if (config.load && only !== 'quality' && !selfCheck) {
+        say('helm-gate: quality half done; the load half starts');
+        const loaded = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: outcome.paths.baseline ?? null });
+        report = attachLoad(report, loaded.report);
+    }
     await writeReportOutputs(report, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io });
     await writeExtraReports(report, args.options.get('json'), args.options.get('markdown'), io);
     if (selfCheck && !quiet)
@@ -57199,6 +59068,7 @@ const USAGE = `helm-gate ${HELM_GATE_VERSION}: is the candidate deployment meani
 usage:
   helm-gate compare <baseline> <candidate> [options]   compare existing HELM output
   helm-gate run --config FILE [options]                run both deployments with helm-run, then compare
+  helm-gate load --config FILE [options]               the performance half alone: load-test both deployments
   helm-gate plan --config FILE                         show the prod_env files and helm-run commands
   helm-gate power --config FILE [options]              instances needed for a decisive result
   helm-gate <command> --help                           options of a command
@@ -57209,6 +59079,7 @@ ${COMPARE_USAGE}`;
 const COMMANDS = {
     compare: compareCommand,
     run: runCommand,
+    load: loadCommand,
     plan: planCommand,
     power: powerCommand
 };

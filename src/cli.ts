@@ -4,6 +4,7 @@
  * a stack trace is shown only with --debug.
  */
 import { compareCommand, COMPARE_USAGE } from './cli/commands/compare.js'
+import { loadCommand } from './cli/commands/load.js'
 import { planCommand } from './cli/commands/plan.js'
 import { powerCommand } from './cli/commands/power.js'
 import { runCommand } from './cli/commands/run.js'
@@ -16,6 +17,7 @@ const USAGE = `helm-gate ${HELM_GATE_VERSION}: is the candidate deployment meani
 usage:
   helm-gate compare <baseline> <candidate> [options]   compare existing HELM output
   helm-gate run --config FILE [options]                run both deployments with helm-run, then compare
+  helm-gate load --config FILE [options]               the performance half alone: load-test both deployments
   helm-gate plan --config FILE                         show the prod_env files and helm-run commands
   helm-gate power --config FILE [options]              instances needed for a decisive result
   helm-gate <command> --help                           options of a command
@@ -29,6 +31,7 @@ type Command = (argv: string[], io: CliIo) => Promise<number>
 const COMMANDS: Record<string, Command> = {
   compare: compareCommand,
   run: runCommand,
+  load: loadCommand,
   plan: planCommand,
   power: powerCommand
 }

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises'
 import { parseDocument } from 'yaml'
 import { ConfigError } from '../errors.js'
+import { parseLoad } from './load-section.js'
 import { DEFAULT_STATISTICS, type Deployment, type GateConfig, type GatedRun, type HelmSettings, type StatisticsSettings } from './types.js'
 import { checkScheduleFits, launchNeedsServer, parseLaunch, parseLaunchSettings, type LaunchSide, type LaunchSpec } from './launch.js'
 import { Fields } from './validate.js'
@@ -36,6 +37,7 @@ export function parseGateConfig(text: string, source: string): GateConfig {
     'deployments',
     'runs',
     'statistics',
+    'load',
     'schedule',
     'fingerprint_paths'
   ])
@@ -44,6 +46,7 @@ export function parseGateConfig(text: string, source: string): GateConfig {
   const deploymentFields = top.object('deployments')
   const runList = top.list('runs')
   const statisticsFields = top.object('statistics')
+  const loadFields = top.object('load')
   const launches: Partial<Record<LaunchSide, LaunchSpec>> = {}
   const deployments = deploymentFields ? parseDeployments(deploymentFields, launches) : null
   const launch = parseLaunchSettings(top, launches)
@@ -77,6 +80,7 @@ export function parseGateConfig(text: string, source: string): GateConfig {
     deployments,
     runs,
     statistics: statisticsFields ? parseStatistics(statisticsFields) : { ...DEFAULT_STATISTICS },
+    load: loadFields ? parseLoad(loadFields) : null,
     launch
   }
 }

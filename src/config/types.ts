@@ -22,6 +22,7 @@
  *                 interval: auto, flip_tolerance: 1e-9 }
  */
 
+import type { LoadSettings } from './load-types.js'
 import type { LaunchSettings } from './launch.js'
 
 export type Api = 'chat' | 'completions'
@@ -111,6 +112,8 @@ export interface GateConfig {
   deployments: { baseline: Deployment; candidate: Deployment } | null
   runs: GatedRun[]
   statistics: StatisticsSettings
+  /** The performance half (docs/load.md); null when the gate file has no `load:`. Not in the fingerprint. */
+  load?: LoadSettings | null
   /** Launched servers, the schedule and fingerprint_paths (config/launch.ts); absent = nothing launched. */
   launch?: LaunchSettings
 }

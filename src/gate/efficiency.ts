@@ -4,7 +4,7 @@
  */
 import type { StatisticsSettings } from '../config/types.js'
 import type { EfficiencyEntry } from '../report/model.js'
-import { quantile, ratioOfQuantiles } from '../stats/index.js'
+import { quantile, ratiosOfQuantiles } from '../stats/index.js'
 import { pairValues } from './pairing.js'
 import type { RunData } from './run-data.js'
 
@@ -20,8 +20,8 @@ export function efficiencyFor(run: string, b: RunData, c: RunData, statistics: S
   }
   // A quantile of zeros (0.2.x wrote request_time 0) has no meaningful ratio.
   if (baseline.length < 2 || baseline.every(v => v <= 0)) return null
-  const median = ratioOfQuantiles(baseline, candidate, 0.5, statistics)
-  const p90 = ratioOfQuantiles(baseline, candidate, 0.9, statistics)
+  // Both intervals from the same resamples: half the draws of two separate bootstraps.
+  const [median, p90] = ratiosOfQuantiles(baseline, candidate, [0.5, 0.9], statistics)
   return {
     run,
     metric: RUNTIME_METRIC,

@@ -4,6 +4,7 @@
  * reader's eye lands after a long run. Untrusted text is shown with control characters escaped,
  * so model output cannot move the cursor, clear the screen or fake a verdict with ANSI codes.
  */
+import { renderLoadConsole } from './console-load.js'
 import { escapeTerminal, truncateText } from './escape.js'
 import { comparisonVerdictLabel, formatCount, formatInterval, formatLevel, formatNumber, formatSigned, VERDICT_WORD } from './format.js'
 import type { Comparison, Report, ReportIssue, Verdict } from './model.js'
@@ -107,6 +108,7 @@ export function renderConsole(report: Report, options: ConsoleOptions): string {
     }
   }
   for (const note of report.notes) out.push(`  note: ${safe(note, MAX_MESSAGE)}`)
+  out.push(...renderLoadConsole(report.load))
 
   if (report.errors.length > 0) {
     out.push('', paint(`Errors (${formatCount(report.errors.length)}):`, 'red'))

@@ -92,7 +92,8 @@ const REPORT: Shape = {
     'candidate',
     'comparisons',
     'efficiency',
-    'notes'
+    'notes',
+    'load'
   ],
   children: {
     tool: { keys: ['name', 'version'] },

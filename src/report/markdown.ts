@@ -15,6 +15,7 @@ import { UsageError } from '../errors.js'
 import { cutAtLineBoundary, measure, type LengthUnit } from './budget.js'
 import { codeBlock, codeSpan, escapeHtmlText, escapeInline, sanitizeText, tailText, truncateText } from './escape.js'
 import { renderForestPlot, type ForestRow } from './forest-plot.js'
+import { renderLoadMarkdown } from './markdown-load.js'
 import {
   comparisonVerdictLabel,
   formatCount,
@@ -446,6 +447,7 @@ function renderAtLevel(report: Report, options: MarkdownOptions, detail: Detail,
   const omitted = report.comparisons.filter(c => !rowIncluded(c, detail.rows))
   if (sections.has('table')) lines.push(...tableBlock(shown, omitted, report.comparisons.length))
   if (sections.has('forest')) lines.push(...forestBlock(shown))
+  if (sections.has('table')) lines.push(...renderLoadMarkdown(report.load))
   if (sections.has('inconclusive')) lines.push(...inconclusiveBlock(report, detail))
   if (sections.has('efficiency')) lines.push(...efficiencyBlock(report, detail))
   if (sections.has('examples')) {

@@ -4,6 +4,8 @@
  * documented format (README "Report JSON"). Keep it stable: add fields, never rename them.
  */
 
+import type { LoadReport } from './load-model.js'
+
 export type Verdict = 'pass' | 'fail' | 'inconclusive' | 'error'
 
 export interface ReportIssue {
@@ -103,4 +105,6 @@ export interface Report {
   efficiency: EfficiencyEntry[]
   /** Free-form notes the renderers show (for example the efficiency caveat). */
   notes: string[]
+  /** The performance half (docs/load.md); absent when the gate file has no `load:`. */
+  load?: LoadReport
 }

@@ -12,7 +12,7 @@ export type {
 } from './types.js'
 export { AUTO_BINARY_INTERVAL, estimatePaired } from './paired.js'
 export { decideVerdict, instancesNeeded, resolveMaxDrop } from './verdict.js'
-export { ratioOfQuantiles } from './ratio.js'
+export { ratioOfQuantiles, ratiosOfQuantiles } from './ratio.js'
 export { mcnemarExactPValue } from './binomial.js'
 export { newcombeInterval, tangoInterval, type PairedTable } from './paired-proportions.js'
 export { createRandom, GENERATOR_NAME, type Random } from './random.js'

@@ -1,28 +1,46 @@
 /**
- * Candidate/baseline ratio of a quantile of per-instance request times, with a paired bootstrap
- * interval. Information only: harness wait times are not serving latency under load.
+ * Candidate/baseline ratios of quantiles of per-instance request times, with paired bootstrap
+ * intervals. Information only: harness wait times are not serving latency under load.
+ *
+ * Cost. A resample's quantile needs no sort: each side's values are sorted once, a resample is
+ * the number of times each instance was drawn, and the type-7 quantile is found by walking
+ * those counts in value order (from the nearer end) to the one or two order statistics it
+ * interpolates. The same resamples serve every requested quantile, and indices are taken two
+ * per 32-bit draw (see `pairedIndices`). Measured by `bench/compare.mjs`.
  */
 import { GuardError, UsageError } from '../errors.js'
 import { checkConfidence, checkResamples, percentileInterval, quantileSorted } from './quantile.js'
-import { createRandom } from './random.js'
+import { createRandom, type Random } from './random.js'
 import type { RatioEstimate, StatisticsSettings } from './types.js'
 import { floor, isFiniteNumber } from './math.js'
 
+/** Fills `out` with independent uniform indices in [0, out.length). */
+export type IndexSource = (out: Int32Array) => void
+
+/** The generator stream every efficiency interval is drawn from (part of the report format). */
+export const RATIO_STREAM = 'ratio-quantiles'
+
 /**
- * `baseline[i]` and `candidate[i]` belong to the same instance; a resample draws instances, so both
- * sides move together. A resample's quantile is read from the multiplicities of the drawn instances
- * over the values sorted once, instead of sorting every resample (O(n) per resample, not n log n).
+ * `baseline[i]` and `candidate[i]` belong to the same instance; a resample draws instances, so
+ * both sides move together. Returns one estimate per entry of `qs`, each computed from the same
+ * `settings.resamples` resamples.
+ *
+ * @param source where the resampled indices come from; by default the seeded stream RATIO_STREAM
+ *               (tests pass other streams to compare with a reference implementation)
  */
-export function ratioOfQuantiles(
+export function ratiosOfQuantiles(
   baseline: readonly number[],
   candidate: readonly number[],
-  q: number,
-  settings: StatisticsSettings
-): RatioEstimate {
+  qs: readonly number[],
+  settings: StatisticsSettings,
+  source?: IndexSource
+): RatioEstimate[] {
   checkConfidence(settings.confidence)
   checkResamples(settings.resamples, settings.confidence)
-  if (!(q >= 0 && q <= 1)) {
-    throw new UsageError('stats.bad_quantile', 'A quantile must lie in [0, 1].', { value: q })
+  for (const q of qs) {
+    if (!(q >= 0 && q <= 1)) {
+      throw new UsageError('stats.bad_quantile', 'A quantile must lie in [0, 1].', { value: q })
+    }
   }
   const n = baseline.length
   if (n === 0 || candidate.length !== n) {
@@ -40,52 +58,137 @@ export function ratioOfQuantiles(
   }
   const base = new SortedSide(baseline)
   const cand = new SortedSide(candidate)
-  const baseQuantile = quantileSorted(base.sorted, q)
-  if (!(baseQuantile > 0)) {
-    throw new GuardError('stats.ratio_zero_baseline', 'The baseline quantile is not positive, so a ratio is undefined.', {
-      value: baseQuantile
-    })
-  }
-  const estimate = quantileSorted(cand.sorted, q) / baseQuantile
+  const estimates = qs.map(q => {
+    const baseQuantile = quantileSorted(base.sorted, q)
+    if (!(baseQuantile > 0)) {
+      throw new GuardError('stats.ratio_zero_baseline', 'The baseline quantile is not positive, so a ratio is undefined.', {
+        value: baseQuantile
+      })
+    }
+    return quantileSorted(cand.sorted, q) / baseQuantile
+  })
 
-  const rng = createRandom(settings.seed, `ratio-${q}`)
-  const ratios = new Float64Array(settings.resamples)
+  const draw = source ?? pairedIndices(createRandom(settings.seed, RATIO_STREAM), n)
+  const resamples = settings.resamples
+  const ratios = qs.map(() => new Float64Array(resamples))
+  const indices = new Int32Array(n)
   const drawn = new Int32Array(n)
-  for (let r = 0; r < settings.resamples; r++) {
+  for (let r = 0; r < resamples; r++) {
+    draw(indices)
     drawn.fill(0)
-    for (let i = 0; i < n; i++) drawn[rng.below(n)]++
-    ratios[r] = cand.resampledQuantile(drawn, q) / base.resampledQuantile(drawn, q)
+    for (let i = 0; i < n; i++) drawn[indices[i]]++
+    for (let j = 0; j < qs.length; j++) ratios[j][r] = cand.resampledQuantile(drawn, qs[j]) / base.resampledQuantile(drawn, qs[j])
   }
-  const [low, high] = percentileInterval(ratios, settings.confidence)
-  return { estimate, low, high }
+  return qs.map((_, j) => {
+    const [low, high] = percentileInterval(ratios[j], settings.confidence)
+    return { estimate: estimates[j], low, high }
+  })
 }
 
+/** One quantile ratio (see `ratiosOfQuantiles`). */
+export function ratioOfQuantiles(
+  baseline: readonly number[],
+  candidate: readonly number[],
+  q: number,
+  settings: StatisticsSettings,
+  source?: IndexSource
+): RatioEstimate {
+  return ratiosOfQuantiles(baseline, candidate, [q], settings, source)[0]
+}
+
+/** One side's values in ascending order, and which instance each sorted value belongs to. */
 export class SortedSide {
   readonly sorted: Float64Array
-  /** order[j] = the instance whose value is the j-th smallest. */
-  private readonly order: Int32Array
+  /** order[j] = the instance whose value is the j-th smallest (ties by instance index). */
+  readonly order: Int32Array
 
   constructor(values: readonly number[]) {
-    const order = Int32Array.from(values.keys()).sort((a, b) => values[a] - values[b] || a - b)
-    this.order = order
-    this.sorted = Float64Array.from(order, i => values[i])
+    this.order = Int32Array.from(values.keys()).sort((a, b) => values[a] - values[b] || a - b)
+    this.sorted = Float64Array.from(this.order, i => values[i])
   }
 
-  /** Type-7 quantile of the resample where instance i was drawn `drawn[i]` times. */
+  /**
+   * Type-7 quantile of the resample in which instance i was drawn `drawn[i]` times (the counts
+   * sum to n): the same number as `quantileSorted` on the resample's values sorted, found by
+   * walking the counts in value order from the end nearer to the one or two order statistics
+   * it interpolates.
+   */
   resampledQuantile(drawn: Int32Array, q: number): number {
-    const n = this.sorted.length
+    const order = this.order
+    const sorted = this.sorted
+    const n = sorted.length
     const h = (n - 1) * q
     const below = floor(h)
     const fraction = h - below
-    let seen = 0
-    let j = 0
-    while (seen + drawn[this.order[j]] <= below) seen += drawn[this.order[j++]]
-    const a = this.sorted[j]
-    if (fraction === 0) return a
-    // The next order statistic is the same value unless the run of copies ends here.
-    if (seen + drawn[this.order[j]] > below + 1) return a
-    j++
-    while (drawn[this.order[j]] === 0) j++
-    return a + fraction * (this.sorted[j] - a)
+    let a: number
+    let b: number
+    if (below < n / 2) {
+      // From the bottom: `a` is the resample's order statistic `below`, `b` the next one.
+      let seen = 0
+      let j = 0
+      while (seen + drawn[order[j]] <= below) seen += drawn[order[j++]]
+      a = sorted[j]
+      if (fraction === 0 || seen + drawn[order[j]] > below + 1) return a
+      j++
+      while (drawn[order[j]] === 0) j++
+      b = sorted[j]
+    } else {
+      // From the top: the resample's order statistic p is number n - 1 - p counted from the top.
+      const fromTop = n - 1 - below
+      let seen = 0
+      let j = n - 1
+      if (fraction === 0) {
+        while (seen + drawn[order[j]] <= fromTop) seen += drawn[order[j--]]
+        return sorted[j]
+      }
+      // `b` (order statistic below + 1) is number fromTop - 1 from the top; `a` the next one down.
+      while (seen + drawn[order[j]] <= fromTop - 1) seen += drawn[order[j--]]
+      b = sorted[j]
+      if (seen + drawn[order[j]] > fromTop) return b
+      j--
+      while (drawn[order[j]] === 0) j--
+      a = sorted[j]
+    }
+    return a === b ? a : a + fraction * (b - a)
+  }
+}
+
+const HALF_RANGE = 0x10000
+const TWO_POW_32 = 0x100000000
+
+/**
+ * Uniform indices in [0, n) from a seeded generator, two per 32-bit draw (its high and low 16
+ * bits) when n <= 2^16, which halves the generator calls. Each half is accepted only below the
+ * largest multiple of n under 2^16 (rejection per half), so every index is exactly equally likely
+ * and the halves are independent: the same distribution as `rng.below(n)` index by index, from a
+ * differently consumed stream. A low half left over when `out` is full is dropped: whether it is
+ * used depends only on the position, never on its value, so independence holds. Above 2^16, one
+ * unbiased 32-bit draw per index.
+ */
+export function pairedIndices(rng: Random, n: number): IndexSource {
+  const int32 = rng.int32
+  if (n > HALF_RANGE) {
+    const bucket = floor(TWO_POW_32 / n)
+    const limit = bucket * n
+    return out => {
+      for (let i = 0; i < out.length; i++) {
+        let u = int32() >>> 0
+        while (u >= limit) u = int32() >>> 0
+        out[i] = floor(u / bucket)
+      }
+    }
+  }
+  const bucket = floor(HALF_RANGE / n)
+  const limit = bucket * n
+  return out => {
+    const length = out.length
+    let i = 0
+    while (i < length) {
+      const u = int32() >>> 0
+      const high = u >>> 16
+      if (high < limit) out[i++] = (high / bucket) | 0
+      const low = u & 0xffff
+      if (low < limit && i < length) out[i++] = (low / bucket) | 0
+    }
   }
 }

@@ -7,10 +7,12 @@ import { join, resolve } from 'node:path'
 import { loadGateConfig } from '../../config/load.js'
 import { UsageError } from '../../errors.js'
 import { compareOutputs } from '../../gate/compare.js'
+import { attachLoad, loadOnlyReport } from '../../load/combine.js'
 import type { Report } from '../../report/model.js'
 import { runSides } from '../../runner/run-sides.js'
 import { sidesFailedReport } from '../../runner/failed-report.js'
 import { numberOption, parseArgs, requiredConfig } from '../args.js'
+import { runLoadHalf } from './load.js'
 import type { CliIo } from '../io.js'
 import { exitCodeFor, writeReportOutputs } from '../output.js'
 import { assertFreshOutputFolder } from '../out-folder.js'
@@ -29,6 +31,8 @@ once), then compares them per instance.
                          fingerprint_paths are read (default HEAD); see docs/launch.md
   --ready-timeout SEC    wait this long for each server's GET /models (default 120)
   --examples N           changed answers shown per comparison (default 3)
+  --only quality|load    run one half only (default: quality, then the load half when the gate
+                         file has load:)
   --json FILE            also write the JSON report to FILE (it is always in the output folder)
   --markdown FILE        also write the markdown report (the PR comment body) to FILE
   --verbose              stream every helm-run log line (prefixed with its side)
@@ -44,6 +48,7 @@ const SPECS = {
   'baseline-ref': { value: true },
   'ready-timeout': { value: true },
   examples: { value: true },
+  only: { value: true },
   json: { value: true },
   markdown: { value: true },
   verbose: { value: false },
@@ -66,10 +71,22 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const quiet = args.flags.has('quiet')
   const selfCheck = args.flags.has('self-check')
 
+  const only = args.options.get('only') ?? null
+  if (only !== null && only !== 'quality' && only !== 'load') {
+    throw new UsageError('usage.value', '--only must be quality or load', { field: '--only', value: only })
+  }
   const config = await loadGateConfig(resolve(io.cwd, configPath))
   const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', new Date().toISOString().replace(/[:.]/g, '-')))
   await assertFreshOutputFolder(outDir)
   const say = quiet ? () => {} : (line: string) => io.stderr(`${line}\n`)
+  if (only === 'load') {
+    if (selfCheck) throw new UsageError('usage.option', '--self-check measures the quality half; it does not combine with --only load')
+    say(`helm-gate: load test only, baseline vs candidate, output in ${outDir}`)
+    const loaded = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: null })
+    const loadReport = loadOnlyReport(config, loaded.report)
+    await writeReportOutputs(loadReport, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io })
+    return exitCodeFor(loadReport.verdict)
+  }
   say(`helm-gate: ${selfCheck ? 'self-check (baseline against itself)' : 'baseline vs candidate'}, output in ${outDir}`)
 
   const outcome = await runSides(config, {
@@ -90,7 +107,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const candidatePath = outcome.paths.candidate ?? join(outDir, 'candidate')
   // One cause, one error: a side that did not complete has already said why; reading its output
   // would only add symptoms (and a healthy side that never started would look empty).
-  const report =
+  let report =
     outcome.errors.length > 0
       ? sidesFailedReport(outcome.errors, config.statistics, baselinePath, candidatePath)
       : await compareOutputs(baselinePath, candidatePath, config, { examples: examples ?? 3 })
@@ -98,6 +115,12 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   // report.json and report.md outlive the console: without this they read as an ordinary gate
   // of two deployments, and the flip rate (the point of the self-check) would be lost.
   if (selfCheck) report.notes.unshift(...selfCheckNotes(report))
+  // The performance half runs after the quality half, never at the same time (docs/load.md).
+  if (config.load && only !== 'quality' && !selfCheck) {
+    say('helm-gate: quality half done; the load half starts')
+    const loaded = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: outcome.paths.baseline ?? null })
+    report = attachLoad(report, loaded.report)
+  }
   await writeReportOutputs(report, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io })
   await writeExtraReports(report, args.options.get('json'), args.options.get('markdown'), io)
   if (selfCheck && !quiet) io.stdout(noiseFloor(report))

@@ -1,0 +1,77 @@
+/**
+ * `helm-gate load --config FILE --out DIR`: the performance half alone (docs/load.md). Probes
+ * both deployments, runs the load blocks A B B A ..., writes report.json, report.md and the raw
+ * per-request timings (load-timings.jsonl) to the output folder.
+ * Exit 0 pass, 1 fail or inconclusive, 2 error.
+ */
+import { join, resolve } from 'node:path'
+import { loadGateConfig } from '../../config/load.js'
+import { ConfigError, UsageError } from '../../errors.js'
+import { loadOnlyReport } from '../../load/combine.js'
+import { runLoad, type LoadOutcome } from '../../load/run-load.js'
+import { TIMINGS_FILE, writeTimings } from '../../load/timings-file.js'
+import type { GateConfig } from '../../config/types.js'
+import { parseArgs, requiredConfig } from '../args.js'
+import type { CliIo } from '../io.js'
+import { assertFreshOutputFolder } from '../out-folder.js'
+import { exitCodeFor, writeReportOutputs } from '../output.js'
+
+export const LOAD_USAGE = `usage: helm-gate load --config FILE [options]
+
+Runs the performance half alone: a load test of the baseline and the candidate (never at the
+same time, blocks A B B A ...) at the gate file's load levels, and checks the claims in load.checks.
+
+  --config FILE          gate file (deployments and load)
+  --out DIR              output folder (default: helm-gate-runs/<time>); must be new or empty
+  --quiet                print nothing but errors
+  --debug                show stack traces
+`
+
+const SPECS = {
+  config: { value: true },
+  out: { value: true },
+  quiet: { value: false },
+  debug: { value: false },
+  help: { value: false }
+}
+
+export async function loadCommand(argv: string[], io: CliIo): Promise<number> {
+  const args = parseArgs(argv, SPECS)
+  if (args.flags.has('help')) {
+    io.stdout(LOAD_USAGE)
+    return 0
+  }
+  if (args.positionals.length > 0) {
+    throw new UsageError('usage.positionals', `load takes no positional arguments\n\n${LOAD_USAGE}`, { value: args.positionals.join(' ') })
+  }
+  const config = await loadGateConfig(resolve(io.cwd, requiredConfig(args, LOAD_USAGE)))
+  const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', new Date().toISOString().replace(/[:.]/g, '-')))
+  await assertFreshOutputFolder(outDir)
+  const quiet = args.flags.has('quiet')
+  const say = quiet ? () => {} : (line: string) => io.stderr(`${line}\n`)
+  say(`helm-gate: load test, baseline vs candidate, output in ${outDir}`)
+  const outcome = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: null })
+  const report = loadOnlyReport(config, outcome.report)
+  await writeReportOutputs(report, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io })
+  return exitCodeFor(report.verdict)
+}
+
+/** Runs the load half and writes its timings into `outDir`; shared by `load` and `run`. */
+export async function runLoadHalf(
+  config: GateConfig,
+  outDir: string,
+  options: { env: Record<string, string | undefined>; progress: (line: string) => void; gateSetOutput: string | null }
+): Promise<LoadOutcome> {
+  if (!config.load) {
+    throw new ConfigError('config.missing', 'the gate file has no load: section (the performance half)', {
+      file: config.source,
+      field: 'load'
+    })
+  }
+  const outcome = await runLoad(config, options)
+  if (outcome.timings.length > 0) {
+    await writeTimings(join(outDir, TIMINGS_FILE), outcome.timings)
+    outcome.report.timings_file = TIMINGS_FILE
+  }
+  return outcome
+}

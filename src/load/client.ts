@@ -1,0 +1,195 @@
+/**
+ * One streaming request on an undici Pool, timed on the generator's monotonic clock
+ * (docs/load.md, "Where the clock starts and stops"):
+ * - the clock starts on the connection, right before the request's headers are written (undici's
+ *   dispatch hook `onRequestStart`); the pool is sized to the concurrency and its connections are
+ *   opened before the measured blocks, so no request pays for a TCP connect;
+ * - a content chunk is timed when the socket data carrying it is delivered (all events in one
+ *   delivery share that time);
+ * - TTFT stops at the first chunk that carries generated content (not the role-only chunk);
+ * - latency stops when the stream ends after `[DONE]`; a stream that ends without it, an error
+ *   event, a non-2xx status or the timeout make the request a failure.
+ * SSE is parsed by eventsource-parser.
+ */
+import { createParser, type EventSourceMessage } from 'eventsource-parser'
+import { Pool, type Dispatcher } from 'undici'
+import type { Api } from '../config/types.js'
+import type { RequestStatus } from './types.js'
+
+export interface Target {
+  api: Api
+  /** Includes `/v1`. */
+  baseUrl: string
+  model: string
+  apiKey: string | null
+}
+
+export interface StreamResult {
+  status: RequestStatus
+  /** HTTP status, 0 when no response arrived. */
+  httpStatus: number
+  start: number
+  firstContent: number | null
+  /** Times of every content chunk (ms, performance.now()). */
+  contentTimes: number[]
+  end: number | null
+  usageTokens: number | null
+  promptTokens: number | null
+  id: string | null
+  error: string | null
+  /** The response was not an event stream (content type), a problem of the server, not of load. */
+  notStreaming: boolean
+}
+
+export interface Connection {
+  pool: Pool
+  origin: string
+  path: string
+  headers: Record<string, string>
+}
+
+export function connect(target: Target, connections: number | null, timeoutMs: number): Connection {
+  const url = new URL(target.baseUrl)
+  const prefix = url.pathname.replace(/\/+$/, '')
+  const pool = new Pool(url.origin, {
+    connections,
+    pipelining: 1,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    keepAliveTimeout: 600_000,
+    keepAliveMaxTimeout: 600_000
+  })
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' }
+  if (target.apiKey) headers.authorization = `Bearer ${target.apiKey}`
+  return { pool, origin: url.origin, path: `${prefix}${target.api === 'chat' ? '/chat/completions' : '/completions'}`, headers }
+}
+
+interface Chunk {
+  id?: string
+  error?: { message?: string } | string
+  usage?: { completion_tokens?: number; prompt_tokens?: number } | null
+  choices?: Array<{
+    text?: string
+    delta?: { content?: string | null; reasoning_content?: string | null; reasoning?: string | null; tool_calls?: unknown[] }
+  }>
+}
+
+function carriesContent(chunk: Chunk): boolean {
+  const choice = chunk.choices?.[0]
+  if (!choice) return false
+  if (typeof choice.text === 'string') return choice.text.length > 0
+  const delta = choice.delta
+  if (!delta) return false
+  return !!(delta.content || delta.reasoning_content || delta.reasoning || (delta.tool_calls && delta.tool_calls.length > 0))
+}
+
+export function streamRequest(conn: Connection, body: string | Buffer, timeoutMs: number): Promise<StreamResult> {
+  const result: StreamResult = {
+    status: 'error',
+    httpStatus: 0,
+    start: performance.now(),
+    firstContent: null,
+    contentTimes: [],
+    end: null,
+    usageTokens: null,
+    promptTokens: null,
+    id: null,
+    error: null,
+    notStreaming: false
+  }
+  return new Promise<StreamResult>(resolvePromise => {
+    let settled = false
+    let done = false
+    let now = 0
+    let controller: Dispatcher.DispatchController | null = null
+    let errorBody: string | null = null
+    const finish = (status: RequestStatus, error: string | null): void => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      result.status = status
+      result.error = error
+      result.end = status === 'ok' ? now : null
+      if (status !== 'ok' && controller && !controller.aborted) controller.abort(new Error(error ?? 'aborted'))
+      resolvePromise(result)
+    }
+    const timer = setTimeout(() => finish('timeout', `no complete answer within ${timeoutMs / 1000} s`), timeoutMs)
+    const parser = createParser({
+      onEvent(event: EventSourceMessage) {
+        if (done || settled) return
+        const data = event.data
+        if (data === '[DONE]') {
+          done = true
+          return
+        }
+        let chunk: Chunk
+        try {
+          chunk = JSON.parse(data) as Chunk
+        } catch {
+          finish('error', `an event is not JSON: ${data.slice(0, 80)}`)
+          return
+        }
+        if (chunk.error) {
+          const message = typeof chunk.error === 'string' ? chunk.error : (chunk.error.message ?? 'error')
+          finish('error', `the stream carried an error: ${message.slice(0, 200)}`)
+          return
+        }
+        if (result.id === null && typeof chunk.id === 'string') result.id = chunk.id
+        if (carriesContent(chunk)) {
+          if (result.firstContent === null) result.firstContent = now
+          result.contentTimes.push(now)
+        }
+        if (chunk.usage && typeof chunk.usage.completion_tokens === 'number') {
+          result.usageTokens = chunk.usage.completion_tokens
+          if (typeof chunk.usage.prompt_tokens === 'number') result.promptTokens = chunk.usage.prompt_tokens
+        }
+      }
+    })
+    const decoder = new TextDecoder()
+    // undici's dispatch API: onRequestStart runs on the connection right before the request's
+    // headers are written, so the clock starts there and not while the request waited in the pool.
+    conn.pool.dispatch(
+      { origin: conn.origin, path: conn.path, method: 'POST', headers: conn.headers, body },
+      {
+        onRequestStart(c: Dispatcher.DispatchController) {
+          controller = c
+          result.start = performance.now()
+        },
+        onResponseStart(_c: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>) {
+          now = performance.now()
+          result.httpStatus = statusCode
+          if (statusCode < 200 || statusCode >= 300) {
+            errorBody = ''
+            return
+          }
+          const type = String(headers['content-type'] ?? '')
+          if (!type.startsWith('text/event-stream')) {
+            result.notStreaming = true
+            finish('error', `the server answered ${type || 'without a content type'} instead of a text/event-stream: it does not stream`)
+          }
+        },
+        onResponseData(_c: Dispatcher.DispatchController, data: Buffer) {
+          now = performance.now()
+          if (errorBody !== null) {
+            if (errorBody.length < 1000) errorBody += data.toString('utf8')
+            return
+          }
+          parser.feed(decoder.decode(data, { stream: true }))
+        },
+        onResponseEnd() {
+          now = performance.now()
+          if (errorBody !== null) {
+            finish('error', `HTTP ${result.httpStatus}: ${errorBody.replace(/\s+/g, ' ').slice(0, 200)}`)
+            return
+          }
+          parser.feed(decoder.decode())
+          if (done) finish('ok', null)
+          else finish('error', 'the stream ended without [DONE]')
+        },
+        onResponseError(_c: Dispatcher.DispatchController, error: Error) {
+          if (!settled) finish('error', `the request failed: ${error.message}`)
+        }
+      }
+    )
+  })
+}

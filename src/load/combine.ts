@@ -1,0 +1,59 @@
+/**
+ * Joining the performance half to the report (docs/load.md, "The verdict"): `report.load` holds
+ * the load section; the overall verdict is the worse of the two halves (error > fail >
+ * inconclusive > pass) and the headline says which half decided it. Pure.
+ */
+import type { GateConfig } from '../config/types.js'
+import type { LoadReport } from '../report/load-model.js'
+import type { Report, Verdict } from '../report/model.js'
+import { HELM_GATE_VERSION } from '../version.js'
+import { worstVerdict } from './compare.js'
+
+const RANK: Record<Verdict, number> = { pass: 0, inconclusive: 1, fail: 2, error: 3 }
+
+export function attachLoad(report: Report, load: LoadReport): Report {
+  const quality = report.verdict
+  const verdict = worstVerdict([quality, load.verdict])
+  let headline: string
+  if (verdict === 'pass') headline = `Both halves pass. Quality: ${report.headline} ${load.headline}`
+  else if (RANK[load.verdict] > RANK[quality]) headline = `Decided by the performance half. ${load.headline} (Quality: ${quality}.)`
+  else if (RANK[quality] > RANK[load.verdict]) headline = `Decided by the quality half. ${report.headline} (Performance: ${load.verdict}.)`
+  else headline = `Both halves: ${verdict}. Quality: ${report.headline} ${load.headline}`
+  const warnings = [...report.warnings, ...load.warnings.map(w => ({ ...w }))]
+  const errors = [...report.errors, ...load.errors.map(e => ({ ...e }))]
+  return { ...report, verdict, headline, errors, warnings, load }
+}
+
+/** The report of `helm-gate load` (or `run --only load`): the performance half alone. */
+export function loadOnlyReport(config: GateConfig, load: LoadReport): Report {
+  const side = (s: 'baseline' | 'candidate'): Report['baseline'] => {
+    const d = config.deployments?.[s]
+    return {
+      path: d && d.kind === 'server' ? d.baseUrl : '',
+      runs: [],
+      deployment: d && d.kind === 'server' ? d.model : null,
+      helm_version: null
+    }
+  }
+  return {
+    schema_version: 1,
+    tool: { name: 'helm-gate', version: HELM_GATE_VERSION },
+    verdict: load.verdict,
+    headline: `Performance half only. ${load.headline}`,
+    errors: load.errors.map(e => ({ ...e })),
+    warnings: load.warnings.map(w => ({ ...w })),
+    settings: {
+      confidence: config.statistics.confidence,
+      resamples: config.statistics.resamples,
+      seed: config.statistics.seed,
+      min_overlap: config.statistics.minOverlap,
+      interval: config.statistics.interval
+    },
+    baseline: side('baseline'),
+    candidate: side('candidate'),
+    comparisons: [],
+    efficiency: [],
+    notes: ['The quality half did not run (helm-gate load, or run --only load).'],
+    load
+  }
+}

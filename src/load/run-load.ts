@@ -1,0 +1,369 @@
+/**
+ * The load half (docs/load.md): probe both deployments, then per level warm the connections and
+ * run the blocks A B B A ..., never both sides at once; then the figures, ratios and checks.
+ * The I/O edge around the pure parts (workload, metrics, compare).
+ */
+import type { GateConfig, ServerDeployment } from '../config/types.js'
+import type { LoadSettings } from '../config/load-types.js'
+import type { LoadBlock, LoadReport, LoadSide, LoadSummary } from '../report/load-model.js'
+import { LOG_RATIO_METHOD } from '../stats/log-ratio.js'
+import { createRandom } from '../stats/random.js'
+import { connect, streamRequest, type Connection, type StreamResult, type Target } from './client.js'
+import { evaluateChecks, reportedRatios, worstVerdict } from './compare.js'
+import { figures, PERCENTILE_METHOD } from './metrics.js'
+import { probeSide, type ProbeResult } from './probe.js'
+import { abbaOrder } from './schedule.js'
+import type { RequestTiming } from './types.js'
+import { fileSource, gateSetSource, requestBody, syntheticSource, type WorkloadSource } from './workload.js'
+
+export interface LoadRunOptions {
+  env: Record<string, string | undefined>
+  /** Progress lines (one per block). */
+  progress?: (line: string) => void
+  /** The quality half's HELM output of the baseline, for `prompts: gate-set`. */
+  gateSetOutput?: string | null
+}
+
+export interface LoadOutcome {
+  report: LoadReport
+  timings: RequestTiming[]
+}
+
+const SIDES: LoadSide[] = ['baseline', 'candidate']
+
+function targetOf(deployment: ServerDeployment, env: Record<string, string | undefined>): Target {
+  return {
+    api: deployment.api,
+    baseUrl: deployment.baseUrl,
+    model: deployment.model,
+    apiKey: deployment.apiKeyEnv ? (env[deployment.apiKeyEnv] ?? null) : null
+  }
+}
+
+function emptyReport(config: GateConfig, load: LoadSettings): LoadReport {
+  const side = (s: LoadSide) => {
+    const d = config.deployments?.[s]
+    return {
+      api: d && d.kind === 'server' ? d.api : 'unknown',
+      model: d && d.kind === 'server' ? d.model : 'unknown',
+      ignore_eos: null,
+      usage: null
+    }
+  }
+  return {
+    verdict: 'error',
+    headline: '',
+    skipped: null,
+    mode: load.mode,
+    levels: load.levels,
+    settings: {
+      repetitions: load.repetitions,
+      requests_per_block: load.requestsPerLevel === null ? null : Math.ceil(load.requestsPerLevel / load.repetitions),
+      seconds_per_block: load.durationSeconds === null ? null : load.durationSeconds / load.repetitions,
+      warmup_requests: load.warmupRequests,
+      timeout_seconds: load.timeoutSeconds,
+      arrival: load.mode === 'rate' ? load.arrival : null,
+      confidence: config.statistics.confidence,
+      percentile_method: PERCENTILE_METHOD,
+      interval_method: LOG_RATIO_METHOD,
+      prompts: load.workload.prompts,
+      seed: load.seed
+    },
+    sides: { baseline: side('baseline'), candidate: side('candidate') },
+    blocks: [],
+    summary: [],
+    ratios: [],
+    checks: [],
+    errors: [],
+    warnings: [],
+    notes: [],
+    timings_file: null
+  }
+}
+
+function levelName(load: LoadSettings, level: number): string {
+  return load.mode === 'concurrency' ? `concurrency ${level}` : `rate ${level}/s`
+}
+
+export async function runLoad(config: GateConfig, options: LoadRunOptions): Promise<LoadOutcome> {
+  const load = config.load
+  if (!load) throw new Error('runLoad needs a load: section')
+  const report = emptyReport(config, load)
+  const fail = (code: string, message: string, field?: string): LoadOutcome => {
+    report.errors.push({ code, message, ...(field ? { field } : {}) })
+    report.verdict = 'error'
+    report.headline = `Performance: error: ${message}`
+    return { report, timings: [] }
+  }
+  const deployments = config.deployments
+  if (!deployments) return fail('load.no_deployments', 'the load half needs deployments (base_url and model of each side)', 'deployments')
+  for (const side of SIDES) {
+    if (deployments[side].kind !== 'server') {
+      return fail(
+        'load.prod_env',
+        `the load half needs deployments.${side} as api/base_url/model, not a prod_env reference`,
+        `deployments.${side}`
+      )
+    }
+  }
+  const targets = {
+    baseline: targetOf(deployments.baseline as ServerDeployment, options.env),
+    candidate: targetOf(deployments.candidate as ServerDeployment, options.env)
+  }
+  const timeoutMs = load.timeoutSeconds * 1000
+  const say = options.progress ?? (() => {})
+
+  // Probe: both deployments live and streaming. Load figures are comparable only within one run
+  // on one machine, so an archived baseline never stands in for a live one.
+  const probes = {} as Record<LoadSide, ProbeResult>
+  for (const side of SIDES) {
+    probes[side] = await probeSide(targets[side], Math.min(timeoutMs, 60_000))
+    report.sides[side].ignore_eos = probes[side].ignoreEos
+    report.sides[side].usage = probes[side].usage
+  }
+  if (!probes.baseline.reachable && probes.candidate.problem === null && load.baseline === 'optional') {
+    report.skipped = `the baseline deployment is not reachable (${probes.baseline.problem}); load.baseline is optional, so the load half was SKIPPED and nothing about performance was measured`
+    report.verdict = 'pass'
+    report.headline = `Performance: SKIPPED: ${report.skipped}`
+    report.warnings.push({ code: 'load.skipped', message: report.skipped })
+    return { report, timings: [] }
+  }
+  for (const side of SIDES) {
+    const problem = probes[side].problem
+    if (problem) {
+      const hint =
+        side === 'baseline' && !probes.baseline.reachable
+          ? ' (the load half needs the baseline deployment live even when the quality half reuses an archived baseline; set load.baseline: optional to skip it instead)'
+          : ''
+      return fail(
+        probes[side].streaming ? 'load.probe' : 'load.not_streaming',
+        `${side}: ${problem}${hint}`,
+        `deployments.${side}.base_url`
+      )
+    }
+  }
+
+  let source: WorkloadSource
+  try {
+    if (load.workload.prompts === 'synthetic') source = syntheticSource(load)
+    else if (load.workload.prompts === 'file') source = await fileSource(load, config.source)
+    else {
+      if (!options.gateSetOutput) {
+        return fail(
+          'load.gate_set',
+          'load.workload.prompts is gate-set, which needs the quality half to run first (helm-gate run)',
+          'load.workload.prompts'
+        )
+      }
+      source = await gateSetSource(load, options.gateSetOutput)
+    }
+  } catch (error) {
+    const e = error as { code?: string; message: string; describe?: () => string }
+    return fail(e.code ?? 'load.workload', e.describe ? e.describe() : e.message, 'load.workload')
+  }
+
+  const origin = performance.now()
+  const timings: RequestTiming[] = []
+  const blocks: LoadBlock[] = []
+  for (const [li, level] of load.levels.entries()) {
+    const connections = {} as Record<LoadSide, Connection>
+    for (const side of SIDES) connections[side] = connect(targets[side], load.mode === 'concurrency' ? level : null, timeoutMs)
+    try {
+      for (const side of SIDES) {
+        await openConnections(connections[side], targets[side], load, level, timeoutMs)
+        if (load.warmupRequests > 0) {
+          const warm = await runBlock(
+            connections[side],
+            targets[side],
+            probes[side].ignoreEos,
+            load,
+            source,
+            `warmup:${li}`,
+            level,
+            load.warmupRequests,
+            null,
+            timeoutMs
+          )
+          const failed = warm.filter(r => r.status !== 'ok').length
+          if (failed > 0) say(`load: ${levelName(load, level)} warm-up (${side}): ${failed}/${warm.length} requests failed`)
+        }
+      }
+      const order = abbaOrder(load.repetitions)
+      for (const scheduled of order) {
+        const { side, repetition, position } = scheduled
+        await openConnections(connections[side], targets[side], load, level, timeoutMs)
+        const perBlock = load.requestsPerLevel === null ? null : Math.ceil(load.requestsPerLevel / load.repetitions)
+        const seconds = load.durationSeconds === null ? null : load.durationSeconds / load.repetitions
+        const results = await runBlock(
+          connections[side],
+          targets[side],
+          probes[side].ignoreEos,
+          load,
+          source,
+          `block:${li}:${repetition}`,
+          level,
+          perBlock,
+          seconds,
+          timeoutMs
+        )
+        const blockTimings = results.map((r, index) => toTiming(r, { side, level, block: position, repetition, index }, origin))
+        timings.push(...blockTimings)
+        const first = results.reduce((m, r) => Math.min(m, r.start), Infinity)
+        const last = results.reduce((m, r) => Math.max(m, r.end ?? r.failedAt), -Infinity)
+        const f = figures(blockTimings, Math.max(0, last - first) / 1000, load.slo)
+        blocks.push({ side, level, position, repetition, ...f })
+        say(
+          `load: ${levelName(load, level)}, block ${position + 1}/${order.length} (${side}): ${f.requests} requests, ` +
+            `${f.output_tokens_per_second.toFixed(1)} output tok/s, TTFT p50 ${f.ttft_ms.p50 === null ? '-' : f.ttft_ms.p50.toFixed(1)} ms, ${f.failed} failed`
+        )
+      }
+    } finally {
+      for (const side of SIDES) await connections[side].pool.close().catch(() => {})
+    }
+  }
+
+  report.blocks = blocks
+  report.summary = load.levels.map(level => summarize(level, timings, blocks, load))
+  report.ratios = reportedRatios(blocks, report.summary, load.checks, config.statistics.confidence)
+  report.checks = evaluateChecks(load.checks, blocks, report.summary, config.statistics.confidence)
+  addNotes(report)
+  report.verdict = worstVerdict([...report.checks.map(c => c.verdict), ...(report.errors.length ? ['error' as const] : [])])
+  report.headline = headline(report, load)
+  return { report, timings }
+}
+
+interface Sent extends StreamResult {
+  failedAt: number
+}
+
+/** Opens every connection of the pool with one one-token request each, so no block pays a connect. */
+async function openConnections(conn: Connection, target: Target, load: LoadSettings, level: number, timeoutMs: number): Promise<void> {
+  if (load.mode !== 'concurrency') return
+  const body = requestBody({ kind: 'text', text: 'Hi', maxTokens: 1 }, target.api, target.model, false)
+  await Promise.all(Array.from({ length: level }, () => streamRequest(conn, body, timeoutMs)))
+}
+
+async function send(conn: Connection, body: Buffer, timeoutMs: number): Promise<Sent> {
+  const r = (await streamRequest(conn, body, timeoutMs)) as Sent
+  r.failedAt = performance.now()
+  return r
+}
+
+/** One block: `count` requests (or `seconds` of them) at the level, closed or open loop. */
+async function runBlock(
+  conn: Connection,
+  target: Target,
+  ignoreEos: boolean,
+  load: LoadSettings,
+  source: WorkloadSource,
+  stream: string,
+  level: number,
+  count: number | null,
+  seconds: number | null,
+  timeoutMs: number
+): Promise<Sent[]> {
+  const bodyAt = (i: number): Buffer => Buffer.from(requestBody(source.item(stream, i), target.api, target.model, ignoreEos))
+  const bodies: Buffer[] = count === null ? [] : Array.from({ length: count }, (_, i) => bodyAt(i))
+  const results: Sent[] = []
+  const start = performance.now()
+  const deadline = seconds === null ? Infinity : start + seconds * 1000
+  const more = (i: number): boolean => (count !== null ? i < count : performance.now() < deadline)
+  const body = (i: number): Buffer => (count !== null ? bodies[i] : bodyAt(i))
+  if (load.mode === 'concurrency') {
+    let next = 0
+    const worker = async (): Promise<void> => {
+      while (more(next)) {
+        const i = next++
+        results[i] = await send(conn, body(i), timeoutMs)
+      }
+    }
+    await Promise.all(Array.from({ length: level }, worker))
+    return results
+  }
+  // Open loop: arrival times from the seed (the same for both sides of a pair).
+  const random = createRandom(load.seed, `arrivals:${stream}`)
+  const pending: Promise<void>[] = []
+  let at = 0
+  for (let i = 0; more(i); i++) {
+    const wait = start + at - performance.now()
+    if (wait > 1) await new Promise(r => setTimeout(r, wait))
+    if (seconds !== null && performance.now() >= deadline) break
+    pending.push(send(conn, body(i), timeoutMs).then(r => void (results[i] = r)))
+    at += load.arrival === 'constant' ? 1000 / level : (-Math.log(random.double()) * 1000) / level
+  }
+  await Promise.all(pending)
+  return results
+}
+
+function toTiming(r: Sent, where: Pick<RequestTiming, 'side' | 'level' | 'block' | 'repetition' | 'index'>, origin: number): RequestTiming {
+  const itl: number[] = []
+  for (let i = 1; i < r.contentTimes.length; i++) itl.push(r.contentTimes[i] - r.contentTimes[i - 1])
+  const ok = r.status === 'ok'
+  return {
+    ...where,
+    send_ms: r.start - origin,
+    ttft_ms: r.firstContent === null ? null : r.firstContent - r.start,
+    itl_ms: itl,
+    latency_ms: ok && r.end !== null ? r.end - r.start : null,
+    output_tokens: r.usageTokens ?? r.contentTimes.length,
+    tokens_from: r.usageTokens === null ? 'chunks' : 'usage',
+    prompt_tokens: r.promptTokens,
+    status: r.status,
+    error: r.error,
+    id: r.id
+  }
+}
+
+function summarize(level: number, timings: RequestTiming[], blocks: LoadBlock[], load: LoadSettings): LoadSummary {
+  const pooled = (side: LoadSide) => {
+    const duration = blocks.filter(b => b.level === level && b.side === side).reduce((s, b) => s + b.duration_s, 0)
+    return figures(
+      timings.filter(t => t.level === level && t.side === side),
+      duration,
+      load.slo
+    )
+  }
+  return { level, baseline: pooled('baseline'), candidate: pooled('candidate') }
+}
+
+function addNotes(report: LoadReport): void {
+  for (const side of SIDES) {
+    if (report.sides[side].usage === false) {
+      report.notes.push(
+        `The ${side} sends no usage in its stream: its output tokens are content chunks counted, which equals tokens only when each chunk carries one.`
+      )
+    }
+    if (report.sides[side].ignore_eos === false) {
+      report.notes.push(
+        `The ${side} rejected ignore_eos/min_tokens: its answers may stop before max_tokens, so the sides may not generate the same amount.`
+      )
+    }
+  }
+  for (const s of report.summary) {
+    const b = s.baseline.mean_output_tokens
+    const c = s.candidate.mean_output_tokens
+    if (b !== null && c !== null && b > 0 && Math.abs(c / b - 1) > 0.05) {
+      const message = `At ${report.mode} ${s.level} the sides generated different lengths: ${b.toFixed(1)} (baseline) vs ${c.toFixed(1)} (candidate) output tokens per request; throughput ratios compare different work.`
+      report.warnings.push({ code: 'load.output_length', message })
+    }
+    for (const side of SIDES) {
+      const f = s[side]
+      if (f.failed > 0) {
+        report.notes.push(
+          `At ${report.mode} ${s.level} the ${side} had ${f.failed} failed request(s) of ${f.requests} (${f.timed_out} timed out): counted in the error rate and against goodput.`
+        )
+      }
+    }
+  }
+}
+
+function headline(report: LoadReport, load: LoadSettings): string {
+  const checks = report.checks
+  const bad = checks.filter(c => c.verdict === report.verdict)
+  const where = (c: (typeof checks)[number]): string => `${c.metric} at ${levelName(load, c.level)}`
+  if (report.verdict === 'pass') return `Performance: pass: all ${checks.length} load checks passed.`
+  const first = bad[0]
+  const more = bad.length > 1 ? ` (and ${bad.length - 1} more)` : ''
+  if (!first) return `Performance: ${report.verdict}.`
+  return `Performance: ${report.verdict}: ${where(first)}: ${first.reason}${more}.`
+}
