@@ -12765,14 +12765,86 @@ function headlineBlock(report) {
         counts.join(' · ')
     ];
 }
-function contextLine(report) {
-    const side = (label, info) => {
-        const deployment = info.deployment ? ` (${codeSpan(info.deployment, { maxLength: 80 })})` : '';
-        return `${label} ${codeSpan(info.path, { maxLength: 120 }) || '—'}${deployment}`;
+/**
+ * The two sides named by what they are (served model, host, API, engine, HELM version, where an
+ * archived baseline came from), in a three-column table that fits the page; never file-system
+ * paths, which stay in the JSON.
+ */
+function sidesBlock(report) {
+    const sides = [report.baseline, report.candidate];
+    const cell = (text) => text || '—';
+    const deployment = (info) => {
+        const id = info.identity;
+        const model = id?.model ?? info.deployment;
+        const parts = [];
+        if (model)
+            parts.push(codeSpan(model, { maxLength: 60, inTable: true }));
+        if (id?.host)
+            parts.push(`on ${codeSpan(id.host, { maxLength: 60, inTable: true })}`);
+        if (id?.api)
+            parts.push(`(${escapeInline(id.api, 20)})`);
+        return parts.join(' ');
     };
+    const engine = (info) => {
+        const e = info.identity?.engine;
+        if (!e)
+            return '';
+        const parts = [];
+        if (e.version)
+            parts.push(`version ${codeSpan(e.version, { maxLength: 40, inTable: true })}`);
+        if (e.root)
+            parts.push(`weights ${codeSpan(e.root, { maxLength: 60, inTable: true })}`);
+        if (e.max_model_len !== null)
+            parts.push(`context ${formatCount(e.max_model_len)}`);
+        if (e.owned_by)
+            parts.push(`by ${escapeInline(e.owned_by, 30)}`);
+        return parts.join(' · ');
+    };
+    const source = (info) => {
+        const o = info.identity?.origin;
+        if (!o)
+            return '';
+        if (o.kind === 'run')
+            return 'run by this gate';
+        if (o.kind === 'artifact')
+            return `from ${o.artifact_name ? codeSpan(o.artifact_name, { maxLength: 60, inTable: true }) : 'shard artifacts'}`;
+        const parts = ['archived'];
+        if (o.workflow_run_id !== undefined)
+            parts.push(`run ${escapeInline(String(o.workflow_run_id), 20)}`);
+        if (o.head_sha)
+            parts.push(`at ${codeSpan(o.head_sha.slice(0, 12), { inTable: true })}`);
+        if (o.age_hours !== undefined && Number.isFinite(o.age_hours))
+            parts.push(ageText(o.age_hours));
+        return parts.join(', ');
+    };
+    const rows = [
+        ['Deployment', deployment],
+        ['Engine', engine],
+        ['HELM', info => (info.helm_version ? codeSpan(info.helm_version, { maxLength: 20, inTable: true }) : '')],
+        ['Source', source]
+    ];
+    const lines = ['| | Baseline | Candidate |', '|---|---|---|'];
+    for (const [label, read] of rows) {
+        const cells = sides.map(read);
+        // A row nobody can fill (an engine that does not say its version) is left out.
+        if (cells.every(c => c === ''))
+            continue;
+        lines.push(`| ${label} | ${cells.map(cell).join(' | ')} |`);
+    }
     const s = report.settings;
-    return (`${side('Baseline', report.baseline)} vs ${side('candidate', report.candidate)}. ` +
-        `${formatLevel(s.confidence)} intervals (${escapeInline(s.interval, 40)}), ${formatCount(s.resamples)} resamples, seed ${escapeInline(String(s.seed), 40)}.`);
+    const fingerprint = report.context?.fingerprint;
+    const facts = [
+        ...(fingerprint ? [`Gate set ${codeSpan(fingerprint.slice(0, 16))}`] : []),
+        `${formatLevel(s.confidence)} intervals (${escapeInline(s.interval, 40)}), ${formatCount(s.resamples)} resamples, seed ${escapeInline(String(s.seed), 40)}`
+    ];
+    return [...(lines.length > 2 ? lines : []), ...(lines.length > 2 ? [''] : []), `${facts.join(' · ')}.`];
+}
+function ageText(hours) {
+    if (hours < 1)
+        return 'less than an hour old';
+    if (hours < 48)
+        return `${formatCount(Math.round(hours))} h old`;
+    return `${formatCount(Math.round(hours / 24))} days old`;
 }
 function linksBlock(links) {
     const parts = [];
@@ -12819,28 +12891,64 @@ function gateFileDiff(diff) {
         shown.push(`… ${formatCount(lines.length - MAX_DIFF_LINES)} more lines`);
     return ['### ⚙️ Gate file change (takes effect after merge)', '', codeBlock(shown.join('\n'), 'diff'), ''];
 }
-const TABLE_HEADER = [
-    '| Run | Metric | Split | Perturbation | n | Baseline | Candidate | Delta | Interval | Margin | Changed | Verdict |',
-    '|---|---|---|---|--:|--:|--:|--:|---|--:|---|---|'
-];
+/**
+ * Six columns, the verdict first, so that at the width of a pull-request conversation (about
+ * 800 px) every row's verdict and interval are visible without scrolling: one label cell for
+ * run, metric, split and perturbation; delta and interval in one cell; flips as `+2 / -1`.
+ * `__tests__/report/browser/comment-width.test.ts` checks this with GitHub's parser and stylesheet.
+ */
+const TABLE_HEADER = ['| Verdict | Comparison | Δ and interval | Tolerated | Changed | n |', '|---|---|--:|--:|--:|--:|'];
+const RUN_LABEL_LENGTH = 48;
+/**
+ * A run name made to wrap and fit a table cell: HELM's `model=` argument (the same on both sides)
+ * is dropped and the arguments are separated by spaces; the full name is in the changed-answers
+ * details and the JSON.
+ */
+function runLabel(run) {
+    const [scenario, ...rest] = run.split(':');
+    const args = rest
+        .join(':')
+        .split(',')
+        .filter(arg => arg !== '' && !arg.startsWith('model='));
+    return args.length ? `${scenario}: ${args.join(', ')}` : scenario;
+}
+function labelCell(comparison) {
+    const details = [comparison.metric, comparison.split, comparison.perturbation].filter((part) => part !== null && part !== '');
+    const direction = comparison.direction === 'lower' ? ' (lower is better)' : '';
+    return `${escapeInline(runLabel(comparison.run), RUN_LABEL_LENGTH)}<br>${escapeInline(details.join(' · '), 120)}${direction}`;
+}
+function deltaCell(comparison) {
+    const ci = comparison.ci;
+    let cell = `**${formatSigned(comparison.delta)}**<br>${formatInterval(ci.low, ci.high)}`;
+    // The interval with unmatched instances imputed at the worst case, when the gate computed one.
+    const worst = comparison.worst_case;
+    if (worst && worst.imputed.baseline + worst.imputed.candidate > 0) {
+        const bound = worst.low === null || worst.high === null ? 'unbounded' : formatInterval(worst.low, worst.high);
+        cell += `<br>worst case ${bound}`;
+    }
+    return cell;
+}
+/** `+12 / -3`: changed for the better / for the worse, following the metric's direction. */
+function flipsCell(comparison) {
+    const lower = comparison.direction === 'lower';
+    const better = lower ? comparison.losses : comparison.wins;
+    const worse = lower ? comparison.wins : comparison.losses;
+    return `+${formatCount(better)} / -${formatCount(worse)}`;
+}
 function tableRow(comparison) {
-    const optional = (value) => (value ? escapeInline(value, 60) : '—');
-    const metric = `${escapeInline(comparison.metric, 60)}${comparison.direction === 'lower' ? ' (lower is better)' : ''}`;
     const cells = [
-        escapeInline(comparison.run, 80),
-        metric,
-        optional(comparison.split),
-        optional(comparison.perturbation),
-        formatCount(comparison.n),
-        formatNumber(comparison.baseline_mean),
-        formatNumber(comparison.candidate_mean),
-        formatSigned(comparison.delta),
-        `${formatInterval(comparison.ci.low, comparison.ci.high)} ${formatLevel(comparison.ci.level)}`,
+        verdictCell(comparison),
+        labelCell(comparison),
+        deltaCell(comparison),
         formatSigned(marginOf(comparison)),
-        formatFlips(comparison),
-        verdictCell(comparison)
+        flipsCell(comparison),
+        formatCount(comparison.n)
     ];
     return `| ${cells.join(' | ')} |`;
+}
+function tableLegend(shown) {
+    const level = shown.length > 0 ? formatLevel(shown[0].ci.level) : '';
+    return `_Δ: candidate - baseline, with its ${level} interval. Tolerated: the change the gate accepts. Changed: answers that got better / worse._`;
 }
 function omittedLine(omitted) {
     if (omitted.length === 0)
@@ -12856,7 +12964,7 @@ function tableBlock(shown, omitted, total) {
         return ['### Comparisons', '', '_No comparisons._', ''];
     const lines = ['### Comparisons', ''];
     if (shown.length > 0)
-        lines.push(...TABLE_HEADER, ...shown.map(tableRow));
+        lines.push(...TABLE_HEADER, ...shown.map(tableRow), '', tableLegend(shown));
     else
         lines.push('_Every gated comparison passed._');
     return [...lines, ...omittedLine(omitted), ''];
@@ -12895,37 +13003,45 @@ function inconclusiveBlock(report, detail) {
     return lines;
 }
 function ratioCell(ratio) {
-    return `${formatNumber(ratio.estimate)}× [${formatNumber(ratio.low)}, ${formatNumber(ratio.high)}]`;
+    return `${formatNumber(ratio.estimate)}×<br>[${formatNumber(ratio.low)}, ${formatNumber(ratio.high)}]`;
 }
+/** Request times are seconds (HELM's inference_runtime); shown in ms below 10 s. */
+function secondsText(seconds) {
+    if (!Number.isFinite(seconds))
+        return '—';
+    return Math.abs(seconds) < 10 ? `${formatNumber(seconds * 1000)} ms` : `${formatNumber(seconds)} s`;
+}
+/** Collapsed: information only, and long on a gate with many runs. */
 function efficiencyBlock(report, detail) {
     if (report.efficiency.length === 0 && report.notes.length === 0)
         return [];
     const lines = [];
     if (report.efficiency.length > 0) {
-        lines.push('### Efficiency (information only, not gated)', '');
+        lines.push('<details>', '<summary>Efficiency: request times (information only, not gated)</summary>', '');
+        if (report.context?.concurrent) {
+            lines.push('> [!NOTE]', '> Both sides ran at the same time on one machine: the ratios reflect the shared client as much as the servers.', '');
+        }
         if (detail.efficiencyRows) {
-            lines.push('| Run | Metric | n | Baseline median | Candidate median | Median ratio | p90 ratio |', '|---|---|--:|--:|--:|---|---|');
+            lines.push('| Run | n | Median, baseline → candidate | Median ratio | p90 ratio |', '|---|--:|---|--:|--:|');
             for (const e of report.efficiency) {
                 const cells = [
-                    escapeInline(e.run, 80),
-                    escapeInline(e.metric, 60),
+                    escapeInline(runLabel(e.run), RUN_LABEL_LENGTH),
                     formatCount(e.n),
-                    formatNumber(e.baseline_median),
-                    formatNumber(e.candidate_median),
+                    `${secondsText(e.baseline_median)} → ${secondsText(e.candidate_median)}`,
                     ratioCell(e.median_ratio),
                     ratioCell(e.p90_ratio)
                 ];
                 lines.push(`| ${cells.join(' | ')} |`);
             }
+            lines.push('', '_Ratios are candidate / baseline with their intervals; above 1 the candidate took longer._');
         }
         else {
             lines.push(`_${plural$1(report.efficiency.length, 'efficiency entry', 'efficiency entries')} omitted to fit the size limit._`);
         }
-        lines.push('');
+        lines.push('', '</details>', '');
     }
-    else {
+    if (report.notes.length > 0)
         lines.push('### Notes', '');
-    }
     for (const note of report.notes.slice(0, detail.listed))
         lines.push(`- ${escapeInline(note, MAX_ISSUE_MESSAGE)}`);
     if (report.notes.length > 0)
@@ -12971,7 +13087,9 @@ function detailsSection(c, detail) {
     const changed = c.wins + c.losses;
     const lines = [
         '<details>',
-        `<summary>${escapeHtmlText(comparisonName(c), 200)}: ${formatCount(shown.length)} of ${formatCount(Math.max(changed, shown.length))} changed answers</summary>`,
+        `<summary>${escapeHtmlText(comparisonName(c), 300)}: ${formatCount(shown.length)} of ${formatCount(Math.max(changed, shown.length))} changed answers</summary>`,
+        '',
+        `Mean ${formatNumber(c.baseline_mean)} → ${formatNumber(c.candidate_mean)} on ${plural$1(c.n, 'instance', 'instances')} (${escapeInline(formatFlips(c), 80)}).`,
         ''
     ];
     for (const example of shown)
@@ -13033,7 +13151,7 @@ function renderAtLevel(report, options, detail, full) {
         lines.push(...headlineBlock(report));
     const keepLines = lines.length;
     if (sections.has('headline'))
-        lines.push('', contextLine(report));
+        lines.push('', ...sidesBlock(report));
     if (sections.has('links')) {
         const links = linksBlock(options.links);
         if (links.length)

@@ -22,9 +22,9 @@ describe('renderCheckRun', () => {
     const out = renderCheckRun(makeReport({ verdict: 'fail', comparisons: [makeComparison({ verdict: 'fail' })] }))
     expect(out.title).toBe('Fail: 0/1 gated passed, 1 failed')
     expect(out.summary).toContain('### Comparisons')
-    expect(out.summary).not.toContain('<details>')
+    expect(out.summary).not.toContain('changed answers</summary>')
     expect(out.text).toContain('### Forest plot')
-    expect(out.text).toContain('<details>')
+    expect(out.text).toContain('changed answers</summary>')
   })
 
   test('summary and text each stay within 65,535 characters for a huge report', () => {

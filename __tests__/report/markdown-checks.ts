@@ -77,3 +77,10 @@ export function tablesOf(markdown: string): string[][] {
   }
   return tables
 }
+
+/** The comparisons table (its header starts with the verdict column). */
+export function comparisonsTableOf(markdown: string): string[] {
+  const table = tablesOf(markdown).find(t => t[0].startsWith('| Verdict |'))
+  if (!table) throw new Error('no comparisons table')
+  return table
+}

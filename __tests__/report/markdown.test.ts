@@ -1,9 +1,9 @@
 import { describe, expect, test } from '@jest/globals'
 import { UsageError } from '../../src/errors.js'
 import { markerLine, renderMarkdown } from '../../src/report/markdown.js'
-import type { Report } from '../../src/report/model.js'
+import type { Comparison, Report } from '../../src/report/model.js'
 import { makeComparison, makeExample, makeReport } from './make-report.js'
-import { cellSeparators, structureOf, tablesOf } from './markdown-checks.js'
+import { cellSeparators, comparisonsTableOf, structureOf } from './markdown-checks.js'
 
 const MARKER = '<!-- helm-gate:sticky-comment -->'
 const LIMIT = 65_000
@@ -88,17 +88,20 @@ describe('renderMarkdown: content', () => {
     expect(table).toBeGreaterThan(warnings)
   })
 
-  test('one table row per comparison; ungated rows say info; continuous flips are improved/worsened', () => {
-    const [table] = tablesOf(md)
+  test('one six-column row per comparison: verdict first, one label cell, delta with interval, flips as +w / -l', () => {
+    const table = comparisonsTableOf(md)
     expect(table).toHaveLength(2 + report.comparisons.length)
     const columns = cellSeparators(table[0])
     for (const row of table) expect(cellSeparators(row)).toBe(columns)
-    expect(table[2]).toContain('❌ fail')
-    expect(table[3]).toContain('ℹ️ info')
-    expect(table[3]).toContain('improved')
-    expect(table[3]).toContain('worsened')
-    expect(table[2]).toContain('won')
-    expect(table[2]).toContain('[-0.0800, -0.0300] 95%')
+    expect(columns).toBe(7)
+    expect(table[2].startsWith('| ❌ fail |')).toBe(true)
+    expect(table[3].startsWith('| ℹ️ info |')).toBe(true)
+    // Flips as better / worse; delta and interval in one cell; the tolerated change.
+    expect(table[2]).toContain('| +12 / -11 |')
+    expect(table[2]).toContain('**-0.0500**<br>[-0.0800, -0.0300]')
+    expect(table[2]).toContain('| -0.0200 |')
+    // One label cell: the run without its model argument, then metric, split, perturbation.
+    expect(table[2]).toContain('mmlu: subject=anatomy<br>exact\\_match · test')
   })
 
   test('the forest plot is a text block with one line per comparison', () => {
@@ -114,8 +117,10 @@ describe('renderMarkdown: content', () => {
   })
 
   test('efficiency is information, with the note', () => {
-    expect(md).toContain('### Efficiency (information only, not gated)')
-    expect(md).toContain('0.7500× [0.7000, 0.8000]')
+    expect(md).toContain('<summary>Efficiency: request times (information only, not gated)</summary>')
+    expect(md).toContain('0.7500×<br>[0.7000, 0.8000]')
+    // Units: request times are seconds, shown in ms below 10 s.
+    expect(md).toContain('800 ms → 600 ms')
     expect(md).toContain('not time-to-first-token under load')
   })
 
@@ -123,7 +128,8 @@ describe('renderMarkdown: content', () => {
     expect(md).toContain('[Workflow run](https://github.com/o/r/actions/runs/1)')
     expect(md).toContain('[Artifacts](https://github.com/o/r/actions/runs/1#artifacts)')
     const s = structureOf(md)
-    expect(s.detailsOpened).toBe(report.comparisons.length)
+    // One per comparison, and the efficiency section.
+    expect(s.detailsOpened).toBe(report.comparisons.length + 1)
     expect(s.detailsClosed).toBe(s.detailsOpened)
   })
 
@@ -158,16 +164,17 @@ describe('renderMarkdown: hostile text', () => {
     const live = s.liveText
     expect(live).not.toMatch(/<script|<!-- hidden|\]\(javascript/)
     // Only the renderer's own tags are live.
-    expect(live.match(/<\/?(details|summary)>/g)?.length).toBe(2 * 2 * 2)
-    expect(s.detailsOpened).toBe(2)
-    expect(s.detailsClosed).toBe(2)
+    // Two changed-answer sections and the efficiency section, each a details and a summary pair.
+    expect(live.match(/<\/?(details|summary)>/g)?.length).toBe(3 * 2 * 2)
+    expect(s.detailsOpened).toBe(3)
+    expect(s.detailsClosed).toBe(3)
     expect(s.unclosedFence).toBe(false)
   })
 
   test('table rows keep their number of cells', () => {
-    const [table] = tablesOf(md)
+    const table = comparisonsTableOf(md)
     expect(table).toHaveLength(4)
-    for (const row of table) expect(cellSeparators(row)).toBe(13)
+    for (const row of table) expect(cellSeparators(row)).toBe(7)
   })
 
   test('the gate file diff is shown in a diff block that its content cannot close', () => {
@@ -220,5 +227,64 @@ describe('renderMarkdown: options', () => {
 
   test('a non-positive budget is refused', () => {
     expect(() => renderMarkdown(makeReport(), { maxLength: 0 })).toThrow(UsageError)
+  })
+})
+
+describe('renderMarkdown: the sides are named by what they are', () => {
+  const identity = (model: string, host: string) => ({
+    model,
+    host,
+    api: 'chat',
+    engine: { version: '0.6.3', root: 'meta-llama/Llama-3.1-8B-Instruct', max_model_len: 8192, owned_by: 'vllm' },
+    origin: null
+  })
+  const report = makeReport({
+    baseline: {
+      path: '/home/runner/work/_temp/helm-gate/baseline/benchmark_output',
+      runs: ['mmlu'],
+      deployment: 'helm-gate/baseline',
+      helm_version: '0.5.16',
+      identity: {
+        ...identity('llama-3.1-8b', '10.0.0.5:8000'),
+        origin: { kind: 'archived', workflow_run_id: 4242, head_sha: 'abcdef0123456789abcdef', age_hours: 5.2 }
+      }
+    },
+    candidate: {
+      path: '/home/runner/work/_temp/helm-gate/candidate/benchmark_output',
+      runs: ['mmlu'],
+      deployment: 'helm-gate/candidate',
+      helm_version: '0.5.16',
+      identity: { ...identity('llama-3.1-8b-fp8', '10.0.0.6:8000'), origin: { kind: 'run' } }
+    },
+    context: { fingerprint: '0123456789abcdef0123456789abcdef', concurrent: true },
+    comparisons: [
+      makeComparison({
+        worst_case: { imputed: { baseline: 0, candidate: 3 }, low: -0.09, high: 0.01, method: 'tango', verdict: 'inconclusive' }
+      } as Partial<Comparison>)
+    ]
+  })
+  const md = renderMarkdown(report, { maxLength: LIMIT })
+
+  test('deployment, engine, HELM and source per side; no file-system path', () => {
+    expect(md).not.toContain('/home/runner')
+    expect(md).toContain('| Deployment | `llama-3.1-8b` on `10.0.0.5:8000` (chat) | `llama-3.1-8b-fp8` on `10.0.0.6:8000` (chat) |')
+    expect(md).toContain('version `0.6.3` · weights `meta-llama/Llama-3.1-8B-Instruct` · context 8,192 · by vllm')
+    expect(md).toContain('| Source | archived, run 4242, at `abcdef012345`, 5 h old | run by this gate |')
+    expect(md).toContain('Gate set `0123456789abcdef`')
+  })
+
+  test('concurrent sides are called out in the collapsed efficiency section', () => {
+    const efficiency = md.slice(md.indexOf('<summary>Efficiency'))
+    expect(efficiency).toContain('Both sides ran at the same time on one machine')
+    expect(efficiency.indexOf('</details>')).toBeGreaterThan(efficiency.indexOf('Both sides ran'))
+  })
+
+  test('the worst-case bound shares the delta cell', () => {
+    expect(comparisonsTableOf(md)[2]).toContain('[-0.0100, +0.0200]<br>worst case [-0.0900, +0.0100]')
+  })
+
+  test('a bare compare falls back to the HELM deployment name', () => {
+    const bare = renderMarkdown(makeReport(), { maxLength: LIMIT })
+    expect(bare).toContain('| Deployment | `vllm/base` | `vllm/cand` |')
   })
 })

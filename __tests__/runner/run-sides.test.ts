@@ -106,7 +106,8 @@ describeHelm('runSides with real helm-run', () => {
         candidate: { baseUrl: candidate.baseUrl, requestTimeoutSeconds: 600 },
         runs: [{ entry: 'simple_mcqa', metric: 'exact_match' }],
         maxEvalInstances: 10,
-        timeoutMinutes: 0.4
+        // Long enough for the healthy baseline to finish on a loaded 2-core machine (24 s was not).
+        timeoutMinutes: 1
       })
     )
     const outcome = await runSides(config, { outDir: join(dir, 'out'), sides: ['baseline', 'candidate'] })

@@ -4,6 +4,7 @@
  * documented format (README "Report JSON"). Keep it stable: add fields, never rename them.
  */
 
+import type { ReportContext, SideIdentity } from './identity.js'
 import type { LoadReport } from './load-model.js'
 
 export type Verdict = 'pass' | 'fail' | 'inconclusive' | 'error'
@@ -82,6 +83,8 @@ export interface SideInfo {
   runs: string[]
   deployment: string | null
   helm_version: string | null
+  /** What the side is (served model, host, API, engine, origin), when a run manifest says. */
+  identity?: SideIdentity
 }
 
 export interface Report {
@@ -105,6 +108,8 @@ export interface Report {
   efficiency: EfficiencyEntry[]
   /** Free-form notes the renderers show (for example the efficiency caveat). */
   notes: string[]
+  /** Gate fingerprint and schedule, when the report comes from `run` or the action. */
+  context?: ReportContext
   /** The performance half (docs/load.md); absent when the gate file has no `load:`. */
   load?: LoadReport
 }

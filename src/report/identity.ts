@@ -1,0 +1,55 @@
+/**
+ * What each side of a report *is*, for the reader: the served deployment, the engine when the
+ * server reports it, and where an archived baseline came from. Filled by `run` and the action from
+ * the run manifest (a bare `compare` of two folders knows only HELM's deployment name). The
+ * renderers name the sides by these; file-system paths stay in the JSON only.
+ */
+
+/** What the server says about itself (GET {base_url}/version, the /v1/models entry). */
+export interface EngineIdentity {
+  /** `GET {base_url}/version` (vLLM answers `{"version": "0.6.3"}`), or null. */
+  version: string | null
+  /** The /models entry's `root` (the weights the name points at), or null. */
+  root: string | null
+  max_model_len: number | null
+  owned_by: string | null
+}
+
+export interface SideOrigin {
+  /** run: measured by this gate; archived: a reused baseline; artifact: taken from shard artifacts. */
+  kind: 'run' | 'archived' | 'artifact'
+  artifact_name?: string
+  workflow_run_id?: number
+  head_sha?: string
+  created_at?: string
+  age_hours?: number
+}
+
+export interface SideIdentity {
+  /** The served model name. */
+  model: string | null
+  /** host[:port] of base_url, never credentials or the path. */
+  host: string | null
+  /** chat or completions. */
+  api: string | null
+  engine: EngineIdentity | null
+  origin: SideOrigin | null
+}
+
+/** Facts about the whole gate that the renderers show next to the sides. */
+export interface ReportContext {
+  /** The gate set's fingerprint (README "The gate file"), when known. */
+  fingerprint: string | null
+  /** Both sides' helm-run ran at the same time (request-time ratios then reflect the client too). */
+  concurrent: boolean | null
+}
+
+/** host[:port] of a base URL without user, password, path or query; null when it does not parse. */
+export function hostOf(baseUrl: string): string | null {
+  try {
+    const url = new URL(baseUrl)
+    return url.host || null
+  } catch {
+    return null
+  }
+}
