@@ -23,13 +23,13 @@ const quiet = (warning, warn) => {
 
 export default [
   {
-    input: 'src/index.ts',
+    input: 'src/action-entry.ts',
     output: { file: 'dist/index.js', format: 'es', inlineDynamicImports: true },
     plugins: plugins(),
     onwarn: quiet
   },
   {
-    input: 'src/bin.ts',
+    input: 'src/cli-entry.ts',
     output: {
       file: 'dist/cli.js',
       format: 'es',

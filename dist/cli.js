@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import require$$0$7, { readFile, open, stat, readdir, mkdir, writeFile, access, constants as constants$6, mkdtemp, rm, realpath } from 'node:fs/promises';
-import require$$1$4, { resolve, join, dirname, isAbsolute, delimiter, relative, basename } from 'node:path';
+import path, { resolve, join, dirname, isAbsolute, delimiter, relative, basename } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import require$$2$1, { createHash } from 'node:crypto';
 import require$$0$1 from 'node:assert';
@@ -21,7 +21,7 @@ import require$$0$6, { fileURLToPath } from 'node:url';
 import require$$1$2 from 'node:async_hooks';
 import require$$1$3 from 'node:console';
 import require$$2$2 from 'node:timers';
-import require$$1$5 from 'node:dns';
+import require$$1$4 from 'node:dns';
 import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
 import { constants as constants$7, tmpdir } from 'node:os';
 import { execFile, spawn } from 'node:child_process';
@@ -10333,6 +10333,43 @@ function clusterMeanSd(s) {
     return sqrt(squares / (s.n - 1));
 }
 
+/**
+ * Power planning: how many eval instances would make a comparison decisive?
+ *
+ * A normal approximation for the mean of paired differences d_i = candidate_i - baseline_i:
+ * the two-sided interval is delta +/- z * sd / sqrt(n). The gate passes when the lower bound
+ * clears -m, so with an expected delta > -m the smallest sufficient n is
+ *   n = ceil( (z * sd / (delta + m))^2 ).
+ * For 0/1 metrics with discordance rate r (the share of instances whose answer changes) and an
+ * expected delta of 0, sd^2 = r, so n = ceil(z^2 * r / m^2): the margin must be wider than the
+ * noise that changed answers alone produce. With delta <= -m no sample size can pass.
+ *
+ * Both the `power` command (planning from an assumed sd) and an inconclusive verdict (resolving
+ * from the interval just measured, `instancesToResolve`) use this one relation.
+ */
+/** The smallest n whose interval lies above -margin, or null when none can (delta <= -margin). */
+function instancesNeeded(input) {
+    const room = input.delta + input.margin;
+    if (!(input.margin > 0) || room <= 0)
+        return null;
+    if (input.sd <= 0)
+        return 1;
+    const z = normalQuantile(1 - (1 - input.confidence) / 2);
+    return Math.max(1, Math.ceil(((z * input.sd) / room) ** 2));
+}
+/** sd of a paired 0/1 difference from its discordance rate r = P(answer changes) and delta. */
+function binarySd(discordance, delta = 0) {
+    return Math.sqrt(Math.max(0, discordance - delta * delta));
+}
+/**
+ * From a measured interval: n_needed ~ n (half_width / (delta + m))^2. The half-width shrinks like
+ * 1/sqrt(n), and the interval clears the margin once it is narrower than the distance from the
+ * estimate to -m; the same relation as instancesNeeded, with z * sd = half_width * sqrt(n).
+ */
+function instancesToResolve(n, halfWidth, distance) {
+    return Math.max(n + 1, Math.ceil(n * (halfWidth / distance) ** 2));
+}
+
 /** The non-inferiority verdict of one comparison (docs/method.md "Verdicts"). */
 /**
  * The tolerated drop in metric units. A relative drop is a fraction of the baseline mean's size
@@ -10386,19 +10423,12 @@ function decideVerdict(est, maxDrop, direction, confidence = est.ci.level) {
             reason: `The observed ${worse} (${fmt$1(abs(est.delta))}) already reaches the tolerated ${fmt$1(maxDrop)}: more instances would not make this pass; the candidate is likely worse.`
         };
     }
-    const nNeeded = instancesNeeded$1(est.n, (high - low) / 2, gain + maxDrop);
+    const nNeeded = instancesToResolve(est.n, (high - low) / 2, gain + maxDrop);
     return {
         verdict: 'inconclusive',
         nNeeded,
         reason: `The ${level} ${shown} straddles ${bound}: about ${nNeeded} instances (now ${est.n}) would narrow it enough; use more instances, not a looser threshold.`
     };
-}
-/**
- * n_needed ~ n (half_width / (delta + m))^2: the half-width shrinks like 1/sqrt(n), and the interval
- * clears the margin once it is narrower than the distance from the estimate to -m.
- */
-function instancesNeeded$1(n, halfWidth, distance) {
-    return max(n + 1, ceil(n * (halfWidth / distance) ** 2));
 }
 function checkMargin(margin, field, value) {
     if (!(isFiniteNumber(margin) && margin >= 0)) {
@@ -11824,6 +11854,20 @@ function requiredConfig(args, usage) {
     return path;
 }
 
+/** GitHub's limits per destination, in characters (UTF-16 units) unless said otherwise. */
+const LIMITS = {
+    /** The CLI's report.md: a comment body with room for the action's links and marker. */
+    markdownFile: 65_000
+};
+/** CLI exit status: 0 pass, 1 fail or inconclusive, 2 error. */
+function exitCode(verdict) {
+    if (verdict === 'pass')
+        return 0;
+    if (verdict === 'error')
+        return 2;
+    return 1;
+}
+
 /**
  * Escaping of untrusted text (model outputs, prompts, dataset text, run names, file paths) for
  * GitHub-flavoured markdown. Every renderer that puts such text into markdown goes through one
@@ -13220,21 +13264,12 @@ function renderMarkdown(report, options) {
     return cutAtLineBoundary(smallest.text, options.maxLength, unit, TRUNCATION_NOTICE, smallest.keepLines);
 }
 
-/** Writing a finished report where the user asked for it, and the exit code it implies. */
-/** GitHub's comment limit is 65,536; leave room for the action's links and marker. */
-const MARKDOWN_LIMIT = 65_000;
-function exitCodeFor(verdict) {
-    if (verdict === 'pass')
-        return 0;
-    if (verdict === 'error')
-        return 2;
-    return 1;
-}
+/** Writing a finished report where the user asked for it. */
 async function writeReportOutputs(report, opts) {
     if (opts.json)
         await writeText(opts.json, renderJson(report));
     if (opts.markdown)
-        await writeText(opts.markdown, renderMarkdown(report, { maxLength: MARKDOWN_LIMIT }));
+        await writeText(opts.markdown, renderMarkdown(report, { maxLength: LIMITS.markdownFile }));
     if (!opts.quiet)
         opts.io.stdout(renderConsole(report, { color: opts.color ?? false }));
 }
@@ -13319,7 +13354,7 @@ async function compareCommand(argv, io) {
         quiet: args.flags.has('quiet'),
         io
     });
-    return exitCodeFor(report.verdict);
+    return exitCode(report.verdict);
 }
 async function configFromArgs(args) {
     const statistics = statisticsFromArgs(args);
@@ -33418,7 +33453,7 @@ function requireSnapshotRecorder () {
 	hasRequiredSnapshotRecorder = 1;
 
 	const { writeFile, readFile, mkdir } = require$$0$7;
-	const { dirname, resolve } = require$$1$4;
+	const { dirname, resolve } = path;
 	const { setTimeout, clearTimeout } = require$$2$2;
 	const { InvalidArgumentError, UndiciError } = requireErrors();
 	const { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = requireSnapshotUtils();
@@ -35045,7 +35080,7 @@ function requireDns () {
 	if (hasRequiredDns) return dns;
 	hasRequiredDns = 1;
 	const { isIP } = require$$1;
-	const { lookup } = require$$1$5;
+	const { lookup } = require$$1$4;
 	const DecoratorHandler = requireDecoratorHandler();
 	const { InvalidArgumentError, InformationalError } = requireErrors();
 	const maxInt = Math.pow(2, 31) - 1;
@@ -53476,7 +53511,7 @@ function abbaOrder(repetitions) {
     return order;
 }
 
-const SIDES = ['baseline', 'candidate'];
+const SIDES$1 = ['baseline', 'candidate'];
 function targetOf(deployment, env) {
     return {
         api: deployment.api,
@@ -53485,7 +53520,7 @@ function targetOf(deployment, env) {
         apiKey: deployment.apiKeyEnv ? (env[deployment.apiKeyEnv] ?? null) : null
     };
 }
-function emptyReport(config, load) {
+function emptyReport$1(config, load) {
     const side = (s) => {
         const d = config.deployments?.[s];
         return {
@@ -53532,7 +53567,7 @@ async function runLoad(config, options) {
     const load = config.load;
     if (!load)
         throw new Error('runLoad needs a load: section');
-    const report = emptyReport(config, load);
+    const report = emptyReport$1(config, load);
     const fail = (code, message, field) => {
         report.errors.push({ code, message, ...(field ? { field } : {}) });
         report.verdict = 'error';
@@ -53542,7 +53577,7 @@ async function runLoad(config, options) {
     const deployments = config.deployments;
     if (!deployments)
         return fail('load.no_deployments', 'the load half needs deployments (base_url and model of each side)', 'deployments');
-    for (const side of SIDES) {
+    for (const side of SIDES$1) {
         if (deployments[side].kind !== 'server') {
             return fail('load.prod_env', `the load half needs deployments.${side} as api/base_url/model, not a prod_env reference`, `deployments.${side}`);
         }
@@ -53556,7 +53591,7 @@ async function runLoad(config, options) {
     // Probe: both deployments live and streaming. Load figures are comparable only within one run
     // on one machine, so an archived baseline never stands in for a live one.
     const probes = {};
-    for (const side of SIDES) {
+    for (const side of SIDES$1) {
         probes[side] = await probeSide(targets[side], Math.min(timeoutMs, 60_000));
         report.sides[side].ignore_eos = probes[side].ignoreEos;
         report.sides[side].usage = probes[side].usage;
@@ -53568,7 +53603,7 @@ async function runLoad(config, options) {
         report.warnings.push({ code: 'load.skipped', message: report.skipped });
         return { report, timings: [] };
     }
-    for (const side of SIDES) {
+    for (const side of SIDES$1) {
         const problem = probes[side].problem;
         if (problem) {
             const hint = side === 'baseline' && !probes.baseline.reachable
@@ -53599,10 +53634,10 @@ async function runLoad(config, options) {
     const blocks = [];
     for (const [li, level] of load.levels.entries()) {
         const connections = {};
-        for (const side of SIDES)
+        for (const side of SIDES$1)
             connections[side] = connect(targets[side], load.mode === 'concurrency' ? level : null, timeoutMs);
         try {
-            for (const side of SIDES) {
+            for (const side of SIDES$1) {
                 await openConnections(connections[side], targets[side], load, level, timeoutMs);
                 if (load.warmupRequests > 0) {
                     const warm = await runBlock(connections[side], targets[side], probes[side].ignoreEos, load, source, `warmup:${li}`, level, load.warmupRequests, null, timeoutMs);
@@ -53629,7 +53664,7 @@ async function runLoad(config, options) {
             }
         }
         finally {
-            for (const side of SIDES)
+            for (const side of SIDES$1)
                 await connections[side].pool.close().catch(() => { });
         }
     }
@@ -53717,7 +53752,7 @@ function summarize(level, timings, blocks, load) {
     return { level, baseline: pooled('baseline'), candidate: pooled('candidate') };
 }
 function addNotes(report) {
-    for (const side of SIDES) {
+    for (const side of SIDES$1) {
         if (report.sides[side].usage === false) {
             report.notes.push(`The ${side} sends no usage in its stream: its output tokens are content chunks counted, which equals tokens only when each chunk carries one.`);
         }
@@ -53732,7 +53767,7 @@ function addNotes(report) {
             const message = `At ${report.mode} ${s.level} the sides generated different lengths: ${b.toFixed(1)} (baseline) vs ${c.toFixed(1)} (candidate) output tokens per request; throughput ratios compare different work.`;
             report.warnings.push({ code: 'load.output_length', message });
         }
-        for (const side of SIDES) {
+        for (const side of SIDES$1) {
             const f = s[side];
             if (f.failed > 0) {
                 report.notes.push(`At ${report.mode} ${s.level} the ${side} had ${f.failed} failed request(s) of ${f.requests} (${f.timed_out} timed out): counted in the error rate and against goodput.`);
@@ -53789,7 +53824,7 @@ async function writeTimings(file, timings) {
 }
 
 /**
- * `run --out DIR` writes report.json, report.md, run-manifest.json, logs/ and one folder per side.
+ * `run --out DIR` writes report.json, report.md, manifest.json, logs/ and one folder per side.
  * A folder that already holds anything would be partly overwritten and partly mixed with the new
  * run, so only a new or empty folder is accepted; the refusal names what is there, and says when
  * it is an earlier helm-gate output (which must not be overwritten either: it is evidence).
@@ -53859,7 +53894,7 @@ async function loadCommand(argv, io) {
     const outcome = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: null });
     const report = loadOnlyReport(config, outcome.report);
     await writeReportOutputs(report, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io });
-    return exitCodeFor(report.verdict);
+    return exitCode(report.verdict);
 }
 /** Runs the load half and writes its timings into `outDir`; shared by `load` and `run`. */
 async function runLoadHalf(config, outDir, options) {
@@ -57856,7 +57891,7 @@ async function addBaseWorktree(root, ref, env, log, parent = tmpdir()) {
 
 /**
  * The launched deployments of one run: what to start for each side, where (the checked-out
- * tree or a worktree of the base commit), and the records that go into run-manifest.json.
+ * tree or a worktree of the base commit), and the records that go into manifest.json.
  * `up` starts a side's server and waits until it serves the model; `down` stops it; `close`
  * stops whatever is still up and removes the worktree. The runner calls them on a schedule
  * (schedule.ts) and `close` in a finally, so nothing outlives the run.
@@ -58135,15 +58170,25 @@ function scheduleNotes(schedule, launch) {
 }
 
 /**
- * run-manifest.json: how the run directories next to it were made. Kept with the evidence so a
- * result can be traced to the exact HELM version, commands, servers and gate-file fingerprint.
- * Never holds a secret: commands carry none, prod_env files are redacted.
+ * manifest.json: the one record of how the run directories next to it were made, written by
+ * runGate at the root of every output folder (the CLI's `--out`, the action's evidence artifact,
+ * an archived baseline, a shard). A result can be traced from it to the exact HELM version,
+ * commands, servers and gate-set fingerprint; an archived baseline or a shard is only taken back
+ * when its fingerprint, HELM version and completeness match. Never holds a secret: commands
+ * carry none, prod_env files are redacted, API keys appear only as variable names.
  */
-const RUN_MANIFEST_FILE = 'run-manifest.json';
-async function writeRunManifest(outDir, manifest) {
-    const file = join(outDir, RUN_MANIFEST_FILE);
+const MANIFEST_FILE = 'manifest.json';
+async function writeManifest(dir, manifest) {
+    const file = path.join(dir, MANIFEST_FILE);
     await writeFile(file, `${JSON.stringify(manifest, null, 2)}\n`);
     return file;
+}
+/** `to` relative to `dir` with `/` separators, or null when it lies outside `dir`. */
+function manifestPath(dir, to) {
+    const relative = path.relative(dir, to);
+    if (relative.startsWith('..') || path.isAbsolute(relative))
+        return null;
+    return relative.split(path.sep).join('/');
 }
 
 /**
@@ -58251,11 +58296,12 @@ async function verifySideOutput(side, outputPath, suite, gated) {
  * Runs the gate's run entries against the baseline and candidate deployments with the real
  * helm-run: one process per side, at the same time unless asked otherwise, each with its own
  * generated prod_env, fresh suite and output path and cache disabled. Then checks that every
- * expected run directory is complete and writes run-manifest.json.
+ * expected run directory is complete.
  *
  * Problems found before anything runs (bad config, wrong HELM version) are thrown; problems of a
  * side (server not ready, helm-run failed, hung or left incomplete runs) are returned as errors
- * so the caller can still compare, report and upload the evidence.
+ * so the caller can still compare, report and upload the evidence. What each side did is returned
+ * as its manifest record; runGate (pipeline/run-gate.ts) writes the manifest.
  */
 const DEFAULT_READINESS_TIMEOUT_MS = 120_000;
 /** Everything about the invocation that can be decided without running anything (used by `plan`). */
@@ -58427,35 +58473,23 @@ async function runSides(config, opts) {
             ? await gateFingerprint(config, cwd, opts.baseRef ?? null, env)
             : fingerprint(config);
         const launchManifest = launcher?.manifest() ?? null;
-        const manifestPath = await writeRunManifest(outDir, {
-            schema: 'helm-gate-run/1',
-            tool_version: HELM_GATE_VERSION,
-            config_source: config.source,
-            fingerprint: print,
-            helm_version: helmVersion,
-            self_check: Boolean(opts.selfCheck),
-            concurrent: schedule === 'concurrent',
-            schedule,
-            launch: launchManifest,
-            started_at: started.toISOString(),
-            ended_at: ended.toISOString(),
-            sides: Object.fromEntries(prepared.plans.map(plan => [
-                plan.side,
-                sideManifest(plan, outcomes.get(plan.side), prepared.deployments[plan.side], outDir)
-            ]))
-        });
+        const records = Object.fromEntries(prepared.plans.map(plan => [
+            plan.side,
+            sideRecord(plan, outcomes.get(plan.side), prepared.deployments[plan.side], outDir)
+        ]));
         const sideOutcomes = Object.fromEntries(outcomes);
         return {
             paths: Object.fromEntries(prepared.plans.map(plan => [plan.side, plan.outputPath])),
             completed: [...outcomes.values()].filter(outcome => outcome.complete).map(outcome => outcome.side),
             errors: [...outcomes.values()].flatMap(outcome => outcome.errors),
             sides: sideOutcomes,
-            manifestPath,
+            records,
             fingerprint: print,
             helmVersion,
             startedAt: started.toISOString(),
             endedAt: ended.toISOString(),
             durationMs: ended.getTime() - started.getTime(),
+            schedule,
             launch: launchManifest,
             notes: scheduleNotes(schedule, launchManifest)
         };
@@ -58531,7 +58565,7 @@ function emptyOutcome(plan) {
         errors: []
     };
 }
-function sideManifest(plan, outcome, deployment, outDir) {
+function sideRecord(plan, outcome, deployment, outDir) {
     const described = deployment.kind === 'server'
         ? {
             kind: 'server',
@@ -58545,12 +58579,13 @@ function sideManifest(plan, outcome, deployment, outDir) {
         }
         : { kind: 'prod_env', prod_env: deployment.localPath, deployment: deployment.deployment };
     return {
+        source: 'run',
         helm_deployment: plan.prodEnv.deployment,
         deployment: described,
         server: outcome.server,
-        output_path: relative(outDir, plan.outputPath),
+        output_path: manifestPath(outDir, plan.outputPath),
         suite: plan.suite,
-        log_file: relative(outDir, plan.logFile),
+        log_file: manifestPath(outDir, plan.logFile) ?? plan.logFile,
         entries: plan.entries,
         command: [plan.command, ...plan.args],
         prod_env: redactedFiles(plan.prodEnv),
@@ -58593,32 +58628,6 @@ function stampOf(date) {
         .toISOString()
         .replace(/[-:]/g, '')
         .replace(/\.\d+Z$/, 'Z');
-}
-
-/**
- * Power planning: how many eval instances would make a comparison decisive?
- *
- * A normal approximation for the mean of paired differences d_i = candidate_i - baseline_i:
- * the two-sided interval is delta +/- z * sd / sqrt(n). The gate passes when the lower bound
- * clears -m, so with an expected delta > -m the smallest sufficient n is
- *   n = ceil( (z * sd / (delta + m))^2 ).
- * For 0/1 metrics with discordance rate r (the share of instances whose answer changes) and an
- * expected delta of 0, sd^2 = r, so n = ceil(z^2 * r / m^2): the margin must be wider than the
- * noise that changed answers alone produce. With delta <= -m no sample size can pass.
- */
-/** The smallest n whose interval lies above -margin, or null when none can (delta <= -margin). */
-function instancesNeeded(input) {
-    const room = input.delta + input.margin;
-    if (!(input.margin > 0) || room <= 0)
-        return null;
-    if (input.sd <= 0)
-        return 1;
-    const z = normalQuantile(1 - (1 - input.confidence) / 2);
-    return Math.max(1, Math.ceil(((z * input.sd) / room) ** 2));
-}
-/** sd of a paired 0/1 difference from its discordance rate r = P(answer changes) and delta. */
-function binarySd(discordance, delta = 0) {
-    return Math.sqrt(Math.max(0, discordance - delta * delta));
 }
 
 /** HELM's 0/1 accuracy metrics (exact-match family, with their `@k` variants). */
@@ -58824,7 +58833,7 @@ async function countLines(config, prepared, discordance, io) {
 /**
  * `helm-gate power --config FILE [--pilot DIR | --discordance R]`: for each gated comparison,
  * the smallest max_eval_instances whose interval would be narrower than its tolerated drop.
- * Normal approximation for paired differences (see runner/power-plan.ts).
+ * Normal approximation for paired differences (see stats/power.ts).
  */
 const POWER_USAGE = `usage: helm-gate power --config FILE (--pilot DIR | --discordance R)
 
@@ -58950,6 +58959,13 @@ function renderPower(rows, current, confidence) {
 }
 
 /**
+ * The report: one JSON document (schema_version 1) that every renderer (markdown, console,
+ * check run, job summary) reads. Field names are snake_case because this is a published,
+ * documented format (README "Report JSON"). Keep it stable: add fields, never rename them.
+ */
+const SIDES = ['baseline', 'candidate'];
+
+/**
  * A report for a gate that could not compare at all (the gate file is invalid, helm-run could
  * not start, the shards are incomplete). It has the error verdict, so it blocks like a failure,
  * and it still goes through the renderers, so the PR comment says what went wrong.
@@ -58968,10 +58984,23 @@ function issueFrom(error) {
     return { code: 'internal', message: error instanceof Error ? error.message : String(error) };
 }
 function errorReport(headline, errors, statistics = DEFAULT_STATISTICS) {
+    return emptyReport('error', headline, errors, statistics);
+}
+/**
+ * The report of a run that compares nothing (a shard, an archived baseline): pass only means
+ * every side ran to completion, which is what mode run's `verdict` output promises.
+ */
+function runReport(sides, complete, errors, statistics) {
+    const headline = complete
+        ? `The ${sides.join(' and ')} ran to completion; nothing was compared here.`
+        : `The ${sides.join(' and ')} did not run to completion: ${errors.map(e => issueFrom(e).message).join('; ') || 'see the logs'}`;
+    return emptyReport(complete ? 'pass' : 'error', headline, errors, statistics);
+}
+function emptyReport(verdict, headline, errors, statistics) {
     return {
         schema_version: 1,
         tool: { name: 'helm-gate', version: HELM_GATE_VERSION },
-        verdict: 'error',
+        verdict,
         headline,
         errors: errors.map(issueFrom),
         warnings: [],
@@ -58995,6 +59024,92 @@ function sidesFailedReport(errors, statistics, baselinePath, candidatePath) {
     report.baseline.path = baselinePath;
     report.candidate.path = candidatePath;
     return report;
+}
+
+/**
+ * The pipeline, on one screen: run the sides that are not given, record how they were made, and
+ * compare. `helm-gate run` and every action mode go through here; each is a short adapter that
+ * says where the sides come from (helm-run, an archived baseline, shard artifacts) and where the
+ * results go (files, a PR comment, an artifact).
+ *
+ *   gate file ─► runGate: runSides (helm-run per side) ─► manifest.json ─► compareOutputs ─► report
+ *
+ * Problems of a side (server not ready, helm-run failed, incomplete output) never throw: they
+ * become errors of the report, so a verdict (error) and the evidence always come out. A refusal
+ * before anything runs is thrown (a GateError), for the adapter to report.
+ */
+async function runGate(settings) {
+    const { config } = settings;
+    const started = new Date();
+    const outDir = path.resolve(settings.cwd ?? process.cwd(), settings.outDir);
+    const wanted = settings.sides ?? [...SIDES];
+    const given = settings.given ?? {};
+    const toRun = wanted.filter(side => !given[side]);
+    const errors = [...(settings.priorErrors ?? [])];
+    await mkdir(outDir, { recursive: true });
+    let outcome = null;
+    if (toRun.length > 0) {
+        // Refusals before anything runs (HELM version, same deployment, missing key, an output folder
+        // in use) are thrown: there is nothing to record or compare, and stale files must not be.
+        outcome = await runSides(config, {
+            outDir,
+            sides: toRun,
+            runs: settings.runs,
+            selfCheck: settings.selfCheck,
+            sequential: settings.sequential,
+            baseRef: settings.baseRef,
+            readinessTimeoutMs: settings.readinessTimeoutMs,
+            log: settings.log,
+            progress: settings.progress,
+            env: settings.env,
+            cwd: settings.cwd
+        });
+        errors.push(...outcome.errors);
+    }
+    for (const error of errors.slice(settings.priorErrors?.length ?? 0))
+        settings.progress?.(`helm-gate: ${error.describe()}`);
+    const sides = { ...outcome?.records };
+    for (const side of wanted) {
+        const taken = given[side];
+        if (taken)
+            sides[side] = { source: taken.source, output_path: manifestPath(outDir, taken.path), complete: true };
+    }
+    const complete = wanted.every(side => sides[side]?.complete === true) && errors.length === 0;
+    const manifest = {
+        schema: 'helm-gate-manifest/1',
+        tool_version: HELM_GATE_VERSION,
+        mode: settings.mode,
+        config_source: settings.configSource ?? config.source,
+        fingerprint: outcome?.fingerprint ?? fingerprint(config),
+        helm_version: outcome?.helmVersion ?? config.helm?.version ?? null,
+        entries: [...new Set((settings.runs ?? config.runs).map(run => run.entry))],
+        self_check: Boolean(settings.selfCheck),
+        concurrent: (outcome?.schedule ?? 'concurrent') === 'concurrent',
+        schedule: outcome?.schedule ?? 'concurrent',
+        launch: outcome?.launch ?? null,
+        started_at: started.toISOString(),
+        ended_at: new Date().toISOString(),
+        sides,
+        complete,
+        baseline_origin: settings.baselineOrigin ?? null,
+        shard: settings.shard ?? null,
+        event: settings.event ?? null
+    };
+    await writeManifest(outDir, manifest);
+    const sidePath = (side) => given[side]?.path ?? outcome?.paths[side] ?? path.join(outDir, side);
+    const paths = { baseline: sidePath('baseline'), candidate: sidePath('candidate') };
+    if (settings.compare === false)
+        return { report: runReport(wanted, complete, errors, config.statistics), manifest, paths };
+    // One cause, one error: a side that did not complete has already said why; reading its output
+    // would only add symptoms (and a healthy side that never started would look empty).
+    const report = (outcome?.errors.length ?? 0) > 0
+        ? sidesFailedReport(errors, config.statistics, paths.baseline, paths.candidate)
+        : await compareOutputs(paths.baseline, paths.candidate, config, {
+            priorErrors: errors,
+            examples: settings.examples
+        });
+    report.notes.push(...(outcome?.notes ?? []));
+    return { report, manifest, paths };
 }
 
 /**
@@ -59068,31 +59183,24 @@ async function runCommand(argv, io) {
         const loaded = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: null });
         const loadReport = loadOnlyReport(config, loaded.report);
         await writeReportOutputs(loadReport, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io });
-        return exitCodeFor(loadReport.verdict);
+        return exitCode(loadReport.verdict);
     }
     say(`helm-gate: ${selfCheck ? 'self-check (baseline against itself)' : 'baseline vs candidate'}, output in ${outDir}`);
-    const outcome = await runSides(config, {
+    const gate = await runGate({
+        config,
         outDir,
-        sides: ['baseline', 'candidate'],
+        mode: selfCheck ? 'cli run --self-check' : 'cli run',
         selfCheck,
         sequential: args.flags.has('sequential'),
         baseRef: args.options.get('baseline-ref') ?? null,
         readinessTimeoutMs: readySeconds === undefined ? undefined : readySeconds * 1000,
+        examples: examples ?? 3,
         log: args.flags.has('verbose') && !quiet ? say : undefined,
         progress: say,
         env: io.env,
         cwd: io.cwd
     });
-    for (const error of outcome.errors)
-        say(`helm-gate: ${error.describe()}`);
-    const baselinePath = outcome.paths.baseline ?? join(outDir, 'baseline');
-    const candidatePath = outcome.paths.candidate ?? join(outDir, 'candidate');
-    // One cause, one error: a side that did not complete has already said why; reading its output
-    // would only add symptoms (and a healthy side that never started would look empty).
-    let report = outcome.errors.length > 0
-        ? sidesFailedReport(outcome.errors, config.statistics, baselinePath, candidatePath)
-        : await compareOutputs(baselinePath, candidatePath, config, { examples: examples ?? 3 });
-    report.notes.push(...outcome.notes);
+    let report = gate.report;
     // report.json and report.md outlive the console: without this they read as an ordinary gate
     // of two deployments, and the flip rate (the point of the self-check) would be lost.
     if (selfCheck)
@@ -59100,7 +59208,7 @@ async function runCommand(argv, io) {
     // The performance half runs after the quality half, never at the same time (docs/load.md).
     if (config.load && only !== 'quality' && !selfCheck) {
         say('helm-gate: quality half done; the load half starts');
-        const loaded = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: outcome.paths.baseline ?? null });
+        const loaded = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: gate.paths.baseline });
         report = attachLoad(report, loaded.report);
     }
     await writeReportOutputs(report, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io });
@@ -59110,13 +59218,13 @@ async function runCommand(argv, io) {
     if (!quiet)
         io.stdout(budgetAdvice(report, config.helm?.maxEvalInstances ?? null));
     if (!quiet) {
-        io.stdout(`\nrun directories, logs (logs/), run-manifest.json and report.{json,md}: ${outDir}\n`);
+        io.stdout(`\nrun directories, logs (logs/), manifest.json and report.{json,md}: ${outDir}\n`);
     }
     // A self-check is a measurement, not a gate: its verdict compares a server with itself, so
     // only an error (the runs or the comparison could not be made) is a failure.
     if (selfCheck)
-        return report.verdict === 'error' ? exitCodeFor('error') : 0;
-    return exitCodeFor(report.verdict);
+        return report.verdict === 'error' ? exitCode('error') : 0;
+    return exitCode(report.verdict);
 }
 /** For inconclusive comparisons: the instance budget that would make them decisive. */
 function budgetAdvice(report, current) {
@@ -59245,7 +59353,10 @@ function processIo() {
     };
 }
 
-/** Entry point of dist/cli.js (the `helm-gate` bin). Kept apart from cli.ts so tests can import main(). */
+/**
+ * Entry of the command line, bundled as dist/cli.js (the `helm-gate` bin). The commands are in
+ * cli/main.ts, which tests import without starting a process.
+ */
 main(process.argv.slice(2), processIo()).then(code => {
     process.exitCode = code;
 }, () => {

@@ -201,10 +201,8 @@ describe('the bundled action against a local GitHub', () => {
     const evidence = fake.uploadedBy(100)
     expect(evidence.map(a => a.name)).toEqual(['helm-gate-gate-attempt-1'])
     const names = listZipEntries(evidence[0].bytes as Buffer).map(e => e.name)
-    expect(names).toEqual(
-      expect.arrayContaining(['manifest.json', 'report.json', 'report.md', 'helm/logs/baseline.log', 'helm/logs/candidate.log'])
-    )
-    expect(names.some(n => n.includes('per_instance_stats.json') && n.startsWith('helm/baseline/'))).toBe(true)
+    expect(names).toEqual(expect.arrayContaining(['manifest.json', 'report.json', 'report.md', 'logs/baseline.log', 'logs/candidate.log']))
+    expect(names.some(n => n.includes('per_instance_stats.json') && n.startsWith('baseline/'))).toBe(true)
     expect(names.some(n => n.includes('prod_env') || n.endsWith('credentials.conf'))).toBe(false)
   }, 60_000)
 
@@ -318,7 +316,7 @@ describe('the bundled action against a local GitHub', () => {
     expectOutcome(run, 1, 'error')
     const [evidence] = fake.uploadedBy(100)
     const dir = await unzipArtifact(evidence)
-    expect(await readFile(path.join(dir, 'helm/logs/candidate.log'), 'utf8')).toMatch(/RunnerError/)
+    expect(await readFile(path.join(dir, 'logs/candidate.log'), 'utf8')).toMatch(/RunnerError/)
     expect(JSON.parse(await readFile(path.join(dir, 'report.json'), 'utf8')).verdict).toBe('error')
     expect(fake.checkRuns[0].body.conclusion).toBe('failure')
     expectClean(fake)

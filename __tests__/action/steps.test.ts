@@ -4,7 +4,6 @@ import { deriveEvent } from '../../src/action/event.js'
 import { readSettings } from '../../src/action/inputs.js'
 import type { Session } from '../../src/action/session.js'
 import { loadGateFile } from '../../src/action/steps.js'
-import { parseGateConfig } from '../../src/config/load.js'
 
 const GATE = `version: 1
 helm: { version: "0.5.16", max_eval_instances: 10 }
@@ -22,8 +21,7 @@ describe('loadGateFile', () => {
     const deps = {
       io: { setSecret: (value: string) => masked.push(value), info: () => undefined },
       env,
-      readTextFile: async () => GATE,
-      parseGateConfig
+      readTextFile: async () => GATE
     } as unknown as ActionDeps
     const session = {
       deps,

@@ -100,10 +100,10 @@ describeHelm('the bundled action with the real helm-run', () => {
     const zip = evidence.bytes as Buffer
     const names = listZipEntries(zip).map(entry => entry.name)
     for (const side of ['baseline', 'candidate']) {
-      expect(names.some(name => name.startsWith(`helm/${side}/`) && name.endsWith('/per_instance_stats.json'))).toBe(true)
-      expect(names.some(name => name.startsWith(`helm/${side}/`) && name.endsWith('/scenario_state.json'))).toBe(true)
+      expect(names.some(name => name.startsWith(`${side}/`) && name.endsWith('/per_instance_stats.json'))).toBe(true)
+      expect(names.some(name => name.startsWith(`${side}/`) && name.endsWith('/scenario_state.json'))).toBe(true)
     }
-    expect(names).toEqual(expect.arrayContaining(['manifest.json', 'report.json', 'helm/logs/baseline.log', 'helm/logs/candidate.log']))
+    expect(names).toEqual(expect.arrayContaining(['manifest.json', 'report.json', 'logs/baseline.log', 'logs/candidate.log']))
     expect(names.filter(name => /prod_env|credentials\.conf/.test(name))).toEqual([])
 
     // No file in the artifact carries the key (logs, manifests, HELM's own run_spec and state).

@@ -7,7 +7,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { readFile, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Report } from '../../src/report/model.js'
+import type { Report } from '../../src/model/report.js'
 import { helmAvailable, REPO_ROOT } from '../../test-support/fake-openai/harness.js'
 import { run } from '../support/spawn.js'
 import { freshDir, type GateSpec, useFakeServers, writeGateFile } from './gate-fixture.js'
@@ -67,10 +67,10 @@ describeHelm('dist/cli.js run end to end (real helm-run, fake servers)', () => {
     expect((await candidate.state()).counters.chat).toBe(60)
 
     expect(await readdir(result.outDir)).toEqual(
-      expect.arrayContaining(['baseline', 'candidate', 'logs', 'report.json', 'report.md', 'run-manifest.json'])
+      expect.arrayContaining(['baseline', 'candidate', 'logs', 'report.json', 'report.md', 'manifest.json'])
     )
     expect((await readdir(join(result.outDir, 'logs'))).sort()).toEqual(['baseline.log', 'candidate.log'])
-    const manifest = JSON.parse(await readFile(join(result.outDir, 'run-manifest.json'), 'utf8'))
+    const manifest = JSON.parse(await readFile(join(result.outDir, 'manifest.json'), 'utf8'))
     for (const side of ['baseline', 'candidate'] as const) {
       const described = manifest.sides[side]
       expect(described.complete).toBe(true)

@@ -8,7 +8,7 @@ import { readFile, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { runCommand } from '../../src/cli/commands/run.js'
 import type { CliIo } from '../../src/cli/io.js'
-import type { Report } from '../../src/report/model.js'
+import type { Report } from '../../src/model/report.js'
 import { helmAvailable } from '../../test-support/fake-openai/harness.js'
 import { freshDir, type GateSpec, useFakeServers, writeGateFile } from './gate-fixture.js'
 
@@ -57,7 +57,7 @@ describeHelm('helm-gate run end to end (real helm-run, fake servers)', () => {
     expect(comparison.wins + comparison.losses).toBe(0)
     expect(comparison.baseline_mean).toBeGreaterThan(0.75)
     expect(await readdir(result.outDir)).toEqual(
-      expect.arrayContaining(['baseline', 'candidate', 'logs', 'report.json', 'report.md', 'run-manifest.json'])
+      expect.arrayContaining(['baseline', 'candidate', 'logs', 'report.json', 'report.md', 'manifest.json'])
     )
   }, 180_000)
 

@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { stringify } from 'yaml'
 import { expect } from '@jest/globals'
 import { groupAlive, processAlive } from '../../src/launch/registry.js'
-import type { RunManifest } from '../../src/runner/run-manifest.js'
+import type { Manifest as RunManifest } from '../../src/model/manifest.js'
 import { HELM_RUN, SERVER_SCRIPT } from '../../test-support/fake-openai/harness.js'
 import { freePort, makeFixtureRepo, type FixtureRepo, type ServingBehaviour } from '../../test-support/launch/fixture-repo.js'
 
@@ -111,7 +111,7 @@ export async function expectNothingAlive(fixture: LaunchFixture, manifest: RunMa
 
 export async function readManifest(outDir: string): Promise<RunManifest | null> {
   try {
-    return JSON.parse(await readFile(join(outDir, 'run-manifest.json'), 'utf8')) as RunManifest
+    return JSON.parse(await readFile(join(outDir, 'manifest.json'), 'utf8')) as RunManifest
   } catch {
     return null
   }

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { planCommand } from '../../src/cli/commands/plan.js'
 import { runCommand } from '../../src/cli/commands/run.js'
 import type { CliIo } from '../../src/cli/io.js'
-import type { Report } from '../../src/report/model.js'
+import type { Report } from '../../src/model/report.js'
 import { helmAvailable } from '../../test-support/fake-openai/harness.js'
 import { freshDir, type GateSpec, useFakeServers, writeGateFile } from './gate-fixture.js'
 

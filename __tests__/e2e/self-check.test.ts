@@ -10,7 +10,7 @@ import { readFile, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { runCommand } from '../../src/cli/commands/run.js'
 import type { CliIo } from '../../src/cli/io.js'
-import type { Report } from '../../src/report/model.js'
+import type { Report } from '../../src/model/report.js'
 import { helmAvailable, type FakeServer } from '../../test-support/fake-openai/harness.js'
 import { freshDir, useFakeServers, writeGateFile } from './gate-fixture.js'
 
@@ -82,7 +82,7 @@ describeHelm('helm-gate run --self-check (real helm-run, fake server)', () => {
     const io: CliIo = { stdout: s => (stdout += s), stderr: () => {}, env: process.env, cwd: dir }
     const code = await runCommand(['--config', config, '--out', outDir, '--self-check'], io)
     const report = JSON.parse(await readFile(join(outDir, 'report.json'), 'utf8')) as Report
-    const manifest = JSON.parse(await readFile(join(outDir, 'run-manifest.json'), 'utf8')) as SelfCheck['manifest']
+    const manifest = JSON.parse(await readFile(join(outDir, 'manifest.json'), 'utf8')) as SelfCheck['manifest']
     return { code, stdout, report, manifest, outDir }
   }
 

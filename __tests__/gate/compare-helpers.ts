@@ -1,7 +1,7 @@
 /** compareOutputs as the plain CLI calls it (no gate file), with test-sized statistics. */
 import { DEFAULT_STATISTICS, type GateConfig } from '../../src/config/types.js'
 import { compareOutputs, type RunDefaults } from '../../src/gate/compare.js'
-import type { Report } from '../../src/report/model.js'
+import type { Report } from '../../src/model/report.js'
 
 export function cliConfig(resamples: number): GateConfig {
   return {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { COMMENT_MARKER } from '../../src/action/constants.js'
-import { findStickyComment, fitBody } from '../../src/github/comments.js'
+import { findStickyComment } from '../../src/github/comments.js'
+import { fitBody } from '../../src/model/publication.js'
 import type { RestComment } from '../../src/github/types.js'
 
 const comment = (id: number, body: string, login = 'github-actions[bot]', type = 'Bot'): RestComment => ({

@@ -4,7 +4,7 @@ import { evaluateCheck, evaluateChecks, worstVerdict } from '../../src/load/comp
 import { figures, metricValue, meetsSlo, percentiles, tpotOf } from '../../src/load/metrics.js'
 import { abbaOrder } from '../../src/load/schedule.js'
 import type { RequestTiming } from '../../src/load/types.js'
-import type { LoadBlock, LoadSummary } from '../../src/report/load-model.js'
+import type { LoadBlock, LoadSummary } from '../../src/model/load-report.js'
 
 function timing(over: Partial<RequestTiming>): RequestTiming {
   return {

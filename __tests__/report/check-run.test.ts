@@ -1,21 +1,6 @@
 import { describe, expect, test } from '@jest/globals'
-import { checkRunConclusion, renderCheckRun } from '../../src/report/check-run.js'
+import { renderCheckRun } from '../../src/report/check-run.js'
 import { makeComparison, makeExample, makeReport } from './make-report.js'
-
-describe('checkRunConclusion', () => {
-  test.each([
-    ['pass', undefined, 'success'],
-    ['fail', undefined, 'failure'],
-    ['error', undefined, 'failure'],
-    ['error', 'neutral', 'failure'],
-    ['inconclusive', undefined, 'failure'],
-    ['inconclusive', 'failure', 'failure'],
-    ['inconclusive', 'neutral', 'neutral']
-  ] as const)('%s with inconclusive=%s gives %s', (verdict, option, conclusion) => {
-    expect(checkRunConclusion(verdict, option)).toBe(conclusion)
-    expect(renderCheckRun(makeReport({ verdict }), { inconclusive: option }).conclusion).toBe(conclusion)
-  })
-})
 
 describe('renderCheckRun', () => {
   test('summary has the decision, text the detail', () => {

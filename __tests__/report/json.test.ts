@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals'
 import { renderJson } from '../../src/report/json.js'
-import type { Report } from '../../src/report/model.js'
+import type { Report } from '../../src/model/report.js'
 import { makeComparison, makeReport } from './make-report.js'
 
 /** The same report with every object's keys inserted in reverse order. */

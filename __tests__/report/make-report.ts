@@ -1,5 +1,5 @@
 /** Small, valid reports for the renderer tests: every field filled, overrides on top. */
-import type { ChangedExample, Comparison, EfficiencyEntry, Report } from '../../src/report/model.js'
+import type { ChangedExample, Comparison, EfficiencyEntry, Report } from '../../src/model/report.js'
 
 export function makeExample(overrides: Partial<ChangedExample> = {}): ChangedExample {
   return {

@@ -2,7 +2,7 @@ import { describe, expect, test } from '@jest/globals'
 import { UsageError } from '../../src/errors.js'
 import { utf8Length } from '../../src/report/budget.js'
 import { renderMarkdown, TRUNCATION_NOTICE } from '../../src/report/markdown.js'
-import type { Comparison, Report, Verdict } from '../../src/report/model.js'
+import type { Comparison, Report, Verdict } from '../../src/model/report.js'
 import { makeComparison, makeExample, makeReport } from './make-report.js'
 import { cellSeparators, comparisonsTableOf, structureOf, tablesOf } from './markdown-checks.js'
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals'
 import { renderLoadConsole } from '../../src/report/console-load.js'
 import { loadChart } from '../../src/report/load-chart.js'
-import type { LoadFigures, LoadReport } from '../../src/report/load-model.js'
+import type { LoadFigures, LoadReport } from '../../src/model/load-report.js'
 import { renderLoadMarkdown } from '../../src/report/markdown-load.js'
 
 function fig(tps: number, ttftP99: number): LoadFigures {

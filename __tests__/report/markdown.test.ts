@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals'
 import { UsageError } from '../../src/errors.js'
 import { markerLine, renderMarkdown } from '../../src/report/markdown.js'
-import type { Comparison, Report } from '../../src/report/model.js'
+import type { Comparison, Report } from '../../src/model/report.js'
 import { makeComparison, makeExample, makeReport } from './make-report.js'
 import { cellSeparators, comparisonsTableOf, structureOf } from './markdown-checks.js'
 

@@ -17,7 +17,7 @@ const describeHelm = helmAvailable() ? describe : describe.skip
 describeHelm('runSides with real helm-run', () => {
   const server = useFakeServers(ENTRIES)
 
-  it('runs both sides at once into separate output paths and records a manifest', async () => {
+  it("runs both sides at once into separate output paths and returns each side's manifest record", async () => {
     const baseline = await server({ accuracy: 1 })
     const candidate = await server({ accuracy: 0.5, models: ['gate-model', 'other'] })
     const dir = await freshDir('sides')
@@ -42,11 +42,13 @@ describeHelm('runSides with real helm-run', () => {
     expect(lines.some(line => line.startsWith('[baseline] '))).toBe(true)
     expect(lines.some(line => line.startsWith('[candidate] '))).toBe(true)
 
-    const manifest = JSON.parse(await readFile(outcome.manifestPath, 'utf8'))
-    expect(manifest.helm_version).toBe('0.5.16')
-    expect(manifest.fingerprint).toMatch(/^[0-9a-f]{64}$/)
-    expect(manifest.sides.baseline.server.models).toEqual(['gate-model'])
-    expect(manifest.sides.candidate.server.models).toEqual(['gate-model', 'other'])
+    expect(outcome.helmVersion).toBe('0.5.16')
+    expect(outcome.fingerprint).toMatch(/^[0-9a-f]{64}$/)
+    // What runGate writes into manifest.json for each side.
+    const manifest = { sides: outcome.records as Required<typeof outcome.records> }
+    expect(manifest.sides.baseline.output_path).toBe('baseline')
+    expect((manifest.sides.baseline.server as { models: string[] }).models).toEqual(['gate-model'])
+    expect((manifest.sides.candidate.server as { models: string[] }).models).toEqual(['gate-model', 'other'])
     expect(manifest.sides.baseline.command).toContain('--disable-cache')
     expect(manifest.sides.baseline.suite).not.toBe(manifest.sides.candidate.suite)
     const baselineLog = await readFile(join(dir, 'out', 'logs', 'baseline.log'), 'utf8')

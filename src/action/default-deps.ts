@@ -1,18 +1,11 @@
 /**
  * The real dependencies: @actions/core for inputs, outputs and the job summary, the artifact
- * service, the REST client on GITHUB_API_URL, and the other modules of helm-gate.
+ * service, and the REST client on GITHUB_API_URL.
  */
 import * as core from '@actions/core'
 import { readFile } from 'node:fs/promises'
-import { fingerprint } from '../config/fingerprint.js'
-import { parseGateConfig } from '../config/load.js'
-import { compareOutputs } from '../gate/compare.js'
 import { actionsArtifactStore } from '../github/artifacts.js'
 import { RestClient } from '../github/rest.js'
-import { renderCheckRun } from '../report/check-run.js'
-import { renderJson } from '../report/json.js'
-import { renderMarkdown } from '../report/markdown.js'
-import { runSides } from '../runner/run-sides.js'
 import { HELM_GATE_VERSION } from '../version.js'
 import type { ActionDeps } from './deps.js'
 
@@ -38,23 +31,6 @@ export function defaultDeps(env: NodeJS.ProcessEnv = process.env): ActionDeps {
     now: () => new Date(),
     readEventPayload: async file => (file ? JSON.parse(await readFile(file, 'utf8')) : {}),
     readTextFile: file => readFile(file, 'utf8'),
-    parseGateConfig,
-    fingerprint,
-    runSides: (config, request) =>
-      runSides(config, {
-        outDir: request.outDir,
-        sides: request.sides,
-        runs: request.runs,
-        log: request.log,
-        cwd: request.cwd,
-        env
-      }),
-    compareOutputs: (baselinePath, candidatePath, config, priorErrors) =>
-      compareOutputs(baselinePath, candidatePath, config, { priorErrors }),
-    renderMarkdown: (report, request) => renderMarkdown(report, request),
-    renderCheckRun: (report, request) =>
-      renderCheckRun(report, { maxLength: request.maxLength, links: request.links, gateFileChange: request.gateFileChange }),
-    renderJson,
     artifacts: () => actionsArtifactStore(),
     github: token =>
       new RestClient({

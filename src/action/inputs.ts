@@ -3,6 +3,7 @@
  * (core.getInput in production, a table in tests); the rest of the action never reads inputs.
  */
 import { UsageError } from '../errors.js'
+import type { InconclusivePolicy } from '../model/publication.js'
 import { INPUTS } from './constants.js'
 
 export type Mode = 'gate' | 'baseline' | 'run' | 'compare'
@@ -12,7 +13,7 @@ export type Mode = 'gate' | 'baseline' | 'run' | 'compare'
  * require-archived: an error when no archived baseline matches (never spends time on it).
  */
 export type BaselinePolicy = 'reuse' | 'run' | 'require-archived'
-export type InconclusivePolicy = 'fail' | 'neutral'
+export type { InconclusivePolicy }
 
 export interface ActionSettings {
   /** Gate file path, relative to the working directory. */

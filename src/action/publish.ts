@@ -4,12 +4,14 @@
  * warning and the remaining writes are skipped; the summary and outputs are always written, and
  * the verdict alone decides the exit status.
  */
-import { checkConclusion, createCompletedCheck } from '../github/checks.js'
+import { createCompletedCheck } from '../github/checks.js'
 import { upsertStickyComment } from '../github/comments.js'
 import { asPermissionDenied } from '../github/rest.js'
-import type { Report } from '../report/model.js'
-import { CHECK_OUTPUT_MAX_LENGTH, COMMENT_MARKER, COMMENT_MAX_LENGTH, JOB_SUMMARY_MAX_LENGTH, OUTPUTS } from './constants.js'
-import type { MarkdownRequest } from './deps.js'
+import { checkConclusion, LIMITS } from '../model/publication.js'
+import type { Report } from '../model/report.js'
+import { renderCheckRun } from '../report/check-run.js'
+import { renderMarkdown, type MarkdownOptions } from '../report/markdown.js'
+import { COMMENT_MARKER, OUTPUTS } from './constants.js'
 import type { Session } from './session.js'
 
 export interface PublishRequest {
@@ -35,13 +37,13 @@ export async function publish(session: Session, request: PublishRequest): Promis
   const { deps, settings, event } = session
   const { io } = deps
   const { report } = request
-  const base: MarkdownRequest = {
-    maxLength: COMMENT_MAX_LENGTH,
+  const base: MarkdownOptions = {
+    maxLength: LIMITS.comment,
     links: { run: event.runUrl, artifacts: artifactsLink(session, request.artifactId) },
     gateFileChange: request.gateFileChange
   }
 
-  await io.writeSummary(deps.renderMarkdown(report, { ...base, maxLength: JOB_SUMMARY_MAX_LENGTH, lengthUnit: 'utf8' }))
+  await io.writeSummary(renderMarkdown(report, { ...base, maxLength: LIMITS.jobSummary, lengthUnit: 'utf8' }))
 
   const result: PublishResult = { commentUrl: null, checkRunId: null, permissionWarning: null }
   const prNumber = request.pullRequestNumber ?? event.pullRequest?.number ?? null
@@ -59,7 +61,7 @@ export async function publish(session: Session, request: PublishRequest): Promis
 
   if (settings.comment && prNumber !== null) {
     try {
-      const body = deps.renderMarkdown(report, { ...base, marker: COMMENT_MARKER })
+      const body = renderMarkdown(report, { ...base, marker: COMMENT_MARKER })
       const comment = await upsertStickyComment(session.client, session.repo, prNumber, body, COMMENT_MARKER)
       result.commentUrl = comment.url
       io.info(`${comment.created ? 'created' : 'updated'} the PR comment ${comment.url}`)
@@ -72,7 +74,7 @@ export async function publish(session: Session, request: PublishRequest): Promis
 
   if (settings.checkName && result.permissionWarning === null && event.checkSha) {
     try {
-      const text = deps.renderCheckRun(report, { ...base, maxLength: CHECK_OUTPUT_MAX_LENGTH })
+      const text = renderCheckRun(report, { links: base.links, gateFileChange: base.gateFileChange, maxLength: LIMITS.checkOutput })
       const check = await createCompletedCheck(session.client, session.repo, {
         name: settings.checkName,
         headSha: event.checkSha,

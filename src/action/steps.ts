@@ -1,21 +1,26 @@
 /**
- * Steps the modes share: reading the frozen gate file, resolving the baseline, running the
- * sides, writing the reports and uploading the evidence.
+ * Steps the modes share around the pipeline: reading the frozen gate file, resolving the
+ * baseline, the pipeline settings every mode starts from, writing the reports and uploading the
+ * evidence.
  */
 import { cp, mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
+import { parseGateConfig } from '../config/load.js'
 import type { GateConfig } from '../config/types.js'
 import { ConfigError, GateError } from '../errors.js'
-import { findArchivedBaseline } from '../github/archived-baseline.js'
+import { findArchivedBaseline } from '../evidence/archived-baseline.js'
+import { baselineArtifactName } from '../evidence/names.js'
 import { GitHubHttpError } from '../github/rest.js'
 import { safeEntryPath } from '../github/zip.js'
-import type { Report } from '../report/model.js'
-import { JOB_SUMMARY_MAX_LENGTH } from './constants.js'
-import type { SidesRequest, SidesResult } from './deps.js'
+import type { BaselineOrigin } from '../model/manifest.js'
+import { LIMITS } from '../model/publication.js'
+import type { Report } from '../model/report.js'
+import type { GateSettings, GivenSide } from '../pipeline/run-gate.js'
+import { renderJson } from '../report/json.js'
+import { renderMarkdown } from '../report/markdown.js'
+import { evidenceDir, manifestEvent } from './evidence.js'
 import { resolveGateFile, type ResolvedGateFile } from './gate-file.js'
-import type { BaselineOrigin, Side } from './manifest.js'
 import type { Session } from './session.js'
-import { baselineArtifactName } from './artifact-names.js'
 
 export async function loadGateFile(session: Session): Promise<ResolvedGateFile> {
   const { deps, client, repo, repoPath, configFile } = session
@@ -52,7 +57,7 @@ export async function loadGateFile(session: Session): Promise<ResolvedGateFile> 
         throw error
       }
     },
-    parse: (text, source) => deps.parseGateConfig(text, source)
+    parse: (text, source) => parseGateConfig(text, source)
   })
   maskApiKeys(session, resolved.config)
   return resolved
@@ -104,7 +109,7 @@ export async function planBaseline(session: Session, config: GateConfig, fingerp
       log: message => deps.io.info(message)
     })
     if (found.found) {
-      const relative = found.manifest.side_paths.baseline ?? ''
+      const relative = found.manifest.sides.baseline?.output_path ?? ''
       const baselinePath = safeEntryPath(found.dir, relative)
       if (baselinePath === null) {
         reason = `the archived manifest points outside the artifact (${JSON.stringify(relative)})`
@@ -138,20 +143,33 @@ export async function planBaseline(session: Session, config: GateConfig, fingerp
   return { archivedPath: null, origin: { kind: 'run' }, note: `Baseline: run in this job because ${reason}.`, errors: [] }
 }
 
-/** Runs the sides; a thrown GateError becomes an error of the result, never lost evidence. */
-export async function runSidesSafely(session: Session, config: GateConfig, request: SidesRequest): Promise<SidesResult> {
-  await mkdir(request.outDir, { recursive: true })
-  try {
-    return await session.deps.runSides(config, { log: line => session.deps.io.info(line), cwd: session.workDir, ...request })
-  } catch (error) {
-    if (!(error instanceof GateError)) throw error
-    return { paths: {}, completed: [], errors: [error] }
+/**
+ * What every mode hands runGate: its evidence directory as the output folder, the gate file's
+ * origin, the workflow run, and helm-run's output in the job log.
+ */
+export async function pipelineSettings(session: Session, config: GateConfig, configSource: string): Promise<GateSettings> {
+  const { deps } = session
+  return {
+    config,
+    outDir: await evidenceDir(session),
+    mode: session.settings.mode,
+    configSource,
+    event: manifestEvent(session),
+    env: deps.env,
+    cwd: session.workDir,
+    log: line => deps.io.info(line),
+    progress: line => deps.io.info(line)
   }
+}
+
+/** The archived baseline, when one is reused, as a side runGate takes as it is. */
+export function givenBaseline(plan: BaselinePlan): { baseline?: GivenSide } {
+  return plan.archivedPath ? { baseline: { path: plan.archivedPath, source: 'archived' } } : {}
 }
 
 /** Copies an archived side into the evidence directory, so a shard's artifact is self-contained. */
 export async function copySide(from: string, evidenceDir: string, name: string): Promise<string> {
-  const target = path.join(evidenceDir, 'helm', name)
+  const target = path.join(evidenceDir, name)
   await cp(from, target, { recursive: true })
   return target
 }
@@ -170,11 +188,8 @@ export async function writeReports(
   const jsonPath = path.join(evidenceDir, 'report.json')
   const markdownPath = path.join(evidenceDir, 'report.md')
   await mkdir(evidenceDir, { recursive: true })
-  await writeFile(jsonPath, session.deps.renderJson(report))
-  await writeFile(
-    markdownPath,
-    session.deps.renderMarkdown(report, { maxLength: JOB_SUMMARY_MAX_LENGTH, lengthUnit: 'utf8', gateFileChange })
-  )
+  await writeFile(jsonPath, renderJson(report))
+  await writeFile(markdownPath, renderMarkdown(report, { maxLength: LIMITS.jobSummary, lengthUnit: 'utf8', gateFileChange }))
   return { jsonPath, markdownPath }
 }
 
@@ -193,8 +208,4 @@ export async function uploadEvidence(session: Session, name: string, dir: string
     session.deps.io.error(`could not upload the evidence artifact ${name}: ${(error as Error).message}`)
     return { id: null, name }
   }
-}
-
-export function sidesToRun(plan: BaselinePlan): Side[] {
-  return plan.archivedPath ? ['candidate'] : ['baseline', 'candidate']
 }

@@ -1,5 +1,5 @@
 /**
- * `run --out DIR` writes report.json, report.md, run-manifest.json, logs/ and one folder per side.
+ * `run --out DIR` writes report.json, report.md, manifest.json, logs/ and one folder per side.
  * A folder that already holds anything would be partly overwritten and partly mixed with the new
  * run, so only a new or empty folder is accepted; the refusal names what is there, and says when
  * it is an earlier helm-gate output (which must not be overwritten either: it is evidence).

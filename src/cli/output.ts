@@ -1,28 +1,20 @@
-/** Writing a finished report where the user asked for it, and the exit code it implies. */
+/** Writing a finished report where the user asked for it. */
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { InputError } from '../errors.js'
 import { renderConsole } from '../report/console.js'
 import { renderJson } from '../report/json.js'
 import { renderMarkdown } from '../report/markdown.js'
-import type { Report, Verdict } from '../report/model.js'
+import { LIMITS } from '../model/publication.js'
+import type { Report } from '../model/report.js'
 import type { CliIo } from './io.js'
-
-/** GitHub's comment limit is 65,536; leave room for the action's links and marker. */
-export const MARKDOWN_LIMIT = 65_000
-
-export function exitCodeFor(verdict: Verdict): number {
-  if (verdict === 'pass') return 0
-  if (verdict === 'error') return 2
-  return 1
-}
 
 export async function writeReportOutputs(
   report: Report,
   opts: { json: string | null; markdown: string | null; quiet: boolean; io: CliIo; color?: boolean }
 ): Promise<void> {
   if (opts.json) await writeText(opts.json, renderJson(report))
-  if (opts.markdown) await writeText(opts.markdown, renderMarkdown(report, { maxLength: MARKDOWN_LIMIT }))
+  if (opts.markdown) await writeText(opts.markdown, renderMarkdown(report, { maxLength: LIMITS.markdownFile }))
   if (!opts.quiet) opts.io.stdout(renderConsole(report, { color: opts.color ?? false }))
 }
 

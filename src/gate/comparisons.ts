@@ -5,7 +5,7 @@
 import type { GatedRun, StatisticsSettings } from '../config/types.js'
 import { GateError } from '../errors.js'
 import { perturbationKey } from '../helm/read/instance-stats.js'
-import type { ChangedExample, Comparison } from '../report/model.js'
+import type { ChangedExample, Comparison } from '../model/report.js'
 import { decideVerdict, estimatePaired, resolveMaxDrop } from '../stats/index.js'
 import type { VerdictDecision } from '../stats/types.js'
 import type { IssueLog } from './issues.js'

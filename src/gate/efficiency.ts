@@ -3,7 +3,7 @@
  * inference_runtime is how long the harness waited for each request, not time-to-first-token.
  */
 import type { StatisticsSettings } from '../config/types.js'
-import type { EfficiencyEntry } from '../report/model.js'
+import type { EfficiencyEntry } from '../model/report.js'
 import { quantile, ratiosOfQuantiles } from '../stats/index.js'
 import { pairValues } from './pairing.js'
 import type { RunData } from './run-data.js'

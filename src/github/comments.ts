@@ -9,7 +9,7 @@
  * When several match (for example two workflows raced on the first run), the oldest is updated
  * and the others are left alone, so a re-run never adds one more.
  */
-import { COMMENT_MAX_LENGTH } from '../action/constants.js'
+import { fitBody, LIMITS } from '../model/publication.js'
 import type { RestClient } from './rest.js'
 import type { RestComment } from './types.js'
 
@@ -24,21 +24,6 @@ export function findStickyComment(comments: readonly RestComment[], marker: stri
   )
   if (ours.length === 0) return null
   return ours.reduce((oldest, comment) => (comment.id < oldest.id ? comment : oldest))
-}
-
-/**
- * Cuts a body to GitHub's limit at a line boundary, closes an open code fence and says where the
- * full report is. The renderer already budgets its length; this is the last guard.
- */
-export function fitBody(body: string, max = COMMENT_MAX_LENGTH, where = 'the job summary and the report artifact'): string {
-  if (body.length <= max) return body
-  const notice = `\n\n… truncated to fit GitHub's ${max}-character limit; the full report is in ${where}.\n`
-  let cut = body.slice(0, Math.max(0, max - notice.length - 8))
-  const lastNewline = cut.lastIndexOf('\n')
-  if (lastNewline > cut.length / 2) cut = cut.slice(0, lastNewline)
-  const fences = (cut.match(/^```/gm) ?? []).length
-  if (fences % 2 === 1) cut += '\n```'
-  return `${cut}${notice}`.slice(0, max)
 }
 
 export interface StickyResult {
@@ -57,7 +42,7 @@ export async function upsertStickyComment(
   const base = `/repos/${repo.owner}/${repo.repo}`
   const comments = await client.paginate<RestComment>(`${base}/issues/${issueNumber}/comments?per_page=100`)
   const existing = findStickyComment(comments, marker)
-  const fitted = fitBody(body)
+  const fitted = fitBody(body, LIMITS.comment)
   if (existing) {
     const updated = await client.request<RestComment>('PATCH', `${base}/issues/comments/${existing.id}`, {
       body: fitted

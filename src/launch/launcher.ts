@@ -1,6 +1,6 @@
 /**
  * The launched deployments of one run: what to start for each side, where (the checked-out
- * tree or a worktree of the base commit), and the records that go into run-manifest.json.
+ * tree or a worktree of the base commit), and the records that go into manifest.json.
  * `up` starts a side's server and waits until it serves the model; `down` stops it; `close`
  * stops whatever is still up and removes the worktree. The runner calls them on a schedule
  * (schedule.ts) and `close` in a finally, so nothing outlives the run.

@@ -4,8 +4,8 @@
  * inconclusive > pass) and the headline says which half decided it. Pure.
  */
 import type { GateConfig } from '../config/types.js'
-import type { LoadReport } from '../report/load-model.js'
-import type { Report, Verdict } from '../report/model.js'
+import type { LoadReport } from '../model/load-report.js'
+import type { Report, Verdict } from '../model/report.js'
 import { HELM_GATE_VERSION } from '../version.js'
 import { worstVerdict } from './compare.js'
 

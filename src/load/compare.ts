@@ -9,8 +9,8 @@
  * never a pass: it is an error.
  */
 import type { LoadCheck } from '../config/load-types.js'
-import type { Verdict } from '../report/model.js'
-import type { CheckVerdict, LoadBlock, LoadCheckResult, LoadRatio, LoadSummary } from '../report/load-model.js'
+import type { Verdict } from '../model/report.js'
+import type { CheckVerdict, LoadBlock, LoadCheckResult, LoadRatio, LoadSummary } from '../model/load-report.js'
 import { blockPairRatio, pairsToResolve } from '../stats/log-ratio.js'
 import { metricValue } from './metrics.js'
 

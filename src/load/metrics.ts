@@ -6,7 +6,7 @@
  * time percentiles (docs/load.md).
  */
 import type { SloBound } from '../config/load-types.js'
-import type { LoadFigures, Percentiles } from '../report/load-model.js'
+import type { LoadFigures, Percentiles } from '../model/load-report.js'
 import { quantileSorted } from '../stats/quantile.js'
 import type { RequestTiming } from './types.js'
 

@@ -5,7 +5,7 @@
  */
 import type { GateConfig, ServerDeployment } from '../config/types.js'
 import type { LoadSettings } from '../config/load-types.js'
-import type { LoadBlock, LoadReport, LoadSide, LoadSummary } from '../report/load-model.js'
+import type { LoadBlock, LoadReport, LoadSide, LoadSummary } from '../model/load-report.js'
 import { LOG_RATIO_METHOD } from '../stats/log-ratio.js'
 import { createRandom } from '../stats/random.js'
 import { connect, streamRequest, type Connection, type StreamResult, type Target } from './client.js'

@@ -3,7 +3,7 @@
  * alternate A B B A A B ... so that a drift that is linear in time cancels within the pairs
  * (docs/load.md). Block pair i is the i-th block of each side; pairs are adjacent in time.
  */
-import type { LoadSide } from '../report/load-model.js'
+import type { LoadSide } from '../model/load-report.js'
 
 export interface ScheduledBlock {
   side: LoadSide

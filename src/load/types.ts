@@ -1,5 +1,5 @@
 /** What the load generator records per request (one line of the timings JSONL, docs/load.md). */
-import type { LoadSide } from '../report/load-model.js'
+import type { LoadSide } from '../model/load-report.js'
 
 export type RequestStatus = 'ok' | 'error' | 'timeout'
 

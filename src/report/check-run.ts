@@ -7,13 +7,11 @@
 import { sanitizeText, truncateText } from './escape.js'
 import { formatCount, VERDICT_WORD } from './format.js'
 import { renderMarkdown, type MarkdownOptions, type MarkdownSection } from './markdown.js'
-import type { Report } from './model.js'
+import { LIMITS } from '../model/publication.js'
+import type { Report } from '../model/report.js'
 
-export type CheckRunConclusion = 'success' | 'failure' | 'neutral'
-
+/** The conclusion is not the renderer's business: see model/publication.ts. */
 export interface CheckRunOptions {
-  /** What an inconclusive verdict becomes. It blocks a merge like a failure unless chosen otherwise. */
-  inconclusive?: 'failure' | 'neutral'
   links?: MarkdownOptions['links']
   gateFileChange?: string | null
   /** Per field (summary, text); GitHub's limit is 65,535. */
@@ -24,21 +22,10 @@ export interface CheckRunOutput {
   title: string
   summary: string
   text: string
-  conclusion: CheckRunConclusion
 }
-
-export const CHECK_RUN_OUTPUT_LIMIT = 65_535
-/** GitHub does not document a title limit; the checks UI shows about one line. */
-const TITLE_LIMIT = 255
 
 const SUMMARY_SECTIONS: readonly MarkdownSection[] = ['headline', 'links', 'issues', 'gate-file', 'table', 'inconclusive', 'efficiency']
 const TEXT_SECTIONS: readonly MarkdownSection[] = ['forest', 'examples']
-
-export function checkRunConclusion(verdict: Report['verdict'], inconclusive: 'failure' | 'neutral' = 'failure'): CheckRunConclusion {
-  if (verdict === 'pass') return 'success'
-  if (verdict === 'inconclusive') return inconclusive
-  return 'failure'
-}
 
 function title(report: Report): string {
   const gated = report.comparisons.filter(c => c.gated)
@@ -53,11 +40,11 @@ function title(report: Report): string {
     )
   }
   // Plain text (GitHub does not render markdown in the title), one line.
-  return truncateText(sanitizeText(parts.join(': ')).replace(/\s+/g, ' '), TITLE_LIMIT)
+  return truncateText(sanitizeText(parts.join(': ')).replace(/\s+/g, ' '), LIMITS.checkTitle)
 }
 
 export function renderCheckRun(report: Report, options: CheckRunOptions = {}): CheckRunOutput {
-  const maxLength = Math.min(options.maxLength ?? CHECK_RUN_OUTPUT_LIMIT, CHECK_RUN_OUTPUT_LIMIT)
+  const maxLength = Math.min(options.maxLength ?? LIMITS.checkOutput, LIMITS.checkOutput)
   const shared = { maxLength, links: options.links, gateFileChange: options.gateFileChange ?? null }
   const summary = renderMarkdown(report, { ...shared, sections: SUMMARY_SECTIONS })
   const hasDetail = report.comparisons.length > 0
@@ -65,7 +52,6 @@ export function renderCheckRun(report: Report, options: CheckRunOptions = {}): C
   return {
     title: title(report),
     summary,
-    text,
-    conclusion: checkRunConclusion(report.verdict, options.inconclusive)
+    text
   }
 }

@@ -1,7 +1,7 @@
 /** The load half for a terminal: the checks as an aligned table and the throughput/TTFT chart. */
 import { escapeTerminal, truncateText } from './escape.js'
 import { loadChart } from './load-chart.js'
-import type { LoadReport } from './load-model.js'
+import type { LoadReport } from '../model/load-report.js'
 import { checkName, levelLabel, loadValue, ratioText } from './load-text.js'
 
 const safe = (text: string, max: number): string => truncateText(escapeTerminal(text), max)

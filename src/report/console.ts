@@ -7,7 +7,7 @@
 import { renderLoadConsole } from './console-load.js'
 import { escapeTerminal, truncateText } from './escape.js'
 import { comparisonVerdictLabel, formatCount, formatInterval, formatLevel, formatNumber, formatSigned, VERDICT_WORD } from './format.js'
-import type { Comparison, Report, ReportIssue, Verdict } from './model.js'
+import type { Comparison, Report, ReportIssue, Verdict } from '../model/report.js'
 
 export interface ConsoleOptions {
   /** ANSI colours; when false the output contains no escape sequence at all. */

@@ -2,7 +2,7 @@
  * Number and label formatting shared by the renderers, so the PR comment, the check run and the
  * console say the same thing in the same words.
  */
-import type { Comparison, Verdict } from './model.js'
+import type { Comparison, Verdict } from '../model/report.js'
 
 /**
  * About four significant digits, never more than four decimals: metric values range from 0/1

@@ -11,7 +11,7 @@
  * comparison that reached a verdict; a `null` where a number belongs marks a defect upstream.
  * Properties whose value is `undefined` (unset optional fields) are omitted.
  */
-import type { Report } from './model.js'
+import type { Report } from '../model/report.js'
 
 interface Shape {
   keys: readonly string[]

@@ -3,7 +3,7 @@
  * the PR comment and the console. Each point is its side's letter (B baseline, C candidate)
  * followed by the level's number in the legend. Pure.
  */
-import type { LoadReport } from './load-model.js'
+import type { LoadReport } from '../model/load-report.js'
 
 const WIDTH = 44
 const HEIGHT = 10

@@ -1,5 +1,5 @@
 /** Names and numbers of the load half, shared by its markdown and console renderings. */
-import type { LoadCheckResult, LoadReport } from './load-model.js'
+import type { LoadCheckResult, LoadReport } from '../model/load-report.js'
 
 const UNITS: Record<string, string> = {
   output_tokens_per_second: 'tok/s',

@@ -6,7 +6,7 @@
 import { codeBlock, codeSpan, escapeInline } from './escape.js'
 import { formatLevel, VERDICT_EMOJI, VERDICT_WORD } from './format.js'
 import { loadChart } from './load-chart.js'
-import type { LoadReport } from './load-model.js'
+import type { LoadReport } from '../model/load-report.js'
 import { checkName, levelLabel, loadValue, ratioText } from './load-text.js'
 
 export function renderLoadMarkdown(load: LoadReport | undefined): string[] {

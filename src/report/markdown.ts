@@ -28,7 +28,7 @@ import {
   VERDICT_EMOJI,
   VERDICT_WORD
 } from './format.js'
-import type { ChangedExample, Comparison, EfficiencyEntry, Report, ReportIssue, SideInfo } from './model.js'
+import type { ChangedExample, Comparison, EfficiencyEntry, Report, ReportIssue, SideInfo } from '../model/report.js'
 
 export type MarkdownSection =
   'headline' | 'issues' | 'table' | 'forest' | 'inconclusive' | 'efficiency' | 'examples' | 'gate-file' | 'links'

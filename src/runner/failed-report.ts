@@ -6,8 +6,8 @@
  */
 import type { StatisticsSettings } from '../config/types.js'
 import type { GateError } from '../errors.js'
-import { errorReport } from '../action/error-report.js'
-import type { Report } from '../report/model.js'
+import { errorReport } from '../pipeline/error-report.js'
+import type { Report } from '../model/report.js'
 
 export function sidesFailedReport(
   errors: GateError[],

@@ -2,15 +2,16 @@
  * Runs the gate's run entries against the baseline and candidate deployments with the real
  * helm-run: one process per side, at the same time unless asked otherwise, each with its own
  * generated prod_env, fresh suite and output path and cache disabled. Then checks that every
- * expected run directory is complete and writes run-manifest.json.
+ * expected run directory is complete.
  *
  * Problems found before anything runs (bad config, wrong HELM version) are thrown; problems of a
  * side (server not ready, helm-run failed, hung or left incomplete runs) are returned as errors
- * so the caller can still compare, report and upload the evidence.
+ * so the caller can still compare, report and upload the evidence. What each side did is returned
+ * as its manifest record; runGate (pipeline/run-gate.ts) writes the manifest.
  */
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { delimiter, dirname, join, relative, resolve } from 'node:path'
+import { delimiter, dirname, join, resolve } from 'node:path'
 import { fingerprint } from '../config/fingerprint.js'
 import { gateFingerprint } from '../launch/gate-fingerprint.js'
 import { Launcher, type LaunchManifest } from '../launch/launcher.js'
@@ -18,20 +19,19 @@ import { runOnSchedule } from '../launch/schedule.js'
 import { launchesDiffer, scheduleNotes } from '../launch/notes.js'
 import type { Deployment, GateConfig, GatedRun, HelmSettings } from '../config/types.js'
 import { ConfigError, GateError, HelmRunError } from '../errors.js'
-import { HELM_GATE_VERSION } from '../version.js'
 import { runHelmProcess, type HelmProcessResult } from './helm-process.js'
 import { assertPinnedVersion, installedHelmVersion, pluginPythonPath, pythonFor, resolveHelmRun } from './helm-install.js'
 import { assertComparableDeployments, assertDistinctDeployments, PROD_ENV_FILES, prodEnvFor, redactedFiles } from './prod-env.js'
 import { probeServer, type ProbeResult } from './readiness.js'
+import { manifestPath, type SideRecord } from '../model/manifest.js'
 import { explainSideErrors } from './root-cause.js'
-import { writeRunManifest, type SideManifest } from './run-manifest.js'
 import { planSide, type Side, type SidePlan } from './side-plan.js'
 import { verifySideOutput } from './verify.js'
 
 export type { Side } from './side-plan.js'
 
 export interface RunSidesOptions {
-  /** Output folder: `<outDir>/<side>/` (HELM output), `<outDir>/logs/<side>.log`, run-manifest.json. */
+  /** Output folder: `<outDir>/<side>/` (HELM output), `<outDir>/logs/<side>.log`. */
   outDir: string
   sides: Side[]
   /** The gated runs to execute (a shard); all of config.runs by default. */
@@ -87,13 +87,16 @@ export interface RunOutcome {
   /** Everything that went wrong, each naming its side (and run, when known). */
   errors: GateError[]
   sides: Partial<Record<Side, SideOutcome>>
-  manifestPath: string
+  /** Each side's manifest record, paths relative to outDir. */
+  records: Partial<Record<Side, SideRecord>>
   fingerprint: string
   helmVersion: string
   startedAt: string
   endedAt: string
   /** Wall time of the whole invocation, probes included. */
   durationMs: number
+  /** sequential: one side after the other; concurrent: both at once. */
+  schedule: 'sequential' | 'concurrent'
   /** The launched servers (src/launch), null when nothing was launched. */
   launch: LaunchManifest | null
   /** Caveats for the report (e.g. what a sequential schedule cannot cancel). */
@@ -286,37 +289,25 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
       ? await gateFingerprint(config, cwd, opts.baseRef ?? null, env)
       : fingerprint(config)
     const launchManifest = launcher?.manifest() ?? null
-    const manifestPath = await writeRunManifest(outDir, {
-      schema: 'helm-gate-run/1',
-      tool_version: HELM_GATE_VERSION,
-      config_source: config.source,
-      fingerprint: print,
-      helm_version: helmVersion,
-      self_check: Boolean(opts.selfCheck),
-      concurrent: schedule === 'concurrent',
-      schedule,
-      launch: launchManifest,
-      started_at: started.toISOString(),
-      ended_at: ended.toISOString(),
-      sides: Object.fromEntries(
-        prepared.plans.map(plan => [
-          plan.side,
-          sideManifest(plan, outcomes.get(plan.side) as SideOutcome, prepared.deployments[plan.side], outDir)
-        ])
-      )
-    })
+    const records = Object.fromEntries(
+      prepared.plans.map(plan => [
+        plan.side,
+        sideRecord(plan, outcomes.get(plan.side) as SideOutcome, prepared.deployments[plan.side], outDir)
+      ])
+    ) as Partial<Record<Side, SideRecord>>
     const sideOutcomes = Object.fromEntries(outcomes) as Partial<Record<Side, SideOutcome>>
     return {
       paths: Object.fromEntries(prepared.plans.map(plan => [plan.side, plan.outputPath])),
       completed: [...outcomes.values()].filter(outcome => outcome.complete).map(outcome => outcome.side),
       errors: [...outcomes.values()].flatMap(outcome => outcome.errors),
       sides: sideOutcomes,
-      manifestPath,
+      records,
       fingerprint: print,
       helmVersion,
       startedAt: started.toISOString(),
       endedAt: ended.toISOString(),
       durationMs: ended.getTime() - started.getTime(),
+      schedule,
       launch: launchManifest,
       notes: scheduleNotes(schedule, launchManifest)
     }
@@ -407,7 +398,7 @@ function emptyOutcome(plan: SidePlan): SideOutcome {
   }
 }
 
-function sideManifest(plan: SidePlan, outcome: SideOutcome, deployment: Deployment, outDir: string): SideManifest {
+function sideRecord(plan: SidePlan, outcome: SideOutcome, deployment: Deployment, outDir: string): SideRecord {
   const described: Record<string, unknown> =
     deployment.kind === 'server'
       ? {
@@ -422,12 +413,13 @@ function sideManifest(plan: SidePlan, outcome: SideOutcome, deployment: Deployme
         }
       : { kind: 'prod_env', prod_env: deployment.localPath, deployment: deployment.deployment }
   return {
+    source: 'run',
     helm_deployment: plan.prodEnv.deployment,
     deployment: described,
     server: outcome.server,
-    output_path: relative(outDir, plan.outputPath),
+    output_path: manifestPath(outDir, plan.outputPath),
     suite: plan.suite,
-    log_file: relative(outDir, plan.logFile),
+    log_file: manifestPath(outDir, plan.logFile) ?? plan.logFile,
     entries: plan.entries,
     command: [plan.command, ...plan.args],
     prod_env: redactedFiles(plan.prodEnv),

@@ -6,7 +6,9 @@ import { join } from 'node:path'
 import type { GatedRun, HelmSettings } from '../config/types.js'
 import type { ProdEnv } from './prod-env.js'
 
-export type Side = 'baseline' | 'candidate'
+import type { Side } from '../model/report.js'
+
+export type { Side }
 
 export interface SidePlan {
   side: Side

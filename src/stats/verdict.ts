@@ -1,7 +1,8 @@
 /** The non-inferiority verdict of one comparison (docs/method.md "Verdicts"). */
 import { UsageError } from '../errors.js'
 import type { Direction, PairedEstimate, VerdictDecision } from './types.js'
-import { abs, ceil, isFiniteNumber, max } from './math.js'
+import { abs, isFiniteNumber } from './math.js'
+import { instancesToResolve } from './power.js'
 
 /**
  * The tolerated drop in metric units. A relative drop is a fraction of the baseline mean's size
@@ -62,20 +63,12 @@ export function decideVerdict(
       reason: `The observed ${worse} (${fmt(abs(est.delta))}) already reaches the tolerated ${fmt(maxDrop)}: more instances would not make this pass; the candidate is likely worse.`
     }
   }
-  const nNeeded = instancesNeeded(est.n, (high - low) / 2, gain + maxDrop)
+  const nNeeded = instancesToResolve(est.n, (high - low) / 2, gain + maxDrop)
   return {
     verdict: 'inconclusive',
     nNeeded,
     reason: `The ${level} ${shown} straddles ${bound}: about ${nNeeded} instances (now ${est.n}) would narrow it enough; use more instances, not a looser threshold.`
   }
-}
-
-/**
- * n_needed ~ n (half_width / (delta + m))^2: the half-width shrinks like 1/sqrt(n), and the interval
- * clears the margin once it is narrower than the distance from the estimate to -m.
- */
-export function instancesNeeded(n: number, halfWidth: number, distance: number): number {
-  return max(n + 1, ceil(n * (halfWidth / distance) ** 2))
 }
 
 function checkMargin(margin: number, field: string, value: unknown): void {

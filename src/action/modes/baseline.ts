@@ -1,16 +1,18 @@
 /**
- * Mode baseline: run only the baseline and archive it under a name that carries the gate set's
- * fingerprint, so pull requests can reuse it instead of running it again. Meant for pushes to
- * the default branch or a schedule; archives made elsewhere are never picked up.
+ * Mode baseline: the baseline comes from helm-run, the result goes to an artifact named by the
+ * gate set's fingerprint, so pull requests can reuse it instead of running it again. Meant for
+ * pushes to the default branch or a schedule; archives made elsewhere are never picked up.
  */
-import path from 'node:path'
+import { fingerprint } from '../../config/fingerprint.js'
 import { GateError } from '../../errors.js'
-import { baselineArtifactName, evidenceArtifactName } from '../artifact-names.js'
+import { baselineArtifactName, evidenceArtifactName } from '../../evidence/names.js'
+import type { ReportIssue } from '../../model/report.js'
+import { issueFrom } from '../../pipeline/error-report.js'
+import { runGate } from '../../pipeline/run-gate.js'
 import { OUTPUTS } from '../constants.js'
-import { issueFrom } from '../error-report.js'
-import { evidenceDir, recordManifest } from '../evidence.js'
+import { evidenceDir } from '../evidence.js'
 import type { Session } from '../session.js'
-import { loadGateFile, runSidesSafely, uploadEvidence } from '../steps.js'
+import { loadGateFile, pipelineSettings, uploadEvidence } from '../steps.js'
 import type { ModeOutcome } from './outcome.js'
 
 export async function baselineMode(session: Session): Promise<ModeOutcome> {
@@ -23,26 +25,21 @@ export async function baselineMode(session: Session): Promise<ModeOutcome> {
         `archived by a successful push, schedule or manual run on ${event.defaultBranch ?? 'the default branch'}`
     )
   }
-  const errors: unknown[] = []
+  const errors: ReportIssue[] = []
   let archiveName: string | null = null
   try {
     const { config, origin } = await loadGateFile(session)
-    const fingerprint = deps.fingerprint(config)
-    const result = await runSidesSafely(session, config, { outDir: path.join(dir, 'helm'), sides: ['baseline'] })
-    errors.push(...result.errors)
-    const manifest = await recordManifest(session, dir, {
-      fingerprint,
-      helmVersion: config.helm?.version ?? null,
-      configSource: origin,
-      sidePaths: result.paths,
-      completed: result.completed,
-      runs: config.runs,
+    const { report, manifest } = await runGate({
+      ...(await pipelineSettings(session, config, origin)),
+      sides: ['baseline'],
+      compare: false,
       baselineOrigin: { kind: 'run' }
     })
-    if (manifest.complete && result.errors.length === 0) archiveName = baselineArtifactName(settings.baselineArtifact, fingerprint)
+    errors.push(...report.errors)
+    if (manifest.complete) archiveName = baselineArtifactName(settings.baselineArtifact, fingerprint(config))
   } catch (error) {
     if (!(error instanceof GateError)) throw error
-    errors.push(error)
+    errors.push(issueFrom(error))
   }
 
   // An incomplete baseline is uploaded as evidence under another name, so it can never be reused.
@@ -59,13 +56,13 @@ export async function baselineMode(session: Session): Promise<ModeOutcome> {
   io.setOutput(OUTPUTS.artifactName, name)
   if (upload.id !== null) io.setOutput(OUTPUTS.artifactId, upload.id)
   if (archiveName && upload.id === null) {
-    errors.push(new GateError('baseline.upload', `the baseline archive ${archiveName} could not be uploaded`))
+    errors.push({ code: 'baseline.upload', message: `the baseline archive ${archiveName} could not be uploaded` })
   }
 
   const ok = errors.length === 0 && archiveName !== null
   const headline = ok
     ? `Archived the baseline as ${archiveName}.`
-    : `The baseline could not be archived: ${errors.map(e => issueFrom(e).message).join('; ')}`
+    : `The baseline could not be archived: ${errors.map(e => e.message).join('; ')}`
   await io.writeSummary(`## helm-gate baseline\n\n${headline}\n`)
   io.setOutput(OUTPUTS.verdict, ok ? 'pass' : 'error')
   return { verdict: ok ? 'pass' : 'error', headline }

@@ -1,30 +1,31 @@
 /**
- * Mode compare: the aggregating job of a sharded gate. Downloads every shard's artifact (from
- * this run, or under workflow_run from the triggering run), checks each was made from the same
- * gate set and is complete, merges the run directories per side and publishes one verdict.
+ * Mode compare: the aggregating job of a sharded gate. The sides come from every shard's
+ * artifact (from this run, or under workflow_run from the triggering run), each checked to be
+ * made from the same gate set and complete, merged per side; the result goes to the PR comment,
+ * the check run and the evidence artifact, as in mode gate.
  */
 import { cp, mkdir, stat } from 'node:fs/promises'
 import path from 'node:path'
+import { fingerprint as fingerprintOf } from '../../config/fingerprint.js'
 import type { GateConfig } from '../../config/types.js'
 import { GateError } from '../../errors.js'
+import { evidenceArtifactName } from '../../evidence/names.js'
+import { selectShardSet } from '../../evidence/shard-set.js'
 import type { StoredArtifact } from '../../github/artifacts.js'
 import { downloadRunArtifact, listRunArtifacts } from '../../github/run-artifacts.js'
 import type { RestPullRequest } from '../../github/types.js'
 import { safeEntryPath } from '../../github/zip.js'
 import { scanRuns } from '../../helm/read/discover.js'
-import type { Report } from '../../report/model.js'
-import { evidenceArtifactName } from '../artifact-names.js'
-import { errorReport } from '../error-report.js'
+import { readManifest, type BaselineOrigin } from '../../model/manifest.js'
+import { SIDES, type Report } from '../../model/report.js'
+import { errorReport } from '../../pipeline/error-report.js'
+import { runGate } from '../../pipeline/run-gate.js'
 import { evidenceDir } from '../evidence.js'
-import { readManifest, type BaselineOrigin, type Side } from '../manifest.js'
 import { publish } from '../publish.js'
 import type { Session } from '../session.js'
-import { selectShardSet } from '../shard-set.js'
-import { loadGateFile, uploadEvidence, writeReports } from '../steps.js'
+import { loadGateFile, pipelineSettings, uploadEvidence, writeReports } from '../steps.js'
 import { setCommonOutputs } from './gate.js'
 import type { ModeOutcome } from './outcome.js'
-
-const SIDES: Side[] = ['baseline', 'candidate']
 
 export async function compareShardsMode(session: Session): Promise<ModeOutcome> {
   const { deps, event } = session
@@ -38,7 +39,7 @@ export async function compareShardsMode(session: Session): Promise<ModeOutcome> 
     const gateFile = await loadGateFile(session)
     config = gateFile.config
     change = gateFile.change
-    const fingerprint = deps.fingerprint(config)
+    const fingerprint = fingerprintOf(config)
     const fromOtherRun = event.eventName === 'workflow_run' && event.sourceRunId !== null
     const listed = fromOtherRun
       ? await listRunArtifacts(session.client, session.repo, event.sourceRunId as number)
@@ -65,16 +66,25 @@ export async function compareShardsMode(session: Session): Promise<ModeOutcome> 
         )
       }
       origin ??= manifest.baseline_origin
-      prNumber ??= manifest.event.pull_request
+      prNumber ??= manifest.event?.pull_request ?? null
       for (const side of SIDES) {
-        const relative = manifest.side_paths[side]
-        const from = relative === undefined ? null : safeEntryPath(target, relative)
+        const relative = manifest.sides[side]?.output_path
+        const from = relative === undefined || relative === null ? null : safeEntryPath(target, relative)
         if (from === null) continue
         await mergeRunDirectories(from, path.join(merged, side))
       }
     }
     if (fromOtherRun) prNumber = await confirmPullRequest(session, prNumber)
-    report = await deps.compareOutputs(path.join(merged, 'baseline'), path.join(merged, 'candidate'), config, priorErrors)
+    const result = await runGate({
+      ...(await pipelineSettings(session, config, gateFile.origin)),
+      given: {
+        baseline: { path: path.join(merged, 'baseline'), source: 'artifact' },
+        candidate: { path: path.join(merged, 'candidate'), source: 'artifact' }
+      },
+      priorErrors,
+      baselineOrigin: origin
+    })
+    report = result.report
     report.notes.push(`Aggregated ${set.count} shard(s).`, ...gateFile.notes)
   } catch (error) {
     report = errorReport('The sharded gate could not be aggregated.', [error], config?.statistics)

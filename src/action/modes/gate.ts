@@ -1,23 +1,24 @@
 /**
- * Mode gate: resolve the baseline, run what is needed, compare, upload the evidence, publish.
- * Every failure on the way becomes an error report, so evidence and a verdict always come out.
+ * Mode gate: the sides come from helm-run (the baseline, or an archived one from the default
+ * branch), the results go to the PR comment, the check run and the evidence artifact. Every
+ * failure on the way becomes an error report, so evidence and a verdict always come out.
  */
-import path from 'node:path'
+import { fingerprint } from '../../config/fingerprint.js'
 import type { GateConfig } from '../../config/types.js'
 import { GateError } from '../../errors.js'
-import type { Report } from '../../report/model.js'
-import { evidenceArtifactName } from '../artifact-names.js'
+import { evidenceArtifactName } from '../../evidence/names.js'
+import type { BaselineOrigin } from '../../model/manifest.js'
+import type { Report } from '../../model/report.js'
+import { errorReport } from '../../pipeline/error-report.js'
+import { runGate } from '../../pipeline/run-gate.js'
 import { OUTPUTS } from '../constants.js'
-import { errorReport } from '../error-report.js'
-import { evidenceDir, recordManifest } from '../evidence.js'
-import type { BaselineOrigin } from '../manifest.js'
+import { evidenceDir } from '../evidence.js'
 import { publish } from '../publish.js'
 import type { Session } from '../session.js'
-import { loadGateFile, planBaseline, runSidesSafely, sidesToRun, uploadEvidence, writeReports } from '../steps.js'
+import { givenBaseline, loadGateFile, pipelineSettings, planBaseline, uploadEvidence, writeReports } from '../steps.js'
 import type { ModeOutcome } from './outcome.js'
 
 export async function gateMode(session: Session): Promise<ModeOutcome> {
-  const { deps } = session
   const dir = await evidenceDir(session)
   let report: Report
   let config: GateConfig | null = null
@@ -27,29 +28,20 @@ export async function gateMode(session: Session): Promise<ModeOutcome> {
     const gateFile = await loadGateFile(session)
     config = gateFile.config
     change = gateFile.change
-    const fingerprint = deps.fingerprint(config)
-    const plan = await planBaseline(session, config, fingerprint)
+    const plan = await planBaseline(session, config, fingerprint(config))
     origin = plan.origin
     // require-archived without an archive: nothing worth running.
     if (plan.errors.length > 0) throw plan.errors[0]
-    const outDir = path.join(dir, 'helm')
-    const result = await runSidesSafely(session, config, { outDir, sides: sidesToRun(plan) })
-    const baselinePath = plan.archivedPath ?? result.paths.baseline ?? path.join(outDir, 'baseline')
-    const candidatePath = result.paths.candidate ?? path.join(outDir, 'candidate')
-    await recordManifest(session, dir, {
-      fingerprint,
-      helmVersion: config.helm?.version ?? null,
-      configSource: gateFile.origin,
-      sidePaths: result.paths,
-      completed: result.completed,
-      runs: config.runs,
+    const result = await runGate({
+      ...(await pipelineSettings(session, config, gateFile.origin)),
+      given: givenBaseline(plan),
       baselineOrigin: origin
     })
-    report = await deps.compareOutputs(baselinePath, candidatePath, config, [...plan.errors, ...result.errors])
+    report = result.report
     report.notes.push(plan.note, ...gateFile.notes)
   } catch (error) {
     report = errorReport('The gate could not run.', [error], config?.statistics)
-    if (!(error instanceof GateError)) deps.io.error(`internal error: ${(error as Error).stack ?? error}`)
+    if (!(error instanceof GateError)) session.deps.io.error(`internal error: ${(error as Error).stack ?? error}`)
   }
   const written = await writeReports(session, report, dir, change)
   const upload = await uploadEvidence(session, evidenceArtifactName('gate', session.event.runAttempt), dir)

@@ -1,4 +1,4 @@
-import type { Verdict } from '../../report/model.js'
+import type { Verdict } from '../../model/report.js'
 
 /** What a mode hands back to run(): the verdict decides the exit status. */
 export interface ModeOutcome {

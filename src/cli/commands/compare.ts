@@ -8,7 +8,8 @@ import { UsageError } from '../../errors.js'
 import { compareOutputs, type RunDefaults } from '../../gate/compare.js'
 import { numberOption, parseArgs, type ParsedArgs } from '../args.js'
 import type { CliIo } from '../io.js'
-import { writeReportOutputs, exitCodeFor } from '../output.js'
+import { exitCode } from '../../model/publication.js'
+import { writeReportOutputs } from '../output.js'
 
 export const COMPARE_USAGE = `usage: helm-gate compare <baseline> <candidate> [options]
 
@@ -79,7 +80,7 @@ export async function compareCommand(argv: string[], io: CliIo): Promise<number>
     quiet: args.flags.has('quiet'),
     io
   })
-  return exitCodeFor(report.verdict)
+  return exitCode(report.verdict)
 }
 
 async function configFromArgs(args: ParsedArgs): Promise<{ config: GateConfig; defaults: RunDefaults | null }> {

@@ -14,7 +14,8 @@ import type { GateConfig } from '../../config/types.js'
 import { parseArgs, requiredConfig } from '../args.js'
 import type { CliIo } from '../io.js'
 import { assertFreshOutputFolder } from '../out-folder.js'
-import { exitCodeFor, writeReportOutputs } from '../output.js'
+import { exitCode } from '../../model/publication.js'
+import { writeReportOutputs } from '../output.js'
 
 export const LOAD_USAGE = `usage: helm-gate load --config FILE [options]
 
@@ -53,7 +54,7 @@ export async function loadCommand(argv: string[], io: CliIo): Promise<number> {
   const outcome = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: null })
   const report = loadOnlyReport(config, outcome.report)
   await writeReportOutputs(report, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io })
-  return exitCodeFor(report.verdict)
+  return exitCode(report.verdict)
 }
 
 /** Runs the load half and writes its timings into `outDir`; shared by `load` and `run`. */

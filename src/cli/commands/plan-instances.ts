@@ -14,7 +14,7 @@
 import type { GateConfig } from '../../config/types.js'
 import { MIN_BOOTSTRAP_UNITS } from '../../gate/comparisons.js'
 import type { InstanceCount } from '../../runner/instance-count.js'
-import { binarySd, instancesNeeded } from '../../runner/power-plan.js'
+import { binarySd, instancesNeeded } from '../../stats/power.js'
 import { twoSidedZ } from '../../stats/normal.js'
 import { tangoInterval } from '../../stats/paired-proportions.js'
 

@@ -1,14 +1,14 @@
 /**
  * `helm-gate power --config FILE [--pilot DIR | --discordance R]`: for each gated comparison,
  * the smallest max_eval_instances whose interval would be narrower than its tolerated drop.
- * Normal approximation for paired differences (see runner/power-plan.ts).
+ * Normal approximation for paired differences (see stats/power.ts).
  */
 import { readFile, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { loadGateConfig } from '../../config/load.js'
 import { InputError, UsageError } from '../../errors.js'
-import type { Comparison, Report } from '../../report/model.js'
-import { binarySd, instancesNeeded } from '../../runner/power-plan.js'
+import type { Comparison, Report } from '../../model/report.js'
+import { binarySd, instancesNeeded } from '../../stats/power.js'
 import { normalQuantile } from '../../stats/normal.js'
 import { numberOption, parseArgs, requiredConfig } from '../args.js'
 import type { CliIo } from '../io.js'

@@ -6,15 +6,14 @@
 import { join, resolve } from 'node:path'
 import { loadGateConfig } from '../../config/load.js'
 import { UsageError } from '../../errors.js'
-import { compareOutputs } from '../../gate/compare.js'
+import type { Report } from '../../model/report.js'
+import { runGate } from '../../pipeline/run-gate.js'
 import { attachLoad, loadOnlyReport } from '../../load/combine.js'
-import type { Report } from '../../report/model.js'
-import { runSides } from '../../runner/run-sides.js'
-import { sidesFailedReport } from '../../runner/failed-report.js'
 import { numberOption, parseArgs, requiredConfig } from '../args.js'
 import { runLoadHalf } from './load.js'
 import type { CliIo } from '../io.js'
-import { exitCodeFor, writeReportOutputs } from '../output.js'
+import { exitCode } from '../../model/publication.js'
+import { writeReportOutputs } from '../output.js'
 import { assertFreshOutputFolder } from '../out-folder.js'
 
 export const RUN_USAGE = `usage: helm-gate run --config FILE [options]
@@ -85,40 +84,32 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     const loaded = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: null })
     const loadReport = loadOnlyReport(config, loaded.report)
     await writeReportOutputs(loadReport, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io })
-    return exitCodeFor(loadReport.verdict)
+    return exitCode(loadReport.verdict)
   }
   say(`helm-gate: ${selfCheck ? 'self-check (baseline against itself)' : 'baseline vs candidate'}, output in ${outDir}`)
 
-  const outcome = await runSides(config, {
+  const gate = await runGate({
+    config,
     outDir,
-    sides: ['baseline', 'candidate'],
+    mode: selfCheck ? 'cli run --self-check' : 'cli run',
     selfCheck,
     sequential: args.flags.has('sequential'),
     baseRef: args.options.get('baseline-ref') ?? null,
     readinessTimeoutMs: readySeconds === undefined ? undefined : readySeconds * 1000,
+    examples: examples ?? 3,
     log: args.flags.has('verbose') && !quiet ? say : undefined,
     progress: say,
     env: io.env,
     cwd: io.cwd
   })
-  for (const error of outcome.errors) say(`helm-gate: ${error.describe()}`)
-
-  const baselinePath = outcome.paths.baseline ?? join(outDir, 'baseline')
-  const candidatePath = outcome.paths.candidate ?? join(outDir, 'candidate')
-  // One cause, one error: a side that did not complete has already said why; reading its output
-  // would only add symptoms (and a healthy side that never started would look empty).
-  let report =
-    outcome.errors.length > 0
-      ? sidesFailedReport(outcome.errors, config.statistics, baselinePath, candidatePath)
-      : await compareOutputs(baselinePath, candidatePath, config, { examples: examples ?? 3 })
-  report.notes.push(...outcome.notes)
+  let report = gate.report
   // report.json and report.md outlive the console: without this they read as an ordinary gate
   // of two deployments, and the flip rate (the point of the self-check) would be lost.
   if (selfCheck) report.notes.unshift(...selfCheckNotes(report))
   // The performance half runs after the quality half, never at the same time (docs/load.md).
   if (config.load && only !== 'quality' && !selfCheck) {
     say('helm-gate: quality half done; the load half starts')
-    const loaded = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: outcome.paths.baseline ?? null })
+    const loaded = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: gate.paths.baseline })
     report = attachLoad(report, loaded.report)
   }
   await writeReportOutputs(report, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io })
@@ -126,12 +117,12 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   if (selfCheck && !quiet) io.stdout(noiseFloor(report))
   if (!quiet) io.stdout(budgetAdvice(report, config.helm?.maxEvalInstances ?? null))
   if (!quiet) {
-    io.stdout(`\nrun directories, logs (logs/), run-manifest.json and report.{json,md}: ${outDir}\n`)
+    io.stdout(`\nrun directories, logs (logs/), manifest.json and report.{json,md}: ${outDir}\n`)
   }
   // A self-check is a measurement, not a gate: its verdict compares a server with itself, so
   // only an error (the runs or the comparison could not be made) is a failure.
-  if (selfCheck) return report.verdict === 'error' ? exitCodeFor('error') : 0
-  return exitCodeFor(report.verdict)
+  if (selfCheck) return report.verdict === 'error' ? exitCode('error') : 0
+  return exitCode(report.verdict)
 }
 
 /** For inconclusive comparisons: the instance budget that would make them decisive. */

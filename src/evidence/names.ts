@@ -2,7 +2,8 @@
  * Artifact names. GitHub rejects `" : < > | * ? \r \n \ /` and refuses a second artifact of the
  * same name in one workflow run (409), so names carry the run attempt and the shard.
  */
-import { ARTIFACT_PREFIX } from './constants.js'
+/** Prefix of every artifact this action uploads; the mode and identity follow it. */
+export const ARTIFACT_PREFIX = 'helm-gate'
 
 const FORBIDDEN = /[":<>|*?\r\n\\/]/g
 

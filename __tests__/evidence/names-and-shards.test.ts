@@ -1,11 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
-import {
-  baselineArtifactName,
-  evidenceArtifactName,
-  parseShardArtifactName,
-  sanitizeArtifactName
-} from '../../src/action/artifact-names.js'
-import { selectShardSet } from '../../src/action/shard-set.js'
+import { baselineArtifactName, evidenceArtifactName, parseShardArtifactName, sanitizeArtifactName } from '../../src/evidence/names.js'
+import { selectShardSet } from '../../src/evidence/shard-set.js'
 import { selectShard } from '../../src/action/shards.js'
 import type { GatedRun } from '../../src/config/types.js'
 

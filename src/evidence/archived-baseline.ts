@@ -10,14 +10,14 @@
 import { createHash } from 'node:crypto'
 import { mkdir, rm } from 'node:fs/promises'
 import path from 'node:path'
-import { ageHours, selectBaselineCandidates, workflowRunRejection, type BaselineCriteria } from '../action/baseline-selection.js'
-import { readManifest, type BaselineOrigin, type EvidenceManifest } from '../action/manifest.js'
 import { GateError } from '../errors.js'
-import type { RepoRef } from './comments.js'
-import { GitHubHttpError, type RestClient } from './rest.js'
-import type { RestArtifact, RestWorkflowRun } from './types.js'
-import { decodeArtifactPath } from './artifact-paths.js'
-import { extractZip } from './zip.js'
+import { decodeArtifactPath } from '../github/artifact-paths.js'
+import type { RepoRef } from '../github/comments.js'
+import { GitHubHttpError, type RestClient } from '../github/rest.js'
+import type { RestArtifact, RestWorkflowRun } from '../github/types.js'
+import { extractZip } from '../github/zip.js'
+import { readManifest, type BaselineOrigin, type Manifest } from '../model/manifest.js'
+import { ageHours, selectBaselineCandidates, workflowRunRejection, type BaselineCriteria } from './baseline-selection.js'
 
 export interface ArchivedBaselineRequest {
   client: RestClient
@@ -33,8 +33,7 @@ export interface ArchivedBaselineRequest {
   log?: (message: string) => void
 }
 
-export type ArchivedBaseline =
-  { found: true; dir: string; manifest: EvidenceManifest; origin: BaselineOrigin } | { found: false; reason: string }
+export type ArchivedBaseline = { found: true; dir: string; manifest: Manifest; origin: BaselineOrigin } | { found: false; reason: string }
 
 export async function findArchivedBaseline(request: ArchivedBaselineRequest): Promise<ArchivedBaseline> {
   const { client, repo } = request
@@ -61,7 +60,7 @@ export async function findArchivedBaseline(request: ArchivedBaselineRequest): Pr
     const dir = path.join(request.destination, String(artifact.id))
     try {
       const manifest = await downloadAndVerify(client, base, artifact, dir, request)
-      const created = artifact.created_at ?? manifest.created_at
+      const created = artifact.created_at ?? manifest.ended_at
       log(`using archived baseline artifact ${artifact.id} from run ${artifact.workflow_run?.id}`)
       return {
         found: true,
@@ -104,7 +103,7 @@ async function downloadAndVerify(
   artifact: RestArtifact,
   dir: string,
   request: ArchivedBaselineRequest
-): Promise<EvidenceManifest> {
+): Promise<Manifest> {
   if (!artifact.digest) throw new GateError('baseline.no_digest', 'it has no digest to verify')
   const zip = await client.download(`${base}/actions/artifacts/${artifact.id}/zip`)
   // Listing digests carry the `sha256:` prefix; compare like with like.
@@ -124,7 +123,7 @@ async function downloadAndVerify(
       `it was made with HELM ${manifest.helm_version ?? 'unknown'}, the gate set pins ${request.helmVersion ?? 'none'}`
     )
   }
-  if (!manifest.complete || !manifest.sides.includes('baseline')) {
+  if (!manifest.complete || manifest.sides.baseline?.complete !== true) {
     throw new GateError('baseline.incomplete', 'its manifest says the baseline run was incomplete')
   }
   return manifest

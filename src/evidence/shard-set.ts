@@ -3,7 +3,7 @@
  * latest attempt) or the reason the set is incomplete out.
  */
 import type { StoredArtifact } from '../github/artifacts.js'
-import { parseShardArtifactName } from './artifact-names.js'
+import { parseShardArtifactName } from './names.js'
 
 export type ShardSet = { ok: true; count: number; artifacts: StoredArtifact[] } | { ok: false; reason: string }
 

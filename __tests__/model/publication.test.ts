@@ -1,6 +1,5 @@
 import { expect, it } from '@jest/globals'
-import { checkConclusion } from '../../src/github/checks.js'
-import { failsJob } from '../../src/action/verdict-exit.js'
+import { checkConclusion, exitCode, failsJob } from '../../src/model/publication.js'
 
 it('maps verdicts to check conclusions, inconclusive per the input', () => {
   expect(checkConclusion('pass', 'fail')).toBe('success')
@@ -16,4 +15,8 @@ it('fails the job unless the verdict passes or an inconclusive one is neutral', 
   expect(failsJob('error', 'neutral')).toBe(true)
   expect(failsJob('inconclusive', 'fail')).toBe(true)
   expect(failsJob('inconclusive', 'neutral')).toBe(false)
+})
+
+it('gives the CLI 0 for pass, 1 for fail or inconclusive and 2 for error', () => {
+  expect(['pass', 'fail', 'inconclusive', 'error'].map(v => exitCode(v as 'pass'))).toEqual([0, 1, 1, 2])
 })

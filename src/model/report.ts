@@ -5,9 +5,13 @@
  */
 
 import type { ReportContext, SideIdentity } from './identity.js'
-import type { LoadReport } from './load-model.js'
+import type { LoadReport } from './load-report.js'
 
 export type Verdict = 'pass' | 'fail' | 'inconclusive' | 'error'
+
+/** The two deployments a gate compares. */
+export type Side = 'baseline' | 'candidate'
+export const SIDES: readonly Side[] = ['baseline', 'candidate']
 
 export interface ReportIssue {
   code: string

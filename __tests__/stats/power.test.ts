@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { binarySd, instancesNeeded } from '../../src/runner/power-plan.js'
+import { binarySd, instancesNeeded, instancesToResolve } from '../../src/stats/power.js'
 
 describe('instancesNeeded', () => {
   it('matches the hand computation n = ceil((z * sd / (delta + m))^2)', () => {
@@ -17,5 +17,21 @@ describe('instancesNeeded', () => {
 
   it('binary sd shrinks with a non-zero delta', () => {
     expect(binarySd(0.2, 0.1)).toBeCloseTo(Math.sqrt(0.19), 12)
+  })
+})
+
+describe('instancesToResolve', () => {
+  it('is the same relation as instancesNeeded, read from a measured interval (z * sd = half-width * sqrt(n))', () => {
+    const z = 1.959963984540054
+    const sd = 0.3
+    const n = 50
+    const halfWidth = (z * sd) / Math.sqrt(n)
+    const fromPlan = instancesNeeded({ sd, delta: 0.01, margin: 0.02, confidence: 0.95 }) as number
+    expect(Math.abs(instancesToResolve(n, halfWidth, 0.03) - fromPlan)).toBeLessThanOrEqual(1)
+    expect(fromPlan).toBe(385)
+  })
+
+  it('always asks for more instances than were measured', () => {
+    expect(instancesToResolve(100, 0.001, 0.5)).toBe(101)
   })
 })

@@ -3,14 +3,14 @@
  * Expected failures (GateError) print one line naming the file, field and value and exit 2;
  * a stack trace is shown only with --debug.
  */
-import { compareCommand, COMPARE_USAGE } from './cli/commands/compare.js'
-import { loadCommand } from './cli/commands/load.js'
-import { planCommand } from './cli/commands/plan.js'
-import { powerCommand } from './cli/commands/power.js'
-import { runCommand } from './cli/commands/run.js'
-import type { CliIo } from './cli/io.js'
-import { GateError } from './errors.js'
-import { HELM_GATE_VERSION } from './version.js'
+import { compareCommand, COMPARE_USAGE } from './commands/compare.js'
+import { loadCommand } from './commands/load.js'
+import { planCommand } from './commands/plan.js'
+import { powerCommand } from './commands/power.js'
+import { runCommand } from './commands/run.js'
+import type { CliIo } from './io.js'
+import { GateError } from '../errors.js'
+import { HELM_GATE_VERSION } from '../version.js'
 
 const USAGE = `helm-gate ${HELM_GATE_VERSION}: is the candidate deployment meaningfully worse than the baseline?
 

@@ -4,7 +4,7 @@
  * and it still goes through the renderers, so the PR comment says what went wrong.
  */
 import { GateError } from '../errors.js'
-import type { Report, ReportIssue } from '../report/model.js'
+import type { Report, ReportIssue, Side } from '../model/report.js'
 import { DEFAULT_STATISTICS, type StatisticsSettings } from '../config/types.js'
 import { HELM_GATE_VERSION } from '../version.js'
 
@@ -20,10 +20,25 @@ export function issueFrom(error: unknown): ReportIssue {
 }
 
 export function errorReport(headline: string, errors: readonly unknown[], statistics: StatisticsSettings = DEFAULT_STATISTICS): Report {
+  return emptyReport('error', headline, errors, statistics)
+}
+
+/**
+ * The report of a run that compares nothing (a shard, an archived baseline): pass only means
+ * every side ran to completion, which is what mode run's `verdict` output promises.
+ */
+export function runReport(sides: readonly Side[], complete: boolean, errors: readonly unknown[], statistics: StatisticsSettings): Report {
+  const headline = complete
+    ? `The ${sides.join(' and ')} ran to completion; nothing was compared here.`
+    : `The ${sides.join(' and ')} did not run to completion: ${errors.map(e => issueFrom(e).message).join('; ') || 'see the logs'}`
+  return emptyReport(complete ? 'pass' : 'error', headline, errors, statistics)
+}
+
+function emptyReport(verdict: Report['verdict'], headline: string, errors: readonly unknown[], statistics: StatisticsSettings): Report {
   return {
     schema_version: 1,
     tool: { name: 'helm-gate', version: HELM_GATE_VERSION },
-    verdict: 'error',
+    verdict,
     headline,
     errors: errors.map(issueFrom),
     warnings: [],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { ageHours, selectBaselineCandidates, workflowRunRejection } from '../../src/action/baseline-selection.js'
+import { ageHours, selectBaselineCandidates, workflowRunRejection } from '../../src/evidence/baseline-selection.js'
 import type { RestArtifact, RestWorkflowRun } from '../../src/github/types.js'
 
 const now = new Date('2026-06-10T12:00:00Z')

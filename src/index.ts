@@ -1,9 +1,0 @@
-/**
- * Bundled as dist/index.js (action.yml `runs.main`). Exits explicitly once run() settles, so
- * keep-alive sockets or retry timers left by the toolkit cannot keep the job step alive; the exit
- * code is the one run() set through setFailed.
- */
-import { run } from './main.js'
-
-await run()
-process.exit()

@@ -1,0 +1,149 @@
+/**
+ * The pipeline, on one screen: run the sides that are not given, record how they were made, and
+ * compare. `helm-gate run` and every action mode go through here; each is a short adapter that
+ * says where the sides come from (helm-run, an archived baseline, shard artifacts) and where the
+ * results go (files, a PR comment, an artifact).
+ *
+ *   gate file ─► runGate: runSides (helm-run per side) ─► manifest.json ─► compareOutputs ─► report
+ *
+ * Problems of a side (server not ready, helm-run failed, incomplete output) never throw: they
+ * become errors of the report, so a verdict (error) and the evidence always come out. A refusal
+ * before anything runs is thrown (a GateError), for the adapter to report.
+ */
+import { mkdir } from 'node:fs/promises'
+import path from 'node:path'
+import type { GateConfig, GatedRun } from '../config/types.js'
+import { fingerprint } from '../config/fingerprint.js'
+import { GateError } from '../errors.js'
+import { compareOutputs } from '../gate/compare.js'
+import { manifestPath, writeManifest, type BaselineOrigin, type Manifest, type SideRecord } from '../model/manifest.js'
+import { SIDES, type Report, type Side } from '../model/report.js'
+import { sidesFailedReport } from '../runner/failed-report.js'
+import { runSides, type RunOutcome } from '../runner/run-sides.js'
+import { HELM_GATE_VERSION } from '../version.js'
+import { runReport } from './error-report.js'
+
+export interface GivenSide {
+  /** The side's HELM output directory (a suite or output path). */
+  path: string
+  source: 'archived' | 'artifact'
+}
+
+export interface GateSettings {
+  config: GateConfig
+  /** Output folder: `<side>/` (HELM output), `logs/`, manifest.json. Reports are the adapter's. */
+  outDir: string
+  /** The sides this invocation produces (default both); mode baseline makes only the baseline. */
+  sides?: Side[]
+  /** Sides taken as they are instead of run: an archived baseline, merged shards. */
+  given?: Partial<Record<Side, GivenSide>>
+  /** The gated runs to execute (a shard's share); all of config.runs by default. */
+  runs?: GatedRun[]
+  /** false: run and record only (a shard, an archive); the report then says whether the runs completed. */
+  compare?: boolean
+  selfCheck?: boolean
+  /** One side after the other (overrides the gate file's schedule). */
+  sequential?: boolean
+  /** The commit `checkout: base` launches and `fingerprint_paths` are read from. */
+  baseRef?: string | null
+  readinessTimeoutMs?: number
+  examples?: number
+  /** Errors found before the pipeline (an unusable archive under require-archived, incomplete shards). */
+  priorErrors?: GateError[]
+  /** For the manifest: who ran it and where the gate file and the baseline came from. */
+  mode: string
+  configSource?: string
+  baselineOrigin?: BaselineOrigin | null
+  shard?: { index: number; count: number } | null
+  event?: Manifest['event']
+  env?: NodeJS.ProcessEnv
+  /** Where a relative helm.command is resolved. */
+  cwd?: string
+  /** Every helm-run output line, prefixed with its side. */
+  log?: (line: string) => void
+  /** Short progress lines. */
+  progress?: (line: string) => void
+}
+
+export interface GateResult {
+  report: Report
+  manifest: Manifest
+  /** Each side's HELM output directory (absolute), run here or given. */
+  paths: Record<Side, string>
+}
+
+export async function runGate(settings: GateSettings): Promise<GateResult> {
+  const { config } = settings
+  const started = new Date()
+  const outDir = path.resolve(settings.cwd ?? process.cwd(), settings.outDir)
+  const wanted = settings.sides ?? [...SIDES]
+  const given = settings.given ?? {}
+  const toRun = wanted.filter(side => !given[side])
+  const errors: GateError[] = [...(settings.priorErrors ?? [])]
+  await mkdir(outDir, { recursive: true })
+
+  let outcome: RunOutcome | null = null
+  if (toRun.length > 0) {
+    // Refusals before anything runs (HELM version, same deployment, missing key, an output folder
+    // in use) are thrown: there is nothing to record or compare, and stale files must not be.
+    outcome = await runSides(config, {
+      outDir,
+      sides: toRun,
+      runs: settings.runs,
+      selfCheck: settings.selfCheck,
+      sequential: settings.sequential,
+      baseRef: settings.baseRef,
+      readinessTimeoutMs: settings.readinessTimeoutMs,
+      log: settings.log,
+      progress: settings.progress,
+      env: settings.env,
+      cwd: settings.cwd
+    })
+    errors.push(...outcome.errors)
+  }
+
+  for (const error of errors.slice(settings.priorErrors?.length ?? 0)) settings.progress?.(`helm-gate: ${error.describe()}`)
+
+  const sides: Partial<Record<Side, SideRecord>> = { ...outcome?.records }
+  for (const side of wanted) {
+    const taken = given[side]
+    if (taken) sides[side] = { source: taken.source, output_path: manifestPath(outDir, taken.path), complete: true }
+  }
+  const complete = wanted.every(side => sides[side]?.complete === true) && errors.length === 0
+  const manifest: Manifest = {
+    schema: 'helm-gate-manifest/1',
+    tool_version: HELM_GATE_VERSION,
+    mode: settings.mode,
+    config_source: settings.configSource ?? config.source,
+    fingerprint: outcome?.fingerprint ?? fingerprint(config),
+    helm_version: outcome?.helmVersion ?? config.helm?.version ?? null,
+    entries: [...new Set((settings.runs ?? config.runs).map(run => run.entry))],
+    self_check: Boolean(settings.selfCheck),
+    concurrent: (outcome?.schedule ?? 'concurrent') === 'concurrent',
+    schedule: outcome?.schedule ?? 'concurrent',
+    launch: outcome?.launch ?? null,
+    started_at: started.toISOString(),
+    ended_at: new Date().toISOString(),
+    sides,
+    complete,
+    baseline_origin: settings.baselineOrigin ?? null,
+    shard: settings.shard ?? null,
+    event: settings.event ?? null
+  }
+  await writeManifest(outDir, manifest)
+
+  const sidePath = (side: Side): string => given[side]?.path ?? outcome?.paths[side] ?? path.join(outDir, side)
+  const paths = { baseline: sidePath('baseline'), candidate: sidePath('candidate') }
+  if (settings.compare === false) return { report: runReport(wanted, complete, errors, config.statistics), manifest, paths }
+  // One cause, one error: a side that did not complete has already said why; reading its output
+  // would only add symptoms (and a healthy side that never started would look empty).
+  const report =
+    (outcome?.errors.length ?? 0) > 0
+      ? sidesFailedReport(errors, config.statistics, paths.baseline, paths.candidate)
+      : await compareOutputs(paths.baseline, paths.candidate, config, {
+          priorErrors: errors,
+          examples: settings.examples
+        })
+  report.notes.push(...(outcome?.notes ?? []))
+  return { report, manifest, paths }
+}
