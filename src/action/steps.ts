@@ -19,6 +19,7 @@ import type { GateSettings, GivenSide } from '../pipeline/run-gate.js'
 import { renderJson } from '../report/json.js'
 import { renderMarkdown } from '../report/markdown.js'
 import { evidenceDir, manifestEvent } from './evidence.js'
+import { launchSettings } from './launch-policy.js'
 import { resolveGateFile, type ResolvedGateFile } from './gate-file.js'
 import type { Session } from './session.js'
 
@@ -158,7 +159,8 @@ export async function pipelineSettings(session: Session, config: GateConfig, con
     env: deps.env,
     cwd: session.workDir,
     log: line => deps.io.info(line),
-    progress: line => deps.io.info(line)
+    progress: line => deps.io.info(line),
+    ...launchSettings(session, config)
   }
 }
 
