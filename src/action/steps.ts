@@ -16,6 +16,7 @@ import type { BaselineOrigin } from '../model/manifest.js'
 import { LIMITS } from '../model/publication.js'
 import type { Report } from '../model/report.js'
 import type { GateSettings, GivenSide } from '../pipeline/run-gate.js'
+import { renderHtml } from '../report/html.js'
 import { renderJson } from '../report/json.js'
 import { renderMarkdown } from '../report/markdown.js'
 import { evidenceDir, manifestEvent } from './evidence.js'
@@ -192,6 +193,7 @@ export async function writeReports(
   await mkdir(evidenceDir, { recursive: true })
   await writeFile(jsonPath, renderJson(report))
   await writeFile(markdownPath, renderMarkdown(report, { maxLength: LIMITS.jobSummary, lengthUnit: 'utf8', gateFileChange }))
+  await writeFile(path.join(evidenceDir, 'report.html'), renderHtml(report))
   return { jsonPath, markdownPath }
 }
 
