@@ -12959,7 +12959,7 @@ const safe$1 = (text, max) => truncateText(escapeTerminal(text), max);
 function renderLoadConsole(load) {
     if (!load)
         return [];
-    const out = ['', `Performance: ${load.verdict.toUpperCase()}: ${safe$1(load.headline, 400)}`];
+    const out = ['', safe$1(load.headline, 400)];
     if (load.skipped)
         return out;
     if (load.checks.length > 0) {
@@ -55084,6 +55084,23 @@ async function writeTimings(file, timings) {
     }
 }
 
+/** The load half with its timings written into the output folder: for the CLI and the action. */
+/** Runs the load half and writes its timings (load-timings.jsonl) into `outDir`. */
+async function runLoadHalf(config, outDir, options) {
+    if (!config.load) {
+        throw new ConfigError('config.missing', 'the gate file has no load: section (the performance half)', {
+            file: config.source,
+            field: 'load'
+        });
+    }
+    const outcome = await runLoad(config, options);
+    if (outcome.timings.length > 0) {
+        await writeTimings(join(outDir, TIMINGS_FILE), outcome.timings);
+        outcome.report.timings_file = TIMINGS_FILE;
+    }
+    return outcome;
+}
+
 /**
  * `run --out DIR` writes report.json, report.md, manifest.json, logs/ and one folder per side.
  * A folder that already holds anything would be partly overwritten and partly mixed with the new
@@ -55156,21 +55173,6 @@ async function loadCommand(argv, io) {
     const report = loadOnlyReport(config, outcome.report);
     await writeReportOutputs(report, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io });
     return exitCode(report.verdict);
-}
-/** Runs the load half and writes its timings into `outDir`; shared by `load` and `run`. */
-async function runLoadHalf(config, outDir, options) {
-    if (!config.load) {
-        throw new ConfigError('config.missing', 'the gate file has no load: section (the performance half)', {
-            file: config.source,
-            field: 'load'
-        });
-    }
-    const outcome = await runLoad(config, options);
-    if (outcome.timings.length > 0) {
-        await writeTimings(join(outDir, TIMINGS_FILE), outcome.timings);
-        outcome.report.timings_file = TIMINGS_FILE;
-    }
-    return outcome;
 }
 
 /**

@@ -20,6 +20,7 @@ import { SIDES, type Report } from '../../model/report.js'
 import { errorReport } from '../../pipeline/error-report.js'
 import { runGate } from '../../pipeline/run-gate.js'
 import { evidenceDir } from '../evidence.js'
+import { withLoadHalf } from '../load-half.js'
 import { publish } from '../publish.js'
 import { sessionFingerprint } from '../launch-policy.js'
 import type { Session } from '../session.js'
@@ -84,7 +85,7 @@ export async function compareShardsMode(session: Session): Promise<ModeOutcome> 
       priorErrors,
       baselineOrigin: origin
     })
-    report = result.report
+    report = await withLoadHalf(session, config, result.report, dir, 'compare', result.paths.baseline)
     report.notes.push(`Aggregated ${set.count} shard(s).`, ...gateFile.notes)
   } catch (error) {
     report = errorReport('The sharded gate could not be aggregated.', [error], config?.statistics)

@@ -12,6 +12,7 @@ import { errorReport } from '../../pipeline/error-report.js'
 import { runGate } from '../../pipeline/run-gate.js'
 import { OUTPUTS } from '../constants.js'
 import { evidenceDir } from '../evidence.js'
+import { withLoadHalf } from '../load-half.js'
 import { publish } from '../publish.js'
 import { sessionFingerprint } from '../launch-policy.js'
 import type { Session } from '../session.js'
@@ -37,7 +38,7 @@ export async function gateMode(session: Session): Promise<ModeOutcome> {
       given: givenBaseline(plan),
       baselineOrigin: origin
     })
-    report = result.report
+    report = await withLoadHalf(session, config, result.report, dir, 'gate', result.paths.baseline)
     report.notes.push(plan.note, ...gateFile.notes)
   } catch (error) {
     report = errorReport('The gate could not run.', [error], config?.statistics)
