@@ -59435,6 +59435,8 @@ async function runOnSchedule(items, schedule, steps) {
                 ok = await steps.up(item);
                 if (ok)
                     await steps.measure(item);
+                if (ok)
+                    await steps.hold?.([item]);
             }
             finally {
                 await steps.down(item);
@@ -59455,6 +59457,7 @@ async function runOnSchedule(items, schedule, steps) {
             const thrown = measured.find((m) => m.status === 'rejected');
             if (thrown)
                 throw thrown.reason;
+            await steps.hold?.(items);
         }
     }
     catch (error) {
@@ -59785,6 +59788,11 @@ async function runSides(config, opts) {
                     }
                 },
                 measure: runOne,
+                hold: async (plans) => {
+                    const up = plans.filter(plan => launched(plan.side)).map(plan => plan.side);
+                    if (up.length > 0)
+                        await opts.whileUp?.(up);
+                },
                 down: async (plan) => {
                     if (launched(plan.side))
                         await launcher.down(plan.side);
