@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import require$$0$7, { readFile, open, stat, readdir, mkdir, writeFile, access, constants as constants$6, mkdtemp, rm, realpath } from 'node:fs/promises';
+import require$$0$7, { readFile, open, stat, readdir, realpath, mkdir, writeFile, access, constants as constants$6, mkdtemp, rm } from 'node:fs/promises';
 import path, { resolve, join, dirname, isAbsolute, delimiter, relative, basename } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import require$$2$1, { createHash } from 'node:crypto';
@@ -6919,20 +6919,6 @@ function parseDocument(source, options = {}) {
     }
     return doc;
 }
-function parse$1(src, reviver, options) {
-    let _reviver = undefined;
-    const doc = parseDocument(src, options);
-    if (!doc)
-        return null;
-    doc.warnings.forEach(warning => warn(doc.options.logLevel, warning));
-    if (doc.errors.length > 0) {
-        if (doc.options.logLevel !== 'silent')
-            throw doc.errors[0];
-        else
-            doc.errors = [];
-    }
-    return doc.toJS(Object.assign({ reviver: _reviver }, options));
-}
 function stringify(value, replacer, options) {
     let _replacer = null;
     if (typeof replacer === 'function' || Array.isArray(replacer)) {
@@ -6997,15 +6983,41 @@ class HelmRunError extends GateError {
 /** A deployment's server did not become ready. */
 class ServerNotReadyError extends GateError {
 }
+/**
+ * A value for a one-line message: JSON-like, cut at `max` characters. Never walks more than a few
+ * levels or a few hundred characters of the value (a 100,000-deep array from a hostile file must
+ * not exhaust the stack here), and never shows a string that looks like a credential.
+ */
 function showValue(value, max = 120) {
-    let text;
-    try {
-        text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
-    }
-    catch {
-        text = String(value);
-    }
+    const text = boundedJson(value, 6, max + 1);
     return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+const KEY_LIKE = /(?:^|[^A-Za-z0-9])(?:sk-[A-Za-z0-9_-]{8,}|gh[pousr]_[A-Za-z0-9]{16,}|github_pat_\w{16,}|xox[abpr]-[A-Za-z0-9-]{8,}|hf_[A-Za-z0-9]{16,}|Bearer\s+\S{8,})/;
+function boundedJson(value, depth, budget) {
+    if (typeof value === 'string')
+        return KEY_LIKE.test(value) ? '"(hidden)"' : JSON.stringify(value.length > budget ? value.slice(0, budget) : value);
+    if (typeof value === 'number' || typeof value === 'boolean' || value === null)
+        return String(value);
+    if (typeof value !== 'object')
+        return String(value);
+    if (depth <= 0)
+        return Array.isArray(value) ? '[…]' : '{…}';
+    const parts = [];
+    let used = 2;
+    const entries = Array.isArray(value)
+        ? value.map(item => [null, item])
+        : Object.entries(value).filter(([, item]) => item !== undefined);
+    for (const [key, item] of entries) {
+        if (used > budget) {
+            parts.push('…');
+            break;
+        }
+        const shown = boundedJson(item, depth - 1, budget - used);
+        const part = key === null ? shown : `${JSON.stringify(key)}:${shown}`;
+        parts.push(part);
+        used += part.length + 1;
+    }
+    return Array.isArray(value) ? `[${parts.join(',')}]` : `{${parts.join(',')}}`;
 }
 
 /**
@@ -7034,10 +7046,133 @@ const RATIO_METRICS = [
 const LOAD_METRICS = [...RATIO_METRICS, 'error_rate'];
 
 /**
+ * Recognising and hiding credentials in anything helm-gate prints or stores: error values, the
+ * prod_env files shown by `plan` and kept in run-manifest.json, URLs. Redaction goes by
+ * structure (the key a value sits under, the parts of a URL), with value patterns as a second
+ * net, because a key written under an unexpected name must not leak either.
+ */
+const HIDDEN = '(hidden)';
+/** Words of a key name that mark a credential; `tokenizer` and `max_tokens` are not. */
+const CREDENTIAL_WORD = /^(?:.*key|.*token|.*secret|.*password|.*passwd|pwd|credentials?|auth.*|bearer|cookie|private)$/;
+const SAFE_WORDS = new Set(['tokenizer', 'tokenizers', 'monkey', 'turkey']);
+/** Splits `client_spec.args.apiKey`, `HF-TOKEN` or `openaiApiKey` into lower-case words. */
+function words$1(name) {
+    return name
+        .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+        .split(/[^A-Za-z0-9]+/)
+        .filter(Boolean)
+        .map(w => w.toLowerCase());
+}
+/** Whether a key (or the last segment of a key path) names a credential. */
+function isCredentialKey(name) {
+    const last = name
+        .split(/[.[\]]/)
+        .filter(Boolean)
+        .pop() ?? name;
+    return words$1(last).some(w => CREDENTIAL_WORD.test(w) && !SAFE_WORDS.has(w));
+}
+/**
+ * `api_key_env: BASELINE_KEY` names an environment variable, not a key: shown, as long as it
+ * really is a variable name (a key pasted there is still hidden).
+ */
+function isVariableName(key, value) {
+    return /_env$/i.test(key) && typeof value === 'string' && /^[A-Za-z_][A-Za-z0-9_]{0,127}$/.test(value) && !looksLikeSecret(value);
+}
+/** Well-known key formats: OpenAI, GitHub, Slack, Hugging Face, AWS, Anthropic, bearer headers. */
+const SECRET_PREFIX = /(?:^|[^A-Za-z0-9])(?:sk-[A-Za-z0-9_-]{8,}|sk_[A-Za-z0-9]{8,}|gh[pousr]_[A-Za-z0-9]{16,}|github_pat_\w{16,}|xox[abpr]-[A-Za-z0-9-]{8,}|hf_[A-Za-z0-9]{16,}|AKIA[0-9A-Z]{16}|Bearer\s+\S{8,})/;
+function entropyBitsPerChar(text) {
+    const counts = new Map();
+    for (const ch of text)
+        counts.set(ch, (counts.get(ch) ?? 0) + 1);
+    let bits = 0;
+    for (const n of counts.values())
+        bits -= (n / text.length) * Math.log2(n / text.length);
+    return bits;
+}
+/**
+ * Whether a string looks like a credential: a known key format, or a long token of mixed-case
+ * letters and digits with high entropy (random keys; not words, paths, URLs or version numbers).
+ */
+function looksLikeSecret(text) {
+    if (SECRET_PREFIX.test(text))
+        return true;
+    const trimmed = text.trim();
+    if (trimmed.length < 24 || trimmed.length > 512 || /\s/.test(trimmed))
+        return false;
+    if (!/^[A-Za-z0-9_\-+/=.]+$/.test(trimmed) || trimmed.includes('/') || trimmed.includes('.'))
+        return false;
+    if (!/[a-z]/.test(trimmed) || !/[A-Z]/.test(trimmed) || !/[0-9]/.test(trimmed))
+        return false;
+    return entropyBitsPerChar(trimmed) >= 3.5;
+}
+/**
+ * Whether a value (of any shape) holds a credential: a credential-looking string anywhere, or
+ * anything under a credential-like key. Walks at most `depth` levels; deeper is treated as
+ * secret, so a hostile value can neither leak nor exhaust the stack.
+ */
+function containsSecret(value, depth = 16) {
+    if (typeof value === 'string')
+        return looksLikeSecret(value);
+    if (value === null || typeof value !== 'object')
+        return false;
+    if (depth <= 0)
+        return true;
+    if (Array.isArray(value))
+        return value.some(item => containsSecret(item, depth - 1));
+    return Object.entries(value).some(([key, item]) => (isCredentialKey(key) && !isVariableName(key, item) && item !== null && item !== undefined && item !== '') ||
+        containsSecret(item, depth - 1));
+}
+/** The value to show in a message about `keyPath`: the value itself, or HIDDEN. */
+function shownValue(keyPath, value) {
+    if (value === undefined || value === null)
+        return value;
+    const key = keyPath
+        .split(/[.[\]]/)
+        .filter(Boolean)
+        .pop() ?? keyPath;
+    if (isCredentialKey(keyPath) && !isVariableName(key, value))
+        return HIDDEN;
+    return containsSecret(value) ? HIDDEN : value;
+}
+/**
+ * A URL with its userinfo and every query value hidden: `https://u:p@h/v1?key=abc` becomes
+ * `https://***:***@h/v1?key=***`. Text that is not a URL is returned unchanged.
+ */
+function redactUrl(text) {
+    let url;
+    try {
+        url = new URL(text);
+    }
+    catch {
+        return text;
+    }
+    if (!url.username && !url.password && !url.search)
+        return text;
+    if (url.username)
+        url.username = '***';
+    if (url.password)
+        url.password = '***';
+    if (url.search) {
+        const names = [...url.searchParams.keys()];
+        url.search = names.map(name => `${encodeURIComponent(name)}=***`).join('&');
+    }
+    return url.href.replace(/%2A%2A%2A/g, '***');
+}
+/** Every URL inside a longer text (a message, a log line), redacted. */
+function redactUrlsIn(text) {
+    return text.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi, match => redactUrl(match));
+}
+
+/**
  * A tiny strict reader for YAML-decoded objects. Every accessor records the key path so that
  * errors name exactly what is wrong (`runs[2].max_drop`), and `done()` rejects unknown keys,
  * which in a gate file are almost always typos that would otherwise silently loosen the gate.
  */
+/** A value for an error message: never the value of a credential-like key or a key-looking value. */
+function shown(path, value) {
+    const out = shownValue(path, value);
+    return out === HIDDEN ? `${HIDDEN}: the value of ${path || 'the gate file'} looks like a credential and is never printed` : out;
+}
 class Fields {
     source;
     path;
@@ -7053,7 +7188,7 @@ class Fields {
             throw new ConfigError('config.type', `${path || 'the gate file'} must be a mapping`, {
                 file: source,
                 field: path || undefined,
-                value
+                value: shown(path, value)
             });
         }
         return new Fields(source, path, value);
@@ -7076,7 +7211,7 @@ class Fields {
         throw new ConfigError('config.invalid', message, {
             file: this.source,
             field: this.at(key),
-            value: value === undefined ? this.obj[key] : value
+            value: shown(this.at(key), value === undefined ? this.obj[key] : value)
         });
     }
     missing(key) {
@@ -7163,7 +7298,7 @@ class Fields {
                 throw new ConfigError('config.unknown_key', `unknown key ${this.at(key)}; expected one of ${keys.join(', ')}`, {
                     file: this.source,
                     field: this.at(key),
-                    value: this.obj[key]
+                    value: shown(this.at(key), this.obj[key])
                 });
             }
         }
@@ -7176,7 +7311,7 @@ class Fields {
                 throw new ConfigError('config.unknown_key', `unknown key ${this.at(key)}`, {
                     file: this.source,
                     field: this.at(key),
-                    value: this.obj[key]
+                    value: shown(this.at(key), this.obj[key])
                 });
             }
         }
@@ -7530,15 +7665,53 @@ async function loadGateConfig(file) {
     }
     return parseGateConfig(text, file);
 }
-function parseGateConfig(text, source) {
-    const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+/**
+ * YAML text to plain data, every failure a ConfigError naming the file (and the line where the
+ * parser knows it): syntax errors, duplicate keys, alias bombs (the yaml library's "Excessive
+ * alias count"), nesting too deep for the parser. Only the first line of the parser's message is
+ * kept: the next lines quote the source, which may hold a key.
+ */
+function parseYamlFile(text, source, what = 'the gate file') {
+    checkYamlShape(text, source, what);
+    let doc;
+    try {
+        doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+    }
+    catch (error) {
+        throw new ConfigError('config.yaml', `${what} is not valid YAML: ${firstLine(error)}`, { file: source });
+    }
     if (doc.errors.length > 0) {
         const first = doc.errors[0];
-        throw new ConfigError('config.yaml', `the gate file is not valid YAML: ${first.message.split('\n')[0]}`, {
-            file: source
+        const line = first.linePos?.[0]?.line;
+        throw new ConfigError('config.yaml', `${what} is not valid YAML${line ? ` (line ${line})` : ''}: ${firstLine(first)}`, {
+            file: source,
+            field: line ? `line ${line}` : undefined
         });
     }
-    const top = Fields.of(source, '', doc.toJS({ maxAliasCount: 100 })).allow([
+    try {
+        return doc.toJS({ maxAliasCount: 100 });
+    }
+    catch (error) {
+        const why = error instanceof RangeError ? 'it nests too deeply' : firstLine(error);
+        throw new ConfigError('config.yaml', `${what} cannot be loaded: ${why}`, { file: source });
+    }
+}
+/**
+ * Far beyond any gate file or prod_env file. Deep nesting needs no limit of its own: the yaml
+ * library reports its own stack overflow as a parse error, which becomes a config.yaml error.
+ */
+const YAML_MAX_BYTES = 1024 * 1024;
+function checkYamlShape(text, source, what) {
+    if (text.length > YAML_MAX_BYTES) {
+        throw new ConfigError('config.yaml', `${what} is larger than ${YAML_MAX_BYTES} bytes`, { file: source, value: text.length });
+    }
+}
+function firstLine(error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return (message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '').slice(0, 200);
+}
+function parseGateConfig(text, source) {
+    const top = Fields.of(source, '', parseYamlFile(text, source)).allow([
         'version',
         'helm',
         'deployments',
@@ -7683,7 +7856,9 @@ function parseDeployment(f, launches, side) {
     const tokenizer = f.string('tokenizer', 'simple/tokenizer1');
     const maxSequenceLength = f.integer('max_sequence_length', 4096, 16);
     const apiKeyEnv = f.string('api_key_env', null);
-    if (apiKeyEnv !== null && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(apiKeyEnv)) {
+    // A key pasted here can match the variable-name pattern (ghp_..., hf_...): it would then be
+    // printed as "the variable ... is not set". Key-looking names are refused without the value.
+    if (apiKeyEnv !== null && (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(apiKeyEnv) || looksLikeSecret(apiKeyEnv))) {
         f.fail('api_key_env', `${f.at('api_key_env')} must be the NAME of an environment variable, not a key`, '(hidden)');
     }
     const requestTimeoutSeconds = f.number('request_timeout_seconds', 60, n => n > 0 && n <= 3600, 'seconds between 0 and 3600');
@@ -7749,6 +7924,12 @@ var State;
     State[State["Bare"] = 9] = "Bare";
     State[State["End"] = 10] = "End";
 })(State || (State = {}));
+/**
+ * Deepest nesting accepted in any HELM file. HELM's own files nest about a dozen levels; the
+ * limit keeps every later walk over a parsed value (canonical JSON, error messages) far from the
+ * call-stack limit, and a 100,000-deep array is reported as what it is instead of a crash.
+ */
+const MAX_JSON_DEPTH = 256;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const MAX_BARE_WORD = 64;
@@ -7954,6 +8135,8 @@ class JsonStreamParser {
     startValue(b, i) {
         const { mode, live } = this.childMode();
         if (b === 0x7b || b === 0x5b) {
+            if (this.stack.length >= MAX_JSON_DEPTH)
+                throw tooDeep(this.file, this.consumed + i);
             const isArray = b === 0x5b;
             const container = mode === Mode.Build ? (isArray ? [] : {}) : null;
             if (mode === Mode.Descend)
@@ -8155,13 +8338,34 @@ class JsonStreamParser {
         });
     }
 }
+function tooDeep(file, offset) {
+    return new InputError('input.too_deep', `${file} nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep${offset === undefined ? '' : ` (at byte ${offset})`}; no HELM file does, so it is damaged or hostile`, { file, field: `depth > ${MAX_JSON_DEPTH}`, value: offset });
+}
+/** Whether a parsed value nests deeper than MAX_JSON_DEPTH; iterative, so any depth is safe. */
+function exceedsDepth(value, limit = MAX_JSON_DEPTH) {
+    const stack = [[value, 1]];
+    while (stack.length > 0) {
+        const [item, depth] = stack.pop();
+        if (item === null || typeof item !== 'object')
+            continue;
+        if (depth > limit)
+            return true;
+        for (const child of Array.isArray(item) ? item : Object.values(item)) {
+            if (child !== null && typeof child === 'object')
+                stack.push([child, depth + 1]);
+        }
+    }
+    return false;
+}
 /**
  * Streams the events of a JSON file. Reads `chunkSize` bytes at a time into one reused buffer;
  * every yielded value is a fresh copy, so callers may keep it.
  */
 async function* streamJson(file, options = {}) {
-    const native = options.chunkSize === undefined ? await parseNatively(file) : undefined;
+    const native = options.chunkSize === undefined ? await parseNatively(file, options.digest) : undefined;
     if (native !== undefined) {
+        if (exceedsDepth(native.value))
+            throw tooDeep(file);
         yield* walkParsed(native.value, [], options.plan ?? defaultPlan);
         return;
     }
@@ -8179,6 +8383,7 @@ async function* streamJson(file, options = {}) {
             const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
             if (bytesRead === 0)
                 break;
+            options.digest?.update(buffer.subarray(0, bytesRead));
             parser.write(buffer.subarray(0, bytesRead));
             yield* parser.drain();
         }
@@ -8197,24 +8402,29 @@ async function* streamJson(file, options = {}) {
  * files always stream, so memory stays bounded by one element.
  */
 const NATIVE_PARSE_LIMIT = 64 * 1024 * 1024;
-async function parseNatively(file) {
+async function parseNatively(file, digest) {
     let text;
+    let bytes;
     try {
         const info = await stat(file);
         if (!info.isFile() || info.size > NATIVE_PARSE_LIMIT)
             return undefined;
-        text = await readFile(file, 'utf8');
+        bytes = await readFile(file);
+        text = bytes.toString('utf8');
     }
     catch {
         // Let the streaming path report the problem with its usual message.
         return undefined;
     }
+    let value;
     try {
-        return { value: JSON.parse(text) };
+        value = JSON.parse(text);
     }
     catch {
         return undefined;
     }
+    digest?.update(bytes);
+    return { value };
 }
 /** The events the streaming parser would yield for an already parsed document. */
 function* walkParsed(value, path, plan) {
@@ -9001,8 +9211,13 @@ function newcombePhi(e, f, g, h) {
  */
 function tangoRestrictedLossRate(wins, losses, n, diff) {
     const b = wins * (1 + diff) + losses * (1 - diff) - 2 * n * diff;
-    const discriminant = max(0, b * b + 8 * n * losses * diff * (1 - diff));
-    return (b + sqrt(discriminant)) / (4 * n);
+    const c = losses * diff * (1 - diff);
+    const root = sqrt(max(0, b * b + 8 * n * c));
+    // For b < 0 the textbook form (b + root) / 4n subtracts two nearly equal numbers and loses
+    // every digit when c is small; the equivalent 2c / (root - b) adds two positive ones.
+    if (b >= 0)
+        return (b + root) / (4 * n);
+    return root - b > 0 ? (2 * c) / (root - b) : 0;
 }
 /** Tango's score statistic for H0: difference = diff (decreasing in diff). */
 function tangoScore(wins, losses, n, diff) {
@@ -10157,6 +10372,12 @@ function uniformBelow(int32, n) {
 
 /** The paired comparison of one metric: point estimates, flips, McNemar, and the interval. */
 /**
+ * Values beyond this magnitude are refused: the engine sums up to millions of values and squares
+ * of differences, and 1e100 keeps every such sum far below the largest double (about 1.8e308),
+ * so no mean, standard deviation or bootstrap total can overflow.
+ */
+const MAX_PAIRED_MAGNITUDE = 1e100;
+/**
  * The analytic method `interval: auto` uses for 0/1 metrics with one trial per instance, decided by
  * the coverage study in __tests__/stats/coverage.test.ts (docs/method.md "Validation"). The side that
  * matters for a gate is the rate of `pass` when the candidate is exactly m worse, i.e. how often the
@@ -10185,6 +10406,17 @@ function estimatePaired(clusters, settings) {
     const s = summarise(clusters, settings.flipTolerance);
     const method = chooseMethod(s, settings);
     const [low, high] = interval(s, method, settings);
+    const sdDelta = clusterMeanSd(s);
+    const figures = { baseline_mean: s.sumBaseline / s.pairs, candidate_mean: s.sumCandidate / s.pairs, delta: s.sumDelta / s.pairs };
+    for (const [name, value] of Object.entries({ ...figures, 'ci.low': low, 'ci.high': high, sd_delta: sdDelta })) {
+        // Nothing non-finite may reach a verdict: an infinite bound passes or fails anything.
+        if (!isFiniteNumber(value)) {
+            throw new GuardError('stats.non_finite', `The ${name} came out as ${String(value)}: the values overflow or cancel, so no verdict is possible.`, {
+                field: name,
+                value: String(value)
+            });
+        }
+    }
     return {
         n: s.n,
         pairs: s.pairs,
@@ -10192,7 +10424,7 @@ function estimatePaired(clusters, settings) {
         baselineMean: s.sumBaseline / s.pairs,
         candidateMean: s.sumCandidate / s.pairs,
         delta: s.sumDelta / s.pairs,
-        sdDelta: clusterMeanSd(s),
+        sdDelta,
         ci: { level: settings.confidence, low, high, method },
         wins: s.wins,
         losses: s.losses,
@@ -10234,6 +10466,12 @@ function summarise(clusters, tolerance) {
                 throw new GuardError('stats.non_finite', 'A paired value is not a finite number.', {
                     field: `clusters[${c}].${isFiniteNumber(b) ? 'candidate' : 'baseline'}[${k}]`,
                     value: String(isFiniteNumber(b) ? a : b)
+                });
+            }
+            if (abs(a) > MAX_PAIRED_MAGNITUDE || abs(b) > MAX_PAIRED_MAGNITUDE) {
+                throw new GuardError('stats.too_large', `A paired value is beyond ${MAX_PAIRED_MAGNITUDE}: sums of such values overflow.`, {
+                    field: `clusters[${c}].${abs(b) > MAX_PAIRED_MAGNITUDE ? 'baseline' : 'candidate'}[${k}]`,
+                    value: String(abs(b) > MAX_PAIRED_MAGNITUDE ? b : a)
                 });
             }
             const d = a - b;
@@ -10399,8 +10637,8 @@ function decideVerdict(est, maxDrop, direction, confidence = est.ci.level) {
     const low = sign === 1 ? est.ci.low : -est.ci.high;
     const high = sign === 1 ? est.ci.high : -est.ci.low;
     const level = `${formatLevel$1(confidence)} interval`;
-    const shown = `[${fmt$1(est.ci.low)}, ${fmt$1(est.ci.high)}]`;
-    const bound = sign === 1 ? `-${fmt$1(maxDrop)}` : `+${fmt$1(maxDrop)}`;
+    const shown = `[${fmt$2(est.ci.low)}, ${fmt$2(est.ci.high)}]`;
+    const bound = sign === 1 ? `-${fmt$2(maxDrop)}` : `+${fmt$2(maxDrop)}`;
     const worse = sign === 1 ? 'drop' : 'rise';
     if (low > -maxDrop) {
         return {
@@ -10413,14 +10651,14 @@ function decideVerdict(est, maxDrop, direction, confidence = est.ci.level) {
         return {
             verdict: 'fail',
             nNeeded: null,
-            reason: `The ${level} of the difference ${shown} lies entirely ${sign === 1 ? 'below' : 'above'} ${bound}: a real ${worse} larger than the tolerated ${fmt$1(maxDrop)}.`
+            reason: `The ${level} of the difference ${shown} lies entirely ${sign === 1 ? 'below' : 'above'} ${bound}: a real ${worse} larger than the tolerated ${fmt$2(maxDrop)}.`
         };
     }
     if (gain <= -maxDrop) {
         return {
             verdict: 'inconclusive',
             nNeeded: null,
-            reason: `The observed ${worse} (${fmt$1(abs(est.delta))}) already reaches the tolerated ${fmt$1(maxDrop)}: more instances would not make this pass; the candidate is likely worse.`
+            reason: `The observed ${worse} (${fmt$2(abs(est.delta))}) already reaches the tolerated ${fmt$2(maxDrop)}: more instances would not make this pass; the candidate is likely worse.`
         };
     }
     const nNeeded = instancesToResolve(est.n, (high - low) / 2, gain + maxDrop);
@@ -10441,7 +10679,7 @@ function checkMargin(margin, field, value) {
 function formatLevel$1(confidence) {
     return `${Number((confidence * 100).toPrecision(6))}%`;
 }
-function fmt$1(x) {
+function fmt$2(x) {
     return Number(x.toPrecision(3)).toString();
 }
 
@@ -10620,6 +10858,85 @@ function pairedIndices(rng, n) {
     };
 }
 
+/**
+ * HELM's 0/1 metrics (benchmark/metrics/basic_metrics.py and evaluate_reference_metrics.py),
+ * with their `@k` variants: a value outside [0, 1] is a damaged file, not a score.
+ */
+const BINARY_METRICS = new Set([
+    'exact_match',
+    'quasi_exact_match',
+    'prefix_exact_match',
+    'quasi_prefix_exact_match',
+    'exact_match_indicator',
+    'final_number_exact_match',
+    'exact_set_match',
+    'math_equiv',
+    'math_equiv_chain_of_thought'
+]);
+/** HELM metrics that are continuous but bounded to [0, 1] (F1, ROUGE and BLEU scores, set overlaps). */
+const UNIT_INTERVAL_METRICS = new Set(['f1_score', 'f1_set_match', 'iou_set_match', 'rouge_1', 'rouge_2', 'rouge_l', 'bleu_1', 'bleu_4']);
+/**
+ * Beyond this magnitude a value cannot be a HELM score or count, and sums of a few million of
+ * them (and their squares) would come close to overflowing a double; such values are refused
+ * rather than averaged into an infinite or meaningless interval.
+ */
+const MAX_MAGNITUDE = 1e100;
+function baseName$1(metric) {
+    return metric.replace(/@\d+$/, '');
+}
+function isZeroOneSide(values) {
+    let zero = false;
+    let one = false;
+    for (const v of values) {
+        if (v.value === null)
+            continue;
+        if (v.value === 0)
+            zero = true;
+        else if (v.value === 1)
+            one = true;
+        else
+            return false;
+    }
+    return zero && one;
+}
+/** The range of `metric`, or null when it is unbounded (nothing known about its values). */
+function metricRange(metric, baseline, candidate) {
+    const name = baseName$1(metric);
+    if (BINARY_METRICS.has(name))
+        return { low: 0, high: 1, binary: true, because: `${metric} is a 0/1 metric in HELM` };
+    if (UNIT_INTERVAL_METRICS.has(name))
+        return { low: 0, high: 1, binary: false, because: `${metric} lies in [0, 1] in HELM` };
+    for (const [side, values] of [
+        ['baseline', baseline],
+        ['candidate', candidate]
+    ]) {
+        if (isZeroOneSide(values))
+            return { low: 0, high: 1, binary: true, because: `${metric} is 0/1 on the ${side} side` };
+    }
+    return null;
+}
+/** The first value outside the range (a non-finite value with a count included), or null. */
+function firstOutOfRange(values, range) {
+    for (const v of values) {
+        const x = v.raw ?? v.value;
+        if (x === null || x === undefined)
+            continue;
+        if (!(x >= range.low && x <= range.high))
+            return v;
+    }
+    return null;
+}
+/** The first value too large to average safely, or null. */
+function firstHuge(values) {
+    for (const v of values)
+        if (v.value !== null && Math.abs(v.value) > MAX_MAGNITUDE)
+            return v;
+    return null;
+}
+function describeValueKey(v) {
+    return `instance ${v.instanceId}, trial ${v.trainTrialIndex}${v.perturbation ? `, perturbation ${v.perturbation}` : ''}`;
+}
+
 function clusterKey(instanceId, perturbation) {
     return perturbation === null ? instanceId : `${instanceId}\u0000${perturbation}`;
 }
@@ -10712,6 +11029,47 @@ function worstCase(baseline, candidate, direction) {
     }
     return { baseline: [...worstB.values()], candidate: [...worstC.values()] };
 }
+/**
+ * Both sides completed for the worst-case bound (docs/method.md "Missing data: the worst-case
+ * bound"): a key measured on one side only gets `fill.candidate` (the metric's worst) where the
+ * candidate lacks it and `fill.baseline` (its best) where the baseline lacks it. Keys measured on
+ * neither side say nothing about either deployment and stay out.
+ */
+function imputeMissing(baseline, candidate, fill) {
+    const b = index(baseline);
+    const c = index(candidate);
+    const out = { baseline: [], candidate: [], imputedKeys: { baseline: [], candidate: [] } };
+    const keys = new Set([...b.keys(), ...c.keys()]);
+    for (const key of keys) {
+        const bv = b.get(key);
+        const cv = c.get(key);
+        const measuredB = bv !== undefined && bv.value !== null;
+        const measuredC = cv !== undefined && cv.value !== null;
+        if (!measuredB && !measuredC)
+            continue;
+        const like = (measuredB ? bv : cv);
+        if (measuredB)
+            out.baseline.push(bv);
+        else {
+            out.baseline.push({ ...like, value: fill.baseline, occurrences: 1 });
+            out.imputedKeys.baseline.push(key);
+        }
+        if (measuredC)
+            out.candidate.push(cv);
+        else {
+            out.candidate.push({ ...like, value: fill.candidate, occurrences: 1 });
+            out.imputedKeys.candidate.push(key);
+        }
+    }
+    return out;
+}
+
+/**
+ * What the run-directory reader hands to the rest of helm-gate. Shapes follow HELM's JSON
+ * (docs/helm.md "The five run files"), from 0.2.x (FlexLLMGen) through 0.5.16.
+ */
+/** Request fields that decide how the model decodes; both sides must send the same. */
+const DECODING_FIELDS = ['temperature', 'max_tokens', 'stop_sequences', 'top_p', 'num_completions', 'echo_prompt'];
 
 /**
  * scenario_state.json → one bounded RequestStateSummary per request state, streamed: the file
@@ -10831,12 +11189,19 @@ function summarizeRequestState(value, index, file, excerptLength = DEFAULT_EXCER
         promptHash = sha256(prompt);
     const result = check.optionalObject(state.result, 'result');
     let output = '';
+    // Whether the request produced an answer at all: a result, at least one completion, and text
+    // in every completion (an empty text is an answer; a missing one is not).
+    let answered = result !== null && Array.isArray(result.completions) && result.completions.length > 0;
     if (result && result.completions !== undefined) {
         const completions = check.array(result.completions, 'result.completions');
-        if (completions.length > 0) {
-            const first = check.object(completions[0], 'result.completions.0');
-            output = check.optionalString(first.text, 'result.completions.0.text') ?? '';
-        }
+        completions.forEach((raw, k) => {
+            const completion = check.object(raw, `result.completions.${k}`);
+            const text = check.optionalString(completion.text, `result.completions.${k}.text`);
+            if (text === null)
+                answered = false;
+            if (k === 0)
+                output = text ?? '';
+        });
     }
     const mapping = check.optionalObject(state.output_mapping, 'output_mapping');
     if (mapping) {
@@ -10845,6 +11210,10 @@ function summarizeRequestState(value, index, file, excerptLength = DEFAULT_EXCER
         if (typeof mapped === 'string')
             output = mapped;
     }
+    const decoding = {};
+    for (const field of DECODING_FIELDS)
+        if (request[field] !== undefined)
+            decoding[field] = request[field];
     const referenceIndex = state.reference_index === undefined ? null : check.natural(state.reference_index, 'reference_index');
     return {
         instanceId,
@@ -10855,6 +11224,8 @@ function summarizeRequestState(value, index, file, excerptLength = DEFAULT_EXCER
         success: result ? check.optionalBoolean(result.success, 'result.success') : null,
         error: result ? check.optionalString(result.error, 'result.error') : null,
         promptHash,
+        decoding,
+        answered,
         inputExcerpt: excerpt(input, excerptLength),
         referenceExcerpt: excerpt(correct.join(' | '), excerptLength),
         outputExcerpt: excerpt(output, excerptLength),
@@ -10888,7 +11259,12 @@ async function readRequestStates(run, onRequestState, options = {}) {
     let adapterSpec = null;
     let sawRequestStates = false;
     let count = 0;
-    for await (const event of streamJson(file, { plan: planScenarioState, skip: SKIPPED_SUBTREES, chunkSize: options.chunkSize })) {
+    for await (const event of streamJson(file, {
+        plan: planScenarioState,
+        skip: SKIPPED_SUBTREES,
+        chunkSize: options.chunkSize,
+        digest: options.digest
+    })) {
         const [top, index] = event.path;
         if (event.kind === 'open') {
             if (event.path.length === 0 && event.type !== 'object')
@@ -10936,13 +11312,57 @@ const RUNTIME_METRIC$1 = 'inference_runtime';
  * dropped and read again for just those answers, keeping memory bounded for multi-GB files.
  */
 const TEXT_KEEP_LIMIT = 20_000;
+async function fileRead(path) {
+    try {
+        const [real, info] = await Promise.all([realpath(path), stat(path)]);
+        return { path, real, identity: `${info.dev}:${info.ino}` };
+    }
+    catch (error) {
+        throw new InputError('input.unreadable', `Cannot read ${path}: ${error.message}`, { file: path });
+    }
+}
+/**
+ * stats.json is not used for the comparison, but HELM writes it last: a missing, empty or
+ * unparsable one means the run did not finish, so nothing else in the directory is trusted.
+ */
+async function checkStatsFile(run) {
+    const file = join(run.path, RUN_FILES.stats);
+    const incomplete = (why) => new InputError('input.incomplete_run', `${file} ${why}: the run did not finish, so its other files are not trusted`, {
+        file,
+        field: RUN_FILES.stats
+    });
+    if (!run.files.stats)
+        throw incomplete('is missing');
+    let entries = 0;
+    try {
+        for await (const { index, value } of streamJsonArray(file)) {
+            if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+                throw new InputError('input.wrong_type', `[${index}] in ${file} must be an object`, { file, field: `[${index}]` });
+            }
+            entries++;
+        }
+    }
+    catch (error) {
+        if (!(error instanceof GateError))
+            throw error;
+        throw incomplete(`is not a complete stats list (${error.message})`);
+    }
+    if (entries === 0)
+        throw incomplete('holds no statistics');
+    return file;
+}
 async function loadRunData(run, textKeepLimit = TEXT_KEEP_LIMIT) {
+    const statsFile = await checkStatsFile(run);
     const table = await readPerInstanceStats(run);
+    const reads = [join(run.path, RUN_FILES.runSpec), statsFile, table.file];
     let requestStates = null;
     let hasTexts = false;
+    let scenarioStateDigest = null;
     if (run.files.scenarioState) {
         const list = [];
         hasTexts = true;
+        const digest = createHash('sha256');
+        reads.push(join(run.path, RUN_FILES.scenarioState));
         await readRequestStates(run, summary => {
             const compact = { ...summary, promptHash: summary.promptHash.slice(0, 24) };
             if (hasTexts && list.length >= textKeepLimit) {
@@ -10953,10 +11373,14 @@ async function loadRunData(run, textKeepLimit = TEXT_KEEP_LIMIT) {
             if (!hasTexts)
                 stripTexts(compact);
             list.push(compact);
-        });
+        }, { digest });
         requestStates = list;
+        scenarioStateDigest = digest.digest('hex');
     }
-    return makeRunData(run, table, requestStates, hasTexts);
+    if (run.files.scenario)
+        reads.push(join(run.path, RUN_FILES.scenario));
+    const filesRead = await Promise.all(reads.map(fileRead));
+    return { ...makeRunData(run, table, requestStates, hasTexts), scenarioStateDigest, filesRead };
 }
 function stripTexts(summary) {
     summary.inputExcerpt = '';
@@ -10977,6 +11401,7 @@ function makeRunData(run, table, requestStates, hasTexts) {
                     trainTrialIndex: v.trainTrialIndex,
                     perturbation: s.perturbation,
                     value: Number.isFinite(value) ? value : null,
+                    raw: v.count > 0 ? value : null,
                     occurrences: v.occurrences
                 });
             }
@@ -11055,22 +11480,28 @@ function buildComparisons(run, gated, b, c, statistics, examples, log) {
         if (!requestStatesCover(run, side, values, data, log))
             return [];
     }
+    const range = metricRange(gated.metric, valuesB, valuesC);
+    if (!valuesInRange(run, gated.metric, range, valuesB, valuesC, b, c, log))
+        return [];
+    if (!scoresCoverRequests(run, gated.metric, valuesB, valuesC, b, c, log))
+        return [];
     const out = [];
     const isClean = (v) => v.perturbation === null;
-    const clean = compareOne(run, gated, split, null, true, valuesB.filter(isClean), valuesC.filter(isClean), b, c, statistics, examples, log);
+    const ctx = { run, gated, split, range, b, c, statistics, examples, log };
+    const clean = compareOne(ctx, null, true, valuesB.filter(isClean), valuesC.filter(isClean));
     if (clean)
         out.push(clean);
     const perturbations = [...new Set([...valuesB, ...valuesC].map(v => v.perturbation).filter((p) => p !== null))].sort();
     const gatePerturbed = gated.perturbations === 'gate';
     for (const p of perturbations) {
         const only = (v) => v.perturbation === p;
-        const cmp = compareOne(run, gated, split, p, gatePerturbed, valuesB.filter(only), valuesC.filter(only), b, c, statistics, examples, log);
+        const cmp = compareOne(ctx, p, gatePerturbed, valuesB.filter(only), valuesC.filter(only));
         if (cmp)
             out.push(cmp);
     }
     if (perturbations.length > 0) {
         const worst = worstCase(valuesB, valuesC, gated.direction);
-        const cmp = compareOne(run, gated, split, 'worst', gatePerturbed, worst.baseline, worst.candidate, b, c, statistics, examples, log);
+        const cmp = compareOne(ctx, 'worst', gatePerturbed, worst.baseline, worst.candidate, { baseline: valuesB, candidate: valuesC });
         if (cmp)
             out.push(cmp);
     }
@@ -11088,7 +11519,7 @@ function requestStatesCover(run, side, values, data, log) {
     const present = new Set(data.requestStates.map(s => exampleKey({ instanceId: s.instanceId, trainTrialIndex: s.trainTrialIndex, perturbation: perturbationKey(s.perturbation) })));
     const missing = values.filter(v => v.value !== null && !present.has(exampleKey(v)));
     if (missing.length === 0)
-        return true;
+        return requestsRan(run, side, values, data, log);
     const first = missing[0];
     log.error('guard.no_request_state', `run ${run}: ${missing.length} ${side} scores have no request state in scenario_state.json, so cached or failed answers cannot be ruled out for them`, {
         file: data.scenarioStateFile ?? data.run.path,
@@ -11096,6 +11527,79 @@ function requestStatesCover(run, side, values, data, log) {
         value: `instance ${first.instanceId}, trial ${first.trainTrialIndex}${first.perturbation ? `, perturbation ${first.perturbation}` : ''}`
     });
     return false;
+}
+/**
+ * A score of a request that never produced an answer (no result, no completions, a completion
+ * without text) was computed from nothing: HELM scores an empty answer as wrong, or worse,
+ * whatever a metric makes of it. Failed requests are caught by guard.failed_requests.
+ */
+function requestsRan(run, side, values, data, log) {
+    if (data.requestStates === null)
+        return true;
+    const scored = new Set(values.filter(v => v.value !== null).map(v => exampleKey(v)));
+    const silent = data.requestStates.filter(s => !s.answered &&
+        scored.has(exampleKey({ instanceId: s.instanceId, trainTrialIndex: s.trainTrialIndex, perturbation: perturbationKey(s.perturbation) })));
+    if (silent.length === 0)
+        return true;
+    const first = silent[0];
+    log.error('guard.request_not_run', `run ${run}: ${silent.length} ${side} requests that have a score never produced an answer (no result, no completions or a completion without text), so their scores are not the model's answers`, {
+        file: data.scenarioStateFile ?? data.run.path,
+        field: 'result.completions',
+        value: `instance ${first.instanceId}, trial ${first.trainTrialIndex}`
+    });
+    return false;
+}
+/**
+ * Values a metric cannot take are a damaged file: a 0/1 metric holding 4 would otherwise be
+ * averaged as a continuous score, and a value of 1e308 overflows every sum into an infinite
+ * interval. Either is an error naming the instance and the value, never a verdict.
+ */
+function valuesInRange(run, metric, range, valuesB, valuesC, b, c, log) {
+    for (const [side, values, data] of [
+        ['baseline', valuesB, b],
+        ['candidate', valuesC, c]
+    ]) {
+        const bad = range ? firstOutOfRange(values, range) : null;
+        if (bad && range) {
+            log.error('guard.out_of_range', `run ${run}: ${metric} must lie in [${range.low}, ${range.high}] (${range.because}), but the ${side} side has ${String(bad.raw ?? bad.value)} for ${describeValueKey(bad)}`, { file: data.perInstanceStatsFile, field: metric, value: `${describeValueKey(bad)}: ${String(bad.raw ?? bad.value)}` });
+            return false;
+        }
+        const huge = firstHuge(values);
+        if (huge) {
+            log.error('guard.huge_value', `run ${run}: ${metric} on the ${side} side is ${String(huge.value)} for ${describeValueKey(huge)}; values beyond ${MAX_MAGNITUDE} cannot be averaged safely and are not HELM scores`, { file: data.perInstanceStatsFile, field: metric, value: `${describeValueKey(huge)}: ${String(huge.value)}` });
+            return false;
+        }
+    }
+    return true;
+}
+/**
+ * A key with a request state but no score on one side, while the other side scored it, is a
+ * scoring failure: the request ran and the metric failed (or its row was removed). Such
+ * instances are rarely missing at random, so this is an error whatever min_overlap says.
+ */
+function scoresCoverRequests(run, metric, valuesB, valuesC, b, c, log) {
+    const measured = (values) => new Set(values.filter(v => v.value !== null).map(v => exampleKey(v)));
+    const measuredB = measured(valuesB);
+    const measuredC = measured(valuesC);
+    for (const [side, data, own, other] of [
+        ['baseline', b, measuredB, measuredC],
+        ['candidate', c, measuredC, measuredB]
+    ]) {
+        if (data.requestStates === null)
+            continue;
+        const requested = new Set(data.requestStates.map(s => exampleKey({ instanceId: s.instanceId, trainTrialIndex: s.trainTrialIndex, perturbation: perturbationKey(s.perturbation) })));
+        const failures = [...other].filter(key => !own.has(key) && requested.has(key));
+        if (failures.length === 0)
+            continue;
+        const [instance, trial, perturbation] = JSON.parse(failures[0]);
+        log.error('guard.scoring_failure', `run ${run}: ${failures.length} ${side} instances were requested but have no ${metric} score, while the other side scored them; an instance that ran but was not scored is a failure, not a missing instance`, {
+            file: data.perInstanceStatsFile,
+            field: metric,
+            value: `instance ${instance}, trial ${trial}${perturbation ? `, perturbation ${perturbation}` : ''}`
+        });
+        return false;
+    }
+    return true;
 }
 /**
  * A percentile bootstrap on a handful of instances under-covers badly (with one instance it has
@@ -11165,7 +11669,10 @@ function defaultSplit(run, metric, splitsB, splitsC, log) {
     });
     return undefined;
 }
-function compareOne(run, gated, split, perturbation, isGated, valuesB, valuesC, b, c, statistics, examples, log) {
+function compareOne(ctx, perturbation, isGated, valuesB, valuesC, 
+/** For the per-instance worst case: the per-variant values it was built from. */
+variants) {
+    const { run, gated, split, c, statistics, examples, log } = ctx;
     const label = `run ${run}, ${gated.metric}${split ? ` (${split})` : ''}${perturbation ? `, perturbation ${perturbation}` : ''}`;
     const paired = pairValues(valuesB, valuesC);
     if (paired.overlap < statistics.minOverlap) {
@@ -11186,8 +11693,14 @@ function compareOne(run, gated, split, perturbation, isGated, valuesB, valuesC, 
         return null;
     }
     let estimate;
+    let maxDrop;
+    let decision;
+    let worst;
     try {
         estimate = estimatePaired(paired.clusters, statistics);
+        maxDrop = resolveMaxDrop(gated.maxDrop, gated.maxRelativeDrop, estimate.baselineMean);
+        decision = smallSampleGuard(decideVerdict(estimate, maxDrop, gated.direction, statistics.confidence), estimate.n, estimate.ci.method);
+        worst = worstCaseBound(ctx, paired, estimate, maxDrop, valuesB, valuesC, variants);
     }
     catch (error) {
         if (error instanceof GateError) {
@@ -11196,8 +11709,19 @@ function compareOne(run, gated, split, perturbation, isGated, valuesB, valuesC, 
         }
         throw error;
     }
-    const maxDrop = resolveMaxDrop(gated.maxDrop, gated.maxRelativeDrop, estimate.baselineMean);
-    const decision = smallSampleGuard(decideVerdict(estimate, maxDrop, gated.direction, statistics.confidence), estimate.n, estimate.ci.method);
+    const imputedTotal = worst.imputed.baseline + worst.imputed.candidate;
+    if (imputedTotal > 0) {
+        // A warning, so every rendering (comment, summary, console) shows both bounds side by side.
+        const bound = worst.low === null || worst.high === null ? 'none (the metric has no known range)' : `[${fmt$1(worst.low)}, ${fmt$1(worst.high)}]`;
+        log.warn('pairing.worst_case', `${label}: ${worst.imputed.baseline} baseline and ${worst.imputed.candidate} candidate instances imputed at the worst case: interval ${bound} against [${fmt$1(estimate.ci.low)}, ${fmt$1(estimate.ci.high)}] on the matched instances; worst-case verdict ${worst.verdict}`);
+    }
+    if (decision.verdict === 'pass' && worst.verdict !== 'pass') {
+        decision = {
+            verdict: 'inconclusive',
+            nNeeded: null,
+            reason: `Passes on the instances both sides scored, but not with the ${worst.imputed.baseline + worst.imputed.candidate} unmatched ones imputed at their worst: ${worst.reason}`
+        };
+    }
     return {
         id: [run, gated.metric, split ?? '', perturbation ?? 'clean'].join(' | '),
         run,
@@ -11216,6 +11740,7 @@ function compareOne(run, gated, split, perturbation, isGated, valuesB, valuesC, 
         candidate_mean: estimate.candidateMean,
         delta: estimate.delta,
         ci: { level: estimate.ci.level, low: estimate.ci.low, high: estimate.ci.high, method: estimate.ci.method },
+        worst_case: { imputed: worst.imputed, low: worst.low, high: worst.high, method: worst.method, verdict: worst.verdict },
         wins: estimate.wins,
         losses: estimate.losses,
         unchanged: estimate.unchanged,
@@ -11226,6 +11751,99 @@ function compareOne(run, gated, split, perturbation, isGated, valuesB, valuesC, 
         n_needed: decision.nNeeded,
         reason: decision.reason,
         examples: perturbation === 'worst' ? [] : changedExamples(paired, examples, statistics.flipTolerance)
+    };
+}
+function fmt$1(x) {
+    return Number(x.toPrecision(3)).toString();
+}
+/**
+ * The verdict's interval again with every unmatched instance imputed at the metric's worst value
+ * for the candidate and its best for the baseline (docs/method.md "Missing data: the worst-case
+ * bound"): instances missing on one side are rarely missing at random, and dropping them flatters
+ * the side that lost them. A metric without a known range has no worst value, so any unmatched
+ * instance blocks a pass.
+ */
+function worstCaseBound(ctx, paired, estimate, maxDrop, valuesB, valuesC, variants) {
+    const { gated, range, statistics } = ctx;
+    const missing = paired.unmatched.baseline + paired.unmatched.candidate + paired.oneSided;
+    const plain = decideVerdict(estimate, maxDrop, gated.direction, statistics.confidence);
+    if (missing === 0 && variants === undefined) {
+        return {
+            imputed: { baseline: 0, candidate: 0 },
+            low: estimate.ci.low,
+            high: estimate.ci.high,
+            method: estimate.ci.method,
+            verdict: plain.verdict,
+            reason: plain.reason
+        };
+    }
+    if (range === null) {
+        const counts = imputedCounts(valuesB, valuesC, variants, { baseline: 0, candidate: 0 }, gated.direction);
+        if (counts.imputed.baseline + counts.imputed.candidate === 0) {
+            return {
+                imputed: counts.imputed,
+                low: estimate.ci.low,
+                high: estimate.ci.high,
+                method: estimate.ci.method,
+                verdict: plain.verdict,
+                reason: plain.reason
+            };
+        }
+        return {
+            imputed: counts.imputed,
+            low: null,
+            high: null,
+            method: null,
+            verdict: 'inconclusive',
+            reason: `${gated.metric} has no known range, so an instance scored on one side only has no worst value and cannot be ruled out; this cannot pass until both sides score the same instances.`
+        };
+    }
+    const fill = gated.direction === 'higher' ? { baseline: range.high, candidate: range.low } : { baseline: range.low, candidate: range.high };
+    const { imputed, baseline, candidate } = imputedCounts(valuesB, valuesC, variants, fill, gated.direction);
+    if (imputed.baseline + imputed.candidate === 0) {
+        return {
+            imputed,
+            low: estimate.ci.low,
+            high: estimate.ci.high,
+            method: estimate.ci.method,
+            verdict: plain.verdict,
+            reason: plain.reason
+        };
+    }
+    const completed = pairValues(baseline, candidate);
+    const imputedEstimate = estimatePaired(completed.clusters, statistics);
+    const decision = smallSampleGuard(decideVerdict(imputedEstimate, maxDrop, gated.direction, statistics.confidence), imputedEstimate.n, imputedEstimate.ci.method);
+    return {
+        imputed,
+        low: imputedEstimate.ci.low,
+        high: imputedEstimate.ci.high,
+        method: imputedEstimate.ci.method,
+        verdict: decision.verdict,
+        reason: decision.reason
+    };
+}
+/** Both sides completed, and how many instances (instance x trial) were imputed on each. */
+function imputedCounts(valuesB, valuesC, variants, fill, direction) {
+    if (variants === undefined) {
+        const done = imputeMissing(valuesB, valuesC, fill);
+        return {
+            imputed: { baseline: done.imputedKeys.baseline.length, candidate: done.imputedKeys.candidate.length },
+            baseline: done.baseline,
+            candidate: done.candidate
+        };
+    }
+    // The per-instance worst case: complete every variant first, then take the worst over them, so
+    // a variant the candidate lost counts at its worst value.
+    const done = imputeMissing(variants.baseline, variants.candidate, fill);
+    const instances = (keys) => new Set(keys.map(k => k
+        .split('\u0000')
+        .filter((_, i, all) => i === 0 || i === all.length - 1)
+        .join('\u0000'))).size;
+    const worst = worstCase(done.baseline, done.candidate, direction);
+    return {
+        imputed: { baseline: instances(done.imputedKeys.baseline), candidate: instances(done.imputedKeys.candidate) },
+        baseline: worst.baseline,
+        candidate: worst.candidate
     };
 }
 /**
@@ -11493,6 +12111,26 @@ function efficiencyFor(run, b, c, statistics) {
         return null;
     // Both intervals from the same resamples: half the draws of two separate bootstraps.
     const [median, p90] = ratiosOfQuantiles(baseline, candidate, [0.5, 0.9], statistics);
+    const figures = {
+        baseline_median: quantile(baseline, 0.5),
+        candidate_median: quantile(candidate, 0.5),
+        'median_ratio.estimate': median.estimate,
+        'median_ratio.low': median.low,
+        'median_ratio.high': median.high,
+        'p90_ratio.estimate': p90.estimate,
+        'p90_ratio.low': p90.low,
+        'p90_ratio.high': p90.high
+    };
+    // Huge or tiny request times overflow a ratio to Infinity (or 0/0 to NaN); such a figure says
+    // nothing and must not reach the report.
+    for (const [name, value] of Object.entries(figures)) {
+        if (!Number.isFinite(value)) {
+            throw new GuardError('stats.non_finite', `run ${run}, ${RUNTIME_METRIC}: the ${name} came out as ${String(value)} (the request times overflow)`, {
+                field: `${RUNTIME_METRIC}.${name}`,
+                value: String(value)
+            });
+        }
+    }
     return {
         run,
         metric: RUNTIME_METRIC,
@@ -11504,6 +12142,13 @@ function efficiencyFor(run, b, c, statistics) {
     };
 }
 
+/**
+ * Guards that read scenario_state.json. Each failure is an error, never a pass:
+ * - a cached answer may be another deployment's answer (HELM's cache is keyed by host org and
+ *   model name, not by server: docs/helm.md "The request cache");
+ * - a different prompt for the same instance means the comparison measures configuration;
+ * - a failed request is not an answer of the model.
+ */
 function requestKey(s) {
     const p = s.perturbation ? `${s.perturbation.name}#${s.perturbation.seed ?? ''}` : '';
     return `${s.instanceId}\u0000${s.trainTrialIndex}\u0000${p}\u0000${s.referenceIndex ?? ''}`;
@@ -11558,6 +12203,8 @@ function checkRequestStates(run, b, c, log) {
             first ??= state;
         }
     }
+    if (!first && !checkDecoding(run, b, c, log))
+        return false;
     if (first) {
         log.error('guard.prompt_drift', `run ${run}: ${drifted} instances were rendered to different prompts on the two sides, so the comparison would measure prompt configuration, not the model`, {
             file: c.scenarioStateFile ?? c.run.path,
@@ -11585,6 +12232,144 @@ function promptsByKey(states) {
 function samePrompts(a, b) {
     return a.length === b.length && a.every((hash, i) => hash === b[i]);
 }
+/**
+ * The two sides must be the same evidence from two deployments. A file reached from both sides
+ * (a symlink, a hard link, the same directory given twice) compares a run with itself and would
+ * pass any change, so it is an error; an identical scenario_state.json from two runs cannot
+ * happen with real request times, so it is at least suspicious.
+ */
+function checkSameEvidence(run, b, c, log) {
+    const byIdentity = new Map(b.filesRead.map(f => [f.identity, f]));
+    const byReal = new Map(b.filesRead.map(f => [f.real, f]));
+    const shared = c.filesRead.flatMap(f => {
+        const same = byIdentity.get(f.identity) ?? byReal.get(f.real);
+        return same ? [{ baseline: same.path, candidate: f.path, real: f.real }] : [];
+    });
+    const ok = shared.length === 0;
+    if (!ok) {
+        log.error('sides.same_file', `run ${run}: the baseline and the candidate read the same file${shared.length > 1 ? ` (${shared.length} files)` : ''}, ${shared[0].real}, so the comparison would compare a run with itself`, { file: shared[0].candidate, value: { baseline: shared[0].baseline, candidate: shared[0].candidate } });
+    }
+    if (ok && b.scenarioStateDigest !== null && b.scenarioStateDigest === c.scenarioStateDigest) {
+        log.warn('sides.same_content', `run ${run}: scenario_state.json is byte for byte the same on both sides (sha256 ${b.scenarioStateDigest.slice(0, 16)}); two real runs always differ in their request times, so this is probably one run copied to both sides`, { file: c.scenarioStateFile ?? c.run.path, field: 'scenario_state.json' });
+    }
+    return ok;
+}
+/**
+ * The decoding settings HELM 0.5.16's adapter puts into every request of a run, by adapter
+ * method (adaptation/adapters/*.py); null for methods whose requests are not checked against the
+ * adapter spec (they are still compared between the sides).
+ */
+function expectedDecoding(adapter) {
+    const method = typeof adapter.method === 'string' ? adapter.method : '';
+    const spec = (field) => adapter[field];
+    if (method.startsWith('multiple_choice_separate') || method === 'multiple_choice_calibrated') {
+        return { temperature: 0, max_tokens: 0, stop_sequences: [], num_completions: 1, echo_prompt: true, top_p: 1 };
+    }
+    if (method === 'language_modeling') {
+        return {
+            temperature: 0,
+            max_tokens: spec('max_tokens'),
+            stop_sequences: spec('stop_sequences'),
+            num_completions: 1,
+            echo_prompt: true,
+            top_p: 1
+        };
+    }
+    if (method.startsWith('multiple_choice_joint')) {
+        return {
+            temperature: spec('temperature'),
+            max_tokens: spec('max_tokens'),
+            // stop_sequences is [] in HELM 0.5, the adapter's in 0.2.x: compared between the sides only.
+            num_completions: 1,
+            echo_prompt: false,
+            top_p: 1
+        };
+    }
+    if (method === 'generation' || method === 'chat' || method === 'binary_ranking') {
+        return {
+            temperature: spec('temperature'),
+            max_tokens: spec('max_tokens'),
+            stop_sequences: spec('stop_sequences'),
+            num_completions: spec('num_outputs'),
+            echo_prompt: false,
+            top_p: 1
+        };
+    }
+    return null;
+}
+/**
+ * Requests are compared field by field, between the sides and against the adapter spec: a
+ * client, plugin or hand edit that sends another temperature or token budget changes the
+ * answers while run_spec.json still looks identical.
+ */
+function checkDecoding(run, b, c, log) {
+    let ok = true;
+    for (const [side, data] of [
+        ['baseline', b],
+        ['candidate', c]
+    ]) {
+        const expected = expectedDecoding(data.run.runSpec.adapter_spec ?? {});
+        if (!expected || data.requestStates === null)
+            continue;
+        for (const state of data.requestStates) {
+            const field = DECODING_FIELDS.find(f => expected[f] !== undefined && state.decoding[f] !== undefined && canonicalJson(expected[f]) !== canonicalJson(state.decoding[f]));
+            if (!field)
+                continue;
+            const count = data.requestStates.filter(s => s.decoding[field] !== undefined && canonicalJson(s.decoding[field]) !== canonicalJson(expected[field])).length;
+            log.error('guard.decoding_drift', `run ${run}: ${count} ${side} requests were sent with ${field} ${canonicalJson(state.decoding[field])} while the adapter spec says ${canonicalJson(expected[field])}, so the answers were decoded differently from what the run claims`, {
+                file: data.scenarioStateFile ?? data.run.path,
+                field: `request.${field}`,
+                value: { adapter_spec: expected[field], request: state.decoding[field], instance: state.instanceId }
+            });
+            ok = false;
+            break;
+        }
+    }
+    if (!ok || b.requestStates === null || c.requestStates === null)
+        return ok;
+    const baseline = decodingByKey(b.requestStates);
+    for (const [key, entry] of decodingByKey(c.requestStates)) {
+        const other = baseline.get(key);
+        if (!other)
+            continue;
+        const diff = differingField(other.decodings, entry.decodings);
+        if (diff === null)
+            continue;
+        log.error('guard.decoding_drift', `run ${run}: the two sides sent instance ${entry.state.instanceId} with different ${diff.field}, so the comparison would measure decoding settings, not the model`, {
+            file: c.scenarioStateFile ?? c.run.path,
+            field: `request.${diff.field}`,
+            value: { baseline: diff.baseline, candidate: diff.candidate }
+        });
+        return false;
+    }
+    return true;
+}
+function decodingByKey(states) {
+    const byKey = new Map();
+    for (const s of states) {
+        const key = requestKey(s);
+        const entry = byKey.get(key);
+        if (entry)
+            entry.decodings.push(s.decoding);
+        else
+            byKey.set(key, { decodings: [s.decoding], state: s });
+    }
+    return byKey;
+}
+/** The first decoding field whose values differ between the two lists, with a value from each side. */
+function differingField(a, b) {
+    for (const field of DECODING_FIELDS) {
+        const left = a.map(d => canonicalJson(d[field] ?? null)).sort();
+        const right = b.map(d => canonicalJson(d[field] ?? null)).sort();
+        const i = left.findIndex((v, k) => v !== right[k]);
+        if (i < 0 && left.length === right.length)
+            continue;
+        const at = i < 0 ? left.length : i;
+        const value = (list) => (at < list.length ? JSON.parse(list[at]) : null);
+        return { field, baseline: value(left), candidate: value(right) };
+    }
+    return null;
+}
 
 const EFFICIENCY_NOTE = 'Request times are how long the HELM process waited for each answer, not time-to-first-token under load; the ratios are information only and never gate.';
 async function compareOutputs(baselinePath, candidatePath, config, options = {}) {
@@ -11602,7 +12387,7 @@ async function compareOutputs(baselinePath, candidatePath, config, options = {})
         }
         const work = selectWork(sides.baseline, sides.candidate, config, options.defaults ?? null, log);
         for (const item of work) {
-            await compareRun(item, config, options.examples ?? 3, log, comparisons, efficiency);
+            await compareRun(item, config, options.examples ?? 3, log, comparisons, efficiency, options.changedAnswers);
         }
     }
     catch (error) {
@@ -11694,7 +12479,7 @@ function selectWork(baseline, candidate, config, defaults, log) {
     }
     return work;
 }
-async function compareRun(item, config, examples, log, comparisons, efficiency) {
+async function compareRun(item, config, examples, log, comparisons, efficiency, changedAnswers) {
     const { pair, gated } = item;
     const name = displayName(pair.baseline.runSpec);
     const drift = adapterDrift(pair.baseline.runSpec, pair.candidate.runSpec);
@@ -11716,10 +12501,21 @@ async function compareRun(item, config, examples, log, comparisons, efficiency) 
     if (drift.length > 0 || scoring.length > 0)
         return;
     const [b, c] = await Promise.all([loadRunData(pair.baseline), loadRunData(pair.candidate)]);
+    if (!checkSameEvidence(name, b, c, log))
+        return;
     if (!checkRequestStates(name, b, c, log))
         return;
-    const built = buildComparisons(name, gated, b, c, config.statistics, examples, log);
+    // For report.html every changed answer is read (texts are bounded excerpts; a run with more
+    // request states than TEXT_KEEP_LIMIT is streamed again, never held whole), then the report
+    // keeps the first `examples`.
+    const built = buildComparisons(name, gated, b, c, config.statistics, changedAnswers ? Number.MAX_SAFE_INTEGER : examples, log);
     await fillExampleTexts(b, c, built);
+    if (changedAnswers) {
+        for (const cmp of built) {
+            changedAnswers.set(cmp.id, cmp.examples);
+            cmp.examples = cmp.examples.slice(0, examples);
+        }
+    }
     comparisons.push(...built);
     // Request times are information only: a problem with them is a warning, never a gate error.
     try {
@@ -11986,7 +12782,16 @@ function escapeHtmlText(text, maxLength) {
  * touched, so the code reads and copies the same apart from one invisible character.
  */
 function neutraliseMentionsInCode(text) {
-    return text.replace(/@/g, `@${ZWJ}`);
+    return neutraliseCommentOpeners(text.replace(/@/g, `@${ZWJ}`));
+}
+/**
+ * `<!--` gets a zero-width joiner after `<!`: the sticky comment is found by its marker, an HTML
+ * comment, and a body must hold that marker exactly once. Model output quoting the marker (or
+ * any HTML comment opener) inside a code span or block would otherwise carry it verbatim; outside
+ * code, `<` is already an entity.
+ */
+function neutraliseCommentOpeners(text) {
+    return text.replace(/<!--/g, `<!${ZWJ}--`);
 }
 function longestBacktickRun(text) {
     let longest = 0;
@@ -12154,7 +12959,7 @@ const safe$1 = (text, max) => truncateText(escapeTerminal(text), max);
 function renderLoadConsole(load) {
     if (!load)
         return [];
-    const out = ['', `Performance: ${load.verdict.toUpperCase()}: ${safe$1(load.headline, 400)}`];
+    const out = ['', safe$1(load.headline, 400)];
     if (load.skipped)
         return out;
     if (load.checks.length > 0) {
@@ -12465,6 +13270,452 @@ function canonical(value, shape) {
 }
 function renderJson(report) {
     return `${JSON.stringify(canonical(report, REPORT), null, 2)}\n`;
+}
+
+/// <reference lib="dom" />
+/**
+ * The script of report.html, run in the reader's browser. It is embedded as source text
+ * (`reportPage.toString()`), so it must stay self-contained: no imports, no outer variables.
+ *
+ * Everything shown comes from the JSON block `#helm-gate-data` and is inserted with
+ * `textContent` or as SVG attributes: model output, prompts and run names are untrusted and never
+ * become markup.
+ */
+function reportPage() {
+    const data = JSON.parse(document.getElementById('helm-gate-data').textContent);
+    const report = data.report;
+    const changed = data.changed;
+    const comparisons = report.comparisons;
+    const root = document.getElementById('app');
+    const SVG = 'http://www.w3.org/2000/svg';
+    function el(tag, attrs = {}, ...children) {
+        const node = document.createElement(tag);
+        for (const [k, v] of Object.entries(attrs))
+            node.setAttribute(k, v);
+        for (const child of children)
+            if (child !== null)
+                node.append(child instanceof Node ? child : document.createTextNode(child));
+        return node;
+    }
+    function svg(tag, attrs) {
+        const node = document.createElementNS(SVG, tag);
+        for (const [k, v] of Object.entries(attrs))
+            node.setAttribute(k, String(v));
+        return node;
+    }
+    function num(value) {
+        if (typeof value !== 'number' || !Number.isFinite(value))
+            return '—';
+        if (Number.isInteger(value))
+            return String(value);
+        const magnitude = Math.floor(Math.log10(Math.abs(value)));
+        return value.toFixed(Math.min(4, Math.max(0, 3 - magnitude)));
+    }
+    function signed(value) {
+        const text = num(value);
+        return typeof value === 'number' && value > 0 && !/^0(\.0*)?$/.test(text) ? `+${text}` : text;
+    }
+    const verdictOf = (c) => (c.gated ? c.verdict : 'info');
+    const marginOf = (c) => (c.direction === 'lower' ? c.max_drop : -c.max_drop);
+    const labelOf = (c) => [c.run, c.metric, c.split, c.perturbation].filter(p => p !== null && p !== '').join(' · ');
+    // ---- header: verdict, headline, sides, issues
+    function header() {
+        const box = el('header', {}, el('h1', { class: `verdict ${report.verdict}` }, `helm-gate: ${report.verdict}`), el('p', {}, report.headline));
+        const sides = el('table', { class: 'sides' });
+        const row = (label, read) => {
+            const cells = [read(report.baseline), read(report.candidate)];
+            if (cells.every(c => c === ''))
+                return;
+            sides.append(el('tr', {}, el('th', {}, label), ...cells.map(c => el('td', {}, c || '—'))));
+        };
+        sides.append(el('tr', {}, el('th', {}, ''), el('th', {}, 'Baseline'), el('th', {}, 'Candidate')));
+        row('Deployment', s => {
+            const id = s.identity;
+            return [id?.model ?? s.deployment, id?.host ? `on ${id.host}` : '', id?.api ? `(${id.api})` : ''].filter(Boolean).join(' ');
+        });
+        row('Engine', s => {
+            const e = s.identity?.engine;
+            if (!e)
+                return '';
+            return [
+                e.version && `version ${e.version}`,
+                e.root && `weights ${e.root}`,
+                e.max_model_len !== null && `context ${e.max_model_len}`,
+                e.owned_by && `by ${e.owned_by}`
+            ]
+                .filter(Boolean)
+                .join(' · ');
+        });
+        row('HELM', s => s.helm_version ?? '');
+        row('Source', s => {
+            const o = s.identity?.origin;
+            if (!o)
+                return '';
+            if (o.kind !== 'archived')
+                return o.kind === 'run' ? 'run by this gate' : `from ${o.artifact_name ?? 'shard artifacts'}`;
+            return [
+                'archived',
+                o.workflow_run_id !== undefined && `run ${o.workflow_run_id}`,
+                o.age_hours !== undefined && `${Math.round(o.age_hours)} h old`
+            ]
+                .filter(Boolean)
+                .join(', ');
+        });
+        box.append(sides);
+        const s = report.settings;
+        const fingerprint = report.context?.fingerprint;
+        box.append(el('p', { class: 'settings' }, `${fingerprint ? `Gate set ${String(fingerprint).slice(0, 16)} · ` : ''}${Math.round(s.confidence * 1000) / 10}% intervals (${s.interval}), ${s.resamples} resamples, seed ${s.seed}`));
+        for (const [kind, list] of [
+            ['errors', report.errors],
+            ['warnings', report.warnings]
+        ]) {
+            if (!list.length)
+                continue;
+            box.append(el('h2', {}, `${kind === 'errors' ? 'Errors' : 'Warnings'} (${list.length})`));
+            box.append(el('ul', { class: kind }, ...list.map((i) => el('li', {}, el('code', {}, i.code), ' ', i.message))));
+        }
+        return box;
+    }
+    // ---- filters shared by the plot, the table and the answers
+    const state = { run: '', perturbation: '', direction: '', search: '' };
+    const PERTURBATION_CLEAN = '(clean)';
+    const perturbationOf = (c) => c.perturbation ?? PERTURBATION_CLEAN;
+    const comparisonShown = (c) => (state.run === '' || c.run === state.run) && (state.perturbation === '' || perturbationOf(c) === state.perturbation);
+    function filters(onChange) {
+        const select = (name, label, values) => {
+            const s = el('select', { id: `filter-${name}`, 'aria-label': label }, el('option', { value: '' }, `all ${label}`));
+            for (const v of values)
+                s.append(el('option', { value: v }, v));
+            s.addEventListener('change', () => {
+                state[name] = s.value;
+                onChange();
+            });
+            return s;
+        };
+        const runs = [...new Set(comparisons.map(c => c.run))].sort();
+        const perturbations = [...new Set(comparisons.map(perturbationOf))].sort();
+        const direction = el('select', { id: 'filter-direction', 'aria-label': 'changed answers' }, el('option', { value: '' }, 'won and lost'), el('option', { value: 'won' }, 'won (better)'), el('option', { value: 'lost' }, 'lost (worse)'));
+        direction.addEventListener('change', () => {
+            state.direction = direction.value;
+            onChange();
+        });
+        const search = el('input', { id: 'filter-search', type: 'search', placeholder: 'search answers, inputs, ids', 'aria-label': 'search' });
+        search.addEventListener('input', () => {
+            state.search = search.value.toLowerCase();
+            onChange();
+        });
+        return el('div', { class: 'filters' }, select('run', 'runs', runs), select('perturbation', 'perturbations', perturbations), direction, search);
+    }
+    // ---- forest plot: each comparison's interval and delta against its tolerated change
+    function forest() {
+        const rows = comparisons.filter(comparisonShown);
+        const values = [0];
+        for (const c of rows)
+            for (const v of [c.ci.low, c.ci.high, c.delta, marginOf(c)])
+                if (typeof v === 'number' && Number.isFinite(v))
+                    values.push(v);
+        let min = Math.min(...values);
+        let max = Math.max(...values);
+        const pad = (max - min) * 0.05 || 0.01;
+        min -= pad;
+        max += pad;
+        const left = 280;
+        const width = 440;
+        const rowHeight = 24;
+        const height = rows.length * rowHeight + 40;
+        const x = (v) => left + ((v - min) / (max - min)) * width;
+        const plot = svg('svg', {
+            id: 'forest',
+            width: left + width + 20,
+            height,
+            viewBox: `0 0 ${left + width + 20} ${height}`,
+            'data-min': min,
+            'data-max': max,
+            'data-left': left,
+            'data-width': width,
+            role: 'img'
+        });
+        plot.append(svg('line', { x1: x(0), x2: x(0), y1: 0, y2: height - 30, class: 'zero' }));
+        rows.forEach((c, i) => {
+            const y = 16 + i * rowHeight;
+            const label = svg('text', { x: 4, y: y + 4, class: 'label' });
+            label.textContent = labelOf(c).length > 44 ? `${labelOf(c).slice(0, 43)}…` : labelOf(c);
+            const title = svg('title', {});
+            title.textContent = `${labelOf(c)}: ${signed(c.delta)} [${signed(c.ci.low)}, ${signed(c.ci.high)}], tolerated ${signed(marginOf(c))}, ${verdictOf(c)}`;
+            const group = svg('g', { class: `row ${verdictOf(c)}`, 'data-id': c.id });
+            group.append(title, label);
+            group.append(svg('line', { x1: x(marginOf(c)), x2: x(marginOf(c)), y1: y - 9, y2: y + 9, class: 'margin' }));
+            if (Number.isFinite(c.ci.low) && Number.isFinite(c.ci.high))
+                group.append(svg('line', { x1: x(c.ci.low), x2: x(c.ci.high), y1: y, y2: y, class: 'ci' }));
+            if (Number.isFinite(c.delta))
+                group.append(svg('circle', { cx: x(c.delta), cy: y, r: 5, class: 'mark', 'data-id': c.id }));
+            plot.append(group);
+        });
+        const axis = (v) => {
+            const t = svg('text', { x: x(v), y: height - 10, class: 'axis' });
+            t.textContent = signed(v);
+            plot.append(t);
+        };
+        axis(min + pad);
+        axis(0);
+        axis(max - pad);
+        return plot;
+    }
+    // ---- the comparisons table, sortable by any column
+    const columns = [
+        ['Verdict', verdictOf],
+        ['Run', c => c.run],
+        ['Metric', c => c.metric],
+        ['Split', c => c.split ?? ''],
+        ['Perturbation', c => c.perturbation ?? ''],
+        ['n', c => c.n],
+        ['Baseline', c => c.baseline_mean],
+        ['Candidate', c => c.candidate_mean],
+        ['Δ', c => c.delta],
+        ['Interval', c => c.ci.low],
+        ['Tolerated', marginOf],
+        ['Better / worse', c => (c.direction === 'lower' ? c.losses : c.wins) - (c.direction === 'lower' ? c.wins : c.losses)]
+    ];
+    const sort = { column: -1, descending: false };
+    function table() {
+        const rows = comparisons.filter(comparisonShown);
+        if (sort.column >= 0) {
+            const read = columns[sort.column][1];
+            rows.sort((a, b) => {
+                const va = read(a);
+                const vb = read(b);
+                const order = typeof va === 'number' && typeof vb === 'number' ? va - vb : String(va).localeCompare(String(vb));
+                return sort.descending ? -order : order;
+            });
+        }
+        const head = el('tr', {});
+        columns.forEach(([name], i) => {
+            const th = el('th', { 'data-column': String(i), class: sort.column === i ? (sort.descending ? 'sorted desc' : 'sorted asc') : '' }, name);
+            th.addEventListener('click', () => {
+                sort.descending = sort.column === i ? !sort.descending : false;
+                sort.column = i;
+                redraw();
+            });
+            head.append(th);
+        });
+        const body = rows.map(c => {
+            const better = c.direction === 'lower' ? c.losses : c.wins;
+            const worse = c.direction === 'lower' ? c.wins : c.losses;
+            return el('tr', { 'data-id': c.id, class: verdictOf(c) }, el('td', { class: 'verdict-cell' }, verdictOf(c)), el('td', {}, c.run), el('td', {}, `${c.metric}${c.direction === 'lower' ? ' (lower is better)' : ''}`), el('td', {}, c.split ?? '—'), el('td', {}, c.perturbation ?? '—'), el('td', { class: 'num' }, String(c.n)), el('td', { class: 'num' }, num(c.baseline_mean)), el('td', { class: 'num' }, num(c.candidate_mean)), el('td', { class: 'num' }, signed(c.delta)), el('td', { class: 'num' }, `[${signed(c.ci.low)}, ${signed(c.ci.high)}]`), el('td', { class: 'num' }, signed(marginOf(c))), el('td', { class: 'num' }, `+${better} / -${worse}`));
+        });
+        return el('table', { id: 'comparisons' }, el('thead', {}, head), el('tbody', {}, ...body));
+    }
+    // ---- changed answers, side by side with the differing characters marked
+    function diffSegments(a, b) {
+        let start = 0;
+        while (start < a.length && start < b.length && a[start] === b[start])
+            start++;
+        let endA = a.length;
+        let endB = b.length;
+        while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
+            endA--;
+            endB--;
+        }
+        const midA = a.slice(start, endA);
+        const midB = b.slice(start, endB);
+        const mark = (text) => el('mark', {}, text);
+        const text = (t) => document.createTextNode(t);
+        // Character LCS of the differing middle when it is small; otherwise the whole middle is marked.
+        if (midA.length * midB.length > 0 && midA.length * midB.length <= 250_000) {
+            const n = midA.length;
+            const m = midB.length;
+            const table = new Uint16Array((n + 1) * (m + 1));
+            for (let i = n - 1; i >= 0; i--) {
+                for (let j = m - 1; j >= 0; j--) {
+                    table[i * (m + 1) + j] =
+                        midA[i] === midB[j] ? table[(i + 1) * (m + 1) + j + 1] + 1 : Math.max(table[(i + 1) * (m + 1) + j], table[i * (m + 1) + j + 1]);
+                }
+            }
+            const outA = [text(a.slice(0, start))];
+            const outB = [text(b.slice(0, start))];
+            let i = 0;
+            let j = 0;
+            let same = '';
+            let onlyA = '';
+            let onlyB = '';
+            const flush = () => {
+                if (onlyA)
+                    outA.push(mark(onlyA));
+                if (onlyB)
+                    outB.push(mark(onlyB));
+                onlyA = '';
+                onlyB = '';
+            };
+            while (i < n || j < m) {
+                if (i < n && j < m && midA[i] === midB[j]) {
+                    flush();
+                    same += midA[i];
+                    i++;
+                    j++;
+                    continue;
+                }
+                if (same) {
+                    outA.push(text(same));
+                    outB.push(text(same));
+                    same = '';
+                }
+                if (j >= m || (i < n && table[(i + 1) * (m + 1) + j] >= table[i * (m + 1) + j + 1]))
+                    onlyA += midA[i++];
+                else
+                    onlyB += midB[j++];
+            }
+            flush();
+            if (same) {
+                outA.push(text(same));
+                outB.push(text(same));
+            }
+            outA.push(text(a.slice(endA)));
+            outB.push(text(b.slice(endB)));
+            return [outA, outB];
+        }
+        return [
+            [text(a.slice(0, start)), ...(midA ? [mark(midA)] : []), text(a.slice(endA))],
+            [text(b.slice(0, start)), ...(midB ? [mark(midB)] : []), text(b.slice(endB))]
+        ];
+    }
+    function answers() {
+        const box = el('div', { id: 'answers' });
+        let shown = 0;
+        for (const c of comparisons) {
+            if (!comparisonShown(c))
+                continue;
+            const list = (changed[c.id] ?? c.examples ?? []);
+            if (!list.length)
+                continue;
+            const cards = [];
+            for (const e of list) {
+                const better = c.direction === 'lower' ? e.candidate_value < e.baseline_value : e.candidate_value > e.baseline_value;
+                if (state.direction === 'won' && !better)
+                    continue;
+                if (state.direction === 'lost' && better)
+                    continue;
+                if (state.search) {
+                    const haystack = [e.instance_id, e.input, e.reference, e.baseline_output, e.candidate_output].join('\n').toLowerCase();
+                    if (!haystack.includes(state.search))
+                        continue;
+                }
+                const [b, k] = diffSegments(String(e.baseline_output ?? ''), String(e.candidate_output ?? ''));
+                cards.push(el('div', { class: `answer ${better ? 'won' : 'lost'}`, 'data-instance': e.instance_id }, el('div', { class: 'answer-head' }, `${e.instance_id} (trial ${e.train_trial_index}): ${num(e.baseline_value)} → ${num(e.candidate_value)}, ${better ? 'better' : 'worse'}`), el('div', { class: 'io' }, el('div', { class: 'label' }, 'Input'), el('pre', {}, String(e.input ?? ''))), el('div', { class: 'io' }, el('div', { class: 'label' }, 'Reference'), el('pre', {}, String(e.reference ?? ''))), el('div', { class: 'outputs' }, el('div', {}, el('div', { class: 'label' }, 'Baseline output'), el('pre', { class: 'baseline' }, ...b)), el('div', {}, el('div', { class: 'label' }, 'Candidate output'), el('pre', { class: 'candidate' }, ...k)))));
+            }
+            if (!cards.length)
+                continue;
+            shown += cards.length;
+            const details = el('details', { 'data-id': c.id, open: '' }, el('summary', {}, `${labelOf(c)}: ${cards.length} of ${list.length} changed answers`), ...cards);
+            box.append(details);
+        }
+        box.prepend(el('p', { id: 'answers-count' }, `${shown} changed answers shown`));
+        return box;
+    }
+    // ---- efficiency, and the load half
+    function efficiency() {
+        const entries = report.efficiency;
+        if (!entries.length)
+            return null;
+        const ms = (s) => (Math.abs(s) < 10 ? `${num(s * 1000)} ms` : `${num(s)} s`);
+        const ratio = (r) => `${num(r.estimate)}× [${num(r.low)}, ${num(r.high)}]`;
+        const box = el('section', { id: 'efficiency' }, el('h2', {}, 'Efficiency: request times (information only, not gated)'));
+        if (report.context?.concurrent)
+            box.append(el('p', { class: 'note' }, 'Both sides ran at the same time on one machine: the ratios reflect the shared client as much as the servers.'));
+        box.append(el('table', {}, el('tr', {}, ...['Run', 'n', 'Median baseline', 'Median candidate', 'Median ratio', 'p90 ratio'].map(h => el('th', {}, h))), ...entries.map(e => el('tr', {}, el('td', {}, e.run), el('td', {}, String(e.n)), el('td', {}, ms(e.baseline_median)), el('td', {}, ms(e.candidate_median)), el('td', {}, ratio(e.median_ratio)), el('td', {}, ratio(e.p90_ratio))))));
+        return box;
+    }
+    /** The load half's figures (report.load); rendered here so the rest of the page needs no change. */
+    function load(section) {
+        if (!section)
+            return null;
+        return el('section', { id: 'load' }, el('h2', {}, 'Load'), el('pre', {}, JSON.stringify(section, null, 2)));
+    }
+    // ---- layout
+    const plotBox = el('section', { id: 'plot' }, el('h2', {}, 'Forest plot'));
+    const tableBox = el('section', { id: 'table' }, el('h2', {}, 'Comparisons'));
+    const answersBox = el('section', { id: 'changed' }, el('h2', {}, 'Changed answers'));
+    function redraw() {
+        plotBox.replaceChildren(plotBox.firstChild, forest());
+        tableBox.replaceChildren(tableBox.firstChild, table());
+        answersBox.replaceChildren(answersBox.firstChild, answers());
+    }
+    root.append(header(), filters(redraw), plotBox, tableBox, answersBox);
+    const eff = efficiency();
+    if (eff)
+        root.append(eff);
+    const loadBox = load(report.load);
+    if (loadBox)
+        root.append(loadBox);
+    for (const note of report.notes)
+        root.append(el('p', { class: 'note' }, note));
+    redraw();
+}
+
+/**
+ * report.html: one self-contained page (inline CSS and script, no network) for the reviewer who
+ * must read the changed answers: a forest plot, the sortable comparisons table, every changed
+ * answer side by side with the differing characters marked, filters and search, efficiency.
+ *
+ * Safety: the report and the answers are untrusted text (model output, prompts). They are
+ * embedded only as JSON in a `<script type="application/json">` block with every `<`, `>` and
+ * `&` escaped, so nothing in them can close the block or form markup, and the page script builds
+ * the DOM with textContent. A Content-Security-Policy allows exactly the page's own script (by
+ * hash) and inline styles, and no network at all.
+ */
+/** JSON that is safe inside a script element: no `<`, `>`, `&` or line separators survive raw. */
+function scriptSafeJson(value) {
+    return JSON.stringify(value)
+        .replace(/</g, '\\u003c')
+        .replace(/>/g, '\\u003e')
+        .replace(/&/g, '\\u0026')
+        .replace(/\u2028/g, '\\u2028')
+        .replace(/\u2029/g, '\\u2029');
+}
+const STYLE = `
+:root { color-scheme: light; --pass: #1a7f37; --fail: #cf222e; --inconclusive: #bf8700; --info: #6e7781; --error: #cf222e; }
+body { font: 14px/1.5 -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; margin: 0; color: #1f2328; }
+#app { max-width: 1200px; margin: 0 auto; padding: 16px 24px; }
+h1.verdict { margin: 0 0 4px; } h1.pass { color: var(--pass); } h1.fail, h1.error { color: var(--fail); } h1.inconclusive { color: var(--inconclusive); }
+#table { overflow-x: auto; } table { border-collapse: collapse; margin: 8px 0; } th, td { border: 1px solid #d0d7de; padding: 4px 8px; text-align: left; vertical-align: top; }
+th[data-column] { cursor: pointer; user-select: none; } th.sorted.asc::after { content: " ▲"; } th.sorted.desc::after { content: " ▼"; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+tr.pass .verdict-cell { color: var(--pass); } tr.fail .verdict-cell { color: var(--fail); } tr.inconclusive .verdict-cell { color: var(--inconclusive); } tr.info .verdict-cell { color: var(--info); }
+.filters { display: flex; gap: 8px; flex-wrap: wrap; margin: 12px 0; position: sticky; top: 0; background: #fff; padding: 8px 0; border-bottom: 1px solid #d0d7de; }
+.filters input { flex: 1; min-width: 200px; }
+#forest .label, #forest .axis { font-size: 11px; fill: #1f2328; } #forest .zero { stroke: #8c959f; }
+#forest .margin { stroke: var(--fail); stroke-dasharray: 3 2; } #forest .ci { stroke-width: 3; }
+#forest .pass .ci, #forest .pass .mark { stroke: var(--pass); fill: var(--pass); } #forest .fail .ci, #forest .fail .mark { stroke: var(--fail); fill: var(--fail); }
+#forest .inconclusive .ci, #forest .inconclusive .mark { stroke: var(--inconclusive); fill: var(--inconclusive); } #forest .info .ci, #forest .info .mark { stroke: var(--info); fill: var(--info); }
+details { border: 1px solid #d0d7de; border-radius: 6px; margin: 8px 0; padding: 4px 8px; } summary { cursor: pointer; font-weight: 600; }
+.answer { border-top: 1px solid #d0d7de; padding: 8px 0; } .answer.won .answer-head { color: var(--pass); } .answer.lost .answer-head { color: var(--fail); }
+.outputs { display: grid; grid-template-columns: 1fr 1fr; gap: 8px; }
+pre { white-space: pre-wrap; word-break: break-word; background: #f6f8fa; padding: 6px; margin: 2px 0; max-height: 24em; overflow: auto; }
+.label { font-size: 12px; color: #59636e; } mark { background: #ffd7d5; } pre.candidate mark { background: #aceebb; }
+.note { color: #59636e; } .settings { color: #59636e; }
+`;
+function renderHtml(report, changed = new Map()) {
+    const script = `(${reportPage.toString()})()`;
+    const hash = createHash('sha256').update(script).digest('base64');
+    const data = scriptSafeJson({ report, changed: Object.fromEntries(changed) });
+    const csp = `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${hash}'; img-src data:; connect-src 'none'; form-action 'none'; base-uri 'none'`;
+    return [
+        '<!doctype html>',
+        '<html lang="en">',
+        '<head>',
+        '<meta charset="utf-8">',
+        `<meta http-equiv="Content-Security-Policy" content="${csp}">`,
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        `<title>helm-gate: ${report.verdict}</title>`,
+        `<style>${STYLE}</style>`,
+        '</head>',
+        '<body>',
+        '<div id="app"></div>',
+        `<script type="application/json" id="helm-gate-data">${data}</script>`,
+        `<script>${script}</script>`,
+        '</body>',
+        '</html>',
+        ''
+    ].join('\n');
 }
 
 /**
@@ -12894,8 +14145,9 @@ function linksBlock(links) {
     const parts = [];
     if (links?.run)
         parts.push(`[Workflow run](${linkTarget(links.run, 'links.run')})`);
-    if (links?.artifacts)
-        parts.push(`[Artifacts](${linkTarget(links.artifacts, 'links.artifacts')})`);
+    if (links?.artifacts) {
+        parts.push(`[Artifacts](${linkTarget(links.artifacts, 'links.artifacts')}): \`report.html\` in the evidence has every changed answer`);
+    }
     return parts.length ? [parts.join(' · ')] : [];
 }
 function issueLine(issue, icon) {
@@ -13268,6 +14520,8 @@ function renderMarkdown(report, options) {
 async function writeReportOutputs(report, opts) {
     if (opts.json)
         await writeText(opts.json, renderJson(report));
+    if (opts.html)
+        await writeText(opts.html, renderHtml(report, opts.changed));
     if (opts.markdown)
         await writeText(opts.markdown, renderMarkdown(report, { maxLength: LIMITS.markdownFile }));
     if (!opts.quiet)
@@ -13307,6 +14561,7 @@ or a single run directory.
   --examples N              changed answers shown per comparison (default 3)
   --json FILE               write the JSON report
   --markdown FILE           write the markdown report (the PR comment body)
+  --html FILE               write report.html: plot, sortable table, every changed answer
   --quiet                   print nothing but errors
   --debug                   show stack traces
 `;
@@ -13326,6 +14581,7 @@ const SPECS$4 = {
     examples: { value: true },
     json: { value: true },
     markdown: { value: true },
+    html: { value: true },
     quiet: { value: false },
     debug: { value: false },
     help: { value: false }
@@ -13344,13 +14600,18 @@ async function compareCommand(argv, io) {
     const [baselinePath, candidatePath] = args.positionals;
     const { config, defaults } = await configFromArgs(args);
     const examples = numberOption(args, 'examples', n => Number.isInteger(n) && n >= 0 && n <= 100, 'an integer from 0 to 100');
+    const html = args.options.get('html') ?? null;
+    const changedAnswers = html ? new Map() : undefined;
     const report = await compareOutputs(baselinePath, candidatePath, config, {
         defaults,
-        examples: examples ?? 3
+        examples: examples ?? 3,
+        changedAnswers
     });
     await writeReportOutputs(report, {
         json: args.options.get('json') ?? null,
         markdown: args.options.get('markdown') ?? null,
+        html,
+        changed: changedAnswers,
         quiet: args.flags.has('quiet'),
         io
     });
@@ -53823,6 +55084,23 @@ async function writeTimings(file, timings) {
     }
 }
 
+/** The load half with its timings written into the output folder: for the CLI and the action. */
+/** Runs the load half and writes its timings (load-timings.jsonl) into `outDir`. */
+async function runLoadHalf(config, outDir, options) {
+    if (!config.load) {
+        throw new ConfigError('config.missing', 'the gate file has no load: section (the performance half)', {
+            file: config.source,
+            field: 'load'
+        });
+    }
+    const outcome = await runLoad(config, options);
+    if (outcome.timings.length > 0) {
+        await writeTimings(join(outDir, TIMINGS_FILE), outcome.timings);
+        outcome.report.timings_file = TIMINGS_FILE;
+    }
+    return outcome;
+}
+
 /**
  * `run --out DIR` writes report.json, report.md, manifest.json, logs/ and one folder per side.
  * A folder that already holds anything would be partly overwritten and partly mixed with the new
@@ -53895,21 +55173,6 @@ async function loadCommand(argv, io) {
     const report = loadOnlyReport(config, outcome.report);
     await writeReportOutputs(report, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io });
     return exitCode(report.verdict);
-}
-/** Runs the load half and writes its timings into `outDir`; shared by `load` and `run`. */
-async function runLoadHalf(config, outDir, options) {
-    if (!config.load) {
-        throw new ConfigError('config.missing', 'the gate file has no load: section (the performance half)', {
-            file: config.source,
-            field: 'load'
-        });
-    }
-    const outcome = await runLoad(config, options);
-    if (outcome.timings.length > 0) {
-        await writeTimings(join(outDir, TIMINGS_FILE), outcome.timings);
-        outcome.report.timings_file = TIMINGS_FILE;
-    }
-    return outcome;
 }
 
 /**
@@ -54395,8 +55658,10 @@ async function userProdEnv(localPath, deploymentName) {
             field: 'deployments.*.prod_env'
         });
     }
-    const parsed = parse$1(deploymentsText);
-    const found = parsed?.model_deployments?.find(item => item?.name === deploymentName);
+    const deploymentsFile = join(localPath, 'model_deployments.yaml');
+    const parsed = parseYamlFile(deploymentsText, deploymentsFile, 'model_deployments.yaml');
+    const list = Array.isArray(parsed?.model_deployments) ? parsed.model_deployments : [];
+    const found = list.find(item => item?.name === deploymentName);
     if (!found) {
         throw new ConfigError('config.prod_env', `deployment ${deploymentName} is not in model_deployments.yaml`, {
             file: join(localPath, 'model_deployments.yaml'),
@@ -54405,14 +55670,22 @@ async function userProdEnv(localPath, deploymentName) {
         });
     }
     const credentials = await read('credentials.conf');
+    // HELM would stop on a broken file only after starting; name the file now.
+    const metadataText = await read('model_metadata.yaml');
+    const tokenizersText = await read('tokenizer_configs.yaml');
+    if (metadataText !== null)
+        parseYamlFile(metadataText, join(localPath, 'model_metadata.yaml'), 'model_metadata.yaml');
+    if (tokenizersText !== null)
+        parseYamlFile(tokenizersText, join(localPath, 'tokenizer_configs.yaml'), 'tokenizer_configs.yaml');
+    const modelName = typeof found.model_name === 'string' ? found.model_name : deploymentName;
     return {
         files: {
-            'model_metadata.yaml': (await read('model_metadata.yaml')) ?? 'models: []\n',
+            'model_metadata.yaml': metadataText ?? 'models: []\n',
             'model_deployments.yaml': deploymentsText,
-            'tokenizer_configs.yaml': (await read('tokenizer_configs.yaml')) ?? 'tokenizer_configs: []\n',
+            'tokenizer_configs.yaml': tokenizersText ?? 'tokenizer_configs: []\n',
             'credentials.conf': credentials ?? ''
         },
-        modelArgs: `model=${found.model_name ?? deploymentName},model_deployment=${deploymentName}`,
+        modelArgs: `model=${modelName},model_deployment=${deploymentName}`,
         deployment: deploymentName,
         credentialsAreSecret: (credentials ?? '').trim().length > 0
     };
@@ -54451,7 +55724,7 @@ function assertDistinctDeployments(baseline, candidate, source) {
             'point them at different servers or models (use --self-check to measure a server against itself)', {
             file: source,
             field: 'deployments.candidate',
-            value: candidate.kind === 'server' ? `${candidate.baseUrl} ${candidate.model}` : candidate.deployment
+            value: candidate.kind === 'server' ? `${redactUrl(candidate.baseUrl)} ${candidate.model}` : candidate.deployment
         });
     }
 }
@@ -54459,31 +55732,79 @@ function assertDistinctDeployments(baseline, candidate, source) {
 function isLocalTokenizerDirectory(tokenizer) {
     return tokenizer.startsWith('/') || tokenizer.startsWith('./') || tokenizer.startsWith('../');
 }
-/** Shows prod_env files with anything secret hidden (`plan`, logs, the manifest). */
+/**
+ * Shows prod_env files with anything secret hidden (`plan`, logs, run-manifest.json), by
+ * structure: in the YAML files every value under a credential-like key (for example
+ * `client_spec.args.api_key`), every key-looking string and the userinfo and query values of every
+ * URL, with all comments dropped; in a user's credentials.conf every value and every comment
+ * line (an old key left in a comment is still a key).
+ */
 function redactedFiles(env) {
     return {
-        ...env.files,
+        'model_metadata.yaml': redactYaml(env.files['model_metadata.yaml']),
+        'model_deployments.yaml': redactYaml(env.files['model_deployments.yaml']),
+        'tokenizer_configs.yaml': redactYaml(env.files['tokenizer_configs.yaml']),
         'credentials.conf': env.credentialsAreSecret ? redactCredentials(env.files['credentials.conf']) : env.files['credentials.conf']
     };
 }
+const REDACTED_YAML_HEADER = '# helm-gate: shown with comments removed and credentials hidden\n';
+/** A YAML file with credentials hidden and comments removed (see redactedFiles). */
+function redactYaml(text) {
+    if (text.trim() === '')
+        return text;
+    let doc;
+    try {
+        doc = parseDocument(text, { uniqueKeys: false });
+    }
+    catch {
+        return '# (not valid YAML; hidden)\n';
+    }
+    if (doc.errors.length > 0)
+        return '# (not valid YAML; hidden)\n';
+    doc.commentBefore = null;
+    doc.comment = null;
+    visit(doc, {
+        Pair(_, pair) {
+            const key = isScalar(pair.key) ? String(pair.key.value) : '';
+            const value = isScalar(pair.value) ? pair.value.value : undefined;
+            const variable = /_env$/i.test(key) && typeof value === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(value) && !looksLikeSecret(value);
+            if (isCredentialKey(key) &&
+                !variable &&
+                pair.value !== null &&
+                !(isScalar(pair.value) && (pair.value.value === null || pair.value.value === ''))) {
+                pair.value = new Scalar(HIDDEN);
+            }
+        },
+        Node(_, node) {
+            node.comment = null;
+            node.commentBefore = null;
+            if (isScalar(node) && typeof node.value === 'string')
+                node.value = looksLikeSecret(node.value) ? HIDDEN : redactUrl(node.value);
+        }
+    });
+    return REDACTED_YAML_HEADER + doc.toString({ lineWidth: 0 });
+}
 /**
  * Keeps HOCON keys, hides values: `openaiApiKey: "sk-..."` becomes `openaiApiKey: "***"`. Any
- * other line that is not a comment or pure structure (`key {`, `}`) is hidden whole: HOCON also
- * allows one-line JSON objects and multi-line `"""` strings, whose values the per-line rule
- * cannot see.
+ * other line that is not pure structure (`key {`, `}`) is hidden whole: HOCON also allows
+ * one-line JSON objects and multi-line `"""` strings, whose values the per-line rule cannot see.
+ * Comment lines are hidden too: an old key is often left behind in a comment.
  */
 function redactCredentials(text) {
     return text
         .split('\n')
         .map(line => {
         const trimmed = line.trim();
-        if (trimmed === '' || trimmed.startsWith('#') || trimmed.startsWith('//'))
+        const indent = line.slice(0, line.length - line.trimStart().length);
+        if (trimmed === '')
             return line;
+        if (trimmed.startsWith('#') || trimmed.startsWith('//'))
+            return `${indent}${trimmed.startsWith('#') ? '#' : '//'} (comment hidden)`;
         if (/^[{}[\],\s]*$/.test(trimmed) || /^"?[A-Za-z0-9_.\-/ ]+"?\s*\{$/.test(trimmed))
             return line;
         const match = /^(\s*"?[A-Za-z0-9_.\-/ ]+"?\s*[:=]\s*)(.+)$/.exec(line);
         if (!match)
-            return `${line.slice(0, line.length - line.trimStart().length)}***`;
+            return `${indent}***`;
         if (match[2].trim() === '{')
             return line;
         return `${match[1]}"***"`;
@@ -57526,6 +58847,8 @@ const PROGRESS_EVERY_MS = 10_000;
 const MAX_RECORDED_BYTES = 64 * 1024;
 async function probeServer(settings) {
     const url = `${settings.baseUrl.replace(/\/+$/, '')}/models`;
+    // What messages and the manifest show: userinfo and query values hidden.
+    const shown = redactUrl(url);
     const started = Date.now();
     let delay = settings.initialDelayMs ?? 250;
     const maxDelay = settings.maxDelayMs ?? 5_000;
@@ -57545,16 +58868,16 @@ async function probeServer(settings) {
             const text = await response.body.text();
             if (response.statusCode === 401 || response.statusCode === 403) {
                 // Retrying cannot fix a wrong key.
-                throw new ServerNotReadyError('server.unauthorized', `${settings.side} server at ${url} refused the API key (HTTP ${response.statusCode})`, { field: `deployments.${settings.side}.api_key_env`, value: url });
+                throw new ServerNotReadyError('server.unauthorized', `${settings.side} server at ${shown} refused the API key (HTTP ${response.statusCode})`, { field: `deployments.${settings.side}.api_key_env`, value: shown });
             }
             if (response.statusCode === 200) {
                 const body = parseJson(text);
                 const models = modelIds(body);
                 if (!models.includes(settings.model)) {
-                    throw new ServerNotReadyError('server.model_missing', `${settings.side} server at ${url} does not serve model ${JSON.stringify(settings.model)} (it lists ${JSON.stringify(models)})`, { field: `deployments.${settings.side}.model`, value: settings.model });
+                    throw new ServerNotReadyError('server.model_missing', `${settings.side} server at ${shown} does not serve model ${JSON.stringify(settings.model)} (it lists ${JSON.stringify(models)})`, { field: `deployments.${settings.side}.model`, value: settings.model });
                 }
                 return {
-                    url,
+                    url: shown,
                     status: response.statusCode,
                     attempts,
                     elapsedMs: Date.now() - started,
@@ -57567,15 +58890,15 @@ async function probeServer(settings) {
         catch (error) {
             if (error instanceof ServerNotReadyError)
                 throw error;
-            lastProblem = error.message || String(error);
+            lastProblem = redactUrlsIn(error.message || String(error));
         }
         const elapsed = Date.now() - started;
         // The last attempt is made at the deadline, so the whole timeout is used.
         if (elapsed >= settings.timeoutMs) {
-            throw new ServerNotReadyError('server.not_ready', `${settings.side} server at ${url} was not ready after ${Math.round(elapsed / 1000)} s and ${attempts} attempts (last: ${lastProblem}); the readiness timeout is ${seconds$1(settings.timeoutMs)} s (run --ready-timeout SEC)`, { field: `deployments.${settings.side}.base_url`, value: settings.baseUrl });
+            throw new ServerNotReadyError('server.not_ready', `${settings.side} server at ${shown} was not ready after ${Math.round(elapsed / 1000)} s and ${attempts} attempts (last: ${lastProblem}); the readiness timeout is ${seconds$1(settings.timeoutMs)} s (run --ready-timeout SEC)`, { field: `deployments.${settings.side}.base_url`, value: redactUrl(settings.baseUrl) });
         }
         if (elapsed >= nextProgress) {
-            settings.log?.(`${settings.side} server at ${url} not ready after ${seconds$1(elapsed)} s (${lastProblem}); waiting up to ${seconds$1(settings.timeoutMs)} s`);
+            settings.log?.(`${settings.side} server at ${shown} not ready after ${seconds$1(elapsed)} s (${lastProblem}); waiting up to ${seconds$1(settings.timeoutMs)} s`);
             while (nextProgress <= elapsed)
                 nextProgress += progressEvery;
         }
@@ -57997,7 +59320,7 @@ class Launcher {
         try {
             const busy = await addressAnswers(entry.deployment.baseUrl);
             if (busy !== null) {
-                throw new LaunchError('launch.address_in_use', `something already answers at ${entry.deployment.baseUrl} (HTTP ${busy}) before the ${key} server was launched; stop it first, or it would be measured in place of the launched server`, { field: `deployments.${key}.base_url`, value: entry.deployment.baseUrl });
+                throw new LaunchError('launch.address_in_use', `something already answers at ${redactUrl(entry.deployment.baseUrl)} (HTTP ${busy}) before the ${key} server was launched; stop it first, or it would be measured in place of the launched server`, { field: `deployments.${key}.base_url`, value: redactUrl(entry.deployment.baseUrl) });
             }
             progress(`[${key}] launching the server (${entry.spec.checkout === 'base' ? `base commit ${this.worktree?.sha.slice(0, 12)}` : 'checked-out tree'}; log: ${logName})`);
             entry.server = await ServerProcess.start({
@@ -58112,6 +59435,8 @@ async function runOnSchedule(items, schedule, steps) {
                 ok = await steps.up(item);
                 if (ok)
                     await steps.measure(item);
+                if (ok)
+                    await steps.hold?.([item]);
             }
             finally {
                 await steps.down(item);
@@ -58132,6 +59457,7 @@ async function runOnSchedule(items, schedule, steps) {
             const thrown = measured.find((m) => m.status === 'rejected');
             if (thrown)
                 throw thrown.reason;
+            await steps.hold?.(items);
         }
     }
     catch (error) {
@@ -58384,6 +59710,7 @@ async function runSides(config, opts) {
             const apiKey = apiKeyOf(deployment.apiKeyEnv, env, config.source, plan.side);
             if (apiKey)
                 secrets.push(apiKey);
+            secrets.push(...urlSecrets(deployment.baseUrl));
         }
         const keyNames = Object.values(prepared.deployments).flatMap(d => (d.kind === 'server' && d.apiKeyEnv ? [d.apiKeyEnv] : []));
         launcher = await Launcher.open({
@@ -58461,6 +59788,11 @@ async function runSides(config, opts) {
                     }
                 },
                 measure: runOne,
+                hold: async (plans) => {
+                    const up = plans.filter(plan => launched(plan.side)).map(plan => plan.side);
+                    if (up.length > 0)
+                        await opts.whileUp?.(up);
+                },
                 down: async (plan) => {
                     if (launched(plan.side))
                         await launcher.down(plan.side);
@@ -58570,7 +59902,7 @@ function sideRecord(plan, outcome, deployment, outDir) {
         ? {
             kind: 'server',
             api: deployment.api,
-            base_url: deployment.baseUrl,
+            base_url: redactUrl(deployment.baseUrl),
             model: deployment.model,
             tokenizer: deployment.tokenizer,
             max_sequence_length: deployment.maxSequenceLength,
@@ -58578,6 +59910,7 @@ function sideRecord(plan, outcome, deployment, outDir) {
             request_timeout_seconds: deployment.requestTimeoutSeconds
         }
         : { kind: 'prod_env', prod_env: deployment.localPath, deployment: deployment.deployment };
+    // The manifest is uploaded as evidence: no credential, not even inside a URL or an error.
     return {
         source: 'run',
         helm_deployment: plan.prodEnv.deployment,
@@ -58597,7 +59930,7 @@ function sideRecord(plan, outcome, deployment, outDir) {
         timed_out: outcome.timedOut,
         requests: outcome.requests,
         complete: outcome.complete,
-        errors: outcome.errors.map(error => ({ code: error.code, message: error.message }))
+        errors: outcome.errors.map(error => ({ code: error.code, message: redactUrlsIn(error.message) }))
     };
 }
 /**
@@ -58609,6 +59942,16 @@ const RUNNER_SECRETS = /^(INPUT_.*|ACTIONS_RUNTIME_TOKEN|ACTIONS_ID_TOKEN_REQUES
 function helmRunEnv(env, apiKeyNames = []) {
     // A variable the gate file names as an API key stays, whatever its name.
     return Object.fromEntries(Object.entries(env).filter(([name]) => apiKeyNames.includes(name) || !RUNNER_SECRETS.test(name)));
+}
+/** Userinfo and query values of a base URL: masked in helm-run's log like API keys. */
+function urlSecrets(baseUrl) {
+    try {
+        const url = new URL(baseUrl);
+        return [url.username, url.password, ...url.searchParams.values()].filter(value => value.length >= 4);
+    }
+    catch {
+        return [];
+    }
 }
 function apiKeyOf(name, env, source, side) {
     if (!name)
@@ -58804,7 +60147,7 @@ async function planCommand(argv, io) {
 }
 /** What run waits for before starting helm-run, and how to change it. */
 function readinessLines(prepared, seconds) {
-    const servers = Object.entries(prepared.deployments).flatMap(([side, d]) => d.kind === 'server' ? [`#   ${side}: GET ${d.baseUrl.replace(/\/+$/, '')}/models must list ${d.model}`] : []);
+    const servers = Object.entries(prepared.deployments).flatMap(([side, d]) => d.kind === 'server' ? [`#   ${side}: GET ${redactUrl(d.baseUrl.replace(/\/+$/, ''))}/models must list ${d.model}`] : []);
     if (servers.length === 0)
         return [];
     return [
@@ -59106,7 +60449,8 @@ async function runGate(settings) {
         ? sidesFailedReport(errors, config.statistics, paths.baseline, paths.candidate)
         : await compareOutputs(paths.baseline, paths.candidate, config, {
             priorErrors: errors,
-            examples: settings.examples
+            examples: settings.examples,
+            changedAnswers: settings.changedAnswers
         });
     report.notes.push(...(outcome?.notes ?? []));
     return { report, manifest, paths };
@@ -59135,6 +60479,7 @@ once), then compares them per instance.
                          file has load:)
   --json FILE            also write the JSON report to FILE (it is always in the output folder)
   --markdown FILE        also write the markdown report (the PR comment body) to FILE
+  --html FILE            also write report.html (it is always in the output folder) to FILE
   --verbose              stream every helm-run log line (prefixed with its side)
   --quiet                print nothing but errors
   --debug                show stack traces
@@ -59150,6 +60495,7 @@ const SPECS = {
     only: { value: true },
     json: { value: true },
     markdown: { value: true },
+    html: { value: true },
     verbose: { value: false },
     quiet: { value: false },
     debug: { value: false },
@@ -59186,6 +60532,7 @@ async function runCommand(argv, io) {
         return exitCode(loadReport.verdict);
     }
     say(`helm-gate: ${selfCheck ? 'self-check (baseline against itself)' : 'baseline vs candidate'}, output in ${outDir}`);
+    const changedAnswers = new Map();
     const gate = await runGate({
         config,
         outDir,
@@ -59195,6 +60542,7 @@ async function runCommand(argv, io) {
         baseRef: args.options.get('baseline-ref') ?? null,
         readinessTimeoutMs: readySeconds === undefined ? undefined : readySeconds * 1000,
         examples: examples ?? 3,
+        changedAnswers,
         log: args.flags.has('verbose') && !quiet ? say : undefined,
         progress: say,
         env: io.env,
@@ -59211,14 +60559,21 @@ async function runCommand(argv, io) {
         const loaded = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: gate.paths.baseline });
         report = attachLoad(report, loaded.report);
     }
-    await writeReportOutputs(report, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io });
-    await writeExtraReports(report, args.options.get('json'), args.options.get('markdown'), io);
+    await writeReportOutputs(report, {
+        json: join(outDir, 'report.json'),
+        markdown: join(outDir, 'report.md'),
+        html: join(outDir, 'report.html'),
+        changed: changedAnswers,
+        quiet,
+        io
+    });
+    await writeExtraReports(report, args.options.get('json'), args.options.get('markdown'), io, args.options.get('html'), changedAnswers);
     if (selfCheck && !quiet)
         io.stdout(noiseFloor(report));
     if (!quiet)
         io.stdout(budgetAdvice(report, config.helm?.maxEvalInstances ?? null));
     if (!quiet) {
-        io.stdout(`\nrun directories, logs (logs/), manifest.json and report.{json,md}: ${outDir}\n`);
+        io.stdout(`\nrun directories, logs (logs/), manifest.json and report.{json,md,html}: ${outDir}\n`);
     }
     // A self-check is a measurement, not a gate: its verdict compares a server with itself, so
     // only an error (the runs or the comparison could not be made) is a failure.
@@ -59272,13 +60627,15 @@ function noiseFloor(report) {
     }
     return `${lines.join('\n')}\n`;
 }
-/** `--json FILE` and `--markdown FILE`: the same report, where compare would write it. */
-async function writeExtraReports(report, json, markdown, io) {
-    if (json === undefined && markdown === undefined)
+/** `--json FILE`, `--markdown FILE` and `--html FILE`: the same report, where compare would write it. */
+async function writeExtraReports(report, json, markdown, io, html, changed) {
+    if (json === undefined && markdown === undefined && html === undefined)
         return;
     await writeReportOutputs(report, {
         json: json === undefined ? null : resolve(io.cwd, json),
         markdown: markdown === undefined ? null : resolve(io.cwd, markdown),
+        html: html === undefined ? null : resolve(io.cwd, html),
+        changed,
         quiet: true,
         io
     });
@@ -59330,7 +60687,8 @@ async function main(argv, io) {
     }
     catch (error) {
         if (error instanceof GateError) {
-            io.stderr(`helm-gate: error: ${error.describe()}\n`);
+            // The code last: scripts (and the fault corpus) match on it; people read the sentence.
+            io.stderr(`helm-gate: error: ${error.describe()} [${error.code}]\n`);
             if (debug && error.stack)
                 io.stderr(`${error.stack}\n`);
             return 2;

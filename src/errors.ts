@@ -49,12 +49,39 @@ export class ServerNotReadyError extends GateError {}
 /** A GitHub write was refused (fork or Dependabot pull requests have a read-only token). */
 export class PermissionDeniedError extends GateError {}
 
+/**
+ * A value for a one-line message: JSON-like, cut at `max` characters. Never walks more than a few
+ * levels or a few hundred characters of the value (a 100,000-deep array from a hostile file must
+ * not exhaust the stack here), and never shows a string that looks like a credential.
+ */
 export function showValue(value: unknown, max = 120): string {
-  let text: string
-  try {
-    text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value))
-  } catch {
-    text = String(value)
-  }
+  const text = boundedJson(value, 6, max + 1)
   return text.length > max ? `${text.slice(0, max - 1)}…` : text
+}
+
+const KEY_LIKE =
+  /(?:^|[^A-Za-z0-9])(?:sk-[A-Za-z0-9_-]{8,}|gh[pousr]_[A-Za-z0-9]{16,}|github_pat_\w{16,}|xox[abpr]-[A-Za-z0-9-]{8,}|hf_[A-Za-z0-9]{16,}|Bearer\s+\S{8,})/
+
+function boundedJson(value: unknown, depth: number, budget: number): string {
+  if (typeof value === 'string')
+    return KEY_LIKE.test(value) ? '"(hidden)"' : JSON.stringify(value.length > budget ? value.slice(0, budget) : value)
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value)
+  if (typeof value !== 'object') return String(value)
+  if (depth <= 0) return Array.isArray(value) ? '[…]' : '{…}'
+  const parts: string[] = []
+  let used = 2
+  const entries: [string | null, unknown][] = Array.isArray(value)
+    ? value.map(item => [null, item])
+    : Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined)
+  for (const [key, item] of entries) {
+    if (used > budget) {
+      parts.push('…')
+      break
+    }
+    const shown = boundedJson(item, depth - 1, budget - used)
+    const part = key === null ? shown : `${JSON.stringify(key)}:${shown}`
+    parts.push(part)
+    used += part.length + 1
+  }
+  return Array.isArray(value) ? `[${parts.join(',')}]` : `{${parts.join(',')}}`
 }

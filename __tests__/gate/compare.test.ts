@@ -3,7 +3,7 @@ import { mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseGateConfig } from '../../src/config/load.js'
 import { compareOutputs, type RunDefaults } from '../../src/gate/compare.js'
-import { cliConfig, comparer, errorCodes } from './compare-helpers.js'
+import { cliConfig, comparer, errorCodes, twin } from './compare-helpers.js'
 import { renderJson } from '../../src/report/json.js'
 import { ALTERED_SUITE, BASELINE_SUITE, LEGACY_SUITE, MCQA_RUN, REASONING_RUN, TRIALS_SUITE } from '../helm/read/fixtures.js'
 import { copyToTemp, editJson } from '../support/fixture-copy.js'
@@ -25,10 +25,10 @@ const codes = errorCodes
 
 describe('compareOutputs on real HELM 0.5.16 output', () => {
   it('passes the same run on both sides when the margin is wider than what 10 instances can resolve', async () => {
-    const report = await compare(BASELINE_SUITE, BASELINE_SUITE, { maxDrop: 0.5 })
+    const report = await compare(BASELINE_SUITE, twin(BASELINE_SUITE), { maxDrop: 0.5 })
     expect(report.errors).toEqual([])
     expect(report.verdict).toBe('pass')
-    expect(report.warnings.map(w => w.code)).toContain('sides.same_path')
+    expect(report.warnings.map(w => w.code)).toContain('sides.same_content')
     const clean = report.comparisons.filter(c => c.gated)
     expect(clean.map(c => c.run).sort()).toEqual([
       'simple_mcqa',
@@ -44,7 +44,7 @@ describe('compareOutputs on real HELM 0.5.16 output', () => {
   })
 
   it('does not pass identical sides on too few instances: no flips is not evidence of no drop', async () => {
-    const report = await compare(BASELINE_SUITE, BASELINE_SUITE, { maxDrop: 0.05 })
+    const report = await compare(BASELINE_SUITE, twin(BASELINE_SUITE), { maxDrop: 0.05 })
     expect(report.verdict).toBe('inconclusive')
     const mcqa = report.comparisons.find(c => c.run === 'simple_mcqa')!
     expect(mcqa.n_needed).toBeGreaterThan(100)
@@ -107,7 +107,7 @@ describe('compareOutputs on real HELM 0.5.16 output', () => {
   })
 
   it('reads the 0.2.x layout', async () => {
-    const report = await compare(LEGACY_SUITE, LEGACY_SUITE, { split: null, maxDrop: 0.99 })
+    const report = await compare(LEGACY_SUITE, twin(LEGACY_SUITE), { split: null, maxDrop: 0.99 })
     expect(report.errors).toEqual([])
     expect(report.comparisons.length).toBeGreaterThan(0)
     const mmlu = report.comparisons.find(c => c.run.startsWith('mmlu'))!
@@ -117,7 +117,7 @@ describe('compareOutputs on real HELM 0.5.16 output', () => {
   })
 
   it('never passes a bootstrap interval on fewer than 20 instances', async () => {
-    const report = await compare(TRIALS_SUITE, TRIALS_SUITE, { maxDrop: 0.99 })
+    const report = await compare(TRIALS_SUITE, twin(TRIALS_SUITE), { maxDrop: 0.99 })
     const c = report.comparisons[0]
     expect(c.ci.method).toBe('bootstrap')
     expect(c.ci.low).toBe(0)
@@ -173,7 +173,15 @@ describe('guards: every doubt is an error, never a pass', () => {
 
   it('refuses low overlap and reports unmatched keys per side', async () => {
     const cand = copyToTemp(BASELINE_SUITE)
-    editJson<unknown[]>(join(cand, MCQA_RUN, 'per_instance_stats.json'), rows => rows.slice(0, 8))
+    const kept: string[] = []
+    editJson<{ instance_id: string }[]>(join(cand, MCQA_RUN, 'per_instance_stats.json'), rows => {
+      kept.push(...rows.slice(0, 8).map(r => r.instance_id))
+      return rows.slice(0, 8)
+    })
+    // Instances that were never requested are missing; requested but unscored ones are scoring failures.
+    editJson<{ request_states: { instance: { id: string } }[] }>(join(cand, MCQA_RUN, 'scenario_state.json'), state => {
+      state.request_states = state.request_states.filter(s => kept.includes(s.instance.id))
+    })
     const report = await compare(BASELINE_SUITE, cand)
     const overlap = report.errors.find(e => e.code === 'guard.overlap')!
     expect(overlap.message).toContain('80.0%')
@@ -185,14 +193,14 @@ describe('guards: every doubt is an error, never a pass', () => {
   })
 
   it('names the available metrics when the metric is absent', async () => {
-    const report = await compare(BASELINE_SUITE, BASELINE_SUITE, { metric: 'exact_matchh' })
+    const report = await compare(BASELINE_SUITE, twin(BASELINE_SUITE), { metric: 'exact_matchh' })
     expect(report.verdict).toBe('error')
     const missing = report.errors.find(e => e.code === 'guard.metric_missing')!
     expect(missing.value).toContain('exact_match')
   })
 
   it('refuses a metric that was never measured', async () => {
-    const report = await compare(BASELINE_SUITE, BASELINE_SUITE, { metric: 'training_co2_cost' })
+    const report = await compare(BASELINE_SUITE, twin(BASELINE_SUITE), { metric: 'training_co2_cost' })
     expect(report.verdict).toBe('error')
     expect(codes(report)).toContain('guard.metric_unmeasured')
   })
@@ -234,7 +242,7 @@ describe('guards: every doubt is an error, never a pass', () => {
   })
 
   it('is an error when nothing is gated', async () => {
-    const report = await compareOutputs(BASELINE_SUITE, BASELINE_SUITE, cli, {})
+    const report = await compareOutputs(BASELINE_SUITE, twin(BASELINE_SUITE), cli, {})
     expect(report.verdict).toBe('error')
     expect(codes(report)).toContain('gate.empty')
   })
@@ -261,7 +269,7 @@ describe('with a gate file', () => {
     const config = gate(
       '  - {entry: "synthetic_reasoning:mode=pattern_match", metric: exact_match, split: test, max_drop: 0.5}\n  - {entry: simple_mcqa, metric: exact_match, max_drop: 0.5}'
     )
-    const report = await compareOutputs(BASELINE_SUITE, BASELINE_SUITE, config)
+    const report = await compareOutputs(BASELINE_SUITE, twin(BASELINE_SUITE), config)
     expect(report.verdict).toBe('pass')
     expect(report.comparisons.map(c => c.entry)).toEqual(['synthetic_reasoning:mode=pattern_match', 'simple_mcqa'])
     expect(report.warnings.map(w => w.code)).toContain('runs.ungated')
@@ -269,7 +277,7 @@ describe('with a gate file', () => {
 
   it('is an error when a gated entry has no run, listing what is there', async () => {
     const config = gate('  - {entry: "dyck_language:num_parenthesis_pairs=3", metric: exact_match, max_drop: 0.1}')
-    const report = await compareOutputs(BASELINE_SUITE, BASELINE_SUITE, config)
+    const report = await compareOutputs(BASELINE_SUITE, twin(BASELINE_SUITE), config)
     expect(report.verdict).toBe('error')
     const missing = report.errors.find(e => e.code === 'runs.missing')!
     expect(missing.field).toBe('runs[0].entry')
@@ -278,7 +286,7 @@ describe('with a gate file', () => {
 
   it('resolves a relative drop against the baseline mean', async () => {
     const config = gate('  - {entry: simple_mcqa, metric: exact_match, max_relative_drop: 0.5}')
-    const report = await compareOutputs(ALTERED_SUITE, ALTERED_SUITE, config)
+    const report = await compareOutputs(ALTERED_SUITE, twin(ALTERED_SUITE), config)
     expect(report.comparisons[0].max_drop).toBeCloseTo(0.35, 12)
     expect(report.comparisons[0].max_relative_drop).toBe(0.5)
   })

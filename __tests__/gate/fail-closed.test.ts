@@ -6,7 +6,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { join } from 'node:path'
 import type { RunDefaults } from '../../src/gate/compare.js'
-import { cliConfig, comparer, errorCodes } from './compare-helpers.js'
+import { cliConfig, comparer, errorCodes, twin } from './compare-helpers.js'
 import { pairRuns } from '../../src/gate/match.js'
 import type { RunDirectory, RunSpecJson } from '../../src/helm/types.js'
 import { BASELINE_SUITE, MCQA_RUN, REASONING_RUN } from '../helm/read/fixtures.js'
@@ -40,28 +40,27 @@ interface StateFile {
 
 describe('the undamaged fixtures pass with this margin (so the tests below test the damage)', () => {
   it('passes baseline against baseline', async () => {
-    const report = await compare(BASELINE_SUITE, BASELINE_SUITE)
+    const report = await compare(BASELINE_SUITE, twin(BASELINE_SUITE))
     expect(report.errors).toEqual([])
     expect(report.verdict).toBe('pass')
   })
 })
 
 describe('values measured on one side only', () => {
-  it('counts a value measured on one side only against the overlap, like a missing instance', async () => {
-    // HELM >= 0.2.4 removes a NaN stat from per_instance_stats.json, so the instance goes
-    // missing and the overlap guard fires; a count-0 or NaN value left in the file is the same
-    // failure and must not shrink the comparison silently to the instances that worked.
+  it('counts a value measured on one side only as a scoring failure when the request ran', async () => {
+    // HELM >= 0.2.4 removes a NaN stat from per_instance_stats.json; a count-0 or NaN value left
+    // in the file is the same failure. The request ran (it has a request state), so the instance
+    // is not missing: it is a scoring failure and an error whatever min_overlap says.
     const cand = copyToTemp(BASELINE_SUITE)
     editJson<StatRow[]>(join(cand, MCQA_RUN, 'per_instance_stats.json'), rows => {
       for (const row of rows.slice(0, 3)) {
         for (const stat of row.stats) if (stat.name.name === 'exact_match') stat.count = 0
       }
     })
-    const report = await compare(BASELINE_SUITE, cand)
+    const report = await compare(BASELINE_SUITE, cand, {}, { ...cli, statistics: { ...cli.statistics, minOverlap: 0.5 } })
     expect(report.verdict).toBe('error')
-    const overlap = report.errors.find(e => e.code === 'guard.overlap')!
-    expect(overlap.message).toContain('70.0%')
-    expect(overlap.message).toContain('3 candidate values are not measurements')
+    const failure = report.errors.find(e => e.code === 'guard.scoring_failure')!
+    expect(failure.message).toContain('3 candidate instances were requested but have no exact_match score')
   })
 })
 
@@ -94,7 +93,7 @@ describe('request states', () => {
   })
 
   it('accepts the robustness run, whose perturbed scores have perturbed request states', async () => {
-    const report = await compare(BASELINE_SUITE, BASELINE_SUITE, { perturbations: 'gate' })
+    const report = await compare(BASELINE_SUITE, twin(BASELINE_SUITE), { perturbations: 'gate' })
     expect(codes(report)).toEqual([])
   })
 })

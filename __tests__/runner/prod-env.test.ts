@@ -82,9 +82,9 @@ describe('userProdEnv', () => {
     await expect(userProdEnv(dir, 'acme/missing')).rejects.toThrow(/acme\/missing/)
   })
 
-  it('redacts every value but keeps the keys', () => {
+  it('redacts every value and every comment but keeps the keys', () => {
     expect(redactCredentials('a: "x"\ndeployments {\n  "o/m": "secret"\n}\n# note: y')).toBe(
-      'a: "***"\ndeployments {\n  "o/m": "***"\n}\n# note: y'
+      'a: "***"\ndeployments {\n  "o/m": "***"\n}\n# (comment hidden)'
     )
   })
 

@@ -56,7 +56,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return await command(rest, io)
   } catch (error) {
     if (error instanceof GateError) {
-      io.stderr(`helm-gate: error: ${error.describe()}\n`)
+      // The code last: scripts (and the fault corpus) match on it; people read the sentence.
+      io.stderr(`helm-gate: error: ${error.describe()} [${error.code}]\n`)
       if (debug && error.stack) io.stderr(`${error.stack}\n`)
       return 2
     }

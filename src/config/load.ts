@@ -10,6 +10,7 @@ import { parseLoad } from './load-section.js'
 import { DEFAULT_STATISTICS, type Deployment, type GateConfig, type GatedRun, type HelmSettings, type StatisticsSettings } from './types.js'
 import { checkScheduleFits, launchNeedsServer, parseLaunch, parseLaunchSettings, type LaunchSide, type LaunchSpec } from './launch.js'
 import { Fields } from './validate.js'
+import { looksLikeSecret } from '../secrets/redact.js'
 
 export async function loadGateConfig(file: string): Promise<GateConfig> {
   let text: string
@@ -23,15 +24,55 @@ export async function loadGateConfig(file: string): Promise<GateConfig> {
   return parseGateConfig(text, file)
 }
 
-export function parseGateConfig(text: string, source: string): GateConfig {
-  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true })
+/**
+ * YAML text to plain data, every failure a ConfigError naming the file (and the line where the
+ * parser knows it): syntax errors, duplicate keys, alias bombs (the yaml library's "Excessive
+ * alias count"), nesting too deep for the parser. Only the first line of the parser's message is
+ * kept: the next lines quote the source, which may hold a key.
+ */
+export function parseYamlFile(text: string, source: string, what = 'the gate file'): unknown {
+  checkYamlShape(text, source, what)
+  let doc
+  try {
+    doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true })
+  } catch (error) {
+    throw new ConfigError('config.yaml', `${what} is not valid YAML: ${firstLine(error)}`, { file: source })
+  }
   if (doc.errors.length > 0) {
     const first = doc.errors[0]
-    throw new ConfigError('config.yaml', `the gate file is not valid YAML: ${first.message.split('\n')[0]}`, {
-      file: source
+    const line = first.linePos?.[0]?.line
+    throw new ConfigError('config.yaml', `${what} is not valid YAML${line ? ` (line ${line})` : ''}: ${firstLine(first)}`, {
+      file: source,
+      field: line ? `line ${line}` : undefined
     })
   }
-  const top = Fields.of(source, '', doc.toJS({ maxAliasCount: 100 })).allow([
+  try {
+    return doc.toJS({ maxAliasCount: 100 })
+  } catch (error) {
+    const why = error instanceof RangeError ? 'it nests too deeply' : firstLine(error)
+    throw new ConfigError('config.yaml', `${what} cannot be loaded: ${why}`, { file: source })
+  }
+}
+
+/**
+ * Far beyond any gate file or prod_env file. Deep nesting needs no limit of its own: the yaml
+ * library reports its own stack overflow as a parse error, which becomes a config.yaml error.
+ */
+export const YAML_MAX_BYTES = 1024 * 1024
+
+function checkYamlShape(text: string, source: string, what: string): void {
+  if (text.length > YAML_MAX_BYTES) {
+    throw new ConfigError('config.yaml', `${what} is larger than ${YAML_MAX_BYTES} bytes`, { file: source, value: text.length })
+  }
+}
+
+function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error)
+  return (message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '').slice(0, 200)
+}
+
+export function parseGateConfig(text: string, source: string): GateConfig {
+  const top = Fields.of(source, '', parseYamlFile(text, source)).allow([
     'version',
     'helm',
     'deployments',
@@ -177,7 +218,9 @@ function parseDeployment(f: Fields, launches: Partial<Record<LaunchSide, LaunchS
   const tokenizer = f.string('tokenizer', 'simple/tokenizer1') as string
   const maxSequenceLength = f.integer('max_sequence_length', 4096, 16)
   const apiKeyEnv = f.string('api_key_env', null)
-  if (apiKeyEnv !== null && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(apiKeyEnv)) {
+  // A key pasted here can match the variable-name pattern (ghp_..., hf_...): it would then be
+  // printed as "the variable ... is not set". Key-looking names are refused without the value.
+  if (apiKeyEnv !== null && (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(apiKeyEnv) || looksLikeSecret(apiKeyEnv))) {
     f.fail('api_key_env', `${f.at('api_key_env')} must be the NAME of an environment variable, not a key`, '(hidden)')
   }
   const requestTimeoutSeconds = f.number('request_timeout_seconds', 60, n => n > 0 && n <= 3600, 'seconds between 0 and 3600')

@@ -4,6 +4,13 @@
  * which in a gate file are almost always typos that would otherwise silently loosen the gate.
  */
 import { ConfigError } from '../errors.js'
+import { HIDDEN, shownValue } from '../secrets/redact.js'
+
+/** A value for an error message: never the value of a credential-like key or a key-looking value. */
+function shown(path: string, value: unknown): unknown {
+  const out = shownValue(path, value)
+  return out === HIDDEN ? `${HIDDEN}: the value of ${path || 'the gate file'} looks like a credential and is never printed` : out
+}
 
 export class Fields {
   private readonly seen = new Set<string>()
@@ -19,7 +26,7 @@ export class Fields {
       throw new ConfigError('config.type', `${path || 'the gate file'} must be a mapping`, {
         file: source,
         field: path || undefined,
-        value
+        value: shown(path, value)
       })
     }
     return new Fields(source, path, value as Record<string, unknown>)
@@ -47,7 +54,7 @@ export class Fields {
     throw new ConfigError('config.invalid', message, {
       file: this.source,
       field: this.at(key),
-      value: value === undefined ? this.obj[key] : value
+      value: shown(this.at(key), value === undefined ? this.obj[key] : value)
     })
   }
 
@@ -143,7 +150,7 @@ export class Fields {
         throw new ConfigError('config.unknown_key', `unknown key ${this.at(key)}; expected one of ${keys.join(', ')}`, {
           file: this.source,
           field: this.at(key),
-          value: this.obj[key]
+          value: shown(this.at(key), this.obj[key])
         })
       }
     }
@@ -157,7 +164,7 @@ export class Fields {
         throw new ConfigError('config.unknown_key', `unknown key ${this.at(key)}`, {
           file: this.source,
           field: this.at(key),
-          value: this.obj[key]
+          value: shown(this.at(key), this.obj[key])
         })
       }
     }

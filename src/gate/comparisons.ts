@@ -7,9 +7,10 @@ import { GateError } from '../errors.js'
 import { perturbationKey } from '../helm/read/instance-stats.js'
 import type { ChangedExample, Comparison } from '../model/report.js'
 import { decideVerdict, estimatePaired, resolveMaxDrop } from '../stats/index.js'
-import type { VerdictDecision } from '../stats/types.js'
+import type { PairedEstimate, VerdictDecision } from '../stats/types.js'
 import type { IssueLog } from './issues.js'
-import { pairValues, worstCase, type MetricValue, type PairedData } from './pairing.js'
+import { describeValueKey, firstHuge, firstOutOfRange, MAX_MAGNITUDE, metricRange, type MetricRange } from './metric-range.js'
+import { imputeMissing, pairValues, worstCase, type MetricValue, type PairedData } from './pairing.js'
 import { exampleKey, type RunData } from './run-data.js'
 
 export function buildComparisons(
@@ -58,22 +59,26 @@ export function buildComparisons(
     }
     if (!requestStatesCover(run, side, values, data, log)) return []
   }
+  const range = metricRange(gated.metric, valuesB, valuesC)
+  if (!valuesInRange(run, gated.metric, range, valuesB, valuesC, b, c, log)) return []
+  if (!scoresCoverRequests(run, gated.metric, valuesB, valuesC, b, c, log)) return []
 
   const out: Comparison[] = []
   const isClean = (v: MetricValue): boolean => v.perturbation === null
-  const clean = compareOne(run, gated, split, null, true, valuesB.filter(isClean), valuesC.filter(isClean), b, c, statistics, examples, log)
+  const ctx: OneContext = { run, gated, split, range, b, c, statistics, examples, log }
+  const clean = compareOne(ctx, null, true, valuesB.filter(isClean), valuesC.filter(isClean))
   if (clean) out.push(clean)
 
   const perturbations = [...new Set([...valuesB, ...valuesC].map(v => v.perturbation).filter((p): p is string => p !== null))].sort()
   const gatePerturbed = gated.perturbations === 'gate'
   for (const p of perturbations) {
     const only = (v: MetricValue): boolean => v.perturbation === p
-    const cmp = compareOne(run, gated, split, p, gatePerturbed, valuesB.filter(only), valuesC.filter(only), b, c, statistics, examples, log)
+    const cmp = compareOne(ctx, p, gatePerturbed, valuesB.filter(only), valuesC.filter(only))
     if (cmp) out.push(cmp)
   }
   if (perturbations.length > 0) {
     const worst = worstCase(valuesB, valuesC, gated.direction)
-    const cmp = compareOne(run, gated, split, 'worst', gatePerturbed, worst.baseline, worst.candidate, b, c, statistics, examples, log)
+    const cmp = compareOne(ctx, 'worst', gatePerturbed, worst.baseline, worst.candidate, { baseline: valuesB, candidate: valuesC })
     if (cmp) out.push(cmp)
   }
   return out
@@ -93,7 +98,7 @@ function requestStatesCover(run: string, side: string, values: MetricValue[], da
     )
   )
   const missing = values.filter(v => v.value !== null && !present.has(exampleKey(v)))
-  if (missing.length === 0) return true
+  if (missing.length === 0) return requestsRan(run, side, values, data, log)
   const first = missing[0]
   log.error(
     'guard.no_request_state',
@@ -105,6 +110,120 @@ function requestStatesCover(run: string, side: string, values: MetricValue[], da
     }
   )
   return false
+}
+
+/**
+ * A score of a request that never produced an answer (no result, no completions, a completion
+ * without text) was computed from nothing: HELM scores an empty answer as wrong, or worse,
+ * whatever a metric makes of it. Failed requests are caught by guard.failed_requests.
+ */
+function requestsRan(run: string, side: string, values: MetricValue[], data: RunData, log: IssueLog): boolean {
+  if (data.requestStates === null) return true
+  const scored = new Set(values.filter(v => v.value !== null).map(v => exampleKey(v)))
+  const silent = data.requestStates.filter(
+    s =>
+      !s.answered &&
+      scored.has(
+        exampleKey({ instanceId: s.instanceId, trainTrialIndex: s.trainTrialIndex, perturbation: perturbationKey(s.perturbation) })
+      )
+  )
+  if (silent.length === 0) return true
+  const first = silent[0]
+  log.error(
+    'guard.request_not_run',
+    `run ${run}: ${silent.length} ${side} requests that have a score never produced an answer (no result, no completions or a completion without text), so their scores are not the model's answers`,
+    {
+      file: data.scenarioStateFile ?? data.run.path,
+      field: 'result.completions',
+      value: `instance ${first.instanceId}, trial ${first.trainTrialIndex}`
+    }
+  )
+  return false
+}
+
+/**
+ * Values a metric cannot take are a damaged file: a 0/1 metric holding 4 would otherwise be
+ * averaged as a continuous score, and a value of 1e308 overflows every sum into an infinite
+ * interval. Either is an error naming the instance and the value, never a verdict.
+ */
+function valuesInRange(
+  run: string,
+  metric: string,
+  range: MetricRange | null,
+  valuesB: MetricValue[],
+  valuesC: MetricValue[],
+  b: RunData,
+  c: RunData,
+  log: IssueLog
+): boolean {
+  for (const [side, values, data] of [
+    ['baseline', valuesB, b],
+    ['candidate', valuesC, c]
+  ] as const) {
+    const bad = range ? firstOutOfRange(values, range) : null
+    if (bad && range) {
+      log.error(
+        'guard.out_of_range',
+        `run ${run}: ${metric} must lie in [${range.low}, ${range.high}] (${range.because}), but the ${side} side has ${String(bad.raw ?? bad.value)} for ${describeValueKey(bad)}`,
+        { file: data.perInstanceStatsFile, field: metric, value: `${describeValueKey(bad)}: ${String(bad.raw ?? bad.value)}` }
+      )
+      return false
+    }
+    const huge = firstHuge(values)
+    if (huge) {
+      log.error(
+        'guard.huge_value',
+        `run ${run}: ${metric} on the ${side} side is ${String(huge.value)} for ${describeValueKey(huge)}; values beyond ${MAX_MAGNITUDE} cannot be averaged safely and are not HELM scores`,
+        { file: data.perInstanceStatsFile, field: metric, value: `${describeValueKey(huge)}: ${String(huge.value)}` }
+      )
+      return false
+    }
+  }
+  return true
+}
+
+/**
+ * A key with a request state but no score on one side, while the other side scored it, is a
+ * scoring failure: the request ran and the metric failed (or its row was removed). Such
+ * instances are rarely missing at random, so this is an error whatever min_overlap says.
+ */
+function scoresCoverRequests(
+  run: string,
+  metric: string,
+  valuesB: MetricValue[],
+  valuesC: MetricValue[],
+  b: RunData,
+  c: RunData,
+  log: IssueLog
+): boolean {
+  const measured = (values: MetricValue[]): Set<string> => new Set(values.filter(v => v.value !== null).map(v => exampleKey(v)))
+  const measuredB = measured(valuesB)
+  const measuredC = measured(valuesC)
+  for (const [side, data, own, other] of [
+    ['baseline', b, measuredB, measuredC],
+    ['candidate', c, measuredC, measuredB]
+  ] as const) {
+    if (data.requestStates === null) continue
+    const requested = new Set(
+      data.requestStates.map(s =>
+        exampleKey({ instanceId: s.instanceId, trainTrialIndex: s.trainTrialIndex, perturbation: perturbationKey(s.perturbation) })
+      )
+    )
+    const failures = [...other].filter(key => !own.has(key) && requested.has(key))
+    if (failures.length === 0) continue
+    const [instance, trial, perturbation] = JSON.parse(failures[0]) as [string, number, string | null]
+    log.error(
+      'guard.scoring_failure',
+      `run ${run}: ${failures.length} ${side} instances were requested but have no ${metric} score, while the other side scored them; an instance that ran but was not scored is a failure, not a missing instance`,
+      {
+        file: data.perInstanceStatsFile,
+        field: metric,
+        value: `instance ${instance}, trial ${trial}${perturbation ? `, perturbation ${perturbation}` : ''}`
+      }
+    )
+    return false
+  }
+  return true
 }
 
 /**
@@ -182,20 +301,28 @@ function defaultSplit(
   return undefined
 }
 
+interface OneContext {
+  run: string
+  gated: GatedRun
+  split: string | null
+  range: MetricRange | null
+  b: RunData
+  c: RunData
+  statistics: StatisticsSettings
+  examples: number
+  log: IssueLog
+}
+
 function compareOne(
-  run: string,
-  gated: GatedRun,
-  split: string | null,
+  ctx: OneContext,
   perturbation: string | null,
   isGated: boolean,
   valuesB: MetricValue[],
   valuesC: MetricValue[],
-  b: RunData,
-  c: RunData,
-  statistics: StatisticsSettings,
-  examples: number,
-  log: IssueLog
+  /** For the per-instance worst case: the per-variant values it was built from. */
+  variants?: { baseline: MetricValue[]; candidate: MetricValue[] }
 ): Comparison | null {
+  const { run, gated, split, c, statistics, examples, log } = ctx
   const label = `run ${run}, ${gated.metric}${split ? ` (${split})` : ''}${perturbation ? `, perturbation ${perturbation}` : ''}`
   const paired = pairValues(valuesB, valuesC)
   if (paired.overlap < statistics.minOverlap) {
@@ -225,9 +352,15 @@ function compareOne(
     log.error('guard.no_pairs', `${label}: no instance has a measured value on both sides`, { file: c.perInstanceStatsFile })
     return null
   }
-  let estimate
+  let estimate: PairedEstimate
+  let maxDrop: number
+  let decision: VerdictDecision
+  let worst: WorstCaseBound
   try {
     estimate = estimatePaired(paired.clusters, statistics)
+    maxDrop = resolveMaxDrop(gated.maxDrop, gated.maxRelativeDrop, estimate.baselineMean)
+    decision = smallSampleGuard(decideVerdict(estimate, maxDrop, gated.direction, statistics.confidence), estimate.n, estimate.ci.method)
+    worst = worstCaseBound(ctx, paired, estimate, maxDrop, valuesB, valuesC, variants)
   } catch (error) {
     if (error instanceof GateError) {
       log.error(error.code, `${label}: ${error.message}`, error.location)
@@ -235,12 +368,23 @@ function compareOne(
     }
     throw error
   }
-  const maxDrop = resolveMaxDrop(gated.maxDrop, gated.maxRelativeDrop, estimate.baselineMean)
-  const decision = smallSampleGuard(
-    decideVerdict(estimate, maxDrop, gated.direction, statistics.confidence),
-    estimate.n,
-    estimate.ci.method
-  )
+  const imputedTotal = worst.imputed.baseline + worst.imputed.candidate
+  if (imputedTotal > 0) {
+    // A warning, so every rendering (comment, summary, console) shows both bounds side by side.
+    const bound =
+      worst.low === null || worst.high === null ? 'none (the metric has no known range)' : `[${fmt(worst.low)}, ${fmt(worst.high)}]`
+    log.warn(
+      'pairing.worst_case',
+      `${label}: ${worst.imputed.baseline} baseline and ${worst.imputed.candidate} candidate instances imputed at the worst case: interval ${bound} against [${fmt(estimate.ci.low)}, ${fmt(estimate.ci.high)}] on the matched instances; worst-case verdict ${worst.verdict}`
+    )
+  }
+  if (decision.verdict === 'pass' && worst.verdict !== 'pass') {
+    decision = {
+      verdict: 'inconclusive',
+      nNeeded: null,
+      reason: `Passes on the instances both sides scored, but not with the ${worst.imputed.baseline + worst.imputed.candidate} unmatched ones imputed at their worst: ${worst.reason}`
+    }
+  }
   return {
     id: [run, gated.metric, split ?? '', perturbation ?? 'clean'].join(' | '),
     run,
@@ -259,6 +403,7 @@ function compareOne(
     candidate_mean: estimate.candidateMean,
     delta: estimate.delta,
     ci: { level: estimate.ci.level, low: estimate.ci.low, high: estimate.ci.high, method: estimate.ci.method },
+    worst_case: { imputed: worst.imputed, low: worst.low, high: worst.high, method: worst.method, verdict: worst.verdict },
     wins: estimate.wins,
     losses: estimate.losses,
     unchanged: estimate.unchanged,
@@ -269,6 +414,135 @@ function compareOne(
     n_needed: decision.nNeeded,
     reason: decision.reason,
     examples: perturbation === 'worst' ? [] : changedExamples(paired, examples, statistics.flipTolerance)
+  }
+}
+
+function fmt(x: number): string {
+  return Number(x.toPrecision(3)).toString()
+}
+
+interface WorstCaseBound {
+  imputed: { baseline: number; candidate: number }
+  low: number | null
+  high: number | null
+  method: string | null
+  verdict: 'pass' | 'fail' | 'inconclusive'
+  reason: string
+}
+
+/**
+ * The verdict's interval again with every unmatched instance imputed at the metric's worst value
+ * for the candidate and its best for the baseline (docs/method.md "Missing data: the worst-case
+ * bound"): instances missing on one side are rarely missing at random, and dropping them flatters
+ * the side that lost them. A metric without a known range has no worst value, so any unmatched
+ * instance blocks a pass.
+ */
+function worstCaseBound(
+  ctx: OneContext,
+  paired: PairedData,
+  estimate: PairedEstimate,
+  maxDrop: number,
+  valuesB: MetricValue[],
+  valuesC: MetricValue[],
+  variants: { baseline: MetricValue[]; candidate: MetricValue[] } | undefined
+): WorstCaseBound {
+  const { gated, range, statistics } = ctx
+  const missing = paired.unmatched.baseline + paired.unmatched.candidate + paired.oneSided
+  const plain = decideVerdict(estimate, maxDrop, gated.direction, statistics.confidence)
+  if (missing === 0 && variants === undefined) {
+    return {
+      imputed: { baseline: 0, candidate: 0 },
+      low: estimate.ci.low,
+      high: estimate.ci.high,
+      method: estimate.ci.method,
+      verdict: plain.verdict,
+      reason: plain.reason
+    }
+  }
+  if (range === null) {
+    const counts = imputedCounts(valuesB, valuesC, variants, { baseline: 0, candidate: 0 }, gated.direction)
+    if (counts.imputed.baseline + counts.imputed.candidate === 0) {
+      return {
+        imputed: counts.imputed,
+        low: estimate.ci.low,
+        high: estimate.ci.high,
+        method: estimate.ci.method,
+        verdict: plain.verdict,
+        reason: plain.reason
+      }
+    }
+    return {
+      imputed: counts.imputed,
+      low: null,
+      high: null,
+      method: null,
+      verdict: 'inconclusive',
+      reason: `${gated.metric} has no known range, so an instance scored on one side only has no worst value and cannot be ruled out; this cannot pass until both sides score the same instances.`
+    }
+  }
+  const fill =
+    gated.direction === 'higher' ? { baseline: range.high, candidate: range.low } : { baseline: range.low, candidate: range.high }
+  const { imputed, baseline, candidate } = imputedCounts(valuesB, valuesC, variants, fill, gated.direction)
+  if (imputed.baseline + imputed.candidate === 0) {
+    return {
+      imputed,
+      low: estimate.ci.low,
+      high: estimate.ci.high,
+      method: estimate.ci.method,
+      verdict: plain.verdict,
+      reason: plain.reason
+    }
+  }
+  const completed = pairValues(baseline, candidate)
+  const imputedEstimate = estimatePaired(completed.clusters, statistics)
+  const decision = smallSampleGuard(
+    decideVerdict(imputedEstimate, maxDrop, gated.direction, statistics.confidence),
+    imputedEstimate.n,
+    imputedEstimate.ci.method
+  )
+  return {
+    imputed,
+    low: imputedEstimate.ci.low,
+    high: imputedEstimate.ci.high,
+    method: imputedEstimate.ci.method,
+    verdict: decision.verdict,
+    reason: decision.reason
+  }
+}
+
+/** Both sides completed, and how many instances (instance x trial) were imputed on each. */
+function imputedCounts(
+  valuesB: MetricValue[],
+  valuesC: MetricValue[],
+  variants: { baseline: MetricValue[]; candidate: MetricValue[] } | undefined,
+  fill: { baseline: number; candidate: number },
+  direction: 'higher' | 'lower'
+): { imputed: { baseline: number; candidate: number }; baseline: MetricValue[]; candidate: MetricValue[] } {
+  if (variants === undefined) {
+    const done = imputeMissing(valuesB, valuesC, fill)
+    return {
+      imputed: { baseline: done.imputedKeys.baseline.length, candidate: done.imputedKeys.candidate.length },
+      baseline: done.baseline,
+      candidate: done.candidate
+    }
+  }
+  // The per-instance worst case: complete every variant first, then take the worst over them, so
+  // a variant the candidate lost counts at its worst value.
+  const done = imputeMissing(variants.baseline, variants.candidate, fill)
+  const instances = (keys: string[]): number =>
+    new Set(
+      keys.map(k =>
+        k
+          .split('\u0000')
+          .filter((_, i, all) => i === 0 || i === all.length - 1)
+          .join('\u0000')
+      )
+    ).size
+  const worst = worstCase(done.baseline, done.candidate, direction)
+  return {
+    imputed: { baseline: instances(done.imputedKeys.baseline), candidate: instances(done.imputedKeys.candidate) },
+    baseline: worst.baseline,
+    candidate: worst.candidate
   }
 }
 

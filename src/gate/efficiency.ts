@@ -3,6 +3,7 @@
  * inference_runtime is how long the harness waited for each request, not time-to-first-token.
  */
 import type { StatisticsSettings } from '../config/types.js'
+import { GuardError } from '../errors.js'
 import type { EfficiencyEntry } from '../model/report.js'
 import { quantile, ratiosOfQuantiles } from '../stats/index.js'
 import { pairValues } from './pairing.js'
@@ -22,6 +23,30 @@ export function efficiencyFor(run: string, b: RunData, c: RunData, statistics: S
   if (baseline.length < 2 || baseline.every(v => v <= 0)) return null
   // Both intervals from the same resamples: half the draws of two separate bootstraps.
   const [median, p90] = ratiosOfQuantiles(baseline, candidate, [0.5, 0.9], statistics)
+  const figures = {
+    baseline_median: quantile(baseline, 0.5),
+    candidate_median: quantile(candidate, 0.5),
+    'median_ratio.estimate': median.estimate,
+    'median_ratio.low': median.low,
+    'median_ratio.high': median.high,
+    'p90_ratio.estimate': p90.estimate,
+    'p90_ratio.low': p90.low,
+    'p90_ratio.high': p90.high
+  }
+  // Huge or tiny request times overflow a ratio to Infinity (or 0/0 to NaN); such a figure says
+  // nothing and must not reach the report.
+  for (const [name, value] of Object.entries(figures)) {
+    if (!Number.isFinite(value)) {
+      throw new GuardError(
+        'stats.non_finite',
+        `run ${run}, ${RUNTIME_METRIC}: the ${name} came out as ${String(value)} (the request times overflow)`,
+        {
+          field: `${RUNTIME_METRIC}.${name}`,
+          value: String(value)
+        }
+      )
+    }
+  }
   return {
     run,
     metric: RUNTIME_METRIC,

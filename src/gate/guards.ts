@@ -5,7 +5,8 @@
  * - a different prompt for the same instance means the comparison measures configuration;
  * - a failed request is not an answer of the model.
  */
-import type { RequestStateSummary } from '../helm/types.js'
+import { DECODING_FIELDS, type DecodingField, type RequestDecoding, type RequestStateSummary } from '../helm/types.js'
+import { canonicalJson } from './identity.js'
 import type { IssueLog } from './issues.js'
 import type { RunData } from './run-data.js'
 
@@ -76,6 +77,7 @@ export function checkRequestStates(run: string, b: RunData, c: RunData, log: Iss
       first ??= state
     }
   }
+  if (!first && !checkDecoding(run, b, c, log)) return false
   if (first) {
     log.error(
       'guard.prompt_drift',
@@ -112,4 +114,167 @@ function promptsByKey(states: RequestStateSummary[]): Map<string, KeyPrompts> {
 
 function samePrompts(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((hash, i) => hash === b[i])
+}
+
+/**
+ * The two sides must be the same evidence from two deployments. A file reached from both sides
+ * (a symlink, a hard link, the same directory given twice) compares a run with itself and would
+ * pass any change, so it is an error; an identical scenario_state.json from two runs cannot
+ * happen with real request times, so it is at least suspicious.
+ */
+export function checkSameEvidence(run: string, b: RunData, c: RunData, log: IssueLog): boolean {
+  const byIdentity = new Map(b.filesRead.map(f => [f.identity, f]))
+  const byReal = new Map(b.filesRead.map(f => [f.real, f]))
+  const shared = c.filesRead.flatMap(f => {
+    const same = byIdentity.get(f.identity) ?? byReal.get(f.real)
+    return same ? [{ baseline: same.path, candidate: f.path, real: f.real }] : []
+  })
+  const ok = shared.length === 0
+  if (!ok) {
+    log.error(
+      'sides.same_file',
+      `run ${run}: the baseline and the candidate read the same file${shared.length > 1 ? ` (${shared.length} files)` : ''}, ${shared[0].real}, so the comparison would compare a run with itself`,
+      { file: shared[0].candidate, value: { baseline: shared[0].baseline, candidate: shared[0].candidate } }
+    )
+  }
+  if (ok && b.scenarioStateDigest !== null && b.scenarioStateDigest === c.scenarioStateDigest) {
+    log.warn(
+      'sides.same_content',
+      `run ${run}: scenario_state.json is byte for byte the same on both sides (sha256 ${b.scenarioStateDigest.slice(0, 16)}); two real runs always differ in their request times, so this is probably one run copied to both sides`,
+      { file: c.scenarioStateFile ?? c.run.path, field: 'scenario_state.json' }
+    )
+  }
+  return ok
+}
+
+/**
+ * The decoding settings HELM 0.5.16's adapter puts into every request of a run, by adapter
+ * method (adaptation/adapters/*.py); null for methods whose requests are not checked against the
+ * adapter spec (they are still compared between the sides).
+ */
+export function expectedDecoding(adapter: Record<string, unknown>): RequestDecoding | null {
+  const method = typeof adapter.method === 'string' ? adapter.method : ''
+  const spec = (field: string): unknown => adapter[field]
+  if (method.startsWith('multiple_choice_separate') || method === 'multiple_choice_calibrated') {
+    return { temperature: 0, max_tokens: 0, stop_sequences: [], num_completions: 1, echo_prompt: true, top_p: 1 }
+  }
+  if (method === 'language_modeling') {
+    return {
+      temperature: 0,
+      max_tokens: spec('max_tokens'),
+      stop_sequences: spec('stop_sequences'),
+      num_completions: 1,
+      echo_prompt: true,
+      top_p: 1
+    }
+  }
+  if (method.startsWith('multiple_choice_joint')) {
+    return {
+      temperature: spec('temperature'),
+      max_tokens: spec('max_tokens'),
+      // stop_sequences is [] in HELM 0.5, the adapter's in 0.2.x: compared between the sides only.
+      num_completions: 1,
+      echo_prompt: false,
+      top_p: 1
+    }
+  }
+  if (method === 'generation' || method === 'chat' || method === 'binary_ranking') {
+    return {
+      temperature: spec('temperature'),
+      max_tokens: spec('max_tokens'),
+      stop_sequences: spec('stop_sequences'),
+      num_completions: spec('num_outputs'),
+      echo_prompt: false,
+      top_p: 1
+    }
+  }
+  return null
+}
+
+/**
+ * Requests are compared field by field, between the sides and against the adapter spec: a
+ * client, plugin or hand edit that sends another temperature or token budget changes the
+ * answers while run_spec.json still looks identical.
+ */
+function checkDecoding(run: string, b: RunData, c: RunData, log: IssueLog): boolean {
+  let ok = true
+  for (const [side, data] of [
+    ['baseline', b],
+    ['candidate', c]
+  ] as const) {
+    const expected = expectedDecoding(data.run.runSpec.adapter_spec ?? {})
+    if (!expected || data.requestStates === null) continue
+    for (const state of data.requestStates) {
+      const field = DECODING_FIELDS.find(
+        f => expected[f] !== undefined && state.decoding[f] !== undefined && canonicalJson(expected[f]) !== canonicalJson(state.decoding[f])
+      )
+      if (!field) continue
+      const count = data.requestStates.filter(
+        s => s.decoding[field] !== undefined && canonicalJson(s.decoding[field]) !== canonicalJson(expected[field])
+      ).length
+      log.error(
+        'guard.decoding_drift',
+        `run ${run}: ${count} ${side} requests were sent with ${field} ${canonicalJson(state.decoding[field])} while the adapter spec says ${canonicalJson(expected[field])}, so the answers were decoded differently from what the run claims`,
+        {
+          file: data.scenarioStateFile ?? data.run.path,
+          field: `request.${field}`,
+          value: { adapter_spec: expected[field], request: state.decoding[field], instance: state.instanceId }
+        }
+      )
+      ok = false
+      break
+    }
+  }
+  if (!ok || b.requestStates === null || c.requestStates === null) return ok
+  const baseline = decodingByKey(b.requestStates)
+  for (const [key, entry] of decodingByKey(c.requestStates)) {
+    const other = baseline.get(key)
+    if (!other) continue
+    const diff = differingField(other.decodings, entry.decodings)
+    if (diff === null) continue
+    log.error(
+      'guard.decoding_drift',
+      `run ${run}: the two sides sent instance ${entry.state.instanceId} with different ${diff.field}, so the comparison would measure decoding settings, not the model`,
+      {
+        file: c.scenarioStateFile ?? c.run.path,
+        field: `request.${diff.field}`,
+        value: { baseline: diff.baseline, candidate: diff.candidate }
+      }
+    )
+    return false
+  }
+  return true
+}
+
+interface KeyDecodings {
+  decodings: RequestDecoding[]
+  state: RequestStateSummary
+}
+
+function decodingByKey(states: RequestStateSummary[]): Map<string, KeyDecodings> {
+  const byKey = new Map<string, KeyDecodings>()
+  for (const s of states) {
+    const key = requestKey(s)
+    const entry = byKey.get(key)
+    if (entry) entry.decodings.push(s.decoding)
+    else byKey.set(key, { decodings: [s.decoding], state: s })
+  }
+  return byKey
+}
+
+/** The first decoding field whose values differ between the two lists, with a value from each side. */
+function differingField(
+  a: RequestDecoding[],
+  b: RequestDecoding[]
+): { field: DecodingField; baseline: unknown; candidate: unknown } | null {
+  for (const field of DECODING_FIELDS) {
+    const left = a.map(d => canonicalJson(d[field] ?? null)).sort()
+    const right = b.map(d => canonicalJson(d[field] ?? null)).sort()
+    const i = left.findIndex((v, k) => v !== right[k])
+    if (i < 0 && left.length === right.length) continue
+    const at = i < 0 ? left.length : i
+    const value = (list: string[]): unknown => (at < list.length ? JSON.parse(list[at]) : null)
+    return { field, baseline: value(left), candidate: value(right) }
+  }
+  return null
 }

@@ -15,6 +15,8 @@ export interface MetricValue {
   value: number | null
   /** Stats merged into this value; more than 1 only when the file repeats the stat (1 when absent). */
   occurrences?: number
+  /** sum / count as written, even when not finite (null for count 0): for range checks. */
+  raw?: number | null
 }
 
 export interface PairedData {
@@ -130,4 +132,43 @@ export function worstCase(
     fold(worstC, cv)
   }
   return { baseline: [...worstB.values()], candidate: [...worstC.values()] }
+}
+
+export interface Imputed {
+  baseline: MetricValue[]
+  candidate: MetricValue[]
+  /** Keys whose value was imputed, per side. */
+  imputedKeys: { baseline: string[]; candidate: string[] }
+}
+
+/**
+ * Both sides completed for the worst-case bound (docs/method.md "Missing data: the worst-case
+ * bound"): a key measured on one side only gets `fill.candidate` (the metric's worst) where the
+ * candidate lacks it and `fill.baseline` (its best) where the baseline lacks it. Keys measured on
+ * neither side say nothing about either deployment and stay out.
+ */
+export function imputeMissing(baseline: MetricValue[], candidate: MetricValue[], fill: { baseline: number; candidate: number }): Imputed {
+  const b = index(baseline)
+  const c = index(candidate)
+  const out: Imputed = { baseline: [], candidate: [], imputedKeys: { baseline: [], candidate: [] } }
+  const keys = new Set([...b.keys(), ...c.keys()])
+  for (const key of keys) {
+    const bv = b.get(key)
+    const cv = c.get(key)
+    const measuredB = bv !== undefined && bv.value !== null
+    const measuredC = cv !== undefined && cv.value !== null
+    if (!measuredB && !measuredC) continue
+    const like = (measuredB ? bv : cv) as MetricValue
+    if (measuredB) out.baseline.push(bv)
+    else {
+      out.baseline.push({ ...like, value: fill.baseline, occurrences: 1 })
+      out.imputedKeys.baseline.push(key)
+    }
+    if (measuredC) out.candidate.push(cv)
+    else {
+      out.candidate.push({ ...like, value: fill.candidate, occurrences: 1 })
+      out.imputedKeys.candidate.push(key)
+    }
+  }
+  return out
 }

@@ -4,8 +4,13 @@
  * GB, so it is streamed and only small fixed-size facts are kept per request; the text of
  * changed answers is fetched in a second pass for just the few examples the report shows.
  */
+import { createHash } from 'node:crypto'
+import { realpath, stat } from 'node:fs/promises'
 import { join } from 'node:path'
+import { GateError, InputError } from '../errors.js'
+import { RUN_FILES } from '../helm/read/discover.js'
 import { perturbationKey, readPerInstanceStats } from '../helm/read/instance-stats.js'
+import { streamJsonArray } from '../helm/read/json-stream.js'
 import { readRequestStates } from '../helm/read/request-states.js'
 import type { PerInstanceStatsTable, RequestStateSummary, RunDirectory } from '../helm/types.js'
 import type { MetricValue } from './pairing.js'
@@ -19,6 +24,10 @@ export interface RunData {
   requestStates: RequestStateSummary[] | null
   /** Whether requestStates still carry their text excerpts (see TEXT_KEEP_LIMIT). */
   hasTexts: boolean
+  /** SHA-256 of scenario_state.json's bytes; null when there is none. */
+  scenarioStateDigest: string | null
+  /** Every file read, with its real path and its device:inode identity (see sameEvidence). */
+  filesRead: FileRead[]
   metricNames(): string[]
   splits(metric: string): (string | null)[]
   /** Clean and perturbed values of a metric in one split, in file order. */
@@ -36,25 +45,81 @@ const RUNTIME_METRIC = 'inference_runtime'
  */
 export const TEXT_KEEP_LIMIT = 20_000
 
+export interface FileRead {
+  path: string
+  real: string
+  /** `dev:ino`: equal for the same file reached through a symlink, a hard link or another path. */
+  identity: string
+}
+
+async function fileRead(path: string): Promise<FileRead> {
+  try {
+    const [real, info] = await Promise.all([realpath(path), stat(path)])
+    return { path, real, identity: `${info.dev}:${info.ino}` }
+  } catch (error) {
+    throw new InputError('input.unreadable', `Cannot read ${path}: ${(error as Error).message}`, { file: path })
+  }
+}
+
+/**
+ * stats.json is not used for the comparison, but HELM writes it last: a missing, empty or
+ * unparsable one means the run did not finish, so nothing else in the directory is trusted.
+ */
+export async function checkStatsFile(run: RunDirectory): Promise<string> {
+  const file = join(run.path, RUN_FILES.stats)
+  const incomplete = (why: string): InputError =>
+    new InputError('input.incomplete_run', `${file} ${why}: the run did not finish, so its other files are not trusted`, {
+      file,
+      field: RUN_FILES.stats
+    })
+  if (!run.files.stats) throw incomplete('is missing')
+  let entries = 0
+  try {
+    for await (const { index, value } of streamJsonArray(file)) {
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+        throw new InputError('input.wrong_type', `[${index}] in ${file} must be an object`, { file, field: `[${index}]` })
+      }
+      entries++
+    }
+  } catch (error) {
+    if (!(error instanceof GateError)) throw error
+    throw incomplete(`is not a complete stats list (${error.message})`)
+  }
+  if (entries === 0) throw incomplete('holds no statistics')
+  return file
+}
+
 export async function loadRunData(run: RunDirectory, textKeepLimit = TEXT_KEEP_LIMIT): Promise<RunData> {
+  const statsFile = await checkStatsFile(run)
   const table = await readPerInstanceStats(run)
+  const reads = [join(run.path, RUN_FILES.runSpec), statsFile, table.file]
   let requestStates: RequestStateSummary[] | null = null
   let hasTexts = false
+  let scenarioStateDigest: string | null = null
   if (run.files.scenarioState) {
     const list: RequestStateSummary[] = []
     hasTexts = true
-    await readRequestStates(run, summary => {
-      const compact = { ...summary, promptHash: summary.promptHash.slice(0, 24) }
-      if (hasTexts && list.length >= textKeepLimit) {
-        hasTexts = false
-        for (const kept of list) stripTexts(kept)
-      }
-      if (!hasTexts) stripTexts(compact)
-      list.push(compact)
-    })
+    const digest = createHash('sha256')
+    reads.push(join(run.path, RUN_FILES.scenarioState))
+    await readRequestStates(
+      run,
+      summary => {
+        const compact = { ...summary, promptHash: summary.promptHash.slice(0, 24) }
+        if (hasTexts && list.length >= textKeepLimit) {
+          hasTexts = false
+          for (const kept of list) stripTexts(kept)
+        }
+        if (!hasTexts) stripTexts(compact)
+        list.push(compact)
+      },
+      { digest }
+    )
     requestStates = list
+    scenarioStateDigest = digest.digest('hex')
   }
-  return makeRunData(run, table, requestStates, hasTexts)
+  if (run.files.scenario) reads.push(join(run.path, RUN_FILES.scenario))
+  const filesRead = await Promise.all(reads.map(fileRead))
+  return { ...makeRunData(run, table, requestStates, hasTexts), scenarioStateDigest, filesRead }
 }
 
 function stripTexts(summary: RequestStateSummary): void {
@@ -68,7 +133,7 @@ function makeRunData(
   table: PerInstanceStatsTable,
   requestStates: RequestStateSummary[] | null,
   hasTexts: boolean
-): RunData {
+): Omit<RunData, 'scenarioStateDigest' | 'filesRead'> {
   const series = [...table.series.values()].filter(s => s.computedOn === null || s.computedOn === 'perturbed')
   const collect = (keep: (metric: string, split: string | null, perturbation: string | null) => boolean): MetricValue[] => {
     const out: MetricValue[] = []
@@ -81,6 +146,7 @@ function makeRunData(
           trainTrialIndex: v.trainTrialIndex,
           perturbation: s.perturbation,
           value: Number.isFinite(value) ? value : null,
+          raw: v.count > 0 ? value : null,
           occurrences: v.occurrences
         })
       }

@@ -88,6 +88,10 @@ export interface RequestStateSummary {
   error: string | null
   /** SHA-256 (hex) of request.prompt (or of request.messages when there is no prompt). */
   promptHash: string
+  /** The request's decoding settings as written (absent fields left out). */
+  decoding: RequestDecoding
+  /** A result with at least one completion, each with text: the request really ran. */
+  answered: boolean
   /** First characters of the instance input, for the report. */
   inputExcerpt: string
   /** Text of the correct references, joined with ' | ', truncated. */
@@ -96,6 +100,11 @@ export interface RequestStateSummary {
   outputExcerpt: string
   requestTime: number | null
 }
+
+/** Request fields that decide how the model decodes; both sides must send the same. */
+export const DECODING_FIELDS = ['temperature', 'max_tokens', 'stop_sequences', 'top_p', 'num_completions', 'echo_prompt'] as const
+export type DecodingField = (typeof DECODING_FIELDS)[number]
+export type RequestDecoding = Partial<Record<DecodingField, unknown>>
 
 /**
  * The shape generation of a run directory. '0.4+': HELM >= 0.4 (AdapterSpec and Request carry

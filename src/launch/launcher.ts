@@ -19,6 +19,7 @@ import { masker, secretValues } from './mask.js'
 import { addressAnswers, waitUntilReady } from './ready.js'
 import { ServerProcess, type StopRecord } from './server-process.js'
 import { addBaseWorktree, type Worktree } from './worktree.js'
+import { redactUrl } from '../secrets/redact.js'
 
 export interface LauncherOptions {
   config: GateConfig
@@ -189,8 +190,8 @@ export class Launcher {
       if (busy !== null) {
         throw new LaunchError(
           'launch.address_in_use',
-          `something already answers at ${entry.deployment.baseUrl} (HTTP ${busy}) before the ${key} server was launched; stop it first, or it would be measured in place of the launched server`,
-          { field: `deployments.${key}.base_url`, value: entry.deployment.baseUrl }
+          `something already answers at ${redactUrl(entry.deployment.baseUrl)} (HTTP ${busy}) before the ${key} server was launched; stop it first, or it would be measured in place of the launched server`,
+          { field: `deployments.${key}.base_url`, value: redactUrl(entry.deployment.baseUrl) }
         )
       }
       progress(

@@ -58,6 +58,12 @@ export interface Comparison {
   candidate_mean: number
   delta: number
   ci: { level: number; low: number; high: number; method: string }
+  /**
+   * The same interval with every unmatched instance imputed at the metric's worst value for the
+   * candidate and its best for the baseline (docs/method.md "Missing data: the worst-case
+   * bound"); a pass needs both to pass. `low`/`high` are null for a metric without a known range.
+   */
+  worst_case?: WorstCase
   wins: number
   losses: number
   unchanged: number
@@ -69,6 +75,15 @@ export interface Comparison {
   n_needed: number | null
   reason: string
   examples: ChangedExample[]
+}
+
+export interface WorstCase {
+  /** Instances (x trials) imputed on each side. */
+  imputed: { baseline: number; candidate: number }
+  low: number | null
+  high: number | null
+  method: string | null
+  verdict: 'pass' | 'fail' | 'inconclusive'
 }
 
 export interface EfficiencyEntry {

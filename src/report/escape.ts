@@ -125,7 +125,17 @@ export function escapeHtmlText(text: string, maxLength?: number): string {
  * touched, so the code reads and copies the same apart from one invisible character.
  */
 function neutraliseMentionsInCode(text: string): string {
-  return text.replace(/@/g, `@${ZWJ}`)
+  return neutraliseCommentOpeners(text.replace(/@/g, `@${ZWJ}`))
+}
+
+/**
+ * `<!--` gets a zero-width joiner after `<!`: the sticky comment is found by its marker, an HTML
+ * comment, and a body must hold that marker exactly once. Model output quoting the marker (or
+ * any HTML comment opener) inside a code span or block would otherwise carry it verbatim; outside
+ * code, `<` is already an entity.
+ */
+export function neutraliseCommentOpeners(text: string): string {
+  return text.replace(/<!--/g, `<!${ZWJ}--`)
 }
 
 function longestBacktickRun(text: string): number {

@@ -11,9 +11,11 @@
  */
 import { readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml'
+import { isScalar, parseDocument, Scalar, stringify as stringifyYaml, visit } from 'yaml'
+import { parseYamlFile } from '../config/load.js'
 import type { Deployment, ServerDeployment } from '../config/types.js'
 import { ConfigError } from '../errors.js'
+import { HIDDEN, isCredentialKey, looksLikeSecret, redactUrl } from '../secrets/redact.js'
 
 /** The HELM model and deployment name on both sides; the host org `helm-gate` names the cache shard. */
 export const GATED_MODEL = 'helm-gate/gated-model'
@@ -131,8 +133,12 @@ export async function userProdEnv(localPath: string, deploymentName: string): Pr
       field: 'deployments.*.prod_env'
     })
   }
-  const parsed = parseYaml(deploymentsText) as { model_deployments?: Array<{ name?: string; model_name?: string }> } | null
-  const found = parsed?.model_deployments?.find(item => item?.name === deploymentName)
+  const deploymentsFile = join(localPath, 'model_deployments.yaml')
+  const parsed = parseYamlFile(deploymentsText, deploymentsFile, 'model_deployments.yaml') as {
+    model_deployments?: unknown
+  } | null
+  const list = Array.isArray(parsed?.model_deployments) ? (parsed.model_deployments as { name?: unknown; model_name?: unknown }[]) : []
+  const found = list.find(item => item?.name === deploymentName)
   if (!found) {
     throw new ConfigError('config.prod_env', `deployment ${deploymentName} is not in model_deployments.yaml`, {
       file: join(localPath, 'model_deployments.yaml'),
@@ -141,14 +147,20 @@ export async function userProdEnv(localPath: string, deploymentName: string): Pr
     })
   }
   const credentials = await read('credentials.conf')
+  // HELM would stop on a broken file only after starting; name the file now.
+  const metadataText = await read('model_metadata.yaml')
+  const tokenizersText = await read('tokenizer_configs.yaml')
+  if (metadataText !== null) parseYamlFile(metadataText, join(localPath, 'model_metadata.yaml'), 'model_metadata.yaml')
+  if (tokenizersText !== null) parseYamlFile(tokenizersText, join(localPath, 'tokenizer_configs.yaml'), 'tokenizer_configs.yaml')
+  const modelName = typeof found.model_name === 'string' ? found.model_name : deploymentName
   return {
     files: {
-      'model_metadata.yaml': (await read('model_metadata.yaml')) ?? 'models: []\n',
+      'model_metadata.yaml': metadataText ?? 'models: []\n',
       'model_deployments.yaml': deploymentsText,
-      'tokenizer_configs.yaml': (await read('tokenizer_configs.yaml')) ?? 'tokenizer_configs: []\n',
+      'tokenizer_configs.yaml': tokenizersText ?? 'tokenizer_configs: []\n',
       'credentials.conf': credentials ?? ''
     },
-    modelArgs: `model=${found.model_name ?? deploymentName},model_deployment=${deploymentName}`,
+    modelArgs: `model=${modelName},model_deployment=${deploymentName}`,
     deployment: deploymentName,
     credentialsAreSecret: (credentials ?? '').trim().length > 0
   }
@@ -197,7 +209,7 @@ export function assertDistinctDeployments(baseline: Deployment, candidate: Deplo
       {
         file: source,
         field: 'deployments.candidate',
-        value: candidate.kind === 'server' ? `${candidate.baseUrl} ${candidate.model}` : candidate.deployment
+        value: candidate.kind === 'server' ? `${redactUrl(candidate.baseUrl)} ${candidate.model}` : candidate.deployment
       }
     )
   }
@@ -208,29 +220,76 @@ export function isLocalTokenizerDirectory(tokenizer: string): boolean {
   return tokenizer.startsWith('/') || tokenizer.startsWith('./') || tokenizer.startsWith('../')
 }
 
-/** Shows prod_env files with anything secret hidden (`plan`, logs, the manifest). */
+/**
+ * Shows prod_env files with anything secret hidden (`plan`, logs, run-manifest.json), by
+ * structure: in the YAML files every value under a credential-like key (for example
+ * `client_spec.args.api_key`), every key-looking string and the userinfo and query values of every
+ * URL, with all comments dropped; in a user's credentials.conf every value and every comment
+ * line (an old key left in a comment is still a key).
+ */
 export function redactedFiles(env: ProdEnv): Record<ProdEnvFileName, string> {
   return {
-    ...env.files,
+    'model_metadata.yaml': redactYaml(env.files['model_metadata.yaml']),
+    'model_deployments.yaml': redactYaml(env.files['model_deployments.yaml']),
+    'tokenizer_configs.yaml': redactYaml(env.files['tokenizer_configs.yaml']),
     'credentials.conf': env.credentialsAreSecret ? redactCredentials(env.files['credentials.conf']) : env.files['credentials.conf']
   }
 }
 
+const REDACTED_YAML_HEADER = '# helm-gate: shown with comments removed and credentials hidden\n'
+
+/** A YAML file with credentials hidden and comments removed (see redactedFiles). */
+export function redactYaml(text: string): string {
+  if (text.trim() === '') return text
+  let doc
+  try {
+    doc = parseDocument(text, { uniqueKeys: false })
+  } catch {
+    return '# (not valid YAML; hidden)\n'
+  }
+  if (doc.errors.length > 0) return '# (not valid YAML; hidden)\n'
+  doc.commentBefore = null
+  doc.comment = null
+  visit(doc, {
+    Pair(_, pair) {
+      const key = isScalar(pair.key) ? String(pair.key.value) : ''
+      const value = isScalar(pair.value) ? pair.value.value : undefined
+      const variable = /_env$/i.test(key) && typeof value === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(value) && !looksLikeSecret(value)
+      if (
+        isCredentialKey(key) &&
+        !variable &&
+        pair.value !== null &&
+        !(isScalar(pair.value) && (pair.value.value === null || pair.value.value === ''))
+      ) {
+        pair.value = new Scalar(HIDDEN)
+      }
+    },
+    Node(_, node) {
+      node.comment = null
+      node.commentBefore = null
+      if (isScalar(node) && typeof node.value === 'string') node.value = looksLikeSecret(node.value) ? HIDDEN : redactUrl(node.value)
+    }
+  })
+  return REDACTED_YAML_HEADER + doc.toString({ lineWidth: 0 })
+}
+
 /**
  * Keeps HOCON keys, hides values: `openaiApiKey: "sk-..."` becomes `openaiApiKey: "***"`. Any
- * other line that is not a comment or pure structure (`key {`, `}`) is hidden whole: HOCON also
- * allows one-line JSON objects and multi-line `"""` strings, whose values the per-line rule
- * cannot see.
+ * other line that is not pure structure (`key {`, `}`) is hidden whole: HOCON also allows
+ * one-line JSON objects and multi-line `"""` strings, whose values the per-line rule cannot see.
+ * Comment lines are hidden too: an old key is often left behind in a comment.
  */
 export function redactCredentials(text: string): string {
   return text
     .split('\n')
     .map(line => {
       const trimmed = line.trim()
-      if (trimmed === '' || trimmed.startsWith('#') || trimmed.startsWith('//')) return line
+      const indent = line.slice(0, line.length - line.trimStart().length)
+      if (trimmed === '') return line
+      if (trimmed.startsWith('#') || trimmed.startsWith('//')) return `${indent}${trimmed.startsWith('#') ? '#' : '//'} (comment hidden)`
       if (/^[{}[\],\s]*$/.test(trimmed) || /^"?[A-Za-z0-9_.\-/ ]+"?\s*\{$/.test(trimmed)) return line
       const match = /^(\s*"?[A-Za-z0-9_.\-/ ]+"?\s*[:=]\s*)(.+)$/.exec(line)
-      if (!match) return `${line.slice(0, line.length - line.trimStart().length)}***`
+      if (!match) return `${indent}***`
       if (match[2].trim() === '{') return line
       return `${match[1]}"***"`
     })

@@ -4,6 +4,7 @@
  * requests in the middle of a run. The answer is kept as the server's identity in the manifest.
  */
 import { request } from 'undici'
+import { redactUrl, redactUrlsIn } from '../secrets/redact.js'
 import { ServerNotReadyError } from '../errors.js'
 
 export interface ProbeSettings {
@@ -38,6 +39,8 @@ const MAX_RECORDED_BYTES = 64 * 1024
 
 export async function probeServer(settings: ProbeSettings): Promise<ProbeResult> {
   const url = `${settings.baseUrl.replace(/\/+$/, '')}/models`
+  // What messages and the manifest show: userinfo and query values hidden.
+  const shown = redactUrl(url)
   const started = Date.now()
   let delay = settings.initialDelayMs ?? 250
   const maxDelay = settings.maxDelayMs ?? 5_000
@@ -59,8 +62,8 @@ export async function probeServer(settings: ProbeSettings): Promise<ProbeResult>
         // Retrying cannot fix a wrong key.
         throw new ServerNotReadyError(
           'server.unauthorized',
-          `${settings.side} server at ${url} refused the API key (HTTP ${response.statusCode})`,
-          { field: `deployments.${settings.side}.api_key_env`, value: url }
+          `${settings.side} server at ${shown} refused the API key (HTTP ${response.statusCode})`,
+          { field: `deployments.${settings.side}.api_key_env`, value: shown }
         )
       }
       if (response.statusCode === 200) {
@@ -69,12 +72,12 @@ export async function probeServer(settings: ProbeSettings): Promise<ProbeResult>
         if (!models.includes(settings.model)) {
           throw new ServerNotReadyError(
             'server.model_missing',
-            `${settings.side} server at ${url} does not serve model ${JSON.stringify(settings.model)} (it lists ${JSON.stringify(models)})`,
+            `${settings.side} server at ${shown} does not serve model ${JSON.stringify(settings.model)} (it lists ${JSON.stringify(models)})`,
             { field: `deployments.${settings.side}.model`, value: settings.model }
           )
         }
         return {
-          url,
+          url: shown,
           status: response.statusCode,
           attempts,
           elapsedMs: Date.now() - started,
@@ -85,20 +88,20 @@ export async function probeServer(settings: ProbeSettings): Promise<ProbeResult>
       lastProblem = `HTTP ${response.statusCode}`
     } catch (error) {
       if (error instanceof ServerNotReadyError) throw error
-      lastProblem = (error as Error).message || String(error)
+      lastProblem = redactUrlsIn((error as Error).message || String(error))
     }
     const elapsed = Date.now() - started
     // The last attempt is made at the deadline, so the whole timeout is used.
     if (elapsed >= settings.timeoutMs) {
       throw new ServerNotReadyError(
         'server.not_ready',
-        `${settings.side} server at ${url} was not ready after ${Math.round(elapsed / 1000)} s and ${attempts} attempts (last: ${lastProblem}); the readiness timeout is ${seconds(settings.timeoutMs)} s (run --ready-timeout SEC)`,
-        { field: `deployments.${settings.side}.base_url`, value: settings.baseUrl }
+        `${settings.side} server at ${shown} was not ready after ${Math.round(elapsed / 1000)} s and ${attempts} attempts (last: ${lastProblem}); the readiness timeout is ${seconds(settings.timeoutMs)} s (run --ready-timeout SEC)`,
+        { field: `deployments.${settings.side}.base_url`, value: redactUrl(settings.baseUrl) }
       )
     }
     if (elapsed >= nextProgress) {
       settings.log?.(
-        `${settings.side} server at ${url} not ready after ${seconds(elapsed)} s (${lastProblem}); waiting up to ${seconds(settings.timeoutMs)} s`
+        `${settings.side} server at ${shown} not ready after ${seconds(elapsed)} s (${lastProblem}); waiting up to ${seconds(settings.timeoutMs)} s`
       )
       while (nextProgress <= elapsed) nextProgress += progressEvery
     }

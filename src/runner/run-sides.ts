@@ -25,6 +25,7 @@ import { assertComparableDeployments, assertDistinctDeployments, PROD_ENV_FILES,
 import { probeServer, type ProbeResult } from './readiness.js'
 import { manifestPath, type SideRecord } from '../model/manifest.js'
 import { explainSideErrors } from './root-cause.js'
+import { redactUrl, redactUrlsIn } from '../secrets/redact.js'
 import { planSide, type Side, type SidePlan } from './side-plan.js'
 import { verifySideOutput } from './verify.js'
 
@@ -49,6 +50,12 @@ export interface RunSidesOptions {
    * request's base, or `--baseline-ref` (default HEAD for fingerprint_paths).
    */
   baseRef?: string | null
+  /**
+   * Launched servers only: called while sides are still up after their helm-run, before they are
+   * stopped (a sequential schedule: each side alone; concurrent: both together). The load half
+   * measures launched deployments here, since afterwards they are gone.
+   */
+  whileUp?: (sides: Side[]) => Promise<void>
   /** How long to wait for each server's GET /models before giving up (default 120 s). */
   readinessTimeoutMs?: number
   env?: NodeJS.ProcessEnv
@@ -190,6 +197,7 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
       if (deployment.kind !== 'server') continue
       const apiKey = apiKeyOf(deployment.apiKeyEnv, env, config.source, plan.side)
       if (apiKey) secrets.push(apiKey)
+      secrets.push(...urlSecrets(deployment.baseUrl))
     }
     const keyNames = Object.values(prepared.deployments).flatMap(d => (d.kind === 'server' && d.apiKeyEnv ? [d.apiKeyEnv] : []))
     launcher = await Launcher.open({
@@ -267,6 +275,10 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
           }
         },
         measure: runOne,
+        hold: async plans => {
+          const up = plans.filter(plan => launched(plan.side)).map(plan => plan.side)
+          if (up.length > 0) await opts.whileUp?.(up)
+        },
         down: async plan => {
           if (launched(plan.side)) await (launcher as Launcher).down(plan.side)
         }
@@ -394,7 +406,7 @@ function sideRecord(plan: SidePlan, outcome: SideOutcome, deployment: Deployment
       ? {
           kind: 'server',
           api: deployment.api,
-          base_url: deployment.baseUrl,
+          base_url: redactUrl(deployment.baseUrl),
           model: deployment.model,
           tokenizer: deployment.tokenizer,
           max_sequence_length: deployment.maxSequenceLength,
@@ -402,6 +414,7 @@ function sideRecord(plan: SidePlan, outcome: SideOutcome, deployment: Deployment
           request_timeout_seconds: deployment.requestTimeoutSeconds
         }
       : { kind: 'prod_env', prod_env: deployment.localPath, deployment: deployment.deployment }
+  // The manifest is uploaded as evidence: no credential, not even inside a URL or an error.
   return {
     source: 'run',
     helm_deployment: plan.prodEnv.deployment,
@@ -421,7 +434,7 @@ function sideRecord(plan: SidePlan, outcome: SideOutcome, deployment: Deployment
     timed_out: outcome.timedOut,
     requests: outcome.requests,
     complete: outcome.complete,
-    errors: outcome.errors.map(error => ({ code: error.code, message: error.message }))
+    errors: outcome.errors.map(error => ({ code: error.code, message: redactUrlsIn(error.message) }))
   }
 }
 
@@ -436,6 +449,16 @@ const RUNNER_SECRETS =
 export function helmRunEnv(env: NodeJS.ProcessEnv, apiKeyNames: string[] = []): NodeJS.ProcessEnv {
   // A variable the gate file names as an API key stays, whatever its name.
   return Object.fromEntries(Object.entries(env).filter(([name]) => apiKeyNames.includes(name) || !RUNNER_SECRETS.test(name)))
+}
+
+/** Userinfo and query values of a base URL: masked in helm-run's log like API keys. */
+function urlSecrets(baseUrl: string): string[] {
+  try {
+    const url = new URL(baseUrl)
+    return [url.username, url.password, ...url.searchParams.values()].filter(value => value.length >= 4)
+  } catch {
+    return []
+  }
 }
 
 function apiKeyOf(name: string | null, env: NodeJS.ProcessEnv, source: string, side: Side): string | null {

@@ -64,8 +64,12 @@ function newcombePhi(e: number, f: number, g: number, h: number): number {
  */
 export function tangoRestrictedLossRate(wins: number, losses: number, n: number, diff: number): number {
   const b = wins * (1 + diff) + losses * (1 - diff) - 2 * n * diff
-  const discriminant = max(0, b * b + 8 * n * losses * diff * (1 - diff))
-  return (b + sqrt(discriminant)) / (4 * n)
+  const c = losses * diff * (1 - diff)
+  const root = sqrt(max(0, b * b + 8 * n * c))
+  // For b < 0 the textbook form (b + root) / 4n subtracts two nearly equal numbers and loses
+  // every digit when c is small; the equivalent 2c / (root - b) adds two positive ones.
+  if (b >= 0) return (b + root) / (4 * n)
+  return root - b > 0 ? (2 * c) / (root - b) : 0
 }
 
 /** Tango's score statistic for H0: difference = diff (decreasing in diff). */

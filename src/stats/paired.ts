@@ -6,7 +6,14 @@ import { newcombeInterval, tangoInterval, type PairedTable } from './paired-prop
 import { checkConfidence, checkResamples, percentileInterval } from './quantile.js'
 import { createRandom } from './random.js'
 import type { IntervalMethodUsed, PairedCluster, PairedEstimate, StatisticsSettings } from './types.js'
-import { isFiniteNumber, sqrt } from './math.js'
+import { abs, isFiniteNumber, sqrt } from './math.js'
+
+/**
+ * Values beyond this magnitude are refused: the engine sums up to millions of values and squares
+ * of differences, and 1e100 keeps every such sum far below the largest double (about 1.8e308),
+ * so no mean, standard deviation or bootstrap total can overflow.
+ */
+export const MAX_PAIRED_MAGNITUDE = 1e100
 
 /**
  * The analytic method `interval: auto` uses for 0/1 metrics with one trial per instance, decided by
@@ -57,6 +64,21 @@ export function estimatePaired(clusters: PairedCluster[], settings: StatisticsSe
   const s = summarise(clusters, settings.flipTolerance)
   const method = chooseMethod(s, settings)
   const [low, high] = interval(s, method, settings)
+  const sdDelta = clusterMeanSd(s)
+  const figures = { baseline_mean: s.sumBaseline / s.pairs, candidate_mean: s.sumCandidate / s.pairs, delta: s.sumDelta / s.pairs }
+  for (const [name, value] of Object.entries({ ...figures, 'ci.low': low, 'ci.high': high, sd_delta: sdDelta })) {
+    // Nothing non-finite may reach a verdict: an infinite bound passes or fails anything.
+    if (!isFiniteNumber(value)) {
+      throw new GuardError(
+        'stats.non_finite',
+        `The ${name} came out as ${String(value)}: the values overflow or cancel, so no verdict is possible.`,
+        {
+          field: name,
+          value: String(value)
+        }
+      )
+    }
+  }
   return {
     n: s.n,
     pairs: s.pairs,
@@ -64,7 +86,7 @@ export function estimatePaired(clusters: PairedCluster[], settings: StatisticsSe
     baselineMean: s.sumBaseline / s.pairs,
     candidateMean: s.sumCandidate / s.pairs,
     delta: s.sumDelta / s.pairs,
-    sdDelta: clusterMeanSd(s),
+    sdDelta,
     ci: { level: settings.confidence, low, high, method },
     wins: s.wins,
     losses: s.losses,
@@ -107,6 +129,12 @@ function summarise(clusters: PairedCluster[], tolerance: number): Summary {
         throw new GuardError('stats.non_finite', 'A paired value is not a finite number.', {
           field: `clusters[${c}].${isFiniteNumber(b) ? 'candidate' : 'baseline'}[${k}]`,
           value: String(isFiniteNumber(b) ? a : b)
+        })
+      }
+      if (abs(a) > MAX_PAIRED_MAGNITUDE || abs(b) > MAX_PAIRED_MAGNITUDE) {
+        throw new GuardError('stats.too_large', `A paired value is beyond ${MAX_PAIRED_MAGNITUDE}: sums of such values overflow.`, {
+          field: `clusters[${c}].${abs(b) > MAX_PAIRED_MAGNITUDE ? 'baseline' : 'candidate'}[${k}]`,
+          value: String(abs(b) > MAX_PAIRED_MAGNITUDE ? b : a)
         })
       }
       const d = a - b

@@ -15,6 +15,7 @@ import { numberOption, parseArgs, requiredConfig } from '../args.js'
 import type { CliIo } from '../io.js'
 import type { GateConfig } from '../../config/types.js'
 import { instanceLines } from './plan-instances.js'
+import { redactUrl } from '../../secrets/redact.js'
 
 export const PLAN_USAGE = `usage: helm-gate plan --config FILE [options]
 
@@ -96,7 +97,7 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
 /** What run waits for before starting helm-run, and how to change it. */
 function readinessLines(prepared: PreparedRun, seconds: number): string[] {
   const servers = Object.entries(prepared.deployments).flatMap(([side, d]) =>
-    d.kind === 'server' ? [`#   ${side}: GET ${d.baseUrl.replace(/\/+$/, '')}/models must list ${d.model}`] : []
+    d.kind === 'server' ? [`#   ${side}: GET ${redactUrl(d.baseUrl.replace(/\/+$/, ''))}/models must list ${d.model}`] : []
   )
   if (servers.length === 0) return []
   return [

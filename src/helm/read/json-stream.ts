@@ -35,6 +35,8 @@ export interface JsonStreamOptions {
   skip?: readonly (readonly string[])[]
   /** Bytes read per chunk (default 1 MiB). */
   chunkSize?: number
+  /** Fed every byte of the file, in order (a content digest at no extra read). */
+  digest?: { update(data: Uint8Array): unknown }
 }
 
 export type JsonStreamEvent =
@@ -69,6 +71,13 @@ interface Frame {
   /** Partial matches of skip patterns: pairs of (pattern index, next segment position). */
   live: number[] | null
 }
+
+/**
+ * Deepest nesting accepted in any HELM file. HELM's own files nest about a dozen levels; the
+ * limit keeps every later walk over a parsed value (canonical JSON, error messages) far from the
+ * call-stack limit, and a 100,000-deep array is reported as what it is instead of a crash.
+ */
+export const MAX_JSON_DEPTH = 256
 
 const QUOTE = 0x22
 const BACKSLASH = 0x5c
@@ -269,6 +278,7 @@ export class JsonStreamParser {
   private startValue(b: number, i: number): void {
     const { mode, live } = this.childMode()
     if (b === 0x7b || b === 0x5b) {
+      if (this.stack.length >= MAX_JSON_DEPTH) throw tooDeep(this.file, this.consumed + i)
       const isArray = b === 0x5b
       const container = mode === Mode.Build ? (isArray ? [] : {}) : null
       if (mode === Mode.Descend) this.events.push({ kind: 'open', path: this.currentPath(), type: isArray ? 'array' : 'object' })
@@ -456,13 +466,36 @@ export class JsonStreamParser {
   }
 }
 
+function tooDeep(file: string, offset?: number): InputError {
+  return new InputError(
+    'input.too_deep',
+    `${file} nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep${offset === undefined ? '' : ` (at byte ${offset})`}; no HELM file does, so it is damaged or hostile`,
+    { file, field: `depth > ${MAX_JSON_DEPTH}`, value: offset }
+  )
+}
+
+/** Whether a parsed value nests deeper than MAX_JSON_DEPTH; iterative, so any depth is safe. */
+export function exceedsDepth(value: unknown, limit = MAX_JSON_DEPTH): boolean {
+  const stack: [unknown, number][] = [[value, 1]]
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!
+    if (item === null || typeof item !== 'object') continue
+    if (depth > limit) return true
+    for (const child of Array.isArray(item) ? item : Object.values(item as Record<string, unknown>)) {
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1])
+    }
+  }
+  return false
+}
+
 /**
  * Streams the events of a JSON file. Reads `chunkSize` bytes at a time into one reused buffer;
  * every yielded value is a fresh copy, so callers may keep it.
  */
 export async function* streamJson(file: string, options: JsonStreamOptions = {}): AsyncGenerator<JsonStreamEvent> {
-  const native = options.chunkSize === undefined ? await parseNatively(file) : undefined
+  const native = options.chunkSize === undefined ? await parseNatively(file, options.digest) : undefined
   if (native !== undefined) {
+    if (exceedsDepth(native.value)) throw tooDeep(file)
     yield* walkParsed(native.value, [], options.plan ?? defaultPlan)
     return
   }
@@ -478,6 +511,7 @@ export async function* streamJson(file: string, options: JsonStreamOptions = {})
     for (;;) {
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, null)
       if (bytesRead === 0) break
+      options.digest?.update(buffer.subarray(0, bytesRead))
       parser.write(buffer.subarray(0, bytesRead))
       yield* parser.drain()
     }
@@ -497,21 +531,26 @@ export async function* streamJson(file: string, options: JsonStreamOptions = {})
  */
 export const NATIVE_PARSE_LIMIT = 64 * 1024 * 1024
 
-async function parseNatively(file: string): Promise<{ value: unknown } | undefined> {
+async function parseNatively(file: string, digest: JsonStreamOptions['digest']): Promise<{ value: unknown } | undefined> {
   let text: string
+  let bytes: Buffer
   try {
     const info = await stat(file)
     if (!info.isFile() || info.size > NATIVE_PARSE_LIMIT) return undefined
-    text = await readFile(file, 'utf8')
+    bytes = await readFile(file)
+    text = bytes.toString('utf8')
   } catch {
     // Let the streaming path report the problem with its usual message.
     return undefined
   }
+  let value: unknown
   try {
-    return { value: JSON.parse(text) }
+    value = JSON.parse(text)
   } catch {
     return undefined
   }
+  digest?.update(bytes)
+  return { value }
 }
 
 /** The events the streaming parser would yield for an already parsed document. */

@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto'
 import { join } from 'node:path'
 import { InputError } from '../../errors.js'
-import type { PerturbationJson, RequestStateSummary, RunDirectory } from '../types.js'
+import { DECODING_FIELDS, type PerturbationJson, type RequestDecoding, type RequestStateSummary, type RunDirectory } from '../types.js'
 import { ElementChecker } from './element-checker.js'
 import { describeJsonType, formatJsonPath, streamJson, type JsonPathSegment } from './json-stream.js'
 
@@ -37,6 +37,8 @@ export interface ReadRequestStatesOptions {
   /** Maximum characters per excerpt (default 200). */
   excerptLength?: number
   chunkSize?: number
+  /** Fed the file's bytes (see streamJson). */
+  digest?: { update(data: Uint8Array): unknown }
 }
 
 /**
@@ -147,12 +149,17 @@ export function summarizeRequestState(
 
   const result = check.optionalObject(state.result, 'result')
   let output = ''
+  // Whether the request produced an answer at all: a result, at least one completion, and text
+  // in every completion (an empty text is an answer; a missing one is not).
+  let answered = result !== null && Array.isArray(result.completions) && result.completions.length > 0
   if (result && result.completions !== undefined) {
     const completions = check.array(result.completions, 'result.completions')
-    if (completions.length > 0) {
-      const first = check.object(completions[0], 'result.completions.0')
-      output = check.optionalString(first.text, 'result.completions.0.text') ?? ''
-    }
+    completions.forEach((raw, k) => {
+      const completion = check.object(raw, `result.completions.${k}`)
+      const text = check.optionalString(completion.text, `result.completions.${k}.text`)
+      if (text === null) answered = false
+      if (k === 0) output = text ?? ''
+    })
   }
   const mapping = check.optionalObject(state.output_mapping, 'output_mapping')
   if (mapping) {
@@ -160,6 +167,9 @@ export function summarizeRequestState(
     const mapped = mapping[output.trim()]
     if (typeof mapped === 'string') output = mapped
   }
+
+  const decoding: RequestDecoding = {}
+  for (const field of DECODING_FIELDS) if (request[field] !== undefined) decoding[field] = request[field]
 
   const referenceIndex = state.reference_index === undefined ? null : check.natural(state.reference_index, 'reference_index')
   return {
@@ -171,6 +181,8 @@ export function summarizeRequestState(
     success: result ? check.optionalBoolean(result.success, 'result.success') : null,
     error: result ? check.optionalString(result.error, 'result.error') : null,
     promptHash,
+    decoding,
+    answered,
     inputExcerpt: excerpt(input, excerptLength),
     referenceExcerpt: excerpt(correct.join(' | '), excerptLength),
     outputExcerpt: excerpt(output, excerptLength),
@@ -209,7 +221,12 @@ export async function readRequestStates(
   let adapterSpec: Record<string, unknown> | null = null
   let sawRequestStates = false
   let count = 0
-  for await (const event of streamJson(file, { plan: planScenarioState, skip: SKIPPED_SUBTREES, chunkSize: options.chunkSize })) {
+  for await (const event of streamJson(file, {
+    plan: planScenarioState,
+    skip: SKIPPED_SUBTREES,
+    chunkSize: options.chunkSize,
+    digest: options.digest
+  })) {
     const [top, index] = event.path
     if (event.kind === 'open') {
       if (event.path.length === 0 && event.type !== 'object') throw wrongTop(file, '', 'an object', 'an array')
