@@ -58836,6 +58836,121 @@ function masker(secrets) {
 }
 
 /**
+ * What each side of a report *is*, for the reader: the served deployment, the engine when the
+ * server reports it, and where an archived baseline came from. Filled by `run` and the action from
+ * the run manifest (a bare `compare` of two folders knows only HELM's deployment name). The
+ * renderers name the sides by these; file-system paths stay in the JSON only.
+ */
+/** host[:port] of a base URL without user, password, path or query; null when it does not parse. */
+function hostOf(baseUrl) {
+    try {
+        const url = new URL(baseUrl);
+        return url.host || null;
+    }
+    catch {
+        return null;
+    }
+}
+
+/**
+ * The report: one JSON document (schema_version 1) that every renderer (markdown, console,
+ * check run, job summary) reads. Field names are snake_case because this is a published,
+ * documented format (README "Report JSON"). Keep it stable: add fields, never rename them.
+ */
+const SIDES = ['baseline', 'candidate'];
+
+/**
+ * The engine's identity, asked once a server is ready: `GET {base_url}/version` (vLLM answers
+ * `{"version": "0.6.3"}` at its root, so the origin's /version is tried too) and, from the
+ * /models answer the readiness probe already has, the served entry's `root`, `max_model_len`
+ * and `owned_by`. Recorded in the manifest and named in the report's sides. Information only:
+ * a server that does not answer /version is not an error.
+ */
+const VERSION_TIMEOUT_MS = 3_000;
+const MAX_VERSION_LENGTH = 100;
+/** The engine version a server reports, or null when it does not say (never throws). */
+async function probeEngineVersion(baseUrl, apiKey) {
+    const urls = [`${baseUrl.replace(/\/+$/, '')}/version`];
+    try {
+        const origin = `${new URL(baseUrl).origin}/version`;
+        if (!urls.includes(origin))
+            urls.push(origin);
+    }
+    catch {
+        return null;
+    }
+    for (const url of urls) {
+        try {
+            const response = await undiciExports.request(url, {
+                method: 'GET',
+                headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
+                headersTimeout: VERSION_TIMEOUT_MS,
+                bodyTimeout: VERSION_TIMEOUT_MS
+            });
+            const text = await response.body.text();
+            if (response.statusCode !== 200)
+                continue;
+            const version = JSON.parse(text)?.version;
+            if (typeof version === 'string' && version.length > 0)
+                return version.slice(0, MAX_VERSION_LENGTH);
+        }
+        catch {
+            // Not every server has /version; the next URL, or none.
+        }
+    }
+    return null;
+}
+/** The served model's entry in a /models answer: root, max_model_len, owned_by. */
+function modelEntry(response, model) {
+    const data = response?.data;
+    const entry = Array.isArray(data)
+        ? data.find(e => e?.id === model)
+        : undefined;
+    const text = (v) => (typeof v === 'string' && v !== '' ? v.slice(0, 200) : null);
+    return {
+        root: text(entry?.root),
+        max_model_len: typeof entry?.max_model_len === 'number' && Number.isFinite(entry.max_model_len) ? entry.max_model_len : null,
+        owned_by: text(entry?.owned_by)
+    };
+}
+/** What a manifest side record says the side is. */
+function sideIdentity(record, manifest) {
+    if (!record)
+        return undefined;
+    const deployment = (record.deployment ?? {});
+    const model = typeof deployment.model === 'string' ? deployment.model : null;
+    const server = record.server;
+    let engine = null;
+    if (server && model) {
+        const entry = modelEntry(server.response, model);
+        const version = typeof server.engine_version === 'string' ? server.engine_version : null;
+        if (version || entry.root || entry.max_model_len !== null || entry.owned_by)
+            engine = { version, ...entry };
+    }
+    const origin = record.source === 'archived' && manifest.baseline_origin ? { ...manifest.baseline_origin } : { kind: record.source };
+    return {
+        model,
+        host: typeof deployment.base_url === 'string' ? hostOf(deployment.base_url) : null,
+        api: typeof deployment.api === 'string' ? deployment.api : null,
+        engine,
+        origin: origin
+    };
+}
+/** Names the report's sides and context from the manifest (paths stay as they are, in the JSON). */
+function attachIdentity(report, manifest) {
+    for (const side of SIDES) {
+        const identity = sideIdentity(manifest.sides[side], manifest);
+        if (identity)
+            report[side].identity = identity;
+        if (!report[side].helm_version && manifest.helm_version)
+            report[side].helm_version = manifest.helm_version;
+    }
+    // Both sides' helm-run at the same time on this machine: the request times share one client.
+    const bothRun = manifest.sides.baseline?.source === 'run' && manifest.sides.candidate?.source === 'run';
+    report.context = { fingerprint: manifest.fingerprint, concurrent: bothRun && manifest.schedule === 'concurrent' };
+}
+
+/**
  * Pre-flight: is the server up and does it serve the model the gate file names? HELM itself
  * never calls /models (docs/helm.md "What the server sees"), so a wrong model name would only show up as failed
  * requests in the middle of a run. The answer is kept as the server's identity in the manifest.
@@ -58880,7 +58995,8 @@ async function probeServer(settings) {
                     attempts,
                     elapsedMs: Date.now() - started,
                     models,
-                    response: text.length <= MAX_RECORDED_BYTES ? body : { truncated: true, models }
+                    response: text.length <= MAX_RECORDED_BYTES ? body : { truncated: true, models },
+                    engine_version: await probeEngineVersion(settings.baseUrl, settings.apiKey)
                 };
             }
             lastProblem = `HTTP ${response.statusCode}`;
@@ -60292,13 +60408,6 @@ function renderPower(rows, current, confidence) {
 }
 
 /**
- * The report: one JSON document (schema_version 1) that every renderer (markdown, console,
- * check run, job summary) reads. Field names are snake_case because this is a published,
- * documented format (README "Report JSON"). Keep it stable: add fields, never rename them.
- */
-const SIDES = ['baseline', 'candidate'];
-
-/**
  * A report for a gate that could not compare at all (the gate file is invalid, helm-run could
  * not start, the shards are incomplete). It has the error verdict, so it blocks like a failure,
  * and it still goes through the renderers, so the PR comment says what went wrong.
@@ -60443,6 +60552,7 @@ async function runGate(settings) {
             changedAnswers: settings.changedAnswers
         });
     report.notes.push(...(outcome?.notes ?? []));
+    attachIdentity(report, manifest);
     return { report, manifest, paths };
 }
 
