@@ -8341,18 +8341,31 @@ class JsonStreamParser {
 function tooDeep(file, offset) {
     return new InputError('input.too_deep', `${file} nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep${offset === undefined ? '' : ` (at byte ${offset})`}; no HELM file does, so it is damaged or hostile`, { file, field: `depth > ${MAX_JSON_DEPTH}`, value: offset });
 }
-/** Whether a parsed value nests deeper than MAX_JSON_DEPTH; iterative, so any depth is safe. */
-function exceedsDepth(value, limit = MAX_JSON_DEPTH) {
-    const stack = [[value, 1]];
-    while (stack.length > 0) {
-        const [item, depth] = stack.pop();
-        if (item === null || typeof item !== 'object')
-            continue;
-        if (depth > limit)
-            return true;
-        for (const child of Array.isArray(item) ? item : Object.values(item)) {
-            if (child !== null && typeof child === 'object')
-                stack.push([child, depth + 1]);
+/**
+ * Whether JSON text nests deeper than `limit`, by one pass over its characters (brackets inside
+ * strings do not count). No recursion and no allocation, so any depth is safe and the check costs
+ * a small fraction of the parse it guards.
+ */
+function textExceedsDepth(text, limit = MAX_JSON_DEPTH) {
+    let depth = 0;
+    let inString = false;
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (inString) {
+            if (c === BACKSLASH)
+                i++;
+            else if (c === QUOTE)
+                inString = false;
+        }
+        else if (c === QUOTE) {
+            inString = true;
+        }
+        else if (c === 0x5b || c === 0x7b) {
+            if (++depth > limit)
+                return true;
+        }
+        else if (c === 0x5d || c === 0x7d) {
+            depth--;
         }
     }
     return false;
@@ -8364,8 +8377,6 @@ function exceedsDepth(value, limit = MAX_JSON_DEPTH) {
 async function* streamJson(file, options = {}) {
     const native = options.chunkSize === undefined ? await parseNatively(file, options.digest) : undefined;
     if (native !== undefined) {
-        if (exceedsDepth(native.value))
-            throw tooDeep(file);
         yield* walkParsed(native.value, [], options.plan ?? defaultPlan);
         return;
     }
@@ -8416,6 +8427,9 @@ async function parseNatively(file, digest) {
         // Let the streaming path report the problem with its usual message.
         return undefined;
     }
+    // JSON.parse itself copes with any depth; every later walk over the value must not have to.
+    if (textExceedsDepth(text))
+        throw tooDeep(file);
     let value;
     try {
         value = JSON.parse(text);
@@ -8806,7 +8820,7 @@ async function readPerInstanceStats(run, options = {}) {
     // is almost always the one the previous entry's stat s went to: remembering it saves building
     // and hashing a key per stat (measured by bench/compare.mjs).
     const lastAt = [];
-    for await (const { index, value } of streamJsonArray(file, { chunkSize: options.chunkSize })) {
+    for await (const { index, value } of streamJsonArray(file, { chunkSize: options.chunkSize, digest: options.digest })) {
         entries++;
         const check = new EntryChecker(file, index);
         const entry = check.object(value, '');
@@ -11353,7 +11367,9 @@ async function checkStatsFile(run) {
 }
 async function loadRunData(run, textKeepLimit = TEXT_KEEP_LIMIT) {
     const statsFile = await checkStatsFile(run);
-    const table = await readPerInstanceStats(run);
+    const statsDigest = createHash('sha256');
+    const table = await readPerInstanceStats(run, { digest: statsDigest });
+    const perInstanceStatsDigest = statsDigest.digest('hex');
     const reads = [join(run.path, RUN_FILES.runSpec), statsFile, table.file];
     let requestStates = null;
     let hasTexts = false;
@@ -11380,7 +11396,7 @@ async function loadRunData(run, textKeepLimit = TEXT_KEEP_LIMIT) {
     if (run.files.scenario)
         reads.push(join(run.path, RUN_FILES.scenario));
     const filesRead = await Promise.all(reads.map(fileRead));
-    return { ...makeRunData(run, table, requestStates, hasTexts), scenarioStateDigest, filesRead };
+    return { ...makeRunData(run, table, requestStates, hasTexts), scenarioStateDigest, perInstanceStatsDigest, filesRead };
 }
 function stripTexts(summary) {
     summary.inputExcerpt = '';
@@ -12255,6 +12271,19 @@ function checkSameEvidence(run, b, c, log) {
     return ok;
 }
 /**
+ * Checked after the request-state guards, so that a damaged scenario_state.json is reported as
+ * what it is first.
+ */
+function checkOwnScores(run, b, c, log) {
+    // Scores byte for byte equal while the answers differ: one side's scores were copied over the
+    // other's (every real run also records its own request times in per_instance_stats.json).
+    if (b.perInstanceStatsDigest === c.perInstanceStatsDigest && b.scenarioStateDigest !== c.scenarioStateDigest) {
+        log.error('sides.same_scores', `run ${run}: per_instance_stats.json is byte for byte the same on both sides (sha256 ${b.perInstanceStatsDigest.slice(0, 16)}) while the answers in scenario_state.json differ, so the scores are not the candidate's own`, { file: c.perInstanceStatsFile, field: 'per_instance_stats.json' });
+        return false;
+    }
+    return true;
+}
+/**
  * The decoding settings HELM 0.5.16's adapter puts into every request of a run, by adapter
  * method (adaptation/adapters/*.py); null for methods whose requests are not checked against the
  * adapter spec (they are still compared between the sides).
@@ -12387,7 +12416,7 @@ async function compareOutputs(baselinePath, candidatePath, config, options = {})
         }
         const work = selectWork(sides.baseline, sides.candidate, config, options.defaults ?? null, log);
         for (const item of work) {
-            await compareRun(item, config, options.examples ?? 3, log, comparisons, efficiency);
+            await compareRun(item, config, options.examples ?? 3, log, comparisons, efficiency, options.changedAnswers);
         }
     }
     catch (error) {
@@ -12479,7 +12508,7 @@ function selectWork(baseline, candidate, config, defaults, log) {
     }
     return work;
 }
-async function compareRun(item, config, examples, log, comparisons, efficiency) {
+async function compareRun(item, config, examples, log, comparisons, efficiency, changedAnswers) {
     const { pair, gated } = item;
     const name = displayName(pair.baseline.runSpec);
     const drift = adapterDrift(pair.baseline.runSpec, pair.candidate.runSpec);
@@ -12505,8 +12534,21 @@ async function compareRun(item, config, examples, log, comparisons, efficiency) 
         return;
     if (!checkRequestStates(name, b, c, log))
         return;
-    const built = buildComparisons(name, gated, b, c, config.statistics, examples, log);
+    const errorsBefore = log.errors.length;
+    // For report.html every changed answer is read (texts are bounded excerpts; a run with more
+    // request states than TEXT_KEEP_LIMIT is streamed again, never held whole), then the report
+    // keeps the first `examples`.
+    const built = buildComparisons(name, gated, b, c, config.statistics, changedAnswers ? Number.MAX_SAFE_INTEGER : examples, log);
+    // Copied scores are reported only when nothing more specific was found.
+    if (log.errors.length === errorsBefore && !checkOwnScores(name, b, c, log))
+        return;
     await fillExampleTexts(b, c, built);
+    if (changedAnswers) {
+        for (const cmp of built) {
+            changedAnswers.set(cmp.id, cmp.examples);
+            cmp.examples = cmp.examples.slice(0, examples);
+        }
+    }
     comparisons.push(...built);
     // Request times are information only: a problem with them is a warning, never a gate error.
     try {
@@ -12950,7 +12992,7 @@ const safe$1 = (text, max) => truncateText(escapeTerminal(text), max);
 function renderLoadConsole(load) {
     if (!load)
         return [];
-    const out = ['', `Performance: ${load.verdict.toUpperCase()}: ${safe$1(load.headline, 400)}`];
+    const out = ['', safe$1(load.headline, 400)];
     if (load.skipped)
         return out;
     if (load.checks.length > 0) {
@@ -13261,6 +13303,452 @@ function canonical(value, shape) {
 }
 function renderJson(report) {
     return `${JSON.stringify(canonical(report, REPORT), null, 2)}\n`;
+}
+
+/// <reference lib="dom" />
+/**
+ * The script of report.html, run in the reader's browser. It is embedded as source text
+ * (`reportPage.toString()`), so it must stay self-contained: no imports, no outer variables.
+ *
+ * Everything shown comes from the JSON block `#helm-gate-data` and is inserted with
+ * `textContent` or as SVG attributes: model output, prompts and run names are untrusted and never
+ * become markup.
+ */
+function reportPage() {
+    const data = JSON.parse(document.getElementById('helm-gate-data').textContent);
+    const report = data.report;
+    const changed = data.changed;
+    const comparisons = report.comparisons;
+    const root = document.getElementById('app');
+    const SVG = 'http://www.w3.org/2000/svg';
+    function el(tag, attrs = {}, ...children) {
+        const node = document.createElement(tag);
+        for (const [k, v] of Object.entries(attrs))
+            node.setAttribute(k, v);
+        for (const child of children)
+            if (child !== null)
+                node.append(child instanceof Node ? child : document.createTextNode(child));
+        return node;
+    }
+    function svg(tag, attrs) {
+        const node = document.createElementNS(SVG, tag);
+        for (const [k, v] of Object.entries(attrs))
+            node.setAttribute(k, String(v));
+        return node;
+    }
+    function num(value) {
+        if (typeof value !== 'number' || !Number.isFinite(value))
+            return '—';
+        if (Number.isInteger(value))
+            return String(value);
+        const magnitude = Math.floor(Math.log10(Math.abs(value)));
+        return value.toFixed(Math.min(4, Math.max(0, 3 - magnitude)));
+    }
+    function signed(value) {
+        const text = num(value);
+        return typeof value === 'number' && value > 0 && !/^0(\.0*)?$/.test(text) ? `+${text}` : text;
+    }
+    const verdictOf = (c) => (c.gated ? c.verdict : 'info');
+    const marginOf = (c) => (c.direction === 'lower' ? c.max_drop : -c.max_drop);
+    const labelOf = (c) => [c.run, c.metric, c.split, c.perturbation].filter(p => p !== null && p !== '').join(' · ');
+    // ---- header: verdict, headline, sides, issues
+    function header() {
+        const box = el('header', {}, el('h1', { class: `verdict ${report.verdict}` }, `helm-gate: ${report.verdict}`), el('p', {}, report.headline));
+        const sides = el('table', { class: 'sides' });
+        const row = (label, read) => {
+            const cells = [read(report.baseline), read(report.candidate)];
+            if (cells.every(c => c === ''))
+                return;
+            sides.append(el('tr', {}, el('th', {}, label), ...cells.map(c => el('td', {}, c || '—'))));
+        };
+        sides.append(el('tr', {}, el('th', {}, ''), el('th', {}, 'Baseline'), el('th', {}, 'Candidate')));
+        row('Deployment', s => {
+            const id = s.identity;
+            return [id?.model ?? s.deployment, id?.host ? `on ${id.host}` : '', id?.api ? `(${id.api})` : ''].filter(Boolean).join(' ');
+        });
+        row('Engine', s => {
+            const e = s.identity?.engine;
+            if (!e)
+                return '';
+            return [
+                e.version && `version ${e.version}`,
+                e.root && `weights ${e.root}`,
+                e.max_model_len !== null && `context ${e.max_model_len}`,
+                e.owned_by && `by ${e.owned_by}`
+            ]
+                .filter(Boolean)
+                .join(' · ');
+        });
+        row('HELM', s => s.helm_version ?? '');
+        row('Source', s => {
+            const o = s.identity?.origin;
+            if (!o)
+                return '';
+            if (o.kind !== 'archived')
+                return o.kind === 'run' ? 'run by this gate' : `from ${o.artifact_name ?? 'shard artifacts'}`;
+            return [
+                'archived',
+                o.workflow_run_id !== undefined && `run ${o.workflow_run_id}`,
+                o.age_hours !== undefined && `${Math.round(o.age_hours)} h old`
+            ]
+                .filter(Boolean)
+                .join(', ');
+        });
+        box.append(sides);
+        const s = report.settings;
+        const fingerprint = report.context?.fingerprint;
+        box.append(el('p', { class: 'settings' }, `${fingerprint ? `Gate set ${String(fingerprint).slice(0, 16)} · ` : ''}${Math.round(s.confidence * 1000) / 10}% intervals (${s.interval}), ${s.resamples} resamples, seed ${s.seed}`));
+        for (const [kind, list] of [
+            ['errors', report.errors],
+            ['warnings', report.warnings]
+        ]) {
+            if (!list.length)
+                continue;
+            box.append(el('h2', {}, `${kind === 'errors' ? 'Errors' : 'Warnings'} (${list.length})`));
+            box.append(el('ul', { class: kind }, ...list.map((i) => el('li', {}, el('code', {}, i.code), ' ', i.message))));
+        }
+        return box;
+    }
+    // ---- filters shared by the plot, the table and the answers
+    const state = { run: '', perturbation: '', direction: '', search: '' };
+    const PERTURBATION_CLEAN = '(clean)';
+    const perturbationOf = (c) => c.perturbation ?? PERTURBATION_CLEAN;
+    const comparisonShown = (c) => (state.run === '' || c.run === state.run) && (state.perturbation === '' || perturbationOf(c) === state.perturbation);
+    function filters(onChange) {
+        const select = (name, label, values) => {
+            const s = el('select', { id: `filter-${name}`, 'aria-label': label }, el('option', { value: '' }, `all ${label}`));
+            for (const v of values)
+                s.append(el('option', { value: v }, v));
+            s.addEventListener('change', () => {
+                state[name] = s.value;
+                onChange();
+            });
+            return s;
+        };
+        const runs = [...new Set(comparisons.map(c => c.run))].sort();
+        const perturbations = [...new Set(comparisons.map(perturbationOf))].sort();
+        const direction = el('select', { id: 'filter-direction', 'aria-label': 'changed answers' }, el('option', { value: '' }, 'won and lost'), el('option', { value: 'won' }, 'won (better)'), el('option', { value: 'lost' }, 'lost (worse)'));
+        direction.addEventListener('change', () => {
+            state.direction = direction.value;
+            onChange();
+        });
+        const search = el('input', { id: 'filter-search', type: 'search', placeholder: 'search answers, inputs, ids', 'aria-label': 'search' });
+        search.addEventListener('input', () => {
+            state.search = search.value.toLowerCase();
+            onChange();
+        });
+        return el('div', { class: 'filters' }, select('run', 'runs', runs), select('perturbation', 'perturbations', perturbations), direction, search);
+    }
+    // ---- forest plot: each comparison's interval and delta against its tolerated change
+    function forest() {
+        const rows = comparisons.filter(comparisonShown);
+        const values = [0];
+        for (const c of rows)
+            for (const v of [c.ci.low, c.ci.high, c.delta, marginOf(c)])
+                if (typeof v === 'number' && Number.isFinite(v))
+                    values.push(v);
+        let min = Math.min(...values);
+        let max = Math.max(...values);
+        const pad = (max - min) * 0.05 || 0.01;
+        min -= pad;
+        max += pad;
+        const left = 280;
+        const width = 440;
+        const rowHeight = 24;
+        const height = rows.length * rowHeight + 40;
+        const x = (v) => left + ((v - min) / (max - min)) * width;
+        const plot = svg('svg', {
+            id: 'forest',
+            width: left + width + 20,
+            height,
+            viewBox: `0 0 ${left + width + 20} ${height}`,
+            'data-min': min,
+            'data-max': max,
+            'data-left': left,
+            'data-width': width,
+            role: 'img'
+        });
+        plot.append(svg('line', { x1: x(0), x2: x(0), y1: 0, y2: height - 30, class: 'zero' }));
+        rows.forEach((c, i) => {
+            const y = 16 + i * rowHeight;
+            const label = svg('text', { x: 4, y: y + 4, class: 'label' });
+            label.textContent = labelOf(c).length > 44 ? `${labelOf(c).slice(0, 43)}…` : labelOf(c);
+            const title = svg('title', {});
+            title.textContent = `${labelOf(c)}: ${signed(c.delta)} [${signed(c.ci.low)}, ${signed(c.ci.high)}], tolerated ${signed(marginOf(c))}, ${verdictOf(c)}`;
+            const group = svg('g', { class: `row ${verdictOf(c)}`, 'data-id': c.id });
+            group.append(title, label);
+            group.append(svg('line', { x1: x(marginOf(c)), x2: x(marginOf(c)), y1: y - 9, y2: y + 9, class: 'margin' }));
+            if (Number.isFinite(c.ci.low) && Number.isFinite(c.ci.high))
+                group.append(svg('line', { x1: x(c.ci.low), x2: x(c.ci.high), y1: y, y2: y, class: 'ci' }));
+            if (Number.isFinite(c.delta))
+                group.append(svg('circle', { cx: x(c.delta), cy: y, r: 5, class: 'mark', 'data-id': c.id }));
+            plot.append(group);
+        });
+        const axis = (v) => {
+            const t = svg('text', { x: x(v), y: height - 10, class: 'axis' });
+            t.textContent = signed(v);
+            plot.append(t);
+        };
+        axis(min + pad);
+        axis(0);
+        axis(max - pad);
+        return plot;
+    }
+    // ---- the comparisons table, sortable by any column
+    const columns = [
+        ['Verdict', verdictOf],
+        ['Run', c => c.run],
+        ['Metric', c => c.metric],
+        ['Split', c => c.split ?? ''],
+        ['Perturbation', c => c.perturbation ?? ''],
+        ['n', c => c.n],
+        ['Baseline', c => c.baseline_mean],
+        ['Candidate', c => c.candidate_mean],
+        ['Δ', c => c.delta],
+        ['Interval', c => c.ci.low],
+        ['Tolerated', marginOf],
+        ['Better / worse', c => (c.direction === 'lower' ? c.losses : c.wins) - (c.direction === 'lower' ? c.wins : c.losses)]
+    ];
+    const sort = { column: -1, descending: false };
+    function table() {
+        const rows = comparisons.filter(comparisonShown);
+        if (sort.column >= 0) {
+            const read = columns[sort.column][1];
+            rows.sort((a, b) => {
+                const va = read(a);
+                const vb = read(b);
+                const order = typeof va === 'number' && typeof vb === 'number' ? va - vb : String(va).localeCompare(String(vb));
+                return sort.descending ? -order : order;
+            });
+        }
+        const head = el('tr', {});
+        columns.forEach(([name], i) => {
+            const th = el('th', { 'data-column': String(i), class: sort.column === i ? (sort.descending ? 'sorted desc' : 'sorted asc') : '' }, name);
+            th.addEventListener('click', () => {
+                sort.descending = sort.column === i ? !sort.descending : false;
+                sort.column = i;
+                redraw();
+            });
+            head.append(th);
+        });
+        const body = rows.map(c => {
+            const better = c.direction === 'lower' ? c.losses : c.wins;
+            const worse = c.direction === 'lower' ? c.wins : c.losses;
+            return el('tr', { 'data-id': c.id, class: verdictOf(c) }, el('td', { class: 'verdict-cell' }, verdictOf(c)), el('td', {}, c.run), el('td', {}, `${c.metric}${c.direction === 'lower' ? ' (lower is better)' : ''}`), el('td', {}, c.split ?? '—'), el('td', {}, c.perturbation ?? '—'), el('td', { class: 'num' }, String(c.n)), el('td', { class: 'num' }, num(c.baseline_mean)), el('td', { class: 'num' }, num(c.candidate_mean)), el('td', { class: 'num' }, signed(c.delta)), el('td', { class: 'num' }, `[${signed(c.ci.low)}, ${signed(c.ci.high)}]`), el('td', { class: 'num' }, signed(marginOf(c))), el('td', { class: 'num' }, `+${better} / -${worse}`));
+        });
+        return el('table', { id: 'comparisons' }, el('thead', {}, head), el('tbody', {}, ...body));
+    }
+    // ---- changed answers, side by side with the differing characters marked
+    function diffSegments(a, b) {
+        let start = 0;
+        while (start < a.length && start < b.length && a[start] === b[start])
+            start++;
+        let endA = a.length;
+        let endB = b.length;
+        while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
+            endA--;
+            endB--;
+        }
+        const midA = a.slice(start, endA);
+        const midB = b.slice(start, endB);
+        const mark = (text) => el('mark', {}, text);
+        const text = (t) => document.createTextNode(t);
+        // Character LCS of the differing middle when it is small; otherwise the whole middle is marked.
+        if (midA.length * midB.length > 0 && midA.length * midB.length <= 250_000) {
+            const n = midA.length;
+            const m = midB.length;
+            const table = new Uint16Array((n + 1) * (m + 1));
+            for (let i = n - 1; i >= 0; i--) {
+                for (let j = m - 1; j >= 0; j--) {
+                    table[i * (m + 1) + j] =
+                        midA[i] === midB[j] ? table[(i + 1) * (m + 1) + j + 1] + 1 : Math.max(table[(i + 1) * (m + 1) + j], table[i * (m + 1) + j + 1]);
+                }
+            }
+            const outA = [text(a.slice(0, start))];
+            const outB = [text(b.slice(0, start))];
+            let i = 0;
+            let j = 0;
+            let same = '';
+            let onlyA = '';
+            let onlyB = '';
+            const flush = () => {
+                if (onlyA)
+                    outA.push(mark(onlyA));
+                if (onlyB)
+                    outB.push(mark(onlyB));
+                onlyA = '';
+                onlyB = '';
+            };
+            while (i < n || j < m) {
+                if (i < n && j < m && midA[i] === midB[j]) {
+                    flush();
+                    same += midA[i];
+                    i++;
+                    j++;
+                    continue;
+                }
+                if (same) {
+                    outA.push(text(same));
+                    outB.push(text(same));
+                    same = '';
+                }
+                if (j >= m || (i < n && table[(i + 1) * (m + 1) + j] >= table[i * (m + 1) + j + 1]))
+                    onlyA += midA[i++];
+                else
+                    onlyB += midB[j++];
+            }
+            flush();
+            if (same) {
+                outA.push(text(same));
+                outB.push(text(same));
+            }
+            outA.push(text(a.slice(endA)));
+            outB.push(text(b.slice(endB)));
+            return [outA, outB];
+        }
+        return [
+            [text(a.slice(0, start)), ...(midA ? [mark(midA)] : []), text(a.slice(endA))],
+            [text(b.slice(0, start)), ...(midB ? [mark(midB)] : []), text(b.slice(endB))]
+        ];
+    }
+    function answers() {
+        const box = el('div', { id: 'answers' });
+        let shown = 0;
+        for (const c of comparisons) {
+            if (!comparisonShown(c))
+                continue;
+            const list = (changed[c.id] ?? c.examples ?? []);
+            if (!list.length)
+                continue;
+            const cards = [];
+            for (const e of list) {
+                const better = c.direction === 'lower' ? e.candidate_value < e.baseline_value : e.candidate_value > e.baseline_value;
+                if (state.direction === 'won' && !better)
+                    continue;
+                if (state.direction === 'lost' && better)
+                    continue;
+                if (state.search) {
+                    const haystack = [e.instance_id, e.input, e.reference, e.baseline_output, e.candidate_output].join('\n').toLowerCase();
+                    if (!haystack.includes(state.search))
+                        continue;
+                }
+                const [b, k] = diffSegments(String(e.baseline_output ?? ''), String(e.candidate_output ?? ''));
+                cards.push(el('div', { class: `answer ${better ? 'won' : 'lost'}`, 'data-instance': e.instance_id }, el('div', { class: 'answer-head' }, `${e.instance_id} (trial ${e.train_trial_index}): ${num(e.baseline_value)} → ${num(e.candidate_value)}, ${better ? 'better' : 'worse'}`), el('div', { class: 'io' }, el('div', { class: 'label' }, 'Input'), el('pre', {}, String(e.input ?? ''))), el('div', { class: 'io' }, el('div', { class: 'label' }, 'Reference'), el('pre', {}, String(e.reference ?? ''))), el('div', { class: 'outputs' }, el('div', {}, el('div', { class: 'label' }, 'Baseline output'), el('pre', { class: 'baseline' }, ...b)), el('div', {}, el('div', { class: 'label' }, 'Candidate output'), el('pre', { class: 'candidate' }, ...k)))));
+            }
+            if (!cards.length)
+                continue;
+            shown += cards.length;
+            const details = el('details', { 'data-id': c.id, open: '' }, el('summary', {}, `${labelOf(c)}: ${cards.length} of ${list.length} changed answers`), ...cards);
+            box.append(details);
+        }
+        box.prepend(el('p', { id: 'answers-count' }, `${shown} changed answers shown`));
+        return box;
+    }
+    // ---- efficiency, and the load half
+    function efficiency() {
+        const entries = report.efficiency;
+        if (!entries.length)
+            return null;
+        const ms = (s) => (Math.abs(s) < 10 ? `${num(s * 1000)} ms` : `${num(s)} s`);
+        const ratio = (r) => `${num(r.estimate)}× [${num(r.low)}, ${num(r.high)}]`;
+        const box = el('section', { id: 'efficiency' }, el('h2', {}, 'Efficiency: request times (information only, not gated)'));
+        if (report.context?.concurrent)
+            box.append(el('p', { class: 'note' }, 'Both sides ran at the same time on one machine: the ratios reflect the shared client as much as the servers.'));
+        box.append(el('table', {}, el('tr', {}, ...['Run', 'n', 'Median baseline', 'Median candidate', 'Median ratio', 'p90 ratio'].map(h => el('th', {}, h))), ...entries.map(e => el('tr', {}, el('td', {}, e.run), el('td', {}, String(e.n)), el('td', {}, ms(e.baseline_median)), el('td', {}, ms(e.candidate_median)), el('td', {}, ratio(e.median_ratio)), el('td', {}, ratio(e.p90_ratio))))));
+        return box;
+    }
+    /** The load half's figures (report.load); rendered here so the rest of the page needs no change. */
+    function load(section) {
+        if (!section)
+            return null;
+        return el('section', { id: 'load' }, el('h2', {}, 'Load'), el('pre', {}, JSON.stringify(section, null, 2)));
+    }
+    // ---- layout
+    const plotBox = el('section', { id: 'plot' }, el('h2', {}, 'Forest plot'));
+    const tableBox = el('section', { id: 'table' }, el('h2', {}, 'Comparisons'));
+    const answersBox = el('section', { id: 'changed' }, el('h2', {}, 'Changed answers'));
+    function redraw() {
+        plotBox.replaceChildren(plotBox.firstChild, forest());
+        tableBox.replaceChildren(tableBox.firstChild, table());
+        answersBox.replaceChildren(answersBox.firstChild, answers());
+    }
+    root.append(header(), filters(redraw), plotBox, tableBox, answersBox);
+    const eff = efficiency();
+    if (eff)
+        root.append(eff);
+    const loadBox = load(report.load);
+    if (loadBox)
+        root.append(loadBox);
+    for (const note of report.notes)
+        root.append(el('p', { class: 'note' }, note));
+    redraw();
+}
+
+/**
+ * report.html: one self-contained page (inline CSS and script, no network) for the reviewer who
+ * must read the changed answers: a forest plot, the sortable comparisons table, every changed
+ * answer side by side with the differing characters marked, filters and search, efficiency.
+ *
+ * Safety: the report and the answers are untrusted text (model output, prompts). They are
+ * embedded only as JSON in a `<script type="application/json">` block with every `<`, `>` and
+ * `&` escaped, so nothing in them can close the block or form markup, and the page script builds
+ * the DOM with textContent. A Content-Security-Policy allows exactly the page's own script (by
+ * hash) and inline styles, and no network at all.
+ */
+/** JSON that is safe inside a script element: no `<`, `>`, `&` or line separators survive raw. */
+function scriptSafeJson(value) {
+    return JSON.stringify(value)
+        .replace(/</g, '\\u003c')
+        .replace(/>/g, '\\u003e')
+        .replace(/&/g, '\\u0026')
+        .replace(/\u2028/g, '\\u2028')
+        .replace(/\u2029/g, '\\u2029');
+}
+const STYLE = `
+:root { color-scheme: light; --pass: #1a7f37; --fail: #cf222e; --inconclusive: #bf8700; --info: #6e7781; --error: #cf222e; }
+body { font: 14px/1.5 -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; margin: 0; color: #1f2328; }
+#app { max-width: 1200px; margin: 0 auto; padding: 16px 24px; }
+h1.verdict { margin: 0 0 4px; } h1.pass { color: var(--pass); } h1.fail, h1.error { color: var(--fail); } h1.inconclusive { color: var(--inconclusive); }
+#table { overflow-x: auto; } table { border-collapse: collapse; margin: 8px 0; } th, td { border: 1px solid #d0d7de; padding: 4px 8px; text-align: left; vertical-align: top; }
+th[data-column] { cursor: pointer; user-select: none; } th.sorted.asc::after { content: " ▲"; } th.sorted.desc::after { content: " ▼"; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+tr.pass .verdict-cell { color: var(--pass); } tr.fail .verdict-cell { color: var(--fail); } tr.inconclusive .verdict-cell { color: var(--inconclusive); } tr.info .verdict-cell { color: var(--info); }
+.filters { display: flex; gap: 8px; flex-wrap: wrap; margin: 12px 0; position: sticky; top: 0; background: #fff; padding: 8px 0; border-bottom: 1px solid #d0d7de; }
+.filters input { flex: 1; min-width: 200px; }
+#forest .label, #forest .axis { font-size: 11px; fill: #1f2328; } #forest .zero { stroke: #8c959f; }
+#forest .margin { stroke: var(--fail); stroke-dasharray: 3 2; } #forest .ci { stroke-width: 3; }
+#forest .pass .ci, #forest .pass .mark { stroke: var(--pass); fill: var(--pass); } #forest .fail .ci, #forest .fail .mark { stroke: var(--fail); fill: var(--fail); }
+#forest .inconclusive .ci, #forest .inconclusive .mark { stroke: var(--inconclusive); fill: var(--inconclusive); } #forest .info .ci, #forest .info .mark { stroke: var(--info); fill: var(--info); }
+details { border: 1px solid #d0d7de; border-radius: 6px; margin: 8px 0; padding: 4px 8px; } summary { cursor: pointer; font-weight: 600; }
+.answer { border-top: 1px solid #d0d7de; padding: 8px 0; } .answer.won .answer-head { color: var(--pass); } .answer.lost .answer-head { color: var(--fail); }
+.outputs { display: grid; grid-template-columns: 1fr 1fr; gap: 8px; }
+pre { white-space: pre-wrap; word-break: break-word; background: #f6f8fa; padding: 6px; margin: 2px 0; max-height: 24em; overflow: auto; }
+.label { font-size: 12px; color: #59636e; } mark { background: #ffd7d5; } pre.candidate mark { background: #aceebb; }
+.note { color: #59636e; } .settings { color: #59636e; }
+`;
+function renderHtml(report, changed = new Map()) {
+    const script = `(${reportPage.toString()})()`;
+    const hash = createHash('sha256').update(script).digest('base64');
+    const data = scriptSafeJson({ report, changed: Object.fromEntries(changed) });
+    const csp = `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${hash}'; img-src data:; connect-src 'none'; form-action 'none'; base-uri 'none'`;
+    return [
+        '<!doctype html>',
+        '<html lang="en">',
+        '<head>',
+        '<meta charset="utf-8">',
+        `<meta http-equiv="Content-Security-Policy" content="${csp}">`,
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        `<title>helm-gate: ${report.verdict}</title>`,
+        `<style>${STYLE}</style>`,
+        '</head>',
+        '<body>',
+        '<div id="app"></div>',
+        `<script type="application/json" id="helm-gate-data">${data}</script>`,
+        `<script>${script}</script>`,
+        '</body>',
+        '</html>',
+        ''
+    ].join('\n');
 }
 
 /**
@@ -13690,8 +14178,9 @@ function linksBlock(links) {
     const parts = [];
     if (links?.run)
         parts.push(`[Workflow run](${linkTarget(links.run, 'links.run')})`);
-    if (links?.artifacts)
-        parts.push(`[Artifacts](${linkTarget(links.artifacts, 'links.artifacts')})`);
+    if (links?.artifacts) {
+        parts.push(`[Artifacts](${linkTarget(links.artifacts, 'links.artifacts')}): \`report.html\` in the evidence has every changed answer`);
+    }
     return parts.length ? [parts.join(' · ')] : [];
 }
 function issueLine(issue, icon) {
@@ -14064,6 +14553,8 @@ function renderMarkdown(report, options) {
 async function writeReportOutputs(report, opts) {
     if (opts.json)
         await writeText(opts.json, renderJson(report));
+    if (opts.html)
+        await writeText(opts.html, renderHtml(report, opts.changed));
     if (opts.markdown)
         await writeText(opts.markdown, renderMarkdown(report, { maxLength: LIMITS.markdownFile }));
     if (!opts.quiet)
@@ -14103,6 +14594,7 @@ or a single run directory.
   --examples N              changed answers shown per comparison (default 3)
   --json FILE               write the JSON report
   --markdown FILE           write the markdown report (the PR comment body)
+  --html FILE               write report.html: plot, sortable table, every changed answer
   --quiet                   print nothing but errors
   --debug                   show stack traces
 `;
@@ -14122,6 +14614,7 @@ const SPECS$4 = {
     examples: { value: true },
     json: { value: true },
     markdown: { value: true },
+    html: { value: true },
     quiet: { value: false },
     debug: { value: false },
     help: { value: false }
@@ -14140,13 +14633,18 @@ async function compareCommand(argv, io) {
     const [baselinePath, candidatePath] = args.positionals;
     const { config, defaults } = await configFromArgs(args);
     const examples = numberOption(args, 'examples', n => Number.isInteger(n) && n >= 0 && n <= 100, 'an integer from 0 to 100');
+    const html = args.options.get('html') ?? null;
+    const changedAnswers = html ? new Map() : undefined;
     const report = await compareOutputs(baselinePath, candidatePath, config, {
         defaults,
-        examples: examples ?? 3
+        examples: examples ?? 3,
+        changedAnswers
     });
     await writeReportOutputs(report, {
         json: args.options.get('json') ?? null,
         markdown: args.options.get('markdown') ?? null,
+        html,
+        changed: changedAnswers,
         quiet: args.flags.has('quiet'),
         io
     });
@@ -54619,6 +55117,23 @@ async function writeTimings(file, timings) {
     }
 }
 
+/** The load half with its timings written into the output folder: for the CLI and the action. */
+/** Runs the load half and writes its timings (load-timings.jsonl) into `outDir`. */
+async function runLoadHalf(config, outDir, options) {
+    if (!config.load) {
+        throw new ConfigError('config.missing', 'the gate file has no load: section (the performance half)', {
+            file: config.source,
+            field: 'load'
+        });
+    }
+    const outcome = await runLoad(config, options);
+    if (outcome.timings.length > 0) {
+        await writeTimings(join(outDir, TIMINGS_FILE), outcome.timings);
+        outcome.report.timings_file = TIMINGS_FILE;
+    }
+    return outcome;
+}
+
 /**
  * `run --out DIR` writes report.json, report.md, manifest.json, logs/ and one folder per side.
  * A folder that already holds anything would be partly overwritten and partly mixed with the new
@@ -54691,21 +55206,6 @@ async function loadCommand(argv, io) {
     const report = loadOnlyReport(config, outcome.report);
     await writeReportOutputs(report, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io });
     return exitCode(report.verdict);
-}
-/** Runs the load half and writes its timings into `outDir`; shared by `load` and `run`. */
-async function runLoadHalf(config, outDir, options) {
-    if (!config.load) {
-        throw new ConfigError('config.missing', 'the gate file has no load: section (the performance half)', {
-            file: config.source,
-            field: 'load'
-        });
-    }
-    const outcome = await runLoad(config, options);
-    if (outcome.timings.length > 0) {
-        await writeTimings(join(outDir, TIMINGS_FILE), outcome.timings);
-        outcome.report.timings_file = TIMINGS_FILE;
-    }
-    return outcome;
 }
 
 /**
@@ -58968,6 +59468,8 @@ async function runOnSchedule(items, schedule, steps) {
                 ok = await steps.up(item);
                 if (ok)
                     await steps.measure(item);
+                if (ok)
+                    await steps.hold?.([item]);
             }
             finally {
                 await steps.down(item);
@@ -58988,6 +59490,7 @@ async function runOnSchedule(items, schedule, steps) {
             const thrown = measured.find((m) => m.status === 'rejected');
             if (thrown)
                 throw thrown.reason;
+            await steps.hold?.(items);
         }
     }
     catch (error) {
@@ -59318,6 +59821,11 @@ async function runSides(config, opts) {
                     }
                 },
                 measure: runOne,
+                hold: async (plans) => {
+                    const up = plans.filter(plan => launched(plan.side)).map(plan => plan.side);
+                    if (up.length > 0)
+                        await opts.whileUp?.(up);
+                },
                 down: async (plan) => {
                     if (launched(plan.side))
                         await launcher.down(plan.side);
@@ -59974,7 +60482,8 @@ async function runGate(settings) {
         ? sidesFailedReport(errors, config.statistics, paths.baseline, paths.candidate)
         : await compareOutputs(paths.baseline, paths.candidate, config, {
             priorErrors: errors,
-            examples: settings.examples
+            examples: settings.examples,
+            changedAnswers: settings.changedAnswers
         });
     report.notes.push(...(outcome?.notes ?? []));
     return { report, manifest, paths };
@@ -60003,6 +60512,7 @@ once), then compares them per instance.
                          file has load:)
   --json FILE            also write the JSON report to FILE (it is always in the output folder)
   --markdown FILE        also write the markdown report (the PR comment body) to FILE
+  --html FILE            also write report.html (it is always in the output folder) to FILE
   --verbose              stream every helm-run log line (prefixed with its side)
   --quiet                print nothing but errors
   --debug                show stack traces
@@ -60018,6 +60528,7 @@ const SPECS = {
     only: { value: true },
     json: { value: true },
     markdown: { value: true },
+    html: { value: true },
     verbose: { value: false },
     quiet: { value: false },
     debug: { value: false },
@@ -60054,6 +60565,7 @@ async function runCommand(argv, io) {
         return exitCode(loadReport.verdict);
     }
     say(`helm-gate: ${selfCheck ? 'self-check (baseline against itself)' : 'baseline vs candidate'}, output in ${outDir}`);
+    const changedAnswers = new Map();
     const gate = await runGate({
         config,
         outDir,
@@ -60063,6 +60575,7 @@ async function runCommand(argv, io) {
         baseRef: args.options.get('baseline-ref') ?? null,
         readinessTimeoutMs: readySeconds === undefined ? undefined : readySeconds * 1000,
         examples: examples ?? 3,
+        changedAnswers,
         log: args.flags.has('verbose') && !quiet ? say : undefined,
         progress: say,
         env: io.env,
@@ -60079,14 +60592,21 @@ async function runCommand(argv, io) {
         const loaded = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: gate.paths.baseline });
         report = attachLoad(report, loaded.report);
     }
-    await writeReportOutputs(report, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io });
-    await writeExtraReports(report, args.options.get('json'), args.options.get('markdown'), io);
+    await writeReportOutputs(report, {
+        json: join(outDir, 'report.json'),
+        markdown: join(outDir, 'report.md'),
+        html: join(outDir, 'report.html'),
+        changed: changedAnswers,
+        quiet,
+        io
+    });
+    await writeExtraReports(report, args.options.get('json'), args.options.get('markdown'), io, args.options.get('html'), changedAnswers);
     if (selfCheck && !quiet)
         io.stdout(noiseFloor(report));
     if (!quiet)
         io.stdout(budgetAdvice(report, config.helm?.maxEvalInstances ?? null));
     if (!quiet) {
-        io.stdout(`\nrun directories, logs (logs/), manifest.json and report.{json,md}: ${outDir}\n`);
+        io.stdout(`\nrun directories, logs (logs/), manifest.json and report.{json,md,html}: ${outDir}\n`);
     }
     // A self-check is a measurement, not a gate: its verdict compares a server with itself, so
     // only an error (the runs or the comparison could not be made) is a failure.
@@ -60140,13 +60660,15 @@ function noiseFloor(report) {
     }
     return `${lines.join('\n')}\n`;
 }
-/** `--json FILE` and `--markdown FILE`: the same report, where compare would write it. */
-async function writeExtraReports(report, json, markdown, io) {
-    if (json === undefined && markdown === undefined)
+/** `--json FILE`, `--markdown FILE` and `--html FILE`: the same report, where compare would write it. */
+async function writeExtraReports(report, json, markdown, io, html, changed) {
+    if (json === undefined && markdown === undefined && html === undefined)
         return;
     await writeReportOutputs(report, {
         json: json === undefined ? null : resolve(io.cwd, json),
         markdown: markdown === undefined ? null : resolve(io.cwd, markdown),
+        html: html === undefined ? null : resolve(io.cwd, html),
+        changed,
         quiet: true,
         io
     });

@@ -42,6 +42,38 @@ describe('helm-gate compare (bundled CLI)', () => {
     expect(readFileSync(join(dir, 'r.md'), 'utf8')).toMatch(/Pass/)
   })
 
+  it('--html writes report.html with every changed answer, report.json keeps the first ones', async () => {
+    const dir = tmp()
+    const r = await helmGate(
+      'compare',
+      BASELINE_SUITE,
+      ALTERED_SUITE,
+      '--metric',
+      'exact_match',
+      '--max-drop',
+      '0.05',
+      '--examples',
+      '1',
+      '--quiet',
+      '--json',
+      join(dir, 'r.json'),
+      '--html',
+      join(dir, 'r.html')
+    )
+    expect(r.stderr).toBe('')
+    const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8'))
+    const html = readFileSync(join(dir, 'r.html'), 'utf8')
+    const block = /<script type="application\/json" id="helm-gate-data">([^<]*)<\/script>/.exec(html)
+    expect(block).not.toBeNull()
+    const data = JSON.parse(block![1])
+    expect(data.report.verdict).toBe(report.verdict)
+    for (const c of report.comparisons) {
+      expect(c.examples.length).toBeLessThanOrEqual(1)
+      if (c.perturbation !== 'worst') expect(data.changed[c.id]).toHaveLength(c.wins + c.losses)
+    }
+    expect(html).toContain("script-src 'sha256-")
+  })
+
   it('exits 1 on a regression and 1 on an inconclusive result', async () => {
     const fail = await helmGate('compare', ALTERED_SUITE, BASELINE_SUITE, '--metric', 'exact_match', '--max-drop', '0.05', '--quiet')
     expect(fail.code).toBe(1)

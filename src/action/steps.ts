@@ -16,9 +16,11 @@ import type { BaselineOrigin } from '../model/manifest.js'
 import { LIMITS } from '../model/publication.js'
 import type { Report } from '../model/report.js'
 import type { GateSettings, GivenSide } from '../pipeline/run-gate.js'
+import { renderHtml } from '../report/html.js'
 import { renderJson } from '../report/json.js'
 import { renderMarkdown } from '../report/markdown.js'
 import { evidenceDir, manifestEvent } from './evidence.js'
+import { launchSettings } from './launch-policy.js'
 import { resolveGateFile, type ResolvedGateFile } from './gate-file.js'
 import type { Session } from './session.js'
 
@@ -158,7 +160,8 @@ export async function pipelineSettings(session: Session, config: GateConfig, con
     env: deps.env,
     cwd: session.workDir,
     log: line => deps.io.info(line),
-    progress: line => deps.io.info(line)
+    progress: line => deps.io.info(line),
+    ...launchSettings(session, config)
   }
 }
 
@@ -190,6 +193,7 @@ export async function writeReports(
   await mkdir(evidenceDir, { recursive: true })
   await writeFile(jsonPath, renderJson(report))
   await writeFile(markdownPath, renderMarkdown(report, { maxLength: LIMITS.jobSummary, lengthUnit: 'utf8', gateFileChange }))
+  await writeFile(path.join(evidenceDir, 'report.html'), renderHtml(report))
   return { jsonPath, markdownPath }
 }
 

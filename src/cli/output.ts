@@ -4,6 +4,7 @@ import { dirname } from 'node:path'
 import { InputError } from '../errors.js'
 import { renderConsole } from '../report/console.js'
 import { renderJson } from '../report/json.js'
+import { renderHtml, type ChangedAnswers } from '../report/html.js'
 import { renderMarkdown } from '../report/markdown.js'
 import { LIMITS } from '../model/publication.js'
 import type { Report } from '../model/report.js'
@@ -11,9 +12,19 @@ import type { CliIo } from './io.js'
 
 export async function writeReportOutputs(
   report: Report,
-  opts: { json: string | null; markdown: string | null; quiet: boolean; io: CliIo; color?: boolean }
+  opts: {
+    json: string | null
+    markdown: string | null
+    /** report.html, with every changed answer when `changed` has them. */
+    html?: string | null
+    changed?: ChangedAnswers
+    quiet: boolean
+    io: CliIo
+    color?: boolean
+  }
 ): Promise<void> {
   if (opts.json) await writeText(opts.json, renderJson(report))
+  if (opts.html) await writeText(opts.html, renderHtml(report, opts.changed))
   if (opts.markdown) await writeText(opts.markdown, renderMarkdown(report, { maxLength: LIMITS.markdownFile }))
   if (!opts.quiet) opts.io.stdout(renderConsole(report, { color: opts.color ?? false }))
 }

@@ -28,6 +28,11 @@ export interface CompareOptions {
   examples?: number
   /** Extra issues found before the comparison (for example by the runner). */
   priorErrors?: GateError[]
+  /**
+   * When given, receives every changed answer of every comparison (by comparison id), with its
+   * texts, for report.html; the report itself still keeps only `examples` per comparison.
+   */
+  changedAnswers?: Map<string, ChangedExample[]>
 }
 
 export const EFFICIENCY_NOTE =
@@ -53,7 +58,7 @@ export async function compareOutputs(
     }
     const work = selectWork(sides.baseline, sides.candidate, config, options.defaults ?? null, log)
     for (const item of work) {
-      await compareRun(item, config, options.examples ?? 3, log, comparisons, efficiency)
+      await compareRun(item, config, options.examples ?? 3, log, comparisons, efficiency, options.changedAnswers)
     }
   } catch (error) {
     if (!(error instanceof GateError)) throw error
@@ -165,7 +170,8 @@ async function compareRun(
   examples: number,
   log: IssueLog,
   comparisons: Comparison[],
-  efficiency: EfficiencyEntry[]
+  efficiency: EfficiencyEntry[],
+  changedAnswers?: Map<string, ChangedExample[]>
 ): Promise<void> {
   const { pair, gated } = item
   const name = displayName(pair.baseline.runSpec)
@@ -199,10 +205,19 @@ async function compareRun(
   if (!checkSameEvidence(name, b, c, log)) return
   if (!checkRequestStates(name, b, c, log)) return
   const errorsBefore = log.errors.length
-  const built = buildComparisons(name, gated, b, c, config.statistics, examples, log)
+  // For report.html every changed answer is read (texts are bounded excerpts; a run with more
+  // request states than TEXT_KEEP_LIMIT is streamed again, never held whole), then the report
+  // keeps the first `examples`.
+  const built = buildComparisons(name, gated, b, c, config.statistics, changedAnswers ? Number.MAX_SAFE_INTEGER : examples, log)
   // Copied scores are reported only when nothing more specific was found.
   if (log.errors.length === errorsBefore && !checkOwnScores(name, b, c, log)) return
   await fillExampleTexts(b, c, built)
+  if (changedAnswers) {
+    for (const cmp of built) {
+      changedAnswers.set(cmp.id, cmp.examples)
+      cmp.examples = cmp.examples.slice(0, examples)
+    }
+  }
   comparisons.push(...built)
   // Request times are information only: a problem with them is a warning, never a gate error.
   try {

@@ -17,7 +17,7 @@ import { fingerprint } from '../config/fingerprint.js'
 import { GateError } from '../errors.js'
 import { compareOutputs } from '../gate/compare.js'
 import { manifestPath, writeManifest, type BaselineOrigin, type Manifest, type SideRecord } from '../model/manifest.js'
-import { SIDES, type Report, type Side } from '../model/report.js'
+import { SIDES, type ChangedExample, type Report, type Side } from '../model/report.js'
 import { sidesFailedReport } from '../runner/failed-report.js'
 import { runSides, type RunOutcome } from '../runner/run-sides.js'
 import { HELM_GATE_VERSION } from '../version.js'
@@ -48,6 +48,8 @@ export interface GateSettings {
   baseRef?: string | null
   readinessTimeoutMs?: number
   examples?: number
+  /** Receives every changed answer per comparison, for report.html. */
+  changedAnswers?: Map<string, ChangedExample[]>
   /** Errors found before the pipeline (an unusable archive under require-archived, incomplete shards). */
   priorErrors?: GateError[]
   /** For the manifest: who ran it and where the gate file and the baseline came from. */
@@ -142,7 +144,8 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
       ? sidesFailedReport(errors, config.statistics, paths.baseline, paths.candidate)
       : await compareOutputs(paths.baseline, paths.candidate, config, {
           priorErrors: errors,
-          examples: settings.examples
+          examples: settings.examples,
+          changedAnswers: settings.changedAnswers
         })
   report.notes.push(...(outcome?.notes ?? []))
   return { report, manifest, paths }

@@ -235,7 +235,9 @@ function ageText(hours: number): string {
 function linksBlock(links: MarkdownOptions['links']): string[] {
   const parts: string[] = []
   if (links?.run) parts.push(`[Workflow run](${linkTarget(links.run, 'links.run')})`)
-  if (links?.artifacts) parts.push(`[Artifacts](${linkTarget(links.artifacts, 'links.artifacts')})`)
+  if (links?.artifacts) {
+    parts.push(`[Artifacts](${linkTarget(links.artifacts, 'links.artifacts')}): \`report.html\` in the evidence has every changed answer`)
+  }
   return parts.length ? [parts.join(' · ')] : []
 }
 

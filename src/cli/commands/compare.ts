@@ -6,6 +6,7 @@ import { loadGateConfig } from '../../config/load.js'
 import { DEFAULT_STATISTICS, type GateConfig, type StatisticsSettings } from '../../config/types.js'
 import { UsageError } from '../../errors.js'
 import { compareOutputs, type RunDefaults } from '../../gate/compare.js'
+import type { ChangedExample } from '../../model/report.js'
 import { numberOption, parseArgs, type ParsedArgs } from '../args.js'
 import type { CliIo } from '../io.js'
 import { exitCode } from '../../model/publication.js'
@@ -31,6 +32,7 @@ or a single run directory.
   --examples N              changed answers shown per comparison (default 3)
   --json FILE               write the JSON report
   --markdown FILE           write the markdown report (the PR comment body)
+  --html FILE               write report.html: plot, sortable table, every changed answer
   --quiet                   print nothing but errors
   --debug                   show stack traces
 `
@@ -51,6 +53,7 @@ const SPECS = {
   examples: { value: true },
   json: { value: true },
   markdown: { value: true },
+  html: { value: true },
   quiet: { value: false },
   debug: { value: false },
   help: { value: false }
@@ -70,13 +73,18 @@ export async function compareCommand(argv: string[], io: CliIo): Promise<number>
   const [baselinePath, candidatePath] = args.positionals
   const { config, defaults } = await configFromArgs(args)
   const examples = numberOption(args, 'examples', n => Number.isInteger(n) && n >= 0 && n <= 100, 'an integer from 0 to 100')
+  const html = args.options.get('html') ?? null
+  const changedAnswers = html ? new Map<string, ChangedExample[]>() : undefined
   const report = await compareOutputs(baselinePath, candidatePath, config, {
     defaults,
-    examples: examples ?? 3
+    examples: examples ?? 3,
+    changedAnswers
   })
   await writeReportOutputs(report, {
     json: args.options.get('json') ?? null,
     markdown: args.options.get('markdown') ?? null,
+    html,
+    changed: changedAnswers,
     quiet: args.flags.has('quiet'),
     io
   })

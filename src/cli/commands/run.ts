@@ -9,8 +9,10 @@ import { UsageError } from '../../errors.js'
 import type { Report } from '../../model/report.js'
 import { runGate } from '../../pipeline/run-gate.js'
 import { attachLoad, loadOnlyReport } from '../../load/combine.js'
+import type { ChangedAnswers } from '../../report/html.js'
+import type { ChangedExample } from '../../model/report.js'
 import { numberOption, parseArgs, requiredConfig } from '../args.js'
-import { runLoadHalf } from './load.js'
+import { runLoadHalf } from '../../load/run-half.js'
 import type { CliIo } from '../io.js'
 import { exitCode } from '../../model/publication.js'
 import { writeReportOutputs } from '../output.js'
@@ -34,6 +36,7 @@ once), then compares them per instance.
                          file has load:)
   --json FILE            also write the JSON report to FILE (it is always in the output folder)
   --markdown FILE        also write the markdown report (the PR comment body) to FILE
+  --html FILE            also write report.html (it is always in the output folder) to FILE
   --verbose              stream every helm-run log line (prefixed with its side)
   --quiet                print nothing but errors
   --debug                show stack traces
@@ -50,6 +53,7 @@ const SPECS = {
   only: { value: true },
   json: { value: true },
   markdown: { value: true },
+  html: { value: true },
   verbose: { value: false },
   quiet: { value: false },
   debug: { value: false },
@@ -88,6 +92,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   }
   say(`helm-gate: ${selfCheck ? 'self-check (baseline against itself)' : 'baseline vs candidate'}, output in ${outDir}`)
 
+  const changedAnswers = new Map<string, ChangedExample[]>()
   const gate = await runGate({
     config,
     outDir,
@@ -97,6 +102,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     baseRef: args.options.get('baseline-ref') ?? null,
     readinessTimeoutMs: readySeconds === undefined ? undefined : readySeconds * 1000,
     examples: examples ?? 3,
+    changedAnswers,
     log: args.flags.has('verbose') && !quiet ? say : undefined,
     progress: say,
     env: io.env,
@@ -112,12 +118,19 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     const loaded = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: gate.paths.baseline })
     report = attachLoad(report, loaded.report)
   }
-  await writeReportOutputs(report, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io })
-  await writeExtraReports(report, args.options.get('json'), args.options.get('markdown'), io)
+  await writeReportOutputs(report, {
+    json: join(outDir, 'report.json'),
+    markdown: join(outDir, 'report.md'),
+    html: join(outDir, 'report.html'),
+    changed: changedAnswers,
+    quiet,
+    io
+  })
+  await writeExtraReports(report, args.options.get('json'), args.options.get('markdown'), io, args.options.get('html'), changedAnswers)
   if (selfCheck && !quiet) io.stdout(noiseFloor(report))
   if (!quiet) io.stdout(budgetAdvice(report, config.helm?.maxEvalInstances ?? null))
   if (!quiet) {
-    io.stdout(`\nrun directories, logs (logs/), manifest.json and report.{json,md}: ${outDir}\n`)
+    io.stdout(`\nrun directories, logs (logs/), manifest.json and report.{json,md,html}: ${outDir}\n`)
   }
   // A self-check is a measurement, not a gate: its verdict compares a server with itself, so
   // only an error (the runs or the comparison could not be made) is a failure.
@@ -185,12 +198,21 @@ export function noiseFloor(report: Report): string {
   return `${lines.join('\n')}\n`
 }
 
-/** `--json FILE` and `--markdown FILE`: the same report, where compare would write it. */
-async function writeExtraReports(report: Report, json: string | undefined, markdown: string | undefined, io: CliIo): Promise<void> {
-  if (json === undefined && markdown === undefined) return
+/** `--json FILE`, `--markdown FILE` and `--html FILE`: the same report, where compare would write it. */
+async function writeExtraReports(
+  report: Report,
+  json: string | undefined,
+  markdown: string | undefined,
+  io: CliIo,
+  html?: string,
+  changed?: ChangedAnswers
+): Promise<void> {
+  if (json === undefined && markdown === undefined && html === undefined) return
   await writeReportOutputs(report, {
     json: json === undefined ? null : resolve(io.cwd, json),
     markdown: markdown === undefined ? null : resolve(io.cwd, markdown),
+    html: html === undefined ? null : resolve(io.cwd, html),
+    changed,
     quiet: true,
     io
   })
