@@ -8341,18 +8341,31 @@ class JsonStreamParser {
 function tooDeep(file, offset) {
     return new InputError('input.too_deep', `${file} nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep${offset === undefined ? '' : ` (at byte ${offset})`}; no HELM file does, so it is damaged or hostile`, { file, field: `depth > ${MAX_JSON_DEPTH}`, value: offset });
 }
-/** Whether a parsed value nests deeper than MAX_JSON_DEPTH; iterative, so any depth is safe. */
-function exceedsDepth(value, limit = MAX_JSON_DEPTH) {
-    const stack = [[value, 1]];
-    while (stack.length > 0) {
-        const [item, depth] = stack.pop();
-        if (item === null || typeof item !== 'object')
-            continue;
-        if (depth > limit)
-            return true;
-        for (const child of Array.isArray(item) ? item : Object.values(item)) {
-            if (child !== null && typeof child === 'object')
-                stack.push([child, depth + 1]);
+/**
+ * Whether JSON text nests deeper than `limit`, by one pass over its characters (brackets inside
+ * strings do not count). No recursion and no allocation, so any depth is safe and the check costs
+ * a small fraction of the parse it guards.
+ */
+function textExceedsDepth(text, limit = MAX_JSON_DEPTH) {
+    let depth = 0;
+    let inString = false;
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (inString) {
+            if (c === BACKSLASH)
+                i++;
+            else if (c === QUOTE)
+                inString = false;
+        }
+        else if (c === QUOTE) {
+            inString = true;
+        }
+        else if (c === 0x5b || c === 0x7b) {
+            if (++depth > limit)
+                return true;
+        }
+        else if (c === 0x5d || c === 0x7d) {
+            depth--;
         }
     }
     return false;
@@ -8364,8 +8377,6 @@ function exceedsDepth(value, limit = MAX_JSON_DEPTH) {
 async function* streamJson(file, options = {}) {
     const native = options.chunkSize === undefined ? await parseNatively(file, options.digest) : undefined;
     if (native !== undefined) {
-        if (exceedsDepth(native.value))
-            throw tooDeep(file);
         yield* walkParsed(native.value, [], options.plan ?? defaultPlan);
         return;
     }
@@ -8416,6 +8427,9 @@ async function parseNatively(file, digest) {
         // Let the streaming path report the problem with its usual message.
         return undefined;
     }
+    // JSON.parse itself copes with any depth; every later walk over the value must not have to.
+    if (textExceedsDepth(text))
+        throw tooDeep(file);
     let value;
     try {
         value = JSON.parse(text);
@@ -8806,7 +8820,7 @@ async function readPerInstanceStats(run, options = {}) {
     // is almost always the one the previous entry's stat s went to: remembering it saves building
     // and hashing a key per stat (measured by bench/compare.mjs).
     const lastAt = [];
-    for await (const { index, value } of streamJsonArray(file, { chunkSize: options.chunkSize })) {
+    for await (const { index, value } of streamJsonArray(file, { chunkSize: options.chunkSize, digest: options.digest })) {
         entries++;
         const check = new EntryChecker(file, index);
         const entry = check.object(value, '');
@@ -11353,7 +11367,9 @@ async function checkStatsFile(run) {
 }
 async function loadRunData(run, textKeepLimit = TEXT_KEEP_LIMIT) {
     const statsFile = await checkStatsFile(run);
-    const table = await readPerInstanceStats(run);
+    const statsDigest = createHash('sha256');
+    const table = await readPerInstanceStats(run, { digest: statsDigest });
+    const perInstanceStatsDigest = statsDigest.digest('hex');
     const reads = [join(run.path, RUN_FILES.runSpec), statsFile, table.file];
     let requestStates = null;
     let hasTexts = false;
@@ -11380,7 +11396,7 @@ async function loadRunData(run, textKeepLimit = TEXT_KEEP_LIMIT) {
     if (run.files.scenario)
         reads.push(join(run.path, RUN_FILES.scenario));
     const filesRead = await Promise.all(reads.map(fileRead));
-    return { ...makeRunData(run, table, requestStates, hasTexts), scenarioStateDigest, filesRead };
+    return { ...makeRunData(run, table, requestStates, hasTexts), scenarioStateDigest, perInstanceStatsDigest, filesRead };
 }
 function stripTexts(summary) {
     summary.inputExcerpt = '';
@@ -12255,6 +12271,19 @@ function checkSameEvidence(run, b, c, log) {
     return ok;
 }
 /**
+ * Checked after the request-state guards, so that a damaged scenario_state.json is reported as
+ * what it is first.
+ */
+function checkOwnScores(run, b, c, log) {
+    // Scores byte for byte equal while the answers differ: one side's scores were copied over the
+    // other's (every real run also records its own request times in per_instance_stats.json).
+    if (b.perInstanceStatsDigest === c.perInstanceStatsDigest && b.scenarioStateDigest !== c.scenarioStateDigest) {
+        log.error('sides.same_scores', `run ${run}: per_instance_stats.json is byte for byte the same on both sides (sha256 ${b.perInstanceStatsDigest.slice(0, 16)}) while the answers in scenario_state.json differ, so the scores are not the candidate's own`, { file: c.perInstanceStatsFile, field: 'per_instance_stats.json' });
+        return false;
+    }
+    return true;
+}
+/**
  * The decoding settings HELM 0.5.16's adapter puts into every request of a run, by adapter
  * method (adaptation/adapters/*.py); null for methods whose requests are not checked against the
  * adapter spec (they are still compared between the sides).
@@ -12505,10 +12534,14 @@ async function compareRun(item, config, examples, log, comparisons, efficiency, 
         return;
     if (!checkRequestStates(name, b, c, log))
         return;
+    const errorsBefore = log.errors.length;
     // For report.html every changed answer is read (texts are bounded excerpts; a run with more
     // request states than TEXT_KEEP_LIMIT is streamed again, never held whole), then the report
     // keeps the first `examples`.
     const built = buildComparisons(name, gated, b, c, config.statistics, changedAnswers ? Number.MAX_SAFE_INTEGER : examples, log);
+    // Copied scores are reported only when nothing more specific was found.
+    if (log.errors.length === errorsBefore && !checkOwnScores(name, b, c, log))
+        return;
     await fillExampleTexts(b, c, built);
     if (changedAnswers) {
         for (const cmp of built) {
@@ -12959,7 +12992,7 @@ const safe$1 = (text, max) => truncateText(escapeTerminal(text), max);
 function renderLoadConsole(load) {
     if (!load)
         return [];
-    const out = ['', `Performance: ${load.verdict.toUpperCase()}: ${safe$1(load.headline, 400)}`];
+    const out = ['', safe$1(load.headline, 400)];
     if (load.skipped)
         return out;
     if (load.checks.length > 0) {
@@ -55084,6 +55117,23 @@ async function writeTimings(file, timings) {
     }
 }
 
+/** The load half with its timings written into the output folder: for the CLI and the action. */
+/** Runs the load half and writes its timings (load-timings.jsonl) into `outDir`. */
+async function runLoadHalf(config, outDir, options) {
+    if (!config.load) {
+        throw new ConfigError('config.missing', 'the gate file has no load: section (the performance half)', {
+            file: config.source,
+            field: 'load'
+        });
+    }
+    const outcome = await runLoad(config, options);
+    if (outcome.timings.length > 0) {
+        await writeTimings(join(outDir, TIMINGS_FILE), outcome.timings);
+        outcome.report.timings_file = TIMINGS_FILE;
+    }
+    return outcome;
+}
+
 /**
  * `run --out DIR` writes report.json, report.md, manifest.json, logs/ and one folder per side.
  * A folder that already holds anything would be partly overwritten and partly mixed with the new
@@ -55156,21 +55206,6 @@ async function loadCommand(argv, io) {
     const report = loadOnlyReport(config, outcome.report);
     await writeReportOutputs(report, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io });
     return exitCode(report.verdict);
-}
-/** Runs the load half and writes its timings into `outDir`; shared by `load` and `run`. */
-async function runLoadHalf(config, outDir, options) {
-    if (!config.load) {
-        throw new ConfigError('config.missing', 'the gate file has no load: section (the performance half)', {
-            file: config.source,
-            field: 'load'
-        });
-    }
-    const outcome = await runLoad(config, options);
-    if (outcome.timings.length > 0) {
-        await writeTimings(join(outDir, TIMINGS_FILE), outcome.timings);
-        outcome.report.timings_file = TIMINGS_FILE;
-    }
-    return outcome;
 }
 
 /**
@@ -59549,6 +59584,8 @@ async function runOnSchedule(items, schedule, steps) {
                 ok = await steps.up(item);
                 if (ok)
                     await steps.measure(item);
+                if (ok)
+                    await steps.hold?.([item]);
             }
             finally {
                 await steps.down(item);
@@ -59569,6 +59606,7 @@ async function runOnSchedule(items, schedule, steps) {
             const thrown = measured.find((m) => m.status === 'rejected');
             if (thrown)
                 throw thrown.reason;
+            await steps.hold?.(items);
         }
     }
     catch (error) {
@@ -59899,6 +59937,11 @@ async function runSides(config, opts) {
                     }
                 },
                 measure: runOne,
+                hold: async (plans) => {
+                    const up = plans.filter(plan => launched(plan.side)).map(plan => plan.side);
+                    if (up.length > 0)
+                        await opts.whileUp?.(up);
+                },
                 down: async (plan) => {
                     if (launched(plan.side))
                         await launcher.down(plan.side);

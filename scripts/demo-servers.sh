@@ -2,7 +2,8 @@
 # Starts the demo's two fake OpenAI-compatible servers on loopback, in the background, for
 # examples/demo/gate.yml: the baseline on port 18431, the candidate on 18432 (same seed, so both
 # get the same instances right; the candidate changes a few more answers at random and is a
-# little slower, like a numerically different but equivalent build). Used by `npm run demo` and
+# little slower on HELM's requests, like a numerically different but equivalent build, and decodes
+# 1.5x faster under streaming load, as an FP8 build would). Used by `npm run demo` and
 # by the workflow that gates helm-gate's own pull requests.
 #
 #   bash scripts/demo-servers.sh WORKDIR
@@ -27,8 +28,10 @@ start() { # name port extra-options...
   echo $! >>"$work/pids"
 }
 : >"$work/pids"
-start baseline 18431
-start candidate 18432 --noise 0.1 --latency-ms 5
+start baseline 18431 --stream-engine '{"decodeBaseMs": 8}'
+# Streaming requests (the load half) reach a fake continuous-batching engine; the candidate's
+# decodes 1.5x faster, like an FP8 build.
+start candidate 18432 --noise 0.1 --latency-ms 5 --stream-engine '{"decodeBaseMs": 8, "decodeSpeedup": 1.5}'
 
 for name in baseline candidate; do
   for _ in $(seq 1 100); do

@@ -112,3 +112,31 @@ describe('runOnSchedule', () => {
     expect(c.events.filter(e => e.startsWith('down')).sort()).toEqual(['down baseline', 'down candidate'])
   })
 })
+
+describe('runOnSchedule hold', () => {
+  it('holds each side alone (sequential) or both together (concurrent) before stopping them', async () => {
+    for (const schedule of ['sequential', 'concurrent'] as const) {
+      const events: string[] = []
+      await runOnSchedule(['baseline', 'candidate'], schedule, {
+        up: async side => (events.push(`up ${side}`), true),
+        measure: async side => void events.push(`measure ${side}`),
+        hold: async sides => void events.push(`hold ${sides.join('+')}`),
+        down: async side => void events.push(`down ${side}`)
+      })
+      if (schedule === 'sequential') {
+        expect(events).toEqual([
+          'up baseline',
+          'measure baseline',
+          'hold baseline',
+          'down baseline',
+          'up candidate',
+          'measure candidate',
+          'hold candidate',
+          'down candidate'
+        ])
+      } else {
+        expect(events.slice(4)).toEqual(['hold baseline+candidate', 'down baseline', 'down candidate'])
+      }
+    }
+  })
+})

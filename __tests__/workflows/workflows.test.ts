@@ -102,6 +102,18 @@ describe("helm-gate's own workflows", () => {
     expect(steps(workflow('.github/workflows/ci.yml')).map(s => s.run)).toContain('npm run lint')
   })
 
+  it('run every check that .ci/run runs, so GitHub and the local CI cannot drift apart', () => {
+    const commands = [...read('.ci/run').matchAll(/^(bash scripts\/[\w-]+\.sh|npm (?:run (?:--silent )?[\w:-]+|test|ci))\b/gm)].map(m =>
+      m[1].replace('--silent ', '')
+    )
+    expect(commands).toEqual(expect.arrayContaining(['npm test', 'npm run lint', 'bash scripts/check-dist.sh']))
+    const runs = workflowFiles
+      .filter(file => file.startsWith('.github/') && Object.keys(workflow(file).on).includes('pull_request'))
+      .flatMap(file => steps(workflow(file)).map(s => s.run ?? ''))
+      .join('\n')
+    for (const command of commands) expect(runs).toContain(command)
+  })
+
   it('release from package.json: dist checked, vX.Y.Z tagged, the major tag moved and pushed', () => {
     const wf = workflow('.github/workflows/release.yml')
     expect(Object.keys(wf.on)).toEqual(['workflow_dispatch'])

@@ -22,7 +22,8 @@ export const INPUTS = {
   workingDirectory: 'working-directory',
   outputDir: 'output-dir',
   allowForkLaunch: 'allow-fork-launch',
-  frozenConfig: 'frozen-config'
+  frozenConfig: 'frozen-config',
+  load: 'load'
 } as const
 
 export const OUTPUTS = {

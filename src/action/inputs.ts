@@ -14,6 +14,12 @@ export type Mode = 'gate' | 'baseline' | 'run' | 'compare'
  */
 export type BaselinePolicy = 'reuse' | 'run' | 'require-archived'
 export type { InconclusivePolicy }
+/**
+ * The performance half (docs/load.md). auto: mode gate runs it when the gate file has `load:`,
+ * mode compare does not; run: modes gate and compare run it (an error without `load:`); skip: never.
+ * Mode run (a shard) and mode baseline never load-test.
+ */
+export type LoadPolicy = 'auto' | 'run' | 'skip'
 
 export interface ActionSettings {
   /** Gate file path, relative to the working directory. */
@@ -41,6 +47,7 @@ export interface ActionSettings {
   frozenConfig: boolean
   /** Launch deployments (gate file `launch`) on a fork pull request too (docs/launch.md). */
   allowForkLaunch: boolean
+  load: LoadPolicy
 }
 
 export type InputGetter = (name: string) => string
@@ -48,6 +55,7 @@ export type InputGetter = (name: string) => string
 const MODES: readonly Mode[] = ['gate', 'baseline', 'run', 'compare']
 const BASELINE_POLICIES: readonly BaselinePolicy[] = ['reuse', 'run', 'require-archived']
 const INCONCLUSIVE_POLICIES: readonly InconclusivePolicy[] = ['fail', 'neutral']
+const LOAD_POLICIES: readonly LoadPolicy[] = ['auto', 'run', 'skip']
 /** GitHub refuses artifact names containing any of these. */
 const FORBIDDEN_NAME_CHARACTERS = /[":<>|*?\r\n\\/]/
 
@@ -69,7 +77,8 @@ export function readSettings(get: InputGetter): ActionSettings {
     workingDirectory: read(INPUTS.workingDirectory) || '.',
     outputDir: read(INPUTS.outputDir),
     frozenConfig: boolean(INPUTS.frozenConfig, read(INPUTS.frozenConfig), true),
-    allowForkLaunch: boolean(INPUTS.allowForkLaunch, read(INPUTS.allowForkLaunch), false)
+    allowForkLaunch: boolean(INPUTS.allowForkLaunch, read(INPUTS.allowForkLaunch), false),
+    load: oneOf(INPUTS.load, read(INPUTS.load) || 'auto', LOAD_POLICIES)
   }
   if (settings.shardIndex >= settings.shardCount) {
     throw new UsageError('input.shard', `input ${INPUTS.shardIndex} must be below ${INPUTS.shardCount} (${settings.shardCount})`, {

@@ -4,10 +4,13 @@
  * is anyone's code: on a self-hosted GPU runner that is a foothold on the machine. So nothing is
  * launched for a fork unless the `allow-fork-launch` input says so (docs/launch.md).
  */
+import { fingerprint } from '../config/fingerprint.js'
 import type { GateConfig } from '../config/types.js'
 import { UsageError } from '../errors.js'
+import { gateFingerprint } from '../launch/gate-fingerprint.js'
 import { INPUTS } from './constants.js'
 import type { EventInfo } from './event.js'
+import type { Session } from './session.js'
 
 export function assertLaunchAllowed(config: GateConfig, event: EventInfo, allowForkLaunch: boolean): void {
   const launched = Object.keys(config.launch?.sides ?? {})
@@ -27,4 +30,20 @@ export function assertLaunchAllowed(config: GateConfig, event: EventInfo, allowF
  */
 export function launchBaseRef(event: EventInfo, sha: string | undefined): string | null {
   return event.pullRequest?.baseSha ?? event.mergeGroupBaseSha ?? (sha || null)
+}
+
+/** The launch part of the pipeline settings: the base commit, after the fork check. */
+export function launchSettings(session: Session, config: GateConfig): { baseRef: string | null } {
+  // Mode compare takes both sides from artifacts: it launches nothing.
+  if (session.settings.mode !== 'compare') assertLaunchAllowed(config, session.event, session.settings.allowForkLaunch)
+  return { baseRef: launchBaseRef(session.event, session.deps.env.GITHUB_SHA) }
+}
+
+/**
+ * The gate set's fingerprint as this invocation sees it: with `fingerprint_paths`, the digests
+ * of those files at the base commit join it (read from the checkout's git history).
+ */
+export async function sessionFingerprint(session: Session, config: GateConfig): Promise<string> {
+  if (!config.launch?.fingerprintPaths.length) return fingerprint(config)
+  return gateFingerprint(config, session.workDir, launchBaseRef(session.event, session.deps.env.GITHUB_SHA), session.deps.env)
 }

@@ -20,6 +20,7 @@ import { renderHtml } from '../report/html.js'
 import { renderJson } from '../report/json.js'
 import { renderMarkdown } from '../report/markdown.js'
 import { evidenceDir, manifestEvent } from './evidence.js'
+import { launchSettings } from './launch-policy.js'
 import { resolveGateFile, type ResolvedGateFile } from './gate-file.js'
 import type { Session } from './session.js'
 
@@ -159,7 +160,8 @@ export async function pipelineSettings(session: Session, config: GateConfig, con
     env: deps.env,
     cwd: session.workDir,
     log: line => deps.io.info(line),
-    progress: line => deps.io.info(line)
+    progress: line => deps.io.info(line),
+    ...launchSettings(session, config)
   }
 }
 

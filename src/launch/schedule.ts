@@ -9,6 +9,12 @@ export interface ScheduleSteps<T> {
   /** Starts the side's server and waits for it; false when it could not (the error is recorded). */
   up(item: T): Promise<boolean>
   measure(item: T): Promise<void>
+  /**
+   * Runs while the given sides are still up after being measured, before they are stopped:
+   * each side alone in a sequential schedule, all of them together in a concurrent one (the
+   * load half's hook; docs/launch.md).
+   */
+  hold?(items: T[]): Promise<void>
   down(item: T): Promise<void>
 }
 
@@ -19,6 +25,7 @@ export async function runOnSchedule<T>(items: T[], schedule: 'sequential' | 'con
       try {
         ok = await steps.up(item)
         if (ok) await steps.measure(item)
+        if (ok) await steps.hold?.([item])
       } finally {
         await steps.down(item)
       }
@@ -35,6 +42,7 @@ export async function runOnSchedule<T>(items: T[], schedule: 'sequential' | 'con
       const measured = await Promise.allSettled(items.map(item => steps.measure(item)))
       const thrown = measured.find((m): m is PromiseRejectedResult => m.status === 'rejected')
       if (thrown) throw thrown.reason
+      await steps.hold?.(items)
     }
   } catch (error) {
     failure = error

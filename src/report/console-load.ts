@@ -8,7 +8,7 @@ const safe = (text: string, max: number): string => truncateText(escapeTerminal(
 
 export function renderLoadConsole(load: LoadReport | undefined): string[] {
   if (!load) return []
-  const out = ['', `Performance: ${load.verdict.toUpperCase()}: ${safe(load.headline, 400)}`]
+  const out = ['', safe(load.headline, 400)]
   if (load.skipped) return out
   if (load.checks.length > 0) {
     const header = ['VERDICT', 'CHECK', 'LEVEL', 'BASELINE', 'CANDIDATE', 'RATIO [INTERVAL]']

@@ -50,6 +50,12 @@ export interface RunSidesOptions {
    * request's base, or `--baseline-ref` (default HEAD for fingerprint_paths).
    */
   baseRef?: string | null
+  /**
+   * Launched servers only: called while sides are still up after their helm-run, before they are
+   * stopped (a sequential schedule: each side alone; concurrent: both together). The load half
+   * measures launched deployments here, since afterwards they are gone.
+   */
+  whileUp?: (sides: Side[]) => Promise<void>
   /** How long to wait for each server's GET /models before giving up (default 120 s). */
   readinessTimeoutMs?: number
   env?: NodeJS.ProcessEnv
@@ -269,6 +275,10 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
           }
         },
         measure: runOne,
+        hold: async plans => {
+          const up = plans.filter(plan => launched(plan.side)).map(plan => plan.side)
+          if (up.length > 0) await opts.whileUp?.(up)
+        },
         down: async plan => {
           if (launched(plan.side)) await (launcher as Launcher).down(plan.side)
         }

@@ -4,7 +4,7 @@
  * an ACTIONS_RUNTIME_TOKEN JWT and ACTIONS_RESULTS_URL / GITHUB_API_URL pointing at the loopback
  * fake. The spawn is asynchronous: the fake runs in the test process and must keep answering.
  */
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { chmod, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -41,6 +41,8 @@ export interface ActionInvocation {
   /** Extra environment (fake helm-run switches, PATH additions). */
   env?: Record<string, string>
   timeoutMs?: number
+  /** Called with the running action process (e.g. to send it SIGTERM mid-run). */
+  onSpawn?: (child: ChildProcess) => void
 }
 
 export async function runAction(invocation: ActionInvocation): Promise<ActionRun> {
@@ -99,6 +101,7 @@ export async function runAction(invocation: ActionInvocation): Promise<ActionRun
   for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value
 
   const child = spawn(process.execPath, [BUNDLE], { cwd: invocation.workspace, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  invocation.onSpawn?.(child)
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', chunk => (stdout += chunk))

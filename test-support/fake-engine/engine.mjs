@@ -33,6 +33,11 @@ export class Engine {
     this.stepEnd = 0
     this.tokensEmitted = 0
     this.steps = 0
+    // Slot occupancy while stepping: sum of (sequences in the step x its real duration), and the
+    // stepping time; their ratio over maxNumSeqs says how full a client kept the engine.
+    this.slotMs = 0
+    this.busyMs = 0
+    this.stepStart = 0
     this.log = []
     this.keepRecords = true
   }
@@ -60,6 +65,7 @@ export class Engine {
       this.timer = null
       return
     }
+    this.stepStart = stepStart
     this.stepEnd = stepStart + ms
     const delay = Math.max(0, this.stepEnd - now())
     this.timer = setTimeout(() => this.finishStep(admitted), delay)
@@ -68,6 +74,9 @@ export class Engine {
   finishStep(admitted) {
     this.steps++
     const active = this.running
+    const took = now() - this.stepStart
+    this.busyMs += took
+    this.slotMs += took * (active.length + admitted.length)
     this.running = []
     for (const seq of [...active, ...admitted]) {
       if (seq.sink.closed()) continue
@@ -103,6 +112,8 @@ export class Engine {
     this.log = []
     this.tokensEmitted = 0
     this.steps = 0
+    this.slotMs = 0
+    this.busyMs = 0
   }
 }
 

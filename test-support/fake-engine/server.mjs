@@ -52,33 +52,30 @@ const KNOWN_KEYS = new Set([
   'n'
 ])
 
-export function createEngineServer(options) {
+/**
+ * The engine's request handler, also mounted by the fake OpenAI server for its streaming requests:
+ * `handle(req, res, bodyText, arrival)`. `options.model` is a served name or a list of them.
+ */
+export function createEngineHandler(options) {
   const engine = new Engine(options.engine)
   const random = generator(options.seed ?? 0)
+  const models = [].concat(options.model)
   let counter = 0
-  const server = createServer((req, res) => {
-    // Arrival is when the request's headers have been read, as a real server's log would say.
-    const arrival = performance.now()
-    const chunks = []
-    req.on('data', c => chunks.push(c))
-    req.on('end', () => {
-      try {
-        route(req, res, Buffer.concat(chunks).toString('utf8'), arrival)
-      } catch (error) {
-        json(res, 500, { error: { message: String(error), type: 'server_error' } })
-      }
-    })
-  })
-  server.keepAliveTimeout = 120_000
-
-  function route(req, res, text, arrival) {
+  function handle(req, res, text, arrival) {
     const url = new URL(req.url, 'http://x')
     if (req.method === 'GET' && url.pathname === '/v1/models') {
-      return json(res, 200, { object: 'list', data: [{ id: options.model, object: 'model', owned_by: 'fake-engine' }] })
+      return json(res, 200, { object: 'list', data: models.map(id => ({ id, object: 'model', owned_by: 'fake-engine' })) })
     }
+    // vLLM's liveness route; GuideLLM checks it before a benchmark.
+    if (req.method === 'GET' && url.pathname === '/health') return json(res, 200, {})
     if (req.method === 'GET' && url.pathname === '/engine/records') return json(res, 200, engine.records())
     if (req.method === 'GET' && url.pathname === '/engine/stats')
-      return json(res, 200, { tokens: engine.tokensEmitted, steps: engine.steps })
+      return json(res, 200, {
+        tokens: engine.tokensEmitted,
+        steps: engine.steps,
+        busy_ms: engine.busyMs,
+        occupancy: engine.busyMs > 0 ? engine.slotMs / (engine.busyMs * engine.o.maxNumSeqs) : 0
+      })
     if (req.method === 'POST' && url.pathname === '/engine/reset') {
       engine.reset()
       return json(res, 200, { ok: true })
@@ -88,7 +85,7 @@ export function createEngineServer(options) {
       return json(res, 404, { error: { message: `no route ${req.method} ${url.pathname}`, type: 'not_found' } })
     }
     const body = JSON.parse(text)
-    if (body.model !== options.model) return json(res, 404, { error: { message: `model ${body.model} not found`, type: 'not_found' } })
+    if (!models.includes(body.model)) return json(res, 404, { error: { message: `model ${body.model} not found`, type: 'not_found' } })
     if (options.rejectUnknown) {
       const unknown = Object.keys(body).filter(k => !KNOWN_KEYS.has(k))
       if (unknown.length)
@@ -120,14 +117,14 @@ export function createEngineServer(options) {
             id,
             object: 'chat.completion.chunk',
             created,
-            model: options.model,
+            model: body.model,
             choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }]
           }
         : {
             id,
             object: 'text_completion',
             created,
-            model: options.model,
+            model: body.model,
             choices: [{ index: 0, text: delta.content ?? '', logprobs: null, finish_reason: finish }]
           }
     if (stream && chat) res.write(`data: ${JSON.stringify(frame({ role: 'assistant', content: '' }, null))}\n\n`)
@@ -149,7 +146,7 @@ export function createEngineServer(options) {
             id,
             object: chat ? 'chat.completion' : 'text_completion',
             created,
-            model: options.model,
+            model: body.model,
             choices: [choice],
             usage
           })
@@ -157,13 +154,32 @@ export function createEngineServer(options) {
         res.write(`data: ${JSON.stringify(frame({}, reason))}\n\n`)
         if (usageWanted)
           res.write(
-            `data: ${JSON.stringify({ id, object: chat ? 'chat.completion.chunk' : 'text_completion', created, model: options.model, choices: [], usage })}\n\n`
+            `data: ${JSON.stringify({ id, object: chat ? 'chat.completion.chunk' : 'text_completion', created, model: body.model, choices: [], usage })}\n\n`
           )
         res.end('data: [DONE]\n\n')
       }
     }
     engine.submit(seq)
   }
+  return { handle, engine }
+}
+
+export function createEngineServer(options) {
+  const { handle, engine } = createEngineHandler(options)
+  const server = createServer((req, res) => {
+    // Arrival is when the request's headers have been read, as a real server's log would say.
+    const arrival = performance.now()
+    const chunks = []
+    req.on('data', c => chunks.push(c))
+    req.on('end', () => {
+      try {
+        handle(req, res, Buffer.concat(chunks).toString('utf8'), arrival)
+      } catch (error) {
+        json(res, 500, { error: { message: String(error), type: 'server_error' } })
+      }
+    })
+  })
+  server.keepAliveTimeout = 120_000
   return { server, engine }
 }
 

@@ -7,6 +7,10 @@
 //        [--port 0] [--accuracy 0.9] [--perturbed-accuracy 0.8] [--seed 0] [--noise 0]
 //        [--latency-ms 0] [--error-rate 0] [--hang-after N] [--die-after N] [--api-key KEY]
 //        [--config serving.json] [--start-delay-ms 0] [--fail-start MESSAGE] [--pid-file FILE]
+//        [--stream-engine '{"decodeSpeedup": 1.6}']
+//
+// Streaming requests (`stream: true`, the load half's) are served by the continuous-batching fake
+// engine of test-support/fake-engine, with the engine options given by --stream-engine.
 //
 // --config names a JSON file of behaviour keys (camelCase, as for POST /control) plus
 // `startDelayMs` and `failStart`; its values override the flags. It lets a launched server read
@@ -23,6 +27,7 @@ import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { loadAnswerKeys, AnswerKey } from './answer-key.mjs'
 import { answerFor } from './answers.mjs'
+import { createEngineHandler } from '../fake-engine/server.mjs'
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost'])
 
@@ -43,6 +48,7 @@ function parseOptions(argv) {
       'hang-after': { type: 'string', default: '-1' },
       'die-after': { type: 'string', default: '-1' },
       'api-key': { type: 'string' },
+      'stream-engine': { type: 'string' },
       config: { type: 'string' },
       'start-delay-ms': { type: 'string', default: '0' },
       'fail-start': { type: 'string' },
@@ -63,6 +69,9 @@ function parseOptions(argv) {
     models: values.model?.length ? values.model : ['gate-model'],
     answerKeys: values['answer-key'] ?? [],
     apiKey: values['api-key'] ?? null,
+    // Streaming requests (the load half) go to a continuous-batching fake engine
+    // (test-support/fake-engine) with these options, as JSON: {"decodeSpeedup": 1.6}.
+    streamEngine: values['stream-engine'] ? JSON.parse(values['stream-engine']) : {},
     verbose: values.verbose,
     behaviour: {
       accuracy,
@@ -91,14 +100,16 @@ export function createFakeServer(options) {
   const behaviour = { ...options.behaviour }
   const counters = { models: 0, completions: 0, chat: 0, matched: 0, unmatched: 0, correct: 0, wrong: 0, errors: 0 }
   const log = options.verbose ? line => process.stderr.write(`fake-openai: ${line}\n`) : () => {}
+  const streaming = createEngineHandler({ engine: options.streamEngine ?? {}, model: options.models })
 
   const server = createServer((request, response) => {
+    const arrival = performance.now()
     readBody(request)
-      .then(body => route(request, response, body))
+      .then(body => route(request, response, body, arrival))
       .catch(error => sendJson(response, 500, { error: { message: String(error), type: 'server_error' } }))
   })
 
-  async function route(request, response, body) {
+  async function route(request, response, body, arrival) {
     const path = new URL(request.url ?? '/', 'http://fake').pathname
     if (path === '/control') return control(request, response, body)
     if (options.apiKey && request.headers.authorization !== `Bearer ${options.apiKey}`) {
@@ -128,6 +139,7 @@ export function createFakeServer(options) {
     if (!isCompletions && !isChat) {
       return sendJson(response, 404, { error: { message: `No route ${request.method} ${path}`, type: 'not_found' } })
     }
+    if (wantsStream(body)) return streaming.handle(request, response, body, arrival)
     counters[isChat ? 'chat' : 'completions'] += 1
     const served = counters.completions + counters.chat
     if (behaviour.dieAfter >= 0 && served > behaviour.dieAfter) {
@@ -222,6 +234,14 @@ function completionBody(payload, prompt, answer, n) {
       finish_reason: 'stop'
     })),
     usage: { prompt_tokens: 0, completion_tokens: tokens.length, total_tokens: tokens.length }
+  }
+}
+
+function wantsStream(body) {
+  try {
+    return JSON.parse(body || '{}').stream === true
+  } catch {
+    return false
   }
 }
 

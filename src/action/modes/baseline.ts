@@ -3,7 +3,6 @@
  * gate set's fingerprint, so pull requests can reuse it instead of running it again. Meant for
  * pushes to the default branch or a schedule; archives made elsewhere are never picked up.
  */
-import { fingerprint } from '../../config/fingerprint.js'
 import { GateError } from '../../errors.js'
 import { baselineArtifactName, evidenceArtifactName } from '../../evidence/names.js'
 import type { ReportIssue } from '../../model/report.js'
@@ -36,7 +35,7 @@ export async function baselineMode(session: Session): Promise<ModeOutcome> {
       baselineOrigin: { kind: 'run' }
     })
     errors.push(...report.errors)
-    if (manifest.complete) archiveName = baselineArtifactName(settings.baselineArtifact, fingerprint(config))
+    if (manifest.complete) archiveName = baselineArtifactName(settings.baselineArtifact, manifest.fingerprint)
   } catch (error) {
     if (!(error instanceof GateError)) throw error
     errors.push(issueFrom(error))

@@ -6,7 +6,6 @@
  */
 import { cp, mkdir, stat } from 'node:fs/promises'
 import path from 'node:path'
-import { fingerprint as fingerprintOf } from '../../config/fingerprint.js'
 import type { GateConfig } from '../../config/types.js'
 import { GateError } from '../../errors.js'
 import { evidenceArtifactName } from '../../evidence/names.js'
@@ -21,7 +20,9 @@ import { SIDES, type Report } from '../../model/report.js'
 import { errorReport } from '../../pipeline/error-report.js'
 import { runGate } from '../../pipeline/run-gate.js'
 import { evidenceDir } from '../evidence.js'
+import { withLoadHalf } from '../load-half.js'
 import { publish } from '../publish.js'
+import { sessionFingerprint } from '../launch-policy.js'
 import type { Session } from '../session.js'
 import { loadGateFile, pipelineSettings, uploadEvidence, writeReports } from '../steps.js'
 import { setCommonOutputs } from './gate.js'
@@ -39,7 +40,7 @@ export async function compareShardsMode(session: Session): Promise<ModeOutcome> 
     const gateFile = await loadGateFile(session)
     config = gateFile.config
     change = gateFile.change
-    const fingerprint = fingerprintOf(config)
+    const fingerprint = await sessionFingerprint(session, config)
     const fromOtherRun = event.eventName === 'workflow_run' && event.sourceRunId !== null
     const listed = fromOtherRun
       ? await listRunArtifacts(session.client, session.repo, event.sourceRunId as number)
@@ -84,7 +85,7 @@ export async function compareShardsMode(session: Session): Promise<ModeOutcome> 
       priorErrors,
       baselineOrigin: origin
     })
-    report = result.report
+    report = await withLoadHalf(session, config, result.report, dir, 'compare', result.paths.baseline)
     report.notes.push(`Aggregated ${set.count} shard(s).`, ...gateFile.notes)
   } catch (error) {
     report = errorReport('The sharded gate could not be aggregated.', [error], config?.statistics)

@@ -3,7 +3,6 @@
  * branch), the results go to the PR comment, the check run and the evidence artifact. Every
  * failure on the way becomes an error report, so evidence and a verdict always come out.
  */
-import { fingerprint } from '../../config/fingerprint.js'
 import type { GateConfig } from '../../config/types.js'
 import { GateError } from '../../errors.js'
 import { evidenceArtifactName } from '../../evidence/names.js'
@@ -13,7 +12,9 @@ import { errorReport } from '../../pipeline/error-report.js'
 import { runGate } from '../../pipeline/run-gate.js'
 import { OUTPUTS } from '../constants.js'
 import { evidenceDir } from '../evidence.js'
+import { withLoadHalf } from '../load-half.js'
 import { publish } from '../publish.js'
+import { sessionFingerprint } from '../launch-policy.js'
 import type { Session } from '../session.js'
 import { givenBaseline, loadGateFile, pipelineSettings, planBaseline, uploadEvidence, writeReports } from '../steps.js'
 import type { ModeOutcome } from './outcome.js'
@@ -28,7 +29,7 @@ export async function gateMode(session: Session): Promise<ModeOutcome> {
     const gateFile = await loadGateFile(session)
     config = gateFile.config
     change = gateFile.change
-    const plan = await planBaseline(session, config, fingerprint(config))
+    const plan = await planBaseline(session, config, await sessionFingerprint(session, config))
     origin = plan.origin
     // require-archived without an archive: nothing worth running.
     if (plan.errors.length > 0) throw plan.errors[0]
@@ -37,7 +38,7 @@ export async function gateMode(session: Session): Promise<ModeOutcome> {
       given: givenBaseline(plan),
       baselineOrigin: origin
     })
-    report = result.report
+    report = await withLoadHalf(session, config, result.report, dir, 'gate', result.paths.baseline)
     report.notes.push(plan.note, ...gateFile.notes)
   } catch (error) {
     report = errorReport('The gate could not run.', [error], config?.statistics)

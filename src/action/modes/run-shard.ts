@@ -4,7 +4,6 @@
  * result goes to a self-contained artifact that mode compare aggregates. Its `verdict` output is
  * pass when the shard's runs completed and error otherwise; the gate's verdict is mode compare's.
  */
-import { fingerprint } from '../../config/fingerprint.js'
 import { GateError } from '../../errors.js'
 import { evidenceArtifactName } from '../../evidence/names.js'
 import type { ReportIssue } from '../../model/report.js'
@@ -12,6 +11,7 @@ import { issueFrom } from '../../pipeline/error-report.js'
 import { runGate } from '../../pipeline/run-gate.js'
 import { OUTPUTS } from '../constants.js'
 import { evidenceDir } from '../evidence.js'
+import { sessionFingerprint } from '../launch-policy.js'
 import type { Session } from '../session.js'
 import { selectShard } from '../shards.js'
 import { copySide, loadGateFile, pipelineSettings, planBaseline, uploadEvidence } from '../steps.js'
@@ -26,7 +26,7 @@ export async function runShardMode(session: Session): Promise<ModeOutcome> {
   try {
     const { config, origin } = await loadGateFile(session)
     const runs = selectShard(config.runs, shard.index, shard.count)
-    const plan = await planBaseline(session, config, fingerprint(config))
+    const plan = await planBaseline(session, config, await sessionFingerprint(session, config))
     if (plan.errors.length > 0) throw plan.errors[0]
     // The archived baseline is copied in, so the shard's artifact is self-contained.
     const archived = plan.archivedPath ? await copySide(plan.archivedPath, dir, 'baseline-archived') : null

@@ -6,11 +6,9 @@
  */
 import { join, resolve } from 'node:path'
 import { loadGateConfig } from '../../config/load.js'
-import { ConfigError, UsageError } from '../../errors.js'
+import { UsageError } from '../../errors.js'
 import { loadOnlyReport } from '../../load/combine.js'
-import { runLoad, type LoadOutcome } from '../../load/run-load.js'
-import { TIMINGS_FILE, writeTimings } from '../../load/timings-file.js'
-import type { GateConfig } from '../../config/types.js'
+import { runLoadHalf } from '../../load/run-half.js'
 import { parseArgs, requiredConfig } from '../args.js'
 import type { CliIo } from '../io.js'
 import { assertFreshOutputFolder } from '../out-folder.js'
@@ -55,24 +53,4 @@ export async function loadCommand(argv: string[], io: CliIo): Promise<number> {
   const report = loadOnlyReport(config, outcome.report)
   await writeReportOutputs(report, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io })
   return exitCode(report.verdict)
-}
-
-/** Runs the load half and writes its timings into `outDir`; shared by `load` and `run`. */
-export async function runLoadHalf(
-  config: GateConfig,
-  outDir: string,
-  options: { env: Record<string, string | undefined>; progress: (line: string) => void; gateSetOutput: string | null }
-): Promise<LoadOutcome> {
-  if (!config.load) {
-    throw new ConfigError('config.missing', 'the gate file has no load: section (the performance half)', {
-      file: config.source,
-      field: 'load'
-    })
-  }
-  const outcome = await runLoad(config, options)
-  if (outcome.timings.length > 0) {
-    await writeTimings(join(outDir, TIMINGS_FILE), outcome.timings)
-    outcome.report.timings_file = TIMINGS_FILE
-  }
-  return outcome
 }

@@ -1,0 +1,42 @@
+/**
+ * The performance half in the action (docs/load.md): after the quality half, load-test both
+ * deployments when the mode and the `load` input ask for it, write the per-request timings into
+ * the evidence folder and join the verdicts. The baseline deployment must be live even when the
+ * quality half used an archived baseline (or an error, or a loud skip with load.baseline: optional).
+ */
+import type { GateConfig } from '../config/types.js'
+import { ConfigError } from '../errors.js'
+import { attachLoad } from '../load/combine.js'
+import { runLoadHalf } from '../load/run-half.js'
+import type { Report } from '../model/report.js'
+import type { LoadPolicy } from './inputs.js'
+import type { Session } from './session.js'
+
+export function wantsLoad(policy: LoadPolicy, mode: 'gate' | 'compare', config: GateConfig): boolean {
+  if (policy === 'skip') return false
+  if (policy === 'run') {
+    if (!config.load) {
+      throw new ConfigError('config.missing', 'input load is run but the gate file has no load: section', {
+        file: config.source,
+        field: 'load'
+      })
+    }
+    return true
+  }
+  return mode === 'gate' && config.load !== null && config.load !== undefined
+}
+
+export async function withLoadHalf(
+  session: Session,
+  config: GateConfig,
+  report: Report,
+  evidence: string,
+  mode: 'gate' | 'compare',
+  gateSetOutput: string | null
+): Promise<Report> {
+  if (!wantsLoad(session.settings.load, mode, config)) return report
+  const io = session.deps.io
+  io.info('helm-gate: the load half starts (docs/load.md)')
+  const loaded = await runLoadHalf(config, evidence, { env: session.deps.env, progress: line => io.info(line), gateSetOutput })
+  return attachLoad(report, loaded.report)
+}
