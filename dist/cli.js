@@ -8341,18 +8341,31 @@ class JsonStreamParser {
 function tooDeep(file, offset) {
     return new InputError('input.too_deep', `${file} nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep${offset === undefined ? '' : ` (at byte ${offset})`}; no HELM file does, so it is damaged or hostile`, { file, field: `depth > ${MAX_JSON_DEPTH}`, value: offset });
 }
-/** Whether a parsed value nests deeper than MAX_JSON_DEPTH; iterative, so any depth is safe. */
-function exceedsDepth(value, limit = MAX_JSON_DEPTH) {
-    const stack = [[value, 1]];
-    while (stack.length > 0) {
-        const [item, depth] = stack.pop();
-        if (item === null || typeof item !== 'object')
-            continue;
-        if (depth > limit)
-            return true;
-        for (const child of Array.isArray(item) ? item : Object.values(item)) {
-            if (child !== null && typeof child === 'object')
-                stack.push([child, depth + 1]);
+/**
+ * Whether JSON text nests deeper than `limit`, by one pass over its characters (brackets inside
+ * strings do not count). No recursion and no allocation, so any depth is safe and the check costs
+ * a small fraction of the parse it guards.
+ */
+function textExceedsDepth(text, limit = MAX_JSON_DEPTH) {
+    let depth = 0;
+    let inString = false;
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (inString) {
+            if (c === BACKSLASH)
+                i++;
+            else if (c === QUOTE)
+                inString = false;
+        }
+        else if (c === QUOTE) {
+            inString = true;
+        }
+        else if (c === 0x5b || c === 0x7b) {
+            if (++depth > limit)
+                return true;
+        }
+        else if (c === 0x5d || c === 0x7d) {
+            depth--;
         }
     }
     return false;
@@ -8364,8 +8377,6 @@ function exceedsDepth(value, limit = MAX_JSON_DEPTH) {
 async function* streamJson(file, options = {}) {
     const native = options.chunkSize === undefined ? await parseNatively(file, options.digest) : undefined;
     if (native !== undefined) {
-        if (exceedsDepth(native.value))
-            throw tooDeep(file);
         yield* walkParsed(native.value, [], options.plan ?? defaultPlan);
         return;
     }
@@ -8416,6 +8427,9 @@ async function parseNatively(file, digest) {
         // Let the streaming path report the problem with its usual message.
         return undefined;
     }
+    // JSON.parse itself copes with any depth; every later walk over the value must not have to.
+    if (textExceedsDepth(text))
+        throw tooDeep(file);
     let value;
     try {
         value = JSON.parse(text);
@@ -8806,7 +8820,7 @@ async function readPerInstanceStats(run, options = {}) {
     // is almost always the one the previous entry's stat s went to: remembering it saves building
     // and hashing a key per stat (measured by bench/compare.mjs).
     const lastAt = [];
-    for await (const { index, value } of streamJsonArray(file, { chunkSize: options.chunkSize })) {
+    for await (const { index, value } of streamJsonArray(file, { chunkSize: options.chunkSize, digest: options.digest })) {
         entries++;
         const check = new EntryChecker(file, index);
         const entry = check.object(value, '');
@@ -11353,7 +11367,9 @@ async function checkStatsFile(run) {
 }
 async function loadRunData(run, textKeepLimit = TEXT_KEEP_LIMIT) {
     const statsFile = await checkStatsFile(run);
-    const table = await readPerInstanceStats(run);
+    const statsDigest = createHash('sha256');
+    const table = await readPerInstanceStats(run, { digest: statsDigest });
+    const perInstanceStatsDigest = statsDigest.digest('hex');
     const reads = [join(run.path, RUN_FILES.runSpec), statsFile, table.file];
     let requestStates = null;
     let hasTexts = false;
@@ -11380,7 +11396,7 @@ async function loadRunData(run, textKeepLimit = TEXT_KEEP_LIMIT) {
     if (run.files.scenario)
         reads.push(join(run.path, RUN_FILES.scenario));
     const filesRead = await Promise.all(reads.map(fileRead));
-    return { ...makeRunData(run, table, requestStates, hasTexts), scenarioStateDigest, filesRead };
+    return { ...makeRunData(run, table, requestStates, hasTexts), scenarioStateDigest, perInstanceStatsDigest, filesRead };
 }
 function stripTexts(summary) {
     summary.inputExcerpt = '';
@@ -12255,6 +12271,19 @@ function checkSameEvidence(run, b, c, log) {
     return ok;
 }
 /**
+ * Checked after the request-state guards, so that a damaged scenario_state.json is reported as
+ * what it is first.
+ */
+function checkOwnScores(run, b, c, log) {
+    // Scores byte for byte equal while the answers differ: one side's scores were copied over the
+    // other's (every real run also records its own request times in per_instance_stats.json).
+    if (b.perInstanceStatsDigest === c.perInstanceStatsDigest && b.scenarioStateDigest !== c.scenarioStateDigest) {
+        log.error('sides.same_scores', `run ${run}: per_instance_stats.json is byte for byte the same on both sides (sha256 ${b.perInstanceStatsDigest.slice(0, 16)}) while the answers in scenario_state.json differ, so the scores are not the candidate's own`, { file: c.perInstanceStatsFile, field: 'per_instance_stats.json' });
+        return false;
+    }
+    return true;
+}
+/**
  * The decoding settings HELM 0.5.16's adapter puts into every request of a run, by adapter
  * method (adaptation/adapters/*.py); null for methods whose requests are not checked against the
  * adapter spec (they are still compared between the sides).
@@ -12505,10 +12534,14 @@ async function compareRun(item, config, examples, log, comparisons, efficiency, 
         return;
     if (!checkRequestStates(name, b, c, log))
         return;
+    const errorsBefore = log.errors.length;
     // For report.html every changed answer is read (texts are bounded excerpts; a run with more
     // request states than TEXT_KEEP_LIMIT is streamed again, never held whole), then the report
     // keeps the first `examples`.
     const built = buildComparisons(name, gated, b, c, config.statistics, changedAnswers ? Number.MAX_SAFE_INTEGER : examples, log);
+    // Copied scores are reported only when nothing more specific was found.
+    if (log.errors.length === errorsBefore && !checkOwnScores(name, b, c, log))
+        return;
     await fillExampleTexts(b, c, built);
     if (changedAnswers) {
         for (const cmp of built) {
@@ -58838,6 +58871,121 @@ function masker(secrets) {
 }
 
 /**
+ * What each side of a report *is*, for the reader: the served deployment, the engine when the
+ * server reports it, and where an archived baseline came from. Filled by `run` and the action from
+ * the run manifest (a bare `compare` of two folders knows only HELM's deployment name). The
+ * renderers name the sides by these; file-system paths stay in the JSON only.
+ */
+/** host[:port] of a base URL without user, password, path or query; null when it does not parse. */
+function hostOf(baseUrl) {
+    try {
+        const url = new URL(baseUrl);
+        return url.host || null;
+    }
+    catch {
+        return null;
+    }
+}
+
+/**
+ * The report: one JSON document (schema_version 1) that every renderer (markdown, console,
+ * check run, job summary) reads. Field names are snake_case because this is a published,
+ * documented format (README "Report JSON"). Keep it stable: add fields, never rename them.
+ */
+const SIDES = ['baseline', 'candidate'];
+
+/**
+ * The engine's identity, asked once a server is ready: `GET {base_url}/version` (vLLM answers
+ * `{"version": "0.6.3"}` at its root, so the origin's /version is tried too) and, from the
+ * /models answer the readiness probe already has, the served entry's `root`, `max_model_len`
+ * and `owned_by`. Recorded in the manifest and named in the report's sides. Information only:
+ * a server that does not answer /version is not an error.
+ */
+const VERSION_TIMEOUT_MS = 3_000;
+const MAX_VERSION_LENGTH = 100;
+/** The engine version a server reports, or null when it does not say (never throws). */
+async function probeEngineVersion(baseUrl, apiKey) {
+    const urls = [`${baseUrl.replace(/\/+$/, '')}/version`];
+    try {
+        const origin = `${new URL(baseUrl).origin}/version`;
+        if (!urls.includes(origin))
+            urls.push(origin);
+    }
+    catch {
+        return null;
+    }
+    for (const url of urls) {
+        try {
+            const response = await undiciExports.request(url, {
+                method: 'GET',
+                headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
+                headersTimeout: VERSION_TIMEOUT_MS,
+                bodyTimeout: VERSION_TIMEOUT_MS
+            });
+            const text = await response.body.text();
+            if (response.statusCode !== 200)
+                continue;
+            const version = JSON.parse(text)?.version;
+            if (typeof version === 'string' && version.length > 0)
+                return version.slice(0, MAX_VERSION_LENGTH);
+        }
+        catch {
+            // Not every server has /version; the next URL, or none.
+        }
+    }
+    return null;
+}
+/** The served model's entry in a /models answer: root, max_model_len, owned_by. */
+function modelEntry(response, model) {
+    const data = response?.data;
+    const entry = Array.isArray(data)
+        ? data.find(e => e?.id === model)
+        : undefined;
+    const text = (v) => (typeof v === 'string' && v !== '' ? v.slice(0, 200) : null);
+    return {
+        root: text(entry?.root),
+        max_model_len: typeof entry?.max_model_len === 'number' && Number.isFinite(entry.max_model_len) ? entry.max_model_len : null,
+        owned_by: text(entry?.owned_by)
+    };
+}
+/** What a manifest side record says the side is. */
+function sideIdentity(record, manifest) {
+    if (!record)
+        return undefined;
+    const deployment = (record.deployment ?? {});
+    const model = typeof deployment.model === 'string' ? deployment.model : null;
+    const server = record.server;
+    let engine = null;
+    if (server && model) {
+        const entry = modelEntry(server.response, model);
+        const version = typeof server.engine_version === 'string' ? server.engine_version : null;
+        if (version || entry.root || entry.max_model_len !== null || entry.owned_by)
+            engine = { version, ...entry };
+    }
+    const origin = record.source === 'archived' && manifest.baseline_origin ? { ...manifest.baseline_origin } : { kind: record.source };
+    return {
+        model,
+        host: typeof deployment.base_url === 'string' ? hostOf(deployment.base_url) : null,
+        api: typeof deployment.api === 'string' ? deployment.api : null,
+        engine,
+        origin: origin
+    };
+}
+/** Names the report's sides and context from the manifest (paths stay as they are, in the JSON). */
+function attachIdentity(report, manifest) {
+    for (const side of SIDES) {
+        const identity = sideIdentity(manifest.sides[side], manifest);
+        if (identity)
+            report[side].identity = identity;
+        if (!report[side].helm_version && manifest.helm_version)
+            report[side].helm_version = manifest.helm_version;
+    }
+    // Both sides' helm-run at the same time on this machine: the request times share one client.
+    const bothRun = manifest.sides.baseline?.source === 'run' && manifest.sides.candidate?.source === 'run';
+    report.context = { fingerprint: manifest.fingerprint, concurrent: bothRun && manifest.schedule === 'concurrent' };
+}
+
+/**
  * Pre-flight: is the server up and does it serve the model the gate file names? HELM itself
  * never calls /models (docs/helm.md "What the server sees"), so a wrong model name would only show up as failed
  * requests in the middle of a run. The answer is kept as the server's identity in the manifest.
@@ -58882,7 +59030,8 @@ async function probeServer(settings) {
                     attempts,
                     elapsedMs: Date.now() - started,
                     models,
-                    response: text.length <= MAX_RECORDED_BYTES ? body : { truncated: true, models }
+                    response: text.length <= MAX_RECORDED_BYTES ? body : { truncated: true, models },
+                    engine_version: await probeEngineVersion(settings.baseUrl, settings.apiKey)
                 };
             }
             lastProblem = `HTTP ${response.statusCode}`;
@@ -60302,13 +60451,6 @@ function renderPower(rows, current, confidence) {
 }
 
 /**
- * The report: one JSON document (schema_version 1) that every renderer (markdown, console,
- * check run, job summary) reads. Field names are snake_case because this is a published,
- * documented format (README "Report JSON"). Keep it stable: add fields, never rename them.
- */
-const SIDES = ['baseline', 'candidate'];
-
-/**
  * A report for a gate that could not compare at all (the gate file is invalid, helm-run could
  * not start, the shards are incomplete). It has the error verdict, so it blocks like a failure,
  * and it still goes through the renderers, so the PR comment says what went wrong.
@@ -60453,6 +60595,7 @@ async function runGate(settings) {
             changedAnswers: settings.changedAnswers
         });
     report.notes.push(...(outcome?.notes ?? []));
+    attachIdentity(report, manifest);
     return { report, manifest, paths };
 }
 

@@ -303,6 +303,18 @@ describe('6. the same evidence on both sides', () => {
     expect(report.errors.find(e => e.code === 'sides.same_file')?.message).toContain(file)
   })
 
+  it.each(PAIRS.flatMap(pair => SIDES.map(side => ({ pair, side }))))(
+    "$pair.label: the $side side holds a copy of the other side's per_instance_stats.json",
+    async ({ pair, side }) => {
+      const dirs = fresh(pair)
+      const other = side === 'baseline' ? 'candidate' : 'baseline'
+      writeFileSync(statsFile(dirs[side], pair.run), readFileSync(statsFile(dirs[other], pair.run)))
+      const report = await verdictOf(dirs)
+      expect(report.verdict).toBe('error')
+      expect(report.errors.find(e => e.code === 'sides.same_scores')?.message).toContain('scores are not the candidate')
+    }
+  )
+
   it('the same directory given twice is an error, not a warning', async () => {
     const report = await compare(BASELINE_SUITE, BASELINE_SUITE)
     expect(report.verdict).toBe('error')

@@ -16,7 +16,7 @@ import { adapterDrift, displayName, scoringDrift } from './identity.js'
 import { IssueLog } from './issues.js'
 import { pairRuns, runMatchesEntry, type RunPair } from './match.js'
 import { efficiencyFor } from './efficiency.js'
-import { checkRequestStates, checkSameEvidence } from './guards.js'
+import { checkOwnScores, checkRequestStates, checkSameEvidence } from './guards.js'
 import { exampleKey, loadExampleTexts, loadRunData, type RunData } from './run-data.js'
 
 /** Applied to every run found on both sides when the gate file lists no runs (plain CLI use). */
@@ -204,10 +204,13 @@ async function compareRun(
   const [b, c] = await Promise.all([loadRunData(pair.baseline), loadRunData(pair.candidate)])
   if (!checkSameEvidence(name, b, c, log)) return
   if (!checkRequestStates(name, b, c, log)) return
+  const errorsBefore = log.errors.length
   // For report.html every changed answer is read (texts are bounded excerpts; a run with more
   // request states than TEXT_KEEP_LIMIT is streamed again, never held whole), then the report
   // keeps the first `examples`.
   const built = buildComparisons(name, gated, b, c, config.statistics, changedAnswers ? Number.MAX_SAFE_INTEGER : examples, log)
+  // Copied scores are reported only when nothing more specific was found.
+  if (log.errors.length === errorsBefore && !checkOwnScores(name, b, c, log)) return
   await fillExampleTexts(b, c, built)
   if (changedAnswers) {
     for (const cmp of built) {

@@ -148,6 +148,24 @@ export function checkSameEvidence(run: string, b: RunData, c: RunData, log: Issu
 }
 
 /**
+ * Checked after the request-state guards, so that a damaged scenario_state.json is reported as
+ * what it is first.
+ */
+export function checkOwnScores(run: string, b: RunData, c: RunData, log: IssueLog): boolean {
+  // Scores byte for byte equal while the answers differ: one side's scores were copied over the
+  // other's (every real run also records its own request times in per_instance_stats.json).
+  if (b.perInstanceStatsDigest === c.perInstanceStatsDigest && b.scenarioStateDigest !== c.scenarioStateDigest) {
+    log.error(
+      'sides.same_scores',
+      `run ${run}: per_instance_stats.json is byte for byte the same on both sides (sha256 ${b.perInstanceStatsDigest.slice(0, 16)}) while the answers in scenario_state.json differ, so the scores are not the candidate's own`,
+      { file: c.perInstanceStatsFile, field: 'per_instance_stats.json' }
+    )
+    return false
+  }
+  return true
+}
+
+/**
  * The decoding settings HELM 0.5.16's adapter puts into every request of a run, by adapter
  * method (adaptation/adapters/*.py); null for methods whose requests are not checked against the
  * adapter spec (they are still compared between the sides).

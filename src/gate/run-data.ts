@@ -26,6 +26,8 @@ export interface RunData {
   hasTexts: boolean
   /** SHA-256 of scenario_state.json's bytes; null when there is none. */
   scenarioStateDigest: string | null
+  /** SHA-256 of per_instance_stats.json's bytes. */
+  perInstanceStatsDigest: string
   /** Every file read, with its real path and its device:inode identity (see sameEvidence). */
   filesRead: FileRead[]
   metricNames(): string[]
@@ -91,7 +93,9 @@ export async function checkStatsFile(run: RunDirectory): Promise<string> {
 
 export async function loadRunData(run: RunDirectory, textKeepLimit = TEXT_KEEP_LIMIT): Promise<RunData> {
   const statsFile = await checkStatsFile(run)
-  const table = await readPerInstanceStats(run)
+  const statsDigest = createHash('sha256')
+  const table = await readPerInstanceStats(run, { digest: statsDigest })
+  const perInstanceStatsDigest = statsDigest.digest('hex')
   const reads = [join(run.path, RUN_FILES.runSpec), statsFile, table.file]
   let requestStates: RequestStateSummary[] | null = null
   let hasTexts = false
@@ -119,7 +123,7 @@ export async function loadRunData(run: RunDirectory, textKeepLimit = TEXT_KEEP_L
   }
   if (run.files.scenario) reads.push(join(run.path, RUN_FILES.scenario))
   const filesRead = await Promise.all(reads.map(fileRead))
-  return { ...makeRunData(run, table, requestStates, hasTexts), scenarioStateDigest, filesRead }
+  return { ...makeRunData(run, table, requestStates, hasTexts), scenarioStateDigest, perInstanceStatsDigest, filesRead }
 }
 
 function stripTexts(summary: RequestStateSummary): void {
@@ -133,7 +137,7 @@ function makeRunData(
   table: PerInstanceStatsTable,
   requestStates: RequestStateSummary[] | null,
   hasTexts: boolean
-): Omit<RunData, 'scenarioStateDigest' | 'filesRead'> {
+): Omit<RunData, 'scenarioStateDigest' | 'perInstanceStatsDigest' | 'filesRead'> {
   const series = [...table.series.values()].filter(s => s.computedOn === null || s.computedOn === 'perturbed')
   const collect = (keep: (metric: string, split: string | null, perturbation: string | null) => boolean): MetricValue[] => {
     const out: MetricValue[] = []

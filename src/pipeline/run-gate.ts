@@ -19,6 +19,7 @@ import { compareOutputs } from '../gate/compare.js'
 import { manifestPath, writeManifest, type BaselineOrigin, type Manifest, type SideRecord } from '../model/manifest.js'
 import { SIDES, type ChangedExample, type Report, type Side } from '../model/report.js'
 import { sidesFailedReport } from '../runner/failed-report.js'
+import { attachIdentity } from '../runner/identity.js'
 import { runSides, type RunOutcome } from '../runner/run-sides.js'
 import { HELM_GATE_VERSION } from '../version.js'
 import { runReport } from './error-report.js'
@@ -148,5 +149,6 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
           changedAnswers: settings.changedAnswers
         })
   report.notes.push(...(outcome?.notes ?? []))
+  attachIdentity(report, manifest)
   return { report, manifest, paths }
 }

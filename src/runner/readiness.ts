@@ -6,6 +6,7 @@
 import { request } from 'undici'
 import { redactUrl, redactUrlsIn } from '../secrets/redact.js'
 import { ServerNotReadyError } from '../errors.js'
+import { probeEngineVersion } from './identity.js'
 
 export interface ProbeSettings {
   side: string
@@ -31,6 +32,8 @@ export interface ProbeResult {
   models: string[]
   /** The parsed response body (the server's identity), bounded in size. */
   response: unknown
+  /** What `GET /version` answered (src/runner/identity.ts), or null. */
+  engine_version?: string | null
 }
 
 const ATTEMPT_TIMEOUT_MS = 5_000
@@ -82,7 +85,8 @@ export async function probeServer(settings: ProbeSettings): Promise<ProbeResult>
           attempts,
           elapsedMs: Date.now() - started,
           models,
-          response: text.length <= MAX_RECORDED_BYTES ? body : { truncated: true, models }
+          response: text.length <= MAX_RECORDED_BYTES ? body : { truncated: true, models },
+          engine_version: await probeEngineVersion(settings.baseUrl, settings.apiKey)
         }
       }
       lastProblem = `HTTP ${response.statusCode}`

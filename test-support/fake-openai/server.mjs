@@ -119,8 +119,20 @@ export function createFakeServer(options) {
       counters.models += 1
       return sendJson(response, 200, {
         object: 'list',
-        data: options.models.map(id => ({ id, object: 'model', created: 0, owned_by: 'fake-openai' }))
+        // The fields vLLM adds to each entry: the weights behind the name and the context length.
+        data: options.models.map(id => ({
+          id,
+          object: 'model',
+          created: 0,
+          owned_by: 'fake-openai',
+          root: `fake/${id}`,
+          max_model_len: 4096
+        }))
       })
+    }
+    // vLLM's engine version (it serves /version at the root; answered under /v1 too).
+    if (request.method === 'GET' && (path === '/version' || path === '/v1/version')) {
+      return sendJson(response, 200, { version: 'fake-openai-1.0' })
     }
     const isCompletions = request.method === 'POST' && path === '/v1/completions'
     const isChat = request.method === 'POST' && path === '/v1/chat/completions'

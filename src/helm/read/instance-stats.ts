@@ -88,6 +88,8 @@ class EntryChecker extends ElementChecker {
 export interface ReadPerInstanceStatsOptions {
   /** Bytes per read (tests use small chunks). */
   chunkSize?: number
+  /** Fed the file's bytes (see streamJson). */
+  digest?: { update(data: Uint8Array): unknown }
 }
 
 /** Reads and merges per_instance_stats.json of a run directory (or a file path). */
@@ -115,7 +117,7 @@ export async function readPerInstanceStats(
   // is almost always the one the previous entry's stat s went to: remembering it saves building
   // and hashing a key per stat (measured by bench/compare.mjs).
   const lastAt: { metric: string; split: string | null; perturbation: string | null; target: PerInstanceSeries }[] = []
-  for await (const { index, value } of streamJsonArray(file, { chunkSize: options.chunkSize })) {
+  for await (const { index, value } of streamJsonArray(file, { chunkSize: options.chunkSize, digest: options.digest })) {
     entries++
     const check: EntryChecker = new EntryChecker(file, index)
     const entry = check.object(value, '')

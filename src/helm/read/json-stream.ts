@@ -474,15 +474,25 @@ function tooDeep(file: string, offset?: number): InputError {
   )
 }
 
-/** Whether a parsed value nests deeper than MAX_JSON_DEPTH; iterative, so any depth is safe. */
-export function exceedsDepth(value: unknown, limit = MAX_JSON_DEPTH): boolean {
-  const stack: [unknown, number][] = [[value, 1]]
-  while (stack.length > 0) {
-    const [item, depth] = stack.pop()!
-    if (item === null || typeof item !== 'object') continue
-    if (depth > limit) return true
-    for (const child of Array.isArray(item) ? item : Object.values(item as Record<string, unknown>)) {
-      if (child !== null && typeof child === 'object') stack.push([child, depth + 1])
+/**
+ * Whether JSON text nests deeper than `limit`, by one pass over its characters (brackets inside
+ * strings do not count). No recursion and no allocation, so any depth is safe and the check costs
+ * a small fraction of the parse it guards.
+ */
+export function textExceedsDepth(text: string, limit = MAX_JSON_DEPTH): boolean {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === BACKSLASH) i++
+      else if (c === QUOTE) inString = false
+    } else if (c === QUOTE) {
+      inString = true
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--
     }
   }
   return false
@@ -495,7 +505,6 @@ export function exceedsDepth(value: unknown, limit = MAX_JSON_DEPTH): boolean {
 export async function* streamJson(file: string, options: JsonStreamOptions = {}): AsyncGenerator<JsonStreamEvent> {
   const native = options.chunkSize === undefined ? await parseNatively(file, options.digest) : undefined
   if (native !== undefined) {
-    if (exceedsDepth(native.value)) throw tooDeep(file)
     yield* walkParsed(native.value, [], options.plan ?? defaultPlan)
     return
   }
@@ -543,6 +552,8 @@ async function parseNatively(file: string, digest: JsonStreamOptions['digest']):
     // Let the streaming path report the problem with its usual message.
     return undefined
   }
+  // JSON.parse itself copes with any depth; every later walk over the value must not have to.
+  if (textExceedsDepth(text)) throw tooDeep(file)
   let value: unknown
   try {
     value = JSON.parse(text)

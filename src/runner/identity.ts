@@ -1,0 +1,91 @@
+/**
+ * The engine's identity, asked once a server is ready: `GET {base_url}/version` (vLLM answers
+ * `{"version": "0.6.3"}` at its root, so the origin's /version is tried too) and, from the
+ * /models answer the readiness probe already has, the served entry's `root`, `max_model_len`
+ * and `owned_by`. Recorded in the manifest and named in the report's sides. Information only:
+ * a server that does not answer /version is not an error.
+ */
+import { request } from 'undici'
+import type { Manifest, SideRecord } from '../model/manifest.js'
+import type { EngineIdentity, SideIdentity } from '../model/identity.js'
+import { hostOf } from '../model/identity.js'
+import { SIDES, type Report } from '../model/report.js'
+
+const VERSION_TIMEOUT_MS = 3_000
+const MAX_VERSION_LENGTH = 100
+
+/** The engine version a server reports, or null when it does not say (never throws). */
+export async function probeEngineVersion(baseUrl: string, apiKey: string | null): Promise<string | null> {
+  const urls = [`${baseUrl.replace(/\/+$/, '')}/version`]
+  try {
+    const origin = `${new URL(baseUrl).origin}/version`
+    if (!urls.includes(origin)) urls.push(origin)
+  } catch {
+    return null
+  }
+  for (const url of urls) {
+    try {
+      const response = await request(url, {
+        method: 'GET',
+        headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
+        headersTimeout: VERSION_TIMEOUT_MS,
+        bodyTimeout: VERSION_TIMEOUT_MS
+      })
+      const text = await response.body.text()
+      if (response.statusCode !== 200) continue
+      const version = (JSON.parse(text) as { version?: unknown } | null)?.version
+      if (typeof version === 'string' && version.length > 0) return version.slice(0, MAX_VERSION_LENGTH)
+    } catch {
+      // Not every server has /version; the next URL, or none.
+    }
+  }
+  return null
+}
+
+/** The served model's entry in a /models answer: root, max_model_len, owned_by. */
+export function modelEntry(response: unknown, model: string): Omit<EngineIdentity, 'version'> {
+  const data = (response as { data?: unknown } | null)?.data
+  const entry = Array.isArray(data)
+    ? (data.find(e => (e as { id?: unknown })?.id === model) as Record<string, unknown> | undefined)
+    : undefined
+  const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v.slice(0, 200) : null)
+  return {
+    root: text(entry?.root),
+    max_model_len: typeof entry?.max_model_len === 'number' && Number.isFinite(entry.max_model_len) ? entry.max_model_len : null,
+    owned_by: text(entry?.owned_by)
+  }
+}
+
+/** What a manifest side record says the side is. */
+export function sideIdentity(record: SideRecord | undefined, manifest: Manifest): SideIdentity | undefined {
+  if (!record) return undefined
+  const deployment = (record.deployment ?? {}) as Record<string, unknown>
+  const model = typeof deployment.model === 'string' ? deployment.model : null
+  const server = record.server as { response?: unknown; engine_version?: unknown } | null | undefined
+  let engine: EngineIdentity | null = null
+  if (server && model) {
+    const entry = modelEntry(server.response, model)
+    const version = typeof server.engine_version === 'string' ? server.engine_version : null
+    if (version || entry.root || entry.max_model_len !== null || entry.owned_by) engine = { version, ...entry }
+  }
+  const origin = record.source === 'archived' && manifest.baseline_origin ? { ...manifest.baseline_origin } : { kind: record.source }
+  return {
+    model,
+    host: typeof deployment.base_url === 'string' ? hostOf(deployment.base_url) : null,
+    api: typeof deployment.api === 'string' ? deployment.api : null,
+    engine,
+    origin: origin as SideIdentity['origin']
+  }
+}
+
+/** Names the report's sides and context from the manifest (paths stay as they are, in the JSON). */
+export function attachIdentity(report: Report, manifest: Manifest): void {
+  for (const side of SIDES) {
+    const identity = sideIdentity(manifest.sides[side], manifest)
+    if (identity) report[side].identity = identity
+    if (!report[side].helm_version && manifest.helm_version) report[side].helm_version = manifest.helm_version
+  }
+  // Both sides' helm-run at the same time on this machine: the request times share one client.
+  const bothRun = manifest.sides.baseline?.source === 'run' && manifest.sides.candidate?.source === 'run'
+  report.context = { fingerprint: manifest.fingerprint, concurrent: bothRun && manifest.schedule === 'concurrent' }
+}
