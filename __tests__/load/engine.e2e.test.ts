@@ -57,7 +57,9 @@ checks:
     expect(report.ratios.length).toBeGreaterThanOrEqual(14)
     for (const r of report.ratios) {
       expect(r.ratio).not.toBeNull()
-      expect([r.metric, r.level, r.ratio!.low <= 1 && 1 <= r.ratio!.high]).toEqual([r.metric, r.level, true])
+      // Timer-quantised figures (ITL p50 is one decode step) can vary so little between blocks that
+      // a t interval is a few tenths of a percent wide: equal engines must then be within 5% of 1.
+      expect([r.metric, r.level, r.ratio!.low <= 1.05 && 0.95 <= r.ratio!.high]).toEqual([r.metric, r.level, true])
     }
     expect(report.checks.map(x => [x.metric, x.level, x.verdict])).toEqual([
       ['output_tokens_per_second', 4, 'pass'],
