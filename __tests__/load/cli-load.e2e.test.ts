@@ -23,7 +23,7 @@ describe('helm-gate load', () => {
     const finished = await run(process.execPath, [CLI, 'load', '--config', gate, '--out', join(dir, 'out')])
     expect(finished.code).toBe(2)
     expect(finished.stderr.trim().split('\n').pop()).toBe(
-      `helm-gate: error: the gate file has no load: section (the performance half) (file: ${gate}, field: load)`
+      `helm-gate: error: the gate file has no load: section (the performance half) (file: ${gate}, field: load) [config.missing]`
     )
   })
 
