@@ -1,7 +1,7 @@
 /** Start and stop fake streaming engines (server.mjs) as real processes on loopback. */
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawnListening } from '../spawn-listening.js'
+import type { ChildProcess } from 'node:child_process'
 import { dirname, join, resolve } from 'node:path'
-import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 
 export const ENGINE_SCRIPT = join(resolve(dirname(fileURLToPath(import.meta.url))), 'server.mjs')
@@ -63,22 +63,7 @@ export async function startEngine(options: EngineOptions = {}): Promise<FakeEngi
   if (options.noStream) args.push('--no-stream')
   if (options.noUsage) args.push('--no-usage')
   if (options.rejectUnknown) args.push('--reject-unknown')
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] })
-  const baseUrl = await new Promise<string>((resolvePromise, reject) => {
-    const lines = createInterface({ input: child.stdout! })
-    const timer = setTimeout(() => reject(new Error('fake engine did not start within 30 s')), 30_000)
-    lines.on('line', line => {
-      const match = /listening on (\S+)/.exec(line)
-      if (match) {
-        clearTimeout(timer)
-        resolvePromise(match[1])
-      }
-    })
-    child.once('exit', code => {
-      clearTimeout(timer)
-      reject(new Error(`fake engine exited with ${code} before listening`))
-    })
-  })
+  const { child, baseUrl } = await spawnListening(args, 'fake engine')
   const root = baseUrl.replace(/\/v1$/, '')
   return {
     baseUrl,

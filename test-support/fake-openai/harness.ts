@@ -2,13 +2,13 @@
  * Test helpers around the fake OpenAI server: build (and cache) answer keys with the pinned
  * HELM's own scenario code, and start/stop real server processes on loopback.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { spawnListening } from '../spawn-listening.js'
+import { execFile, type ChildProcess } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { mkdir, rename } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
-import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
@@ -92,22 +92,7 @@ export async function startFakeServer(options: FakeServerOptions): Promise<FakeS
   for (const [flag, value] of numeric) if (value !== undefined) args.push(flag, String(value))
   if (options.apiKey) args.push('--api-key', options.apiKey)
 
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] })
-  const baseUrl = await new Promise<string>((resolvePromise, reject) => {
-    const lines = createInterface({ input: child.stdout! })
-    const timer = setTimeout(() => reject(new Error('fake server did not start within 30 s')), 30_000)
-    lines.on('line', line => {
-      const match = /listening on (\S+)/.exec(line)
-      if (match) {
-        clearTimeout(timer)
-        resolvePromise(match[1])
-      }
-    })
-    child.once('exit', code => {
-      clearTimeout(timer)
-      reject(new Error(`fake server exited with ${code} before listening`))
-    })
-  })
+  const { child, baseUrl } = await spawnListening(args, 'fake server')
   const root = baseUrl.replace(/\/v1$/, '')
   const call = async (body?: unknown): Promise<FakeServerState> => {
     const response = await fetch(`${root}/control`, body ? { method: 'POST', body: JSON.stringify(body) } : undefined)
