@@ -5,11 +5,13 @@
  * metric class) and are merged; perturbed copies share `instance_id` with the clean instance;
  * the split exists only inside each stat's name; rows are not sorted.
  */
+import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { InputError } from '../../errors.js'
 import type { HelmLayout, InstanceStatValue, PerInstanceSeries, PerInstanceStatsTable, PerturbationJson, RunDirectory } from '../types.js'
 import { ElementChecker } from './element-checker.js'
-import { streamJsonArray } from './json-stream.js'
+import { NATIVE_PARSE_LIMIT, streamJsonArray } from './json-stream.js'
+import { scanPerInstanceStats, type ScannedEntry } from './instance-stats-scan.js'
 import { detectLayout } from './run-spec.js'
 
 const FILE_NAME = 'per_instance_stats.json'
@@ -92,6 +94,24 @@ export interface ReadPerInstanceStatsOptions {
   digest?: { update(data: Uint8Array): unknown }
 }
 
+/**
+ * The file's entries by the targeted scanner (instance-stats-scan.ts), or undefined when the
+ * general streaming parser must read it: too large to hold, unreadable (the streaming path
+ * reports that), or anything the scanner leaves to the general parser.
+ */
+async function scanFile(file: string): Promise<{ bytes: Buffer; entries: ScannedEntry[] } | undefined> {
+  let bytes: Buffer
+  try {
+    const info = await stat(file)
+    if (!info.isFile() || info.size > NATIVE_PARSE_LIMIT) return undefined
+    bytes = await readFile(file)
+  } catch {
+    return undefined
+  }
+  const entries = scanPerInstanceStats(bytes)
+  return entries === undefined ? undefined : { bytes, entries }
+}
+
 /** Reads and merges per_instance_stats.json of a run directory (or a file path). */
 export async function readPerInstanceStats(
   run: RunDirectory | string,
@@ -117,7 +137,7 @@ export async function readPerInstanceStats(
   // is almost always the one the previous entry's stat s went to: remembering it saves building
   // and hashing a key per stat (measured by bench/compare.mjs).
   const lastAt: { metric: string; split: string | null; perturbation: string | null; target: PerInstanceSeries }[] = []
-  for await (const { index, value } of streamJsonArray(file, { chunkSize: options.chunkSize, digest: options.digest })) {
+  const add = (index: number, value: unknown): void => {
     entries++
     const check: EntryChecker = new EntryChecker(file, index)
     const entry = check.object(value, '')
@@ -171,6 +191,14 @@ export async function readPerInstanceStats(
         target.values.set(vKey, value)
       }
     })
+  }
+
+  const scanned = options.chunkSize === undefined ? await scanFile(file) : undefined
+  if (scanned !== undefined) {
+    options.digest?.update(scanned.bytes)
+    scanned.entries.forEach((entry, index) => add(index, entry))
+  } else {
+    for await (const { index, value } of streamJsonArray(file, { chunkSize: options.chunkSize, digest: options.digest })) add(index, value)
   }
   return { file, layout, entries, instanceKeys: keys.size, series }
 }
