@@ -109,6 +109,22 @@ describe('scanPerInstanceStats', () => {
     expect(scan(text)).toEqual(projection(JSON.parse(text)))
   })
 
+  it('gives each entry its own stat names when they differ from the previous entry at that position', () => {
+    const names = [
+      { name: 'a' },
+      { name: 'a', split: 'x' },
+      { name: 'ab' },
+      { name: 'a' },
+      { name: 'a', split: 'x', sub_split: 'y' },
+      { name: 'a' }
+    ]
+    const text = JSON.stringify(
+      names.map((name, i) => ({ instance_id: `i${i}`, train_trial_index: 0, stats: [{ name, count: 1, sum: i }] }))
+    )
+    const result = scan(text) as { stats: { name: unknown }[] }[]
+    expect(result.map(entry => entry.stats[0].name)).toEqual(names)
+  })
+
   it('leaves to the general parser whatever it does not read itself', () => {
     const good = JSON.stringify([ENTRY])
     expect(scan(good)).toBeDefined()
@@ -136,11 +152,7 @@ describe('scanPerInstanceStats', () => {
 
   it('never accepts what JSON.parse rejects, and otherwise agrees with it (random damage)', () => {
     const base = Buffer.from(
-      JSON.stringify(
-        [ENTRY, { ...ENTRY, instance_id: 'id2', perturbation: { name: 'typos', seed: 1, computed_on: 'perturbed' } }],
-        null,
-        1
-      )
+      JSON.stringify([ENTRY, { ...ENTRY, instance_id: 'id2', perturbation: { name: 'typos', seed: 1, computed_on: 'perturbed' } }], null, 1)
     )
     const rng = createRandom(17, 'scan-damage')
     const alphabet = Buffer.from('{}[],:"\\ 0123456789.eE+-ntfalsru\n\u0001x')

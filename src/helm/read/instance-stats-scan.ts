@@ -55,7 +55,10 @@ export interface ScannedEntry {
   stats?: unknown
 }
 
-/** The entries of a per_instance_stats.json text, or undefined when the general parser must read it. */
+/**
+ * The entries of a per_instance_stats.json text, or undefined when the general parser must read it.
+ * Equal stat names may be one shared object: the caller must not modify what it gets.
+ */
 export function scanPerInstanceStats(bytes: Uint8Array): ScannedEntry[] | undefined {
   try {
     return new Scanner(bytes).document()
@@ -77,6 +80,9 @@ class Scanner {
   private p = 0
   /** Strings built, by fingerprint, to reuse one string for the thousands of equal metric names. */
   private readonly cache: (string | undefined)[] = new Array<string | undefined>(CACHE_SLOTS)
+
+  /** Per stat position, where the last name object built there was, and the value. */
+  private readonly names: { start: number; end: number; value: unknown }[] = []
 
   constructor(private readonly b: Uint8Array) {}
 
@@ -125,12 +131,12 @@ class Scanner {
     }
     for (;;) {
       this.space()
-      stats.push(this.b[this.p] === OPEN_BRACE ? this.stat() : this.value(2))
+      stats.push(this.b[this.p] === OPEN_BRACE ? this.stat(stats.length) : this.value(2))
       if (this.endOfMember(CLOSE_BRACKET)) return stats
     }
   }
 
-  private stat(): ScannedStat {
+  private stat(position: number): ScannedStat {
     this.p++
     const stat: ScannedStat = {}
     if (this.next() === CLOSE_BRACE) {
@@ -141,9 +147,36 @@ class Scanner {
       const key = this.key(STAT_KEYS)
       this.space()
       if (key === null) this.skip(3)
+      else if (key === 'name') stat.name = this.statName(position)
       else stat[key as keyof ScannedStat] = this.value(3)
       if (this.endOfMember(CLOSE_BRACE)) return stat
     }
+  }
+
+  /**
+   * A stat's name object. Entries list the same stats in the same order, so the name at a position
+   * is usually byte for byte the one the previous entry had there: then that value is returned
+   * again instead of building an equal one (a JSON value's text ends where it ends, so equal bytes
+   * over the earlier value's length are the same value).
+   */
+  private statName(position: number): unknown {
+    const b = this.b
+    const start = this.p
+    const earlier = this.names[position]
+    if (earlier !== undefined) {
+      const length = earlier.end - earlier.start
+      if (start + length <= b.length) {
+        let k = 0
+        while (k < length && b[start + k] === b[earlier.start + k]) k++
+        if (k === length) {
+          this.p = start + length
+          return earlier.value
+        }
+      }
+    }
+    const value = this.value(3)
+    this.names[position] = { start, end: this.p, value }
+    return value
   }
 
   /**
