@@ -15,7 +15,7 @@ import { safeEntryPath } from '../../github/extracted-tree.js'
 import { listRunArtifacts } from '../../github/run-artifacts.js'
 import { scanRuns } from '../../helm/read/discover.js'
 import { readManifest, type BaselineOrigin } from '../../model/manifest.js'
-import { SIDES, type Report } from '../../model/report.js'
+import { SIDES, type ChangedExample, type Report } from '../../model/report.js'
 import { errorReport } from '../../pipeline/error-report.js'
 import { runGate } from '../../pipeline/run-gate.js'
 import { evidenceDir } from '../evidence.js'
@@ -35,6 +35,8 @@ export async function compareShardsMode(session: Session): Promise<ModeOutcome> 
   let change: string | null = null
   let origin: BaselineOrigin | null = null
   let prNumber: number | null = event.pullRequest?.number ?? null
+  // Every changed answer, for report.html in the evidence (report.json keeps a few).
+  const changedAnswers = new Map<string, ChangedExample[]>()
   try {
     const gateFile = await loadGateFile(session)
     config = gateFile.config
@@ -82,7 +84,8 @@ export async function compareShardsMode(session: Session): Promise<ModeOutcome> 
         candidate: { path: path.join(merged, 'candidate'), source: 'artifact' }
       },
       priorErrors,
-      baselineOrigin: origin
+      baselineOrigin: origin,
+      changedAnswers
     })
     report = await withLoadHalf(session, config, result.report, dir, 'compare', result.paths.baseline)
     report.notes.push(`Aggregated ${set.count} shard(s).`, ...gateFile.notes)
@@ -90,7 +93,7 @@ export async function compareShardsMode(session: Session): Promise<ModeOutcome> 
     report = errorReport('The sharded gate could not be aggregated.', [error], config?.statistics)
     if (!(error instanceof GateError)) deps.io.error(`internal error: ${(error as Error).stack ?? error}`)
   }
-  const written = await writeReports(session, report, dir, change)
+  const written = await writeReports(session, report, dir, change, changedAnswers)
   const upload = await uploadEvidence(session, evidenceArtifactName('compare', gateSlug(session.repoPath), event.runAttempt), dir)
   await publish(session, { report, gateFileChange: change, artifactId: upload.id, pullRequestNumber: prNumber })
   setCommonOutputs(session, written.jsonPath, written.markdownPath, upload, origin)

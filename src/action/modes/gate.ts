@@ -7,7 +7,7 @@ import type { GateConfig } from '../../config/types.js'
 import { GateError } from '../../errors.js'
 import { evidenceArtifactName, gateSlug } from '../../evidence/names.js'
 import type { BaselineOrigin } from '../../model/manifest.js'
-import type { Report } from '../../model/report.js'
+import type { ChangedExample, Report } from '../../model/report.js'
 import { errorReport } from '../../pipeline/error-report.js'
 import { runGate } from '../../pipeline/run-gate.js'
 import { OUTPUTS } from '../constants.js'
@@ -25,6 +25,8 @@ export async function gateMode(session: Session): Promise<ModeOutcome> {
   let config: GateConfig | null = null
   let change: string | null = null
   let origin: BaselineOrigin | null = null
+  // Every changed answer, for report.html in the evidence (report.json keeps a few).
+  const changedAnswers = new Map<string, ChangedExample[]>()
   try {
     const gateFile = await phase(session, 'gate file', () => loadGateFile(session))
     config = gateFile.config
@@ -38,7 +40,7 @@ export async function gateMode(session: Session): Promise<ModeOutcome> {
     if (plan.errors.length > 0) throw plan.errors[0]
     const settings = await pipelineSettings(session, config, gateFile.origin)
     const result = await phase(session, 'helm-run and compare', () =>
-      runGate({ ...settings, given: givenBaseline(plan), baselineOrigin: plan.origin })
+      runGate({ ...settings, given: givenBaseline(plan), baselineOrigin: plan.origin, changedAnswers })
     )
     report = await phase(session, 'load half', () => withLoadHalf(session, gateConfig, result.report, dir, 'gate', result.paths.baseline))
     report.notes.push(plan.note, ...gateFile.notes)
@@ -46,7 +48,7 @@ export async function gateMode(session: Session): Promise<ModeOutcome> {
     report = errorReport('The gate could not run.', [error], config?.statistics)
     if (!(error instanceof GateError)) session.deps.io.error(`internal error: ${(error as Error).stack ?? error}`)
   }
-  const written = await writeReports(session, report, dir, change)
+  const written = await writeReports(session, report, dir, change, changedAnswers)
   const upload = await uploadEvidence(session, evidenceArtifactName('gate', gateSlug(session.repoPath), session.event.runAttempt), dir)
   const published = { report, gateFileChange: change, artifactId: upload.id }
   await phase(session, 'publish', () => publish(session, published))
