@@ -66,6 +66,11 @@ export interface GateSettings {
   log?: (line: string) => void
   /** Short progress lines. */
   progress?: (line: string) => void
+  /**
+   * Whether each error found by the runner is also announced through `progress` as it happens
+   * (the action's job log). The CLI says false: its summary lists the errors, once.
+   */
+  announceErrors?: boolean
 }
 
 export interface GateResult {
@@ -105,7 +110,9 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
     errors.push(...outcome.errors)
   }
 
-  for (const error of errors.slice(settings.priorErrors?.length ?? 0)) settings.progress?.(`helm-gate: ${error.describe()}`)
+  if (settings.announceErrors !== false) {
+    for (const error of errors.slice(settings.priorErrors?.length ?? 0)) settings.progress?.(`helm-gate: ${error.describe()}`)
+  }
 
   const sides: Partial<Record<Side, SideRecord>> = { ...outcome?.records }
   for (const side of wanted) {
