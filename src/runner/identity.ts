@@ -9,6 +9,7 @@ import { request } from 'undici'
 import type { Manifest, SideRecord } from '../model/manifest.js'
 import type { EngineIdentity, SideIdentity } from '../model/identity.js'
 import { hostOf } from '../model/identity.js'
+import { rootRouteUrl, routeUrl } from './endpoint.js'
 import { SIDES, type Report } from '../model/report.js'
 
 const VERSION_TIMEOUT_MS = 3_000
@@ -16,10 +17,11 @@ const MAX_VERSION_LENGTH = 100
 
 /** The engine version a server reports, or null when it does not say (never throws). */
 export async function probeEngineVersion(baseUrl: string, apiKey: string | null): Promise<string | null> {
-  const urls = [`${baseUrl.replace(/\/+$/, '')}/version`]
+  const urls: string[] = []
   try {
-    const origin = `${new URL(baseUrl).origin}/version`
-    if (!urls.includes(origin)) urls.push(origin)
+    urls.push(routeUrl(baseUrl, 'version'))
+    const root = rootRouteUrl(baseUrl, 'version')
+    if (!urls.includes(root)) urls.push(root)
   } catch {
     return null
   }
