@@ -8344,13 +8344,41 @@ function tooDeep(file, offset) {
 /**
  * Whether JSON text nests deeper than `limit`, by one pass over its characters (brackets inside
  * strings do not count). No recursion and no allocation, so any depth is safe and the check costs
- * a small fraction of the parse it guards.
+ * a small fraction of the parse it guards. Given the UTF-8 bytes, it reads them instead: every
+ * byte of a multi-byte character is above 0x7f, so quotes, backslashes and brackets are the same
+ * bytes as characters, and indexing bytes is several times faster than `charCodeAt`.
  */
 function textExceedsDepth(text, limit = MAX_JSON_DEPTH) {
+    if (typeof text !== 'string')
+        return bytesExceedDepth(text, limit);
     let depth = 0;
     let inString = false;
     for (let i = 0; i < text.length; i++) {
         const c = text.charCodeAt(i);
+        if (inString) {
+            if (c === BACKSLASH$1)
+                i++;
+            else if (c === QUOTE$1)
+                inString = false;
+        }
+        else if (c === QUOTE$1) {
+            inString = true;
+        }
+        else if (c === 0x5b || c === 0x7b) {
+            if (++depth > limit)
+                return true;
+        }
+        else if (c === 0x5d || c === 0x7d) {
+            depth--;
+        }
+    }
+    return false;
+}
+function bytesExceedDepth(bytes, limit) {
+    let depth = 0;
+    let inString = false;
+    for (let i = 0; i < bytes.length; i++) {
+        const c = bytes[i];
         if (inString) {
             if (c === BACKSLASH$1)
                 i++;
@@ -8428,7 +8456,7 @@ async function parseNatively(file, digest) {
         return undefined;
     }
     // JSON.parse itself copes with any depth; every later walk over the value must not have to.
-    if (textExceedsDepth(text))
+    if (textExceedsDepth(bytes))
         throw tooDeep(file);
     let value;
     try {
@@ -13977,11 +14005,12 @@ function reportPage() {
         const rowHeight = 24;
         const height = rows.length * rowHeight + 40;
         const x = (v) => left + ((v - min) / (max - min)) * width;
+        const right = 40;
         const plot = svg('svg', {
             id: 'forest',
-            width: left + width + 20,
+            width: left + width + right,
             height,
-            viewBox: `0 0 ${left + width + 20} ${height}`,
+            viewBox: `0 0 ${left + width + right} ${height}`,
             'data-min': min,
             'data-max': max,
             'data-left': left,
@@ -14004,14 +14033,33 @@ function reportPage() {
                 group.append(svg('circle', { cx: x(c.delta), cy: y, r: 5, class: 'mark', 'data-id': c.id }));
             plot.append(group);
         });
-        const axis = (v) => {
-            const t = svg('text', { x: x(v), y: height - 10, class: 'axis' });
-            t.textContent = signed(v);
-            plot.append(t);
+        // Ticks at round values (1, 2 or 5 times a power of ten) so that at most about five labels
+        // share the axis; a label that would still touch its neighbour is left out (the three fixed
+        // ticks this replaced could land on one another: min, 0 and max close together).
+        const rough = (max - min) / 4;
+        const power = Math.pow(10, Math.floor(Math.log10(rough)));
+        const step = [1, 2, 5, 10].map(f => f * power).find(s => s >= rough) ?? 10 * power;
+        const digits = Math.max(0, -Math.floor(Math.log10(step)));
+        const tickText = (v) => {
+            const rounded = Math.abs(v) < step / 2 ? 0 : v;
+            const text = rounded.toFixed(digits);
+            return rounded > 0 ? `+${text}` : text;
         };
-        axis(min + pad);
-        axis(0);
-        axis(max - pad);
+        const CHAR_WIDTH = 7;
+        let lastRight = -Infinity;
+        for (let k = Math.ceil(min / step); k * step <= max; k++) {
+            const v = k * step;
+            const text = tickText(v);
+            const half = (text.length * CHAR_WIDTH) / 2;
+            const at = x(v);
+            if (at - half < lastRight + 8)
+                continue;
+            lastRight = at + half;
+            plot.append(svg('line', { x1: at, x2: at, y1: height - 30, y2: height - 25, class: 'tick' }));
+            const t = svg('text', { x: at, y: height - 10, class: 'axis', 'text-anchor': 'middle', 'data-value': v });
+            t.textContent = text;
+            plot.append(t);
+        }
         return plot;
     }
     // ---- the comparisons table, sortable by any column
@@ -14177,11 +14225,74 @@ function reportPage() {
         box.append(el('table', {}, el('tr', {}, ...['Run', 'n', 'Median baseline', 'Median candidate', 'Median ratio', 'p90 ratio'].map(h => el('th', {}, h))), ...entries.map(e => el('tr', {}, el('td', {}, e.run), el('td', {}, String(e.n)), el('td', {}, ms(e.baseline_median)), el('td', {}, ms(e.candidate_median)), el('td', {}, ratio(e.median_ratio)), el('td', {}, ratio(e.p90_ratio))))));
         return box;
     }
-    /** The load half's figures (report.load); rendered here so the rest of the page needs no change. */
+    /**
+     * The load half (report.load): its verdict, then per level one table with a row per metric
+     * (baseline, candidate, the candidate/baseline ratio with its interval, and the checks on that
+     * metric with their verdicts). Server-provided text (model names, reasons) goes in as text.
+     */
     function load(section) {
         if (!section)
             return null;
-        return el('section', { id: 'load' }, el('h2', {}, 'Load'), el('pre', {}, JSON.stringify(section, null, 2)));
+        const box = el('section', { id: 'load' }, el('h2', { class: `load-verdict ${section.verdict}` }, `Load: ${section.verdict}`), el('p', {}, String(section.headline ?? '')));
+        if (section.skipped) {
+            box.append(el('p', { class: 'note' }, String(section.skipped)));
+            return box;
+        }
+        const units = { output_tokens_per_second: 'tok/s', request_throughput: 'req/s', goodput: 'req/s' };
+        const value = (metric, v) => {
+            if (typeof v !== 'number' || !Number.isFinite(v))
+                return '—';
+            if (metric === 'error_rate')
+                return `${Number((v * 100).toPrecision(3))}%`;
+            return `${Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3)} ${units[metric] ?? 'ms'}`;
+        };
+        // As in the comment: three decimals (one from 10 up).
+        const fixed = (v) => v.toFixed(v >= 10 ? 1 : 3);
+        const ratioText = (r) => (r ? `${fixed(r.estimate)}× [${fixed(r.low)}, ${fixed(r.high)}]` : '—');
+        const levelName = (level) => (section.mode === 'concurrency' ? `concurrency ${level}` : `${level} requests/s`);
+        const checkText = (c) => {
+            const op = c.kind === 'min_ratio' || c.kind === 'min' ? '≥' : '≤';
+            const bound = String(c.kind).endsWith('ratio') ? `${c.threshold}×` : value(c.metric, c.threshold);
+            return `${op} ${bound}: ${c.verdict}`;
+        };
+        const ratios = (section.ratios ?? []);
+        const checks = (section.checks ?? []);
+        for (const level of (section.levels ?? [])) {
+            const metrics = [...new Set([...ratios, ...checks].filter(r => r.level === level).map(r => String(r.metric)))];
+            if (!metrics.length)
+                continue;
+            const rows = metrics.map(metric => {
+                const r = ratios.find(x => x.level === level && x.metric === metric);
+                const own = checks.filter(c => c.level === level && c.metric === metric);
+                const verdicts = own.map(c => c.verdict);
+                const worst = ['error', 'fail', 'inconclusive', 'pass'].find(v => verdicts.includes(v)) ?? 'info';
+                const checkCell = el('td', { class: 'checks' });
+                own.forEach((c, i) => {
+                    if (i)
+                        checkCell.append(el('br'));
+                    checkCell.append(el('span', { class: `check ${c.verdict}`, title: String(c.reason ?? '') }, checkText(c)));
+                });
+                if (!own.length)
+                    checkCell.append('—');
+                return el('tr', { class: worst, 'data-metric': metric }, el('td', {}, metric), el('td', { class: 'num' }, value(metric, r?.baseline ?? own[0]?.baseline)), el('td', { class: 'num' }, value(metric, r?.candidate ?? own[0]?.candidate)), el('td', { class: 'num' }, ratioText(r?.ratio ?? own[0]?.ratio ?? null)), el('td', { class: 'num' }, String(r?.pairs ?? own[0]?.pairs ?? '—')), checkCell);
+            });
+            box.append(el('h3', {}, levelName(level)), el('table', { class: 'load-level', 'data-level': String(level) }, el('thead', {}, el('tr', {}, ...['Metric', 'Baseline', 'Candidate', 'Ratio [interval]', 'Pairs', 'Checks'].map(h => el('th', {}, h)))), el('tbody', {}, ...rows)));
+        }
+        const open = checks.filter(c => c.verdict === 'inconclusive' || c.verdict === 'error');
+        if (open.length)
+            box.append(el('ul', { class: 'load-reasons' }, ...open.map(c => el('li', {}, `${c.metric} at ${levelName(c.level)}: ${c.reason}`))));
+        for (const [kind, list] of [
+            ['errors', section.errors ?? []],
+            ['warnings', section.warnings ?? []]
+        ]) {
+            if (list.length)
+                box.append(el('ul', { class: kind }, ...list.map((i) => el('li', {}, el('code', {}, i.code), ' ', i.message))));
+        }
+        const st = section.settings ?? {};
+        box.append(el('p', { class: 'settings' }, `${st.repetitions} blocks per side per level, interleaved A B B A; intervals: ${st.interval_method}; percentiles: ${st.percentile_method}.`));
+        for (const note of (section.notes ?? []))
+            box.append(el('p', { class: 'note' }, note));
+        return box;
     }
     // ---- layout
     const plotBox = el('section', { id: 'plot' }, el('h2', {}, 'Forest plot'));
@@ -14235,7 +14346,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: now
 tr.pass .verdict-cell { color: var(--pass); } tr.fail .verdict-cell { color: var(--fail); } tr.inconclusive .verdict-cell { color: var(--inconclusive); } tr.info .verdict-cell { color: var(--info); }
 .filters { display: flex; gap: 8px; flex-wrap: wrap; margin: 12px 0; position: sticky; top: 0; background: #fff; padding: 8px 0; border-bottom: 1px solid #d0d7de; }
 .filters input { flex: 1; min-width: 200px; }
-#forest .label, #forest .axis { font-size: 11px; fill: #1f2328; } #forest .zero { stroke: #8c959f; }
+#forest .label, #forest .axis { font-size: 11px; fill: #1f2328; } #forest .zero, #forest .tick { stroke: #8c959f; }
 #forest .margin { stroke: var(--fail); stroke-dasharray: 3 2; } #forest .ci { stroke-width: 3; }
 #forest .pass .ci, #forest .pass .mark { stroke: var(--pass); fill: var(--pass); } #forest .fail .ci, #forest .fail .mark { stroke: var(--fail); fill: var(--fail); }
 #forest .inconclusive .ci, #forest .inconclusive .mark { stroke: var(--inconclusive); fill: var(--inconclusive); } #forest .info .ci, #forest .info .mark { stroke: var(--info); fill: var(--info); }
@@ -14245,6 +14356,7 @@ details { border: 1px solid #d0d7de; border-radius: 6px; margin: 8px 0; padding:
 pre { white-space: pre-wrap; word-break: break-word; background: #f6f8fa; padding: 6px; margin: 2px 0; max-height: 24em; overflow: auto; }
 .label { font-size: 12px; color: #59636e; } mark { background: #ffd7d5; } pre.candidate mark { background: #aceebb; }
 .note { color: #59636e; } .settings { color: #59636e; }
+.check.pass, .load-verdict.pass { color: var(--pass); } .check.fail, .check.error, .load-verdict.fail, .load-verdict.error { color: var(--fail); } .check.inconclusive, .load-verdict.inconclusive { color: var(--inconclusive); }
 `;
 function renderHtml(report, changed = new Map()) {
     const script = `(${reportPage.toString()})()`;
@@ -61223,8 +61335,10 @@ async function runGate(settings) {
         errors.push(...outcome.errors);
         await settings.sidesDone?.(sideLogs(outcome, outDir));
     }
-    for (const error of errors.slice(settings.priorErrors?.length ?? 0))
-        settings.progress?.(`helm-gate: ${error.describe()}`);
+    if (settings.announceErrors !== false) {
+        for (const error of errors.slice(settings.priorErrors?.length ?? 0))
+            settings.progress?.(`helm-gate: ${error.describe()}`);
+    }
     const sides = { ...outcome?.records };
     for (const side of wanted) {
         const taken = given[side];
@@ -61373,6 +61487,8 @@ async function runCommand(argv, io) {
         changedAnswers,
         log: args.flags.has('verbose') && !quiet ? say : undefined,
         progress: say,
+        // The summary at the end lists every error; announcing them as they happen printed each twice.
+        announceErrors: false,
         env: io.env,
         cwd: io.cwd
     });
@@ -61396,6 +61512,10 @@ async function runCommand(argv, io) {
         io
     });
     await writeExtraReports(report, args.options.get('json'), args.options.get('markdown'), io, args.options.get('html'), changedAnswers);
+    // --quiet prints nothing but errors: the summary is not printed, so the errors are, once each.
+    if (quiet)
+        for (const e of report.errors)
+            io.stderr(`helm-gate: error: ${e.message} [${e.code}]\n`);
     if (selfCheck && !quiet)
         io.stdout(noiseFloor(report));
     if (!quiet)
