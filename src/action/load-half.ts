@@ -39,10 +39,12 @@ export async function withLoadHalf(
 ): Promise<Report> {
   if (!wantsLoad(session.settings.load, mode, config)) return report
   const io = session.deps.io
-  if (!launched) io.info('helm-gate: the load half starts (docs/load.md)')
-  const measured = launched ? () => launched.result() : undefined
-  const loaded = await runLoadHalf(config, evidence, { env: session.deps.env, progress: line => io.info(line), gateSetOutput, measured })
-  return attachLoad(report, loaded.report)
+  return session.jobLog.phase('load half', async () => {
+    if (!launched) io.info('helm-gate: the load half starts (docs/load.md)')
+    const measured = launched ? () => launched.result() : undefined
+    const loaded = await runLoadHalf(config, evidence, { env: session.deps.env, progress: line => io.info(line), gateSetOutput, measured })
+    return attachLoad(report, loaded.report)
+  })
 }
 
 /** For a gate that launches its servers: the load half, to run while they are up (or null). */
