@@ -13379,6 +13379,12 @@ function reportPage() {
                 .filter(Boolean)
                 .join(' · ');
         });
+        row('Image', s => {
+            const i = s.identity?.image;
+            if (!i)
+                return '';
+            return [i.name, i.digest ? `digest ${i.digest}` : i.id ? `image id ${i.id} (no registry digest)` : 'digest unknown'].join(' · ');
+        });
         row('HELM', s => s.helm_version ?? '');
         row('Source', s => {
             const o = s.identity?.origin;
@@ -13955,6 +13961,25 @@ function renderForestPlot(rows, options = {}) {
     return lines;
 }
 
+/** Digest shown in a table: the algorithm and 12 hex digits, like docker's short ids. */
+function shortDigest(digest) {
+    const [algorithm, hex] = digest.includes(':') ? digest.split(':', 2) : ['', digest];
+    return `${algorithm ? `${algorithm}:` : ''}${hex.slice(0, 12)}`;
+}
+/** The markdown cell of the Image row; empty when the side ran no image. */
+function imageCell(image) {
+    if (!image)
+        return '';
+    const parts = [codeSpan(image.name, { maxLength: 80, inTable: true })];
+    if (image.digest)
+        parts.push(`digest ${codeSpan(shortDigest(image.digest), { inTable: true })}`);
+    else if (image.id)
+        parts.push(`image id ${codeSpan(shortDigest(image.id), { inTable: true })} (no registry digest)`);
+    else
+        parts.push(`digest unknown${image.error ? ` (${escapeInline(image.error, 80)})` : ''}`);
+    return parts.join(' · ');
+}
+
 /**
  * The "Performance" section of the PR comment (docs/load.md): the load half's verdict, one row
  * per check (baseline, candidate, ratio with its interval, verdict), what an inconclusive check
@@ -14148,6 +14173,7 @@ function sidesBlock(report) {
     const rows = [
         ['Deployment', deployment],
         ['Engine', engine],
+        ['Image', info => imageCell(info.identity?.image)],
         ['HELM', info => (info.helm_version ? codeSpan(info.helm_version, { maxLength: 20, inTable: true }) : '')],
         ['Source', source]
     ];
@@ -58802,12 +58828,52 @@ function exec(program, args, env, cwd) {
         execFile(program, args, { env, cwd, timeout: 30_000 }, (error, stdout, stderr) => error ? reject(new Error(`${program} ${args.slice(0, 2).join(' ')}: ${(stderr || error.message).trim()}`)) : resolve(stdout));
     });
 }
+/**
+ * What the report names: the image and its registry digest. Of the repo digests (one per registry
+ * the image was pulled from or pushed to) the one of the named repository is preferred.
+ */
+function imageOf(docker) {
+    const repository = repositoryOf(docker.image);
+    const digests = docker.repo_digests.filter(d => d.includes('@'));
+    const chosen = digests.find(d => d.slice(0, d.lastIndexOf('@')) === repository) ?? digests[0] ?? null;
+    const pinned = docker.image.includes('@') ? docker.image.slice(docker.image.lastIndexOf('@') + 1) : null;
+    return {
+        name: docker.image,
+        digest: chosen ? chosen.slice(chosen.lastIndexOf('@') + 1) : pinned,
+        id: docker.image_id,
+        error: docker.error
+    };
+}
+/** `vllm/vllm-openai:v0.11.0` -> `vllm/vllm-openai`; a registry's port is not a tag. */
+function repositoryOf(image) {
+    const name = image.includes('@') ? image.slice(0, image.lastIndexOf('@')) : image;
+    const colon = name.lastIndexOf(':');
+    return colon > name.lastIndexOf('/') ? name.slice(0, colon) : name;
+}
 
 /**
- * `${NAME}` in a launch command or env value, filled from the environment. No shell is involved:
- * the result is one argument whatever the value holds (spaces, quotes, `;`), so a variable can
- * never add arguments or commands. `$$` is a literal `$`; any other `$` is kept as written.
+ * Masks secrets in the server's log lines before they are written: a server that prints its
+ * configuration (vLLM does, with --api-key) must not put the key into the evidence artifact.
+ * Secrets are the deployments' API keys and the values of environment variables whose names
+ * say they are secret (HF_TOKEN, OPENAI_API_KEY, ...), whether inherited or set by the gate file.
  */
+const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH)/i;
+/** Shorter values would mask ordinary words. */
+const MIN_SECRET_LENGTH = 4;
+function secretValues(env, extra = []) {
+    const values = Object.entries(env)
+        .filter(([name, value]) => SECRET_NAME.test(name) && typeof value === 'string')
+        .map(([, value]) => value);
+    return [...new Set([...values, ...extra.filter((v) => typeof v === 'string')])]
+        .filter(value => value.length >= MIN_SECRET_LENGTH)
+        .sort((a, b) => b.length - a.length); // a longer secret containing a shorter one is masked whole
+}
+function masker(secrets) {
+    if (secrets.length === 0)
+        return line => line;
+    return line => secrets.reduce((text, secret) => text.split(secret).join('***'), line);
+}
+
 /**
  * @param at the key path for messages, e.g. `deployments.baseline.launch.command[5]`
  * @param source the gate file, for messages
@@ -58853,28 +58919,40 @@ function expandTemplate(text, env, at, source) {
     }
     return { text: out, used };
 }
+/**
+ * Expands a side's launch. Throws the first missing or malformed variable (a ConfigError naming
+ * its key path). `secrets`: the deployments' API keys and URL credentials.
+ */
+function expandLaunch(spec, env, source, secrets = []) {
+    const expand = (text, at) => expandTemplate(text, env, at, source).text;
+    const extraEnv = Object.fromEntries(Object.entries(spec.env).map(([name, value]) => [name, expand(value, `${spec.field}.env.${name}`)]));
+    return {
+        command: spec.command.map((arg, i) => expand(arg, `${spec.field}.command[${i}]`)),
+        extraEnv,
+        stopCommand: spec.stopCommand?.map((arg, i) => expand(arg, `${spec.field}.stop_command[${i}]`)) ?? null,
+        mask: masker(secretValues({ ...env, ...extraEnv }, secrets))
+    };
+}
 
 /**
- * Masks secrets in the server's log lines before they are written: a server that prints its
- * configuration (vLLM does, with --api-key) must not put the key into the evidence artifact.
- * Secrets are the deployments' API keys and the values of environment variables whose names
- * say they are secret (HF_TOKEN, OPENAI_API_KEY, ...), whether inherited or set by the gate file.
+ * URLs of a deployment's routes below its base URL (`{base_url}/models`, `{base_url}/version`).
+ * Built with URL objects, not by appending text: a base URL may carry a query string (Azure's
+ * `?api-version=...`, a gateway's key), and `${base_url}/models` would put the route inside the
+ * query, probing the base path instead of /models.
  */
-const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH)/i;
-/** Shorter values would mask ordinary words. */
-const MIN_SECRET_LENGTH = 4;
-function secretValues(env, extra = []) {
-    const values = Object.entries(env)
-        .filter(([name, value]) => SECRET_NAME.test(name) && typeof value === 'string')
-        .map(([, value]) => value);
-    return [...new Set([...values, ...extra.filter((v) => typeof v === 'string')])]
-        .filter(value => value.length >= MIN_SECRET_LENGTH)
-        .sort((a, b) => b.length - a.length); // a longer secret containing a shorter one is masked whole
+/** `route` appended to the base URL's path; query, credentials and port kept. Throws on a bad URL. */
+function routeUrl(baseUrl, route) {
+    const url = new URL(baseUrl);
+    url.pathname = `${url.pathname.replace(/\/+$/, '')}/${route.replace(/^\/+/, '')}`;
+    url.hash = '';
+    return url.href;
 }
-function masker(secrets) {
-    if (secrets.length === 0)
-        return line => line;
-    return line => secrets.reduce((text, secret) => text.split(secret).join('***'), line);
+/** `route` at the server's root (vLLM serves /version there, not below /v1); the query kept. */
+function rootRouteUrl(baseUrl, route) {
+    const url = new URL(baseUrl);
+    url.pathname = `/${route.replace(/^\/+/, '')}`;
+    url.hash = '';
+    return url.href;
 }
 
 /**
@@ -58912,11 +58990,12 @@ const VERSION_TIMEOUT_MS = 3_000;
 const MAX_VERSION_LENGTH = 100;
 /** The engine version a server reports, or null when it does not say (never throws). */
 async function probeEngineVersion(baseUrl, apiKey) {
-    const urls = [`${baseUrl.replace(/\/+$/, '')}/version`];
+    const urls = [];
     try {
-        const origin = `${new URL(baseUrl).origin}/version`;
-        if (!urls.includes(origin))
-            urls.push(origin);
+        urls.push(routeUrl(baseUrl, 'version'));
+        const root = rootRouteUrl(baseUrl, 'version');
+        if (!urls.includes(root))
+            urls.push(root);
     }
     catch {
         return null;
@@ -58956,7 +59035,7 @@ function modelEntry(response, model) {
     };
 }
 /** What a manifest side record says the side is. */
-function sideIdentity(record, manifest) {
+function sideIdentity(record, manifest, side) {
     if (!record)
         return undefined;
     const deployment = (record.deployment ?? {});
@@ -58970,18 +59049,27 @@ function sideIdentity(record, manifest) {
             engine = { version, ...entry };
     }
     const origin = record.source === 'archived' && manifest.baseline_origin ? { ...manifest.baseline_origin } : { kind: record.source };
-    return {
+    const identity = {
         model,
         host: typeof deployment.base_url === 'string' ? hostOf(deployment.base_url) : null,
         api: typeof deployment.api === 'string' ? deployment.api : null,
         engine,
         origin: origin
     };
+    const docker = launchRecord(manifest, side)?.docker;
+    if (docker)
+        identity.image = imageOf(docker);
+    return identity;
+}
+/** The launch record that served `side` (a self-check's candidate is the baseline's server). */
+function launchRecord(manifest, side) {
+    const sides = manifest.launch?.sides;
+    return sides?.[side] ?? (manifest.self_check ? sides?.baseline : undefined);
 }
 /** Names the report's sides and context from the manifest (paths stay as they are, in the JSON). */
 function attachIdentity(report, manifest) {
     for (const side of SIDES) {
-        const identity = sideIdentity(manifest.sides[side], manifest);
+        const identity = sideIdentity(manifest.sides[side], manifest, side);
         if (identity)
             report[side].identity = identity;
         if (!report[side].helm_version && manifest.helm_version)
@@ -59001,7 +59089,7 @@ const ATTEMPT_TIMEOUT_MS = 5_000;
 const PROGRESS_EVERY_MS = 10_000;
 const MAX_RECORDED_BYTES = 64 * 1024;
 async function probeServer(settings) {
-    const url = `${settings.baseUrl.replace(/\/+$/, '')}/models`;
+    const url = routeUrl(settings.baseUrl, 'models');
     // What messages and the manifest show: userinfo and query values hidden.
     const shown = redactUrl(url);
     const started = Date.now();
@@ -59138,7 +59226,7 @@ async function waitUntilReady(server, settings) {
  */
 async function addressAnswers(baseUrl) {
     try {
-        const response = await undiciExports.request(`${baseUrl.replace(/\/+$/, '')}/models`, { method: 'GET', headersTimeout: 2_000, bodyTimeout: 2_000 });
+        const response = await undiciExports.request(routeUrl(baseUrl, 'models'), { method: 'GET', headersTimeout: 2_000, bodyTimeout: 2_000 });
         await response.body.dump();
         return response.statusCode;
     }
@@ -59406,17 +59494,9 @@ class Launcher {
             if (spec.checkout === 'base' && !options.baseRef) {
                 throw new ConfigError('launch.base_ref_missing', `${spec.field}.checkout is base but no base commit is known: outside a pull request give --baseline-ref REF`, { file: source, field: `${spec.field}.checkout`, value: 'base' });
             }
-            const used = [];
-            const expand = (text, at) => {
-                const out = expandTemplate(text, options.env, at, source);
-                used.push(...out.used);
-                return out.text;
-            };
-            const extraEnv = Object.fromEntries(Object.entries(spec.env).map(([name, value]) => [name, expand(value, `${spec.field}.env.${name}`)]));
-            const env = { ...options.env, ...extraEnv };
-            const command = spec.command.map((arg, i) => expand(arg, `${spec.field}.command[${i}]`));
-            const stopCommand = spec.stopCommand?.map((arg, i) => expand(arg, `${spec.field}.stop_command[${i}]`)) ?? null;
-            const mask = masker(secretValues(env, options.secrets ?? []));
+            const expanded = expandLaunch(spec, options.env, source, options.secrets ?? []);
+            const env = { ...options.env, ...expanded.extraEnv };
+            const { command, stopCommand, mask } = expanded;
             const logFile = resolve(options.outDir, 'logs', `${side}-server.log`);
             prepared[side] = {
                 spec,
@@ -60226,6 +60306,63 @@ function percent(rate) {
     return `${Number((rate * 100).toPrecision(2))}%`;
 }
 
+function scheduleLine(input) {
+    const schedule = input.sequential ? 'sequential' : (input.settings?.schedule ?? 'concurrent');
+    if (schedule === 'sequential') {
+        const why = input.sequential ? '--sequential' : 'the gate file';
+        return `# schedule: sequential (${why}): baseline up, measured, down; then the candidate; drift between the two periods is not cancelled`;
+    }
+    return '# schedule: concurrent: both sides at the same time (run --sequential to change)';
+}
+function launchLines(input) {
+    const out = [];
+    for (const side of ['baseline', 'candidate']) {
+        const spec = input.settings?.sides[side];
+        if (!spec)
+            continue;
+        out.push('', `## ${side}: launched by helm-gate (${spec.field})`, ...sideLines(spec, input.deployments[side], input));
+    }
+    return out;
+}
+function sideLines(spec, deployment, input) {
+    const lines = [];
+    let command = spec.command;
+    let stopCommand = spec.stopCommand;
+    let extraEnv = spec.env;
+    let mask = (line) => line;
+    try {
+        const expanded = expandLaunch(spec, input.env, input.source, input.secrets);
+        ({ command, stopCommand, extraEnv, mask } = expanded);
+    }
+    catch (error) {
+        if (!(error instanceof GateError))
+            throw error;
+        lines.push(`# WARNING ${error.message}: run would stop here (shown unexpanded)`);
+    }
+    const show = (args) => mask(JSON.stringify(args));
+    lines.push(`command: ${show(command)}`);
+    lines.push(spec.checkout === 'base'
+        ? `checkout: base (a git worktree of ${input.baseRef ? `--baseline-ref ${input.baseRef}` : "the pull request's base commit; on the command line --baseline-ref REF is required"})`
+        : "checkout: head (the checked-out tree: the pull request's own files)");
+    const env = Object.entries(extraEnv);
+    if (env.length > 0)
+        lines.push(`env: ${mask(env.map(([name, value]) => `${name}=${value}`).join(' '))}`);
+    if (deployment.kind === 'server') {
+        lines.push(`ready: GET ${redactUrl(safeRoute(deployment.baseUrl))} must list ${deployment.model} within ${spec.readyTimeoutSeconds} s (ready_timeout_seconds)`);
+    }
+    lines.push(`stop: ${spec.stop.signal} to the process group, SIGKILL after ${spec.stop.timeoutSeconds} s` +
+        (stopCommand ? `, then stop_command ${show(stopCommand)}` : ''));
+    return lines;
+}
+function safeRoute(baseUrl) {
+    try {
+        return routeUrl(baseUrl, 'models');
+    }
+    catch {
+        return baseUrl;
+    }
+}
+
 /**
  * `helm-gate plan --config FILE`: print the prod_env files each side would get (secrets
  * redacted) and the exact helm-run commands, without running anything.
@@ -60243,6 +60380,8 @@ counted by \`helm-run --dry-run\` with the same entries.
   --ready-timeout SEC    the readiness timeout run would use (default 120)
   --discordance R        assumed share of changed answers (0/1 metrics, e.g. a self-check's flip
                          rate): warn when a comparison has too few instances for it
+  --sequential           plan the sides one after the other (as run --sequential)
+  --baseline-ref REF     the commit a launched baseline with checkout: base runs from (as run)
   --no-count             skip the dry run (no instance counts)
 `;
 const SPECS$2 = {
@@ -60252,6 +60391,8 @@ const SPECS$2 = {
     'ready-timeout': { value: true },
     discordance: { value: true },
     'no-count': { value: false },
+    sequential: { value: false },
+    'baseline-ref': { value: true },
     debug: { value: false },
     help: { value: false }
 };
@@ -60286,8 +60427,10 @@ async function planCommand(argv, io) {
     out.push(`# helm-gate plan for ${config.source}`);
     out.push(`# crfm-helm ${prepared.helm.version} (the run refuses any other installed version)`);
     out.push(`# fingerprint ${fingerprint(config)}`);
-    out.push(`# both sides run at the same time (run --sequential to change); cache disabled; fresh suite per side`);
+    const launchInput = launchPlanInput(config, prepared, io.env, args.flags.has('sequential'), args.options.get('baseline-ref') ?? null);
+    out.push(scheduleLine(launchInput), '# cache disabled; fresh suite per side');
     out.push(...readinessLines(prepared, readySeconds ?? DEFAULT_READINESS_TIMEOUT_MS / 1000));
+    out.push(...launchLines(launchInput));
     if (!args.flags.has('no-count'))
         out.push(...(await countLines(config, prepared, discordance, io)));
     for (const plan of prepared.plans) {
@@ -60327,6 +60470,20 @@ async function countLines(config, prepared, discordance, io) {
         return [head, `#   could not count them: ${result.problem} (plan --no-count skips this)`];
     const { lines, warnings } = instanceLines(result.counts, config, { maxEvalInstances: prepared.helm.maxEvalInstances, discordance });
     return [head, ...lines.map(line => `#   ${line}`), ...warnings.map(line => `# WARNING ${line}`)];
+}
+/** The launch part of the plan sees what run would: the environment without the runner's credentials. */
+function launchPlanInput(config, prepared, env, sequential, baseRef) {
+    const keyNames = Object.values(prepared.deployments).flatMap(d => (d.kind === 'server' && d.apiKeyEnv ? [d.apiKeyEnv] : []));
+    const secrets = keyNames.map(name => env[name]).filter((value) => typeof value === 'string' && value.length > 0);
+    return {
+        settings: config.launch,
+        deployments: prepared.deployments,
+        source: config.source,
+        env: helmRunEnv(env, keyNames),
+        secrets,
+        sequential,
+        baseRef
+    };
 }
 
 /**

@@ -5,16 +5,17 @@
  * launches the baseline from the base commit and the candidate from the checked-out head.
  */
 import { readdirSync, readFileSync } from 'node:fs'
-import { mkdir, readdir, readFile } from 'node:fs/promises'
+import { chmod, copyFile, mkdir, readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { stringify } from 'yaml'
 import { expect } from '@jest/globals'
 import { groupAlive, processAlive } from '../../src/launch/registry.js'
 import type { Manifest as RunManifest } from '../../src/model/manifest.js'
-import { HELM_RUN, SERVER_SCRIPT } from '../../test-support/fake-openai/harness.js'
+import { HELM_RUN, REPO_ROOT, SERVER_SCRIPT } from '../../test-support/fake-openai/harness.js'
 import { freePort, makeFixtureRepo, type FixtureRepo, type ServingBehaviour } from '../../test-support/launch/fixture-repo.js'
 
 export const GATE_PATH = '.github/helm-gate.yml'
+const FAKE_DOCKER = join(REPO_ROOT, 'test-support', 'launch', 'fake-docker.sh')
 
 const START_SCRIPT = `#!/bin/sh
 # The fake server reads its behaviour from this tree's serving/fake.json.
@@ -29,6 +30,13 @@ export interface LaunchGateOptions {
   maxDrop?: number
   candidateReadyTimeoutSeconds?: number
   timeoutMinutes?: number
+  /**
+   * Launch each side with `docker run IMAGE` instead of the start script, through the fake docker
+   * CLI (test-support/launch/fake-docker.sh) put first on PATH.
+   */
+  dockerImages?: { baseline: string; candidate: string }
+  /** More arguments for each side's server (e.g. `--stream-engine` for the load half). */
+  serverArgs?: { baseline?: string[]; candidate?: string[] }
 }
 
 export interface LaunchFixture extends FixtureRepo {
@@ -57,7 +65,27 @@ export async function launchFixture(
     max_sequence_length: 100000,
     request_timeout_seconds: 10,
     launch: {
-      command: ['sh', 'serving/start.sh', '--port', String(port), '--pid-file', `\${HG_PID_DIR}/${name}.pid`],
+      command: [
+        ...(options.dockerImages
+          ? [
+              'docker',
+              'run',
+              '--rm',
+              '-p',
+              `${port}:${port}`,
+              '--name',
+              `hg-${name}`,
+              options.dockerImages[name as 'baseline' | 'candidate'],
+              '--config',
+              'serving/fake.json'
+            ]
+          : ['sh', 'serving/start.sh']),
+        '--port',
+        String(port),
+        '--pid-file',
+        `\${HG_PID_DIR}/${name}.pid`,
+        ...(options.serverArgs?.[name as 'baseline' | 'candidate'] ?? [])
+      ],
       checkout,
       ready_timeout_seconds: readyTimeout,
       stop: { signal: 'SIGTERM', timeout_seconds: 5 }
@@ -84,12 +112,16 @@ export async function launchFixture(
   const repo = await makeFixtureRepo(base, head, { [GATE_PATH]: gateText, 'serving/start.sh': START_SCRIPT })
   const pidDir = join(repo.dir, '.pids')
   await mkdir(pidDir)
-  return {
-    ...repo,
-    gateText,
-    pidDir,
-    env: { HG_NODE: process.execPath, HG_SERVER: SERVER_SCRIPT, HG_ANSWER_KEY: answerKey, HG_PID_DIR: pidDir }
+  const env: Record<string, string> = { HG_NODE: process.execPath, HG_SERVER: SERVER_SCRIPT, HG_ANSWER_KEY: answerKey, HG_PID_DIR: pidDir }
+  if (options.dockerImages) {
+    const bin = join(repo.dir, '..', `${repo.dir.split('/').pop()}-bin`)
+    await mkdir(join(bin, 'state'), { recursive: true })
+    await copyFile(FAKE_DOCKER, join(bin, 'docker'))
+    await chmod(join(bin, 'docker'), 0o755)
+    env.PATH = `${bin}:${process.env.PATH ?? ''}`
+    env.HG_DOCKER_STATE = join(bin, 'state')
   }
+  return { ...repo, gateText, pidDir, env }
 }
 
 /** Every pid helm-gate and the servers recorded: none may be alive after the run. */

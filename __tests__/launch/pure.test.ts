@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { ConfigError } from '../../src/errors.js'
-import { dockerRun } from '../../src/launch/docker.js'
+import { dockerRun, imageOf } from '../../src/launch/docker.js'
+import { imageCell } from '../../src/report/identity.js'
 import { expandTemplate } from '../../src/launch/expand.js'
 import { masker, secretValues } from '../../src/launch/mask.js'
 import { runOnSchedule } from '../../src/launch/schedule.js'
@@ -138,5 +139,39 @@ describe('runOnSchedule hold', () => {
         expect(events.slice(4)).toEqual(['hold baseline+candidate', 'down baseline', 'down candidate'])
       }
     }
+  })
+})
+
+describe('imageOf and the Image row', () => {
+  const docker = (image: string, digests: string[], id: string | null = 'sha256:' + 'a'.repeat(64)) => ({
+    image,
+    container_name: null,
+    image_id: id,
+    repo_digests: digests,
+    error: null
+  })
+
+  it("prefers the named repository's digest over a mirror's", () => {
+    const image = imageOf(docker('vllm/vllm-openai:v0.11.0', ['mirror.local:5000/vllm@sha256:111', 'vllm/vllm-openai@sha256:222']))
+    expect(image.digest).toBe('sha256:222')
+    expect(imageOf(docker('registry.local:5000/vllm', ['other/x@sha256:333'])).digest).toBe('sha256:333')
+  })
+
+  it('uses a digest pinned in the command when docker lists none', () => {
+    expect(imageOf(docker('vllm/vllm-openai@sha256:444', [])).digest).toBe('sha256:444')
+    expect(imageOf(docker('local-build:dev', [])).digest).toBeNull()
+  })
+
+  it('renders tag and short digest, the image id when there is no digest, and why when docker could not be asked', () => {
+    expect(imageCell(imageOf(docker('vllm/vllm-openai:v0.11.0', ['vllm/vllm-openai@sha256:' + 'b'.repeat(64)])))).toBe(
+      '`vllm/vllm-openai:v0.11.0` · digest `sha256:bbbbbbbbbbbb`'
+    )
+    expect(imageCell(imageOf(docker('local-build:dev', [])))).toBe(
+      '`local-build:dev` · image id `sha256:aaaaaaaaaaaa` (no registry digest)'
+    )
+    expect(imageCell({ name: 'x:1', digest: null, id: null, error: 'docker image inspect: permission denied' })).toBe(
+      '`x:1` · digest unknown (docker image inspect: permission denied)'
+    )
+    expect(imageCell(undefined)).toBe('')
   })
 })

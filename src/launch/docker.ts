@@ -5,6 +5,7 @@
  */
 import { execFile } from 'node:child_process'
 import { basename } from 'node:path'
+import type { ImageIdentity } from '../model/identity.js'
 
 export interface DockerIdentity {
   /** The image as written in the command. */
@@ -90,4 +91,28 @@ function exec(program: string, args: string[], env: NodeJS.ProcessEnv, cwd: stri
       error ? reject(new Error(`${program} ${args.slice(0, 2).join(' ')}: ${(stderr || error.message).trim()}`)) : resolve(stdout)
     )
   })
+}
+
+/**
+ * What the report names: the image and its registry digest. Of the repo digests (one per registry
+ * the image was pulled from or pushed to) the one of the named repository is preferred.
+ */
+export function imageOf(docker: DockerIdentity): ImageIdentity {
+  const repository = repositoryOf(docker.image)
+  const digests = docker.repo_digests.filter(d => d.includes('@'))
+  const chosen = digests.find(d => d.slice(0, d.lastIndexOf('@')) === repository) ?? digests[0] ?? null
+  const pinned = docker.image.includes('@') ? docker.image.slice(docker.image.lastIndexOf('@') + 1) : null
+  return {
+    name: docker.image,
+    digest: chosen ? chosen.slice(chosen.lastIndexOf('@') + 1) : pinned,
+    id: docker.image_id,
+    error: docker.error
+  }
+}
+
+/** `vllm/vllm-openai:v0.11.0` -> `vllm/vllm-openai`; a registry's port is not a tag. */
+function repositoryOf(image: string): string {
+  const name = image.includes('@') ? image.slice(0, image.lastIndexOf('@')) : image
+  const colon = name.lastIndexOf(':')
+  return colon > name.lastIndexOf('/') ? name.slice(0, colon) : name
 }

@@ -3,7 +3,9 @@
  * the result is one argument whatever the value holds (spaces, quotes, `;`), so a variable can
  * never add arguments or commands. `$$` is a literal `$`; any other `$` is kept as written.
  */
+import type { LaunchSpec } from '../config/launch.js'
 import { ConfigError } from '../errors.js'
+import { masker, secretValues } from './mask.js'
 
 export interface Expanded {
   text: string
@@ -55,4 +57,29 @@ export function expandTemplate(text: string, env: NodeJS.ProcessEnv, at: string,
     i = end
   }
   return { text: out, used }
+}
+
+/** A side's launch with every `${NAME}` filled in: what is spawned, and how its output is masked. */
+export interface ExpandedLaunch {
+  command: string[]
+  /** The gate file's `env`, expanded (added to the server's environment). */
+  extraEnv: Record<string, string>
+  stopCommand: string[] | null
+  /** Hides the secrets this launch can see (the API keys, secret-named variables). */
+  mask: (line: string) => string
+}
+
+/**
+ * Expands a side's launch. Throws the first missing or malformed variable (a ConfigError naming
+ * its key path). `secrets`: the deployments' API keys and URL credentials.
+ */
+export function expandLaunch(spec: LaunchSpec, env: NodeJS.ProcessEnv, source: string, secrets: string[] = []): ExpandedLaunch {
+  const expand = (text: string, at: string): string => expandTemplate(text, env, at, source).text
+  const extraEnv = Object.fromEntries(Object.entries(spec.env).map(([name, value]) => [name, expand(value, `${spec.field}.env.${name}`)]))
+  return {
+    command: spec.command.map((arg, i) => expand(arg, `${spec.field}.command[${i}]`)),
+    extraEnv,
+    stopCommand: spec.stopCommand?.map((arg, i) => expand(arg, `${spec.field}.stop_command[${i}]`)) ?? null,
+    mask: masker(secretValues({ ...env, ...extraEnv }, secrets))
+  }
 }

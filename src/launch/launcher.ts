@@ -13,9 +13,8 @@ import { ConfigError, GateError } from '../errors.js'
 import type { ProbeResult } from '../runner/readiness.js'
 import { dockerIdentity, type DockerIdentity } from './docker.js'
 import { LaunchError } from './errors.js'
-import { expandTemplate } from './expand.js'
+import { expandLaunch } from './expand.js'
 import { repositoryRoot } from './git.js'
-import { masker, secretValues } from './mask.js'
 import { addressAnswers, waitUntilReady } from './ready.js'
 import { ServerProcess, type StopRecord } from './server-process.js'
 import { addBaseWorktree, type Worktree } from './worktree.js'
@@ -116,19 +115,9 @@ export class Launcher {
           { file: source, field: `${spec.field}.checkout`, value: 'base' }
         )
       }
-      const used: string[] = []
-      const expand = (text: string, at: string): string => {
-        const out = expandTemplate(text, options.env, at, source)
-        used.push(...out.used)
-        return out.text
-      }
-      const extraEnv = Object.fromEntries(
-        Object.entries(spec.env).map(([name, value]) => [name, expand(value, `${spec.field}.env.${name}`)])
-      )
-      const env = { ...options.env, ...extraEnv }
-      const command = spec.command.map((arg, i) => expand(arg, `${spec.field}.command[${i}]`))
-      const stopCommand = spec.stopCommand?.map((arg, i) => expand(arg, `${spec.field}.stop_command[${i}]`)) ?? null
-      const mask = masker(secretValues(env, options.secrets ?? []))
+      const expanded = expandLaunch(spec, options.env, source, options.secrets ?? [])
+      const env = { ...options.env, ...expanded.extraEnv }
+      const { command, stopCommand, mask } = expanded
       const logFile = resolve(options.outDir, 'logs', `${side}-server.log`)
       prepared[side] = {
         spec,

@@ -7,6 +7,7 @@
  */
 import { request } from 'undici'
 import { ServerNotReadyError } from '../errors.js'
+import { routeUrl } from '../runner/endpoint.js'
 import { probeServer, type ProbeResult } from '../runner/readiness.js'
 import { LaunchError } from './errors.js'
 import type { ServerProcess } from './server-process.js'
@@ -80,7 +81,7 @@ export async function waitUntilReady(server: ServerProcess, settings: ReadySetti
  */
 export async function addressAnswers(baseUrl: string): Promise<number | null> {
   try {
-    const response = await request(`${baseUrl.replace(/\/+$/, '')}/models`, { method: 'GET', headersTimeout: 2_000, bodyTimeout: 2_000 })
+    const response = await request(routeUrl(baseUrl, 'models'), { method: 'GET', headersTimeout: 2_000, bodyTimeout: 2_000 })
     await response.body.dump()
     return response.statusCode
   } catch {

@@ -25,6 +25,18 @@ export interface SideOrigin {
   age_hours?: number
 }
 
+/** The container image a launched `docker run` side ran (src/launch/docker.ts), when known. */
+export interface ImageIdentity {
+  /** The image as the launch command names it (`vllm/vllm-openai:v0.11.0`). */
+  name: string
+  /** The registry digest (`sha256:...`) of that image, or null when the image has none (built locally). */
+  digest: string | null
+  /** The local image id (`sha256:...`), or null. */
+  id: string | null
+  /** Why docker could not be asked, when it could not. */
+  error: string | null
+}
+
 export interface SideIdentity {
   /** The served model name. */
   model: string | null
@@ -34,6 +46,8 @@ export interface SideIdentity {
   api: string | null
   engine: EngineIdentity | null
   origin: SideOrigin | null
+  /** A launched `docker run` side's image; absent when the side was not launched by docker. */
+  image?: ImageIdentity | null
 }
 
 /** Facts about the whole gate that the renderers show next to the sides. */

@@ -72,6 +72,11 @@ export function reportPage(): void {
         .filter(Boolean)
         .join(' · ')
     })
+    row('Image', s => {
+      const i = s.identity?.image
+      if (!i) return ''
+      return [i.name, i.digest ? `digest ${i.digest}` : i.id ? `image id ${i.id} (no registry digest)` : 'digest unknown'].join(' · ')
+    })
     row('HELM', s => s.helm_version ?? '')
     row('Source', s => {
       const o = s.identity?.origin

@@ -9,17 +9,21 @@ import { request } from 'undici'
 import type { Manifest, SideRecord } from '../model/manifest.js'
 import type { EngineIdentity, SideIdentity } from '../model/identity.js'
 import { hostOf } from '../model/identity.js'
-import { SIDES, type Report } from '../model/report.js'
+import { rootRouteUrl, routeUrl } from './endpoint.js'
+import { SIDES, type Report, type Side } from '../model/report.js'
+import { imageOf } from '../launch/docker.js'
+import type { LaunchRecord } from '../launch/launcher.js'
 
 const VERSION_TIMEOUT_MS = 3_000
 const MAX_VERSION_LENGTH = 100
 
 /** The engine version a server reports, or null when it does not say (never throws). */
 export async function probeEngineVersion(baseUrl: string, apiKey: string | null): Promise<string | null> {
-  const urls = [`${baseUrl.replace(/\/+$/, '')}/version`]
+  const urls: string[] = []
   try {
-    const origin = `${new URL(baseUrl).origin}/version`
-    if (!urls.includes(origin)) urls.push(origin)
+    urls.push(routeUrl(baseUrl, 'version'))
+    const root = rootRouteUrl(baseUrl, 'version')
+    if (!urls.includes(root)) urls.push(root)
   } catch {
     return null
   }
@@ -57,7 +61,7 @@ export function modelEntry(response: unknown, model: string): Omit<EngineIdentit
 }
 
 /** What a manifest side record says the side is. */
-export function sideIdentity(record: SideRecord | undefined, manifest: Manifest): SideIdentity | undefined {
+export function sideIdentity(record: SideRecord | undefined, manifest: Manifest, side: Side): SideIdentity | undefined {
   if (!record) return undefined
   const deployment = (record.deployment ?? {}) as Record<string, unknown>
   const model = typeof deployment.model === 'string' ? deployment.model : null
@@ -69,19 +73,28 @@ export function sideIdentity(record: SideRecord | undefined, manifest: Manifest)
     if (version || entry.root || entry.max_model_len !== null || entry.owned_by) engine = { version, ...entry }
   }
   const origin = record.source === 'archived' && manifest.baseline_origin ? { ...manifest.baseline_origin } : { kind: record.source }
-  return {
+  const identity: SideIdentity = {
     model,
     host: typeof deployment.base_url === 'string' ? hostOf(deployment.base_url) : null,
     api: typeof deployment.api === 'string' ? deployment.api : null,
     engine,
     origin: origin as SideIdentity['origin']
   }
+  const docker = launchRecord(manifest, side)?.docker
+  if (docker) identity.image = imageOf(docker)
+  return identity
+}
+
+/** The launch record that served `side` (a self-check's candidate is the baseline's server). */
+function launchRecord(manifest: Manifest, side: Side): LaunchRecord | undefined {
+  const sides = manifest.launch?.sides
+  return sides?.[side] ?? (manifest.self_check ? sides?.baseline : undefined)
 }
 
 /** Names the report's sides and context from the manifest (paths stay as they are, in the JSON). */
 export function attachIdentity(report: Report, manifest: Manifest): void {
   for (const side of SIDES) {
-    const identity = sideIdentity(manifest.sides[side], manifest)
+    const identity = sideIdentity(manifest.sides[side], manifest, side)
     if (identity) report[side].identity = identity
     if (!report[side].helm_version && manifest.helm_version) report[side].helm_version = manifest.helm_version
   }

@@ -7,6 +7,7 @@ import { request } from 'undici'
 import { redactUrl, redactUrlsIn } from '../secrets/redact.js'
 import { ServerNotReadyError } from '../errors.js'
 import { probeEngineVersion } from './identity.js'
+import { routeUrl } from './endpoint.js'
 
 export interface ProbeSettings {
   side: string
@@ -41,7 +42,7 @@ const PROGRESS_EVERY_MS = 10_000
 const MAX_RECORDED_BYTES = 64 * 1024
 
 export async function probeServer(settings: ProbeSettings): Promise<ProbeResult> {
-  const url = `${settings.baseUrl.replace(/\/+$/, '')}/models`
+  const url = routeUrl(settings.baseUrl, 'models')
   // What messages and the manifest show: userinfo and query values hidden.
   const shown = redactUrl(url)
   const started = Date.now()

@@ -16,6 +16,8 @@ import type { CliIo } from '../io.js'
 import type { GateConfig } from '../../config/types.js'
 import { instanceLines } from './plan-instances.js'
 import { redactUrl } from '../../secrets/redact.js'
+import { launchLines, scheduleLine, type LaunchPlanInput } from '../../launch/plan-lines.js'
+import { helmRunEnv } from '../../runner/run-sides.js'
 
 export const PLAN_USAGE = `usage: helm-gate plan --config FILE [options]
 
@@ -30,6 +32,8 @@ counted by \`helm-run --dry-run\` with the same entries.
   --ready-timeout SEC    the readiness timeout run would use (default 120)
   --discordance R        assumed share of changed answers (0/1 metrics, e.g. a self-check's flip
                          rate): warn when a comparison has too few instances for it
+  --sequential           plan the sides one after the other (as run --sequential)
+  --baseline-ref REF     the commit a launched baseline with checkout: base runs from (as run)
   --no-count             skip the dry run (no instance counts)
 `
 
@@ -40,6 +44,8 @@ const SPECS = {
   'ready-timeout': { value: true },
   discordance: { value: true },
   'no-count': { value: false },
+  sequential: { value: false },
+  'baseline-ref': { value: true },
   debug: { value: false },
   help: { value: false }
 }
@@ -75,8 +81,10 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   out.push(`# helm-gate plan for ${config.source}`)
   out.push(`# crfm-helm ${prepared.helm.version} (the run refuses any other installed version)`)
   out.push(`# fingerprint ${fingerprint(config)}`)
-  out.push(`# both sides run at the same time (run --sequential to change); cache disabled; fresh suite per side`)
+  const launchInput = launchPlanInput(config, prepared, io.env, args.flags.has('sequential'), args.options.get('baseline-ref') ?? null)
+  out.push(scheduleLine(launchInput), '# cache disabled; fresh suite per side')
   out.push(...readinessLines(prepared, readySeconds ?? DEFAULT_READINESS_TIMEOUT_MS / 1000))
+  out.push(...launchLines(launchInput))
   if (!args.flags.has('no-count')) out.push(...(await countLines(config, prepared, discordance, io)))
   for (const plan of prepared.plans) {
     out.push(
@@ -120,4 +128,25 @@ async function countLines(config: GateConfig, prepared: PreparedRun, discordance
   if (!result.ok) return [head, `#   could not count them: ${result.problem} (plan --no-count skips this)`]
   const { lines, warnings } = instanceLines(result.counts, config, { maxEvalInstances: prepared.helm.maxEvalInstances, discordance })
   return [head, ...lines.map(line => `#   ${line}`), ...warnings.map(line => `# WARNING ${line}`)]
+}
+
+/** The launch part of the plan sees what run would: the environment without the runner's credentials. */
+function launchPlanInput(
+  config: GateConfig,
+  prepared: PreparedRun,
+  env: NodeJS.ProcessEnv,
+  sequential: boolean,
+  baseRef: string | null
+): LaunchPlanInput {
+  const keyNames = Object.values(prepared.deployments).flatMap(d => (d.kind === 'server' && d.apiKeyEnv ? [d.apiKeyEnv] : []))
+  const secrets = keyNames.map(name => env[name]).filter((value): value is string => typeof value === 'string' && value.length > 0)
+  return {
+    settings: config.launch,
+    deployments: prepared.deployments,
+    source: config.source,
+    env: helmRunEnv(env, keyNames),
+    secrets,
+    sequential,
+    baseRef
+  }
 }
