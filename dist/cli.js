@@ -12712,8 +12712,10 @@ function exitCode(verdict) {
  * or notifications by looking at the *text nodes* after markdown and entities are decoded, so a
  * backslash or `&#64;` does not stop a mention. A zero-width joiner right after the trigger
  * character does: the mention and autolink patterns no longer match, and the reader still sees
- * the same text. Code spans and blocks are exempt from mentions and autolinks on GitHub; they
- * still get the `@` treatment, for renderers that are less careful.
+ * the same text. Code spans and blocks are exempt from mentions and autolinks on GitHub, so
+ * their text is left as written: a `file@sha` or an e-mail copied from code must be the real
+ * characters, not ones with an invisible joiner that breaks the copy. (The one exception is an
+ * HTML comment opener, see neutraliseCommentOpeners.)
  */
 const ZWJ = '\u200D';
 /**
@@ -12810,14 +12812,6 @@ function escapeHtmlText(text, maxLength) {
         .replace(MARKDOWN_PUNCTUATION, ch => `&#${ch.charCodeAt(0)};`);
 }
 /**
- * GitHub itself never notifies from code, but the same markdown reaches other renderers (e-mail
- * notifications, chat integrations that unfurl comments) that may not know that. Only `@` is
- * touched, so the code reads and copies the same apart from one invisible character.
- */
-function neutraliseMentionsInCode(text) {
-    return neutraliseCommentOpeners(text.replace(/@/g, `@${ZWJ}`));
-}
-/**
  * `<!--` gets a zero-width joiner after `<!`: the sticky comment is found by its marker, an HTML
  * comment, and a body must hold that marker exactly once. Model output quoting the marker (or
  * any HTML comment opener) inside a code span or block would otherwise carry it verbatim; outside
@@ -12843,7 +12837,7 @@ function codeSpan(text, options = {}) {
         clean = truncateText(clean, options.maxLength);
     if (clean.length === 0)
         return '';
-    clean = neutraliseMentionsInCode(clean);
+    clean = neutraliseCommentOpeners(clean);
     if (options.inTable)
         clean = clean.replace(/\|/g, '\\|');
     const fence = '`'.repeat(longestBacktickRun(clean) + 1);
@@ -12859,7 +12853,7 @@ function codeSpan(text, options = {}) {
  * `info` is the (trusted) language tag.
  */
 function codeBlock(text, info = '') {
-    const clean = neutraliseMentionsInCode(sanitizeText(text).replace(/\n+$/, ''));
+    const clean = neutraliseCommentOpeners(sanitizeText(text).replace(/\n+$/, ''));
     const fence = '`'.repeat(Math.max(3, longestBacktickRun(clean) + 1));
     return `${fence}${info}\n${clean}\n${fence}`;
 }
@@ -14161,11 +14155,13 @@ function sidesBlock(report) {
             return 'run by this gate';
         if (o.kind === 'artifact')
             return `from ${o.artifact_name ? codeSpan(o.artifact_name, { maxLength: 60, inTable: true }) : 'shard artifacts'}`;
-        const parts = ['archived'];
+        // "archived baseline #1125 from run 1201 at `abc…`, 2.0 h old": the artifact and the run, never a path.
+        let archived = 'archived baseline';
+        if (o.artifact_id !== undefined)
+            archived += ` #${o.artifact_id}`;
         if (o.workflow_run_id !== undefined)
-            parts.push(`run ${escapeInline(String(o.workflow_run_id), 20)}`);
-        if (o.head_sha)
-            parts.push(`at ${codeSpan(o.head_sha.slice(0, 12), { inTable: true })}`);
+            archived += ` from run ${o.workflow_run_id}`;
+        const parts = [escapeInline(archived, 80) + (o.head_sha ? ` at ${codeSpan(o.head_sha.slice(0, 12), { inTable: true })}` : '')];
         if (o.age_hours !== undefined && Number.isFinite(o.age_hours))
             parts.push(ageText(o.age_hours));
         return parts.join(', ');
@@ -14194,10 +14190,8 @@ function sidesBlock(report) {
     return [...(lines.length > 2 ? lines : []), ...(lines.length > 2 ? [''] : []), `${facts.join(' · ')}.`];
 }
 function ageText(hours) {
-    if (hours < 1)
-        return 'less than an hour old';
     if (hours < 48)
-        return `${formatCount(Math.round(hours))} h old`;
+        return `${Math.max(0, hours).toFixed(1)} h old`;
     return `${formatCount(Math.round(hours / 24))} days old`;
 }
 function linksBlock(links) {
@@ -60714,6 +60708,7 @@ async function runGate(settings) {
             cwd: settings.cwd
         });
         errors.push(...outcome.errors);
+        await settings.sidesDone?.(sideLogs(outcome, outDir));
     }
     for (const error of errors.slice(settings.priorErrors?.length ?? 0))
         settings.progress?.(`helm-gate: ${error.describe()}`);
@@ -60761,6 +60756,19 @@ async function runGate(settings) {
     report.notes.push(...(outcome?.notes ?? []));
     attachIdentity(report, manifest);
     return { report, manifest, paths };
+}
+function sideLogs(outcome, outDir) {
+    const logs = [];
+    for (const side of SIDES) {
+        const ran = outcome.sides[side];
+        if (ran)
+            logs.push({ title: `${side} helm-run output`, prefix: `[${side}]`, file: ran.logFile });
+    }
+    for (const [side, record] of Object.entries(outcome.launch?.sides ?? {})) {
+        if (record)
+            logs.push({ title: `${side} server output`, prefix: `[${side} server]`, file: path.resolve(outDir, record.log_file) });
+    }
+    return logs;
 }
 
 /**

@@ -9,75 +9,40 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { commentMarker } from '../../src/action/constants.js'
-
-const COMMENT_MARKER = commentMarker('.github/helm-gate.yml')
 import { extractZip, listZipEntries } from '../../test-support/fake-github/zip-reader.js'
-import { helmRunFixtures } from '../../test-support/action-harness/fixtures.js'
-import { installFakeHelmRun, runAction, type ActionRun } from '../../test-support/action-harness/harness.js'
+import { runAction } from '../../test-support/action-harness/harness.js'
+import {
+  BASE_SHA,
+  expectOutcome,
+  GATE_PATH,
+  gateScenario,
+  HEAD_SHA,
+  type GateRun,
+  type GateScenario
+} from '../../test-support/action-harness/scenario.js'
 import { FakeGitHub, type ArtifactRecord } from '../../test-support/fake-github/server.js'
 import { zipDirectory } from '../../test-support/fake-github/zip-writer.js'
 
-const BASE_SHA = 'a'.repeat(40)
-const HEAD_SHA = 'd'.repeat(40)
-const GATE_PATH = '.github/helm-gate.yml'
+const COMMENT_MARKER = commentMarker(GATE_PATH)
 
+let scenario: GateScenario
 let fixtures: string
-let helmRun: string
-let prodEnv: string
 const fakes: FakeGitHub[] = []
 
 beforeAll(async () => {
-  fixtures = await helmRunFixtures()
-  const root = await mkdtemp(path.join(tmpdir(), 'helm-gate-it-'))
-  helmRun = await installFakeHelmRun(path.join(root, 'bin'))
-  prodEnv = path.join(root, 'prod_env')
-  await mkdir(prodEnv)
-  await writeFile(
-    path.join(prodEnv, 'model_deployments.yaml'),
-    [
-      'model_deployments:',
-      '  - name: ci/baseline',
-      '    model_name: ci/model',
-      '    tokenizer_name: simple/tokenizer1',
-      '    max_sequence_length: 2048',
-      '    client_spec: {class_name: "helm.clients.simple_client.SimpleClient"}',
-      '  - name: ci/candidate',
-      '    model_name: ci/model',
-      '    tokenizer_name: simple/tokenizer1',
-      '    max_sequence_length: 2048',
-      '    client_spec: {class_name: "helm.clients.simple_client.SimpleClient"}',
-      ''
-    ].join('\n')
-  )
+  scenario = await gateScenario()
+  fixtures = scenario.fixtures
 }, 120_000)
 
 afterEach(async () => {
   for (const fake of fakes.splice(0)) await fake.stop()
 })
 
-function gateFile(options: { maxDrop?: number; entries?: string[]; extra?: string } = {}): string {
-  const entries = options.entries ?? ['simple_mcqa']
-  return [
-    'version: 1',
-    'helm:',
-    '  version: "0.5.16"',
-    '  max_eval_instances: 79',
-    `  command: ${JSON.stringify(helmRun)}`,
-    'deployments:',
-    `  baseline: {prod_env: ${JSON.stringify(prodEnv)}, deployment: ci/baseline}`,
-    `  candidate: {prod_env: ${JSON.stringify(prodEnv)}, deployment: ci/candidate}`,
-    'runs:',
-    ...entries.flatMap(entry => [
-      `  - entry: ${entry}`,
-      '    metric: exact_match',
-      '    split: test',
-      `    max_drop: ${options.maxDrop ?? 0.05}`
-    ]),
-    'statistics: {resamples: 2000}',
-    options.extra ?? '',
-    ''
-  ].join('\n')
-}
+const gateFile: GateScenario['gateFile'] = options => scenario.gateFile(options)
+const workspaceWith = (text: string): Promise<string> => scenario.workspaceWith(text)
+const prPayload: GateScenario['prPayload'] = (fake, options) => scenario.prPayload(fake, options)
+const gatePullRequest = (options: GateRun) => scenario.gatePullRequest(options)
+const archiveBaseline: GateScenario['archiveBaseline'] = (fake, runId, text) => scenario.archiveBaseline(fake, runId, text)
 
 async function startFake(): Promise<FakeGitHub> {
   const fake = await new FakeGitHub().start()
@@ -85,94 +50,10 @@ async function startFake(): Promise<FakeGitHub> {
   return fake
 }
 
-async function workspaceWith(text: string): Promise<string> {
-  const workspace = await mkdtemp(path.join(tmpdir(), 'helm-gate-ws-'))
-  await mkdir(path.join(workspace, '.github'))
-  await writeFile(path.join(workspace, GATE_PATH), text)
-  return workspace
-}
-
-function prPayload(fake: FakeGitHub, options: { forkId?: number; author?: string } = {}): Record<string, unknown> {
-  const repository = { id: fake.repo.id, name: fake.repo.name, full_name: `${fake.repo.owner}/${fake.repo.name}`, default_branch: 'main' }
-  return {
-    action: 'synchronize',
-    number: 7,
-    repository,
-    pull_request: {
-      number: 7,
-      user: { login: options.author ?? 'octocat' },
-      head: { sha: HEAD_SHA, ref: 'feature', repo: { id: options.forkId ?? fake.repo.id } },
-      base: { sha: BASE_SHA, ref: 'main', repo: { id: fake.repo.id } }
-    }
-  }
-}
-
-interface GateRun {
-  fake: FakeGitHub
-  base?: string
-  head?: string
-  inputs?: Record<string, string>
-  env?: Record<string, string>
-  runId?: number
-  runAttempt?: number
-  token?: string
-  payload?: Record<string, unknown>
-}
-
-/** A pull_request run of mode gate; the base commit's gate file is served by the contents API. */
-async function gatePullRequest(options: GateRun): Promise<ActionRun> {
-  const base = options.base ?? gateFile()
-  options.fake.seedFile(BASE_SHA, GATE_PATH, base)
-  const workspace = await workspaceWith(options.head ?? base)
-  return runAction({
-    fake: options.fake,
-    inputs: { config: GATE_PATH, ...options.inputs },
-    eventName: 'pull_request',
-    payload: options.payload ?? prPayload(options.fake),
-    workspace,
-    runId: options.runId ?? 100,
-    runAttempt: options.runAttempt,
-    sha: 'e'.repeat(40),
-    ref: 'refs/pull/7/merge',
-    token: options.token,
-    env: { FAKE_HELM_FIXTURES: fixtures, ...options.env }
-  })
-}
-
-/** Mode baseline on a push to main, as the refresh workflow runs it. */
-async function archiveBaseline(fake: FakeGitHub, runId: number, text = gateFile()): Promise<ActionRun> {
-  fake.seedRun({ id: runId, event: 'push', head_branch: 'main', head_sha: BASE_SHA })
-  const workspace = await workspaceWith(text)
-  const result = await runAction({
-    fake,
-    inputs: { config: GATE_PATH, mode: 'baseline', 'retention-days': '30' },
-    eventName: 'push',
-    payload: { repository: { id: fake.repo.id, default_branch: 'main' } },
-    workspace,
-    runId,
-    sha: BASE_SHA,
-    ref: 'refs/heads/main',
-    env: { FAKE_HELM_FIXTURES: fixtures }
-  })
-  expect(result.code).toBe(0)
-  return result
-}
-
 async function unzipArtifact(record: ArtifactRecord): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'helm-gate-artifact-'))
   await extractZip(record.bytes as Buffer, dir)
   return dir
-}
-
-function describeRun(run: ActionRun): string {
-  return `exit ${run.code}\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}`
-}
-
-/** Exit code and verdict, with the action's output in the failure message. */
-function expectOutcome(run: ActionRun, code: number, verdict: string): void {
-  if (run.code !== code || run.outputs.verdict !== verdict) {
-    throw new Error(`expected exit ${code} and verdict ${verdict}, got verdict ${run.outputs.verdict}\n${describeRun(run)}`)
-  }
 }
 
 function expectClean(fake: FakeGitHub): void {
@@ -449,7 +330,7 @@ describe('the bundled action against a local GitHub', () => {
     expect(Number(run.outputs['baseline-age-hours'])).toBeGreaterThanOrEqual(0)
     expect(run.stdout).toMatch(/fake helm-run: side candidate/)
     expect(run.stdout).not.toMatch(/fake helm-run: side baseline/)
-    expect(fake.comments[0].body).toMatch(new RegExp(`archived artifact ${archive[0].id}`))
+    expect(fake.comments[0].body).toContain(`archived baseline \\#\u200D${archive[0].id} from run 500`)
     expectClean(fake)
   }, 60_000)
 

@@ -521,7 +521,7 @@ const MARKER = '<!-- helm-gate:sticky-comment -->'
 const MARKDOWN_CASES: Case[] = [
   injectionCase('the sticky-comment marker', MARKER, [MARKER, '<!--']),
   injectionCase('the marker in a code fence', `\`\`\`\n${MARKER}\n\`\`\``, [MARKER, '<!--']),
-  injectionCase('an @mention', 'cc @octocat please', ['@octocat']),
+  injectionCase('an @mention', 'cc @octocat please', [], ['@octocat']),
   injectionCase('a script tag', '</details><script>alert(1)</script>', [], ['<script>', '</details>\n<script']),
   injectionCase('a markdown link', '[click](https://evil.example/x)', [], ['](https://evil.example', 'https://evil']),
   injectionCase('an issue reference', 'fixes #123', [], ['#123']),

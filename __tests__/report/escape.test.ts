@@ -127,10 +127,7 @@ describe('codeBlock', () => {
     expect(structure.fences).toHaveLength(1)
     expect(structure.unclosedFence).toBe(false)
     expect(structure.liveLines).toEqual([])
-    expect(structure.fences[0].content.join('\n')).toBe(
-      sanitizeText(input).replace(/\n+$/, '').replace(/@/g, '@\u200D').replace(/<!--/g, '<!\u200D--')
-    )
-    expect(block).not.toMatch(/@[A-Za-z0-9]/)
+    expect(structure.fences[0].content.join('\n')).toBe(sanitizeText(input).replace(/\n+$/, '').replace(/<!--/g, '<!\u200D--'))
   })
 
   test('a hostile closing fence and </details> stay inside the block', () => {

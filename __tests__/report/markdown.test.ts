@@ -152,8 +152,8 @@ describe('renderMarkdown: hostile text', () => {
   })
   const s = structureOf(md)
 
-  test('no mention anywhere, not even in code; no issue link or bare URL in live text', () => {
-    expect(md).not.toMatch(/@octocat|@github\/security-team/)
+  test('no mention, issue link or bare URL in live text (code is left as written: GitHub never links there)', () => {
+    expect(s.liveText).not.toMatch(/@octocat|@github\/security-team/)
     expect(s.liveText).not.toMatch(/#123/)
     expect(s.liveText).not.toMatch(/https:\/\/evil|www\.evil/)
     // The hostile text is there, neutralised, not dropped.
@@ -246,7 +246,7 @@ describe('renderMarkdown: the sides are named by what they are', () => {
       helm_version: '0.5.16',
       identity: {
         ...identity('llama-3.1-8b', '10.0.0.5:8000'),
-        origin: { kind: 'archived', workflow_run_id: 4242, head_sha: 'abcdef0123456789abcdef', age_hours: 5.2 }
+        origin: { kind: 'archived', artifact_id: 1125, workflow_run_id: 4242, head_sha: 'abcdef0123456789abcdef', age_hours: 5.2 }
       }
     },
     candidate: {
@@ -269,7 +269,7 @@ describe('renderMarkdown: the sides are named by what they are', () => {
     expect(md).not.toContain('/home/runner')
     expect(md).toContain('| Deployment | `llama-3.1-8b` on `10.0.0.5:8000` (chat) | `llama-3.1-8b-fp8` on `10.0.0.6:8000` (chat) |')
     expect(md).toContain('version `0.6.3` · weights `meta-llama/Llama-3.1-8B-Instruct` · context 8,192 · by vllm')
-    expect(md).toContain('| Source | archived, run 4242, at `abcdef012345`, 5 h old | run by this gate |')
+    expect(md).toContain('| Source | archived baseline \\#\u200D1125 from run 4242 at `abcdef012345`, 5.2 h old | run by this gate |')
     expect(md).toContain('Gate set `0123456789abcdef`')
   })
 

@@ -12,8 +12,9 @@ export interface ActionIO {
   info(message: string): void
   /** Request details; shown when the workflow enables step debug logging. */
   debug(message: string): void
-  /** Folds the lines `fn` logs under one title in the job log (`::group::`). */
-  group<T>(title: string, fn: () => Promise<T>): Promise<T>
+  /** Starts folding the following lines under `title` in the job log (`::group::`); see JobLog. */
+  startGroup(title: string): void
+  endGroup(): void
   warning(message: string): void
   error(message: string): void
   setFailed(message: string): void

@@ -9,6 +9,7 @@ import type { Manifest } from '../model/manifest.js'
 import type { Session } from './session.js'
 
 export async function evidenceDir(session: Session): Promise<string> {
+  // visible-paths.ts (via openSession) names this directory too.
   const dir = path.join(session.outRoot, 'evidence')
   await mkdir(dir, { recursive: true })
   return dir

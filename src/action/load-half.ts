@@ -36,7 +36,9 @@ export async function withLoadHalf(
 ): Promise<Report> {
   if (!wantsLoad(session.settings.load, mode, config)) return report
   const io = session.deps.io
-  io.info('helm-gate: the load half starts (docs/load.md)')
-  const loaded = await runLoadHalf(config, evidence, { env: session.deps.env, progress: line => io.info(line), gateSetOutput })
-  return attachLoad(report, loaded.report)
+  return session.jobLog.phase('load half', async () => {
+    io.info('helm-gate: the load half starts (docs/load.md)')
+    const loaded = await runLoadHalf(config, evidence, { env: session.deps.env, progress: line => io.info(line), gateSetOutput })
+    return attachLoad(report, loaded.report)
+  })
 }

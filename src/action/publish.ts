@@ -13,6 +13,7 @@ import type { Report } from '../model/report.js'
 import { renderCheckRun } from '../report/check-run.js'
 import { renderMarkdown, type MarkdownOptions } from '../report/markdown.js'
 import { commentMarker, OUTPUTS } from './constants.js'
+import { reportForPullRequest } from './visible-paths.js'
 import type { Session } from './session.js'
 
 export interface PublishRequest {
@@ -37,7 +38,8 @@ export function artifactsLink(session: Session, artifactId: number | null): stri
 export async function publish(session: Session, request: PublishRequest): Promise<PublishResult> {
   const { deps, settings, event } = session
   const { io } = deps
-  const { report } = request
+  // Errors name files by absolute path; the pull request sees them inside the artifact instead.
+  const report = reportForPullRequest(request.report, session.pathRoots)
   const base: MarkdownOptions = {
     maxLength: LIMITS.comment,
     links: { run: event.runUrl, artifacts: artifactsLink(session, request.artifactId) },

@@ -14,6 +14,7 @@ import { gateMode } from './modes/gate.js'
 import type { ModeOutcome } from './modes/outcome.js'
 import { runShardMode } from './modes/run-shard.js'
 import { openSession, type Session } from './session.js'
+import { hidePaths } from './visible-paths.js'
 
 const MODES: Record<Session['settings']['mode'], (session: Session) => Promise<ModeOutcome>> = {
   gate: gateMode,
@@ -27,9 +28,11 @@ export async function run(deps: ActionDeps = defaultDeps()): Promise<void> {
   try {
     const session = await openSession(deps)
     const outcome = await MODES[session.settings.mode](session)
-    io.info(`helm-gate ${session.settings.mode}: ${outcome.verdict}. ${outcome.headline}`)
+    // The failure becomes an annotation on the pull request's checks: no runner path in it.
+    const headline = hidePaths(outcome.headline, session.pathRoots)
+    io.info(`helm-gate ${session.settings.mode}: ${outcome.verdict}. ${headline}`)
     if (failsJob(outcome.verdict, session.settings.inconclusive)) {
-      io.setFailed(failureMessage(outcome.verdict, outcome.headline))
+      io.setFailed(failureMessage(outcome.verdict, headline))
     }
   } catch (error) {
     io.setFailed(error instanceof GateError ? error.describe() : `helm-gate failed: ${(error as Error).stack ?? error}`)

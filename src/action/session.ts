@@ -9,6 +9,8 @@ import type { GitHubClient } from '../github/client.js'
 import type { ActionDeps } from './deps.js'
 import { deriveEvent, type EventInfo } from './event.js'
 import { readSettings, type ActionSettings } from './inputs.js'
+import { JobLog } from './job-log.js'
+import { runnerPathRoots, type PathRoot } from './visible-paths.js'
 
 export interface Session {
   deps: ActionDeps
@@ -24,6 +26,10 @@ export interface Session {
   outRoot: string
   client: GitHubClient
   repo: { owner: string; repo: string }
+  /** The job log, folded by phase. */
+  jobLog: JobLog
+  /** The runner's directories, which what the pull request sees must not show (visible-paths.ts). */
+  pathRoots: PathRoot[]
 }
 
 export async function openSession(deps: ActionDeps): Promise<Session> {
@@ -48,7 +54,9 @@ export async function openSession(deps: ActionDeps): Promise<Session> {
     workDir,
     outRoot,
     client: deps.github(settings.githubToken),
-    repo: { owner: event.owner, repo: event.repo }
+    repo: { owner: event.owner, repo: event.repo },
+    jobLog: new JobLog(deps.io),
+    pathRoots: runnerPathRoots({ evidence: path.join(outRoot, 'evidence'), outRoot, workDir, workspace, runnerTemp: env.RUNNER_TEMP })
   }
 }
 

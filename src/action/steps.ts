@@ -121,9 +121,7 @@ export async function planBaseline(session: Session, config: GateConfig, fingerp
         return {
           archivedPath: baselinePath,
           origin: o,
-          note:
-            `Baseline: archived artifact ${o.artifact_id} from workflow run ${o.workflow_run_id} ` +
-            `(commit ${(o.head_sha ?? 'unknown').slice(0, 12)} on ${event.defaultBranch}), ${o.age_hours} hours old.`,
+          note: `Baseline: ${describeArchive(o)} (commit ${(o.head_sha ?? 'unknown').slice(0, 12)} on ${event.defaultBranch}).`,
           errors: []
         }
       }
@@ -147,11 +145,24 @@ export async function planBaseline(session: Session, config: GateConfig, fingerp
   return { archivedPath: null, origin: { kind: 'run' }, note: `Baseline: run in this job because ${reason}.`, errors: [] }
 }
 
+/** "archived baseline #1125 from run 1201, 2.0 h old": the artifact and its run, never where it was unpacked. */
+export function describeArchive(origin: BaselineOrigin): string {
+  const age = origin.age_hours === undefined ? '' : `, ${origin.age_hours.toFixed(1)} h old`
+  return `archived baseline #${origin.artifact_id ?? '?'} from run ${origin.workflow_run_id ?? '?'}${age}`
+}
+
 /**
  * What every mode hands runGate: its evidence directory as the output folder, the gate file's
- * origin, the workflow run, and helm-run's output in the job log.
+ * origin, the workflow run, and the job log: progress lines while the sides run, then each
+ * side's complete helm-run output in a group of its own (never interleaved), then the phase
+ * `next` (what runGate does after the sides: compare, or only record).
  */
-export async function pipelineSettings(session: Session, config: GateConfig, configSource: string): Promise<GateSettings> {
+export async function pipelineSettings(
+  session: Session,
+  config: GateConfig,
+  configSource: string,
+  next = 'compare'
+): Promise<GateSettings> {
   const { deps } = session
   return {
     config,
@@ -161,8 +172,11 @@ export async function pipelineSettings(session: Session, config: GateConfig, con
     event: manifestEvent(session),
     env: deps.env,
     cwd: session.workDir,
-    log: line => deps.io.info(line),
     progress: line => deps.io.info(line),
+    sidesDone: async logs => {
+      await session.jobLog.replay(logs)
+      session.jobLog.start(next)
+    },
     ...launchSettings(session, config)
   }
 }
@@ -218,5 +232,5 @@ export async function uploadEvidence(session: Session, name: string, dir: string
 
 /** One phase of the job log, folded under its title (`::group::`), so helm-run's lines do not flood it. */
 export function phase<T>(session: Session, title: string, fn: () => Promise<T>): Promise<T> {
-  return session.deps.io.group(`helm-gate: ${title}`, fn)
+  return session.jobLog.phase(title, fn)
 }

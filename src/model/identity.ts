@@ -18,6 +18,7 @@ export interface EngineIdentity {
 export interface SideOrigin {
   /** run: measured by this gate; archived: a reused baseline; artifact: taken from shard artifacts. */
   kind: 'run' | 'archived' | 'artifact'
+  artifact_id?: number
   artifact_name?: string
   workflow_run_id?: number
   head_sha?: string

@@ -62,10 +62,23 @@ export interface GateSettings {
   env?: NodeJS.ProcessEnv
   /** Where a relative helm.command is resolved. */
   cwd?: string
-  /** Every helm-run output line, prefixed with its side. */
+  /** Every helm-run output line, prefixed with its side, as it comes (both sides interleaved). */
   log?: (line: string) => void
   /** Short progress lines. */
   progress?: (line: string) => void
+  /**
+   * Called once the sides have run (launched servers stopped), before the comparison, with each
+   * side's complete log file: the action shows each in a job-log group of its own.
+   */
+  sidesDone?: (logs: SideLog[]) => Promise<void>
+}
+
+/** A log file one side wrote while it ran: helm-run's output, or a launched server's. */
+export interface SideLog {
+  title: string
+  /** Put before every line when the log is shown, e.g. `[candidate]`. */
+  prefix: string
+  file: string
 }
 
 export interface GateResult {
@@ -103,6 +116,7 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
       cwd: settings.cwd
     })
     errors.push(...outcome.errors)
+    await settings.sidesDone?.(sideLogs(outcome, outDir))
   }
 
   for (const error of errors.slice(settings.priorErrors?.length ?? 0)) settings.progress?.(`helm-gate: ${error.describe()}`)
@@ -151,4 +165,16 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
   report.notes.push(...(outcome?.notes ?? []))
   attachIdentity(report, manifest)
   return { report, manifest, paths }
+}
+
+function sideLogs(outcome: RunOutcome, outDir: string): SideLog[] {
+  const logs: SideLog[] = []
+  for (const side of SIDES) {
+    const ran = outcome.sides[side]
+    if (ran) logs.push({ title: `${side} helm-run output`, prefix: `[${side}]`, file: ran.logFile })
+  }
+  for (const [side, record] of Object.entries(outcome.launch?.sides ?? {})) {
+    if (record) logs.push({ title: `${side} server output`, prefix: `[${side} server]`, file: path.resolve(outDir, record.log_file) })
+  }
+  return logs
 }

@@ -13,8 +13,10 @@
  * or notifications by looking at the *text nodes* after markdown and entities are decoded, so a
  * backslash or `&#64;` does not stop a mention. A zero-width joiner right after the trigger
  * character does: the mention and autolink patterns no longer match, and the reader still sees
- * the same text. Code spans and blocks are exempt from mentions and autolinks on GitHub; they
- * still get the `@` treatment, for renderers that are less careful.
+ * the same text. Code spans and blocks are exempt from mentions and autolinks on GitHub, so
+ * their text is left as written: a `file@sha` or an e-mail copied from code must be the real
+ * characters, not ones with an invisible joiner that breaks the copy. (The one exception is an
+ * HTML comment opener, see neutraliseCommentOpeners.)
  */
 
 const ZWJ = '\u200D'
@@ -120,15 +122,6 @@ export function escapeHtmlText(text: string, maxLength?: number): string {
 }
 
 /**
- * GitHub itself never notifies from code, but the same markdown reaches other renderers (e-mail
- * notifications, chat integrations that unfurl comments) that may not know that. Only `@` is
- * touched, so the code reads and copies the same apart from one invisible character.
- */
-function neutraliseMentionsInCode(text: string): string {
-  return neutraliseCommentOpeners(text.replace(/@/g, `@${ZWJ}`))
-}
-
-/**
  * `<!--` gets a zero-width joiner after `<!`: the sticky comment is found by its marker, an HTML
  * comment, and a body must hold that marker exactly once. Model output quoting the marker (or
  * any HTML comment opener) inside a code span or block would otherwise carry it verbatim; outside
@@ -153,7 +146,7 @@ export function codeSpan(text: string, options: { inTable?: boolean; maxLength?:
   let clean = toSingleLine(sanitizeText(roughCut(text, options.maxLength)))
   if (options.maxLength !== undefined) clean = truncateText(clean, options.maxLength)
   if (clean.length === 0) return ''
-  clean = neutraliseMentionsInCode(clean)
+  clean = neutraliseCommentOpeners(clean)
   if (options.inTable) clean = clean.replace(/\|/g, '\\|')
   const fence = '`'.repeat(longestBacktickRun(clean) + 1)
   // A span that starts or ends with a backtick (or a space) needs padding; CommonMark strips
@@ -169,7 +162,7 @@ export function codeSpan(text: string, options: { inTable?: boolean; maxLength?:
  * `info` is the (trusted) language tag.
  */
 export function codeBlock(text: string, info = ''): string {
-  const clean = neutraliseMentionsInCode(sanitizeText(text).replace(/\n+$/, ''))
+  const clean = neutraliseCommentOpeners(sanitizeText(text).replace(/\n+$/, ''))
   const fence = '`'.repeat(Math.max(3, longestBacktickRun(clean) + 1))
   return `${fence}${info}\n${clean}\n${fence}`
 }

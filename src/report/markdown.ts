@@ -199,9 +199,11 @@ function sidesBlock(report: Report): string[] {
     if (o.kind === 'run') return 'run by this gate'
     if (o.kind === 'artifact')
       return `from ${o.artifact_name ? codeSpan(o.artifact_name, { maxLength: 60, inTable: true }) : 'shard artifacts'}`
-    const parts = ['archived']
-    if (o.workflow_run_id !== undefined) parts.push(`run ${escapeInline(String(o.workflow_run_id), 20)}`)
-    if (o.head_sha) parts.push(`at ${codeSpan(o.head_sha.slice(0, 12), { inTable: true })}`)
+    // "archived baseline #1125 from run 1201 at `abc…`, 2.0 h old": the artifact and the run, never a path.
+    let archived = 'archived baseline'
+    if (o.artifact_id !== undefined) archived += ` #${o.artifact_id}`
+    if (o.workflow_run_id !== undefined) archived += ` from run ${o.workflow_run_id}`
+    const parts = [escapeInline(archived, 80) + (o.head_sha ? ` at ${codeSpan(o.head_sha.slice(0, 12), { inTable: true })}` : '')]
     if (o.age_hours !== undefined && Number.isFinite(o.age_hours)) parts.push(ageText(o.age_hours))
     return parts.join(', ')
   }
@@ -229,8 +231,7 @@ function sidesBlock(report: Report): string[] {
 }
 
 function ageText(hours: number): string {
-  if (hours < 1) return 'less than an hour old'
-  if (hours < 48) return `${formatCount(Math.round(hours))} h old`
+  if (hours < 48) return `${Math.max(0, hours).toFixed(1)} h old`
   return `${formatCount(Math.round(hours / 24))} days old`
 }
 

@@ -6,7 +6,9 @@
 #   baseline:  instance correct when a stable hash of its id puts it in the first 80%;
 #   candidate: the same, except FAKE_HELM_CANDIDATE_LOSSES correct instances become wrong.
 # FAKE_HELM_FAIL=<side> makes that side fail like helm-run does: a log line, an empty run
-# directory, exit status 1. The side is the last segment of --output-path (the runner's layout).
+# directory, exit status 1. FAKE_HELM_TRUNCATE=<side> makes that side exit 0 but leave each
+# per_instance_stats.json cut in half (a broken run directory). The side is the last segment of
+# --output-path (the runner's layout).
 # The runner launches it with the interpreter named on the first line (written by the harness),
 # which has crfm-helm installed, so the runner's version check sees the real installed version.
 import argparse
@@ -65,6 +67,9 @@ for name in names:
         for stat in record["stats"]:
             if stat["name"]["name"] == "exact_match" and stat["count"] > 0:
                 stat.update(sum=value * stat["count"], sum_squared=value * stat["count"], min=value, max=value, mean=value)
+    text = json.dumps(records, indent=2)
+    if os.environ.get("FAKE_HELM_TRUNCATE") == side:
+        text = text[: len(text) // 2]
     with open(path, "w") as f:
-        json.dump(records, f, indent=2)
+        f.write(text)
 print("fake helm-run: done", flush=True)

@@ -24,6 +24,8 @@ export interface ActionRun {
   outputs: Record<string, string>
   summary: string
   workspace: string
+  /** The RUNNER_TEMP the action was given. */
+  runnerTemp: string
 }
 
 export interface ActionInvocation {
@@ -125,7 +127,8 @@ export async function runAction(invocation: ActionInvocation): Promise<ActionRun
     stderr,
     outputs: parseOutputFile(await readFile(files.output, 'utf8')),
     summary: await readFile(files.summary, 'utf8'),
-    workspace: invocation.workspace
+    workspace: invocation.workspace,
+    runnerTemp
   }
 }
 

@@ -11,7 +11,7 @@ import { runGate } from '../../pipeline/run-gate.js'
 import { OUTPUTS } from '../constants.js'
 import { evidenceDir } from '../evidence.js'
 import type { Session } from '../session.js'
-import { loadGateFile, pipelineSettings, uploadEvidence } from '../steps.js'
+import { loadGateFile, phase, pipelineSettings, uploadEvidence } from '../steps.js'
 import type { ModeOutcome } from './outcome.js'
 
 export async function baselineMode(session: Session): Promise<ModeOutcome> {
@@ -27,13 +27,11 @@ export async function baselineMode(session: Session): Promise<ModeOutcome> {
   const errors: ReportIssue[] = []
   let archiveName: string | null = null
   try {
-    const { config, origin } = await loadGateFile(session)
-    const { report, manifest } = await runGate({
-      ...(await pipelineSettings(session, config, origin)),
-      sides: ['baseline'],
-      compare: false,
-      baselineOrigin: { kind: 'run' }
-    })
+    const { config, origin } = await phase(session, 'gate file', () => loadGateFile(session))
+    const gate = await pipelineSettings(session, config, origin, 'manifest')
+    const { report, manifest } = await phase(session, 'helm-run', () =>
+      runGate({ ...gate, sides: ['baseline'], compare: false, baselineOrigin: { kind: 'run' } })
+    )
     errors.push(...report.errors)
     if (manifest.complete) archiveName = baselineArtifactName(settings.baselineArtifact, manifest.fingerprint)
   } catch (error) {
@@ -43,15 +41,17 @@ export async function baselineMode(session: Session): Promise<ModeOutcome> {
 
   // An incomplete baseline is uploaded as evidence under another name, so it can never be reused.
   const name = archiveName ?? evidenceArtifactName('baseline', gateSlug(session.repoPath), event.runAttempt)
-  // Names are unique per workflow run, and a re-run attempt shares the run: replace the old one.
-  if (archiveName) {
-    try {
-      await deps.artifacts().remove(archiveName)
-    } catch (error) {
-      io.warning(`could not replace the earlier archive ${archiveName}: ${(error as Error).message}`)
+  const upload = await phase(session, 'archive', async () => {
+    // Names are unique per workflow run, and a re-run attempt shares the run: replace the old one.
+    if (archiveName) {
+      try {
+        await deps.artifacts().remove(archiveName)
+      } catch (error) {
+        io.warning(`could not replace the earlier archive ${archiveName}: ${(error as Error).message}`)
+      }
     }
-  }
-  const upload = await uploadEvidence(session, name, dir)
+    return uploadEvidence(session, name, dir)
+  })
   io.setOutput(OUTPUTS.artifactName, name)
   if (upload.id !== null) io.setOutput(OUTPUTS.artifactId, upload.id)
   if (archiveName && upload.id === null) {

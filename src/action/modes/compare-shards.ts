@@ -23,7 +23,7 @@ import { withLoadHalf } from '../load-half.js'
 import { publish } from '../publish.js'
 import { sessionFingerprint } from '../launch-policy.js'
 import type { Session } from '../session.js'
-import { loadGateFile, pipelineSettings, uploadEvidence, writeReports } from '../steps.js'
+import { loadGateFile, phase, pipelineSettings, uploadEvidence, writeReports } from '../steps.js'
 import { setCommonOutputs } from './gate.js'
 import type { ModeOutcome } from './outcome.js'
 
@@ -36,63 +36,83 @@ export async function compareShardsMode(session: Session): Promise<ModeOutcome> 
   let origin: BaselineOrigin | null = null
   let prNumber: number | null = event.pullRequest?.number ?? null
   try {
-    const gateFile = await loadGateFile(session)
-    config = gateFile.config
+    const gateFile = await phase(session, 'gate file', () => loadGateFile(session))
+    const gateConfig = gateFile.config
+    config = gateConfig
     change = gateFile.change
-    const fingerprint = await sessionFingerprint(session, config)
-    const fromOtherRun = event.eventName === 'workflow_run' && event.sourceRunId !== null
-    const listed = fromOtherRun
-      ? await listRunArtifacts(session.client, session.repo, event.sourceRunId as number)
-      : await deps.artifacts().list()
-    const set = selectShardSet(listed, gateSlug(session.repoPath))
-    if (!set.ok) throw new GateError('shards.incomplete', set.reason)
+    const shards = await phase(session, 'shards', async () => {
+      const fingerprint = await sessionFingerprint(session, gateConfig)
+      const fromOtherRun = event.eventName === 'workflow_run' && event.sourceRunId !== null
+      const listed = fromOtherRun
+        ? await listRunArtifacts(session.client, session.repo, event.sourceRunId as number)
+        : await deps.artifacts().list()
+      const set = selectShardSet(listed, gateSlug(session.repoPath))
+      if (!set.ok) throw new GateError('shards.incomplete', set.reason)
 
-    const merged = path.join(session.outRoot, 'merged')
-    const priorErrors: GateError[] = []
-    for (const [index, artifact] of set.artifacts.entries()) {
-      const target = path.join(session.outRoot, 'shards', String(index))
-      await download(session, fromOtherRun, artifact, target)
-      const manifest = await readManifest(target)
-      if (manifest.fingerprint !== fingerprint) {
-        throw new GateError('shards.fingerprint', `shard ${index} was run with a different gate set`, {
-          value: artifact.name
-        })
-      }
-      if (!manifest.complete) {
-        priorErrors.push(
-          new GateError('shards.incomplete_shard', `shard ${index} did not complete; see its artifact`, {
+      const merged = path.join(session.outRoot, 'merged')
+      const priorErrors: GateError[] = []
+      for (const [index, artifact] of set.artifacts.entries()) {
+        const target = path.join(session.outRoot, 'shards', String(index))
+        await download(session, fromOtherRun, artifact, target)
+        const manifest = await readManifest(target)
+        if (manifest.fingerprint !== fingerprint) {
+          throw new GateError('shards.fingerprint', `shard ${index} was run with a different gate set`, {
             value: artifact.name
           })
-        )
+        }
+        if (!manifest.complete) {
+          priorErrors.push(
+            new GateError('shards.incomplete_shard', `shard ${index} did not complete; see its artifact`, {
+              value: artifact.name
+            })
+          )
+        }
+        origin ??= manifest.baseline_origin
+        prNumber ??= manifest.event?.pull_request ?? null
+        for (const side of SIDES) {
+          const relative = manifest.sides[side]?.output_path
+          const from = relative === undefined || relative === null ? null : safeEntryPath(target, relative)
+          if (from === null) continue
+          // A side that failed before writing a file uploads no directory; its shard is already
+          // an error above. A complete shard without its side is a broken artifact.
+          if (!(await exists(from))) {
+            if (!manifest.complete) continue
+            throw new GateError('shards.missing_side', `shard ${index} says it is complete but holds no ${side} output`, {
+              value: artifact.name
+            })
+          }
+          await mergeRunDirectories(from, path.join(merged, side))
+        }
       }
-      origin ??= manifest.baseline_origin
-      prNumber ??= manifest.event?.pull_request ?? null
-      for (const side of SIDES) {
-        const relative = manifest.sides[side]?.output_path
-        const from = relative === undefined || relative === null ? null : safeEntryPath(target, relative)
-        if (from === null) continue
-        await mergeRunDirectories(from, path.join(merged, side))
-      }
-    }
-    if (fromOtherRun) prNumber = await confirmPullRequest(session, prNumber)
-    const result = await runGate({
-      ...(await pipelineSettings(session, config, gateFile.origin)),
-      given: {
-        baseline: { path: path.join(merged, 'baseline'), source: 'artifact' },
-        candidate: { path: path.join(merged, 'candidate'), source: 'artifact' }
-      },
-      priorErrors,
-      baselineOrigin: origin
+      if (fromOtherRun) prNumber = await confirmPullRequest(session, prNumber)
+      return { merged, priorErrors, count: set.count }
     })
-    report = await withLoadHalf(session, config, result.report, dir, 'compare', result.paths.baseline)
-    report.notes.push(`Aggregated ${set.count} shard(s).`, ...gateFile.notes)
+    const settings = await pipelineSettings(session, gateConfig, gateFile.origin)
+    const result = await phase(session, 'compare', () =>
+      runGate({
+        ...settings,
+        given: {
+          baseline: { path: path.join(shards.merged, 'baseline'), source: 'artifact' },
+          candidate: { path: path.join(shards.merged, 'candidate'), source: 'artifact' }
+        },
+        priorErrors: shards.priorErrors,
+        baselineOrigin: origin
+      })
+    )
+    report = await withLoadHalf(session, gateConfig, result.report, dir, 'compare', result.paths.baseline)
+    report.notes.push(`Aggregated ${shards.count} shard(s).`, ...gateFile.notes)
   } catch (error) {
     report = errorReport('The sharded gate could not be aggregated.', [error], config?.statistics)
     if (!(error instanceof GateError)) deps.io.error(`internal error: ${(error as Error).stack ?? error}`)
   }
-  const written = await writeReports(session, report, dir, change)
-  const upload = await uploadEvidence(session, evidenceArtifactName('compare', gateSlug(session.repoPath), event.runAttempt), dir)
-  await publish(session, { report, gateFileChange: change, artifactId: upload.id, pullRequestNumber: prNumber })
+  const final = report
+  const { written, upload } = await phase(session, 'evidence', async () => ({
+    written: await writeReports(session, final, dir, change),
+    upload: await uploadEvidence(session, evidenceArtifactName('compare', gateSlug(session.repoPath), event.runAttempt), dir)
+  }))
+  await phase(session, 'publish', () =>
+    publish(session, { report: final, gateFileChange: change, artifactId: upload.id, pullRequestNumber: prNumber })
+  )
   setCommonOutputs(session, written.jsonPath, written.markdownPath, upload, origin)
   return { verdict: report.verdict, headline: report.headline }
 }

@@ -37,17 +37,18 @@ export async function gateMode(session: Session): Promise<ModeOutcome> {
     // require-archived without an archive: nothing worth running.
     if (plan.errors.length > 0) throw plan.errors[0]
     const settings = await pipelineSettings(session, config, gateFile.origin)
-    const result = await phase(session, 'helm-run and compare', () =>
-      runGate({ ...settings, given: givenBaseline(plan), baselineOrigin: plan.origin })
-    )
-    report = await phase(session, 'load half', () => withLoadHalf(session, gateConfig, result.report, dir, 'gate', result.paths.baseline))
+    // helm-run's progress; each side's output and the comparison follow in groups of their own.
+    const result = await phase(session, 'helm-run', () => runGate({ ...settings, given: givenBaseline(plan), baselineOrigin: plan.origin }))
+    report = await withLoadHalf(session, gateConfig, result.report, dir, 'gate', result.paths.baseline)
     report.notes.push(plan.note, ...gateFile.notes)
   } catch (error) {
     report = errorReport('The gate could not run.', [error], config?.statistics)
     if (!(error instanceof GateError)) session.deps.io.error(`internal error: ${(error as Error).stack ?? error}`)
   }
-  const written = await writeReports(session, report, dir, change)
-  const upload = await uploadEvidence(session, evidenceArtifactName('gate', gateSlug(session.repoPath), session.event.runAttempt), dir)
+  const { written, upload } = await phase(session, 'evidence', async () => ({
+    written: await writeReports(session, report, dir, change),
+    upload: await uploadEvidence(session, evidenceArtifactName('gate', gateSlug(session.repoPath), session.event.runAttempt), dir)
+  }))
   const published = { report, gateFileChange: change, artifactId: upload.id }
   await phase(session, 'publish', () => publish(session, published))
   setCommonOutputs(session, written.jsonPath, written.markdownPath, upload, origin)

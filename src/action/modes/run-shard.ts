@@ -14,7 +14,7 @@ import { evidenceDir } from '../evidence.js'
 import { sessionFingerprint } from '../launch-policy.js'
 import type { Session } from '../session.js'
 import { selectShard } from '../shards.js'
-import { copySide, loadGateFile, pipelineSettings, planBaseline, uploadEvidence } from '../steps.js'
+import { copySide, loadGateFile, phase, pipelineSettings, planBaseline, uploadEvidence } from '../steps.js'
 import type { ModeOutcome } from './outcome.js'
 
 export async function runShardMode(session: Session): Promise<ModeOutcome> {
@@ -24,27 +24,34 @@ export async function runShardMode(session: Session): Promise<ModeOutcome> {
   const errors: ReportIssue[] = []
   let complete = false
   try {
-    const { config, origin } = await loadGateFile(session)
+    const { config, origin } = await phase(session, 'gate file', () => loadGateFile(session))
     const runs = selectShard(config.runs, shard.index, shard.count)
-    const plan = await planBaseline(session, config, await sessionFingerprint(session, config))
-    if (plan.errors.length > 0) throw plan.errors[0]
-    // The archived baseline is copied in, so the shard's artifact is self-contained.
-    const archived = plan.archivedPath ? await copySide(plan.archivedPath, dir, 'baseline-archived') : null
-    const { report, manifest } = await runGate({
-      ...(await pipelineSettings(session, config, origin)),
-      runs,
-      shard,
-      compare: false,
-      given: archived ? { baseline: { path: archived, source: 'archived' } } : {},
-      baselineOrigin: plan.origin
+    const { plan, archived } = await phase(session, 'baseline', async () => {
+      const plan = await planBaseline(session, config, await sessionFingerprint(session, config))
+      if (plan.errors.length > 0) throw plan.errors[0]
+      // The archived baseline is copied in, so the shard's artifact is self-contained.
+      return { plan, archived: plan.archivedPath ? await copySide(plan.archivedPath, dir, 'baseline-archived') : null }
     })
+    const settings = await pipelineSettings(session, config, origin, 'manifest')
+    const { report, manifest } = await phase(session, 'helm-run', () =>
+      runGate({
+        ...settings,
+        runs,
+        shard,
+        compare: false,
+        given: archived ? { baseline: { path: archived, source: 'archived' } } : {},
+        baselineOrigin: plan.origin
+      })
+    )
     errors.push(...report.errors)
     complete = manifest.complete
   } catch (error) {
     if (!(error instanceof GateError)) throw error
     errors.push(issueFrom(error))
   }
-  const upload = await uploadEvidence(session, evidenceArtifactName('run', gateSlug(session.repoPath), event.runAttempt, shard), dir)
+  const upload = await phase(session, 'evidence', () =>
+    uploadEvidence(session, evidenceArtifactName('run', gateSlug(session.repoPath), event.runAttempt, shard), dir)
+  )
   deps.io.setOutput(OUTPUTS.artifactName, upload.name)
   if (upload.id !== null) deps.io.setOutput(OUTPUTS.artifactId, upload.id)
   const headline = complete
