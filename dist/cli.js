@@ -14002,7 +14002,7 @@ function renderLoadMarkdown(load) {
     const chart = loadChart(load);
     if (chart.length)
         lines.push(codeBlock(chart.join('\n'), 'text'), '');
-    lines.push(`_${load.settings.repetitions} blocks per side per level, interleaved A B B A; ratio intervals are ${escapeInline(load.settings.interval_method, 80)} over adjacent block pairs; percentiles ${escapeInline(load.settings.percentile_method, 120)}.${load.timings_file ? ` Per-request timings: ${escapeInline(load.timings_file, 80)} in the artifact.` : ''}_`);
+    lines.push(`_${load.settings.repetitions} blocks per side per level, ${load.interleaved === false ? 'not interleaved (each side measured in its own period)' : 'interleaved A B B A'}; ratio intervals are ${escapeInline(load.settings.interval_method, 80)} over adjacent block pairs; percentiles ${escapeInline(load.settings.percentile_method, 120)}.${load.timings_file ? ` Per-request timings: ${escapeInline(load.timings_file, 80)} in the artifact.` : ''}_`);
     for (const note of load.notes.slice(0, 10))
         lines.push(`- ${escapeInline(note, 400)}`);
     lines.push('');
@@ -54832,7 +54832,7 @@ function abbaOrder(repetitions) {
     return order;
 }
 
-const SIDES$1 = ['baseline', 'candidate'];
+const SIDES$2 = ['baseline', 'candidate'];
 function targetOf(deployment, env) {
     return {
         api: deployment.api,
@@ -54871,6 +54871,7 @@ function emptyReport$1(config, load) {
             seed: load.seed
         },
         sides: { baseline: side('baseline'), candidate: side('candidate') },
+        interleaved: true,
         blocks: [],
         summary: [],
         ratios: [],
@@ -54884,7 +54885,8 @@ function emptyReport$1(config, load) {
 function levelName(load, level) {
     return load.mode === 'concurrency' ? `concurrency ${level}` : `rate ${level}/s`;
 }
-async function runLoad(config, options) {
+/** The checks before any request (a load section, server deployments on both sides). */
+function beginLoad(config, options) {
     const load = config.load;
     if (!load)
         throw new Error('runLoad needs a load: section');
@@ -54898,7 +54900,7 @@ async function runLoad(config, options) {
     const deployments = config.deployments;
     if (!deployments)
         return fail('load.no_deployments', 'the load half needs deployments (base_url and model of each side)', 'deployments');
-    for (const side of SIDES$1) {
+    for (const side of SIDES$2) {
         if (deployments[side].kind !== 'server') {
             return fail('load.prod_env', `the load half needs deployments.${side} as api/base_url/model, not a prod_env reference`, `deployments.${side}`);
         }
@@ -54907,16 +54909,19 @@ async function runLoad(config, options) {
         baseline: targetOf(deployments.baseline, options.env),
         candidate: targetOf(deployments.candidate, options.env)
     };
-    const timeoutMs = load.timeoutSeconds * 1000;
     const say = options.progress ?? (() => { });
-    // Probe: both deployments live and streaming. Load figures are comparable only within one run
-    // on one machine, so an archived baseline never stands in for a live one.
-    const probes = {};
-    for (const side of SIDES$1) {
-        probes[side] = await probeSide(targets[side], Math.min(timeoutMs, 60_000));
-        report.sides[side].ignore_eos = probes[side].ignoreEos;
-        report.sides[side].usage = probes[side].usage;
-    }
+    return { config, load, report, targets, timeoutMs: load.timeoutSeconds * 1000, say, origin: performance.now(), fail };
+}
+/** Probes one side (is it there, does it stream) and records what it accepts. */
+async function probeLoadSide(run, side) {
+    const probe = await probeSide(run.targets[side], Math.min(run.timeoutMs, 60_000));
+    run.report.sides[side].ignore_eos = probe.ignoreEos;
+    run.report.sides[side].usage = probe.usage;
+    return probe;
+}
+/** What the probes mean: an error, a loud skip (load.baseline: optional), or null to go on. */
+function judgeProbes(run, probes) {
+    const { report, load } = run;
     if (!probes.baseline.reachable && probes.candidate.problem === null && load.baseline === 'optional') {
         report.skipped = `the baseline deployment is not reachable (${probes.baseline.problem}); load.baseline is optional, so the load half was SKIPPED and nothing about performance was measured`;
         report.verdict = 'pass';
@@ -54924,71 +54929,108 @@ async function runLoad(config, options) {
         report.warnings.push({ code: 'load.skipped', message: report.skipped });
         return { report, timings: [] };
     }
-    for (const side of SIDES$1) {
+    for (const side of SIDES$2) {
         const problem = probes[side].problem;
         if (problem) {
             const hint = side === 'baseline' && !probes.baseline.reachable
                 ? ' (the load half needs the baseline deployment live even when the quality half reuses an archived baseline; set load.baseline: optional to skip it instead)'
                 : '';
-            return fail(probes[side].streaming ? 'load.probe' : 'load.not_streaming', `${side}: ${problem}${hint}`, `deployments.${side}.base_url`);
+            return run.fail(probes[side].streaming ? 'load.probe' : 'load.not_streaming', `${side}: ${problem}${hint}`, `deployments.${side}.base_url`);
         }
     }
-    let source;
+    return null;
+}
+/** The prompts of the run (the same for both sides: the streams are seeded). */
+async function workloadOf(run, options) {
+    const { load, config } = run;
     try {
         if (load.workload.prompts === 'synthetic')
-            source = syntheticSource(load);
-        else if (load.workload.prompts === 'file')
-            source = await fileSource(load, config.source);
-        else {
-            if (!options.gateSetOutput) {
-                return fail('load.gate_set', 'load.workload.prompts is gate-set, which needs the quality half to run first (helm-gate run)', 'load.workload.prompts');
-            }
-            source = await gateSetSource(load, options.gateSetOutput);
+            return syntheticSource(load);
+        if (load.workload.prompts === 'file')
+            return await fileSource(load, config.source);
+        if (!options.gateSetOutput) {
+            return run.fail('load.gate_set', 'load.workload.prompts is gate-set, which needs the quality half to run first (helm-gate run)', 'load.workload.prompts');
         }
+        return await gateSetSource(load, options.gateSetOutput);
     }
     catch (error) {
         const e = error;
-        return fail(e.code ?? 'load.workload', e.describe ? e.describe() : e.message, 'load.workload');
+        return run.fail(e.code ?? 'load.workload', e.describe ? e.describe() : e.message, 'load.workload');
     }
-    const origin = performance.now();
+}
+function isOutcome(value) {
+    return typeof value === 'object' && value !== null && 'report' in value && 'timings' in value;
+}
+async function runLoad(config, options) {
+    const run = beginLoad(config, options);
+    if (isOutcome(run))
+        return run;
+    const { load, targets, timeoutMs } = run;
+    // Probe: both deployments live and streaming. Load figures are comparable only within one run
+    // on one machine, so an archived baseline never stands in for a live one.
+    const probes = {};
+    for (const side of SIDES$2)
+        probes[side] = await probeLoadSide(run, side);
+    const judged = judgeProbes(run, probes);
+    if (judged)
+        return judged;
+    const source = await workloadOf(run, options);
+    if (isOutcome(source))
+        return source;
+    run.origin = performance.now();
     const timings = [];
     const blocks = [];
     for (const [li, level] of load.levels.entries()) {
         const connections = {};
-        for (const side of SIDES$1)
+        for (const side of SIDES$2)
             connections[side] = connect(targets[side], load.mode === 'concurrency' ? level : null, timeoutMs);
         try {
-            for (const side of SIDES$1) {
-                await openConnections(connections[side], targets[side], load, level, timeoutMs);
-                if (load.warmupRequests > 0) {
-                    const warm = await runBlock(connections[side], targets[side], probes[side].ignoreEos, load, source, `warmup:${li}`, level, load.warmupRequests, null, timeoutMs);
-                    const failed = warm.filter(r => r.status !== 'ok').length;
-                    if (failed > 0)
-                        say(`load: ${levelName(load, level)} warm-up (${side}): ${failed}/${warm.length} requests failed`);
-                }
-            }
+            for (const side of SIDES$2)
+                await warmUp(run, connections[side], side, probes[side].ignoreEos, source, li, level);
             const order = abbaOrder(load.repetitions);
-            for (const scheduled of order) {
-                const { side, repetition, position } = scheduled;
-                await openConnections(connections[side], targets[side], load, level, timeoutMs);
-                const perBlock = load.requestsPerLevel === null ? null : Math.ceil(load.requestsPerLevel / load.repetitions);
-                const seconds = load.durationSeconds === null ? null : load.durationSeconds / load.repetitions;
-                const results = await runBlock(connections[side], targets[side], probes[side].ignoreEos, load, source, `block:${li}:${repetition}`, level, perBlock, seconds, timeoutMs);
-                const blockTimings = results.map((r, index) => toTiming(r, { side, level, block: position, repetition, index }, origin));
-                timings.push(...blockTimings);
-                const first = results.reduce((m, r) => Math.min(m, r.start), Infinity);
-                const last = results.reduce((m, r) => Math.max(m, r.end ?? r.failedAt), -Infinity);
-                const f = figures(blockTimings, Math.max(0, last - first) / 1000, load.slo);
-                blocks.push({ side, level, position, repetition, ...f });
-                say(`load: ${levelName(load, level)}, block ${position + 1}/${order.length} (${side}): ${f.requests} requests, ` +
-                    `${f.output_tokens_per_second.toFixed(1)} output tok/s, TTFT p50 ${f.ttft_ms.p50 === null ? '-' : f.ttft_ms.p50.toFixed(1)} ms, ${f.failed} failed`);
+            for (const { side, repetition, position } of order) {
+                const block = { side, level, li, repetition, position, total: order.length };
+                await measureBlock(run, connections[side], probes[side].ignoreEos, source, block, blocks, timings);
             }
         }
         finally {
-            for (const side of SIDES$1)
+            for (const side of SIDES$2)
                 await connections[side].pool.close().catch(() => { });
         }
     }
+    return finishLoad(run, blocks, timings);
+}
+/** Opens the side's connections and sends its warm-up requests at the level (not measured). */
+async function warmUp(run, conn, side, ignoreEos, source, li, level) {
+    const { load, targets, timeoutMs } = run;
+    await openConnections(conn, targets[side], load, level, timeoutMs);
+    if (load.warmupRequests <= 0)
+        return;
+    const warm = await runBlock(conn, targets[side], ignoreEos, load, source, `warmup:${li}`, level, load.warmupRequests, null, timeoutMs);
+    const failed = warm.filter(r => r.status !== 'ok').length;
+    if (failed > 0)
+        run.say(`load: ${levelName(load, level)} warm-up (${side}): ${failed}/${warm.length} requests failed`);
+}
+/** One measured block: its requests, figures and a progress line. */
+async function measureBlock(run, conn, ignoreEos, source, at, blocks, timings) {
+    const { load, targets, timeoutMs } = run;
+    const { side, level, li, repetition, position } = at;
+    await openConnections(conn, targets[side], load, level, timeoutMs);
+    const perBlock = load.requestsPerLevel === null ? null : Math.ceil(load.requestsPerLevel / load.repetitions);
+    const seconds = load.durationSeconds === null ? null : load.durationSeconds / load.repetitions;
+    const results = await runBlock(conn, targets[side], ignoreEos, load, source, `block:${li}:${repetition}`, level, perBlock, seconds, timeoutMs);
+    const blockTimings = results.map((r, index) => toTiming(r, { side, level, block: position, repetition, index }, run.origin));
+    timings.push(...blockTimings);
+    const first = results.reduce((m, r) => Math.min(m, r.start), Infinity);
+    const last = results.reduce((m, r) => Math.max(m, r.end ?? r.failedAt), -Infinity);
+    const f = figures(blockTimings, Math.max(0, last - first) / 1000, load.slo);
+    blocks.push({ side, level, position, repetition, ...f });
+    run.say(`load: ${levelName(load, level)}, block ${position + 1}/${at.total} (${side}): ${f.requests} requests, ` +
+        `${f.output_tokens_per_second.toFixed(1)} output tok/s, TTFT p50 ${f.ttft_ms.p50 === null ? '-' : f.ttft_ms.p50.toFixed(1)} ms, ${f.failed} failed`);
+}
+/** The compare step: figures per level, ratios over the block pairs, checks and the verdict. */
+function finishLoad(run, blocks, timings) {
+    const { report, load, config } = run;
     report.blocks = blocks;
     report.summary = load.levels.map(level => summarize(level, timings, blocks, load));
     report.ratios = reportedRatios(blocks, report.summary, load.checks, config.statistics.confidence);
@@ -55073,7 +55115,7 @@ function summarize(level, timings, blocks, load) {
     return { level, baseline: pooled('baseline'), candidate: pooled('candidate') };
 }
 function addNotes(report) {
-    for (const side of SIDES$1) {
+    for (const side of SIDES$2) {
         if (report.sides[side].usage === false) {
             report.notes.push(`The ${side} sends no usage in its stream: its output tokens are content chunks counted, which equals tokens only when each chunk carries one.`);
         }
@@ -55088,7 +55130,7 @@ function addNotes(report) {
             const message = `At ${report.mode} ${s.level} the sides generated different lengths: ${b.toFixed(1)} (baseline) vs ${c.toFixed(1)} (candidate) output tokens per request; throughput ratios compare different work.`;
             report.warnings.push({ code: 'load.output_length', message });
         }
-        for (const side of SIDES$1) {
+        for (const side of SIDES$2) {
             const f = s[side];
             if (f.failed > 0) {
                 report.notes.push(`At ${report.mode} ${s.level} the ${side} had ${f.failed} failed request(s) of ${f.requests} (${f.timed_out} timed out): counted in the error rate and against goodput.`);
@@ -55153,7 +55195,7 @@ async function runLoadHalf(config, outDir, options) {
             field: 'load'
         });
     }
-    const outcome = await runLoad(config, options);
+    const outcome = options.measured ? await options.measured() : await runLoad(config, options);
     if (outcome.timings.length > 0) {
         await writeTimings(join(outDir, TIMINGS_FILE), outcome.timings);
         outcome.report.timings_file = TIMINGS_FILE;
@@ -58971,7 +59013,7 @@ function hostOf(baseUrl) {
  * check run, job summary) reads. Field names are snake_case because this is a published,
  * documented format (README "Report JSON"). Keep it stable: add fields, never rename them.
  */
-const SIDES = ['baseline', 'candidate'];
+const SIDES$1 = ['baseline', 'candidate'];
 
 /**
  * The engine's identity, asked once a server is ready: `GET {base_url}/version` (vLLM answers
@@ -59062,7 +59104,7 @@ function launchRecord(manifest, side) {
 }
 /** Names the report's sides and context from the manifest (paths stay as they are, in the JSON). */
 function attachIdentity(report, manifest) {
-    for (const side of SIDES) {
+    for (const side of SIDES$1) {
         const identity = sideIdentity(manifest.sides[side], manifest, side);
         if (identity)
             report[side].identity = identity;
@@ -60019,9 +60061,12 @@ async function runSides(config, opts) {
                 },
                 measure: runOne,
                 hold: async (plans) => {
-                    const up = plans.filter(plan => launched(plan.side)).map(plan => plan.side);
-                    if (up.length > 0)
-                        await opts.whileUp?.(up);
+                    const held = plans.filter(plan => launched(plan.side)).map(plan => plan.side);
+                    if (held.length === 0 || !opts.whileUp)
+                        return;
+                    const always = ['baseline', 'candidate'].filter(side => !launched(side) && !held.includes(side));
+                    const outputs = Object.fromEntries(prepared.plans.map(plan => [plan.side, plan.outputPath]));
+                    await opts.whileUp([...held, ...always], outputs);
                 },
                 down: async (plan) => {
                     if (launched(plan.side))
@@ -60685,7 +60730,7 @@ async function runGate(settings) {
     const { config } = settings;
     const started = new Date();
     const outDir = path.resolve(settings.cwd ?? process.cwd(), settings.outDir);
-    const wanted = settings.sides ?? [...SIDES];
+    const wanted = settings.sides ?? [...SIDES$1];
     const given = settings.given ?? {};
     const toRun = wanted.filter(side => !given[side]);
     const errors = [...(settings.priorErrors ?? [])];
@@ -60702,6 +60747,7 @@ async function runGate(settings) {
             sequential: settings.sequential,
             baseRef: settings.baseRef,
             readinessTimeoutMs: settings.readinessTimeoutMs,
+            whileUp: settings.whileUp,
             log: settings.log,
             progress: settings.progress,
             env: settings.env,
@@ -60759,7 +60805,7 @@ async function runGate(settings) {
 }
 function sideLogs(outcome, outDir) {
     const logs = [];
-    for (const side of SIDES) {
+    for (const side of SIDES$1) {
         const ran = outcome.sides[side];
         if (ran)
             logs.push({ title: `${side} helm-run output`, prefix: `[${side}]`, file: ran.logFile });
@@ -60769,6 +60815,109 @@ function sideLogs(outcome, outDir) {
             logs.push({ title: `${side} server output`, prefix: `[${side} server]`, file: path.resolve(outDir, record.log_file) });
     }
     return logs;
+}
+
+const SIDES = ['baseline', 'candidate'];
+class PerSideLoad {
+    options;
+    run;
+    probes = {};
+    periods = {};
+    blocks = [];
+    timings = [];
+    /** The first problem that ends the load half (a workload that cannot be read). */
+    stopped = null;
+    constructor(config, options) {
+        this.options = options;
+        this.run = beginLoad(config, options);
+    }
+    /** All of `side`'s blocks, level by level, while it is up. A side that does not answer is recorded. */
+    async measureSide(side, options = {}) {
+        const run = this.run;
+        if (isOutcome(run) || this.stopped || this.probes[side])
+            return;
+        const started = new Date().toISOString();
+        const probe = await probeLoadSide(run, side);
+        this.probes[side] = probe;
+        if (probe.problem)
+            return;
+        const source = await workloadOf(run, { ...this.options, ...options });
+        if (isOutcome(source)) {
+            this.stopped = source;
+            return;
+        }
+        const { load } = run;
+        const offset = SIDES.indexOf(side) * load.repetitions;
+        for (const [li, level] of load.levels.entries()) {
+            const conn = connect(run.targets[side], load.mode === 'concurrency' ? level : null, run.timeoutMs);
+            try {
+                await warmUp(run, conn, side, probe.ignoreEos, source, li, level);
+                for (let repetition = 0; repetition < load.repetitions; repetition++) {
+                    const at = { side, level, li, repetition, position: offset + repetition, total: 2 * load.repetitions };
+                    await measureBlock(run, conn, probe.ignoreEos, source, at, this.blocks, this.timings);
+                }
+            }
+            finally {
+                await conn.pool.close().catch(() => { });
+            }
+        }
+        this.periods[side] = { started, ended: new Date().toISOString() };
+    }
+    /**
+     * The compare step. A side that was never measured while up (its launch failed, or it is not
+     * launched and nothing called for it) is probed now: if it is down that is the load half's
+     * error (or a loud skip, with load.baseline: optional), never a silent pass.
+     */
+    async finish() {
+        const run = this.run;
+        if (isOutcome(run))
+            return run;
+        if (this.stopped)
+            return this.stopped;
+        for (const side of SIDES)
+            if (!this.probes[side])
+                await this.measureSide(side);
+        if (this.stopped)
+            return this.stopped;
+        const judged = judgeProbes(run, this.probes);
+        if (judged)
+            return judged;
+        run.report.interleaved = false;
+        const periods = SIDES.map(side => `${side} ${this.periods[side]?.started ?? '?'} to ${this.periods[side]?.ended ?? '?'}`).join('; ');
+        run.report.notes.unshift(`Not interleaved: the launched servers were up one at a time (sequential schedule), so all of the baseline's blocks ran while it was up, then all of the candidate's (${periods}). ` +
+            'Block pairs are not adjacent in time: drift between the two periods (host load, thermal state) is not cancelled, and the intervals do not include it (nothing was widened for it).');
+        return finishLoad(run, this.blocks, this.timings);
+    }
+}
+
+/** Does the gate launch any side? Then its load half must run while the servers are up. */
+function launchesAny(config) {
+    return Object.keys(config.launch?.sides ?? {}).length > 0;
+}
+class LoadWhileUp {
+    config;
+    options;
+    interleaved = null;
+    perSide;
+    constructor(config, options) {
+        this.config = config;
+        this.options = options;
+        this.perSide = new PerSideLoad(config, options);
+    }
+    /** runSides' `whileUp`: `up` are the sides up now; `outputs` their HELM output folders. */
+    hold = async (up, outputs) => {
+        const gateSetOutput = outputs.baseline ?? this.options.gateSetOutput ?? null;
+        if (up.includes('baseline') && up.includes('candidate')) {
+            this.interleaved ??= await runLoad(this.config, { ...this.options, gateSetOutput });
+            return;
+        }
+        for (const side of up)
+            await this.perSide.measureSide(side, { gateSetOutput });
+    };
+    /** The load half's outcome, once the servers are down. */
+    async result() {
+        return this.interleaved ?? (await this.perSide.finish());
+    }
 }
 
 /**
@@ -60848,6 +60997,9 @@ async function runCommand(argv, io) {
     }
     say(`helm-gate: ${selfCheck ? 'self-check (baseline against itself)' : 'baseline vs candidate'}, output in ${outDir}`);
     const changedAnswers = new Map();
+    const wantsLoad = Boolean(config.load) && only !== 'quality' && !selfCheck;
+    // Launched servers are gone after the quality half: their load half runs while they are up.
+    const whileUp = wantsLoad && launchesAny(config) ? new LoadWhileUp(config, { env: io.env, progress: say }) : null;
     const gate = await runGate({
         config,
         outDir,
@@ -60856,6 +61008,7 @@ async function runCommand(argv, io) {
         sequential: args.flags.has('sequential'),
         baseRef: args.options.get('baseline-ref') ?? null,
         readinessTimeoutMs: readySeconds === undefined ? undefined : readySeconds * 1000,
+        whileUp: whileUp?.hold,
         examples: examples ?? 3,
         changedAnswers,
         log: args.flags.has('verbose') && !quiet ? say : undefined,
@@ -60869,9 +61022,11 @@ async function runCommand(argv, io) {
     if (selfCheck)
         report.notes.unshift(...selfCheckNotes(report));
     // The performance half runs after the quality half, never at the same time (docs/load.md).
-    if (config.load && only !== 'quality' && !selfCheck) {
-        say('helm-gate: quality half done; the load half starts');
-        const loaded = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: gate.paths.baseline });
+    if (wantsLoad) {
+        if (!whileUp)
+            say('helm-gate: quality half done; the load half starts');
+        const measured = whileUp ? () => whileUp.result() : undefined;
+        const loaded = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: gate.paths.baseline, measured });
         report = attachLoad(report, loaded.report);
     }
     await writeReportOutputs(report, {

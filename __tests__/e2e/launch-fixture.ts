@@ -35,6 +35,8 @@ export interface LaunchGateOptions {
    * CLI (test-support/launch/fake-docker.sh) put first on PATH.
    */
   dockerImages?: { baseline: string; candidate: string }
+  /** The gate file's load: section (the performance half), when wanted. */
+  load?: Record<string, unknown>
   /** More arguments for each side's server (e.g. `--stream-engine` for the load half). */
   serverArgs?: { baseline?: string[]; candidate?: string[] }
 }
@@ -107,7 +109,8 @@ export async function launchFixture(
     schedule,
     fingerprint_paths: ['serving/**'],
     runs: [{ entry: 'simple_mcqa', metric: 'exact_match', max_drop: options.maxDrop ?? 0.1 }],
-    statistics: { resamples: 2000 }
+    statistics: { resamples: 2000 },
+    ...(options.load ? { load: options.load } : {})
   })
   const repo = await makeFixtureRepo(base, head, { [GATE_PATH]: gateText, 'serving/start.sh': START_SCRIPT })
   const pidDir = join(repo.dir, '.pids')

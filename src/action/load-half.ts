@@ -10,6 +10,7 @@ import { attachLoad } from '../load/combine.js'
 import { runLoadHalf } from '../load/run-half.js'
 import type { Report } from '../model/report.js'
 import type { LoadPolicy } from './inputs.js'
+import { launchesAny, LoadWhileUp } from '../launch/load-while-up.js'
 import type { Session } from './session.js'
 
 export function wantsLoad(policy: LoadPolicy, mode: 'gate' | 'compare', config: GateConfig): boolean {
@@ -32,13 +33,22 @@ export async function withLoadHalf(
   report: Report,
   evidence: string,
   mode: 'gate' | 'compare',
-  gateSetOutput: string | null
+  gateSetOutput: string | null,
+  /** The load half measured while launched servers were up (src/launch/load-while-up.ts). */
+  launched: LoadWhileUp | null = null
 ): Promise<Report> {
   if (!wantsLoad(session.settings.load, mode, config)) return report
   const io = session.deps.io
   return session.jobLog.phase('load half', async () => {
-    io.info('helm-gate: the load half starts (docs/load.md)')
-    const loaded = await runLoadHalf(config, evidence, { env: session.deps.env, progress: line => io.info(line), gateSetOutput })
+    if (!launched) io.info('helm-gate: the load half starts (docs/load.md)')
+    const measured = launched ? () => launched.result() : undefined
+    const loaded = await runLoadHalf(config, evidence, { env: session.deps.env, progress: line => io.info(line), gateSetOutput, measured })
     return attachLoad(report, loaded.report)
   })
+}
+
+/** For a gate that launches its servers: the load half, to run while they are up (or null). */
+export function loadWhileUp(session: Session, config: GateConfig, mode: 'gate' | 'compare'): LoadWhileUp | null {
+  if (!launchesAny(config) || !wantsLoad(session.settings.load, mode, config)) return null
+  return new LoadWhileUp(config, { env: session.deps.env, progress: line => session.deps.io.info(line) })
 }

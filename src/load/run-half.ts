@@ -9,7 +9,13 @@ import { TIMINGS_FILE, writeTimings } from './timings-file.js'
 export async function runLoadHalf(
   config: GateConfig,
   outDir: string,
-  options: { env: Record<string, string | undefined>; progress: (line: string) => void; gateSetOutput: string | null }
+  options: {
+    env: Record<string, string | undefined>
+    progress: (line: string) => void
+    gateSetOutput: string | null
+    /** The outcome measured already, while launched servers were up (src/launch/load-while-up.ts). */
+    measured?: () => Promise<LoadOutcome>
+  }
 ): Promise<LoadOutcome> {
   if (!config.load) {
     throw new ConfigError('config.missing', 'the gate file has no load: section (the performance half)', {
@@ -17,7 +23,7 @@ export async function runLoadHalf(
       field: 'load'
     })
   }
-  const outcome = await runLoad(config, options)
+  const outcome = options.measured ? await options.measured() : await runLoad(config, options)
   if (outcome.timings.length > 0) {
     await writeTimings(join(outDir, TIMINGS_FILE), outcome.timings)
     outcome.report.timings_file = TIMINGS_FILE

@@ -70,6 +70,7 @@ function emptyReport(config: GateConfig, load: LoadSettings): LoadReport {
       seed: load.seed
     },
     sides: { baseline: side('baseline'), candidate: side('candidate') },
+    interleaved: true,
     blocks: [],
     summary: [],
     ratios: [],
@@ -85,7 +86,26 @@ function levelName(load: LoadSettings, level: number): string {
   return load.mode === 'concurrency' ? `concurrency ${level}` : `rate ${level}/s`
 }
 
-export async function runLoad(config: GateConfig, options: LoadRunOptions): Promise<LoadOutcome> {
+/**
+ * One load half in progress: the settings, the report being filled and the two targets. Shared by
+ * the interleaved run (runLoad) and the per-side run of launched servers that are up one at a
+ * time (per-side.ts).
+ */
+export interface LoadRun {
+  config: GateConfig
+  load: LoadSettings
+  report: LoadReport
+  targets: Record<LoadSide, Target>
+  timeoutMs: number
+  say: (line: string) => void
+  /** performance.now() when the load half started: request send times count from here. */
+  origin: number
+  /** Records an error, making the outcome an error. */
+  fail(code: string, message: string, field?: string): LoadOutcome
+}
+
+/** The checks before any request (a load section, server deployments on both sides). */
+export function beginLoad(config: GateConfig, options: LoadRunOptions): LoadRun | LoadOutcome {
   const load = config.load
   if (!load) throw new Error('runLoad needs a load: section')
   const report = emptyReport(config, load)
@@ -110,17 +130,21 @@ export async function runLoad(config: GateConfig, options: LoadRunOptions): Prom
     baseline: targetOf(deployments.baseline as ServerDeployment, options.env),
     candidate: targetOf(deployments.candidate as ServerDeployment, options.env)
   }
-  const timeoutMs = load.timeoutSeconds * 1000
   const say = options.progress ?? (() => {})
+  return { config, load, report, targets, timeoutMs: load.timeoutSeconds * 1000, say, origin: performance.now(), fail }
+}
 
-  // Probe: both deployments live and streaming. Load figures are comparable only within one run
-  // on one machine, so an archived baseline never stands in for a live one.
-  const probes = {} as Record<LoadSide, ProbeResult>
-  for (const side of SIDES) {
-    probes[side] = await probeSide(targets[side], Math.min(timeoutMs, 60_000))
-    report.sides[side].ignore_eos = probes[side].ignoreEos
-    report.sides[side].usage = probes[side].usage
-  }
+/** Probes one side (is it there, does it stream) and records what it accepts. */
+export async function probeLoadSide(run: LoadRun, side: LoadSide): Promise<ProbeResult> {
+  const probe = await probeSide(run.targets[side], Math.min(run.timeoutMs, 60_000))
+  run.report.sides[side].ignore_eos = probe.ignoreEos
+  run.report.sides[side].usage = probe.usage
+  return probe
+}
+
+/** What the probes mean: an error, a loud skip (load.baseline: optional), or null to go on. */
+export function judgeProbes(run: LoadRun, probes: Record<LoadSide, ProbeResult>): LoadOutcome | null {
+  const { report, load } = run
   if (!probes.baseline.reachable && probes.candidate.problem === null && load.baseline === 'optional') {
     report.skipped = `the baseline deployment is not reachable (${probes.baseline.problem}); load.baseline is optional, so the load half was SKIPPED and nothing about performance was measured`
     report.verdict = 'pass'
@@ -135,93 +159,145 @@ export async function runLoad(config: GateConfig, options: LoadRunOptions): Prom
         side === 'baseline' && !probes.baseline.reachable
           ? ' (the load half needs the baseline deployment live even when the quality half reuses an archived baseline; set load.baseline: optional to skip it instead)'
           : ''
-      return fail(
+      return run.fail(
         probes[side].streaming ? 'load.probe' : 'load.not_streaming',
         `${side}: ${problem}${hint}`,
         `deployments.${side}.base_url`
       )
     }
   }
+  return null
+}
 
-  let source: WorkloadSource
+/** The prompts of the run (the same for both sides: the streams are seeded). */
+export async function workloadOf(run: LoadRun, options: LoadRunOptions): Promise<WorkloadSource | LoadOutcome> {
+  const { load, config } = run
   try {
-    if (load.workload.prompts === 'synthetic') source = syntheticSource(load)
-    else if (load.workload.prompts === 'file') source = await fileSource(load, config.source)
-    else {
-      if (!options.gateSetOutput) {
-        return fail(
-          'load.gate_set',
-          'load.workload.prompts is gate-set, which needs the quality half to run first (helm-gate run)',
-          'load.workload.prompts'
-        )
-      }
-      source = await gateSetSource(load, options.gateSetOutput)
+    if (load.workload.prompts === 'synthetic') return syntheticSource(load)
+    if (load.workload.prompts === 'file') return await fileSource(load, config.source)
+    if (!options.gateSetOutput) {
+      return run.fail(
+        'load.gate_set',
+        'load.workload.prompts is gate-set, which needs the quality half to run first (helm-gate run)',
+        'load.workload.prompts'
+      )
     }
+    return await gateSetSource(load, options.gateSetOutput)
   } catch (error) {
     const e = error as { code?: string; message: string; describe?: () => string }
-    return fail(e.code ?? 'load.workload', e.describe ? e.describe() : e.message, 'load.workload')
+    return run.fail(e.code ?? 'load.workload', e.describe ? e.describe() : e.message, 'load.workload')
   }
+}
 
-  const origin = performance.now()
+export function isOutcome(value: unknown): value is LoadOutcome {
+  return typeof value === 'object' && value !== null && 'report' in value && 'timings' in value
+}
+
+export async function runLoad(config: GateConfig, options: LoadRunOptions): Promise<LoadOutcome> {
+  const run = beginLoad(config, options)
+  if (isOutcome(run)) return run
+  const { load, targets, timeoutMs } = run
+
+  // Probe: both deployments live and streaming. Load figures are comparable only within one run
+  // on one machine, so an archived baseline never stands in for a live one.
+  const probes = {} as Record<LoadSide, ProbeResult>
+  for (const side of SIDES) probes[side] = await probeLoadSide(run, side)
+  const judged = judgeProbes(run, probes)
+  if (judged) return judged
+  const source = await workloadOf(run, options)
+  if (isOutcome(source)) return source
+
+  run.origin = performance.now()
   const timings: RequestTiming[] = []
   const blocks: LoadBlock[] = []
   for (const [li, level] of load.levels.entries()) {
     const connections = {} as Record<LoadSide, Connection>
     for (const side of SIDES) connections[side] = connect(targets[side], load.mode === 'concurrency' ? level : null, timeoutMs)
     try {
-      for (const side of SIDES) {
-        await openConnections(connections[side], targets[side], load, level, timeoutMs)
-        if (load.warmupRequests > 0) {
-          const warm = await runBlock(
-            connections[side],
-            targets[side],
-            probes[side].ignoreEos,
-            load,
-            source,
-            `warmup:${li}`,
-            level,
-            load.warmupRequests,
-            null,
-            timeoutMs
-          )
-          const failed = warm.filter(r => r.status !== 'ok').length
-          if (failed > 0) say(`load: ${levelName(load, level)} warm-up (${side}): ${failed}/${warm.length} requests failed`)
-        }
-      }
+      for (const side of SIDES) await warmUp(run, connections[side], side, probes[side].ignoreEos, source, li, level)
       const order = abbaOrder(load.repetitions)
-      for (const scheduled of order) {
-        const { side, repetition, position } = scheduled
-        await openConnections(connections[side], targets[side], load, level, timeoutMs)
-        const perBlock = load.requestsPerLevel === null ? null : Math.ceil(load.requestsPerLevel / load.repetitions)
-        const seconds = load.durationSeconds === null ? null : load.durationSeconds / load.repetitions
-        const results = await runBlock(
-          connections[side],
-          targets[side],
-          probes[side].ignoreEos,
-          load,
-          source,
-          `block:${li}:${repetition}`,
-          level,
-          perBlock,
-          seconds,
-          timeoutMs
-        )
-        const blockTimings = results.map((r, index) => toTiming(r, { side, level, block: position, repetition, index }, origin))
-        timings.push(...blockTimings)
-        const first = results.reduce((m, r) => Math.min(m, r.start), Infinity)
-        const last = results.reduce((m, r) => Math.max(m, r.end ?? r.failedAt), -Infinity)
-        const f = figures(blockTimings, Math.max(0, last - first) / 1000, load.slo)
-        blocks.push({ side, level, position, repetition, ...f })
-        say(
-          `load: ${levelName(load, level)}, block ${position + 1}/${order.length} (${side}): ${f.requests} requests, ` +
-            `${f.output_tokens_per_second.toFixed(1)} output tok/s, TTFT p50 ${f.ttft_ms.p50 === null ? '-' : f.ttft_ms.p50.toFixed(1)} ms, ${f.failed} failed`
-        )
+      for (const { side, repetition, position } of order) {
+        const block = { side, level, li, repetition, position, total: order.length }
+        await measureBlock(run, connections[side], probes[side].ignoreEos, source, block, blocks, timings)
       }
     } finally {
       for (const side of SIDES) await connections[side].pool.close().catch(() => {})
     }
   }
+  return finishLoad(run, blocks, timings)
+}
 
+/** Opens the side's connections and sends its warm-up requests at the level (not measured). */
+export async function warmUp(
+  run: LoadRun,
+  conn: Connection,
+  side: LoadSide,
+  ignoreEos: boolean,
+  source: WorkloadSource,
+  li: number,
+  level: number
+): Promise<void> {
+  const { load, targets, timeoutMs } = run
+  await openConnections(conn, targets[side], load, level, timeoutMs)
+  if (load.warmupRequests <= 0) return
+  const warm = await runBlock(conn, targets[side], ignoreEos, load, source, `warmup:${li}`, level, load.warmupRequests, null, timeoutMs)
+  const failed = warm.filter(r => r.status !== 'ok').length
+  if (failed > 0) run.say(`load: ${levelName(load, level)} warm-up (${side}): ${failed}/${warm.length} requests failed`)
+}
+
+export interface BlockAt {
+  side: LoadSide
+  level: number
+  /** The level's index (the workload streams are named by it). */
+  li: number
+  repetition: number
+  position: number
+  /** Blocks at this level, for the progress line. */
+  total: number
+}
+
+/** One measured block: its requests, figures and a progress line. */
+export async function measureBlock(
+  run: LoadRun,
+  conn: Connection,
+  ignoreEos: boolean,
+  source: WorkloadSource,
+  at: BlockAt,
+  blocks: LoadBlock[],
+  timings: RequestTiming[]
+): Promise<void> {
+  const { load, targets, timeoutMs } = run
+  const { side, level, li, repetition, position } = at
+  await openConnections(conn, targets[side], load, level, timeoutMs)
+  const perBlock = load.requestsPerLevel === null ? null : Math.ceil(load.requestsPerLevel / load.repetitions)
+  const seconds = load.durationSeconds === null ? null : load.durationSeconds / load.repetitions
+  const results = await runBlock(
+    conn,
+    targets[side],
+    ignoreEos,
+    load,
+    source,
+    `block:${li}:${repetition}`,
+    level,
+    perBlock,
+    seconds,
+    timeoutMs
+  )
+  const blockTimings = results.map((r, index) => toTiming(r, { side, level, block: position, repetition, index }, run.origin))
+  timings.push(...blockTimings)
+  const first = results.reduce((m, r) => Math.min(m, r.start), Infinity)
+  const last = results.reduce((m, r) => Math.max(m, r.end ?? r.failedAt), -Infinity)
+  const f = figures(blockTimings, Math.max(0, last - first) / 1000, load.slo)
+  blocks.push({ side, level, position, repetition, ...f })
+  run.say(
+    `load: ${levelName(load, level)}, block ${position + 1}/${at.total} (${side}): ${f.requests} requests, ` +
+      `${f.output_tokens_per_second.toFixed(1)} output tok/s, TTFT p50 ${f.ttft_ms.p50 === null ? '-' : f.ttft_ms.p50.toFixed(1)} ms, ${f.failed} failed`
+  )
+}
+
+/** The compare step: figures per level, ratios over the block pairs, checks and the verdict. */
+export function finishLoad(run: LoadRun, blocks: LoadBlock[], timings: RequestTiming[]): LoadOutcome {
+  const { report, load, config } = run
   report.blocks = blocks
   report.summary = load.levels.map(level => summarize(level, timings, blocks, load))
   report.ratios = reportedRatios(blocks, report.summary, load.checks, config.statistics.confidence)

@@ -113,6 +113,11 @@ export interface LoadReport {
     seed: number
   }
   sides: { baseline: LoadSideInfo; candidate: LoadSideInfo }
+  /**
+   * The blocks alternated between the sides A B B A (true), or each side's blocks ran in its own
+   * period (false: launched servers up one at a time; drift between the periods not cancelled).
+   */
+  interleaved?: boolean
   blocks: LoadBlock[]
   summary: LoadSummary[]
   ratios: LoadRatio[]

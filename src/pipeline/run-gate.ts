@@ -20,7 +20,7 @@ import { manifestPath, writeManifest, type BaselineOrigin, type Manifest, type S
 import { SIDES, type ChangedExample, type Report, type Side } from '../model/report.js'
 import { sidesFailedReport } from '../runner/failed-report.js'
 import { attachIdentity } from '../runner/identity.js'
-import { runSides, type RunOutcome } from '../runner/run-sides.js'
+import { runSides, type RunOutcome, type RunSidesOptions } from '../runner/run-sides.js'
 import { HELM_GATE_VERSION } from '../version.js'
 import { runReport } from './error-report.js'
 
@@ -48,6 +48,8 @@ export interface GateSettings {
   /** The commit `checkout: base` launches and `fingerprint_paths` are read from. */
   baseRef?: string | null
   readinessTimeoutMs?: number
+  /** Called while launched servers are up (runSides' `whileUp`): the load half of a launched gate. */
+  whileUp?: RunSidesOptions['whileUp']
   examples?: number
   /** Receives every changed answer per comparison, for report.html. */
   changedAnswers?: Map<string, ChangedExample[]>
@@ -110,6 +112,7 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
       sequential: settings.sequential,
       baseRef: settings.baseRef,
       readinessTimeoutMs: settings.readinessTimeoutMs,
+      whileUp: settings.whileUp,
       log: settings.log,
       progress: settings.progress,
       env: settings.env,

@@ -52,10 +52,12 @@ export interface RunSidesOptions {
   baseRef?: string | null
   /**
    * Launched servers only: called while sides are still up after their helm-run, before they are
-   * stopped (a sequential schedule: each side alone; concurrent: both together). The load half
-   * measures launched deployments here, since afterwards they are gone.
+   * stopped (a sequential schedule: each side alone; concurrent: both together), with every side
+   * up at that moment (the launched ones held, plus sides that are not launched: always up) and
+   * the HELM output folders. The load half measures launched deployments here (src/launch/
+   * load-while-up.ts), since afterwards they are gone.
    */
-  whileUp?: (sides: Side[]) => Promise<void>
+  whileUp?: (sides: Side[], outputs: Partial<Record<Side, string>>) => Promise<void>
   /** How long to wait for each server's GET /models before giving up (default 120 s). */
   readinessTimeoutMs?: number
   env?: NodeJS.ProcessEnv
@@ -276,8 +278,11 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
         },
         measure: runOne,
         hold: async plans => {
-          const up = plans.filter(plan => launched(plan.side)).map(plan => plan.side)
-          if (up.length > 0) await opts.whileUp?.(up)
+          const held = plans.filter(plan => launched(plan.side)).map(plan => plan.side)
+          if (held.length === 0 || !opts.whileUp) return
+          const always = (['baseline', 'candidate'] as const).filter(side => !launched(side) && !held.includes(side))
+          const outputs = Object.fromEntries(prepared.plans.map(plan => [plan.side, plan.outputPath]))
+          await opts.whileUp([...held, ...always], outputs)
         },
         down: async plan => {
           if (launched(plan.side)) await (launcher as Launcher).down(plan.side)

@@ -12,7 +12,7 @@ import { errorReport } from '../../pipeline/error-report.js'
 import { runGate } from '../../pipeline/run-gate.js'
 import { OUTPUTS } from '../constants.js'
 import { evidenceDir } from '../evidence.js'
-import { withLoadHalf } from '../load-half.js'
+import { loadWhileUp, withLoadHalf } from '../load-half.js'
 import { publish } from '../publish.js'
 import { sessionFingerprint } from '../launch-policy.js'
 import type { Session } from '../session.js'
@@ -38,8 +38,12 @@ export async function gateMode(session: Session): Promise<ModeOutcome> {
     if (plan.errors.length > 0) throw plan.errors[0]
     const settings = await pipelineSettings(session, config, gateFile.origin)
     // helm-run's progress; each side's output and the comparison follow in groups of their own.
-    const result = await phase(session, 'helm-run', () => runGate({ ...settings, given: givenBaseline(plan), baselineOrigin: plan.origin }))
-    report = await withLoadHalf(session, gateConfig, result.report, dir, 'gate', result.paths.baseline)
+    // A launched gate's load half runs inside it, while the servers are up (docs/launch.md).
+    const launchedLoad = loadWhileUp(session, gateConfig, 'gate')
+    const result = await phase(session, 'helm-run', () =>
+      runGate({ ...settings, given: givenBaseline(plan), baselineOrigin: plan.origin, whileUp: launchedLoad?.hold })
+    )
+    report = await withLoadHalf(session, gateConfig, result.report, dir, 'gate', result.paths.baseline, launchedLoad)
     report.notes.push(plan.note, ...gateFile.notes)
   } catch (error) {
     report = errorReport('The gate could not run.', [error], config?.statistics)

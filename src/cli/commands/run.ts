@@ -13,6 +13,7 @@ import type { ChangedAnswers } from '../../report/html.js'
 import type { ChangedExample } from '../../model/report.js'
 import { numberOption, parseArgs, requiredConfig } from '../args.js'
 import { runLoadHalf } from '../../load/run-half.js'
+import { launchesAny, LoadWhileUp } from '../../launch/load-while-up.js'
 import type { CliIo } from '../io.js'
 import { exitCode } from '../../model/publication.js'
 import { writeReportOutputs } from '../output.js'
@@ -93,6 +94,9 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   say(`helm-gate: ${selfCheck ? 'self-check (baseline against itself)' : 'baseline vs candidate'}, output in ${outDir}`)
 
   const changedAnswers = new Map<string, ChangedExample[]>()
+  const wantsLoad = Boolean(config.load) && only !== 'quality' && !selfCheck
+  // Launched servers are gone after the quality half: their load half runs while they are up.
+  const whileUp = wantsLoad && launchesAny(config) ? new LoadWhileUp(config, { env: io.env, progress: say }) : null
   const gate = await runGate({
     config,
     outDir,
@@ -101,6 +105,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     sequential: args.flags.has('sequential'),
     baseRef: args.options.get('baseline-ref') ?? null,
     readinessTimeoutMs: readySeconds === undefined ? undefined : readySeconds * 1000,
+    whileUp: whileUp?.hold,
     examples: examples ?? 3,
     changedAnswers,
     log: args.flags.has('verbose') && !quiet ? say : undefined,
@@ -113,9 +118,10 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   // of two deployments, and the flip rate (the point of the self-check) would be lost.
   if (selfCheck) report.notes.unshift(...selfCheckNotes(report))
   // The performance half runs after the quality half, never at the same time (docs/load.md).
-  if (config.load && only !== 'quality' && !selfCheck) {
-    say('helm-gate: quality half done; the load half starts')
-    const loaded = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: gate.paths.baseline })
+  if (wantsLoad) {
+    if (!whileUp) say('helm-gate: quality half done; the load half starts')
+    const measured = whileUp ? () => whileUp.result() : undefined
+    const loaded = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: gate.paths.baseline, measured })
     report = attachLoad(report, loaded.report)
   }
   await writeReportOutputs(report, {
