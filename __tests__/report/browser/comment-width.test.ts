@@ -11,6 +11,7 @@ import type { Report } from '../../../src/model/report.js'
 import { githubMarkdownCss, launchChromium, renderGfm, type BrowserSession } from '../../../test-support/browser/chromium.js'
 import { cliConfig } from '../../gate/compare-helpers.js'
 import { makeComparison, makeEfficiency, makeReport } from '../make-report.js'
+import { makeLoadReport } from '../make-load-report.js'
 
 const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'helm-0.5.16')
 /** A pull-request conversation column, comment padding included. */
@@ -95,7 +96,9 @@ function crowdedReport(): Report {
         max_drop: 0.0125
       })
     ],
-    efficiency: [makeEfficiency({ run: long })]
+    efficiency: [makeEfficiency({ run: long })],
+    // The demo's comment has the performance half too: its table must fit as well.
+    load: makeLoadReport()
   })
 }
 
