@@ -113,6 +113,19 @@ describe('ratiosOfQuantiles against the reference implementation', () => {
     }
   })
 
+  it('counts its own stream as it draws: the same intervals as from pairedIndices on that stream', () => {
+    for (const [seed, n] of [
+      [6, 37],
+      [7, 1000],
+      [8, 70_000]
+    ]) {
+      const { baseline, candidate } = seededTimes(seed, n)
+      const s = settings({ resamples: n > 10_000 ? 60 : 800, seed })
+      const viaIndices = ratiosOfQuantiles(baseline, candidate, [0.5, 0.9], s, pairedIndices(createRandom(seed, RATIO_STREAM), n))
+      expect(ratiosOfQuantiles(baseline, candidate, [0.5, 0.9], s)).toEqual(viaIndices)
+    }
+  })
+
   it('takes every quantile from the same resamples as one-quantile calls on the same stream', () => {
     const { baseline, candidate } = seededTimes(5, 400)
     const s = settings({ resamples: 1000, seed: 8 })
