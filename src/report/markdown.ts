@@ -294,12 +294,15 @@ const RUN_LABEL_LENGTH = 48
  * details and the JSON.
  */
 export function runLabel(run: string): string {
-  const [scenario, ...rest] = run.split(':')
-  const args = rest
-    .join(':')
+  // HELM writes `scenario:arg=v,...`, but a run name can also be `scenario,arg=v` (no colon):
+  // the arguments start at the first `:` or `,` either way.
+  const start = run.search(/[:,]/)
+  if (start < 0) return run
+  const args = run
+    .slice(start + 1)
     .split(',')
     .filter(arg => arg !== '' && !arg.startsWith('model='))
-  return args.length ? `${scenario}: ${args.join(', ')}` : scenario
+  return args.length ? `${run.slice(0, start)}: ${args.join(', ')}` : run.slice(0, start)
 }
 
 function labelCell(comparison: Comparison): string {
