@@ -6,5 +6,6 @@ cd "$(dirname "$0")/.."
 echo "== generator speed (seedrandom algorithms)"; node bench/stats-rng.mjs
 echo; echo "== compare: helm-gate CLI vs plain Python vs scipy.stats.bootstrap"; node bench/compare.mjs
 echo; echo "== streaming a 2 GB scenario_state.json (peak memory)"; node bench/read-scenario-state.mjs
+echo; echo "== downloading a 400 MB artifact: @actions/artifact streamed vs one Buffer in memory"; node bench/artifact-download.mjs
 echo; echo "== both sides concurrently vs one after the other"; node bench/concurrency.mjs
 echo; echo "== load generator overhead vs GuideLLM and AIPerf (fake engine)"; node bench/load.mjs

@@ -4,7 +4,7 @@
  * description. HELM is a fake helm-run that copies real HELM run directories (see
  * test-support/action-harness), so each case takes a few seconds.
  */
-import { afterEach, beforeAll, describe, expect, it } from '@jest/globals'
+import { beforeAll, describe, expect, it } from '@jest/globals'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -15,40 +15,28 @@ import {
   BASE_SHA,
   expectOutcome,
   GATE_PATH,
-  gateScenario,
   HEAD_SHA,
   type GateRun,
-  type GateScenario
+  type GateScenario,
+  useGateScenario
 } from '../../test-support/action-harness/scenario.js'
-import { FakeGitHub, type ArtifactRecord } from '../../test-support/fake-github/server.js'
+import type { ArtifactRecord, FakeGitHub } from '../../test-support/fake-github/server.js'
 import { zipDirectory } from '../../test-support/fake-github/zip-writer.js'
 
 const COMMENT_MARKER = commentMarker(GATE_PATH)
 
-let scenario: GateScenario
+const harness = useGateScenario()
+const { startFake } = harness
 let fixtures: string
-const fakes: FakeGitHub[] = []
-
-beforeAll(async () => {
-  scenario = await gateScenario()
-  fixtures = scenario.fixtures
-}, 120_000)
-
-afterEach(async () => {
-  for (const fake of fakes.splice(0)) await fake.stop()
+beforeAll(() => {
+  fixtures = harness.scenario().fixtures
 })
 
-const gateFile: GateScenario['gateFile'] = options => scenario.gateFile(options)
-const workspaceWith = (text: string): Promise<string> => scenario.workspaceWith(text)
-const prPayload: GateScenario['prPayload'] = (fake, options) => scenario.prPayload(fake, options)
-const gatePullRequest = (options: GateRun) => scenario.gatePullRequest(options)
-const archiveBaseline: GateScenario['archiveBaseline'] = (fake, runId, text) => scenario.archiveBaseline(fake, runId, text)
-
-async function startFake(): Promise<FakeGitHub> {
-  const fake = await new FakeGitHub().start()
-  fakes.push(fake)
-  return fake
-}
+const gateFile: GateScenario['gateFile'] = options => harness.scenario().gateFile(options)
+const workspaceWith = (text: string): Promise<string> => harness.scenario().workspaceWith(text)
+const prPayload: GateScenario['prPayload'] = (fake, options) => harness.scenario().prPayload(fake, options)
+const gatePullRequest = (options: GateRun) => harness.scenario().gatePullRequest(options)
+const archiveBaseline: GateScenario['archiveBaseline'] = (fake, runId, text) => harness.scenario().archiveBaseline(fake, runId, text)
 
 async function unzipArtifact(record: ArtifactRecord): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'helm-gate-artifact-'))

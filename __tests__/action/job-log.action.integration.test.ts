@@ -3,28 +3,14 @@
  * side's helm-run output in a group of its own (never interleaved with the other side's), and
  * request details as debug lines. Also mode run's `verdict` output, pass or error per shard.
  */
-import { afterEach, beforeAll, describe, expect, it } from '@jest/globals'
+import { describe, expect, it } from '@jest/globals'
 import { runAction } from '../../test-support/action-harness/harness.js'
 import { groupLines, logGroups, phaseTitles } from '../../test-support/action-harness/log-groups.js'
-import { expectOutcome, GATE_PATH, gateScenario, type GateScenario } from '../../test-support/action-harness/scenario.js'
-import { FakeGitHub } from '../../test-support/fake-github/server.js'
+import { expectOutcome, GATE_PATH, type GateScenario, useGateScenario } from '../../test-support/action-harness/scenario.js'
 
-let scenario: GateScenario
-const fakes: FakeGitHub[] = []
-
-beforeAll(async () => {
-  scenario = await gateScenario()
-}, 120_000)
-
-afterEach(async () => {
-  for (const fake of fakes.splice(0)) await fake.stop()
-})
-
-async function startFake(): Promise<FakeGitHub> {
-  const fake = await new FakeGitHub().start()
-  fakes.push(fake)
-  return fake
-}
+const harness = useGateScenario()
+const { startFake } = harness
+const scenario = (): GateScenario => harness.scenario()
 
 /** helm-run's own lines (the fake prints `fake helm-run: side <side>, …` and `fake helm-run: done`). */
 function helmLines(lines: string[]): string[] {
@@ -43,7 +29,7 @@ function expectSideGroup(stdout: string, side: 'baseline' | 'candidate'): void {
 describe("the bundled action's job log", () => {
   it('mode gate: gate file, baseline, helm-run, each side folded on its own, compare, evidence, publish; request details as debug', async () => {
     const fake = await startFake()
-    const run = await scenario.gatePullRequest({ fake })
+    const run = await scenario().gatePullRequest({ fake })
     expectOutcome(run, 0, 'pass')
     expect(phaseTitles(run.stdout)).toEqual([
       'gate file',
@@ -74,7 +60,7 @@ describe("the bundled action's job log", () => {
 
   it('mode baseline: gate file, helm-run, the baseline folded, manifest, archive', async () => {
     const fake = await startFake()
-    const run = await scenario.archiveBaseline(fake, 500)
+    const run = await scenario().archiveBaseline(fake, 500)
     expect(run.outputs.verdict).toBe('pass')
     expect(phaseTitles(run.stdout)).toEqual(['gate file', 'helm-run', 'baseline helm-run output', 'manifest', 'archive'])
     expectSideGroup(run.stdout, 'baseline')
@@ -83,16 +69,16 @@ describe("the bundled action's job log", () => {
 
   it('mode run and mode compare: the shard folds each side, compare folds the shards; a shard that fails says error', async () => {
     const fake = await startFake()
-    const text = scenario.gateFile({ entries: ['simple_mcqa', 'simple_classification'] })
+    const text = scenario().gateFile({ entries: ['simple_mcqa', 'simple_classification'] })
     const shard = async (index: number, env: Record<string, string> = {}) =>
       runAction({
         fake,
         inputs: { config: GATE_PATH, mode: 'run', 'shard-index': String(index), 'shard-count': '2', baseline: 'run' },
         eventName: 'pull_request',
-        payload: scenario.prPayload(fake),
-        workspace: await scenario.workspaceWith(text),
+        payload: scenario().prPayload(fake),
+        workspace: await scenario().workspaceWith(text),
         runId: 700,
-        env: { FAKE_HELM_FIXTURES: scenario.fixtures, ...env }
+        env: { FAKE_HELM_FIXTURES: scenario().fixtures, ...env }
       })
     fake.seedFile('a'.repeat(40), GATE_PATH, text)
     const [ok, failed] = await Promise.all([shard(0), shard(1, { FAKE_HELM_FAIL: 'candidate' })])
@@ -115,8 +101,8 @@ describe("the bundled action's job log", () => {
       fake,
       inputs: { config: GATE_PATH, mode: 'compare' },
       eventName: 'pull_request',
-      payload: scenario.prPayload(fake),
-      workspace: await scenario.workspaceWith(text),
+      payload: scenario().prPayload(fake),
+      workspace: await scenario().workspaceWith(text),
       runId: 700
     })
     expectOutcome(compare, 1, 'error')

@@ -4,30 +4,17 @@
  * the job summary or the failure annotation, also when errors name the files they are about.
  * report.json, read next to those files in the artifact, keeps the paths.
  */
-import { afterEach, beforeAll, describe, expect, it } from '@jest/globals'
+import { describe, expect, it } from '@jest/globals'
 import { readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { ActionRun } from '../../test-support/action-harness/harness.js'
-import { expectOutcome, gateScenario, type GateScenario } from '../../test-support/action-harness/scenario.js'
-import { FakeGitHub } from '../../test-support/fake-github/server.js'
+import { expectOutcome, type GateScenario, useGateScenario } from '../../test-support/action-harness/scenario.js'
+import type { FakeGitHub } from '../../test-support/fake-github/server.js'
 
-let scenario: GateScenario
-const fakes: FakeGitHub[] = []
-
-beforeAll(async () => {
-  scenario = await gateScenario()
-}, 120_000)
-
-afterEach(async () => {
-  for (const fake of fakes.splice(0)) await fake.stop()
-})
-
-async function startFake(): Promise<FakeGitHub> {
-  const fake = await new FakeGitHub().start()
-  fakes.push(fake)
-  return fake
-}
+const harness = useGateScenario()
+const { startFake } = harness
+const scenario = (): GateScenario => harness.scenario()
 
 /** Everything of this run the pull request shows: comment, check run, job summary, annotations. */
 function shown(fake: FakeGitHub, run: ActionRun): Record<string, string> {
@@ -57,9 +44,9 @@ function expectNoRunnerPath(fake: FakeGitHub, run: ActionRun): void {
 describe('what the pull request sees', () => {
   it('describes an archived baseline by artifact, run and age, with no runner path anywhere', async () => {
     const fake = await startFake()
-    await scenario.archiveBaseline(fake, 500)
+    await scenario().archiveBaseline(fake, 500)
     const [archive] = fake.uploadedBy(500)
-    const run = await scenario.gatePullRequest({ fake, runId: 600 })
+    const run = await scenario().gatePullRequest({ fake, runId: 600 })
     expectOutcome(run, 0, 'pass')
     expect(fake.comments[0].body).toMatch(new RegExp(`archived baseline \\\\#\u200D${archive.id} from run 500 at \`a{12}\`, 0\\.0 h old`))
     expect(fake.comments[0].body).toMatch(new RegExp(`Baseline: archived baseline \\\\#\u200D${archive.id} from run 500, 0\\.0 h old`))
@@ -69,7 +56,7 @@ describe('what the pull request sees', () => {
 
   it('names a broken run directory inside the evidence artifact; report.json keeps the path', async () => {
     const fake = await startFake()
-    const run = await scenario.gatePullRequest({ fake, env: { FAKE_HELM_TRUNCATE: 'candidate' } })
+    const run = await scenario().gatePullRequest({ fake, env: { FAKE_HELM_TRUNCATE: 'candidate' } })
     expectOutcome(run, 1, 'error')
     const report = JSON.parse(await readFile(run.outputs['report-path'], 'utf8'))
     const files: string[] = report.errors.map((e: { file?: string }) => e.file).filter(Boolean)

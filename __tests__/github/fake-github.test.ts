@@ -30,6 +30,15 @@ afterAll(() => fake.stop())
 const failure = (promise: Promise<unknown>): Promise<unknown> => promise.then(() => null).catch((e: unknown) => e)
 
 describe('the fake GitHub and the octokit client', () => {
+  it('reads a file in a folder through the contents API as octokit sends it (`/` encoded as %2F)', async () => {
+    fake.seedFile('a'.repeat(40), '.github/gates/fp8.yml', 'version: 1\n')
+    const { data } = await client.rest.repos.getContent({ ...repo, path: '.github/gates/fp8.yml', ref: 'a'.repeat(40) })
+    expect(Buffer.from((data as { content: string }).content, 'base64').toString()).toBe('version: 1\n')
+    const sent = fake.requests.filter(r => r.path.includes('/contents/')).at(-1)
+    expect(sent?.path).toBe('/repos/acme/serving/contents/.github%2Fgates%2Ffp8.yml')
+    expect(fake.violations).toEqual([])
+  })
+
   it('refuses a comment body over 65,536 characters like GitHub does', async () => {
     const error = await failure(client.rest.issues.createComment({ ...repo, issue_number: 1, body: 'x'.repeat(65537) }))
     expect(error).toMatchObject({ status: 422 })

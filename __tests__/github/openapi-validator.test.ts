@@ -28,6 +28,11 @@ describe('the fake GitHub checks requests against the OpenAPI description', () =
 
   it('matches the contents path over slashes and the most specific artifact route', () => {
     expect(validator.match('GET', '/repos/o/r/contents/.github/helm-gate.yml')?.params.path).toBe('.github/helm-gate.yml')
+    // What octokit sends: {path} is a simple URI-template expansion, so `/` is encoded.
+    expect(validator.match('GET', '/repos/o/r/contents/.github%2Fhelm-gate.yml')?.params.path).toBe('.github/helm-gate.yml')
+    // Only the parameter the description marks x-multi-segment spans slashes.
+    expect(validator.match('GET', '/repos/o/r/actions/runs/1/2')).toBeNull()
+    expect(validator.match('GET', '/repos/o/r/actions/runs/12')?.params).toEqual({ owner: 'o', repo: 'r', run_id: '12' })
     expect(validator.match('GET', '/repos/o/r/actions/artifacts/12/zip')?.operationId).toBe('actions/download-artifact')
     expect(validator.match('GET', '/repos/o/r/actions/artifacts/12')?.operationId).toBe('actions/get-artifact')
   })

@@ -9,9 +9,14 @@
 import { getOctokit } from '@actions/github'
 import { retry } from '@octokit/plugin-retry'
 import { throttling } from '@octokit/plugin-throttling'
-import type { Octokit } from '@octokit/core'
 
 export type GitHubClient = ReturnType<typeof getOctokit>
+/**
+ * The octokit a plugin is given, named through getOctokit's own signature: @octokit/core is
+ * @actions/github's dependency, not ours, so its types are not imported directly.
+ */
+type OctokitPlugin = Parameters<typeof getOctokit>[2] & {}
+type Octokit = Parameters<OctokitPlugin>[0]
 
 export interface ClientLog {
   /** One line per retry, in the job log. */

@@ -3,10 +3,11 @@
  * are served by the fake helm-run (real HELM run directories, controlled accuracy), a workspace
  * holding it, pull_request payloads, and the runs a test makes (a PR gate, a baseline archive).
  */
+import { afterEach, beforeAll } from '@jest/globals'
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import type { FakeGitHub } from '../fake-github/server.js'
+import { FakeGitHub } from '../fake-github/server.js'
 import { helmRunFixtures } from './fixtures.js'
 import { installFakeHelmRun, runAction, type ActionRun } from './harness.js'
 
@@ -156,5 +157,31 @@ function describeRun(run: ActionRun): string {
 export function expectOutcome(run: ActionRun, code: number, verdict: string): void {
   if (run.code !== code || run.outputs.verdict !== verdict) {
     throw new Error(`expected exit ${code} and verdict ${verdict}, got verdict ${run.outputs.verdict}\n${describeRun(run)}`)
+  }
+}
+
+/**
+ * For a test file: the scenario, made once (beforeAll), and fake GitHubs started per test and
+ * stopped after it (afterEach).
+ */
+export function useGateScenario(): { scenario(): GateScenario; startFake(): Promise<FakeGitHub> } {
+  let made: GateScenario | null = null
+  const fakes: FakeGitHub[] = []
+  beforeAll(async () => {
+    made = await gateScenario()
+  }, 120_000)
+  afterEach(async () => {
+    for (const fake of fakes.splice(0)) await fake.stop()
+  })
+  return {
+    scenario: () => {
+      if (!made) throw new Error('the scenario is made in beforeAll')
+      return made
+    },
+    startFake: async () => {
+      const fake = await new FakeGitHub().start()
+      fakes.push(fake)
+      return fake
+    }
   }
 }

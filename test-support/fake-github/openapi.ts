@@ -45,10 +45,14 @@ export class OpenApiValidator {
       for (const method of ['get', 'post', 'patch', 'put', 'delete']) {
         if (!item[method]) continue
         const params: string[] = []
+        const multiSegment = this.multiSegmentParameters(item[method])
         const pattern = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{([^}]+)\\?\}/g, (_m, name: string) => {
           params.push(name)
-          // {path} of the contents API spans slashes; every other parameter is one segment.
-          return name === 'path' ? '(.+)' : '([^/]+)'
+          // A parameter the description marks `x-multi-segment` (the contents API's {path}) spans
+          // slashes, as GitHub accepts `a/b.yml` and the `a%2Fb.yml` octokit sends alike; every
+          // other parameter is one segment (an encoded slash there decodes into a value that
+          // names nothing, and GitHub answers 404).
+          return multiSegment.has(name) ? '(.+)' : '([^/]+)'
         })
         this.operations.push({
           method: method.toUpperCase(),
@@ -61,6 +65,14 @@ export class OpenApiValidator {
     }
     // Prefer the most specific template when several match (fewest parameters).
     this.operations.sort((a, b) => a.params.length - b.params.length)
+  }
+
+  private multiSegmentParameters(operation: Json): Set<string> {
+    const names = new Set<string>()
+    for (const parameter of (operation.parameters ?? []).map((p: Json) => this.resolve(p))) {
+      if (parameter.in === 'path' && parameter['x-multi-segment'] === true) names.add(parameter.name)
+    }
+    return names
   }
 
   match(method: string, pathname: string): RouteMatch | null {
