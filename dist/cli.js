@@ -10419,7 +10419,7 @@ function estimatePaired(clusters, settings) {
     }
     const s = summarise(clusters, settings.flipTolerance);
     const method = chooseMethod(s, settings);
-    const [low, high] = interval(s, method, settings);
+    const [low, high] = interval$1(s, method, settings);
     const sdDelta = clusterMeanSd(s);
     const figures = { baseline_mean: s.sumBaseline / s.pairs, candidate_mean: s.sumCandidate / s.pairs, delta: s.sumDelta / s.pairs };
     for (const [name, value] of Object.entries({ ...figures, 'ci.low': low, 'ci.high': high, sd_delta: sdDelta })) {
@@ -10550,7 +10550,7 @@ function chooseMethod(s, settings) {
             });
     }
 }
-function interval(s, method, settings) {
+function interval$1(s, method, settings) {
     const { confidence, resamples } = settings;
     if (method === 'tango')
         return tangoInterval(s.table, confidence);
@@ -15020,18 +15020,31 @@ function pairedValues(blocks, level, metric) {
         .map(b => metricValue(b, metric) ?? NaN);
     return { baseline: side('baseline'), candidate: side('candidate') };
 }
-function ratioAt(blocks, summary, metric, confidence) {
+/** The pooled values of a metric at a level and the block-pair ratio (with the number of pairs). */
+function measured(blocks, summary, metric, confidence) {
     const { baseline, candidate } = pairedValues(blocks, summary.level, metric);
-    const outcome = blockPairRatio(baseline, candidate, confidence);
     return {
-        level: summary.level,
+        pooled: {
+            level: summary.level,
+            baseline: metricValue(summary.baseline, metric),
+            candidate: metricValue(summary.candidate, metric)
+        },
+        outcome: blockPairRatio(baseline, candidate, confidence),
+        pairs: Math.min(baseline.length, candidate.length)
+    };
+}
+function ratioAt(blocks, summary, metric, confidence) {
+    const { pooled, outcome, pairs } = measured(blocks, summary, metric, confidence);
+    return {
+        ...pooled,
         metric,
-        baseline: metricValue(summary.baseline, metric),
-        candidate: metricValue(summary.candidate, metric),
-        ratio: outcome.ok ? { estimate: outcome.ratio.estimate, low: outcome.ratio.low, high: outcome.ratio.high } : null,
-        pairs: Math.min(baseline.length, candidate.length),
+        ratio: outcome.ok ? interval(outcome.ratio) : null,
+        pairs,
         reason: outcome.ok ? null : outcome.reason
     };
+}
+function interval(r) {
+    return { estimate: r.estimate, low: r.low, high: r.high };
 }
 function reportedRatios(blocks, summary, checks, confidence) {
     const out = [];
@@ -15051,12 +15064,8 @@ function fmt(x) {
     return Number.isInteger(x) ? String(x) : x.toPrecision(3);
 }
 function evaluateCheck(check, blocks, summary, confidence) {
-    const base = {
-        metric: check.metric,
-        level: summary.level,
-        baseline: metricValue(summary.baseline, check.metric),
-        candidate: metricValue(summary.candidate, check.metric)
-    };
+    const { pooled, outcome, pairs } = measured(blocks, summary, check.metric, confidence);
+    const base = { metric: check.metric, ...pooled };
     if (check.min !== null || check.max !== null) {
         const kind = check.min !== null ? 'min' : 'max';
         const threshold = (check.min ?? check.max);
@@ -15087,15 +15096,13 @@ function evaluateCheck(check, blocks, summary, confidence) {
     }
     const kind = check.minRatio !== null ? 'min_ratio' : 'max_ratio';
     const threshold = (check.minRatio ?? check.maxRatio);
-    const { baseline, candidate } = pairedValues(blocks, summary.level, check.metric);
-    const outcome = blockPairRatio(baseline, candidate, confidence);
     if (!outcome.ok) {
         return {
             ...base,
             kind,
             threshold,
             ratio: null,
-            pairs: Math.min(baseline.length, candidate.length),
+            pairs,
             verdict: 'error',
             pairs_needed: null,
             reason: `no ratio: ${outcome.reason}`
@@ -15120,7 +15127,7 @@ function evaluateCheck(check, blocks, summary, confidence) {
         ...base,
         kind,
         threshold,
-        ratio: { estimate: r.estimate, low: r.low, high: r.high },
+        ratio: interval(r),
         pairs: r.pairs,
         verdict,
         pairs_needed: needed,
@@ -15137,22 +15144,22 @@ function evaluateChecks(checks, blocks, summary, confidence) {
     }
     return out;
 }
-const RANK$1 = { pass: 0, inconclusive: 1, fail: 2, error: 3 };
+/** How bad a verdict is: error > fail > inconclusive > pass. */
+const VERDICT_RANK = { pass: 0, inconclusive: 1, fail: 2, error: 3 };
 /** The worse of verdicts: error > fail > inconclusive > pass. */
 function worstVerdict(verdicts) {
-    return verdicts.reduce((worst, v) => (RANK$1[v] > RANK$1[worst] ? v : worst), 'pass');
+    return verdicts.reduce((worst, v) => (VERDICT_RANK[v] > VERDICT_RANK[worst] ? v : worst), 'pass');
 }
 
-const RANK = { pass: 0, inconclusive: 1, fail: 2, error: 3 };
 function attachLoad(report, load) {
     const quality = report.verdict;
     const verdict = worstVerdict([quality, load.verdict]);
     let headline;
     if (verdict === 'pass')
         headline = `Both halves pass. Quality: ${report.headline} ${load.headline}`;
-    else if (RANK[load.verdict] > RANK[quality])
+    else if (VERDICT_RANK[load.verdict] > VERDICT_RANK[quality])
         headline = `Decided by the performance half. ${load.headline} (Quality: ${quality}.)`;
-    else if (RANK[quality] > RANK[load.verdict])
+    else if (VERDICT_RANK[quality] > VERDICT_RANK[load.verdict])
         headline = `Decided by the quality half. ${report.headline} (Performance: ${load.verdict}.)`;
     else
         headline = `Both halves: ${verdict}. Quality: ${report.headline} ${load.headline}`;
@@ -55069,12 +55076,12 @@ async function runBlock(conn, target, ignoreEos, load, source, stream, level, co
     const random = createRandom(load.seed, `arrivals:${stream}`);
     const pending = [];
     let at = 0;
-    for (let i = 0; more(i); i++) {
+    // A block of `seconds` holds the arrivals scheduled before its end: the schedule decides, not
+    // the clock, which may read just past an arrival sent up to 1 ms early (no timer for less).
+    for (let i = 0; count !== null ? i < count : start + at < deadline; i++) {
         const wait = start + at - performance.now();
         if (wait > 1)
             await new Promise(r => setTimeout(r, wait));
-        if (seconds !== null && performance.now() >= deadline)
-            break;
         pending.push(send(conn, body(i), timeoutMs).then(r => void (results[i] = r)));
         at += load.arrival === 'constant' ? 1000 / level : (-Math.log(random.double()) * 1000) / level;
     }
