@@ -60900,6 +60900,11 @@ function launchedLoadFor(config, options) {
     return launchesAny(config) ? () => runLaunchedLoad(config, options) : undefined;
 }
 
+function launchedLoadFromArgs(config, outDir, args, io, say) {
+    const baseRef = args.options.get('baseline-ref') ?? null;
+    return launchedLoadFor(config, { outDir, cwd: io.cwd, env: io.env, progress: say, baseRef, sequential: args.flags.has('sequential') });
+}
+
 /**
  * `run --out DIR` writes report.json, report.md, manifest.json, logs/ and one folder per side.
  * A folder that already holds anything would be partly overwritten and partly mixed with the new
@@ -60973,14 +60978,7 @@ async function loadCommand(argv, io) {
     const say = quiet ? () => { } : (line) => io.stderr(`${line}\n`);
     say(`helm-gate: load test, baseline vs candidate, output in ${outDir}`);
     // A gate that launches its servers: started, load-tested while up and stopped (docs/launch.md).
-    const measured = launchedLoadFor(config, {
-        outDir,
-        cwd: io.cwd,
-        env: io.env,
-        progress: say,
-        baseRef: args.options.get('baseline-ref') ?? null,
-        sequential: args.flags.has('sequential')
-    });
+    const measured = launchedLoadFromArgs(config, outDir, args, io, say);
     const outcome = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: null, measured });
     const report = loadOnlyReport(config, outcome.report);
     await writeReportOutputs(report, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io });
@@ -61747,14 +61745,7 @@ async function runCommand(argv, io) {
         if (selfCheck)
             throw new UsageError('usage.option', '--self-check measures the quality half; it does not combine with --only load');
         say(`helm-gate: load test only, baseline vs candidate, output in ${outDir}`);
-        const measured = launchedLoadFor(config, {
-            outDir,
-            cwd: io.cwd,
-            env: io.env,
-            progress: say,
-            baseRef: args.options.get('baseline-ref') ?? null,
-            sequential: args.flags.has('sequential')
-        });
+        const measured = launchedLoadFromArgs(config, outDir, args, io, say);
         const loaded = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: null, measured });
         const loadReport = loadOnlyReport(config, loaded.report);
         await writeReportOutputs(loadReport, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io });

@@ -9,7 +9,7 @@ import { loadGateConfig } from '../../config/load.js'
 import { UsageError } from '../../errors.js'
 import { loadOnlyReport } from '../../load/combine.js'
 import { runLoadHalf } from '../../load/run-half.js'
-import { launchedLoadFor } from '../../launch/load-only.js'
+import { launchedLoadFromArgs } from '../launched-load.js'
 import { parseArgs, requiredConfig } from '../args.js'
 import type { CliIo } from '../io.js'
 import { assertFreshOutputFolder } from '../out-folder.js'
@@ -55,14 +55,7 @@ export async function loadCommand(argv: string[], io: CliIo): Promise<number> {
   const say = quiet ? () => {} : (line: string) => io.stderr(`${line}\n`)
   say(`helm-gate: load test, baseline vs candidate, output in ${outDir}`)
   // A gate that launches its servers: started, load-tested while up and stopped (docs/launch.md).
-  const measured = launchedLoadFor(config, {
-    outDir,
-    cwd: io.cwd,
-    env: io.env,
-    progress: say,
-    baseRef: args.options.get('baseline-ref') ?? null,
-    sequential: args.flags.has('sequential')
-  })
+  const measured = launchedLoadFromArgs(config, outDir, args, io, say)
   const outcome = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: null, measured })
   const report = loadOnlyReport(config, outcome.report)
   await writeReportOutputs(report, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io })
