@@ -2,6 +2,8 @@
 // percentile bootstrap on the same data, side by side in one run:
 //   (a) plain Python: json.load, then random.choice per draw (the seed project's bootstrap);
 //   (b) scipy.stats.bootstrap (vectorised NumPy), percentile method.
+// All three take the same interval: the percentile bootstrap with type-7 quantiles of the
+// resampled means (helm-gate's quantile.ts, NumPy's default percentile, and (a) written out).
 // Data: two real-shaped HELM run directories (bench/lib/synthetic-run.mjs): 5,000 instances, the
 // 23 stats HELM writes per instance (31 MB per_instance_stats.json per side) and
 // scenario_state.json with the request states, so helm-gate does everything it does on a real
@@ -61,7 +63,13 @@ for _ in range(int(sys.argv[3])):
         s += random.choice(d)
     means.append(s / n)
 means.sort()
-print(means[int(0.025 * len(means))], means[int(0.975 * len(means)) - 1])
+def quantile(q):
+    # Hyndman & Fan type 7, as helm-gate (src/stats/quantile.ts) and NumPy's percentile.
+    h = (len(means) - 1) * q
+    lo = int(h)
+    hi = min(lo + 1, len(means) - 1)
+    return means[lo] + (h - lo) * (means[hi] - means[lo])
+print(quantile(0.025), quantile(0.975))
 `
 const scipyBootstrap = `${loadScores}
 import numpy as np

@@ -86,9 +86,7 @@ async function capacity() {
     '--prompt-tokens',
     String(PROMPT),
     '--output-tokens',
-    String(OUTPUT),
-    '--duration-ms',
-    '8000'
+    String(OUTPUT)
   ])
   return JSON.parse(r.stdout).capacity_tokens_per_second
 }
@@ -247,7 +245,9 @@ async function main() {
             peak_rss_mb: Math.round(result.rssMb),
             throughput_vs_capacity: `${((result.throughput / cap) * 100).toFixed(1)}%`,
             // How full the client kept the engine's slots while it was stepping (timer-independent).
-            slot_occupancy: `${(stats.occupancy * 100).toFixed(1)}%`
+            slot_occupancy: `${(stats.occupancy * 100).toFixed(1)}%`,
+            // Time the engine gave up because its process was starved of CPU (not the client's doing).
+            engine_lost_ms: Math.round(stats.lost_ms)
           }
           rows.push(row)
           console.log(JSON.stringify(row))

@@ -7930,8 +7930,8 @@ var State;
  * call-stack limit, and a 100,000-deep array is reported as what it is instead of a crash.
  */
 const MAX_JSON_DEPTH = 256;
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
+const QUOTE$1 = 0x22;
+const BACKSLASH$1 = 0x5c;
 const MAX_BARE_WORD = 64;
 const NUMBER_PATTERN = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 const SIMPLE_ESCAPES = {
@@ -8128,7 +8128,7 @@ class JsonStreamParser {
         }
     }
     startKey(b, i) {
-        if (b !== QUOTE)
+        if (b !== QUOTE$1)
             this.fail(i, `expected a string key, found ${describeByte(b)}`);
         this.beginString(true, this.stack[this.stack.length - 1].mode === Mode.Skip ? Mode.Skip : Mode.Descend);
     }
@@ -8146,7 +8146,7 @@ class JsonStreamParser {
             return;
         }
         this.valueMode = mode;
-        if (b === QUOTE) {
+        if (b === QUOTE$1) {
             this.beginString(false, mode);
             return;
         }
@@ -8203,7 +8203,7 @@ class JsonStreamParser {
         let j = i;
         while (j < n) {
             const b = buf[j];
-            if (b === QUOTE || b === BACKSLASH || b < 0x20)
+            if (b === QUOTE$1 || b === BACKSLASH$1 || b < 0x20)
                 break;
             j++;
         }
@@ -8229,7 +8229,7 @@ class JsonStreamParser {
                 this.stringText += buf.toString('utf8', i, j);
             }
         }
-        if (b === BACKSLASH) {
+        if (b === BACKSLASH$1) {
             this.state = State.Escape;
         }
         else {
@@ -8344,20 +8344,48 @@ function tooDeep(file, offset) {
 /**
  * Whether JSON text nests deeper than `limit`, by one pass over its characters (brackets inside
  * strings do not count). No recursion and no allocation, so any depth is safe and the check costs
- * a small fraction of the parse it guards.
+ * a small fraction of the parse it guards. Given the UTF-8 bytes, it reads them instead: every
+ * byte of a multi-byte character is above 0x7f, so quotes, backslashes and brackets are the same
+ * bytes as characters, and indexing bytes is several times faster than `charCodeAt`.
  */
 function textExceedsDepth(text, limit = MAX_JSON_DEPTH) {
+    if (typeof text !== 'string')
+        return bytesExceedDepth(text, limit);
     let depth = 0;
     let inString = false;
     for (let i = 0; i < text.length; i++) {
         const c = text.charCodeAt(i);
         if (inString) {
-            if (c === BACKSLASH)
+            if (c === BACKSLASH$1)
                 i++;
-            else if (c === QUOTE)
+            else if (c === QUOTE$1)
                 inString = false;
         }
-        else if (c === QUOTE) {
+        else if (c === QUOTE$1) {
+            inString = true;
+        }
+        else if (c === 0x5b || c === 0x7b) {
+            if (++depth > limit)
+                return true;
+        }
+        else if (c === 0x5d || c === 0x7d) {
+            depth--;
+        }
+    }
+    return false;
+}
+function bytesExceedDepth(bytes, limit) {
+    let depth = 0;
+    let inString = false;
+    for (let i = 0; i < bytes.length; i++) {
+        const c = bytes[i];
+        if (inString) {
+            if (c === BACKSLASH$1)
+                i++;
+            else if (c === QUOTE$1)
+                inString = false;
+        }
+        else if (c === QUOTE$1) {
             inString = true;
         }
         else if (c === 0x5b || c === 0x7b) {
@@ -8428,7 +8456,7 @@ async function parseNatively(file, digest) {
         return undefined;
     }
     // JSON.parse itself copes with any depth; every later walk over the value must not have to.
-    if (textExceedsDepth(text))
+    if (textExceedsDepth(bytes))
         throw tooDeep(file);
     let value;
     try {
@@ -8739,6 +8767,487 @@ class ElementChecker {
 }
 
 /**
+ * A targeted scanner for per_instance_stats.json held in memory: it returns the entries with only
+ * the fields the reader uses (instance_id, train_trial_index, perturbation, and per stat its name,
+ * count and sum), and checks the syntax of everything else without building it.
+ *
+ * Why not JSON.parse: a real-shaped file of 5,000 instances with HELM's 23 stats each is 31 MB,
+ * and JSON.parse builds about 700,000 objects and a million key strings that the reader then
+ * drops (six of a stat's nine fields are never used). Measured with bench/compare.mjs on such a
+ * file (Node 20): toString + depth check + JSON.parse take about 2.5 times as long as this scan,
+ * and the whole read of the file about twice as long.
+ *
+ * The scanner accepts only plain, well-formed JSON: an escape in a string is decoded, but anything
+ * outside the usual shape is not interpreted here. On HELM's NaN/Infinity tokens, a syntax error,
+ * nesting beyond a few levels, a `__proto__` key or a non-array top level it gives up (returns
+ * undefined) and the caller reads the file with the general parser, which accepts those tokens
+ * and reports real errors with their byte offset. So this scanner never decides that a file is
+ * good: it only makes the common case fast, and gives the same values as the general parser
+ * (tested on every fixture and on damaged files).
+ */
+/** Thrown inside the scanner to give up; never leaves this module. */
+class GiveUp {
+}
+const GIVE_UP = new GiveUp();
+/** Deeper than this, leave the file to the general parser (it enforces MAX_JSON_DEPTH). */
+const MAX_SKIP_DEPTH = 32;
+/** 10^k is exact for k <= 22, and a decimal of at most 15 digits is an exact integer. */
+const POWERS_OF_TEN = Array.from({ length: 23 }, (_, k) => 10 ** k);
+const MAX_FAST_DIGITS = 15;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const MINUS = 0x2d;
+const ZERO = 0x30;
+const NINE = 0x39;
+const DOT = 0x2e;
+/**
+ * The entries of a per_instance_stats.json text, or undefined when the general parser must read it.
+ * Equal stat names may be one shared object: the caller must not modify what it gets.
+ */
+function scanPerInstanceStats(bytes) {
+    try {
+        return new Scanner(bytes).document();
+    }
+    catch (error) {
+        if (error === GIVE_UP)
+            return undefined;
+        throw error;
+    }
+}
+const ENTRY_KEYS = keyTable(['instance_id', 'train_trial_index', 'perturbation', 'stats']);
+const STAT_KEYS = keyTable(['name', 'count', 'sum']);
+/** Keys as byte arrays, to compare in place without building a string per key. */
+function keyTable(keys) {
+    return keys.map(name => ({ name, bytes: Buffer.from(name, 'latin1') }));
+}
+class Scanner {
+    b;
+    p = 0;
+    /** Strings built, by fingerprint, to reuse one string for the thousands of equal metric names. */
+    cache = new Array(CACHE_SLOTS);
+    /** Per stat position, where the last name object built there was, and the value. */
+    names = [];
+    constructor(b) {
+        this.b = b;
+    }
+    document() {
+        this.space();
+        if (this.b[this.p] !== OPEN_BRACKET)
+            throw GIVE_UP;
+        this.p++;
+        const entries = [];
+        if (this.next() === CLOSE_BRACKET) {
+            this.p++;
+        }
+        else {
+            for (;;) {
+                this.space();
+                entries.push(this.b[this.p] === OPEN_BRACE ? this.entry() : this.value(0));
+                if (this.endOfMember(CLOSE_BRACKET))
+                    break;
+            }
+        }
+        this.space();
+        if (this.p !== this.b.length)
+            throw GIVE_UP;
+        return entries;
+    }
+    entry() {
+        this.p++;
+        const entry = {};
+        if (this.next() === CLOSE_BRACE) {
+            this.p++;
+            return entry;
+        }
+        for (;;) {
+            const key = this.key(ENTRY_KEYS);
+            this.space();
+            if (key === 'stats' && this.b[this.p] === OPEN_BRACKET)
+                entry.stats = this.stats();
+            else if (key === null)
+                this.skip(1);
+            else
+                entry[key] = this.value(1);
+            if (this.endOfMember(CLOSE_BRACE))
+                return entry;
+        }
+    }
+    stats() {
+        this.p++;
+        const stats = [];
+        if (this.next() === CLOSE_BRACKET) {
+            this.p++;
+            return stats;
+        }
+        for (;;) {
+            this.space();
+            stats.push(this.b[this.p] === OPEN_BRACE ? this.stat(stats.length) : this.value(2));
+            if (this.endOfMember(CLOSE_BRACKET))
+                return stats;
+        }
+    }
+    stat(position) {
+        this.p++;
+        const stat = {};
+        if (this.next() === CLOSE_BRACE) {
+            this.p++;
+            return stat;
+        }
+        for (;;) {
+            const key = this.key(STAT_KEYS);
+            this.space();
+            if (key === null)
+                this.skip(3);
+            else if (key === 'name')
+                stat.name = this.statName(position);
+            else
+                stat[key] = this.value(3);
+            if (this.endOfMember(CLOSE_BRACE))
+                return stat;
+        }
+    }
+    /**
+     * A stat's name object. Entries list the same stats in the same order, so the name at a position
+     * is usually byte for byte the one the previous entry had there: then that value is returned
+     * again instead of building an equal one (a JSON value's text ends where it ends, so equal bytes
+     * over the earlier value's length are the same value).
+     */
+    statName(position) {
+        const b = this.b;
+        const start = this.p;
+        const earlier = this.names[position];
+        if (earlier !== undefined) {
+            const length = earlier.end - earlier.start;
+            if (start + length <= b.length) {
+                let k = 0;
+                while (k < length && b[start + k] === b[earlier.start + k])
+                    k++;
+                if (k === length) {
+                    this.p = start + length;
+                    return earlier.value;
+                }
+            }
+        }
+        const value = this.value(3);
+        this.names[position] = { start, end: this.p, value };
+        return value;
+    }
+    /**
+     * Reads `"key":` and returns the key when it is one of `known`, else null (its value is then
+     * skipped). Any other key with an escape or a byte above 0x7f is left to the general parser.
+     */
+    key(known) {
+        this.space();
+        const b = this.b;
+        if (b[this.p] !== QUOTE)
+            throw GIVE_UP;
+        const start = this.p + 1;
+        let end = start;
+        for (;;) {
+            const c = b[end];
+            if (c === QUOTE)
+                break;
+            if (c === undefined || c < 0x20 || c === BACKSLASH || c > 0x7e)
+                throw GIVE_UP;
+            end++;
+        }
+        this.p = end + 1;
+        if (this.next() !== COLON)
+            throw GIVE_UP;
+        this.p++;
+        const length = end - start;
+        for (const { name, bytes } of known) {
+            if (bytes.length !== length)
+                continue;
+            let same = true;
+            for (let k = 0; k < length; k++) {
+                if (b[start + k] !== bytes[k]) {
+                    same = false;
+                    break;
+                }
+            }
+            if (same)
+                return name;
+        }
+        // JSON.parse makes `__proto__` an own property; the general parser handles that case.
+        if (length === 9 && String.fromCharCode(...b.subarray(start, end)) === '__proto__')
+            throw GIVE_UP;
+        return null;
+    }
+    /** After a member: true at `close` (consumed), false after a comma; anything else gives up. */
+    endOfMember(close) {
+        const c = this.next();
+        this.p++;
+        if (c === COMMA)
+            return false;
+        if (c === close)
+            return true;
+        throw GIVE_UP;
+    }
+    /** Skips whitespace and returns the next byte (undefined at the end). */
+    next() {
+        this.space();
+        return this.b[this.p];
+    }
+    space() {
+        const b = this.b;
+        let p = this.p;
+        let c = b[p];
+        while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09)
+            c = b[++p];
+        this.p = p;
+    }
+    /** Builds the value at the cursor (a whole, small JSON value). */
+    value(depth) {
+        if (depth > MAX_SKIP_DEPTH)
+            throw GIVE_UP;
+        const c = this.next();
+        if (c === QUOTE)
+            return this.string();
+        if (c === MINUS || (c !== undefined && c >= ZERO && c <= NINE))
+            return this.number();
+        if (c === OPEN_BRACE) {
+            this.p++;
+            const object = {};
+            if (this.next() === CLOSE_BRACE) {
+                this.p++;
+                return object;
+            }
+            for (;;) {
+                this.space();
+                if (this.b[this.p] !== QUOTE)
+                    throw GIVE_UP;
+                const key = this.string();
+                if (key === '__proto__')
+                    throw GIVE_UP;
+                if (this.next() !== COLON)
+                    throw GIVE_UP;
+                this.p++;
+                object[key] = this.value(depth + 1);
+                if (this.endOfMember(CLOSE_BRACE))
+                    return object;
+            }
+        }
+        if (c === OPEN_BRACKET) {
+            this.p++;
+            const array = [];
+            if (this.next() === CLOSE_BRACKET) {
+                this.p++;
+                return array;
+            }
+            for (;;) {
+                array.push(this.value(depth + 1));
+                if (this.endOfMember(CLOSE_BRACKET))
+                    return array;
+            }
+        }
+        return this.literal();
+    }
+    /** Checks the value at the cursor and moves past it without building it. */
+    skip(depth) {
+        if (depth > MAX_SKIP_DEPTH)
+            throw GIVE_UP;
+        const c = this.next();
+        if (c === QUOTE) {
+            this.stringEnd();
+        }
+        else if (c === MINUS || (c !== undefined && c >= ZERO && c <= NINE)) {
+            this.numberEnd();
+        }
+        else if (c === OPEN_BRACE) {
+            this.p++;
+            if (this.next() === CLOSE_BRACE) {
+                this.p++;
+                return;
+            }
+            for (;;) {
+                this.space();
+                if (this.b[this.p] !== QUOTE)
+                    throw GIVE_UP;
+                this.stringEnd();
+                if (this.next() !== COLON)
+                    throw GIVE_UP;
+                this.p++;
+                this.skip(depth + 1);
+                if (this.endOfMember(CLOSE_BRACE))
+                    return;
+            }
+        }
+        else if (c === OPEN_BRACKET) {
+            this.p++;
+            if (this.next() === CLOSE_BRACKET) {
+                this.p++;
+                return;
+            }
+            for (;;) {
+                this.skip(depth + 1);
+                if (this.endOfMember(CLOSE_BRACKET))
+                    return;
+            }
+        }
+        else {
+            this.literal();
+        }
+    }
+    literal() {
+        if (this.word('true'))
+            return true;
+        if (this.word('false'))
+            return false;
+        if (this.word('null'))
+            return null;
+        // NaN, Infinity and anything else: the general parser's business.
+        throw GIVE_UP;
+    }
+    word(w) {
+        const b = this.b;
+        for (let k = 0; k < w.length; k++)
+            if (b[this.p + k] !== w.charCodeAt(k))
+                return false;
+        this.p += w.length;
+        return true;
+    }
+    /**
+     * Moves past a string (cursor on its opening quote) and returns whether it is plain printable
+     * ASCII without escapes. Raw control characters and bad escapes give up, as JSON.parse rejects them.
+     */
+    stringEnd() {
+        const b = this.b;
+        let p = this.p + 1;
+        let plain = true;
+        for (;;) {
+            const c = b[p];
+            if (c === QUOTE)
+                break;
+            if (c === undefined || c < 0x20)
+                throw GIVE_UP;
+            if (c === BACKSLASH) {
+                plain = false;
+                const e = b[p + 1];
+                if (e === 0x75) {
+                    for (let k = 2; k < 6; k++)
+                        if (!isHex(b[p + k]))
+                            throw GIVE_UP;
+                    p += 6;
+                    continue;
+                }
+                if (!(e === QUOTE || e === BACKSLASH || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74)) {
+                    throw GIVE_UP;
+                }
+                p += 2;
+                continue;
+            }
+            if (c > 0x7e)
+                plain = false;
+            p++;
+        }
+        this.p = p + 1;
+        return plain;
+    }
+    string() {
+        const start = this.p;
+        const plain = this.stringEnd();
+        const end = this.p;
+        if (!plain) {
+            // Escapes and UTF-8: decoded exactly as JSON.parse of the decoded text decodes them.
+            return JSON.parse(Buffer.from(this.b.buffer, this.b.byteOffset + start, end - start).toString('utf8'));
+        }
+        return this.plainString(start + 1, end - 1);
+    }
+    /** Bytes [start, end) as a string, reusing an equal earlier one (metric names repeat per entry). */
+    plainString(start, end) {
+        const b = this.b;
+        const length = end - start;
+        if (length === 0)
+            return '';
+        // A cheap fingerprint picks the one cached string that may be equal; equality is then checked.
+        const slot = (length * 31 + b[start] * 7 + b[end - 1] * 13 + b[start + (length >> 1)]) & (CACHE_SLOTS - 1);
+        const cached = this.cache[slot];
+        if (cached !== undefined && cached.length === length) {
+            let k = 0;
+            while (k < length && cached.charCodeAt(k) === b[start + k])
+                k++;
+            if (k === length)
+                return cached;
+        }
+        const made = Buffer.from(b.buffer, b.byteOffset + start, length).toString('latin1');
+        this.cache[slot] = made;
+        return made;
+    }
+    /** Moves past a JSON number, checking its grammar; returns [start, digits, fast value or NaN]. */
+    numberEnd() {
+        const b = this.b;
+        let p = this.p;
+        const negative = b[p] === MINUS;
+        if (negative)
+            p++;
+        let c = b[p];
+        let mantissa = 0;
+        let digits = 0;
+        if (c === ZERO) {
+            c = b[++p];
+            digits = 1;
+        }
+        else if (c !== undefined && c > ZERO && c <= NINE) {
+            while (c !== undefined && c >= ZERO && c <= NINE) {
+                mantissa = mantissa * 10 + (c - ZERO);
+                digits++;
+                c = b[++p];
+            }
+        }
+        else {
+            throw GIVE_UP;
+        }
+        let scale = 0;
+        if (c === DOT) {
+            c = b[++p];
+            if (!(c !== undefined && c >= ZERO && c <= NINE))
+                throw GIVE_UP;
+            while (c !== undefined && c >= ZERO && c <= NINE) {
+                mantissa = mantissa * 10 + (c - ZERO);
+                digits++;
+                scale++;
+                c = b[++p];
+            }
+        }
+        let exact = digits <= MAX_FAST_DIGITS;
+        if (c === 0x65 || c === 0x45) {
+            exact = false;
+            c = b[++p];
+            if (c === 0x2b || c === MINUS)
+                c = b[++p];
+            if (!(c !== undefined && c >= ZERO && c <= NINE))
+                throw GIVE_UP;
+            while (c !== undefined && c >= ZERO && c <= NINE)
+                c = b[++p];
+        }
+        this.p = p;
+        if (!exact)
+            return NaN;
+        // Both operands exact, so the one division is correctly rounded, as JSON.parse rounds.
+        const magnitude = scale === 0 ? mantissa : mantissa / POWERS_OF_TEN[scale];
+        return negative ? -magnitude : magnitude;
+    }
+    number() {
+        const start = this.p;
+        const fast = this.numberEnd();
+        if (!Number.isNaN(fast))
+            return fast;
+        return Number(Buffer.from(this.b.buffer, this.b.byteOffset + start, this.p - start).toString('latin1'));
+    }
+}
+const CACHE_SLOTS = 1024;
+function isHex(c) {
+    return c !== undefined && ((c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66));
+}
+
+/**
  * per_instance_stats.json → values the gate can pair instance by instance.
  *
  * HELM quirks handled here (docs/helm.md "per_instance_stats.json"): several entries can share a key (one per
@@ -8798,6 +9307,31 @@ class EntryChecker extends ElementChecker {
         return object;
     }
 }
+function isPlainObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+function isNatural(value) {
+    return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+}
+/**
+ * The file's entries by the targeted scanner (instance-stats-scan.ts), or undefined when the
+ * general streaming parser must read it: too large to hold, unreadable (the streaming path
+ * reports that), or anything the scanner leaves to the general parser.
+ */
+async function scanFile(file) {
+    let bytes;
+    try {
+        const info = await stat(file);
+        if (!info.isFile() || info.size > NATIVE_PARSE_LIMIT)
+            return undefined;
+        bytes = await readFile(file);
+    }
+    catch {
+        return undefined;
+    }
+    const entries = scanPerInstanceStats(bytes);
+    return entries === undefined ? undefined : { bytes, entries };
+}
 /** Reads and merges per_instance_stats.json of a run directory (or a file path). */
 async function readPerInstanceStats(run, options = {}) {
     let file;
@@ -8820,7 +9354,7 @@ async function readPerInstanceStats(run, options = {}) {
     // is almost always the one the previous entry's stat s went to: remembering it saves building
     // and hashing a key per stat (measured by bench/compare.mjs).
     const lastAt = [];
-    for await (const { index, value } of streamJsonArray(file, { chunkSize: options.chunkSize, digest: options.digest })) {
+    const add = (index, value) => {
         entries++;
         const check = new EntryChecker(file, index);
         const entry = check.object(value, '');
@@ -8832,17 +9366,22 @@ async function readPerInstanceStats(run, options = {}) {
         if (!Array.isArray(stats))
             check.fail('stats', 'an array', stats);
         const vKey = instanceStatKey(instanceId, trainTrialIndex);
-        stats.forEach((rawStat, s) => {
-            const at = `stats[${s}]`;
-            const stat = check.object(rawStat, at);
-            const name = check.object(stat.name, `${at}.name`);
-            const metric = check.string(name.name, `${at}.name.name`);
-            const split = check.optionalString(name.split, `${at}.name.split`);
-            const subSplit = check.optionalString(name.sub_split, `${at}.name.sub_split`);
+        for (let s = 0; s < stats.length; s++) {
+            // The usual case is checked inline; a field path is built only for an error (building eight
+            // per stat was a fifth of the reading time on a real-shaped file).
+            const rawStat = stats[s];
+            const at = (field) => `stats[${s}]${field}`;
+            const stat = isPlainObject(rawStat) ? rawStat : check.object(rawStat, at(''));
+            const name = isPlainObject(stat.name) ? stat.name : check.object(stat.name, at('.name'));
+            const metric = typeof name.name === 'string' ? name.name : check.string(name.name, at('.name.name'));
+            const split = typeof name.split === 'string' ? name.split : check.optionalString(name.split, at('.name.split'));
+            const subSplit = name.sub_split === undefined ? null : check.optionalString(name.sub_split, at('.name.sub_split'));
             // The stat repeats the entry's perturbation in its name; take the stat's own when present.
-            const perturbation = check.perturbation(name.perturbation, `${at}.name.perturbation`) ?? entryPerturbation;
-            const count = check.natural(stat.count, `${at}.count`);
-            const sum = check.number(stat.sum, `${at}.sum`);
+            const perturbation = name.perturbation === undefined
+                ? entryPerturbation
+                : (check.perturbation(name.perturbation, at('.name.perturbation')) ?? entryPerturbation);
+            const count = isNatural(stat.count) ? stat.count : check.natural(stat.count, at('.count'));
+            const sum = typeof stat.sum === 'number' ? stat.sum : check.number(stat.sum, at('.sum'));
             const pKey = perturbationKey(perturbation);
             const last = lastAt[s];
             let target = last !== undefined && last.metric === metric && last.split === split && last.perturbation === pKey ? last.target : undefined;
@@ -8872,7 +9411,16 @@ async function readPerInstanceStats(run, options = {}) {
                 const value = { instanceId, trainTrialIndex, subSplit, count, sum, occurrences: 1 };
                 target.values.set(vKey, value);
             }
-        });
+        }
+    };
+    const scanned = options.chunkSize === undefined ? await scanFile(file) : undefined;
+    if (scanned !== undefined) {
+        options.digest?.update(scanned.bytes);
+        scanned.entries.forEach((entry, index) => add(index, entry));
+    }
+    else {
+        for await (const { index, value } of streamJsonArray(file, { chunkSize: options.chunkSize, digest: options.digest }))
+            add(index, value);
     }
     return { file, layout, entries, instanceKeys: keys.size, series };
 }
@@ -10419,7 +10967,7 @@ function estimatePaired(clusters, settings) {
     }
     const s = summarise(clusters, settings.flipTolerance);
     const method = chooseMethod(s, settings);
-    const [low, high] = interval(s, method, settings);
+    const [low, high] = interval$1(s, method, settings);
     const sdDelta = clusterMeanSd(s);
     const figures = { baseline_mean: s.sumBaseline / s.pairs, candidate_mean: s.sumCandidate / s.pairs, delta: s.sumDelta / s.pairs };
     for (const [name, value] of Object.entries({ ...figures, 'ci.low': low, 'ci.high': high, sd_delta: sdDelta })) {
@@ -10550,7 +11098,7 @@ function chooseMethod(s, settings) {
             });
     }
 }
-function interval(s, method, settings) {
+function interval$1(s, method, settings) {
     const { confidence, resamples } = settings;
     if (method === 'tango')
         return tangoInterval(s.table, confidence);
@@ -13457,11 +14005,12 @@ function reportPage() {
         const rowHeight = 24;
         const height = rows.length * rowHeight + 40;
         const x = (v) => left + ((v - min) / (max - min)) * width;
+        const right = 40;
         const plot = svg('svg', {
             id: 'forest',
-            width: left + width + 20,
+            width: left + width + right,
             height,
-            viewBox: `0 0 ${left + width + 20} ${height}`,
+            viewBox: `0 0 ${left + width + right} ${height}`,
             'data-min': min,
             'data-max': max,
             'data-left': left,
@@ -13484,14 +14033,33 @@ function reportPage() {
                 group.append(svg('circle', { cx: x(c.delta), cy: y, r: 5, class: 'mark', 'data-id': c.id }));
             plot.append(group);
         });
-        const axis = (v) => {
-            const t = svg('text', { x: x(v), y: height - 10, class: 'axis' });
-            t.textContent = signed(v);
-            plot.append(t);
+        // Ticks at round values (1, 2 or 5 times a power of ten) so that at most about five labels
+        // share the axis; a label that would still touch its neighbour is left out (the three fixed
+        // ticks this replaced could land on one another: min, 0 and max close together).
+        const rough = (max - min) / 4;
+        const power = Math.pow(10, Math.floor(Math.log10(rough)));
+        const step = [1, 2, 5, 10].map(f => f * power).find(s => s >= rough) ?? 10 * power;
+        const digits = Math.max(0, -Math.floor(Math.log10(step)));
+        const tickText = (v) => {
+            const rounded = Math.abs(v) < step / 2 ? 0 : v;
+            const text = rounded.toFixed(digits);
+            return rounded > 0 ? `+${text}` : text;
         };
-        axis(min + pad);
-        axis(0);
-        axis(max - pad);
+        const CHAR_WIDTH = 7;
+        let lastRight = -Infinity;
+        for (let k = Math.ceil(min / step); k * step <= max; k++) {
+            const v = k * step;
+            const text = tickText(v);
+            const half = (text.length * CHAR_WIDTH) / 2;
+            const at = x(v);
+            if (at - half < lastRight + 8)
+                continue;
+            lastRight = at + half;
+            plot.append(svg('line', { x1: at, x2: at, y1: height - 30, y2: height - 25, class: 'tick' }));
+            const t = svg('text', { x: at, y: height - 10, class: 'axis', 'text-anchor': 'middle', 'data-value': v });
+            t.textContent = text;
+            plot.append(t);
+        }
         return plot;
     }
     // ---- the comparisons table, sortable by any column
@@ -13657,11 +14225,74 @@ function reportPage() {
         box.append(el('table', {}, el('tr', {}, ...['Run', 'n', 'Median baseline', 'Median candidate', 'Median ratio', 'p90 ratio'].map(h => el('th', {}, h))), ...entries.map(e => el('tr', {}, el('td', {}, e.run), el('td', {}, String(e.n)), el('td', {}, ms(e.baseline_median)), el('td', {}, ms(e.candidate_median)), el('td', {}, ratio(e.median_ratio)), el('td', {}, ratio(e.p90_ratio))))));
         return box;
     }
-    /** The load half's figures (report.load); rendered here so the rest of the page needs no change. */
+    /**
+     * The load half (report.load): its verdict, then per level one table with a row per metric
+     * (baseline, candidate, the candidate/baseline ratio with its interval, and the checks on that
+     * metric with their verdicts). Server-provided text (model names, reasons) goes in as text.
+     */
     function load(section) {
         if (!section)
             return null;
-        return el('section', { id: 'load' }, el('h2', {}, 'Load'), el('pre', {}, JSON.stringify(section, null, 2)));
+        const box = el('section', { id: 'load' }, el('h2', { class: `load-verdict ${section.verdict}` }, `Load: ${section.verdict}`), el('p', {}, String(section.headline ?? '')));
+        if (section.skipped) {
+            box.append(el('p', { class: 'note' }, String(section.skipped)));
+            return box;
+        }
+        const units = { output_tokens_per_second: 'tok/s', request_throughput: 'req/s', goodput: 'req/s' };
+        const value = (metric, v) => {
+            if (typeof v !== 'number' || !Number.isFinite(v))
+                return '—';
+            if (metric === 'error_rate')
+                return `${Number((v * 100).toPrecision(3))}%`;
+            return `${Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3)} ${units[metric] ?? 'ms'}`;
+        };
+        // As in the comment: three decimals (one from 10 up).
+        const fixed = (v) => v.toFixed(v >= 10 ? 1 : 3);
+        const ratioText = (r) => (r ? `${fixed(r.estimate)}× [${fixed(r.low)}, ${fixed(r.high)}]` : '—');
+        const levelName = (level) => (section.mode === 'concurrency' ? `concurrency ${level}` : `${level} requests/s`);
+        const checkText = (c) => {
+            const op = c.kind === 'min_ratio' || c.kind === 'min' ? '≥' : '≤';
+            const bound = String(c.kind).endsWith('ratio') ? `${c.threshold}×` : value(c.metric, c.threshold);
+            return `${op} ${bound}: ${c.verdict}`;
+        };
+        const ratios = (section.ratios ?? []);
+        const checks = (section.checks ?? []);
+        for (const level of (section.levels ?? [])) {
+            const metrics = [...new Set([...ratios, ...checks].filter(r => r.level === level).map(r => String(r.metric)))];
+            if (!metrics.length)
+                continue;
+            const rows = metrics.map(metric => {
+                const r = ratios.find(x => x.level === level && x.metric === metric);
+                const own = checks.filter(c => c.level === level && c.metric === metric);
+                const verdicts = own.map(c => c.verdict);
+                const worst = ['error', 'fail', 'inconclusive', 'pass'].find(v => verdicts.includes(v)) ?? 'info';
+                const checkCell = el('td', { class: 'checks' });
+                own.forEach((c, i) => {
+                    if (i)
+                        checkCell.append(el('br'));
+                    checkCell.append(el('span', { class: `check ${c.verdict}`, title: String(c.reason ?? '') }, checkText(c)));
+                });
+                if (!own.length)
+                    checkCell.append('—');
+                return el('tr', { class: worst, 'data-metric': metric }, el('td', {}, metric), el('td', { class: 'num' }, value(metric, r?.baseline ?? own[0]?.baseline)), el('td', { class: 'num' }, value(metric, r?.candidate ?? own[0]?.candidate)), el('td', { class: 'num' }, ratioText(r?.ratio ?? own[0]?.ratio ?? null)), el('td', { class: 'num' }, String(r?.pairs ?? own[0]?.pairs ?? '—')), checkCell);
+            });
+            box.append(el('h3', {}, levelName(level)), el('table', { class: 'load-level', 'data-level': String(level) }, el('thead', {}, el('tr', {}, ...['Metric', 'Baseline', 'Candidate', 'Ratio [interval]', 'Pairs', 'Checks'].map(h => el('th', {}, h)))), el('tbody', {}, ...rows)));
+        }
+        const open = checks.filter(c => c.verdict === 'inconclusive' || c.verdict === 'error');
+        if (open.length)
+            box.append(el('ul', { class: 'load-reasons' }, ...open.map(c => el('li', {}, `${c.metric} at ${levelName(c.level)}: ${c.reason}`))));
+        for (const [kind, list] of [
+            ['errors', section.errors ?? []],
+            ['warnings', section.warnings ?? []]
+        ]) {
+            if (list.length)
+                box.append(el('ul', { class: kind }, ...list.map((i) => el('li', {}, el('code', {}, i.code), ' ', i.message))));
+        }
+        const st = section.settings ?? {};
+        box.append(el('p', { class: 'settings' }, `${st.repetitions} blocks per side per level, interleaved A B B A; intervals: ${st.interval_method}; percentiles: ${st.percentile_method}.`));
+        for (const note of (section.notes ?? []))
+            box.append(el('p', { class: 'note' }, note));
+        return box;
     }
     // ---- layout
     const plotBox = el('section', { id: 'plot' }, el('h2', {}, 'Forest plot'));
@@ -13715,7 +14346,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: now
 tr.pass .verdict-cell { color: var(--pass); } tr.fail .verdict-cell { color: var(--fail); } tr.inconclusive .verdict-cell { color: var(--inconclusive); } tr.info .verdict-cell { color: var(--info); }
 .filters { display: flex; gap: 8px; flex-wrap: wrap; margin: 12px 0; position: sticky; top: 0; background: #fff; padding: 8px 0; border-bottom: 1px solid #d0d7de; }
 .filters input { flex: 1; min-width: 200px; }
-#forest .label, #forest .axis { font-size: 11px; fill: #1f2328; } #forest .zero { stroke: #8c959f; }
+#forest .label, #forest .axis { font-size: 11px; fill: #1f2328; } #forest .zero, #forest .tick { stroke: #8c959f; }
 #forest .margin { stroke: var(--fail); stroke-dasharray: 3 2; } #forest .ci { stroke-width: 3; }
 #forest .pass .ci, #forest .pass .mark { stroke: var(--pass); fill: var(--pass); } #forest .fail .ci, #forest .fail .mark { stroke: var(--fail); fill: var(--fail); }
 #forest .inconclusive .ci, #forest .inconclusive .mark { stroke: var(--inconclusive); fill: var(--inconclusive); } #forest .info .ci, #forest .info .mark { stroke: var(--info); fill: var(--info); }
@@ -13725,6 +14356,7 @@ details { border: 1px solid #d0d7de; border-radius: 6px; margin: 8px 0; padding:
 pre { white-space: pre-wrap; word-break: break-word; background: #f6f8fa; padding: 6px; margin: 2px 0; max-height: 24em; overflow: auto; }
 .label { font-size: 12px; color: #59636e; } mark { background: #ffd7d5; } pre.candidate mark { background: #aceebb; }
 .note { color: #59636e; } .settings { color: #59636e; }
+.check.pass, .load-verdict.pass { color: var(--pass); } .check.fail, .check.error, .load-verdict.fail, .load-verdict.error { color: var(--fail); } .check.inconclusive, .load-verdict.inconclusive { color: var(--inconclusive); }
 `;
 function renderHtml(report, changed = new Map()) {
     const script = `(${reportPage.toString()})()`;
@@ -15020,18 +15652,31 @@ function pairedValues(blocks, level, metric) {
         .map(b => metricValue(b, metric) ?? NaN);
     return { baseline: side('baseline'), candidate: side('candidate') };
 }
-function ratioAt(blocks, summary, metric, confidence) {
+/** The pooled values of a metric at a level and the block-pair ratio (with the number of pairs). */
+function measured(blocks, summary, metric, confidence) {
     const { baseline, candidate } = pairedValues(blocks, summary.level, metric);
-    const outcome = blockPairRatio(baseline, candidate, confidence);
     return {
-        level: summary.level,
+        pooled: {
+            level: summary.level,
+            baseline: metricValue(summary.baseline, metric),
+            candidate: metricValue(summary.candidate, metric)
+        },
+        outcome: blockPairRatio(baseline, candidate, confidence),
+        pairs: Math.min(baseline.length, candidate.length)
+    };
+}
+function ratioAt(blocks, summary, metric, confidence) {
+    const { pooled, outcome, pairs } = measured(blocks, summary, metric, confidence);
+    return {
+        ...pooled,
         metric,
-        baseline: metricValue(summary.baseline, metric),
-        candidate: metricValue(summary.candidate, metric),
-        ratio: outcome.ok ? { estimate: outcome.ratio.estimate, low: outcome.ratio.low, high: outcome.ratio.high } : null,
-        pairs: Math.min(baseline.length, candidate.length),
+        ratio: outcome.ok ? interval(outcome.ratio) : null,
+        pairs,
         reason: outcome.ok ? null : outcome.reason
     };
+}
+function interval(r) {
+    return { estimate: r.estimate, low: r.low, high: r.high };
 }
 function reportedRatios(blocks, summary, checks, confidence) {
     const out = [];
@@ -15051,12 +15696,8 @@ function fmt(x) {
     return Number.isInteger(x) ? String(x) : x.toPrecision(3);
 }
 function evaluateCheck(check, blocks, summary, confidence) {
-    const base = {
-        metric: check.metric,
-        level: summary.level,
-        baseline: metricValue(summary.baseline, check.metric),
-        candidate: metricValue(summary.candidate, check.metric)
-    };
+    const { pooled, outcome, pairs } = measured(blocks, summary, check.metric, confidence);
+    const base = { metric: check.metric, ...pooled };
     if (check.min !== null || check.max !== null) {
         const kind = check.min !== null ? 'min' : 'max';
         const threshold = (check.min ?? check.max);
@@ -15087,15 +15728,13 @@ function evaluateCheck(check, blocks, summary, confidence) {
     }
     const kind = check.minRatio !== null ? 'min_ratio' : 'max_ratio';
     const threshold = (check.minRatio ?? check.maxRatio);
-    const { baseline, candidate } = pairedValues(blocks, summary.level, check.metric);
-    const outcome = blockPairRatio(baseline, candidate, confidence);
     if (!outcome.ok) {
         return {
             ...base,
             kind,
             threshold,
             ratio: null,
-            pairs: Math.min(baseline.length, candidate.length),
+            pairs,
             verdict: 'error',
             pairs_needed: null,
             reason: `no ratio: ${outcome.reason}`
@@ -15120,7 +15759,7 @@ function evaluateCheck(check, blocks, summary, confidence) {
         ...base,
         kind,
         threshold,
-        ratio: { estimate: r.estimate, low: r.low, high: r.high },
+        ratio: interval(r),
         pairs: r.pairs,
         verdict,
         pairs_needed: needed,
@@ -15137,22 +15776,22 @@ function evaluateChecks(checks, blocks, summary, confidence) {
     }
     return out;
 }
-const RANK$1 = { pass: 0, inconclusive: 1, fail: 2, error: 3 };
+/** How bad a verdict is: error > fail > inconclusive > pass. */
+const VERDICT_RANK = { pass: 0, inconclusive: 1, fail: 2, error: 3 };
 /** The worse of verdicts: error > fail > inconclusive > pass. */
 function worstVerdict(verdicts) {
-    return verdicts.reduce((worst, v) => (RANK$1[v] > RANK$1[worst] ? v : worst), 'pass');
+    return verdicts.reduce((worst, v) => (VERDICT_RANK[v] > VERDICT_RANK[worst] ? v : worst), 'pass');
 }
 
-const RANK = { pass: 0, inconclusive: 1, fail: 2, error: 3 };
 function attachLoad(report, load) {
     const quality = report.verdict;
     const verdict = worstVerdict([quality, load.verdict]);
     let headline;
     if (verdict === 'pass')
         headline = `Both halves pass. Quality: ${report.headline} ${load.headline}`;
-    else if (RANK[load.verdict] > RANK[quality])
+    else if (VERDICT_RANK[load.verdict] > VERDICT_RANK[quality])
         headline = `Decided by the performance half. ${load.headline} (Quality: ${quality}.)`;
-    else if (RANK[quality] > RANK[load.verdict])
+    else if (VERDICT_RANK[quality] > VERDICT_RANK[load.verdict])
         headline = `Decided by the quality half. ${report.headline} (Performance: ${load.verdict}.)`;
     else
         headline = `Both halves: ${verdict}. Quality: ${report.headline} ${load.headline}`;
@@ -55069,12 +55708,12 @@ async function runBlock(conn, target, ignoreEos, load, source, stream, level, co
     const random = createRandom(load.seed, `arrivals:${stream}`);
     const pending = [];
     let at = 0;
-    for (let i = 0; more(i); i++) {
+    // A block of `seconds` holds the arrivals scheduled before its end: the schedule decides, not
+    // the clock, which may read just past an arrival sent up to 1 ms early (no timer for less).
+    for (let i = 0; count !== null ? i < count : start + at < deadline; i++) {
         const wait = start + at - performance.now();
         if (wait > 1)
             await new Promise(r => setTimeout(r, wait));
-        if (seconds !== null && performance.now() >= deadline)
-            break;
         pending.push(send(conn, body(i), timeoutMs).then(r => void (results[i] = r)));
         at += load.arrival === 'constant' ? 1000 / level : (-Math.log(random.double()) * 1000) / level;
     }
@@ -60749,8 +61388,10 @@ async function runGate(settings) {
         errors.push(...outcome.errors);
         await settings.sidesDone?.(sideLogs(outcome, outDir));
     }
-    for (const error of errors.slice(settings.priorErrors?.length ?? 0))
-        settings.progress?.(`helm-gate: ${error.describe()}`);
+    if (settings.announceErrors !== false) {
+        for (const error of errors.slice(settings.priorErrors?.length ?? 0))
+            settings.progress?.(`helm-gate: ${error.describe()}`);
+    }
     const sides = { ...outcome?.records };
     for (const side of wanted) {
         const taken = given[side];
@@ -61006,6 +61647,8 @@ async function runCommand(argv, io) {
         changedAnswers,
         log: args.flags.has('verbose') && !quiet ? say : undefined,
         progress: say,
+        // The summary at the end lists every error; announcing them as they happen printed each twice.
+        announceErrors: false,
         env: io.env,
         cwd: io.cwd
     });
@@ -61031,6 +61674,10 @@ async function runCommand(argv, io) {
         io
     });
     await writeExtraReports(report, args.options.get('json'), args.options.get('markdown'), io, args.options.get('html'), changedAnswers);
+    // --quiet prints nothing but errors: the summary is not printed, so the errors are, once each.
+    if (quiet)
+        for (const e of report.errors)
+            io.stderr(`helm-gate: error: ${e.message} [${e.code}]\n`);
     if (selfCheck && !quiet)
         io.stdout(noiseFloor(report));
     if (!quiet)

@@ -105,7 +105,9 @@ describeHelm('the bundled action with the real helm-run', () => {
       expect(names.some(name => name.startsWith(`${side}/`) && name.endsWith('/per_instance_stats.json'))).toBe(true)
       expect(names.some(name => name.startsWith(`${side}/`) && name.endsWith('/scenario_state.json'))).toBe(true)
     }
-    expect(names).toEqual(expect.arrayContaining(['manifest.json', 'report.json', 'logs/baseline.log', 'logs/candidate.log']))
+    expect(names).toEqual(
+      expect.arrayContaining(['manifest.json', 'report.json', 'report.html', 'logs/baseline.log', 'logs/candidate.log'])
+    )
     expect(names.filter(name => /prod_env|credentials\.conf/.test(name))).toEqual([])
 
     // No file in the artifact carries the key (logs, manifests, HELM's own run_spec and state).
@@ -119,5 +121,17 @@ describeHelm('the bundled action with the real helm-run', () => {
       if ((await readFile(full, 'utf8')).includes(API_KEY)) leaking.push(path.relative(unpacked, full))
     }
     expect(leaking).toEqual([])
+
+    // report.html in the evidence carries every changed answer (report.json keeps the first 3).
+    const html = await readFile(path.join(unpacked, 'report.html'), 'utf8')
+    const embedded = /<script type="application\/json" id="helm-gate-data">([\s\S]*?)<\/script>/.exec(html)
+    expect(embedded).not.toBeNull()
+    const page = JSON.parse(embedded![1]) as { changed: Record<string, { instance_id: string }[]> }
+    const comparison = report.comparisons[0]
+    expect(comparison.losses).toBeGreaterThan(3)
+    expect(comparison.examples.length).toBeLessThan(comparison.losses)
+    const answers = page.changed[comparison.id]
+    expect(answers).toHaveLength(comparison.wins + comparison.losses)
+    expect(new Set(answers.map(answer => answer.instance_id)).size).toBe(answers.length)
   }, 240_000)
 })

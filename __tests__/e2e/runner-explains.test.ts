@@ -74,6 +74,8 @@ describeHelm('the runner explains itself', () => {
       expect.stringMatching(/^candidate server at .* not ready after 10 s \(.*ECONNREFUSED.*\); waiting up to 11 s$/)
     ])
     expect((await baseline.state()).counters.chat).toBe(0)
+    // Printed once, in the summary at the end: not also as it happened.
+    expect(`${result.stderr}${result.stdout}`.split('was not ready after 1').length - 1).toBe(1)
   }, 60_000)
 
   it('a server that dies mid-run: one error for that side, quoting the refused connection from its log', async () => {
@@ -101,6 +103,10 @@ describeHelm('the runner explains itself', () => {
     const log = (await readFile(join(result.out, 'logs/candidate.log'), 'utf8')).split('\n')
     const line = Number(/candidate\.log line (\d+)/.exec(error.message)?.[1])
     expect(log[line - 1]).toContain('Connection refused')
+    // --quiet prints nothing but errors, and the error once.
+    expect(result.stdout).toBe('')
+    expect(result.stderr.split('helm-run exited with 1').length - 1).toBe(1)
+    expect(result.stderr).toContain('[runner.exit]')
   }, 180_000)
 
   it('plan counts the instances of each comparison with a dry run and warns when n cannot resolve the margin', async () => {

@@ -44,7 +44,9 @@ describe('load half against fake engines', () => {
     const config = loadGate(
       engine.baseUrl,
       engine.baseUrl,
-      `${WORKLOAD.replace('requests_per_level: 96', 'requests_per_level: 128').replace('repetitions: 3', 'repetitions: 4')}
+      // Six pairs: on a shared 2-core machine blocks vary with the neighbours' load, and with four
+      // pairs a 99% t interval (t = 5.84 at 3 degrees of freedom) left a check inconclusive.
+      `${WORKLOAD.replace('requests_per_level: 96', 'requests_per_level: 144').replace('repetitions: 3', 'repetitions: 6')}
 checks:
   - { metric: output_tokens_per_second, min_ratio: 0.75 }
   - { metric: latency_p50, max_ratio: 1.33 }
@@ -70,8 +72,13 @@ checks:
       ['error_rate', 16, 'pass']
     ])
     expect(report.verdict).toBe('pass')
-    // ABBA: each level ran 4 blocks per side, alternating, never both at once.
-    expect(report.blocks.filter(x => x.level === 16).map(x => x.side[0])).toEqual(['b', 'c', 'c', 'b', 'b', 'c', 'c', 'b'])
+    // ABBA: each level ran 6 blocks per side, alternating, never both at once.
+    expect(
+      report.blocks
+        .filter(x => x.level === 16)
+        .map(x => x.side[0])
+        .join('')
+    ).toBe('bccbbccbbccb')
     expect(report.sides.baseline.ignore_eos).toBe(true)
     expect(report.sides.baseline.usage).toBe(true)
   }, 90_000)

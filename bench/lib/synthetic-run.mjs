@@ -75,7 +75,10 @@ export function writeSyntheticRun(dir, { model, values, runtimes, metric = 'f1_s
     )
   )
   writeFileSync(join(dir, 'scenario.json'), JSON.stringify({ name, description: 'bench', tags: [] }, null, 2))
-  writeFileSync(join(dir, 'stats.json'), '[]')
+  // HELM writes stats.json last; an empty one marks an unfinished run, which the gate refuses.
+  const mean = values.reduce((a, v) => a + v, 0) / values.length
+  const aggregate = [{ name: { name: metric, split: 'test' }, count: values.length, sum: mean * values.length, mean }]
+  writeFileSync(join(dir, 'stats.json'), JSON.stringify(aggregate, null, 2))
   const time = i => (runtimes ? runtimes[i] : 0.1 + values[i] / 10)
   const rows = values.map((value, i) => ({
     instance_id: `id${i}`,

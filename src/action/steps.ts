@@ -16,7 +16,7 @@ import type { BaselineOrigin } from '../model/manifest.js'
 import { LIMITS } from '../model/publication.js'
 import type { Report } from '../model/report.js'
 import type { GateSettings, GivenSide } from '../pipeline/run-gate.js'
-import { renderHtml } from '../report/html.js'
+import { renderHtml, type ChangedAnswers } from '../report/html.js'
 import { renderJson } from '../report/json.js'
 import { renderMarkdown } from '../report/markdown.js'
 import { evidenceDir, manifestEvent } from './evidence.js'
@@ -202,14 +202,16 @@ export async function writeReports(
   session: Session,
   report: Report,
   evidenceDir: string,
-  gateFileChange: string | null
+  gateFileChange: string | null,
+  changed?: ChangedAnswers
 ): Promise<WrittenReports> {
   const jsonPath = path.join(evidenceDir, 'report.json')
   const markdownPath = path.join(evidenceDir, 'report.md')
   await mkdir(evidenceDir, { recursive: true })
   await writeFile(jsonPath, renderJson(report))
   await writeFile(markdownPath, renderMarkdown(report, { maxLength: LIMITS.jobSummary, lengthUnit: 'utf8', gateFileChange }))
-  await writeFile(path.join(evidenceDir, 'report.html'), renderHtml(report))
+  // report.html has every changed answer runGate collected, not only the few in report.json.
+  await writeFile(path.join(evidenceDir, 'report.html'), renderHtml(report, changed))
   return { jsonPath, markdownPath }
 }
 

@@ -5,11 +5,9 @@
  */
 import type { GateConfig } from '../config/types.js'
 import type { LoadReport } from '../model/load-report.js'
-import type { Report, Verdict } from '../model/report.js'
+import type { Report } from '../model/report.js'
 import { HELM_GATE_VERSION } from '../version.js'
-import { worstVerdict } from './compare.js'
-
-const RANK: Record<Verdict, number> = { pass: 0, inconclusive: 1, fail: 2, error: 3 }
+import { VERDICT_RANK as RANK, worstVerdict } from './compare.js'
 
 export function attachLoad(report: Report, load: LoadReport): Report {
   const quality = report.verdict

@@ -11,7 +11,7 @@
 import type { LoadCheck } from '../config/load-types.js'
 import type { Verdict } from '../model/report.js'
 import type { CheckVerdict, LoadBlock, LoadCheckResult, LoadRatio, LoadSummary } from '../model/load-report.js'
-import { blockPairRatio, pairsToResolve } from '../stats/log-ratio.js'
+import { blockPairRatio, pairsToResolve, type PairedLogRatio } from '../stats/log-ratio.js'
 import { metricValue } from './metrics.js'
 
 /** The ratios the report always shows, per level (checks may add others). */
@@ -35,18 +35,33 @@ function pairedValues(blocks: readonly LoadBlock[], level: number, metric: strin
   return { baseline: side('baseline'), candidate: side('candidate') }
 }
 
-export function ratioAt(blocks: readonly LoadBlock[], summary: LoadSummary, metric: string, confidence: number): LoadRatio {
+/** The pooled values of a metric at a level and the block-pair ratio (with the number of pairs). */
+function measured(blocks: readonly LoadBlock[], summary: LoadSummary, metric: string, confidence: number) {
   const { baseline, candidate } = pairedValues(blocks, summary.level, metric)
-  const outcome = blockPairRatio(baseline, candidate, confidence)
   return {
-    level: summary.level,
+    pooled: {
+      level: summary.level,
+      baseline: metricValue(summary.baseline, metric),
+      candidate: metricValue(summary.candidate, metric)
+    },
+    outcome: blockPairRatio(baseline, candidate, confidence),
+    pairs: Math.min(baseline.length, candidate.length)
+  }
+}
+
+export function ratioAt(blocks: readonly LoadBlock[], summary: LoadSummary, metric: string, confidence: number): LoadRatio {
+  const { pooled, outcome, pairs } = measured(blocks, summary, metric, confidence)
+  return {
+    ...pooled,
     metric,
-    baseline: metricValue(summary.baseline, metric),
-    candidate: metricValue(summary.candidate, metric),
-    ratio: outcome.ok ? { estimate: outcome.ratio.estimate, low: outcome.ratio.low, high: outcome.ratio.high } : null,
-    pairs: Math.min(baseline.length, candidate.length),
+    ratio: outcome.ok ? interval(outcome.ratio) : null,
+    pairs,
     reason: outcome.ok ? null : outcome.reason
   }
+}
+
+function interval(r: PairedLogRatio): { estimate: number; low: number; high: number } {
+  return { estimate: r.estimate, low: r.low, high: r.high }
 }
 
 export function reportedRatios(
@@ -71,12 +86,8 @@ function fmt(x: number): string {
 }
 
 export function evaluateCheck(check: LoadCheck, blocks: readonly LoadBlock[], summary: LoadSummary, confidence: number): LoadCheckResult {
-  const base = {
-    metric: check.metric,
-    level: summary.level,
-    baseline: metricValue(summary.baseline, check.metric),
-    candidate: metricValue(summary.candidate, check.metric)
-  }
+  const { pooled, outcome, pairs } = measured(blocks, summary, check.metric, confidence)
+  const base = { metric: check.metric, ...pooled }
   if (check.min !== null || check.max !== null) {
     const kind = check.min !== null ? 'min' : 'max'
     const threshold = (check.min ?? check.max) as number
@@ -107,15 +118,13 @@ export function evaluateCheck(check: LoadCheck, blocks: readonly LoadBlock[], su
   }
   const kind = check.minRatio !== null ? 'min_ratio' : 'max_ratio'
   const threshold = (check.minRatio ?? check.maxRatio) as number
-  const { baseline, candidate } = pairedValues(blocks, summary.level, check.metric)
-  const outcome = blockPairRatio(baseline, candidate, confidence)
   if (!outcome.ok) {
     return {
       ...base,
       kind,
       threshold,
       ratio: null,
-      pairs: Math.min(baseline.length, candidate.length),
+      pairs,
       verdict: 'error',
       pairs_needed: null,
       reason: `no ratio: ${outcome.reason}`
@@ -139,7 +148,7 @@ export function evaluateCheck(check: LoadCheck, blocks: readonly LoadBlock[], su
     ...base,
     kind,
     threshold,
-    ratio: { estimate: r.estimate, low: r.low, high: r.high },
+    ratio: interval(r),
     pairs: r.pairs,
     verdict,
     pairs_needed: needed,
@@ -162,9 +171,10 @@ export function evaluateChecks(
   return out
 }
 
-const RANK: Record<Verdict, number> = { pass: 0, inconclusive: 1, fail: 2, error: 3 }
+/** How bad a verdict is: error > fail > inconclusive > pass. */
+export const VERDICT_RANK: Readonly<Record<Verdict, number>> = { pass: 0, inconclusive: 1, fail: 2, error: 3 }
 
 /** The worse of verdicts: error > fail > inconclusive > pass. */
 export function worstVerdict(verdicts: readonly Verdict[]): Verdict {
-  return verdicts.reduce<Verdict>((worst, v) => (RANK[v] > RANK[worst] ? v : worst), 'pass')
+  return verdicts.reduce<Verdict>((worst, v) => (VERDICT_RANK[v] > VERDICT_RANK[worst] ? v : worst), 'pass')
 }

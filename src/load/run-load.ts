@@ -360,10 +360,11 @@ async function runBlock(
   const random = createRandom(load.seed, `arrivals:${stream}`)
   const pending: Promise<void>[] = []
   let at = 0
-  for (let i = 0; more(i); i++) {
+  // A block of `seconds` holds the arrivals scheduled before its end: the schedule decides, not
+  // the clock, which may read just past an arrival sent up to 1 ms early (no timer for less).
+  for (let i = 0; count !== null ? i < count : start + at < deadline; i++) {
     const wait = start + at - performance.now()
     if (wait > 1) await new Promise(r => setTimeout(r, wait))
-    if (seconds !== null && performance.now() >= deadline) break
     pending.push(send(conn, body(i), timeoutMs).then(r => void (results[i] = r)))
     at += load.arrival === 'constant' ? 1000 / level : (-Math.log(random.double()) * 1000) / level
   }

@@ -69,6 +69,11 @@ export interface GateSettings {
   /** Short progress lines. */
   progress?: (line: string) => void
   /**
+   * Whether each error found by the runner is also announced through `progress` as it happens
+   * (the action's job log). The CLI says false: its summary lists the errors, once.
+   */
+  announceErrors?: boolean
+  /**
    * Called once the sides have run (launched servers stopped), before the comparison, with each
    * side's complete log file: the action shows each in a job-log group of its own.
    */
@@ -122,7 +127,9 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
     await settings.sidesDone?.(sideLogs(outcome, outDir))
   }
 
-  for (const error of errors.slice(settings.priorErrors?.length ?? 0)) settings.progress?.(`helm-gate: ${error.describe()}`)
+  if (settings.announceErrors !== false) {
+    for (const error of errors.slice(settings.priorErrors?.length ?? 0)) settings.progress?.(`helm-gate: ${error.describe()}`)
+  }
 
   const sides: Partial<Record<Side, SideRecord>> = { ...outcome?.records }
   for (const side of wanted) {

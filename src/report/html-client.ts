@@ -172,11 +172,12 @@ export function reportPage(): void {
     const rowHeight = 24
     const height = rows.length * rowHeight + 40
     const x = (v: number): number => left + ((v - min) / (max - min)) * width
+    const right = 40
     const plot = svg('svg', {
       id: 'forest',
-      width: left + width + 20,
+      width: left + width + right,
       height,
-      viewBox: `0 0 ${left + width + 20} ${height}`,
+      viewBox: `0 0 ${left + width + right} ${height}`,
       'data-min': min,
       'data-max': max,
       'data-left': left,
@@ -198,14 +199,32 @@ export function reportPage(): void {
       if (Number.isFinite(c.delta)) group.append(svg('circle', { cx: x(c.delta), cy: y, r: 5, class: 'mark', 'data-id': c.id }))
       plot.append(group)
     })
-    const axis = (v: number): void => {
-      const t = svg('text', { x: x(v), y: height - 10, class: 'axis' })
-      t.textContent = signed(v)
+    // Ticks at round values (1, 2 or 5 times a power of ten) so that at most about five labels
+    // share the axis; a label that would still touch its neighbour is left out (the three fixed
+    // ticks this replaced could land on one another: min, 0 and max close together).
+    const rough = (max - min) / 4
+    const power = Math.pow(10, Math.floor(Math.log10(rough)))
+    const step = [1, 2, 5, 10].map(f => f * power).find(s => s >= rough) ?? 10 * power
+    const digits = Math.max(0, -Math.floor(Math.log10(step)))
+    const tickText = (v: number): string => {
+      const rounded = Math.abs(v) < step / 2 ? 0 : v
+      const text = rounded.toFixed(digits)
+      return rounded > 0 ? `+${text}` : text
+    }
+    const CHAR_WIDTH = 7
+    let lastRight = -Infinity
+    for (let k = Math.ceil(min / step); k * step <= max; k++) {
+      const v = k * step
+      const text = tickText(v)
+      const half = (text.length * CHAR_WIDTH) / 2
+      const at = x(v)
+      if (at - half < lastRight + 8) continue
+      lastRight = at + half
+      plot.append(svg('line', { x1: at, x2: at, y1: height - 30, y2: height - 25, class: 'tick' }))
+      const t = svg('text', { x: at, y: height - 10, class: 'axis', 'text-anchor': 'middle', 'data-value': v })
+      t.textContent = text
       plot.append(t)
     }
-    axis(min + pad)
-    axis(0)
-    axis(max - pad)
     return plot
   }
 
@@ -430,10 +449,98 @@ export function reportPage(): void {
     return box
   }
 
-  /** The load half's figures (report.load); rendered here so the rest of the page needs no change. */
+  /**
+   * The load half (report.load): its verdict, then per level one table with a row per metric
+   * (baseline, candidate, the candidate/baseline ratio with its interval, and the checks on that
+   * metric with their verdicts). Server-provided text (model names, reasons) goes in as text.
+   */
   function load(section: Json | undefined): HTMLElement | null {
     if (!section) return null
-    return el('section', { id: 'load' }, el('h2', {}, 'Load'), el('pre', {}, JSON.stringify(section, null, 2)))
+    const box = el(
+      'section',
+      { id: 'load' },
+      el('h2', { class: `load-verdict ${section.verdict}` }, `Load: ${section.verdict}`),
+      el('p', {}, String(section.headline ?? ''))
+    )
+    if (section.skipped) {
+      box.append(el('p', { class: 'note' }, String(section.skipped)))
+      return box
+    }
+    const units: Record<string, string> = { output_tokens_per_second: 'tok/s', request_throughput: 'req/s', goodput: 'req/s' }
+    const value = (metric: string, v: unknown): string => {
+      if (typeof v !== 'number' || !Number.isFinite(v)) return '—'
+      if (metric === 'error_rate') return `${Number((v * 100).toPrecision(3))}%`
+      return `${Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3)} ${units[metric] ?? 'ms'}`
+    }
+    // As in the comment: three decimals (one from 10 up).
+    const fixed = (v: number): string => v.toFixed(v >= 10 ? 1 : 3)
+    const ratioText = (r: Json | null): string => (r ? `${fixed(r.estimate)}× [${fixed(r.low)}, ${fixed(r.high)}]` : '—')
+    const levelName = (level: number): string => (section.mode === 'concurrency' ? `concurrency ${level}` : `${level} requests/s`)
+    const checkText = (c: Json): string => {
+      const op = c.kind === 'min_ratio' || c.kind === 'min' ? '≥' : '≤'
+      const bound = String(c.kind).endsWith('ratio') ? `${c.threshold}×` : value(c.metric, c.threshold)
+      return `${op} ${bound}: ${c.verdict}`
+    }
+    const ratios = (section.ratios ?? []) as Json[]
+    const checks = (section.checks ?? []) as Json[]
+    for (const level of (section.levels ?? []) as number[]) {
+      const metrics = [...new Set([...ratios, ...checks].filter(r => r.level === level).map(r => String(r.metric)))]
+      if (!metrics.length) continue
+      const rows = metrics.map(metric => {
+        const r = ratios.find(x => x.level === level && x.metric === metric)
+        const own = checks.filter(c => c.level === level && c.metric === metric)
+        const verdicts = own.map(c => c.verdict as string)
+        const worst = ['error', 'fail', 'inconclusive', 'pass'].find(v => verdicts.includes(v)) ?? 'info'
+        const checkCell = el('td', { class: 'checks' })
+        own.forEach((c, i) => {
+          if (i) checkCell.append(el('br'))
+          checkCell.append(el('span', { class: `check ${c.verdict}`, title: String(c.reason ?? '') }, checkText(c)))
+        })
+        if (!own.length) checkCell.append('—')
+        return el(
+          'tr',
+          { class: worst, 'data-metric': metric },
+          el('td', {}, metric),
+          el('td', { class: 'num' }, value(metric, r?.baseline ?? own[0]?.baseline)),
+          el('td', { class: 'num' }, value(metric, r?.candidate ?? own[0]?.candidate)),
+          el('td', { class: 'num' }, ratioText(r?.ratio ?? own[0]?.ratio ?? null)),
+          el('td', { class: 'num' }, String(r?.pairs ?? own[0]?.pairs ?? '—')),
+          checkCell
+        )
+      })
+      box.append(
+        el('h3', {}, levelName(level)),
+        el(
+          'table',
+          { class: 'load-level', 'data-level': String(level) },
+          el(
+            'thead',
+            {},
+            el('tr', {}, ...['Metric', 'Baseline', 'Candidate', 'Ratio [interval]', 'Pairs', 'Checks'].map(h => el('th', {}, h)))
+          ),
+          el('tbody', {}, ...rows)
+        )
+      )
+    }
+    const open = checks.filter(c => c.verdict === 'inconclusive' || c.verdict === 'error')
+    if (open.length)
+      box.append(el('ul', { class: 'load-reasons' }, ...open.map(c => el('li', {}, `${c.metric} at ${levelName(c.level)}: ${c.reason}`))))
+    for (const [kind, list] of [
+      ['errors', section.errors ?? []],
+      ['warnings', section.warnings ?? []]
+    ] as const) {
+      if (list.length) box.append(el('ul', { class: kind }, ...list.map((i: Json) => el('li', {}, el('code', {}, i.code), ' ', i.message))))
+    }
+    const st = section.settings ?? {}
+    box.append(
+      el(
+        'p',
+        { class: 'settings' },
+        `${st.repetitions} blocks per side per level, interleaved A B B A; intervals: ${st.interval_method}; percentiles: ${st.percentile_method}.`
+      )
+    )
+    for (const note of (section.notes ?? []) as string[]) box.append(el('p', { class: 'note' }, note))
+    return box
   }
 
   // ---- layout

@@ -37,7 +37,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: now
 tr.pass .verdict-cell { color: var(--pass); } tr.fail .verdict-cell { color: var(--fail); } tr.inconclusive .verdict-cell { color: var(--inconclusive); } tr.info .verdict-cell { color: var(--info); }
 .filters { display: flex; gap: 8px; flex-wrap: wrap; margin: 12px 0; position: sticky; top: 0; background: #fff; padding: 8px 0; border-bottom: 1px solid #d0d7de; }
 .filters input { flex: 1; min-width: 200px; }
-#forest .label, #forest .axis { font-size: 11px; fill: #1f2328; } #forest .zero { stroke: #8c959f; }
+#forest .label, #forest .axis { font-size: 11px; fill: #1f2328; } #forest .zero, #forest .tick { stroke: #8c959f; }
 #forest .margin { stroke: var(--fail); stroke-dasharray: 3 2; } #forest .ci { stroke-width: 3; }
 #forest .pass .ci, #forest .pass .mark { stroke: var(--pass); fill: var(--pass); } #forest .fail .ci, #forest .fail .mark { stroke: var(--fail); fill: var(--fail); }
 #forest .inconclusive .ci, #forest .inconclusive .mark { stroke: var(--inconclusive); fill: var(--inconclusive); } #forest .info .ci, #forest .info .mark { stroke: var(--info); fill: var(--info); }
@@ -47,6 +47,7 @@ details { border: 1px solid #d0d7de; border-radius: 6px; margin: 8px 0; padding:
 pre { white-space: pre-wrap; word-break: break-word; background: #f6f8fa; padding: 6px; margin: 2px 0; max-height: 24em; overflow: auto; }
 .label { font-size: 12px; color: #59636e; } mark { background: #ffd7d5; } pre.candidate mark { background: #aceebb; }
 .note { color: #59636e; } .settings { color: #59636e; }
+.check.pass, .load-verdict.pass { color: var(--pass); } .check.fail, .check.error, .load-verdict.fail, .load-verdict.error { color: var(--fail); } .check.inconclusive, .load-verdict.inconclusive { color: var(--inconclusive); }
 `
 
 export function renderHtml(report: Report, changed: ChangedAnswers = new Map()): string {

@@ -30,6 +30,8 @@ export interface EngineRecord {
   arrival_ms: number
   token_ms: number[]
   ttft_ms: number
+  /** What the request asked for: `messages` (chat) or `prompt` (completions), as sent. */
+  request: unknown
 }
 
 export interface FakeEngine {

@@ -10,12 +10,14 @@
 //        [--no-stream] [--no-usage] [--reject-unknown]
 //
 // Prints `fake-engine listening on http://127.0.0.1:<port>/v1` once ready.
-// GET /engine/records: the engine's own record of every finished request (arrival and the real
-// emission time of each token, in this process's performance.now() milliseconds).
-// POST /engine/reset clears it. GET /engine/stats: tokens emitted and steps.
+// GET /engine/records: the engine's own record of every finished request (arrival, the real
+// emission time of each token, in this process's performance.now() milliseconds, and the
+// `prompt` or `messages` it was sent). POST /engine/reset clears it. GET /engine/stats: tokens
+// emitted, steps, slot occupancy and the time the engine gave up when it was starved (`lost_ms`).
+// `--capacity` prints the model's capacity (output tokens per second, every slot always occupied).
 import { createServer } from 'node:http'
 import { parseArgs } from 'node:util'
-import { Engine, measureCapacity } from './engine.mjs'
+import { Engine, modelCapacity } from './engine.mjs'
 
 const NUMERIC = {
   'max-num-seqs': 'maxNumSeqs',
@@ -74,7 +76,8 @@ export function createEngineHandler(options) {
         tokens: engine.tokensEmitted,
         steps: engine.steps,
         busy_ms: engine.busyMs,
-        occupancy: engine.busyMs > 0 ? engine.slotMs / (engine.busyMs * engine.o.maxNumSeqs) : 0
+        occupancy: engine.busyMs > 0 ? engine.slotMs / (engine.busyMs * engine.o.maxNumSeqs) : 0,
+        lost_ms: engine.lostMs
       })
     if (req.method === 'POST' && url.pathname === '/engine/reset') {
       engine.reset()
@@ -101,7 +104,7 @@ export function createEngineHandler(options) {
     }
     const stream = body.stream === true && !options.noStream
     const usageWanted = stream ? body.stream_options?.include_usage === true && !options.noUsage : true
-    const seq = { id, arrival, promptTokens, maxTokens, ignoreEos: body.ignore_eos === true }
+    const seq = { id, arrival, promptTokens, maxTokens, ignoreEos: body.ignore_eos === true, request: chat ? body.messages : body.prompt }
     if (options.stallRate > 0 && random() < options.stallRate) seq.stallAt = Math.max(1, Math.floor(maxTokens / 2))
     const words = []
     let closed = false
@@ -172,11 +175,16 @@ export function createEngineServer(options) {
     const chunks = []
     req.on('data', c => chunks.push(c))
     req.on('end', () => {
-      try {
-        handle(req, res, Buffer.concat(chunks).toString('utf8'), arrival)
-      } catch (error) {
-        json(res, 500, { error: { message: String(error), type: 'server_error' } })
-      }
+      // Handled after the current batch of socket reads (setImmediate), so that when many
+      // requests arrive at once each one's arrival is stamped before the others' parsing and
+      // admission work, not after it: that work is the engine's, not time on the wire.
+      setImmediate(() => {
+        try {
+          handle(req, res, Buffer.concat(chunks).toString('utf8'), arrival)
+        } catch (error) {
+          json(res, 500, { error: { message: String(error), type: 'server_error' } })
+        }
+      })
     })
   })
   server.keepAliveTimeout = 120_000
@@ -202,8 +210,7 @@ function parseOptions(argv) {
     'reject-unknown': { type: 'boolean', default: false },
     capacity: { type: 'boolean', default: false },
     'prompt-tokens': { type: 'string', default: '200' },
-    'output-tokens': { type: 'string', default: '128' },
-    'duration-ms': { type: 'string', default: '5000' }
+    'output-tokens': { type: 'string', default: '128' }
   }
   for (const name of Object.keys(NUMERIC)) spec[name] = { type: 'string' }
   const { values } = parseArgs({ args: argv, options: spec })
@@ -225,16 +232,14 @@ function parseOptions(argv) {
     noStream: values['no-stream'],
     noUsage: values['no-usage'],
     rejectUnknown: values['reject-unknown'],
-    capacity: values.capacity
-      ? { promptTokens: num('prompt-tokens'), outputTokens: num('output-tokens'), durationMs: num('duration-ms') }
-      : null
+    capacity: values.capacity ? { promptTokens: num('prompt-tokens'), outputTokens: num('output-tokens') } : null
   }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const options = parseOptions(process.argv.slice(2))
   if (options.capacity) {
-    const tokensPerSecond = await measureCapacity(options.engine, options.capacity)
+    const tokensPerSecond = modelCapacity(options.engine, options.capacity)
     process.stdout.write(`${JSON.stringify({ capacity_tokens_per_second: tokensPerSecond })}\n`)
   } else {
     const { server } = createEngineServer(options)

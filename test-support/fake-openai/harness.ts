@@ -50,6 +50,8 @@ export interface FakeServerOptions {
   hangAfter?: number
   dieAfter?: number
   apiKey?: string
+  /** Options of the fake engine that serves streaming requests (the load half): {decodeSpeedup: 0.5}. */
+  streamEngine?: Record<string, number>
 }
 
 export interface FakeServer {
@@ -91,6 +93,7 @@ export async function startFakeServer(options: FakeServerOptions): Promise<FakeS
   ]
   for (const [flag, value] of numeric) if (value !== undefined) args.push(flag, String(value))
   if (options.apiKey) args.push('--api-key', options.apiKey)
+  if (options.streamEngine) args.push('--stream-engine', JSON.stringify(options.streamEngine))
 
   const { child, baseUrl } = await spawnListening(args, 'fake server')
   const root = baseUrl.replace(/\/v1$/, '')

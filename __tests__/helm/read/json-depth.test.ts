@@ -14,9 +14,12 @@ describe('JSON nesting limit', () => {
     [nest(100_000), true],
     [`["${'['.repeat(10_000)}"]`, false],
     [`["\\"${'{'.repeat(10_000)}"]`, false],
-    [`[{"a": ${nest(300)}}]`, true]
-  ])('textExceedsDepth(case %#) = %s', (text, expected) => {
+    [`[{"a": ${nest(300)}}]`, true],
+    [`["é\\\\", ${nest(MAX_JSON_DEPTH)}]`, true],
+    [`["😀[[[", ${nest(MAX_JSON_DEPTH - 1)}]`, false]
+  ])('textExceedsDepth(case %#) = %s, on the text and on its UTF-8 bytes', (text, expected) => {
     expect(textExceedsDepth(text)).toBe(expected)
+    expect(textExceedsDepth(Buffer.from(text, 'utf8'))).toBe(expected)
   })
 
   it.each([

@@ -15,7 +15,7 @@ import { safeEntryPath } from '../../github/extracted-tree.js'
 import { listRunArtifacts } from '../../github/run-artifacts.js'
 import { scanRuns } from '../../helm/read/discover.js'
 import { readManifest, type BaselineOrigin } from '../../model/manifest.js'
-import { SIDES, type Report } from '../../model/report.js'
+import { SIDES, type ChangedExample, type Report } from '../../model/report.js'
 import { errorReport } from '../../pipeline/error-report.js'
 import { runGate } from '../../pipeline/run-gate.js'
 import { evidenceDir } from '../evidence.js'
@@ -35,6 +35,8 @@ export async function compareShardsMode(session: Session): Promise<ModeOutcome> 
   let change: string | null = null
   let origin: BaselineOrigin | null = null
   let prNumber: number | null = event.pullRequest?.number ?? null
+  // Every changed answer, for report.html in the evidence (report.json keeps a few).
+  const changedAnswers = new Map<string, ChangedExample[]>()
   try {
     const gateFile = await phase(session, 'gate file', () => loadGateFile(session))
     const gateConfig = gateFile.config
@@ -96,7 +98,8 @@ export async function compareShardsMode(session: Session): Promise<ModeOutcome> 
           candidate: { path: path.join(shards.merged, 'candidate'), source: 'artifact' }
         },
         priorErrors: shards.priorErrors,
-        baselineOrigin: origin
+        baselineOrigin: origin,
+        changedAnswers
       })
     )
     report = await withLoadHalf(session, gateConfig, result.report, dir, 'compare', result.paths.baseline)
@@ -107,7 +110,7 @@ export async function compareShardsMode(session: Session): Promise<ModeOutcome> 
   }
   const final = report
   const { written, upload } = await phase(session, 'evidence', async () => ({
-    written: await writeReports(session, final, dir, change),
+    written: await writeReports(session, final, dir, change, changedAnswers),
     upload: await uploadEvidence(session, evidenceArtifactName('compare', gateSlug(session.repoPath), event.runAttempt), dir)
   }))
   await phase(session, 'publish', () =>

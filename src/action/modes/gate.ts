@@ -7,7 +7,7 @@ import type { GateConfig } from '../../config/types.js'
 import { GateError } from '../../errors.js'
 import { evidenceArtifactName, gateSlug } from '../../evidence/names.js'
 import type { BaselineOrigin } from '../../model/manifest.js'
-import type { Report } from '../../model/report.js'
+import type { ChangedExample, Report } from '../../model/report.js'
 import { errorReport } from '../../pipeline/error-report.js'
 import { runGate } from '../../pipeline/run-gate.js'
 import { OUTPUTS } from '../constants.js'
@@ -25,6 +25,8 @@ export async function gateMode(session: Session): Promise<ModeOutcome> {
   let config: GateConfig | null = null
   let change: string | null = null
   let origin: BaselineOrigin | null = null
+  // Every changed answer, for report.html in the evidence (report.json keeps a few).
+  const changedAnswers = new Map<string, ChangedExample[]>()
   try {
     const gateFile = await phase(session, 'gate file', () => loadGateFile(session))
     config = gateFile.config
@@ -41,7 +43,7 @@ export async function gateMode(session: Session): Promise<ModeOutcome> {
     // A launched gate's load half runs inside it, while the servers are up (docs/launch.md).
     const launchedLoad = loadWhileUp(session, gateConfig, 'gate')
     const result = await phase(session, 'helm-run', () =>
-      runGate({ ...settings, given: givenBaseline(plan), baselineOrigin: plan.origin, whileUp: launchedLoad?.hold })
+      runGate({ ...settings, given: givenBaseline(plan), baselineOrigin: plan.origin, whileUp: launchedLoad?.hold, changedAnswers })
     )
     report = await withLoadHalf(session, gateConfig, result.report, dir, 'gate', result.paths.baseline, launchedLoad)
     report.notes.push(plan.note, ...gateFile.notes)
@@ -50,7 +52,7 @@ export async function gateMode(session: Session): Promise<ModeOutcome> {
     if (!(error instanceof GateError)) session.deps.io.error(`internal error: ${(error as Error).stack ?? error}`)
   }
   const { written, upload } = await phase(session, 'evidence', async () => ({
-    written: await writeReports(session, report, dir, change),
+    written: await writeReports(session, report, dir, change, changedAnswers),
     upload: await uploadEvidence(session, evidenceArtifactName('gate', gateSlug(session.repoPath), session.event.runAttempt), dir)
   }))
   const published = { report, gateFileChange: change, artifactId: upload.id }

@@ -477,13 +477,35 @@ function tooDeep(file: string, offset?: number): InputError {
 /**
  * Whether JSON text nests deeper than `limit`, by one pass over its characters (brackets inside
  * strings do not count). No recursion and no allocation, so any depth is safe and the check costs
- * a small fraction of the parse it guards.
+ * a small fraction of the parse it guards. Given the UTF-8 bytes, it reads them instead: every
+ * byte of a multi-byte character is above 0x7f, so quotes, backslashes and brackets are the same
+ * bytes as characters, and indexing bytes is several times faster than `charCodeAt`.
  */
-export function textExceedsDepth(text: string, limit = MAX_JSON_DEPTH): boolean {
+export function textExceedsDepth(text: string | Uint8Array, limit = MAX_JSON_DEPTH): boolean {
+  if (typeof text !== 'string') return bytesExceedDepth(text, limit)
   let depth = 0
   let inString = false
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === BACKSLASH) i++
+      else if (c === QUOTE) inString = false
+    } else if (c === QUOTE) {
+      inString = true
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--
+    }
+  }
+  return false
+}
+
+function bytesExceedDepth(bytes: Uint8Array, limit: number): boolean {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i]
     if (inString) {
       if (c === BACKSLASH) i++
       else if (c === QUOTE) inString = false
@@ -553,7 +575,7 @@ async function parseNatively(file: string, digest: JsonStreamOptions['digest']):
     return undefined
   }
   // JSON.parse itself copes with any depth; every later walk over the value must not have to.
-  if (textExceedsDepth(text)) throw tooDeep(file)
+  if (textExceedsDepth(bytes)) throw tooDeep(file)
   let value: unknown
   try {
     value = JSON.parse(text)
