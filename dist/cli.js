@@ -56069,8 +56069,14 @@ function firstLineOf(text) {
  * urgent stop used here is short (registered stop functions get `urgent: true`).
  */
 const live = new Map();
+const hooks = new Set();
 let armed = false;
 let stopping = null;
+let received = null;
+/** How long the cancel hooks may take in all (GitHub kills the job 10 s after its SIGINT). */
+const HOOKS_LIMIT_MS = 6_000;
+/** After a second signal the hooks get this long before the process exits. */
+const SECOND_SIGNAL_GRACE_MS = 1_500;
 const SIGNALS = ['SIGINT', 'SIGTERM'];
 /** Messages of the signal path; stderr by default (the action's log). */
 let say = line => process.stderr.write(`${line}\n`);
@@ -56078,12 +56084,19 @@ let say = line => process.stderr.write(`${line}\n`);
 function trackGroup(group) {
     live.set(group.pgid, group);
     arm();
+    // Started while helm-gate is being cancelled (the sequential schedule's next side, a helm-run
+    // that was about to start): stopped at once.
+    if (received)
+        void group.stop(true).catch(() => { });
     return () => {
         if (live.get(group.pgid) === group)
             live.delete(group.pgid);
-        if (live.size === 0 && !stopping)
-            disarm();
+        disarmWhenIdle();
     };
+}
+/** The signal that is cancelling helm-gate, or null. New launches refuse to start once it is set. */
+function cancelledBy() {
+    return received;
 }
 /** Stops every tracked group (used on signals; the normal path stops each launch itself). */
 async function stopAllGroups(urgent) {
@@ -56145,10 +56158,19 @@ function onSignal(signal) {
         say(`helm-gate: ${signal} again; killing ${live.size} process group(s) now`);
         for (const pgid of live.keys())
             killGroupNow(pgid);
-        process.exit(code);
+        // The evidence upload may be nearly done: a moment more, then exit whatever it is doing.
+        setTimeout(() => process.exit(code), SECOND_SIGNAL_GRACE_MS).unref();
+        return;
     }
+    received = signal;
     say(`helm-gate: ${signal} received; stopping ${live.size} launched process group(s) before exiting`);
-    stopping = stopAllGroups(true).finally(() => {
+    stopping = (async () => {
+        await stopAllGroups(true);
+        const all = Promise.all([...hooks].map(hook => hook(signal).catch(error => say(`helm-gate: on ${signal}: ${String(error)}`))));
+        let timer;
+        await Promise.race([all, new Promise(resolve => (timer = setTimeout(resolve, HOOKS_LIMIT_MS)))]);
+        clearTimeout(timer);
+    })().finally(() => {
         for (const pgid of live.keys())
             killGroupNow(pgid);
         process.exit(code);
@@ -56166,6 +56188,10 @@ function arm() {
     for (const signal of SIGNALS)
         process.on(signal, onSignal);
     process.on('exit', onExit);
+}
+function disarmWhenIdle() {
+    if (live.size === 0 && hooks.size === 0 && !stopping)
+        disarm();
 }
 function disarm() {
     if (!armed)
@@ -60216,6 +60242,9 @@ class Launcher {
         if (!entry)
             throw new LaunchError('launch.none', `${side} is not launched`);
         const key = this.keyOf(side);
+        const signal = cancelledBy();
+        if (signal)
+            throw new LaunchError('launch.cancelled', `helm-gate received ${signal} (cancelled): the ${key} server was not launched`);
         entry.users++;
         if (entry.users > 1 && entry.server)
             return this.ready(entry, key);
