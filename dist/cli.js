@@ -60889,6 +60889,9 @@ async function runLaunchedLoad(config, options) {
     const outcome = await load.result();
     if (errors.length > 0) {
         const report = outcome.report;
+        // One cause, one error: a side that could not be launched then did not answer the load probe.
+        const failed = errors.map(error => /^deployments\.(baseline|candidate)\./.exec(error.location.field ?? '')?.[0]).filter(Boolean);
+        report.errors = report.errors.filter(issue => !failed.some(prefix => issue.field?.startsWith(prefix)));
         report.errors.unshift(...errors.map(error => ({ code: error.code, message: error.message })));
         report.verdict = 'error';
         report.headline = `Performance: error: ${errors[0].message.split('\n')[0]}`;
