@@ -58724,12 +58724,6 @@ function rootRouteUrl(baseUrl, route) {
     return url.href;
 }
 
-/**
- * What each side of a report *is*, for the reader: the served deployment, the engine when the
- * server reports it, and where an archived baseline came from. Filled by `run` and the action from
- * the run manifest (a bare `compare` of two folders knows only HELM's deployment name). The
- * renderers name the sides by these; file-system paths stay in the JSON only.
- */
 /** host[:port] of a base URL without user, password, path or query; null when it does not parse. */
 function hostOf(baseUrl) {
     try {
