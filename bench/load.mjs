@@ -14,7 +14,7 @@
 import { execFile, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
@@ -130,7 +130,19 @@ load:
   const records = new Map((await engine.records()).map(rec => [rec.id, rec]))
   const truth = timings.map(t => records.get(t.id).ttft_ms)
   const tps = report.load.summary.map(s => (s.baseline.output_tokens_per_second + s.candidate.output_tokens_per_second) / 2)[0]
-  return { ttft: timings.map(t => t.ttft_ms), truth, cpu: r.cpu, rssMb: r.rssMb, throughput: tps }
+  // Where the TTFT error arises. The error of a request is the time from the generator's send to
+  // the engine's stamp of its arrival (ingress) plus the time from the engine's emission of the
+  // first token to the generator's reading of it (egress). The two processes' clocks differ by an
+  // unknown offset: estimated, as NTP does, from the request with the smallest send-to-arrival time
+  // (its ingress taken as zero, so every ingress is understated by that minimum, tens of µs).
+  const offsets = timings.map(t => {
+    const rec = records.get(t.id)
+    return rec.time_origin + rec.arrival_ms - t.send_ms
+  })
+  const least = Math.min(...offsets)
+  const ingress = offsets.map(o => o - least)
+  const egress = timings.map((t, i) => t.ttft_ms - truth[i] - ingress[i])
+  return { ttft: timings.map(t => t.ttft_ms), truth, cpu: r.cpu, rssMb: r.rssMb, throughput: tps, ingress, egress }
 }
 
 async function guideLLM(engine, level, dir) {
@@ -225,6 +237,7 @@ async function main() {
       if (peers) tools.push(['GuideLLM 0.8.1', guideLLM], ['AIPerf 0.13.0', aiperf])
       for (const [name, run] of tools) {
         const engine = await startEngine()
+        const loadBefore = loadavg()[0]
         try {
           const result = await run(engine, level, dir)
           const stats = await engine.stats()
@@ -247,7 +260,21 @@ async function main() {
             // How full the client kept the engine's slots while it was stepping (timer-independent).
             slot_occupancy: `${(stats.occupancy * 100).toFixed(1)}%`,
             // Time the engine gave up because its process was starved of CPU (not the client's doing).
-            engine_lost_ms: Math.round(stats.lost_ms)
+            engine_lost_ms: Math.round(stats.lost_ms),
+            ...(result.ingress
+              ? {
+                  ingress_ms: `${quantile(result.ingress, 0.5).toFixed(2)} / ${quantile(result.ingress, 0.99).toFixed(2)}`,
+                  egress_ms: `${quantile(result.egress, 0.5).toFixed(2)} / ${quantile(result.egress, 0.99).toFixed(2)}`,
+                  // The median of the requests' own errors, beside the error of the median above.
+                  error_median_ms: quantile(
+                    result.ttft.map((m, i) => m - result.truth[i]),
+                    0.5
+                  ).toFixed(2),
+                  truth_p50_ms: t50.toFixed(1)
+                }
+              : {}),
+            // The machine's 1-minute load average before and after (2 cores: above 2 the processes queue).
+            load_average: `${loadBefore.toFixed(1)}-${loadavg()[0].toFixed(1)}`
           }
           rows.push(row)
           console.log(JSON.stringify(row))
@@ -270,15 +297,17 @@ async function main() {
     await rm(dir, { recursive: true, force: true })
   }
   console.log(
-    '\n| tool | streams | TTFT p50 error | TTFT p99 error | chunks per CPU-s | CPU-s per 1,000 chunks | peak RSS | throughput / capacity | slot occupancy |'
+    '\n| tool | streams | TTFT p50 error | TTFT p99 error | ingress / egress p50 (ms) | chunks per CPU-s | CPU-s per 1,000 chunks | peak RSS | throughput / capacity | slot occupancy | engine lost | load average |'
   )
-  console.log('|---|---|---|---|---|---|---|---|---|')
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|')
   for (const r of rows) {
-    if (r.error) console.log(`| ${r.tool} | ${r.level} | error: ${r.error} | | | | | | |`)
-    else
+    if (r.error) console.log(`| ${r.tool} | ${r.level} | error: ${r.error} | | | | | | | | | |`)
+    else {
+      const split = r.ingress_ms ? `${r.ingress_ms.split(' / ')[0]} / ${r.egress_ms.split(' / ')[0]}` : '-'
       console.log(
-        `| ${r.tool} | ${r.level} | ${r.ttft_p50} | ${r.ttft_p99} | ${r.chunks_per_cpu_s} | ${r.cpu_s_per_1000_chunks} | ${r.peak_rss_mb} MB | ${r.throughput_vs_capacity} | ${r.slot_occupancy} |`
+        `| ${r.tool} | ${r.level} | ${r.ttft_p50} | ${r.ttft_p99} | ${split} | ${r.chunks_per_cpu_s} | ${r.cpu_s_per_1000_chunks} | ${r.peak_rss_mb} MB | ${r.throughput_vs_capacity} | ${r.slot_occupancy} | ${r.engine_lost_ms} ms | ${r.load_average} |`
       )
+    }
   }
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-import require$$0$7, { readFile, open, stat, readdir, realpath, mkdir, writeFile, access, constants as constants$6, mkdtemp, rm } from 'node:fs/promises';
-import path, { resolve, join, dirname, isAbsolute, delimiter, relative, basename } from 'node:path';
+import require$$0$7, { readFile, open, stat, readdir, realpath, mkdir, writeFile, mkdtemp, rm, access, constants as constants$7 } from 'node:fs/promises';
+import path, { resolve, join, dirname, basename, relative, isAbsolute, delimiter } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import require$$2$1, { createHash } from 'node:crypto';
 import require$$0$1 from 'node:assert';
@@ -23,7 +23,7 @@ import require$$1$3 from 'node:console';
 import require$$2$2 from 'node:timers';
 import require$$1$4 from 'node:dns';
 import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
-import { constants as constants$7, tmpdir } from 'node:os';
+import { constants as constants$6, tmpdir } from 'node:os';
 import { execFile, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
@@ -11298,16 +11298,13 @@ function ratiosOfQuantiles(baseline, candidate, qs, settings, source) {
         }
         return quantileSorted(cand.sorted, q) / baseQuantile;
     });
-    const draw = pairedIndices(createRandom(settings.seed, RATIO_STREAM), n);
     const resamples = settings.resamples;
     const ratios = qs.map(() => new Float64Array(resamples));
-    const indices = new Int32Array(n);
     const drawn = new Int32Array(n);
+    // Each resample's draws, tallied into `drawn` (how often each instance was drawn).
+    const tally = pairedTally(createRandom(settings.seed, RATIO_STREAM), n) ;
     for (let r = 0; r < resamples; r++) {
-        draw(indices);
-        drawn.fill(0);
-        for (let i = 0; i < n; i++)
-            drawn[indices[i]]++;
+        tally(drawn);
         for (let j = 0; j < qs.length; j++)
             ratios[j][r] = cand.resampledQuantile(drawn, qs[j]) / base.resampledQuantile(drawn, qs[j]);
     }
@@ -11380,6 +11377,44 @@ class SortedSide {
 }
 const HALF_RANGE = 0x10000;
 const TWO_POW_32 = 0x100000000;
+function tallyFrom(source, n) {
+    const indices = new Int32Array(n);
+    return drawn => {
+        source(indices);
+        drawn.fill(0);
+        for (let i = 0; i < n; i++)
+            drawn[indices[i]]++;
+    };
+}
+/**
+ * `tallyFrom(pairedIndices(rng, n), n)` with the draws counted as they are made: the same
+ * indices from the same stream (tested), without writing and re-reading an index array, which
+ * was a third of the efficiency intervals' time (bench/compare.mjs).
+ */
+function pairedTally(rng, n) {
+    if (n > HALF_RANGE)
+        return tallyFrom(pairedIndices(rng, n), n);
+    const int32 = rng.int32;
+    const bucket = floor(HALF_RANGE / n);
+    const limit = bucket * n;
+    return drawn => {
+        drawn.fill(0);
+        let i = 0;
+        while (i < n) {
+            const u = int32() >>> 0;
+            const high = u >>> 16;
+            if (high < limit) {
+                drawn[(high / bucket) | 0]++;
+                i++;
+            }
+            const low = u & 0xffff;
+            if (low < limit && i < n) {
+                drawn[(low / bucket) | 0]++;
+                i++;
+            }
+        }
+    };
+}
 /**
  * Uniform indices in [0, n) from a seeded generator, two per 32-bit draw (its high and low 16
  * bits) when n <= 2^16, which halves the generator calls. Each half is accepted only below the
@@ -14886,12 +14921,16 @@ const RUN_LABEL_LENGTH = 48;
  * details and the JSON.
  */
 function runLabel(run) {
-    const [scenario, ...rest] = run.split(':');
-    const args = rest
-        .join(':')
+    // HELM writes `scenario:arg=v,...`, but a run name can also be `scenario,arg=v` (no colon):
+    // the arguments start at the first `:` or `,` either way.
+    const start = run.search(/[:,]/);
+    if (start < 0)
+        return run;
+    const args = run
+        .slice(start + 1)
         .split(',')
         .filter(arg => arg !== '' && !arg.startsWith('model='));
-    return args.length ? `${scenario}: ${args.join(', ')}` : scenario;
+    return args.length ? `${run.slice(0, start)}: ${args.join(', ')}` : run.slice(0, start);
 }
 function labelCell(comparison) {
     const details = [comparison.metric, comparison.split, comparison.perturbation].filter((part) => part !== null && part !== '');
@@ -55836,80 +55875,6 @@ async function runLoadHalf(config, outDir, options) {
 }
 
 /**
- * `run --out DIR` writes report.json, report.md, manifest.json, logs/ and one folder per side.
- * A folder that already holds anything would be partly overwritten and partly mixed with the new
- * run, so only a new or empty folder is accepted; the refusal names what is there, and says when
- * it is an earlier helm-gate output (which must not be overwritten either: it is evidence).
- */
-/** Files that only a helm-gate run writes at the top of its output folder. */
-const OWN_MARKERS = ['run-manifest.json', 'manifest.json'];
-const SHOWN = 6;
-async function assertFreshOutputFolder(dir) {
-    let entries;
-    try {
-        entries = await readdir(dir, { withFileTypes: true });
-    }
-    catch (error) {
-        if (error.code === 'ENOENT')
-            return;
-        if (error.code === 'ENOTDIR') {
-            throw new UsageError('usage.out_not_folder', `--out ${dir} is a file, not a folder`, { field: '--out', value: dir });
-        }
-        throw error;
-    }
-    if (entries.length === 0)
-        return;
-    const names = entries.map(entry => (entry.isDirectory() ? `${entry.name}/` : entry.name)).sort();
-    const shown = names.length > SHOWN ? `${names.slice(0, SHOWN).join(', ')} and ${names.length - SHOWN} more` : names.join(', ');
-    const own = names.some(name => OWN_MARKERS.includes(name));
-    throw new UsageError('usage.out_not_empty', `--out ${dir} is not empty: it holds ${own ? 'an earlier helm-gate output' : `${names.length} ${names.length === 1 ? 'entry' : 'entries'}`} (${shown}); give a new or empty folder`, { field: '--out', value: dir });
-}
-
-/**
- * `helm-gate load --config FILE --out DIR`: the performance half alone (docs/load.md). Probes
- * both deployments, runs the load blocks A B B A ..., writes report.json, report.md and the raw
- * per-request timings (load-timings.jsonl) to the output folder.
- * Exit 0 pass, 1 fail or inconclusive, 2 error.
- */
-const LOAD_USAGE = `usage: helm-gate load --config FILE [options]
-
-Runs the performance half alone: a load test of the baseline and the candidate (never at the
-same time, blocks A B B A ...) at the gate file's load levels, and checks the claims in load.checks.
-
-  --config FILE          gate file (deployments and load)
-  --out DIR              output folder (default: helm-gate-runs/<time>); must be new or empty
-  --quiet                print nothing but errors
-  --debug                show stack traces
-`;
-const SPECS$3 = {
-    config: { value: true },
-    out: { value: true },
-    quiet: { value: false },
-    debug: { value: false },
-    help: { value: false }
-};
-async function loadCommand(argv, io) {
-    const args = parseArgs(argv, SPECS$3);
-    if (args.flags.has('help')) {
-        io.stdout(LOAD_USAGE);
-        return 0;
-    }
-    if (args.positionals.length > 0) {
-        throw new UsageError('usage.positionals', `load takes no positional arguments\n\n${LOAD_USAGE}`, { value: args.positionals.join(' ') });
-    }
-    const config = await loadGateConfig(resolve(io.cwd, requiredConfig(args, LOAD_USAGE)));
-    const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', new Date().toISOString().replace(/[:.]/g, '-')));
-    await assertFreshOutputFolder(outDir);
-    const quiet = args.flags.has('quiet');
-    const say = quiet ? () => { } : (line) => io.stderr(`${line}\n`);
-    say(`helm-gate: load test, baseline vs candidate, output in ${outDir}`);
-    const outcome = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: null });
-    const report = loadOnlyReport(config, outcome.report);
-    await writeReportOutputs(report, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io });
-    return exitCode(report.verdict);
-}
-
-/**
  * The fingerprint of everything that determines the baseline's answers: run entries, HELM
  * version, instance budget, trials and the baseline deployment's identity. Thresholds and
  * statistics settings are left out on purpose: tightening a margin must not invalidate an
@@ -55952,831 +55917,6 @@ function deploymentIdentity(deployment) {
         tokenizer: deployment.tokenizer,
         max_sequence_length: deployment.maxSequenceLength
     };
-}
-
-/**
- * Finding the installed helm-run, its Python, the installed crfm-helm version and the plugin
- * package helm-gate ships. Nothing in HELM's output records its version (docs/helm.md "The HELM version"),
- * so it is read from the package metadata and recorded in the manifest.
- */
-/** Resolves `helm.command` (a path, or a name looked up on PATH) to an executable file. */
-async function resolveHelmRun(command, env, cwd) {
-    const candidates = command.includes('/')
-        ? [isAbsolute(command) ? command : resolve(cwd, command)]
-        : (env.PATH ?? '')
-            .split(delimiter)
-            .filter(Boolean)
-            .map(dir => join(dir, command));
-    for (const candidate of candidates) {
-        try {
-            await access(candidate, constants$6.X_OK);
-            if ((await stat(candidate)).isFile())
-                return candidate;
-        }
-        catch {
-            // not this one
-        }
-    }
-    throw new HelmRunError('runner.helm_missing', `helm-run was not found (${command}); create the environment with scripts/python-env.sh or set helm.command`, { field: 'helm.command', value: command });
-}
-/**
- * The Python interpreter that runs helm-run: pip writes console scripts with a `#!/path/python`
- * line. Falls back to `python` next to the script (a venv's bin directory).
- */
-async function pythonFor(helmRun) {
-    let firstLine;
-    try {
-        const handle = await open(helmRun, 'r');
-        try {
-            const buffer = Buffer.alloc(512);
-            const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-            firstLine = buffer.subarray(0, bytesRead).toString('utf8').split('\n')[0];
-        }
-        finally {
-            await handle.close();
-        }
-    }
-    catch {
-        firstLine = '';
-    }
-    if (firstLine.startsWith('#!')) {
-        const parts = firstLine.slice(2).trim().split(/\s+/).filter(Boolean);
-        if (parts.length > 0 && /python/.test(parts[parts.length - 1]))
-            return parts;
-    }
-    return [join(dirname(helmRun), 'python')];
-}
-/** The installed crfm-helm version, read with importlib.metadata through helm-run's Python. */
-async function installedHelmVersion(python, env) {
-    const [file, ...prefix] = python;
-    const code = 'import importlib.metadata as m; print(m.version("crfm-helm"))';
-    return new Promise((resolvePromise, reject) => {
-        execFile(file, [...prefix, '-c', code], { env, timeout: 60_000 }, (error, stdout, stderr) => {
-            if (error) {
-                reject(new HelmRunError('runner.helm_version_unknown', `cannot read the installed crfm-helm version: ${firstLineOf(stderr) || error.message}`, {
-                    value: python.join(' ')
-                }));
-                return;
-            }
-            resolvePromise(stdout.trim());
-        });
-    });
-}
-/** Refuses to run a HELM other than the pinned one: results would not be comparable with the archive. */
-function assertPinnedVersion(installed, pinned, source) {
-    if (installed !== pinned) {
-        throw new HelmRunError('runner.helm_version', `installed crfm-helm is ${installed} but the gate file pins ${pinned}; install the pinned version or change helm.version`, { file: source, field: 'helm.version', value: installed });
-    }
-}
-/**
- * The directory that holds `helm_gate_plugins/` (put on PYTHONPATH of helm-run). Searched upwards
- * from this module, so it works from src/ (tests), dist/ (the action and CLI bundles) alike;
- * HELM_GATE_PYTHONPATH overrides it.
- */
-async function pluginPythonPath(env) {
-    const override = env.HELM_GATE_PYTHONPATH;
-    const starts = override ? [override] : ancestors(dirname(fileURLToPath(import.meta.url)), 5).map(dir => join(dir, 'python'));
-    for (const dir of starts) {
-        try {
-            await access(join(dir, 'helm_gate_plugins', 'clients.py'), constants$6.R_OK);
-            return dir;
-        }
-        catch {
-            // keep looking
-        }
-    }
-    throw new HelmRunError('runner.plugins_missing', 'the helm_gate_plugins Python package was not found next to helm-gate', {
-        value: starts[0]
-    });
-}
-function ancestors(dir, count) {
-    const out = [dir];
-    for (let i = 0; i < count; i++)
-        out.push(dirname(out[out.length - 1]));
-    return [...new Set(out)];
-}
-function firstLineOf(text) {
-    return text.trim().split('\n').filter(Boolean).pop() ?? '';
-}
-
-/**
- * Every process group helm-gate started and has not yet seen die: launched servers and helm-run.
- * While one is alive, SIGINT and SIGTERM to helm-gate (a cancelled job, Ctrl-C) stop them all
- * before exiting, because each lives in its own process group and would otherwise survive us and
- * keep the GPU. A second signal, or the process exiting for any other reason, kills them at once.
- *
- * GitHub cancels a job with SIGINT, then SIGTERM 7.5 s later, then SIGKILL 2.5 s after that, so the
- * urgent stop used here is short (registered stop functions get `urgent: true`).
- */
-const live = new Map();
-let armed = false;
-let stopping = null;
-const SIGNALS = ['SIGINT', 'SIGTERM'];
-/** Messages of the signal path; stderr by default (the action's log). */
-let say = line => process.stderr.write(`${line}\n`);
-/** Tracks a group until the returned function is called (after it is known to be gone). */
-function trackGroup(group) {
-    live.set(group.pgid, group);
-    arm();
-    return () => {
-        if (live.get(group.pgid) === group)
-            live.delete(group.pgid);
-        if (live.size === 0 && !stopping)
-            disarm();
-    };
-}
-/** Stops every tracked group (used on signals; the normal path stops each launch itself). */
-async function stopAllGroups(urgent) {
-    await Promise.all([...live.values()].map(group => group.stop(urgent).catch(() => { })));
-}
-/**
- * Live (non-zombie) processes of group `pgid`. On Linux read from /proc, because a zombie
- * (exited, not yet reaped by its parent) still answers kill(0) but holds nothing; elsewhere
- * kill(-pgid, 0) is the best available answer.
- */
-function groupMembers(pgid) {
-    let entries;
-    try {
-        entries = readdirSync('/proc').filter(name => /^\d+$/.test(name));
-    }
-    catch {
-        return signalable(pgid) ? [pgid] : [];
-    }
-    const members = [];
-    for (const name of entries) {
-        try {
-            const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-            // pid (comm) state ppid pgrp ...; comm may hold spaces and parentheses.
-            const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-            if (Number(fields[2]) === pgid && fields[0] !== 'Z')
-                members.push(Number(name));
-        }
-        catch {
-            // exited while we looked
-        }
-    }
-    return members;
-}
-/** Is any process of group `pgid` still alive? */
-function groupAlive(pgid) {
-    return groupMembers(pgid).length > 0;
-}
-function signalable(pgid) {
-    try {
-        process.kill(-pgid, 0);
-        return true;
-    }
-    catch (error) {
-        // EPERM: something exists in that group that we may not signal; count it as alive.
-        return error.code === 'EPERM';
-    }
-}
-function killGroupNow(pgid, signal = 'SIGKILL') {
-    try {
-        process.kill(-pgid, signal);
-    }
-    catch {
-        // already gone
-    }
-}
-function onSignal(signal) {
-    const code = 128 + (constants$7.signals[signal] ?? 15);
-    if (stopping) {
-        say(`helm-gate: ${signal} again; killing ${live.size} process group(s) now`);
-        for (const pgid of live.keys())
-            killGroupNow(pgid);
-        process.exit(code);
-    }
-    say(`helm-gate: ${signal} received; stopping ${live.size} launched process group(s) before exiting`);
-    stopping = stopAllGroups(true).finally(() => {
-        for (const pgid of live.keys())
-            killGroupNow(pgid);
-        process.exit(code);
-    });
-}
-/** Last resort when the process exits with groups still tracked (an uncaught error, process.exit). */
-function onExit() {
-    for (const pgid of live.keys())
-        killGroupNow(pgid);
-}
-function arm() {
-    if (armed)
-        return;
-    armed = true;
-    for (const signal of SIGNALS)
-        process.on(signal, onSignal);
-    process.on('exit', onExit);
-}
-function disarm() {
-    if (!armed)
-        return;
-    armed = false;
-    for (const signal of SIGNALS)
-        process.off(signal, onSignal);
-    process.off('exit', onExit);
-}
-
-/**
- * One helm-run process: spawned with an argument array in its own process group (so a timeout
- * can kill HELM's worker threads and any children at once), its output streamed line by line
- * to a log file and to the caller with a side prefix, with progress read from HELM's own log.
- */
-const KILL_GRACE_MS = 5_000;
-async function runHelmProcess(settings) {
-    await mkdir(dirname(settings.logFile), { recursive: true });
-    const file = createWriteStream(settings.logFile, { flags: 'a' });
-    const started = Date.now();
-    const state = { requests: 0, runsStarted: [], failedRuns: [] };
-    const redact = redactor(settings.secrets ?? []);
-    const prefix = `[${settings.side}]`;
-    const child = spawn(settings.command, settings.args, {
-        env: settings.env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        detached: true
-    });
-    // A signal to helm-gate (a cancelled job) must not leave helm-run running in its own group.
-    const pgid = child.pid;
-    const release = pgid ? trackGroup({ pgid, label: `${settings.side} helm-run`, stop: async () => killGroup(pgid, 'SIGKILL') }) : () => { };
-    const onLine = (raw) => {
-        const line = redact(raw);
-        file.write(`${line}\n`);
-        settings.log?.(`${prefix} ${line}`);
-        const running = /\bRunning (\S.*) \{\s*$/.exec(line);
-        if (running) {
-            state.runsStarted.push(running[1]);
-            settings.progress?.(`${prefix} run ${state.runsStarted.length}/${settings.expectedRuns}: ${running[1]}`);
-        }
-        const processed = /\bProcessed (\d+) requests\b/.exec(line);
-        if (processed) {
-            state.requests += Number(processed[1]);
-            settings.progress?.(`${prefix} ${state.requests} requests done`);
-        }
-        const failed = /Failed runs: \[(.*)\]/.exec(line);
-        if (failed)
-            state.failedRuns = [...failed[1].matchAll(/"([^"]*)"/g)].map(m => m[1]);
-    };
-    const readers = [child.stdout, child.stderr].map(stream => {
-        const reader = createInterface({ input: stream, crlfDelay: Infinity });
-        reader.on('line', onLine);
-        return new Promise(resolve => reader.on('close', resolve));
-    });
-    let timedOut = false;
-    let killTimer;
-    const timeout = setTimeout(() => {
-        timedOut = true;
-        onLine(`helm-gate: ${settings.side} exceeded its timeout of ${Math.round(settings.timeoutMs / 1000)} s; killing process group ${child.pid}`);
-        killGroup(child.pid, 'SIGTERM');
-        killTimer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS);
-    }, settings.timeoutMs);
-    const heartbeat = setInterval(() => {
-        const seconds = Math.round((Date.now() - started) / 1000);
-        settings.progress?.(`${prefix} still running after ${seconds} s: run ${state.runsStarted.length}/${settings.expectedRuns}, ${state.requests} requests done`);
-    }, settings.heartbeatMs ?? 30_000);
-    const exit = await new Promise(resolve => {
-        child.once('error', error => resolve({ code: null, signal: null, spawnError: error.message }));
-        child.once('exit', (code, signal) => resolve({ code, signal, spawnError: null }));
-    });
-    clearTimeout(timeout);
-    clearInterval(heartbeat);
-    if (killTimer)
-        clearTimeout(killTimer);
-    // Children of helm-run that outlived it (none expected) must not keep running after the gate,
-    // nor hold its output pipes open.
-    killGroup(child.pid, 'SIGKILL');
-    release();
-    if (exit.spawnError === null)
-        await Promise.all(readers);
-    const ended = Date.now();
-    if (exit.spawnError)
-        onLine(`helm-gate: could not start ${settings.command}: ${exit.spawnError}`);
-    await new Promise(resolve => file.end(resolve));
-    return {
-        exitCode: exit.code,
-        signal: exit.signal,
-        timedOut,
-        startedAt: new Date(started).toISOString(),
-        endedAt: new Date(ended).toISOString(),
-        durationMs: ended - started,
-        requests: state.requests,
-        runsStarted: state.runsStarted,
-        failedRuns: state.failedRuns,
-        spawnError: exit.spawnError
-    };
-}
-function killGroup(pid, signal) {
-    if (!pid)
-        return;
-    try {
-        process.kill(-pid, signal);
-    }
-    catch {
-        // already gone
-    }
-}
-function redactor(secrets) {
-    const values = secrets.filter(secret => secret.length >= 4);
-    if (values.length === 0)
-        return line => line;
-    return line => values.reduce((text, secret) => text.split(secret).join('***'), line);
-}
-
-/**
- * The `--local-path` directory (HELM's "prod_env") generated for one side. Each side gets its own
- * directory so the two can never share HELM's request cache (docs/helm.md "The request cache"), and both sides
- * get the same HELM model name, tags, tokenizer and lengths so run specs and prompts are identical
- * and only the server differs.
- *
- * Clients are helm-gate's plugin classes (python/helm_gate_plugins/clients.py): HELM 0.5.16's
- * VLLMClient cannot be instantiated and VLLMChatClient cannot send an API key (docs/helm.md "Clients and the plugin").
- * No secret is ever written: the plugin reads the key from the environment variable named by
- * `api_key_env`, so credentials.conf stays empty.
- */
-/** The HELM model and deployment name on both sides; the host org `helm-gate` names the cache shard. */
-const GATED_MODEL = 'helm-gate/gated-model';
-const LOCAL_TOKENIZER = 'helm-gate/local-tokenizer';
-/**
- * OpenAI SDK retries for 5xx, 429 and connection errors (with its own short back-off). Kept
- * small: the plugin makes HELM's own 5 x (10-80 s) retry loop stop at the first failure, so a
- * dead server ends the run within seconds and a hung one within (1 + retries) x request timeout.
- */
-const SDK_MAX_RETRIES = 2;
-const PROD_ENV_FILES = ['model_metadata.yaml', 'model_deployments.yaml', 'tokenizer_configs.yaml', 'credentials.conf'];
-const PLUGIN_CLASSES = {
-    chat: 'helm_gate_plugins.clients.GateChatClient',
-    completions: 'helm_gate_plugins.clients.GateCompletionsClient'
-};
-/** prod_env for a server deployment described in the gate file. */
-function serverProdEnv(deployment) {
-    const localTokenizer = isLocalTokenizerDirectory(deployment.tokenizer);
-    const tokenizerName = localTokenizer ? LOCAL_TOKENIZER : deployment.tokenizer;
-    const args = {
-        base_url: deployment.baseUrl,
-        served_model_name: deployment.model,
-        timeout: deployment.requestTimeoutSeconds,
-        max_retries: SDK_MAX_RETRIES
-    };
-    if (deployment.apiKeyEnv)
-        args.api_key_env = deployment.apiKeyEnv;
-    const metadata = {
-        models: [
-            {
-                name: GATED_MODEL,
-                display_name: 'helm-gate gated model',
-                description: 'The deployment under test (baseline or candidate); generated by helm-gate.',
-                creator_organization_name: 'helm-gate',
-                access: 'open',
-                release_date: '2024-01-01',
-                // The tags decide run-spec rewrites (docs/helm.md "prod_env"); identical on both sides by construction.
-                tags: ['TEXT_MODEL_TAG', 'FULL_FUNCTIONALITY_TEXT_MODEL_TAG'],
-                deployment_names: [GATED_MODEL]
-            }
-        ]
-    };
-    const deployments = {
-        model_deployments: [
-            {
-                name: GATED_MODEL,
-                model_name: GATED_MODEL,
-                tokenizer_name: tokenizerName,
-                // Without it HELM crashes when a tokenizer is set (docs/helm.md "prod_env").
-                max_sequence_length: deployment.maxSequenceLength,
-                client_spec: { class_name: PLUGIN_CLASSES[deployment.api], args }
-            }
-        ]
-    };
-    const tokenizers = {
-        tokenizer_configs: localTokenizer
-            ? [
-                {
-                    name: LOCAL_TOKENIZER,
-                    tokenizer_spec: {
-                        class_name: 'helm.tokenizers.huggingface_tokenizer.HuggingFaceTokenizer',
-                        args: { pretrained_model_name_or_path: deployment.tokenizer }
-                    },
-                    end_of_text_token: '',
-                    prefix_token: ''
-                }
-            ]
-            : []
-    };
-    return {
-        files: {
-            'model_metadata.yaml': yamlWithHeader(metadata, { dateKeys: true }),
-            'model_deployments.yaml': yamlWithHeader(deployments),
-            'tokenizer_configs.yaml': yamlWithHeader(tokenizers),
-            'credentials.conf': '# Generated by helm-gate. Empty on purpose: API keys are read from the environment (api_key_env).\n'
-        },
-        modelArgs: `model=${GATED_MODEL}`,
-        deployment: GATED_MODEL,
-        credentialsAreSecret: false
-    };
-}
-/**
- * prod_env for a deployment the user already describes in their own prod_env directory: its
- * files are copied into the side's own local path (so caches stay apart) and the deployment is
- * named explicitly in the entry, which avoids HELM's "last registered deployment" rule.
- */
-async function userProdEnv(localPath, deploymentName) {
-    const read = async (name) => {
-        try {
-            return await readFile(join(localPath, name), 'utf8');
-        }
-        catch {
-            return null;
-        }
-    };
-    const deploymentsText = await read('model_deployments.yaml');
-    if (deploymentsText === null) {
-        throw new ConfigError('config.prod_env', `the prod_env directory has no model_deployments.yaml`, {
-            file: localPath,
-            field: 'deployments.*.prod_env'
-        });
-    }
-    const deploymentsFile = join(localPath, 'model_deployments.yaml');
-    const parsed = parseYamlFile(deploymentsText, deploymentsFile, 'model_deployments.yaml');
-    const list = Array.isArray(parsed?.model_deployments) ? parsed.model_deployments : [];
-    const found = list.find(item => item?.name === deploymentName);
-    if (!found) {
-        throw new ConfigError('config.prod_env', `deployment ${deploymentName} is not in model_deployments.yaml`, {
-            file: join(localPath, 'model_deployments.yaml'),
-            field: 'deployments.*.deployment',
-            value: deploymentName
-        });
-    }
-    const credentials = await read('credentials.conf');
-    // HELM would stop on a broken file only after starting; name the file now.
-    const metadataText = await read('model_metadata.yaml');
-    const tokenizersText = await read('tokenizer_configs.yaml');
-    if (metadataText !== null)
-        parseYamlFile(metadataText, join(localPath, 'model_metadata.yaml'), 'model_metadata.yaml');
-    if (tokenizersText !== null)
-        parseYamlFile(tokenizersText, join(localPath, 'tokenizer_configs.yaml'), 'tokenizer_configs.yaml');
-    const modelName = typeof found.model_name === 'string' ? found.model_name : deploymentName;
-    return {
-        files: {
-            'model_metadata.yaml': metadataText ?? 'models: []\n',
-            'model_deployments.yaml': deploymentsText,
-            'tokenizer_configs.yaml': tokenizersText ?? 'tokenizer_configs: []\n',
-            'credentials.conf': credentials ?? ''
-        },
-        modelArgs: `model=${modelName},model_deployment=${deploymentName}`,
-        deployment: deploymentName,
-        credentialsAreSecret: (credentials ?? '').trim().length > 0
-    };
-}
-async function prodEnvFor(deployment) {
-    return deployment.kind === 'server' ? serverProdEnv(deployment) : userProdEnv(deployment.localPath, deployment.deployment);
-}
-/**
- * Both sides must ask the same questions the same way: a different tokenizer or maximum length
- * changes prompt truncation, and the comparison would measure configuration, not the model.
- */
-function assertComparableDeployments(baseline, candidate, source) {
-    if (baseline.kind !== 'server' || candidate.kind !== 'server')
-        return;
-    for (const [field, a, b] of [
-        ['tokenizer', baseline.tokenizer, candidate.tokenizer],
-        ['max_sequence_length', baseline.maxSequenceLength, candidate.maxSequenceLength]
-    ]) {
-        if (a !== b) {
-            throw new ConfigError('config.deployments_differ', `baseline and candidate must use the same ${field} (${String(a)} vs ${String(b)}), or prompts could differ`, { file: source, field: `deployments.candidate.${field}`, value: b });
-        }
-    }
-}
-/**
- * Both sides pointing at one deployment measure it against itself: every change would pass.
- * Typical cause: a single server started from the pull request's checkout, with the baseline
- * meant to come from the archive; when no archive matches and the baseline is run here, it
- * would be run against the candidate. Only a self-check does that on purpose.
- */
-function assertDistinctDeployments(baseline, candidate, source) {
-    const identity = (d) => d.kind === 'server'
-        ? JSON.stringify(['server', d.api, new URL(d.baseUrl).href.replace(/\/+$/, ''), d.model])
-        : JSON.stringify(['prod_env', resolve(d.localPath), d.deployment]);
-    if (identity(baseline) === identity(candidate)) {
-        throw new ConfigError('config.same_deployment', 'baseline and candidate are the same deployment, so the candidate would never be measured; ' +
-            'point them at different servers or models (use --self-check to measure a server against itself)', {
-            file: source,
-            field: 'deployments.candidate',
-            value: candidate.kind === 'server' ? `${redactUrl(candidate.baseUrl)} ${candidate.model}` : candidate.deployment
-        });
-    }
-}
-/** A Hugging Face tokenizer directory (absolute or relative path), as opposed to a HELM tokenizer name. */
-function isLocalTokenizerDirectory(tokenizer) {
-    return tokenizer.startsWith('/') || tokenizer.startsWith('./') || tokenizer.startsWith('../');
-}
-/**
- * Shows prod_env files with anything secret hidden (`plan`, logs, run-manifest.json), by
- * structure: in the YAML files every value under a credential-like key (for example
- * `client_spec.args.api_key`), every key-looking string and the userinfo and query values of every
- * URL, with all comments dropped; in a user's credentials.conf every value and every comment
- * line (an old key left in a comment is still a key).
- */
-function redactedFiles(env) {
-    return {
-        'model_metadata.yaml': redactYaml(env.files['model_metadata.yaml']),
-        'model_deployments.yaml': redactYaml(env.files['model_deployments.yaml']),
-        'tokenizer_configs.yaml': redactYaml(env.files['tokenizer_configs.yaml']),
-        'credentials.conf': env.credentialsAreSecret ? redactCredentials(env.files['credentials.conf']) : env.files['credentials.conf']
-    };
-}
-const REDACTED_YAML_HEADER = '# helm-gate: shown with comments removed and credentials hidden\n';
-/** A YAML file with credentials hidden and comments removed (see redactedFiles). */
-function redactYaml(text) {
-    if (text.trim() === '')
-        return text;
-    let doc;
-    try {
-        doc = parseDocument(text, { uniqueKeys: false });
-    }
-    catch {
-        return '# (not valid YAML; hidden)\n';
-    }
-    if (doc.errors.length > 0)
-        return '# (not valid YAML; hidden)\n';
-    doc.commentBefore = null;
-    doc.comment = null;
-    visit(doc, {
-        Pair(_, pair) {
-            const key = isScalar(pair.key) ? String(pair.key.value) : '';
-            const value = isScalar(pair.value) ? pair.value.value : undefined;
-            const variable = /_env$/i.test(key) && typeof value === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(value) && !looksLikeSecret(value);
-            if (isCredentialKey(key) &&
-                !variable &&
-                pair.value !== null &&
-                !(isScalar(pair.value) && (pair.value.value === null || pair.value.value === ''))) {
-                pair.value = new Scalar(HIDDEN);
-            }
-        },
-        Node(_, node) {
-            node.comment = null;
-            node.commentBefore = null;
-            if (isScalar(node) && typeof node.value === 'string')
-                node.value = looksLikeSecret(node.value) ? HIDDEN : redactUrl(node.value);
-        }
-    });
-    return REDACTED_YAML_HEADER + doc.toString({ lineWidth: 0 });
-}
-/**
- * Keeps HOCON keys, hides values: `openaiApiKey: "sk-..."` becomes `openaiApiKey: "***"`. Any
- * other line that is not pure structure (`key {`, `}`) is hidden whole: HOCON also allows
- * one-line JSON objects and multi-line `"""` strings, whose values the per-line rule cannot see.
- * Comment lines are hidden too: an old key is often left behind in a comment.
- */
-function redactCredentials(text) {
-    return text
-        .split('\n')
-        .map(line => {
-        const trimmed = line.trim();
-        const indent = line.slice(0, line.length - line.trimStart().length);
-        if (trimmed === '')
-            return line;
-        if (trimmed.startsWith('#') || trimmed.startsWith('//'))
-            return `${indent}${trimmed.startsWith('#') ? '#' : '//'} (comment hidden)`;
-        if (/^[{}[\],\s]*$/.test(trimmed) || /^"?[A-Za-z0-9_.\-/ ]+"?\s*\{$/.test(trimmed))
-            return line;
-        const match = /^(\s*"?[A-Za-z0-9_.\-/ ]+"?\s*[:=]\s*)(.+)$/.exec(line);
-        if (!match)
-            return `${indent}***`;
-        if (match[2].trim() === '{')
-            return line;
-        return `${match[1]}"***"`;
-    })
-        .join('\n');
-}
-function yamlWithHeader(value, options = {}) {
-    let text = stringify(value, { lineWidth: 0 });
-    // HELM's dacite loader wants release_date as a YAML date, not a quoted string.
-    if (options.dateKeys)
-        text = text.replace(/release_date: "?(\d{4}-\d{2}-\d{2})"?/g, 'release_date: $1');
-    return `# Generated by helm-gate for one side of the gate; do not edit.\n${text}`;
-}
-
-/**
- * One cause, one error. When a side fails, the runner finds several symptoms of the same cause
- * (helm-run exited 1, its run directory is incomplete, the gate's entry has no complete run), and
- * none of them says why: that is only in the side's log, among thousands of lines. This folds the
- * symptoms of a side into its root cause and quotes the decisive line of the log (the client
- * error: a refused connection, a timeout, a 401) in the error itself.
- */
-/** Errors that say why a side failed. */
-const ROOT_CAUSES = /^(server\.|runner\.(spawn|timeout|exit)$)/;
-/** Errors that only say what is missing because of it. */
-const SYMPTOMS = new Set(['runner.incomplete_run', 'runner.run_missing', 'runner.nothing_ran']);
-/**
- * What to quote from a helm-run log, most telling first. HELM logs each failed request's
- * exception with its chained causes; the lowest-level cause names the real problem ("Connection
- * refused"), where the OpenAI SDK only says "Connection error.".
- */
-const DECISIVE = [
-    // helm-gate's client plugin: an exception of the client itself (a missing API key variable).
-    /helm-gate client error: .+/,
-    // The transport under the OpenAI SDK: refused, reset, timed out, DNS.
-    /\b(?:httpx|httpcore|urllib3|requests|aiohttp)\.\w+: .+/,
-    /\[Errno -?\d+\] .+/,
-    // The SDK's own classification: 401, 404, 429, 5xx, timeouts.
-    /\bopenai\.\w+: .+/,
-    // HELM's summary of a failed request.
-    /\bOpenAI error: .+/,
-    // Any other exception that ended the run (not HELM's final "Failed runs" summary).
-    /^(?!.*RunnerError)(?:[\w.]+\.)?\w+(?:Error|Exception): .+/
-];
-const MAX_LOG_BYTES = 8 * 1024 * 1024;
-const MAX_QUOTE = 300;
-/** The decisive line of a helm-run log, or null when it holds nothing telling. */
-function decisiveLine(log) {
-    const lines = log.split('\n');
-    for (const pattern of DECISIVE) {
-        for (let i = 0; i < lines.length; i++) {
-            const match = pattern.exec(lines[i]);
-            if (match) {
-                const text = match[0].trim();
-                return { line: i + 1, text: text.length > MAX_QUOTE ? `${text.slice(0, MAX_QUOTE - 1)}…` : text };
-            }
-        }
-    }
-    return null;
-}
-/**
- * A side's errors grouped by root cause: the first root cause absorbs the symptoms (named in one
- * clause) and quotes the log; other errors are kept as they are. Without a root cause the first
- * symptom quotes the log instead.
- */
-function groupByRootCause(errors, quote, logName) {
-    const root = errors.find(error => ROOT_CAUSES.test(error.code));
-    const symptoms = root ? errors.filter(error => SYMPTOMS.has(error.code)) : [];
-    const lead = root ?? errors.find(error => SYMPTOMS.has(error.code));
-    if (!lead)
-        return [...errors];
-    const parts = [lead.message.replace(/; see the \w+ log$/, '')];
-    if (quote)
-        parts.push(`${logName} line ${quote.line}: ${quote.text}`);
-    else if (lead.code.startsWith('runner.'))
-        parts.push(`see ${logName}`);
-    const consequence = consequences(symptoms);
-    if (consequence)
-        parts.push(consequence);
-    // Same class and code as the cause, so callers that check either still recognise it.
-    const Kind = lead.constructor;
-    const grouped = new Kind(lead.code, parts.join('; '), lead.location);
-    return errors.flatMap(error => (error === lead ? [grouped] : symptoms.includes(error) ? [] : [error]));
-}
-function consequences(symptoms) {
-    const entries = symptoms.filter(s => s.code === 'runner.run_missing').map(s => String(s.location.value));
-    const incomplete = symptoms.filter(s => s.code === 'runner.incomplete_run').length;
-    if (entries.length > 0)
-        return `so ${plural(entries.length, 'entry has', 'entries have')} no complete run: ${entries.join(', ')}`;
-    if (incomplete > 0)
-        return `so ${plural(incomplete, 'run is', 'runs are')} incomplete`;
-    return '';
-}
-function plural(n, one, many) {
-    return n === 1 ? `1 ${one}` : `${n} ${many}`;
-}
-/** The tail of a log file (the whole file up to a bound), or '' when it cannot be read. */
-async function readLogTail(file) {
-    let handle;
-    try {
-        handle = await open(file, 'r');
-        const { size } = await handle.stat();
-        const length = Math.min(size, MAX_LOG_BYTES);
-        const buffer = Buffer.alloc(length);
-        await handle.read(buffer, 0, length, size - length);
-        return buffer.toString('utf8');
-    }
-    catch {
-        return '';
-    }
-    finally {
-        await handle?.close();
-    }
-}
-/** groupByRootCause with the quote read from the side's log (named relative to `outDir`). */
-async function explainSideErrors(errors, logFile, outDir) {
-    if (errors.length === 0)
-        return errors;
-    const quote = decisiveLine(await readLogTail(logFile));
-    return groupByRootCause(errors, quote, relative(outDir, logFile) || logFile);
-}
-
-/**
- * How many instances each gated comparison will have, asked of HELM itself: `helm-run --dry-run`
- * with the baseline side's exact entries and prod_env, into a temporary folder. A dry run sends
- * no request, but it builds the scenarios and down-samples them exactly as the real run will.
- * The count cannot be derived from max_eval_instances alone: HELM draws that many instances from
- * all evaluation splits together, and a comparison reads one split (docs/helm.md "Offline
- * scenarios"): 200 on synthetic_reasoning gives 99 test instances.
- */
-const DRY_RUN_TIMEOUT_MS = 10 * 60_000;
-/** Runs the dry run for `plan` (one side's plan; both sides run the same entries). */
-async function countInstances(plan, runs, settings) {
-    const dir = await mkdtemp(join(tmpdir(), 'helm-gate-count-'));
-    try {
-        const localPath = join(dir, 'prod_env');
-        const outputPath = join(dir, 'out');
-        await mkdir(localPath, { recursive: true });
-        for (const name of PROD_ENV_FILES)
-            await writeFile(join(localPath, name), plan.prodEnv.files[name], { mode: 0o600 });
-        const args = replaceOptions(plan.args, { '--output-path': outputPath, '--local-path': localPath, '--suite': 'count' });
-        const logFile = join(dir, 'dry-run.log');
-        const result = await runHelmProcess({
-            side: 'count',
-            command: settings.helmRun,
-            args: [...args, '--dry-run'],
-            env: { ...settings.env, PYTHONPATH: [settings.pluginPath, settings.env.PYTHONPATH].filter(Boolean).join(delimiter) },
-            logFile,
-            timeoutMs: DRY_RUN_TIMEOUT_MS,
-            expectedRuns: plan.entries.length
-        });
-        if (result.spawnError)
-            return { ok: false, problem: `could not start ${settings.helmRun}: ${result.spawnError}` };
-        if (result.exitCode !== 0) {
-            const quote = decisiveLine(await readLogTail(logFile));
-            return { ok: false, problem: `helm-run --dry-run exited with ${result.exitCode ?? result.signal}${quote ? `: ${quote.text}` : ''}` };
-        }
-        const suite = join(outputPath, 'runs', 'count');
-        const dirs = await Promise.all((await readdir(suite, { withFileTypes: true }))
-            .filter(entry => entry.isDirectory() && entry.name !== 'eval_cache')
-            .map(entry => readRunDirectory(join(suite, entry.name))));
-        const counts = [];
-        for (const run of runs) {
-            const found = dirs.find(d => d.files.scenarioState && runMatchesEntry(d, run));
-            if (!found) {
-                counts.push({ run, split: null, n: null, counts: null });
-                continue;
-            }
-            const splitCounts = await countScenarioState(join(found.path, 'scenario_state.json'));
-            const split = comparisonSplit(run, splitCounts);
-            counts.push({ run, split, n: split === null ? null : (splitCounts.clean[split] ?? 0), counts: splitCounts });
-        }
-        return { ok: true, counts };
-    }
-    finally {
-        await rm(dir, { recursive: true, force: true });
-    }
-}
-/** The split a comparison reads: the configured one, else the only one, else test (as compare does). */
-function comparisonSplit(run, counts) {
-    if (run.split !== null)
-        return run.split;
-    const splits = Object.keys(counts.clean).sort();
-    if (splits.length === 1)
-        return splits[0];
-    return splits.includes('test') ? 'test' : null;
-}
-/** Distinct instances per split (clean) and per perturbation, from scenario_state.json. */
-async function countScenarioState(file) {
-    const clean = new Map();
-    const perturbed = new Map();
-    const plan = (path) => {
-        if (path.length === 0)
-            return 'descend';
-        if (path[0] !== 'request_states')
-            return 'skip';
-        if (path.length <= 2)
-            return 'descend';
-        return path[2] === 'instance' && path.length === 3 ? 'descend' : path[2] === 'instance' && isCounted(path[3]) ? 'emit' : 'skip';
-    };
-    const current = new Map();
-    for await (const event of streamJson(file, { plan })) {
-        if (event.kind !== 'value' || event.path.length !== 4)
-            continue;
-        const index = event.path[1];
-        const entry = current.get(index) ?? {};
-        current.set(index, entry);
-        const value = event.value;
-        if (event.path[3] === 'id' && typeof value === 'string')
-            entry.id = value;
-        if (event.path[3] === 'split' && typeof value === 'string')
-            entry.split = value;
-        if (event.path[3] === 'perturbation' && typeof value === 'object' && value !== null)
-            entry.perturbation = String(value.name);
-    }
-    for (const { id, split, perturbation } of current.values()) {
-        if (id === undefined || split === undefined || split === 'train')
-            continue;
-        const into = perturbation === undefined ? clean : perturbed;
-        const key = perturbation ?? split;
-        let set = into.get(key);
-        if (!set)
-            into.set(key, (set = new Set()));
-        set.add(id);
-    }
-    const sizes = (map) => Object.fromEntries([...map].sort(([a], [b]) => a.localeCompare(b)).map(([key, set]) => [key, set.size]));
-    return { clean: sizes(clean), perturbed: sizes(perturbed) };
-}
-function isCounted(segment) {
-    return segment === 'id' || segment === 'split' || segment === 'perturbation';
-}
-function replaceOptions(args, values) {
-    const out = [...args];
-    for (const [flag, value] of Object.entries(values)) {
-        const at = out.indexOf(flag);
-        if (at >= 0)
-            out[at + 1] = value;
-    }
-    return out;
 }
 
 var utils = {};
@@ -59623,12 +58763,6 @@ function rootRouteUrl(baseUrl, route) {
     return url.href;
 }
 
-/**
- * What each side of a report *is*, for the reader: the served deployment, the engine when the
- * server reports it, and where an archived baseline came from. Filled by `run` and the action from
- * the run manifest (a bare `compare` of two folders knows only HELM's deployment name). The
- * renderers name the sides by these; file-system paths stay in the JSON only.
- */
 /** host[:port] of a base URL without user, password, path or query; null when it does not parse. */
 function hostOf(baseUrl) {
     try {
@@ -59912,6 +59046,149 @@ function quote(lines) {
 }
 function seconds(ms) {
     return (ms / 1000).toFixed(1);
+}
+
+/**
+ * Every process group helm-gate started and has not yet seen die: launched servers and helm-run.
+ * While one is alive, SIGINT and SIGTERM to helm-gate (a cancelled job, Ctrl-C) stop them all
+ * before exiting, because each lives in its own process group and would otherwise survive us and
+ * keep the GPU. A second signal, or the process exiting for any other reason, kills them at once.
+ *
+ * GitHub cancels a job with SIGINT, then SIGTERM 7.5 s later, then SIGKILL 2.5 s after that, so the
+ * urgent stop used here is short (registered stop functions get `urgent: true`).
+ */
+const live = new Map();
+const hooks = new Set();
+let armed = false;
+let stopping = null;
+let received = null;
+/** How long the cancel hooks may take in all (GitHub kills the job 10 s after its SIGINT). */
+const HOOKS_LIMIT_MS = 6_000;
+/** After a second signal the hooks get this long before the process exits. */
+const SECOND_SIGNAL_GRACE_MS = 1_500;
+const SIGNALS = ['SIGINT', 'SIGTERM'];
+/** Messages of the signal path; stderr by default (the action's log). */
+let say = line => process.stderr.write(`${line}\n`);
+/** Tracks a group until the returned function is called (after it is known to be gone). */
+function trackGroup(group) {
+    live.set(group.pgid, group);
+    arm();
+    // Started while helm-gate is being cancelled (the sequential schedule's next side, a helm-run
+    // that was about to start): stopped at once.
+    if (received)
+        void group.stop(true).catch(() => { });
+    return () => {
+        if (live.get(group.pgid) === group)
+            live.delete(group.pgid);
+        disarmWhenIdle();
+    };
+}
+/** The signal that is cancelling helm-gate, or null. New launches refuse to start once it is set. */
+function cancelledBy() {
+    return received;
+}
+/** Stops every tracked group (used on signals; the normal path stops each launch itself). */
+async function stopAllGroups(urgent) {
+    await Promise.all([...live.values()].map(group => group.stop(urgent).catch(() => { })));
+}
+/**
+ * Live (non-zombie) processes of group `pgid`. On Linux read from /proc, because a zombie
+ * (exited, not yet reaped by its parent) still answers kill(0) but holds nothing; elsewhere
+ * kill(-pgid, 0) is the best available answer.
+ */
+function groupMembers(pgid) {
+    let entries;
+    try {
+        entries = readdirSync('/proc').filter(name => /^\d+$/.test(name));
+    }
+    catch {
+        return signalable(pgid) ? [pgid] : [];
+    }
+    const members = [];
+    for (const name of entries) {
+        try {
+            const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+            // pid (comm) state ppid pgrp ...; comm may hold spaces and parentheses.
+            const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+            if (Number(fields[2]) === pgid && fields[0] !== 'Z')
+                members.push(Number(name));
+        }
+        catch {
+            // exited while we looked
+        }
+    }
+    return members;
+}
+/** Is any process of group `pgid` still alive? */
+function groupAlive(pgid) {
+    return groupMembers(pgid).length > 0;
+}
+function signalable(pgid) {
+    try {
+        process.kill(-pgid, 0);
+        return true;
+    }
+    catch (error) {
+        // EPERM: something exists in that group that we may not signal; count it as alive.
+        return error.code === 'EPERM';
+    }
+}
+function killGroupNow(pgid, signal = 'SIGKILL') {
+    try {
+        process.kill(-pgid, signal);
+    }
+    catch {
+        // already gone
+    }
+}
+function onSignal(signal) {
+    const code = 128 + (constants$6.signals[signal] ?? 15);
+    if (stopping) {
+        say(`helm-gate: ${signal} again; killing ${live.size} process group(s) now`);
+        for (const pgid of live.keys())
+            killGroupNow(pgid);
+        // The evidence upload may be nearly done: a moment more, then exit whatever it is doing.
+        setTimeout(() => process.exit(code), SECOND_SIGNAL_GRACE_MS).unref();
+        return;
+    }
+    received = signal;
+    say(`helm-gate: ${signal} received; stopping ${live.size} launched process group(s) before exiting`);
+    stopping = (async () => {
+        await stopAllGroups(true);
+        const all = Promise.all([...hooks].map(hook => hook(signal).catch(error => say(`helm-gate: on ${signal}: ${String(error)}`))));
+        let timer;
+        await Promise.race([all, new Promise(resolve => (timer = setTimeout(resolve, HOOKS_LIMIT_MS)))]);
+        clearTimeout(timer);
+    })().finally(() => {
+        for (const pgid of live.keys())
+            killGroupNow(pgid);
+        process.exit(code);
+    });
+}
+/** Last resort when the process exits with groups still tracked (an uncaught error, process.exit). */
+function onExit() {
+    for (const pgid of live.keys())
+        killGroupNow(pgid);
+}
+function arm() {
+    if (armed)
+        return;
+    armed = true;
+    for (const signal of SIGNALS)
+        process.on(signal, onSignal);
+    process.on('exit', onExit);
+}
+function disarmWhenIdle() {
+    if (live.size === 0 && hooks.size === 0 && !stopping)
+        disarm();
+}
+function disarm() {
+    if (!armed)
+        return;
+    armed = false;
+    for (const signal of SIGNALS)
+        process.off(signal, onSignal);
+    process.off('exit', onExit);
 }
 
 /**
@@ -60216,6 +59493,9 @@ class Launcher {
         if (!entry)
             throw new LaunchError('launch.none', `${side} is not launched`);
         const key = this.keyOf(side);
+        const signal = cancelledBy();
+        if (signal)
+            throw new LaunchError('launch.cancelled', `helm-gate received ${signal} (cancelled): the ${key} server was not launched`);
         entry.users++;
         if (entry.users > 1 && entry.server)
             return this.ready(entry, key);
@@ -60399,6 +59679,601 @@ function scheduleNotes(schedule, launch) {
     ];
 }
 
+const SIDES = ['baseline', 'candidate'];
+class PerSideLoad {
+    options;
+    run;
+    probes = {};
+    periods = {};
+    blocks = [];
+    timings = [];
+    /** The first problem that ends the load half (a workload that cannot be read). */
+    stopped = null;
+    constructor(config, options) {
+        this.options = options;
+        this.run = beginLoad(config, options);
+    }
+    /** All of `side`'s blocks, level by level, while it is up. A side that does not answer is recorded. */
+    async measureSide(side, options = {}) {
+        const run = this.run;
+        if (isOutcome(run) || this.stopped || this.probes[side])
+            return;
+        const started = new Date().toISOString();
+        const probe = await probeLoadSide(run, side);
+        this.probes[side] = probe;
+        if (probe.problem)
+            return;
+        const source = await workloadOf(run, { ...this.options, ...options });
+        if (isOutcome(source)) {
+            this.stopped = source;
+            return;
+        }
+        const { load } = run;
+        const offset = SIDES.indexOf(side) * load.repetitions;
+        for (const [li, level] of load.levels.entries()) {
+            const conn = connect(run.targets[side], load.mode === 'concurrency' ? level : null, run.timeoutMs);
+            try {
+                await warmUp(run, conn, side, probe.ignoreEos, source, li, level);
+                for (let repetition = 0; repetition < load.repetitions; repetition++) {
+                    const at = { side, level, li, repetition, position: offset + repetition, total: 2 * load.repetitions };
+                    await measureBlock(run, conn, probe.ignoreEos, source, at, this.blocks, this.timings);
+                }
+            }
+            finally {
+                await conn.pool.close().catch(() => { });
+            }
+        }
+        this.periods[side] = { started, ended: new Date().toISOString() };
+    }
+    /**
+     * The compare step. A side that was never measured while up (its launch failed, or it is not
+     * launched and nothing called for it) is probed now: if it is down that is the load half's
+     * error (or a loud skip, with load.baseline: optional), never a silent pass.
+     */
+    async finish() {
+        const run = this.run;
+        if (isOutcome(run))
+            return run;
+        if (this.stopped)
+            return this.stopped;
+        for (const side of SIDES)
+            if (!this.probes[side])
+                await this.measureSide(side);
+        if (this.stopped)
+            return this.stopped;
+        const judged = judgeProbes(run, this.probes);
+        if (judged)
+            return judged;
+        run.report.interleaved = false;
+        const periods = SIDES.map(side => `${side} ${this.periods[side]?.started ?? '?'} to ${this.periods[side]?.ended ?? '?'}`).join('; ');
+        run.report.notes.unshift(`Not interleaved: the launched servers were up one at a time (sequential schedule), so all of the baseline's blocks ran while it was up, then all of the candidate's (${periods}). ` +
+            'Block pairs are not adjacent in time: drift between the two periods (host load, thermal state) is not cancelled, and the intervals do not include it (nothing was widened for it).');
+        return finishLoad(run, this.blocks, this.timings);
+    }
+}
+
+/** Does the gate launch any side? Then its load half must run while the servers are up. */
+function launchesAny(config) {
+    return Object.keys(config.launch?.sides ?? {}).length > 0;
+}
+/**
+ * The sides up while `held` (launched sides between their measurement and their stop) are held:
+ * those, plus every side that is not launched (a server that is always up).
+ */
+function sidesUpWhileHeld(held, launched) {
+    if (held.length === 0)
+        return [];
+    const always = ['baseline', 'candidate'].filter(side => !launched(side) && !held.includes(side));
+    return [...held, ...always];
+}
+class LoadWhileUp {
+    config;
+    options;
+    interleaved = null;
+    perSide;
+    constructor(config, options) {
+        this.config = config;
+        this.options = options;
+        this.perSide = new PerSideLoad(config, options);
+    }
+    /** runSides' `whileUp`: `up` are the sides up now; `outputs` their HELM output folders. */
+    hold = async (up, outputs) => {
+        const gateSetOutput = outputs.baseline ?? this.options.gateSetOutput ?? null;
+        if (up.includes('baseline') && up.includes('candidate')) {
+            this.interleaved ??= await runLoad(this.config, { ...this.options, gateSetOutput });
+            return;
+        }
+        for (const side of up)
+            await this.perSide.measureSide(side, { gateSetOutput });
+    };
+    /** The load half's outcome, once the servers are down. */
+    async result() {
+        return this.interleaved ?? (await this.perSide.finish());
+    }
+}
+
+/**
+ * One helm-run process: spawned with an argument array in its own process group (so a timeout
+ * can kill HELM's worker threads and any children at once), its output streamed line by line
+ * to a log file and to the caller with a side prefix, with progress read from HELM's own log.
+ */
+const KILL_GRACE_MS = 5_000;
+async function runHelmProcess(settings) {
+    await mkdir(dirname(settings.logFile), { recursive: true });
+    const file = createWriteStream(settings.logFile, { flags: 'a' });
+    const started = Date.now();
+    const state = { requests: 0, runsStarted: [], failedRuns: [] };
+    const redact = redactor(settings.secrets ?? []);
+    const prefix = `[${settings.side}]`;
+    const child = spawn(settings.command, settings.args, {
+        env: settings.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true
+    });
+    // A signal to helm-gate (a cancelled job) must not leave helm-run running in its own group.
+    const pgid = child.pid;
+    const release = pgid ? trackGroup({ pgid, label: `${settings.side} helm-run`, stop: async () => killGroup(pgid, 'SIGKILL') }) : () => { };
+    const onLine = (raw) => {
+        const line = redact(raw);
+        file.write(`${line}\n`);
+        settings.log?.(`${prefix} ${line}`);
+        const running = /\bRunning (\S.*) \{\s*$/.exec(line);
+        if (running) {
+            state.runsStarted.push(running[1]);
+            settings.progress?.(`${prefix} run ${state.runsStarted.length}/${settings.expectedRuns}: ${running[1]}`);
+        }
+        const processed = /\bProcessed (\d+) requests\b/.exec(line);
+        if (processed) {
+            state.requests += Number(processed[1]);
+            settings.progress?.(`${prefix} ${state.requests} requests done`);
+        }
+        const failed = /Failed runs: \[(.*)\]/.exec(line);
+        if (failed)
+            state.failedRuns = [...failed[1].matchAll(/"([^"]*)"/g)].map(m => m[1]);
+    };
+    const readers = [child.stdout, child.stderr].map(stream => {
+        const reader = createInterface({ input: stream, crlfDelay: Infinity });
+        reader.on('line', onLine);
+        return new Promise(resolve => reader.on('close', resolve));
+    });
+    let timedOut = false;
+    let killTimer;
+    const timeout = setTimeout(() => {
+        timedOut = true;
+        onLine(`helm-gate: ${settings.side} exceeded its timeout of ${Math.round(settings.timeoutMs / 1000)} s; killing process group ${child.pid}`);
+        killGroup(child.pid, 'SIGTERM');
+        killTimer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS);
+    }, settings.timeoutMs);
+    const heartbeat = setInterval(() => {
+        const seconds = Math.round((Date.now() - started) / 1000);
+        settings.progress?.(`${prefix} still running after ${seconds} s: run ${state.runsStarted.length}/${settings.expectedRuns}, ${state.requests} requests done`);
+    }, settings.heartbeatMs ?? 30_000);
+    const exit = await new Promise(resolve => {
+        child.once('error', error => resolve({ code: null, signal: null, spawnError: error.message }));
+        child.once('exit', (code, signal) => resolve({ code, signal, spawnError: null }));
+    });
+    clearTimeout(timeout);
+    clearInterval(heartbeat);
+    if (killTimer)
+        clearTimeout(killTimer);
+    // Children of helm-run that outlived it (none expected) must not keep running after the gate,
+    // nor hold its output pipes open.
+    killGroup(child.pid, 'SIGKILL');
+    release();
+    if (exit.spawnError === null)
+        await Promise.all(readers);
+    const ended = Date.now();
+    if (exit.spawnError)
+        onLine(`helm-gate: could not start ${settings.command}: ${exit.spawnError}`);
+    await new Promise(resolve => file.end(resolve));
+    return {
+        exitCode: exit.code,
+        signal: exit.signal,
+        timedOut,
+        startedAt: new Date(started).toISOString(),
+        endedAt: new Date(ended).toISOString(),
+        durationMs: ended - started,
+        requests: state.requests,
+        runsStarted: state.runsStarted,
+        failedRuns: state.failedRuns,
+        spawnError: exit.spawnError
+    };
+}
+function killGroup(pid, signal) {
+    if (!pid)
+        return;
+    try {
+        process.kill(-pid, signal);
+    }
+    catch {
+        // already gone
+    }
+}
+function redactor(secrets) {
+    const values = secrets.filter(secret => secret.length >= 4);
+    if (values.length === 0)
+        return line => line;
+    return line => values.reduce((text, secret) => text.split(secret).join('***'), line);
+}
+
+/**
+ * Finding the installed helm-run, its Python, the installed crfm-helm version and the plugin
+ * package helm-gate ships. Nothing in HELM's output records its version (docs/helm.md "The HELM version"),
+ * so it is read from the package metadata and recorded in the manifest.
+ */
+/** Resolves `helm.command` (a path, or a name looked up on PATH) to an executable file. */
+async function resolveHelmRun(command, env, cwd) {
+    const candidates = command.includes('/')
+        ? [isAbsolute(command) ? command : resolve(cwd, command)]
+        : (env.PATH ?? '')
+            .split(delimiter)
+            .filter(Boolean)
+            .map(dir => join(dir, command));
+    for (const candidate of candidates) {
+        try {
+            await access(candidate, constants$7.X_OK);
+            if ((await stat(candidate)).isFile())
+                return candidate;
+        }
+        catch {
+            // not this one
+        }
+    }
+    throw new HelmRunError('runner.helm_missing', `helm-run was not found (${command}); create the environment with scripts/python-env.sh or set helm.command`, { field: 'helm.command', value: command });
+}
+/**
+ * The Python interpreter that runs helm-run: pip writes console scripts with a `#!/path/python`
+ * line. Falls back to `python` next to the script (a venv's bin directory).
+ */
+async function pythonFor(helmRun) {
+    let firstLine;
+    try {
+        const handle = await open(helmRun, 'r');
+        try {
+            const buffer = Buffer.alloc(512);
+            const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+            firstLine = buffer.subarray(0, bytesRead).toString('utf8').split('\n')[0];
+        }
+        finally {
+            await handle.close();
+        }
+    }
+    catch {
+        firstLine = '';
+    }
+    if (firstLine.startsWith('#!')) {
+        const parts = firstLine.slice(2).trim().split(/\s+/).filter(Boolean);
+        if (parts.length > 0 && /python/.test(parts[parts.length - 1]))
+            return parts;
+    }
+    return [join(dirname(helmRun), 'python')];
+}
+/** The installed crfm-helm version, read with importlib.metadata through helm-run's Python. */
+async function installedHelmVersion(python, env) {
+    const [file, ...prefix] = python;
+    const code = 'import importlib.metadata as m; print(m.version("crfm-helm"))';
+    return new Promise((resolvePromise, reject) => {
+        execFile(file, [...prefix, '-c', code], { env, timeout: 60_000 }, (error, stdout, stderr) => {
+            if (error) {
+                reject(new HelmRunError('runner.helm_version_unknown', `cannot read the installed crfm-helm version: ${firstLineOf(stderr) || error.message}`, {
+                    value: python.join(' ')
+                }));
+                return;
+            }
+            resolvePromise(stdout.trim());
+        });
+    });
+}
+/** Refuses to run a HELM other than the pinned one: results would not be comparable with the archive. */
+function assertPinnedVersion(installed, pinned, source) {
+    if (installed !== pinned) {
+        throw new HelmRunError('runner.helm_version', `installed crfm-helm is ${installed} but the gate file pins ${pinned}; install the pinned version or change helm.version`, { file: source, field: 'helm.version', value: installed });
+    }
+}
+/**
+ * The directory that holds `helm_gate_plugins/` (put on PYTHONPATH of helm-run). Searched upwards
+ * from this module, so it works from src/ (tests), dist/ (the action and CLI bundles) alike;
+ * HELM_GATE_PYTHONPATH overrides it.
+ */
+async function pluginPythonPath(env) {
+    const override = env.HELM_GATE_PYTHONPATH;
+    const starts = override ? [override] : ancestors(dirname(fileURLToPath(import.meta.url)), 5).map(dir => join(dir, 'python'));
+    for (const dir of starts) {
+        try {
+            await access(join(dir, 'helm_gate_plugins', 'clients.py'), constants$7.R_OK);
+            return dir;
+        }
+        catch {
+            // keep looking
+        }
+    }
+    throw new HelmRunError('runner.plugins_missing', 'the helm_gate_plugins Python package was not found next to helm-gate', {
+        value: starts[0]
+    });
+}
+function ancestors(dir, count) {
+    const out = [dir];
+    for (let i = 0; i < count; i++)
+        out.push(dirname(out[out.length - 1]));
+    return [...new Set(out)];
+}
+function firstLineOf(text) {
+    return text.trim().split('\n').filter(Boolean).pop() ?? '';
+}
+
+/**
+ * The `--local-path` directory (HELM's "prod_env") generated for one side. Each side gets its own
+ * directory so the two can never share HELM's request cache (docs/helm.md "The request cache"), and both sides
+ * get the same HELM model name, tags, tokenizer and lengths so run specs and prompts are identical
+ * and only the server differs.
+ *
+ * Clients are helm-gate's plugin classes (python/helm_gate_plugins/clients.py): HELM 0.5.16's
+ * VLLMClient cannot be instantiated and VLLMChatClient cannot send an API key (docs/helm.md "Clients and the plugin").
+ * No secret is ever written: the plugin reads the key from the environment variable named by
+ * `api_key_env`, so credentials.conf stays empty.
+ */
+/** The HELM model and deployment name on both sides; the host org `helm-gate` names the cache shard. */
+const GATED_MODEL = 'helm-gate/gated-model';
+const LOCAL_TOKENIZER = 'helm-gate/local-tokenizer';
+/**
+ * OpenAI SDK retries for 5xx, 429 and connection errors (with its own short back-off). Kept
+ * small: the plugin makes HELM's own 5 x (10-80 s) retry loop stop at the first failure, so a
+ * dead server ends the run within seconds and a hung one within (1 + retries) x request timeout.
+ */
+const SDK_MAX_RETRIES = 2;
+const PROD_ENV_FILES = ['model_metadata.yaml', 'model_deployments.yaml', 'tokenizer_configs.yaml', 'credentials.conf'];
+const PLUGIN_CLASSES = {
+    chat: 'helm_gate_plugins.clients.GateChatClient',
+    completions: 'helm_gate_plugins.clients.GateCompletionsClient'
+};
+/** prod_env for a server deployment described in the gate file. */
+function serverProdEnv(deployment) {
+    const localTokenizer = isLocalTokenizerDirectory(deployment.tokenizer);
+    const tokenizerName = localTokenizer ? LOCAL_TOKENIZER : deployment.tokenizer;
+    const args = {
+        base_url: deployment.baseUrl,
+        served_model_name: deployment.model,
+        timeout: deployment.requestTimeoutSeconds,
+        max_retries: SDK_MAX_RETRIES
+    };
+    if (deployment.apiKeyEnv)
+        args.api_key_env = deployment.apiKeyEnv;
+    const metadata = {
+        models: [
+            {
+                name: GATED_MODEL,
+                display_name: 'helm-gate gated model',
+                description: 'The deployment under test (baseline or candidate); generated by helm-gate.',
+                creator_organization_name: 'helm-gate',
+                access: 'open',
+                release_date: '2024-01-01',
+                // The tags decide run-spec rewrites (docs/helm.md "prod_env"); identical on both sides by construction.
+                tags: ['TEXT_MODEL_TAG', 'FULL_FUNCTIONALITY_TEXT_MODEL_TAG'],
+                deployment_names: [GATED_MODEL]
+            }
+        ]
+    };
+    const deployments = {
+        model_deployments: [
+            {
+                name: GATED_MODEL,
+                model_name: GATED_MODEL,
+                tokenizer_name: tokenizerName,
+                // Without it HELM crashes when a tokenizer is set (docs/helm.md "prod_env").
+                max_sequence_length: deployment.maxSequenceLength,
+                client_spec: { class_name: PLUGIN_CLASSES[deployment.api], args }
+            }
+        ]
+    };
+    const tokenizers = {
+        tokenizer_configs: localTokenizer
+            ? [
+                {
+                    name: LOCAL_TOKENIZER,
+                    tokenizer_spec: {
+                        class_name: 'helm.tokenizers.huggingface_tokenizer.HuggingFaceTokenizer',
+                        args: { pretrained_model_name_or_path: deployment.tokenizer }
+                    },
+                    end_of_text_token: '',
+                    prefix_token: ''
+                }
+            ]
+            : []
+    };
+    return {
+        files: {
+            'model_metadata.yaml': yamlWithHeader(metadata, { dateKeys: true }),
+            'model_deployments.yaml': yamlWithHeader(deployments),
+            'tokenizer_configs.yaml': yamlWithHeader(tokenizers),
+            'credentials.conf': '# Generated by helm-gate. Empty on purpose: API keys are read from the environment (api_key_env).\n'
+        },
+        modelArgs: `model=${GATED_MODEL}`,
+        deployment: GATED_MODEL,
+        credentialsAreSecret: false
+    };
+}
+/**
+ * prod_env for a deployment the user already describes in their own prod_env directory: its
+ * files are copied into the side's own local path (so caches stay apart) and the deployment is
+ * named explicitly in the entry, which avoids HELM's "last registered deployment" rule.
+ */
+async function userProdEnv(localPath, deploymentName) {
+    const read = async (name) => {
+        try {
+            return await readFile(join(localPath, name), 'utf8');
+        }
+        catch {
+            return null;
+        }
+    };
+    const deploymentsText = await read('model_deployments.yaml');
+    if (deploymentsText === null) {
+        throw new ConfigError('config.prod_env', `the prod_env directory has no model_deployments.yaml`, {
+            file: localPath,
+            field: 'deployments.*.prod_env'
+        });
+    }
+    const deploymentsFile = join(localPath, 'model_deployments.yaml');
+    const parsed = parseYamlFile(deploymentsText, deploymentsFile, 'model_deployments.yaml');
+    const list = Array.isArray(parsed?.model_deployments) ? parsed.model_deployments : [];
+    const found = list.find(item => item?.name === deploymentName);
+    if (!found) {
+        throw new ConfigError('config.prod_env', `deployment ${deploymentName} is not in model_deployments.yaml`, {
+            file: join(localPath, 'model_deployments.yaml'),
+            field: 'deployments.*.deployment',
+            value: deploymentName
+        });
+    }
+    const credentials = await read('credentials.conf');
+    // HELM would stop on a broken file only after starting; name the file now.
+    const metadataText = await read('model_metadata.yaml');
+    const tokenizersText = await read('tokenizer_configs.yaml');
+    if (metadataText !== null)
+        parseYamlFile(metadataText, join(localPath, 'model_metadata.yaml'), 'model_metadata.yaml');
+    if (tokenizersText !== null)
+        parseYamlFile(tokenizersText, join(localPath, 'tokenizer_configs.yaml'), 'tokenizer_configs.yaml');
+    const modelName = typeof found.model_name === 'string' ? found.model_name : deploymentName;
+    return {
+        files: {
+            'model_metadata.yaml': metadataText ?? 'models: []\n',
+            'model_deployments.yaml': deploymentsText,
+            'tokenizer_configs.yaml': tokenizersText ?? 'tokenizer_configs: []\n',
+            'credentials.conf': credentials ?? ''
+        },
+        modelArgs: `model=${modelName},model_deployment=${deploymentName}`,
+        deployment: deploymentName,
+        credentialsAreSecret: (credentials ?? '').trim().length > 0
+    };
+}
+async function prodEnvFor(deployment) {
+    return deployment.kind === 'server' ? serverProdEnv(deployment) : userProdEnv(deployment.localPath, deployment.deployment);
+}
+/**
+ * Both sides must ask the same questions the same way: a different tokenizer or maximum length
+ * changes prompt truncation, and the comparison would measure configuration, not the model.
+ */
+function assertComparableDeployments(baseline, candidate, source) {
+    if (baseline.kind !== 'server' || candidate.kind !== 'server')
+        return;
+    for (const [field, a, b] of [
+        ['tokenizer', baseline.tokenizer, candidate.tokenizer],
+        ['max_sequence_length', baseline.maxSequenceLength, candidate.maxSequenceLength]
+    ]) {
+        if (a !== b) {
+            throw new ConfigError('config.deployments_differ', `baseline and candidate must use the same ${field} (${String(a)} vs ${String(b)}), or prompts could differ`, { file: source, field: `deployments.candidate.${field}`, value: b });
+        }
+    }
+}
+/**
+ * Both sides pointing at one deployment measure it against itself: every change would pass.
+ * Typical cause: a single server started from the pull request's checkout, with the baseline
+ * meant to come from the archive; when no archive matches and the baseline is run here, it
+ * would be run against the candidate. Only a self-check does that on purpose.
+ */
+function assertDistinctDeployments(baseline, candidate, source) {
+    const identity = (d) => d.kind === 'server'
+        ? JSON.stringify(['server', d.api, new URL(d.baseUrl).href.replace(/\/+$/, ''), d.model])
+        : JSON.stringify(['prod_env', resolve(d.localPath), d.deployment]);
+    if (identity(baseline) === identity(candidate)) {
+        throw new ConfigError('config.same_deployment', 'baseline and candidate are the same deployment, so the candidate would never be measured; ' +
+            'point them at different servers or models (use --self-check to measure a server against itself)', {
+            file: source,
+            field: 'deployments.candidate',
+            value: candidate.kind === 'server' ? `${redactUrl(candidate.baseUrl)} ${candidate.model}` : candidate.deployment
+        });
+    }
+}
+/** A Hugging Face tokenizer directory (absolute or relative path), as opposed to a HELM tokenizer name. */
+function isLocalTokenizerDirectory(tokenizer) {
+    return tokenizer.startsWith('/') || tokenizer.startsWith('./') || tokenizer.startsWith('../');
+}
+/**
+ * Shows prod_env files with anything secret hidden (`plan`, logs, run-manifest.json), by
+ * structure: in the YAML files every value under a credential-like key (for example
+ * `client_spec.args.api_key`), every key-looking string and the userinfo and query values of every
+ * URL, with all comments dropped; in a user's credentials.conf every value and every comment
+ * line (an old key left in a comment is still a key).
+ */
+function redactedFiles(env) {
+    return {
+        'model_metadata.yaml': redactYaml(env.files['model_metadata.yaml']),
+        'model_deployments.yaml': redactYaml(env.files['model_deployments.yaml']),
+        'tokenizer_configs.yaml': redactYaml(env.files['tokenizer_configs.yaml']),
+        'credentials.conf': env.credentialsAreSecret ? redactCredentials(env.files['credentials.conf']) : env.files['credentials.conf']
+    };
+}
+const REDACTED_YAML_HEADER = '# helm-gate: shown with comments removed and credentials hidden\n';
+/** A YAML file with credentials hidden and comments removed (see redactedFiles). */
+function redactYaml(text) {
+    if (text.trim() === '')
+        return text;
+    let doc;
+    try {
+        doc = parseDocument(text, { uniqueKeys: false });
+    }
+    catch {
+        return '# (not valid YAML; hidden)\n';
+    }
+    if (doc.errors.length > 0)
+        return '# (not valid YAML; hidden)\n';
+    doc.commentBefore = null;
+    doc.comment = null;
+    visit(doc, {
+        Pair(_, pair) {
+            const key = isScalar(pair.key) ? String(pair.key.value) : '';
+            const value = isScalar(pair.value) ? pair.value.value : undefined;
+            const variable = /_env$/i.test(key) && typeof value === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(value) && !looksLikeSecret(value);
+            if (isCredentialKey(key) &&
+                !variable &&
+                pair.value !== null &&
+                !(isScalar(pair.value) && (pair.value.value === null || pair.value.value === ''))) {
+                pair.value = new Scalar(HIDDEN);
+            }
+        },
+        Node(_, node) {
+            node.comment = null;
+            node.commentBefore = null;
+            if (isScalar(node) && typeof node.value === 'string')
+                node.value = looksLikeSecret(node.value) ? HIDDEN : redactUrl(node.value);
+        }
+    });
+    return REDACTED_YAML_HEADER + doc.toString({ lineWidth: 0 });
+}
+/**
+ * Keeps HOCON keys, hides values: `openaiApiKey: "sk-..."` becomes `openaiApiKey: "***"`. Any
+ * other line that is not pure structure (`key {`, `}`) is hidden whole: HOCON also allows
+ * one-line JSON objects and multi-line `"""` strings, whose values the per-line rule cannot see.
+ * Comment lines are hidden too: an old key is often left behind in a comment.
+ */
+function redactCredentials(text) {
+    return text
+        .split('\n')
+        .map(line => {
+        const trimmed = line.trim();
+        const indent = line.slice(0, line.length - line.trimStart().length);
+        if (trimmed === '')
+            return line;
+        if (trimmed.startsWith('#') || trimmed.startsWith('//'))
+            return `${indent}${trimmed.startsWith('#') ? '#' : '//'} (comment hidden)`;
+        if (/^[{}[\],\s]*$/.test(trimmed) || /^"?[A-Za-z0-9_.\-/ ]+"?\s*\{$/.test(trimmed))
+            return line;
+        const match = /^(\s*"?[A-Za-z0-9_.\-/ ]+"?\s*[:=]\s*)(.+)$/.exec(line);
+        if (!match)
+            return `${indent}***`;
+        if (match[2].trim() === '{')
+            return line;
+        return `${match[1]}"***"`;
+    })
+        .join('\n');
+}
+function yamlWithHeader(value, options = {}) {
+    let text = stringify(value, { lineWidth: 0 });
+    // HELM's dacite loader wants release_date as a YAML date, not a quoted string.
+    if (options.dateKeys)
+        text = text.replace(/release_date: "?(\d{4}-\d{2}-\d{2})"?/g, 'release_date: $1');
+    return `# Generated by helm-gate for one side of the gate; do not edit.\n${text}`;
+}
+
 /**
  * manifest.json: the one record of how the run directories next to it were made, written by
  * runGate at the root of every output folder (the CLI's `--out`, the action's evidence artifact,
@@ -60419,6 +60294,113 @@ function manifestPath(dir, to) {
     if (relative.startsWith('..') || path.isAbsolute(relative))
         return null;
     return relative.split(path.sep).join('/');
+}
+
+/**
+ * One cause, one error. When a side fails, the runner finds several symptoms of the same cause
+ * (helm-run exited 1, its run directory is incomplete, the gate's entry has no complete run), and
+ * none of them says why: that is only in the side's log, among thousands of lines. This folds the
+ * symptoms of a side into its root cause and quotes the decisive line of the log (the client
+ * error: a refused connection, a timeout, a 401) in the error itself.
+ */
+/** Errors that say why a side failed. */
+const ROOT_CAUSES = /^(server\.|runner\.(spawn|timeout|exit)$)/;
+/** Errors that only say what is missing because of it. */
+const SYMPTOMS = new Set(['runner.incomplete_run', 'runner.run_missing', 'runner.nothing_ran']);
+/**
+ * What to quote from a helm-run log, most telling first. HELM logs each failed request's
+ * exception with its chained causes; the lowest-level cause names the real problem ("Connection
+ * refused"), where the OpenAI SDK only says "Connection error.".
+ */
+const DECISIVE = [
+    // helm-gate's client plugin: an exception of the client itself (a missing API key variable).
+    /helm-gate client error: .+/,
+    // The transport under the OpenAI SDK: refused, reset, timed out, DNS.
+    /\b(?:httpx|httpcore|urllib3|requests|aiohttp)\.\w+: .+/,
+    /\[Errno -?\d+\] .+/,
+    // The SDK's own classification: 401, 404, 429, 5xx, timeouts.
+    /\bopenai\.\w+: .+/,
+    // HELM's summary of a failed request.
+    /\bOpenAI error: .+/,
+    // Any other exception that ended the run (not HELM's final "Failed runs" summary).
+    /^(?!.*RunnerError)(?:[\w.]+\.)?\w+(?:Error|Exception): .+/
+];
+const MAX_LOG_BYTES = 8 * 1024 * 1024;
+const MAX_QUOTE = 300;
+/** The decisive line of a helm-run log, or null when it holds nothing telling. */
+function decisiveLine(log) {
+    const lines = log.split('\n');
+    for (const pattern of DECISIVE) {
+        for (let i = 0; i < lines.length; i++) {
+            const match = pattern.exec(lines[i]);
+            if (match) {
+                const text = match[0].trim();
+                return { line: i + 1, text: text.length > MAX_QUOTE ? `${text.slice(0, MAX_QUOTE - 1)}…` : text };
+            }
+        }
+    }
+    return null;
+}
+/**
+ * A side's errors grouped by root cause: the first root cause absorbs the symptoms (named in one
+ * clause) and quotes the log; other errors are kept as they are. Without a root cause the first
+ * symptom quotes the log instead.
+ */
+function groupByRootCause(errors, quote, logName) {
+    const root = errors.find(error => ROOT_CAUSES.test(error.code));
+    const symptoms = root ? errors.filter(error => SYMPTOMS.has(error.code)) : [];
+    const lead = root ?? errors.find(error => SYMPTOMS.has(error.code));
+    if (!lead)
+        return [...errors];
+    const parts = [lead.message.replace(/; see the \w+ log$/, '')];
+    if (quote)
+        parts.push(`${logName} line ${quote.line}: ${quote.text}`);
+    else if (lead.code.startsWith('runner.'))
+        parts.push(`see ${logName}`);
+    const consequence = consequences(symptoms);
+    if (consequence)
+        parts.push(consequence);
+    // Same class and code as the cause, so callers that check either still recognise it.
+    const Kind = lead.constructor;
+    const grouped = new Kind(lead.code, parts.join('; '), lead.location);
+    return errors.flatMap(error => (error === lead ? [grouped] : symptoms.includes(error) ? [] : [error]));
+}
+function consequences(symptoms) {
+    const entries = symptoms.filter(s => s.code === 'runner.run_missing').map(s => String(s.location.value));
+    const incomplete = symptoms.filter(s => s.code === 'runner.incomplete_run').length;
+    if (entries.length > 0)
+        return `so ${plural(entries.length, 'entry has', 'entries have')} no complete run: ${entries.join(', ')}`;
+    if (incomplete > 0)
+        return `so ${plural(incomplete, 'run is', 'runs are')} incomplete`;
+    return '';
+}
+function plural(n, one, many) {
+    return n === 1 ? `1 ${one}` : `${n} ${many}`;
+}
+/** The tail of a log file (the whole file up to a bound), or '' when it cannot be read. */
+async function readLogTail(file) {
+    let handle;
+    try {
+        handle = await open(file, 'r');
+        const { size } = await handle.stat();
+        const length = Math.min(size, MAX_LOG_BYTES);
+        const buffer = Buffer.alloc(length);
+        await handle.read(buffer, 0, length, size - length);
+        return buffer.toString('utf8');
+    }
+    catch {
+        return '';
+    }
+    finally {
+        await handle?.close();
+    }
+}
+/** groupByRootCause with the quote read from the side's log (named relative to `outDir`). */
+async function explainSideErrors(errors, logFile, outDir) {
+    if (errors.length === 0)
+        return errors;
+    const quote = decisiveLine(await readLogTail(logFile));
+    return groupByRootCause(errors, quote, relative(outDir, logFile) || logFile);
 }
 
 /**
@@ -60693,12 +60675,10 @@ async function runSides(config, opts) {
                 },
                 measure: runOne,
                 hold: async (plans) => {
-                    const held = plans.filter(plan => launched(plan.side)).map(plan => plan.side);
-                    if (held.length === 0 || !opts.whileUp)
+                    const up = sidesUpWhileHeld(plans.filter(plan => launched(plan.side)).map(plan => plan.side), launched);
+                    if (up.length === 0 || !opts.whileUp)
                         return;
-                    const always = ['baseline', 'candidate'].filter(side => !launched(side) && !held.includes(side));
-                    const outputs = Object.fromEntries(prepared.plans.map(plan => [plan.side, plan.outputPath]));
-                    await opts.whileUp([...held, ...always], outputs);
+                    await opts.whileUp(up, Object.fromEntries(prepared.plans.map(plan => [plan.side, plan.outputPath])));
                 },
                 down: async (plan) => {
                     if (launched(plan.side))
@@ -60878,6 +60858,286 @@ function stampOf(date) {
         .toISOString()
         .replace(/[-:]/g, '')
         .replace(/\.\d+Z$/, 'Z');
+}
+
+/**
+ * The performance half alone (`helm-gate load`, `run --only load`) for a gate that launches its
+ * servers: start them on the gate file's schedule, run the load half while they are up (as in a
+ * full run, src/launch/load-while-up.ts), stop them on every path. No helm-run is involved.
+ * A side that cannot be launched is an error of the load half (its message quotes the server's
+ * log), never a pass.
+ */
+async function runLaunchedLoad(config, options) {
+    const keyNames = Object.values(config.deployments ?? {}).flatMap(d => (d.kind === 'server' && d.apiKeyEnv ? [d.apiKeyEnv] : []));
+    const secrets = keyNames.map(name => options.env[name]).filter((v) => typeof v === 'string' && v.length > 0);
+    const load = new LoadWhileUp(config, { env: options.env, progress: options.progress });
+    const tempDir = await mkdtemp(join(tmpdir(), 'helm-gate-'));
+    const errors = [];
+    let launcher = null;
+    try {
+        launcher = await Launcher.open({
+            config,
+            cwd: options.cwd,
+            env: helmRunEnv(options.env, keyNames),
+            baseRef: options.baseRef,
+            outDir: resolve(options.cwd, options.outDir),
+            secrets,
+            progress: options.progress,
+            tempDir
+        });
+        const open = launcher;
+        const launched = (side) => open?.launches(side) ?? false;
+        const schedule = options.sequential ? 'sequential' : (config.launch?.schedule ?? 'concurrent');
+        await runOnSchedule(['baseline', 'candidate'], schedule, {
+            up: async (side) => {
+                if (!launched(side))
+                    return true;
+                try {
+                    await open?.up(side);
+                    return true;
+                }
+                catch (error) {
+                    if (!(error instanceof GateError))
+                        throw error;
+                    errors.push(error);
+                    return false;
+                }
+            },
+            measure: async () => { },
+            hold: async (sides) => {
+                const up = sidesUpWhileHeld(sides.filter(launched), launched);
+                if (up.length > 0)
+                    await load.hold(up, {});
+            },
+            down: async (side) => {
+                if (launched(side))
+                    await open?.down(side);
+            }
+        });
+    }
+    finally {
+        await launcher?.close();
+        await rm(tempDir, { recursive: true, force: true });
+    }
+    const outcome = await load.result();
+    if (errors.length > 0) {
+        const report = outcome.report;
+        // One cause, one error: a side that could not be launched then did not answer the load probe.
+        const failed = errors.map(error => /^deployments\.(baseline|candidate)\./.exec(error.location.field ?? '')?.[0]).filter(Boolean);
+        report.errors = report.errors.filter(issue => !failed.some(prefix => issue.field?.startsWith(prefix)));
+        report.errors.unshift(...errors.map(error => ({ code: error.code, message: error.message })));
+        report.verdict = 'error';
+        report.headline = `Performance: error: ${errors[0].message.split('\n')[0]}`;
+    }
+    return outcome;
+}
+/** For `runLoadHalf`'s `measured`: the launched load half when the gate launches, else undefined. */
+function launchedLoadFor(config, options) {
+    return launchesAny(config) ? () => runLaunchedLoad(config, options) : undefined;
+}
+
+function launchedLoadFromArgs(config, outDir, args, io, say) {
+    const baseRef = args.options.get('baseline-ref') ?? null;
+    return launchedLoadFor(config, { outDir, cwd: io.cwd, env: io.env, progress: say, baseRef, sequential: args.flags.has('sequential') });
+}
+
+/**
+ * `run --out DIR` writes report.json, report.md, manifest.json, logs/ and one folder per side.
+ * A folder that already holds anything would be partly overwritten and partly mixed with the new
+ * run, so only a new or empty folder is accepted; the refusal names what is there, and says when
+ * it is an earlier helm-gate output (which must not be overwritten either: it is evidence).
+ */
+/** Files that only a helm-gate run writes at the top of its output folder. */
+const OWN_MARKERS = ['run-manifest.json', 'manifest.json'];
+const SHOWN = 6;
+async function assertFreshOutputFolder(dir) {
+    let entries;
+    try {
+        entries = await readdir(dir, { withFileTypes: true });
+    }
+    catch (error) {
+        if (error.code === 'ENOENT')
+            return;
+        if (error.code === 'ENOTDIR') {
+            throw new UsageError('usage.out_not_folder', `--out ${dir} is a file, not a folder`, { field: '--out', value: dir });
+        }
+        throw error;
+    }
+    if (entries.length === 0)
+        return;
+    const names = entries.map(entry => (entry.isDirectory() ? `${entry.name}/` : entry.name)).sort();
+    const shown = names.length > SHOWN ? `${names.slice(0, SHOWN).join(', ')} and ${names.length - SHOWN} more` : names.join(', ');
+    const own = names.some(name => OWN_MARKERS.includes(name));
+    throw new UsageError('usage.out_not_empty', `--out ${dir} is not empty: it holds ${own ? 'an earlier helm-gate output' : `${names.length} ${names.length === 1 ? 'entry' : 'entries'}`} (${shown}); give a new or empty folder`, { field: '--out', value: dir });
+}
+
+/**
+ * `helm-gate load --config FILE --out DIR`: the performance half alone (docs/load.md). Probes
+ * both deployments, runs the load blocks A B B A ..., writes report.json, report.md and the raw
+ * per-request timings (load-timings.jsonl) to the output folder.
+ * Exit 0 pass, 1 fail or inconclusive, 2 error.
+ */
+const LOAD_USAGE = `usage: helm-gate load --config FILE [options]
+
+Runs the performance half alone: a load test of the baseline and the candidate (never at the
+same time, blocks A B B A ...) at the gate file's load levels, and checks the claims in load.checks.
+
+  --config FILE          gate file (deployments and load)
+  --out DIR              output folder (default: helm-gate-runs/<time>); must be new or empty
+  --sequential           launched servers one after the other (see docs/launch.md)
+  --baseline-ref REF     the commit a launched baseline with checkout: base runs from
+  --quiet                print nothing but errors
+  --debug                show stack traces
+`;
+const SPECS$3 = {
+    config: { value: true },
+    out: { value: true },
+    sequential: { value: false },
+    'baseline-ref': { value: true },
+    quiet: { value: false },
+    debug: { value: false },
+    help: { value: false }
+};
+async function loadCommand(argv, io) {
+    const args = parseArgs(argv, SPECS$3);
+    if (args.flags.has('help')) {
+        io.stdout(LOAD_USAGE);
+        return 0;
+    }
+    if (args.positionals.length > 0) {
+        throw new UsageError('usage.positionals', `load takes no positional arguments\n\n${LOAD_USAGE}`, { value: args.positionals.join(' ') });
+    }
+    const config = await loadGateConfig(resolve(io.cwd, requiredConfig(args, LOAD_USAGE)));
+    const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', new Date().toISOString().replace(/[:.]/g, '-')));
+    await assertFreshOutputFolder(outDir);
+    const quiet = args.flags.has('quiet');
+    const say = quiet ? () => { } : (line) => io.stderr(`${line}\n`);
+    say(`helm-gate: load test, baseline vs candidate, output in ${outDir}`);
+    // A gate that launches its servers: started, load-tested while up and stopped (docs/launch.md).
+    const measured = launchedLoadFromArgs(config, outDir, args, io, say);
+    const outcome = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: null, measured });
+    const report = loadOnlyReport(config, outcome.report);
+    await writeReportOutputs(report, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io });
+    return exitCode(report.verdict);
+}
+
+/**
+ * How many instances each gated comparison will have, asked of HELM itself: `helm-run --dry-run`
+ * with the baseline side's exact entries and prod_env, into a temporary folder. A dry run sends
+ * no request, but it builds the scenarios and down-samples them exactly as the real run will.
+ * The count cannot be derived from max_eval_instances alone: HELM draws that many instances from
+ * all evaluation splits together, and a comparison reads one split (docs/helm.md "Offline
+ * scenarios"): 200 on synthetic_reasoning gives 99 test instances.
+ */
+const DRY_RUN_TIMEOUT_MS = 10 * 60_000;
+/** Runs the dry run for `plan` (one side's plan; both sides run the same entries). */
+async function countInstances(plan, runs, settings) {
+    const dir = await mkdtemp(join(tmpdir(), 'helm-gate-count-'));
+    try {
+        const localPath = join(dir, 'prod_env');
+        const outputPath = join(dir, 'out');
+        await mkdir(localPath, { recursive: true });
+        for (const name of PROD_ENV_FILES)
+            await writeFile(join(localPath, name), plan.prodEnv.files[name], { mode: 0o600 });
+        const args = replaceOptions(plan.args, { '--output-path': outputPath, '--local-path': localPath, '--suite': 'count' });
+        const logFile = join(dir, 'dry-run.log');
+        const result = await runHelmProcess({
+            side: 'count',
+            command: settings.helmRun,
+            args: [...args, '--dry-run'],
+            env: { ...settings.env, PYTHONPATH: [settings.pluginPath, settings.env.PYTHONPATH].filter(Boolean).join(delimiter) },
+            logFile,
+            timeoutMs: DRY_RUN_TIMEOUT_MS,
+            expectedRuns: plan.entries.length
+        });
+        if (result.spawnError)
+            return { ok: false, problem: `could not start ${settings.helmRun}: ${result.spawnError}` };
+        if (result.exitCode !== 0) {
+            const quote = decisiveLine(await readLogTail(logFile));
+            return { ok: false, problem: `helm-run --dry-run exited with ${result.exitCode ?? result.signal}${quote ? `: ${quote.text}` : ''}` };
+        }
+        const suite = join(outputPath, 'runs', 'count');
+        const dirs = await Promise.all((await readdir(suite, { withFileTypes: true }))
+            .filter(entry => entry.isDirectory() && entry.name !== 'eval_cache')
+            .map(entry => readRunDirectory(join(suite, entry.name))));
+        const counts = [];
+        for (const run of runs) {
+            const found = dirs.find(d => d.files.scenarioState && runMatchesEntry(d, run));
+            if (!found) {
+                counts.push({ run, split: null, n: null, counts: null });
+                continue;
+            }
+            const splitCounts = await countScenarioState(join(found.path, 'scenario_state.json'));
+            const split = comparisonSplit(run, splitCounts);
+            counts.push({ run, split, n: split === null ? null : (splitCounts.clean[split] ?? 0), counts: splitCounts });
+        }
+        return { ok: true, counts };
+    }
+    finally {
+        await rm(dir, { recursive: true, force: true });
+    }
+}
+/** The split a comparison reads: the configured one, else the only one, else test (as compare does). */
+function comparisonSplit(run, counts) {
+    if (run.split !== null)
+        return run.split;
+    const splits = Object.keys(counts.clean).sort();
+    if (splits.length === 1)
+        return splits[0];
+    return splits.includes('test') ? 'test' : null;
+}
+/** Distinct instances per split (clean) and per perturbation, from scenario_state.json. */
+async function countScenarioState(file) {
+    const clean = new Map();
+    const perturbed = new Map();
+    const plan = (path) => {
+        if (path.length === 0)
+            return 'descend';
+        if (path[0] !== 'request_states')
+            return 'skip';
+        if (path.length <= 2)
+            return 'descend';
+        return path[2] === 'instance' && path.length === 3 ? 'descend' : path[2] === 'instance' && isCounted(path[3]) ? 'emit' : 'skip';
+    };
+    const current = new Map();
+    for await (const event of streamJson(file, { plan })) {
+        if (event.kind !== 'value' || event.path.length !== 4)
+            continue;
+        const index = event.path[1];
+        const entry = current.get(index) ?? {};
+        current.set(index, entry);
+        const value = event.value;
+        if (event.path[3] === 'id' && typeof value === 'string')
+            entry.id = value;
+        if (event.path[3] === 'split' && typeof value === 'string')
+            entry.split = value;
+        if (event.path[3] === 'perturbation' && typeof value === 'object' && value !== null)
+            entry.perturbation = String(value.name);
+    }
+    for (const { id, split, perturbation } of current.values()) {
+        if (id === undefined || split === undefined || split === 'train')
+            continue;
+        const into = perturbation === undefined ? clean : perturbed;
+        const key = perturbation ?? split;
+        let set = into.get(key);
+        if (!set)
+            into.set(key, (set = new Set()));
+        set.add(id);
+    }
+    const sizes = (map) => Object.fromEntries([...map].sort(([a], [b]) => a.localeCompare(b)).map(([key, set]) => [key, set.size]));
+    return { clean: sizes(clean), perturbed: sizes(perturbed) };
+}
+function isCounted(segment) {
+    return segment === 'id' || segment === 'split' || segment === 'perturbation';
+}
+function replaceOptions(args, values) {
+    const out = [...args];
+    for (const [flag, value] of Object.entries(values)) {
+        const at = out.indexOf(flag);
+        if (at >= 0)
+            out[at + 1] = value;
+    }
+    return out;
 }
 
 /** HELM's 0/1 accuracy metrics (exact-match family, with their `@k` variants). */
@@ -61451,109 +61711,6 @@ function sideLogs(outcome, outDir) {
     return logs;
 }
 
-const SIDES = ['baseline', 'candidate'];
-class PerSideLoad {
-    options;
-    run;
-    probes = {};
-    periods = {};
-    blocks = [];
-    timings = [];
-    /** The first problem that ends the load half (a workload that cannot be read). */
-    stopped = null;
-    constructor(config, options) {
-        this.options = options;
-        this.run = beginLoad(config, options);
-    }
-    /** All of `side`'s blocks, level by level, while it is up. A side that does not answer is recorded. */
-    async measureSide(side, options = {}) {
-        const run = this.run;
-        if (isOutcome(run) || this.stopped || this.probes[side])
-            return;
-        const started = new Date().toISOString();
-        const probe = await probeLoadSide(run, side);
-        this.probes[side] = probe;
-        if (probe.problem)
-            return;
-        const source = await workloadOf(run, { ...this.options, ...options });
-        if (isOutcome(source)) {
-            this.stopped = source;
-            return;
-        }
-        const { load } = run;
-        const offset = SIDES.indexOf(side) * load.repetitions;
-        for (const [li, level] of load.levels.entries()) {
-            const conn = connect(run.targets[side], load.mode === 'concurrency' ? level : null, run.timeoutMs);
-            try {
-                await warmUp(run, conn, side, probe.ignoreEos, source, li, level);
-                for (let repetition = 0; repetition < load.repetitions; repetition++) {
-                    const at = { side, level, li, repetition, position: offset + repetition, total: 2 * load.repetitions };
-                    await measureBlock(run, conn, probe.ignoreEos, source, at, this.blocks, this.timings);
-                }
-            }
-            finally {
-                await conn.pool.close().catch(() => { });
-            }
-        }
-        this.periods[side] = { started, ended: new Date().toISOString() };
-    }
-    /**
-     * The compare step. A side that was never measured while up (its launch failed, or it is not
-     * launched and nothing called for it) is probed now: if it is down that is the load half's
-     * error (or a loud skip, with load.baseline: optional), never a silent pass.
-     */
-    async finish() {
-        const run = this.run;
-        if (isOutcome(run))
-            return run;
-        if (this.stopped)
-            return this.stopped;
-        for (const side of SIDES)
-            if (!this.probes[side])
-                await this.measureSide(side);
-        if (this.stopped)
-            return this.stopped;
-        const judged = judgeProbes(run, this.probes);
-        if (judged)
-            return judged;
-        run.report.interleaved = false;
-        const periods = SIDES.map(side => `${side} ${this.periods[side]?.started ?? '?'} to ${this.periods[side]?.ended ?? '?'}`).join('; ');
-        run.report.notes.unshift(`Not interleaved: the launched servers were up one at a time (sequential schedule), so all of the baseline's blocks ran while it was up, then all of the candidate's (${periods}). ` +
-            'Block pairs are not adjacent in time: drift between the two periods (host load, thermal state) is not cancelled, and the intervals do not include it (nothing was widened for it).');
-        return finishLoad(run, this.blocks, this.timings);
-    }
-}
-
-/** Does the gate launch any side? Then its load half must run while the servers are up. */
-function launchesAny(config) {
-    return Object.keys(config.launch?.sides ?? {}).length > 0;
-}
-class LoadWhileUp {
-    config;
-    options;
-    interleaved = null;
-    perSide;
-    constructor(config, options) {
-        this.config = config;
-        this.options = options;
-        this.perSide = new PerSideLoad(config, options);
-    }
-    /** runSides' `whileUp`: `up` are the sides up now; `outputs` their HELM output folders. */
-    hold = async (up, outputs) => {
-        const gateSetOutput = outputs.baseline ?? this.options.gateSetOutput ?? null;
-        if (up.includes('baseline') && up.includes('candidate')) {
-            this.interleaved ??= await runLoad(this.config, { ...this.options, gateSetOutput });
-            return;
-        }
-        for (const side of up)
-            await this.perSide.measureSide(side, { gateSetOutput });
-    };
-    /** The load half's outcome, once the servers are down. */
-    async result() {
-        return this.interleaved ?? (await this.perSide.finish());
-    }
-}
-
 /**
  * `helm-gate run --config FILE`: run both deployments with helm-run (at the same time), compare
  * them and write report.json, report.md, the run directories and logs to the output folder.
@@ -61624,7 +61781,8 @@ async function runCommand(argv, io) {
         if (selfCheck)
             throw new UsageError('usage.option', '--self-check measures the quality half; it does not combine with --only load');
         say(`helm-gate: load test only, baseline vs candidate, output in ${outDir}`);
-        const loaded = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: null });
+        const measured = launchedLoadFromArgs(config, outDir, args, io, say);
+        const loaded = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: null, measured });
         const loadReport = loadOnlyReport(config, loaded.report);
         await writeReportOutputs(loadReport, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io });
         return exitCode(loadReport.verdict);

@@ -5,11 +5,11 @@
  * report.json, read next to those files in the artifact, keeps the paths.
  */
 import { describe, expect, it } from '@jest/globals'
-import { readFile } from 'node:fs/promises'
+import { mkdtemp, readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import type { ActionRun } from '../../test-support/action-harness/harness.js'
-import { expectOutcome, type GateScenario, useGateScenario } from '../../test-support/action-harness/scenario.js'
+import { runAction, type ActionRun } from '../../test-support/action-harness/harness.js'
+import { expectOutcome, GATE_PATH, type GateScenario, useGateScenario } from '../../test-support/action-harness/scenario.js'
 import type { FakeGitHub } from '../../test-support/fake-github/server.js'
 
 const harness = useGateScenario()
@@ -68,6 +68,26 @@ describe('what the pull request sees', () => {
     expect(fake.comments[0].body).toContain(`file \`${inArtifact}\``)
     expect(fake.checkRuns[0].body.output.summary).toContain(inArtifact)
     expect(run.stdout).toMatch(/^::error::helm-gate verdict: error/m)
+    expectNoRunnerPath(fake, run)
+  }, 60_000)
+
+  it('names a gate file missing from the work tree by its path in the repository', async () => {
+    const fake = await startFake()
+    const run = await runAction({
+      fake,
+      inputs: { config: GATE_PATH, 'frozen-config': 'false' },
+      eventName: 'pull_request',
+      payload: scenario().prPayload(fake),
+      workspace: await mkdtemp(path.join(tmpdir(), 'helm-gate-ws-')),
+      runId: 100,
+      env: { FAKE_HELM_FIXTURES: scenario().fixtures }
+    })
+    expectOutcome(run, 1, 'error')
+    // report.json, next to the evidence, keeps the path as it was.
+    const report = JSON.parse(await readFile(run.outputs['report-path'], 'utf8'))
+    expect(report.errors[0].file).toBe(path.join(run.workspace, GATE_PATH))
+    const body = fake.comments[0].body
+    expect(body).toContain(`open '${GATE_PATH}' (file \`${GATE_PATH}\`)`)
     expectNoRunnerPath(fake, run)
   }, 60_000)
 })

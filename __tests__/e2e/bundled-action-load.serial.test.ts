@@ -7,19 +7,15 @@
  * half's ratio is a timing.
  */
 import { afterAll, describe, expect, it } from '@jest/globals'
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { extractZip, listZipEntries } from '../../test-support/fake-github/zip-reader.js'
-import { runAction } from '../../test-support/action-harness/harness.js'
 import { helmAvailable } from '../../test-support/fake-openai/harness.js'
 import { FakeGitHub } from '../../test-support/fake-github/server.js'
-import { gateYaml, useFakeServers } from './gate-fixture.js'
+import { gatePullRequest, gateYaml, HEAD_SHA, useFakeServers } from './gate-fixture.js'
 
 const ENTRIES = ['simple_mcqa', 'dyck_language:num_parenthesis_pairs=3']
-const BASE_SHA = 'a'.repeat(40)
-const HEAD_SHA = 'd'.repeat(40)
-const GATE_PATH = '.github/helm-gate.yml'
 const describeHelm = helmAvailable() ? describe : describe.skip
 
 const LOAD = `load:
@@ -51,33 +47,7 @@ describeHelm('the bundled action with the load half', () => {
       runs: [{ entry: 'simple_mcqa', metric: 'exact_match', max_drop: 0.2 }],
       maxEvalInstances: 30
     })}${LOAD}`
-    fake.seedFile(BASE_SHA, GATE_PATH, text)
-    const workspace = await mkdtemp(path.join(tmpdir(), 'helm-gate-e2e-load-ws-'))
-    await mkdir(path.join(workspace, '.github'))
-    await writeFile(path.join(workspace, GATE_PATH), text)
-    const repository = { id: fake.repo.id, name: fake.repo.name, full_name: `${fake.repo.owner}/${fake.repo.name}`, default_branch: 'main' }
-
-    const result = await runAction({
-      fake,
-      inputs: { config: GATE_PATH, mode: 'gate', baseline: 'run' },
-      eventName: 'pull_request',
-      payload: {
-        action: 'synchronize',
-        number: 7,
-        repository,
-        pull_request: {
-          number: 7,
-          user: { login: 'octocat' },
-          head: { sha: HEAD_SHA, ref: 'feature', repo: { id: fake.repo.id } },
-          base: { sha: BASE_SHA, ref: 'main', repo: { id: fake.repo.id } }
-        }
-      },
-      workspace,
-      runId: 901,
-      sha: 'e'.repeat(40),
-      ref: 'refs/pull/7/merge',
-      timeoutMs: 200_000
-    })
+    const result = await gatePullRequest(fake, text, { runId: 901, timeoutMs: 200_000 })
     const trace = `exit ${result.code}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`
     if (result.outputs.verdict !== 'fail') throw new Error(`expected verdict fail\n${trace}`)
     expect(result.code).toBe(1)

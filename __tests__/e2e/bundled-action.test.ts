@@ -6,22 +6,18 @@
  * comment, check run and an evidence artifact holding real HELM output and no secret.
  */
 import { afterAll, describe, expect, it } from '@jest/globals'
-import { mkdir, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, readdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { commentMarker } from '../../src/action/constants.js'
 
 const COMMENT_MARKER = commentMarker('.github/helm-gate.yml')
 import { extractZip, listZipEntries } from '../../test-support/fake-github/zip-reader.js'
-import { runAction } from '../../test-support/action-harness/harness.js'
 import { HELM_RUN, helmAvailable } from '../../test-support/fake-openai/harness.js'
 import { FakeGitHub } from '../../test-support/fake-github/server.js'
-import { gateYaml, useFakeServers } from './gate-fixture.js'
+import { gatePullRequest, gateYaml, HEAD_SHA, useFakeServers } from './gate-fixture.js'
 
 const ENTRIES = ['simple_mcqa', 'dyck_language:num_parenthesis_pairs=3']
-const BASE_SHA = 'a'.repeat(40)
-const HEAD_SHA = 'd'.repeat(40)
-const GATE_PATH = '.github/helm-gate.yml'
 // Both servers demand this key; it must reach HELM through the environment and never the artifact.
 const API_KEY = 'sk-helm-gate-e2e-7f3a9c1d2b'
 const describeHelm = helmAvailable() ? describe : describe.skip
@@ -45,34 +41,7 @@ describeHelm('the bundled action with the real helm-run', () => {
       maxEvalInstances: 60
     })
     expect(text).toContain(HELM_RUN)
-    fake.seedFile(BASE_SHA, GATE_PATH, text)
-    const workspace = await mkdtemp(path.join(tmpdir(), 'helm-gate-e2e-ws-'))
-    await mkdir(path.join(workspace, '.github'))
-    await writeFile(path.join(workspace, GATE_PATH), text)
-    const repository = { id: fake.repo.id, name: fake.repo.name, full_name: `${fake.repo.owner}/${fake.repo.name}`, default_branch: 'main' }
-
-    const result = await runAction({
-      fake,
-      inputs: { config: GATE_PATH, mode: 'gate', baseline: 'run' },
-      eventName: 'pull_request',
-      payload: {
-        action: 'synchronize',
-        number: 7,
-        repository,
-        pull_request: {
-          number: 7,
-          user: { login: 'octocat' },
-          head: { sha: HEAD_SHA, ref: 'feature', repo: { id: fake.repo.id } },
-          base: { sha: BASE_SHA, ref: 'main', repo: { id: fake.repo.id } }
-        }
-      },
-      workspace,
-      runId: 900,
-      sha: 'e'.repeat(40),
-      ref: 'refs/pull/7/merge',
-      env: { GATE_API_KEY: API_KEY },
-      timeoutMs: 150_000
-    })
+    const result = await gatePullRequest(fake, text, { runId: 900, env: { GATE_API_KEY: API_KEY }, timeoutMs: 150_000 })
     const trace = `exit ${result.code}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`
     if (result.outputs.verdict !== 'fail') throw new Error(`expected verdict fail\n${trace}`)
     expect(result.code).toBe(1)

@@ -2,7 +2,7 @@
  * Shared set-up of the end-to-end tests: gate files written as YAML (so the real loader reads
  * them) pointing at fake servers, and a fresh output folder per test.
  */
-import { mkdtemp, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { stringify } from 'yaml'
@@ -14,6 +14,8 @@ import {
   type FakeServer,
   type FakeServerOptions
 } from '../../test-support/fake-openai/harness.js'
+import { runAction, type ActionRun } from '../../test-support/action-harness/harness.js'
+import type { FakeGitHub } from '../../test-support/fake-github/server.js'
 
 export interface SideSpec {
   baseUrl: string
@@ -88,4 +90,46 @@ export function useFakeServers(entries: string[]): (options?: Omit<FakeServerOpt
     servers.push(started)
     return started
   }
+}
+
+export const BASE_SHA = 'a'.repeat(40)
+export const HEAD_SHA = 'd'.repeat(40)
+export const GATE_PATH = '.github/helm-gate.yml'
+
+/**
+ * The bundled action in mode gate on pull request 7 (base BASE_SHA, head HEAD_SHA): the gate file
+ * `text` is at the base commit on the fake GitHub and in a fresh workspace, as a checkout has it.
+ */
+export async function gatePullRequest(
+  fake: FakeGitHub,
+  text: string,
+  options: { runId: number; env?: Record<string, string>; timeoutMs: number }
+): Promise<ActionRun> {
+  fake.seedFile(BASE_SHA, GATE_PATH, text)
+  const workspace = await mkdtemp(join(tmpdir(), 'helm-gate-e2e-ws-'))
+  await mkdir(join(workspace, '.github'))
+  await writeFile(join(workspace, GATE_PATH), text)
+  const repository = { id: fake.repo.id, name: fake.repo.name, full_name: `${fake.repo.owner}/${fake.repo.name}`, default_branch: 'main' }
+  return runAction({
+    fake,
+    inputs: { config: GATE_PATH, mode: 'gate', baseline: 'run' },
+    eventName: 'pull_request',
+    payload: {
+      action: 'synchronize',
+      number: 7,
+      repository,
+      pull_request: {
+        number: 7,
+        user: { login: 'octocat' },
+        head: { sha: HEAD_SHA, ref: 'feature', repo: { id: fake.repo.id } },
+        base: { sha: BASE_SHA, ref: 'main', repo: { id: fake.repo.id } }
+      }
+    },
+    workspace,
+    runId: options.runId,
+    sha: 'e'.repeat(40),
+    ref: 'refs/pull/7/merge',
+    env: options.env,
+    timeoutMs: options.timeoutMs
+  })
 }

@@ -113,11 +113,30 @@ describeHelm('the bundled action launching the deployments (real helm-run)', () 
     expect(existsSync(path.join(fixture.pidDir, 'candidate.pid'))).toBe(false)
   }, 120_000)
 
-  it('SIGTERM to the action mid-run (a cancelled job) stops the server and helm-run; the logs stay', async () => {
+  it('SIGTERM to the action mid-run (a cancelled job) stops the server and helm-run; the logs and a cancelled report are uploaded', async () => {
     const fixture = await launchFixture(key, { accuracy: 1, latencyMs: 200 }, { accuracy: 1 })
     const result = await gate(fixture, 903, { sigtermWhen: /\[baseline\] (run 1\/1|\d+ requests done)/ })
     expect(result.code).toBe(143)
     expect(result.stderr).toContain('SIGTERM received; stopping')
+    // The evidence artifact, uploaded after the groups were stopped: the server's log up to its
+    // stop, helm-run's log, and an error report that says the run was cancelled.
+    const uploads = fake.uploadedBy(903)
+    expect(uploads.length).toBe(1)
+    const unpacked = await mkdtemp(path.join(tmpdir(), 'helm-gate-launch-cancelled-'))
+    await extractZip(uploads[0].bytes as Buffer, unpacked)
+    const uploadedLog = await readFile(path.join(unpacked, 'logs', 'baseline-server.log'), 'utf8')
+    expect(uploadedLog).toContain('fake-openai listening')
+    expect(uploadedLog).toContain('baseline server stopped')
+    expect(await readFile(path.join(unpacked, 'logs', 'baseline.log'), 'utf8')).not.toBe('')
+    const cancelled = JSON.parse(await readFile(path.join(unpacked, 'report.json'), 'utf8')) as {
+      verdict: string
+      errors: { code: string; message: string }[]
+    }
+    expect(cancelled.verdict).toBe('error')
+    expect(cancelled.errors.map(e => e.code)).toEqual(['run.cancelled'])
+    expect(cancelled.errors[0].message).toContain('received SIGTERM (the job was cancelled)')
+    // The candidate of the sequential schedule was never launched once the job was cancelled.
+    expect(existsSync(path.join(unpacked, 'logs', 'candidate-server.log'))).toBe(false)
     const logs = path.join(result.outDir, 'evidence', 'logs')
     const serverLog = await readFile(path.join(logs, 'baseline-server.log'), 'utf8')
     expect(serverLog).toContain('baseline server stopped')

@@ -24,15 +24,15 @@ const MODES: Record<Session['settings']['mode'], (session: Session) => Promise<M
 }
 
 export async function run(deps: ActionDeps = defaultDeps()): Promise<void> {
-  const { io } = deps
+  let io = deps.io
   try {
     const session = await openSession(deps)
+    // From here on warnings and the failure, annotations on the pull request's checks, show no runner path.
+    io = session.deps.io
     const outcome = await MODES[session.settings.mode](session)
-    // The failure becomes an annotation on the pull request's checks: no runner path in it.
-    const headline = hidePaths(outcome.headline, session.pathRoots)
-    io.info(`helm-gate ${session.settings.mode}: ${outcome.verdict}. ${headline}`)
+    io.info(`helm-gate ${session.settings.mode}: ${outcome.verdict}. ${hidePaths(outcome.headline, session.pathRoots)}`)
     if (failsJob(outcome.verdict, session.settings.inconclusive)) {
-      io.setFailed(failureMessage(outcome.verdict, headline))
+      io.setFailed(failureMessage(outcome.verdict, outcome.headline))
     }
   } catch (error) {
     io.setFailed(error instanceof GateError ? error.describe() : `helm-gate failed: ${(error as Error).stack ?? error}`)

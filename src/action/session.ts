@@ -10,7 +10,7 @@ import type { ActionDeps } from './deps.js'
 import { deriveEvent, type EventInfo } from './event.js'
 import { readSettings, type ActionSettings } from './inputs.js'
 import { JobLog } from './job-log.js'
-import { runnerPathRoots, type PathRoot } from './visible-paths.js'
+import { annotationsWithoutPaths, runnerPathRoots, type PathRoot } from './visible-paths.js'
 
 export interface Session {
   deps: ActionDeps
@@ -45,8 +45,17 @@ export async function openSession(deps: ActionDeps): Promise<Session> {
     .split(path.sep)
     .join('/')
   const outRoot = settings.outputDir ? path.resolve(workDir, settings.outputDir) : path.join(env.RUNNER_TEMP || tmpdir(), 'helm-gate')
+  const pathRoots = runnerPathRoots({
+    evidence: path.join(outRoot, 'evidence'),
+    outRoot,
+    workDir,
+    workspace,
+    runnerTemp: env.RUNNER_TEMP,
+    // The runner starts `node <action>/dist/index.js`.
+    actionDir: process.argv[1] ? path.dirname(path.dirname(path.resolve(process.argv[1]))) : undefined
+  })
   return {
-    deps,
+    deps: { ...deps, io: annotationsWithoutPaths(deps.io, pathRoots) },
     settings,
     event,
     configFile,
@@ -56,7 +65,7 @@ export async function openSession(deps: ActionDeps): Promise<Session> {
     client: deps.github(settings.githubToken),
     repo: { owner: event.owner, repo: event.repo },
     jobLog: new JobLog(deps.io),
-    pathRoots: runnerPathRoots({ evidence: path.join(outRoot, 'evidence'), outRoot, workDir, workspace, runnerTemp: env.RUNNER_TEMP })
+    pathRoots
   }
 }
 

@@ -10,6 +10,7 @@
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { Report } from '../model/report.js'
+import type { ActionIO } from './deps.js'
 
 export interface PathRoot {
   /** Absolute directory. */
@@ -27,8 +28,14 @@ export function runnerPathRoots(dirs: {
   workDir: string
   workspace: string
   runnerTemp?: string
+  /** Where the runner unpacked this action (an internal error's stack names its files). */
+  actionDir?: string
 }): PathRoot[] {
   const roots: PathRoot[] = [
+    // `uses: ./` runs the action from the workspace: its files are then the repository's.
+    ...(dirs.actionDir && !overlaps(dirs.actionDir, dirs.workspace)
+      ? [{ dir: dirs.actionDir, below: 'helm-gate/', itself: 'the helm-gate action' }]
+      : []),
     { dir: dirs.evidence, below: '', itself: 'the evidence artifact' },
     { dir: dirs.outRoot, below: '', itself: "helm-gate's output folder" },
     { dir: dirs.workDir, below: '', itself: 'the working directory' },
@@ -60,6 +67,25 @@ export function reportForPullRequest(report: Report, roots: readonly PathRoot[])
   return JSON.parse(JSON.stringify(report), (_key, value: unknown) =>
     typeof value === 'string' ? hidePaths(value, roots) : value
   ) as Report
+}
+
+/**
+ * The job's I/O with the runner's paths hidden in what becomes an annotation (warnings, errors,
+ * the failure): GitHub shows those on the pull request's checks. Log lines keep the full paths:
+ * they are for whoever debugs the job.
+ */
+export function annotationsWithoutPaths(io: ActionIO, roots: readonly PathRoot[]): ActionIO {
+  return {
+    ...io,
+    warning: message => io.warning(hidePaths(message, roots)),
+    error: message => io.error(hidePaths(message, roots)),
+    setFailed: message => io.setFailed(hidePaths(message, roots))
+  }
+}
+
+function overlaps(a: string, b: string): boolean {
+  const inside = (dir: string, parent: string): boolean => !path.relative(parent, dir).startsWith('..')
+  return inside(a, b) || inside(b, a)
 }
 
 function escapeRegExp(text: string): string {

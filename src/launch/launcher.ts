@@ -16,6 +16,7 @@ import { LaunchError } from './errors.js'
 import { expandLaunch } from './expand.js'
 import { repositoryRoot } from './git.js'
 import { addressAnswers, waitUntilReady } from './ready.js'
+import { cancelledBy } from './registry.js'
 import { ServerProcess, type StopRecord } from './server-process.js'
 import { addBaseWorktree, type Worktree } from './worktree.js'
 import { redactUrl } from '../secrets/redact.js'
@@ -170,6 +171,8 @@ export class Launcher {
     const entry = this.entry(side)
     if (!entry) throw new LaunchError('launch.none', `${side} is not launched`)
     const key = this.keyOf(side)
+    const signal = cancelledBy()
+    if (signal) throw new LaunchError('launch.cancelled', `helm-gate received ${signal} (cancelled): the ${key} server was not launched`)
     entry.users++
     if (entry.users > 1 && entry.server) return this.ready(entry, key)
     const progress = this.options.progress ?? (() => {})

@@ -15,6 +15,16 @@ export function launchesAny(config: GateConfig): boolean {
   return Object.keys(config.launch?.sides ?? {}).length > 0
 }
 
+/**
+ * The sides up while `held` (launched sides between their measurement and their stop) are held:
+ * those, plus every side that is not launched (a server that is always up).
+ */
+export function sidesUpWhileHeld(held: Side[], launched: (side: Side) => boolean): Side[] {
+  if (held.length === 0) return []
+  const always = (['baseline', 'candidate'] as const).filter(side => !launched(side) && !held.includes(side))
+  return [...held, ...always]
+}
+
 export class LoadWhileUp {
   private interleaved: LoadOutcome | null = null
   private readonly perSide: PerSideLoad

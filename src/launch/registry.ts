@@ -19,8 +19,16 @@ export interface LiveGroup {
 }
 
 const live = new Map<number, LiveGroup>()
+/** Run after the groups are stopped on a signal: write and upload what evidence there is. */
+type CancelHook = (signal: NodeJS.Signals) => Promise<void>
+const hooks = new Set<CancelHook>()
 let armed = false
 let stopping: Promise<void> | null = null
+let received: NodeJS.Signals | null = null
+/** How long the cancel hooks may take in all (GitHub kills the job 10 s after its SIGINT). */
+const HOOKS_LIMIT_MS = 6_000
+/** After a second signal the hooks get this long before the process exits. */
+const SECOND_SIGNAL_GRACE_MS = 1_500
 const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM']
 /** Messages of the signal path; stderr by default (the action's log). */
 let say: (line: string) => void = line => process.stderr.write(`${line}\n`)
@@ -29,10 +37,33 @@ let say: (line: string) => void = line => process.stderr.write(`${line}\n`)
 export function trackGroup(group: LiveGroup): () => void {
   live.set(group.pgid, group)
   arm()
+  // Started while helm-gate is being cancelled (the sequential schedule's next side, a helm-run
+  // that was about to start): stopped at once.
+  if (received) void group.stop(true).catch(() => {})
   return () => {
     if (live.get(group.pgid) === group) live.delete(group.pgid)
-    if (live.size === 0 && !stopping) disarm()
+    disarmWhenIdle()
   }
+}
+
+/**
+ * Registers what to do when helm-gate is cancelled (SIGINT/SIGTERM): after every group is
+ * stopped, `hook` runs (all hooks together within a few seconds), then the process exits with
+ * 128 + the signal number. While a hook is registered the signals are handled even when no group
+ * is alive. Returns the function that unregisters it.
+ */
+export function onCancel(hook: CancelHook): () => void {
+  hooks.add(hook)
+  arm()
+  return () => {
+    hooks.delete(hook)
+    disarmWhenIdle()
+  }
+}
+
+/** The signal that is cancelling helm-gate, or null. New launches refuse to start once it is set. */
+export function cancelledBy(): NodeJS.Signals | null {
+  return received
 }
 
 /** Process group ids still tracked (tests check these are gone). */
@@ -119,10 +150,19 @@ function onSignal(signal: NodeJS.Signals): void {
   if (stopping) {
     say(`helm-gate: ${signal} again; killing ${live.size} process group(s) now`)
     for (const pgid of live.keys()) killGroupNow(pgid)
-    process.exit(code)
+    // The evidence upload may be nearly done: a moment more, then exit whatever it is doing.
+    setTimeout(() => process.exit(code), SECOND_SIGNAL_GRACE_MS).unref()
+    return
   }
+  received = signal
   say(`helm-gate: ${signal} received; stopping ${live.size} launched process group(s) before exiting`)
-  stopping = stopAllGroups(true).finally(() => {
+  stopping = (async () => {
+    await stopAllGroups(true)
+    const all = Promise.all([...hooks].map(hook => hook(signal).catch(error => say(`helm-gate: on ${signal}: ${String(error)}`))))
+    let timer: NodeJS.Timeout | undefined
+    await Promise.race([all, new Promise(resolve => (timer = setTimeout(resolve, HOOKS_LIMIT_MS)))])
+    clearTimeout(timer)
+  })().finally(() => {
     for (const pgid of live.keys()) killGroupNow(pgid)
     process.exit(code)
   })
@@ -138,6 +178,10 @@ function arm(): void {
   armed = true
   for (const signal of SIGNALS) process.on(signal, onSignal)
   process.on('exit', onExit)
+}
+
+function disarmWhenIdle(): void {
+  if (live.size === 0 && hooks.size === 0 && !stopping) disarm()
 }
 
 function disarm(): void {

@@ -4,6 +4,7 @@
  * the run manifest (a bare `compare` of two folders knows only HELM's deployment name). The
  * renderers name the sides by these; file-system paths stay in the JSON only.
  */
+import type { BaselineOrigin } from './manifest.js'
 
 /** What the server says about itself (GET {base_url}/version, the /v1/models entry). */
 export interface EngineIdentity {
@@ -15,15 +16,10 @@ export interface EngineIdentity {
   owned_by: string | null
 }
 
-export interface SideOrigin {
+/** Where a side came from: the manifest's baseline origin, which an `artifact` side may also be. */
+export interface SideOrigin extends Omit<BaselineOrigin, 'kind'> {
   /** run: measured by this gate; archived: a reused baseline; artifact: taken from shard artifacts. */
   kind: 'run' | 'archived' | 'artifact'
-  artifact_id?: number
-  artifact_name?: string
-  workflow_run_id?: number
-  head_sha?: string
-  created_at?: string
-  age_hours?: number
 }
 
 /** The container image a launched `docker run` side ran (src/launch/docker.ts), when known. */

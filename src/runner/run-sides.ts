@@ -17,6 +17,7 @@ import { gateFingerprint } from '../launch/gate-fingerprint.js'
 import { Launcher, type LaunchManifest } from '../launch/launcher.js'
 import { runOnSchedule } from '../launch/schedule.js'
 import { launchesDiffer, scheduleNotes } from '../launch/notes.js'
+import { sidesUpWhileHeld } from '../launch/load-while-up.js'
 import type { Deployment, GateConfig, GatedRun, HelmSettings } from '../config/types.js'
 import { ConfigError, GateError, HelmRunError } from '../errors.js'
 import { runHelmProcess, type HelmProcessResult } from './helm-process.js'
@@ -278,11 +279,12 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
         },
         measure: runOne,
         hold: async plans => {
-          const held = plans.filter(plan => launched(plan.side)).map(plan => plan.side)
-          if (held.length === 0 || !opts.whileUp) return
-          const always = (['baseline', 'candidate'] as const).filter(side => !launched(side) && !held.includes(side))
-          const outputs = Object.fromEntries(prepared.plans.map(plan => [plan.side, plan.outputPath]))
-          await opts.whileUp([...held, ...always], outputs)
+          const up = sidesUpWhileHeld(
+            plans.filter(plan => launched(plan.side)).map(plan => plan.side),
+            launched
+          )
+          if (up.length === 0 || !opts.whileUp) return
+          await opts.whileUp(up, Object.fromEntries(prepared.plans.map(plan => [plan.side, plan.outputPath])))
         },
         down: async plan => {
           if (launched(plan.side)) await (launcher as Launcher).down(plan.side)

@@ -10,6 +10,8 @@ import { issueFrom } from '../../pipeline/error-report.js'
 import { runGate } from '../../pipeline/run-gate.js'
 import { OUTPUTS } from '../constants.js'
 import { evidenceDir } from '../evidence.js'
+import { evidenceOnCancel } from '../cancel.js'
+import type { StatisticsSettings } from '../../config/types.js'
 import type { Session } from '../session.js'
 import { loadGateFile, phase, pipelineSettings, uploadEvidence } from '../steps.js'
 import type { ModeOutcome } from './outcome.js'
@@ -26,8 +28,17 @@ export async function baselineMode(session: Session): Promise<ModeOutcome> {
   }
   const errors: ReportIssue[] = []
   let archiveName: string | null = null
+  let statistics: StatisticsSettings | undefined
+  // Cancelled: the evidence under the incomplete-baseline name, never the reusable archive's.
+  const cancel = evidenceOnCancel(
+    session,
+    dir,
+    evidenceArtifactName('baseline', gateSlug(session.repoPath), event.runAttempt),
+    () => statistics
+  )
   try {
     const { config, origin } = await phase(session, 'gate file', () => loadGateFile(session))
+    statistics = config.statistics
     const gate = await pipelineSettings(session, config, origin, 'manifest')
     const { report, manifest } = await phase(session, 'helm-run', () =>
       runGate({ ...gate, sides: ['baseline'], compare: false, baselineOrigin: { kind: 'run' } })
@@ -38,6 +49,7 @@ export async function baselineMode(session: Session): Promise<ModeOutcome> {
     if (!(error instanceof GateError)) throw error
     errors.push(issueFrom(error))
   }
+  await cancel.settle()
 
   // An incomplete baseline is uploaded as evidence under another name, so it can never be reused.
   const name = archiveName ?? evidenceArtifactName('baseline', gateSlug(session.repoPath), event.runAttempt)

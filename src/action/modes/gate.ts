@@ -12,6 +12,7 @@ import { errorReport } from '../../pipeline/error-report.js'
 import { runGate } from '../../pipeline/run-gate.js'
 import { OUTPUTS } from '../constants.js'
 import { evidenceDir } from '../evidence.js'
+import { evidenceOnCancel } from '../cancel.js'
 import { loadWhileUp, withLoadHalf } from '../load-half.js'
 import { publish } from '../publish.js'
 import { sessionFingerprint } from '../launch-policy.js'
@@ -25,6 +26,8 @@ export async function gateMode(session: Session): Promise<ModeOutcome> {
   let config: GateConfig | null = null
   let change: string | null = null
   let origin: BaselineOrigin | null = null
+  const artifactName = evidenceArtifactName('gate', gateSlug(session.repoPath), session.event.runAttempt)
+  const cancel = evidenceOnCancel(session, dir, artifactName, () => config?.statistics)
   // Every changed answer, for report.html in the evidence (report.json keeps a few).
   const changedAnswers = new Map<string, ChangedExample[]>()
   try {
@@ -51,9 +54,10 @@ export async function gateMode(session: Session): Promise<ModeOutcome> {
     report = errorReport('The gate could not run.', [error], config?.statistics)
     if (!(error instanceof GateError)) session.deps.io.error(`internal error: ${(error as Error).stack ?? error}`)
   }
+  await cancel.settle()
   const { written, upload } = await phase(session, 'evidence', async () => ({
     written: await writeReports(session, report, dir, change, changedAnswers),
-    upload: await uploadEvidence(session, evidenceArtifactName('gate', gateSlug(session.repoPath), session.event.runAttempt), dir)
+    upload: await uploadEvidence(session, artifactName, dir)
   }))
   const published = { report, gateFileChange: change, artifactId: upload.id }
   await phase(session, 'publish', () => publish(session, published))

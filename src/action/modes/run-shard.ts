@@ -11,6 +11,8 @@ import { issueFrom } from '../../pipeline/error-report.js'
 import { runGate } from '../../pipeline/run-gate.js'
 import { OUTPUTS } from '../constants.js'
 import { evidenceDir } from '../evidence.js'
+import { evidenceOnCancel } from '../cancel.js'
+import type { StatisticsSettings } from '../../config/types.js'
 import { sessionFingerprint } from '../launch-policy.js'
 import type { Session } from '../session.js'
 import { selectShard } from '../shards.js'
@@ -23,8 +25,12 @@ export async function runShardMode(session: Session): Promise<ModeOutcome> {
   const dir = await evidenceDir(session)
   const errors: ReportIssue[] = []
   let complete = false
+  let statistics: StatisticsSettings | undefined
+  const artifactName = evidenceArtifactName('run', gateSlug(session.repoPath), event.runAttempt, shard)
+  const cancel = evidenceOnCancel(session, dir, artifactName, () => statistics)
   try {
     const { config, origin } = await phase(session, 'gate file', () => loadGateFile(session))
+    statistics = config.statistics
     const runs = selectShard(config.runs, shard.index, shard.count)
     const { plan, archived } = await phase(session, 'baseline', async () => {
       const plan = await planBaseline(session, config, await sessionFingerprint(session, config))
@@ -49,9 +55,8 @@ export async function runShardMode(session: Session): Promise<ModeOutcome> {
     if (!(error instanceof GateError)) throw error
     errors.push(issueFrom(error))
   }
-  const upload = await phase(session, 'evidence', () =>
-    uploadEvidence(session, evidenceArtifactName('run', gateSlug(session.repoPath), event.runAttempt, shard), dir)
-  )
+  await cancel.settle()
+  const upload = await phase(session, 'evidence', () => uploadEvidence(session, artifactName, dir))
   deps.io.setOutput(OUTPUTS.artifactName, upload.name)
   if (upload.id !== null) deps.io.setOutput(OUTPUTS.artifactId, upload.id)
   const headline = complete

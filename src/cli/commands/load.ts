@@ -9,6 +9,7 @@ import { loadGateConfig } from '../../config/load.js'
 import { UsageError } from '../../errors.js'
 import { loadOnlyReport } from '../../load/combine.js'
 import { runLoadHalf } from '../../load/run-half.js'
+import { launchedLoadFromArgs } from '../launched-load.js'
 import { parseArgs, requiredConfig } from '../args.js'
 import type { CliIo } from '../io.js'
 import { assertFreshOutputFolder } from '../out-folder.js'
@@ -22,6 +23,8 @@ same time, blocks A B B A ...) at the gate file's load levels, and checks the cl
 
   --config FILE          gate file (deployments and load)
   --out DIR              output folder (default: helm-gate-runs/<time>); must be new or empty
+  --sequential           launched servers one after the other (see docs/launch.md)
+  --baseline-ref REF     the commit a launched baseline with checkout: base runs from
   --quiet                print nothing but errors
   --debug                show stack traces
 `
@@ -29,6 +32,8 @@ same time, blocks A B B A ...) at the gate file's load levels, and checks the cl
 const SPECS = {
   config: { value: true },
   out: { value: true },
+  sequential: { value: false },
+  'baseline-ref': { value: true },
   quiet: { value: false },
   debug: { value: false },
   help: { value: false }
@@ -49,7 +54,9 @@ export async function loadCommand(argv: string[], io: CliIo): Promise<number> {
   const quiet = args.flags.has('quiet')
   const say = quiet ? () => {} : (line: string) => io.stderr(`${line}\n`)
   say(`helm-gate: load test, baseline vs candidate, output in ${outDir}`)
-  const outcome = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: null })
+  // A gate that launches its servers: started, load-tested while up and stopped (docs/launch.md).
+  const measured = launchedLoadFromArgs(config, outDir, args, io, say)
+  const outcome = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: null, measured })
   const report = loadOnlyReport(config, outcome.report)
   await writeReportOutputs(report, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io })
   return exitCode(report.verdict)

@@ -14,6 +14,7 @@ import type { ChangedExample } from '../../model/report.js'
 import { numberOption, parseArgs, requiredConfig } from '../args.js'
 import { runLoadHalf } from '../../load/run-half.js'
 import { launchesAny, LoadWhileUp } from '../../launch/load-while-up.js'
+import { launchedLoadFromArgs } from '../launched-load.js'
 import type { CliIo } from '../io.js'
 import { exitCode } from '../../model/publication.js'
 import { writeReportOutputs } from '../output.js'
@@ -86,7 +87,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   if (only === 'load') {
     if (selfCheck) throw new UsageError('usage.option', '--self-check measures the quality half; it does not combine with --only load')
     say(`helm-gate: load test only, baseline vs candidate, output in ${outDir}`)
-    const loaded = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: null })
+    const measured = launchedLoadFromArgs(config, outDir, args, io, say)
+    const loaded = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: null, measured })
     const loadReport = loadOnlyReport(config, loaded.report)
     await writeReportOutputs(loadReport, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io })
     return exitCode(loadReport.verdict)

@@ -1,0 +1,93 @@
+/**
+ * The performance half alone (`helm-gate load`, `run --only load`) for a gate that launches its
+ * servers: start them on the gate file's schedule, run the load half while they are up (as in a
+ * full run, src/launch/load-while-up.ts), stop them on every path. No helm-run is involved.
+ * A side that cannot be launched is an error of the load half (its message quotes the server's
+ * log), never a pass.
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import type { GateConfig } from '../config/types.js'
+import { GateError } from '../errors.js'
+import type { LoadOutcome } from '../load/run-load.js'
+import type { Side } from '../model/report.js'
+import { helmRunEnv } from '../runner/run-sides.js'
+import { Launcher } from './launcher.js'
+import { launchesAny, LoadWhileUp, sidesUpWhileHeld } from './load-while-up.js'
+import { runOnSchedule } from './schedule.js'
+
+export interface LaunchedLoadOptions {
+  /** Where `logs/<side>-server.log` go. */
+  outDir: string
+  cwd: string
+  env: NodeJS.ProcessEnv
+  progress: (line: string) => void
+  baseRef: string | null
+  /** One side after the other whatever the gate file says (`--sequential`). */
+  sequential?: boolean
+}
+
+export async function runLaunchedLoad(config: GateConfig, options: LaunchedLoadOptions): Promise<LoadOutcome> {
+  const keyNames = Object.values(config.deployments ?? {}).flatMap(d => (d.kind === 'server' && d.apiKeyEnv ? [d.apiKeyEnv] : []))
+  const secrets = keyNames.map(name => options.env[name]).filter((v): v is string => typeof v === 'string' && v.length > 0)
+  const load = new LoadWhileUp(config, { env: options.env, progress: options.progress })
+  const tempDir = await mkdtemp(join(tmpdir(), 'helm-gate-'))
+  const errors: GateError[] = []
+  let launcher: Launcher | null = null
+  try {
+    launcher = await Launcher.open({
+      config,
+      cwd: options.cwd,
+      env: helmRunEnv(options.env, keyNames),
+      baseRef: options.baseRef,
+      outDir: resolve(options.cwd, options.outDir),
+      secrets,
+      progress: options.progress,
+      tempDir
+    })
+    const open = launcher
+    const launched = (side: Side): boolean => open?.launches(side) ?? false
+    const schedule = options.sequential ? 'sequential' : (config.launch?.schedule ?? 'concurrent')
+    await runOnSchedule<Side>(['baseline', 'candidate'], schedule, {
+      up: async side => {
+        if (!launched(side)) return true
+        try {
+          await open?.up(side)
+          return true
+        } catch (error) {
+          if (!(error instanceof GateError)) throw error
+          errors.push(error)
+          return false
+        }
+      },
+      measure: async () => {},
+      hold: async sides => {
+        const up = sidesUpWhileHeld(sides.filter(launched), launched)
+        if (up.length > 0) await load.hold(up, {})
+      },
+      down: async side => {
+        if (launched(side)) await open?.down(side)
+      }
+    })
+  } finally {
+    await launcher?.close()
+    await rm(tempDir, { recursive: true, force: true })
+  }
+  const outcome = await load.result()
+  if (errors.length > 0) {
+    const report = outcome.report
+    // One cause, one error: a side that could not be launched then did not answer the load probe.
+    const failed = errors.map(error => /^deployments\.(baseline|candidate)\./.exec(error.location.field ?? '')?.[0]).filter(Boolean)
+    report.errors = report.errors.filter(issue => !failed.some(prefix => issue.field?.startsWith(prefix as string)))
+    report.errors.unshift(...errors.map(error => ({ code: error.code, message: error.message })))
+    report.verdict = 'error'
+    report.headline = `Performance: error: ${errors[0].message.split('\n')[0]}`
+  }
+  return outcome
+}
+
+/** For `runLoadHalf`'s `measured`: the launched load half when the gate launches, else undefined. */
+export function launchedLoadFor(config: GateConfig, options: LaunchedLoadOptions): (() => Promise<LoadOutcome>) | undefined {
+  return launchesAny(config) ? () => runLaunchedLoad(config, options) : undefined
+}
