@@ -4,7 +4,8 @@ import type { LoadCheckResult, LoadFigures, LoadReport } from '../../src/model/l
 /** Goes into every server- or config-derived text the page shows. */
 export const LOAD_PAYLOAD = '<img src=x onerror="window.__pwned = 1"><script>window.__pwned = 2</script>'
 
-function figures(tps: number, ttftP99: number): LoadFigures {
+/** One side's figures at one level: throughput and TTFT p99 set, the other percentiles derived. */
+export function figures(tps: number, ttftP99: number): LoadFigures {
   const p = { p50: ttftP99 / 2, p90: ttftP99 * 0.9, p99: ttftP99, mean: ttftP99 / 2 }
   return {
     requests: 10,

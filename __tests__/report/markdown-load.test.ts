@@ -1,29 +1,9 @@
 import { describe, expect, test } from '@jest/globals'
 import { renderLoadConsole } from '../../src/report/console-load.js'
 import { loadChart } from '../../src/report/load-chart.js'
-import type { LoadFigures, LoadReport } from '../../src/model/load-report.js'
+import type { LoadReport } from '../../src/model/load-report.js'
+import { figures as fig } from './make-load-report.js'
 import { renderLoadMarkdown } from '../../src/report/markdown-load.js'
-
-function fig(tps: number, ttftP99: number): LoadFigures {
-  const p = { p50: ttftP99 / 2, p90: ttftP99 * 0.9, p99: ttftP99, mean: ttftP99 / 2 }
-  return {
-    requests: 10,
-    ok: 10,
-    failed: 0,
-    timed_out: 0,
-    duration_s: 1,
-    request_throughput: tps / 100,
-    output_tokens_per_second: tps,
-    goodput: null,
-    error_rate: 0,
-    output_tokens: tps,
-    mean_output_tokens: 100,
-    ttft_ms: p,
-    itl_ms: p,
-    tpot_ms: p,
-    latency_ms: p
-  }
-}
 
 export function sampleLoad(over: Partial<LoadReport> = {}): LoadReport {
   return {
