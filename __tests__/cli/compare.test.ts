@@ -7,6 +7,9 @@ import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { compareOutputs } from '../../src/gate/compare.js'
+import { renderJson } from '../../src/report/json.js'
+import { cliConfig } from '../gate/compare-helpers.js'
 import { ALTERED_SUITE, BASELINE_SUITE } from '../helm/read/fixtures.js'
 import { copyToTemp } from '../support/fixture-copy.js'
 import { run } from '../support/spawn.js'
@@ -19,6 +22,36 @@ const helmGate = (...args: string[]) => run(process.execPath, [CLI, ...args])
 const tmp = () => mkdtempSync(join(tmpdir(), 'helm-gate-cli-'))
 
 describe('helm-gate compare (bundled CLI)', () => {
+  it('takes its efficiency intervals from the worker thread, equal to the in-process figures', async () => {
+    // dist/cli.js has dist/ratio-worker.js beside it and computes them there; the sources have
+    // no worker file and compute them in process.
+    const dir = tmp()
+    const r = await helmGate(
+      'compare',
+      BASELINE_SUITE,
+      ALTERED_SUITE,
+      '--metric',
+      'exact_match',
+      '--max-drop',
+      '0.5',
+      '--json',
+      join(dir, 'r.json')
+    )
+    expect(r.stderr).toBe('')
+    const bundled = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8'))
+    const defaults = {
+      metric: 'exact_match',
+      split: null,
+      maxDrop: 0.5,
+      maxRelativeDrop: null,
+      direction: 'higher',
+      perturbations: 'report'
+    } as const
+    const inProcess = JSON.parse(renderJson(await compareOutputs(BASELINE_SUITE, ALTERED_SUITE, cliConfig(10_000), { defaults })))
+    expect(bundled.efficiency.length).toBeGreaterThan(0)
+    expect(bundled.efficiency).toEqual(inProcess.efficiency)
+  })
+
   it('exits 0 on pass and writes JSON and markdown', async () => {
     const dir = tmp()
     const r = await helmGate(

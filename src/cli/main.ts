@@ -4,10 +4,7 @@
  * a stack trace is shown only with --debug.
  */
 import { compareCommand, COMPARE_USAGE } from './commands/compare.js'
-import { loadCommand } from './commands/load.js'
-import { planCommand } from './commands/plan.js'
 import { powerCommand } from './commands/power.js'
-import { runCommand } from './commands/run.js'
 import type { CliIo } from './io.js'
 import { GateError } from '../errors.js'
 import { HELM_GATE_VERSION } from '../version.js'
@@ -28,11 +25,13 @@ ${COMPARE_USAGE}`
 
 type Command = (argv: string[], io: CliIo) => Promise<number>
 
+// The commands that start servers or load them are loaded when used: their HTTP client (undici)
+// and launch code are most of the bundle's start-up, which `compare` does not need.
 const COMMANDS: Record<string, Command> = {
   compare: compareCommand,
-  run: runCommand,
-  load: loadCommand,
-  plan: planCommand,
+  run: async (argv, io) => (await import('./commands/run.js')).runCommand(argv, io),
+  load: async (argv, io) => (await import('./commands/load.js')).loadCommand(argv, io),
+  plan: async (argv, io) => (await import('./commands/plan.js')).planCommand(argv, io),
   power: powerCommand
 }
 

@@ -16,6 +16,7 @@ import { adapterDrift, displayName, scoringDrift } from './identity.js'
 import { IssueLog } from './issues.js'
 import { pairRuns, runMatchesEntry, type RunPair } from './match.js'
 import { efficiencyFor } from './efficiency.js'
+import { prewarmRatioWorker } from '../stats/off-thread.js'
 import { checkOwnScores, checkRequestStates, checkSameEvidence } from './guards.js'
 import { exampleKey, loadExampleTexts, loadRunData, type RunData } from './run-data.js'
 
@@ -57,6 +58,7 @@ export async function compareOutputs(
       log.warn('sides.same_path', `baseline and candidate are the same output (${resolve(baselinePath)}): this compares a run with itself`)
     }
     const work = selectWork(sides.baseline, sides.candidate, config, options.defaults ?? null, log)
+    if (work.length > 0) prewarmRatioWorker()
     for (const item of work) {
       await compareRun(item, config, options.examples ?? 3, log, comparisons, efficiency, options.changedAnswers)
     }
@@ -204,6 +206,10 @@ async function compareRun(
   const [b, c] = await Promise.all([loadRunData(pair.baseline), loadRunData(pair.candidate)])
   if (!checkSameEvidence(name, b, c, log)) return
   if (!checkRequestStates(name, b, c, log)) return
+  // Started before the gated comparisons so that its bootstrap overlaps theirs (see efficiencyFor).
+  const efficiencyTask = efficiencyFor(name, b, c, config.statistics)
+  // Settled here too, so that a return before it is awaited leaves no unhandled rejection.
+  efficiencyTask.catch(() => undefined)
   const errorsBefore = log.errors.length
   // For report.html every changed answer is read (texts are bounded excerpts; a run with more
   // request states than TEXT_KEEP_LIMIT is streamed again, never held whole), then the report
@@ -221,7 +227,7 @@ async function compareRun(
   comparisons.push(...built)
   // Request times are information only: a problem with them is a warning, never a gate error.
   try {
-    const eff = efficiencyFor(name, b, c, config.statistics)
+    const eff = await efficiencyTask
     if (eff) efficiency.push(eff)
   } catch (error) {
     if (!(error instanceof GateError)) throw error

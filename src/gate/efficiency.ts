@@ -5,13 +5,19 @@
 import type { StatisticsSettings } from '../config/types.js'
 import { GuardError } from '../errors.js'
 import type { EfficiencyEntry } from '../model/report.js'
-import { quantile, ratiosOfQuantiles } from '../stats/index.js'
+import { quantile } from '../stats/index.js'
+import { ratiosOfQuantilesOffThread } from '../stats/off-thread.js'
 import { pairValues } from './pairing.js'
 import type { RunData } from './run-data.js'
 
 const RUNTIME_METRIC = 'inference_runtime'
 
-export function efficiencyFor(run: string, b: RunData, c: RunData, statistics: StatisticsSettings): EfficiencyEntry | null {
+/**
+ * The request-time ratios of one run. Asynchronous because the bootstrap runs on a worker thread
+ * where the bundle has one (stats/off-thread.ts): start it before the gated comparisons and await
+ * it after them, and the two overlap.
+ */
+export async function efficiencyFor(run: string, b: RunData, c: RunData, statistics: StatisticsSettings): Promise<EfficiencyEntry | null> {
   const paired = pairValues(b.runtimes(), c.runtimes())
   const baseline: number[] = []
   const candidate: number[] = []
@@ -22,7 +28,7 @@ export function efficiencyFor(run: string, b: RunData, c: RunData, statistics: S
   // A quantile of zeros (0.2.x wrote request_time 0) has no meaningful ratio.
   if (baseline.length < 2 || baseline.every(v => v <= 0)) return null
   // Both intervals from the same resamples: half the draws of two separate bootstraps.
-  const [median, p90] = ratiosOfQuantiles(baseline, candidate, [0.5, 0.9], statistics)
+  const [median, p90] = await ratiosOfQuantilesOffThread(baseline, candidate, [0.5, 0.9], statistics)
   const figures = {
     baseline_median: quantile(baseline, 0.5),
     candidate_median: quantile(candidate, 0.5),

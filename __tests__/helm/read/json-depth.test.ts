@@ -16,10 +16,29 @@ describe('JSON nesting limit', () => {
     [`["\\"${'{'.repeat(10_000)}"]`, false],
     [`[{"a": ${nest(300)}}]`, true],
     [`["é\\\\", ${nest(MAX_JSON_DEPTH)}]`, true],
-    [`["😀[[[", ${nest(MAX_JSON_DEPTH - 1)}]`, false]
+    [`["😀[[[", ${nest(MAX_JSON_DEPTH - 1)}]`, false],
+    // Runs of backslashes before a quote: odd escapes it, even closes the string.
+    [`["\\\\", ${nest(MAX_JSON_DEPTH)}]`, true],
+    [`["\\\\\\"${'['.repeat(300)}"]`, false],
+    [`["\\\\\\\\", ${nest(MAX_JSON_DEPTH)}]`, true],
+    [`["abc`, false],
+    [`["${'['.repeat(300)}`, false]
   ])('textExceedsDepth(case %#) = %s, on the text and on its UTF-8 bytes', (text, expected) => {
     expect(textExceedsDepth(text)).toBe(expected)
     expect(textExceedsDepth(Buffer.from(text, 'utf8'))).toBe(expected)
+  })
+
+  it('the byte path agrees with the text path on random bracket, quote and backslash soup', () => {
+    let state = 7
+    const next = (): number => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32
+    const alphabet = ['[', ']', '{', '}', '"', '\\', 'a', ',', 'é']
+    for (let round = 0; round < 2000; round++) {
+      let text = ''
+      const length = 1 + Math.floor(next() * 60)
+      for (let k = 0; k < length; k++) text += alphabet[Math.floor(next() * alphabet.length)]
+      const limit = 1 + Math.floor(next() * 4)
+      expect([text, textExceedsDepth(Buffer.from(text, 'utf8'), limit)]).toEqual([text, textExceedsDepth(text, limit)])
+    }
   })
 
   it.each([

@@ -501,16 +501,27 @@ export function textExceedsDepth(text: string | Uint8Array, limit = MAX_JSON_DEP
   return false
 }
 
+/**
+ * Inside a string only its closing quote matters, so the search for it is left to the native
+ * `indexOf` (memchr speed) instead of a JavaScript loop over every byte: scenario_state.json is
+ * mostly prompt and completion text, and this made the check about three times faster on a
+ * real-shaped file (bench/compare.mjs). A quote preceded by an odd run of backslashes is escaped.
+ */
 function bytesExceedDepth(bytes: Uint8Array, limit: number): boolean {
   let depth = 0
-  let inString = false
-  for (let i = 0; i < bytes.length; i++) {
+  const n = bytes.length
+  for (let i = 0; i < n; i++) {
     const c = bytes[i]
-    if (inString) {
-      if (c === BACKSLASH) i++
-      else if (c === QUOTE) inString = false
-    } else if (c === QUOTE) {
-      inString = true
+    if (c === QUOTE) {
+      let close = bytes.indexOf(QUOTE, i + 1)
+      for (;;) {
+        if (close < 0) return false
+        let slashes = 0
+        while (bytes[close - 1 - slashes] === BACKSLASH) slashes++
+        if (slashes % 2 === 0) break
+        close = bytes.indexOf(QUOTE, close + 1)
+      }
+      i = close
     } else if (c === 0x5b || c === 0x7b) {
       if (++depth > limit) return true
     } else if (c === 0x5d || c === 0x7d) {

@@ -1,0 +1,82 @@
+import { resolve, join } from 'node:path';
+import { p as parseArgs, U as UsageError, l as loadGateConfig, r as requiredConfig, w as writeReportOutputs, e as exitCode } from './cli.js';
+import { a as assertFreshOutputFolder, l as launchedLoadFromArgs, r as runLoadHalf, b as loadOnlyReport } from './cli-out-folder.js';
+import 'node:fs/promises';
+import 'node:string_decoder';
+import 'node:crypto';
+import 'node:fs';
+import 'node:url';
+import 'node:worker_threads';
+import './cli-run-sides.js';
+import 'node:os';
+import 'node:child_process';
+import 'node:assert';
+import 'node:net';
+import 'node:http';
+import 'node:stream';
+import 'node:querystring';
+import 'node:events';
+import 'node:diagnostics_channel';
+import 'node:util';
+import 'node:buffer';
+import 'node:tls';
+import 'node:zlib';
+import 'node:perf_hooks';
+import 'node:util/types';
+import 'node:async_hooks';
+import 'node:console';
+import 'node:timers';
+import 'node:dns';
+import 'node:readline';
+
+/**
+ * `helm-gate load --config FILE --out DIR`: the performance half alone (docs/load.md). Probes
+ * both deployments, runs the load blocks A B B A ..., writes report.json, report.md and the raw
+ * per-request timings (load-timings.jsonl) to the output folder.
+ * Exit 0 pass, 1 fail or inconclusive, 2 error.
+ */
+const LOAD_USAGE = `usage: helm-gate load --config FILE [options]
+
+Runs the performance half alone: a load test of the baseline and the candidate (never at the
+same time, blocks A B B A ...) at the gate file's load levels, and checks the claims in load.checks.
+
+  --config FILE          gate file (deployments and load)
+  --out DIR              output folder (default: helm-gate-runs/<time>); must be new or empty
+  --sequential           launched servers one after the other (see docs/launch.md)
+  --baseline-ref REF     the commit a launched baseline with checkout: base runs from
+  --quiet                print nothing but errors
+  --debug                show stack traces
+`;
+const SPECS = {
+    config: { value: true },
+    out: { value: true },
+    sequential: { value: false },
+    'baseline-ref': { value: true },
+    quiet: { value: false },
+    debug: { value: false },
+    help: { value: false }
+};
+async function loadCommand(argv, io) {
+    const args = parseArgs(argv, SPECS);
+    if (args.flags.has('help')) {
+        io.stdout(LOAD_USAGE);
+        return 0;
+    }
+    if (args.positionals.length > 0) {
+        throw new UsageError('usage.positionals', `load takes no positional arguments\n\n${LOAD_USAGE}`, { value: args.positionals.join(' ') });
+    }
+    const config = await loadGateConfig(resolve(io.cwd, requiredConfig(args, LOAD_USAGE)));
+    const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', new Date().toISOString().replace(/[:.]/g, '-')));
+    await assertFreshOutputFolder(outDir);
+    const quiet = args.flags.has('quiet');
+    const say = quiet ? () => { } : (line) => io.stderr(`${line}\n`);
+    say(`helm-gate: load test, baseline vs candidate, output in ${outDir}`);
+    // A gate that launches its servers: started, load-tested while up and stopped (docs/launch.md).
+    const measured = launchedLoadFromArgs(config, outDir, args, io, say);
+    const outcome = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: null, measured });
+    const report = loadOnlyReport(config, outcome.report);
+    await writeReportOutputs(report, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io });
+    return exitCode(report.verdict);
+}
+
+export { LOAD_USAGE, loadCommand };

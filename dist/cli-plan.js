@@ -1,0 +1,427 @@
+import { join, delimiter, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { P as PROD_ENV_FILES, g as runHelmProcess, i as decisiveLine, j as readLogTail, k as expandLaunch, n as routeUrl, p as prepareRun, o as pluginPythonPath, f as fingerprint, q as redactedFiles, t as displayCommand, h as helmRunEnv, u as resolveHelmRun, D as DEFAULT_READINESS_TIMEOUT_MS } from './cli-run-sides.js';
+import { a as readRunDirectory, b as runMatchesEntry, s as streamJson, M as MIN_BOOTSTRAP_UNITS, i as instancesNeeded, d as binarySd, t as tangoInterval, f as twoSidedZ, G as GateError, g as redactUrl, p as parseArgs, r as requiredConfig, n as numberOption, l as loadGateConfig } from './cli.js';
+import { mkdtemp, mkdir, writeFile, readdir, rm } from 'node:fs/promises';
+import 'node:crypto';
+import 'node:child_process';
+import 'node:assert';
+import 'node:net';
+import 'node:http';
+import 'node:stream';
+import 'node:querystring';
+import 'node:events';
+import 'node:diagnostics_channel';
+import 'node:util';
+import 'node:buffer';
+import 'node:tls';
+import 'node:zlib';
+import 'node:perf_hooks';
+import 'node:util/types';
+import 'node:worker_threads';
+import 'node:url';
+import 'node:async_hooks';
+import 'node:console';
+import 'node:timers';
+import 'node:dns';
+import 'node:fs';
+import 'node:readline';
+import 'node:string_decoder';
+
+/**
+ * How many instances each gated comparison will have, asked of HELM itself: `helm-run --dry-run`
+ * with the baseline side's exact entries and prod_env, into a temporary folder. A dry run sends
+ * no request, but it builds the scenarios and down-samples them exactly as the real run will.
+ * The count cannot be derived from max_eval_instances alone: HELM draws that many instances from
+ * all evaluation splits together, and a comparison reads one split (docs/helm.md "Offline
+ * scenarios"): 200 on synthetic_reasoning gives 99 test instances.
+ */
+const DRY_RUN_TIMEOUT_MS = 10 * 60_000;
+/** Runs the dry run for `plan` (one side's plan; both sides run the same entries). */
+async function countInstances(plan, runs, settings) {
+    const dir = await mkdtemp(join(tmpdir(), 'helm-gate-count-'));
+    try {
+        const localPath = join(dir, 'prod_env');
+        const outputPath = join(dir, 'out');
+        await mkdir(localPath, { recursive: true });
+        for (const name of PROD_ENV_FILES)
+            await writeFile(join(localPath, name), plan.prodEnv.files[name], { mode: 0o600 });
+        const args = replaceOptions(plan.args, { '--output-path': outputPath, '--local-path': localPath, '--suite': 'count' });
+        const logFile = join(dir, 'dry-run.log');
+        const result = await runHelmProcess({
+            side: 'count',
+            command: settings.helmRun,
+            args: [...args, '--dry-run'],
+            env: { ...settings.env, PYTHONPATH: [settings.pluginPath, settings.env.PYTHONPATH].filter(Boolean).join(delimiter) },
+            logFile,
+            timeoutMs: DRY_RUN_TIMEOUT_MS,
+            expectedRuns: plan.entries.length
+        });
+        if (result.spawnError)
+            return { ok: false, problem: `could not start ${settings.helmRun}: ${result.spawnError}` };
+        if (result.exitCode !== 0) {
+            const quote = decisiveLine(await readLogTail(logFile));
+            return { ok: false, problem: `helm-run --dry-run exited with ${result.exitCode ?? result.signal}${quote ? `: ${quote.text}` : ''}` };
+        }
+        const suite = join(outputPath, 'runs', 'count');
+        const dirs = await Promise.all((await readdir(suite, { withFileTypes: true }))
+            .filter(entry => entry.isDirectory() && entry.name !== 'eval_cache')
+            .map(entry => readRunDirectory(join(suite, entry.name))));
+        const counts = [];
+        for (const run of runs) {
+            const found = dirs.find(d => d.files.scenarioState && runMatchesEntry(d, run));
+            if (!found) {
+                counts.push({ run, split: null, n: null, counts: null });
+                continue;
+            }
+            const splitCounts = await countScenarioState(join(found.path, 'scenario_state.json'));
+            const split = comparisonSplit(run, splitCounts);
+            counts.push({ run, split, n: split === null ? null : (splitCounts.clean[split] ?? 0), counts: splitCounts });
+        }
+        return { ok: true, counts };
+    }
+    finally {
+        await rm(dir, { recursive: true, force: true });
+    }
+}
+/** The split a comparison reads: the configured one, else the only one, else test (as compare does). */
+function comparisonSplit(run, counts) {
+    if (run.split !== null)
+        return run.split;
+    const splits = Object.keys(counts.clean).sort();
+    if (splits.length === 1)
+        return splits[0];
+    return splits.includes('test') ? 'test' : null;
+}
+/** Distinct instances per split (clean) and per perturbation, from scenario_state.json. */
+async function countScenarioState(file) {
+    const clean = new Map();
+    const perturbed = new Map();
+    const plan = (path) => {
+        if (path.length === 0)
+            return 'descend';
+        if (path[0] !== 'request_states')
+            return 'skip';
+        if (path.length <= 2)
+            return 'descend';
+        return path[2] === 'instance' && path.length === 3 ? 'descend' : path[2] === 'instance' && isCounted(path[3]) ? 'emit' : 'skip';
+    };
+    const current = new Map();
+    for await (const event of streamJson(file, { plan })) {
+        if (event.kind !== 'value' || event.path.length !== 4)
+            continue;
+        const index = event.path[1];
+        const entry = current.get(index) ?? {};
+        current.set(index, entry);
+        const value = event.value;
+        if (event.path[3] === 'id' && typeof value === 'string')
+            entry.id = value;
+        if (event.path[3] === 'split' && typeof value === 'string')
+            entry.split = value;
+        if (event.path[3] === 'perturbation' && typeof value === 'object' && value !== null)
+            entry.perturbation = String(value.name);
+    }
+    for (const { id, split, perturbation } of current.values()) {
+        if (id === undefined || split === undefined || split === 'train')
+            continue;
+        const into = perturbation === undefined ? clean : perturbed;
+        const key = perturbation ?? split;
+        let set = into.get(key);
+        if (!set)
+            into.set(key, (set = new Set()));
+        set.add(id);
+    }
+    const sizes = (map) => Object.fromEntries([...map].sort(([a], [b]) => a.localeCompare(b)).map(([key, set]) => [key, set.size]));
+    return { clean: sizes(clean), perturbed: sizes(perturbed) };
+}
+function isCounted(segment) {
+    return segment === 'id' || segment === 'split' || segment === 'perturbation';
+}
+function replaceOptions(args, values) {
+    const out = [...args];
+    for (const [flag, value] of Object.entries(values)) {
+        const at = out.indexOf(flag);
+        if (at >= 0)
+            out[at + 1] = value;
+    }
+    return out;
+}
+
+/** HELM's 0/1 accuracy metrics (exact-match family, with their `@k` variants). */
+const BINARY_METRIC = /(^|_)(exact_match|exact_set_match|exact_match_indicator)(@\d+)?$/;
+function isBinaryMetric(metric) {
+    return BINARY_METRIC.test(metric);
+}
+/** The lower bound of the interval when no answer changed: the best a candidate can do. */
+function bestCaseLowerBound(n, binary, confidence) {
+    if (!binary)
+        return n >= MIN_BOOTSTRAP_UNITS ? 0 : -Infinity;
+    return tangoInterval({ both: n, wins: 0, losses: 0, neither: 0 }, confidence)[0];
+}
+/** The smallest n whose best case clears -margin (null when none below ten million does). */
+function floorInstances(margin, binary, confidence) {
+    if (!(margin > 0))
+        return null;
+    const clears = (n) => bestCaseLowerBound(n, true, confidence) > -margin;
+    let high = 1;
+    while (!clears(high)) {
+        high *= 2;
+        if (high > 10_000_000)
+            return null;
+    }
+    let low = Math.floor(high / 2);
+    while (high - low > 1) {
+        const mid = Math.floor((low + high) / 2);
+        if (clears(mid))
+            high = mid;
+        else
+            low = mid;
+    }
+    return high;
+}
+function instanceLines(counts, config, options) {
+    const confidence = config.statistics.confidence;
+    const z = twoSidedZ(confidence);
+    const lines = [];
+    const warnings = [];
+    for (const count of counts) {
+        const { run } = count;
+        const name = `${run.entry} ${run.metric}`;
+        if (count.n === null || count.split === null) {
+            const why = count.counts === null ? 'the dry run made no run for this entry' : 'several splits and no test split: set split';
+            warnings.push(`${name}: cannot tell how many instances it will have (${why})`);
+            continue;
+        }
+        const split = `split ${count.split}`;
+        const perturbations = Object.entries(count.counts?.perturbed ?? {}).map(([p, k]) => `${p} ${k}`);
+        const described = `n = ${count.n} (${split}${perturbations.length ? `; perturbed: ${perturbations.join(', ')}` : ''})`;
+        if (run.maxDrop === null) {
+            lines.push(`${name}: ${described}; max_relative_drop ${run.maxRelativeDrop} depends on the baseline mean`);
+            continue;
+        }
+        const margin = run.maxDrop;
+        const binary = isBinaryMetric(run.metric);
+        const lowest = bestCaseLowerBound(count.n, binary, confidence);
+        if (!(lowest > -margin)) {
+            warnings.push(`${name}: ${described} cannot resolve max_drop ${margin}: ${floorReason(count, binary, lowest, margin, confidence, options)}`);
+            continue;
+        }
+        if (!binary) {
+            lines.push(`${name}: ${described}; at least ${MIN_BOOTSTRAP_UNITS} instances, so max_drop ${margin} can be resolved`);
+            continue;
+        }
+        const tolerated = (count.n * margin * margin) / (z * z);
+        lines.push(`${name}: ${described}; resolves max_drop ${margin} while at most about ${percent(tolerated)} of answers change (power approximation)`);
+        if (options.discordance !== undefined) {
+            const needed = instancesNeeded({ sd: binarySd(options.discordance), delta: 0, margin, confidence });
+            if (needed !== null && needed > count.n) {
+                warnings.push(`${name}: ${described} is too few for max_drop ${margin} if ${percent(options.discordance)} of answers change: about ${needed} needed${scaleAdvice(count, needed, options.maxEvalInstances)}`);
+            }
+        }
+    }
+    return { lines, warnings };
+}
+function floorReason(count, binary, lowest, margin, confidence, options) {
+    if (!binary)
+        return `a bootstrap interval on fewer than ${MIN_BOOTSTRAP_UNITS} instances never passes${scaleAdvice(count, MIN_BOOTSTRAP_UNITS, options.maxEvalInstances)}`;
+    const needed = floorInstances(margin, true, confidence);
+    const level = `${Number((confidence * 100).toPrecision(6))}%`;
+    return (`even with no changed answer the ${level} interval reaches ${lowest.toPrecision(3)}, so every result is inconclusive at best` +
+        (needed === null ? '' : `; about ${needed} instances needed${scaleAdvice(count, needed, options.maxEvalInstances)}`));
+}
+/** How to get `needed` instances in the comparison's split: a larger budget, if the scenario has them. */
+function scaleAdvice(count, needed, maxEvalInstances) {
+    const n = count.n;
+    const evalTotal = Object.values(count.counts?.clean ?? {}).reduce((a, b) => a + b, 0);
+    if (evalTotal < maxEvalInstances) {
+        return ` (the scenario has only ${evalTotal} evaluation instances: a larger max_eval_instances cannot help)`;
+    }
+    if (n === 0)
+        return '';
+    return ` (raise helm.max_eval_instances from ${maxEvalInstances} to about ${Math.ceil((maxEvalInstances * needed) / n)})`;
+}
+function percent(rate) {
+    return `${Number((rate * 100).toPrecision(2))}%`;
+}
+
+function scheduleLine(input) {
+    const schedule = input.sequential ? 'sequential' : (input.settings?.schedule ?? 'concurrent');
+    if (schedule === 'sequential') {
+        const why = input.sequential ? '--sequential' : 'the gate file';
+        return `# schedule: sequential (${why}): baseline up, measured, down; then the candidate; drift between the two periods is not cancelled`;
+    }
+    return '# schedule: concurrent: both sides at the same time (run --sequential to change)';
+}
+function launchLines(input) {
+    const out = [];
+    for (const side of ['baseline', 'candidate']) {
+        const spec = input.settings?.sides[side];
+        if (!spec)
+            continue;
+        out.push('', `## ${side}: launched by helm-gate (${spec.field})`, ...sideLines(spec, input.deployments[side], input));
+    }
+    return out;
+}
+function sideLines(spec, deployment, input) {
+    const lines = [];
+    let command = spec.command;
+    let stopCommand = spec.stopCommand;
+    let extraEnv = spec.env;
+    let mask = (line) => line;
+    try {
+        const expanded = expandLaunch(spec, input.env, input.source, input.secrets);
+        ({ command, stopCommand, extraEnv, mask } = expanded);
+    }
+    catch (error) {
+        if (!(error instanceof GateError))
+            throw error;
+        lines.push(`# WARNING ${error.message}: run would stop here (shown unexpanded)`);
+    }
+    const show = (args) => mask(JSON.stringify(args));
+    lines.push(`command: ${show(command)}`);
+    lines.push(spec.checkout === 'base'
+        ? `checkout: base (a git worktree of ${input.baseRef ? `--baseline-ref ${input.baseRef}` : "the pull request's base commit; on the command line --baseline-ref REF is required"})`
+        : "checkout: head (the checked-out tree: the pull request's own files)");
+    const env = Object.entries(extraEnv);
+    if (env.length > 0)
+        lines.push(`env: ${mask(env.map(([name, value]) => `${name}=${value}`).join(' '))}`);
+    if (deployment.kind === 'server') {
+        lines.push(`ready: GET ${redactUrl(safeRoute(deployment.baseUrl))} must list ${deployment.model} within ${spec.readyTimeoutSeconds} s (ready_timeout_seconds)`);
+    }
+    lines.push(`stop: ${spec.stop.signal} to the process group, SIGKILL after ${spec.stop.timeoutSeconds} s` +
+        (stopCommand ? `, then stop_command ${show(stopCommand)}` : ''));
+    return lines;
+}
+function safeRoute(baseUrl) {
+    try {
+        return routeUrl(baseUrl, 'models');
+    }
+    catch {
+        return baseUrl;
+    }
+}
+
+/**
+ * `helm-gate plan --config FILE`: print the prod_env files each side would get (secrets
+ * redacted) and the exact helm-run commands, without running anything.
+ */
+const PLAN_USAGE = `usage: helm-gate plan --config FILE [options]
+
+Prints the prod_env files generated for each side (secrets redacted) and the exact helm-run
+commands that \`helm-gate run\` would execute, how many instances each comparison will have and
+whether that can resolve its tolerated drop. Sends no request to any server: the instances are
+counted by \`helm-run --dry-run\` with the same entries.
+
+  --config FILE          gate file
+  --out DIR              the output folder run would use
+  --self-check           plan a self-check (the baseline on both sides)
+  --ready-timeout SEC    the readiness timeout run would use (default 120)
+  --discordance R        assumed share of changed answers (0/1 metrics, e.g. a self-check's flip
+                         rate): warn when a comparison has too few instances for it
+  --sequential           plan the sides one after the other (as run --sequential)
+  --baseline-ref REF     the commit a launched baseline with checkout: base runs from (as run)
+  --no-count             skip the dry run (no instance counts)
+`;
+const SPECS = {
+    config: { value: true },
+    out: { value: true },
+    'self-check': { value: false },
+    'ready-timeout': { value: true },
+    discordance: { value: true },
+    'no-count': { value: false },
+    sequential: { value: false },
+    'baseline-ref': { value: true },
+    debug: { value: false },
+    help: { value: false }
+};
+async function planCommand(argv, io) {
+    const args = parseArgs(argv, SPECS);
+    if (args.flags.has('help')) {
+        io.stdout(PLAN_USAGE);
+        return 0;
+    }
+    const configPath = requiredConfig(args, PLAN_USAGE);
+    const readySeconds = numberOption(args, 'ready-timeout', n => n > 0 && n <= 3600, 'seconds between 0 and 3600');
+    const discordance = numberOption(args, 'discordance', n => n > 0 && n <= 1, 'a rate in (0, 1]');
+    const config = await loadGateConfig(resolve(io.cwd, configPath));
+    const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', 'TIMESTAMP'));
+    // The real run uses a fresh private temporary directory; show where it would be.
+    const tempDir = join(tmpdir(), 'helm-gate-XXXXXX');
+    const prepared = await prepareRun(config, {
+        outDir,
+        sides: ['baseline', 'candidate'],
+        selfCheck: args.flags.has('self-check'),
+        tempDir,
+        stamp: 'TIMESTAMP'
+    });
+    let pythonPath;
+    try {
+        pythonPath = await pluginPythonPath(io.env);
+    }
+    catch {
+        pythonPath = '<helm-gate>/python';
+    }
+    const out = [];
+    out.push(`# helm-gate plan for ${config.source}`);
+    out.push(`# crfm-helm ${prepared.helm.version} (the run refuses any other installed version)`);
+    out.push(`# fingerprint ${fingerprint(config)}`);
+    const launchInput = launchPlanInput(config, prepared, io.env, args.flags.has('sequential'), args.options.get('baseline-ref') ?? null);
+    out.push(scheduleLine(launchInput), '# cache disabled; fresh suite per side');
+    out.push(...readinessLines(prepared, readySeconds ?? DEFAULT_READINESS_TIMEOUT_MS / 1000));
+    out.push(...launchLines(launchInput));
+    if (!args.flags.has('no-count'))
+        out.push(...(await countLines(config, prepared, discordance, io)));
+    for (const plan of prepared.plans) {
+        out.push('', `## ${plan.side}: HELM deployment ${plan.prodEnv.deployment}`, `## --local-path ${plan.localPath} (temporary, removed after the run)`);
+        const files = redactedFiles(plan.prodEnv);
+        for (const name of PROD_ENV_FILES) {
+            out.push('', `### ${name}`, files[name].trimEnd() || '(empty)');
+        }
+        out.push('', `### command`, displayCommand(plan.command, plan.args, { PYTHONPATH: pythonPath }));
+    }
+    io.stdout(`${out.join('\n')}\n`);
+    return 0;
+}
+/** What run waits for before starting helm-run, and how to change it. */
+function readinessLines(prepared, seconds) {
+    const servers = Object.entries(prepared.deployments).flatMap(([side, d]) => d.kind === 'server' ? [`#   ${side}: GET ${redactUrl(d.baseUrl.replace(/\/+$/, ''))}/models must list ${d.model}`] : []);
+    if (servers.length === 0)
+        return [];
+    return [
+        `# readiness timeout ${seconds} s (run --ready-timeout SEC): before helm-run starts, each server must answer,`,
+        ...servers,
+        '#   (while waiting, a progress line every 10 s)'
+    ];
+}
+/** Instances per comparison, counted by a helm-run dry run; a failure to count is a note, not an error. */
+async function countLines(config, prepared, discordance, io) {
+    const head = '# instances per comparison (helm-run --dry-run with the same entries; no request sent):';
+    let result;
+    try {
+        const helmRun = await resolveHelmRun(prepared.helm.command, io.env, io.cwd);
+        result = await countInstances(prepared.plans[0], prepared.runs, { helmRun, pluginPath: await pluginPythonPath(io.env), env: io.env });
+    }
+    catch (error) {
+        result = { ok: false, problem: error instanceof Error ? error.message : String(error) };
+    }
+    if (!result.ok)
+        return [head, `#   could not count them: ${result.problem} (plan --no-count skips this)`];
+    const { lines, warnings } = instanceLines(result.counts, config, { maxEvalInstances: prepared.helm.maxEvalInstances, discordance });
+    return [head, ...lines.map(line => `#   ${line}`), ...warnings.map(line => `# WARNING ${line}`)];
+}
+/** The launch part of the plan sees what run would: the environment without the runner's credentials. */
+function launchPlanInput(config, prepared, env, sequential, baseRef) {
+    const keyNames = Object.values(prepared.deployments).flatMap(d => (d.kind === 'server' && d.apiKeyEnv ? [d.apiKeyEnv] : []));
+    const secrets = keyNames.map(name => env[name]).filter((value) => typeof value === 'string' && value.length > 0);
+    return {
+        settings: config.launch,
+        deployments: prepared.deployments,
+        source: config.source,
+        env: helmRunEnv(env, keyNames),
+        secrets,
+        sequential,
+        baseRef
+    };
+}
+
+export { PLAN_USAGE, planCommand };
