@@ -171,7 +171,8 @@ console.log(
   `real-shaped runs with scenario_state.json: n=${n}, resamples=${resamples}, efficiency intervals included; best of ${rounds} rounds`
 )
 console.log(`${'process'.padEnd(40)} ${'wall ms'.padStart(9)} ${'CPU ms'.padStart(9)}`)
-for (const r of [gate, floor, floorBoot, scipy, plain]) console.log(`${r.label.padEnd(40)} ${r.wall.toFixed(0).padStart(9)} ${r.cpu.toFixed(0).padStart(9)}`)
+for (const r of [gate, floor, floorBoot, scipy, plain])
+  console.log(`${r.label.padEnd(40)} ${r.wall.toFixed(0).padStart(9)} ${r.cpu.toFixed(0).padStart(9)}`)
 const ratio = (other, field) => other[field] / gate[field]
 console.log(
   `helm-gate vs scipy.stats.bootstrap: ${ratio(scipy, 'wall').toFixed(1)}x wall, ${ratio(scipy, 'cpu').toFixed(1)}x CPU (target >= 5x)`
