@@ -316,10 +316,6 @@ async function runCommand(argv, io) {
         io
     });
     await writeExtraReports(report, args.options.get('json'), args.options.get('markdown'), io, args.options.get('html'), changedAnswers);
-    // --quiet prints nothing but errors: the summary is not printed, so the errors are, once each.
-    if (quiet)
-        for (const e of report.errors)
-            io.stderr(`helm-gate: error: ${e.message} [${e.code}]\n`);
     if (selfCheck && !quiet)
         io.stdout(noiseFloor(report));
     if (!quiet)

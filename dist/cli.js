@@ -15357,6 +15357,10 @@ async function writeReportOutputs(report, opts) {
         await writeText(opts.markdown, renderMarkdown(report, { maxLength: LIMITS.markdownFile }));
     if (!opts.quiet)
         opts.io.stdout(renderConsole(report, { color: opts.color ?? false }));
+    // --quiet prints nothing but errors: the summary is not printed, so the errors are, once each.
+    else
+        for (const e of report.errors)
+            opts.io.stderr(`helm-gate: error: ${e.message} [${e.code}]\n`);
 }
 async function writeText(file, text) {
     try {

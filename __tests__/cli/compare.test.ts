@@ -133,6 +133,11 @@ describe('helm-gate compare (bundled CLI)', () => {
     const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8'))
     expect(report.verdict).toBe('error')
     expect(report.errors[0].code).toBe('guard.metric_missing')
+    // --quiet drops the summary, never the reason for an exit status of 2.
+    const quiet = await helmGate('compare', BASELINE_SUITE, BASELINE_COPY, '--metric', 'no_such_metric', '--max-drop', '0.1', '--quiet')
+    expect(quiet.code).toBe(2)
+    expect(quiet.stdout).toBe('')
+    expect(quiet.stderr).toMatch(/^helm-gate: error: .*\[guard\.metric_missing\]$/m)
   })
 
   const empty = tmp()

@@ -155,6 +155,7 @@ checks:
     const required = await runLoad(loadGate(dead, c.baseUrl, `${WORKLOAD}\nchecks:\n  - { metric: error_rate, max: 0 }`), { env: {} })
     expect(required.report.verdict).toBe('error')
     expect(required.report.errors[0].message).toMatch(/baseline: .* not reachable.*needs the baseline deployment live/)
+    expect(required.report.errors[0].code).toBe('load.unreachable')
     const optional = await runLoad(
       loadGate(dead, c.baseUrl, `${WORKLOAD}\nbaseline: optional\nchecks:\n  - { metric: error_rate, max: 0 }`),
       { env: {} }

@@ -159,11 +159,9 @@ export function judgeProbes(run: LoadRun, probes: Record<LoadSide, ProbeResult>)
         side === 'baseline' && !probes.baseline.reachable
           ? ' (the load half needs the baseline deployment live even when the quality half reuses an archived baseline; set load.baseline: optional to skip it instead)'
           : ''
-      return run.fail(
-        probes[side].streaming ? 'load.probe' : 'load.not_streaming',
-        `${side}: ${problem}${hint}`,
-        `deployments.${side}.base_url`
-      )
+      // Three different fixes, so three codes: start the server, fix its answers, enable streaming.
+      const code = !probes[side].reachable ? 'load.unreachable' : probes[side].streaming ? 'load.probe' : 'load.not_streaming'
+      return run.fail(code, `${side}: ${problem}${hint}`, `deployments.${side}.base_url`)
     }
   }
   return null

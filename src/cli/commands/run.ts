@@ -137,8 +137,6 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     io
   })
   await writeExtraReports(report, args.options.get('json'), args.options.get('markdown'), io, args.options.get('html'), changedAnswers)
-  // --quiet prints nothing but errors: the summary is not printed, so the errors are, once each.
-  if (quiet) for (const e of report.errors) io.stderr(`helm-gate: error: ${e.message} [${e.code}]\n`)
   if (selfCheck && !quiet) io.stdout(noiseFloor(report))
   if (!quiet) io.stdout(budgetAdvice(report, config.helm?.maxEvalInstances ?? null))
   if (!quiet) {
