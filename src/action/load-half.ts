@@ -11,6 +11,7 @@ import { runLoadHalf } from '../load/run-half.js'
 import type { Report } from '../model/report.js'
 import type { LoadPolicy } from './inputs.js'
 import { launchesAny, LoadWhileUp } from '../launch/load-while-up.js'
+import { runLaunchedLoad, type LaunchedLoadOptions } from '../launch/load-only.js'
 import type { Session } from './session.js'
 
 export function wantsLoad(policy: LoadPolicy, mode: 'gate' | 'compare', config: GateConfig): boolean {
@@ -35,20 +36,44 @@ export async function withLoadHalf(
   mode: 'gate' | 'compare',
   gateSetOutput: string | null,
   /** The load half measured while launched servers were up (src/launch/load-while-up.ts). */
-  launched: LoadWhileUp | null = null
+  launched: LoadWhileUp | null = null,
+  /**
+   * For a gate that launches its servers but whose quality half launched only some of them (an
+   * archived baseline is not run, so not launched): launch them afresh for the load half alone.
+   */
+  relaunch: LaunchedLoadOptions | null = null
 ): Promise<Report> {
   if (!wantsLoad(session.settings.load, mode, config)) return report
   const io = session.deps.io
   return session.jobLog.phase('load half', async () => {
     if (!launched) io.info('helm-gate: the load half starts (docs/load.md)')
-    const measured = launched ? () => launched.result() : undefined
+    if (relaunch) io.info('helm-gate: the quality half reused an archived baseline; both servers are launched again for the load half')
+    const measured = launched ? () => launched.result() : relaunch ? () => runLaunchedLoad(config, relaunch) : undefined
     const loaded = await runLoadHalf(config, evidence, { env: session.deps.env, progress: line => io.info(line), gateSetOutput, measured })
     return attachLoad(report, loaded.report)
   })
 }
 
-/** For a gate that launches its servers: the load half, to run while they are up (or null). */
-export function loadWhileUp(session: Session, config: GateConfig, mode: 'gate' | 'compare'): LoadWhileUp | null {
-  if (!launchesAny(config) || !wantsLoad(session.settings.load, mode, config)) return null
+/**
+ * For a gate that launches its servers: the load half, to run while they are up (or null). With an
+ * archived baseline the quality half launches only the candidate, and load figures need both sides
+ * live in one period of one job: then nothing is measured during the quality half and
+ * `relaunchForLoad` starts both servers again afterwards.
+ */
+export function loadWhileUp(session: Session, config: GateConfig, mode: 'gate' | 'compare', archivedBaseline = false): LoadWhileUp | null {
+  if (archivedBaseline || !launchesAny(config) || !wantsLoad(session.settings.load, mode, config)) return null
   return new LoadWhileUp(config, { env: session.deps.env, progress: line => session.deps.io.info(line) })
+}
+
+/** The launch of both servers for the load half alone, when the quality half reused an archived baseline. */
+export function relaunchForLoad(
+  session: Session,
+  config: GateConfig,
+  evidence: string,
+  baseRef: string | null,
+  archivedBaseline: boolean
+): LaunchedLoadOptions | null {
+  if (!archivedBaseline || !launchesAny(config)) return null
+  // Server logs append to the evidence folder's logs/<side>-server.log, after the quality half's.
+  return { outDir: evidence, cwd: session.workDir, env: session.deps.env, progress: line => session.deps.io.info(line), baseRef }
 }

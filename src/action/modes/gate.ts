@@ -13,7 +13,7 @@ import { runGate } from '../../pipeline/run-gate.js'
 import { OUTPUTS } from '../constants.js'
 import { evidenceDir } from '../evidence.js'
 import { evidenceOnCancel } from '../cancel.js'
-import { loadWhileUp, withLoadHalf } from '../load-half.js'
+import { loadWhileUp, relaunchForLoad, withLoadHalf } from '../load-half.js'
 import { publish } from '../publish.js'
 import { sessionFingerprint } from '../launch-policy.js'
 import type { Session } from '../session.js'
@@ -44,11 +44,14 @@ export async function gateMode(session: Session): Promise<ModeOutcome> {
     const settings = await pipelineSettings(session, config, gateFile.origin)
     // helm-run's progress; each side's output and the comparison follow in groups of their own.
     // A launched gate's load half runs inside it, while the servers are up (docs/launch.md).
-    const launchedLoad = loadWhileUp(session, gateConfig, 'gate')
+    const given = givenBaseline(plan)
+    const archived = given.baseline !== undefined
+    const launchedLoad = loadWhileUp(session, gateConfig, 'gate', archived)
     const result = await phase(session, 'helm-run', () =>
-      runGate({ ...settings, given: givenBaseline(plan), baselineOrigin: plan.origin, whileUp: launchedLoad?.hold, changedAnswers })
+      runGate({ ...settings, given, baselineOrigin: plan.origin, whileUp: launchedLoad?.hold, changedAnswers })
     )
-    report = await withLoadHalf(session, gateConfig, result.report, dir, 'gate', result.paths.baseline, launchedLoad)
+    const relaunch = relaunchForLoad(session, gateConfig, dir, settings.baseRef ?? null, archived)
+    report = await withLoadHalf(session, gateConfig, result.report, dir, 'gate', result.paths.baseline, launchedLoad, relaunch)
     report.notes.push(plan.note, ...gateFile.notes)
   } catch (error) {
     report = errorReport('The gate could not run.', [error], config?.statistics)
