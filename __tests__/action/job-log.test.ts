@@ -64,8 +64,9 @@ describe('JobLog', () => {
       '[candidate] c1',
       '[candidate] c2',
       '::endgroup::',
-      // A side that never started has no log: an empty group, no warning.
+      // A side that never started has no log: one line says so, no warning.
       '::group::helm-gate: baseline server output',
+      '[baseline server] (no output: it never started; the reason is in the report)',
       '::endgroup::'
     ])
   })

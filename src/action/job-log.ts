@@ -52,8 +52,11 @@ export class JobLog {
         const file = await open(log.file)
         for await (const line of file.readLines()) this.io.info(`${log.prefix} ${line}`)
       } catch (error) {
-        // A side that never started has no log; its error is in the report.
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.io.warning(`could not show ${log.title}: ${(error as Error).message}`)
+        // A side that never started has no log; its error is in the report. One line says so,
+        // instead of an empty group a reader would open for nothing.
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+          this.io.info(`${log.prefix} (no output: it never started; the reason is in the report)`)
+        else this.io.warning(`could not show ${log.title}: ${(error as Error).message}`)
       }
     }
   }
