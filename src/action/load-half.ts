@@ -13,6 +13,7 @@ import type { LoadPolicy } from './inputs.js'
 import { launchesAny, LoadWhileUp } from '../launch/load-while-up.js'
 import { runLaunchedLoad, type LaunchedLoadOptions } from '../launch/load-only.js'
 import type { Session } from './session.js'
+import { assertLaunchAllowed } from './launch-policy.js'
 
 export function wantsLoad(policy: LoadPolicy, mode: 'gate' | 'compare', config: GateConfig): boolean {
   if (policy === 'skip') return false
@@ -47,7 +48,8 @@ export async function withLoadHalf(
   const io = session.deps.io
   return session.jobLog.phase('load half', async () => {
     if (!launched) io.info('helm-gate: the load half starts (docs/load.md)')
-    if (relaunch) io.info('helm-gate: the quality half reused an archived baseline; both servers are launched again for the load half')
+    if (relaunch)
+      io.info('helm-gate: the servers the gate file launches are not up after the quality half: launching both for the load half')
     const measured = launched ? () => launched.result() : relaunch ? () => runLaunchedLoad(config, relaunch) : undefined
     const loaded = await runLoadHalf(config, evidence, { env: session.deps.env, progress: line => io.info(line), gateSetOutput, measured })
     return attachLoad(report, loaded.report)
@@ -65,15 +67,22 @@ export function loadWhileUp(session: Session, config: GateConfig, mode: 'gate' |
   return new LoadWhileUp(config, { env: session.deps.env, progress: line => session.deps.io.info(line) })
 }
 
-/** The launch of both servers for the load half alone, when the quality half reused an archived baseline. */
+/**
+ * The launch of both servers for the load half alone, when the quality half did not leave them up
+ * to measure (`needed`): it reused an archived baseline (mode gate), or its shards ran in other
+ * jobs (mode compare).
+ */
 export function relaunchForLoad(
   session: Session,
   config: GateConfig,
+  mode: 'gate' | 'compare',
   evidence: string,
   baseRef: string | null,
-  archivedBaseline: boolean
+  needed: boolean
 ): LaunchedLoadOptions | null {
-  if (!archivedBaseline || !launchesAny(config)) return null
+  if (!needed || !launchesAny(config) || !wantsLoad(session.settings.load, mode, config)) return null
+  // Mode compare launches nothing else, so the fork rule is checked here too.
+  assertLaunchAllowed(config, session.event, session.settings.allowForkLaunch)
   // Server logs append to the evidence folder's logs/<side>-server.log, after the quality half's.
   return { outDir: evidence, cwd: session.workDir, env: session.deps.env, progress: line => session.deps.io.info(line), baseRef }
 }

@@ -19,7 +19,7 @@ import { SIDES, type ChangedExample, type Report } from '../../model/report.js'
 import { errorReport } from '../../pipeline/error-report.js'
 import { runGate } from '../../pipeline/run-gate.js'
 import { evidenceDir } from '../evidence.js'
-import { withLoadHalf } from '../load-half.js'
+import { relaunchForLoad, withLoadHalf } from '../load-half.js'
 import { publish } from '../publish.js'
 import { sessionFingerprint } from '../launch-policy.js'
 import type { Session } from '../session.js'
@@ -102,7 +102,9 @@ export async function compareShardsMode(session: Session): Promise<ModeOutcome> 
         changedAnswers
       })
     )
-    report = await withLoadHalf(session, gateConfig, result.report, dir, 'compare', result.paths.baseline)
+    // The shards' servers are gone with their jobs: a launched gate's load half launches them here.
+    const relaunch = relaunchForLoad(session, gateConfig, 'compare', dir, settings.baseRef ?? null, true)
+    report = await withLoadHalf(session, gateConfig, result.report, dir, 'compare', result.paths.baseline, null, relaunch)
     report.notes.push(`Aggregated ${shards.count} shard(s).`, ...gateFile.notes)
   } catch (error) {
     report = errorReport('The sharded gate could not be aggregated.', [error], config?.statistics)

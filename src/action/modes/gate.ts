@@ -50,7 +50,7 @@ export async function gateMode(session: Session): Promise<ModeOutcome> {
     const result = await phase(session, 'helm-run', () =>
       runGate({ ...settings, given, baselineOrigin: plan.origin, whileUp: launchedLoad?.hold, changedAnswers })
     )
-    const relaunch = relaunchForLoad(session, gateConfig, dir, settings.baseRef ?? null, archived)
+    const relaunch = relaunchForLoad(session, gateConfig, 'gate', dir, settings.baseRef ?? null, archived)
     report = await withLoadHalf(session, gateConfig, result.report, dir, 'gate', result.paths.baseline, launchedLoad, relaunch)
     report.notes.push(plan.note, ...gateFile.notes)
   } catch (error) {
