@@ -43102,7 +43102,8 @@ function isEventPrefix(chunk, i, firstCharCode) {
  *   dispatch hook `onRequestStart`); the pool is sized to the concurrency and its connections are
  *   opened before the measured blocks, so no request pays for a TCP connect;
  * - a content chunk is timed when the socket data carrying it is delivered (all events in one
- *   delivery share that time);
+ *   delivery share that time); the delivery callback only stamps it and queues the bytes, and
+ *   the parsing runs once every socket that was ready has been read (`deliver`);
  * - TTFT stops at the first chunk that carries generated content (not the role-only chunk);
  * - latency stops when the stream ends after `[DONE]`; a stream that ends without it, an error
  *   event, a non-2xx status or the timeout make the request a failure.
@@ -43135,6 +43136,41 @@ function carriesContent(chunk) {
         return false;
     return !!(delta.content || delta.reasoning_content || delta.reasoning || (delta.tool_calls && delta.tool_calls.length > 0));
 }
+const END = 0;
+const ERROR = 1;
+/**
+ * Deliveries waiting to be parsed, in the order they reached JS: receiver, time, what. The socket
+ * callbacks of one poll phase only stamp and queue; the SSE parsing and JSON.parse run after them
+ * (setImmediate, the check phase), so when the chunks of many streams arrive at once (an engine
+ * step emits one per sequence) each is stamped as soon as its bytes reach JS, not after the
+ * parsing of the streams read before it. The stamps stay those of delivery, as before.
+ */
+const pending = [];
+let drainScheduled = false;
+function deliver(receiver, time, what) {
+    pending.push(receiver, time, what);
+    if (!drainScheduled) {
+        drainScheduled = true;
+        setImmediate(drainDeliveries);
+    }
+}
+/** Parses every queued delivery, in order (also run by a request's timeout before it fires). */
+function drainDeliveries() {
+    drainScheduled = false;
+    // Work done here may queue more (an abort's error): the loop reads the length afresh.
+    for (let i = 0; i < pending.length; i += 3) {
+        const receiver = pending[i];
+        const time = pending[i + 1];
+        const what = pending[i + 2];
+        if (what === END)
+            receiver.end(time);
+        else if (Buffer.isBuffer(what))
+            receiver.data(time, what);
+        else
+            receiver.error(time, what.error);
+    }
+    pending.length = 0;
+}
 function streamRequest(conn, body, timeoutMs) {
     const result = {
         status: 'error',
@@ -43152,6 +43188,7 @@ function streamRequest(conn, body, timeoutMs) {
     return new Promise(resolvePromise => {
         let settled = false;
         let done = false;
+        // The delivery time of the data being parsed.
         let now = 0;
         let controller = null;
         let errorBody = null;
@@ -43167,7 +43204,11 @@ function streamRequest(conn, body, timeoutMs) {
                 controller.abort(new Error(error ?? 'aborted'));
             resolvePromise(result);
         };
-        const timer = setTimeout(() => finish('timeout', `no complete answer within ${timeoutMs / 1000} s`), timeoutMs);
+        const timer = setTimeout(() => {
+            // Deliveries that reached JS before the deadline count: parse them first.
+            drainDeliveries();
+            finish('timeout', `no complete answer within ${timeoutMs / 1000} s`);
+        }, timeoutMs);
         const parser = createParser({
             onEvent(event) {
                 if (done || settled)
@@ -43205,6 +43246,29 @@ function streamRequest(conn, body, timeoutMs) {
             }
         });
         const decoder = new TextDecoder();
+        const receiver = {
+            data(time, data) {
+                if (settled)
+                    return;
+                now = time;
+                parser.feed(decoder.decode(data, { stream: true }));
+            },
+            end(time) {
+                if (settled)
+                    return;
+                now = time;
+                parser.feed(decoder.decode());
+                if (done)
+                    finish('ok', null);
+                else
+                    finish('error', 'the stream ended without [DONE]');
+            },
+            error(time, error) {
+                now = time;
+                if (!settled)
+                    finish('error', `the request failed: ${error.message}`);
+            }
+        };
         // undici's dispatch API: onRequestStart runs on the connection right before the request's
         // headers are written, so the clock starts there and not while the request waited in the pool.
         conn.pool.dispatch({ origin: conn.origin, path: conn.path, method: 'POST', headers: conn.headers, body }, {
@@ -43225,30 +43289,28 @@ function streamRequest(conn, body, timeoutMs) {
                     finish('error', `the server answered ${type || 'without a content type'} instead of a text/event-stream: it does not stream`);
                 }
             },
+            // The stream's own work per delivery: the time and a place in the queue (see `deliver`).
+            // `data` is a view of the socket's read buffer, which Node allocates afresh for every read.
             onResponseData(_c, data) {
-                now = performance.now();
                 if (errorBody !== null) {
                     if (errorBody.length < 1000)
                         errorBody += data.toString('utf8');
                     return;
                 }
-                parser.feed(decoder.decode(data, { stream: true }));
+                deliver(receiver, performance.now(), data);
             },
             onResponseEnd() {
-                now = performance.now();
                 if (errorBody !== null) {
+                    now = performance.now();
                     finish('error', `HTTP ${result.httpStatus}: ${errorBody.replace(/\s+/g, ' ').slice(0, 200)}`);
                     return;
                 }
-                parser.feed(decoder.decode());
-                if (done)
-                    finish('ok', null);
-                else
-                    finish('error', 'the stream ended without [DONE]');
+                deliver(receiver, performance.now(), END);
             },
             onResponseError(_c, error) {
+                // After the data that reached JS before it, as before the parsing was deferred.
                 if (!settled)
-                    finish('error', `the request failed: ${error.message}`);
+                    deliver(receiver, performance.now(), { kind: ERROR, error });
             }
         });
     });
