@@ -43162,12 +43162,18 @@ function drainDeliveries() {
         const receiver = pending[i];
         const time = pending[i + 1];
         const what = pending[i + 2];
-        if (what === END)
-            receiver.end(time);
-        else if (Buffer.isBuffer(what))
-            receiver.data(time, what);
-        else
-            receiver.error(time, what.error);
+        try {
+            if (what === END)
+                receiver.end(time);
+            else if (Buffer.isBuffer(what))
+                receiver.data(time, what);
+            else
+                receiver.error(time, what.error);
+        }
+        catch (error) {
+            // As when undici catches a throwing callback: that request fails, the others go on.
+            receiver.error(time, error instanceof Error ? error : new Error(String(error)));
+        }
     }
     pending.length = 0;
 }

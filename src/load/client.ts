@@ -124,9 +124,14 @@ function drainDeliveries(): void {
     const receiver = pending[i] as Receiver
     const time = pending[i + 1] as number
     const what = pending[i + 2] as Delivery
-    if (what === END) receiver.end(time)
-    else if (Buffer.isBuffer(what)) receiver.data(time, what)
-    else receiver.error(time, what.error)
+    try {
+      if (what === END) receiver.end(time)
+      else if (Buffer.isBuffer(what)) receiver.data(time, what)
+      else receiver.error(time, what.error)
+    } catch (error) {
+      // As when undici catches a throwing callback: that request fails, the others go on.
+      receiver.error(time, error instanceof Error ? error : new Error(String(error)))
+    }
   }
   pending.length = 0
 }
