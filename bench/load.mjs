@@ -9,8 +9,11 @@
 // for helm-gate (the bundled CLI, `helm-gate load`) and, when the bench venv exists
 // (bash bench/load-peers-env.sh), GuideLLM and AIPerf on the same engine.
 //
-//   node bench/load.mjs [--levels 1,64,256] [--venv /work/venvs/load-bench] [--no-peers]
+//   node bench/load.mjs [--levels 1,64,256] [--venv /work/venvs/load-bench] [--no-peers] [--pin]
 // Needs dist/ (npm run build). Writes its working files to a temporary directory.
+// --pin runs the engine on CPU 0 and the tool on CPU 1 (taskset), as when the engine has cores of
+// its own: on a 2-core machine the kernel otherwise wakes a reader on its writer's core, so each
+// process waits for the other's burst of writes (docs/load.md, "Where the rest of the error is").
 import { execFile, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
@@ -25,7 +28,8 @@ const { values } = parseArgs({
   options: {
     levels: { type: 'string', default: '1,64,256' },
     venv: { type: 'string', default: process.env.LOAD_BENCH_VENV ?? '/work/venvs/load-bench' },
-    'no-peers': { type: 'boolean', default: false }
+    'no-peers': { type: 'boolean', default: false },
+    pin: { type: 'boolean', default: false }
   }
 })
 const LEVELS = values.levels.split(',').map(Number)
@@ -41,6 +45,10 @@ const ENGINE_FLAGS = [
   ['--decode-per-seq-ms', ENGINE.decodePerSeqMs]
 ].flatMap(([flag, value]) => [flag, String(value)])
 const SERVER = join(root, 'test-support', 'fake-engine', 'server.mjs')
+const PIN = values.pin
+// With --pin: the engine on CPU 0, the tool (and its child processes) on CPU 1.
+const ENGINE_CPU = PIN ? ['taskset', '-c', '0'] : []
+const TOOL_CPU = PIN ? ['taskset', '-c', '1'] : []
 
 const quantile = (values, q) => {
   const a = [...values].sort((x, y) => x - y)
@@ -58,7 +66,8 @@ function exec(command, args, options = {}) {
 }
 
 async function startEngine() {
-  const child = spawn(process.execPath, [SERVER, '--port', '0', ...ENGINE_FLAGS], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const [command, ...prefix] = [...ENGINE_CPU, process.execPath]
+  const child = spawn(command, [...prefix, SERVER, '--port', '0', ...ENGINE_FLAGS], { stdio: ['ignore', 'pipe', 'inherit'] })
   const url = await new Promise((resolvePromise, reject) => {
     createInterface({ input: child.stdout }).on('line', line => {
       const m = /listening on (\S+)/.exec(line)
@@ -93,7 +102,7 @@ async function capacity() {
 
 /** Runs a command under GNU time: CPU seconds (user + system, children included) and peak RSS. */
 async function timed(command, args, env) {
-  const r = await exec('/usr/bin/time', ['-f', 'TIME %U %S %M', command, ...args], { env: { ...process.env, ...env } })
+  const r = await exec('/usr/bin/time', ['-f', 'TIME %U %S %M', ...TOOL_CPU, command, ...args], { env: { ...process.env, ...env } })
   const m = /TIME (\S+) (\S+) (\d+)\s*$/.exec(r.stderr)
   return { ...r, cpu: m ? Number(m[1]) + Number(m[2]) : NaN, rssMb: m ? Number(m[3]) / 1024 : NaN }
 }
@@ -227,7 +236,7 @@ async function main() {
   const rows = []
   const cap = await capacity()
   console.log(
-    `engine: ${JSON.stringify(ENGINE)}, ${PROMPT} prompt / ${OUTPUT} output tokens; capacity ${cap.toFixed(0)} output tok/s (every slot always occupied)`
+    `engine: ${JSON.stringify(ENGINE)}, ${PROMPT} prompt / ${OUTPUT} output tokens; capacity ${cap.toFixed(0)} output tok/s (every slot always occupied)${PIN ? '; engine on CPU 0, tool on CPU 1' : ''}`
   )
   const peers = !values['no-peers'] && existsSync(join(values.venv, 'bin', 'guidellm'))
   if (!values['no-peers'] && !peers) console.log(`peers skipped: no bench venv at ${values.venv} (bash bench/load-peers-env.sh)`)
