@@ -1,6 +1,6 @@
 import { resolve, join } from 'node:path';
 import { p as parseArgs, U as UsageError, l as loadGateConfig, r as requiredConfig, w as writeReportOutputs, e as exitCode } from './cli.js';
-import { a as assertFreshOutputFolder, l as launchedLoadFromArgs, r as runLoadHalf, b as loadOnlyReport } from './cli-out-folder.js';
+import { a as assertFreshOutputFolder, b as reportOnCancel, l as launchedLoadFromArgs, c as runLoadHalf, d as loadOnlyReport } from './cli-cancelled.js';
 import 'node:fs/promises';
 import 'node:string_decoder';
 import 'node:crypto';
@@ -71,12 +71,22 @@ async function loadCommand(argv, io) {
     const quiet = args.flags.has('quiet');
     const say = quiet ? () => { } : (line) => io.stderr(`${line}\n`);
     say(`helm-gate: load test, baseline vs candidate, output in ${outDir}`);
-    // A gate that launches its servers: started, load-tested while up and stopped (docs/launch.md).
-    const measured = launchedLoadFromArgs(config, outDir, args, io, say);
-    const outcome = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: null, measured });
-    const report = loadOnlyReport(config, outcome.report);
-    await writeReportOutputs(report, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io });
-    return exitCode(report.verdict);
+    const cancel = reportOnCancel(outDir, config.statistics, io, false);
+    // An error on the way is reported as itself, unless helm-gate is being cancelled: then the
+    // cancelled report is the one written (settle() waits for the signal handler to exit).
+    try {
+        // A gate that launches its servers: started, load-tested while up and stopped (docs/launch.md).
+        const measured = launchedLoadFromArgs(config, outDir, args, io, say);
+        const outcome = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: null, measured });
+        const report = loadOnlyReport(config, outcome.report);
+        await cancel.settle();
+        await writeReportOutputs(report, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io });
+        return exitCode(report.verdict);
+    }
+    catch (error) {
+        await cancel.settle();
+        throw error;
+    }
 }
 
 export { LOAD_USAGE, loadCommand };

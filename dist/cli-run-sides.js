@@ -42326,6 +42326,32 @@ function trackGroup(group) {
         disarmWhenIdle();
     };
 }
+/**
+ * Registers what to do when helm-gate is cancelled (SIGINT/SIGTERM): after every group is
+ * stopped, `hook` runs (all hooks together within a few seconds), then the process exits with
+ * 128 + the signal number. While a hook is registered the signals are handled even when no group
+ * is alive. Returns the function that unregisters it.
+ */
+function onCancel(hook) {
+    hooks.add(hook);
+    arm();
+    return () => {
+        hooks.delete(hook);
+        disarmWhenIdle();
+    };
+}
+/** `onCancel` for a unit of work that ends in a report: the hook writes the cancelled one. */
+function guardOnCancel(hook) {
+    const release = onCancel(hook);
+    return {
+        settle: () => {
+            if (received)
+                return new Promise(() => { });
+            release();
+            return Promise.resolve();
+        }
+    };
+}
 /** The signal that is cancelling helm-gate, or null. New launches refuse to start once it is set. */
 function cancelledBy() {
     return received;
@@ -45439,4 +45465,4 @@ function stampOf(date) {
         .replace(/\.\d+Z$/, 'Z');
 }
 
-export { DEFAULT_READINESS_TIMEOUT_MS as D, LoadWhileUp as L, PROD_ENV_FILES as P, SIDES$2 as S, VERDICT_RANK as V, attachIdentity as a, worstVerdict as b, runLoad as c, Launcher as d, runOnSchedule as e, fingerprint as f, runHelmProcess as g, helmRunEnv as h, decisiveLine as i, readLogTail as j, expandLaunch as k, launchesAny as l, manifestPath as m, routeUrl as n, pluginPythonPath as o, prepareRun as p, redactedFiles as q, runSides as r, sidesUpWhileHeld as s, displayCommand as t, resolveHelmRun as u, writeManifest as w };
+export { DEFAULT_READINESS_TIMEOUT_MS as D, LoadWhileUp as L, PROD_ENV_FILES as P, SIDES$2 as S, VERDICT_RANK as V, attachIdentity as a, worstVerdict as b, runLoad as c, Launcher as d, runOnSchedule as e, fingerprint as f, guardOnCancel as g, helmRunEnv as h, runHelmProcess as i, decisiveLine as j, readLogTail as k, launchesAny as l, manifestPath as m, expandLaunch as n, routeUrl as o, prepareRun as p, pluginPythonPath as q, runSides as r, sidesUpWhileHeld as s, redactedFiles as t, displayCommand as u, resolveHelmRun as v, writeManifest as w };

@@ -1,8 +1,8 @@
 import path, { resolve, join } from 'node:path';
-import { D as DEFAULT_STATISTICS, G as GateError, H as HELM_GATE_VERSION, c as compareOutputs, p as parseArgs, U as UsageError, r as requiredConfig, n as numberOption, l as loadGateConfig, w as writeReportOutputs, e as exitCode } from './cli.js';
+import { H as HELM_GATE_VERSION, c as compareOutputs, p as parseArgs, U as UsageError, r as requiredConfig, n as numberOption, l as loadGateConfig, w as writeReportOutputs, e as exitCode } from './cli.js';
 import { mkdir } from 'node:fs/promises';
 import { S as SIDES, r as runSides, m as manifestPath, f as fingerprint, w as writeManifest, a as attachIdentity, l as launchesAny, L as LoadWhileUp } from './cli-run-sides.js';
-import { a as assertFreshOutputFolder, l as launchedLoadFromArgs, r as runLoadHalf, b as loadOnlyReport, c as attachLoad } from './cli-out-folder.js';
+import { e as errorReport, r as runReport, a as assertFreshOutputFolder, b as reportOnCancel, l as launchedLoadFromArgs, c as runLoadHalf, d as loadOnlyReport, f as attachLoad } from './cli-cancelled.js';
 import 'node:string_decoder';
 import 'node:crypto';
 import 'node:fs';
@@ -28,60 +28,6 @@ import 'node:console';
 import 'node:timers';
 import 'node:dns';
 import 'node:readline';
-
-/**
- * A report for a gate that could not compare at all (the gate file is invalid, helm-run could
- * not start, the shards are incomplete). It has the error verdict, so it blocks like a failure,
- * and it still goes through the renderers, so the PR comment says what went wrong.
- */
-function issueFrom(error) {
-    if (error instanceof GateError) {
-        const issue = { code: error.code, message: error.message };
-        if (error.location.file)
-            issue.file = error.location.file;
-        if (error.location.field)
-            issue.field = error.location.field;
-        if (error.location.value !== undefined)
-            issue.value = String(error.location.value);
-        return issue;
-    }
-    return { code: 'internal', message: error instanceof Error ? error.message : String(error) };
-}
-function errorReport(headline, errors, statistics = DEFAULT_STATISTICS) {
-    return emptyReport('error', headline, errors, statistics);
-}
-/**
- * The report of a run that compares nothing (a shard, an archived baseline): pass only means
- * every side ran to completion, which is what mode run's `verdict` output promises.
- */
-function runReport(sides, complete, errors, statistics) {
-    const headline = complete
-        ? `The ${sides.join(' and ')} ran to completion; nothing was compared here.`
-        : `The ${sides.join(' and ')} did not run to completion: ${errors.map(e => issueFrom(e).message).join('; ') || 'see the logs'}`;
-    return emptyReport(complete ? 'pass' : 'error', headline, errors, statistics);
-}
-function emptyReport(verdict, headline, errors, statistics) {
-    return {
-        schema_version: 1,
-        tool: { name: 'helm-gate', version: HELM_GATE_VERSION },
-        verdict,
-        headline,
-        errors: errors.map(issueFrom),
-        warnings: [],
-        settings: {
-            confidence: statistics.confidence,
-            resamples: statistics.resamples,
-            seed: statistics.seed,
-            min_overlap: statistics.minOverlap,
-            interval: statistics.interval
-        },
-        baseline: { path: '', runs: [], deployment: null, helm_version: null },
-        candidate: { path: '', runs: [], deployment: null, helm_version: null },
-        comparisons: [],
-        efficiency: [],
-        notes: []
-    };
-}
 
 function sidesFailedReport(errors, statistics, baselinePath, candidatePath) {
     const report = errorReport(`The gate could not run both sides (${errors.length} error${errors.length === 1 ? '' : 's'}); nothing was compared, nothing passes.`, errors, statistics);
@@ -261,73 +207,84 @@ async function runCommand(argv, io) {
     const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', new Date().toISOString().replace(/[:.]/g, '-')));
     await assertFreshOutputFolder(outDir);
     const say = quiet ? () => { } : (line) => io.stderr(`${line}\n`);
-    if (only === 'load') {
+    const cancel = reportOnCancel(outDir, config.statistics, io, only !== 'load');
+    // An error on the way is reported as itself, unless helm-gate is being cancelled: then the
+    // cancelled report is the one written (settle() waits for the signal handler to exit).
+    try {
+        if (only === 'load') {
+            if (selfCheck)
+                throw new UsageError('usage.option', '--self-check measures the quality half; it does not combine with --only load');
+            say(`helm-gate: load test only, baseline vs candidate, output in ${outDir}`);
+            const measured = launchedLoadFromArgs(config, outDir, args, io, say);
+            const loaded = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: null, measured });
+            const loadReport = loadOnlyReport(config, loaded.report);
+            await cancel.settle();
+            await writeReportOutputs(loadReport, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io });
+            return exitCode(loadReport.verdict);
+        }
+        say(`helm-gate: ${selfCheck ? 'self-check (baseline against itself)' : 'baseline vs candidate'}, output in ${outDir}`);
+        const changedAnswers = new Map();
+        const wantsLoad = Boolean(config.load) && only !== 'quality' && !selfCheck;
+        // Launched servers are gone after the quality half: their load half runs while they are up.
+        const whileUp = wantsLoad && launchesAny(config) ? new LoadWhileUp(config, { env: io.env, progress: say }) : null;
+        const gate = await runGate({
+            config,
+            outDir,
+            mode: selfCheck ? 'cli run --self-check' : 'cli run',
+            selfCheck,
+            sequential: args.flags.has('sequential'),
+            baseRef: args.options.get('baseline-ref') ?? null,
+            readinessTimeoutMs: readySeconds === undefined ? undefined : readySeconds * 1000,
+            whileUp: whileUp?.hold,
+            examples: examples ?? 3,
+            changedAnswers,
+            log: args.flags.has('verbose') && !quiet ? say : undefined,
+            progress: say,
+            // The summary at the end lists every error; announcing them as they happen printed each twice.
+            announceErrors: false,
+            env: io.env,
+            cwd: io.cwd
+        });
+        let report = gate.report;
+        // report.json and report.md outlive the console: without this they read as an ordinary gate
+        // of two deployments, and the flip rate (the point of the self-check) would be lost.
         if (selfCheck)
-            throw new UsageError('usage.option', '--self-check measures the quality half; it does not combine with --only load');
-        say(`helm-gate: load test only, baseline vs candidate, output in ${outDir}`);
-        const measured = launchedLoadFromArgs(config, outDir, args, io, say);
-        const loaded = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: null, measured });
-        const loadReport = loadOnlyReport(config, loaded.report);
-        await writeReportOutputs(loadReport, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io });
-        return exitCode(loadReport.verdict);
+            report.notes.unshift(...selfCheckNotes(report));
+        // The performance half runs after the quality half, never at the same time (docs/load.md).
+        if (wantsLoad) {
+            if (!whileUp)
+                say('helm-gate: quality half done; the load half starts');
+            const measured = whileUp ? () => whileUp.result() : undefined;
+            const loaded = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: gate.paths.baseline, measured });
+            report = attachLoad(report, loaded.report);
+        }
+        await cancel.settle();
+        await writeReportOutputs(report, {
+            json: join(outDir, 'report.json'),
+            markdown: join(outDir, 'report.md'),
+            html: join(outDir, 'report.html'),
+            changed: changedAnswers,
+            quiet,
+            io
+        });
+        await writeExtraReports(report, args.options.get('json'), args.options.get('markdown'), io, args.options.get('html'), changedAnswers);
+        if (selfCheck && !quiet)
+            io.stdout(noiseFloor(report));
+        if (!quiet)
+            io.stdout(budgetAdvice(report, config.helm?.maxEvalInstances ?? null));
+        if (!quiet) {
+            io.stdout(`\nrun directories, logs (logs/), manifest.json and report.{json,md,html}: ${outDir}\n`);
+        }
+        // A self-check is a measurement, not a gate: its verdict compares a server with itself, so
+        // only an error (the runs or the comparison could not be made) is a failure.
+        if (selfCheck)
+            return report.verdict === 'error' ? exitCode('error') : 0;
+        return exitCode(report.verdict);
     }
-    say(`helm-gate: ${selfCheck ? 'self-check (baseline against itself)' : 'baseline vs candidate'}, output in ${outDir}`);
-    const changedAnswers = new Map();
-    const wantsLoad = Boolean(config.load) && only !== 'quality' && !selfCheck;
-    // Launched servers are gone after the quality half: their load half runs while they are up.
-    const whileUp = wantsLoad && launchesAny(config) ? new LoadWhileUp(config, { env: io.env, progress: say }) : null;
-    const gate = await runGate({
-        config,
-        outDir,
-        mode: selfCheck ? 'cli run --self-check' : 'cli run',
-        selfCheck,
-        sequential: args.flags.has('sequential'),
-        baseRef: args.options.get('baseline-ref') ?? null,
-        readinessTimeoutMs: readySeconds === undefined ? undefined : readySeconds * 1000,
-        whileUp: whileUp?.hold,
-        examples: examples ?? 3,
-        changedAnswers,
-        log: args.flags.has('verbose') && !quiet ? say : undefined,
-        progress: say,
-        // The summary at the end lists every error; announcing them as they happen printed each twice.
-        announceErrors: false,
-        env: io.env,
-        cwd: io.cwd
-    });
-    let report = gate.report;
-    // report.json and report.md outlive the console: without this they read as an ordinary gate
-    // of two deployments, and the flip rate (the point of the self-check) would be lost.
-    if (selfCheck)
-        report.notes.unshift(...selfCheckNotes(report));
-    // The performance half runs after the quality half, never at the same time (docs/load.md).
-    if (wantsLoad) {
-        if (!whileUp)
-            say('helm-gate: quality half done; the load half starts');
-        const measured = whileUp ? () => whileUp.result() : undefined;
-        const loaded = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: gate.paths.baseline, measured });
-        report = attachLoad(report, loaded.report);
+    catch (error) {
+        await cancel.settle();
+        throw error;
     }
-    await writeReportOutputs(report, {
-        json: join(outDir, 'report.json'),
-        markdown: join(outDir, 'report.md'),
-        html: join(outDir, 'report.html'),
-        changed: changedAnswers,
-        quiet,
-        io
-    });
-    await writeExtraReports(report, args.options.get('json'), args.options.get('markdown'), io, args.options.get('html'), changedAnswers);
-    if (selfCheck && !quiet)
-        io.stdout(noiseFloor(report));
-    if (!quiet)
-        io.stdout(budgetAdvice(report, config.helm?.maxEvalInstances ?? null));
-    if (!quiet) {
-        io.stdout(`\nrun directories, logs (logs/), manifest.json and report.{json,md,html}: ${outDir}\n`);
-    }
-    // A self-check is a measurement, not a gate: its verdict compares a server with itself, so
-    // only an error (the runs or the comparison could not be made) is a failure.
-    if (selfCheck)
-        return report.verdict === 'error' ? exitCode('error') : 0;
-    return exitCode(report.verdict);
 }
 /** For inconclusive comparisons: the instance budget that would make them decisive. */
 function budgetAdvice(report, current) {

@@ -5,12 +5,14 @@
  * this proves the bundle itself (plugin lookup from dist/, argv, process exit code).
  */
 import { describe, expect, it } from '@jest/globals'
+import { spawn } from 'node:child_process'
 import { readFile, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Report } from '../../src/model/report.js'
 import { helmAvailable, REPO_ROOT } from '../../test-support/fake-openai/harness.js'
 import { run } from '../support/spawn.js'
 import { freshDir, type GateSpec, useFakeServers, writeGateFile } from './gate-fixture.js'
+import { processesMentioning } from './launch-fixture.js'
 
 // The same entries as gate-verdicts.test.ts, so both files share one cached answer key.
 const ENTRIES = ['simple_mcqa', 'dyck_language:num_parenthesis_pairs=3']
@@ -103,5 +105,53 @@ describeHelm('dist/cli.js run end to end (real helm-run, fake servers)', () => {
     expect(result.report.verdict).toBe('fail')
     expect(result.code).toBe(1)
     expect((await candidate.state()).counters.completions).toBe(100)
+  }, 180_000)
+
+  it('Ctrl-C (SIGINT) mid-run stops both helm-runs and leaves a cancelled report in --out, exit 130', async () => {
+    // Slow answers keep helm-run busy long enough to be interrupted in the middle.
+    const baseline = await server({ accuracy: 1, latencyMs: 300 })
+    const candidate = await server({ accuracy: 1, latencyMs: 300 })
+    const dir = await freshDir('cli-cancel')
+    const config = await writeGateFile(dir, {
+      baseline: { baseUrl: baseline.baseUrl },
+      candidate: { baseUrl: candidate.baseUrl },
+      runs: [{ entry: DYCK, metric: 'exact_match_indicator', max_drop: 0.05 }],
+      maxEvalInstances: 60
+    })
+    const outDir = join(dir, 'out')
+    const child = spawn(process.execPath, [CLI, 'run', '--config', config, '--out', outDir], {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe']
+    })
+    let stderr = ''
+    const exited = new Promise<number | null>(resolve => child.on('close', code => resolve(code)))
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`helm-run never sent a request\n${stderr}`)), 120_000)
+      child.stderr.on('data', chunk => {
+        stderr += chunk
+        if (/\[baseline\] (\d+ requests done|run 1\/1)/.test(stderr)) {
+          clearTimeout(timer)
+          resolve()
+        }
+      })
+    })
+    child.kill('SIGINT')
+    expect(await exited).toBe(130)
+    expect(stderr).toContain('SIGINT received; stopping')
+    const report = JSON.parse(await readFile(join(outDir, 'report.json'), 'utf8')) as Report
+    expect(report.verdict).toBe('error')
+    expect(report.comparisons).toEqual([])
+    expect(report.errors.map(e => e.code)).toEqual(['run.cancelled'])
+    expect(report.errors[0].message).toContain(`received SIGINT before the gate finished`)
+    expect(await readFile(join(outDir, 'report.md'), 'utf8')).toContain('Cancelled: helm-gate received SIGINT')
+    expect(await readFile(join(outDir, 'report.html'), 'utf8')).toContain('run.cancelled')
+    expect(stderr).toContain(`cancelled; ${join(outDir, 'report.json')} says so`)
+    // helm-run's logs are kept and no helm-run survived: the servers stop receiving requests.
+    expect(await readFile(join(outDir, 'logs', 'baseline.log'), 'utf8')).not.toBe('')
+    expect(processesMentioning(outDir)).toEqual([])
+    const after = (await baseline.state()).counters.chat
+    await new Promise(resolve => setTimeout(resolve, 1_500))
+    expect((await baseline.state()).counters.chat).toBe(after)
+    expect(after).toBeLessThan(60)
   }, 180_000)
 })

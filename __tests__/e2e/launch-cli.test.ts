@@ -131,7 +131,7 @@ describeHelm('helm-gate run with launched deployments (real helm-run)', () => {
     await expectNothingAlive(fixture, manifest)
   }, 200_000)
 
-  it('SIGTERM to helm-gate mid-run stops the launched server and helm-run, keeping the logs', async () => {
+  it('SIGTERM to helm-gate mid-run stops the launched server and helm-run, keeping the logs and writing a cancelled report', async () => {
     const fixture = await launchFixture(key, { accuracy: 1, latencyMs: 200 }, { accuracy: 1 })
     const outDir = join(fixture.dir, '..', `${fixture.dir.split('/').pop()}-out`)
     const child = spawn(process.execPath, [CLI, 'run', '--config', GATE_PATH, '--out', outDir, '--baseline-ref', fixture.baseSha], {
@@ -155,6 +155,10 @@ describeHelm('helm-gate run with launched deployments (real helm-run)', () => {
     const code = await exited
     expect(code).toBe(143)
     expect(stderr).toContain('SIGTERM received; stopping')
+    // The output folder says it was cancelled (src/cli/cancelled.ts), after the groups were stopped.
+    const report = JSON.parse(await readFile(join(outDir, 'report.json'), 'utf8')) as { verdict: string; errors: { code: string }[] }
+    expect(report.verdict).toBe('error')
+    expect(report.errors.map(e => e.code)).toEqual(['run.cancelled'])
     const log = await readFile(join(outDir, 'logs', 'baseline-server.log'), 'utf8')
     expect(log).toContain('fake-openai listening')
     expect(log).toContain('baseline server stopped')

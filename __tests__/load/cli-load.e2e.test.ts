@@ -1,5 +1,6 @@
-/** `helm-gate load` through the bundled CLI: bad input and a server that does not stream. */
+/** `helm-gate load` through the bundled CLI: bad input, a server that does not stream, a cancelled load test. */
 import { afterEach, describe, expect, test } from '@jest/globals'
+import { spawn } from 'node:child_process'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -56,4 +57,40 @@ describe('helm-gate load', () => {
       await live.stop()
     }
   })
+
+  test('SIGTERM mid-test: exit 143 and a cancelled report, not a half-measured verdict', async () => {
+    engine = await startEngine()
+    dir = await mkdtemp(join(tmpdir(), 'helm-gate-load-cli-'))
+    const gate = join(dir, 'gate.yml')
+    // Many blocks: the test is cut after the first one.
+    await writeFile(
+      gate,
+      gateText(
+        engine.baseUrl,
+        engine.baseUrl,
+        'concurrency: [2]\nrequests_per_level: 800\nwarmup_requests: 0\nrepetitions: 100\nchecks:\n  - { metric: error_rate, max: 0 }'
+      )
+    )
+    const out = join(dir, 'out')
+    const child = spawn(process.execPath, [CLI, 'load', '--config', gate, '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let stderr = ''
+    const exited = new Promise<number | null>(resolve => child.on('close', code => resolve(code)))
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no block finished\n${stderr}`)), 60_000)
+      child.once('close', code => reject(new Error(`helm-gate load exited (${code}) before a block finished\n${stderr}`)))
+      child.stderr.on('data', chunk => {
+        stderr += chunk
+        if (/block 1\/\d+ \(baseline\)/.test(stderr)) {
+          clearTimeout(timer)
+          resolve()
+        }
+      })
+    })
+    child.kill('SIGTERM')
+    expect(await exited).toBe(143)
+    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'))
+    expect(report.verdict).toBe('error')
+    expect(report.errors.map((e: { code: string }) => e.code)).toEqual(['run.cancelled'])
+    expect(await readFile(join(out, 'report.md'), 'utf8')).toContain('Cancelled: helm-gate received SIGTERM')
+  }, 90_000)
 })

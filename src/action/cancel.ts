@@ -8,18 +8,10 @@
  */
 import type { StatisticsSettings } from '../config/types.js'
 import { GateError } from '../errors.js'
-import { cancelledBy, onCancel } from '../launch/registry.js'
+import { guardOnCancel, type CancelGuard } from '../launch/registry.js'
 import { errorReport } from '../pipeline/error-report.js'
 import type { Session } from './session.js'
 import { uploadEvidence, writeReports } from './steps.js'
-
-export interface CancelGuard {
-  /**
-   * Call when the mode's work is done, before it writes its own reports: unregisters the hook, or,
-   * when helm-gate is being cancelled, never resolves (the signal handler uploads and exits).
-   */
-  settle(): Promise<void>
-}
 
 export function evidenceOnCancel(
   session: Session,
@@ -27,7 +19,7 @@ export function evidenceOnCancel(
   artifactName: string,
   statistics: () => StatisticsSettings | undefined
 ): CancelGuard {
-  const release = onCancel(async signal => {
+  return guardOnCancel(async signal => {
     const cancelled = new GateError(
       'run.cancelled',
       `helm-gate received ${signal} (the job was cancelled) before the gate finished: every launched server and helm-run was stopped; the logs written until then are in the evidence`
@@ -36,11 +28,4 @@ export function evidenceOnCancel(
     await writeReports(session, report, dir, null)
     await uploadEvidence(session, artifactName, dir)
   })
-  return {
-    settle: () => {
-      if (cancelledBy()) return new Promise<void>(() => {})
-      release()
-      return Promise.resolve()
-    }
-  }
 }

@@ -61,6 +61,27 @@ export function onCancel(hook: CancelHook): () => void {
   }
 }
 
+export interface CancelGuard {
+  /**
+   * Call when the work is done, before writing its own reports: unregisters the hook, or, when
+   * helm-gate is being cancelled, never resolves (the signal handler runs the hook and exits), so
+   * the normal path cannot race the cancelled report.
+   */
+  settle(): Promise<void>
+}
+
+/** `onCancel` for a unit of work that ends in a report: the hook writes the cancelled one. */
+export function guardOnCancel(hook: CancelHook): CancelGuard {
+  const release = onCancel(hook)
+  return {
+    settle: () => {
+      if (received) return new Promise<void>(() => {})
+      release()
+      return Promise.resolve()
+    }
+  }
+}
+
 /** The signal that is cancelling helm-gate, or null. New launches refuse to start once it is set. */
 export function cancelledBy(): NodeJS.Signals | null {
   return received

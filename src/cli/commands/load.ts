@@ -13,6 +13,7 @@ import { launchedLoadFromArgs } from '../launched-load.js'
 import { parseArgs, requiredConfig } from '../args.js'
 import type { CliIo } from '../io.js'
 import { assertFreshOutputFolder } from '../out-folder.js'
+import { reportOnCancel } from '../cancelled.js'
 import { exitCode } from '../../model/publication.js'
 import { writeReportOutputs } from '../output.js'
 
@@ -54,10 +55,19 @@ export async function loadCommand(argv: string[], io: CliIo): Promise<number> {
   const quiet = args.flags.has('quiet')
   const say = quiet ? () => {} : (line: string) => io.stderr(`${line}\n`)
   say(`helm-gate: load test, baseline vs candidate, output in ${outDir}`)
-  // A gate that launches its servers: started, load-tested while up and stopped (docs/launch.md).
-  const measured = launchedLoadFromArgs(config, outDir, args, io, say)
-  const outcome = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: null, measured })
-  const report = loadOnlyReport(config, outcome.report)
-  await writeReportOutputs(report, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io })
-  return exitCode(report.verdict)
+  const cancel = reportOnCancel(outDir, config.statistics, io, false)
+  // An error on the way is reported as itself, unless helm-gate is being cancelled: then the
+  // cancelled report is the one written (settle() waits for the signal handler to exit).
+  try {
+    // A gate that launches its servers: started, load-tested while up and stopped (docs/launch.md).
+    const measured = launchedLoadFromArgs(config, outDir, args, io, say)
+    const outcome = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: null, measured })
+    const report = loadOnlyReport(config, outcome.report)
+    await cancel.settle()
+    await writeReportOutputs(report, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io })
+    return exitCode(report.verdict)
+  } catch (error) {
+    await cancel.settle()
+    throw error
+  }
 }

@@ -19,6 +19,7 @@ import type { CliIo } from '../io.js'
 import { exitCode } from '../../model/publication.js'
 import { writeReportOutputs } from '../output.js'
 import { assertFreshOutputFolder } from '../out-folder.js'
+import { reportOnCancel } from '../cancelled.js'
 
 export const RUN_USAGE = `usage: helm-gate run --config FILE [options]
 
@@ -84,68 +85,78 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', new Date().toISOString().replace(/[:.]/g, '-')))
   await assertFreshOutputFolder(outDir)
   const say = quiet ? () => {} : (line: string) => io.stderr(`${line}\n`)
-  if (only === 'load') {
-    if (selfCheck) throw new UsageError('usage.option', '--self-check measures the quality half; it does not combine with --only load')
-    say(`helm-gate: load test only, baseline vs candidate, output in ${outDir}`)
-    const measured = launchedLoadFromArgs(config, outDir, args, io, say)
-    const loaded = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: null, measured })
-    const loadReport = loadOnlyReport(config, loaded.report)
-    await writeReportOutputs(loadReport, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io })
-    return exitCode(loadReport.verdict)
-  }
-  say(`helm-gate: ${selfCheck ? 'self-check (baseline against itself)' : 'baseline vs candidate'}, output in ${outDir}`)
+  const cancel = reportOnCancel(outDir, config.statistics, io, only !== 'load')
+  // An error on the way is reported as itself, unless helm-gate is being cancelled: then the
+  // cancelled report is the one written (settle() waits for the signal handler to exit).
+  try {
+    if (only === 'load') {
+      if (selfCheck) throw new UsageError('usage.option', '--self-check measures the quality half; it does not combine with --only load')
+      say(`helm-gate: load test only, baseline vs candidate, output in ${outDir}`)
+      const measured = launchedLoadFromArgs(config, outDir, args, io, say)
+      const loaded = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: null, measured })
+      const loadReport = loadOnlyReport(config, loaded.report)
+      await cancel.settle()
+      await writeReportOutputs(loadReport, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io })
+      return exitCode(loadReport.verdict)
+    }
+    say(`helm-gate: ${selfCheck ? 'self-check (baseline against itself)' : 'baseline vs candidate'}, output in ${outDir}`)
 
-  const changedAnswers = new Map<string, ChangedExample[]>()
-  const wantsLoad = Boolean(config.load) && only !== 'quality' && !selfCheck
-  // Launched servers are gone after the quality half: their load half runs while they are up.
-  const whileUp = wantsLoad && launchesAny(config) ? new LoadWhileUp(config, { env: io.env, progress: say }) : null
-  const gate = await runGate({
-    config,
-    outDir,
-    mode: selfCheck ? 'cli run --self-check' : 'cli run',
-    selfCheck,
-    sequential: args.flags.has('sequential'),
-    baseRef: args.options.get('baseline-ref') ?? null,
-    readinessTimeoutMs: readySeconds === undefined ? undefined : readySeconds * 1000,
-    whileUp: whileUp?.hold,
-    examples: examples ?? 3,
-    changedAnswers,
-    log: args.flags.has('verbose') && !quiet ? say : undefined,
-    progress: say,
-    // The summary at the end lists every error; announcing them as they happen printed each twice.
-    announceErrors: false,
-    env: io.env,
-    cwd: io.cwd
-  })
-  let report = gate.report
-  // report.json and report.md outlive the console: without this they read as an ordinary gate
-  // of two deployments, and the flip rate (the point of the self-check) would be lost.
-  if (selfCheck) report.notes.unshift(...selfCheckNotes(report))
-  // The performance half runs after the quality half, never at the same time (docs/load.md).
-  if (wantsLoad) {
-    if (!whileUp) say('helm-gate: quality half done; the load half starts')
-    const measured = whileUp ? () => whileUp.result() : undefined
-    const loaded = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: gate.paths.baseline, measured })
-    report = attachLoad(report, loaded.report)
+    const changedAnswers = new Map<string, ChangedExample[]>()
+    const wantsLoad = Boolean(config.load) && only !== 'quality' && !selfCheck
+    // Launched servers are gone after the quality half: their load half runs while they are up.
+    const whileUp = wantsLoad && launchesAny(config) ? new LoadWhileUp(config, { env: io.env, progress: say }) : null
+    const gate = await runGate({
+      config,
+      outDir,
+      mode: selfCheck ? 'cli run --self-check' : 'cli run',
+      selfCheck,
+      sequential: args.flags.has('sequential'),
+      baseRef: args.options.get('baseline-ref') ?? null,
+      readinessTimeoutMs: readySeconds === undefined ? undefined : readySeconds * 1000,
+      whileUp: whileUp?.hold,
+      examples: examples ?? 3,
+      changedAnswers,
+      log: args.flags.has('verbose') && !quiet ? say : undefined,
+      progress: say,
+      // The summary at the end lists every error; announcing them as they happen printed each twice.
+      announceErrors: false,
+      env: io.env,
+      cwd: io.cwd
+    })
+    let report = gate.report
+    // report.json and report.md outlive the console: without this they read as an ordinary gate
+    // of two deployments, and the flip rate (the point of the self-check) would be lost.
+    if (selfCheck) report.notes.unshift(...selfCheckNotes(report))
+    // The performance half runs after the quality half, never at the same time (docs/load.md).
+    if (wantsLoad) {
+      if (!whileUp) say('helm-gate: quality half done; the load half starts')
+      const measured = whileUp ? () => whileUp.result() : undefined
+      const loaded = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: gate.paths.baseline, measured })
+      report = attachLoad(report, loaded.report)
+    }
+    await cancel.settle()
+    await writeReportOutputs(report, {
+      json: join(outDir, 'report.json'),
+      markdown: join(outDir, 'report.md'),
+      html: join(outDir, 'report.html'),
+      changed: changedAnswers,
+      quiet,
+      io
+    })
+    await writeExtraReports(report, args.options.get('json'), args.options.get('markdown'), io, args.options.get('html'), changedAnswers)
+    if (selfCheck && !quiet) io.stdout(noiseFloor(report))
+    if (!quiet) io.stdout(budgetAdvice(report, config.helm?.maxEvalInstances ?? null))
+    if (!quiet) {
+      io.stdout(`\nrun directories, logs (logs/), manifest.json and report.{json,md,html}: ${outDir}\n`)
+    }
+    // A self-check is a measurement, not a gate: its verdict compares a server with itself, so
+    // only an error (the runs or the comparison could not be made) is a failure.
+    if (selfCheck) return report.verdict === 'error' ? exitCode('error') : 0
+    return exitCode(report.verdict)
+  } catch (error) {
+    await cancel.settle()
+    throw error
   }
-  await writeReportOutputs(report, {
-    json: join(outDir, 'report.json'),
-    markdown: join(outDir, 'report.md'),
-    html: join(outDir, 'report.html'),
-    changed: changedAnswers,
-    quiet,
-    io
-  })
-  await writeExtraReports(report, args.options.get('json'), args.options.get('markdown'), io, args.options.get('html'), changedAnswers)
-  if (selfCheck && !quiet) io.stdout(noiseFloor(report))
-  if (!quiet) io.stdout(budgetAdvice(report, config.helm?.maxEvalInstances ?? null))
-  if (!quiet) {
-    io.stdout(`\nrun directories, logs (logs/), manifest.json and report.{json,md,html}: ${outDir}\n`)
-  }
-  // A self-check is a measurement, not a gate: its verdict compares a server with itself, so
-  // only an error (the runs or the comparison could not be made) is a failure.
-  if (selfCheck) return report.verdict === 'error' ? exitCode('error') : 0
-  return exitCode(report.verdict)
 }
 
 /** For inconclusive comparisons: the instance budget that would make them decisive. */
