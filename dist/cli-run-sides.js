@@ -44085,15 +44085,26 @@ function judgeProbes(run, probes) {
     for (const side of SIDES$1) {
         const problem = probes[side].problem;
         if (problem) {
-            const hint = side === 'baseline' && !probes.baseline.reachable
-                ? ' (the load half needs the baseline deployment live even when the quality half reuses an archived baseline; set load.baseline: optional to skip it instead)'
-                : '';
+            const hint = probes[side].reachable ? '' : unreachableHint(run.config, side);
             // Three different fixes, so three codes: start the server, fix its answers, enable streaming.
             const code = !probes[side].reachable ? 'load.unreachable' : probes[side].streaming ? 'load.probe' : 'load.not_streaming';
             return run.fail(code, `${side}: ${problem}${hint}`, `deployments.${side}.base_url`);
         }
     }
     return null;
+}
+/**
+ * What to do about a side that does not answer. A launched server was started by helm-gate and
+ * has died or stopped listening: its own output says why. A baseline that is not launched may be
+ * down because the quality half reused an archived baseline and nobody started it.
+ */
+function unreachableHint(config, side) {
+    if (config.launch?.sides[side])
+        return ` (the launched ${side} server is not answering: its output is in logs/${side}-server.log)`;
+    if (side === 'baseline') {
+        return ' (the load half needs the baseline deployment live even when the quality half reuses an archived baseline; set load.baseline: optional to skip it instead)';
+    }
+    return '';
 }
 /** The prompts of the run (the same for both sides: the streams are seeded). */
 async function workloadOf(run, options) {
