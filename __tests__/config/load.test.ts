@@ -154,6 +154,18 @@ describe('parseGateConfig', () => {
       'config.invalid'
     ],
     [
+      'a URL with a query',
+      'runs: [{entry: a, metric: m, max_drop: 0.1}]\ndeployments: {baseline: {api: chat, base_url: "http://x/v1?key=abc", model: m}, candidate: {api: chat, base_url: "http://x/v1", model: m}}',
+      'deployments.baseline.base_url',
+      'config.invalid'
+    ],
+    [
+      'a URL with a fragment',
+      'runs: [{entry: a, metric: m, max_drop: 0.1}]\ndeployments: {baseline: {api: chat, base_url: "http://x/v1", model: m}, candidate: {api: chat, base_url: "http://x/v1#top", model: m}}',
+      'deployments.candidate.base_url',
+      'config.invalid'
+    ],
+    [
       'a missing candidate',
       'runs: [{entry: a, metric: m, max_drop: 0.1}]\ndeployments: {baseline: {api: chat, base_url: "http://x/v1", model: m}}',
       'deployments.candidate',
@@ -179,6 +191,15 @@ describe('parseGateConfig', () => {
     expect(configError('').location.file).toBe('gate.yml')
     const yamlError = configError('runs: [unclosed')
     expect(yamlError.code).toBe('config.yaml')
+  })
+
+  it('does not echo the query of a base_url (it may carry a key)', () => {
+    const error = configError(
+      'runs: [{entry: a, metric: m, max_drop: 0.1}]\ndeployments: {baseline: {api: chat, base_url: "http://x:8000/v1?key=sk-abc", model: m}, candidate: {api: chat, base_url: "http://x/v1", model: m}}'
+    )
+    expect(error.describe()).toContain('must not have a query')
+    expect(error.describe()).toContain('x:8000')
+    expect(error.describe()).not.toContain('sk-abc')
   })
 
   it('does not echo a secret-looking api_key_env value', () => {

@@ -214,6 +214,15 @@ function parseDeployment(f: Fields, launches: Partial<Record<LaunchSide, LaunchS
   if (url.username || url.password) {
     f.fail('base_url', `${f.at('base_url')} must not embed credentials; use api_key_env`, url.host)
   }
+  // HELM's client and the load generator append /chat/completions to base_url: a query or
+  // fragment would end up in front of that path (and a query may carry a key, so it is not shown).
+  if (url.search || url.hash) {
+    f.fail(
+      'base_url',
+      `${f.at('base_url')} must not have a query (?...) or fragment (#...): give the API root such as http://host:8000/v1`,
+      url.host
+    )
+  }
   const model = f.string('model')
   const tokenizer = f.string('tokenizer', 'simple/tokenizer1') as string
   const maxSequenceLength = f.integer('max_sequence_length', 4096, 16)
