@@ -11,7 +11,7 @@ helm: { version: "0.5.16", max_eval_instances: 100, command: helm-run }
 deployments:
   baseline:
     api: chat
-    base_url: "http://127.0.0.1:8000/v1?api-version=1"
+    base_url: "http://127.0.0.1:8000/v1"
     model: served
     api_key_env: SERVE_KEY
     launch:
@@ -23,7 +23,7 @@ deployments:
       stop_command: [docker, stop, hg-base]
   candidate:
     api: chat
-    base_url: "http://127.0.0.1:8000/v1?api-version=1"
+    base_url: "http://127.0.0.1:8000/v1"
     model: served
     api_key_env: SERVE_KEY
     launch:
@@ -55,7 +55,7 @@ describe('helm-gate plan with launch', () => {
     )
     expect(text).toContain('checkout: base (a git worktree of --baseline-ref origin/main)')
     expect(text).toContain('env: CUDA_VISIBLE_DEVICES=0 HF_TOKEN=***')
-    expect(text).toContain('ready: GET http://127.0.0.1:8000/v1/models?api-version=*** must list served within 600 s')
+    expect(text).toContain('ready: GET http://127.0.0.1:8000/v1/models must list served within 600 s')
     expect(text).toContain('stop: SIGINT to the process group, SIGKILL after 30 s, then stop_command ["docker","stop","hg-base"]')
     expect(text).toContain('## candidate: launched by helm-gate (deployments.candidate.launch)')
     expect(text).toContain('"vllm/vllm-openai:v0.11.0","--quantization","fp8","--api-key","***"]')

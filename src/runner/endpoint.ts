@@ -1,8 +1,8 @@
 /**
  * URLs of a deployment's routes below its base URL (`{base_url}/models`, `{base_url}/version`).
- * Built with URL objects, not by appending text: a base URL may carry a query string (Azure's
- * `?api-version=...`, a gateway's key), and `${base_url}/models` would put the route inside the
- * query, probing the base path instead of /models.
+ * Built with URL objects, not by appending text. The gate file refuses a base_url with a query
+ * (HELM's OpenAI client appends the route after it: `/v1?api-version=1/chat/completions`), so
+ * keeping one here only matters for callers that pass other URLs.
  */
 
 /** `route` appended to the base URL's path; query, credentials and port kept. Throws on a bad URL. */
