@@ -1,4 +1,4 @@
-import { D as DEFAULT_STATISTICS, G as GateError, H as HELM_GATE_VERSION, I as InputError, C as ConfigError, U as UsageError, w as writeReportOutputs } from './cli.js';
+import { D as DEFAULT_STATISTICS, G as GateError, H as HELM_GATE_VERSION, a as reportSettings, I as InputError, C as ConfigError, U as UsageError, w as writeReportOutputs } from './cli.js';
 import { b as worstVerdict, V as VERDICT_RANK, c as runLoad, l as launchesAny, L as LoadWhileUp, d as Launcher, h as helmRunEnv, e as runOnSchedule, s as sidesUpWhileHeld, g as guardOnCancel } from './cli-run-sides.js';
 import { dirname, join, resolve } from 'node:path';
 import { createWriteStream } from 'node:fs';
@@ -44,13 +44,7 @@ function emptyReport(verdict, headline, errors, statistics) {
         headline,
         errors: errors.map(issueFrom),
         warnings: [],
-        settings: {
-            confidence: statistics.confidence,
-            resamples: statistics.resamples,
-            seed: statistics.seed,
-            min_overlap: statistics.minOverlap,
-            interval: statistics.interval
-        },
+        settings: reportSettings(statistics),
         baseline: { path: '', runs: [], deployment: null, helm_version: null },
         candidate: { path: '', runs: [], deployment: null, helm_version: null },
         comparisons: [],
@@ -93,13 +87,7 @@ function loadOnlyReport(config, load) {
         headline: `Performance half only. ${load.headline}`,
         errors: load.errors.map(e => ({ ...e })),
         warnings: load.warnings.map(w => ({ ...w })),
-        settings: {
-            confidence: config.statistics.confidence,
-            resamples: config.statistics.resamples,
-            seed: config.statistics.seed,
-            min_overlap: config.statistics.minOverlap,
-            interval: config.statistics.interval
-        },
+        settings: reportSettings(config.statistics),
         baseline: side('baseline'),
         candidate: side('candidate'),
         comparisons: [],

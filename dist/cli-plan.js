@@ -1,7 +1,7 @@
 import { join, delimiter, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { P as PROD_ENV_FILES, i as runHelmProcess, j as decisiveLine, k as readLogTail, n as expandLaunch, o as routeUrl, p as prepareRun, q as pluginPythonPath, f as fingerprint, t as redactedFiles, u as displayCommand, h as helmRunEnv, v as resolveHelmRun, D as DEFAULT_READINESS_TIMEOUT_MS } from './cli-run-sides.js';
-import { a as readRunDirectory, b as runMatchesEntry, s as streamJson, M as MIN_BOOTSTRAP_UNITS, i as instancesNeeded, d as binarySd, t as tangoInterval, f as twoSidedZ, G as GateError, g as redactUrl, p as parseArgs, r as requiredConfig, n as numberOption, l as loadGateConfig } from './cli.js';
+import { b as readRunDirectory, d as runMatchesEntry, s as streamJson, M as MIN_BOOTSTRAP_UNITS, i as instancesNeeded, f as binarySd, t as tangoInterval, g as twoSidedZ, G as GateError, h as redactUrl, p as parseArgs, r as requiredConfig, n as numberOption, l as loadGateConfig } from './cli.js';
 import { mkdtemp, mkdir, writeFile, readdir, rm } from 'node:fs/promises';
 import 'node:crypto';
 import 'node:child_process';

@@ -2,7 +2,7 @@ import require$$0$7, { writeFile, mkdir, mkdtemp, rm, realpath, readFile, access
 import { constants as constants$6, tmpdir } from 'node:os';
 import path, { basename, dirname, join, resolve, relative, isAbsolute, delimiter } from 'node:path';
 import require$$2$1, { createHash } from 'node:crypto';
-import { h as getDefaultExportFromCjs, G as GateError, C as ConfigError, g as redactUrl, S as ServerNotReadyError, j as redactUrlsIn, k as exp, m as log, o as abs, q as sqrt, u as isFiniteNumber, v as quantileSorted, x as createRandom, I as InputError, y as discoverRuns, R as RUN_FILES, z as HelmRunError, A as parseDocument, B as visit, E as isScalar, F as HIDDEN, J as looksLikeSecret, K as isCredentialKey, L as Scalar, N as parseYamlFile, O as stringify, a as readRunDirectory, b as runMatchesEntry } from './cli.js';
+import { S as SIDES$2, j as getDefaultExportFromCjs, G as GateError, C as ConfigError, h as redactUrl, k as ServerNotReadyError, m as redactUrlsIn, o as exp, q as log, u as abs, v as sqrt, x as isFiniteNumber, y as quantileSorted, z as createRandom, I as InputError, A as discoverRuns, R as RUN_FILES, B as HelmRunError, E as parseDocument, F as visit, J as isScalar, K as HIDDEN, L as looksLikeSecret, N as isCredentialKey, O as Scalar, P as parseYamlFile, Q as stringify, b as readRunDirectory, d as runMatchesEntry } from './cli.js';
 import { execFile, spawn } from 'node:child_process';
 import require$$0$1 from 'node:assert';
 import require$$1 from 'node:net';
@@ -92,13 +92,6 @@ function manifestPath(dir, to) {
         return null;
     return relative.split(path.sep).join('/');
 }
-
-/**
- * The report: one JSON document (schema_version 1) that every renderer (markdown, console,
- * check run, job summary) reads. Field names are snake_case because this is a published,
- * documented format (README "Report JSON"). Keep it stable: add fields, never rename them.
- */
-const SIDES$2 = ['baseline', 'candidate'];
 
 var undici = {exports: {}};
 
@@ -45476,4 +45469,4 @@ function stampOf(date) {
         .replace(/\.\d+Z$/, 'Z');
 }
 
-export { DEFAULT_READINESS_TIMEOUT_MS as D, LoadWhileUp as L, PROD_ENV_FILES as P, SIDES$2 as S, VERDICT_RANK as V, attachIdentity as a, worstVerdict as b, runLoad as c, Launcher as d, runOnSchedule as e, fingerprint as f, guardOnCancel as g, helmRunEnv as h, runHelmProcess as i, decisiveLine as j, readLogTail as k, launchesAny as l, manifestPath as m, expandLaunch as n, routeUrl as o, prepareRun as p, pluginPythonPath as q, runSides as r, sidesUpWhileHeld as s, redactedFiles as t, displayCommand as u, resolveHelmRun as v, writeManifest as w };
+export { DEFAULT_READINESS_TIMEOUT_MS as D, LoadWhileUp as L, PROD_ENV_FILES as P, VERDICT_RANK as V, attachIdentity as a, worstVerdict as b, runLoad as c, Launcher as d, runOnSchedule as e, fingerprint as f, guardOnCancel as g, helmRunEnv as h, runHelmProcess as i, decisiveLine as j, readLogTail as k, launchesAny as l, manifestPath as m, expandLaunch as n, routeUrl as o, prepareRun as p, pluginPythonPath as q, runSides as r, sidesUpWhileHeld as s, redactedFiles as t, displayCommand as u, resolveHelmRun as v, writeManifest as w };

@@ -1,7 +1,7 @@
 import path, { resolve, join } from 'node:path';
-import { H as HELM_GATE_VERSION, c as compareOutputs, p as parseArgs, U as UsageError, r as requiredConfig, n as numberOption, l as loadGateConfig, w as writeReportOutputs, e as exitCode } from './cli.js';
+import { S as SIDES, H as HELM_GATE_VERSION, c as compareOutputs, p as parseArgs, U as UsageError, r as requiredConfig, n as numberOption, l as loadGateConfig, w as writeReportOutputs, e as exitCode } from './cli.js';
 import { mkdir } from 'node:fs/promises';
-import { S as SIDES, r as runSides, m as manifestPath, f as fingerprint, w as writeManifest, a as attachIdentity, l as launchesAny, L as LoadWhileUp } from './cli-run-sides.js';
+import { r as runSides, m as manifestPath, f as fingerprint, w as writeManifest, a as attachIdentity, l as launchesAny, L as LoadWhileUp } from './cli-run-sides.js';
 import { e as errorReport, r as runReport, a as assertFreshOutputFolder, b as reportOnCancel, l as launchedLoadFromArgs, c as runLoadHalf, d as loadOnlyReport, f as attachLoad } from './cli-cancelled.js';
 import 'node:string_decoder';
 import 'node:crypto';

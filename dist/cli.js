@@ -8727,6 +8727,22 @@ async function discoverRuns(path) {
     return scan.runs;
 }
 
+/**
+ * The report: one JSON document (schema_version 1) that every renderer (markdown, console,
+ * check run, job summary) reads. Field names are snake_case because this is a published,
+ * documented format (README "Report JSON"). Keep it stable: add fields, never rename them.
+ */
+const SIDES = ['baseline', 'candidate'];
+function reportSettings(statistics) {
+    return {
+        confidence: statistics.confidence,
+        resamples: statistics.resamples,
+        seed: statistics.seed,
+        min_overlap: statistics.minOverlap,
+        interval: statistics.interval
+    };
+}
+
 /** Kept equal to package.json's version (a test checks it). */
 const HELM_GATE_VERSION = '0.1.0';
 
@@ -13123,13 +13139,7 @@ async function compareOutputs(baselinePath, candidatePath, config, options = {})
         headline: headline(verdict, comparisons, log),
         errors: log.errors,
         warnings: log.warnings,
-        settings: {
-            confidence: config.statistics.confidence,
-            resamples: config.statistics.resamples,
-            seed: config.statistics.seed,
-            min_overlap: config.statistics.minOverlap,
-            interval: config.statistics.interval
-        },
+        settings: reportSettings(config.statistics),
         baseline: sideInfo(baselinePath, sides.baseline),
         candidate: sideInfo(candidatePath, sides.candidate),
         comparisons,
@@ -15741,4 +15751,4 @@ main(process.argv.slice(2), processIo()).then(code => {
     process.exitCode = 2;
 });
 
-export { parseDocument as A, visit as B, ConfigError as C, DEFAULT_STATISTICS as D, isScalar as E, HIDDEN as F, GateError as G, HELM_GATE_VERSION as H, InputError as I, looksLikeSecret as J, isCredentialKey as K, Scalar as L, MIN_BOOTSTRAP_UNITS as M, parseYamlFile as N, stringify as O, RUN_FILES as R, ServerNotReadyError as S, UsageError as U, readRunDirectory as a, runMatchesEntry as b, compareOutputs as c, binarySd as d, exitCode as e, twoSidedZ as f, redactUrl as g, getDefaultExportFromCjs as h, instancesNeeded as i, redactUrlsIn as j, exp as k, loadGateConfig as l, log as m, numberOption as n, abs as o, parseArgs as p, sqrt as q, requiredConfig as r, streamJson as s, tangoInterval as t, isFiniteNumber as u, quantileSorted as v, writeReportOutputs as w, createRandom as x, discoverRuns as y, HelmRunError as z };
+export { discoverRuns as A, HelmRunError as B, ConfigError as C, DEFAULT_STATISTICS as D, parseDocument as E, visit as F, GateError as G, HELM_GATE_VERSION as H, InputError as I, isScalar as J, HIDDEN as K, looksLikeSecret as L, MIN_BOOTSTRAP_UNITS as M, isCredentialKey as N, Scalar as O, parseYamlFile as P, stringify as Q, RUN_FILES as R, SIDES as S, UsageError as U, reportSettings as a, readRunDirectory as b, compareOutputs as c, runMatchesEntry as d, exitCode as e, binarySd as f, twoSidedZ as g, redactUrl as h, instancesNeeded as i, getDefaultExportFromCjs as j, ServerNotReadyError as k, loadGateConfig as l, redactUrlsIn as m, numberOption as n, exp as o, parseArgs as p, log as q, requiredConfig as r, streamJson as s, tangoInterval as t, abs as u, sqrt as v, writeReportOutputs as w, isFiniteNumber as x, quantileSorted as y, createRandom as z };

@@ -134,17 +134,8 @@ export function writeSyntheticRun(dir, { model, values, runtimes, metric = 'f1_s
   return dir
 }
 
-/** A small deterministic generator (mulberry32) so benchmark data is the same on every run. */
-export function mulberry32(seed) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+// The same data on every run: mulberry32 (test-support), re-exported for the bench scripts.
+export { mulberry32 } from '../../test-support/mulberry32.mjs'
 
 /** Request times shaped like a served model's: log-normal around `medianSeconds`. */
 export function logNormalTimes(rand, n, medianSeconds, sigma = 0.4) {

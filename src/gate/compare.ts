@@ -9,7 +9,7 @@ import { resolve } from 'node:path'
 import { GateError } from '../errors.js'
 import { discoverRuns } from '../helm/read/discover.js'
 import type { RunDirectory } from '../helm/types.js'
-import type { ChangedExample, Comparison, EfficiencyEntry, Report, Verdict } from '../model/report.js'
+import { reportSettings, type ChangedExample, type Comparison, type EfficiencyEntry, type Report, type Verdict } from '../model/report.js'
 import { HELM_GATE_VERSION } from '../version.js'
 import { buildComparisons } from './comparisons.js'
 import { adapterDrift, displayName, scoringDrift } from './identity.js'
@@ -75,13 +75,7 @@ export async function compareOutputs(
     headline: headline(verdict, comparisons, log),
     errors: log.errors,
     warnings: log.warnings,
-    settings: {
-      confidence: config.statistics.confidence,
-      resamples: config.statistics.resamples,
-      seed: config.statistics.seed,
-      min_overlap: config.statistics.minOverlap,
-      interval: config.statistics.interval
-    },
+    settings: reportSettings(config.statistics),
     baseline: sideInfo(baselinePath, sides.baseline),
     candidate: sideInfo(candidatePath, sides.candidate),
     comparisons,

@@ -5,7 +5,7 @@
  */
 import type { GateConfig } from '../config/types.js'
 import type { LoadReport } from '../model/load-report.js'
-import type { Report } from '../model/report.js'
+import { reportSettings, type Report } from '../model/report.js'
 import { HELM_GATE_VERSION } from '../version.js'
 import { VERDICT_RANK as RANK, worstVerdict } from './compare.js'
 
@@ -40,13 +40,7 @@ export function loadOnlyReport(config: GateConfig, load: LoadReport): Report {
     headline: `Performance half only. ${load.headline}`,
     errors: load.errors.map(e => ({ ...e })),
     warnings: load.warnings.map(w => ({ ...w })),
-    settings: {
-      confidence: config.statistics.confidence,
-      resamples: config.statistics.resamples,
-      seed: config.statistics.seed,
-      min_overlap: config.statistics.minOverlap,
-      interval: config.statistics.interval
-    },
+    settings: reportSettings(config.statistics),
     baseline: side('baseline'),
     candidate: side('candidate'),
     comparisons: [],

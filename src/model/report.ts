@@ -6,6 +6,7 @@
 
 import type { ReportContext, SideIdentity } from './identity.js'
 import type { LoadReport } from './load-report.js'
+import type { StatisticsSettings } from '../config/types.js'
 
 export type Verdict = 'pass' | 'fail' | 'inconclusive' | 'error'
 
@@ -106,6 +107,25 @@ export interface SideInfo {
   identity?: SideIdentity
 }
 
+/** The statistics settings a report was computed with, as report.json names them. */
+export interface ReportSettings {
+  confidence: number
+  resamples: number
+  seed: number
+  min_overlap: number
+  interval: string
+}
+
+export function reportSettings(statistics: StatisticsSettings): ReportSettings {
+  return {
+    confidence: statistics.confidence,
+    resamples: statistics.resamples,
+    seed: statistics.seed,
+    min_overlap: statistics.minOverlap,
+    interval: statistics.interval
+  }
+}
+
 export interface Report {
   schema_version: 1
   tool: { name: 'helm-gate'; version: string }
@@ -114,13 +134,7 @@ export interface Report {
   headline: string
   errors: ReportIssue[]
   warnings: ReportIssue[]
-  settings: {
-    confidence: number
-    resamples: number
-    seed: number
-    min_overlap: number
-    interval: string
-  }
+  settings: ReportSettings
   baseline: SideInfo
   candidate: SideInfo
   comparisons: Comparison[]

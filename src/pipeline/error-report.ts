@@ -4,7 +4,7 @@
  * and it still goes through the renderers, so the PR comment says what went wrong.
  */
 import { GateError } from '../errors.js'
-import type { Report, ReportIssue, Side } from '../model/report.js'
+import { reportSettings, type Report, type ReportIssue, type Side } from '../model/report.js'
 import { DEFAULT_STATISTICS, type StatisticsSettings } from '../config/types.js'
 import { HELM_GATE_VERSION } from '../version.js'
 
@@ -42,13 +42,7 @@ function emptyReport(verdict: Report['verdict'], headline: string, errors: reado
     headline,
     errors: errors.map(issueFrom),
     warnings: [],
-    settings: {
-      confidence: statistics.confidence,
-      resamples: statistics.resamples,
-      seed: statistics.seed,
-      min_overlap: statistics.minOverlap,
-      interval: statistics.interval
-    },
+    settings: reportSettings(statistics),
     baseline: { path: '', runs: [], deployment: null, helm_version: null },
     candidate: { path: '', runs: [], deployment: null, helm_version: null },
     comparisons: [],

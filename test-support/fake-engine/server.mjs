@@ -18,6 +18,7 @@
 import { createServer } from 'node:http'
 import { parseArgs } from 'node:util'
 import { Engine, modelCapacity } from './engine.mjs'
+import { mulberry32 } from '../mulberry32.mjs'
 
 const NUMERIC = {
   'max-num-seqs': 'maxNumSeqs',
@@ -27,18 +28,6 @@ const NUMERIC = {
   'decode-per-seq-ms': 'decodePerSeqMs',
   'decode-speedup': 'decodeSpeedup',
   'eos-after': 'eosAfter'
-}
-
-/** A small deterministic generator (mulberry32) so error and stall choices repeat with the seed. */
-function generator(seed) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 const WORDS = ['the', 'of', 'and', 'to', 'in', 'is', 'it', 'that', 'for', 'on', 'was', 'with', 'as', 'at', 'be', 'by']
@@ -60,7 +49,7 @@ const KNOWN_KEYS = new Set([
  */
 export function createEngineHandler(options) {
   const engine = new Engine(options.engine)
-  const random = generator(options.seed ?? 0)
+  const random = mulberry32(options.seed ?? 0)
   const models = [].concat(options.model)
   let counter = 0
   function handle(req, res, text, arrival) {
