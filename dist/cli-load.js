@@ -1,6 +1,6 @@
 import { resolve, join } from 'node:path';
 import { p as parseArgs, U as UsageError, l as loadGateConfig, r as requiredConfig, w as writeReportOutputs, e as exitCode } from './cli.js';
-import { a as assertFreshOutputFolder, b as reportOnCancel, l as launchedLoadFromArgs, c as runLoadHalf, d as loadOnlyReport } from './cli-cancelled.js';
+import { a as assertFreshOutputFolder, b as reportOnCancel, l as launchedLoadFromArgs, c as runLoadHalf, d as loadOnlyReport, g as reportFailure } from './cli-unfinished-report.js';
 import 'node:fs/promises';
 import 'node:string_decoder';
 import 'node:crypto';
@@ -72,8 +72,9 @@ async function loadCommand(argv, io) {
     const say = quiet ? () => { } : (line) => io.stderr(`${line}\n`);
     say(`helm-gate: load test, baseline vs candidate, output in ${outDir}`);
     const cancel = reportOnCancel(outDir, config.statistics, io, false);
-    // An error on the way is reported as itself, unless helm-gate is being cancelled: then the
-    // cancelled report is the one written (settle() waits for the signal handler to exit).
+    // An error on the way is reported as itself (printed, and in the output folder), unless
+    // helm-gate is being cancelled: then the cancelled report is the one written (settle() waits
+    // for the signal handler to exit).
     try {
         // A gate that launches its servers: started, load-tested while up and stopped (docs/launch.md).
         const measured = launchedLoadFromArgs(config, outDir, args, io, say);
@@ -85,6 +86,7 @@ async function loadCommand(argv, io) {
     }
     catch (error) {
         await cancel.settle();
+        await reportFailure(outDir, error, config.statistics, io, false);
         throw error;
     }
 }

@@ -2,7 +2,7 @@ import path, { resolve, join } from 'node:path';
 import { S as SIDES, H as HELM_GATE_VERSION, c as compareOutputs, p as parseArgs, U as UsageError, r as requiredConfig, n as numberOption, l as loadGateConfig, w as writeReportOutputs, e as exitCode } from './cli.js';
 import { mkdir } from 'node:fs/promises';
 import { r as runSides, m as manifestPath, f as fingerprint, w as writeManifest, a as attachIdentity, l as launchesAny, L as LoadWhileUp } from './cli-run-sides.js';
-import { e as errorReport, r as runReport, a as assertFreshOutputFolder, b as reportOnCancel, l as launchedLoadFromArgs, c as runLoadHalf, d as loadOnlyReport, f as attachLoad } from './cli-cancelled.js';
+import { e as errorReport, r as runReport, a as assertFreshOutputFolder, b as reportOnCancel, l as launchedLoadFromArgs, c as runLoadHalf, d as loadOnlyReport, f as attachLoad, g as reportFailure } from './cli-unfinished-report.js';
 import 'node:string_decoder';
 import 'node:crypto';
 import 'node:fs';
@@ -208,8 +208,9 @@ async function runCommand(argv, io) {
     await assertFreshOutputFolder(outDir);
     const say = quiet ? () => { } : (line) => io.stderr(`${line}\n`);
     const cancel = reportOnCancel(outDir, config.statistics, io, only !== 'load');
-    // An error on the way is reported as itself, unless helm-gate is being cancelled: then the
-    // cancelled report is the one written (settle() waits for the signal handler to exit).
+    // An error on the way is reported as itself (printed, and in the output folder), unless
+    // helm-gate is being cancelled: then the cancelled report is the one written (settle() waits
+    // for the signal handler to exit).
     try {
         if (only === 'load') {
             if (selfCheck)
@@ -283,6 +284,7 @@ async function runCommand(argv, io) {
     }
     catch (error) {
         await cancel.settle();
+        await reportFailure(outDir, error, config.statistics, io, only !== 'load');
         throw error;
     }
 }

@@ -15370,6 +15370,8 @@ async function writeReportOutputs(report, opts) {
         await writeText(opts.html, renderHtml(report, opts.changed));
     if (opts.markdown)
         await writeText(opts.markdown, renderMarkdown(report, { maxLength: LIMITS.markdownFile }));
+    if (opts.print === false)
+        return;
     if (!opts.quiet)
         opts.io.stdout(renderConsole(report, { color: opts.color ?? false }));
     // --quiet prints nothing but errors: the summary is not printed, so the errors are, once each.

@@ -7,6 +7,7 @@
  */
 import { beforeAll, describe, expect, it } from '@jest/globals'
 import { spawn } from 'node:child_process'
+import { createServer } from 'node:http'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Report } from '../../src/model/report.js'
@@ -104,6 +105,7 @@ describeHelm('helm-gate run with launched deployments (real helm-run)', () => {
       { schedule: 'concurrent', candidateReadyTimeoutSeconds: 1 }
     )
     const result = await gate(fixture)
+    if (!result.report) throw new Error(`no report.json (exit ${result.code})\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`)
     expect(result.code).toBe(2)
     expect(result.report?.errors.map(e => e.code)).toContain('launch.ready_timeout')
     const manifest = await readManifest(result.outDir)
@@ -112,6 +114,27 @@ describeHelm('helm-gate run with launched deployments (real helm-run)', () => {
     expect(manifest?.launch?.sides.candidate?.stop?.stopped_at).toBeTruthy()
     expect(await readFile(join(result.outDir, 'logs', 'candidate-server.log'), 'utf8')).toContain('start delay 60000 ms')
     await expectNothingAlive(fixture, manifest)
+  }, 120_000)
+
+  it('something already answering at the candidate address: refused, the baseline stopped, the error in report.json and said once', async () => {
+    const fixture = await launchFixture(key, { accuracy: 1 }, { accuracy: 1 }, { schedule: 'concurrent' })
+    const port = Number([...fixture.gateText.matchAll(/127\.0\.0\.1:(\d+)\/v1/g)][1][1])
+    const squatter = createServer((_req, res) => res.end('{}'))
+    await new Promise<void>(resolve => squatter.listen(port, '127.0.0.1', resolve))
+    try {
+      const result = await gate(fixture)
+      expect(result.code).toBe(2)
+      if (!result.report)
+        throw new Error(`no report.json (exit ${result.code})\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`)
+      expect(result.report.verdict).toBe('error')
+      expect(result.report.errors.map(e => e.code)).toContain('launch.address_in_use')
+      expect(await readFile(join(result.outDir, 'report.md'), 'utf8')).toContain('already answers at')
+      // Said once, in the summary.
+      expect(`${result.stdout}${result.stderr}`.split('already answers at').length - 1).toBe(1)
+      await expectNothingAlive(fixture, await readManifest(result.outDir))
+    } finally {
+      await new Promise(resolve => squatter.close(resolve))
+    }
   }, 120_000)
 
   it('a side whose server dies mid-run fails; both servers are stopped and their logs kept', async () => {
@@ -155,7 +178,7 @@ describeHelm('helm-gate run with launched deployments (real helm-run)', () => {
     const code = await exited
     expect(code).toBe(143)
     expect(stderr).toContain('SIGTERM received; stopping')
-    // The output folder says it was cancelled (src/cli/cancelled.ts), after the groups were stopped.
+    // The output folder says it was cancelled (src/cli/unfinished-report.ts), after the groups were stopped.
     const report = JSON.parse(await readFile(join(outDir, 'report.json'), 'utf8')) as { verdict: string; errors: { code: string }[] }
     expect(report.verdict).toBe('error')
     expect(report.errors.map(e => e.code)).toEqual(['run.cancelled'])

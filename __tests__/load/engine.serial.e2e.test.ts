@@ -7,6 +7,7 @@ import { afterEach, describe, expect, test } from '@jest/globals'
 import { runLoad } from '../../src/load/run-load.js'
 import { quantile } from '../../src/stats/quantile.js'
 import { startEngine, type EngineOptions, type FakeEngine } from '../../test-support/fake-engine/harness.js'
+import { modelCapacity } from '../../test-support/fake-engine/engine.mjs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -83,7 +84,7 @@ checks:
     expect(report.sides.baseline.usage).toBe(true)
   }, 90_000)
 
-  test('a 1.6x faster decode: the throughput ratio interval contains 1.6 and the claim passes', async () => {
+  test("a 1.6x faster decode: the throughput ratio interval contains the engines' truth (1.59x at 16 streams) and the claim passes", async () => {
     const [b, c] = await pair({}, { decodeSpeedup: 1.6 })
     const { report } = await runLoad(
       // Five blocks a side: with three, the t interval (2 degrees of freedom) is so wide that one slow
@@ -96,8 +97,22 @@ checks:
       { env: {} }
     )
     const ratio = report.ratios.find(r => r.metric === 'output_tokens_per_second' && r.level === 16)!.ratio!
-    expect(ratio.low).toBeLessThanOrEqual(1.6)
-    expect(ratio.high).toBeGreaterThanOrEqual(1.6)
+    // The truth at 16 streams, from the engines' own model: a 1.6x faster decode gives about 1.59x
+    // the throughput, because prefill (the step that admits the 16 new requests) is not sped up.
+    // CI once saw [1.55, 1.598]: right about the engines, wrong about a truth of exactly 1.6.
+    const workload = { promptTokens: 50, outputTokens: 32, concurrency: 16 }
+    const truth = modelCapacity({ ...ENGINE, decodeSpeedup: 1.6 }, workload) / modelCapacity(ENGINE, workload)
+    expect(truth).toBeGreaterThan(1.58)
+    expect(truth).toBeLessThan(1.6)
+    expect(ratio.low).toBeLessThanOrEqual(truth)
+    expect(ratio.high).toBeGreaterThanOrEqual(truth)
+    // At 4 streams the same (1.598x).
+    const four = report.ratios.find(r => r.metric === 'output_tokens_per_second' && r.level === 4)!.ratio!
+    const truthAt4 =
+      modelCapacity({ ...ENGINE, decodeSpeedup: 1.6 }, { ...workload, concurrency: 4 }) /
+      modelCapacity(ENGINE, { ...workload, concurrency: 4 })
+    expect(four.low).toBeLessThanOrEqual(truthAt4)
+    expect(four.high).toBeGreaterThanOrEqual(truthAt4)
     expect(report.checks).toHaveLength(1)
     expect(report.checks[0].verdict).toBe('pass')
     expect(report.verdict).toBe('pass')

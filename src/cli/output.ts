@@ -19,6 +19,8 @@ export async function writeReportOutputs(
     html?: string | null
     changed?: ChangedAnswers
     quiet: boolean
+    /** false: write the files only (the caller prints the errors itself). */
+    print?: boolean
     io: CliIo
     color?: boolean
   }
@@ -26,6 +28,7 @@ export async function writeReportOutputs(
   if (opts.json) await writeText(opts.json, renderJson(report))
   if (opts.html) await writeText(opts.html, renderHtml(report, opts.changed))
   if (opts.markdown) await writeText(opts.markdown, renderMarkdown(report, { maxLength: LIMITS.markdownFile }))
+  if (opts.print === false) return
   if (!opts.quiet) opts.io.stdout(renderConsole(report, { color: opts.color ?? false }))
   // --quiet prints nothing but errors: the summary is not printed, so the errors are, once each.
   else for (const e of report.errors) opts.io.stderr(`helm-gate: error: ${e.message} [${e.code}]\n`)

@@ -142,13 +142,15 @@ function stepMs(o, running, admitted) {
  * The engine's capacity in output tokens per second: the model run in virtual time (no timers,
  * so a busy machine does not change it) with every slot always occupied, as by an ideal client
  * whose next request is waiting the moment a sequence finishes. Counted over the second half of
- * `cycles` request lifetimes, after the batch has settled.
+ * `cycles` request lifetimes, after the batch has settled. With `concurrency`, that many
+ * sequences in the loop instead of every slot: the truth of a closed-loop level (a decode
+ * speed-up is not quite the throughput speed-up, because prefill is not sped up).
  */
-export function modelCapacity(options, { promptTokens, outputTokens, cycles = 40 }) {
+export function modelCapacity(options, { promptTokens, outputTokens, cycles = 40, concurrency = undefined }) {
   const o = { ...DEFAULTS, ...options }
   const fresh = () => ({ promptTokens, left: outputTokens })
   let running = []
-  let waiting = Array.from({ length: o.maxNumSeqs }, fresh)
+  let waiting = Array.from({ length: Math.min(concurrency ?? o.maxNumSeqs, o.maxNumSeqs) }, fresh)
   let time = 0
   let tokens = 0
   const steps = cycles * outputTokens

@@ -70,14 +70,30 @@ export async function makeFixtureRepo(
 }
 
 /** A loopback port that was free a moment ago (the launched server binds it itself). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Ports handed out by this process: two fixtures (or two sides of one) never get the same one. */
+const handedOut = new Set<number>()
+
+/**
+ * A port for a server that starts later (a launched side). Drawn below Linux's ephemeral range
+ * (32768-60999): the tests running in parallel bind port 0 all the time, and one of them could be
+ * given a port from that range in the moment between this check and the launch, which the launch
+ * then refuses as an address already in use.
+ */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000)
+    if (handedOut.has(port)) continue
+    if (await bindable(port)) {
+      handedOut.add(port)
+      return port
+    }
+  }
+}
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise(resolve => {
     const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      server.close(() => resolve(port))
-    })
+    server.once('error', () => resolve(false))
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)))
   })
 }

@@ -13,7 +13,7 @@ import { launchedLoadFromArgs } from '../launched-load.js'
 import { parseArgs, requiredConfig } from '../args.js'
 import type { CliIo } from '../io.js'
 import { assertFreshOutputFolder } from '../out-folder.js'
-import { reportOnCancel } from '../cancelled.js'
+import { reportFailure, reportOnCancel } from '../unfinished-report.js'
 import { exitCode } from '../../model/publication.js'
 import { writeReportOutputs } from '../output.js'
 
@@ -56,8 +56,9 @@ export async function loadCommand(argv: string[], io: CliIo): Promise<number> {
   const say = quiet ? () => {} : (line: string) => io.stderr(`${line}\n`)
   say(`helm-gate: load test, baseline vs candidate, output in ${outDir}`)
   const cancel = reportOnCancel(outDir, config.statistics, io, false)
-  // An error on the way is reported as itself, unless helm-gate is being cancelled: then the
-  // cancelled report is the one written (settle() waits for the signal handler to exit).
+  // An error on the way is reported as itself (printed, and in the output folder), unless
+  // helm-gate is being cancelled: then the cancelled report is the one written (settle() waits
+  // for the signal handler to exit).
   try {
     // A gate that launches its servers: started, load-tested while up and stopped (docs/launch.md).
     const measured = launchedLoadFromArgs(config, outDir, args, io, say)
@@ -68,6 +69,7 @@ export async function loadCommand(argv: string[], io: CliIo): Promise<number> {
     return exitCode(report.verdict)
   } catch (error) {
     await cancel.settle()
+    await reportFailure(outDir, error, config.statistics, io, false)
     throw error
   }
 }

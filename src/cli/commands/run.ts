@@ -19,7 +19,7 @@ import type { CliIo } from '../io.js'
 import { exitCode } from '../../model/publication.js'
 import { writeReportOutputs } from '../output.js'
 import { assertFreshOutputFolder } from '../out-folder.js'
-import { reportOnCancel } from '../cancelled.js'
+import { reportFailure, reportOnCancel } from '../unfinished-report.js'
 
 export const RUN_USAGE = `usage: helm-gate run --config FILE [options]
 
@@ -86,8 +86,9 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   await assertFreshOutputFolder(outDir)
   const say = quiet ? () => {} : (line: string) => io.stderr(`${line}\n`)
   const cancel = reportOnCancel(outDir, config.statistics, io, only !== 'load')
-  // An error on the way is reported as itself, unless helm-gate is being cancelled: then the
-  // cancelled report is the one written (settle() waits for the signal handler to exit).
+  // An error on the way is reported as itself (printed, and in the output folder), unless
+  // helm-gate is being cancelled: then the cancelled report is the one written (settle() waits
+  // for the signal handler to exit).
   try {
     if (only === 'load') {
       if (selfCheck) throw new UsageError('usage.option', '--self-check measures the quality half; it does not combine with --only load')
@@ -155,6 +156,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     return exitCode(report.verdict)
   } catch (error) {
     await cancel.settle()
+    await reportFailure(outDir, error, config.statistics, io, only !== 'load')
     throw error
   }
 }

@@ -1,0 +1,315 @@
+import { D as DEFAULT_STATISTICS, G as GateError, H as HELM_GATE_VERSION, a as reportSettings, I as InputError, C as ConfigError, U as UsageError, w as writeReportOutputs } from './cli.js';
+import { b as worstVerdict, V as VERDICT_RANK, c as runLoad, l as launchesAny, L as LoadWhileUp, d as Launcher, h as helmRunEnv, e as runOnSchedule, s as sidesUpWhileHeld, g as guardOnCancel } from './cli-run-sides.js';
+import { dirname, join, resolve } from 'node:path';
+import { createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, rm, readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+
+/**
+ * A report for a gate that could not compare at all (the gate file is invalid, helm-run could
+ * not start, the shards are incomplete). It has the error verdict, so it blocks like a failure,
+ * and it still goes through the renderers, so the PR comment says what went wrong.
+ */
+function issueFrom(error) {
+    if (error instanceof GateError) {
+        const issue = { code: error.code, message: error.message };
+        if (error.location.file)
+            issue.file = error.location.file;
+        if (error.location.field)
+            issue.field = error.location.field;
+        if (error.location.value !== undefined)
+            issue.value = String(error.location.value);
+        return issue;
+    }
+    return { code: 'internal', message: error instanceof Error ? error.message : String(error) };
+}
+function errorReport(headline, errors, statistics = DEFAULT_STATISTICS) {
+    return emptyReport('error', headline, errors, statistics);
+}
+/**
+ * The report of a run that compares nothing (a shard, an archived baseline): pass only means
+ * every side ran to completion, which is what mode run's `verdict` output promises.
+ */
+function runReport(sides, complete, errors, statistics) {
+    const headline = complete
+        ? `The ${sides.join(' and ')} ran to completion; nothing was compared here.`
+        : `The ${sides.join(' and ')} did not run to completion: ${errors.map(e => issueFrom(e).message).join('; ') || 'see the logs'}`;
+    return emptyReport(complete ? 'pass' : 'error', headline, errors, statistics);
+}
+function emptyReport(verdict, headline, errors, statistics) {
+    return {
+        schema_version: 1,
+        tool: { name: 'helm-gate', version: HELM_GATE_VERSION },
+        verdict,
+        headline,
+        errors: errors.map(issueFrom),
+        warnings: [],
+        settings: reportSettings(statistics),
+        baseline: { path: '', runs: [], deployment: null, helm_version: null },
+        candidate: { path: '', runs: [], deployment: null, helm_version: null },
+        comparisons: [],
+        efficiency: [],
+        notes: []
+    };
+}
+
+function attachLoad(report, load) {
+    const quality = report.verdict;
+    const verdict = worstVerdict([quality, load.verdict]);
+    let headline;
+    if (verdict === 'pass')
+        headline = `Both halves pass. Quality: ${report.headline} ${load.headline}`;
+    else if (VERDICT_RANK[load.verdict] > VERDICT_RANK[quality])
+        headline = `Decided by the performance half. ${load.headline} (Quality: ${quality}.)`;
+    else if (VERDICT_RANK[quality] > VERDICT_RANK[load.verdict])
+        headline = `Decided by the quality half. ${report.headline} (Performance: ${load.verdict}.)`;
+    else
+        headline = `Both halves: ${verdict}. Quality: ${report.headline} ${load.headline}`;
+    const warnings = [...report.warnings, ...load.warnings.map(w => ({ ...w }))];
+    const errors = [...report.errors, ...load.errors.map(e => ({ ...e }))];
+    return { ...report, verdict, headline, errors, warnings, load };
+}
+/** The report of `helm-gate load` (or `run --only load`): the performance half alone. */
+function loadOnlyReport(config, load) {
+    const side = (s) => {
+        const d = config.deployments?.[s];
+        return {
+            path: d && d.kind === 'server' ? d.baseUrl : '',
+            runs: [],
+            deployment: d && d.kind === 'server' ? d.model : null,
+            helm_version: null
+        };
+    };
+    return {
+        schema_version: 1,
+        tool: { name: 'helm-gate', version: HELM_GATE_VERSION },
+        verdict: load.verdict,
+        headline: `Performance half only. ${load.headline}`,
+        errors: load.errors.map(e => ({ ...e })),
+        warnings: load.warnings.map(w => ({ ...w })),
+        settings: reportSettings(config.statistics),
+        baseline: side('baseline'),
+        candidate: side('candidate'),
+        comparisons: [],
+        efficiency: [],
+        notes: ['The quality half did not run (helm-gate load, or run --only load).'],
+        load
+    };
+}
+
+/** The raw per-request timings as JSONL in the output folder (and so in the evidence artifact). */
+const TIMINGS_FILE = 'load-timings.jsonl';
+const round = (x) => (x === null ? null : Math.round(x * 1000) / 1000);
+async function writeTimings(file, timings) {
+    try {
+        await mkdir(dirname(file), { recursive: true });
+        const out = createWriteStream(file);
+        for (const t of timings) {
+            const line = JSON.stringify({
+                side: t.side,
+                level: t.level,
+                block: t.block,
+                repetition: t.repetition,
+                index: t.index,
+                send_ms: round(t.send_ms),
+                ttft_ms: round(t.ttft_ms),
+                itl_ms: t.itl_ms.map(x => round(x)),
+                latency_ms: round(t.latency_ms),
+                output_tokens: t.output_tokens,
+                tokens_from: t.tokens_from,
+                prompt_tokens: t.prompt_tokens,
+                status: t.status,
+                error: t.error,
+                id: t.id
+            });
+            if (!out.write(`${line}\n`))
+                await new Promise(r => out.once('drain', () => r()));
+        }
+        await new Promise((resolvePromise, reject) => out.end((error) => (error ? reject(error) : resolvePromise())));
+    }
+    catch (error) {
+        throw new InputError('output.unwritable', `cannot write ${file}: ${error.message}`, { file });
+    }
+}
+
+/** The load half with its timings written into the output folder: for the CLI and the action. */
+/** Runs the load half and writes its timings (load-timings.jsonl) into `outDir`. */
+async function runLoadHalf(config, outDir, options) {
+    if (!config.load) {
+        throw new ConfigError('config.missing', 'the gate file has no load: section (the performance half)', {
+            file: config.source,
+            field: 'load'
+        });
+    }
+    const outcome = options.measured ? await options.measured() : await runLoad(config, options);
+    if (outcome.timings.length > 0) {
+        await writeTimings(join(outDir, TIMINGS_FILE), outcome.timings);
+        outcome.report.timings_file = TIMINGS_FILE;
+    }
+    return outcome;
+}
+
+/**
+ * The performance half alone (`helm-gate load`, `run --only load`) for a gate that launches its
+ * servers: start them on the gate file's schedule, run the load half while they are up (as in a
+ * full run, src/launch/load-while-up.ts), stop them on every path. No helm-run is involved.
+ * A side that cannot be launched is an error of the load half (its message quotes the server's
+ * log), never a pass.
+ */
+async function runLaunchedLoad(config, options) {
+    const keyNames = Object.values(config.deployments ?? {}).flatMap(d => (d.kind === 'server' && d.apiKeyEnv ? [d.apiKeyEnv] : []));
+    const secrets = keyNames.map(name => options.env[name]).filter((v) => typeof v === 'string' && v.length > 0);
+    const load = new LoadWhileUp(config, { env: options.env, progress: options.progress });
+    const tempDir = await mkdtemp(join(tmpdir(), 'helm-gate-'));
+    const errors = [];
+    let launcher = null;
+    try {
+        launcher = await Launcher.open({
+            config,
+            cwd: options.cwd,
+            env: helmRunEnv(options.env, keyNames),
+            baseRef: options.baseRef,
+            outDir: resolve(options.cwd, options.outDir),
+            secrets,
+            progress: options.progress,
+            tempDir
+        });
+        const open = launcher;
+        const launched = (side) => open?.launches(side) ?? false;
+        const schedule = options.sequential ? 'sequential' : (config.launch?.schedule ?? 'concurrent');
+        await runOnSchedule(['baseline', 'candidate'], schedule, {
+            up: async (side) => {
+                if (!launched(side))
+                    return true;
+                try {
+                    await open?.up(side);
+                    return true;
+                }
+                catch (error) {
+                    if (!(error instanceof GateError))
+                        throw error;
+                    errors.push(error);
+                    return false;
+                }
+            },
+            measure: async () => { },
+            hold: async (sides) => {
+                const up = sidesUpWhileHeld(sides.filter(launched), launched);
+                if (up.length > 0)
+                    await load.hold(up, {});
+            },
+            down: async (side) => {
+                if (launched(side))
+                    await open?.down(side);
+            }
+        });
+    }
+    finally {
+        await launcher?.close();
+        await rm(tempDir, { recursive: true, force: true });
+    }
+    const outcome = await load.result();
+    if (errors.length > 0) {
+        const report = outcome.report;
+        // One cause, one error: a side that could not be launched then did not answer the load probe.
+        const failed = errors.map(error => /^deployments\.(baseline|candidate)\./.exec(error.location.field ?? '')?.[0]).filter(Boolean);
+        report.errors = report.errors.filter(issue => !failed.some(prefix => issue.field?.startsWith(prefix)));
+        report.errors.unshift(...errors.map(error => ({ code: error.code, message: error.message })));
+        report.verdict = 'error';
+        report.headline = `Performance: error: ${errors[0].message.split('\n')[0]}`;
+    }
+    return outcome;
+}
+/** For `runLoadHalf`'s `measured`: the launched load half when the gate launches, else undefined. */
+function launchedLoadFor(config, options) {
+    return launchesAny(config) ? () => runLaunchedLoad(config, options) : undefined;
+}
+
+function launchedLoadFromArgs(config, outDir, args, io, say) {
+    const baseRef = args.options.get('baseline-ref') ?? null;
+    return launchedLoadFor(config, { outDir, cwd: io.cwd, env: io.env, progress: say, baseRef, sequential: args.flags.has('sequential') });
+}
+
+/**
+ * `run --out DIR` writes report.json, report.md, manifest.json, logs/ and one folder per side.
+ * A folder that already holds anything would be partly overwritten and partly mixed with the new
+ * run, so only a new or empty folder is accepted; the refusal names what is there, and says when
+ * it is an earlier helm-gate output (which must not be overwritten either: it is evidence).
+ */
+/** Files that only a helm-gate run writes at the top of its output folder. */
+const OWN_MARKERS = ['run-manifest.json', 'manifest.json'];
+const SHOWN = 6;
+async function assertFreshOutputFolder(dir) {
+    let entries;
+    try {
+        entries = await readdir(dir, { withFileTypes: true });
+    }
+    catch (error) {
+        if (error.code === 'ENOENT')
+            return;
+        if (error.code === 'ENOTDIR') {
+            throw new UsageError('usage.out_not_folder', `--out ${dir} is a file, not a folder`, { field: '--out', value: dir });
+        }
+        throw error;
+    }
+    if (entries.length === 0)
+        return;
+    const names = entries.map(entry => (entry.isDirectory() ? `${entry.name}/` : entry.name)).sort();
+    const shown = names.length > SHOWN ? `${names.slice(0, SHOWN).join(', ')} and ${names.length - SHOWN} more` : names.join(', ');
+    const own = names.some(name => OWN_MARKERS.includes(name));
+    throw new UsageError('usage.out_not_empty', `--out ${dir} is not empty: it holds ${own ? 'an earlier helm-gate output' : `${names.length} ${names.length === 1 ? 'entry' : 'entries'}`} (${shown}); give a new or empty folder`, { field: '--out', value: dir });
+}
+
+/**
+ * Every way `helm-gate run` / `load` can end leaves an output folder that says what happened, once
+ * the folder holds anything of the run (a server's log, a side's folder).
+ *
+ * Ctrl-C (SIGINT) or SIGTERM: The signal handler (src/launch/registry.ts) first stops every helm-run and
+ * launched server; then this hook writes an error report saying the run was cancelled next to
+ * the logs written so far, so the folder never reads as a gate that is still running or that
+ * silently ended, and the exit status is 128 + the signal's number.
+ */
+function reportOnCancel(outDir, statistics, io, html) {
+    return guardOnCancel(async (signal) => {
+        const cancelled = new GateError('run.cancelled', `helm-gate received ${signal} before the gate finished: every helm-run and launched server was stopped; nothing was compared, and the logs written until then are in ${join(outDir, 'logs')}`);
+        const report = errorReport(`Cancelled: helm-gate received ${signal} before the gate finished.`, [cancelled], statistics);
+        await writeReportOutputs(report, {
+            json: join(outDir, 'report.json'),
+            markdown: join(outDir, 'report.md'),
+            html: html ? join(outDir, 'report.html') : null,
+            // The summary of a cancelled run is its one error: printed as --quiet prints errors.
+            quiet: true,
+            io
+        });
+        io.stderr(`helm-gate: cancelled; ${join(outDir, 'report.json')} says so\n`);
+    });
+}
+/**
+ * An error that stopped the run (a launch refused because something already answers at the
+ * address, a side that could not start): report.json, report.md and report.html (for `run`) hold
+ * it next to the logs. Only into a folder the run has started to fill and has not yet reported
+ * in: a refusal before that (a usage error) leaves no folder behind. The error is printed once, by the command line's top level.
+ */
+async function reportFailure(outDir, error, statistics, io, html) {
+    const entries = await readdir(outDir).catch(() => []);
+    // A report already written (the run finished; a later copy, --json FILE, failed) is the
+    // evidence of what was measured: it is never replaced by the error of its copy.
+    if (entries.length === 0 || entries.includes('report.json'))
+        return;
+    const report = errorReport(`Error: the gate stopped before comparing: ${issueFrom(error).message}`, [error], statistics);
+    try {
+        await writeReportOutputs(report, {
+            json: join(outDir, 'report.json'),
+            markdown: join(outDir, 'report.md'),
+            html: html ? join(outDir, 'report.html') : null,
+            quiet: true,
+            print: false,
+            io
+        });
+    }
+    catch {
+        // The error being reported is the one that matters; the top level prints it either way.
+    }
+}
+
+export { assertFreshOutputFolder as a, reportOnCancel as b, runLoadHalf as c, loadOnlyReport as d, errorReport as e, attachLoad as f, reportFailure as g, launchedLoadFromArgs as l, runReport as r };
