@@ -126,39 +126,13 @@ const gate = time('helm-gate compare (node dist/cli.js)', process.execPath, [
   reportPath
 ])
 // The floor: what any Node process must do with these inputs before parsing or statistics (start,
-// read the four files, SHA-256 them for the manifest, look at every byte once in JavaScript).
+// read the four files, SHA-256 them for the manifest, look at every byte once in JavaScript), and
+// with FLOOR_RESAMPLES one bootstrap of the mean at its cheapest: a xorshift128 generator inlined,
+// two indices per 32-bit word, no checks; every resample draws n indices, as the gated interval
+// must. With FLOOR_CORES=2 a worker thread takes the candidate's files and half the resamples, the
+// main thread the rest: no process can do this work faster on this machine, so a target below it
+// is out of reach whatever the code does.
 const floorScript = `
-const { readFileSync } = require('node:fs')
-const { createHash } = require('node:crypto')
-let quotes = 0
-for (const file of process.argv.slice(1)) {
-  const bytes = readFileSync(file)
-  createHash('sha256').update(bytes).digest('hex')
-  for (let i = 0; i < bytes.length; i++) if (bytes[i] === 34) quotes++
-}
-if (process.env.FLOOR_RESAMPLES) {
-  // One bootstrap of the mean at its cheapest: a xorshift128 generator inlined, two indices per
-  // 32-bit word, no checks; every resample draws n indices, as the gated interval must.
-  const n = ${n}, resamples = Number(process.env.FLOOR_RESAMPLES), values = new Float64Array(n).map((_, i) => (i % 7) / 7)
-  let x = 123456789, y = 362436069, z = 521288629, w = 88675123, total = 0
-  const bucket = Math.floor(65536 / n), limit = bucket * n
-  for (let r = 0; r < resamples; r++) {
-    let sum = 0
-    for (let i = 0; i < n; ) {
-      const t = x ^ (x << 11); x = y; y = z; z = w; w = (w ^ (w >>> 19) ^ (t ^ (t >>> 8))) >>> 0
-      const high = w >>> 16, low = w & 0xffff
-      if (high < limit) { sum += values[(high / bucket) | 0]; i++ }
-      if (low < limit && i < n) { sum += values[(low / bucket) | 0]; i++ }
-    }
-    total += sum / n
-  }
-  quotes += total > 0 ? 0 : 1
-}
-console.log(quotes)`
-// The same floor on both cores: a worker thread takes the candidate's files and half the
-// resamples, the main thread the rest. No process can do this work faster on this machine, so a
-// target below it is out of reach whatever the code does.
-const twoCoreScript = `
 const { Worker, isMainThread, workerData, parentPort } = require('node:worker_threads')
 const work = (files, resamples) => {
   const { readFileSync } = require('node:fs')
@@ -184,24 +158,27 @@ const work = (files, resamples) => {
   }
   return quotes + (total > 0 ? 0 : 1)
 }
-if (isMainThread) {
+if (!isMainThread) parentPort.postMessage(work(workerData.files, workerData.resamples))
+else if (process.env.FLOOR_CORES !== '2') console.log(work(process.argv.slice(1), Number(process.env.FLOOR_RESAMPLES ?? 0)))
+else {
   const files = process.argv.slice(1), all = Number(process.env.FLOOR_RESAMPLES ?? 0), half = Math.floor(all / 2)
-  const worker = new Worker(process.env.FLOOR_SCRIPT, {
-    eval: true, workerData: { files: files.slice(2), resamples: all - half }
-  })
+  const worker = new Worker(process.env.FLOOR_SCRIPT, { eval: true, workerData: { files: files.slice(2), resamples: all - half } })
   const mine = work(files.slice(0, 2), half)
   worker.once('message', theirs => console.log(mine + theirs))
-} else parentPort.postMessage(work(workerData.files, workerData.resamples))
+}
 `
 const files = [bDir, cDir].flatMap(dir => [pis(dir), join(dir, 'scenario_state.json')])
-const floor = time('floor: node reads, hashes, scans bytes', process.execPath, ['-e', floorScript, ...files])
-process.env.FLOOR_SCRIPT = twoCoreScript
-const floor2 = time('floor on both cores', process.execPath, ['-e', twoCoreScript, ...files])
-process.env.FLOOR_RESAMPLES = String(resamples)
-const floorBoot = time('floor + one bare bootstrap', process.execPath, ['-e', floorScript, ...files])
-const floorBoot2 = time('floor + one bare bootstrap, both cores', process.execPath, ['-e', twoCoreScript, ...files])
-delete process.env.FLOOR_RESAMPLES
-delete process.env.FLOOR_SCRIPT
+process.env.FLOOR_SCRIPT = floorScript
+const floorRun = (label, cores, resamples_) => {
+  process.env.FLOOR_CORES = String(cores)
+  process.env.FLOOR_RESAMPLES = String(resamples_)
+  return time(label, process.execPath, ['-e', floorScript, ...files])
+}
+const floor = floorRun('floor: node reads, hashes, scans bytes', 1, 0)
+const floorBoot = floorRun('floor + one bare bootstrap', 1, resamples)
+const floor2 = floorRun('floor on both cores', 2, 0)
+const floorBoot2 = floorRun('floor + one bare bootstrap, both cores', 2, resamples)
+for (const name of ['FLOOR_SCRIPT', 'FLOOR_CORES', 'FLOOR_RESAMPLES']) delete process.env[name]
 const scipy = time('scipy.stats.bootstrap (b)', python, ['-c', scipyBootstrap, pis(bDir), pis(cDir), String(resamples)])
 // Plain Python takes tens of seconds: one round is enough to see the ratio.
 const plain = time('plain Python random.choice (a)', python, ['-c', plainPython, pis(bDir), pis(cDir), String(resamples)], 1)
