@@ -1,14 +1,14 @@
 import { resolve, join } from 'node:path';
-import { p as parseArgs, U as UsageError, l as loadGateConfig, r as requiredConfig, w as writeReportOutputs, e as exitCode } from './cli.js';
-import { a as assertFreshOutputFolder, b as reportOnCancel, l as launchedLoadFromArgs, c as runLoadHalf, d as loadOnlyReport, g as reportFailure } from './cli-unfinished-report.js';
+import { p as parseArgs, U as UsageError, l as loadGateConfig, r as requiredConfig } from './cli.js';
+import { a as assertFreshOutputFolder, b as reportingUnfinished, c as runLoadOnly } from './cli-unfinished-report.js';
 import 'node:fs/promises';
 import 'node:string_decoder';
 import 'node:crypto';
 import 'node:fs';
 import 'node:url';
 import 'node:worker_threads';
-import './cli-run-sides.js';
 import 'node:os';
+import './cli-run-sides.js';
 import 'node:child_process';
 import 'node:assert';
 import 'node:net';
@@ -71,24 +71,7 @@ async function loadCommand(argv, io) {
     const quiet = args.flags.has('quiet');
     const say = quiet ? () => { } : (line) => io.stderr(`${line}\n`);
     say(`helm-gate: load test, baseline vs candidate, output in ${outDir}`);
-    const cancel = reportOnCancel(outDir, config.statistics, io, false);
-    // An error on the way is reported as itself (printed, and in the output folder), unless
-    // helm-gate is being cancelled: then the cancelled report is the one written (settle() waits
-    // for the signal handler to exit).
-    try {
-        // A gate that launches its servers: started, load-tested while up and stopped (docs/launch.md).
-        const measured = launchedLoadFromArgs(config, outDir, args, io, say);
-        const outcome = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: null, measured });
-        const report = loadOnlyReport(config, outcome.report);
-        await cancel.settle();
-        await writeReportOutputs(report, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io });
-        return exitCode(report.verdict);
-    }
-    catch (error) {
-        await cancel.settle();
-        await reportFailure(outDir, error, config.statistics, io, false);
-        throw error;
-    }
+    return reportingUnfinished(outDir, config.statistics, io, false, cancel => runLoadOnly(config, outDir, args, io, say, cancel));
 }
 
 export { LOAD_USAGE, loadCommand };

@@ -2,7 +2,7 @@ import path, { resolve, join } from 'node:path';
 import { S as SIDES, H as HELM_GATE_VERSION, c as compareOutputs, p as parseArgs, U as UsageError, r as requiredConfig, n as numberOption, l as loadGateConfig, w as writeReportOutputs, e as exitCode } from './cli.js';
 import { mkdir } from 'node:fs/promises';
 import { r as runSides, m as manifestPath, f as fingerprint, w as writeManifest, a as attachIdentity, l as launchesAny, L as LoadWhileUp } from './cli-run-sides.js';
-import { e as errorReport, r as runReport, a as assertFreshOutputFolder, b as reportOnCancel, l as launchedLoadFromArgs, c as runLoadHalf, d as loadOnlyReport, f as attachLoad, g as reportFailure } from './cli-unfinished-report.js';
+import { e as errorReport, r as runReport, a as assertFreshOutputFolder, b as reportingUnfinished, c as runLoadOnly, d as runLoadHalf, f as attachLoad } from './cli-unfinished-report.js';
 import 'node:string_decoder';
 import 'node:crypto';
 import 'node:fs';
@@ -207,21 +207,12 @@ async function runCommand(argv, io) {
     const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', new Date().toISOString().replace(/[:.]/g, '-')));
     await assertFreshOutputFolder(outDir);
     const say = quiet ? () => { } : (line) => io.stderr(`${line}\n`);
-    const cancel = reportOnCancel(outDir, config.statistics, io, only !== 'load');
-    // An error on the way is reported as itself (printed, and in the output folder), unless
-    // helm-gate is being cancelled: then the cancelled report is the one written (settle() waits
-    // for the signal handler to exit).
-    try {
+    return reportingUnfinished(outDir, config.statistics, io, only !== 'load', async (cancel) => {
         if (only === 'load') {
             if (selfCheck)
                 throw new UsageError('usage.option', '--self-check measures the quality half; it does not combine with --only load');
             say(`helm-gate: load test only, baseline vs candidate, output in ${outDir}`);
-            const measured = launchedLoadFromArgs(config, outDir, args, io, say);
-            const loaded = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: null, measured });
-            const loadReport = loadOnlyReport(config, loaded.report);
-            await cancel.settle();
-            await writeReportOutputs(loadReport, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io });
-            return exitCode(loadReport.verdict);
+            return await runLoadOnly(config, outDir, args, io, say, cancel);
         }
         say(`helm-gate: ${selfCheck ? 'self-check (baseline against itself)' : 'baseline vs candidate'}, output in ${outDir}`);
         const changedAnswers = new Map();
@@ -281,12 +272,7 @@ async function runCommand(argv, io) {
         if (selfCheck)
             return report.verdict === 'error' ? exitCode('error') : 0;
         return exitCode(report.verdict);
-    }
-    catch (error) {
-        await cancel.settle();
-        await reportFailure(outDir, error, config.statistics, io, only !== 'load');
-        throw error;
-    }
+    });
 }
 /** For inconclusive comparisons: the instance budget that would make them decisive. */
 function budgetAdvice(report, current) {

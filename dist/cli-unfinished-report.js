@@ -1,9 +1,9 @@
-import { D as DEFAULT_STATISTICS, G as GateError, H as HELM_GATE_VERSION, a as reportSettings, I as InputError, C as ConfigError, U as UsageError, w as writeReportOutputs } from './cli.js';
-import { b as worstVerdict, V as VERDICT_RANK, c as runLoad, l as launchesAny, L as LoadWhileUp, d as Launcher, h as helmRunEnv, e as runOnSchedule, s as sidesUpWhileHeld, g as guardOnCancel } from './cli-run-sides.js';
 import { dirname, join, resolve } from 'node:path';
-import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rm, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { D as DEFAULT_STATISTICS, G as GateError, H as HELM_GATE_VERSION, a as reportSettings, I as InputError, C as ConfigError, w as writeReportOutputs, e as exitCode, U as UsageError } from './cli.js';
+import { b as worstVerdict, V as VERDICT_RANK, c as runLoad, l as launchesAny, L as LoadWhileUp, d as Launcher, h as helmRunEnv, e as runOnSchedule, s as sidesUpWhileHeld, g as guardOnCancel } from './cli-run-sides.js';
+import { createWriteStream } from 'node:fs';
 
 /**
  * A report for a gate that could not compare at all (the gate file is invalid, helm-run could
@@ -225,9 +225,31 @@ function launchedLoadFor(config, options) {
     return launchesAny(config) ? () => runLaunchedLoad(config, options) : undefined;
 }
 
-function launchedLoadFromArgs(config, outDir, args, io, say) {
+/**
+ * `load` and `run --only load`: the performance half alone, from the CLI's options. A gate that
+ * launches its servers has them started, load-tested while up and stopped (src/launch/load-only.ts).
+ */
+/** Runs the load half into `outDir` and writes its report; returns the exit status. */
+async function runLoadOnly(config, outDir, args, io, say, cancel) {
     const baseRef = args.options.get('baseline-ref') ?? null;
-    return launchedLoadFor(config, { outDir, cwd: io.cwd, env: io.env, progress: say, baseRef, sequential: args.flags.has('sequential') });
+    const measured = launchedLoadFor(config, {
+        outDir,
+        cwd: io.cwd,
+        env: io.env,
+        progress: say,
+        baseRef,
+        sequential: args.flags.has('sequential')
+    });
+    const outcome = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: null, measured });
+    const report = loadOnlyReport(config, outcome.report);
+    await cancel.settle();
+    await writeReportOutputs(report, {
+        json: join(outDir, 'report.json'),
+        markdown: join(outDir, 'report.md'),
+        quiet: args.flags.has('quiet'),
+        io
+    });
+    return exitCode(report.verdict);
 }
 
 /**
@@ -311,5 +333,23 @@ async function reportFailure(outDir, error, statistics, io, html) {
         // The error being reported is the one that matters; the top level prints it either way.
     }
 }
+/**
+ * Runs a command's work with both guards: the cancelled report on a signal, the error report on
+ * an error (which is still thrown, for the top level to print). `work` calls `cancel.settle()`
+ * before writing its own reports.
+ */
+async function reportingUnfinished(outDir, statistics, io, html, work) {
+    const cancel = reportOnCancel(outDir, statistics, io, html);
+    try {
+        return await work(cancel);
+    }
+    catch (error) {
+        // Unless helm-gate is being cancelled: then the cancelled report is the one written, and
+        // settle() waits for the signal handler to exit.
+        await cancel.settle();
+        await reportFailure(outDir, error, statistics, io, html);
+        throw error;
+    }
+}
 
-export { assertFreshOutputFolder as a, reportOnCancel as b, runLoadHalf as c, loadOnlyReport as d, errorReport as e, attachLoad as f, reportFailure as g, launchedLoadFromArgs as l, runReport as r };
+export { assertFreshOutputFolder as a, reportingUnfinished as b, runLoadOnly as c, runLoadHalf as d, errorReport as e, attachLoad as f, runReport as r };

@@ -9,27 +9,16 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { readFile } from 'node:fs/promises'
-import { connect } from 'node:net'
 import { join } from 'node:path'
 import type { Report } from '../../src/model/report.js'
 import { runAction } from '../../test-support/action-harness/harness.js'
 import { BASE_SHA, expectOutcome, GATE_PATH, useGateScenario } from '../../test-support/action-harness/scenario.js'
 import { REPO_ROOT } from '../../test-support/fake-openai/harness.js'
 import { freePort } from '../../test-support/launch/fixture-repo.js'
+import { listening } from '../support/listening.js'
 
 const harness = useGateScenario()
 const ENGINE = join(REPO_ROOT, 'test-support', 'fake-engine', 'server.mjs')
-
-function listening(port: number): Promise<boolean> {
-  return new Promise(resolve => {
-    const socket = connect(port, '127.0.0.1')
-    socket.once('connect', () => {
-      socket.destroy()
-      resolve(true)
-    })
-    socket.once('error', () => resolve(false))
-  })
-}
 
 function server(side: string, port: number): string {
   const command = JSON.stringify([process.execPath, ENGINE, '--port', String(port), '--model', 'ci-model'])

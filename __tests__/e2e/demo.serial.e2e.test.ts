@@ -6,25 +6,14 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
-import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Report } from '../../src/model/report.js'
 import { helmAvailable, REPO_ROOT } from '../../test-support/fake-openai/harness.js'
 import { run } from '../support/spawn.js'
+import { listening } from '../support/listening.js'
 
 const describeHelm = helmAvailable() ? describe : describe.skip
-
-function listening(port: number): Promise<boolean> {
-  return new Promise(resolve => {
-    const socket = connect(port, '127.0.0.1')
-    socket.once('connect', () => {
-      socket.destroy()
-      resolve(true)
-    })
-    socket.once('error', () => resolve(false))
-  })
-}
 
 describeHelm('npm run demo', () => {
   it('passes both halves, leaves the evidence in HELM_GATE_DEMO_OUT and stops its servers', async () => {

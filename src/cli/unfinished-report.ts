@@ -66,3 +66,27 @@ export async function reportFailure(
     // The error being reported is the one that matters; the top level prints it either way.
   }
 }
+
+/**
+ * Runs a command's work with both guards: the cancelled report on a signal, the error report on
+ * an error (which is still thrown, for the top level to print). `work` calls `cancel.settle()`
+ * before writing its own reports.
+ */
+export async function reportingUnfinished(
+  outDir: string,
+  statistics: StatisticsSettings,
+  io: CliIo,
+  html: boolean,
+  work: (cancel: CancelGuard) => Promise<number>
+): Promise<number> {
+  const cancel = reportOnCancel(outDir, statistics, io, html)
+  try {
+    return await work(cancel)
+  } catch (error) {
+    // Unless helm-gate is being cancelled: then the cancelled report is the one written, and
+    // settle() waits for the signal handler to exit.
+    await cancel.settle()
+    await reportFailure(outDir, error, statistics, io, html)
+    throw error
+  }
+}

@@ -7,15 +7,11 @@
 import { join, resolve } from 'node:path'
 import { loadGateConfig } from '../../config/load.js'
 import { UsageError } from '../../errors.js'
-import { loadOnlyReport } from '../../load/combine.js'
-import { runLoadHalf } from '../../load/run-half.js'
-import { launchedLoadFromArgs } from '../launched-load.js'
+import { runLoadOnly } from '../load-only.js'
 import { parseArgs, requiredConfig } from '../args.js'
 import type { CliIo } from '../io.js'
 import { assertFreshOutputFolder } from '../out-folder.js'
-import { reportFailure, reportOnCancel } from '../unfinished-report.js'
-import { exitCode } from '../../model/publication.js'
-import { writeReportOutputs } from '../output.js'
+import { reportingUnfinished } from '../unfinished-report.js'
 
 export const LOAD_USAGE = `usage: helm-gate load --config FILE [options]
 
@@ -55,21 +51,5 @@ export async function loadCommand(argv: string[], io: CliIo): Promise<number> {
   const quiet = args.flags.has('quiet')
   const say = quiet ? () => {} : (line: string) => io.stderr(`${line}\n`)
   say(`helm-gate: load test, baseline vs candidate, output in ${outDir}`)
-  const cancel = reportOnCancel(outDir, config.statistics, io, false)
-  // An error on the way is reported as itself (printed, and in the output folder), unless
-  // helm-gate is being cancelled: then the cancelled report is the one written (settle() waits
-  // for the signal handler to exit).
-  try {
-    // A gate that launches its servers: started, load-tested while up and stopped (docs/launch.md).
-    const measured = launchedLoadFromArgs(config, outDir, args, io, say)
-    const outcome = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: null, measured })
-    const report = loadOnlyReport(config, outcome.report)
-    await cancel.settle()
-    await writeReportOutputs(report, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io })
-    return exitCode(report.verdict)
-  } catch (error) {
-    await cancel.settle()
-    await reportFailure(outDir, error, config.statistics, io, false)
-    throw error
-  }
+  return reportingUnfinished(outDir, config.statistics, io, false, cancel => runLoadOnly(config, outDir, args, io, say, cancel))
 }

@@ -8,18 +8,18 @@ import { loadGateConfig } from '../../config/load.js'
 import { UsageError } from '../../errors.js'
 import type { Report } from '../../model/report.js'
 import { runGate } from '../../pipeline/run-gate.js'
-import { attachLoad, loadOnlyReport } from '../../load/combine.js'
+import { attachLoad } from '../../load/combine.js'
 import type { ChangedAnswers } from '../../report/html.js'
 import type { ChangedExample } from '../../model/report.js'
 import { numberOption, parseArgs, requiredConfig } from '../args.js'
 import { runLoadHalf } from '../../load/run-half.js'
 import { launchesAny, LoadWhileUp } from '../../launch/load-while-up.js'
-import { launchedLoadFromArgs } from '../launched-load.js'
+import { runLoadOnly } from '../load-only.js'
 import type { CliIo } from '../io.js'
 import { exitCode } from '../../model/publication.js'
 import { writeReportOutputs } from '../output.js'
 import { assertFreshOutputFolder } from '../out-folder.js'
-import { reportFailure, reportOnCancel } from '../unfinished-report.js'
+import { reportingUnfinished } from '../unfinished-report.js'
 
 export const RUN_USAGE = `usage: helm-gate run --config FILE [options]
 
@@ -85,20 +85,11 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', new Date().toISOString().replace(/[:.]/g, '-')))
   await assertFreshOutputFolder(outDir)
   const say = quiet ? () => {} : (line: string) => io.stderr(`${line}\n`)
-  const cancel = reportOnCancel(outDir, config.statistics, io, only !== 'load')
-  // An error on the way is reported as itself (printed, and in the output folder), unless
-  // helm-gate is being cancelled: then the cancelled report is the one written (settle() waits
-  // for the signal handler to exit).
-  try {
+  return reportingUnfinished(outDir, config.statistics, io, only !== 'load', async cancel => {
     if (only === 'load') {
       if (selfCheck) throw new UsageError('usage.option', '--self-check measures the quality half; it does not combine with --only load')
       say(`helm-gate: load test only, baseline vs candidate, output in ${outDir}`)
-      const measured = launchedLoadFromArgs(config, outDir, args, io, say)
-      const loaded = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: null, measured })
-      const loadReport = loadOnlyReport(config, loaded.report)
-      await cancel.settle()
-      await writeReportOutputs(loadReport, { json: join(outDir, 'report.json'), markdown: join(outDir, 'report.md'), quiet, io })
-      return exitCode(loadReport.verdict)
+      return await runLoadOnly(config, outDir, args, io, say, cancel)
     }
     say(`helm-gate: ${selfCheck ? 'self-check (baseline against itself)' : 'baseline vs candidate'}, output in ${outDir}`)
 
@@ -154,11 +145,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     // only an error (the runs or the comparison could not be made) is a failure.
     if (selfCheck) return report.verdict === 'error' ? exitCode('error') : 0
     return exitCode(report.verdict)
-  } catch (error) {
-    await cancel.settle()
-    await reportFailure(outDir, error, config.statistics, io, only !== 'load')
-    throw error
-  }
+  })
 }
 
 /** For inconclusive comparisons: the instance budget that would make them decisive. */
