@@ -286,23 +286,17 @@ async function assertFreshOutputFolder(dir) {
  * Every way `helm-gate run` / `load` can end leaves an output folder that says what happened, once
  * the folder holds anything of the run (a server's log, a side's folder).
  *
- * Ctrl-C (SIGINT) or SIGTERM: The signal handler (src/launch/registry.ts) first stops every helm-run and
- * launched server; then this hook writes an error report saying the run was cancelled next to
- * the logs written so far, so the folder never reads as a gate that is still running or that
- * silently ended, and the exit status is 128 + the signal's number.
+ * Ctrl-C (SIGINT) or SIGTERM: the signal handler (src/launch/registry.ts) first stops every
+ * helm-run and launched server; then the hook below writes an error report saying the run was
+ * cancelled next to the logs written so far, so the folder never reads as a gate that is still
+ * running or that silently ended, and the exit status is 128 + the signal's number.
  */
 function reportOnCancel(outDir, statistics, io, html) {
     return guardOnCancel(async (signal) => {
         const cancelled = new GateError('run.cancelled', `helm-gate received ${signal} before the gate finished: every helm-run and launched server was stopped; nothing was compared, and the logs written until then are in ${join(outDir, 'logs')}`);
         const report = errorReport(`Cancelled: helm-gate received ${signal} before the gate finished.`, [cancelled], statistics);
-        await writeReportOutputs(report, {
-            json: join(outDir, 'report.json'),
-            markdown: join(outDir, 'report.md'),
-            html: html ? join(outDir, 'report.html') : null,
-            // The summary of a cancelled run is its one error: printed as --quiet prints errors.
-            quiet: true,
-            io
-        });
+        // The summary of a cancelled run is its one error: printed as --quiet prints errors.
+        await writeInto(outDir, report, io, html, true);
         io.stderr(`helm-gate: cancelled; ${join(outDir, 'report.json')} says so\n`);
     });
 }
@@ -310,7 +304,8 @@ function reportOnCancel(outDir, statistics, io, html) {
  * An error that stopped the run (a launch refused because something already answers at the
  * address, a side that could not start): report.json, report.md and report.html (for `run`) hold
  * it next to the logs. Only into a folder the run has started to fill and has not yet reported
- * in: a refusal before that (a usage error) leaves no folder behind. The error is printed once, by the command line's top level.
+ * in: a refusal before that (a usage error) leaves no folder behind. The error is printed once,
+ * by the command line's top level.
  */
 async function reportFailure(outDir, error, statistics, io, html) {
     const entries = await readdir(outDir).catch(() => []);
@@ -320,14 +315,7 @@ async function reportFailure(outDir, error, statistics, io, html) {
         return;
     const report = errorReport(`Error: the gate stopped before comparing: ${issueFrom(error).message}`, [error], statistics);
     try {
-        await writeReportOutputs(report, {
-            json: join(outDir, 'report.json'),
-            markdown: join(outDir, 'report.md'),
-            html: html ? join(outDir, 'report.html') : null,
-            quiet: true,
-            print: false,
-            io
-        });
+        await writeInto(outDir, report, io, html, false);
     }
     catch {
         // The error being reported is the one that matters; the top level prints it either way.
@@ -350,6 +338,16 @@ async function reportingUnfinished(outDir, statistics, io, html, work) {
         await reportFailure(outDir, error, statistics, io, html);
         throw error;
     }
+}
+function writeInto(outDir, report, io, html, printErrors) {
+    return writeReportOutputs(report, {
+        json: join(outDir, 'report.json'),
+        markdown: join(outDir, 'report.md'),
+        html: html ? join(outDir, 'report.html') : null,
+        quiet: true,
+        print: printErrors,
+        io
+    });
 }
 
 export { assertFreshOutputFolder as a, reportingUnfinished as b, runLoadOnly as c, runLoadHalf as d, errorReport as e, attachLoad as f, runReport as r };

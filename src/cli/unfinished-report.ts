@@ -2,10 +2,10 @@
  * Every way `helm-gate run` / `load` can end leaves an output folder that says what happened, once
  * the folder holds anything of the run (a server's log, a side's folder).
  *
- * Ctrl-C (SIGINT) or SIGTERM: The signal handler (src/launch/registry.ts) first stops every helm-run and
- * launched server; then this hook writes an error report saying the run was cancelled next to
- * the logs written so far, so the folder never reads as a gate that is still running or that
- * silently ended, and the exit status is 128 + the signal's number.
+ * Ctrl-C (SIGINT) or SIGTERM: the signal handler (src/launch/registry.ts) first stops every
+ * helm-run and launched server; then the hook below writes an error report saying the run was
+ * cancelled next to the logs written so far, so the folder never reads as a gate that is still
+ * running or that silently ended, and the exit status is 128 + the signal's number.
  */
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -13,6 +13,7 @@ import type { StatisticsSettings } from '../config/types.js'
 import { GateError } from '../errors.js'
 import { guardOnCancel, type CancelGuard } from '../launch/registry.js'
 import { errorReport, issueFrom } from '../pipeline/error-report.js'
+import type { Report } from '../model/report.js'
 import type { CliIo } from './io.js'
 import { writeReportOutputs } from './output.js'
 
@@ -23,14 +24,8 @@ export function reportOnCancel(outDir: string, statistics: StatisticsSettings, i
       `helm-gate received ${signal} before the gate finished: every helm-run and launched server was stopped; nothing was compared, and the logs written until then are in ${join(outDir, 'logs')}`
     )
     const report = errorReport(`Cancelled: helm-gate received ${signal} before the gate finished.`, [cancelled], statistics)
-    await writeReportOutputs(report, {
-      json: join(outDir, 'report.json'),
-      markdown: join(outDir, 'report.md'),
-      html: html ? join(outDir, 'report.html') : null,
-      // The summary of a cancelled run is its one error: printed as --quiet prints errors.
-      quiet: true,
-      io
-    })
+    // The summary of a cancelled run is its one error: printed as --quiet prints errors.
+    await writeInto(outDir, report, io, html, true)
     io.stderr(`helm-gate: cancelled; ${join(outDir, 'report.json')} says so\n`)
   })
 }
@@ -39,7 +34,8 @@ export function reportOnCancel(outDir: string, statistics: StatisticsSettings, i
  * An error that stopped the run (a launch refused because something already answers at the
  * address, a side that could not start): report.json, report.md and report.html (for `run`) hold
  * it next to the logs. Only into a folder the run has started to fill and has not yet reported
- * in: a refusal before that (a usage error) leaves no folder behind. The error is printed once, by the command line's top level.
+ * in: a refusal before that (a usage error) leaves no folder behind. The error is printed once,
+ * by the command line's top level.
  */
 export async function reportFailure(
   outDir: string,
@@ -54,14 +50,7 @@ export async function reportFailure(
   if (entries.length === 0 || entries.includes('report.json')) return
   const report = errorReport(`Error: the gate stopped before comparing: ${issueFrom(error).message}`, [error], statistics)
   try {
-    await writeReportOutputs(report, {
-      json: join(outDir, 'report.json'),
-      markdown: join(outDir, 'report.md'),
-      html: html ? join(outDir, 'report.html') : null,
-      quiet: true,
-      print: false,
-      io
-    })
+    await writeInto(outDir, report, io, html, false)
   } catch {
     // The error being reported is the one that matters; the top level prints it either way.
   }
@@ -89,4 +78,15 @@ export async function reportingUnfinished(
     await reportFailure(outDir, error, statistics, io, html)
     throw error
   }
+}
+
+function writeInto(outDir: string, report: Report, io: CliIo, html: boolean, printErrors: boolean): Promise<void> {
+  return writeReportOutputs(report, {
+    json: join(outDir, 'report.json'),
+    markdown: join(outDir, 'report.md'),
+    html: html ? join(outDir, 'report.html') : null,
+    quiet: true,
+    print: printErrors,
+    io
+  })
 }
