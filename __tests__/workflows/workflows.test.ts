@@ -102,6 +102,15 @@ describe("helm-gate's own workflows", () => {
     expect(steps(workflow('.github/workflows/ci.yml')).map(s => s.run)).toContain('npm run lint')
   })
 
+  it(".ci/run runs the README's test command and only lint and the dist check besides", () => {
+    // Any other set-up step here would let CI pass where the README's command fails.
+    const commands = read('.ci/run')
+      .split('\n')
+      .filter(line => line !== '' && !/^(#|set |cd |echo )/.test(line))
+    expect(commands).toEqual(['npm ci --no-audit --no-fund', 'npm run --silent lint', 'bash scripts/check-dist.sh', 'npm test'])
+    expect(read('README.md')).toContain('npm ci && npm test ')
+  })
+
   it('run every check that .ci/run runs, so GitHub and the local CI cannot drift apart', () => {
     const commands = [...read('.ci/run').matchAll(/^(bash scripts\/[\w-]+\.sh|npm (?:run (?:--silent )?[\w:-]+|test|ci))\b/gm)].map(m =>
       m[1].replace('--silent ', '')
