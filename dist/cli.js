@@ -13793,6 +13793,132 @@ function formatFlips(comparison) {
 }
 
 /**
+ * The verdict in one line that names what decided it, with the figure: the check run's title, the
+ * first line of the job summary and the PR comment, the action's `decision` output and the last
+ * line of the console. With a `load:` section the overall verdict is the worse of two halves, and
+ * a line that counted only the quality comparisons ("Fail: 2/2 gated passed") contradicted
+ * itself whenever the performance half decided. Pure; the callers escape for their medium.
+ */
+const RANK = { pass: 0, inconclusive: 1, fail: 2, error: 3 };
+const MAX_MESSAGE$1 = 160;
+function decide(report) {
+    const load = report.load;
+    if (!load) {
+        const detail = qualityCounts(report, report.errors);
+        return finish(report.verdict, 'quality', detail);
+    }
+    // attachLoad appends the load half's errors after the quality half's own.
+    const qualityErrors = report.errors.slice(0, Math.max(0, report.errors.length - load.errors.length));
+    // helm-gate load (or run --only load): no quality half at all.
+    if (report.comparisons.length === 0 && qualityErrors.length === 0)
+        return finish(report.verdict, 'performance', performanceText(load, true));
+    // The deciding half comes first and takes its verdict from the line's first word; the other
+    // half says its own.
+    const quality = qualityVerdict(report, qualityErrors);
+    if (RANK[load.verdict] > RANK[quality]) {
+        return finish(report.verdict, 'performance', `${performanceText(load, true)}; ${qualityFigure(report, quality, qualityErrors)}`);
+    }
+    const decidedBy = RANK[quality] > RANK[load.verdict] ? 'quality' : 'both';
+    return finish(report.verdict, decidedBy, `${qualityFigure(report, quality, qualityErrors)}; ${performanceText(load, decidedBy === 'both')}`);
+}
+function finish(verdict, decidedBy, detail) {
+    const line = detail ? `${VERDICT_WORD[verdict]}: ${detail}` : VERDICT_WORD[verdict];
+    return { verdict, decidedBy, line: oneLine(line), detail: oneLine(detail) };
+}
+function oneLine(text) {
+    return text.replace(/\s+/g, ' ').trim();
+}
+/** The quality half's own verdict, as src/gate decides it, from what the joined report keeps. */
+function qualityVerdict(report, errors) {
+    const gated = report.comparisons.filter(c => c.gated);
+    if (errors.length > 0 || gated.length === 0)
+        return 'error';
+    if (gated.some(c => c.verdict === 'fail'))
+        return 'fail';
+    if (gated.some(c => c.verdict === 'inconclusive'))
+        return 'inconclusive';
+    return 'pass';
+}
+/** Without a load half: the counts the title has always shown (`1 error: 2/2 gated passed, …`). */
+function qualityCounts(report, errors) {
+    const gated = report.comparisons.filter(c => c.gated);
+    const count = (verdict) => gated.filter(c => c.verdict === verdict).length;
+    const parts = [];
+    if (errors.length > 0)
+        parts.push(`${formatCount(errors.length)} error${errors.length === 1 ? '' : 's'}`);
+    if (gated.length > 0) {
+        parts.push(`${formatCount(count('pass'))}/${formatCount(gated.length)} gated passed` +
+            (count('fail') > 0 ? `, ${formatCount(count('fail'))} failed` : '') +
+            (count('inconclusive') > 0 ? `, ${formatCount(count('inconclusive'))} inconclusive` : ''));
+    }
+    return parts.join(': ');
+}
+/** `quality 2/2 passed`, `quality 1/2 failed (run exact_match -0.12, tolerates -0.02)`, `quality (error message)`. */
+function qualityFigure(report, verdict, errors) {
+    const gated = report.comparisons.filter(c => c.gated);
+    const of = (v) => `${formatCount(gated.filter(c => c.verdict === v).length)}/${formatCount(gated.length)}`;
+    switch (verdict) {
+        case 'pass':
+            return `quality ${of('pass')} passed`;
+        case 'error':
+            // An error always decides, so the line's first word already says it.
+            return errors.length > 0 ? `quality (${clip(errors[0].message)}${more(errors.length)})` : 'quality (nothing was gated)';
+        case 'fail':
+        case 'inconclusive': {
+            const open = gated.filter(c => c.verdict === verdict);
+            const word = verdict === 'fail' ? 'failed' : 'inconclusive';
+            return `quality ${of(verdict)} ${word} (${comparisonFigure(open[0])}${more(open.length)})`;
+        }
+    }
+}
+function comparisonFigure(c) {
+    const name = [c.run, c.metric, c.split].filter(Boolean).join(' ');
+    const figure = `${clip(name, 80)} ${formatSigned(c.delta)}, tolerates ${formatSigned(marginOf(c))}`;
+    if (c.verdict !== 'inconclusive')
+        return figure;
+    return `${figure}; n = ${formatCount(c.n)}${c.n_needed !== null && Number.isFinite(c.n_needed) ? `, about ${formatCount(c.n_needed)} needed` : ''}`;
+}
+/**
+ * `performance 5/5 checks passed`; `performance (output_tokens_per_second 0.610× at c=16, needs ≥ 0.9×)`
+ * when it decides, `performance inconclusive (…)` when it does not.
+ */
+function performanceText(load, deciding) {
+    if (load.skipped)
+        return 'performance skipped (load.baseline: optional)';
+    const checks = load.checks;
+    if (load.verdict === 'pass')
+        return `performance ${formatCount(checks.length)}/${formatCount(checks.length)} checks passed`;
+    const half = deciding ? 'performance' : `performance ${load.verdict}`;
+    const open = checks.filter(c => c.verdict === load.verdict);
+    if (open.length > 0)
+        return `${half} (${checkFigure(load, open[0])}${more(open.length)})`;
+    // An error before any check could be evaluated: a side that does not answer, no streaming, ...
+    if (load.errors.length > 0)
+        return `${half} (${clip(load.errors[0].message)}${more(load.errors.length)})`;
+    return `performance ${load.verdict}`;
+}
+/** The measured figure against its threshold: `output_tokens_per_second 0.610× at c=16, needs ≥ 0.9×`. */
+function checkFigure(load, c) {
+    const at = `at ${levelLabel(load, c.level)}`;
+    const needs = `needs ${checkName(c).slice(c.metric.length + 1)}`;
+    if (c.verdict === 'error')
+        return `${c.metric} ${at}: ${clip(c.reason)}`;
+    if (c.kind === 'min' || c.kind === 'max')
+        return `${c.metric} ${loadValue(c.metric, c.candidate)} ${at}, ${needs}`;
+    if (!c.ratio)
+        return `${c.metric} ${at}: ${clip(c.reason)}`;
+    // A failed check's estimate says how far off it is; an inconclusive one needs its interval too.
+    const ratio = c.verdict === 'inconclusive' ? ratioText(c) : ratioText(c).split(' [')[0];
+    return `${c.metric} ${ratio} ${at}, ${needs}`;
+}
+function more(count) {
+    return count > 1 ? `, and ${formatCount(count - 1)} more` : '';
+}
+function clip(text, max = MAX_MESSAGE$1) {
+    return truncateText(oneLine(text), max);
+}
+
+/**
  * The report for a terminal: an aligned table (verdict, delta, interval, n, flips per
  * comparison), then errors and warnings, then the overall verdict as the last line, where a
  * reader's eye lands after a long run. Untrusted text is shown with control characters escaped,
@@ -13892,7 +14018,9 @@ function renderConsole(report, options) {
             out.push(`  ${paint('!', 'yellow')} ${issueLine$1(issue)}`);
     }
     const verdict = paint(VERDICT_WORD[report.verdict].toUpperCase(), TONE_OF[report.verdict]);
-    out.push('', `${paint('Overall:', 'bold')} ${verdict}: ${safe(report.headline, MAX_MESSAGE)}`);
+    // With two halves the last line names the one that decided and its figure (report/decision.ts).
+    const why = report.load ? decide(report).detail : report.headline;
+    out.push('', `${paint('Overall:', 'bold')} ${verdict}: ${safe(why, MAX_MESSAGE)}`);
     return `${out.join('\n')}\n`;
 }
 
@@ -14764,17 +14892,21 @@ function imageCell(image) {
 }
 
 /**
- * The "Performance" section of the PR comment (docs/load.md): the load half's verdict, one row
+ * The "Performance" section of the PR comment (docs/load.md): the load half's verdict and count, one row
  * per check (baseline, candidate, ratio with its interval, verdict), what an inconclusive check
  * needs, and the throughput/TTFT chart. Pure; every server-provided text is escaped.
  */
 function renderLoadMarkdown(load) {
     if (!load)
         return [];
-    const lines = [`### ${VERDICT_EMOJI[load.verdict]} Performance: ${VERDICT_WORD[load.verdict]}`, '', escapeInline(load.headline, 600), ''];
-    if (load.skipped) {
-        lines.push(`> [!WARNING]`, `> ${escapeInline(load.skipped, 600)}`, '');
-        return lines;
+    // Each thing once: the heading holds the verdict and the count, the table each check's figure
+    // and verdict, the list below it what an open check needs. The load half's own headline
+    // ("Performance: pass: all 5 load checks passed.") would repeat the heading, so it is not shown.
+    if (load.skipped)
+        return ['### ⚠️ Performance: Skipped', '', `> [!WARNING]`, `> ${escapeInline(load.skipped, 600)}`, ''];
+    const lines = [`### ${VERDICT_EMOJI[load.verdict]} Performance: ${VERDICT_WORD[load.verdict]}${countText(load)}`, ''];
+    if (load.checks.length === 0 && load.errors.length > 0) {
+        lines.push(`No check could be evaluated: the load half stopped with ${load.errors.length === 1 ? 'the error' : 'the errors'} listed above.`, '');
     }
     if (load.checks.length > 0) {
         lines.push(`| check | level | baseline | candidate | ratio [${formatLevel(load.settings.confidence)} interval] | verdict |`, '|---|---|--:|--:|---|---|');
@@ -14796,6 +14928,17 @@ function renderLoadMarkdown(load) {
         lines.push(`- ${escapeInline(note, 400)}`);
     lines.push('');
     return lines;
+}
+/** ` (1 of 2 checks failed)`: how many checks share the section's verdict. */
+function countText(load) {
+    const n = load.checks.length;
+    if (n === 0)
+        return '';
+    const same = load.checks.filter(c => c.verdict === load.verdict).length;
+    const word = { pass: 'passed', fail: 'failed', inconclusive: 'inconclusive', error: 'could not be evaluated' }[load.verdict];
+    if (same === 0)
+        return '';
+    return same === n ? ` (${n === 1 ? 'the check' : `all ${n} checks`} ${word})` : ` (${same} of ${n} checks ${word})`;
 }
 
 /**
@@ -14886,13 +15029,19 @@ function verdictCell(comparison) {
         return 'ℹ️ info';
     return `${VERDICT_EMOJI[comparison.verdict]} ${comparison.verdict}`;
 }
-/** Marker, verdict heading, headline sentence and the error and warning counts. */
+/** Marker, verdict heading, headline sentence (one half) and the error and warning counts. */
 function headlineBlock(report) {
     const counts = [
         `**${plural(report.errors.length, 'error', 'errors')}**`,
         plural(report.warnings.length, 'warning', 'warnings'),
         `${plural(report.comparisons.length, 'comparison', 'comparisons')} (${formatCount(report.comparisons.filter(c => c.gated).length)} gated)`
     ];
+    if (report.load) {
+        // Two halves: the heading says which one decided and its figure (report/decision.ts), so the
+        // joined headline sentence ("Decided by the performance half. …") would only repeat it; each
+        // half's detail follows in its own section.
+        return [`## ${VERDICT_EMOJI[report.verdict]} ${escapeInline(decide(report).line, 300)} · helm-gate`, '', counts.join(' · ')];
+    }
     return [
         `## ${VERDICT_EMOJI[report.verdict]} ${VERDICT_WORD[report.verdict]} · helm-gate`,
         '',

@@ -34,6 +34,8 @@ export const INPUTS = {
 
 export const OUTPUTS = {
   verdict: 'verdict',
+  decision: 'decision',
+  decidedBy: 'decided-by',
   reportPath: 'report-path',
   markdownPath: 'markdown-path',
   commentUrl: 'comment-url',

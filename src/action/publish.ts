@@ -2,7 +2,8 @@
  * Publishing a verdict: job summary, sticky PR comment, check run, outputs. Each publication is
  * decided on its own: a comment refused for want of `pull-requests: write` does not stop the check
  * run (a required check must still report), and each refusal is one warning naming what GitHub
- * said was missing (`x-accepted-github-permissions`). The summary and outputs are always written,
+ * said was missing (`x-accepted-github-permissions`). The summary and outputs (verdict, and the
+ * decision line that names the deciding half, as the check run's title does) are always written,
  * and the verdict alone decides the exit status.
  */
 import { createCompletedCheck } from '../github/checks.js'
@@ -11,6 +12,7 @@ import { tokenLogin, upsertStickyComment } from '../github/comments.js'
 import { checkConclusion, LIMITS } from '../model/publication.js'
 import type { Report } from '../model/report.js'
 import { renderCheckRun } from '../report/check-run.js'
+import { decide } from '../report/decision.js'
 import { renderMarkdown, type MarkdownOptions } from '../report/markdown.js'
 import { commentMarker, OUTPUTS } from './constants.js'
 import { reportForPullRequest } from './visible-paths.js'
@@ -88,6 +90,9 @@ export async function publish(session: Session, request: PublishRequest): Promis
   }
 
   io.setOutput(OUTPUTS.verdict, report.verdict)
+  const decision = decide(report)
+  io.setOutput(OUTPUTS.decision, decision.line)
+  io.setOutput(OUTPUTS.decidedBy, decision.decidedBy)
   if (result.commentUrl) io.setOutput(OUTPUTS.commentUrl, result.commentUrl)
   if (result.checkRunId !== null) io.setOutput(OUTPUTS.checkRunId, result.checkRunId)
   return result

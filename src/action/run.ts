@@ -30,9 +30,10 @@ export async function run(deps: ActionDeps = defaultDeps()): Promise<void> {
     // From here on warnings and the failure, annotations on the pull request's checks, show no runner path.
     io = session.deps.io
     const outcome = await MODES[session.settings.mode](session)
-    io.info(`helm-gate ${session.settings.mode}: ${outcome.verdict}. ${hidePaths(outcome.headline, session.pathRoots)}`)
+    const said = outcome.decision === undefined ? `. ${outcome.headline}` : `: ${outcome.decision}`
+    io.info(`helm-gate ${session.settings.mode}: ${outcome.verdict}${hidePaths(said, session.pathRoots)}`)
     if (failsJob(outcome.verdict, session.settings.inconclusive)) {
-      io.setFailed(failureMessage(outcome.verdict, outcome.headline))
+      io.setFailed(failureMessage(outcome.verdict, outcome.headline, outcome.decision))
     }
   } catch (error) {
     io.setFailed(error instanceof GateError ? error.describe() : `helm-gate failed: ${(error as Error).stack ?? error}`)

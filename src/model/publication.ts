@@ -44,8 +44,9 @@ export function checkConclusion(verdict: Verdict, inconclusive: InconclusivePoli
   return 'failure'
 }
 
-export function failureMessage(verdict: Verdict, headline: string): string {
-  return `helm-gate verdict: ${verdict}. ${headline}`
+/** The job's failure line: the verdict and the headline, or what decided it when two halves ran. */
+export function failureMessage(verdict: Verdict, headline: string, decision?: string): string {
+  return decision === undefined ? `helm-gate verdict: ${verdict}. ${headline}` : `helm-gate verdict: ${verdict}: ${decision}`
 }
 
 /**

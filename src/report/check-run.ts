@@ -5,7 +5,7 @@
  * changed answers) in the text; each is budgeted on its own.
  */
 import { sanitizeText, truncateText } from './escape.js'
-import { formatCount, VERDICT_WORD } from './format.js'
+import { decide } from './decision.js'
 import { renderMarkdown, type MarkdownOptions, type MarkdownSection } from './markdown.js'
 import { LIMITS } from '../model/publication.js'
 import type { Report } from '../model/report.js'
@@ -27,20 +27,9 @@ export interface CheckRunOutput {
 const SUMMARY_SECTIONS: readonly MarkdownSection[] = ['headline', 'links', 'issues', 'gate-file', 'table', 'inconclusive', 'efficiency']
 const TEXT_SECTIONS: readonly MarkdownSection[] = ['forest', 'examples']
 
+/** What decided, with the figure (report/decision.ts): plain text, one line, GitHub's 255 characters. */
 function title(report: Report): string {
-  const gated = report.comparisons.filter(c => c.gated)
-  const count = (verdict: string): number => gated.filter(c => c.verdict === verdict).length
-  const parts = [`${VERDICT_WORD[report.verdict]}`]
-  if (report.errors.length > 0) parts.push(`${formatCount(report.errors.length)} error${report.errors.length === 1 ? '' : 's'}`)
-  if (gated.length > 0) {
-    parts.push(
-      `${formatCount(count('pass'))}/${formatCount(gated.length)} gated passed` +
-        (count('fail') > 0 ? `, ${formatCount(count('fail'))} failed` : '') +
-        (count('inconclusive') > 0 ? `, ${formatCount(count('inconclusive'))} inconclusive` : '')
-    )
-  }
-  // Plain text (GitHub does not render markdown in the title), one line.
-  return truncateText(sanitizeText(parts.join(': ')).replace(/\s+/g, ' '), LIMITS.checkTitle)
+  return truncateText(sanitizeText(decide(report).line), LIMITS.checkTitle)
 }
 
 export function renderCheckRun(report: Report, options: CheckRunOptions = {}): CheckRunOutput {

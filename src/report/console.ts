@@ -5,6 +5,7 @@
  * so model output cannot move the cursor, clear the screen or fake a verdict with ANSI codes.
  */
 import { renderLoadConsole } from './console-load.js'
+import { decide } from './decision.js'
 import { escapeTerminal, truncateText } from './escape.js'
 import { comparisonVerdictLabel, formatCount, formatInterval, formatLevel, formatNumber, formatSigned, VERDICT_WORD } from './format.js'
 import type { Comparison, Report, ReportIssue, Verdict } from '../model/report.js'
@@ -120,6 +121,8 @@ export function renderConsole(report: Report, options: ConsoleOptions): string {
   }
 
   const verdict = paint(VERDICT_WORD[report.verdict].toUpperCase(), TONE_OF[report.verdict])
-  out.push('', `${paint('Overall:', 'bold')} ${verdict}: ${safe(report.headline, MAX_MESSAGE)}`)
+  // With two halves the last line names the one that decided and its figure (report/decision.ts).
+  const why = report.load ? decide(report).detail : report.headline
+  out.push('', `${paint('Overall:', 'bold')} ${verdict}: ${safe(why, MAX_MESSAGE)}`)
   return `${out.join('\n')}\n`
 }

@@ -1,5 +1,5 @@
 /**
- * The "Performance" section of the PR comment (docs/load.md): the load half's verdict, one row
+ * The "Performance" section of the PR comment (docs/load.md): the load half's verdict and count, one row
  * per check (baseline, candidate, ratio with its interval, verdict), what an inconclusive check
  * needs, and the throughput/TTFT chart. Pure; every server-provided text is escaped.
  */
@@ -11,10 +11,16 @@ import { checkName, levelLabel, loadValue, ratioText } from './load-text.js'
 
 export function renderLoadMarkdown(load: LoadReport | undefined): string[] {
   if (!load) return []
-  const lines = [`### ${VERDICT_EMOJI[load.verdict]} Performance: ${VERDICT_WORD[load.verdict]}`, '', escapeInline(load.headline, 600), '']
-  if (load.skipped) {
-    lines.push(`> [!WARNING]`, `> ${escapeInline(load.skipped, 600)}`, '')
-    return lines
+  // Each thing once: the heading holds the verdict and the count, the table each check's figure
+  // and verdict, the list below it what an open check needs. The load half's own headline
+  // ("Performance: pass: all 5 load checks passed.") would repeat the heading, so it is not shown.
+  if (load.skipped) return ['### ⚠️ Performance: Skipped', '', `> [!WARNING]`, `> ${escapeInline(load.skipped, 600)}`, '']
+  const lines = [`### ${VERDICT_EMOJI[load.verdict]} Performance: ${VERDICT_WORD[load.verdict]}${countText(load)}`, '']
+  if (load.checks.length === 0 && load.errors.length > 0) {
+    lines.push(
+      `No check could be evaluated: the load half stopped with ${load.errors.length === 1 ? 'the error' : 'the errors'} listed above.`,
+      ''
+    )
   }
   if (load.checks.length > 0) {
     lines.push(
@@ -39,4 +45,14 @@ export function renderLoadMarkdown(load: LoadReport | undefined): string[] {
   for (const note of load.notes.slice(0, 10)) lines.push(`- ${escapeInline(note, 400)}`)
   lines.push('')
   return lines
+}
+
+/** ` (1 of 2 checks failed)`: how many checks share the section's verdict. */
+function countText(load: LoadReport): string {
+  const n = load.checks.length
+  if (n === 0) return ''
+  const same = load.checks.filter(c => c.verdict === load.verdict).length
+  const word = { pass: 'passed', fail: 'failed', inconclusive: 'inconclusive', error: 'could not be evaluated' }[load.verdict]
+  if (same === 0) return ''
+  return same === n ? ` (${n === 1 ? 'the check' : `all ${n} checks`} ${word})` : ` (${same} of ${n} checks ${word})`
 }

@@ -16,6 +16,7 @@ import { cutAtLineBoundary, measure, type LengthUnit } from './budget.js'
 import { codeBlock, codeSpan, escapeHtmlText, escapeInline, sanitizeText, tailText, truncateText } from './escape.js'
 import { renderForestPlot, type ForestRow } from './forest-plot.js'
 import { imageCell } from './identity.js'
+import { decide } from './decision.js'
 import { renderLoadMarkdown } from './markdown-load.js'
 import {
   comparisonVerdictLabel,
@@ -150,13 +151,19 @@ function verdictCell(comparison: Comparison): string {
   return `${VERDICT_EMOJI[comparison.verdict]} ${comparison.verdict}`
 }
 
-/** Marker, verdict heading, headline sentence and the error and warning counts. */
+/** Marker, verdict heading, headline sentence (one half) and the error and warning counts. */
 function headlineBlock(report: Report): string[] {
   const counts = [
     `**${plural(report.errors.length, 'error', 'errors')}**`,
     plural(report.warnings.length, 'warning', 'warnings'),
     `${plural(report.comparisons.length, 'comparison', 'comparisons')} (${formatCount(report.comparisons.filter(c => c.gated).length)} gated)`
   ]
+  if (report.load) {
+    // Two halves: the heading says which one decided and its figure (report/decision.ts), so the
+    // joined headline sentence ("Decided by the performance half. …") would only repeat it; each
+    // half's detail follows in its own section.
+    return [`## ${VERDICT_EMOJI[report.verdict]} ${escapeInline(decide(report).line, 300)} · helm-gate`, '', counts.join(' · ')]
+  }
   return [
     `## ${VERDICT_EMOJI[report.verdict]} ${VERDICT_WORD[report.verdict]} · helm-gate`,
     '',

@@ -18,6 +18,7 @@ import { readManifest, type BaselineOrigin } from '../../model/manifest.js'
 import { SIDES, type ChangedExample, type Report } from '../../model/report.js'
 import { errorReport } from '../../pipeline/error-report.js'
 import { runGate } from '../../pipeline/run-gate.js'
+import { decide } from '../../report/decision.js'
 import { evidenceDir } from '../evidence.js'
 import { relaunchForLoad, withLoadHalf } from '../load-half.js'
 import { publish } from '../publish.js'
@@ -119,7 +120,7 @@ export async function compareShardsMode(session: Session): Promise<ModeOutcome> 
     publish(session, { report: final, gateFileChange: change, artifactId: upload.id, pullRequestNumber: prNumber })
   )
   setCommonOutputs(session, written.jsonPath, written.markdownPath, upload, origin)
-  return { verdict: report.verdict, headline: report.headline }
+  return { verdict: report.verdict, headline: report.headline, decision: report.load ? decide(report).detail : undefined }
 }
 
 /**

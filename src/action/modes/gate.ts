@@ -10,6 +10,7 @@ import type { BaselineOrigin } from '../../model/manifest.js'
 import type { ChangedExample, Report } from '../../model/report.js'
 import { errorReport } from '../../pipeline/error-report.js'
 import { runGate } from '../../pipeline/run-gate.js'
+import { decide } from '../../report/decision.js'
 import { OUTPUTS } from '../constants.js'
 import { evidenceDir } from '../evidence.js'
 import { evidenceOnCancel } from '../cancel.js'
@@ -65,7 +66,7 @@ export async function gateMode(session: Session): Promise<ModeOutcome> {
   const published = { report, gateFileChange: change, artifactId: upload.id }
   await phase(session, 'publish', () => publish(session, published))
   setCommonOutputs(session, written.jsonPath, written.markdownPath, upload, origin)
-  return { verdict: report.verdict, headline: report.headline }
+  return { verdict: report.verdict, headline: report.headline, decision: report.load ? decide(report).detail : undefined }
 }
 
 export function setCommonOutputs(

@@ -4,4 +4,9 @@ import type { Verdict } from '../../model/report.js'
 export interface ModeOutcome {
   verdict: Verdict
   headline: string
+  /**
+   * With a load half: what decided and its figure (report/decision.ts `detail`), which the job
+   * log's last line shows instead of the joined headline.
+   */
+  decision?: string
 }

@@ -148,19 +148,37 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   })
 }
 
-/** For inconclusive comparisons: the instance budget that would make them decisive. */
+/**
+ * For inconclusive comparisons: the instance budget that would make them decisive, in the
+ * setting's own units. `n_needed` counts instances of the comparison's split, but HELM draws
+ * `max_eval_instances` from all evaluation splits together (docs/helm.md), so with 32 of 60 in
+ * `test` the budget must grow by the split's share: 37 needed means about 70, not 37 (which
+ * would be a cut). A smaller budget is a prefix of a larger one, so the share holds roughly.
+ */
 export function budgetAdvice(report: Report, current: number | null): string {
   const lines: string[] = []
   for (const c of report.comparisons) {
     if (!c.gated || c.verdict !== 'inconclusive') continue
     const name = `${c.run} ${c.metric}${c.perturbation ? ` [${c.perturbation}]` : ''}`
-    lines.push(
-      c.n_needed === null
-        ? `  ${name}: the observed drop is already at the tolerated drop; more instances will not make it pass`
-        : `  ${name}: about ${c.n_needed} instances needed (now ${c.n}); raise helm.max_eval_instances${current === null ? '' : ` from ${current}`} to at least ${c.n_needed}`
-    )
+    if (c.n_needed === null) {
+      lines.push(`  ${name}: the observed drop is already at the tolerated drop; more instances will not make it pass`)
+      continue
+    }
+    const split = c.split ? `in ${c.split}` : 'in its split'
+    lines.push(`  ${name}: about ${c.n_needed} instances needed ${split} (now ${c.n}); ${budgetTarget(c.n, c.n_needed, current, split)}`)
   }
   return lines.length ? `\nInconclusive: more instances, not a looser threshold\n${lines.join('\n')}\n` : ''
+}
+
+function budgetTarget(n: number, needed: number, current: number | null, split: string): string {
+  if (current === null || n === 0) return `raise helm.max_eval_instances until about ${needed} instances fall ${split}`
+  if (n >= current) return `raise helm.max_eval_instances from ${current} to at least ${Math.max(needed, current + 1)}`
+  // The budget was shared with other splits (or the scenario has fewer instances than asked for).
+  const target = Math.max(Math.ceil((current * needed) / n), current + 1)
+  return (
+    `HELM spreads helm.max_eval_instances over all evaluation splits and ${n} of ${current} fell ${split}, ` +
+    `so raise it from ${current} to about ${target} (if the scenario has that many; helm-gate plan counts them)`
+  )
 }
 
 interface FlipRate {

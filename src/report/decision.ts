@@ -1,0 +1,148 @@
+/**
+ * The verdict in one line that names what decided it, with the figure: the check run's title, the
+ * first line of the job summary and the PR comment, the action's `decision` output and the last
+ * line of the console. With a `load:` section the overall verdict is the worse of two halves, and
+ * a line that counted only the quality comparisons ("Fail: 2/2 gated passed") contradicted
+ * itself whenever the performance half decided. Pure; the callers escape for their medium.
+ */
+import { truncateText } from './escape.js'
+import { formatCount, formatSigned, marginOf, VERDICT_WORD } from './format.js'
+import { checkName, levelLabel, loadValue, ratioText } from './load-text.js'
+import type { LoadCheckResult, LoadReport } from '../model/load-report.js'
+import type { Comparison, Report, ReportIssue, Verdict } from '../model/report.js'
+
+export type Half = 'quality' | 'performance'
+
+export interface Decision {
+  verdict: Verdict
+  /** The half (or both) whose verdict is the overall one; `both` also when both pass. */
+  decidedBy: Half | 'both'
+  /** `Fail: performance (output_tokens_per_second 0.610× at c=16, needs ≥ 0.9×); quality 2/2 passed` */
+  line: string
+  /** The line without its verdict word: `performance (…); quality 2/2 passed`. */
+  detail: string
+}
+
+const RANK: Record<Verdict, number> = { pass: 0, inconclusive: 1, fail: 2, error: 3 }
+const MAX_MESSAGE = 160
+
+export function decide(report: Report): Decision {
+  const load = report.load
+  if (!load) {
+    const detail = qualityCounts(report, report.errors)
+    return finish(report.verdict, 'quality', detail)
+  }
+  // attachLoad appends the load half's errors after the quality half's own.
+  const qualityErrors = report.errors.slice(0, Math.max(0, report.errors.length - load.errors.length))
+  // helm-gate load (or run --only load): no quality half at all.
+  if (report.comparisons.length === 0 && qualityErrors.length === 0)
+    return finish(report.verdict, 'performance', performanceText(load, true))
+  // The deciding half comes first and takes its verdict from the line's first word; the other
+  // half says its own.
+  const quality = qualityVerdict(report, qualityErrors)
+  if (RANK[load.verdict] > RANK[quality]) {
+    return finish(report.verdict, 'performance', `${performanceText(load, true)}; ${qualityFigure(report, quality, qualityErrors)}`)
+  }
+  const decidedBy = RANK[quality] > RANK[load.verdict] ? 'quality' : 'both'
+  return finish(
+    report.verdict,
+    decidedBy,
+    `${qualityFigure(report, quality, qualityErrors)}; ${performanceText(load, decidedBy === 'both')}`
+  )
+}
+
+function finish(verdict: Verdict, decidedBy: Decision['decidedBy'], detail: string): Decision {
+  const line = detail ? `${VERDICT_WORD[verdict]}: ${detail}` : VERDICT_WORD[verdict]
+  return { verdict, decidedBy, line: oneLine(line), detail: oneLine(detail) }
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim()
+}
+
+/** The quality half's own verdict, as src/gate decides it, from what the joined report keeps. */
+function qualityVerdict(report: Report, errors: readonly ReportIssue[]): Verdict {
+  const gated = report.comparisons.filter(c => c.gated)
+  if (errors.length > 0 || gated.length === 0) return 'error'
+  if (gated.some(c => c.verdict === 'fail')) return 'fail'
+  if (gated.some(c => c.verdict === 'inconclusive')) return 'inconclusive'
+  return 'pass'
+}
+
+/** Without a load half: the counts the title has always shown (`1 error: 2/2 gated passed, …`). */
+function qualityCounts(report: Report, errors: readonly ReportIssue[]): string {
+  const gated = report.comparisons.filter(c => c.gated)
+  const count = (verdict: string): number => gated.filter(c => c.verdict === verdict).length
+  const parts: string[] = []
+  if (errors.length > 0) parts.push(`${formatCount(errors.length)} error${errors.length === 1 ? '' : 's'}`)
+  if (gated.length > 0) {
+    parts.push(
+      `${formatCount(count('pass'))}/${formatCount(gated.length)} gated passed` +
+        (count('fail') > 0 ? `, ${formatCount(count('fail'))} failed` : '') +
+        (count('inconclusive') > 0 ? `, ${formatCount(count('inconclusive'))} inconclusive` : '')
+    )
+  }
+  return parts.join(': ')
+}
+
+/** `quality 2/2 passed`, `quality 1/2 failed (run exact_match -0.12, tolerates -0.02)`, `quality (error message)`. */
+function qualityFigure(report: Report, verdict: Verdict, errors: readonly ReportIssue[]): string {
+  const gated = report.comparisons.filter(c => c.gated)
+  const of = (v: Verdict): string => `${formatCount(gated.filter(c => c.verdict === v).length)}/${formatCount(gated.length)}`
+  switch (verdict) {
+    case 'pass':
+      return `quality ${of('pass')} passed`
+    case 'error':
+      // An error always decides, so the line's first word already says it.
+      return errors.length > 0 ? `quality (${clip(errors[0].message)}${more(errors.length)})` : 'quality (nothing was gated)'
+    case 'fail':
+    case 'inconclusive': {
+      const open = gated.filter(c => c.verdict === verdict)
+      const word = verdict === 'fail' ? 'failed' : 'inconclusive'
+      return `quality ${of(verdict)} ${word} (${comparisonFigure(open[0])}${more(open.length)})`
+    }
+  }
+}
+
+function comparisonFigure(c: Comparison): string {
+  const name = [c.run, c.metric, c.split].filter(Boolean).join(' ')
+  const figure = `${clip(name, 80)} ${formatSigned(c.delta)}, tolerates ${formatSigned(marginOf(c))}`
+  if (c.verdict !== 'inconclusive') return figure
+  return `${figure}; n = ${formatCount(c.n)}${c.n_needed !== null && Number.isFinite(c.n_needed) ? `, about ${formatCount(c.n_needed)} needed` : ''}`
+}
+
+/**
+ * `performance 5/5 checks passed`; `performance (output_tokens_per_second 0.610× at c=16, needs ≥ 0.9×)`
+ * when it decides, `performance inconclusive (…)` when it does not.
+ */
+export function performanceText(load: LoadReport, deciding: boolean): string {
+  if (load.skipped) return 'performance skipped (load.baseline: optional)'
+  const checks = load.checks
+  if (load.verdict === 'pass') return `performance ${formatCount(checks.length)}/${formatCount(checks.length)} checks passed`
+  const half = deciding ? 'performance' : `performance ${load.verdict}`
+  const open = checks.filter(c => c.verdict === load.verdict)
+  if (open.length > 0) return `${half} (${checkFigure(load, open[0])}${more(open.length)})`
+  // An error before any check could be evaluated: a side that does not answer, no streaming, ...
+  if (load.errors.length > 0) return `${half} (${clip(load.errors[0].message)}${more(load.errors.length)})`
+  return `performance ${load.verdict}`
+}
+
+/** The measured figure against its threshold: `output_tokens_per_second 0.610× at c=16, needs ≥ 0.9×`. */
+export function checkFigure(load: LoadReport, c: LoadCheckResult): string {
+  const at = `at ${levelLabel(load, c.level)}`
+  const needs = `needs ${checkName(c).slice(c.metric.length + 1)}`
+  if (c.verdict === 'error') return `${c.metric} ${at}: ${clip(c.reason)}`
+  if (c.kind === 'min' || c.kind === 'max') return `${c.metric} ${loadValue(c.metric, c.candidate)} ${at}, ${needs}`
+  if (!c.ratio) return `${c.metric} ${at}: ${clip(c.reason)}`
+  // A failed check's estimate says how far off it is; an inconclusive one needs its interval too.
+  const ratio = c.verdict === 'inconclusive' ? ratioText(c) : ratioText(c).split(' [')[0]
+  return `${c.metric} ${ratio} ${at}, ${needs}`
+}
+
+function more(count: number): string {
+  return count > 1 ? `, and ${formatCount(count - 1)} more` : ''
+}
+
+function clip(text: string, max = MAX_MESSAGE): string {
+  return truncateText(oneLine(text), max)
+}
