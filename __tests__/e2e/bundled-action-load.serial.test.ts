@@ -83,6 +83,10 @@ describeHelm('the bundled action with the load half', () => {
     expect(body).toContain('TTFT p99 (ms) against output tokens/s')
     expect(body).toContain('Per-request timings: load-timings.jsonl in the artifact.')
     expect(fake.checkRuns[0].body).toMatchObject({ head_sha: HEAD_SHA, status: 'completed', conclusion: 'failure' })
+    // The title beside the red cross names the performance half and its figure, not the quality count.
+    const title = fake.checkRuns[0].body.output.title as string
+    expect(title).toMatch(/^Fail: performance \(output_tokens_per_second 0\.\d{3}× at c=4, needs ≥ 0\.9×\); quality 1\/1 passed$/)
+    expect(result.outputs).toMatchObject({ decision: title, 'decided-by': 'performance' })
 
     // The evidence artifact holds every measured request's timings, both sides.
     const [evidence] = fake.uploadedBy(901)
