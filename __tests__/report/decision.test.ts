@@ -102,6 +102,15 @@ describe('decide', () => {
     expect(decide(loadOnlyReport(config, slower())).line).toBe('Fail: performance (output_tokens_per_second 0.610× at c=16, needs ≥ 0.9×)')
   })
 
+  test("an error added after the halves were joined (a cancelled run) is not taken for the load half's", () => {
+    const joined = attachLoad(quality(), unreachable())
+    const cancelled = { ...joined, errors: [...joined.errors, { code: 'run.cancelled', message: 'received SIGTERM' }] }
+    expect(decide(cancelled)).toMatchObject({
+      decidedBy: 'both',
+      line: expect.stringMatching(/^Error: quality \(received SIGTERM\); performance \(candidate: /)
+    })
+  })
+
   test('without a load half the line is the counts the title has always shown', () => {
     expect(decide(makeReport({ verdict: 'fail', comparisons: [makeComparison({ verdict: 'fail' })] })).line).toBe(
       'Fail: 0/1 gated passed, 1 failed'

@@ -32,8 +32,7 @@ export function decide(report: Report): Decision {
     const detail = qualityCounts(report, report.errors)
     return finish(report.verdict, 'quality', detail)
   }
-  // attachLoad appends the load half's errors after the quality half's own.
-  const qualityErrors = report.errors.slice(0, Math.max(0, report.errors.length - load.errors.length))
+  const qualityErrors = notFrom(report.errors, load.errors)
   // helm-gate load (or run --only load): no quality half at all.
   if (report.comparisons.length === 0 && qualityErrors.length === 0)
     return finish(report.verdict, 'performance', performanceText(load, true))
@@ -58,6 +57,19 @@ function finish(verdict: Verdict, decidedBy: Decision['decidedBy'], detail: stri
 
 function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim()
+}
+
+/**
+ * The report's errors that are not the load half's: attachLoad copies those into the report, and
+ * an error added later (a cancelled run) belongs to neither half's own list but must still count.
+ */
+function notFrom(errors: readonly ReportIssue[], load: readonly ReportIssue[]): ReportIssue[] {
+  const left = [...load]
+  return errors.filter(e => {
+    const i = left.findIndex(l => l.code === e.code && l.message === e.message)
+    if (i >= 0) left.splice(i, 1)
+    return i < 0
+  })
 }
 
 /** The quality half's own verdict, as src/gate decides it, from what the joined report keeps. */
