@@ -142,8 +142,17 @@ class _LegacyLogprobsClient:
 class GateCompletionsClient(_GateClient):
     """Legacy Completions API (`POST {base_url}/completions`), with VLLMClient's best_of fix."""
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
+    # The same named parameters as _GateClient: HELM fills in `cache_config` by reading the
+    # signature, so it cannot be hidden behind *args.
+    def __init__(
+        self,
+        cache_config: CacheConfig,
+        base_url: str,
+        served_model_name: str,
+        api_key_env: Optional[str] = None,
+        **kwargs,
+    ):
+        super().__init__(cache_config, base_url, served_model_name, api_key_env, **kwargs)
         self.client = _LegacyLogprobsClient(self.client)
 
     def _to_raw_completion_request(self, request: Request):

@@ -29,6 +29,7 @@ from transformers import AutoTokenizer, LlamaConfig, LlamaForCausalLM
 
 from make_task import LETTERS, prompt, question
 
+CHAT_TEMPLATE = "{% for message in messages %}{{ message['content'] }}{% endfor %}"
 WORKLOAD_TS = os.path.join(os.path.dirname(__file__), "..", "..", "src", "load", "workload.ts")
 
 
@@ -105,6 +106,10 @@ def main() -> None:
                 "add_eos_token": False,
                 "legacy": False,
                 "model_max_length": 2048,
+                # The chat API sends HELM's prompt as one user message; the model was trained on
+                # the bare prompt, so the template is the messages' text and nothing else (the
+                # converter writes it into the GGUF; llama-server applies it with --jinja).
+                "chat_template": CHAT_TEMPLATE,
             },
             f,
             indent=2,

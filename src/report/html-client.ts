@@ -67,7 +67,8 @@ export function reportPage(): void {
         e.version && `version ${e.version}`,
         e.root && `weights ${e.root}`,
         e.max_model_len !== null && `context ${e.max_model_len}`,
-        e.owned_by && `by ${e.owned_by}`
+        e.owned_by && `by ${e.owned_by}`,
+        e.details
       ]
         .filter(Boolean)
         .join(' · ')

@@ -191,6 +191,7 @@ function sidesBlock(report: Report): string[] {
     if (e.root) parts.push(`weights ${codeSpan(e.root, { maxLength: 60, inTable: true })}`)
     if (e.max_model_len !== null) parts.push(`context ${formatCount(e.max_model_len)}`)
     if (e.owned_by) parts.push(`by ${escapeInline(e.owned_by, 30)}`)
+    if (e.details) parts.push(escapeInline(e.details, 80))
     return parts.join(' · ')
   }
   const source = (info: SideInfo): string => {
