@@ -12643,6 +12643,15 @@ function argSatisfied(spec, key, value) {
     const scenarioArg = spec.scenario_spec?.args?.[key];
     if (scenarioArg !== undefined && String(scenarioArg).replace(/\//g, '_') === nameValue)
         return true;
+    // `path=./data/gate.jsonl` reaches HELM resolved to an absolute path (src/runner/side-plan.ts).
+    if (key === 'path' && (value.startsWith('./') || value.startsWith('../')) && typeof scenarioArg === 'string') {
+        const tail = value
+            .split('/')
+            .filter(segment => segment !== '' && segment !== '.' && segment !== '..')
+            .join('/');
+        if (scenarioArg.startsWith('/') && scenarioArg.endsWith(`/${tail}`))
+            return true;
+    }
     const adapterArg = spec.adapter_spec?.[key];
     if (EXPANDER_KEYS.has(key) && adapterArg !== undefined && String(adapterArg) === value)
         return true;
@@ -14073,7 +14082,8 @@ function reportPage() {
                 e.version && `version ${e.version}`,
                 e.root && `weights ${e.root}`,
                 e.max_model_len !== null && `context ${e.max_model_len}`,
-                e.owned_by && `by ${e.owned_by}`
+                e.owned_by && `by ${e.owned_by}`,
+                e.details
             ]
                 .filter(Boolean)
                 .join(' · ');
@@ -14934,6 +14944,8 @@ function sidesBlock(report) {
             parts.push(`context ${formatCount(e.max_model_len)}`);
         if (e.owned_by)
             parts.push(`by ${escapeInline(e.owned_by, 30)}`);
+        if (e.details)
+            parts.push(escapeInline(e.details, 80));
         return parts.join(' · ');
     };
     const source = (info) => {

@@ -48,8 +48,8 @@ describeHelm('the real engine (llama.cpp) on both sides', () => {
     expect(stdout).toMatch(/Overall: (PASS|FAIL)/)
     const [comparison] = report.comparisons
     // The model is far above chance (25 %) on the addition task, on both sides.
-    expect(comparison.baseline.mean).toBeGreaterThanOrEqual(0.5)
-    expect(comparison.candidate.mean).toBeGreaterThanOrEqual(0.5)
+    expect(comparison.baseline_mean).toBeGreaterThanOrEqual(0.5)
+    expect(comparison.candidate_mean).toBeGreaterThanOrEqual(0.5)
     expect(comparison.n).toBe(200)
     for (const side of ['baseline', 'candidate'] as const) {
       const engine = report[side].identity?.engine

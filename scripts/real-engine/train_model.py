@@ -29,6 +29,7 @@ from transformers import AutoTokenizer, LlamaConfig, LlamaForCausalLM
 
 from make_task import LETTERS, prompt, question
 
+ANSWER_WEIGHT = 20.0
 CHAT_TEMPLATE = "{% for message in messages %}{{ message['content'] }}{% endfor %}"
 WORKLOAD_TS = os.path.join(os.path.dirname(__file__), "..", "..", "src", "load", "workload.ts")
 
@@ -142,11 +143,15 @@ def main() -> None:
             rows.append(ids)
         width = max(len(r) for r in rows)
         input_ids = torch.full((len(rows), width), 2, dtype=torch.long)
-        labels = torch.full((len(rows), width), -100, dtype=torch.long)
+        weights = torch.zeros((len(rows), width))
         for i, r in enumerate(rows):
             input_ids[i, : len(r)] = torch.tensor(r)
-            labels[i, : len(r)] = torch.tensor(r)
-        return input_ids, labels
+            weights[i, 1 : len(r)] = 1.0
+            # The answer letter (before "\n" and </s>) is the one token the task is about; the
+            # rest of the prompt is a fixed frame or random options. Weighting it makes the
+            # few minutes of training count.
+            weights[i, len(r) - 3] = ANSWER_WEIGHT
+        return input_ids, weights
 
     optimizer = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=0.01, betas=(0.9, 0.95))
     warmup = 100
@@ -159,8 +164,10 @@ def main() -> None:
     scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lr_at)
     model.train()
     for step in range(args.steps):
-        input_ids, labels = batch()
-        loss = model(input_ids=input_ids, labels=labels).loss
+        input_ids, weights = batch()
+        logits = model(input_ids=input_ids).logits[:, :-1]
+        per_token = torch.nn.functional.cross_entropy(logits.reshape(-1, logits.size(-1)), input_ids[:, 1:].reshape(-1), reduction="none")
+        loss = (per_token * weights[:, 1:].reshape(-1)).sum() / weights[:, 1:].sum()
         optimizer.zero_grad()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
