@@ -44,13 +44,15 @@ describeHelm('the real engine (llama.cpp) on both sides', () => {
 
   it('F16 against Q4_0 (chat): one verdict over both halves, each side named by what llama-server reports', async () => {
     const { report, stdout } = await gate('examples/real-cpu/gate.yml')
-    expect(['pass', 'fail']).toContain(report.verdict)
-    expect(stdout).toMatch(/Overall: (PASS|FAIL)/)
+    // Whatever the quantization really does, the gate decides: never an error.
+    expect(['pass', 'fail', 'inconclusive']).toContain(report.verdict)
+    expect(stdout).toMatch(/Overall: (PASS|FAIL|INCONCLUSIVE)/)
     const [comparison] = report.comparisons
+    expect(['pass', 'fail', 'inconclusive']).toContain(comparison.verdict)
     // The model is far above chance (25 %) on the addition task, on both sides.
     expect(comparison.baseline_mean).toBeGreaterThanOrEqual(0.5)
     expect(comparison.candidate_mean).toBeGreaterThanOrEqual(0.5)
-    expect(comparison.n).toBe(200)
+    expect(comparison.n).toBe(400)
     for (const side of ['baseline', 'candidate'] as const) {
       const engine = report[side].identity?.engine
       expect(engine?.owned_by).toBe('llamacpp')
@@ -58,9 +60,12 @@ describeHelm('the real engine (llama.cpp) on both sides', () => {
     }
     expect(report.baseline.identity?.engine?.details).toMatch(/^F16 · /)
     expect(report.candidate.identity?.engine?.details).toMatch(/^Q4_0 · /)
-    // The load half streamed from both servers without an error.
-    expect(report.load?.verdict).toBeDefined()
-    expect(report.load?.checks.find(c => c.metric === 'error_rate')?.verdict).toBe('pass')
+    // The load half streamed from both servers without a failed request at any level (before the
+    // load client resent a request lost to a connection llama-server had closed, some failed).
+    const errorChecks = report.load?.checks.filter(c => c.metric === 'error_rate') ?? []
+    expect(errorChecks.map(c => c.verdict)).toEqual(['pass', 'pass'])
+    const throughput = report.load?.checks.find(c => c.metric === 'output_tokens_per_second')
+    expect(throughput?.ratio?.estimate).toBeGreaterThan(0)
   }, 900_000)
 
   it('F16 against Q8_0 (completions): the quality half passes', async () => {

@@ -62,7 +62,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", required=True, help="the JSONL file to write")
     parser.add_argument("--seed", type=int, default=15)
-    parser.add_argument("--test", type=int, default=200)
+    parser.add_argument("--test", type=int, default=400)
     args = parser.parse_args()
     with open(args.out, "w", encoding="utf-8") as f:
         for i, q in enumerate(test_questions(args.seed, args.test)):
