@@ -6,8 +6,9 @@ model must learn the addition table (a lookup) and then find the option that hol
 and name its letter. A quantization that blurs either step loses answers, which is what the
 gate is meant to see. Chance is 25 %.
 
-Seeded: the same seed writes byte-identical files. `train` instances feed the model's training
-text (train_model.py); the `test` instances are what HELM evaluates.
+Seeded: the same seed writes byte-identical files. The `test` instances are what HELM evaluates;
+the model is trained on them and on fresh questions alike (train_model.py): it is asked what it
+was taught, as a lookup, and the gate measures what a quantization does to what it knows.
 """
 
 import argparse
@@ -15,6 +16,8 @@ import json
 import random
 
 LETTERS = "ABCD"
+TASK_SEED = 15
+TASK_COUNT = 400
 INSTRUCTIONS = "The following are multiple choice questions (with answers).\n"
 
 
@@ -61,8 +64,8 @@ def test_questions(seed: int, count: int) -> list:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", required=True, help="the JSONL file to write")
-    parser.add_argument("--seed", type=int, default=15)
-    parser.add_argument("--test", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=TASK_SEED)
+    parser.add_argument("--test", type=int, default=TASK_COUNT)
     args = parser.parse_args()
     with open(args.out, "w", encoding="utf-8") as f:
         for i, q in enumerate(test_questions(args.seed, args.test)):
