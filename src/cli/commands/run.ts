@@ -154,10 +154,16 @@ export function budgetAdvice(report: Report, current: number | null): string {
   for (const c of report.comparisons) {
     if (!c.gated || c.verdict !== 'inconclusive') continue
     const name = `${c.run} ${c.metric}${c.perturbation ? ` [${c.perturbation}]` : ''}`
+    // A run with fewer instances than the budget ran out of data, not of budget (a custom_mcqa
+    // file, or a scenario whose test split is smaller than max_eval_instances): raising the
+    // budget then changes nothing, and "from 60 to at least 37" pointed below the current value.
+    const outOfData = current !== null && c.n < current
     lines.push(
       c.n_needed === null
         ? `  ${name}: the observed drop is already at the tolerated drop; more instances will not make it pass`
-        : `  ${name}: about ${c.n_needed} instances needed (now ${c.n}); raise helm.max_eval_instances${current === null ? '' : ` from ${current}`} to at least ${c.n_needed}`
+        : outOfData
+          ? `  ${name}: about ${c.n_needed} instances needed (now ${c.n}, all the run had: helm.max_eval_instances is already ${current}); more must come from the scenario's data, e.g. a larger file or split`
+          : `  ${name}: about ${c.n_needed} instances needed (now ${c.n}); raise helm.max_eval_instances${current === null ? '' : ` from ${current}`} to at least ${c.n_needed}`
     )
   }
   return lines.length ? `\nInconclusive: more instances, not a looser threshold\n${lines.join('\n')}\n` : ''
