@@ -1,9 +1,10 @@
-import require$$0$7, { writeFile, mkdir, mkdtemp, rm, realpath, readFile, access, constants as constants$7, stat, open, readdir } from 'node:fs/promises';
+import require$$0$7, { writeFile, stat, mkdir, mkdtemp, rm, realpath, readFile, access, constants as constants$7, open, readdir } from 'node:fs/promises';
 import { constants as constants$6, tmpdir } from 'node:os';
-import path, { basename, dirname, join, resolve, relative, isAbsolute, delimiter } from 'node:path';
+import path, { basename, resolve, dirname, join, relative, isAbsolute, delimiter } from 'node:path';
 import require$$2$1, { createHash } from 'node:crypto';
 import { S as SIDES$2, j as getDefaultExportFromCjs, G as GateError, C as ConfigError, h as redactUrl, k as ServerNotReadyError, m as redactUrlsIn, o as exp, q as log, u as abs, v as sqrt, x as isFiniteNumber, y as quantileSorted, z as createRandom, I as InputError, A as discoverRuns, R as RUN_FILES, B as HelmRunError, E as parseDocument, F as visit, J as isScalar, K as HIDDEN, L as looksLikeSecret, N as isCredentialKey, O as Scalar, P as parseYamlFile, Q as stringify, b as readRunDirectory, d as runMatchesEntry } from './cli.js';
 import { execFile, spawn } from 'node:child_process';
+import { createReadStream, readdirSync, readFileSync, createWriteStream } from 'node:fs';
 import require$$0$1 from 'node:assert';
 import require$$1 from 'node:net';
 import require$$2 from 'node:http';
@@ -23,7 +24,6 @@ import require$$1$2 from 'node:async_hooks';
 import require$$1$3 from 'node:console';
 import require$$2$2 from 'node:timers';
 import require$$1$4 from 'node:dns';
-import { readdirSync, readFileSync, createWriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 /**
@@ -39420,6 +39420,9 @@ function sideIdentity(record, manifest, side) {
     const docker = launchRecord(manifest, side)?.docker;
     if (docker)
         identity.image = imageOf(docker);
+    const weights = launchRecord(manifest, side)?.weights;
+    if (weights)
+        identity.weights = { ...weights };
     return identity;
 }
 /** The launch record that served `side` (a self-check's candidate is the baseline's server). */
@@ -42074,6 +42077,54 @@ async function gateFingerprint(config, cwd, baseRef, env) {
 }
 
 /**
+ * The weights file a launched server was started with, by content: llama.cpp's server (and other
+ * single-file engines) take `--model FILE` / `-m FILE`, and two quantizations of one model are
+ * told apart by the file, not by the served name. When that argument names a regular file (read
+ * from the launch directory), its size and sha256 are recorded in the launch manifest and shown
+ * in the report's Weights row. A directory or a hub id (vLLM's `--model`) records nothing.
+ * Information only: a file that cannot be read is recorded with its error, never a gate error.
+ */
+/** Above this, hashing would hold the gate up for minutes; the size alone is recorded. */
+const MAX_HASHED_BYTES = 32 * 1024 ** 3;
+/** The value of `--model`, `--model=` or `-m` in a launch command, or null. */
+function modelArgument(command) {
+    for (let i = 1; i < command.length; i++) {
+        const arg = command[i];
+        if ((arg === '--model' || arg === '-m') && i + 1 < command.length)
+            return command[i + 1];
+        if (arg.startsWith('--model='))
+            return arg.slice('--model='.length);
+    }
+    return null;
+}
+async function weightsIdentity(command, cwd, maxBytes = MAX_HASHED_BYTES) {
+    const file = modelArgument(command);
+    if (!file)
+        return null;
+    const path = resolve(cwd, file);
+    let info;
+    try {
+        info = await stat(path);
+    }
+    catch {
+        return null; // a hub id or a path inside a container: nothing on this machine to hash
+    }
+    if (!info.isFile())
+        return null;
+    if (info.size > maxBytes)
+        return { file, bytes: info.size, sha256: null, error: `larger than ${maxBytes} bytes: not hashed` };
+    try {
+        const hash = createHash('sha256');
+        for await (const chunk of createReadStream(path))
+            hash.update(chunk);
+        return { file, bytes: info.size, sha256: hash.digest('hex'), error: null };
+    }
+    catch (error) {
+        return { file, bytes: info.size, sha256: null, error: error.message };
+    }
+}
+
+/**
  * Masks secrets in the server's log lines before they are written: a server that prints its
  * configuration (vLLM does, with --api-key) must not put the key into the evidence artifact.
  * Secrets are the deployments' API keys and the values of environment variables whose names
@@ -42834,6 +42885,7 @@ class Launcher {
             entry.record.ready_at = readyAt.toISOString();
             entry.record.ready_ms = readyAt.getTime() - entry.server.startedAt.getTime();
             entry.record.docker = await dockerIdentity(entry.command, entry.env, entry.cwd);
+            entry.record.weights = await weightsIdentity(entry.command, entry.cwd);
             progress(`[${key}] server ready after ${(entry.record.ready_ms / 1000).toFixed(1)} s: ${result.url} lists ${entry.deployment.model}`);
             return result;
         }

@@ -14094,6 +14094,12 @@ function reportPage() {
                 return '';
             return [i.name, i.digest ? `digest ${i.digest}` : i.id ? `image id ${i.id} (no registry digest)` : 'digest unknown'].join(' · ');
         });
+        row('Weights', s => {
+            const w = s.identity?.weights;
+            if (!w)
+                return '';
+            return [w.file, w.sha256 ? `sha256 ${w.sha256}` : (w.error ?? '')].filter(Boolean).join(' · ');
+        });
         row('HELM', s => s.helm_version ?? '');
         row('Source', s => {
             const o = s.identity?.origin;
@@ -14772,6 +14778,18 @@ function imageCell(image) {
         parts.push(`digest unknown${image.error ? ` (${escapeInline(image.error, 80)})` : ''}`);
     return parts.join(' · ');
 }
+/** The markdown cell of the Weights row: "`model-Q4_0.gguf` · sha256 `587efc1344e6`"; empty when unknown. */
+function weightsCell(weights) {
+    if (!weights)
+        return '';
+    const name = weights.file.split('/').pop() || weights.file;
+    const parts = [codeSpan(name, { maxLength: 60, inTable: true })];
+    if (weights.sha256)
+        parts.push(`sha256 ${codeSpan(weights.sha256.slice(0, 12), { inTable: true })}`);
+    else if (weights.error)
+        parts.push(escapeInline(weights.error, 60));
+    return parts.join(' · ');
+}
 
 /**
  * The "Performance" section of the PR comment (docs/load.md): the load half's verdict, one row
@@ -14971,6 +14989,7 @@ function sidesBlock(report) {
         ['Deployment', deployment],
         ['Engine', engine],
         ['Image', info => imageCell(info.identity?.image)],
+        ['Weights', info => weightsCell(info.identity?.weights)],
         ['HELM', info => (info.helm_version ? codeSpan(info.helm_version, { maxLength: 20, inTable: true }) : '')],
         ['Source', source]
     ];

@@ -60,6 +60,12 @@ describeHelm('the real engine (llama.cpp) on both sides', () => {
     }
     expect(report.baseline.identity?.engine?.details).toMatch(/^F16 · /)
     expect(report.candidate.identity?.engine?.details).toMatch(/^Q4_0 · /)
+    // The weights each server was started with, by content: the hashes make-model.sh recorded.
+    const made = JSON.parse(readFileSync(join(REPO_ROOT, '.real-engine', 'model', 'manifest.json'), 'utf8')) as {
+      files: Record<string, { sha256: string }>
+    }
+    expect(report.baseline.identity?.weights?.sha256).toBe(made.files['model-F16.gguf'].sha256)
+    expect(report.candidate.identity?.weights?.sha256).toBe(made.files['model-Q4_0.gguf'].sha256)
     // The load half streamed from both servers without a failed request at any level (before the
     // load client resent a request lost to a connection llama-server had closed, some failed).
     const errorChecks = report.load?.checks.filter(c => c.metric === 'error_rate') ?? []

@@ -51,6 +51,8 @@ export interface SideIdentity {
   origin: SideOrigin | null
   /** A launched `docker run` side's image; absent when the side was not launched by docker. */
   image?: ImageIdentity | null
+  /** A launched side's `--model FILE` by content (src/launch/weights.ts); absent otherwise. */
+  weights?: { file: string; bytes: number | null; sha256: string | null; error: string | null } | null
 }
 
 /** Facts about the whole gate that the renderers show next to the sides. */

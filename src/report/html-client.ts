@@ -78,6 +78,11 @@ export function reportPage(): void {
       if (!i) return ''
       return [i.name, i.digest ? `digest ${i.digest}` : i.id ? `image id ${i.id} (no registry digest)` : 'digest unknown'].join(' · ')
     })
+    row('Weights', s => {
+      const w = s.identity?.weights
+      if (!w) return ''
+      return [w.file, w.sha256 ? `sha256 ${w.sha256}` : (w.error ?? '')].filter(Boolean).join(' · ')
+    })
     row('HELM', s => s.helm_version ?? '')
     row('Source', s => {
       const o = s.identity?.origin

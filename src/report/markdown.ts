@@ -15,7 +15,7 @@ import { UsageError } from '../errors.js'
 import { cutAtLineBoundary, measure, type LengthUnit } from './budget.js'
 import { codeBlock, codeSpan, escapeHtmlText, escapeInline, sanitizeText, tailText, truncateText } from './escape.js'
 import { renderForestPlot, type ForestRow } from './forest-plot.js'
-import { imageCell } from './identity.js'
+import { imageCell, weightsCell } from './identity.js'
 import { renderLoadMarkdown } from './markdown-load.js'
 import {
   comparisonVerdictLabel,
@@ -212,6 +212,7 @@ function sidesBlock(report: Report): string[] {
     ['Deployment', deployment],
     ['Engine', engine],
     ['Image', info => imageCell(info.identity?.image)],
+    ['Weights', info => weightsCell(info.identity?.weights)],
     ['HELM', info => (info.helm_version ? codeSpan(info.helm_version, { maxLength: 20, inTable: true }) : '')],
     ['Source', source]
   ]

@@ -116,6 +116,8 @@ export function sideIdentity(record: SideRecord | undefined, manifest: Manifest,
   }
   const docker = launchRecord(manifest, side)?.docker
   if (docker) identity.image = imageOf(docker)
+  const weights = launchRecord(manifest, side)?.weights
+  if (weights) identity.weights = { ...weights }
   return identity
 }
 
