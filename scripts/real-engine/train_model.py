@@ -77,9 +77,13 @@ def main() -> None:
         for _ in range(4000):
             f.write(training_text(rng).replace("\n", " ") + "\n")
         f.write(" ".join(words) + "\n")
+    here = os.getcwd()
+    os.chdir(args.out)
     spm.SentencePieceTrainer.train(
-        input=corpus_file,
-        model_prefix=os.path.join(args.out, "tokenizer"),
+        # Relative names, run from the output folder: the model file records both, and an
+        # absolute temporary path would make its hash differ from one build to the next.
+        input="tokenizer-corpus.txt",
+        model_prefix="tokenizer",
         vocab_size=args.vocab,
         model_type="bpe",
         byte_fallback=True,
@@ -99,6 +103,7 @@ def main() -> None:
         # BPE training has no sampling; keep every sentence so none is drawn at random.
         shuffle_input_sentence=False,
     )
+    os.chdir(here)
     os.remove(corpus_file)
     os.remove(os.path.join(args.out, "tokenizer.vocab"))
     # The Hugging Face tokenizer that HELM will load, converted from the SentencePiece model
