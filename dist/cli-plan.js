@@ -5,6 +5,7 @@ import { b as readRunDirectory, d as runMatchesEntry, s as streamJson, M as MIN_
 import { mkdtemp, mkdir, writeFile, readdir, rm } from 'node:fs/promises';
 import 'node:crypto';
 import 'node:child_process';
+import 'node:fs';
 import 'node:assert';
 import 'node:net';
 import 'node:http';
@@ -24,7 +25,6 @@ import 'node:async_hooks';
 import 'node:console';
 import 'node:timers';
 import 'node:dns';
-import 'node:fs';
 import 'node:readline';
 import 'node:string_decoder';
 

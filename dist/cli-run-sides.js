@@ -1,9 +1,10 @@
-import require$$0$7, { writeFile, mkdir, mkdtemp, rm, realpath, readFile, access, constants as constants$7, stat, open, readdir } from 'node:fs/promises';
+import require$$0$7, { writeFile, stat, mkdir, mkdtemp, rm, realpath, readFile, access, constants as constants$7, open, readdir } from 'node:fs/promises';
 import { constants as constants$6, tmpdir } from 'node:os';
-import path, { basename, dirname, join, resolve, relative, isAbsolute, delimiter } from 'node:path';
+import path, { basename, resolve, dirname, join, relative, isAbsolute, delimiter } from 'node:path';
 import require$$2$1, { createHash } from 'node:crypto';
 import { S as SIDES$2, j as getDefaultExportFromCjs, G as GateError, C as ConfigError, h as redactUrl, k as ServerNotReadyError, m as redactUrlsIn, o as exp, q as log, u as abs, v as sqrt, x as isFiniteNumber, y as quantileSorted, z as createRandom, I as InputError, A as discoverRuns, R as RUN_FILES, B as HelmRunError, E as parseDocument, F as visit, J as isScalar, K as HIDDEN, L as looksLikeSecret, N as isCredentialKey, O as Scalar, P as parseYamlFile, Q as stringify, b as readRunDirectory, d as runMatchesEntry } from './cli.js';
 import { execFile, spawn } from 'node:child_process';
+import { createReadStream, readdirSync, readFileSync, createWriteStream } from 'node:fs';
 import require$$0$1 from 'node:assert';
 import require$$1 from 'node:net';
 import require$$2 from 'node:http';
@@ -23,7 +24,6 @@ import require$$1$2 from 'node:async_hooks';
 import require$$1$3 from 'node:console';
 import require$$2$2 from 'node:timers';
 import require$$1$4 from 'node:dns';
-import { readdirSync, readFileSync, createWriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 /**
@@ -39306,8 +39306,10 @@ function repositoryOf(image) {
  * The engine's identity, asked once a server is ready: `GET {base_url}/version` (vLLM answers
  * `{"version": "0.6.3"}` at its root, so the origin's /version is tried too) and, from the
  * /models answer the readiness probe already has, the served entry's `root`, `max_model_len`
- * and `owned_by`. Recorded in the manifest and named in the report's sides. Information only:
- * a server that does not answer /version is not an error.
+ * and `owned_by`. llama.cpp's llama-server has no /version: its `GET /props` says `build_info`
+ * (`b1234-<commit>`, also each response's `system_fingerprint`), and its /models entry carries
+ * `meta` (file type, parameters, size). Recorded in the manifest and named in the report's
+ * sides. Information only: a server that does not answer /version is not an error.
  */
 const VERSION_TIMEOUT_MS = 3_000;
 const MAX_VERSION_LENGTH = 100;
@@ -39319,6 +39321,7 @@ async function probeEngineVersion(baseUrl, apiKey) {
         const root = rootRouteUrl(baseUrl, 'version');
         if (!urls.includes(root))
             urls.push(root);
+        urls.push(rootRouteUrl(baseUrl, 'props'));
     }
     catch {
         return null;
@@ -39334,7 +39337,8 @@ async function probeEngineVersion(baseUrl, apiKey) {
             const text = await response.body.text();
             if (response.statusCode !== 200)
                 continue;
-            const version = JSON.parse(text)?.version;
+            const body = JSON.parse(text);
+            const version = url.endsWith('/props') ? body?.build_info : body?.version;
             if (typeof version === 'string' && version.length > 0)
                 return version.slice(0, MAX_VERSION_LENGTH);
         }
@@ -39351,11 +39355,45 @@ function modelEntry(response, model) {
         ? data.find(e => e?.id === model)
         : undefined;
     const text = (v) => (typeof v === 'string' && v !== '' ? v.slice(0, 200) : null);
+    const details = llamaCppMeta(entry?.meta);
     return {
         root: text(entry?.root),
         max_model_len: typeof entry?.max_model_len === 'number' && Number.isFinite(entry.max_model_len) ? entry.max_model_len : null,
-        owned_by: text(entry?.owned_by)
+        owned_by: text(entry?.owned_by),
+        ...(details ? { details } : {})
     };
+}
+/** llama.cpp's /models `meta` as one line: "Q4_0 · 1.25 M parameters · 0.8 MB"; null when absent. */
+function llamaCppMeta(meta) {
+    if (meta === null || typeof meta !== 'object')
+        return null;
+    const m = meta;
+    const count = (v) => typeof v === 'number' && Number.isFinite(v) && v > 0;
+    const parts = [];
+    if (typeof m.ftype === 'string' && m.ftype !== '')
+        parts.push(m.ftype.slice(0, 40));
+    if (count(m.n_params))
+        parts.push(`${compact(m.n_params)} parameters`);
+    if (count(m.size))
+        parts.push(`${compact(m.size, 'B')}`);
+    return parts.length > 0 ? parts.join(' · ') : null;
+}
+function compact(n, unit = '') {
+    const scale = unit
+        ? [
+            [1e9, ' GB'],
+            [1e6, ' MB'],
+            [1e3, ' kB']
+        ]
+        : [
+            [1e9, ' B'],
+            [1e6, ' M'],
+            [1e3, ' k']
+        ];
+    for (const [size, suffix] of scale)
+        if (n >= size)
+            return `${(n / size).toFixed(n / size >= 100 ? 0 : 2)}${suffix}`;
+    return `${n}${unit ? ' B' : ''}`;
 }
 /** What a manifest side record says the side is. */
 function sideIdentity(record, manifest, side) {
@@ -39382,6 +39420,9 @@ function sideIdentity(record, manifest, side) {
     const docker = launchRecord(manifest, side)?.docker;
     if (docker)
         identity.image = imageOf(docker);
+    const weights = launchRecord(manifest, side)?.weights;
+    if (weights)
+        identity.weights = { ...weights };
     return identity;
 }
 /** The launch record that served `side` (a self-check's candidate is the baseline's server). */
@@ -42036,6 +42077,54 @@ async function gateFingerprint(config, cwd, baseRef, env) {
 }
 
 /**
+ * The weights file a launched server was started with, by content: llama.cpp's server (and other
+ * single-file engines) take `--model FILE` / `-m FILE`, and two quantizations of one model are
+ * told apart by the file, not by the served name. When that argument names a regular file (read
+ * from the launch directory), its size and sha256 are recorded in the launch manifest and shown
+ * in the report's Weights row. A directory or a hub id (vLLM's `--model`) records nothing.
+ * Information only: a file that cannot be read is recorded with its error, never a gate error.
+ */
+/** Above this, hashing would hold the gate up for minutes; the size alone is recorded. */
+const MAX_HASHED_BYTES = 32 * 1024 ** 3;
+/** The value of `--model`, `--model=` or `-m` in a launch command, or null. */
+function modelArgument(command) {
+    for (let i = 1; i < command.length; i++) {
+        const arg = command[i];
+        if ((arg === '--model' || arg === '-m') && i + 1 < command.length)
+            return command[i + 1];
+        if (arg.startsWith('--model='))
+            return arg.slice('--model='.length);
+    }
+    return null;
+}
+async function weightsIdentity(command, cwd, maxBytes = MAX_HASHED_BYTES) {
+    const file = modelArgument(command);
+    if (!file)
+        return null;
+    const path = resolve(cwd, file);
+    let info;
+    try {
+        info = await stat(path);
+    }
+    catch {
+        return null; // a hub id or a path inside a container: nothing on this machine to hash
+    }
+    if (!info.isFile())
+        return null;
+    if (info.size > maxBytes)
+        return { file, bytes: info.size, sha256: null, error: `larger than ${maxBytes} bytes: not hashed` };
+    try {
+        const hash = createHash('sha256');
+        for await (const chunk of createReadStream(path))
+            hash.update(chunk);
+        return { file, bytes: info.size, sha256: hash.digest('hex'), error: null };
+    }
+    catch (error) {
+        return { file, bytes: info.size, sha256: null, error: error.message };
+    }
+}
+
+/**
  * Masks secrets in the server's log lines before they are written: a server that prints its
  * configuration (vLLM does, with --api-key) must not put the key into the evidence artifact.
  * Secrets are the deployments' API keys and the values of environment variables whose names
@@ -42796,6 +42885,7 @@ class Launcher {
             entry.record.ready_at = readyAt.toISOString();
             entry.record.ready_ms = readyAt.getTime() - entry.server.startedAt.getTime();
             entry.record.docker = await dockerIdentity(entry.command, entry.env, entry.cwd);
+            entry.record.weights = await weightsIdentity(entry.command, entry.cwd);
             progress(`[${key}] server ready after ${(entry.record.ready_ms / 1000).toFixed(1)} s: ${result.url} lists ${entry.deployment.model}`);
             return result;
         }
@@ -43128,6 +43218,20 @@ function isEventPrefix(chunk, i, firstCharCode) {
  *   event, a non-2xx status or the timeout make the request a failure.
  * SSE is parsed by eventsource-parser.
  */
+/**
+ * A request written to a pooled keep-alive connection that the server had already closed fails
+ * with "other side closed" (undici's socket error) before any status line arrives. llama.cpp's
+ * llama-server closes the connection after every streamed answer although it announces
+ * `Keep-Alive: timeout=5, max=100` and no `Connection: close`; a request sent on that socket
+ * before its FIN arrives is lost that way (1 in 10 of back-to-back requests on one connection,
+ * none with 20 ms between them). That is the client's reuse of a dead connection, not an answer
+ * of the server: such a request is sent once more on a new connection. A server that fails the
+ * second time too is an error as before.
+ */
+function closedBeforeAnswer(error) {
+    const code = error.code;
+    return code === 'UND_ERR_SOCKET' && /other side closed/i.test(error.message);
+}
 function connect(target, connections, timeoutMs) {
     const url = new URL(target.baseUrl);
     const prefix = url.pathname.replace(/\/+$/, '');
@@ -43296,48 +43400,61 @@ function streamRequest(conn, body, timeoutMs) {
         };
         // undici's dispatch API: onRequestStart runs on the connection right before the request's
         // headers are written, so the clock starts there and not while the request waited in the pool.
-        conn.pool.dispatch({ origin: conn.origin, path: conn.path, method: 'POST', headers: conn.headers, body }, {
-            onRequestStart(c) {
-                controller = c;
-                result.start = performance.now();
-            },
-            onResponseStart(_c, statusCode, headers) {
-                now = performance.now();
-                result.httpStatus = statusCode;
-                if (statusCode < 200 || statusCode >= 300) {
-                    errorBody = '';
-                    return;
-                }
-                const type = String(headers['content-type'] ?? '');
-                if (!type.startsWith('text/event-stream')) {
-                    result.notStreaming = true;
-                    finish('error', `the server answered ${type || 'without a content type'} instead of a text/event-stream: it does not stream`);
-                }
-            },
-            // The stream's own work per delivery: the time and a place in the queue (see `deliver`).
-            // `data` is a view of the socket's read buffer, which Node allocates afresh for every read.
-            onResponseData(_c, data) {
-                if (errorBody !== null) {
-                    if (errorBody.length < 1000)
-                        errorBody += data.toString('utf8');
-                    return;
-                }
-                deliver(receiver, performance.now(), data);
-            },
-            onResponseEnd() {
-                if (errorBody !== null) {
+        let retried = false;
+        const dispatch = () => {
+            conn.pool.dispatch({ origin: conn.origin, path: conn.path, method: 'POST', headers: conn.headers, body }, {
+                onRequestStart(c) {
+                    controller = c;
+                    result.start = performance.now();
+                },
+                onResponseStart(_c, statusCode, headers) {
                     now = performance.now();
-                    finish('error', `HTTP ${result.httpStatus}: ${errorBody.replace(/\s+/g, ' ').slice(0, 200)}`);
-                    return;
+                    result.httpStatus = statusCode;
+                    if (statusCode < 200 || statusCode >= 300) {
+                        errorBody = '';
+                        return;
+                    }
+                    const type = String(headers['content-type'] ?? '');
+                    if (!type.startsWith('text/event-stream')) {
+                        result.notStreaming = true;
+                        finish('error', `the server answered ${type || 'without a content type'} instead of a text/event-stream: it does not stream`);
+                    }
+                },
+                // The stream's own work per delivery: the time and a place in the queue (see `deliver`).
+                // `data` is a view of the socket's read buffer, which Node allocates afresh for every read.
+                onResponseData(_c, data) {
+                    if (errorBody !== null) {
+                        if (errorBody.length < 1000)
+                            errorBody += data.toString('utf8');
+                        return;
+                    }
+                    deliver(receiver, performance.now(), data);
+                },
+                onResponseEnd() {
+                    if (errorBody !== null) {
+                        now = performance.now();
+                        finish('error', `HTTP ${result.httpStatus}: ${errorBody.replace(/\s+/g, ' ').slice(0, 200)}`);
+                        return;
+                    }
+                    deliver(receiver, performance.now(), END);
+                },
+                onResponseError(_c, error) {
+                    if (!settled && !retried && result.httpStatus === 0 && closedBeforeAnswer(error)) {
+                        // The pooled connection was closed by the server before any answer: the request
+                        // never reached a live connection. Once, on another connection (see
+                        // closedBeforeAnswer); its clock restarts there.
+                        retried = true;
+                        result.retriedClosedConnection = true;
+                        dispatch();
+                        return;
+                    }
+                    // After the data that reached JS before it, as before the parsing was deferred.
+                    if (!settled)
+                        deliver(receiver, performance.now(), { kind: ERROR, error });
                 }
-                deliver(receiver, performance.now(), END);
-            },
-            onResponseError(_c, error) {
-                // After the data that reached JS before it, as before the parsing was deferred.
-                if (!settled)
-                    deliver(receiver, performance.now(), { kind: ERROR, error });
-            }
-        });
+            });
+        };
+        dispatch();
     });
 }
 
@@ -44195,6 +44312,11 @@ function finishLoad(run, blocks, timings) {
     report.ratios = reportedRatios(blocks, report.summary, load.checks, config.statistics.confidence);
     report.checks = evaluateChecks(load.checks, blocks, report.summary, config.statistics.confidence);
     addNotes(report);
+    for (const side of SIDES$1) {
+        const note = chunkNote(side, timings);
+        if (note)
+            report.notes.push(note);
+    }
     report.verdict = worstVerdict([...report.checks.map(c => c.verdict), ...(report.errors.length ? ['error'] : [])]);
     report.headline = headline(report, load);
     return { report, timings };
@@ -44272,6 +44394,26 @@ function summarize(level, timings, blocks, load) {
         return figures(timings.filter(t => t.level === level && t.side === side), duration, load.slo);
     };
     return { level, baseline: pooled('baseline'), candidate: pooled('candidate') };
+}
+/**
+ * llama.cpp's server holds back a token that ends inside a UTF-8 character and sends it with the
+ * next, and vLLM can put several tokens in one chunk too: then the gaps between chunks (ITL) are
+ * not gaps between tokens, and a chunk-based ITL looks better than the engine's per-token pace.
+ * Said when the successful requests' content chunks are fewer than 90 % of their output tokens
+ * (by usage); TPOT (latency over tokens) is unaffected.
+ */
+function chunkNote(side, timings) {
+    let chunks = 0;
+    let tokens = 0;
+    for (const t of timings) {
+        if (t.side !== side || t.status !== 'ok' || t.tokens_from !== 'usage' || t.ttft_ms === null)
+            continue;
+        chunks += t.itl_ms.length + 1;
+        tokens += t.output_tokens;
+    }
+    if (tokens === 0 || chunks >= 0.9 * tokens)
+        return null;
+    return `The ${side} sent ${chunks} content chunks for ${tokens} output tokens (${(tokens / chunks).toFixed(2)} tokens per chunk): its ITL is the gap between chunks, not between tokens; TPOT is per token.`;
 }
 function addNotes(report) {
     for (const side of SIDES$1) {
@@ -45017,7 +45159,7 @@ async function explainSideErrors(errors, logFile, outDir) {
  * environment. Pure, so `plan` can print exactly what `run` executes.
  */
 function planSide(input) {
-    const entries = uniqueEntries(input.runs).map(entry => withModel(entry, input.prodEnv.modelArgs));
+    const entries = uniqueEntries(input.runs).map(entry => withModel(resolveEntryPaths(entry, input.cwd), input.prodEnv.modelArgs));
     const suite = `${input.side}-${input.stamp}`;
     const outputPath = join(input.outDir, input.side);
     const localPath = join(input.tempDir, input.side, 'prod_env');
@@ -45055,6 +45197,33 @@ function planSide(input) {
 /** Gate-file entries never name a model (the config loader refuses it); add this side's. */
 function withModel(entry, modelArgs) {
     return entry.includes(':') ? `${entry},${modelArgs}` : `${entry}:${modelArgs}`;
+}
+/**
+ * `custom_mcqa:path=./data/gate.jsonl`: HELM joins a relative `path=` to its own output folder
+ * (`<output>/scenarios/custom_mcqa/`), so a gate file could only name its data by an absolute
+ * path, different on every machine and clone. A value that starts with `./` or `../` is resolved
+ * here against the directory helm-gate runs in, as a local tokenizer folder is; the gate file
+ * (and so the fingerprint) keeps the relative form, and run matching accepts either.
+ */
+function resolveEntryPaths(entry, cwd) {
+    const colon = entry.indexOf(':');
+    if (colon < 0)
+        return entry;
+    const args = entry
+        .slice(colon + 1)
+        .split(',')
+        .map(part => {
+        const eq = part.indexOf('=');
+        if (eq < 0 || part.slice(0, eq) !== 'path')
+            return part;
+        const value = part.slice(eq + 1);
+        return isRelativePath(value) ? `path=${resolve(cwd, value)}` : part;
+    });
+    return `${entry.slice(0, colon)}:${args.join(',')}`;
+}
+/** `./x` or `../x`: a path the gate file means relative to where helm-gate runs. */
+function isRelativePath(value) {
+    return value.startsWith('./') || value.startsWith('../');
 }
 /** Several gated comparisons may read the same run (different metrics): run it once. */
 function uniqueEntries(runs) {
@@ -45159,7 +45328,8 @@ async function prepareRun(config, opts) {
             outDir: resolve(opts.outDir),
             tempDir: opts.tempDir,
             stamp: opts.stamp,
-            command: opts.command ?? helm.command
+            command: opts.command ?? helm.command,
+            cwd: opts.cwd ?? process.cwd()
         }));
     }
     return { helm, runs, plans, deployments };
@@ -45189,7 +45359,8 @@ async function runSides(config, opts) {
             selfCheck: opts.selfCheck,
             tempDir,
             stamp: stampOf(started),
-            command: helmRun
+            command: helmRun,
+            cwd
         });
         await mkdir(outDir, { recursive: true });
         for (const plan of prepared.plans)

@@ -12643,6 +12643,15 @@ function argSatisfied(spec, key, value) {
     const scenarioArg = spec.scenario_spec?.args?.[key];
     if (scenarioArg !== undefined && String(scenarioArg).replace(/\//g, '_') === nameValue)
         return true;
+    // `path=./data/gate.jsonl` reaches HELM resolved to an absolute path (src/runner/side-plan.ts).
+    if (key === 'path' && (value.startsWith('./') || value.startsWith('../')) && typeof scenarioArg === 'string') {
+        const tail = value
+            .split('/')
+            .filter(segment => segment !== '' && segment !== '.' && segment !== '..')
+            .join('/');
+        if (scenarioArg.startsWith('/') && scenarioArg.endsWith(`/${tail}`))
+            return true;
+    }
     const adapterArg = spec.adapter_spec?.[key];
     if (EXPANDER_KEYS.has(key) && adapterArg !== undefined && String(adapterArg) === value)
         return true;
@@ -14213,7 +14222,8 @@ function reportPage() {
                 e.version && `version ${e.version}`,
                 e.root && `weights ${e.root}`,
                 e.max_model_len !== null && `context ${e.max_model_len}`,
-                e.owned_by && `by ${e.owned_by}`
+                e.owned_by && `by ${e.owned_by}`,
+                e.details
             ]
                 .filter(Boolean)
                 .join(' · ');
@@ -14223,6 +14233,12 @@ function reportPage() {
             if (!i)
                 return '';
             return [i.name, i.digest ? `digest ${i.digest}` : i.id ? `image id ${i.id} (no registry digest)` : 'digest unknown'].join(' · ');
+        });
+        row('Weights', s => {
+            const w = s.identity?.weights;
+            if (!w)
+                return '';
+            return [w.file, w.sha256 ? `sha256 ${w.sha256}` : (w.error ?? '')].filter(Boolean).join(' · ');
         });
         row('HELM', s => s.helm_version ?? '');
         row('Source', s => {
@@ -14902,6 +14918,18 @@ function imageCell(image) {
         parts.push(`digest unknown${image.error ? ` (${escapeInline(image.error, 80)})` : ''}`);
     return parts.join(' · ');
 }
+/** The markdown cell of the Weights row: "`model-Q4_0.gguf` · sha256 `587efc1344e6`"; empty when unknown. */
+function weightsCell(weights) {
+    if (!weights)
+        return '';
+    const name = weights.file.split('/').pop() || weights.file;
+    const parts = [codeSpan(name, { maxLength: 60, inTable: true })];
+    if (weights.sha256)
+        parts.push(`sha256 ${codeSpan(weights.sha256.slice(0, 12), { inTable: true })}`);
+    else if (weights.error)
+        parts.push(escapeInline(weights.error, 60));
+    return parts.join(' · ');
+}
 
 /**
  * The "Performance" section of the PR comment (docs/load.md): the load half's verdict and count, one row
@@ -15095,6 +15123,8 @@ function sidesBlock(report) {
             parts.push(`context ${formatCount(e.max_model_len)}`);
         if (e.owned_by)
             parts.push(`by ${escapeInline(e.owned_by, 30)}`);
+        if (e.details)
+            parts.push(escapeInline(e.details, 80));
         return parts.join(' · ');
     };
     const source = (info) => {
@@ -15120,6 +15150,7 @@ function sidesBlock(report) {
         ['Deployment', deployment],
         ['Engine', engine],
         ['Image', info => imageCell(info.identity?.image)],
+        ['Weights', info => weightsCell(info.identity?.weights)],
         ['HELM', info => (info.helm_version ? codeSpan(info.helm_version, { maxLength: 20, inTable: true }) : '')],
         ['Source', source]
     ];

@@ -6,6 +6,16 @@
 # pulls a multi-GB CUDA build; the CPU wheel of torch 2.13.0 is what we want, and
 # torchvision 0.28.0 is the release built for torch 2.13 (so pip keeps the CPU torch).
 # HELM's offline scenarios never import torchvision (docs/helm.md "Python dependencies").
+#
+# Why torchvision is then removed again: that torchvision wheel is built against the CUDA torch,
+# and beside the CPU torch its import fails (`operator torchvision::nms does not exist`).
+# transformers imports torchvision whenever it is installed, so every gate whose tokenizer is a
+# Hugging Face folder (a real engine's own tokenizer) failed in helm-run. crfm-helm lists it as a
+# dependency, but nothing on the text scenarios' path uses it.
+# sentencepiece and protobuf: transformers needs both to load a folder whose tokenizer is a
+# SentencePiece `tokenizer.model` (without protobuf it falls back to a tiktoken reader that
+# fails), and llama.cpp's converter reads the model through sentencepiece's protobuf module. The
+# real-engine example's model is trained with it (scripts/real-engine/).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,7 +23,9 @@ venv="${HELM_GATE_VENV:-$root/.venv}"
 helm_version="0.5.16"
 torch_version="2.13.0"
 torchvision_version="0.28.0"
-stamp="crfm-helm[openai]==$helm_version torch==$torch_version torchvision==$torchvision_version nltk:punkt_tab"
+sentencepiece_version="0.2.2"
+protobuf_version="6.33.6"
+stamp="crfm-helm[openai]==$helm_version torch==$torch_version sentencepiece==$sentencepiece_version protobuf==$protobuf_version -torchvision nltk:punkt_tab"
 
 if [ -f "$venv/.helm-gate-stamp" ] && [ "$(cat "$venv/.helm-gate-stamp")" = "$stamp" ] \
   && "$venv/bin/python" -c "import helm" 2>/dev/null; then
@@ -32,7 +44,11 @@ quiet_pip --upgrade pip
 torch_index=()
 [ -n "${HELM_GATE_TORCH_INDEX:-}" ] && torch_index=(--extra-index-url "$HELM_GATE_TORCH_INDEX")
 quiet_pip "${torch_index[@]}" "torch==$torch_version"
-quiet_pip "torch==$torch_version" "torchvision==$torchvision_version" "crfm-helm[openai]==$helm_version"
+quiet_pip "torch==$torch_version" "torchvision==$torchvision_version" "crfm-helm[openai]==$helm_version" \
+  "sentencepiece==$sentencepiece_version" "protobuf==$protobuf_version"
+"$venv/bin/python" -m pip uninstall --quiet --yes torchvision
+# Fail here, not in the first gate, if a Hugging Face tokenizer cannot load in this venv.
+"$venv/bin/python" -c "import transformers.models.llama, sentencepiece.sentencepiece_model_pb2; from transformers import AutoTokenizer"
 
 "$venv/bin/python" - <<'PY'
 import importlib.metadata as m

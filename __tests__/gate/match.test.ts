@@ -108,6 +108,19 @@ describe('matching gate entries to runs', () => {
     expect(globMatches('a.c', 'abc')).toBe(false)
   })
 
+  it('matches a relative path= entry with the absolute path helm-run was given, and only that file', () => {
+    const r = run(
+      spec('custom_mcqa,path=_work_clone_gate_set.jsonl,method=multiple_choice_joint:model=ci_baseline', {
+        path: '/work/clone/gate/set.jsonl'
+      })
+    )
+    expect(runMatchesEntry(r, gated('custom_mcqa:path=./gate/set.jsonl'))).toBe(true)
+    expect(runMatchesEntry(r, gated('custom_mcqa:path=../clone/gate/set.jsonl'))).toBe(true)
+    expect(runMatchesEntry(r, gated('custom_mcqa:path=./other/set.jsonl'))).toBe(false)
+    expect(runMatchesEntry(r, gated('custom_mcqa:path=./set.jsonl'))).toBe(true)
+    expect(runMatchesEntry(r, gated('custom_mcqa:path=./et.jsonl'))).toBe(false)
+  })
+
   it('pairs runs across sides by identity and reports one-sided and duplicate runs', () => {
     const b = [run(spec('a:model=x', { k: 1 })), run(spec('b:model=x')), run(spec('c:model=x'), '/b/c1'), run(spec('c:model=y'), '/b/c2')]
     const c = [run(spec('a:model=y', { k: 1 })), run(spec('d:model=y')), run(spec('c:model=y'), '/c/c')]

@@ -43,3 +43,34 @@ describe('the launch examples', () => {
     expect(readme).toContain('examples/launch/fp8.helm-gate.yml')
   })
 })
+
+describe('the real-engine examples (examples/real-cpu/)', () => {
+  const realCpu = (name: string) => {
+    const file = join(REPO_ROOT, 'examples', 'real-cpu', name)
+    return parseGateConfig(readFileSync(file, 'utf8'), file)
+  }
+  const model = (command: string[]) => command[command.indexOf('--model') + 1]
+  const flagsBesidesModel = (command: string[]) => command.filter((_, i) => i !== command.indexOf('--model') + 1)
+
+  it.each([
+    ['gate.yml', 'model-Q4_0.gguf', 'chat'],
+    ['q8.yml', 'model-Q8_0.gguf', 'completions']
+  ])('%s: llama-server with the F16 model against %s, the same flags otherwise, one port, the %s API', (name, quantized, api) => {
+    const config = realCpu(name)
+    const { baseline, candidate } = config.launch!.sides
+    expect(config.launch!.schedule).toBe('sequential')
+    expect(model(baseline!.command)).toBe('./.real-engine/model/model-F16.gguf')
+    expect(model(candidate!.command)).toBe(`./.real-engine/model/${quantized}`)
+    expect(flagsBesidesModel(baseline!.command)).toEqual(flagsBesidesModel(candidate!.command))
+    expect(config.deployments!.baseline).toMatchObject({ api, tokenizer: './.real-engine/model/tokenizer' })
+    expect(config.runs[0].entry).toBe('custom_mcqa:path=./.real-engine/model/addition.jsonl')
+    expect(config.load?.checks.length).toBeGreaterThan(0)
+  })
+
+  it('vLLM on a GPU: `vllm serve` with the same weights, the candidate adds --quantization fp8', () => {
+    const config = realCpu('vllm-gpu-fp8.yml')
+    const { baseline, candidate } = config.launch!.sides
+    expect(baseline!.command.slice(0, 2)).toEqual(['vllm', 'serve'])
+    expect(candidate!.command).toEqual([...baseline!.command, '--quantization', 'fp8'])
+  })
+})

@@ -1,7 +1,8 @@
 /** What the probes of the two sides mean, before any load: which error, and what it tells to do. */
 import { describe, expect, test } from '@jest/globals'
 import { parseGateConfig } from '../../src/config/load.js'
-import { beginLoad, isOutcome, judgeProbes, type LoadRun } from '../../src/load/run-load.js'
+import { beginLoad, chunkNote, isOutcome, judgeProbes, type LoadRun } from '../../src/load/run-load.js'
+import type { RequestTiming } from '../../src/load/types.js'
 import type { ProbeResult } from '../../src/load/probe.js'
 import type { LoadSide } from '../../src/model/load-report.js'
 import { gateText } from './load-helpers.js'
@@ -67,4 +68,43 @@ describe('judgeProbes', () => {
       expect(error.message).not.toContain('archived')
     }
   )
+})
+
+describe('chunkNote', () => {
+  const timing = (side: LoadSide, chunks: number, tokens: number, extra: Partial<RequestTiming> = {}): RequestTiming => ({
+    side,
+    level: 4,
+    block: 0,
+    repetition: 0,
+    index: 0,
+    send_ms: 0,
+    ttft_ms: 10,
+    itl_ms: Array.from({ length: chunks - 1 }, () => 1),
+    latency_ms: 40,
+    output_tokens: tokens,
+    tokens_from: 'usage',
+    prompt_tokens: 100,
+    status: 'ok',
+    error: null,
+    id: null,
+    ...extra
+  })
+
+  test("says when a side's chunks carry several tokens (llama.cpp holds back split UTF-8), so ITL is per chunk", () => {
+    const timings = [timing('baseline', 16, 32), timing('baseline', 16, 32), timing('candidate', 32, 32)]
+    expect(chunkNote('baseline', timings)).toBe(
+      'The baseline sent 32 content chunks for 64 output tokens (2.00 tokens per chunk): its ITL is the gap between chunks, not between tokens; TPOT is per token.'
+    )
+    expect(chunkNote('candidate', timings)).toBeNull()
+  })
+
+  test('counts only successful requests whose tokens come from usage', () => {
+    const timings = [
+      timing('baseline', 30, 32),
+      timing('baseline', 2, 32, { status: 'error' }),
+      timing('baseline', 2, 32, { tokens_from: 'chunks' })
+    ]
+    expect(chunkNote('baseline', timings)).toBeNull()
+    expect(chunkNote('candidate', timings)).toBeNull()
+  })
 })

@@ -287,4 +287,29 @@ describe('renderMarkdown: the sides are named by what they are', () => {
     const bare = renderMarkdown(makeReport(), { maxLength: LIMIT })
     expect(bare).toContain('| Deployment | `vllm/base` | `vllm/cand` |')
   })
+
+  test("llama.cpp's weights: the file type from the server, the launched file by name and hash", () => {
+    const side = (ftype: string, file: string, sha256: string | null) => ({
+      path: '/tmp/x',
+      runs: ['custom_mcqa'],
+      deployment: 'helm-gate/gated-model',
+      identity: {
+        model: 'addition',
+        host: '127.0.0.1:18451',
+        api: 'chat',
+        engine: { version: 'b1-0c1e570', root: null, max_model_len: null, owned_by: 'llamacpp', details: `${ftype} · 1.25 M parameters` },
+        origin: { kind: 'run' as const },
+        weights: { file, bytes: 10, sha256, error: sha256 ? null : 'larger than 4 bytes: not hashed' }
+      }
+    })
+    const text = renderMarkdown(
+      makeReport({
+        baseline: side('F16', './.real-engine/model/model-F16.gguf', 'c29d3724715351527f89'),
+        candidate: side('Q4_0', './.real-engine/model/model-Q4_0.gguf', null)
+      }),
+      { maxLength: LIMIT }
+    )
+    expect(text).toContain('version `b1-0c1e570` · by llamacpp · F16 · 1.25 M parameters |')
+    expect(text).toContain('| Weights | `model-F16.gguf` · sha256 `c29d37247153` | `model-Q4_0.gguf` · larger than 4 bytes: not hashed |')
+  })
 })

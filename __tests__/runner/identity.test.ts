@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net'
 import { hostOf } from '../../src/model/identity.js'
 import type { Manifest } from '../../src/model/manifest.js'
 import { probeServer } from '../../src/runner/readiness.js'
-import { attachIdentity, modelEntry, probeEngineVersion } from '../../src/runner/identity.js'
+import { attachIdentity, llamaCppMeta, modelEntry, probeEngineVersion } from '../../src/runner/identity.js'
 import { startFakeServer, type FakeServer } from '../../test-support/fake-openai/harness.js'
 import { makeReport } from '../report/make-report.js'
 
@@ -41,6 +41,31 @@ describe('probeEngineVersion and the readiness record', () => {
     const probe = await probeServer({ side: 'baseline', baseUrl: fake.baseUrl, model: 'm1', apiKey: null, timeoutMs: 5_000 })
     expect(probe.engine_version).toBe('fake-openai-1.0')
     expect(modelEntry(probe.response, 'm1')).toEqual({ root: 'fake/m1', max_model_len: 4096, owned_by: 'fake-openai' })
+  })
+
+  test("llama.cpp's server: the build from /props, the file type, parameters and size from the /models meta", async () => {
+    const llama = await startFakeServer({ answerKeys: [], models: ['m1'], llamaCpp: { ftype: 'Q4_0' } })
+    try {
+      expect(await probeEngineVersion(llama.baseUrl, null)).toBe('b1-fake0000')
+      const probe = await probeServer({ side: 'candidate', baseUrl: llama.baseUrl, model: 'm1', apiKey: null, timeoutMs: 5_000 })
+      expect(modelEntry(probe.response, 'm1')).toEqual({
+        root: null,
+        max_model_len: null,
+        owned_by: 'llamacpp',
+        details: 'Q4_0 · 1.25 M parameters · 2.50 MB'
+      })
+    } finally {
+      await llama.stop()
+    }
+  })
+
+  test('the meta line takes only what is there and well-formed', () => {
+    expect(llamaCppMeta({ ftype: 'Q2_K - Medium', n_params: 3_400_000_000, size: 1_234 })).toBe(
+      'Q2_K - Medium · 3.40 B parameters · 1.23 kB'
+    )
+    expect(llamaCppMeta({ n_params: -1, size: 'big' })).toBeNull()
+    expect(llamaCppMeta(null)).toBeNull()
+    expect(llamaCppMeta({ ftype: 'F16', size: 812 })).toBe('F16 · 812 B')
   })
 
   test('a server without /version or fields is no error: the identity is just unknown', async () => {

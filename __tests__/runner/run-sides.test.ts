@@ -55,6 +55,26 @@ describeHelm('runSides with real helm-run', () => {
     expect(baselineLog).toContain('Processed 20 requests')
   }, 180_000)
 
+  it("reads llama.cpp's completions answers, whose logprobs come in the chat shape", async () => {
+    // Before the plugin converted them, HELM's completions client failed every request with
+    // "'NoneType' object is not iterable" (it zips logprobs.tokens and token_logprobs).
+    const baseline = await server({ accuracy: 1, llamaCpp: { ftype: 'F16' } })
+    const candidate = await server({ accuracy: 1, llamaCpp: { ftype: 'Q4_0' } })
+    const dir = await freshDir('llamacpp')
+    const config = await loadGateConfig(
+      await writeGateFile(dir, {
+        baseline: { baseUrl: baseline.baseUrl, api: 'completions' },
+        candidate: { baseUrl: candidate.baseUrl, api: 'completions' },
+        runs: [{ entry: 'simple_mcqa', metric: 'exact_match' }],
+        maxEvalInstances: 10
+      })
+    )
+    const outcome = await runSides(config, { outDir: join(dir, 'out'), sides: ['baseline', 'candidate'] })
+    expect(outcome.errors.map(error => error.message)).toEqual([])
+    expect((await candidate.state()).counters.completions).toBe(10)
+    expect(outcome.records.candidate?.server).toMatchObject({ engine_version: 'b1-fake0000' })
+  }, 180_000)
+
   it('refuses to start when a server is down, naming the side, without running helm-run', async () => {
     const baseline = await server()
     const dir = await freshDir('down')

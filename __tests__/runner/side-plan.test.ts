@@ -4,7 +4,7 @@ import { parseGateConfig } from '../../src/config/load.js'
 import { ConfigError } from '../../src/errors.js'
 import { serverProdEnv } from '../../src/runner/prod-env.js'
 import { prepareRun } from '../../src/runner/run-sides.js'
-import { displayCommand, planSide, withModel } from '../../src/runner/side-plan.js'
+import { displayCommand, planSide, resolveEntryPaths, withModel } from '../../src/runner/side-plan.js'
 
 const helm: HelmSettings = {
   version: '0.5.16',
@@ -46,7 +46,8 @@ describe('planSide', () => {
       outDir: '/out',
       tempDir: '/tmp/x',
       stamp: '20260101T000000Z',
-      command: '/venv/bin/helm-run'
+      command: '/venv/bin/helm-run',
+      cwd: '/repo'
     })
     expect(plan.entries).toEqual([
       'simple_mcqa:model=helm-gate/gated-model',
@@ -75,6 +76,30 @@ describe('planSide', () => {
   it('adds model arguments after existing ones', () => {
     expect(withModel('a', 'model=x/y')).toBe('a:model=x/y')
     expect(withModel('a:b=1', 'model=x/y')).toBe('a:b=1,model=x/y')
+  })
+
+  it('resolves a relative path= against the directory helm-gate runs in; HELM would join it to its output folder', () => {
+    expect(resolveEntryPaths('custom_mcqa:path=./data/set.jsonl', '/repo')).toBe('custom_mcqa:path=/repo/data/set.jsonl')
+    expect(resolveEntryPaths('custom_mcqa:num_train_instances=2,path=../d/x.jsonl', '/repo/sub')).toBe(
+      'custom_mcqa:num_train_instances=2,path=/repo/d/x.jsonl'
+    )
+    // Absolute paths, bare names (HELM's own meaning) and other keys stay as written.
+    expect(resolveEntryPaths('custom_mcqa:path=/data/x.jsonl', '/repo')).toBe('custom_mcqa:path=/data/x.jsonl')
+    expect(resolveEntryPaths('custom_mcqa:path=x.jsonl', '/repo')).toBe('custom_mcqa:path=x.jsonl')
+    expect(resolveEntryPaths('mmlu:subject=./x', '/repo')).toBe('mmlu:subject=./x')
+    expect(resolveEntryPaths('simple_mcqa', '/repo')).toBe('simple_mcqa')
+    const plan = planSide({
+      side: 'baseline',
+      prodEnv,
+      helm,
+      runs: [run('custom_mcqa:path=./gate/set.jsonl')],
+      outDir: '/out',
+      tempDir: '/tmp/x',
+      stamp: 's',
+      command: 'helm-run',
+      cwd: '/work/clone'
+    })
+    expect(plan.entries).toEqual(['custom_mcqa:path=/work/clone/gate/set.jsonl,model=helm-gate/gated-model'])
   })
 
   it('quotes only what a shell would misread', () => {

@@ -12,10 +12,15 @@ Why not HELM's own classes (see docs/helm.md "Clients and the plugin"):
 
 The API key is read from the environment variable named by `api_key_env`, so it never has to be
 written into a file.
+
+* llama.cpp's `llama-server` answers `/v1/completions` with logprobs in the Chat Completions shape
+  (`logprobs.content[{token, logprob, top_logprobs}]`), not the legacy one (`tokens`,
+  `token_logprobs`); HELM zips the legacy lists and every request failed with "'NoneType' object
+  is not iterable". The completions client rewrites that shape before HELM reads it.
 """
 import os
 from dataclasses import replace
-from typing import Callable, Optional
+from typing import Any, Callable, Dict, Optional
 
 from helm.clients.openai_client import OpenAIClient
 from helm.common.cache import CacheConfig
@@ -79,8 +84,76 @@ class GateChatClient(_GateClient):
         return fail_fast(lambda: OpenAIClient.make_request(self, request))
 
 
+def legacy_completion_logprobs(response: Dict[str, Any]) -> Dict[str, Any]:
+    """A completions response with every choice's logprobs in the legacy shape HELM reads.
+
+    The legacy shape (`tokens`, `token_logprobs`, `top_logprobs`, `text_offset`) is kept as is.
+    The Chat Completions shape (`content: [{token, logprob, top_logprobs: [{token, logprob}]}]`,
+    llama.cpp's) is converted. A choice without logprobs gets empty lists: HELM then counts no
+    per-token logprob, which the exact-match metrics do not use.
+    """
+    for choice in response.get("choices") or []:
+        logprobs = choice.get("logprobs")
+        if isinstance(logprobs, dict) and isinstance(logprobs.get("tokens"), list):
+            continue
+        content = logprobs.get("content") if isinstance(logprobs, dict) else None
+        entries = [entry for entry in content or [] if isinstance(entry, dict)]
+        choice["logprobs"] = {
+            "tokens": [str(entry.get("token", "")) for entry in entries],
+            "token_logprobs": [entry.get("logprob") for entry in entries],
+            "top_logprobs": [
+                {str(top.get("token", "")): top.get("logprob") for top in entry.get("top_logprobs") or [] if isinstance(top, dict)}
+                for entry in entries
+            ],
+            "text_offset": None,
+        }
+    return response
+
+
+class _Dumped:
+    """What HELM calls on the SDK's answer (`.model_dump(mode="json")`), over a plain dict."""
+
+    def __init__(self, data: Dict[str, Any]):
+        self._data = data
+
+    def model_dump(self, mode: str = "python") -> Dict[str, Any]:
+        return self._data
+
+
+class _LegacyLogprobsCompletions:
+    def __init__(self, completions):
+        self._completions = completions
+
+    def create(self, **kwargs):
+        return _Dumped(legacy_completion_logprobs(self._completions.create(**kwargs).model_dump(mode="json")))
+
+
+class _LegacyLogprobsClient:
+    """The OpenAI SDK client, with `completions.create` answering in the legacy logprobs shape."""
+
+    def __init__(self, client):
+        self._client = client
+        self.completions = _LegacyLogprobsCompletions(client.completions)
+
+    def __getattr__(self, name):
+        return getattr(self._client, name)
+
+
 class GateCompletionsClient(_GateClient):
     """Legacy Completions API (`POST {base_url}/completions`), with VLLMClient's best_of fix."""
+
+    # The same named parameters as _GateClient: HELM fills in `cache_config` by reading the
+    # signature, so it cannot be hidden behind *args.
+    def __init__(
+        self,
+        cache_config: CacheConfig,
+        base_url: str,
+        served_model_name: str,
+        api_key_env: Optional[str] = None,
+        **kwargs,
+    ):
+        super().__init__(cache_config, base_url, served_model_name, api_key_env, **kwargs)
+        self.client = _LegacyLogprobsClient(self.client)
 
     def _to_raw_completion_request(self, request: Request):
         raw_request = super()._to_raw_completion_request(request)

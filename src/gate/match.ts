@@ -48,6 +48,14 @@ function argSatisfied(spec: RunSpecJson, key: string, value: string): boolean {
   if (segments.includes(`${key}=${nameValue}`)) return true
   const scenarioArg = spec.scenario_spec?.args?.[key]
   if (scenarioArg !== undefined && String(scenarioArg).replace(/\//g, '_') === nameValue) return true
+  // `path=./data/gate.jsonl` reaches HELM resolved to an absolute path (src/runner/side-plan.ts).
+  if (key === 'path' && (value.startsWith('./') || value.startsWith('../')) && typeof scenarioArg === 'string') {
+    const tail = value
+      .split('/')
+      .filter(segment => segment !== '' && segment !== '.' && segment !== '..')
+      .join('/')
+    if (scenarioArg.startsWith('/') && scenarioArg.endsWith(`/${tail}`)) return true
+  }
   const adapterArg = spec.adapter_spec?.[key]
   if (EXPANDER_KEYS.has(key) && adapterArg !== undefined && String(adapterArg) === value) return true
   return false

@@ -12,6 +12,7 @@ import type { GateConfig, ServerDeployment } from '../config/types.js'
 import { ConfigError, GateError } from '../errors.js'
 import type { ProbeResult } from '../runner/readiness.js'
 import { dockerIdentity, type DockerIdentity } from './docker.js'
+import { weightsIdentity, type WeightsIdentity } from './weights.js'
 import { LaunchError } from './errors.js'
 import { expandLaunch } from './expand.js'
 import { repositoryRoot } from './git.js'
@@ -57,6 +58,8 @@ export interface LaunchRecord {
   stop: StopRecord | null
   exit: { code: number | null; signal: string | null } | null
   docker: DockerIdentity | null
+  /** The `--model FILE` the server was started with, by content (src/launch/weights.ts). */
+  weights?: WeightsIdentity | null
   errors: { code: string; message: string }[]
 }
 
@@ -216,6 +219,7 @@ export class Launcher {
       entry.record.ready_at = readyAt.toISOString()
       entry.record.ready_ms = readyAt.getTime() - entry.server.startedAt.getTime()
       entry.record.docker = await dockerIdentity(entry.command, entry.env, entry.cwd)
+      entry.record.weights = await weightsIdentity(entry.command, entry.cwd)
       progress(`[${key}] server ready after ${(entry.record.ready_ms / 1000).toFixed(1)} s: ${result.url} lists ${entry.deployment.model}`)
       return result
     } catch (error) {

@@ -40,6 +40,23 @@ export interface StreamResult {
   error: string | null
   /** The response was not an event stream (content type), a problem of the server, not of load. */
   notStreaming: boolean
+  /** Sent again once because its pooled connection had been closed by the server (closedBeforeAnswer). */
+  retriedClosedConnection?: boolean
+}
+
+/**
+ * A request written to a pooled keep-alive connection that the server had already closed fails
+ * with "other side closed" (undici's socket error) before any status line arrives. llama.cpp's
+ * llama-server closes the connection after every streamed answer although it announces
+ * `Keep-Alive: timeout=5, max=100` and no `Connection: close`; a request sent on that socket
+ * before its FIN arrives is lost that way (1 in 10 of back-to-back requests on one connection,
+ * none with 20 ms between them). That is the client's reuse of a dead connection, not an answer
+ * of the server: such a request is sent once more on a new connection. A server that fails the
+ * second time too is an error as before.
+ */
+export function closedBeforeAnswer(error: Error): boolean {
+  const code = (error as { code?: unknown }).code
+  return code === 'UND_ERR_SOCKET' && /other side closed/i.test(error.message)
 }
 
 export interface Connection {
@@ -229,48 +246,61 @@ export function streamRequest(conn: Connection, body: string | Buffer, timeoutMs
     }
     // undici's dispatch API: onRequestStart runs on the connection right before the request's
     // headers are written, so the clock starts there and not while the request waited in the pool.
-    conn.pool.dispatch(
-      { origin: conn.origin, path: conn.path, method: 'POST', headers: conn.headers, body },
-      {
-        onRequestStart(c: Dispatcher.DispatchController) {
-          controller = c
-          result.start = performance.now()
-        },
-        onResponseStart(_c: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>) {
-          now = performance.now()
-          result.httpStatus = statusCode
-          if (statusCode < 200 || statusCode >= 300) {
-            errorBody = ''
-            return
-          }
-          const type = String(headers['content-type'] ?? '')
-          if (!type.startsWith('text/event-stream')) {
-            result.notStreaming = true
-            finish('error', `the server answered ${type || 'without a content type'} instead of a text/event-stream: it does not stream`)
-          }
-        },
-        // The stream's own work per delivery: the time and a place in the queue (see `deliver`).
-        // `data` is a view of the socket's read buffer, which Node allocates afresh for every read.
-        onResponseData(_c: Dispatcher.DispatchController, data: Buffer) {
-          if (errorBody !== null) {
-            if (errorBody.length < 1000) errorBody += data.toString('utf8')
-            return
-          }
-          deliver(receiver, performance.now(), data)
-        },
-        onResponseEnd() {
-          if (errorBody !== null) {
+    let retried = false
+    const dispatch = (): void => {
+      conn.pool.dispatch(
+        { origin: conn.origin, path: conn.path, method: 'POST', headers: conn.headers, body },
+        {
+          onRequestStart(c: Dispatcher.DispatchController) {
+            controller = c
+            result.start = performance.now()
+          },
+          onResponseStart(_c: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>) {
             now = performance.now()
-            finish('error', `HTTP ${result.httpStatus}: ${errorBody.replace(/\s+/g, ' ').slice(0, 200)}`)
-            return
+            result.httpStatus = statusCode
+            if (statusCode < 200 || statusCode >= 300) {
+              errorBody = ''
+              return
+            }
+            const type = String(headers['content-type'] ?? '')
+            if (!type.startsWith('text/event-stream')) {
+              result.notStreaming = true
+              finish('error', `the server answered ${type || 'without a content type'} instead of a text/event-stream: it does not stream`)
+            }
+          },
+          // The stream's own work per delivery: the time and a place in the queue (see `deliver`).
+          // `data` is a view of the socket's read buffer, which Node allocates afresh for every read.
+          onResponseData(_c: Dispatcher.DispatchController, data: Buffer) {
+            if (errorBody !== null) {
+              if (errorBody.length < 1000) errorBody += data.toString('utf8')
+              return
+            }
+            deliver(receiver, performance.now(), data)
+          },
+          onResponseEnd() {
+            if (errorBody !== null) {
+              now = performance.now()
+              finish('error', `HTTP ${result.httpStatus}: ${errorBody.replace(/\s+/g, ' ').slice(0, 200)}`)
+              return
+            }
+            deliver(receiver, performance.now(), END)
+          },
+          onResponseError(_c: Dispatcher.DispatchController, error: Error) {
+            if (!settled && !retried && result.httpStatus === 0 && closedBeforeAnswer(error)) {
+              // The pooled connection was closed by the server before any answer: the request
+              // never reached a live connection. Once, on another connection (see
+              // closedBeforeAnswer); its clock restarts there.
+              retried = true
+              result.retriedClosedConnection = true
+              dispatch()
+              return
+            }
+            // After the data that reached JS before it, as before the parsing was deferred.
+            if (!settled) deliver(receiver, performance.now(), { kind: ERROR, error })
           }
-          deliver(receiver, performance.now(), END)
-        },
-        onResponseError(_c: Dispatcher.DispatchController, error: Error) {
-          // After the data that reached JS before it, as before the parsing was deferred.
-          if (!settled) deliver(receiver, performance.now(), { kind: ERROR, error })
         }
-      }
-    )
+      )
+    }
+    dispatch()
   })
 }

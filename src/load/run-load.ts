@@ -311,6 +311,10 @@ export function finishLoad(run: LoadRun, blocks: LoadBlock[], timings: RequestTi
   report.ratios = reportedRatios(blocks, report.summary, load.checks, config.statistics.confidence)
   report.checks = evaluateChecks(load.checks, blocks, report.summary, config.statistics.confidence)
   addNotes(report)
+  for (const side of SIDES) {
+    const note = chunkNote(side, timings)
+    if (note) report.notes.push(note)
+  }
   report.verdict = worstVerdict([...report.checks.map(c => c.verdict), ...(report.errors.length ? ['error' as const] : [])])
   report.headline = headline(report, load)
   return { report, timings }
@@ -409,6 +413,25 @@ function summarize(level: number, timings: RequestTiming[], blocks: LoadBlock[],
     )
   }
   return { level, baseline: pooled('baseline'), candidate: pooled('candidate') }
+}
+
+/**
+ * llama.cpp's server holds back a token that ends inside a UTF-8 character and sends it with the
+ * next, and vLLM can put several tokens in one chunk too: then the gaps between chunks (ITL) are
+ * not gaps between tokens, and a chunk-based ITL looks better than the engine's per-token pace.
+ * Said when the successful requests' content chunks are fewer than 90 % of their output tokens
+ * (by usage); TPOT (latency over tokens) is unaffected.
+ */
+export function chunkNote(side: LoadSide, timings: RequestTiming[]): string | null {
+  let chunks = 0
+  let tokens = 0
+  for (const t of timings) {
+    if (t.side !== side || t.status !== 'ok' || t.tokens_from !== 'usage' || t.ttft_ms === null) continue
+    chunks += t.itl_ms.length + 1
+    tokens += t.output_tokens
+  }
+  if (tokens === 0 || chunks >= 0.9 * tokens) return null
+  return `The ${side} sent ${chunks} content chunks for ${tokens} output tokens (${(tokens / chunks).toFixed(2)} tokens per chunk): its ITL is the gap between chunks, not between tokens; TPOT is per token.`
 }
 
 function addNotes(report: LoadReport): void {

@@ -14,6 +14,12 @@ export interface EngineIdentity {
   root: string | null
   max_model_len: number | null
   owned_by: string | null
+  /**
+   * What the /models entry says about the weights beyond `root`, when it says more: llama.cpp's
+   * `meta` (file type, parameters, size: "Q4_0 · 1.25 M parameters · 0.8 MB"), the one fact that
+   * tells a quantized candidate from its baseline when both serve the same name.
+   */
+  details?: string
 }
 
 /** Where a side came from: the manifest's baseline origin, which an `artifact` side may also be. */
@@ -45,6 +51,8 @@ export interface SideIdentity {
   origin: SideOrigin | null
   /** A launched `docker run` side's image; absent when the side was not launched by docker. */
   image?: ImageIdentity | null
+  /** A launched side's `--model FILE` by content (src/launch/weights.ts); absent otherwise. */
+  weights?: { file: string; bytes: number | null; sha256: string | null; error: string | null } | null
 }
 
 /** Facts about the whole gate that the renderers show next to the sides. */

@@ -67,7 +67,8 @@ export function reportPage(): void {
         e.version && `version ${e.version}`,
         e.root && `weights ${e.root}`,
         e.max_model_len !== null && `context ${e.max_model_len}`,
-        e.owned_by && `by ${e.owned_by}`
+        e.owned_by && `by ${e.owned_by}`,
+        e.details
       ]
         .filter(Boolean)
         .join(' · ')
@@ -76,6 +77,11 @@ export function reportPage(): void {
       const i = s.identity?.image
       if (!i) return ''
       return [i.name, i.digest ? `digest ${i.digest}` : i.id ? `image id ${i.id} (no registry digest)` : 'digest unknown'].join(' · ')
+    })
+    row('Weights', s => {
+      const w = s.identity?.weights
+      if (!w) return ''
+      return [w.file, w.sha256 ? `sha256 ${w.sha256}` : (w.error ?? '')].filter(Boolean).join(' · ')
     })
     row('HELM', s => s.helm_version ?? '')
     row('Source', s => {

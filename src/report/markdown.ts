@@ -15,7 +15,7 @@ import { UsageError } from '../errors.js'
 import { cutAtLineBoundary, measure, type LengthUnit } from './budget.js'
 import { codeBlock, codeSpan, escapeHtmlText, escapeInline, sanitizeText, tailText, truncateText } from './escape.js'
 import { renderForestPlot, type ForestRow } from './forest-plot.js'
-import { imageCell } from './identity.js'
+import { imageCell, weightsCell } from './identity.js'
 import { decide } from './decision.js'
 import { renderLoadMarkdown } from './markdown-load.js'
 import {
@@ -198,6 +198,7 @@ function sidesBlock(report: Report): string[] {
     if (e.root) parts.push(`weights ${codeSpan(e.root, { maxLength: 60, inTable: true })}`)
     if (e.max_model_len !== null) parts.push(`context ${formatCount(e.max_model_len)}`)
     if (e.owned_by) parts.push(`by ${escapeInline(e.owned_by, 30)}`)
+    if (e.details) parts.push(escapeInline(e.details, 80))
     return parts.join(' · ')
   }
   const source = (info: SideInfo): string => {
@@ -218,6 +219,7 @@ function sidesBlock(report: Report): string[] {
     ['Deployment', deployment],
     ['Engine', engine],
     ['Image', info => imageCell(info.identity?.image)],
+    ['Weights', info => weightsCell(info.identity?.weights)],
     ['HELM', info => (info.helm_version ? codeSpan(info.helm_version, { maxLength: 20, inTable: true }) : '')],
     ['Source', source]
   ]

@@ -2,8 +2,10 @@
  * The engine's identity, asked once a server is ready: `GET {base_url}/version` (vLLM answers
  * `{"version": "0.6.3"}` at its root, so the origin's /version is tried too) and, from the
  * /models answer the readiness probe already has, the served entry's `root`, `max_model_len`
- * and `owned_by`. Recorded in the manifest and named in the report's sides. Information only:
- * a server that does not answer /version is not an error.
+ * and `owned_by`. llama.cpp's llama-server has no /version: its `GET /props` says `build_info`
+ * (`b1234-<commit>`, also each response's `system_fingerprint`), and its /models entry carries
+ * `meta` (file type, parameters, size). Recorded in the manifest and named in the report's
+ * sides. Information only: a server that does not answer /version is not an error.
  */
 import { request } from 'undici'
 import type { Manifest, SideRecord } from '../model/manifest.js'
@@ -24,6 +26,7 @@ export async function probeEngineVersion(baseUrl: string, apiKey: string | null)
     urls.push(routeUrl(baseUrl, 'version'))
     const root = rootRouteUrl(baseUrl, 'version')
     if (!urls.includes(root)) urls.push(root)
+    urls.push(rootRouteUrl(baseUrl, 'props'))
   } catch {
     return null
   }
@@ -37,7 +40,8 @@ export async function probeEngineVersion(baseUrl: string, apiKey: string | null)
       })
       const text = await response.body.text()
       if (response.statusCode !== 200) continue
-      const version = (JSON.parse(text) as { version?: unknown } | null)?.version
+      const body = JSON.parse(text) as { version?: unknown; build_info?: unknown } | null
+      const version = url.endsWith('/props') ? body?.build_info : body?.version
       if (typeof version === 'string' && version.length > 0) return version.slice(0, MAX_VERSION_LENGTH)
     } catch {
       // Not every server has /version; the next URL, or none.
@@ -53,11 +57,41 @@ export function modelEntry(response: unknown, model: string): Omit<EngineIdentit
     ? (data.find(e => (e as { id?: unknown })?.id === model) as Record<string, unknown> | undefined)
     : undefined
   const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v.slice(0, 200) : null)
+  const details = llamaCppMeta(entry?.meta)
   return {
     root: text(entry?.root),
     max_model_len: typeof entry?.max_model_len === 'number' && Number.isFinite(entry.max_model_len) ? entry.max_model_len : null,
-    owned_by: text(entry?.owned_by)
+    owned_by: text(entry?.owned_by),
+    ...(details ? { details } : {})
   }
+}
+
+/** llama.cpp's /models `meta` as one line: "Q4_0 · 1.25 M parameters · 0.8 MB"; null when absent. */
+export function llamaCppMeta(meta: unknown): string | null {
+  if (meta === null || typeof meta !== 'object') return null
+  const m = meta as Record<string, unknown>
+  const count = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v > 0
+  const parts: string[] = []
+  if (typeof m.ftype === 'string' && m.ftype !== '') parts.push(m.ftype.slice(0, 40))
+  if (count(m.n_params)) parts.push(`${compact(m.n_params)} parameters`)
+  if (count(m.size)) parts.push(`${compact(m.size, 'B')}`)
+  return parts.length > 0 ? parts.join(' · ') : null
+}
+
+function compact(n: number, unit = ''): string {
+  const scale: Array<[number, string]> = unit
+    ? [
+        [1e9, ' GB'],
+        [1e6, ' MB'],
+        [1e3, ' kB']
+      ]
+    : [
+        [1e9, ' B'],
+        [1e6, ' M'],
+        [1e3, ' k']
+      ]
+  for (const [size, suffix] of scale) if (n >= size) return `${(n / size).toFixed(n / size >= 100 ? 0 : 2)}${suffix}`
+  return `${n}${unit ? ' B' : ''}`
 }
 
 /** What a manifest side record says the side is. */
@@ -82,6 +116,8 @@ export function sideIdentity(record: SideRecord | undefined, manifest: Manifest,
   }
   const docker = launchRecord(manifest, side)?.docker
   if (docker) identity.image = imageOf(docker)
+  const weights = launchRecord(manifest, side)?.weights
+  if (weights) identity.weights = { ...weights }
   return identity
 }
 

@@ -119,7 +119,17 @@ export interface PreparedRun {
 /** Everything about the invocation that can be decided without running anything (used by `plan`). */
 export async function prepareRun(
   config: GateConfig,
-  opts: { outDir: string; sides: Side[]; runs?: GatedRun[]; selfCheck?: boolean; tempDir: string; stamp: string; command?: string }
+  opts: {
+    outDir: string
+    sides: Side[]
+    runs?: GatedRun[]
+    selfCheck?: boolean
+    tempDir: string
+    stamp: string
+    command?: string
+    /** Where helm-run will run (relative `path=` values resolve against it); default: here. */
+    cwd?: string
+  }
 ): Promise<PreparedRun> {
   if (!config.helm)
     throw new ConfigError('config.missing', 'the gate file needs a helm section to run HELM', { file: config.source, field: 'helm' })
@@ -152,7 +162,8 @@ export async function prepareRun(
         outDir: resolve(opts.outDir),
         tempDir: opts.tempDir,
         stamp: opts.stamp,
-        command: opts.command ?? helm.command
+        command: opts.command ?? helm.command,
+        cwd: opts.cwd ?? process.cwd()
       })
     )
   }
@@ -186,7 +197,8 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
       selfCheck: opts.selfCheck,
       tempDir,
       stamp: stampOf(started),
-      command: helmRun
+      command: helmRun,
+      cwd
     })
     await mkdir(outDir, { recursive: true })
     for (const plan of prepared.plans) await prepareDirectories(plan)

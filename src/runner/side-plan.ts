@@ -2,7 +2,7 @@
  * What one side's helm-run invocation will be: its entries, argument array, directories and
  * environment. Pure, so `plan` can print exactly what `run` executes.
  */
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import type { GatedRun, HelmSettings } from '../config/types.js'
 import type { ProdEnv } from './prod-env.js'
 
@@ -38,10 +38,12 @@ export interface SidePlanInput {
   stamp: string
   /** The resolved helm-run path (or helm.command for display). */
   command: string
+  /** The directory relative `path=` values in entries are resolved against (as a tokenizer folder is). */
+  cwd: string
 }
 
 export function planSide(input: SidePlanInput): SidePlan {
-  const entries = uniqueEntries(input.runs).map(entry => withModel(entry, input.prodEnv.modelArgs))
+  const entries = uniqueEntries(input.runs).map(entry => withModel(resolveEntryPaths(entry, input.cwd), input.prodEnv.modelArgs))
   const suite = `${input.side}-${input.stamp}`
   const outputPath = join(input.outDir, input.side)
   const localPath = join(input.tempDir, input.side, 'prod_env')
@@ -80,6 +82,33 @@ export function planSide(input: SidePlanInput): SidePlan {
 /** Gate-file entries never name a model (the config loader refuses it); add this side's. */
 export function withModel(entry: string, modelArgs: string): string {
   return entry.includes(':') ? `${entry},${modelArgs}` : `${entry}:${modelArgs}`
+}
+
+/**
+ * `custom_mcqa:path=./data/gate.jsonl`: HELM joins a relative `path=` to its own output folder
+ * (`<output>/scenarios/custom_mcqa/`), so a gate file could only name its data by an absolute
+ * path, different on every machine and clone. A value that starts with `./` or `../` is resolved
+ * here against the directory helm-gate runs in, as a local tokenizer folder is; the gate file
+ * (and so the fingerprint) keeps the relative form, and run matching accepts either.
+ */
+export function resolveEntryPaths(entry: string, cwd: string): string {
+  const colon = entry.indexOf(':')
+  if (colon < 0) return entry
+  const args = entry
+    .slice(colon + 1)
+    .split(',')
+    .map(part => {
+      const eq = part.indexOf('=')
+      if (eq < 0 || part.slice(0, eq) !== 'path') return part
+      const value = part.slice(eq + 1)
+      return isRelativePath(value) ? `path=${resolve(cwd, value)}` : part
+    })
+  return `${entry.slice(0, colon)}:${args.join(',')}`
+}
+
+/** `./x` or `../x`: a path the gate file means relative to where helm-gate runs. */
+export function isRelativePath(value: string): boolean {
+  return value.startsWith('./') || value.startsWith('../')
 }
 
 /** Several gated comparisons may read the same run (different metrics): run it once. */

@@ -52,6 +52,8 @@ export interface FakeServerOptions {
   apiKey?: string
   /** Options of the fake engine that serves streaming requests (the load half): {decodeSpeedup: 0.5}. */
   streamEngine?: Record<string, number>
+  /** Answer as llama.cpp's llama-server where it differs (server.mjs --flavor), with this file type. */
+  llamaCpp?: { ftype: string }
 }
 
 export interface FakeServer {
@@ -94,6 +96,7 @@ export async function startFakeServer(options: FakeServerOptions): Promise<FakeS
   for (const [flag, value] of numeric) if (value !== undefined) args.push(flag, String(value))
   if (options.apiKey) args.push('--api-key', options.apiKey)
   if (options.streamEngine) args.push('--stream-engine', JSON.stringify(options.streamEngine))
+  if (options.llamaCpp) args.push('--flavor', 'llama.cpp', '--ftype', options.llamaCpp.ftype)
 
   const { child, baseUrl } = await spawnListening(args, 'fake server')
   const root = baseUrl.replace(/\/v1$/, '')

@@ -7,7 +7,13 @@
 //        [--port 0] [--accuracy 0.9] [--perturbed-accuracy 0.8] [--seed 0] [--noise 0]
 //        [--latency-ms 0] [--error-rate 0] [--hang-after N] [--die-after N] [--api-key KEY]
 //        [--config serving.json] [--start-delay-ms 0] [--fail-start MESSAGE] [--pid-file FILE]
-//        [--stream-engine '{"decodeSpeedup": 1.6}']
+//        [--stream-engine '{"decodeSpeedup": 1.6}'] [--flavor llama.cpp] [--ftype Q4_0]
+//
+// --flavor llama.cpp answers as llama.cpp's llama-server does where it differs from vLLM: no
+// /version but GET /props with `build_info`; /models entries with `meta` (`ftype` from --ftype,
+// parameters, size) and no `root`/`max_model_len`; `system_fingerprint` on every answer; and
+// completions logprobs in the Chat Completions shape (`logprobs.content[]`), which HELM's
+// completions client cannot read (the plugin converts them).
 //
 // Streaming requests (`stream: true`, the load half's) are served by the continuous-batching fake
 // engine of test-support/fake-engine, with the engine options given by --stream-engine.
@@ -53,9 +59,12 @@ function parseOptions(argv) {
       'start-delay-ms': { type: 'string', default: '0' },
       'fail-start': { type: 'string' },
       'pid-file': { type: 'string' },
+      flavor: { type: 'string', default: 'vllm' },
+      ftype: { type: 'string', default: 'F16' },
       verbose: { type: 'boolean', default: false }
     }
   })
+  if (!['vllm', 'llama.cpp'].includes(values.flavor)) throw new Error(`--flavor must be vllm or llama.cpp, got ${values.flavor}`)
   if (!LOOPBACK.has(values.host)) throw new Error(`--host must be a loopback address, got ${values.host}`)
   const file = values.config ? JSON.parse(readFileSync(values.config, 'utf8')) : {}
   const fromFile = (name, flag) => (file[name] !== undefined ? String(file[name]) : values[flag])
@@ -64,6 +73,8 @@ function parseOptions(argv) {
     startDelayMs: numberOption('start-delay-ms', fromFile('startDelayMs', 'start-delay-ms')),
     failStart: file.failStart ?? values['fail-start'] ?? null,
     pidFile: values['pid-file'] ?? null,
+    flavor: values.flavor,
+    ftype: values.ftype,
     host: values.host,
     port: numberOption('port', values.port),
     models: values.model?.length ? values.model : ['gate-model'],
@@ -115,6 +126,32 @@ export function createFakeServer(options) {
     if (options.apiKey && request.headers.authorization !== `Bearer ${options.apiKey}`) {
       return sendJson(response, 401, { error: { message: 'Invalid API key', type: 'invalid_request_error' } })
     }
+    const llamaCpp = options.flavor === 'llama.cpp'
+    if (request.method === 'GET' && path === '/v1/models' && llamaCpp) {
+      counters.models += 1
+      return sendJson(response, 200, {
+        object: 'list',
+        data: options.models.map(id => ({
+          id,
+          object: 'model',
+          created: 0,
+          owned_by: 'llamacpp',
+          meta: {
+            vocab_type: 1,
+            n_vocab: 768,
+            n_ctx: 8192,
+            n_ctx_train: 2048,
+            n_embd: 128,
+            n_params: 1250000,
+            size: 2500000,
+            ftype: options.ftype
+          }
+        }))
+      })
+    }
+    if (request.method === 'GET' && path === '/props' && llamaCpp) {
+      return sendJson(response, 200, { build_info: LLAMA_CPP_BUILD, model_alias: options.models[0], total_slots: 4 })
+    }
     if (request.method === 'GET' && path === '/v1/models') {
       counters.models += 1
       return sendJson(response, 200, {
@@ -131,7 +168,7 @@ export function createFakeServer(options) {
       })
     }
     // vLLM's engine version (it serves /version at the root; answered under /v1 too).
-    if (request.method === 'GET' && (path === '/version' || path === '/v1/version')) {
+    if (request.method === 'GET' && (path === '/version' || path === '/v1/version') && !llamaCpp) {
       return sendJson(response, 200, { version: 'fake-openai-1.0' })
     }
     const isCompletions = request.method === 'POST' && path === '/v1/completions'
@@ -165,7 +202,8 @@ export function createFakeServer(options) {
     if (answer.correct !== null) counters[answer.correct ? 'correct' : 'wrong'] += 1
     log(`${isChat ? 'chat' : 'completions'} -> ${JSON.stringify(answer.text)} (${answer.correct})`)
     const n = Math.max(1, Number(payload.n ?? 1))
-    return sendJson(response, 200, isChat ? chatBody(payload, answer.text, n) : completionBody(payload, prompt, answer.text, n))
+    const answerBody = isChat ? chatBody(payload, answer.text, n) : completionBody(payload, prompt, answer.text, n)
+    return sendJson(response, 200, llamaCpp ? asLlamaCpp(answerBody) : answerBody)
   }
 
   function control(request, response, body) {
@@ -235,6 +273,27 @@ function completionBody(payload, prompt, answer, n) {
     })),
     usage: { prompt_tokens: 0, completion_tokens: tokens.length, total_tokens: tokens.length }
   }
+}
+
+const LLAMA_CPP_BUILD = 'b1-fake0000'
+
+// llama-server's answers: `system_fingerprint` on each, and completions logprobs in the chat
+// shape (`content[{token, logprob, bytes, top_logprobs}]`) instead of `tokens`/`token_logprobs`.
+function asLlamaCpp(body) {
+  for (const choice of body.choices) {
+    const legacy = choice.logprobs
+    if (legacy && Array.isArray(legacy.tokens)) {
+      choice.logprobs = {
+        content: legacy.tokens.map((token, i) => ({
+          token,
+          logprob: legacy.token_logprobs[i],
+          bytes: [...Buffer.from(token, 'utf8')],
+          top_logprobs: [{ token, logprob: legacy.token_logprobs[i], bytes: [...Buffer.from(token, 'utf8')] }]
+        }))
+      }
+    }
+  }
+  return { ...body, system_fingerprint: LLAMA_CPP_BUILD }
 }
 
 function wantsStream(body) {

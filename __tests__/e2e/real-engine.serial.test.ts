@@ -1,0 +1,82 @@
+/**
+ * The real-engine example end to end: llama.cpp's llama-server (built from the pinned PyPI sdist
+ * by scripts/real-engine/) launched by helm-gate on both sides, the F16 model against its Q4_0
+ * quantization (examples/real-cpu/gate.yml, chat API) and against Q8_0 (q8.yml, completions API),
+ * real helm-run and the streaming load half, as `npm run demo:real` runs them. The engine and the
+ * model are built on first use (`npm test`'s pretest does it; the set-up here too, when run
+ * alone) and cached per machine. Serial: the load half measures a speed ratio on a 2-core machine
+ * and the gates' port (18451) is fixed.
+ */
+import { beforeAll, describe, expect, it } from '@jest/globals'
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Report } from '../../src/model/report.js'
+import { helmAvailable, REPO_ROOT } from '../../test-support/fake-openai/harness.js'
+import { listening } from '../support/listening.js'
+import { run } from '../support/spawn.js'
+
+const describeHelm = helmAvailable() ? describe : describe.skip
+const PORT = 18451
+
+async function gate(file: string, extra: string[] = []): Promise<{ report: Report; out: string; stdout: string }> {
+  const out = join(mkdtempSync(join(tmpdir(), 'helm-gate-real-')), 'out')
+  const finished = await run(process.execPath, [join(REPO_ROOT, 'dist', 'cli.js'), 'run', '--config', file, '--out', out, ...extra], {
+    cwd: REPO_ROOT,
+    timeoutMs: 900_000
+  })
+  const context = `exit ${finished.code}\n--- stdout\n${finished.stdout.slice(-4000)}\n--- stderr\n${finished.stderr.slice(-4000)}`
+  expect([existsSync(join(out, 'report.json')), context]).toEqual([true, context])
+  const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report
+  // The launched servers are stopped whatever the verdict.
+  expect(await listening(PORT)).toBe(false)
+  return { report, out, stdout: finished.stdout }
+}
+
+describeHelm('the real engine (llama.cpp) on both sides', () => {
+  beforeAll(async () => {
+    const prepared = await run('bash', [join(REPO_ROOT, 'scripts', 'real-engine', 'prepare.sh')], {
+      cwd: REPO_ROOT,
+      timeoutMs: 3_600_000
+    })
+    expect([prepared.code, prepared.stderr.slice(-3000)]).toEqual([0, prepared.stderr.slice(-3000)])
+  }, 3_600_000)
+
+  it('F16 against Q4_0 (chat): one verdict over both halves, each side named by what llama-server reports', async () => {
+    const { report, stdout } = await gate('examples/real-cpu/gate.yml')
+    // Whatever the quantization really does, the gate decides: never an error.
+    expect(['pass', 'fail', 'inconclusive']).toContain(report.verdict)
+    expect(stdout).toMatch(/Overall: (PASS|FAIL|INCONCLUSIVE)/)
+    const [comparison] = report.comparisons
+    expect(['pass', 'fail', 'inconclusive']).toContain(comparison.verdict)
+    // The model is at least twice chance (25 %) on the addition task, and well above it quantized.
+    expect(comparison.baseline_mean).toBeGreaterThanOrEqual(0.5)
+    expect(comparison.candidate_mean).toBeGreaterThanOrEqual(0.4)
+    expect(comparison.n).toBe(400)
+    for (const side of ['baseline', 'candidate'] as const) {
+      const engine = report[side].identity?.engine
+      expect(engine?.owned_by).toBe('llamacpp')
+      expect(engine?.version).toMatch(/^b\d+-[0-9a-f]+$/)
+    }
+    expect(report.baseline.identity?.engine?.details).toMatch(/^F16 · /)
+    expect(report.candidate.identity?.engine?.details).toMatch(/^Q4_0 · /)
+    // The weights each server was started with, by content: the hashes make-model.sh recorded.
+    const made = JSON.parse(readFileSync(join(REPO_ROOT, '.real-engine', 'model', 'manifest.json'), 'utf8')) as {
+      files: Record<string, { sha256: string }>
+    }
+    expect(report.baseline.identity?.weights?.sha256).toBe(made.files['model-F16.gguf'].sha256)
+    expect(report.candidate.identity?.weights?.sha256).toBe(made.files['model-Q4_0.gguf'].sha256)
+    // The load half streamed from both servers without a failed request at any level (before the
+    // load client resent a request lost to a connection llama-server had closed, some failed).
+    const errorChecks = report.load?.checks.filter(c => c.metric === 'error_rate') ?? []
+    expect(errorChecks.map(c => c.verdict)).toEqual(['pass', 'pass'])
+    const throughput = report.load?.checks.find(c => c.metric === 'output_tokens_per_second')
+    expect(throughput?.ratio?.estimate).toBeGreaterThan(0)
+  }, 900_000)
+
+  it('F16 against Q8_0 (completions): the quality half passes', async () => {
+    const { report } = await gate('examples/real-cpu/q8.yml', ['--only', 'quality'])
+    expect(report.verdict).toBe('pass')
+    expect(report.candidate.identity?.engine?.details).toMatch(/^Q8_0 · /)
+  }, 900_000)
+})
