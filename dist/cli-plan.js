@@ -1,8 +1,8 @@
 import { join, delimiter, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
-import { P as PROD_ENV_FILES, i as runHelmProcess, j as decisiveLine, k as readLogTail, n as expandLaunch, o as routeUrl, p as prepareRun, q as pluginPythonPath, f as fingerprint, t as redactedFiles, u as displayCommand, h as helmRunEnv, v as resolveHelmRun, D as DEFAULT_READINESS_TIMEOUT_MS } from './cli-run-sides.js';
+import { t as trackedTempDir, P as PROD_ENV_FILES, i as runHelmProcess, j as decisiveLine, k as readLogTail, n as expandLaunch, o as routeUrl, p as prepareRun, q as pluginPythonPath, f as fingerprint, u as redactedFiles, v as displayCommand, h as helmRunEnv, x as resolveHelmRun, D as DEFAULT_READINESS_TIMEOUT_MS } from './cli-run-sides.js';
 import { b as readRunDirectory, d as runMatchesEntry, s as streamJson, M as MIN_BOOTSTRAP_UNITS, i as instancesNeeded, f as binarySd, t as tangoInterval, g as twoSidedZ, G as GateError, h as redactUrl, p as parseArgs, r as requiredConfig, n as numberOption, l as loadGateConfig } from './cli.js';
-import { mkdtemp, mkdir, writeFile, readdir, rm } from 'node:fs/promises';
+import { mkdir, writeFile, readdir } from 'node:fs/promises';
 import 'node:crypto';
 import 'node:child_process';
 import 'node:assert';
@@ -39,7 +39,9 @@ import 'node:string_decoder';
 const DRY_RUN_TIMEOUT_MS = 10 * 60_000;
 /** Runs the dry run for `plan` (one side's plan; both sides run the same entries). */
 async function countInstances(plan, runs, settings) {
-    const dir = await mkdtemp(join(tmpdir(), 'helm-gate-count-'));
+    // It holds the prod_env (credentials.conf included): removed on every path, a signal too.
+    const temp = trackedTempDir('helm-gate-count-');
+    const dir = temp.path;
     try {
         const localPath = join(dir, 'prod_env');
         const outputPath = join(dir, 'out');
@@ -81,7 +83,7 @@ async function countInstances(plan, runs, settings) {
         return { ok: true, counts };
     }
     finally {
-        await rm(dir, { recursive: true, force: true });
+        await temp.remove();
     }
 }
 /** The split a comparison reads: the configured one, else the only one, else test (as compare does). */

@@ -1,9 +1,8 @@
-import require$$0$7, { writeFile, mkdir, mkdtemp, rm, realpath, readFile, access, constants as constants$7, stat, open, readdir } from 'node:fs/promises';
-import { constants as constants$6, tmpdir } from 'node:os';
-import path, { basename, dirname, join, resolve, relative, isAbsolute, delimiter } from 'node:path';
+import require$$0$7, { writeFile, rm, mkdir, realpath, readFile, access, constants as constants$7, stat, open, readdir } from 'node:fs/promises';
+import path, { basename, join, dirname, resolve, relative, isAbsolute, delimiter } from 'node:path';
 import require$$2$1, { createHash } from 'node:crypto';
 import { S as SIDES$2, j as getDefaultExportFromCjs, G as GateError, C as ConfigError, h as redactUrl, k as ServerNotReadyError, m as redactUrlsIn, o as exp, q as log, u as abs, v as sqrt, x as isFiniteNumber, y as quantileSorted, z as createRandom, I as InputError, A as discoverRuns, R as RUN_FILES, B as HelmRunError, E as parseDocument, F as visit, J as isScalar, K as HIDDEN, L as looksLikeSecret, N as isCredentialKey, O as Scalar, P as parseYamlFile, Q as stringify, b as readRunDirectory, d as runMatchesEntry } from './cli.js';
-import { execFile, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import require$$0$1 from 'node:assert';
 import require$$1 from 'node:net';
 import require$$2 from 'node:http';
@@ -23,7 +22,8 @@ import require$$1$2 from 'node:async_hooks';
 import require$$1$3 from 'node:console';
 import require$$2$2 from 'node:timers';
 import require$$1$4 from 'node:dns';
-import { readdirSync, readFileSync, createWriteStream } from 'node:fs';
+import { mkdtempSync, rmSync, readdirSync, readFileSync, createWriteStream } from 'node:fs';
+import { tmpdir, constants as constants$6 } from 'node:os';
 import { createInterface } from 'node:readline';
 
 /**
@@ -42285,19 +42285,34 @@ function seconds(ms) {
 }
 
 /**
- * Every process group helm-gate started and has not yet seen die: launched servers and helm-run.
- * While one is alive, SIGINT and SIGTERM to helm-gate (a cancelled job, Ctrl-C) stop them all
- * before exiting, because each lives in its own process group and would otherwise survive us and
- * keep the GPU. A second signal, or the process exiting for any other reason, kills them at once.
+ * Every process group helm-gate started and has not yet seen die (launched servers and helm-run),
+ * and every file it must not leave behind (the temporary folder that holds each side's prod_env
+ * with credentials.conf, the base commit's worktree and its `git worktree` registration).
+ *
+ * Cancellation has one path (docs/trust-model.md, "What is removed"). On SIGINT or SIGTERM (a
+ * cancelled job, Ctrl-C), in this order: every group is stopped, because each lives in its own
+ * process group and would otherwise survive us and keep the GPU; every leftover is removed (the
+ * newest first: the worktree inside the temporary folder before the folder); the cancel hooks
+ * write (and upload) the cancelled report; the process exits with 128 + the signal's number. The
+ * command's own path keeps running meanwhile, and its `finally` blocks call the same removals,
+ * which are shared, so neither can cut the other short. A second signal kills the groups and
+ * removes the leftovers synchronously, then exits; so does the process exiting for any other
+ * reason (the 'exit' handler).
  *
  * GitHub cancels a job with SIGINT, then SIGTERM 7.5 s later, then SIGKILL 2.5 s after that, so the
  * urgent stop used here is short (registered stop functions get `urgent: true`).
  */
 const live = new Map();
+/** Registration order: the newest is removed first. */
+const leftovers = [];
+/** Leftovers present at (or registered after) the first signal: swept again right before exiting. */
+const sweep = new Set();
 const hooks = new Set();
 let armed = false;
 let stopping = null;
 let received = null;
+/** How long the removals may take before the synchronous sweep does the rest. */
+const LEFTOVERS_LIMIT_MS = 3_000;
 /** How long the cancel hooks may take in all (GitHub kills the job 10 s after its SIGINT). */
 const HOOKS_LIMIT_MS = 6_000;
 /** After a second signal the hooks get this long before the process exits. */
@@ -42318,6 +42333,64 @@ function trackGroup(group) {
             live.delete(group.pgid);
         disarmWhenIdle();
     };
+}
+/**
+ * Tracks a leftover until the returned function is called (after it is removed). Registered while
+ * helm-gate is being cancelled: removed at once.
+ */
+function trackLeftover(item) {
+    leftovers.push(item);
+    arm();
+    if (received) {
+        sweep.add(item);
+        void item.remove();
+    }
+    return () => {
+        const at = leftovers.indexOf(item);
+        if (at >= 0)
+            leftovers.splice(at, 1);
+        disarmWhenIdle();
+    };
+}
+/**
+ * A private temporary folder (mode 0700, under TMPDIR) that is removed on every path: by `remove`
+ * in the owner's `finally`, by the signal path, or by the 'exit' handler. Created synchronously,
+ * so no signal can come between its creation and its registration.
+ */
+function trackedTempDir(prefix = 'helm-gate-') {
+    const path = mkdtempSync(join(tmpdir(), prefix));
+    let removing = null;
+    let release = () => { };
+    const item = {
+        label: path,
+        remove: () => (removing ??= (async () => {
+            await rm(path, { recursive: true, force: true, maxRetries: 3 }).catch(() => { });
+            // A write that raced the removal (a file created while the folder was being emptied)
+            // leaves it behind: the synchronous pass removes what is left.
+            removeDirNow(path);
+            release();
+        })()),
+        removeNow: () => removeDirNow(path)
+    };
+    release = trackLeftover(item);
+    return { path, remove: item.remove };
+}
+function removeDirNow(path) {
+    try {
+        rmSync(path, { recursive: true, force: true, maxRetries: 3 });
+    }
+    catch {
+        // nothing more can be done here; the caller reports what it can
+    }
+}
+/** Runs a command synchronously, ignoring its failure (the signal path's last resort). */
+function runNow(command, args, cwd, env) {
+    try {
+        execFileSync(command, args, { cwd, env, stdio: 'ignore', timeout: 5_000 });
+    }
+    catch {
+        // best effort
+    }
 }
 /**
  * Registers what to do when helm-gate is cancelled (SIGINT/SIGTERM): after every group is
@@ -42406,31 +42479,58 @@ function killGroupNow(pgid, signal = 'SIGKILL') {
 function onSignal(signal) {
     const code = 128 + (constants$6.signals[signal] ?? 15);
     if (stopping) {
-        say(`helm-gate: ${signal} again; killing ${live.size} process group(s) now`);
+        say(`helm-gate: ${signal} again; killing ${live.size} process group(s) and exiting`);
         for (const pgid of live.keys())
             killGroupNow(pgid);
+        // The credentials go first, whatever else is cut short.
+        sweepNow();
         // The evidence upload may be nearly done: a moment more, then exit whatever it is doing.
         setTimeout(() => process.exit(code), SECOND_SIGNAL_GRACE_MS).unref();
         return;
     }
     received = signal;
+    for (const item of leftovers)
+        sweep.add(item);
     say(`helm-gate: ${signal} received; stopping ${live.size} launched process group(s) before exiting`);
     stopping = (async () => {
         await stopAllGroups(true);
+        await withinLimit(removeLeftovers(), LEFTOVERS_LIMIT_MS);
         const all = Promise.all([...hooks].map(hook => hook(signal).catch(error => say(`helm-gate: on ${signal}: ${String(error)}`))));
-        let timer;
-        await Promise.race([all, new Promise(resolve => (timer = setTimeout(resolve, HOOKS_LIMIT_MS)))]);
-        clearTimeout(timer);
+        await withinLimit(all, HOOKS_LIMIT_MS);
     })().finally(() => {
         for (const pgid of live.keys())
             killGroupNow(pgid);
+        // Whatever the command's own path made while the hooks ran, and anything a removal missed.
+        sweepNow();
         process.exit(code);
     });
 }
-/** Last resort when the process exits with groups still tracked (an uncaught error, process.exit). */
+/** The newest first: a worktree inside the temporary folder goes before the folder. */
+async function removeLeftovers() {
+    for (;;) {
+        const pending = [...sweep].reverse();
+        for (const item of pending)
+            await item.remove().catch(() => { });
+        // Removals registered meanwhile (a launch that was starting) are removed too.
+        if ([...sweep].every(item => pending.includes(item)))
+            return;
+    }
+}
+function sweepNow() {
+    for (const item of [...leftovers, ...sweep].reverse())
+        item.removeNow();
+}
+async function withinLimit(work, ms) {
+    let timer;
+    await Promise.race([work, new Promise(resolve => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
+}
+/** Last resort when the process exits with groups or leftovers still tracked (an uncaught error, process.exit). */
 function onExit() {
     for (const pgid of live.keys())
         killGroupNow(pgid);
+    for (const item of [...leftovers].reverse())
+        item.removeNow();
 }
 function arm() {
     if (armed)
@@ -42441,7 +42541,7 @@ function arm() {
     process.on('exit', onExit);
 }
 function disarmWhenIdle() {
-    if (live.size === 0 && hooks.size === 0 && !stopping)
+    if (live.size === 0 && hooks.size === 0 && leftovers.length === 0 && !stopping)
         disarm();
 }
 function disarm() {
@@ -42639,28 +42739,46 @@ function delay(ms) {
  */
 async function addBaseWorktree(root, ref, env, log, parent = tmpdir()) {
     const sha = await resolveCommit(root, ref, env, log);
-    const holder = await mkdtemp(join(parent, 'helm-gate-base-'));
+    // Created and registered in one step (no await between), before git adds the worktree, so a
+    // signal at any moment from here on finds it: the signal path waits for the add, then removes
+    // the worktree and its registration (src/launch/registry.ts).
+    const holder = mkdtempSync(join(parent, 'helm-gate-base-'));
     const dir = join(holder, 'tree');
-    await git(root, ['worktree', 'add', '--detach', dir, sha], env);
-    log?.(`base commit ${sha.slice(0, 12)} checked out in ${dir}`);
+    const gitEnv = { ...(env ?? process.env), GIT_TERMINAL_PROMPT: '0' };
+    let adding = Promise.resolve();
     let removed = null;
-    return {
-        dir,
-        sha,
-        remove: () => {
-            removed ??= (async () => {
-                try {
-                    await git(root, ['worktree', 'remove', '--force', dir], env);
-                }
-                catch {
-                    // fall through: delete the files and let prune drop the registration
-                }
-                await rm(holder, { recursive: true, force: true });
-                await git(root, ['worktree', 'prune'], env).catch(() => { });
-            })();
-            return removed;
+    let release = () => { };
+    const remove = () => (removed ??= (async () => {
+        await adding.catch(() => { });
+        try {
+            await git(root, ['worktree', 'remove', '--force', dir], env);
         }
-    };
+        catch {
+            // fall through: delete the files and let prune drop the registration
+        }
+        await rm(holder, { recursive: true, force: true, maxRetries: 3 }).catch(() => { });
+        await git(root, ['worktree', 'prune'], env).catch(() => { });
+        release();
+    })());
+    release = trackLeftover({
+        label: `worktree ${dir}`,
+        remove,
+        removeNow: () => {
+            runNow('git', ['worktree', 'remove', '--force', dir], root, gitEnv);
+            removeDirNow(holder);
+            runNow('git', ['worktree', 'prune'], root, gitEnv);
+        }
+    });
+    adding = git(root, ['worktree', 'add', '--detach', dir, sha], env);
+    try {
+        await adding;
+    }
+    catch (error) {
+        await remove();
+        throw error;
+    }
+    log?.(`base commit ${sha.slice(0, 12)} checked out in ${dir}`);
+    return { dir, sha, remove };
 }
 
 /**
@@ -45178,7 +45296,9 @@ async function runSides(config, opts) {
     const helmVersion = await installedHelmVersion(await pythonFor(helmRun), env);
     assertPinnedVersion(helmVersion, config.helm.version, config.source);
     const pluginPath = await pluginPythonPath(env);
-    const tempDir = await mkdtemp(join(tmpdir(), 'helm-gate-'));
+    // Holds each side's prod_env (credentials.conf) and the base commit's worktree.
+    const temp = trackedTempDir();
+    const tempDir = temp.path;
     const schedule = opts.sequential ? 'sequential' : (config.launch?.schedule ?? 'concurrent');
     let launcher = null;
     try {
@@ -45325,8 +45445,9 @@ async function runSides(config, opts) {
     finally {
         // Every path: a thrown error, a failed side. Stopping twice is harmless.
         await launcher?.close();
-        // The local paths may hold a copy of the user's credentials.conf: never leave it behind.
-        await rm(tempDir, { recursive: true, force: true });
+        // The local paths may hold a copy of the user's credentials.conf: never leave it behind. The
+        // signal path shares this removal (src/launch/registry.ts).
+        await temp.remove();
     }
 }
 async function prepareDirectories(plan) {
@@ -45344,7 +45465,10 @@ async function prepareDirectories(plan) {
         });
     }
     await mkdir(plan.outputPath, { recursive: true });
-    await mkdir(plan.localPath, { recursive: true });
+    // Not recursive: once the temporary folder is removed (helm-gate is being cancelled) this fails
+    // instead of making it again and writing credentials.conf into a folder nothing would remove.
+    await mkdir(dirname(plan.localPath));
+    await mkdir(plan.localPath);
     for (const name of PROD_ENV_FILES) {
         await writeFile(join(plan.localPath, name), plan.prodEnv.files[name], { mode: 0o600 });
     }
@@ -45469,4 +45593,4 @@ function stampOf(date) {
         .replace(/\.\d+Z$/, 'Z');
 }
 
-export { DEFAULT_READINESS_TIMEOUT_MS as D, LoadWhileUp as L, PROD_ENV_FILES as P, VERDICT_RANK as V, attachIdentity as a, worstVerdict as b, runLoad as c, Launcher as d, runOnSchedule as e, fingerprint as f, guardOnCancel as g, helmRunEnv as h, runHelmProcess as i, decisiveLine as j, readLogTail as k, launchesAny as l, manifestPath as m, expandLaunch as n, routeUrl as o, prepareRun as p, pluginPythonPath as q, runSides as r, sidesUpWhileHeld as s, redactedFiles as t, displayCommand as u, resolveHelmRun as v, writeManifest as w };
+export { DEFAULT_READINESS_TIMEOUT_MS as D, LoadWhileUp as L, PROD_ENV_FILES as P, VERDICT_RANK as V, attachIdentity as a, worstVerdict as b, runLoad as c, Launcher as d, runOnSchedule as e, fingerprint as f, guardOnCancel as g, helmRunEnv as h, runHelmProcess as i, decisiveLine as j, readLogTail as k, launchesAny as l, manifestPath as m, expandLaunch as n, routeUrl as o, prepareRun as p, pluginPythonPath as q, runSides as r, sidesUpWhileHeld as s, trackedTempDir as t, redactedFiles as u, displayCommand as v, writeManifest as w, resolveHelmRun as x };

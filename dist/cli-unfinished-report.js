@@ -1,9 +1,8 @@
 import { dirname, join, resolve } from 'node:path';
-import { mkdir, mkdtemp, rm, readdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { D as DEFAULT_STATISTICS, G as GateError, H as HELM_GATE_VERSION, a as reportSettings, I as InputError, C as ConfigError, w as writeReportOutputs, e as exitCode, U as UsageError } from './cli.js';
-import { b as worstVerdict, V as VERDICT_RANK, c as runLoad, l as launchesAny, L as LoadWhileUp, d as Launcher, h as helmRunEnv, e as runOnSchedule, s as sidesUpWhileHeld, g as guardOnCancel } from './cli-run-sides.js';
+import { b as worstVerdict, V as VERDICT_RANK, c as runLoad, l as launchesAny, L as LoadWhileUp, t as trackedTempDir, d as Launcher, h as helmRunEnv, e as runOnSchedule, s as sidesUpWhileHeld, g as guardOnCancel } from './cli-run-sides.js';
 import { createWriteStream } from 'node:fs';
+import { mkdir, readdir } from 'node:fs/promises';
 
 /**
  * A report for a gate that could not compare at all (the gate file is invalid, helm-run could
@@ -160,7 +159,7 @@ async function runLaunchedLoad(config, options) {
     const keyNames = Object.values(config.deployments ?? {}).flatMap(d => (d.kind === 'server' && d.apiKeyEnv ? [d.apiKeyEnv] : []));
     const secrets = keyNames.map(name => options.env[name]).filter((v) => typeof v === 'string' && v.length > 0);
     const load = new LoadWhileUp(config, { env: options.env, progress: options.progress });
-    const tempDir = await mkdtemp(join(tmpdir(), 'helm-gate-'));
+    const temp = trackedTempDir();
     const errors = [];
     let launcher = null;
     try {
@@ -172,7 +171,7 @@ async function runLaunchedLoad(config, options) {
             outDir: resolve(options.cwd, options.outDir),
             secrets,
             progress: options.progress,
-            tempDir
+            tempDir: temp.path
         });
         const open = launcher;
         const launched = (side) => open?.launches(side) ?? false;
@@ -206,7 +205,7 @@ async function runLaunchedLoad(config, options) {
     }
     finally {
         await launcher?.close();
-        await rm(tempDir, { recursive: true, force: true });
+        await temp.remove();
     }
     const outcome = await load.result();
     if (errors.length > 0) {
@@ -287,13 +286,14 @@ async function assertFreshOutputFolder(dir) {
  * the folder holds anything of the run (a server's log, a side's folder).
  *
  * Ctrl-C (SIGINT) or SIGTERM: the signal handler (src/launch/registry.ts) first stops every
- * helm-run and launched server; then the hook below writes an error report saying the run was
- * cancelled next to the logs written so far, so the folder never reads as a gate that is still
+ * helm-run and launched server and removes the temporary files; then the hook below writes an
+ * error report saying the run was cancelled next to the logs written so far (named by their place
+ * in the output folder, as everywhere in the report), so the folder never reads as a gate that is still
  * running or that silently ended, and the exit status is 128 + the signal's number.
  */
 function reportOnCancel(outDir, statistics, io, html) {
     return guardOnCancel(async (signal) => {
-        const cancelled = new GateError('run.cancelled', `helm-gate received ${signal} before the gate finished: every helm-run and launched server was stopped; nothing was compared, and the logs written until then are in ${join(outDir, 'logs')}`);
+        const cancelled = new GateError('run.cancelled', `helm-gate received ${signal} before the gate finished: every helm-run and launched server was stopped and the temporary files (prod_env, the base commit's worktree) removed; nothing was compared, and the logs written until then are in logs/ of the output folder`);
         const report = errorReport(`Cancelled: helm-gate received ${signal} before the gate finished.`, [cancelled], statistics);
         // The summary of a cancelled run is its one error: printed as --quiet prints errors.
         await writeInto(outDir, report, io, html, true);

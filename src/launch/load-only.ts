@@ -5,9 +5,7 @@
  * A side that cannot be launched is an error of the load half (its message quotes the server's
  * log), never a pass.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import type { GateConfig } from '../config/types.js'
 import { GateError } from '../errors.js'
 import type { LoadOutcome } from '../load/run-load.js'
@@ -15,6 +13,7 @@ import type { Side } from '../model/report.js'
 import { helmRunEnv } from '../runner/run-sides.js'
 import { Launcher } from './launcher.js'
 import { launchesAny, LoadWhileUp, sidesUpWhileHeld } from './load-while-up.js'
+import { trackedTempDir } from './registry.js'
 import { runOnSchedule } from './schedule.js'
 
 export interface LaunchedLoadOptions {
@@ -32,7 +31,7 @@ export async function runLaunchedLoad(config: GateConfig, options: LaunchedLoadO
   const keyNames = Object.values(config.deployments ?? {}).flatMap(d => (d.kind === 'server' && d.apiKeyEnv ? [d.apiKeyEnv] : []))
   const secrets = keyNames.map(name => options.env[name]).filter((v): v is string => typeof v === 'string' && v.length > 0)
   const load = new LoadWhileUp(config, { env: options.env, progress: options.progress })
-  const tempDir = await mkdtemp(join(tmpdir(), 'helm-gate-'))
+  const temp = trackedTempDir()
   const errors: GateError[] = []
   let launcher: Launcher | null = null
   try {
@@ -44,7 +43,7 @@ export async function runLaunchedLoad(config: GateConfig, options: LaunchedLoadO
       outDir: resolve(options.cwd, options.outDir),
       secrets,
       progress: options.progress,
-      tempDir
+      tempDir: temp.path
     })
     const open = launcher
     const launched = (side: Side): boolean => open?.launches(side) ?? false
@@ -72,7 +71,7 @@ export async function runLaunchedLoad(config: GateConfig, options: LaunchedLoadO
     })
   } finally {
     await launcher?.close()
-    await rm(tempDir, { recursive: true, force: true })
+    await temp.remove()
   }
   const outcome = await load.result()
   if (errors.length > 0) {

@@ -9,8 +9,7 @@
  * so the caller can still compare, report and upload the evidence. What each side did is returned
  * as its manifest record; runGate (pipeline/run-gate.ts) writes the manifest.
  */
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, readdir, writeFile } from 'node:fs/promises'
 import { delimiter, dirname, join, resolve } from 'node:path'
 import { fingerprint } from '../config/fingerprint.js'
 import { gateFingerprint } from '../launch/gate-fingerprint.js'
@@ -18,6 +17,7 @@ import { Launcher, type LaunchManifest } from '../launch/launcher.js'
 import { runOnSchedule } from '../launch/schedule.js'
 import { launchesDiffer, scheduleNotes } from '../launch/notes.js'
 import { sidesUpWhileHeld } from '../launch/load-while-up.js'
+import { trackedTempDir } from '../launch/registry.js'
 import type { Deployment, GateConfig, GatedRun, HelmSettings } from '../config/types.js'
 import { ConfigError, GateError, HelmRunError } from '../errors.js'
 import { runHelmProcess, type HelmProcessResult } from './helm-process.js'
@@ -175,7 +175,9 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
   assertPinnedVersion(helmVersion, config.helm.version, config.source)
   const pluginPath = await pluginPythonPath(env)
 
-  const tempDir = await mkdtemp(join(tmpdir(), 'helm-gate-'))
+  // Holds each side's prod_env (credentials.conf) and the base commit's worktree.
+  const temp = trackedTempDir()
+  const tempDir = temp.path
   const schedule = opts.sequential ? 'sequential' : (config.launch?.schedule ?? 'concurrent')
   let launcher: Launcher | null = null
   try {
@@ -323,8 +325,9 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
   } finally {
     // Every path: a thrown error, a failed side. Stopping twice is harmless.
     await launcher?.close()
-    // The local paths may hold a copy of the user's credentials.conf: never leave it behind.
-    await rm(tempDir, { recursive: true, force: true })
+    // The local paths may hold a copy of the user's credentials.conf: never leave it behind. The
+    // signal path shares this removal (src/launch/registry.ts).
+    await temp.remove()
   }
 }
 
@@ -342,7 +345,10 @@ async function prepareDirectories(plan: SidePlan): Promise<void> {
     })
   }
   await mkdir(plan.outputPath, { recursive: true })
-  await mkdir(plan.localPath, { recursive: true })
+  // Not recursive: once the temporary folder is removed (helm-gate is being cancelled) this fails
+  // instead of making it again and writing credentials.conf into a folder nothing would remove.
+  await mkdir(dirname(plan.localPath))
+  await mkdir(plan.localPath)
   for (const name of PROD_ENV_FILES) {
     await writeFile(join(plan.localPath, name), plan.prodEnv.files[name], { mode: 0o600 })
   }
