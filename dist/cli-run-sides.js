@@ -42177,10 +42177,10 @@ async function probeServer(settings) {
         const elapsed = Date.now() - started;
         // The last attempt is made at the deadline, so the whole timeout is used.
         if (elapsed >= settings.timeoutMs) {
-            throw new ServerNotReadyError('server.not_ready', `${settings.side} server at ${shown} was not ready after ${Math.round(elapsed / 1000)} s and ${attempts} attempts (last: ${lastProblem}); the readiness timeout is ${seconds$1(settings.timeoutMs)} s (run --ready-timeout SEC)`, { field: `deployments.${settings.side}.base_url`, value: redactUrl(settings.baseUrl) });
+            throw new ServerNotReadyError('server.not_ready', `${settings.side} server at ${shown} was not ready after ${Math.round(elapsed / 1000)} s and ${attempts} attempts (last: ${lastProblem}); the readiness timeout is ${seconds$2(settings.timeoutMs)} s (run --ready-timeout SEC)`, { field: `deployments.${settings.side}.base_url`, value: redactUrl(settings.baseUrl) });
         }
         if (elapsed >= nextProgress) {
-            settings.log?.(`${settings.side} server at ${shown} not ready after ${seconds$1(elapsed)} s (${lastProblem}); waiting up to ${seconds$1(settings.timeoutMs)} s`);
+            settings.log?.(`${settings.side} server at ${shown} not ready after ${seconds$2(elapsed)} s (${lastProblem}); waiting up to ${seconds$2(settings.timeoutMs)} s`);
             while (nextProgress <= elapsed)
                 nextProgress += progressEvery;
         }
@@ -42205,7 +42205,7 @@ function modelIds(body) {
         return [];
     return data.map(item => item?.id).filter((id) => typeof id === 'string');
 }
-function seconds$1(ms) {
+function seconds$2(ms) {
     return Math.round(ms / 1000);
 }
 
@@ -42227,7 +42227,7 @@ async function waitUntilReady(server, settings) {
         const exit = server.exit;
         if (exit && !(settings.detachedAllowed && exit.code === 0 && exit.spawnError === null)) {
             const how = exit.spawnError ? `could not be started (${exit.spawnError})` : `exited with ${exit.signal ?? `status ${exit.code}`}`;
-            throw new LaunchError('launch.exited_before_ready', `${settings.side} server ${how} before it was ready, after ${seconds(Date.now() - started)} s; last lines of ${settings.logName}:${quote(server.lastLines())}`, { field: `deployments.${settings.side}.launch.command`, value: settings.logName });
+            throw new LaunchError('launch.exited_before_ready', `${settings.side} server ${how} before it was ready, after ${seconds$1(Date.now() - started)} s; last lines of ${settings.logName}:${quote(server.lastLines())}`, { field: `deployments.${settings.side}.launch.command`, value: settings.logName });
         }
         attempts++;
         try {
@@ -42247,11 +42247,11 @@ async function waitUntilReady(server, settings) {
         }
         const elapsed = Date.now() - started;
         if (elapsed >= settings.timeoutMs) {
-            throw new LaunchError('launch.ready_timeout', `${settings.side} server was not ready after ${seconds(elapsed)} s (ready_timeout_seconds; last probe: ${lastProblem}); last lines of ${settings.logName}:${quote(server.lastLines())}`, { field: `deployments.${settings.side}.launch.ready_timeout_seconds`, value: Math.round(settings.timeoutMs / 1000) });
+            throw new LaunchError('launch.ready_timeout', `${settings.side} server was not ready after ${seconds$1(elapsed)} s (ready_timeout_seconds; last probe: ${lastProblem}); last lines of ${settings.logName}:${quote(server.lastLines())}`, { field: `deployments.${settings.side}.launch.ready_timeout_seconds`, value: Math.round(settings.timeoutMs / 1000) });
         }
         if (Date.now() - lastReport >= 30_000) {
             lastReport = Date.now();
-            settings.log?.(`[${settings.side}] server starting for ${seconds(elapsed)} s (${lastProblem})`);
+            settings.log?.(`[${settings.side}] server starting for ${seconds$1(elapsed)} s (${lastProblem})`);
         }
         await sleepUnlessExited(server, Math.min(wait, settings.timeoutMs - elapsed));
         wait = Math.min(wait * 2, MAX_WAIT_MS);
@@ -42280,7 +42280,7 @@ async function sleepUnlessExited(server, ms) {
 function quote(lines) {
     return lines.length === 0 ? ' (empty)' : `\n${lines.map(line => `  ${line}`).join('\n')}`;
 }
-function seconds(ms) {
+function seconds$1(ms) {
     return (ms / 1000).toFixed(1);
 }
 
@@ -44174,7 +44174,8 @@ function beginLoad(config, options) {
         candidate: targetOf(deployments.candidate, options.env)
     };
     const say = options.progress ?? (() => { });
-    return { config, load, report, targets, timeoutMs: load.timeoutSeconds * 1000, say, origin: performance.now(), fail };
+    const now = performance.now();
+    return { config, load, report, targets, timeoutMs: load.timeoutSeconds * 1000, say, origin: now, began: now, fail };
 }
 /** Probes one side (is it there, does it stream) and records what it accepts. */
 async function probeLoadSide(run, side) {
@@ -44257,33 +44258,140 @@ async function runLoad(config, options) {
     run.origin = performance.now();
     const timings = [];
     const blocks = [];
-    for (const [li, level] of load.levels.entries()) {
-        const connections = {};
-        for (const side of SIDES$1)
-            connections[side] = connect(targets[side], load.mode === 'concurrency' ? level : null, timeoutMs);
-        try {
+    try {
+        for (const [li, level] of load.levels.entries()) {
+            const connections = {};
             for (const side of SIDES$1)
-                await warmUp(run, connections[side], side, probes[side].ignoreEos, source, li, level);
-            const order = abbaOrder(load.repetitions);
-            for (const { side, repetition, position } of order) {
-                const block = { side, level, li, repetition, position, total: order.length };
-                await measureBlock(run, connections[side], probes[side].ignoreEos, source, block, blocks, timings);
+                connections[side] = connect(targets[side], load.mode === 'concurrency' ? level : null, timeoutMs);
+            try {
+                for (const side of SIDES$1)
+                    await warmUp(run, connections[side], side, probes[side].ignoreEos, source, li, level);
+                const order = abbaOrder(load.repetitions);
+                for (const { side, repetition, position } of order) {
+                    const block = { side, level, li, repetition, position, total: order.length };
+                    await measureBlock(run, connections[side], probes[side].ignoreEos, source, block, blocks, timings);
+                }
+            }
+            finally {
+                for (const side of SIDES$1)
+                    await connections[side].pool.close().catch(() => { });
             }
         }
-        finally {
-            for (const side of SIDES$1)
-                await connections[side].pool.close().catch(() => { });
-        }
+    }
+    catch (error) {
+        if (error instanceof SideDownError)
+            return sideDown(run, error, timings);
+        throw error;
     }
     return finishLoad(run, blocks, timings);
+}
+/**
+ * A side that answered none of a block's requests (every one timed out or failed) is down: the
+ * load half stops there with this error, and the other side is not loaded further. Without it, a
+ * server that stops answering without closing its connections (a hung engine) held the job for
+ * the per-request timeout times every request of every block left (docs/load.md, "A side that
+ * stops answering").
+ */
+class SideDownError extends GateError {
+}
+/** The load half's outcome once a side is down: an error, with what was measured until then. */
+function sideDown(run, error, timings) {
+    const outcome = run.fail(error.code, error.message, error.location.field);
+    return { ...outcome, timings };
+}
+/**
+ * Watches one stage's requests. The side is down when a full round of requests in a row (one per
+ * connection; one second of arrivals at a rate) got no answer at all (each timed out, or its
+ * connection was refused or reset) with none succeeding in between: the rest of the stage would
+ * only wait the timeout again, round after round. Or, at the end of the stage, when none of its
+ * requests succeeded.
+ */
+class DownWatch {
+    stage;
+    round;
+    onDown;
+    ok = 0;
+    failed = 0;
+    timedOut = 0;
+    /** Requests in a row without an answer since the last success, and how many of them timed out. */
+    silent = 0;
+    silentTimedOut = 0;
+    started = performance.now();
+    down = null;
+    constructor(stage, round, onDown) {
+        this.stage = stage;
+        this.round = round;
+        this.onDown = onDown;
+    }
+    /** Counts a finished request; returns true once the side is declared down. */
+    seen(r) {
+        if (this.down)
+            return true;
+        if (r.status === 'ok') {
+            this.ok++;
+            this.silent = 0;
+            this.silentTimedOut = 0;
+            return false;
+        }
+        this.failed++;
+        if (r.status === 'timeout')
+            this.timedOut++;
+        if (r.status === 'timeout' || r.httpStatus === 0) {
+            this.silent++;
+            if (r.status === 'timeout')
+                this.silentTimedOut++;
+        }
+        if (this.silent >= this.round) {
+            this.declare(`${this.silent} request(s) in a row got no answer (${this.how(this.silent, this.silentTimedOut)})`);
+        }
+        return this.down !== null;
+    }
+    /** At the end of the stage: down when nothing succeeded. */
+    end() {
+        if (!this.down && this.ok === 0 && this.failed > 0) {
+            this.declare(`none of its ${this.failed} request(s) succeeded (${this.how(this.failed, this.timedOut)})`);
+        }
+        if (this.down)
+            throw this.down;
+    }
+    how(count, timedOut) {
+        const limit = `${this.stage.run.load.timeoutSeconds} s`;
+        if (timedOut === count)
+            return `${count === 1 ? 'it' : `all ${count}`} timed out after ${limit}`;
+        if (timedOut === 0)
+            return count === 1 ? 'it failed' : `all ${count} failed`;
+        return `${timedOut} timed out after ${limit}, ${count - timedOut} failed`;
+    }
+    declare(what) {
+        const { side, name, run } = this.stage;
+        const other = side === 'baseline' ? 'candidate' : 'baseline';
+        const now = performance.now();
+        const launched = run.config.launch?.sides[side] ? ` (the launched ${side} server's output is in logs/${side}-server.log)` : '';
+        this.down = new SideDownError('load.side_down', `${side} is down in ${name}: ${what}; declared down after ${seconds(now - this.started)} s of it, ${seconds(now - run.began)} s into the load half. The load half stopped there and the ${other} was not loaded further${launched}`, { field: `deployments.${side}.base_url` });
+        this.onDown();
+    }
+}
+function seconds(ms) {
+    return (ms / 1000).toFixed(1);
+}
+/** A watch that, once the side is down, cuts the connections' requests in flight short. */
+function watchStage(stage, conn, round) {
+    // Destroying the pool fails every request still waiting at once: nothing more is learned by
+    // waiting for their timeouts. The pool is not used again (the load half stops).
+    return new DownWatch(stage, Math.max(1, round), () => void conn.pool.destroy().catch(() => { }));
 }
 /** Opens the side's connections and sends its warm-up requests at the level (not measured). */
 async function warmUp(run, conn, side, ignoreEos, source, li, level) {
     const { load, targets, timeoutMs } = run;
-    await openConnections(conn, targets[side], load, level, timeoutMs);
+    await openConnections(conn, targets[side], load, level, timeoutMs, {
+        side,
+        name: `the warm-up at ${levelName(load, level)} (opening its connections)`,
+        run
+    });
     if (load.warmupRequests <= 0)
         return;
-    const warm = await runBlock(conn, targets[side], ignoreEos, load, source, `warmup:${li}`, level, load.warmupRequests, null, timeoutMs);
+    const watch = watchStage({ side, name: `the warm-up at ${levelName(load, level)}`, run }, conn, roundOf(load, level));
+    const warm = await runBlock(conn, targets[side], ignoreEos, load, source, `warmup:${li}`, level, load.warmupRequests, null, timeoutMs, watch);
     const failed = warm.filter(r => r.status !== 'ok').length;
     if (failed > 0)
         run.say(`load: ${levelName(load, level)} warm-up (${side}): ${failed}/${warm.length} requests failed`);
@@ -44292,10 +44400,12 @@ async function warmUp(run, conn, side, ignoreEos, source, li, level) {
 async function measureBlock(run, conn, ignoreEos, source, at, blocks, timings) {
     const { load, targets, timeoutMs } = run;
     const { side, level, li, repetition, position } = at;
-    await openConnections(conn, targets[side], load, level, timeoutMs);
+    const name = `block ${position + 1}/${at.total} at ${levelName(load, level)}`;
+    await openConnections(conn, targets[side], load, level, timeoutMs, { side, name: `${name} (opening its connections)`, run });
+    const watch = watchStage({ side, name, run }, conn, roundOf(load, level));
     const perBlock = load.requestsPerLevel === null ? null : Math.ceil(load.requestsPerLevel / load.repetitions);
-    const seconds = load.durationSeconds === null ? null : load.durationSeconds / load.repetitions;
-    const results = await runBlock(conn, targets[side], ignoreEos, load, source, `block:${li}:${repetition}`, level, perBlock, seconds, timeoutMs);
+    const blockSeconds = load.durationSeconds === null ? null : load.durationSeconds / load.repetitions;
+    const results = await runBlock(conn, targets[side], ignoreEos, load, source, `block:${li}:${repetition}`, level, perBlock, blockSeconds, timeoutMs, watch);
     const blockTimings = results.map((r, index) => toTiming(r, { side, level, block: position, repetition, index }, run.origin));
     timings.push(...blockTimings);
     const first = results.reduce((m, r) => Math.min(m, r.start), Infinity);
@@ -44318,11 +44428,20 @@ function finishLoad(run, blocks, timings) {
     return { report, timings };
 }
 /** Opens every connection of the pool with one one-token request each, so no block pays a connect. */
-async function openConnections(conn, target, load, level, timeoutMs) {
+async function openConnections(conn, target, load, level, timeoutMs, stage) {
     if (load.mode !== 'concurrency')
         return;
     const body = requestBody({ kind: 'text', text: 'Hi', maxTokens: 1 }, target.api, target.model, false);
-    await Promise.all(Array.from({ length: level }, () => streamRequest(conn, body, timeoutMs)));
+    // One request per connection, all at once: if none gets an answer the side is down now, not
+    // after the block has waited the timeout once more for each of its rounds.
+    const watch = watchStage(stage, conn, level);
+    await Promise.all(Array.from({ length: level }, async () => watch.seen(await streamRequest(conn, body, timeoutMs))));
+    if (watch.down)
+        throw watch.down;
+}
+/** Requests in one round: one per connection (concurrency), or one second of arrivals (rate). */
+function roundOf(load, level) {
+    return load.mode === 'concurrency' ? level : Math.ceil(level);
 }
 async function send(conn, body, timeoutMs) {
     const r = (await streamRequest(conn, body, timeoutMs));
@@ -44330,13 +44449,13 @@ async function send(conn, body, timeoutMs) {
     return r;
 }
 /** One block: `count` requests (or `seconds` of them) at the level, closed or open loop. */
-async function runBlock(conn, target, ignoreEos, load, source, stream, level, count, seconds, timeoutMs) {
+async function runBlock(conn, target, ignoreEos, load, source, stream, level, count, seconds, timeoutMs, watch) {
     const bodyAt = (i) => Buffer.from(requestBody(source.item(stream, i), target.api, target.model, ignoreEos));
     const bodies = count === null ? [] : Array.from({ length: count }, (_, i) => bodyAt(i));
     const results = [];
     const start = performance.now();
     const deadline = seconds === null ? Infinity : start + seconds * 1000;
-    const more = (i) => (count !== null ? i < count : performance.now() < deadline);
+    const more = (i) => watch.down === null && (count !== null ? i < count : performance.now() < deadline);
     const body = (i) => (count !== null ? bodies[i] : bodyAt(i));
     if (load.mode === 'concurrency') {
         let next = 0;
@@ -44344,9 +44463,11 @@ async function runBlock(conn, target, ignoreEos, load, source, stream, level, co
             while (more(next)) {
                 const i = next++;
                 results[i] = await send(conn, body(i), timeoutMs);
+                watch.seen(results[i]);
             }
         };
         await Promise.all(Array.from({ length: level }, worker));
+        watch.end();
         return results;
     }
     // Open loop: arrival times from the seed (the same for both sides of a pair).
@@ -44355,14 +44476,20 @@ async function runBlock(conn, target, ignoreEos, load, source, stream, level, co
     let at = 0;
     // A block of `seconds` holds the arrivals scheduled before its end: the schedule decides, not
     // the clock, which may read just past an arrival sent up to 1 ms early (no timer for less).
-    for (let i = 0; count !== null ? i < count : start + at < deadline; i++) {
+    for (let i = 0; watch.down === null && (count !== null ? i < count : start + at < deadline); i++) {
         const wait = start + at - performance.now();
         if (wait > 1)
             await new Promise(r => setTimeout(r, wait));
-        pending.push(send(conn, body(i), timeoutMs).then(r => void (results[i] = r)));
+        if (watch.down)
+            break;
+        pending.push(send(conn, body(i), timeoutMs).then(r => {
+            results[i] = r;
+            watch.seen(r);
+        }));
         at += load.arrival === 'constant' ? 1000 / level : (-Math.log(random.double()) * 1000) / level;
     }
     await Promise.all(pending);
+    watch.end();
     return results;
 }
 function toTiming(r, where, origin) {
@@ -44436,7 +44563,7 @@ class PerSideLoad {
     periods = {};
     blocks = [];
     timings = [];
-    /** The first problem that ends the load half (a workload that cannot be read). */
+    /** The first problem that ends the load half (a workload that cannot be read, a side down). */
     stopped = null;
     constructor(config, options) {
         this.options = options;
@@ -44459,18 +44586,27 @@ class PerSideLoad {
         }
         const { load } = run;
         const offset = SIDES.indexOf(side) * load.repetitions;
-        for (const [li, level] of load.levels.entries()) {
-            const conn = connect(run.targets[side], load.mode === 'concurrency' ? level : null, run.timeoutMs);
-            try {
-                await warmUp(run, conn, side, probe.ignoreEos, source, li, level);
-                for (let repetition = 0; repetition < load.repetitions; repetition++) {
-                    const at = { side, level, li, repetition, position: offset + repetition, total: 2 * load.repetitions };
-                    await measureBlock(run, conn, probe.ignoreEos, source, at, this.blocks, this.timings);
+        try {
+            for (const [li, level] of load.levels.entries()) {
+                const conn = connect(run.targets[side], load.mode === 'concurrency' ? level : null, run.timeoutMs);
+                try {
+                    await warmUp(run, conn, side, probe.ignoreEos, source, li, level);
+                    for (let repetition = 0; repetition < load.repetitions; repetition++) {
+                        const at = { side, level, li, repetition, position: offset + repetition, total: 2 * load.repetitions };
+                        await measureBlock(run, conn, probe.ignoreEos, source, at, this.blocks, this.timings);
+                    }
+                }
+                finally {
+                    await conn.pool.close().catch(() => { });
                 }
             }
-            finally {
-                await conn.pool.close().catch(() => { });
-            }
+        }
+        catch (error) {
+            // A side that stopped answering ends the load half: the other side is not measured.
+            if (!(error instanceof SideDownError))
+                throw error;
+            this.stopped = sideDown(run, error, this.timings);
+            return;
         }
         this.periods[side] = { started, ended: new Date().toISOString() };
     }
