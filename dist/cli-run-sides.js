@@ -42126,58 +42126,72 @@ function expandLaunch(spec, env, source, secrets = []) {
 const ATTEMPT_TIMEOUT_MS = 5_000;
 const PROGRESS_EVERY_MS = 10_000;
 const MAX_RECORDED_BYTES = 64 * 1024;
-async function probeServer(settings) {
+/**
+ * One `GET {baseUrl}/models`. A wrong key or a missing model is thrown (ServerNotReadyError):
+ * waiting cannot fix them. Anything else (refused, HTTP 503 while loading) is returned as the
+ * problem of this attempt, for the caller's retry loop and its message.
+ */
+async function probeOnce(settings) {
     const url = routeUrl(settings.baseUrl, 'models');
     // What messages and the manifest show: userinfo and query values hidden.
     const shown = redactUrl(url);
+    try {
+        const response = await undiciExports.request(url, {
+            method: 'GET',
+            headers: settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {},
+            headersTimeout: ATTEMPT_TIMEOUT_MS,
+            bodyTimeout: ATTEMPT_TIMEOUT_MS
+        });
+        const text = await response.body.text();
+        if (response.statusCode === 401 || response.statusCode === 403) {
+            // Retrying cannot fix a wrong key.
+            throw new ServerNotReadyError('server.unauthorized', `${settings.side} server at ${shown} refused the API key (HTTP ${response.statusCode})`, { field: `deployments.${settings.side}.api_key_env`, value: shown });
+        }
+        if (response.statusCode !== 200)
+            return { ok: false, problem: `HTTP ${response.statusCode}` };
+        const body = parseJson(text);
+        const models = modelIds(body);
+        if (!models.includes(settings.model)) {
+            throw new ServerNotReadyError('server.model_missing', `${settings.side} server at ${shown} does not serve model ${JSON.stringify(settings.model)} (it lists ${JSON.stringify(models)})`, { field: `deployments.${settings.side}.model`, value: settings.model });
+        }
+        return {
+            ok: true,
+            result: {
+                url: shown,
+                status: response.statusCode,
+                attempts: 1,
+                elapsedMs: 0,
+                models,
+                response: text.length <= MAX_RECORDED_BYTES ? body : { truncated: true, models },
+                engine_version: await probeEngineVersion(settings.baseUrl, settings.apiKey)
+            }
+        };
+    }
+    catch (error) {
+        if (error instanceof ServerNotReadyError)
+            throw error;
+        return { ok: false, problem: redactUrlsIn(error.message || String(error)) };
+    }
+}
+async function probeServer(settings) {
+    const shown = redactUrl(routeUrl(settings.baseUrl, 'models'));
     const started = Date.now();
     let delay = settings.initialDelayMs ?? 250;
     const maxDelay = settings.maxDelayMs ?? 5_000;
     let attempts = 0;
-    let lastProblem;
     const progressEvery = settings.progressEveryMs ?? PROGRESS_EVERY_MS;
     let nextProgress = progressEvery;
     for (;;) {
         attempts++;
-        try {
-            const response = await undiciExports.request(url, {
-                method: 'GET',
-                headers: settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {},
-                headersTimeout: ATTEMPT_TIMEOUT_MS,
-                bodyTimeout: ATTEMPT_TIMEOUT_MS
-            });
-            const text = await response.body.text();
-            if (response.statusCode === 401 || response.statusCode === 403) {
-                // Retrying cannot fix a wrong key.
-                throw new ServerNotReadyError('server.unauthorized', `${settings.side} server at ${shown} refused the API key (HTTP ${response.statusCode})`, { field: `deployments.${settings.side}.api_key_env`, value: shown });
-            }
-            if (response.statusCode === 200) {
-                const body = parseJson(text);
-                const models = modelIds(body);
-                if (!models.includes(settings.model)) {
-                    throw new ServerNotReadyError('server.model_missing', `${settings.side} server at ${shown} does not serve model ${JSON.stringify(settings.model)} (it lists ${JSON.stringify(models)})`, { field: `deployments.${settings.side}.model`, value: settings.model });
-                }
-                return {
-                    url: shown,
-                    status: response.statusCode,
-                    attempts,
-                    elapsedMs: Date.now() - started,
-                    models,
-                    response: text.length <= MAX_RECORDED_BYTES ? body : { truncated: true, models },
-                    engine_version: await probeEngineVersion(settings.baseUrl, settings.apiKey)
-                };
-            }
-            lastProblem = `HTTP ${response.statusCode}`;
-        }
-        catch (error) {
-            if (error instanceof ServerNotReadyError)
-                throw error;
-            lastProblem = redactUrlsIn(error.message || String(error));
-        }
+        const attempt = await probeOnce(settings);
+        if (attempt.ok)
+            return { ...attempt.result, attempts, elapsedMs: Date.now() - started };
+        const lastProblem = attempt.problem;
         const elapsed = Date.now() - started;
         // The last attempt is made at the deadline, so the whole timeout is used.
         if (elapsed >= settings.timeoutMs) {
-            throw new ServerNotReadyError('server.not_ready', `${settings.side} server at ${shown} was not ready after ${Math.round(elapsed / 1000)} s and ${attempts} attempts (last: ${lastProblem}); the readiness timeout is ${seconds$2(settings.timeoutMs)} s (run --ready-timeout SEC)`, { field: `deployments.${settings.side}.base_url`, value: redactUrl(settings.baseUrl) });
+            const hint = settings.timeoutHint === null ? '' : ` (${settings.timeoutHint ?? 'run --ready-timeout SEC'})`;
+            throw new ServerNotReadyError('server.not_ready', `${settings.side} server at ${shown} was not ready after ${Math.round(elapsed / 1000)} s and ${attempts} attempts (last: ${lastProblem}); the readiness timeout is ${seconds$2(settings.timeoutMs)} s${hint}`, { field: `deployments.${settings.side}.base_url`, value: redactUrl(settings.baseUrl) });
         }
         if (elapsed >= nextProgress) {
             settings.log?.(`${settings.side} server at ${shown} not ready after ${seconds$2(elapsed)} s (${lastProblem}); waiting up to ${seconds$2(settings.timeoutMs)} s`);
@@ -42230,24 +42244,15 @@ async function waitUntilReady(server, settings) {
             throw new LaunchError('launch.exited_before_ready', `${settings.side} server ${how} before it was ready, after ${seconds$1(Date.now() - started)} s; last lines of ${settings.logName}:${quote(server.lastLines())}`, { field: `deployments.${settings.side}.launch.command`, value: settings.logName });
         }
         attempts++;
-        try {
-            const result = await probeServer({
-                side: settings.side,
-                baseUrl: settings.baseUrl,
-                model: settings.model,
-                apiKey: settings.apiKey,
-                timeoutMs: 0
-            });
-            return { ...result, attempts, elapsedMs: Date.now() - started };
-        }
-        catch (error) {
-            if (!(error instanceof ServerNotReadyError) || error.code !== 'server.not_ready')
-                throw error;
-            lastProblem = /last: (.*)\)$/.exec(error.message)?.[1] ?? error.message;
-        }
+        // One attempt at a time: the launched server's own timeout (ready_timeout_seconds) is this
+        // loop's, so the attempt's problem is kept as it is for the message below.
+        const attempt = await probeOnce(settings);
+        if (attempt.ok)
+            return { ...attempt.result, attempts, elapsedMs: Date.now() - started };
+        lastProblem = attempt.problem;
         const elapsed = Date.now() - started;
         if (elapsed >= settings.timeoutMs) {
-            throw new LaunchError('launch.ready_timeout', `${settings.side} server was not ready after ${seconds$1(elapsed)} s (ready_timeout_seconds; last probe: ${lastProblem}); last lines of ${settings.logName}:${quote(server.lastLines())}`, { field: `deployments.${settings.side}.launch.ready_timeout_seconds`, value: Math.round(settings.timeoutMs / 1000) });
+            throw new LaunchError('launch.ready_timeout', `${settings.side} server was not ready after ${seconds$1(elapsed)} s: its readiness timeout is ${seconds$1(settings.timeoutMs).replace(/\.0$/, '')} s (deployments.${settings.side}.launch.ready_timeout_seconds; last probe: ${lastProblem}); last lines of ${settings.logName}:${quote(server.lastLines())}`, { field: `deployments.${settings.side}.launch.ready_timeout_seconds`, value: Math.round(settings.timeoutMs / 1000) });
         }
         if (Date.now() - lastReport >= 30_000) {
             lastReport = Date.now();
@@ -45491,6 +45496,7 @@ async function runSides(config, opts) {
                     model: deployment.model,
                     apiKey: deployment.apiKeyEnv ? (env[deployment.apiKeyEnv] ?? null) : null,
                     timeoutMs: opts.readinessTimeoutMs ?? DEFAULT_READINESS_TIMEOUT_MS,
+                    timeoutHint: opts.readinessTimeoutHint,
                     log: progress
                 });
                 progress(`[${plan.side}] server ready: ${outcome.server.url} lists ${deployment.model}`);

@@ -117,6 +117,8 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
       sequential: settings.sequential,
       baseRef: settings.baseRef,
       readinessTimeoutMs: settings.readinessTimeoutMs,
+      // Only the command line can change it (--ready-timeout); the action has no such input.
+      readinessTimeoutHint: settings.mode.startsWith('cli') ? undefined : null,
       whileUp: settings.whileUp,
       log: settings.log,
       progress: settings.progress,

@@ -61,6 +61,12 @@ export interface RunSidesOptions {
   whileUp?: (sides: Side[], outputs: Partial<Record<Side, string>>) => Promise<void>
   /** How long to wait for each server's GET /models before giving up (default 120 s). */
   readinessTimeoutMs?: number
+  /**
+   * Where that timeout is set, for the message when it runs out (default `run --ready-timeout
+   * SEC`); null when nothing sets it (the action). Launched servers have their own
+   * (ready_timeout_seconds).
+   */
+  readinessTimeoutHint?: string | null
   env?: NodeJS.ProcessEnv
   cwd?: string
 }
@@ -233,6 +239,7 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
             model: deployment.model,
             apiKey: deployment.apiKeyEnv ? (env[deployment.apiKeyEnv] ?? null) : null,
             timeoutMs: opts.readinessTimeoutMs ?? DEFAULT_READINESS_TIMEOUT_MS,
+            timeoutHint: opts.readinessTimeoutHint,
             log: progress
           })
           progress(`[${plan.side}] server ready: ${outcome.server.url} lists ${deployment.model}`)

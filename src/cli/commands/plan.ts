@@ -29,7 +29,8 @@ counted by \`helm-run --dry-run\` with the same entries.
   --config FILE          gate file
   --out DIR              the output folder run would use
   --self-check           plan a self-check (the baseline on both sides)
-  --ready-timeout SEC    the readiness timeout run would use (default 120)
+  --ready-timeout SEC    the readiness timeout run would use (default 120; a launched server has its own,
+                         ready_timeout_seconds)
   --discordance R        assumed share of changed answers (0/1 metrics, e.g. a self-check's flip
                          rate): warn when a comparison has too few instances for it
   --sequential           plan the sides one after the other (as run --sequential)
@@ -83,7 +84,7 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   out.push(`# fingerprint ${fingerprint(config)}`)
   const launchInput = launchPlanInput(config, prepared, io.env, args.flags.has('sequential'), args.options.get('baseline-ref') ?? null)
   out.push(scheduleLine(launchInput), '# cache disabled; fresh suite per side')
-  out.push(...readinessLines(prepared, readySeconds ?? DEFAULT_READINESS_TIMEOUT_MS / 1000))
+  out.push(...readinessLines(prepared, config, readySeconds ?? DEFAULT_READINESS_TIMEOUT_MS / 1000, args.flags.has('self-check')))
   out.push(...launchLines(launchInput))
   if (!args.flags.has('no-count')) out.push(...(await countLines(config, prepared, discordance, io)))
   for (const plan of prepared.plans) {
@@ -102,17 +103,23 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   return 0
 }
 
-/** What run waits for before starting helm-run, and how to change it. */
-function readinessLines(prepared: PreparedRun, seconds: number): string[] {
-  const servers = Object.entries(prepared.deployments).flatMap(([side, d]) =>
-    d.kind === 'server' ? [`#   ${side}: GET ${redactUrl(d.baseUrl.replace(/\/+$/, ''))}/models must list ${d.model}`] : []
-  )
+/**
+ * What run waits for before starting helm-run, per side, with the timeout that applies to it: a
+ * launched server's own ready_timeout_seconds, else --ready-timeout (one header value would be
+ * wrong for one of them).
+ */
+function readinessLines(prepared: PreparedRun, config: GateConfig, seconds: number, selfCheck: boolean): string[] {
+  const servers = Object.entries(prepared.deployments).flatMap(([side, d]) => {
+    if (d.kind !== 'server') return []
+    // A self-check runs the baseline's server on both sides, launched as the baseline's.
+    const launch = config.launch?.sides[selfCheck ? 'baseline' : (side as 'baseline' | 'candidate')]
+    const within = launch
+      ? `${launch.readyTimeoutSeconds} s (launched: ${launch.field}.ready_timeout_seconds; a progress line every 30 s)`
+      : `${seconds} s (run --ready-timeout SEC; a progress line every 10 s)`
+    return [`#   ${side}: GET ${redactUrl(d.baseUrl.replace(/\/+$/, ''))}/models must list ${d.model} within ${within}`]
+  })
   if (servers.length === 0) return []
-  return [
-    `# readiness timeout ${seconds} s (run --ready-timeout SEC): before helm-run starts, each server must answer,`,
-    ...servers,
-    '#   (while waiting, a progress line every 10 s)'
-  ]
+  return ['# readiness: before helm-run starts, each server must answer:', ...servers]
 }
 
 /** Instances per comparison, counted by a helm-run dry run; a failure to count is a note, not an error. */
