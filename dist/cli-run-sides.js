@@ -44686,8 +44686,17 @@ class LoadWhileUp {
  * One helm-run process: spawned with an argument array in its own process group (so a timeout
  * can kill HELM's worker threads and any children at once), its output streamed line by line
  * to a log file and to the caller with a side prefix, with progress read from HELM's own log.
+ *
+ * The stall watch: helm-run marks each request's start and end on an inherited pipe (fd 3,
+ * python/helm_gate_plugins/progress.py). When requests are waiting and none has completed for
+ * `stallMs`, the server has stopped answering (a hung engine keeps its connections open, so no
+ * client error comes for as long as the client's own timeouts and retries allow): helm-run is
+ * stopped, and the result says so (docs/helm.md "A server that stops answering").
  */
 const KILL_GRACE_MS = 5_000;
+/** The file descriptor helm-run's progress plugin writes its request marks to. */
+const PROGRESS_FD = 3;
+const STALL_CHECK_MS = 1_000;
 async function runHelmProcess(settings) {
     await mkdir(dirname(settings.logFile), { recursive: true });
     const file = createWriteStream(settings.logFile, { flags: 'a' });
@@ -44695,9 +44704,10 @@ async function runHelmProcess(settings) {
     const state = { requests: 0, runsStarted: [], failedRuns: [] };
     const redact = redactor(settings.secrets ?? []);
     const prefix = `[${settings.side}]`;
+    const watchStalls = settings.stallMs !== undefined && settings.stallMs !== null;
     const child = spawn(settings.command, settings.args, {
-        env: settings.env,
-        stdio: ['ignore', 'pipe', 'pipe'],
+        env: watchStalls ? { ...settings.env, HELM_GATE_PROGRESS_FD: String(PROGRESS_FD) } : settings.env,
+        stdio: watchStalls ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
         detached: true
     });
     // A signal to helm-gate (a cancelled job) must not leave helm-run running in its own group.
@@ -44728,12 +44738,49 @@ async function runHelmProcess(settings) {
     });
     let timedOut = false;
     let killTimer;
-    const timeout = setTimeout(() => {
-        timedOut = true;
-        onLine(`helm-gate: ${settings.side} exceeded its timeout of ${Math.round(settings.timeoutMs / 1000)} s; killing process group ${child.pid}`);
+    const stopGroup = () => {
+        if (killTimer)
+            return;
         killGroup(child.pid, 'SIGTERM');
         killTimer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS);
+    };
+    const timeout = setTimeout(() => {
+        if (stalled)
+            return;
+        timedOut = true;
+        onLine(`helm-gate: ${settings.side} exceeded its timeout of ${Math.round(settings.timeoutMs / 1000)} s; killing process group ${child.pid}`);
+        stopGroup();
     }, settings.timeoutMs);
+    // The stall watch: request marks from helm-run's progress plugin (`s` started, `e` ended).
+    let stalled = null;
+    const marks = { waiting: 0, completed: 0, since: Date.now() };
+    const progressPipe = watchStalls ? child.stdio[PROGRESS_FD] : null;
+    progressPipe?.on('data', (chunk) => {
+        for (const byte of chunk) {
+            if (byte === 0x73) {
+                // The wait starts with the first request of an idle spell, not at helm-run's start-up.
+                if (marks.waiting === 0)
+                    marks.since = Date.now();
+                marks.waiting++;
+            }
+            else if (byte === 0x65) {
+                marks.waiting = Math.max(0, marks.waiting - 1);
+                marks.completed++;
+                marks.since = Date.now();
+            }
+        }
+    });
+    progressPipe?.on('error', () => { });
+    const stallWatch = watchStalls
+        ? setInterval(() => {
+            const idle = Date.now() - marks.since;
+            if (stalled || timedOut || marks.waiting === 0 || idle < settings.stallMs)
+                return;
+            stalled = { idleMs: idle, waiting: marks.waiting, completed: marks.completed };
+            onLine(`helm-gate: ${settings.side}: no request completed for ${Math.round(idle / 1000)} s while ${marks.waiting} waited; the server stopped answering; stopping process group ${child.pid}`);
+            stopGroup();
+        }, STALL_CHECK_MS)
+        : undefined;
     const heartbeat = setInterval(() => {
         const seconds = Math.round((Date.now() - started) / 1000);
         settings.progress?.(`${prefix} still running after ${seconds} s: run ${state.runsStarted.length}/${settings.expectedRuns}, ${state.requests} requests done`);
@@ -44744,6 +44791,9 @@ async function runHelmProcess(settings) {
     });
     clearTimeout(timeout);
     clearInterval(heartbeat);
+    clearInterval(stallWatch);
+    // A grandchild that inherited the pipe must not keep this process's reader open.
+    progressPipe?.destroy();
     if (killTimer)
         clearTimeout(killTimer);
     // Children of helm-run that outlived it (none expected) must not keep running after the gate,
@@ -44766,7 +44816,8 @@ async function runHelmProcess(settings) {
         requests: state.requests,
         runsStarted: state.runsStarted,
         failedRuns: state.failedRuns,
-        spawnError: exit.spawnError
+        spawnError: exit.spawnError,
+        stalled
     };
 }
 function killGroup(pid, signal) {
@@ -45172,7 +45223,7 @@ function yamlWithHeader(value, options = {}) {
  * error: a refused connection, a timeout, a 401) in the error itself.
  */
 /** Errors that say why a side failed. */
-const ROOT_CAUSES = /^(server\.|runner\.(spawn|timeout|exit)$)/;
+const ROOT_CAUSES = /^(server\.|runner\.(spawn|timeout|stalled|exit)$)/;
 /** Errors that only say what is missing because of it. */
 const SYMPTOMS = new Set(['runner.incomplete_run', 'runner.run_missing', 'runner.nothing_ran']);
 /**
@@ -45275,6 +45326,8 @@ async function explainSideErrors(errors, logFile, outDir) {
  * What one side's helm-run invocation will be: its entries, argument array, directories and
  * environment. Pure, so `plan` can print exactly what `run` executes.
  */
+/** The module helm-run imports (`--plugins`) to mark each request for the stall watch. */
+const PROGRESS_PLUGIN = 'helm_gate_plugins.progress';
 function planSide(input) {
     const entries = uniqueEntries(input.runs).map(entry => withModel(entry, input.prodEnv.modelArgs));
     const suite = `${input.side}-${input.stamp}`;
@@ -45297,7 +45350,11 @@ function planSide(input) {
         String(input.helm.numThreads),
         // Always: HELM's request cache keys ignore the server, so a cache could hand the candidate
         // the baseline's answers (docs/helm.md "The request cache").
-        '--disable-cache'
+        '--disable-cache',
+        // Marks each request's start and end for the stall watch (docs/helm.md "A server that stops
+        // answering"; python/helm_gate_plugins/progress.py).
+        '--plugins',
+        PROGRESS_PLUGIN
     ];
     return {
         side: input.side,
@@ -45523,9 +45580,10 @@ async function runSides(config, opts) {
                     expectedRuns: plan.entries.length,
                     log,
                     progress,
-                    secrets
+                    secrets,
+                    stallMs: stallLimitMs(prepared.deployments[plan.side])
                 });
-                await finishSide(plan, result, outcome, prepared.runs);
+                await finishSide(plan, result, outcome, prepared.runs, prepared.deployments[plan.side]);
                 progress(`[${plan.side}] ${outcome.complete ? 'complete' : 'FAILED'} in ${Math.round((result.durationMs ?? 0) / 100) / 10} s, ${result.requests} requests`);
             };
             await runOnSchedule(prepared.plans, schedule, {
@@ -45592,6 +45650,19 @@ async function runSides(config, opts) {
         await temp.remove();
     }
 }
+/** Slack over one request attempt's timeout before a side with requests waiting counts as stalled. */
+const STALL_SLACK_SECONDS = 30;
+/** A prod_env deployment's client and timeouts are HELM's own (HELM retries 5 times, 10-80 s apart). */
+const PROD_ENV_STALL_SECONDS = 600;
+/**
+ * How long helm-run may go without completing a request while some wait before it is stopped:
+ * one attempt's timeout (request_timeout_seconds; the plugin client's SDK retries each attempt
+ * twice more) plus 30 s, or 10 minutes for a prod_env deployment. A server that answers at all
+ * completes one request of several waiting within one timeout; one that answers none has stopped.
+ */
+function stallLimitMs(deployment) {
+    return (deployment.kind === 'server' ? deployment.requestTimeoutSeconds + STALL_SLACK_SECONDS : PROD_ENV_STALL_SECONDS) * 1000;
+}
 async function prepareDirectories(plan) {
     // A fresh output path per invocation: stale files from an earlier run must never be compared.
     let existing;
@@ -45615,7 +45686,7 @@ async function prepareDirectories(plan) {
         await writeFile(join(plan.localPath, name), plan.prodEnv.files[name], { mode: 0o600 });
     }
 }
-async function finishSide(plan, result, outcome, runs) {
+async function finishSide(plan, result, outcome, runs, deployment) {
     outcome.exitCode = result.exitCode;
     outcome.signal = result.signal;
     outcome.timedOut = result.timedOut;
@@ -45628,7 +45699,11 @@ async function finishSide(plan, result, outcome, runs) {
         outcome.errors.push(new HelmRunError('runner.spawn', `${plan.side}: could not start helm-run: ${result.spawnError}`, { ...where, value: plan.command }));
         return;
     }
-    if (result.timedOut) {
+    if (result.stalled) {
+        const { idleMs, waiting } = result.stalled;
+        outcome.errors.push(new HelmRunError('runner.stalled', `${plan.side}: the ${plan.side} server stopped answering: no request completed for ${Math.round(idleMs / 1000)} s while ${waiting} waited, so helm-run was stopped (the limit is ${Math.round(stallLimitMs(deployment) / 1000)} s; docs/helm.md "A server that stops answering")`, where));
+    }
+    else if (result.timedOut) {
         const at = result.runsStarted.at(-1);
         outcome.errors.push(new HelmRunError('runner.timeout', `${plan.side}: helm-run hung and was killed after ${Math.round(result.durationMs / 1000)} s${at ? ` during run ${at}` : ''} (helm.timeout_minutes)`, where));
     }

@@ -266,9 +266,10 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
           expectedRuns: plan.entries.length,
           log,
           progress,
-          secrets
+          secrets,
+          stallMs: stallLimitMs(prepared.deployments[plan.side])
         })
-        await finishSide(plan, result, outcome, prepared.runs)
+        await finishSide(plan, result, outcome, prepared.runs, prepared.deployments[plan.side])
         progress(
           `[${plan.side}] ${outcome.complete ? 'complete' : 'FAILED'} in ${Math.round((result.durationMs ?? 0) / 100) / 10} s, ${result.requests} requests`
         )
@@ -338,6 +339,21 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
   }
 }
 
+/** Slack over one request attempt's timeout before a side with requests waiting counts as stalled. */
+const STALL_SLACK_SECONDS = 30
+/** A prod_env deployment's client and timeouts are HELM's own (HELM retries 5 times, 10-80 s apart). */
+const PROD_ENV_STALL_SECONDS = 600
+
+/**
+ * How long helm-run may go without completing a request while some wait before it is stopped:
+ * one attempt's timeout (request_timeout_seconds; the plugin client's SDK retries each attempt
+ * twice more) plus 30 s, or 10 minutes for a prod_env deployment. A server that answers at all
+ * completes one request of several waiting within one timeout; one that answers none has stopped.
+ */
+export function stallLimitMs(deployment: Deployment): number {
+  return (deployment.kind === 'server' ? deployment.requestTimeoutSeconds + STALL_SLACK_SECONDS : PROD_ENV_STALL_SECONDS) * 1000
+}
+
 async function prepareDirectories(plan: SidePlan): Promise<void> {
   // A fresh output path per invocation: stale files from an earlier run must never be compared.
   let existing: string[]
@@ -361,7 +377,13 @@ async function prepareDirectories(plan: SidePlan): Promise<void> {
   }
 }
 
-async function finishSide(plan: SidePlan, result: HelmProcessResult, outcome: SideOutcome, runs: GatedRun[]): Promise<void> {
+async function finishSide(
+  plan: SidePlan,
+  result: HelmProcessResult,
+  outcome: SideOutcome,
+  runs: GatedRun[],
+  deployment: Deployment
+): Promise<void> {
   outcome.exitCode = result.exitCode
   outcome.signal = result.signal
   outcome.timedOut = result.timedOut
@@ -376,7 +398,16 @@ async function finishSide(plan: SidePlan, result: HelmProcessResult, outcome: Si
     )
     return
   }
-  if (result.timedOut) {
+  if (result.stalled) {
+    const { idleMs, waiting } = result.stalled
+    outcome.errors.push(
+      new HelmRunError(
+        'runner.stalled',
+        `${plan.side}: the ${plan.side} server stopped answering: no request completed for ${Math.round(idleMs / 1000)} s while ${waiting} waited, so helm-run was stopped (the limit is ${Math.round(stallLimitMs(deployment) / 1000)} s; docs/helm.md "A server that stops answering")`,
+        where
+      )
+    )
+  } else if (result.timedOut) {
     const at = result.runsStarted.at(-1)
     outcome.errors.push(
       new HelmRunError(
