@@ -1,6 +1,6 @@
 import { join, delimiter, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
-import { t as trackedTempDir, P as PROD_ENV_FILES, i as runHelmProcess, j as decisiveLine, k as readLogTail, n as expandLaunch, o as routeUrl, p as prepareRun, q as pluginPythonPath, f as fingerprint, D as DEFAULT_READINESS_TIMEOUT_MS, u as redactedFiles, v as displayCommand, h as helmRunEnv, x as resolveHelmRun } from './cli-run-sides.js';
+import { t as trackedTempDir, P as PROD_ENV_FILES, e as runHelmProcess, j as decisiveLine, k as readLogTail, n as expandLaunch, o as routeUrl, p as prepareRun, q as pluginPythonPath, f as fingerprint, D as DEFAULT_READINESS_TIMEOUT_MS, u as redactedFiles, v as displayCommand, h as helmRunEnv, x as resolveHelmRun } from './cli-run-sides.js';
 import { b as readRunDirectory, d as runMatchesEntry, s as streamJson, M as MIN_BOOTSTRAP_UNITS, i as instancesNeeded, f as binarySd, t as tangoInterval, g as twoSidedZ, G as GateError, h as redactUrl, p as parseArgs, r as requiredConfig, n as numberOption, l as loadGateConfig } from './cli.js';
 import { mkdir, writeFile, readdir } from 'node:fs/promises';
 import 'node:crypto';

@@ -1,6 +1,6 @@
 import { dirname, join, resolve } from 'node:path';
 import { D as DEFAULT_STATISTICS, G as GateError, H as HELM_GATE_VERSION, a as reportSettings, I as InputError, C as ConfigError, w as writeReportOutputs, e as exitCode, U as UsageError } from './cli.js';
-import { b as worstVerdict, V as VERDICT_RANK, c as runLoad, l as launchesAny, L as LoadWhileUp, t as trackedTempDir, d as Launcher, h as helmRunEnv, e as runOnSchedule, s as sidesUpWhileHeld, g as guardOnCancel } from './cli-run-sides.js';
+import { a as worstVerdict, V as VERDICT_RANK, b as runLoad, l as launchesAny, L as LoadWhileUp, t as trackedTempDir, c as Launcher, h as helmRunEnv, d as runOnSchedule, s as sidesUpWhileHeld, g as guardOnCancel } from './cli-run-sides.js';
 import { createWriteStream } from 'node:fs';
 import { mkdir, readdir } from 'node:fs/promises';
 

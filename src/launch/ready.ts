@@ -6,8 +6,8 @@
  * something detached (`docker run -d`): then only the probe decides.
  */
 import { request } from 'undici'
-import { routeUrl } from '../runner/endpoint.js'
-import { probeOnce, type ProbeResult } from '../runner/readiness.js'
+import { routeUrl } from '../server/endpoint.js'
+import { probeOnce, type ProbeResult } from '../server/readiness.js'
 import { LaunchError } from './errors.js'
 import type { ServerProcess } from './server-process.js'
 

@@ -8,19 +8,10 @@ import type { ReportContext, SideIdentity } from './identity.js'
 import type { LoadReport } from './load-report.js'
 import type { StatisticsSettings } from '../config/types.js'
 
-export type Verdict = 'pass' | 'fail' | 'inconclusive' | 'error'
-
-/** The two deployments a gate compares. */
-export type Side = 'baseline' | 'candidate'
-export const SIDES: readonly Side[] = ['baseline', 'candidate']
-
-export interface ReportIssue {
-  code: string
-  message: string
-  file?: string
-  field?: string
-  value?: string
-}
+// The words every record shares live in verdict.ts, so the load report and the manifest need not
+// import this file (which imports theirs).
+export { SIDES, type ReportIssue, type Side, type Verdict } from './verdict.js'
+import type { ReportIssue, Verdict } from './verdict.js'
 
 export interface ChangedExample {
   instance_id: string

@@ -6,7 +6,7 @@
 import { request } from 'undici'
 import { redactUrl, redactUrlsIn } from '../secrets/redact.js'
 import { ServerNotReadyError } from '../errors.js'
-import { probeEngineVersion } from './identity.js'
+import { probeEngineVersion } from './engine-version.js'
 import { routeUrl } from './endpoint.js'
 
 export interface ProbeSettings {
@@ -38,7 +38,7 @@ export interface ProbeResult {
   models: string[]
   /** The parsed response body (the server's identity), bounded in size. */
   response: unknown
-  /** What `GET /version` answered (src/runner/identity.ts), or null. */
+  /** What `GET /version` answered (src/server/engine-version.ts), or null. */
   engine_version?: string | null
 }
 
