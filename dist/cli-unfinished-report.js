@@ -1,5 +1,5 @@
 import { dirname, join, resolve } from 'node:path';
-import { D as DEFAULT_STATISTICS, G as GateError, H as HELM_GATE_VERSION, a as reportSettings, I as InputError, C as ConfigError, w as writeReportOutputs, e as exitCode, U as UsageError } from './cli.js';
+import { D as DEFAULT_STATISTICS, G as GateError, a as newReport, I as InputError, C as ConfigError, w as writeReportOutputs, e as exitCode, U as UsageError } from './cli.js';
 import { a as worstVerdict, V as VERDICT_RANK, b as runLoad, l as launchesAny, L as LoadWhileUp, t as trackedTempDir, c as Launcher, h as helmRunEnv, d as runOnSchedule, s as sidesUpWhileHeld, g as guardOnCancel } from './cli-run-sides.js';
 import { createWriteStream } from 'node:fs';
 import { mkdir, readdir } from 'node:fs/promises';
@@ -36,20 +36,7 @@ function runReport(sides, complete, errors, statistics) {
     return emptyReport(complete ? 'pass' : 'error', headline, errors, statistics);
 }
 function emptyReport(verdict, headline, errors, statistics) {
-    return {
-        schema_version: 1,
-        tool: { name: 'helm-gate', version: HELM_GATE_VERSION },
-        verdict,
-        headline,
-        errors: errors.map(issueFrom),
-        warnings: [],
-        settings: reportSettings(statistics),
-        baseline: { path: '', runs: [], deployment: null, helm_version: null },
-        candidate: { path: '', runs: [], deployment: null, helm_version: null },
-        comparisons: [],
-        efficiency: [],
-        notes: []
-    };
+    return newReport(statistics, { verdict, headline, errors: errors.map(issueFrom) });
 }
 
 function attachLoad(report, load) {
@@ -79,21 +66,16 @@ function loadOnlyReport(config, load) {
             helm_version: null
         };
     };
-    return {
-        schema_version: 1,
-        tool: { name: 'helm-gate', version: HELM_GATE_VERSION },
+    return newReport(config.statistics, {
         verdict: load.verdict,
         headline: `Performance half only. ${load.headline}`,
         errors: load.errors.map(e => ({ ...e })),
         warnings: load.warnings.map(w => ({ ...w })),
-        settings: reportSettings(config.statistics),
         baseline: side('baseline'),
         candidate: side('candidate'),
-        comparisons: [],
-        efficiency: [],
         notes: ['The quality half did not run (helm-gate load, or run --only load).'],
         load
-    };
+    });
 }
 
 /** The raw per-request timings as JSONL in the output folder (and so in the evidence artifact). */

@@ -8732,13 +8732,14 @@ async function discoverRuns(path) {
     return scan.runs;
 }
 
+/** Kept equal to package.json's version (a test checks it). */
+const HELM_GATE_VERSION = '0.1.0';
+
 /**
  * The report: one JSON document (schema_version 1) that every renderer (markdown, console,
  * check run, job summary) reads. Field names are snake_case because this is a published,
  * documented format (README "Report JSON"). Keep it stable: add fields, never rename them.
  */
-// The words every record shares live in verdict.ts, so the load report and the manifest need not
-// import this file (which imports theirs).
 function reportSettings(statistics) {
     return {
         confidence: statistics.confidence,
@@ -8748,9 +8749,30 @@ function reportSettings(statistics) {
         interval: statistics.interval
     };
 }
-
-/** Kept equal to package.json's version (a test checks it). */
-const HELM_GATE_VERSION = '0.1.0';
+/**
+ * The one constructor of a report (the comparison, an error report, the load half alone): the
+ * fields in report.json's order, so the same inputs give the same bytes whoever made it.
+ */
+function newReport(statistics, fields) {
+    const emptySide = () => ({ path: '', runs: [], deployment: null, helm_version: null });
+    const report = {
+        schema_version: 1,
+        tool: { name: 'helm-gate', version: HELM_GATE_VERSION },
+        // Placeholders that keep the key order; `fields` sets both.
+        verdict: 'error',
+        headline: '',
+        errors: [],
+        warnings: [],
+        settings: reportSettings(statistics),
+        baseline: emptySide(),
+        candidate: emptySide(),
+        comparisons: [],
+        efficiency: [],
+        notes: []
+    };
+    // Assigned over the placeholders, so the keys keep their places.
+    return Object.assign(report, fields);
+}
 
 /**
  * Type checks for one element of a HELM array file (a per_instance_stats entry, a request
@@ -13138,20 +13160,17 @@ async function compareOutputs(baselinePath, candidatePath, config, options = {})
         log.fromError(error);
     }
     const verdict = overallVerdict(comparisons, log);
-    return {
-        schema_version: 1,
-        tool: { name: 'helm-gate', version: HELM_GATE_VERSION },
+    return newReport(config.statistics, {
         verdict,
         headline: headline(verdict, comparisons, log),
         errors: log.errors,
         warnings: log.warnings,
-        settings: reportSettings(config.statistics),
         baseline: sideInfo(baselinePath, sides.baseline),
         candidate: sideInfo(candidatePath, sides.candidate),
         comparisons,
         efficiency,
         notes: efficiency.length > 0 ? [EFFICIENCY_NOTE] : []
-    };
+    });
 }
 /** Decides which run pairs are compared under which gate entry, reporting everything unpaired. */
 function selectWork(baseline, candidate, config, defaults, log) {
@@ -15759,4 +15778,4 @@ main(process.argv.slice(2), processIo()).then(code => {
     process.exitCode = 2;
 });
 
-export { HelmRunError as A, parseDocument as B, ConfigError as C, DEFAULT_STATISTICS as D, visit as E, isScalar as F, GateError as G, HELM_GATE_VERSION as H, InputError as I, HIDDEN as J, looksLikeSecret as K, isCredentialKey as L, MIN_BOOTSTRAP_UNITS as M, Scalar as N, parseYamlFile as O, stringify as P, RUN_FILES as R, ServerNotReadyError as S, UsageError as U, reportSettings as a, readRunDirectory as b, compareOutputs as c, runMatchesEntry as d, exitCode as e, binarySd as f, twoSidedZ as g, redactUrl as h, instancesNeeded as i, getDefaultExportFromCjs as j, redactUrlsIn as k, loadGateConfig as l, exp as m, numberOption as n, log as o, parseArgs as p, abs as q, requiredConfig as r, streamJson as s, tangoInterval as t, sqrt as u, isFiniteNumber as v, writeReportOutputs as w, quantileSorted as x, createRandom as y, discoverRuns as z };
+export { HelmRunError as A, parseDocument as B, ConfigError as C, DEFAULT_STATISTICS as D, visit as E, isScalar as F, GateError as G, HELM_GATE_VERSION as H, InputError as I, HIDDEN as J, looksLikeSecret as K, isCredentialKey as L, MIN_BOOTSTRAP_UNITS as M, Scalar as N, parseYamlFile as O, stringify as P, RUN_FILES as R, ServerNotReadyError as S, UsageError as U, newReport as a, readRunDirectory as b, compareOutputs as c, runMatchesEntry as d, exitCode as e, binarySd as f, twoSidedZ as g, redactUrl as h, instancesNeeded as i, getDefaultExportFromCjs as j, redactUrlsIn as k, loadGateConfig as l, exp as m, numberOption as n, log as o, parseArgs as p, abs as q, requiredConfig as r, streamJson as s, tangoInterval as t, sqrt as u, isFiniteNumber as v, writeReportOutputs as w, quantileSorted as x, createRandom as y, discoverRuns as z };

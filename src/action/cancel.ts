@@ -9,7 +9,7 @@
 import type { StatisticsSettings } from '../config/types.js'
 import { GateError } from '../errors.js'
 import { guardOnCancel, type CancelGuard } from '../launch/registry.js'
-import { errorReport } from '../pipeline/error-report.js'
+import { errorReport } from '../model/error-report.js'
 import type { Session } from './session.js'
 import { uploadEvidence, writeReports } from './steps.js'
 
