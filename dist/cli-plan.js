@@ -1,9 +1,13 @@
 import { join, delimiter, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
-import { t as trackedTempDir, P as PROD_ENV_FILES, e as runHelmProcess, j as decisiveLine, k as readLogTail, n as expandLaunch, o as routeUrl, p as prepareRun, q as pluginPythonPath, f as fingerprint, D as DEFAULT_READINESS_TIMEOUT_MS, u as redactedFiles, v as displayCommand, h as helmRunEnv, x as resolveHelmRun } from './cli-run-sides.js';
 import { b as readRunDirectory, d as runMatchesEntry, s as streamJson, M as MIN_BOOTSTRAP_UNITS, i as instancesNeeded, f as binarySd, t as tangoInterval, g as twoSidedZ, G as GateError, h as redactUrl, p as parseArgs, r as requiredConfig, n as numberOption, l as loadGateConfig } from './cli.js';
+import { t as trackedTempDir, P as PROD_ENV_FILES, e as runHelmProcess, j as decisiveLine, k as readLogTail, n as expandLaunch, o as routeUrl, p as prepareRun, q as pluginPythonPath, D as DEFAULT_READINESS_TIMEOUT_MS, u as redactedFiles, v as displayCommand, x as gateFingerprint, h as helmRunEnv, y as resolveHelmRun } from './cli-run-sides.js';
 import { mkdir, writeFile, readdir } from 'node:fs/promises';
+import 'node:string_decoder';
 import 'node:crypto';
+import 'node:fs';
+import 'node:url';
+import 'node:worker_threads';
 import 'node:child_process';
 import 'node:assert';
 import 'node:net';
@@ -18,15 +22,11 @@ import 'node:tls';
 import 'node:zlib';
 import 'node:perf_hooks';
 import 'node:util/types';
-import 'node:worker_threads';
-import 'node:url';
 import 'node:async_hooks';
 import 'node:console';
 import 'node:timers';
 import 'node:dns';
-import 'node:fs';
 import 'node:readline';
-import 'node:string_decoder';
 
 /**
  * How many instances each gated comparison will have, asked of HELM itself: `helm-run --dry-run`
@@ -367,7 +367,7 @@ async function planCommand(argv, io) {
     const out = [];
     out.push(`# helm-gate plan for ${config.source}`);
     out.push(`# crfm-helm ${prepared.helm.version} (the run refuses any other installed version)`);
-    out.push(`# fingerprint ${fingerprint(config)}`);
+    out.push(await fingerprintLine(config, io, args.options.get('baseline-ref') ?? null));
     const launchInput = launchPlanInput(config, prepared, io.env, args.flags.has('sequential'), args.options.get('baseline-ref') ?? null);
     out.push(scheduleLine(launchInput), '# cache disabled; fresh suite per side');
     out.push(...readinessLines(prepared, config, readySeconds ?? DEFAULT_READINESS_TIMEOUT_MS / 1000, args.flags.has('self-check')));
@@ -404,6 +404,20 @@ function readinessLines(prepared, config, seconds, selfCheck) {
     if (servers.length === 0)
         return [];
     return ['# readiness: before helm-run starts, each server must answer:', ...servers];
+}
+/**
+ * The fingerprint run records and archived baselines are looked up by: with fingerprint_paths,
+ * the selected files' digests at the base commit join it, exactly as in run and the action.
+ */
+async function fingerprintLine(config, io, baseRef) {
+    try {
+        return `# fingerprint ${await gateFingerprint(config, io.cwd, baseRef, io.env)}`;
+    }
+    catch (error) {
+        if (!(error instanceof GateError))
+            throw error;
+        return `# fingerprint: could not be computed: ${error.describe()} (run would stop here)`;
+    }
 }
 /** Instances per comparison, counted by a helm-run dry run; a failure to count is a note, not an error. */
 async function countLines(config, prepared, discordance, io) {

@@ -1,7 +1,7 @@
 import require$$0$7, { writeFile, rm, mkdir, realpath, readFile, access, constants as constants$7, stat, open, readdir } from 'node:fs/promises';
 import path, { basename, join, dirname, resolve, relative, isAbsolute, delimiter } from 'node:path';
-import require$$2$1, { createHash } from 'node:crypto';
 import { j as getDefaultExportFromCjs, G as GateError, C as ConfigError, h as redactUrl, S as ServerNotReadyError, k as redactUrlsIn, m as exp, o as log, q as abs, u as sqrt, v as isFiniteNumber, x as quantileSorted, y as createRandom, I as InputError, z as discoverRuns, R as RUN_FILES, A as HelmRunError, B as parseDocument, E as visit, F as isScalar, J as HIDDEN, K as looksLikeSecret, L as isCredentialKey, N as Scalar, O as parseYamlFile, P as stringify, b as readRunDirectory, d as runMatchesEntry } from './cli.js';
+import require$$2$1, { createHash } from 'node:crypto';
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import require$$0$1 from 'node:assert';
 import require$$1 from 'node:net';
@@ -2809,9 +2809,11 @@ async function pathDigests(root, commit, globs, env) {
 }
 
 /**
- * The fingerprint of a gate set whose `fingerprint_paths` select files: those files' digests at
- * the base commit join it (config/fingerprint.ts). A glob that selects nothing is an error: a
- * typo there would silently leave the serving files out and reuse a stale baseline.
+ * The gate set's fingerprint, the one `plan` shows, `run` and the action record and archived
+ * baselines are looked up by: the gate file's (config/fingerprint.ts), joined, when
+ * `fingerprint_paths` select files, by those files' digests at the base commit (`baseRef`, HEAD
+ * when null). A glob that selects nothing is an error: a typo there would silently leave the
+ * serving files out and reuse a stale baseline.
  */
 async function gateFingerprint(config, cwd, baseRef, env) {
     const globs = config.launch?.fingerprintPaths ?? [];
@@ -45546,9 +45548,7 @@ async function runSides(config, opts) {
         }
         await launcher?.close();
         const ended = new Date();
-        const print = config.launch?.fingerprintPaths.length
-            ? await gateFingerprint(config, cwd, opts.baseRef ?? null, env)
-            : fingerprint(config);
+        const print = await gateFingerprint(config, cwd, opts.baseRef ?? null, env);
         const launchManifest = launcher?.manifest() ?? null;
         const records = Object.fromEntries(prepared.plans.map(plan => [
             plan.side,
@@ -45739,4 +45739,4 @@ function stampOf(date) {
         .replace(/\.\d+Z$/, 'Z');
 }
 
-export { DEFAULT_READINESS_TIMEOUT_MS as D, LoadWhileUp as L, PROD_ENV_FILES as P, VERDICT_RANK as V, worstVerdict as a, runLoad as b, Launcher as c, runOnSchedule as d, runHelmProcess as e, fingerprint as f, guardOnCancel as g, helmRunEnv as h, imageOf as i, decisiveLine as j, readLogTail as k, launchesAny as l, manifestPath as m, expandLaunch as n, routeUrl as o, prepareRun as p, pluginPythonPath as q, runSides as r, sidesUpWhileHeld as s, trackedTempDir as t, redactedFiles as u, displayCommand as v, writeManifest as w, resolveHelmRun as x };
+export { DEFAULT_READINESS_TIMEOUT_MS as D, LoadWhileUp as L, PROD_ENV_FILES as P, VERDICT_RANK as V, worstVerdict as a, runLoad as b, Launcher as c, runOnSchedule as d, runHelmProcess as e, fingerprint as f, guardOnCancel as g, helmRunEnv as h, imageOf as i, decisiveLine as j, readLogTail as k, launchesAny as l, manifestPath as m, expandLaunch as n, routeUrl as o, prepareRun as p, pluginPythonPath as q, runSides as r, sidesUpWhileHeld as s, trackedTempDir as t, redactedFiles as u, displayCommand as v, writeManifest as w, gateFingerprint as x, resolveHelmRun as y };

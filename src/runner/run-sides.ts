@@ -11,7 +11,6 @@
  */
 import { mkdir, readdir, writeFile } from 'node:fs/promises'
 import { delimiter, dirname, join, resolve } from 'node:path'
-import { fingerprint } from '../config/fingerprint.js'
 import { gateFingerprint } from '../launch/gate-fingerprint.js'
 import { Launcher, type LaunchManifest } from '../launch/launcher.js'
 import { runOnSchedule } from '../launch/schedule.js'
@@ -304,9 +303,7 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
     await launcher?.close()
 
     const ended = new Date()
-    const print = config.launch?.fingerprintPaths.length
-      ? await gateFingerprint(config, cwd, opts.baseRef ?? null, env)
-      : fingerprint(config)
+    const print = await gateFingerprint(config, cwd, opts.baseRef ?? null, env)
     const launchManifest = launcher?.manifest() ?? null
     const records = Object.fromEntries(
       prepared.plans.map(plan => [

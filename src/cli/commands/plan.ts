@@ -4,7 +4,8 @@
  */
 import { join, resolve } from 'node:path'
 import { tmpdir } from 'node:os'
-import { fingerprint } from '../../config/fingerprint.js'
+import { GateError } from '../../errors.js'
+import { gateFingerprint } from '../../launch/gate-fingerprint.js'
 import { loadGateConfig } from '../../config/load.js'
 import { pluginPythonPath, resolveHelmRun } from '../../runner/helm-install.js'
 import { countInstances } from '../../runner/instance-count.js'
@@ -81,7 +82,7 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   const out: string[] = []
   out.push(`# helm-gate plan for ${config.source}`)
   out.push(`# crfm-helm ${prepared.helm.version} (the run refuses any other installed version)`)
-  out.push(`# fingerprint ${fingerprint(config)}`)
+  out.push(await fingerprintLine(config, io, args.options.get('baseline-ref') ?? null))
   const launchInput = launchPlanInput(config, prepared, io.env, args.flags.has('sequential'), args.options.get('baseline-ref') ?? null)
   out.push(scheduleLine(launchInput), '# cache disabled; fresh suite per side')
   out.push(...readinessLines(prepared, config, readySeconds ?? DEFAULT_READINESS_TIMEOUT_MS / 1000, args.flags.has('self-check')))
@@ -120,6 +121,19 @@ function readinessLines(prepared: PreparedRun, config: GateConfig, seconds: numb
   })
   if (servers.length === 0) return []
   return ['# readiness: before helm-run starts, each server must answer:', ...servers]
+}
+
+/**
+ * The fingerprint run records and archived baselines are looked up by: with fingerprint_paths,
+ * the selected files' digests at the base commit join it, exactly as in run and the action.
+ */
+async function fingerprintLine(config: GateConfig, io: CliIo, baseRef: string | null): Promise<string> {
+  try {
+    return `# fingerprint ${await gateFingerprint(config, io.cwd, baseRef, io.env)}`
+  } catch (error) {
+    if (!(error instanceof GateError)) throw error
+    return `# fingerprint: could not be computed: ${error.describe()} (run would stop here)`
+  }
 }
 
 /** Instances per comparison, counted by a helm-run dry run; a failure to count is a note, not an error. */
