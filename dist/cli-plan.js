@@ -1,7 +1,7 @@
 import { join, delimiter, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { b as readRunDirectory, d as runMatchesEntry, s as streamJson, M as MIN_BOOTSTRAP_UNITS, i as instancesNeeded, f as binarySd, t as tangoInterval, g as twoSidedZ, G as GateError, h as redactUrl, p as parseArgs, r as requiredConfig, n as numberOption, l as loadGateConfig } from './cli.js';
-import { t as trackedTempDir, P as PROD_ENV_FILES, e as runHelmProcess, j as decisiveLine, k as readLogTail, n as expandLaunch, o as routeUrl, p as prepareRun, q as pluginPythonPath, D as DEFAULT_READINESS_TIMEOUT_MS, u as redactedFiles, v as displayCommand, x as gateFingerprint, h as helmRunEnv, y as resolveHelmRun } from './cli-run-sides.js';
+import { t as trackedTempDir, P as PROD_ENV_FILES, k as runHelmProcess, n as decisiveLine, o as readLogTail, p as expandLaunch, q as routeUrl, u as prepareRun, v as pluginPythonPath, D as DEFAULT_READINESS_TIMEOUT_MS, x as redactedFiles, y as displayCommand, z as gateFingerprint, c as apiKeyNames, d as apiKeyValues, h as helmRunEnv, A as resolveHelmRun } from './cli-run-sides.js';
 import { mkdir, writeFile, readdir } from 'node:fs/promises';
 import 'node:string_decoder';
 import 'node:crypto';
@@ -437,8 +437,8 @@ async function countLines(config, prepared, discordance, io) {
 }
 /** The launch part of the plan sees what run would: the environment without the runner's credentials. */
 function launchPlanInput(config, prepared, env, sequential, baseRef) {
-    const keyNames = Object.values(prepared.deployments).flatMap(d => (d.kind === 'server' && d.apiKeyEnv ? [d.apiKeyEnv] : []));
-    const secrets = keyNames.map(name => env[name]).filter((value) => typeof value === 'string' && value.length > 0);
+    const keyNames = apiKeyNames(Object.values(prepared.deployments));
+    const secrets = apiKeyValues(Object.values(prepared.deployments), env);
     return {
         settings: config.launch,
         deployments: prepared.deployments,

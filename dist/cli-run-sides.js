@@ -42717,6 +42717,36 @@ async function addBaseWorktree(root, ref, env, log, parent = tmpdir()) {
     return { dir, sha, remove };
 }
 
+/** The variable names the deployments give as API keys. */
+function apiKeyNames(deployments) {
+    return [...deployments].flatMap(d => (d?.kind === 'server' && d.apiKeyEnv ? [d.apiKeyEnv] : []));
+}
+/** The deployment's API key, or null when it names none or the variable is empty. */
+function apiKeyOf(deployment, env) {
+    if (deployment.kind !== 'server' || !deployment.apiKeyEnv)
+        return null;
+    return env[deployment.apiKeyEnv] || null;
+}
+/** The keys that are set: values to mask wherever output is shown or logged. */
+function apiKeyValues(deployments, env) {
+    return [...deployments].flatMap(d => {
+        const key = d ? apiKeyOf(d, env) : null;
+        return key ? [key] : [];
+    });
+}
+/** The deployment's API key, refusing a named variable that is not set (before anything runs). */
+function requiredApiKey(deployment, env, source, side) {
+    const key = apiKeyOf(deployment, env);
+    if (deployment.kind === 'server' && deployment.apiKeyEnv && !key) {
+        throw new ConfigError('config.api_key_missing', `the environment variable ${deployment.apiKeyEnv} (the ${side} API key) is not set`, {
+            file: source,
+            field: `deployments.${side}.api_key_env`,
+            value: deployment.apiKeyEnv
+        });
+    }
+    return key;
+}
+
 /**
  * The launched deployments of one run: what to start for each side, where (the checked-out
  * tree or a worktree of the base commit), and the records that go into manifest.json.
@@ -42840,7 +42870,7 @@ class Launcher {
                 side: key,
                 baseUrl: entry.deployment.baseUrl,
                 model: entry.deployment.model,
-                apiKey: entry.deployment.apiKeyEnv ? (this.options.env[entry.deployment.apiKeyEnv] ?? null) : null,
+                apiKey: apiKeyOf(entry.deployment, this.options.env),
                 timeoutMs: entry.spec.readyTimeoutSeconds * 1000,
                 detachedAllowed: entry.stopCommand !== null,
                 logName,
@@ -42900,7 +42930,7 @@ class Launcher {
             side: key,
             baseUrl: entry.deployment.baseUrl,
             model: entry.deployment.model,
-            apiKey: entry.deployment.apiKeyEnv ? (this.options.env[entry.deployment.apiKeyEnv] ?? null) : null,
+            apiKey: apiKeyOf(entry.deployment, this.options.env),
             timeoutMs: entry.spec.readyTimeoutSeconds * 1000,
             detachedAllowed: entry.stopCommand !== null,
             logName: entry.record.log_file
@@ -44038,7 +44068,7 @@ function targetOf(deployment, env) {
         api: deployment.api,
         baseUrl: deployment.baseUrl,
         model: deployment.model,
-        apiKey: deployment.apiKeyEnv ? (env[deployment.apiKeyEnv] ?? null) : null
+        apiKey: apiKeyOf(deployment, env)
     };
 }
 function emptyReport(config, load) {
@@ -45451,12 +45481,12 @@ async function runSides(config, opts) {
             const deployment = prepared.deployments[plan.side];
             if (deployment.kind !== 'server')
                 continue;
-            const apiKey = apiKeyOf(deployment.apiKeyEnv, env, config.source, plan.side);
+            const apiKey = requiredApiKey(deployment, env, config.source, plan.side);
             if (apiKey)
                 secrets.push(apiKey);
             secrets.push(...urlSecrets(deployment.baseUrl));
         }
-        const keyNames = Object.values(prepared.deployments).flatMap(d => (d.kind === 'server' && d.apiKeyEnv ? [d.apiKeyEnv] : []));
+        const keyNames = apiKeyNames(Object.values(prepared.deployments));
         launcher = await Launcher.open({
             config,
             cwd,
@@ -45482,7 +45512,7 @@ async function runSides(config, opts) {
                     side: plan.side,
                     baseUrl: deployment.baseUrl,
                     model: deployment.model,
-                    apiKey: deployment.apiKeyEnv ? (env[deployment.apiKeyEnv] ?? null) : null,
+                    apiKey: apiKeyOf(deployment, env),
                     timeoutMs: opts.readinessTimeoutMs ?? DEFAULT_READINESS_TIMEOUT_MS,
                     timeoutHint: opts.readinessTimeoutHint,
                     log: progress
@@ -45719,19 +45749,6 @@ function urlSecrets(baseUrl) {
         return [];
     }
 }
-function apiKeyOf(name, env, source, side) {
-    if (!name)
-        return null;
-    const value = env[name];
-    if (!value) {
-        throw new ConfigError('config.api_key_missing', `the environment variable ${name} (the ${side} API key) is not set`, {
-            file: source,
-            field: `deployments.${side}.api_key_env`,
-            value: name
-        });
-    }
-    return value;
-}
 function stampOf(date) {
     return date
         .toISOString()
@@ -45739,4 +45756,4 @@ function stampOf(date) {
         .replace(/\.\d+Z$/, 'Z');
 }
 
-export { DEFAULT_READINESS_TIMEOUT_MS as D, LoadWhileUp as L, PROD_ENV_FILES as P, VERDICT_RANK as V, worstVerdict as a, runLoad as b, Launcher as c, runOnSchedule as d, runHelmProcess as e, fingerprint as f, guardOnCancel as g, helmRunEnv as h, imageOf as i, decisiveLine as j, readLogTail as k, launchesAny as l, manifestPath as m, expandLaunch as n, routeUrl as o, prepareRun as p, pluginPythonPath as q, runSides as r, sidesUpWhileHeld as s, trackedTempDir as t, redactedFiles as u, displayCommand as v, writeManifest as w, gateFingerprint as x, resolveHelmRun as y };
+export { resolveHelmRun as A, DEFAULT_READINESS_TIMEOUT_MS as D, LoadWhileUp as L, PROD_ENV_FILES as P, VERDICT_RANK as V, worstVerdict as a, runLoad as b, apiKeyNames as c, apiKeyValues as d, Launcher as e, fingerprint as f, runOnSchedule as g, helmRunEnv as h, imageOf as i, guardOnCancel as j, runHelmProcess as k, launchesAny as l, manifestPath as m, decisiveLine as n, readLogTail as o, expandLaunch as p, routeUrl as q, runSides as r, sidesUpWhileHeld as s, trackedTempDir as t, prepareRun as u, pluginPythonPath as v, writeManifest as w, redactedFiles as x, displayCommand as y, gateFingerprint as z };

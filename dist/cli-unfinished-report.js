@@ -1,6 +1,6 @@
 import { dirname, join, resolve } from 'node:path';
 import { D as DEFAULT_STATISTICS, G as GateError, a as newReport, I as InputError, C as ConfigError, w as writeReportOutputs, e as exitCode, U as UsageError } from './cli.js';
-import { a as worstVerdict, V as VERDICT_RANK, b as runLoad, l as launchesAny, L as LoadWhileUp, t as trackedTempDir, c as Launcher, h as helmRunEnv, d as runOnSchedule, s as sidesUpWhileHeld, g as guardOnCancel } from './cli-run-sides.js';
+import { a as worstVerdict, V as VERDICT_RANK, b as runLoad, l as launchesAny, c as apiKeyNames, d as apiKeyValues, L as LoadWhileUp, t as trackedTempDir, e as Launcher, h as helmRunEnv, g as runOnSchedule, s as sidesUpWhileHeld, j as guardOnCancel } from './cli-run-sides.js';
 import { createWriteStream } from 'node:fs';
 import { mkdir, readdir } from 'node:fs/promises';
 
@@ -138,8 +138,8 @@ async function runLoadHalf(config, outDir, options) {
  * log), never a pass.
  */
 async function runLaunchedLoad(config, options) {
-    const keyNames = Object.values(config.deployments ?? {}).flatMap(d => (d.kind === 'server' && d.apiKeyEnv ? [d.apiKeyEnv] : []));
-    const secrets = keyNames.map(name => options.env[name]).filter((v) => typeof v === 'string' && v.length > 0);
+    const keyNames = apiKeyNames(Object.values(config.deployments ?? {}));
+    const secrets = apiKeyValues(Object.values(config.deployments ?? {}), options.env);
     const load = new LoadWhileUp(config, { env: options.env, progress: options.progress });
     const temp = trackedTempDir();
     const errors = [];

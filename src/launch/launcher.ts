@@ -22,6 +22,7 @@ import type { LaunchManifest, LaunchRecord } from '../model/launch-record.js'
 export type { LaunchManifest, LaunchRecord } from '../model/launch-record.js'
 import { addBaseWorktree, type Worktree } from './worktree.js'
 import { redactUrl } from '../secrets/redact.js'
+import { apiKeyOf } from '../secrets/api-keys.js'
 
 export interface LauncherOptions {
   config: GateConfig
@@ -178,7 +179,7 @@ export class Launcher {
         side: key,
         baseUrl: entry.deployment.baseUrl,
         model: entry.deployment.model,
-        apiKey: entry.deployment.apiKeyEnv ? (this.options.env[entry.deployment.apiKeyEnv] ?? null) : null,
+        apiKey: apiKeyOf(entry.deployment, this.options.env),
         timeoutMs: entry.spec.readyTimeoutSeconds * 1000,
         detachedAllowed: entry.stopCommand !== null,
         logName,
@@ -238,7 +239,7 @@ export class Launcher {
       side: key,
       baseUrl: entry.deployment.baseUrl,
       model: entry.deployment.model,
-      apiKey: entry.deployment.apiKeyEnv ? (this.options.env[entry.deployment.apiKeyEnv] ?? null) : null,
+      apiKey: apiKeyOf(entry.deployment, this.options.env),
       timeoutMs: entry.spec.readyTimeoutSeconds * 1000,
       detachedAllowed: entry.stopCommand !== null,
       logName: entry.record.log_file

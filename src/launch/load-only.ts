@@ -11,6 +11,7 @@ import { GateError } from '../errors.js'
 import type { LoadOutcome } from '../load/run-load.js'
 import type { Side } from '../model/report.js'
 import { helmRunEnv } from '../runner/run-sides.js'
+import { apiKeyNames, apiKeyValues } from '../secrets/api-keys.js'
 import { Launcher } from './launcher.js'
 import { launchesAny, LoadWhileUp, sidesUpWhileHeld } from './load-while-up.js'
 import { trackedTempDir } from './registry.js'
@@ -28,8 +29,8 @@ export interface LaunchedLoadOptions {
 }
 
 export async function runLaunchedLoad(config: GateConfig, options: LaunchedLoadOptions): Promise<LoadOutcome> {
-  const keyNames = Object.values(config.deployments ?? {}).flatMap(d => (d.kind === 'server' && d.apiKeyEnv ? [d.apiKeyEnv] : []))
-  const secrets = keyNames.map(name => options.env[name]).filter((v): v is string => typeof v === 'string' && v.length > 0)
+  const keyNames = apiKeyNames(Object.values(config.deployments ?? {}))
+  const secrets = apiKeyValues(Object.values(config.deployments ?? {}), options.env)
   const load = new LoadWhileUp(config, { env: options.env, progress: options.progress })
   const temp = trackedTempDir()
   const errors: GateError[] = []

@@ -7,6 +7,7 @@ import type { GateConfig, ServerDeployment } from '../config/types.js'
 import type { LoadSettings } from '../config/load-types.js'
 import type { LoadBlock, LoadReport, LoadSide, LoadSummary } from '../model/load-report.js'
 import { GateError } from '../errors.js'
+import { apiKeyOf } from '../secrets/api-keys.js'
 import { LOG_RATIO_METHOD } from '../stats/log-ratio.js'
 import { createRandom } from '../stats/random.js'
 import { connect, streamRequest, type Connection, type StreamResult, type Target } from './client.js'
@@ -37,7 +38,7 @@ function targetOf(deployment: ServerDeployment, env: Record<string, string | und
     api: deployment.api,
     baseUrl: deployment.baseUrl,
     model: deployment.model,
-    apiKey: deployment.apiKeyEnv ? (env[deployment.apiKeyEnv] ?? null) : null
+    apiKey: apiKeyOf(deployment, env)
   }
 }
 

@@ -26,6 +26,7 @@ import { probeServer, type ProbeResult } from '../server/readiness.js'
 import { manifestPath, type SideRecord } from '../model/manifest.js'
 import { explainSideErrors } from './root-cause.js'
 import { redactUrl, redactUrlsIn } from '../secrets/redact.js'
+import { apiKeyNames, apiKeyOf, requiredApiKey } from '../secrets/api-keys.js'
 import { planSide, type Side, type SidePlan } from './side-plan.js'
 import { verifySideOutput } from './verify.js'
 
@@ -205,11 +206,11 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
     for (const plan of prepared.plans) {
       const deployment = prepared.deployments[plan.side]
       if (deployment.kind !== 'server') continue
-      const apiKey = apiKeyOf(deployment.apiKeyEnv, env, config.source, plan.side)
+      const apiKey = requiredApiKey(deployment, env, config.source, plan.side)
       if (apiKey) secrets.push(apiKey)
       secrets.push(...urlSecrets(deployment.baseUrl))
     }
-    const keyNames = Object.values(prepared.deployments).flatMap(d => (d.kind === 'server' && d.apiKeyEnv ? [d.apiKeyEnv] : []))
+    const keyNames = apiKeyNames(Object.values(prepared.deployments))
     launcher = await Launcher.open({
       config,
       cwd,
@@ -236,7 +237,7 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
             side: plan.side,
             baseUrl: deployment.baseUrl,
             model: deployment.model,
-            apiKey: deployment.apiKeyEnv ? (env[deployment.apiKeyEnv] ?? null) : null,
+            apiKey: apiKeyOf(deployment, env),
             timeoutMs: opts.readinessTimeoutMs ?? DEFAULT_READINESS_TIMEOUT_MS,
             timeoutHint: opts.readinessTimeoutHint,
             log: progress
@@ -507,19 +508,6 @@ function urlSecrets(baseUrl: string): string[] {
   } catch {
     return []
   }
-}
-
-function apiKeyOf(name: string | null, env: NodeJS.ProcessEnv, source: string, side: Side): string | null {
-  if (!name) return null
-  const value = env[name]
-  if (!value) {
-    throw new ConfigError('config.api_key_missing', `the environment variable ${name} (the ${side} API key) is not set`, {
-      file: source,
-      field: `deployments.${side}.api_key_env`,
-      value: name
-    })
-  }
-  return value
 }
 
 function stampOf(date: Date): string {

@@ -17,6 +17,7 @@ import type { CliIo } from '../io.js'
 import type { GateConfig } from '../../config/types.js'
 import { instanceLines } from './plan-instances.js'
 import { redactUrl } from '../../secrets/redact.js'
+import { apiKeyNames, apiKeyValues } from '../../secrets/api-keys.js'
 import { launchLines, scheduleLine, type LaunchPlanInput } from '../../launch/plan-lines.js'
 import { helmRunEnv } from '../../runner/run-sides.js'
 
@@ -159,8 +160,8 @@ function launchPlanInput(
   sequential: boolean,
   baseRef: string | null
 ): LaunchPlanInput {
-  const keyNames = Object.values(prepared.deployments).flatMap(d => (d.kind === 'server' && d.apiKeyEnv ? [d.apiKeyEnv] : []))
-  const secrets = keyNames.map(name => env[name]).filter((value): value is string => typeof value === 'string' && value.length > 0)
+  const keyNames = apiKeyNames(Object.values(prepared.deployments))
+  const secrets = apiKeyValues(Object.values(prepared.deployments), env)
   return {
     settings: config.launch,
     deployments: prepared.deployments,
