@@ -42957,74 +42957,6 @@ class Launcher {
     }
 }
 
-async function runOnSchedule(items, schedule, steps) {
-    if (schedule === 'sequential') {
-        for (const item of items) {
-            let ok;
-            try {
-                ok = await steps.up(item);
-                if (ok)
-                    await steps.measure(item);
-                if (ok)
-                    await steps.hold?.([item]);
-            }
-            finally {
-                await steps.down(item);
-            }
-            if (!ok)
-                return;
-        }
-        return;
-    }
-    let failure = null;
-    try {
-        const ups = await Promise.allSettled(items.map(item => steps.up(item)));
-        const rejected = ups.find((u) => u.status === 'rejected');
-        if (rejected)
-            throw rejected.reason;
-        if (ups.every(u => u.status === 'fulfilled' && u.value)) {
-            const measured = await Promise.allSettled(items.map(item => steps.measure(item)));
-            const thrown = measured.find((m) => m.status === 'rejected');
-            if (thrown)
-                throw thrown.reason;
-            await steps.hold?.(items);
-        }
-    }
-    catch (error) {
-        failure = error;
-    }
-    const downs = await Promise.allSettled(items.map(item => steps.down(item)));
-    if (failure !== null)
-        throw failure;
-    const thrown = downs.find((d) => d.status === 'rejected');
-    if (thrown)
-        throw thrown.reason;
-}
-
-/**
- * Both sides launched from different commands, environments or checkouts: different servers even
- * at the same address and model name (the usual sequential set-up: two images on port 8000).
- */
-function launchesDiffer(config) {
-    const { baseline, candidate } = config.launch?.sides ?? {};
-    if (!baseline || !candidate)
-        return false;
-    const identity = (spec) => JSON.stringify([spec.command, spec.env, spec.checkout]);
-    return identity(baseline) !== identity(candidate);
-}
-function scheduleNotes(schedule, launch) {
-    if (schedule !== 'sequential')
-        return [];
-    const periods = Object.values(launch?.sides ?? {})
-        .filter(record => record.started_at)
-        .map(record => `${record.side} up ${record.started_at} to ${record.stop?.stopped_at ?? 'unknown'}`);
-    return [
-        'Sequential schedule: the sides were measured one after the other' +
-            (periods.length ? ` (${periods.join('; ')})` : '') +
-            '. Pairing removes instance difficulty, not drift between the two periods (host load, thermal state), and a load measurement cannot interleave its blocks between the sides.'
-    ];
-}
-
 class ParseError extends Error {
   constructor(message, options) {
     super(message), this.name = "ParseError", this.type = options.type, this.field = options.field, this.value = options.value, this.line = options.line;
@@ -44643,6 +44575,115 @@ class LoadWhileUp {
     }
 }
 
+async function runOnSchedule(items, schedule, steps) {
+    if (schedule === 'sequential') {
+        for (const item of items) {
+            let ok;
+            try {
+                ok = await steps.up(item);
+                if (ok)
+                    await steps.measure(item);
+                if (ok)
+                    await steps.hold?.([item]);
+            }
+            finally {
+                await steps.down(item);
+            }
+            if (!ok)
+                return;
+        }
+        return;
+    }
+    let failure = null;
+    try {
+        const ups = await Promise.allSettled(items.map(item => steps.up(item)));
+        const rejected = ups.find((u) => u.status === 'rejected');
+        if (rejected)
+            throw rejected.reason;
+        if (ups.every(u => u.status === 'fulfilled' && u.value)) {
+            const measured = await Promise.allSettled(items.map(item => steps.measure(item)));
+            const thrown = measured.find((m) => m.status === 'rejected');
+            if (thrown)
+                throw thrown.reason;
+            await steps.hold?.(items);
+        }
+    }
+    catch (error) {
+        failure = error;
+    }
+    const downs = await Promise.allSettled(items.map(item => steps.down(item)));
+    if (failure !== null)
+        throw failure;
+    const thrown = downs.find((d) => d.status === 'rejected');
+    if (thrown)
+        throw thrown.reason;
+}
+
+/**
+ * The one start/stop sequence of launched deployments, for the quality half (runSides: helm-run
+ * per side) and the load half alone (runLaunchedLoad: no helm-run): on the schedule
+ * (schedule.ts), each launched side is started and waited for, measured, held while the load half
+ * runs (with every side up at that moment), and stopped on every path. A side that is not
+ * launched is a server that is always up: nothing to start or stop.
+ */
+async function withLaunchedSides(launcher, items, schedule, steps) {
+    const launched = (side) => launcher?.launches(side) ?? false;
+    await runOnSchedule(items, schedule, {
+        up: async (item) => {
+            const side = steps.side(item);
+            if (!launcher || !launched(side))
+                return true;
+            try {
+                // Started first: an optional call skips its arguments when there is nothing to call.
+                const probe = await launcher.up(side);
+                steps.ready?.(item, probe);
+                return true;
+            }
+            catch (error) {
+                if (!(error instanceof GateError))
+                    throw error;
+                steps.failed(item, error);
+                return false;
+            }
+        },
+        measure: item => steps.measure(item),
+        hold: async (held) => {
+            const up = sidesUpWhileHeld(held.map(steps.side).filter(launched), launched);
+            if (up.length > 0)
+                await steps.whileUp?.(up);
+        },
+        down: async (item) => {
+            const side = steps.side(item);
+            if (launcher && launched(side))
+                await launcher.down(side);
+        }
+    });
+}
+
+/**
+ * Both sides launched from different commands, environments or checkouts: different servers even
+ * at the same address and model name (the usual sequential set-up: two images on port 8000).
+ */
+function launchesDiffer(config) {
+    const { baseline, candidate } = config.launch?.sides ?? {};
+    if (!baseline || !candidate)
+        return false;
+    const identity = (spec) => JSON.stringify([spec.command, spec.env, spec.checkout]);
+    return identity(baseline) !== identity(candidate);
+}
+function scheduleNotes(schedule, launch) {
+    if (schedule !== 'sequential')
+        return [];
+    const periods = Object.values(launch?.sides ?? {})
+        .filter(record => record.started_at)
+        .map(record => `${record.side} up ${record.started_at} to ${record.stop?.stopped_at ?? 'unknown'}`);
+    return [
+        'Sequential schedule: the sides were measured one after the other' +
+            (periods.length ? ` (${periods.join('; ')})` : '') +
+            '. Pairing removes instance difficulty, not drift between the two periods (host load, thermal state), and a load measurement cannot interleave its blocks between the sides.'
+    ];
+}
+
 /**
  * One helm-run process: spawned with an argument array in its own process group (so a timeout
  * can kill HELM's worker threads and any children at once), its output streamed line by line
@@ -45547,32 +45588,13 @@ async function runSides(config, opts) {
                 await finishSide(plan, result, outcome, prepared.runs, prepared.deployments[plan.side]);
                 progress(`[${plan.side}] ${outcome.complete ? 'complete' : 'FAILED'} in ${Math.round((result.durationMs ?? 0) / 100) / 10} s, ${result.requests} requests`);
             };
-            await runOnSchedule(prepared.plans, schedule, {
-                up: async (plan) => {
-                    if (!launched(plan.side))
-                        return true;
-                    const outcome = outcomes.get(plan.side);
-                    try {
-                        outcome.server = await launcher.up(plan.side);
-                        return true;
-                    }
-                    catch (error) {
-                        if (!(error instanceof GateError))
-                            throw error;
-                        outcome.errors.push(error);
-                        return false;
-                    }
-                },
+            await withLaunchedSides(launcher, prepared.plans, schedule, {
+                side: plan => plan.side,
                 measure: runOne,
-                hold: async (plans) => {
-                    const up = sidesUpWhileHeld(plans.filter(plan => launched(plan.side)).map(plan => plan.side), launched);
-                    if (up.length === 0 || !opts.whileUp)
-                        return;
-                    await opts.whileUp(up, Object.fromEntries(prepared.plans.map(plan => [plan.side, plan.outputPath])));
-                },
-                down: async (plan) => {
-                    if (launched(plan.side))
-                        await launcher.down(plan.side);
+                ready: (plan, probe) => void (outcomes.get(plan.side).server = probe),
+                failed: (plan, error) => void outcomes.get(plan.side).errors.push(error),
+                whileUp: async (up) => {
+                    await opts.whileUp?.(up, Object.fromEntries(prepared.plans.map(plan => [plan.side, plan.outputPath])));
                 }
             });
         }
@@ -45756,4 +45778,4 @@ function stampOf(date) {
         .replace(/\.\d+Z$/, 'Z');
 }
 
-export { resolveHelmRun as A, DEFAULT_READINESS_TIMEOUT_MS as D, LoadWhileUp as L, PROD_ENV_FILES as P, VERDICT_RANK as V, worstVerdict as a, runLoad as b, apiKeyNames as c, apiKeyValues as d, Launcher as e, fingerprint as f, runOnSchedule as g, helmRunEnv as h, imageOf as i, guardOnCancel as j, runHelmProcess as k, launchesAny as l, manifestPath as m, decisiveLine as n, readLogTail as o, expandLaunch as p, routeUrl as q, runSides as r, sidesUpWhileHeld as s, trackedTempDir as t, prepareRun as u, pluginPythonPath as v, writeManifest as w, redactedFiles as x, displayCommand as y, gateFingerprint as z };
+export { DEFAULT_READINESS_TIMEOUT_MS as D, LoadWhileUp as L, PROD_ENV_FILES as P, VERDICT_RANK as V, worstVerdict as a, runLoad as b, apiKeyNames as c, apiKeyValues as d, Launcher as e, fingerprint as f, withLaunchedSides as g, helmRunEnv as h, imageOf as i, guardOnCancel as j, runHelmProcess as k, launchesAny as l, manifestPath as m, decisiveLine as n, readLogTail as o, expandLaunch as p, routeUrl as q, runSides as r, prepareRun as s, trackedTempDir as t, pluginPythonPath as u, redactedFiles as v, writeManifest as w, displayCommand as x, gateFingerprint as y, resolveHelmRun as z };

@@ -1,6 +1,6 @@
 import { dirname, join, resolve } from 'node:path';
+import { a as worstVerdict, V as VERDICT_RANK, b as runLoad, l as launchesAny, c as apiKeyNames, d as apiKeyValues, L as LoadWhileUp, t as trackedTempDir, e as Launcher, h as helmRunEnv, g as withLaunchedSides, j as guardOnCancel } from './cli-run-sides.js';
 import { D as DEFAULT_STATISTICS, G as GateError, a as newReport, I as InputError, C as ConfigError, w as writeReportOutputs, e as exitCode, U as UsageError } from './cli.js';
-import { a as worstVerdict, V as VERDICT_RANK, b as runLoad, l as launchesAny, c as apiKeyNames, d as apiKeyValues, L as LoadWhileUp, t as trackedTempDir, e as Launcher, h as helmRunEnv, g as runOnSchedule, s as sidesUpWhileHeld, j as guardOnCancel } from './cli-run-sides.js';
 import { createWriteStream } from 'node:fs';
 import { mkdir, readdir } from 'node:fs/promises';
 
@@ -155,34 +155,12 @@ async function runLaunchedLoad(config, options) {
             progress: options.progress,
             tempDir: temp.path
         });
-        const open = launcher;
-        const launched = (side) => open?.launches(side) ?? false;
         const schedule = options.sequential ? 'sequential' : (config.launch?.schedule ?? 'concurrent');
-        await runOnSchedule(['baseline', 'candidate'], schedule, {
-            up: async (side) => {
-                if (!launched(side))
-                    return true;
-                try {
-                    await open?.up(side);
-                    return true;
-                }
-                catch (error) {
-                    if (!(error instanceof GateError))
-                        throw error;
-                    errors.push(error);
-                    return false;
-                }
-            },
+        await withLaunchedSides(launcher, ['baseline', 'candidate'], schedule, {
+            side: side => side,
             measure: async () => { },
-            hold: async (sides) => {
-                const up = sidesUpWhileHeld(sides.filter(launched), launched);
-                if (up.length > 0)
-                    await load.hold(up, {});
-            },
-            down: async (side) => {
-                if (launched(side))
-                    await open?.down(side);
-            }
+            whileUp: up => load.hold(up, {}),
+            failed: (_side, error) => void errors.push(error)
         });
     }
     finally {

@@ -13,9 +13,9 @@ import type { Side } from '../model/report.js'
 import { helmRunEnv } from '../runner/run-sides.js'
 import { apiKeyNames, apiKeyValues } from '../secrets/api-keys.js'
 import { Launcher } from './launcher.js'
-import { launchesAny, LoadWhileUp, sidesUpWhileHeld } from './load-while-up.js'
+import { withLaunchedSides } from './launched-sides.js'
+import { launchesAny, LoadWhileUp } from './load-while-up.js'
 import { trackedTempDir } from './registry.js'
-import { runOnSchedule } from './schedule.js'
 
 export interface LaunchedLoadOptions {
   /** Where `logs/<side>-server.log` go. */
@@ -46,29 +46,12 @@ export async function runLaunchedLoad(config: GateConfig, options: LaunchedLoadO
       progress: options.progress,
       tempDir: temp.path
     })
-    const open = launcher
-    const launched = (side: Side): boolean => open?.launches(side) ?? false
     const schedule = options.sequential ? 'sequential' : (config.launch?.schedule ?? 'concurrent')
-    await runOnSchedule<Side>(['baseline', 'candidate'], schedule, {
-      up: async side => {
-        if (!launched(side)) return true
-        try {
-          await open?.up(side)
-          return true
-        } catch (error) {
-          if (!(error instanceof GateError)) throw error
-          errors.push(error)
-          return false
-        }
-      },
+    await withLaunchedSides<Side>(launcher, ['baseline', 'candidate'], schedule, {
+      side: side => side,
       measure: async () => {},
-      hold: async sides => {
-        const up = sidesUpWhileHeld(sides.filter(launched), launched)
-        if (up.length > 0) await load.hold(up, {})
-      },
-      down: async side => {
-        if (launched(side)) await open?.down(side)
-      }
+      whileUp: up => load.hold(up, {}),
+      failed: (_side, error) => void errors.push(error)
     })
   } finally {
     await launcher?.close()

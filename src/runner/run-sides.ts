@@ -13,9 +13,8 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises'
 import { delimiter, dirname, join, resolve } from 'node:path'
 import { gateFingerprint } from '../launch/gate-fingerprint.js'
 import { Launcher, type LaunchManifest } from '../launch/launcher.js'
-import { runOnSchedule } from '../launch/schedule.js'
+import { withLaunchedSides } from '../launch/launched-sides.js'
 import { launchesDiffer, scheduleNotes } from '../launch/notes.js'
-import { sidesUpWhileHeld } from '../launch/load-while-up.js'
 import { trackedTempDir } from '../launch/registry.js'
 import type { Deployment, GateConfig, GatedRun, HelmSettings } from '../config/types.js'
 import { ConfigError, GateError, HelmRunError } from '../errors.js'
@@ -274,30 +273,13 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
           `[${plan.side}] ${outcome.complete ? 'complete' : 'FAILED'} in ${Math.round((result.durationMs ?? 0) / 100) / 10} s, ${result.requests} requests`
         )
       }
-      await runOnSchedule(prepared.plans, schedule, {
-        up: async plan => {
-          if (!launched(plan.side)) return true
-          const outcome = outcomes.get(plan.side) as SideOutcome
-          try {
-            outcome.server = await (launcher as Launcher).up(plan.side)
-            return true
-          } catch (error) {
-            if (!(error instanceof GateError)) throw error
-            outcome.errors.push(error)
-            return false
-          }
-        },
+      await withLaunchedSides(launcher, prepared.plans, schedule, {
+        side: plan => plan.side,
         measure: runOne,
-        hold: async plans => {
-          const up = sidesUpWhileHeld(
-            plans.filter(plan => launched(plan.side)).map(plan => plan.side),
-            launched
-          )
-          if (up.length === 0 || !opts.whileUp) return
-          await opts.whileUp(up, Object.fromEntries(prepared.plans.map(plan => [plan.side, plan.outputPath])))
-        },
-        down: async plan => {
-          if (launched(plan.side)) await (launcher as Launcher).down(plan.side)
+        ready: (plan, probe) => void ((outcomes.get(plan.side) as SideOutcome).server = probe),
+        failed: (plan, error) => void (outcomes.get(plan.side) as SideOutcome).errors.push(error),
+        whileUp: async up => {
+          await opts.whileUp?.(up, Object.fromEntries(prepared.plans.map(plan => [plan.side, plan.outputPath])))
         }
       })
     }
