@@ -8,7 +8,7 @@
 import type { GateConfig } from '../config/types.js'
 import type { LoadBlock, LoadSide } from '../model/load-report.js'
 import { connect } from './client.js'
-import type { ProbeResult } from './probe.js'
+import type { StreamProbe } from './probe.js'
 import {
   beginLoad,
   finishLoad,
@@ -35,7 +35,7 @@ interface Period {
 
 export class PerSideLoad {
   private readonly run: LoadRun | LoadOutcome
-  private readonly probes: Partial<Record<LoadSide, ProbeResult>> = {}
+  private readonly probes: Partial<Record<LoadSide, StreamProbe>> = {}
   private readonly periods: Partial<Record<LoadSide, Period>> = {}
   private readonly blocks: LoadBlock[] = []
   private readonly timings: RequestTiming[] = []
@@ -97,7 +97,7 @@ export class PerSideLoad {
     if (this.stopped) return this.stopped
     for (const side of SIDES) if (!this.probes[side]) await this.measureSide(side)
     if (this.stopped) return this.stopped
-    const judged = judgeProbes(run, this.probes as Record<LoadSide, ProbeResult>)
+    const judged = judgeProbes(run, this.probes as Record<LoadSide, StreamProbe>)
     if (judged) return judged
     run.report.interleaved = false
     const periods = SIDES.map(side => `${side} ${this.periods[side]?.started ?? '?'} to ${this.periods[side]?.ended ?? '?'}`).join('; ')

@@ -13,7 +13,7 @@ import { createRandom } from '../stats/random.js'
 import { connect, streamRequest, type Connection, type StreamResult, type Target } from './client.js'
 import { evaluateChecks, reportedRatios, worstVerdict } from './compare.js'
 import { figures, PERCENTILE_METHOD } from './metrics.js'
-import { probeSide, type ProbeResult } from './probe.js'
+import { probeSide, type StreamProbe } from './probe.js'
 import { abbaOrder } from './schedule.js'
 import type { RequestTiming } from './types.js'
 import { fileSource, gateSetSource, requestBody, syntheticSource, type WorkloadSource } from './workload.js'
@@ -140,7 +140,7 @@ export function beginLoad(config: GateConfig, options: LoadRunOptions): LoadRun 
 }
 
 /** Probes one side (is it there, does it stream) and records what it accepts. */
-export async function probeLoadSide(run: LoadRun, side: LoadSide): Promise<ProbeResult> {
+export async function probeLoadSide(run: LoadRun, side: LoadSide): Promise<StreamProbe> {
   const probe = await probeSide(run.targets[side], Math.min(run.timeoutMs, 60_000))
   run.report.sides[side].ignore_eos = probe.ignoreEos
   run.report.sides[side].usage = probe.usage
@@ -148,7 +148,7 @@ export async function probeLoadSide(run: LoadRun, side: LoadSide): Promise<Probe
 }
 
 /** What the probes mean: an error, a loud skip (load.baseline: optional), or null to go on. */
-export function judgeProbes(run: LoadRun, probes: Record<LoadSide, ProbeResult>): LoadOutcome | null {
+export function judgeProbes(run: LoadRun, probes: Record<LoadSide, StreamProbe>): LoadOutcome | null {
   const { report, load } = run
   if (!probes.baseline.reachable && probes.candidate.problem === null && load.baseline === 'optional') {
     report.skipped = `the baseline deployment is not reachable (${probes.baseline.problem}); load.baseline is optional, so the load half was SKIPPED and nothing about performance was measured`
@@ -213,7 +213,7 @@ export async function runLoad(config: GateConfig, options: LoadRunOptions): Prom
 
   // Probe: both deployments live and streaming. Load figures are comparable only within one run
   // on one machine, so an archived baseline never stands in for a live one.
-  const probes = {} as Record<LoadSide, ProbeResult>
+  const probes = {} as Record<LoadSide, StreamProbe>
   for (const side of SIDES) probes[side] = await probeLoadSide(run, side)
   const judged = judgeProbes(run, probes)
   if (judged) return judged
