@@ -7,7 +7,6 @@ import 'node:crypto';
 import 'node:fs';
 import 'node:url';
 import 'node:worker_threads';
-import 'node:os';
 import './cli-run-sides.js';
 import 'node:child_process';
 import 'node:assert';
@@ -27,6 +26,7 @@ import 'node:async_hooks';
 import 'node:console';
 import 'node:timers';
 import 'node:dns';
+import 'node:os';
 import 'node:readline';
 
 /**

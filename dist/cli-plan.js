@@ -1,11 +1,14 @@
 import { join, delimiter, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
-import { P as PROD_ENV_FILES, i as runHelmProcess, j as decisiveLine, k as readLogTail, n as expandLaunch, o as routeUrl, p as prepareRun, q as pluginPythonPath, f as fingerprint, t as redactedFiles, u as displayCommand, h as helmRunEnv, v as resolveHelmRun, D as DEFAULT_READINESS_TIMEOUT_MS } from './cli-run-sides.js';
 import { b as readRunDirectory, d as runMatchesEntry, s as streamJson, M as MIN_BOOTSTRAP_UNITS, i as instancesNeeded, f as binarySd, t as tangoInterval, g as twoSidedZ, G as GateError, h as redactUrl, p as parseArgs, r as requiredConfig, n as numberOption, l as loadGateConfig } from './cli.js';
-import { mkdtemp, mkdir, writeFile, readdir, rm } from 'node:fs/promises';
+import { t as trackedTempDir, P as PROD_ENV_FILES, k as runHelmProcess, n as decisiveLine, o as readLogTail, p as expandLaunch, q as routeUrl, s as prepareRun, u as pluginPythonPath, D as DEFAULT_READINESS_TIMEOUT_MS, v as redactedFiles, x as displayCommand, y as gateFingerprint, c as apiKeyNames, d as apiKeyValues, h as helmRunEnv, z as resolveHelmRun } from './cli-run-sides.js';
+import { mkdir, writeFile, readdir } from 'node:fs/promises';
+import 'node:string_decoder';
 import 'node:crypto';
-import 'node:child_process';
 import 'node:fs';
+import 'node:url';
+import 'node:worker_threads';
+import 'node:child_process';
 import 'node:assert';
 import 'node:net';
 import 'node:http';
@@ -19,14 +22,11 @@ import 'node:tls';
 import 'node:zlib';
 import 'node:perf_hooks';
 import 'node:util/types';
-import 'node:worker_threads';
-import 'node:url';
 import 'node:async_hooks';
 import 'node:console';
 import 'node:timers';
 import 'node:dns';
 import 'node:readline';
-import 'node:string_decoder';
 
 /**
  * How many instances each gated comparison will have, asked of HELM itself: `helm-run --dry-run`
@@ -39,7 +39,9 @@ import 'node:string_decoder';
 const DRY_RUN_TIMEOUT_MS = 10 * 60_000;
 /** Runs the dry run for `plan` (one side's plan; both sides run the same entries). */
 async function countInstances(plan, runs, settings) {
-    const dir = await mkdtemp(join(tmpdir(), 'helm-gate-count-'));
+    // It holds the prod_env (credentials.conf included): removed on every path, a signal too.
+    const temp = trackedTempDir('helm-gate-count-');
+    const dir = temp.path;
     try {
         const localPath = join(dir, 'prod_env');
         const outputPath = join(dir, 'out');
@@ -81,7 +83,7 @@ async function countInstances(plan, runs, settings) {
         return { ok: true, counts };
     }
     finally {
-        await rm(dir, { recursive: true, force: true });
+        await temp.remove();
     }
 }
 /** The split a comparison reads: the configured one, else the only one, else test (as compare does). */
@@ -315,7 +317,8 @@ counted by \`helm-run --dry-run\` with the same entries.
   --config FILE          gate file
   --out DIR              the output folder run would use
   --self-check           plan a self-check (the baseline on both sides)
-  --ready-timeout SEC    the readiness timeout run would use (default 120)
+  --ready-timeout SEC    the readiness timeout run would use (default 120; a launched server has its own,
+                         ready_timeout_seconds)
   --discordance R        assumed share of changed answers (0/1 metrics, e.g. a self-check's flip
                          rate): warn when a comparison has too few instances for it
   --sequential           plan the sides one after the other (as run --sequential)
@@ -364,10 +367,10 @@ async function planCommand(argv, io) {
     const out = [];
     out.push(`# helm-gate plan for ${config.source}`);
     out.push(`# crfm-helm ${prepared.helm.version} (the run refuses any other installed version)`);
-    out.push(`# fingerprint ${fingerprint(config)}`);
+    out.push(await fingerprintLine(config, io, args.options.get('baseline-ref') ?? null));
     const launchInput = launchPlanInput(config, prepared, io.env, args.flags.has('sequential'), args.options.get('baseline-ref') ?? null);
     out.push(scheduleLine(launchInput), '# cache disabled; fresh suite per side');
-    out.push(...readinessLines(prepared, readySeconds ?? DEFAULT_READINESS_TIMEOUT_MS / 1000));
+    out.push(...readinessLines(prepared, config, readySeconds ?? DEFAULT_READINESS_TIMEOUT_MS / 1000, args.flags.has('self-check')));
     out.push(...launchLines(launchInput));
     if (!args.flags.has('no-count'))
         out.push(...(await countLines(config, prepared, discordance, io)));
@@ -382,16 +385,39 @@ async function planCommand(argv, io) {
     io.stdout(`${out.join('\n')}\n`);
     return 0;
 }
-/** What run waits for before starting helm-run, and how to change it. */
-function readinessLines(prepared, seconds) {
-    const servers = Object.entries(prepared.deployments).flatMap(([side, d]) => d.kind === 'server' ? [`#   ${side}: GET ${redactUrl(d.baseUrl.replace(/\/+$/, ''))}/models must list ${d.model}`] : []);
+/**
+ * What run waits for before starting helm-run, per side, with the timeout that applies to it: a
+ * launched server's own ready_timeout_seconds, else --ready-timeout (one header value would be
+ * wrong for one of them).
+ */
+function readinessLines(prepared, config, seconds, selfCheck) {
+    const servers = Object.entries(prepared.deployments).flatMap(([side, d]) => {
+        if (d.kind !== 'server')
+            return [];
+        // A self-check runs the baseline's server on both sides, launched as the baseline's.
+        const launch = config.launch?.sides[selfCheck ? 'baseline' : side];
+        const within = launch
+            ? `${launch.readyTimeoutSeconds} s (launched: ${launch.field}.ready_timeout_seconds; a progress line every 30 s)`
+            : `${seconds} s (run --ready-timeout SEC; a progress line every 10 s)`;
+        return [`#   ${side}: GET ${redactUrl(d.baseUrl.replace(/\/+$/, ''))}/models must list ${d.model} within ${within}`];
+    });
     if (servers.length === 0)
         return [];
-    return [
-        `# readiness timeout ${seconds} s (run --ready-timeout SEC): before helm-run starts, each server must answer,`,
-        ...servers,
-        '#   (while waiting, a progress line every 10 s)'
-    ];
+    return ['# readiness: before helm-run starts, each server must answer:', ...servers];
+}
+/**
+ * The fingerprint run records and archived baselines are looked up by: with fingerprint_paths,
+ * the selected files' digests at the base commit join it, exactly as in run and the action.
+ */
+async function fingerprintLine(config, io, baseRef) {
+    try {
+        return `# fingerprint ${await gateFingerprint(config, io.cwd, baseRef, io.env)}`;
+    }
+    catch (error) {
+        if (!(error instanceof GateError))
+            throw error;
+        return `# fingerprint: could not be computed: ${error.describe()} (run would stop here)`;
+    }
 }
 /** Instances per comparison, counted by a helm-run dry run; a failure to count is a note, not an error. */
 async function countLines(config, prepared, discordance, io) {
@@ -411,8 +437,8 @@ async function countLines(config, prepared, discordance, io) {
 }
 /** The launch part of the plan sees what run would: the environment without the runner's credentials. */
 function launchPlanInput(config, prepared, env, sequential, baseRef) {
-    const keyNames = Object.values(prepared.deployments).flatMap(d => (d.kind === 'server' && d.apiKeyEnv ? [d.apiKeyEnv] : []));
-    const secrets = keyNames.map(name => env[name]).filter((value) => typeof value === 'string' && value.length > 0);
+    const keyNames = apiKeyNames(Object.values(prepared.deployments));
+    const secrets = apiKeyValues(Object.values(prepared.deployments), env);
     return {
         settings: config.launch,
         deployments: prepared.deployments,

@@ -1,10 +1,9 @@
-import require$$0$7, { writeFile, stat, mkdir, mkdtemp, rm, realpath, readFile, access, constants as constants$7, open, readdir } from 'node:fs/promises';
-import { constants as constants$6, tmpdir } from 'node:os';
-import path, { basename, resolve, dirname, join, relative, isAbsolute, delimiter } from 'node:path';
+import require$$0$7, { writeFile, stat, rm, mkdir, realpath, readFile, access, constants as constants$7, open, readdir } from 'node:fs/promises';
+import path, { basename, resolve, join, dirname, relative, isAbsolute, delimiter } from 'node:path';
+import { j as getDefaultExportFromCjs, G as GateError, C as ConfigError, h as redactUrl, S as ServerNotReadyError, k as redactUrlsIn, m as exp, o as log, q as abs, u as sqrt, v as isFiniteNumber, x as quantileSorted, y as createRandom, I as InputError, z as discoverRuns, R as RUN_FILES, A as HelmRunError, B as parseDocument, E as visit, F as isScalar, J as HIDDEN, K as looksLikeSecret, L as isCredentialKey, N as Scalar, O as parseYamlFile, P as stringify, b as readRunDirectory, d as runMatchesEntry } from './cli.js';
 import require$$2$1, { createHash } from 'node:crypto';
-import { S as SIDES$2, j as getDefaultExportFromCjs, G as GateError, C as ConfigError, h as redactUrl, k as ServerNotReadyError, m as redactUrlsIn, o as exp, q as log, u as abs, v as sqrt, x as isFiniteNumber, y as quantileSorted, z as createRandom, I as InputError, A as discoverRuns, R as RUN_FILES, B as HelmRunError, E as parseDocument, F as visit, J as isScalar, K as HIDDEN, L as looksLikeSecret, N as isCredentialKey, O as Scalar, P as parseYamlFile, Q as stringify, b as readRunDirectory, d as runMatchesEntry } from './cli.js';
-import { execFile, spawn } from 'node:child_process';
-import { createReadStream, readdirSync, readFileSync, createWriteStream } from 'node:fs';
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { createReadStream, mkdtempSync, rmSync, readdirSync, readFileSync, createWriteStream } from 'node:fs';
 import require$$0$1 from 'node:assert';
 import require$$1 from 'node:net';
 import require$$2 from 'node:http';
@@ -24,6 +23,7 @@ import require$$1$2 from 'node:async_hooks';
 import require$$1$3 from 'node:console';
 import require$$2$2 from 'node:timers';
 import require$$1$4 from 'node:dns';
+import { tmpdir, constants as constants$6 } from 'node:os';
 import { createInterface } from 'node:readline';
 
 /**
@@ -91,6 +91,2879 @@ function manifestPath(dir, to) {
     if (relative.startsWith('..') || path.isAbsolute(relative))
         return null;
     return relative.split(path.sep).join('/');
+}
+
+/**
+ * For a `docker run` launch command: which image is really running. A tag (`vllm-openai:latest`)
+ * says little; the digest says exactly which engine build answered. Information only: a failure
+ * to ask docker is recorded, never a gate error.
+ */
+/** Flags of `docker run` that take no value; every other long flag takes one. */
+const BOOLEAN_LONG = new Set([
+    '--rm',
+    '--detach',
+    '--interactive',
+    '--tty',
+    '--privileged',
+    '--init',
+    '--read-only',
+    '--publish-all',
+    '--no-healthcheck',
+    '--oom-kill-disable',
+    '--disable-content-trust',
+    '--quiet',
+    '--sig-proxy',
+    '--use-api-socket',
+    '--help'
+]);
+const BOOLEAN_SHORT = new Set(['d', 'i', 't', 'P', 'q']);
+/** The image and `--name` of a `docker run` (or `docker container run`) command, else null. */
+function dockerRun(command) {
+    if (!['docker', 'podman'].includes(basename(command[0])))
+        return null;
+    let i = 1;
+    // Global options before the subcommand (e.g. --context x) all take a value except --debug/-D.
+    while (i < command.length && command[i].startsWith('-'))
+        i += command[i] === '--debug' || command[i] === '-D' || command[i].includes('=') ? 1 : 2;
+    if (command[i] === 'container')
+        i++;
+    if (command[i] !== 'run')
+        return null;
+    let name = null;
+    for (i++; i < command.length; i++) {
+        const arg = command[i];
+        if (arg === '--')
+            return command[i + 1] ? { image: command[i + 1], name } : null;
+        if (!arg.startsWith('-') || arg === '-')
+            return { image: arg, name };
+        if (arg.startsWith('--')) {
+            const [flag, attached] = arg.split(/=(.*)/s);
+            if (flag === '--name')
+                name = attached ?? command[i + 1] ?? null;
+            if (attached === undefined && !BOOLEAN_LONG.has(flag))
+                i++;
+            continue;
+        }
+        const cluster = arg.slice(1);
+        if ([...cluster].every(c => BOOLEAN_SHORT.has(c)))
+            continue;
+        if (cluster.length === 1)
+            i++; // `-p 8000:8000`; `-p8000:8000` carries its value
+    }
+    return null;
+}
+async function dockerIdentity(command, env, cwd) {
+    const run = dockerRun(command);
+    if (!run)
+        return null;
+    const program = command[0];
+    const identity = { image: run.image, container_name: run.name, image_id: null, repo_digests: [], error: null };
+    try {
+        if (run.name)
+            identity.image_id = (await exec(program, ['container', 'inspect', '--format', '{{.Image}}', run.name], env, cwd)).trim() || null;
+        const target = identity.image_id ?? run.image;
+        const out = await exec(program, ['image', 'inspect', '--format', '{{.Id}} {{json .RepoDigests}}', target], env, cwd);
+        const space = out.indexOf(' ');
+        identity.image_id ??= out.slice(0, space).trim() || null;
+        const digests = JSON.parse(out.slice(space + 1).trim() || '[]');
+        identity.repo_digests = Array.isArray(digests) ? digests.filter((d) => typeof d === 'string') : [];
+    }
+    catch (error) {
+        identity.error = error.message.split('\n')[0].slice(0, 300);
+    }
+    return identity;
+}
+function exec(program, args, env, cwd) {
+    return new Promise((resolve, reject) => {
+        execFile(program, args, { env, cwd, timeout: 30_000 }, (error, stdout, stderr) => error ? reject(new Error(`${program} ${args.slice(0, 2).join(' ')}: ${(stderr || error.message).trim()}`)) : resolve(stdout));
+    });
+}
+/**
+ * What the report names: the image and its registry digest. Of the repo digests (one per registry
+ * the image was pulled from or pushed to) the one of the named repository is preferred.
+ */
+function imageOf(docker) {
+    const repository = repositoryOf(docker.image);
+    const digests = docker.repo_digests.filter(d => d.includes('@'));
+    const chosen = digests.find(d => d.slice(0, d.lastIndexOf('@')) === repository) ?? digests[0] ?? null;
+    const pinned = docker.image.includes('@') ? docker.image.slice(docker.image.lastIndexOf('@') + 1) : null;
+    return {
+        name: docker.image,
+        digest: chosen ? chosen.slice(chosen.lastIndexOf('@') + 1) : pinned,
+        id: docker.image_id,
+        error: docker.error
+    };
+}
+/** `vllm/vllm-openai:v0.11.0` -> `vllm/vllm-openai`; a registry's port is not a tag. */
+function repositoryOf(image) {
+    const name = image.includes('@') ? image.slice(0, image.lastIndexOf('@')) : image;
+    const colon = name.lastIndexOf(':');
+    return colon > name.lastIndexOf('/') ? name.slice(0, colon) : name;
+}
+
+var utils$1 = {};
+
+var constants$5;
+var hasRequiredConstants$5;
+
+function requireConstants$5 () {
+	if (hasRequiredConstants$5) return constants$5;
+	hasRequiredConstants$5 = 1;
+
+	const WIN_SLASH = '\\\\/';
+	const WIN_NO_SLASH = `[^${WIN_SLASH}]`;
+
+	const DEFAULT_MAX_EXTGLOB_RECURSION = 0;
+
+	/**
+	 * Posix glob regex
+	 */
+
+	const DOT_LITERAL = '\\.';
+	const PLUS_LITERAL = '\\+';
+	const QMARK_LITERAL = '\\?';
+	const SLASH_LITERAL = '\\/';
+	const ONE_CHAR = '(?=.)';
+	const QMARK = '[^/]';
+	const END_ANCHOR = `(?:${SLASH_LITERAL}|$)`;
+	const START_ANCHOR = `(?:^|${SLASH_LITERAL})`;
+	const DOTS_SLASH = `${DOT_LITERAL}{1,2}${END_ANCHOR}`;
+	const NO_DOT = `(?!${DOT_LITERAL})`;
+	const NO_DOTS = `(?!${START_ANCHOR}${DOTS_SLASH})`;
+	const NO_DOT_SLASH = `(?!${DOT_LITERAL}{0,1}${END_ANCHOR})`;
+	const NO_DOTS_SLASH = `(?!${DOTS_SLASH})`;
+	const QMARK_NO_DOT = `[^.${SLASH_LITERAL}]`;
+	const STAR = `${QMARK}*?`;
+	const SEP = '/';
+
+	const POSIX_CHARS = {
+	  DOT_LITERAL,
+	  PLUS_LITERAL,
+	  QMARK_LITERAL,
+	  SLASH_LITERAL,
+	  ONE_CHAR,
+	  QMARK,
+	  END_ANCHOR,
+	  DOTS_SLASH,
+	  NO_DOT,
+	  NO_DOTS,
+	  NO_DOT_SLASH,
+	  NO_DOTS_SLASH,
+	  QMARK_NO_DOT,
+	  STAR,
+	  START_ANCHOR,
+	  SEP
+	};
+
+	/**
+	 * Windows glob regex
+	 */
+
+	const WINDOWS_CHARS = {
+	  ...POSIX_CHARS,
+
+	  SLASH_LITERAL: `[${WIN_SLASH}]`,
+	  QMARK: WIN_NO_SLASH,
+	  STAR: `${WIN_NO_SLASH}*?`,
+	  DOTS_SLASH: `${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$)`,
+	  NO_DOT: `(?!${DOT_LITERAL})`,
+	  NO_DOTS: `(?!(?:^|[${WIN_SLASH}])${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+	  NO_DOT_SLASH: `(?!${DOT_LITERAL}{0,1}(?:[${WIN_SLASH}]|$))`,
+	  NO_DOTS_SLASH: `(?!${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+	  QMARK_NO_DOT: `[^.${WIN_SLASH}]`,
+	  START_ANCHOR: `(?:^|[${WIN_SLASH}])`,
+	  END_ANCHOR: `(?:[${WIN_SLASH}]|$)`,
+	  SEP: '\\'
+	};
+
+	/**
+	 * POSIX Bracket Regex
+	 */
+
+	const POSIX_REGEX_SOURCE = {
+	  __proto__: null,
+	  alnum: 'a-zA-Z0-9',
+	  alpha: 'a-zA-Z',
+	  ascii: '\\x00-\\x7F',
+	  blank: ' \\t',
+	  cntrl: '\\x00-\\x1F\\x7F',
+	  digit: '0-9',
+	  graph: '\\x21-\\x7E',
+	  lower: 'a-z',
+	  print: '\\x20-\\x7E ',
+	  punct: '\\-!"#$%&\'()\\*+,./:;<=>?@[\\]^_`{|}~',
+	  space: ' \\t\\r\\n\\v\\f',
+	  upper: 'A-Z',
+	  word: 'A-Za-z0-9_',
+	  xdigit: 'A-Fa-f0-9'
+	};
+
+	constants$5 = {
+	  DEFAULT_MAX_EXTGLOB_RECURSION,
+	  MAX_LENGTH: 1024 * 64,
+	  POSIX_REGEX_SOURCE,
+
+	  // regular expressions
+	  REGEX_BACKSLASH: /\\(?![*+?^${}(|)[\]])/g,
+	  REGEX_NON_SPECIAL_CHARS: /^[^@![\].,$*+?^{}()|\\/]+/,
+	  REGEX_SPECIAL_CHARS: /[-*+?.^${}(|)[\]]/,
+	  REGEX_SPECIAL_CHARS_BACKREF: /(\\?)((\W)(\3*))/g,
+	  REGEX_SPECIAL_CHARS_GLOBAL: /([-*+?.^${}(|)[\]])/g,
+	  REGEX_REMOVE_BACKSLASH: /(?:\[.*?[^\\]\]|\\(?=.))/g,
+
+	  // Replace globs with equivalent patterns to reduce parsing time.
+	  REPLACEMENTS: {
+	    __proto__: null,
+	    '***': '*',
+	    '**/**': '**',
+	    '**/**/**': '**'
+	  },
+
+	  // Digits
+	  CHAR_0: 48, /* 0 */
+	  CHAR_9: 57, /* 9 */
+
+	  // Alphabet chars.
+	  CHAR_UPPERCASE_A: 65, /* A */
+	  CHAR_LOWERCASE_A: 97, /* a */
+	  CHAR_UPPERCASE_Z: 90, /* Z */
+	  CHAR_LOWERCASE_Z: 122, /* z */
+
+	  CHAR_LEFT_PARENTHESES: 40, /* ( */
+	  CHAR_RIGHT_PARENTHESES: 41, /* ) */
+
+	  CHAR_ASTERISK: 42, /* * */
+
+	  // Non-alphabetic chars.
+	  CHAR_AMPERSAND: 38, /* & */
+	  CHAR_AT: 64, /* @ */
+	  CHAR_BACKWARD_SLASH: 92, /* \ */
+	  CHAR_CARRIAGE_RETURN: 13, /* \r */
+	  CHAR_CIRCUMFLEX_ACCENT: 94, /* ^ */
+	  CHAR_COLON: 58, /* : */
+	  CHAR_COMMA: 44, /* , */
+	  CHAR_DOT: 46, /* . */
+	  CHAR_DOUBLE_QUOTE: 34, /* " */
+	  CHAR_EQUAL: 61, /* = */
+	  CHAR_EXCLAMATION_MARK: 33, /* ! */
+	  CHAR_FORM_FEED: 12, /* \f */
+	  CHAR_FORWARD_SLASH: 47, /* / */
+	  CHAR_GRAVE_ACCENT: 96, /* ` */
+	  CHAR_HASH: 35, /* # */
+	  CHAR_HYPHEN_MINUS: 45, /* - */
+	  CHAR_LEFT_ANGLE_BRACKET: 60, /* < */
+	  CHAR_LEFT_CURLY_BRACE: 123, /* { */
+	  CHAR_LEFT_SQUARE_BRACKET: 91, /* [ */
+	  CHAR_LINE_FEED: 10, /* \n */
+	  CHAR_NO_BREAK_SPACE: 160, /* \u00A0 */
+	  CHAR_PERCENT: 37, /* % */
+	  CHAR_PLUS: 43, /* + */
+	  CHAR_QUESTION_MARK: 63, /* ? */
+	  CHAR_RIGHT_ANGLE_BRACKET: 62, /* > */
+	  CHAR_RIGHT_CURLY_BRACE: 125, /* } */
+	  CHAR_RIGHT_SQUARE_BRACKET: 93, /* ] */
+	  CHAR_SEMICOLON: 59, /* ; */
+	  CHAR_SINGLE_QUOTE: 39, /* ' */
+	  CHAR_SPACE: 32, /*   */
+	  CHAR_TAB: 9, /* \t */
+	  CHAR_UNDERSCORE: 95, /* _ */
+	  CHAR_VERTICAL_LINE: 124, /* | */
+	  CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279, /* \uFEFF */
+
+	  /**
+	   * Create EXTGLOB_CHARS
+	   */
+
+	  extglobChars(chars) {
+	    return {
+	      '!': { type: 'negate', open: '(?:(?!(?:', close: `))${chars.STAR})` },
+	      '?': { type: 'qmark', open: '(?:', close: ')?' },
+	      '+': { type: 'plus', open: '(?:', close: ')+' },
+	      '*': { type: 'star', open: '(?:', close: ')*' },
+	      '@': { type: 'at', open: '(?:', close: ')' }
+	    };
+	  },
+
+	  /**
+	   * Create GLOB_CHARS
+	   */
+
+	  globChars(win32) {
+	    return win32 === true ? WINDOWS_CHARS : POSIX_CHARS;
+	  }
+	};
+	return constants$5;
+}
+
+/*global navigator*/
+
+var hasRequiredUtils$1;
+
+function requireUtils$1 () {
+	if (hasRequiredUtils$1) return utils$1;
+	hasRequiredUtils$1 = 1;
+	(function (exports) {
+
+		const {
+		  REGEX_BACKSLASH,
+		  REGEX_REMOVE_BACKSLASH,
+		  REGEX_SPECIAL_CHARS,
+		  REGEX_SPECIAL_CHARS_GLOBAL
+		} = /*@__PURE__*/ requireConstants$5();
+
+		exports.isObject = val => val !== null && typeof val === 'object' && !Array.isArray(val);
+		exports.hasRegexChars = str => REGEX_SPECIAL_CHARS.test(str);
+		exports.isRegexChar = str => str.length === 1 && exports.hasRegexChars(str);
+		exports.escapeRegex = str => str.replace(REGEX_SPECIAL_CHARS_GLOBAL, '\\$1');
+		exports.toPosixSlashes = str => str.replace(REGEX_BACKSLASH, '/');
+
+		exports.isWindows = () => {
+		  if (typeof navigator !== 'undefined' && navigator.platform) {
+		    const platform = navigator.platform.toLowerCase();
+		    return platform === 'win32' || platform === 'windows';
+		  }
+
+		  if (typeof process !== 'undefined' && process.platform) {
+		    return process.platform === 'win32';
+		  }
+
+		  return false;
+		};
+
+		exports.removeBackslashes = str => {
+		  return str.replace(REGEX_REMOVE_BACKSLASH, match => {
+		    return match === '\\' ? '' : match;
+		  });
+		};
+
+		exports.escapeLast = (input, char, lastIdx) => {
+		  const idx = input.lastIndexOf(char, lastIdx);
+		  if (idx === -1) return input;
+		  if (input[idx - 1] === '\\') return exports.escapeLast(input, char, idx - 1);
+		  return `${input.slice(0, idx)}\\${input.slice(idx)}`;
+		};
+
+		exports.removePrefix = (input, state = {}) => {
+		  let output = input;
+		  if (output.startsWith('./')) {
+		    output = output.slice(2);
+		    state.prefix = './';
+		  }
+		  return output;
+		};
+
+		exports.wrapOutput = (input, state = {}, options = {}) => {
+		  const prepend = options.contains ? '' : '^';
+		  const append = options.contains ? '' : '$';
+
+		  let output = `${prepend}(?:${input})${append}`;
+		  if (state.negated === true) {
+		    output = `(?:^(?!${output}).*$)`;
+		  }
+		  return output;
+		};
+
+		exports.basename = (path, { windows } = {}) => {
+		  const segs = path.split(windows ? /[\\/]/ : '/');
+		  const last = segs[segs.length - 1];
+
+		  if (last === '') {
+		    return segs[segs.length - 2];
+		  }
+
+		  return last;
+		}; 
+	} (utils$1));
+	return utils$1;
+}
+
+var scan_1;
+var hasRequiredScan;
+
+function requireScan () {
+	if (hasRequiredScan) return scan_1;
+	hasRequiredScan = 1;
+
+	const utils = /*@__PURE__*/ requireUtils$1();
+	const {
+	  CHAR_ASTERISK,             /* * */
+	  CHAR_AT,                   /* @ */
+	  CHAR_BACKWARD_SLASH,       /* \ */
+	  CHAR_COMMA,                /* , */
+	  CHAR_DOT,                  /* . */
+	  CHAR_EXCLAMATION_MARK,     /* ! */
+	  CHAR_FORWARD_SLASH,        /* / */
+	  CHAR_LEFT_CURLY_BRACE,     /* { */
+	  CHAR_LEFT_PARENTHESES,     /* ( */
+	  CHAR_LEFT_SQUARE_BRACKET,  /* [ */
+	  CHAR_PLUS,                 /* + */
+	  CHAR_QUESTION_MARK,        /* ? */
+	  CHAR_RIGHT_CURLY_BRACE,    /* } */
+	  CHAR_RIGHT_PARENTHESES,    /* ) */
+	  CHAR_RIGHT_SQUARE_BRACKET  /* ] */
+	} = /*@__PURE__*/ requireConstants$5();
+
+	const isPathSeparator = code => {
+	  return code === CHAR_FORWARD_SLASH || code === CHAR_BACKWARD_SLASH;
+	};
+
+	const depth = token => {
+	  if (token.isPrefix !== true) {
+	    token.depth = token.isGlobstar ? Infinity : 1;
+	  }
+	};
+
+	/**
+	 * Quickly scans a glob pattern and returns an object with a handful of
+	 * useful properties, like `isGlob`, `path` (the leading non-glob, if it exists),
+	 * `glob` (the actual pattern), `negated` (true if the path starts with `!` but not
+	 * with `!(`) and `negatedExtglob` (true if the path starts with `!(`).
+	 *
+	 * ```js
+	 * const pm = require('picomatch');
+	 * console.log(pm.scan('foo/bar/*.js'));
+	 * { isGlob: true, input: 'foo/bar/*.js', base: 'foo/bar', glob: '*.js' }
+	 * ```
+	 * @param {String} `str`
+	 * @param {Object} `options`
+	 * @return {Object} Returns an object with tokens and regex source string.
+	 * @api public
+	 */
+
+	const scan = (input, options) => {
+	  const opts = options || {};
+
+	  const length = input.length - 1;
+	  const scanToEnd = opts.parts === true || opts.tokens === true || opts.scanToEnd === true;
+	  const slashes = [];
+	  const tokens = [];
+	  const parts = [];
+
+	  let str = input;
+	  let index = -1;
+	  let start = 0;
+	  let lastIndex = 0;
+	  let isBrace = false;
+	  let isBracket = false;
+	  let isGlob = false;
+	  let isExtglob = false;
+	  let isGlobstar = false;
+	  let braceEscaped = false;
+	  let backslashes = false;
+	  let negated = false;
+	  let negatedExtglob = false;
+	  let finished = false;
+	  let braces = 0;
+	  let prev;
+	  let code;
+	  let token = { value: '', depth: 0, isGlob: false };
+
+	  const eos = () => index >= length;
+	  const peek = () => str.charCodeAt(index + 1);
+	  const advance = () => {
+	    prev = code;
+	    return str.charCodeAt(++index);
+	  };
+
+	  while (index < length) {
+	    code = advance();
+	    let next;
+
+	    if (code === CHAR_BACKWARD_SLASH) {
+	      backslashes = token.backslashes = true;
+	      code = advance();
+
+	      if (code === CHAR_LEFT_CURLY_BRACE) {
+	        braceEscaped = true;
+	      }
+	      continue;
+	    }
+
+	    if (braceEscaped === true || code === CHAR_LEFT_CURLY_BRACE) {
+	      braces++;
+
+	      while (eos() !== true && (code = advance())) {
+	        if (code === CHAR_BACKWARD_SLASH) {
+	          backslashes = token.backslashes = true;
+	          advance();
+	          continue;
+	        }
+
+	        if (code === CHAR_LEFT_CURLY_BRACE) {
+	          braces++;
+	          continue;
+	        }
+
+	        if (braceEscaped !== true && code === CHAR_DOT && (code = advance()) === CHAR_DOT) {
+	          isBrace = token.isBrace = true;
+	          isGlob = token.isGlob = true;
+	          finished = true;
+
+	          if (scanToEnd === true) {
+	            continue;
+	          }
+
+	          break;
+	        }
+
+	        if (braceEscaped !== true && code === CHAR_COMMA) {
+	          isBrace = token.isBrace = true;
+	          isGlob = token.isGlob = true;
+	          finished = true;
+
+	          if (scanToEnd === true) {
+	            continue;
+	          }
+
+	          break;
+	        }
+
+	        if (code === CHAR_RIGHT_CURLY_BRACE) {
+	          braces--;
+
+	          if (braces === 0) {
+	            braceEscaped = false;
+	            isBrace = token.isBrace = true;
+	            finished = true;
+	            break;
+	          }
+	        }
+	      }
+
+	      if (scanToEnd === true) {
+	        continue;
+	      }
+
+	      break;
+	    }
+
+	    if (code === CHAR_FORWARD_SLASH) {
+	      slashes.push(index);
+	      tokens.push(token);
+	      token = { value: '', depth: 0, isGlob: false };
+
+	      if (finished === true) continue;
+	      if (prev === CHAR_DOT && index === (start + 1)) {
+	        start += 2;
+	        continue;
+	      }
+
+	      lastIndex = index + 1;
+	      continue;
+	    }
+
+	    if (opts.noext !== true) {
+	      const isExtglobChar = code === CHAR_PLUS
+	        || code === CHAR_AT
+	        || code === CHAR_ASTERISK
+	        || code === CHAR_QUESTION_MARK
+	        || code === CHAR_EXCLAMATION_MARK;
+
+	      if (isExtglobChar === true && peek() === CHAR_LEFT_PARENTHESES) {
+	        isGlob = token.isGlob = true;
+	        isExtglob = token.isExtglob = true;
+	        finished = true;
+	        if (code === CHAR_EXCLAMATION_MARK && index === start) {
+	          negatedExtglob = true;
+	        }
+
+	        if (scanToEnd === true) {
+	          let parens = 0;
+
+	          while (eos() !== true && (code = advance())) {
+	            if (code === CHAR_BACKWARD_SLASH) {
+	              backslashes = token.backslashes = true;
+	              advance();
+	              continue;
+	            }
+
+	            if (code === CHAR_LEFT_PARENTHESES) {
+	              parens++;
+	              continue;
+	            }
+
+	            if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+	              finished = true;
+	              break;
+	            }
+	          }
+	          continue;
+	        }
+	        break;
+	      }
+	    }
+
+	    if (code === CHAR_ASTERISK) {
+	      if (prev === CHAR_ASTERISK) isGlobstar = token.isGlobstar = true;
+	      isGlob = token.isGlob = true;
+	      finished = true;
+
+	      if (scanToEnd === true) {
+	        continue;
+	      }
+	      break;
+	    }
+
+	    if (code === CHAR_QUESTION_MARK) {
+	      isGlob = token.isGlob = true;
+	      finished = true;
+
+	      if (scanToEnd === true) {
+	        continue;
+	      }
+	      break;
+	    }
+
+	    if (code === CHAR_LEFT_SQUARE_BRACKET) {
+	      while (eos() !== true && (next = advance())) {
+	        if (next === CHAR_BACKWARD_SLASH) {
+	          backslashes = token.backslashes = true;
+	          advance();
+	          continue;
+	        }
+
+	        if (next === CHAR_RIGHT_SQUARE_BRACKET) {
+	          isBracket = token.isBracket = true;
+	          isGlob = token.isGlob = true;
+	          finished = true;
+	          break;
+	        }
+	      }
+
+	      if (scanToEnd === true) {
+	        continue;
+	      }
+
+	      break;
+	    }
+
+	    if (opts.nonegate !== true && code === CHAR_EXCLAMATION_MARK && index === start) {
+	      negated = token.negated = true;
+	      start++;
+	      continue;
+	    }
+
+	    if (opts.noparen !== true && code === CHAR_LEFT_PARENTHESES) {
+	      isGlob = token.isGlob = true;
+
+	      if (scanToEnd === true) {
+	        let parens = 1;
+
+	        while (eos() !== true && (code = advance())) {
+	          if (code === CHAR_BACKWARD_SLASH) {
+	            backslashes = token.backslashes = true;
+	            advance();
+	            continue;
+	          }
+
+	          if (code === CHAR_LEFT_PARENTHESES) {
+	            parens++;
+	            continue;
+	          }
+
+	          if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+	            finished = true;
+	            break;
+	          }
+	        }
+	        continue;
+	      }
+	      break;
+	    }
+
+	    if (isGlob === true) {
+	      finished = true;
+
+	      if (scanToEnd === true) {
+	        continue;
+	      }
+
+	      break;
+	    }
+	  }
+
+	  if (opts.noext === true) {
+	    isExtglob = false;
+	    isGlob = false;
+	  }
+
+	  let base = str;
+	  let prefix = '';
+	  let glob = '';
+
+	  if (start > 0) {
+	    prefix = str.slice(0, start);
+	    str = str.slice(start);
+	    lastIndex -= start;
+	  }
+
+	  if (base && isGlob === true && lastIndex > 0) {
+	    base = str.slice(0, lastIndex);
+	    glob = str.slice(lastIndex);
+	  } else if (isGlob === true) {
+	    base = '';
+	    glob = str;
+	  } else {
+	    base = str;
+	  }
+
+	  if (base && base !== '' && base !== '/' && base !== str) {
+	    if (isPathSeparator(base.charCodeAt(base.length - 1))) {
+	      base = base.slice(0, -1);
+	    }
+	  }
+
+	  if (opts.unescape === true) {
+	    if (glob) glob = utils.removeBackslashes(glob);
+
+	    if (base && backslashes === true) {
+	      base = utils.removeBackslashes(base);
+	    }
+	  }
+
+	  const state = {
+	    prefix,
+	    input,
+	    start,
+	    base,
+	    glob,
+	    isBrace,
+	    isBracket,
+	    isGlob,
+	    isExtglob,
+	    isGlobstar,
+	    negated,
+	    negatedExtglob
+	  };
+
+	  if (opts.tokens === true) {
+	    state.maxDepth = 0;
+	    if (!isPathSeparator(code)) {
+	      tokens.push(token);
+	    }
+	    state.tokens = tokens;
+	  }
+
+	  if (opts.parts === true || opts.tokens === true) {
+	    let prevIndex;
+
+	    for (let idx = 0; idx < slashes.length; idx++) {
+	      const n = prevIndex !== undefined ? prevIndex + 1 : start;
+	      const i = slashes[idx];
+	      const value = input.slice(n, i);
+	      if (opts.tokens) {
+	        if (idx === 0 && start !== 0) {
+	          tokens[idx].isPrefix = true;
+	          tokens[idx].value = prefix;
+	        } else {
+	          tokens[idx].value = value;
+	        }
+	        depth(tokens[idx]);
+	        state.maxDepth += tokens[idx].depth;
+	      }
+	      if (i >= start) {
+	        parts.push(value);
+	        prevIndex = i;
+	      }
+	    }
+
+	    const n = prevIndex !== undefined ? prevIndex + 1 : start;
+	    const value = input.slice(n);
+	    parts.push(value);
+
+	    if (opts.tokens && prevIndex && prevIndex + 1 < input.length) {
+	      tokens[tokens.length - 1].value = value;
+	      depth(tokens[tokens.length - 1]);
+	      state.maxDepth += tokens[tokens.length - 1].depth;
+	    }
+
+	    state.slashes = slashes;
+	    state.parts = parts;
+	  }
+
+	  return state;
+	};
+
+	scan_1 = scan;
+	return scan_1;
+}
+
+var parse_1;
+var hasRequiredParse$1;
+
+function requireParse$1 () {
+	if (hasRequiredParse$1) return parse_1;
+	hasRequiredParse$1 = 1;
+
+	const constants = /*@__PURE__*/ requireConstants$5();
+	const utils = /*@__PURE__*/ requireUtils$1();
+
+	/**
+	 * Constants
+	 */
+
+	const {
+	  MAX_LENGTH,
+	  POSIX_REGEX_SOURCE,
+	  REGEX_NON_SPECIAL_CHARS,
+	  REGEX_SPECIAL_CHARS_BACKREF,
+	  REPLACEMENTS
+	} = constants;
+
+	/**
+	 * Helpers
+	 */
+
+	const expandRange = (args, options) => {
+	  if (typeof options.expandRange === 'function') {
+	    return options.expandRange(...args, options);
+	  }
+
+	  args.sort();
+	  const value = `[${args.join('-')}]`;
+
+	  try {
+	    /* eslint-disable-next-line no-new */
+	    new RegExp(value);
+	  } catch (ex) {
+	    return args.map(v => utils.escapeRegex(v)).join('..');
+	  }
+
+	  return value;
+	};
+
+	/**
+	 * Create the message for a syntax error
+	 */
+
+	const syntaxError = (type, char) => {
+	  return `Missing ${type}: "${char}" - use "\\\\${char}" to match literal characters`;
+	};
+
+	const splitTopLevel = input => {
+	  const parts = [];
+	  let bracket = 0;
+	  let paren = 0;
+	  let quote = 0;
+	  let value = '';
+	  let escaped = false;
+
+	  for (const ch of input) {
+	    if (escaped === true) {
+	      value += ch;
+	      escaped = false;
+	      continue;
+	    }
+
+	    if (ch === '\\') {
+	      value += ch;
+	      escaped = true;
+	      continue;
+	    }
+
+	    if (ch === '"') {
+	      quote = quote === 1 ? 0 : 1;
+	      value += ch;
+	      continue;
+	    }
+
+	    if (quote === 0) {
+	      if (ch === '[') {
+	        bracket++;
+	      } else if (ch === ']' && bracket > 0) {
+	        bracket--;
+	      } else if (bracket === 0) {
+	        if (ch === '(') {
+	          paren++;
+	        } else if (ch === ')' && paren > 0) {
+	          paren--;
+	        } else if (ch === '|' && paren === 0) {
+	          parts.push(value);
+	          value = '';
+	          continue;
+	        }
+	      }
+	    }
+
+	    value += ch;
+	  }
+
+	  parts.push(value);
+	  return parts;
+	};
+
+	const isPlainBranch = branch => {
+	  let escaped = false;
+
+	  for (const ch of branch) {
+	    if (escaped === true) {
+	      escaped = false;
+	      continue;
+	    }
+
+	    if (ch === '\\') {
+	      escaped = true;
+	      continue;
+	    }
+
+	    if (/[?*+@!()[\]{}]/.test(ch)) {
+	      return false;
+	    }
+	  }
+
+	  return true;
+	};
+
+	const normalizeSimpleBranch = branch => {
+	  let value = branch.trim();
+	  let changed = true;
+
+	  while (changed === true) {
+	    changed = false;
+
+	    if (/^@\([^\\()[\]{}|]+\)$/.test(value)) {
+	      value = value.slice(2, -1);
+	      changed = true;
+	    }
+	  }
+
+	  if (!isPlainBranch(value)) {
+	    return;
+	  }
+
+	  return value.replace(/\\(.)/g, '$1');
+	};
+
+	const hasRepeatedCharPrefixOverlap = branches => {
+	  const values = branches.map(normalizeSimpleBranch).filter(Boolean);
+
+	  for (let i = 0; i < values.length; i++) {
+	    for (let j = i + 1; j < values.length; j++) {
+	      const a = values[i];
+	      const b = values[j];
+	      const char = a[0];
+
+	      if (!char || a !== char.repeat(a.length) || b !== char.repeat(b.length)) {
+	        continue;
+	      }
+
+	      if (a === b || a.startsWith(b) || b.startsWith(a)) {
+	        return true;
+	      }
+	    }
+	  }
+
+	  return false;
+	};
+
+	const parseRepeatedExtglob = (pattern, requireEnd = true) => {
+	  if ((pattern[0] !== '+' && pattern[0] !== '*') || pattern[1] !== '(') {
+	    return;
+	  }
+
+	  let bracket = 0;
+	  let paren = 0;
+	  let quote = 0;
+	  let escaped = false;
+
+	  for (let i = 1; i < pattern.length; i++) {
+	    const ch = pattern[i];
+
+	    if (escaped === true) {
+	      escaped = false;
+	      continue;
+	    }
+
+	    if (ch === '\\') {
+	      escaped = true;
+	      continue;
+	    }
+
+	    if (ch === '"') {
+	      quote = quote === 1 ? 0 : 1;
+	      continue;
+	    }
+
+	    if (quote === 1) {
+	      continue;
+	    }
+
+	    if (ch === '[') {
+	      bracket++;
+	      continue;
+	    }
+
+	    if (ch === ']' && bracket > 0) {
+	      bracket--;
+	      continue;
+	    }
+
+	    if (bracket > 0) {
+	      continue;
+	    }
+
+	    if (ch === '(') {
+	      paren++;
+	      continue;
+	    }
+
+	    if (ch === ')') {
+	      paren--;
+
+	      if (paren === 0) {
+	        if (requireEnd === true && i !== pattern.length - 1) {
+	          return;
+	        }
+
+	        return {
+	          type: pattern[0],
+	          body: pattern.slice(2, i),
+	          end: i
+	        };
+	      }
+	    }
+	  }
+	};
+
+	const buildCharClassStar = chars => {
+	  const source = chars.length === 1
+	    ? utils.escapeRegex(chars[0])
+	    : `[${chars.map(ch => utils.escapeRegex(ch)).join('')}]`;
+
+	  return `${source}*`;
+	};
+
+	const getStarExtglobSequenceChars = pattern => {
+	  let index = 0;
+	  const chars = [];
+
+	  while (index < pattern.length) {
+	    const match = parseRepeatedExtglob(pattern.slice(index), false);
+
+	    if (!match || match.type !== '*') {
+	      return;
+	    }
+
+	    const branches = splitTopLevel(match.body).map(branch => branch.trim());
+	    if (branches.length !== 1) {
+	      return;
+	    }
+
+	    const branch = normalizeSimpleBranch(branches[0]);
+	    if (!branch || branch.length !== 1) {
+	      return;
+	    }
+
+	    chars.push(branch);
+	    index += match.end + 1;
+	  }
+
+	  if (chars.length < 1) {
+	    return;
+	  }
+
+	  return chars;
+	};
+
+	const repeatedExtglobRecursion = pattern => {
+	  let depth = 0;
+	  let value = pattern.trim();
+	  let match = parseRepeatedExtglob(value);
+
+	  while (match) {
+	    depth++;
+	    value = match.body.trim();
+	    match = parseRepeatedExtglob(value);
+	  }
+
+	  return depth;
+	};
+
+	const analyzeRepeatedExtglob = (body, options) => {
+	  if (options.maxExtglobRecursion === false) {
+	    return { risky: false };
+	  }
+
+	  const max =
+	    typeof options.maxExtglobRecursion === 'number'
+	      ? options.maxExtglobRecursion
+	      : constants.DEFAULT_MAX_EXTGLOB_RECURSION;
+
+	  const branches = splitTopLevel(body).map(branch => branch.trim());
+
+	  if (branches.length > 1) {
+	    if (
+	      branches.some(branch => branch === '') ||
+	      branches.some(branch => /^[*?]+$/.test(branch)) ||
+	      hasRepeatedCharPrefixOverlap(branches)
+	    ) {
+	      return { risky: true };
+	    }
+	  }
+
+	  // A repeated extglob is "risky" (prone to catastrophic backtracking) when a
+	  // branch is itself a `*(...)` sequence, since that nests an unbounded quantifier
+	  // inside the outer `+(...)`/`*(...)`. When *every* branch reduces to single
+	  // characters we can emit one flat, ReDoS-safe character class that preserves the
+	  // meaning of ALL branches (e.g. `+(*(a)|*(b))` -> `[ab]*`), rather than dropping
+	  // every branch but the first.
+	  const safeChars = [];
+	  let sawStarSequence = false;
+	  let combinable = true;
+
+	  for (const branch of branches) {
+	    const chars = getStarExtglobSequenceChars(branch);
+	    if (chars) {
+	      sawStarSequence = true;
+	      safeChars.push(...chars);
+	      continue;
+	    }
+
+	    const literal = normalizeSimpleBranch(branch);
+	    if (literal && literal.length === 1) {
+	      safeChars.push(literal);
+	      continue;
+	    }
+
+	    combinable = false;
+
+	    if (repeatedExtglobRecursion(branch) > max) {
+	      return { risky: true };
+	    }
+	  }
+
+	  if (sawStarSequence) {
+	    return combinable
+	      ? { risky: true, safeOutput: buildCharClassStar([...new Set(safeChars)]) }
+	      : { risky: true };
+	  }
+
+	  return { risky: false };
+	};
+
+	/**
+	 * Parse the given input string.
+	 * @param {String} input
+	 * @param {Object} options
+	 * @return {Object}
+	 */
+
+	const parse = (input, options) => {
+	  if (typeof input !== 'string') {
+	    throw new TypeError('Expected a string');
+	  }
+
+	  input = REPLACEMENTS[input] || input;
+
+	  const opts = { ...options };
+	  const max = typeof opts.maxLength === 'number' ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+
+	  let len = input.length;
+	  if (len > max) {
+	    throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+	  }
+
+	  const bos = { type: 'bos', value: '', output: opts.prepend || '' };
+	  const tokens = [bos];
+
+	  const capture = opts.capture ? '' : '?:';
+
+	  // create constants based on platform, for windows or posix
+	  const PLATFORM_CHARS = constants.globChars(opts.windows);
+	  const EXTGLOB_CHARS = constants.extglobChars(PLATFORM_CHARS);
+
+	  const {
+	    DOT_LITERAL,
+	    PLUS_LITERAL,
+	    SLASH_LITERAL,
+	    ONE_CHAR,
+	    DOTS_SLASH,
+	    NO_DOT,
+	    NO_DOT_SLASH,
+	    NO_DOTS_SLASH,
+	    QMARK,
+	    QMARK_NO_DOT,
+	    STAR,
+	    START_ANCHOR
+	  } = PLATFORM_CHARS;
+
+	  const globstar = opts => {
+	    return `(${capture}(?:(?!${START_ANCHOR}${opts.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+	  };
+
+	  const nodot = opts.dot ? '' : NO_DOT;
+	  const qmarkNoDot = opts.dot ? QMARK : QMARK_NO_DOT;
+	  let star = opts.bash === true ? globstar(opts) : STAR;
+
+	  if (opts.capture) {
+	    star = `(${star})`;
+	  }
+
+	  // minimatch options support
+	  if (typeof opts.noext === 'boolean') {
+	    opts.noextglob = opts.noext;
+	  }
+
+	  const state = {
+	    input,
+	    index: -1,
+	    start: 0,
+	    dot: opts.dot === true,
+	    consumed: '',
+	    output: '',
+	    prefix: '',
+	    backtrack: false,
+	    negated: false,
+	    brackets: 0,
+	    braces: 0,
+	    parens: 0,
+	    quotes: 0,
+	    globstar: false,
+	    tokens
+	  };
+
+	  input = utils.removePrefix(input, state);
+	  len = input.length;
+
+	  const extglobs = [];
+	  const braces = [];
+	  const stack = [];
+	  let prev = bos;
+	  let value;
+
+	  /**
+	   * Tokenizing helpers
+	   */
+
+	  const eos = () => state.index === len - 1;
+	  const peek = state.peek = (n = 1) => input[state.index + n];
+	  const advance = state.advance = () => input[++state.index] || '';
+	  const remaining = () => input.slice(state.index + 1);
+	  const consume = (value = '', num = 0) => {
+	    state.consumed += value;
+	    state.index += num;
+	  };
+
+	  const append = token => {
+	    state.output += token.output != null ? token.output : token.value;
+	    consume(token.value);
+	  };
+
+	  const negate = () => {
+	    let count = 1;
+
+	    while (peek() === '!' && (peek(2) !== '(' || peek(3) === '?')) {
+	      advance();
+	      state.start++;
+	      count++;
+	    }
+
+	    if (count % 2 === 0) {
+	      return false;
+	    }
+
+	    state.negated = true;
+	    state.start++;
+	    return true;
+	  };
+
+	  const increment = type => {
+	    state[type]++;
+	    stack.push(type);
+	  };
+
+	  const decrement = type => {
+	    state[type]--;
+	    stack.pop();
+	  };
+
+	  /**
+	   * Push tokens onto the tokens array. This helper speeds up
+	   * tokenizing by 1) helping us avoid backtracking as much as possible,
+	   * and 2) helping us avoid creating extra tokens when consecutive
+	   * characters are plain text. This improves performance and simplifies
+	   * lookbehinds.
+	   */
+
+	  const push = tok => {
+	    if (prev.type === 'globstar') {
+	      const isBrace = state.braces > 0 && (tok.type === 'comma' || tok.type === 'brace');
+	      const isExtglob = tok.extglob === true || (extglobs.length && (tok.type === 'pipe' || tok.type === 'paren'));
+
+	      if (tok.type !== 'slash' && tok.type !== 'paren' && !isBrace && !isExtglob) {
+	        state.output = state.output.slice(0, -prev.output.length);
+	        prev.type = 'star';
+	        prev.value = '*';
+	        prev.output = star;
+	        state.output += prev.output;
+	      }
+	    }
+
+	    if (extglobs.length && tok.type !== 'paren') {
+	      extglobs[extglobs.length - 1].inner += tok.value;
+	    }
+
+	    if (tok.value || tok.output) append(tok);
+	    if (prev && prev.type === 'text' && tok.type === 'text') {
+	      prev.output = (prev.output || prev.value) + tok.value;
+	      prev.value += tok.value;
+	      return;
+	    }
+
+	    tok.prev = prev;
+	    tokens.push(tok);
+	    prev = tok;
+	  };
+
+	  const extglobOpen = (type, value) => {
+	    const token = { ...EXTGLOB_CHARS[value], conditions: 1, inner: '' };
+
+	    token.prev = prev;
+	    token.parens = state.parens;
+	    token.output = state.output;
+	    token.startIndex = state.index;
+	    token.tokensIndex = tokens.length;
+	    const output = (opts.capture ? '(' : '') + token.open;
+
+	    increment('parens');
+	    push({ type, value, output: state.output ? '' : ONE_CHAR });
+	    push({ type: 'paren', extglob: true, value: advance(), output });
+	    extglobs.push(token);
+	  };
+
+	  const extglobClose = token => {
+	    const literal = input.slice(token.startIndex, state.index + 1);
+	    const body = input.slice(token.startIndex + 2, state.index);
+	    const analysis = analyzeRepeatedExtglob(body, opts);
+
+	    if ((token.type === 'plus' || token.type === 'star') && analysis.risky) {
+	      const safeOutput = analysis.safeOutput
+	        ? (token.output ? '' : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput)
+	        : undefined;
+	      const open = tokens[token.tokensIndex];
+
+	      open.type = 'text';
+	      open.value = literal;
+	      open.output = safeOutput || utils.escapeRegex(literal);
+
+	      for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
+	        tokens[i].value = '';
+	        tokens[i].output = '';
+	        delete tokens[i].suffix;
+	      }
+
+	      state.output = token.output + open.output;
+	      state.backtrack = true;
+
+	      push({ type: 'paren', extglob: true, value, output: '' });
+	      decrement('parens');
+	      return;
+	    }
+
+	    let output = token.close + (opts.capture ? ')' : '');
+	    let rest;
+
+	    if (token.type === 'negate') {
+	      let extglobStar = star;
+
+	      if (token.inner && token.inner.length > 1 && token.inner.includes('/')) {
+	        extglobStar = globstar(opts);
+	      }
+
+	      if (extglobStar !== star || eos() || /^\)+$/.test(remaining())) {
+	        output = token.close = `)$))${extglobStar}`;
+	      }
+
+	      if (token.inner.includes('*') && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
+	        // Any non-magical string (`.ts`) or even nested expression (`.{ts,tsx}`) can follow after the closing parenthesis.
+	        // In this case, we need to parse the string and use it in the output of the original pattern.
+	        // Suitable patterns: `/!(*.d).ts`, `/!(*.d).{ts,tsx}`, `**/!(*-dbg).@(js)`.
+	        //
+	        // Disabling the `fastpaths` option due to a problem with parsing strings as `.ts` in the pattern like `**/!(*.d).ts`.
+	        const expression = parse(rest, { ...options, fastpaths: false }).output;
+
+	        output = token.close = `)${expression})${extglobStar})`;
+	      }
+
+	      if (token.prev.type === 'bos') {
+	        state.negatedExtglob = true;
+	      }
+	    }
+
+	    push({ type: 'paren', extglob: true, value, output });
+	    decrement('parens');
+	  };
+
+	  /**
+	   * Fast paths
+	   */
+
+	  if (opts.fastpaths !== false && !/(^[*!]|[/()[\]{}"])/.test(input)) {
+	    let backslashes = false;
+
+	    let output = input.replace(REGEX_SPECIAL_CHARS_BACKREF, (m, esc, chars, first, rest, index) => {
+	      if (first === '\\') {
+	        backslashes = true;
+	        return m;
+	      }
+
+	      if (first === '?') {
+	        if (esc) {
+	          return esc + first + (rest ? QMARK.repeat(rest.length) : '');
+	        }
+	        if (index === 0) {
+	          return qmarkNoDot + (rest ? QMARK.repeat(rest.length) : '');
+	        }
+	        return QMARK.repeat(chars.length);
+	      }
+
+	      if (first === '.') {
+	        return DOT_LITERAL.repeat(chars.length);
+	      }
+
+	      if (first === '*') {
+	        if (esc) {
+	          return esc + first + (rest ? star : '');
+	        }
+	        return star;
+	      }
+	      return esc ? m : `\\${m}`;
+	    });
+
+	    if (backslashes === true) {
+	      if (opts.unescape === true) {
+	        output = output.replace(/\\/g, '');
+	      } else {
+	        output = output.replace(/\\+/g, m => {
+	          return m.length % 2 === 0 ? '\\\\' : (m ? '\\' : '');
+	        });
+	      }
+	    }
+
+	    if (output === input && opts.contains === true) {
+	      state.output = input;
+	      return state;
+	    }
+
+	    state.output = utils.wrapOutput(output, state, options);
+	    return state;
+	  }
+
+	  /**
+	   * Tokenize input until we reach end-of-string
+	   */
+
+	  while (!eos()) {
+	    value = advance();
+
+	    if (value === '\u0000') {
+	      continue;
+	    }
+
+	    /**
+	     * Escaped characters
+	     */
+
+	    if (value === '\\') {
+	      const next = peek();
+
+	      if (next === '/' && opts.bash !== true) {
+	        continue;
+	      }
+
+	      if (next === '.' || next === ';') {
+	        continue;
+	      }
+
+	      if (!next) {
+	        value += '\\';
+	        push({ type: 'text', value });
+	        continue;
+	      }
+
+	      // collapse slashes to reduce potential for exploits
+	      const match = /^\\+/.exec(remaining());
+	      let slashes = 0;
+
+	      if (match && match[0].length > 2) {
+	        slashes = match[0].length;
+	        state.index += slashes;
+	        if (slashes % 2 !== 0) {
+	          value += '\\';
+	        }
+	      }
+
+	      if (opts.unescape === true) {
+	        value = advance();
+	      } else {
+	        value += advance();
+	      }
+
+	      if (state.brackets === 0) {
+	        push({ type: 'text', value });
+	        continue;
+	      }
+	    }
+
+	    /**
+	     * If we're inside a regex character class, continue
+	     * until we reach the closing bracket.
+	     */
+
+	    if (state.brackets > 0 && (value !== ']' || prev.value === '[' || prev.value === '[^')) {
+	      if (opts.posix !== false && value === ':') {
+	        const inner = prev.value.slice(1);
+	        if (inner.includes('[')) {
+	          prev.posix = true;
+
+	          if (inner.includes(':')) {
+	            const idx = prev.value.lastIndexOf('[');
+	            const pre = prev.value.slice(0, idx);
+	            const rest = prev.value.slice(idx + 2);
+	            const posix = POSIX_REGEX_SOURCE[rest];
+	            if (posix) {
+	              prev.value = pre + posix;
+	              state.backtrack = true;
+	              advance();
+
+	              if (!bos.output && tokens.indexOf(prev) === 1) {
+	                bos.output = ONE_CHAR;
+	              }
+	              continue;
+	            }
+	          }
+	        }
+	      }
+
+	      if ((value === '[' && peek() !== ':') || (value === '-' && peek() === ']')) {
+	        value = `\\${value}`;
+	      }
+
+	      if (value === ']' && (prev.value === '[' || prev.value === '[^')) {
+	        value = `\\${value}`;
+	      }
+
+	      if (opts.posix === true && value === '!' && prev.value === '[') {
+	        value = '^';
+	      }
+
+	      prev.value += value;
+	      append({ value });
+	      continue;
+	    }
+
+	    /**
+	     * If we're inside a quoted string, continue
+	     * until we reach the closing double quote.
+	     */
+
+	    if (state.quotes === 1 && value !== '"') {
+	      value = utils.escapeRegex(value);
+	      prev.value += value;
+	      append({ value });
+	      continue;
+	    }
+
+	    /**
+	     * Double quotes
+	     */
+
+	    if (value === '"') {
+	      state.quotes = state.quotes === 1 ? 0 : 1;
+	      if (opts.keepQuotes === true) {
+	        push({ type: 'text', value });
+	      }
+	      continue;
+	    }
+
+	    /**
+	     * Parentheses
+	     */
+
+	    if (value === '(') {
+	      increment('parens');
+	      push({ type: 'paren', value });
+	      continue;
+	    }
+
+	    if (value === ')') {
+	      if (state.parens === 0 && opts.strictBrackets === true) {
+	        throw new SyntaxError(syntaxError('opening', '('));
+	      }
+
+	      const extglob = extglobs[extglobs.length - 1];
+	      if (extglob && state.parens === extglob.parens + 1) {
+	        extglobClose(extglobs.pop());
+	        continue;
+	      }
+
+	      push({ type: 'paren', value, output: state.parens ? ')' : '\\)' });
+	      decrement('parens');
+	      continue;
+	    }
+
+	    /**
+	     * Square brackets
+	     */
+
+	    if (value === '[') {
+	      if (opts.nobracket === true || !remaining().includes(']')) {
+	        if (opts.nobracket !== true && opts.strictBrackets === true) {
+	          throw new SyntaxError(syntaxError('closing', ']'));
+	        }
+
+	        value = `\\${value}`;
+	      } else {
+	        increment('brackets');
+	      }
+
+	      push({ type: 'bracket', value });
+	      continue;
+	    }
+
+	    if (value === ']') {
+	      if (opts.nobracket === true || (prev && prev.type === 'bracket' && prev.value.length === 1)) {
+	        push({ type: 'text', value, output: `\\${value}` });
+	        continue;
+	      }
+
+	      if (state.brackets === 0) {
+	        if (opts.strictBrackets === true) {
+	          throw new SyntaxError(syntaxError('opening', '['));
+	        }
+
+	        push({ type: 'text', value, output: `\\${value}` });
+	        continue;
+	      }
+
+	      decrement('brackets');
+
+	      const prevValue = prev.value.slice(1);
+	      if (prev.posix !== true && prevValue[0] === '^' && !prevValue.includes('/')) {
+	        value = `/${value}`;
+	      }
+
+	      prev.value += value;
+	      append({ value });
+
+	      // when literal brackets are explicitly disabled
+	      // assume we should match with a regex character class
+	      if (opts.literalBrackets === false || utils.hasRegexChars(prevValue)) {
+	        continue;
+	      }
+
+	      const escaped = utils.escapeRegex(prev.value);
+	      state.output = state.output.slice(0, -prev.value.length);
+
+	      // when literal brackets are explicitly enabled
+	      // assume we should escape the brackets to match literal characters
+	      if (opts.literalBrackets === true) {
+	        state.output += escaped;
+	        prev.value = escaped;
+	        continue;
+	      }
+
+	      // when the user specifies nothing, try to match both
+	      prev.value = `(${capture}${escaped}|${prev.value})`;
+	      state.output += prev.value;
+	      continue;
+	    }
+
+	    /**
+	     * Braces
+	     */
+
+	    if (value === '{' && opts.nobrace !== true) {
+	      increment('braces');
+
+	      const open = {
+	        type: 'brace',
+	        value,
+	        output: '(',
+	        outputIndex: state.output.length,
+	        tokensIndex: state.tokens.length
+	      };
+
+	      braces.push(open);
+	      push(open);
+	      continue;
+	    }
+
+	    if (value === '}') {
+	      const brace = braces[braces.length - 1];
+
+	      if (opts.nobrace === true || !brace) {
+	        push({ type: 'text', value, output: value });
+	        continue;
+	      }
+
+	      let output = ')';
+
+	      if (brace.dots === true) {
+	        const arr = tokens.slice();
+	        const range = [];
+
+	        for (let i = arr.length - 1; i >= 0; i--) {
+	          tokens.pop();
+	          if (arr[i].type === 'brace') {
+	            break;
+	          }
+	          if (arr[i].type !== 'dots') {
+	            range.unshift(arr[i].value);
+	          }
+	        }
+
+	        output = expandRange(range, opts);
+	        state.backtrack = true;
+	      }
+
+	      if (brace.comma !== true && brace.dots !== true) {
+	        const out = state.output.slice(0, brace.outputIndex);
+	        const toks = state.tokens.slice(brace.tokensIndex);
+	        brace.value = brace.output = '\\{';
+	        value = output = '\\}';
+	        state.output = out;
+	        for (const t of toks) {
+	          state.output += (t.output || t.value);
+	        }
+	      }
+
+	      push({ type: 'brace', value, output });
+	      decrement('braces');
+	      braces.pop();
+	      continue;
+	    }
+
+	    /**
+	     * Pipes
+	     */
+
+	    if (value === '|') {
+	      if (extglobs.length > 0) {
+	        extglobs[extglobs.length - 1].conditions++;
+	      }
+	      push({ type: 'text', value });
+	      continue;
+	    }
+
+	    /**
+	     * Commas
+	     */
+
+	    if (value === ',') {
+	      let output = value;
+
+	      const brace = braces[braces.length - 1];
+	      if (brace && stack[stack.length - 1] === 'braces') {
+	        brace.comma = true;
+	        output = '|';
+	      }
+
+	      push({ type: 'comma', value, output });
+	      continue;
+	    }
+
+	    /**
+	     * Slashes
+	     */
+
+	    if (value === '/') {
+	      // if the beginning of the glob is "./", advance the start
+	      // to the current index, and don't add the "./" characters
+	      // to the state. This greatly simplifies lookbehinds when
+	      // checking for BOS characters like "!" and "." (not "./")
+	      if (prev.type === 'dot' && state.index === state.start + 1) {
+	        state.start = state.index + 1;
+	        state.consumed = '';
+	        state.output = '';
+	        tokens.pop();
+	        prev = bos; // reset "prev" to the first token
+	        continue;
+	      }
+
+	      push({ type: 'slash', value, output: SLASH_LITERAL });
+	      continue;
+	    }
+
+	    /**
+	     * Dots
+	     */
+
+	    if (value === '.') {
+	      if (state.braces > 0 && prev.type === 'dot') {
+	        if (prev.value === '.') prev.output = DOT_LITERAL;
+	        const brace = braces[braces.length - 1];
+	        prev.type = 'dots';
+	        prev.output += value;
+	        prev.value += value;
+	        brace.dots = true;
+	        continue;
+	      }
+
+	      if ((state.braces + state.parens) === 0 && prev.type !== 'bos' && prev.type !== 'slash') {
+	        push({ type: 'text', value, output: DOT_LITERAL });
+	        continue;
+	      }
+
+	      push({ type: 'dot', value, output: DOT_LITERAL });
+	      continue;
+	    }
+
+	    /**
+	     * Question marks
+	     */
+
+	    if (value === '?') {
+	      const isGroup = prev && prev.value === '(';
+	      if (!isGroup && opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
+	        extglobOpen('qmark', value);
+	        continue;
+	      }
+
+	      if (prev && prev.type === 'paren') {
+	        const next = peek();
+	        let output = value;
+
+	        if ((prev.value === '(' && !/[!=<:]/.test(next)) || (next === '<' && !/<([!=]|\w+>)/.test(remaining()))) {
+	          output = `\\${value}`;
+	        }
+
+	        push({ type: 'text', value, output });
+	        continue;
+	      }
+
+	      if (opts.dot !== true && (prev.type === 'slash' || prev.type === 'bos')) {
+	        push({ type: 'qmark', value, output: QMARK_NO_DOT });
+	        continue;
+	      }
+
+	      push({ type: 'qmark', value, output: QMARK });
+	      continue;
+	    }
+
+	    /**
+	     * Exclamation
+	     */
+
+	    if (value === '!') {
+	      if (opts.noextglob !== true && peek() === '(') {
+	        if (peek(2) !== '?' || !/[!=<:]/.test(peek(3))) {
+	          extglobOpen('negate', value);
+	          continue;
+	        }
+	      }
+
+	      if (opts.nonegate !== true && state.index === 0) {
+	        negate();
+	        continue;
+	      }
+	    }
+
+	    /**
+	     * Plus
+	     */
+
+	    if (value === '+') {
+	      if (opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
+	        extglobOpen('plus', value);
+	        continue;
+	      }
+
+	      if ((prev && prev.value === '(') || opts.regex === false) {
+	        push({ type: 'plus', value, output: PLUS_LITERAL });
+	        continue;
+	      }
+
+	      if ((prev && (prev.type === 'bracket' || prev.type === 'paren' || prev.type === 'brace')) || state.parens > 0) {
+	        push({ type: 'plus', value });
+	        continue;
+	      }
+
+	      push({ type: 'plus', value: PLUS_LITERAL });
+	      continue;
+	    }
+
+	    /**
+	     * Plain text
+	     */
+
+	    if (value === '@') {
+	      if (opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
+	        push({ type: 'at', extglob: true, value, output: '' });
+	        continue;
+	      }
+
+	      push({ type: 'text', value });
+	      continue;
+	    }
+
+	    /**
+	     * Plain text
+	     */
+
+	    if (value !== '*') {
+	      if (value === '$' || value === '^') {
+	        value = `\\${value}`;
+	      }
+
+	      const match = REGEX_NON_SPECIAL_CHARS.exec(remaining());
+	      if (match) {
+	        value += match[0];
+	        state.index += match[0].length;
+	      }
+
+	      push({ type: 'text', value });
+	      continue;
+	    }
+
+	    /**
+	     * Stars
+	     */
+
+	    if (prev && (prev.type === 'globstar' || prev.star === true)) {
+	      prev.type = 'star';
+	      prev.star = true;
+	      prev.value += value;
+	      prev.output = star;
+	      state.backtrack = true;
+	      state.globstar = true;
+	      consume(value);
+	      continue;
+	    }
+
+	    let rest = remaining();
+	    if (opts.noextglob !== true && /^\([^?]/.test(rest)) {
+	      extglobOpen('star', value);
+	      continue;
+	    }
+
+	    if (prev.type === 'star') {
+	      if (opts.noglobstar === true) {
+	        consume(value);
+	        continue;
+	      }
+
+	      const prior = prev.prev;
+	      const before = prior.prev;
+	      const isStart = prior.type === 'slash' || prior.type === 'bos';
+	      const afterStar = before && (before.type === 'star' || before.type === 'globstar');
+
+	      if (opts.bash === true && (!isStart || (rest[0] && rest[0] !== '/'))) {
+	        push({ type: 'star', value, output: '' });
+	        continue;
+	      }
+
+	      const isBrace = state.braces > 0 && (prior.type === 'comma' || prior.type === 'brace');
+	      const isExtglob = extglobs.length && (prior.type === 'pipe' || prior.type === 'paren');
+	      if (!isStart && prior.type !== 'paren' && !isBrace && !isExtglob) {
+	        push({ type: 'star', value, output: '' });
+	        continue;
+	      }
+
+	      // strip consecutive `/**/`
+	      while (rest.slice(0, 3) === '/**') {
+	        const after = input[state.index + 4];
+	        if (after && after !== '/') {
+	          break;
+	        }
+	        rest = rest.slice(3);
+	        consume('/**', 3);
+	      }
+
+	      // A globstar followed only by balanced closing parens is at the logical end of patterns like
+	      // `test(/utils/**)` and `test?(/utils/**)`. Treat it as EOS so the trailing `/**` can match its
+	      // parent path, except in negated extglobs where that would change the exclusion semantics.
+	      const isEnd = eos() || (
+	        state.parens > 0
+	        && rest === ')'.repeat(state.parens)
+	        && !extglobs.some(extglob => extglob.type === 'negate')
+	      );
+
+	      if (prior.type === 'bos' && eos()) {
+	        prev.type = 'globstar';
+	        prev.value += value;
+	        prev.output = globstar(opts);
+	        state.output = prev.output;
+	        state.globstar = true;
+	        consume(value);
+	        continue;
+	      }
+
+	      if (prior.type === 'slash' && prior.prev.type !== 'bos' && !afterStar && isEnd) {
+	        state.output = state.output.slice(0, -(prior.output + prev.output).length);
+	        prior.output = `(?:${prior.output}`;
+
+	        prev.type = 'globstar';
+	        prev.output = globstar(opts) + (opts.strictSlashes ? ')' : '|$)');
+	        prev.value += value;
+	        state.globstar = true;
+	        state.output += prior.output + prev.output;
+	        consume(value);
+	        continue;
+	      }
+
+	      if (prior.type === 'slash' && prior.prev.type !== 'bos' && rest[0] === '/') {
+	        const end = rest[1] !== void 0 ? '|$' : '';
+
+	        state.output = state.output.slice(0, -(prior.output + prev.output).length);
+	        prior.output = `(?:${prior.output}`;
+
+	        prev.type = 'globstar';
+	        prev.output = `${globstar(opts)}${SLASH_LITERAL}|${SLASH_LITERAL}${end})`;
+	        prev.value += value;
+
+	        state.output += prior.output + prev.output;
+	        state.globstar = true;
+
+	        consume(value + advance());
+
+	        push({ type: 'slash', value: '/', output: '' });
+	        continue;
+	      }
+
+	      if (prior.type === 'bos' && rest[0] === '/') {
+	        prev.type = 'globstar';
+	        prev.value += value;
+	        prev.output = `(?:^|${SLASH_LITERAL}|${globstar(opts)}${SLASH_LITERAL})`;
+	        state.output = prev.output;
+	        state.globstar = true;
+	        consume(value + advance());
+	        push({ type: 'slash', value: '/', output: '' });
+	        continue;
+	      }
+
+	      // remove single star from output
+	      state.output = state.output.slice(0, -prev.output.length);
+
+	      // reset previous token to globstar
+	      prev.type = 'globstar';
+	      prev.output = globstar(opts);
+	      prev.value += value;
+
+	      // reset output with globstar
+	      state.output += prev.output;
+	      state.globstar = true;
+	      consume(value);
+	      continue;
+	    }
+
+	    const token = { type: 'star', value, output: star };
+
+	    if (opts.bash === true) {
+	      token.output = '.*?';
+	      if (prev.type === 'bos' || prev.type === 'slash') {
+	        token.output = nodot + token.output;
+	      }
+	      push(token);
+	      continue;
+	    }
+
+	    if (prev && (prev.type === 'bracket' || prev.type === 'paren') && opts.regex === true) {
+	      token.output = value;
+	      push(token);
+	      continue;
+	    }
+
+	    if (state.index === state.start || prev.type === 'slash' || prev.type === 'dot') {
+	      if (prev.type === 'dot') {
+	        state.output += NO_DOT_SLASH;
+	        prev.output += NO_DOT_SLASH;
+
+	      } else if (opts.dot === true) {
+	        state.output += NO_DOTS_SLASH;
+	        prev.output += NO_DOTS_SLASH;
+
+	      } else {
+	        state.output += nodot;
+	        prev.output += nodot;
+	      }
+
+	      if (peek() !== '*') {
+	        state.output += ONE_CHAR;
+	        prev.output += ONE_CHAR;
+	      }
+	    }
+
+	    push(token);
+	  }
+
+	  while (state.brackets > 0) {
+	    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', ']'));
+	    state.output = utils.escapeLast(state.output, '[');
+	    decrement('brackets');
+	  }
+
+	  while (state.parens > 0) {
+	    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', ')'));
+	    state.output = utils.escapeLast(state.output, '(');
+	    decrement('parens');
+	  }
+
+	  while (state.braces > 0) {
+	    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', '}'));
+	    state.output = utils.escapeLast(state.output, '{');
+	    decrement('braces');
+	  }
+
+	  if (opts.strictSlashes !== true && (prev.type === 'star' || prev.type === 'bracket')) {
+	    push({ type: 'maybe_slash', value: '', output: `${SLASH_LITERAL}?` });
+	  }
+
+	  // rebuild the output if we had to backtrack at any point
+	  if (state.backtrack === true) {
+	    state.output = '';
+
+	    for (const token of state.tokens) {
+	      state.output += token.output != null ? token.output : token.value;
+
+	      if (token.suffix) {
+	        state.output += token.suffix;
+	      }
+	    }
+	  }
+
+	  return state;
+	};
+
+	/**
+	 * Fast paths for creating regular expressions for common glob patterns.
+	 * This can significantly speed up processing and has very little downside
+	 * impact when none of the fast paths match.
+	 */
+
+	parse.fastpaths = (input, options) => {
+	  const opts = { ...options };
+	  const max = typeof opts.maxLength === 'number' ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+	  const len = input.length;
+	  if (len > max) {
+	    throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+	  }
+
+	  input = REPLACEMENTS[input] || input;
+
+	  // create constants based on platform, for windows or posix
+	  const {
+	    DOT_LITERAL,
+	    SLASH_LITERAL,
+	    ONE_CHAR,
+	    DOTS_SLASH,
+	    NO_DOT,
+	    NO_DOTS,
+	    NO_DOTS_SLASH,
+	    STAR,
+	    START_ANCHOR
+	  } = constants.globChars(opts.windows);
+
+	  const nodot = opts.dot ? NO_DOTS : NO_DOT;
+	  const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
+	  const capture = opts.capture ? '' : '?:';
+	  const state = { negated: false, prefix: '' };
+	  let star = opts.bash === true ? '.*?' : STAR;
+
+	  if (opts.capture) {
+	    star = `(${star})`;
+	  }
+
+	  const globstar = opts => {
+	    if (opts.noglobstar === true) return star;
+	    return `(${capture}(?:(?!${START_ANCHOR}${opts.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+	  };
+
+	  const create = str => {
+	    switch (str) {
+	      case '*':
+	        return `${nodot}${ONE_CHAR}${star}`;
+
+	      case '.*':
+	        return `${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+	      case '*.*':
+	        return `${nodot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+	      case '*/*':
+	        return `${nodot}${star}${SLASH_LITERAL}${ONE_CHAR}${slashDot}${star}`;
+
+	      case '**':
+	        return nodot + globstar(opts);
+
+	      case '**/*':
+	        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${ONE_CHAR}${star}`;
+
+	      case '**/*.*':
+	        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+	      case '**/.*':
+	        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+	      default: {
+	        const match = /^(.*?)\.(\w+)$/.exec(str);
+	        if (!match) return;
+
+	        const source = create(match[1]);
+	        if (!source) return;
+
+	        return source + DOT_LITERAL + match[2];
+	      }
+	    }
+	  };
+
+	  const output = utils.removePrefix(input, state);
+	  let source = create(output);
+
+	  if (source && opts.strictSlashes !== true) {
+	    source += `${SLASH_LITERAL}?`;
+	  }
+
+	  return source;
+	};
+
+	parse_1 = parse;
+	return parse_1;
+}
+
+var picomatch_1$1;
+var hasRequiredPicomatch$1;
+
+function requirePicomatch$1 () {
+	if (hasRequiredPicomatch$1) return picomatch_1$1;
+	hasRequiredPicomatch$1 = 1;
+
+	const scan = /*@__PURE__*/ requireScan();
+	const parse = /*@__PURE__*/ requireParse$1();
+	const utils = /*@__PURE__*/ requireUtils$1();
+	const constants = /*@__PURE__*/ requireConstants$5();
+	const isObject = val => val && typeof val === 'object' && !Array.isArray(val);
+
+	/**
+	 * Creates a matcher function from one or more glob patterns. The
+	 * returned function takes a string to match as its first argument,
+	 * and returns true if the string is a match. The returned matcher
+	 * function also takes a boolean as the second argument that, when true,
+	 * returns an object with additional information.
+	 *
+	 * ```js
+	 * const picomatch = require('picomatch');
+	 * // picomatch(glob[, options]);
+	 *
+	 * const isMatch = picomatch('*.!(*a)');
+	 * console.log(isMatch('a.a')); //=> false
+	 * console.log(isMatch('a.b')); //=> true
+	 *
+	 * // For environments without `node.js`, `picomatch/posix` provides you a dependency-free matcher, without automatic OS detection.
+	 * const picomatch = require('picomatch/posix');
+	 * // the same API, defaulting to posix paths
+	 * const isMatch = picomatch('a/*');
+	 * console.log(isMatch('a\\b')); //=> false
+	 * console.log(isMatch('a/b')); //=> true
+	 *
+	 * // you can still configure the matcher function to accept windows paths
+	 * const isMatch = picomatch('a/*', { options: windows });
+	 * console.log(isMatch('a\\b')); //=> true
+	 * console.log(isMatch('a/b')); //=> true
+	 * ```
+	 * @name picomatch
+	 * @param {String|Array} `globs` One or more glob patterns.
+	 * @param {Object=} `options`
+	 * @return {Function=} Returns a matcher function.
+	 * @api public
+	 */
+
+	const picomatch = (glob, options, returnState = false) => {
+	  if (Array.isArray(glob)) {
+	    const fns = glob.map(input => picomatch(input, options, returnState));
+	    const arrayMatcher = str => {
+	      for (const isMatch of fns) {
+	        const state = isMatch(str);
+	        if (state) return state;
+	      }
+	      return false;
+	    };
+	    return arrayMatcher;
+	  }
+
+	  const isState = isObject(glob) && glob.tokens && glob.input;
+
+	  if (glob === '' || (typeof glob !== 'string' && !isState)) {
+	    throw new TypeError('Expected pattern to be a non-empty string');
+	  }
+
+	  const opts = options || {};
+	  const posix = opts.windows;
+	  const regex = isState
+	    ? picomatch.compileRe(glob, options)
+	    : picomatch.makeRe(glob, options, false, true);
+
+	  const state = regex.state;
+	  delete regex.state;
+
+	  let isIgnored = () => false;
+	  if (opts.ignore) {
+	    const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
+	    isIgnored = picomatch(opts.ignore, ignoreOpts, returnState);
+	  }
+
+	  const matcher = (input, returnObject = false) => {
+	    const { isMatch, match, output } = picomatch.test(input, regex, options, { glob, posix });
+	    const result = { glob, state, regex, posix, input, output, match, isMatch };
+
+	    if (typeof opts.onResult === 'function') {
+	      opts.onResult(result);
+	    }
+
+	    if (isMatch === false) {
+	      result.isMatch = false;
+	      return returnObject ? result : false;
+	    }
+
+	    if (isIgnored(input)) {
+	      if (typeof opts.onIgnore === 'function') {
+	        opts.onIgnore(result);
+	      }
+	      result.isMatch = false;
+	      return returnObject ? result : false;
+	    }
+
+	    if (typeof opts.onMatch === 'function') {
+	      opts.onMatch(result);
+	    }
+	    return returnObject ? result : true;
+	  };
+
+	  if (returnState) {
+	    matcher.state = state;
+	  }
+
+	  return matcher;
+	};
+
+	/**
+	 * Test `input` with the given `regex`. This is used by the main
+	 * `picomatch()` function to test the input string.
+	 *
+	 * ```js
+	 * const picomatch = require('picomatch');
+	 * // picomatch.test(input, regex[, options]);
+	 *
+	 * console.log(picomatch.test('foo/bar', /^(?:([^/]*?)\/([^/]*?))$/));
+	 * // { isMatch: true, match: [ 'foo/', 'foo', 'bar' ], output: 'foo/bar' }
+	 * ```
+	 * @param {String} `input` String to test.
+	 * @param {RegExp} `regex`
+	 * @return {Object} Returns an object with matching info.
+	 * @api public
+	 */
+
+	picomatch.test = (input, regex, options, { glob, posix } = {}) => {
+	  if (typeof input !== 'string') {
+	    throw new TypeError('Expected input to be a string');
+	  }
+
+	  if (input === '') {
+	    return { isMatch: false, output: '' };
+	  }
+
+	  const opts = options || {};
+	  const format = opts.format || (posix ? utils.toPosixSlashes : null);
+	  let match = input === glob;
+	  let output = (match && format) ? format(input) : input;
+
+	  if (match === false) {
+	    output = format ? format(input) : input;
+	    match = output === glob;
+	  }
+
+	  if (match === false || opts.capture === true) {
+	    if (opts.matchBase === true || opts.basename === true) {
+	      match = picomatch.matchBase(input, regex, options, posix);
+	    } else {
+	      match = regex.exec(output);
+	    }
+	  }
+
+	  return { isMatch: Boolean(match), match, output };
+	};
+
+	/**
+	 * Match the basename of a filepath.
+	 *
+	 * ```js
+	 * const picomatch = require('picomatch');
+	 * // picomatch.matchBase(input, glob[, options]);
+	 * console.log(picomatch.matchBase('foo/bar.js', '*.js'); // true
+	 * ```
+	 * @param {String} `input` String to test.
+	 * @param {RegExp|String} `glob` Glob pattern or regex created by [.makeRe](#makeRe).
+	 * @return {Boolean}
+	 * @api public
+	 */
+
+	picomatch.matchBase = (input, glob, options, posix = options && options.windows) => {
+	  const regex = glob instanceof RegExp ? glob : picomatch.makeRe(glob, options);
+	  return regex.test(utils.basename(input, { windows: posix }));
+	};
+
+	/**
+	 * Returns true if **any** of the given glob `patterns` match the specified `string`.
+	 *
+	 * ```js
+	 * const picomatch = require('picomatch');
+	 * // picomatch.isMatch(string, patterns[, options]);
+	 *
+	 * console.log(picomatch.isMatch('a.a', ['b.*', '*.a'])); //=> true
+	 * console.log(picomatch.isMatch('a.a', 'b.*')); //=> false
+	 * ```
+	 * @param {String|Array} str The string to test.
+	 * @param {String|Array} patterns One or more glob patterns to use for matching.
+	 * @param {Object} [options] See available [options](#options).
+	 * @return {Boolean} Returns true if any patterns match `str`
+	 * @api public
+	 */
+
+	picomatch.isMatch = (str, patterns, options) => picomatch(patterns, options)(str);
+
+	/**
+	 * Parse a glob pattern to create the source string for a regular
+	 * expression.
+	 *
+	 * ```js
+	 * const picomatch = require('picomatch');
+	 * const result = picomatch.parse(pattern[, options]);
+	 * ```
+	 * @param {String} `pattern`
+	 * @param {Object} `options`
+	 * @return {Object} Returns an object with useful properties and output to be used as a regex source string.
+	 * @api public
+	 */
+
+	picomatch.parse = (pattern, options) => {
+	  if (Array.isArray(pattern)) return pattern.map(p => picomatch.parse(p, options));
+	  return parse(pattern, { ...options, fastpaths: false });
+	};
+
+	/**
+	 * Scan a glob pattern to separate the pattern into segments.
+	 *
+	 * ```js
+	 * const picomatch = require('picomatch');
+	 * // picomatch.scan(input[, options]);
+	 *
+	 * const result = picomatch.scan('!./foo/*.js');
+	 * console.log(result);
+	 * { prefix: '!./',
+	 *   input: '!./foo/*.js',
+	 *   start: 3,
+	 *   base: 'foo',
+	 *   glob: '*.js',
+	 *   isBrace: false,
+	 *   isBracket: false,
+	 *   isGlob: true,
+	 *   isExtglob: false,
+	 *   isGlobstar: false,
+	 *   negated: true }
+	 * ```
+	 * @param {String} `input` Glob pattern to scan.
+	 * @param {Object} `options`
+	 * @return {Object} Returns an object with
+	 * @api public
+	 */
+
+	picomatch.scan = (input, options) => scan(input, options);
+
+	/**
+	 * Compile a regular expression from the `state` object returned by the
+	 * [parse()](#parse) method.
+	 *
+	 * ```js
+	 * const picomatch = require('picomatch');
+	 * const state = picomatch.parse('*.js');
+	 * // picomatch.compileRe(state[, options]);
+	 *
+	 * console.log(picomatch.compileRe(state));
+	 * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
+	 * ```
+	 * @param {Object} `state`
+	 * @param {Object} `options`
+	 * @param {Boolean} `returnOutput` Intended for implementors, this argument allows you to return the raw output from the parser.
+	 * @param {Boolean} `returnState` Adds the state to a `state` property on the returned regex. Useful for implementors and debugging.
+	 * @return {RegExp}
+	 * @api public
+	 */
+
+	picomatch.compileRe = (state, options, returnOutput = false, returnState = false) => {
+	  if (returnOutput === true) {
+	    return state.output;
+	  }
+
+	  const opts = options || {};
+	  const prepend = opts.contains ? '' : '^';
+	  const append = opts.contains ? '' : '$';
+
+	  let source = `${prepend}(?:${state.output})${append}`;
+	  if (state && state.negated === true) {
+	    source = `^(?!${source}).*$`;
+	  }
+
+	  const regex = picomatch.toRegex(source, options);
+	  if (returnState === true) {
+	    regex.state = state;
+	  }
+
+	  return regex;
+	};
+
+	/**
+	 * Create a regular expression from a parsed glob pattern.
+	 *
+	 * ```js
+	 * const picomatch = require('picomatch');
+	 * // picomatch.makeRe(state[, options]);
+	 *
+	 * const result = picomatch.makeRe('*.js');
+	 * console.log(result);
+	 * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
+	 * ```
+	 * @param {String} `state` The object returned from the `.parse` method.
+	 * @param {Object} `options`
+	 * @param {Boolean} `returnOutput` Implementors may use this argument to return the compiled output, instead of a regular expression. This is not exposed on the options to prevent end-users from mutating the result.
+	 * @param {Boolean} `returnState` Implementors may use this argument to return the state from the parsed glob with the returned regular expression.
+	 * @return {RegExp} Returns a regex created from the given pattern.
+	 * @api public
+	 */
+
+	picomatch.makeRe = (input, options = {}, returnOutput = false, returnState = false) => {
+	  if (!input || typeof input !== 'string') {
+	    throw new TypeError('Expected a non-empty string');
+	  }
+
+	  let parsed = { negated: false, fastpaths: true };
+
+	  if (options.fastpaths !== false && (input[0] === '.' || input[0] === '*')) {
+	    parsed.output = parse.fastpaths(input, options);
+	  }
+
+	  if (!parsed.output) {
+	    parsed = parse(input, options);
+	  }
+
+	  return picomatch.compileRe(parsed, options, returnOutput, returnState);
+	};
+
+	/**
+	 * Create a regular expression from the given regex source string.
+	 *
+	 * ```js
+	 * const picomatch = require('picomatch');
+	 * // picomatch.toRegex(source[, options]);
+	 *
+	 * const { output } = picomatch.parse('*.js');
+	 * console.log(picomatch.toRegex(output));
+	 * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
+	 * ```
+	 * @param {String} `source` Regular expression source string.
+	 * @param {Object} `options`
+	 * @return {RegExp}
+	 * @api public
+	 */
+
+	picomatch.toRegex = (source, options) => {
+	  try {
+	    const opts = options || {};
+	    return new RegExp(source, opts.flags || (opts.nocase ? 'i' : ''));
+	  } catch (err) {
+	    if (options && options.debug === true) throw err;
+	    return /$^/;
+	  }
+	};
+
+	/**
+	 * Picomatch constants.
+	 * @return {Object}
+	 */
+
+	picomatch.constants = constants;
+
+	/**
+	 * Expose "picomatch"
+	 */
+
+	picomatch_1$1 = picomatch;
+	return picomatch_1$1;
+}
+
+var picomatch_1;
+var hasRequiredPicomatch;
+
+function requirePicomatch () {
+	if (hasRequiredPicomatch) return picomatch_1;
+	hasRequiredPicomatch = 1;
+
+	const pico = /*@__PURE__*/ requirePicomatch$1();
+	const utils = /*@__PURE__*/ requireUtils$1();
+
+	function picomatch(glob, options, returnState = false) {
+	  // default to os.platform()
+	  if (options && (options.windows === null || options.windows === undefined)) {
+	    // don't mutate the original options object
+	    options = { ...options, windows: utils.isWindows() };
+	  }
+
+	  return pico(glob, options, returnState);
+	}
+
+	Object.assign(picomatch, pico);
+	picomatch_1 = picomatch;
+	return picomatch_1;
+}
+
+var picomatchExports = /*@__PURE__*/ requirePicomatch();
+var picomatch = /*@__PURE__*/getDefaultExportFromCjs(picomatchExports);
+
+/** Starting, readying or stopping a launched deployment failed (src/launch). */
+class LaunchError extends GateError {
+}
+
+/**
+ * The few git operations launching needs, each an argument array (never a shell): resolve a
+ * commit, fetch it into a shallow checkout, add and remove a worktree, list blob digests.
+ */
+function git(cwd, args, env = process.env) {
+    return new Promise((resolve, reject) => {
+        execFile('git', args, 
+        // No prompt for credentials in a job: a fetch that needs them fails instead of hanging.
+        { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' }, maxBuffer: 64 * 1024 * 1024, timeout: 600_000 }, (error, stdout, stderr) => {
+            if (error) {
+                const message = (stderr || error.message).trim().split('\n').slice(-3).join(' ');
+                reject(new LaunchError('launch.git', `git ${args[0]} failed: ${message}`, { file: cwd, value: args.join(' ') }));
+            }
+            else
+                resolve({ stdout, stderr });
+        });
+    });
+}
+/** The top of the work tree holding `dir`. */
+async function repositoryRoot(dir, env) {
+    try {
+        return (await git(dir, ['rev-parse', '--show-toplevel'], env)).stdout.trim();
+    }
+    catch {
+        throw new LaunchError('launch.not_a_repository', `${dir} is not inside a git work tree; launching from a checkout needs one`, {
+            file: dir
+        });
+    }
+}
+/**
+ * The full SHA of `ref`, fetching it from `origin` when the checkout lacks it (actions/checkout
+ * fetches one commit by default, so the pull request's base is usually absent).
+ */
+async function resolveCommit(root, ref, env, log) {
+    const local = await tryResolve(root, ref, env);
+    if (local)
+        return local;
+    const shallow = (await git(root, ['rev-parse', '--is-shallow-repository'], env)).stdout.trim() === 'true';
+    log?.(`fetching ${ref} from origin (${shallow ? 'shallow checkout' : 'not in this clone'})`);
+    try {
+        await git(root, ['fetch', '--no-tags', '--no-recurse-submodules', ...(shallow ? ['--depth=1'] : []), 'origin', ref], env);
+    }
+    catch (error) {
+        throw new LaunchError('launch.fetch', `cannot find commit ${ref} locally and fetching it from origin failed: ${error.message}`, {
+            value: ref
+        });
+    }
+    const fetched = (await tryResolve(root, ref, env)) ?? (await tryResolve(root, 'FETCH_HEAD', env));
+    if (!fetched)
+        throw new LaunchError('launch.fetch', `commit ${ref} is still missing after fetching it`, { value: ref });
+    return fetched;
+}
+async function tryResolve(root, ref, env) {
+    try {
+        return (await git(root, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], env)).stdout.trim() || null;
+    }
+    catch {
+        return null;
+    }
+}
+
+/**
+ * `fingerprint_paths`: the digests of the files they select at the base commit join the
+ * fingerprint, so an archived baseline is reused only while the baseline's serving files are
+ * unchanged. The digest is git's blob id (a hash of the content), read from the commit itself,
+ * not the work tree: what the pull request did to those files does not matter, the base does.
+ */
+async function pathDigests(root, commit, globs, env) {
+    if (globs.length === 0)
+        return {};
+    const matches = picomatch(globs, { dot: true });
+    const { stdout } = await git(root, ['ls-tree', '-r', '-z', '--full-tree', commit], env);
+    const digests = {};
+    for (const record of stdout.split('\0')) {
+        // <mode> SP <type> SP <object> TAB <path>
+        const tab = record.indexOf('\t');
+        if (tab < 0)
+            continue;
+        const [, type, object] = record.slice(0, tab).split(' ');
+        const path = record.slice(tab + 1);
+        if ((type === 'blob' || type === 'commit') && matches(path))
+            digests[path] = object;
+    }
+    return digests;
+}
+
+/**
+ * The gate set's fingerprint, the one `plan` shows, `run` and the action record and archived
+ * baselines are looked up by: the gate file's (config/fingerprint.ts), joined, when
+ * `fingerprint_paths` select files, by those files' digests at the base commit (`baseRef`, HEAD
+ * when null). A glob that selects nothing is an error: a typo there would silently leave the
+ * serving files out and reuse a stale baseline.
+ */
+async function gateFingerprint(config, cwd, baseRef, env) {
+    const globs = config.launch?.fingerprintPaths ?? [];
+    if (globs.length === 0)
+        return fingerprint(config);
+    const root = await repositoryRoot(cwd, env);
+    const commit = await resolveCommit(root, baseRef ?? 'HEAD', env);
+    const digests = await pathDigests(root, commit, globs, env);
+    globs.forEach((glob, i) => {
+        const matches = picomatch(glob, { dot: true });
+        if (!Object.keys(digests).some(path => matches(path))) {
+            throw new ConfigError('config.fingerprint_paths', `fingerprint_paths[${i}] matches no file at commit ${commit.slice(0, 12)}`, {
+                file: config.source,
+                field: `fingerprint_paths[${i}]`,
+                value: glob
+            });
+        }
+    });
+    return fingerprint(config, { pathDigests: digests });
+}
+
+/**
+ * The weights file a launched server was started with, by content: llama.cpp's server (and other
+ * single-file engines) take `--model FILE` / `-m FILE`, and two quantizations of one model are
+ * told apart by the file, not by the served name. When that argument names a regular file (read
+ * from the launch directory), its size and sha256 are recorded in the launch manifest and shown
+ * in the report's Weights row. A directory or a hub id (vLLM's `--model`) records nothing.
+ * Information only: a file that cannot be read is recorded with its error, never a gate error.
+ */
+/** Above this, hashing would hold the gate up for minutes; the size alone is recorded. */
+const MAX_HASHED_BYTES = 32 * 1024 ** 3;
+/** The value of `--model`, `--model=` or `-m` in a launch command, or null. */
+function modelArgument(command) {
+    for (let i = 1; i < command.length; i++) {
+        const arg = command[i];
+        if ((arg === '--model' || arg === '-m') && i + 1 < command.length)
+            return command[i + 1];
+        if (arg.startsWith('--model='))
+            return arg.slice('--model='.length);
+    }
+    return null;
+}
+async function weightsIdentity(command, cwd, maxBytes = MAX_HASHED_BYTES) {
+    const file = modelArgument(command);
+    if (!file)
+        return null;
+    const path = resolve(cwd, file);
+    let info;
+    try {
+        info = await stat(path);
+    }
+    catch {
+        return null; // a hub id or a path inside a container: nothing on this machine to hash
+    }
+    if (!info.isFile())
+        return null;
+    if (info.size > maxBytes)
+        return { file, bytes: info.size, sha256: null, error: `larger than ${maxBytes} bytes: not hashed` };
+    try {
+        const hash = createHash('sha256');
+        for await (const chunk of createReadStream(path))
+            hash.update(chunk);
+        return { file, bytes: info.size, sha256: hash.digest('hex'), error: null };
+    }
+    catch (error) {
+        return { file, bytes: info.size, sha256: null, error: error.message };
+    }
+}
+
+/**
+ * Masks secrets in the server's log lines before they are written: a server that prints its
+ * configuration (vLLM does, with --api-key) must not put the key into the evidence artifact.
+ * Secrets are the deployments' API keys and the values of environment variables whose names
+ * say they are secret (HF_TOKEN, OPENAI_API_KEY, ...), whether inherited or set by the gate file.
+ */
+const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH)/i;
+/** Shorter values would mask ordinary words. */
+const MIN_SECRET_LENGTH = 4;
+function secretValues(env, extra = []) {
+    const values = Object.entries(env)
+        .filter(([name, value]) => SECRET_NAME.test(name) && typeof value === 'string')
+        .map(([, value]) => value);
+    return [...new Set([...values, ...extra.filter((v) => typeof v === 'string')])]
+        .filter(value => value.length >= MIN_SECRET_LENGTH)
+        .sort((a, b) => b.length - a.length); // a longer secret containing a shorter one is masked whole
+}
+function masker(secrets) {
+    if (secrets.length === 0)
+        return line => line;
+    return line => secrets.reduce((text, secret) => text.split(secret).join('***'), line);
+}
+
+/**
+ * @param at the key path for messages, e.g. `deployments.baseline.launch.command[5]`
+ * @param source the gate file, for messages
+ */
+function expandTemplate(text, env, at, source) {
+    let out = '';
+    const used = [];
+    for (let i = 0; i < text.length; i++) {
+        const char = text[i];
+        if (char !== '$') {
+            out += char;
+            continue;
+        }
+        if (text[i + 1] === '$') {
+            out += '$';
+            i++;
+            continue;
+        }
+        if (text[i + 1] !== '{') {
+            out += char;
+            continue;
+        }
+        const end = text.indexOf('}', i + 2);
+        const name = end < 0 ? '' : text.slice(i + 2, end);
+        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+            throw new ConfigError('launch.template', `${at} has a malformed variable reference; write \${NAME} (or $$ for a literal $)`, {
+                file: source,
+                field: at,
+                value: text
+            });
+        }
+        const value = env[name];
+        if (value === undefined) {
+            throw new ConfigError('launch.variable_missing', `${at} uses \${${name}}, which is not set in the environment`, {
+                file: source,
+                field: at,
+                value: name
+            });
+        }
+        out += value;
+        used.push(name);
+        i = end;
+    }
+    return { text: out, used };
+}
+/**
+ * Expands a side's launch. Throws the first missing or malformed variable (a ConfigError naming
+ * its key path). `secrets`: the deployments' API keys and URL credentials.
+ */
+function expandLaunch(spec, env, source, secrets = []) {
+    const expand = (text, at) => expandTemplate(text, env, at, source).text;
+    const extraEnv = Object.fromEntries(Object.entries(spec.env).map(([name, value]) => [name, expand(value, `${spec.field}.env.${name}`)]));
+    return {
+        command: spec.command.map((arg, i) => expand(arg, `${spec.field}.command[${i}]`)),
+        extraEnv,
+        stopCommand: spec.stopCommand?.map((arg, i) => expand(arg, `${spec.field}.stop_command[${i}]`)) ?? null,
+        mask: masker(secretValues({ ...env, ...extraEnv }, secrets))
+    };
 }
 
 var undici = {exports: {}};
@@ -1097,12 +3970,12 @@ function requireErrors () {
 	return errors;
 }
 
-var constants$5;
-var hasRequiredConstants$5;
+var constants$4;
+var hasRequiredConstants$4;
 
-function requireConstants$5 () {
-	if (hasRequiredConstants$5) return constants$5;
-	hasRequiredConstants$5 = 1;
+function requireConstants$4 () {
+	if (hasRequiredConstants$4) return constants$4;
+	hasRequiredConstants$4 = 1;
 
 	/**
 	 * @see https://developer.mozilla.org/docs/Web/HTTP/Headers
@@ -1240,12 +4113,12 @@ function requireConstants$5 () {
 	    lowerCasedKey;
 	}
 
-	constants$5 = {
+	constants$4 = {
 	  wellknownHeaderNames,
 	  headerNameLowerCasedRecord,
 	  getHeaderNameAsBuffer
 	};
-	return constants$5;
+	return constants$4;
 }
 
 var tree_1;
@@ -1258,7 +4131,7 @@ function requireTree () {
 	const {
 	  wellknownHeaderNames,
 	  headerNameLowerCasedRecord
-	} = requireConstants$5();
+	} = requireConstants$4();
 
 	class TstNode {
 	  /** @type {any} */
@@ -1432,7 +4305,7 @@ function requireUtil$5 () {
 	const { EventEmitter: EE } = require$$0;
 	const timers = requireTimers();
 	const { InvalidArgumentError, ConnectTimeoutError } = requireErrors();
-	const { headerNameLowerCasedRecord } = requireConstants$5();
+	const { headerNameLowerCasedRecord } = requireConstants$4();
 	const { tree } = requireTree();
 
 	const [nodeMajor, nodeMinor] = process.versions.node.split('.', 2).map(v => Number(v));
@@ -2741,7 +5614,7 @@ function requireRequest$1 () {
 	  getProtocolFromUrlString
 	} = requireUtil$5();
 	const { channels } = requireDiagnostics();
-	const { headerNameLowerCasedRecord } = requireConstants$5();
+	const { headerNameLowerCasedRecord } = requireConstants$4();
 
 	// Verifies that a given path is valid does not contain control chars \x00 to \x20
 	const invalidPathRegex = /[^\u0021-\u00ff]/;
@@ -3859,17 +6732,17 @@ function requireConnect () {
 	return connect$1;
 }
 
-var constants$4 = {};
+var constants$3 = {};
 
-var utils$1 = {};
+var utils = {};
 
-var hasRequiredUtils$1;
+var hasRequiredUtils;
 
-function requireUtils$1 () {
-	if (hasRequiredUtils$1) return utils$1;
-	hasRequiredUtils$1 = 1;
-	Object.defineProperty(utils$1, "__esModule", { value: true });
-	utils$1.enumToMap = enumToMap;
+function requireUtils () {
+	if (hasRequiredUtils) return utils;
+	hasRequiredUtils = 1;
+	Object.defineProperty(utils, "__esModule", { value: true });
+	utils.enumToMap = enumToMap;
 	function enumToMap(obj, filter = [], exceptions = []) {
 	    const emptyFilter = (filter?.length ?? 0) === 0;
 	    const emptyExceptions = (exceptions?.length ?? 0) === 0;
@@ -3879,18 +6752,18 @@ function requireUtils$1 () {
 	            (emptyExceptions || !exceptions.includes(value)));
 	    }));
 	}
-	return utils$1;
+	return utils;
 }
 
-var hasRequiredConstants$4;
+var hasRequiredConstants$3;
 
-function requireConstants$4 () {
-	if (hasRequiredConstants$4) return constants$4;
-	hasRequiredConstants$4 = 1;
+function requireConstants$3 () {
+	if (hasRequiredConstants$3) return constants$3;
+	hasRequiredConstants$3 = 1;
 	(function (exports) {
 		Object.defineProperty(exports, "__esModule", { value: true });
 		exports.SPECIAL_HEADERS = exports.MINOR = exports.MAJOR = exports.HTAB_SP_VCHAR_OBS_TEXT = exports.QUOTED_STRING = exports.CONNECTION_TOKEN_CHARS = exports.HEADER_CHARS = exports.TOKEN = exports.HEX = exports.URL_CHAR = exports.USERINFO_CHARS = exports.MARK = exports.ALPHANUM = exports.NUM = exports.HEX_MAP = exports.NUM_MAP = exports.ALPHA = exports.STATUSES_HTTP = exports.H_METHOD_MAP = exports.METHOD_MAP = exports.METHODS_RTSP = exports.METHODS_ICE = exports.METHODS_HTTP = exports.HEADER_STATE = exports.FINISH = exports.STATUSES = exports.METHODS = exports.LENIENT_FLAGS = exports.FLAGS = exports.TYPE = exports.ERROR = void 0;
-		const utils_1 = requireUtils$1();
+		const utils_1 = requireUtils();
 		// Emums
 		exports.ERROR = {
 		    OK: 0,
@@ -4418,8 +7291,8 @@ function requireConstants$4 () {
 		    H_METHOD_MAP: exports.H_METHOD_MAP,
 		    STATUSES_HTTP: exports.STATUSES_HTTP,
 		}; 
-	} (constants$4));
-	return constants$4;
+	} (constants$3));
+	return constants$3;
 }
 
 var llhttpWasm = {exports: {}};
@@ -4478,12 +7351,12 @@ function requireLlhttp_simdWasm () {
 	return llhttp_simdWasm.exports;
 }
 
-var constants$3;
-var hasRequiredConstants$3;
+var constants$2;
+var hasRequiredConstants$2;
 
-function requireConstants$3 () {
-	if (hasRequiredConstants$3) return constants$3;
-	hasRequiredConstants$3 = 1;
+function requireConstants$2 () {
+	if (hasRequiredConstants$2) return constants$2;
+	hasRequiredConstants$2 = 1;
 
 	const corsSafeListedMethods = /** @type {const} */ (['GET', 'HEAD', 'POST']);
 	const corsSafeListedMethodsSet = new Set(corsSafeListedMethods);
@@ -4591,7 +7464,7 @@ function requireConstants$3 () {
 	]);
 	const subresourceSet = new Set(subresource);
 
-	constants$3 = {
+	constants$2 = {
 	  subresource,
 	  forbiddenMethods,
 	  requestBodyHeader,
@@ -4614,7 +7487,7 @@ function requireConstants$3 () {
 	  forbiddenMethodsSet,
 	  referrerPolicyTokens: referrerPolicyTokensSet
 	};
-	return constants$3;
+	return constants$2;
 }
 
 var global$1;
@@ -6717,7 +9590,7 @@ function requireUtil$4 () {
 
 	const { Transform } = require$$0$2;
 	const zlib = require$$0$5;
-	const { redirectStatusSet, referrerPolicyTokens, badPortsSet } = requireConstants$3();
+	const { redirectStatusSet, referrerPolicyTokens, badPortsSet } = requireConstants$2();
 	const { getGlobalOrigin } = requireGlobal$1();
 	const { collectAnHTTPQuotedString, parseMIMEType } = requireDataUrl();
 	const { performance } = require$$5$1;
@@ -9719,7 +12592,7 @@ function requireClientH1 () {
 	  kClosed
 	} = requireSymbols();
 
-	const constants = requireConstants$4();
+	const constants = requireConstants$3();
 	const EMPTY_BUF = Buffer.alloc(0);
 	const FastBuffer = Buffer[Symbol.species];
 	const removeAllListeners = util.removeAllListeners;
@@ -27885,7 +30758,7 @@ function requireResponse () {
 	const {
 	  redirectStatusSet,
 	  nullBodyStatus
-	} = requireConstants$3();
+	} = requireConstants$2();
 	const { webidl } = requireWebidl();
 	const { URLSerializer } = requireDataUrl();
 	const { kConstruct } = requireSymbols();
@@ -28539,7 +31412,7 @@ function requireRequest () {
 	  requestCredentials,
 	  requestCache,
 	  requestDuplex
-	} = requireConstants$3();
+	} = requireConstants$2();
 	const { kEnumerableProperty, normalizedMethodRecordsBase, normalizedMethodRecords } = util;
 	const { webidl } = requireWebidl();
 	const { URLSerializer } = requireDataUrl();
@@ -30010,7 +32883,7 @@ function requireFetch () {
 	  safeMethodsSet,
 	  requestBodyHeader,
 	  subresourceSet
-	} = requireConstants$3();
+	} = requireConstants$2();
 	const EE = require$$0;
 	const { Readable, pipeline, finished, isErrored, isReadable } = require$$0$2;
 	const { addAbortListener, bufferToLowerCasedHeaderName } = requireUtil$5();
@@ -33398,12 +36271,12 @@ function requireCachestorage () {
 	return cachestorage;
 }
 
-var constants$2;
-var hasRequiredConstants$2;
+var constants$1;
+var hasRequiredConstants$1;
 
-function requireConstants$2 () {
-	if (hasRequiredConstants$2) return constants$2;
-	hasRequiredConstants$2 = 1;
+function requireConstants$1 () {
+	if (hasRequiredConstants$1) return constants$1;
+	hasRequiredConstants$1 = 1;
 
 	// https://wicg.github.io/cookie-store/#cookie-maximum-attribute-value-size
 	const maxAttributeValueSize = 1024;
@@ -33411,11 +36284,11 @@ function requireConstants$2 () {
 	// https://wicg.github.io/cookie-store/#cookie-maximum-name-value-pair-size
 	const maxNameValuePairSize = 4096;
 
-	constants$2 = {
+	constants$1 = {
 	  maxAttributeValueSize,
 	  maxNameValuePairSize
 	};
-	return constants$2;
+	return constants$1;
 }
 
 var util$2;
@@ -33798,14 +36671,14 @@ function requireUtil$2 () {
 }
 
 var parse;
-var hasRequiredParse$1;
+var hasRequiredParse;
 
-function requireParse$1 () {
-	if (hasRequiredParse$1) return parse;
-	hasRequiredParse$1 = 1;
+function requireParse () {
+	if (hasRequiredParse) return parse;
+	hasRequiredParse = 1;
 
 	const { collectASequenceOfCodePointsFast } = requireInfra();
-	const { maxNameValuePairSize, maxAttributeValueSize } = requireConstants$2();
+	const { maxNameValuePairSize, maxAttributeValueSize } = requireConstants$1();
 	const { isCTLExcludingHtab } = requireUtil$2();
 	const assert = require$$0$1;
 
@@ -34127,7 +37000,7 @@ function requireCookies () {
 	if (hasRequiredCookies) return cookies;
 	hasRequiredCookies = 1;
 
-	const { parseSetCookie } = requireParse$1();
+	const { parseSetCookie } = requireParse();
 	const { stringify } = requireUtil$2();
 	const { webidl } = requireWebidl();
 	const { Headers } = requireHeaders();
@@ -34668,12 +37541,12 @@ function requireEvents () {
 	return events;
 }
 
-var constants$1;
-var hasRequiredConstants$1;
+var constants;
+var hasRequiredConstants;
 
-function requireConstants$1 () {
-	if (hasRequiredConstants$1) return constants$1;
-	hasRequiredConstants$1 = 1;
+function requireConstants () {
+	if (hasRequiredConstants) return constants;
+	hasRequiredConstants = 1;
 
 	/**
 	 * This is a Globally Unique Identifier unique used to validate that the
@@ -34788,7 +37661,7 @@ function requireConstants$1 () {
 	  blob: 4
 	};
 
-	constants$1 = {
+	constants = {
 	  uid,
 	  sentCloseFrameState,
 	  staticPropertyDescriptors,
@@ -34799,7 +37672,7 @@ function requireConstants$1 () {
 	  emptyBuffer,
 	  sendHints
 	};
-	return constants$1;
+	return constants;
 }
 
 var util$1;
@@ -34809,7 +37682,7 @@ function requireUtil$1 () {
 	if (hasRequiredUtil$1) return util$1;
 	hasRequiredUtil$1 = 1;
 
-	const { states, opcodes } = requireConstants$1();
+	const { states, opcodes } = requireConstants();
 	const { isUtf8 } = require$$0$4;
 	const { removeHTTPWhitespace } = requireDataUrl();
 	const { collectASequenceOfCodePointsFast } = requireInfra();
@@ -35165,7 +38038,7 @@ function requireFrame () {
 	hasRequiredFrame = 1;
 
 	const { runtimeFeatures } = requireRuntimeFeatures();
-	const { maxUnsigned16Bit, opcodes } = requireConstants$1();
+	const { maxUnsigned16Bit, opcodes } = requireConstants();
 
 	const BUFFER_SIZE = 8 * 1024;
 
@@ -35305,7 +38178,7 @@ function requireConnection () {
 	if (hasRequiredConnection) return connection;
 	hasRequiredConnection = 1;
 
-	const { uid, states, sentCloseFrameState, emptyBuffer, opcodes } = requireConstants$1();
+	const { uid, states, sentCloseFrameState, emptyBuffer, opcodes } = requireConstants();
 	const { parseExtensions, isClosed, isClosing, isEstablished, isConnecting, validateCloseCodeAndReason } = requireUtil$1();
 	const { makeRequest } = requireRequest();
 	const { fetching } = requireFetch();
@@ -35765,7 +38638,7 @@ function requireReceiver () {
 
 	const { Writable } = require$$0$2;
 	const assert = require$$0$1;
-	const { parserStates, opcodes, states, emptyBuffer, sentCloseFrameState } = requireConstants$1();
+	const { parserStates, opcodes, states, emptyBuffer, sentCloseFrameState } = requireConstants();
 	const {
 	  isValidStatusCode,
 	  isValidOpcode,
@@ -36292,7 +39165,7 @@ function requireSender () {
 	hasRequiredSender = 1;
 
 	const { WebsocketFrameSend } = requireFrame();
-	const { opcodes, sendHints } = requireConstants$1();
+	const { opcodes, sendHints } = requireConstants();
 	const FixedQueue = requireFixedQueue();
 
 	/**
@@ -36412,7 +39285,7 @@ function requireWebsocket () {
 	const { webidl } = requireWebidl();
 	const { URLSerializer } = requireDataUrl();
 	const { environmentSettingsObject } = requireUtil$4();
-	const { staticPropertyDescriptors, states, sentCloseFrameState, sendHints, opcodes } = requireConstants$1();
+	const { staticPropertyDescriptors, states, sentCloseFrameState, sendHints, opcodes } = requireConstants();
 	const {
 	  isConnecting,
 	  isEstablished,
@@ -37288,7 +40161,7 @@ function requireWebsocketstream () {
 
 	const { createDeferredPromise } = requirePromise();
 	const { environmentSettingsObject } = requireUtil$4();
-	const { states, opcodes, sentCloseFrameState } = requireConstants$1();
+	const { states, opcodes, sentCloseFrameState } = requireConstants();
 	const { webidl } = requireWebidl();
 	const { getURLRecord, isValidSubprotocol, isEstablished, utf8Decode } = requireUtil$1();
 	const { establishWebSocketConnection, failWebsocketConnection, closeWebSocketConnection } = requireConnection();
@@ -39162,17 +42035,6 @@ function requireUndici () {
 
 var undiciExports = requireUndici();
 
-/** host[:port] of a base URL without user, password, path or query; null when it does not parse. */
-function hostOf(baseUrl) {
-    try {
-        const url = new URL(baseUrl);
-        return url.host || null;
-    }
-    catch {
-        return null;
-    }
-}
-
 /**
  * URLs of a deployment's routes below its base URL (`{base_url}/models`, `{base_url}/version`).
  * Built with URL objects, not by appending text. The gate file refuses a base_url with a query
@@ -39195,121 +42057,11 @@ function rootRouteUrl(baseUrl, route) {
 }
 
 /**
- * For a `docker run` launch command: which image is really running. A tag (`vllm-openai:latest`)
- * says little; the digest says exactly which engine build answered. Information only: a failure
- * to ask docker is recorded, never a gate error.
- */
-/** Flags of `docker run` that take no value; every other long flag takes one. */
-const BOOLEAN_LONG = new Set([
-    '--rm',
-    '--detach',
-    '--interactive',
-    '--tty',
-    '--privileged',
-    '--init',
-    '--read-only',
-    '--publish-all',
-    '--no-healthcheck',
-    '--oom-kill-disable',
-    '--disable-content-trust',
-    '--quiet',
-    '--sig-proxy',
-    '--use-api-socket',
-    '--help'
-]);
-const BOOLEAN_SHORT = new Set(['d', 'i', 't', 'P', 'q']);
-/** The image and `--name` of a `docker run` (or `docker container run`) command, else null. */
-function dockerRun(command) {
-    if (!['docker', 'podman'].includes(basename(command[0])))
-        return null;
-    let i = 1;
-    // Global options before the subcommand (e.g. --context x) all take a value except --debug/-D.
-    while (i < command.length && command[i].startsWith('-'))
-        i += command[i] === '--debug' || command[i] === '-D' || command[i].includes('=') ? 1 : 2;
-    if (command[i] === 'container')
-        i++;
-    if (command[i] !== 'run')
-        return null;
-    let name = null;
-    for (i++; i < command.length; i++) {
-        const arg = command[i];
-        if (arg === '--')
-            return command[i + 1] ? { image: command[i + 1], name } : null;
-        if (!arg.startsWith('-') || arg === '-')
-            return { image: arg, name };
-        if (arg.startsWith('--')) {
-            const [flag, attached] = arg.split(/=(.*)/s);
-            if (flag === '--name')
-                name = attached ?? command[i + 1] ?? null;
-            if (attached === undefined && !BOOLEAN_LONG.has(flag))
-                i++;
-            continue;
-        }
-        const cluster = arg.slice(1);
-        if ([...cluster].every(c => BOOLEAN_SHORT.has(c)))
-            continue;
-        if (cluster.length === 1)
-            i++; // `-p 8000:8000`; `-p8000:8000` carries its value
-    }
-    return null;
-}
-async function dockerIdentity(command, env, cwd) {
-    const run = dockerRun(command);
-    if (!run)
-        return null;
-    const program = command[0];
-    const identity = { image: run.image, container_name: run.name, image_id: null, repo_digests: [], error: null };
-    try {
-        if (run.name)
-            identity.image_id = (await exec(program, ['container', 'inspect', '--format', '{{.Image}}', run.name], env, cwd)).trim() || null;
-        const target = identity.image_id ?? run.image;
-        const out = await exec(program, ['image', 'inspect', '--format', '{{.Id}} {{json .RepoDigests}}', target], env, cwd);
-        const space = out.indexOf(' ');
-        identity.image_id ??= out.slice(0, space).trim() || null;
-        const digests = JSON.parse(out.slice(space + 1).trim() || '[]');
-        identity.repo_digests = Array.isArray(digests) ? digests.filter((d) => typeof d === 'string') : [];
-    }
-    catch (error) {
-        identity.error = error.message.split('\n')[0].slice(0, 300);
-    }
-    return identity;
-}
-function exec(program, args, env, cwd) {
-    return new Promise((resolve, reject) => {
-        execFile(program, args, { env, cwd, timeout: 30_000 }, (error, stdout, stderr) => error ? reject(new Error(`${program} ${args.slice(0, 2).join(' ')}: ${(stderr || error.message).trim()}`)) : resolve(stdout));
-    });
-}
-/**
- * What the report names: the image and its registry digest. Of the repo digests (one per registry
- * the image was pulled from or pushed to) the one of the named repository is preferred.
- */
-function imageOf(docker) {
-    const repository = repositoryOf(docker.image);
-    const digests = docker.repo_digests.filter(d => d.includes('@'));
-    const chosen = digests.find(d => d.slice(0, d.lastIndexOf('@')) === repository) ?? digests[0] ?? null;
-    const pinned = docker.image.includes('@') ? docker.image.slice(docker.image.lastIndexOf('@') + 1) : null;
-    return {
-        name: docker.image,
-        digest: chosen ? chosen.slice(chosen.lastIndexOf('@') + 1) : pinned,
-        id: docker.image_id,
-        error: docker.error
-    };
-}
-/** `vllm/vllm-openai:v0.11.0` -> `vllm/vllm-openai`; a registry's port is not a tag. */
-function repositoryOf(image) {
-    const name = image.includes('@') ? image.slice(0, image.lastIndexOf('@')) : image;
-    const colon = name.lastIndexOf(':');
-    return colon > name.lastIndexOf('/') ? name.slice(0, colon) : name;
-}
-
-/**
- * The engine's identity, asked once a server is ready: `GET {base_url}/version` (vLLM answers
- * `{"version": "0.6.3"}` at its root, so the origin's /version is tried too) and, from the
- * /models answer the readiness probe already has, the served entry's `root`, `max_model_len`
- * and `owned_by`. llama.cpp's llama-server has no /version: its `GET /props` says `build_info`
- * (`b1234-<commit>`, also each response's `system_fingerprint`), and its /models entry carries
- * `meta` (file type, parameters, size). Recorded in the manifest and named in the report's
- * sides. Information only: a server that does not answer /version is not an error.
+ * `GET {base_url}/version` (vLLM answers `{"version": "0.6.3"}` at its root, so the origin's
+ * /version is tried too), asked once a server is ready (src/server/readiness.ts). llama.cpp's
+ * llama-server has no /version: its `GET /props` says `build_info` (`b1234-<commit>`, also each
+ * response's `system_fingerprint`). Information only: a server that does not answer is not an
+ * error.
  */
 const VERSION_TIMEOUT_MS = 3_000;
 const MAX_VERSION_LENGTH = 100;
@@ -39343,2868 +42095,10 @@ async function probeEngineVersion(baseUrl, apiKey) {
                 return version.slice(0, MAX_VERSION_LENGTH);
         }
         catch {
-            // Not every server has /version; the next URL, or none.
+            // Not every server has /version or /props; the next URL, or none.
         }
     }
     return null;
-}
-/** The served model's entry in a /models answer: root, max_model_len, owned_by. */
-function modelEntry(response, model) {
-    const data = response?.data;
-    const entry = Array.isArray(data)
-        ? data.find(e => e?.id === model)
-        : undefined;
-    const text = (v) => (typeof v === 'string' && v !== '' ? v.slice(0, 200) : null);
-    const details = llamaCppMeta(entry?.meta);
-    return {
-        root: text(entry?.root),
-        max_model_len: typeof entry?.max_model_len === 'number' && Number.isFinite(entry.max_model_len) ? entry.max_model_len : null,
-        owned_by: text(entry?.owned_by),
-        ...(details ? { details } : {})
-    };
-}
-/** llama.cpp's /models `meta` as one line: "Q4_0 · 1.25 M parameters · 0.8 MB"; null when absent. */
-function llamaCppMeta(meta) {
-    if (meta === null || typeof meta !== 'object')
-        return null;
-    const m = meta;
-    const count = (v) => typeof v === 'number' && Number.isFinite(v) && v > 0;
-    const parts = [];
-    if (typeof m.ftype === 'string' && m.ftype !== '')
-        parts.push(m.ftype.slice(0, 40));
-    if (count(m.n_params))
-        parts.push(`${compact(m.n_params)} parameters`);
-    if (count(m.size))
-        parts.push(`${compact(m.size, 'B')}`);
-    return parts.length > 0 ? parts.join(' · ') : null;
-}
-function compact(n, unit = '') {
-    const scale = unit
-        ? [
-            [1e9, ' GB'],
-            [1e6, ' MB'],
-            [1e3, ' kB']
-        ]
-        : [
-            [1e9, ' B'],
-            [1e6, ' M'],
-            [1e3, ' k']
-        ];
-    for (const [size, suffix] of scale)
-        if (n >= size)
-            return `${(n / size).toFixed(n / size >= 100 ? 0 : 2)}${suffix}`;
-    return `${n}${unit ? ' B' : ''}`;
-}
-/** What a manifest side record says the side is. */
-function sideIdentity(record, manifest, side) {
-    if (!record)
-        return undefined;
-    const deployment = (record.deployment ?? {});
-    const model = typeof deployment.model === 'string' ? deployment.model : null;
-    const server = record.server;
-    let engine = null;
-    if (server && model) {
-        const entry = modelEntry(server.response, model);
-        const version = typeof server.engine_version === 'string' ? server.engine_version : null;
-        if (version || entry.root || entry.max_model_len !== null || entry.owned_by)
-            engine = { version, ...entry };
-    }
-    const origin = record.source === 'archived' && manifest.baseline_origin ? { ...manifest.baseline_origin } : { kind: record.source };
-    const identity = {
-        model,
-        host: typeof deployment.base_url === 'string' ? hostOf(deployment.base_url) : null,
-        api: typeof deployment.api === 'string' ? deployment.api : null,
-        engine,
-        origin: origin
-    };
-    const docker = launchRecord(manifest, side)?.docker;
-    if (docker)
-        identity.image = imageOf(docker);
-    const weights = launchRecord(manifest, side)?.weights;
-    if (weights)
-        identity.weights = { ...weights };
-    return identity;
-}
-/** The launch record that served `side` (a self-check's candidate is the baseline's server). */
-function launchRecord(manifest, side) {
-    const sides = manifest.launch?.sides;
-    return sides?.[side] ?? (manifest.self_check ? sides?.baseline : undefined);
-}
-/** Names the report's sides and context from the manifest (paths stay as they are, in the JSON). */
-function attachIdentity(report, manifest) {
-    for (const side of SIDES$2) {
-        const identity = sideIdentity(manifest.sides[side], manifest, side);
-        if (identity)
-            report[side].identity = identity;
-        if (!report[side].helm_version && manifest.helm_version)
-            report[side].helm_version = manifest.helm_version;
-    }
-    // Both sides' helm-run at the same time on this machine: the request times share one client.
-    const bothRun = manifest.sides.baseline?.source === 'run' && manifest.sides.candidate?.source === 'run';
-    report.context = { fingerprint: manifest.fingerprint, concurrent: bothRun && manifest.schedule === 'concurrent' };
-}
-
-var utils = {};
-
-var constants;
-var hasRequiredConstants;
-
-function requireConstants () {
-	if (hasRequiredConstants) return constants;
-	hasRequiredConstants = 1;
-
-	const WIN_SLASH = '\\\\/';
-	const WIN_NO_SLASH = `[^${WIN_SLASH}]`;
-
-	const DEFAULT_MAX_EXTGLOB_RECURSION = 0;
-
-	/**
-	 * Posix glob regex
-	 */
-
-	const DOT_LITERAL = '\\.';
-	const PLUS_LITERAL = '\\+';
-	const QMARK_LITERAL = '\\?';
-	const SLASH_LITERAL = '\\/';
-	const ONE_CHAR = '(?=.)';
-	const QMARK = '[^/]';
-	const END_ANCHOR = `(?:${SLASH_LITERAL}|$)`;
-	const START_ANCHOR = `(?:^|${SLASH_LITERAL})`;
-	const DOTS_SLASH = `${DOT_LITERAL}{1,2}${END_ANCHOR}`;
-	const NO_DOT = `(?!${DOT_LITERAL})`;
-	const NO_DOTS = `(?!${START_ANCHOR}${DOTS_SLASH})`;
-	const NO_DOT_SLASH = `(?!${DOT_LITERAL}{0,1}${END_ANCHOR})`;
-	const NO_DOTS_SLASH = `(?!${DOTS_SLASH})`;
-	const QMARK_NO_DOT = `[^.${SLASH_LITERAL}]`;
-	const STAR = `${QMARK}*?`;
-	const SEP = '/';
-
-	const POSIX_CHARS = {
-	  DOT_LITERAL,
-	  PLUS_LITERAL,
-	  QMARK_LITERAL,
-	  SLASH_LITERAL,
-	  ONE_CHAR,
-	  QMARK,
-	  END_ANCHOR,
-	  DOTS_SLASH,
-	  NO_DOT,
-	  NO_DOTS,
-	  NO_DOT_SLASH,
-	  NO_DOTS_SLASH,
-	  QMARK_NO_DOT,
-	  STAR,
-	  START_ANCHOR,
-	  SEP
-	};
-
-	/**
-	 * Windows glob regex
-	 */
-
-	const WINDOWS_CHARS = {
-	  ...POSIX_CHARS,
-
-	  SLASH_LITERAL: `[${WIN_SLASH}]`,
-	  QMARK: WIN_NO_SLASH,
-	  STAR: `${WIN_NO_SLASH}*?`,
-	  DOTS_SLASH: `${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$)`,
-	  NO_DOT: `(?!${DOT_LITERAL})`,
-	  NO_DOTS: `(?!(?:^|[${WIN_SLASH}])${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
-	  NO_DOT_SLASH: `(?!${DOT_LITERAL}{0,1}(?:[${WIN_SLASH}]|$))`,
-	  NO_DOTS_SLASH: `(?!${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
-	  QMARK_NO_DOT: `[^.${WIN_SLASH}]`,
-	  START_ANCHOR: `(?:^|[${WIN_SLASH}])`,
-	  END_ANCHOR: `(?:[${WIN_SLASH}]|$)`,
-	  SEP: '\\'
-	};
-
-	/**
-	 * POSIX Bracket Regex
-	 */
-
-	const POSIX_REGEX_SOURCE = {
-	  __proto__: null,
-	  alnum: 'a-zA-Z0-9',
-	  alpha: 'a-zA-Z',
-	  ascii: '\\x00-\\x7F',
-	  blank: ' \\t',
-	  cntrl: '\\x00-\\x1F\\x7F',
-	  digit: '0-9',
-	  graph: '\\x21-\\x7E',
-	  lower: 'a-z',
-	  print: '\\x20-\\x7E ',
-	  punct: '\\-!"#$%&\'()\\*+,./:;<=>?@[\\]^_`{|}~',
-	  space: ' \\t\\r\\n\\v\\f',
-	  upper: 'A-Z',
-	  word: 'A-Za-z0-9_',
-	  xdigit: 'A-Fa-f0-9'
-	};
-
-	constants = {
-	  DEFAULT_MAX_EXTGLOB_RECURSION,
-	  MAX_LENGTH: 1024 * 64,
-	  POSIX_REGEX_SOURCE,
-
-	  // regular expressions
-	  REGEX_BACKSLASH: /\\(?![*+?^${}(|)[\]])/g,
-	  REGEX_NON_SPECIAL_CHARS: /^[^@![\].,$*+?^{}()|\\/]+/,
-	  REGEX_SPECIAL_CHARS: /[-*+?.^${}(|)[\]]/,
-	  REGEX_SPECIAL_CHARS_BACKREF: /(\\?)((\W)(\3*))/g,
-	  REGEX_SPECIAL_CHARS_GLOBAL: /([-*+?.^${}(|)[\]])/g,
-	  REGEX_REMOVE_BACKSLASH: /(?:\[.*?[^\\]\]|\\(?=.))/g,
-
-	  // Replace globs with equivalent patterns to reduce parsing time.
-	  REPLACEMENTS: {
-	    __proto__: null,
-	    '***': '*',
-	    '**/**': '**',
-	    '**/**/**': '**'
-	  },
-
-	  // Digits
-	  CHAR_0: 48, /* 0 */
-	  CHAR_9: 57, /* 9 */
-
-	  // Alphabet chars.
-	  CHAR_UPPERCASE_A: 65, /* A */
-	  CHAR_LOWERCASE_A: 97, /* a */
-	  CHAR_UPPERCASE_Z: 90, /* Z */
-	  CHAR_LOWERCASE_Z: 122, /* z */
-
-	  CHAR_LEFT_PARENTHESES: 40, /* ( */
-	  CHAR_RIGHT_PARENTHESES: 41, /* ) */
-
-	  CHAR_ASTERISK: 42, /* * */
-
-	  // Non-alphabetic chars.
-	  CHAR_AMPERSAND: 38, /* & */
-	  CHAR_AT: 64, /* @ */
-	  CHAR_BACKWARD_SLASH: 92, /* \ */
-	  CHAR_CARRIAGE_RETURN: 13, /* \r */
-	  CHAR_CIRCUMFLEX_ACCENT: 94, /* ^ */
-	  CHAR_COLON: 58, /* : */
-	  CHAR_COMMA: 44, /* , */
-	  CHAR_DOT: 46, /* . */
-	  CHAR_DOUBLE_QUOTE: 34, /* " */
-	  CHAR_EQUAL: 61, /* = */
-	  CHAR_EXCLAMATION_MARK: 33, /* ! */
-	  CHAR_FORM_FEED: 12, /* \f */
-	  CHAR_FORWARD_SLASH: 47, /* / */
-	  CHAR_GRAVE_ACCENT: 96, /* ` */
-	  CHAR_HASH: 35, /* # */
-	  CHAR_HYPHEN_MINUS: 45, /* - */
-	  CHAR_LEFT_ANGLE_BRACKET: 60, /* < */
-	  CHAR_LEFT_CURLY_BRACE: 123, /* { */
-	  CHAR_LEFT_SQUARE_BRACKET: 91, /* [ */
-	  CHAR_LINE_FEED: 10, /* \n */
-	  CHAR_NO_BREAK_SPACE: 160, /* \u00A0 */
-	  CHAR_PERCENT: 37, /* % */
-	  CHAR_PLUS: 43, /* + */
-	  CHAR_QUESTION_MARK: 63, /* ? */
-	  CHAR_RIGHT_ANGLE_BRACKET: 62, /* > */
-	  CHAR_RIGHT_CURLY_BRACE: 125, /* } */
-	  CHAR_RIGHT_SQUARE_BRACKET: 93, /* ] */
-	  CHAR_SEMICOLON: 59, /* ; */
-	  CHAR_SINGLE_QUOTE: 39, /* ' */
-	  CHAR_SPACE: 32, /*   */
-	  CHAR_TAB: 9, /* \t */
-	  CHAR_UNDERSCORE: 95, /* _ */
-	  CHAR_VERTICAL_LINE: 124, /* | */
-	  CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279, /* \uFEFF */
-
-	  /**
-	   * Create EXTGLOB_CHARS
-	   */
-
-	  extglobChars(chars) {
-	    return {
-	      '!': { type: 'negate', open: '(?:(?!(?:', close: `))${chars.STAR})` },
-	      '?': { type: 'qmark', open: '(?:', close: ')?' },
-	      '+': { type: 'plus', open: '(?:', close: ')+' },
-	      '*': { type: 'star', open: '(?:', close: ')*' },
-	      '@': { type: 'at', open: '(?:', close: ')' }
-	    };
-	  },
-
-	  /**
-	   * Create GLOB_CHARS
-	   */
-
-	  globChars(win32) {
-	    return win32 === true ? WINDOWS_CHARS : POSIX_CHARS;
-	  }
-	};
-	return constants;
-}
-
-/*global navigator*/
-
-var hasRequiredUtils;
-
-function requireUtils () {
-	if (hasRequiredUtils) return utils;
-	hasRequiredUtils = 1;
-	(function (exports) {
-
-		const {
-		  REGEX_BACKSLASH,
-		  REGEX_REMOVE_BACKSLASH,
-		  REGEX_SPECIAL_CHARS,
-		  REGEX_SPECIAL_CHARS_GLOBAL
-		} = /*@__PURE__*/ requireConstants();
-
-		exports.isObject = val => val !== null && typeof val === 'object' && !Array.isArray(val);
-		exports.hasRegexChars = str => REGEX_SPECIAL_CHARS.test(str);
-		exports.isRegexChar = str => str.length === 1 && exports.hasRegexChars(str);
-		exports.escapeRegex = str => str.replace(REGEX_SPECIAL_CHARS_GLOBAL, '\\$1');
-		exports.toPosixSlashes = str => str.replace(REGEX_BACKSLASH, '/');
-
-		exports.isWindows = () => {
-		  if (typeof navigator !== 'undefined' && navigator.platform) {
-		    const platform = navigator.platform.toLowerCase();
-		    return platform === 'win32' || platform === 'windows';
-		  }
-
-		  if (typeof process !== 'undefined' && process.platform) {
-		    return process.platform === 'win32';
-		  }
-
-		  return false;
-		};
-
-		exports.removeBackslashes = str => {
-		  return str.replace(REGEX_REMOVE_BACKSLASH, match => {
-		    return match === '\\' ? '' : match;
-		  });
-		};
-
-		exports.escapeLast = (input, char, lastIdx) => {
-		  const idx = input.lastIndexOf(char, lastIdx);
-		  if (idx === -1) return input;
-		  if (input[idx - 1] === '\\') return exports.escapeLast(input, char, idx - 1);
-		  return `${input.slice(0, idx)}\\${input.slice(idx)}`;
-		};
-
-		exports.removePrefix = (input, state = {}) => {
-		  let output = input;
-		  if (output.startsWith('./')) {
-		    output = output.slice(2);
-		    state.prefix = './';
-		  }
-		  return output;
-		};
-
-		exports.wrapOutput = (input, state = {}, options = {}) => {
-		  const prepend = options.contains ? '' : '^';
-		  const append = options.contains ? '' : '$';
-
-		  let output = `${prepend}(?:${input})${append}`;
-		  if (state.negated === true) {
-		    output = `(?:^(?!${output}).*$)`;
-		  }
-		  return output;
-		};
-
-		exports.basename = (path, { windows } = {}) => {
-		  const segs = path.split(windows ? /[\\/]/ : '/');
-		  const last = segs[segs.length - 1];
-
-		  if (last === '') {
-		    return segs[segs.length - 2];
-		  }
-
-		  return last;
-		}; 
-	} (utils));
-	return utils;
-}
-
-var scan_1;
-var hasRequiredScan;
-
-function requireScan () {
-	if (hasRequiredScan) return scan_1;
-	hasRequiredScan = 1;
-
-	const utils = /*@__PURE__*/ requireUtils();
-	const {
-	  CHAR_ASTERISK,             /* * */
-	  CHAR_AT,                   /* @ */
-	  CHAR_BACKWARD_SLASH,       /* \ */
-	  CHAR_COMMA,                /* , */
-	  CHAR_DOT,                  /* . */
-	  CHAR_EXCLAMATION_MARK,     /* ! */
-	  CHAR_FORWARD_SLASH,        /* / */
-	  CHAR_LEFT_CURLY_BRACE,     /* { */
-	  CHAR_LEFT_PARENTHESES,     /* ( */
-	  CHAR_LEFT_SQUARE_BRACKET,  /* [ */
-	  CHAR_PLUS,                 /* + */
-	  CHAR_QUESTION_MARK,        /* ? */
-	  CHAR_RIGHT_CURLY_BRACE,    /* } */
-	  CHAR_RIGHT_PARENTHESES,    /* ) */
-	  CHAR_RIGHT_SQUARE_BRACKET  /* ] */
-	} = /*@__PURE__*/ requireConstants();
-
-	const isPathSeparator = code => {
-	  return code === CHAR_FORWARD_SLASH || code === CHAR_BACKWARD_SLASH;
-	};
-
-	const depth = token => {
-	  if (token.isPrefix !== true) {
-	    token.depth = token.isGlobstar ? Infinity : 1;
-	  }
-	};
-
-	/**
-	 * Quickly scans a glob pattern and returns an object with a handful of
-	 * useful properties, like `isGlob`, `path` (the leading non-glob, if it exists),
-	 * `glob` (the actual pattern), `negated` (true if the path starts with `!` but not
-	 * with `!(`) and `negatedExtglob` (true if the path starts with `!(`).
-	 *
-	 * ```js
-	 * const pm = require('picomatch');
-	 * console.log(pm.scan('foo/bar/*.js'));
-	 * { isGlob: true, input: 'foo/bar/*.js', base: 'foo/bar', glob: '*.js' }
-	 * ```
-	 * @param {String} `str`
-	 * @param {Object} `options`
-	 * @return {Object} Returns an object with tokens and regex source string.
-	 * @api public
-	 */
-
-	const scan = (input, options) => {
-	  const opts = options || {};
-
-	  const length = input.length - 1;
-	  const scanToEnd = opts.parts === true || opts.tokens === true || opts.scanToEnd === true;
-	  const slashes = [];
-	  const tokens = [];
-	  const parts = [];
-
-	  let str = input;
-	  let index = -1;
-	  let start = 0;
-	  let lastIndex = 0;
-	  let isBrace = false;
-	  let isBracket = false;
-	  let isGlob = false;
-	  let isExtglob = false;
-	  let isGlobstar = false;
-	  let braceEscaped = false;
-	  let backslashes = false;
-	  let negated = false;
-	  let negatedExtglob = false;
-	  let finished = false;
-	  let braces = 0;
-	  let prev;
-	  let code;
-	  let token = { value: '', depth: 0, isGlob: false };
-
-	  const eos = () => index >= length;
-	  const peek = () => str.charCodeAt(index + 1);
-	  const advance = () => {
-	    prev = code;
-	    return str.charCodeAt(++index);
-	  };
-
-	  while (index < length) {
-	    code = advance();
-	    let next;
-
-	    if (code === CHAR_BACKWARD_SLASH) {
-	      backslashes = token.backslashes = true;
-	      code = advance();
-
-	      if (code === CHAR_LEFT_CURLY_BRACE) {
-	        braceEscaped = true;
-	      }
-	      continue;
-	    }
-
-	    if (braceEscaped === true || code === CHAR_LEFT_CURLY_BRACE) {
-	      braces++;
-
-	      while (eos() !== true && (code = advance())) {
-	        if (code === CHAR_BACKWARD_SLASH) {
-	          backslashes = token.backslashes = true;
-	          advance();
-	          continue;
-	        }
-
-	        if (code === CHAR_LEFT_CURLY_BRACE) {
-	          braces++;
-	          continue;
-	        }
-
-	        if (braceEscaped !== true && code === CHAR_DOT && (code = advance()) === CHAR_DOT) {
-	          isBrace = token.isBrace = true;
-	          isGlob = token.isGlob = true;
-	          finished = true;
-
-	          if (scanToEnd === true) {
-	            continue;
-	          }
-
-	          break;
-	        }
-
-	        if (braceEscaped !== true && code === CHAR_COMMA) {
-	          isBrace = token.isBrace = true;
-	          isGlob = token.isGlob = true;
-	          finished = true;
-
-	          if (scanToEnd === true) {
-	            continue;
-	          }
-
-	          break;
-	        }
-
-	        if (code === CHAR_RIGHT_CURLY_BRACE) {
-	          braces--;
-
-	          if (braces === 0) {
-	            braceEscaped = false;
-	            isBrace = token.isBrace = true;
-	            finished = true;
-	            break;
-	          }
-	        }
-	      }
-
-	      if (scanToEnd === true) {
-	        continue;
-	      }
-
-	      break;
-	    }
-
-	    if (code === CHAR_FORWARD_SLASH) {
-	      slashes.push(index);
-	      tokens.push(token);
-	      token = { value: '', depth: 0, isGlob: false };
-
-	      if (finished === true) continue;
-	      if (prev === CHAR_DOT && index === (start + 1)) {
-	        start += 2;
-	        continue;
-	      }
-
-	      lastIndex = index + 1;
-	      continue;
-	    }
-
-	    if (opts.noext !== true) {
-	      const isExtglobChar = code === CHAR_PLUS
-	        || code === CHAR_AT
-	        || code === CHAR_ASTERISK
-	        || code === CHAR_QUESTION_MARK
-	        || code === CHAR_EXCLAMATION_MARK;
-
-	      if (isExtglobChar === true && peek() === CHAR_LEFT_PARENTHESES) {
-	        isGlob = token.isGlob = true;
-	        isExtglob = token.isExtglob = true;
-	        finished = true;
-	        if (code === CHAR_EXCLAMATION_MARK && index === start) {
-	          negatedExtglob = true;
-	        }
-
-	        if (scanToEnd === true) {
-	          let parens = 0;
-
-	          while (eos() !== true && (code = advance())) {
-	            if (code === CHAR_BACKWARD_SLASH) {
-	              backslashes = token.backslashes = true;
-	              advance();
-	              continue;
-	            }
-
-	            if (code === CHAR_LEFT_PARENTHESES) {
-	              parens++;
-	              continue;
-	            }
-
-	            if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
-	              finished = true;
-	              break;
-	            }
-	          }
-	          continue;
-	        }
-	        break;
-	      }
-	    }
-
-	    if (code === CHAR_ASTERISK) {
-	      if (prev === CHAR_ASTERISK) isGlobstar = token.isGlobstar = true;
-	      isGlob = token.isGlob = true;
-	      finished = true;
-
-	      if (scanToEnd === true) {
-	        continue;
-	      }
-	      break;
-	    }
-
-	    if (code === CHAR_QUESTION_MARK) {
-	      isGlob = token.isGlob = true;
-	      finished = true;
-
-	      if (scanToEnd === true) {
-	        continue;
-	      }
-	      break;
-	    }
-
-	    if (code === CHAR_LEFT_SQUARE_BRACKET) {
-	      while (eos() !== true && (next = advance())) {
-	        if (next === CHAR_BACKWARD_SLASH) {
-	          backslashes = token.backslashes = true;
-	          advance();
-	          continue;
-	        }
-
-	        if (next === CHAR_RIGHT_SQUARE_BRACKET) {
-	          isBracket = token.isBracket = true;
-	          isGlob = token.isGlob = true;
-	          finished = true;
-	          break;
-	        }
-	      }
-
-	      if (scanToEnd === true) {
-	        continue;
-	      }
-
-	      break;
-	    }
-
-	    if (opts.nonegate !== true && code === CHAR_EXCLAMATION_MARK && index === start) {
-	      negated = token.negated = true;
-	      start++;
-	      continue;
-	    }
-
-	    if (opts.noparen !== true && code === CHAR_LEFT_PARENTHESES) {
-	      isGlob = token.isGlob = true;
-
-	      if (scanToEnd === true) {
-	        let parens = 1;
-
-	        while (eos() !== true && (code = advance())) {
-	          if (code === CHAR_BACKWARD_SLASH) {
-	            backslashes = token.backslashes = true;
-	            advance();
-	            continue;
-	          }
-
-	          if (code === CHAR_LEFT_PARENTHESES) {
-	            parens++;
-	            continue;
-	          }
-
-	          if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
-	            finished = true;
-	            break;
-	          }
-	        }
-	        continue;
-	      }
-	      break;
-	    }
-
-	    if (isGlob === true) {
-	      finished = true;
-
-	      if (scanToEnd === true) {
-	        continue;
-	      }
-
-	      break;
-	    }
-	  }
-
-	  if (opts.noext === true) {
-	    isExtglob = false;
-	    isGlob = false;
-	  }
-
-	  let base = str;
-	  let prefix = '';
-	  let glob = '';
-
-	  if (start > 0) {
-	    prefix = str.slice(0, start);
-	    str = str.slice(start);
-	    lastIndex -= start;
-	  }
-
-	  if (base && isGlob === true && lastIndex > 0) {
-	    base = str.slice(0, lastIndex);
-	    glob = str.slice(lastIndex);
-	  } else if (isGlob === true) {
-	    base = '';
-	    glob = str;
-	  } else {
-	    base = str;
-	  }
-
-	  if (base && base !== '' && base !== '/' && base !== str) {
-	    if (isPathSeparator(base.charCodeAt(base.length - 1))) {
-	      base = base.slice(0, -1);
-	    }
-	  }
-
-	  if (opts.unescape === true) {
-	    if (glob) glob = utils.removeBackslashes(glob);
-
-	    if (base && backslashes === true) {
-	      base = utils.removeBackslashes(base);
-	    }
-	  }
-
-	  const state = {
-	    prefix,
-	    input,
-	    start,
-	    base,
-	    glob,
-	    isBrace,
-	    isBracket,
-	    isGlob,
-	    isExtglob,
-	    isGlobstar,
-	    negated,
-	    negatedExtglob
-	  };
-
-	  if (opts.tokens === true) {
-	    state.maxDepth = 0;
-	    if (!isPathSeparator(code)) {
-	      tokens.push(token);
-	    }
-	    state.tokens = tokens;
-	  }
-
-	  if (opts.parts === true || opts.tokens === true) {
-	    let prevIndex;
-
-	    for (let idx = 0; idx < slashes.length; idx++) {
-	      const n = prevIndex !== undefined ? prevIndex + 1 : start;
-	      const i = slashes[idx];
-	      const value = input.slice(n, i);
-	      if (opts.tokens) {
-	        if (idx === 0 && start !== 0) {
-	          tokens[idx].isPrefix = true;
-	          tokens[idx].value = prefix;
-	        } else {
-	          tokens[idx].value = value;
-	        }
-	        depth(tokens[idx]);
-	        state.maxDepth += tokens[idx].depth;
-	      }
-	      if (i >= start) {
-	        parts.push(value);
-	        prevIndex = i;
-	      }
-	    }
-
-	    const n = prevIndex !== undefined ? prevIndex + 1 : start;
-	    const value = input.slice(n);
-	    parts.push(value);
-
-	    if (opts.tokens && prevIndex && prevIndex + 1 < input.length) {
-	      tokens[tokens.length - 1].value = value;
-	      depth(tokens[tokens.length - 1]);
-	      state.maxDepth += tokens[tokens.length - 1].depth;
-	    }
-
-	    state.slashes = slashes;
-	    state.parts = parts;
-	  }
-
-	  return state;
-	};
-
-	scan_1 = scan;
-	return scan_1;
-}
-
-var parse_1;
-var hasRequiredParse;
-
-function requireParse () {
-	if (hasRequiredParse) return parse_1;
-	hasRequiredParse = 1;
-
-	const constants = /*@__PURE__*/ requireConstants();
-	const utils = /*@__PURE__*/ requireUtils();
-
-	/**
-	 * Constants
-	 */
-
-	const {
-	  MAX_LENGTH,
-	  POSIX_REGEX_SOURCE,
-	  REGEX_NON_SPECIAL_CHARS,
-	  REGEX_SPECIAL_CHARS_BACKREF,
-	  REPLACEMENTS
-	} = constants;
-
-	/**
-	 * Helpers
-	 */
-
-	const expandRange = (args, options) => {
-	  if (typeof options.expandRange === 'function') {
-	    return options.expandRange(...args, options);
-	  }
-
-	  args.sort();
-	  const value = `[${args.join('-')}]`;
-
-	  try {
-	    /* eslint-disable-next-line no-new */
-	    new RegExp(value);
-	  } catch (ex) {
-	    return args.map(v => utils.escapeRegex(v)).join('..');
-	  }
-
-	  return value;
-	};
-
-	/**
-	 * Create the message for a syntax error
-	 */
-
-	const syntaxError = (type, char) => {
-	  return `Missing ${type}: "${char}" - use "\\\\${char}" to match literal characters`;
-	};
-
-	const splitTopLevel = input => {
-	  const parts = [];
-	  let bracket = 0;
-	  let paren = 0;
-	  let quote = 0;
-	  let value = '';
-	  let escaped = false;
-
-	  for (const ch of input) {
-	    if (escaped === true) {
-	      value += ch;
-	      escaped = false;
-	      continue;
-	    }
-
-	    if (ch === '\\') {
-	      value += ch;
-	      escaped = true;
-	      continue;
-	    }
-
-	    if (ch === '"') {
-	      quote = quote === 1 ? 0 : 1;
-	      value += ch;
-	      continue;
-	    }
-
-	    if (quote === 0) {
-	      if (ch === '[') {
-	        bracket++;
-	      } else if (ch === ']' && bracket > 0) {
-	        bracket--;
-	      } else if (bracket === 0) {
-	        if (ch === '(') {
-	          paren++;
-	        } else if (ch === ')' && paren > 0) {
-	          paren--;
-	        } else if (ch === '|' && paren === 0) {
-	          parts.push(value);
-	          value = '';
-	          continue;
-	        }
-	      }
-	    }
-
-	    value += ch;
-	  }
-
-	  parts.push(value);
-	  return parts;
-	};
-
-	const isPlainBranch = branch => {
-	  let escaped = false;
-
-	  for (const ch of branch) {
-	    if (escaped === true) {
-	      escaped = false;
-	      continue;
-	    }
-
-	    if (ch === '\\') {
-	      escaped = true;
-	      continue;
-	    }
-
-	    if (/[?*+@!()[\]{}]/.test(ch)) {
-	      return false;
-	    }
-	  }
-
-	  return true;
-	};
-
-	const normalizeSimpleBranch = branch => {
-	  let value = branch.trim();
-	  let changed = true;
-
-	  while (changed === true) {
-	    changed = false;
-
-	    if (/^@\([^\\()[\]{}|]+\)$/.test(value)) {
-	      value = value.slice(2, -1);
-	      changed = true;
-	    }
-	  }
-
-	  if (!isPlainBranch(value)) {
-	    return;
-	  }
-
-	  return value.replace(/\\(.)/g, '$1');
-	};
-
-	const hasRepeatedCharPrefixOverlap = branches => {
-	  const values = branches.map(normalizeSimpleBranch).filter(Boolean);
-
-	  for (let i = 0; i < values.length; i++) {
-	    for (let j = i + 1; j < values.length; j++) {
-	      const a = values[i];
-	      const b = values[j];
-	      const char = a[0];
-
-	      if (!char || a !== char.repeat(a.length) || b !== char.repeat(b.length)) {
-	        continue;
-	      }
-
-	      if (a === b || a.startsWith(b) || b.startsWith(a)) {
-	        return true;
-	      }
-	    }
-	  }
-
-	  return false;
-	};
-
-	const parseRepeatedExtglob = (pattern, requireEnd = true) => {
-	  if ((pattern[0] !== '+' && pattern[0] !== '*') || pattern[1] !== '(') {
-	    return;
-	  }
-
-	  let bracket = 0;
-	  let paren = 0;
-	  let quote = 0;
-	  let escaped = false;
-
-	  for (let i = 1; i < pattern.length; i++) {
-	    const ch = pattern[i];
-
-	    if (escaped === true) {
-	      escaped = false;
-	      continue;
-	    }
-
-	    if (ch === '\\') {
-	      escaped = true;
-	      continue;
-	    }
-
-	    if (ch === '"') {
-	      quote = quote === 1 ? 0 : 1;
-	      continue;
-	    }
-
-	    if (quote === 1) {
-	      continue;
-	    }
-
-	    if (ch === '[') {
-	      bracket++;
-	      continue;
-	    }
-
-	    if (ch === ']' && bracket > 0) {
-	      bracket--;
-	      continue;
-	    }
-
-	    if (bracket > 0) {
-	      continue;
-	    }
-
-	    if (ch === '(') {
-	      paren++;
-	      continue;
-	    }
-
-	    if (ch === ')') {
-	      paren--;
-
-	      if (paren === 0) {
-	        if (requireEnd === true && i !== pattern.length - 1) {
-	          return;
-	        }
-
-	        return {
-	          type: pattern[0],
-	          body: pattern.slice(2, i),
-	          end: i
-	        };
-	      }
-	    }
-	  }
-	};
-
-	const buildCharClassStar = chars => {
-	  const source = chars.length === 1
-	    ? utils.escapeRegex(chars[0])
-	    : `[${chars.map(ch => utils.escapeRegex(ch)).join('')}]`;
-
-	  return `${source}*`;
-	};
-
-	const getStarExtglobSequenceChars = pattern => {
-	  let index = 0;
-	  const chars = [];
-
-	  while (index < pattern.length) {
-	    const match = parseRepeatedExtglob(pattern.slice(index), false);
-
-	    if (!match || match.type !== '*') {
-	      return;
-	    }
-
-	    const branches = splitTopLevel(match.body).map(branch => branch.trim());
-	    if (branches.length !== 1) {
-	      return;
-	    }
-
-	    const branch = normalizeSimpleBranch(branches[0]);
-	    if (!branch || branch.length !== 1) {
-	      return;
-	    }
-
-	    chars.push(branch);
-	    index += match.end + 1;
-	  }
-
-	  if (chars.length < 1) {
-	    return;
-	  }
-
-	  return chars;
-	};
-
-	const repeatedExtglobRecursion = pattern => {
-	  let depth = 0;
-	  let value = pattern.trim();
-	  let match = parseRepeatedExtglob(value);
-
-	  while (match) {
-	    depth++;
-	    value = match.body.trim();
-	    match = parseRepeatedExtglob(value);
-	  }
-
-	  return depth;
-	};
-
-	const analyzeRepeatedExtglob = (body, options) => {
-	  if (options.maxExtglobRecursion === false) {
-	    return { risky: false };
-	  }
-
-	  const max =
-	    typeof options.maxExtglobRecursion === 'number'
-	      ? options.maxExtglobRecursion
-	      : constants.DEFAULT_MAX_EXTGLOB_RECURSION;
-
-	  const branches = splitTopLevel(body).map(branch => branch.trim());
-
-	  if (branches.length > 1) {
-	    if (
-	      branches.some(branch => branch === '') ||
-	      branches.some(branch => /^[*?]+$/.test(branch)) ||
-	      hasRepeatedCharPrefixOverlap(branches)
-	    ) {
-	      return { risky: true };
-	    }
-	  }
-
-	  // A repeated extglob is "risky" (prone to catastrophic backtracking) when a
-	  // branch is itself a `*(...)` sequence, since that nests an unbounded quantifier
-	  // inside the outer `+(...)`/`*(...)`. When *every* branch reduces to single
-	  // characters we can emit one flat, ReDoS-safe character class that preserves the
-	  // meaning of ALL branches (e.g. `+(*(a)|*(b))` -> `[ab]*`), rather than dropping
-	  // every branch but the first.
-	  const safeChars = [];
-	  let sawStarSequence = false;
-	  let combinable = true;
-
-	  for (const branch of branches) {
-	    const chars = getStarExtglobSequenceChars(branch);
-	    if (chars) {
-	      sawStarSequence = true;
-	      safeChars.push(...chars);
-	      continue;
-	    }
-
-	    const literal = normalizeSimpleBranch(branch);
-	    if (literal && literal.length === 1) {
-	      safeChars.push(literal);
-	      continue;
-	    }
-
-	    combinable = false;
-
-	    if (repeatedExtglobRecursion(branch) > max) {
-	      return { risky: true };
-	    }
-	  }
-
-	  if (sawStarSequence) {
-	    return combinable
-	      ? { risky: true, safeOutput: buildCharClassStar([...new Set(safeChars)]) }
-	      : { risky: true };
-	  }
-
-	  return { risky: false };
-	};
-
-	/**
-	 * Parse the given input string.
-	 * @param {String} input
-	 * @param {Object} options
-	 * @return {Object}
-	 */
-
-	const parse = (input, options) => {
-	  if (typeof input !== 'string') {
-	    throw new TypeError('Expected a string');
-	  }
-
-	  input = REPLACEMENTS[input] || input;
-
-	  const opts = { ...options };
-	  const max = typeof opts.maxLength === 'number' ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
-
-	  let len = input.length;
-	  if (len > max) {
-	    throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
-	  }
-
-	  const bos = { type: 'bos', value: '', output: opts.prepend || '' };
-	  const tokens = [bos];
-
-	  const capture = opts.capture ? '' : '?:';
-
-	  // create constants based on platform, for windows or posix
-	  const PLATFORM_CHARS = constants.globChars(opts.windows);
-	  const EXTGLOB_CHARS = constants.extglobChars(PLATFORM_CHARS);
-
-	  const {
-	    DOT_LITERAL,
-	    PLUS_LITERAL,
-	    SLASH_LITERAL,
-	    ONE_CHAR,
-	    DOTS_SLASH,
-	    NO_DOT,
-	    NO_DOT_SLASH,
-	    NO_DOTS_SLASH,
-	    QMARK,
-	    QMARK_NO_DOT,
-	    STAR,
-	    START_ANCHOR
-	  } = PLATFORM_CHARS;
-
-	  const globstar = opts => {
-	    return `(${capture}(?:(?!${START_ANCHOR}${opts.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
-	  };
-
-	  const nodot = opts.dot ? '' : NO_DOT;
-	  const qmarkNoDot = opts.dot ? QMARK : QMARK_NO_DOT;
-	  let star = opts.bash === true ? globstar(opts) : STAR;
-
-	  if (opts.capture) {
-	    star = `(${star})`;
-	  }
-
-	  // minimatch options support
-	  if (typeof opts.noext === 'boolean') {
-	    opts.noextglob = opts.noext;
-	  }
-
-	  const state = {
-	    input,
-	    index: -1,
-	    start: 0,
-	    dot: opts.dot === true,
-	    consumed: '',
-	    output: '',
-	    prefix: '',
-	    backtrack: false,
-	    negated: false,
-	    brackets: 0,
-	    braces: 0,
-	    parens: 0,
-	    quotes: 0,
-	    globstar: false,
-	    tokens
-	  };
-
-	  input = utils.removePrefix(input, state);
-	  len = input.length;
-
-	  const extglobs = [];
-	  const braces = [];
-	  const stack = [];
-	  let prev = bos;
-	  let value;
-
-	  /**
-	   * Tokenizing helpers
-	   */
-
-	  const eos = () => state.index === len - 1;
-	  const peek = state.peek = (n = 1) => input[state.index + n];
-	  const advance = state.advance = () => input[++state.index] || '';
-	  const remaining = () => input.slice(state.index + 1);
-	  const consume = (value = '', num = 0) => {
-	    state.consumed += value;
-	    state.index += num;
-	  };
-
-	  const append = token => {
-	    state.output += token.output != null ? token.output : token.value;
-	    consume(token.value);
-	  };
-
-	  const negate = () => {
-	    let count = 1;
-
-	    while (peek() === '!' && (peek(2) !== '(' || peek(3) === '?')) {
-	      advance();
-	      state.start++;
-	      count++;
-	    }
-
-	    if (count % 2 === 0) {
-	      return false;
-	    }
-
-	    state.negated = true;
-	    state.start++;
-	    return true;
-	  };
-
-	  const increment = type => {
-	    state[type]++;
-	    stack.push(type);
-	  };
-
-	  const decrement = type => {
-	    state[type]--;
-	    stack.pop();
-	  };
-
-	  /**
-	   * Push tokens onto the tokens array. This helper speeds up
-	   * tokenizing by 1) helping us avoid backtracking as much as possible,
-	   * and 2) helping us avoid creating extra tokens when consecutive
-	   * characters are plain text. This improves performance and simplifies
-	   * lookbehinds.
-	   */
-
-	  const push = tok => {
-	    if (prev.type === 'globstar') {
-	      const isBrace = state.braces > 0 && (tok.type === 'comma' || tok.type === 'brace');
-	      const isExtglob = tok.extglob === true || (extglobs.length && (tok.type === 'pipe' || tok.type === 'paren'));
-
-	      if (tok.type !== 'slash' && tok.type !== 'paren' && !isBrace && !isExtglob) {
-	        state.output = state.output.slice(0, -prev.output.length);
-	        prev.type = 'star';
-	        prev.value = '*';
-	        prev.output = star;
-	        state.output += prev.output;
-	      }
-	    }
-
-	    if (extglobs.length && tok.type !== 'paren') {
-	      extglobs[extglobs.length - 1].inner += tok.value;
-	    }
-
-	    if (tok.value || tok.output) append(tok);
-	    if (prev && prev.type === 'text' && tok.type === 'text') {
-	      prev.output = (prev.output || prev.value) + tok.value;
-	      prev.value += tok.value;
-	      return;
-	    }
-
-	    tok.prev = prev;
-	    tokens.push(tok);
-	    prev = tok;
-	  };
-
-	  const extglobOpen = (type, value) => {
-	    const token = { ...EXTGLOB_CHARS[value], conditions: 1, inner: '' };
-
-	    token.prev = prev;
-	    token.parens = state.parens;
-	    token.output = state.output;
-	    token.startIndex = state.index;
-	    token.tokensIndex = tokens.length;
-	    const output = (opts.capture ? '(' : '') + token.open;
-
-	    increment('parens');
-	    push({ type, value, output: state.output ? '' : ONE_CHAR });
-	    push({ type: 'paren', extglob: true, value: advance(), output });
-	    extglobs.push(token);
-	  };
-
-	  const extglobClose = token => {
-	    const literal = input.slice(token.startIndex, state.index + 1);
-	    const body = input.slice(token.startIndex + 2, state.index);
-	    const analysis = analyzeRepeatedExtglob(body, opts);
-
-	    if ((token.type === 'plus' || token.type === 'star') && analysis.risky) {
-	      const safeOutput = analysis.safeOutput
-	        ? (token.output ? '' : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput)
-	        : undefined;
-	      const open = tokens[token.tokensIndex];
-
-	      open.type = 'text';
-	      open.value = literal;
-	      open.output = safeOutput || utils.escapeRegex(literal);
-
-	      for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
-	        tokens[i].value = '';
-	        tokens[i].output = '';
-	        delete tokens[i].suffix;
-	      }
-
-	      state.output = token.output + open.output;
-	      state.backtrack = true;
-
-	      push({ type: 'paren', extglob: true, value, output: '' });
-	      decrement('parens');
-	      return;
-	    }
-
-	    let output = token.close + (opts.capture ? ')' : '');
-	    let rest;
-
-	    if (token.type === 'negate') {
-	      let extglobStar = star;
-
-	      if (token.inner && token.inner.length > 1 && token.inner.includes('/')) {
-	        extglobStar = globstar(opts);
-	      }
-
-	      if (extglobStar !== star || eos() || /^\)+$/.test(remaining())) {
-	        output = token.close = `)$))${extglobStar}`;
-	      }
-
-	      if (token.inner.includes('*') && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
-	        // Any non-magical string (`.ts`) or even nested expression (`.{ts,tsx}`) can follow after the closing parenthesis.
-	        // In this case, we need to parse the string and use it in the output of the original pattern.
-	        // Suitable patterns: `/!(*.d).ts`, `/!(*.d).{ts,tsx}`, `**/!(*-dbg).@(js)`.
-	        //
-	        // Disabling the `fastpaths` option due to a problem with parsing strings as `.ts` in the pattern like `**/!(*.d).ts`.
-	        const expression = parse(rest, { ...options, fastpaths: false }).output;
-
-	        output = token.close = `)${expression})${extglobStar})`;
-	      }
-
-	      if (token.prev.type === 'bos') {
-	        state.negatedExtglob = true;
-	      }
-	    }
-
-	    push({ type: 'paren', extglob: true, value, output });
-	    decrement('parens');
-	  };
-
-	  /**
-	   * Fast paths
-	   */
-
-	  if (opts.fastpaths !== false && !/(^[*!]|[/()[\]{}"])/.test(input)) {
-	    let backslashes = false;
-
-	    let output = input.replace(REGEX_SPECIAL_CHARS_BACKREF, (m, esc, chars, first, rest, index) => {
-	      if (first === '\\') {
-	        backslashes = true;
-	        return m;
-	      }
-
-	      if (first === '?') {
-	        if (esc) {
-	          return esc + first + (rest ? QMARK.repeat(rest.length) : '');
-	        }
-	        if (index === 0) {
-	          return qmarkNoDot + (rest ? QMARK.repeat(rest.length) : '');
-	        }
-	        return QMARK.repeat(chars.length);
-	      }
-
-	      if (first === '.') {
-	        return DOT_LITERAL.repeat(chars.length);
-	      }
-
-	      if (first === '*') {
-	        if (esc) {
-	          return esc + first + (rest ? star : '');
-	        }
-	        return star;
-	      }
-	      return esc ? m : `\\${m}`;
-	    });
-
-	    if (backslashes === true) {
-	      if (opts.unescape === true) {
-	        output = output.replace(/\\/g, '');
-	      } else {
-	        output = output.replace(/\\+/g, m => {
-	          return m.length % 2 === 0 ? '\\\\' : (m ? '\\' : '');
-	        });
-	      }
-	    }
-
-	    if (output === input && opts.contains === true) {
-	      state.output = input;
-	      return state;
-	    }
-
-	    state.output = utils.wrapOutput(output, state, options);
-	    return state;
-	  }
-
-	  /**
-	   * Tokenize input until we reach end-of-string
-	   */
-
-	  while (!eos()) {
-	    value = advance();
-
-	    if (value === '\u0000') {
-	      continue;
-	    }
-
-	    /**
-	     * Escaped characters
-	     */
-
-	    if (value === '\\') {
-	      const next = peek();
-
-	      if (next === '/' && opts.bash !== true) {
-	        continue;
-	      }
-
-	      if (next === '.' || next === ';') {
-	        continue;
-	      }
-
-	      if (!next) {
-	        value += '\\';
-	        push({ type: 'text', value });
-	        continue;
-	      }
-
-	      // collapse slashes to reduce potential for exploits
-	      const match = /^\\+/.exec(remaining());
-	      let slashes = 0;
-
-	      if (match && match[0].length > 2) {
-	        slashes = match[0].length;
-	        state.index += slashes;
-	        if (slashes % 2 !== 0) {
-	          value += '\\';
-	        }
-	      }
-
-	      if (opts.unescape === true) {
-	        value = advance();
-	      } else {
-	        value += advance();
-	      }
-
-	      if (state.brackets === 0) {
-	        push({ type: 'text', value });
-	        continue;
-	      }
-	    }
-
-	    /**
-	     * If we're inside a regex character class, continue
-	     * until we reach the closing bracket.
-	     */
-
-	    if (state.brackets > 0 && (value !== ']' || prev.value === '[' || prev.value === '[^')) {
-	      if (opts.posix !== false && value === ':') {
-	        const inner = prev.value.slice(1);
-	        if (inner.includes('[')) {
-	          prev.posix = true;
-
-	          if (inner.includes(':')) {
-	            const idx = prev.value.lastIndexOf('[');
-	            const pre = prev.value.slice(0, idx);
-	            const rest = prev.value.slice(idx + 2);
-	            const posix = POSIX_REGEX_SOURCE[rest];
-	            if (posix) {
-	              prev.value = pre + posix;
-	              state.backtrack = true;
-	              advance();
-
-	              if (!bos.output && tokens.indexOf(prev) === 1) {
-	                bos.output = ONE_CHAR;
-	              }
-	              continue;
-	            }
-	          }
-	        }
-	      }
-
-	      if ((value === '[' && peek() !== ':') || (value === '-' && peek() === ']')) {
-	        value = `\\${value}`;
-	      }
-
-	      if (value === ']' && (prev.value === '[' || prev.value === '[^')) {
-	        value = `\\${value}`;
-	      }
-
-	      if (opts.posix === true && value === '!' && prev.value === '[') {
-	        value = '^';
-	      }
-
-	      prev.value += value;
-	      append({ value });
-	      continue;
-	    }
-
-	    /**
-	     * If we're inside a quoted string, continue
-	     * until we reach the closing double quote.
-	     */
-
-	    if (state.quotes === 1 && value !== '"') {
-	      value = utils.escapeRegex(value);
-	      prev.value += value;
-	      append({ value });
-	      continue;
-	    }
-
-	    /**
-	     * Double quotes
-	     */
-
-	    if (value === '"') {
-	      state.quotes = state.quotes === 1 ? 0 : 1;
-	      if (opts.keepQuotes === true) {
-	        push({ type: 'text', value });
-	      }
-	      continue;
-	    }
-
-	    /**
-	     * Parentheses
-	     */
-
-	    if (value === '(') {
-	      increment('parens');
-	      push({ type: 'paren', value });
-	      continue;
-	    }
-
-	    if (value === ')') {
-	      if (state.parens === 0 && opts.strictBrackets === true) {
-	        throw new SyntaxError(syntaxError('opening', '('));
-	      }
-
-	      const extglob = extglobs[extglobs.length - 1];
-	      if (extglob && state.parens === extglob.parens + 1) {
-	        extglobClose(extglobs.pop());
-	        continue;
-	      }
-
-	      push({ type: 'paren', value, output: state.parens ? ')' : '\\)' });
-	      decrement('parens');
-	      continue;
-	    }
-
-	    /**
-	     * Square brackets
-	     */
-
-	    if (value === '[') {
-	      if (opts.nobracket === true || !remaining().includes(']')) {
-	        if (opts.nobracket !== true && opts.strictBrackets === true) {
-	          throw new SyntaxError(syntaxError('closing', ']'));
-	        }
-
-	        value = `\\${value}`;
-	      } else {
-	        increment('brackets');
-	      }
-
-	      push({ type: 'bracket', value });
-	      continue;
-	    }
-
-	    if (value === ']') {
-	      if (opts.nobracket === true || (prev && prev.type === 'bracket' && prev.value.length === 1)) {
-	        push({ type: 'text', value, output: `\\${value}` });
-	        continue;
-	      }
-
-	      if (state.brackets === 0) {
-	        if (opts.strictBrackets === true) {
-	          throw new SyntaxError(syntaxError('opening', '['));
-	        }
-
-	        push({ type: 'text', value, output: `\\${value}` });
-	        continue;
-	      }
-
-	      decrement('brackets');
-
-	      const prevValue = prev.value.slice(1);
-	      if (prev.posix !== true && prevValue[0] === '^' && !prevValue.includes('/')) {
-	        value = `/${value}`;
-	      }
-
-	      prev.value += value;
-	      append({ value });
-
-	      // when literal brackets are explicitly disabled
-	      // assume we should match with a regex character class
-	      if (opts.literalBrackets === false || utils.hasRegexChars(prevValue)) {
-	        continue;
-	      }
-
-	      const escaped = utils.escapeRegex(prev.value);
-	      state.output = state.output.slice(0, -prev.value.length);
-
-	      // when literal brackets are explicitly enabled
-	      // assume we should escape the brackets to match literal characters
-	      if (opts.literalBrackets === true) {
-	        state.output += escaped;
-	        prev.value = escaped;
-	        continue;
-	      }
-
-	      // when the user specifies nothing, try to match both
-	      prev.value = `(${capture}${escaped}|${prev.value})`;
-	      state.output += prev.value;
-	      continue;
-	    }
-
-	    /**
-	     * Braces
-	     */
-
-	    if (value === '{' && opts.nobrace !== true) {
-	      increment('braces');
-
-	      const open = {
-	        type: 'brace',
-	        value,
-	        output: '(',
-	        outputIndex: state.output.length,
-	        tokensIndex: state.tokens.length
-	      };
-
-	      braces.push(open);
-	      push(open);
-	      continue;
-	    }
-
-	    if (value === '}') {
-	      const brace = braces[braces.length - 1];
-
-	      if (opts.nobrace === true || !brace) {
-	        push({ type: 'text', value, output: value });
-	        continue;
-	      }
-
-	      let output = ')';
-
-	      if (brace.dots === true) {
-	        const arr = tokens.slice();
-	        const range = [];
-
-	        for (let i = arr.length - 1; i >= 0; i--) {
-	          tokens.pop();
-	          if (arr[i].type === 'brace') {
-	            break;
-	          }
-	          if (arr[i].type !== 'dots') {
-	            range.unshift(arr[i].value);
-	          }
-	        }
-
-	        output = expandRange(range, opts);
-	        state.backtrack = true;
-	      }
-
-	      if (brace.comma !== true && brace.dots !== true) {
-	        const out = state.output.slice(0, brace.outputIndex);
-	        const toks = state.tokens.slice(brace.tokensIndex);
-	        brace.value = brace.output = '\\{';
-	        value = output = '\\}';
-	        state.output = out;
-	        for (const t of toks) {
-	          state.output += (t.output || t.value);
-	        }
-	      }
-
-	      push({ type: 'brace', value, output });
-	      decrement('braces');
-	      braces.pop();
-	      continue;
-	    }
-
-	    /**
-	     * Pipes
-	     */
-
-	    if (value === '|') {
-	      if (extglobs.length > 0) {
-	        extglobs[extglobs.length - 1].conditions++;
-	      }
-	      push({ type: 'text', value });
-	      continue;
-	    }
-
-	    /**
-	     * Commas
-	     */
-
-	    if (value === ',') {
-	      let output = value;
-
-	      const brace = braces[braces.length - 1];
-	      if (brace && stack[stack.length - 1] === 'braces') {
-	        brace.comma = true;
-	        output = '|';
-	      }
-
-	      push({ type: 'comma', value, output });
-	      continue;
-	    }
-
-	    /**
-	     * Slashes
-	     */
-
-	    if (value === '/') {
-	      // if the beginning of the glob is "./", advance the start
-	      // to the current index, and don't add the "./" characters
-	      // to the state. This greatly simplifies lookbehinds when
-	      // checking for BOS characters like "!" and "." (not "./")
-	      if (prev.type === 'dot' && state.index === state.start + 1) {
-	        state.start = state.index + 1;
-	        state.consumed = '';
-	        state.output = '';
-	        tokens.pop();
-	        prev = bos; // reset "prev" to the first token
-	        continue;
-	      }
-
-	      push({ type: 'slash', value, output: SLASH_LITERAL });
-	      continue;
-	    }
-
-	    /**
-	     * Dots
-	     */
-
-	    if (value === '.') {
-	      if (state.braces > 0 && prev.type === 'dot') {
-	        if (prev.value === '.') prev.output = DOT_LITERAL;
-	        const brace = braces[braces.length - 1];
-	        prev.type = 'dots';
-	        prev.output += value;
-	        prev.value += value;
-	        brace.dots = true;
-	        continue;
-	      }
-
-	      if ((state.braces + state.parens) === 0 && prev.type !== 'bos' && prev.type !== 'slash') {
-	        push({ type: 'text', value, output: DOT_LITERAL });
-	        continue;
-	      }
-
-	      push({ type: 'dot', value, output: DOT_LITERAL });
-	      continue;
-	    }
-
-	    /**
-	     * Question marks
-	     */
-
-	    if (value === '?') {
-	      const isGroup = prev && prev.value === '(';
-	      if (!isGroup && opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
-	        extglobOpen('qmark', value);
-	        continue;
-	      }
-
-	      if (prev && prev.type === 'paren') {
-	        const next = peek();
-	        let output = value;
-
-	        if ((prev.value === '(' && !/[!=<:]/.test(next)) || (next === '<' && !/<([!=]|\w+>)/.test(remaining()))) {
-	          output = `\\${value}`;
-	        }
-
-	        push({ type: 'text', value, output });
-	        continue;
-	      }
-
-	      if (opts.dot !== true && (prev.type === 'slash' || prev.type === 'bos')) {
-	        push({ type: 'qmark', value, output: QMARK_NO_DOT });
-	        continue;
-	      }
-
-	      push({ type: 'qmark', value, output: QMARK });
-	      continue;
-	    }
-
-	    /**
-	     * Exclamation
-	     */
-
-	    if (value === '!') {
-	      if (opts.noextglob !== true && peek() === '(') {
-	        if (peek(2) !== '?' || !/[!=<:]/.test(peek(3))) {
-	          extglobOpen('negate', value);
-	          continue;
-	        }
-	      }
-
-	      if (opts.nonegate !== true && state.index === 0) {
-	        negate();
-	        continue;
-	      }
-	    }
-
-	    /**
-	     * Plus
-	     */
-
-	    if (value === '+') {
-	      if (opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
-	        extglobOpen('plus', value);
-	        continue;
-	      }
-
-	      if ((prev && prev.value === '(') || opts.regex === false) {
-	        push({ type: 'plus', value, output: PLUS_LITERAL });
-	        continue;
-	      }
-
-	      if ((prev && (prev.type === 'bracket' || prev.type === 'paren' || prev.type === 'brace')) || state.parens > 0) {
-	        push({ type: 'plus', value });
-	        continue;
-	      }
-
-	      push({ type: 'plus', value: PLUS_LITERAL });
-	      continue;
-	    }
-
-	    /**
-	     * Plain text
-	     */
-
-	    if (value === '@') {
-	      if (opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
-	        push({ type: 'at', extglob: true, value, output: '' });
-	        continue;
-	      }
-
-	      push({ type: 'text', value });
-	      continue;
-	    }
-
-	    /**
-	     * Plain text
-	     */
-
-	    if (value !== '*') {
-	      if (value === '$' || value === '^') {
-	        value = `\\${value}`;
-	      }
-
-	      const match = REGEX_NON_SPECIAL_CHARS.exec(remaining());
-	      if (match) {
-	        value += match[0];
-	        state.index += match[0].length;
-	      }
-
-	      push({ type: 'text', value });
-	      continue;
-	    }
-
-	    /**
-	     * Stars
-	     */
-
-	    if (prev && (prev.type === 'globstar' || prev.star === true)) {
-	      prev.type = 'star';
-	      prev.star = true;
-	      prev.value += value;
-	      prev.output = star;
-	      state.backtrack = true;
-	      state.globstar = true;
-	      consume(value);
-	      continue;
-	    }
-
-	    let rest = remaining();
-	    if (opts.noextglob !== true && /^\([^?]/.test(rest)) {
-	      extglobOpen('star', value);
-	      continue;
-	    }
-
-	    if (prev.type === 'star') {
-	      if (opts.noglobstar === true) {
-	        consume(value);
-	        continue;
-	      }
-
-	      const prior = prev.prev;
-	      const before = prior.prev;
-	      const isStart = prior.type === 'slash' || prior.type === 'bos';
-	      const afterStar = before && (before.type === 'star' || before.type === 'globstar');
-
-	      if (opts.bash === true && (!isStart || (rest[0] && rest[0] !== '/'))) {
-	        push({ type: 'star', value, output: '' });
-	        continue;
-	      }
-
-	      const isBrace = state.braces > 0 && (prior.type === 'comma' || prior.type === 'brace');
-	      const isExtglob = extglobs.length && (prior.type === 'pipe' || prior.type === 'paren');
-	      if (!isStart && prior.type !== 'paren' && !isBrace && !isExtglob) {
-	        push({ type: 'star', value, output: '' });
-	        continue;
-	      }
-
-	      // strip consecutive `/**/`
-	      while (rest.slice(0, 3) === '/**') {
-	        const after = input[state.index + 4];
-	        if (after && after !== '/') {
-	          break;
-	        }
-	        rest = rest.slice(3);
-	        consume('/**', 3);
-	      }
-
-	      // A globstar followed only by balanced closing parens is at the logical end of patterns like
-	      // `test(/utils/**)` and `test?(/utils/**)`. Treat it as EOS so the trailing `/**` can match its
-	      // parent path, except in negated extglobs where that would change the exclusion semantics.
-	      const isEnd = eos() || (
-	        state.parens > 0
-	        && rest === ')'.repeat(state.parens)
-	        && !extglobs.some(extglob => extglob.type === 'negate')
-	      );
-
-	      if (prior.type === 'bos' && eos()) {
-	        prev.type = 'globstar';
-	        prev.value += value;
-	        prev.output = globstar(opts);
-	        state.output = prev.output;
-	        state.globstar = true;
-	        consume(value);
-	        continue;
-	      }
-
-	      if (prior.type === 'slash' && prior.prev.type !== 'bos' && !afterStar && isEnd) {
-	        state.output = state.output.slice(0, -(prior.output + prev.output).length);
-	        prior.output = `(?:${prior.output}`;
-
-	        prev.type = 'globstar';
-	        prev.output = globstar(opts) + (opts.strictSlashes ? ')' : '|$)');
-	        prev.value += value;
-	        state.globstar = true;
-	        state.output += prior.output + prev.output;
-	        consume(value);
-	        continue;
-	      }
-
-	      if (prior.type === 'slash' && prior.prev.type !== 'bos' && rest[0] === '/') {
-	        const end = rest[1] !== void 0 ? '|$' : '';
-
-	        state.output = state.output.slice(0, -(prior.output + prev.output).length);
-	        prior.output = `(?:${prior.output}`;
-
-	        prev.type = 'globstar';
-	        prev.output = `${globstar(opts)}${SLASH_LITERAL}|${SLASH_LITERAL}${end})`;
-	        prev.value += value;
-
-	        state.output += prior.output + prev.output;
-	        state.globstar = true;
-
-	        consume(value + advance());
-
-	        push({ type: 'slash', value: '/', output: '' });
-	        continue;
-	      }
-
-	      if (prior.type === 'bos' && rest[0] === '/') {
-	        prev.type = 'globstar';
-	        prev.value += value;
-	        prev.output = `(?:^|${SLASH_LITERAL}|${globstar(opts)}${SLASH_LITERAL})`;
-	        state.output = prev.output;
-	        state.globstar = true;
-	        consume(value + advance());
-	        push({ type: 'slash', value: '/', output: '' });
-	        continue;
-	      }
-
-	      // remove single star from output
-	      state.output = state.output.slice(0, -prev.output.length);
-
-	      // reset previous token to globstar
-	      prev.type = 'globstar';
-	      prev.output = globstar(opts);
-	      prev.value += value;
-
-	      // reset output with globstar
-	      state.output += prev.output;
-	      state.globstar = true;
-	      consume(value);
-	      continue;
-	    }
-
-	    const token = { type: 'star', value, output: star };
-
-	    if (opts.bash === true) {
-	      token.output = '.*?';
-	      if (prev.type === 'bos' || prev.type === 'slash') {
-	        token.output = nodot + token.output;
-	      }
-	      push(token);
-	      continue;
-	    }
-
-	    if (prev && (prev.type === 'bracket' || prev.type === 'paren') && opts.regex === true) {
-	      token.output = value;
-	      push(token);
-	      continue;
-	    }
-
-	    if (state.index === state.start || prev.type === 'slash' || prev.type === 'dot') {
-	      if (prev.type === 'dot') {
-	        state.output += NO_DOT_SLASH;
-	        prev.output += NO_DOT_SLASH;
-
-	      } else if (opts.dot === true) {
-	        state.output += NO_DOTS_SLASH;
-	        prev.output += NO_DOTS_SLASH;
-
-	      } else {
-	        state.output += nodot;
-	        prev.output += nodot;
-	      }
-
-	      if (peek() !== '*') {
-	        state.output += ONE_CHAR;
-	        prev.output += ONE_CHAR;
-	      }
-	    }
-
-	    push(token);
-	  }
-
-	  while (state.brackets > 0) {
-	    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', ']'));
-	    state.output = utils.escapeLast(state.output, '[');
-	    decrement('brackets');
-	  }
-
-	  while (state.parens > 0) {
-	    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', ')'));
-	    state.output = utils.escapeLast(state.output, '(');
-	    decrement('parens');
-	  }
-
-	  while (state.braces > 0) {
-	    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', '}'));
-	    state.output = utils.escapeLast(state.output, '{');
-	    decrement('braces');
-	  }
-
-	  if (opts.strictSlashes !== true && (prev.type === 'star' || prev.type === 'bracket')) {
-	    push({ type: 'maybe_slash', value: '', output: `${SLASH_LITERAL}?` });
-	  }
-
-	  // rebuild the output if we had to backtrack at any point
-	  if (state.backtrack === true) {
-	    state.output = '';
-
-	    for (const token of state.tokens) {
-	      state.output += token.output != null ? token.output : token.value;
-
-	      if (token.suffix) {
-	        state.output += token.suffix;
-	      }
-	    }
-	  }
-
-	  return state;
-	};
-
-	/**
-	 * Fast paths for creating regular expressions for common glob patterns.
-	 * This can significantly speed up processing and has very little downside
-	 * impact when none of the fast paths match.
-	 */
-
-	parse.fastpaths = (input, options) => {
-	  const opts = { ...options };
-	  const max = typeof opts.maxLength === 'number' ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
-	  const len = input.length;
-	  if (len > max) {
-	    throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
-	  }
-
-	  input = REPLACEMENTS[input] || input;
-
-	  // create constants based on platform, for windows or posix
-	  const {
-	    DOT_LITERAL,
-	    SLASH_LITERAL,
-	    ONE_CHAR,
-	    DOTS_SLASH,
-	    NO_DOT,
-	    NO_DOTS,
-	    NO_DOTS_SLASH,
-	    STAR,
-	    START_ANCHOR
-	  } = constants.globChars(opts.windows);
-
-	  const nodot = opts.dot ? NO_DOTS : NO_DOT;
-	  const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
-	  const capture = opts.capture ? '' : '?:';
-	  const state = { negated: false, prefix: '' };
-	  let star = opts.bash === true ? '.*?' : STAR;
-
-	  if (opts.capture) {
-	    star = `(${star})`;
-	  }
-
-	  const globstar = opts => {
-	    if (opts.noglobstar === true) return star;
-	    return `(${capture}(?:(?!${START_ANCHOR}${opts.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
-	  };
-
-	  const create = str => {
-	    switch (str) {
-	      case '*':
-	        return `${nodot}${ONE_CHAR}${star}`;
-
-	      case '.*':
-	        return `${DOT_LITERAL}${ONE_CHAR}${star}`;
-
-	      case '*.*':
-	        return `${nodot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
-
-	      case '*/*':
-	        return `${nodot}${star}${SLASH_LITERAL}${ONE_CHAR}${slashDot}${star}`;
-
-	      case '**':
-	        return nodot + globstar(opts);
-
-	      case '**/*':
-	        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${ONE_CHAR}${star}`;
-
-	      case '**/*.*':
-	        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
-
-	      case '**/.*':
-	        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${DOT_LITERAL}${ONE_CHAR}${star}`;
-
-	      default: {
-	        const match = /^(.*?)\.(\w+)$/.exec(str);
-	        if (!match) return;
-
-	        const source = create(match[1]);
-	        if (!source) return;
-
-	        return source + DOT_LITERAL + match[2];
-	      }
-	    }
-	  };
-
-	  const output = utils.removePrefix(input, state);
-	  let source = create(output);
-
-	  if (source && opts.strictSlashes !== true) {
-	    source += `${SLASH_LITERAL}?`;
-	  }
-
-	  return source;
-	};
-
-	parse_1 = parse;
-	return parse_1;
-}
-
-var picomatch_1$1;
-var hasRequiredPicomatch$1;
-
-function requirePicomatch$1 () {
-	if (hasRequiredPicomatch$1) return picomatch_1$1;
-	hasRequiredPicomatch$1 = 1;
-
-	const scan = /*@__PURE__*/ requireScan();
-	const parse = /*@__PURE__*/ requireParse();
-	const utils = /*@__PURE__*/ requireUtils();
-	const constants = /*@__PURE__*/ requireConstants();
-	const isObject = val => val && typeof val === 'object' && !Array.isArray(val);
-
-	/**
-	 * Creates a matcher function from one or more glob patterns. The
-	 * returned function takes a string to match as its first argument,
-	 * and returns true if the string is a match. The returned matcher
-	 * function also takes a boolean as the second argument that, when true,
-	 * returns an object with additional information.
-	 *
-	 * ```js
-	 * const picomatch = require('picomatch');
-	 * // picomatch(glob[, options]);
-	 *
-	 * const isMatch = picomatch('*.!(*a)');
-	 * console.log(isMatch('a.a')); //=> false
-	 * console.log(isMatch('a.b')); //=> true
-	 *
-	 * // For environments without `node.js`, `picomatch/posix` provides you a dependency-free matcher, without automatic OS detection.
-	 * const picomatch = require('picomatch/posix');
-	 * // the same API, defaulting to posix paths
-	 * const isMatch = picomatch('a/*');
-	 * console.log(isMatch('a\\b')); //=> false
-	 * console.log(isMatch('a/b')); //=> true
-	 *
-	 * // you can still configure the matcher function to accept windows paths
-	 * const isMatch = picomatch('a/*', { options: windows });
-	 * console.log(isMatch('a\\b')); //=> true
-	 * console.log(isMatch('a/b')); //=> true
-	 * ```
-	 * @name picomatch
-	 * @param {String|Array} `globs` One or more glob patterns.
-	 * @param {Object=} `options`
-	 * @return {Function=} Returns a matcher function.
-	 * @api public
-	 */
-
-	const picomatch = (glob, options, returnState = false) => {
-	  if (Array.isArray(glob)) {
-	    const fns = glob.map(input => picomatch(input, options, returnState));
-	    const arrayMatcher = str => {
-	      for (const isMatch of fns) {
-	        const state = isMatch(str);
-	        if (state) return state;
-	      }
-	      return false;
-	    };
-	    return arrayMatcher;
-	  }
-
-	  const isState = isObject(glob) && glob.tokens && glob.input;
-
-	  if (glob === '' || (typeof glob !== 'string' && !isState)) {
-	    throw new TypeError('Expected pattern to be a non-empty string');
-	  }
-
-	  const opts = options || {};
-	  const posix = opts.windows;
-	  const regex = isState
-	    ? picomatch.compileRe(glob, options)
-	    : picomatch.makeRe(glob, options, false, true);
-
-	  const state = regex.state;
-	  delete regex.state;
-
-	  let isIgnored = () => false;
-	  if (opts.ignore) {
-	    const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
-	    isIgnored = picomatch(opts.ignore, ignoreOpts, returnState);
-	  }
-
-	  const matcher = (input, returnObject = false) => {
-	    const { isMatch, match, output } = picomatch.test(input, regex, options, { glob, posix });
-	    const result = { glob, state, regex, posix, input, output, match, isMatch };
-
-	    if (typeof opts.onResult === 'function') {
-	      opts.onResult(result);
-	    }
-
-	    if (isMatch === false) {
-	      result.isMatch = false;
-	      return returnObject ? result : false;
-	    }
-
-	    if (isIgnored(input)) {
-	      if (typeof opts.onIgnore === 'function') {
-	        opts.onIgnore(result);
-	      }
-	      result.isMatch = false;
-	      return returnObject ? result : false;
-	    }
-
-	    if (typeof opts.onMatch === 'function') {
-	      opts.onMatch(result);
-	    }
-	    return returnObject ? result : true;
-	  };
-
-	  if (returnState) {
-	    matcher.state = state;
-	  }
-
-	  return matcher;
-	};
-
-	/**
-	 * Test `input` with the given `regex`. This is used by the main
-	 * `picomatch()` function to test the input string.
-	 *
-	 * ```js
-	 * const picomatch = require('picomatch');
-	 * // picomatch.test(input, regex[, options]);
-	 *
-	 * console.log(picomatch.test('foo/bar', /^(?:([^/]*?)\/([^/]*?))$/));
-	 * // { isMatch: true, match: [ 'foo/', 'foo', 'bar' ], output: 'foo/bar' }
-	 * ```
-	 * @param {String} `input` String to test.
-	 * @param {RegExp} `regex`
-	 * @return {Object} Returns an object with matching info.
-	 * @api public
-	 */
-
-	picomatch.test = (input, regex, options, { glob, posix } = {}) => {
-	  if (typeof input !== 'string') {
-	    throw new TypeError('Expected input to be a string');
-	  }
-
-	  if (input === '') {
-	    return { isMatch: false, output: '' };
-	  }
-
-	  const opts = options || {};
-	  const format = opts.format || (posix ? utils.toPosixSlashes : null);
-	  let match = input === glob;
-	  let output = (match && format) ? format(input) : input;
-
-	  if (match === false) {
-	    output = format ? format(input) : input;
-	    match = output === glob;
-	  }
-
-	  if (match === false || opts.capture === true) {
-	    if (opts.matchBase === true || opts.basename === true) {
-	      match = picomatch.matchBase(input, regex, options, posix);
-	    } else {
-	      match = regex.exec(output);
-	    }
-	  }
-
-	  return { isMatch: Boolean(match), match, output };
-	};
-
-	/**
-	 * Match the basename of a filepath.
-	 *
-	 * ```js
-	 * const picomatch = require('picomatch');
-	 * // picomatch.matchBase(input, glob[, options]);
-	 * console.log(picomatch.matchBase('foo/bar.js', '*.js'); // true
-	 * ```
-	 * @param {String} `input` String to test.
-	 * @param {RegExp|String} `glob` Glob pattern or regex created by [.makeRe](#makeRe).
-	 * @return {Boolean}
-	 * @api public
-	 */
-
-	picomatch.matchBase = (input, glob, options, posix = options && options.windows) => {
-	  const regex = glob instanceof RegExp ? glob : picomatch.makeRe(glob, options);
-	  return regex.test(utils.basename(input, { windows: posix }));
-	};
-
-	/**
-	 * Returns true if **any** of the given glob `patterns` match the specified `string`.
-	 *
-	 * ```js
-	 * const picomatch = require('picomatch');
-	 * // picomatch.isMatch(string, patterns[, options]);
-	 *
-	 * console.log(picomatch.isMatch('a.a', ['b.*', '*.a'])); //=> true
-	 * console.log(picomatch.isMatch('a.a', 'b.*')); //=> false
-	 * ```
-	 * @param {String|Array} str The string to test.
-	 * @param {String|Array} patterns One or more glob patterns to use for matching.
-	 * @param {Object} [options] See available [options](#options).
-	 * @return {Boolean} Returns true if any patterns match `str`
-	 * @api public
-	 */
-
-	picomatch.isMatch = (str, patterns, options) => picomatch(patterns, options)(str);
-
-	/**
-	 * Parse a glob pattern to create the source string for a regular
-	 * expression.
-	 *
-	 * ```js
-	 * const picomatch = require('picomatch');
-	 * const result = picomatch.parse(pattern[, options]);
-	 * ```
-	 * @param {String} `pattern`
-	 * @param {Object} `options`
-	 * @return {Object} Returns an object with useful properties and output to be used as a regex source string.
-	 * @api public
-	 */
-
-	picomatch.parse = (pattern, options) => {
-	  if (Array.isArray(pattern)) return pattern.map(p => picomatch.parse(p, options));
-	  return parse(pattern, { ...options, fastpaths: false });
-	};
-
-	/**
-	 * Scan a glob pattern to separate the pattern into segments.
-	 *
-	 * ```js
-	 * const picomatch = require('picomatch');
-	 * // picomatch.scan(input[, options]);
-	 *
-	 * const result = picomatch.scan('!./foo/*.js');
-	 * console.log(result);
-	 * { prefix: '!./',
-	 *   input: '!./foo/*.js',
-	 *   start: 3,
-	 *   base: 'foo',
-	 *   glob: '*.js',
-	 *   isBrace: false,
-	 *   isBracket: false,
-	 *   isGlob: true,
-	 *   isExtglob: false,
-	 *   isGlobstar: false,
-	 *   negated: true }
-	 * ```
-	 * @param {String} `input` Glob pattern to scan.
-	 * @param {Object} `options`
-	 * @return {Object} Returns an object with
-	 * @api public
-	 */
-
-	picomatch.scan = (input, options) => scan(input, options);
-
-	/**
-	 * Compile a regular expression from the `state` object returned by the
-	 * [parse()](#parse) method.
-	 *
-	 * ```js
-	 * const picomatch = require('picomatch');
-	 * const state = picomatch.parse('*.js');
-	 * // picomatch.compileRe(state[, options]);
-	 *
-	 * console.log(picomatch.compileRe(state));
-	 * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
-	 * ```
-	 * @param {Object} `state`
-	 * @param {Object} `options`
-	 * @param {Boolean} `returnOutput` Intended for implementors, this argument allows you to return the raw output from the parser.
-	 * @param {Boolean} `returnState` Adds the state to a `state` property on the returned regex. Useful for implementors and debugging.
-	 * @return {RegExp}
-	 * @api public
-	 */
-
-	picomatch.compileRe = (state, options, returnOutput = false, returnState = false) => {
-	  if (returnOutput === true) {
-	    return state.output;
-	  }
-
-	  const opts = options || {};
-	  const prepend = opts.contains ? '' : '^';
-	  const append = opts.contains ? '' : '$';
-
-	  let source = `${prepend}(?:${state.output})${append}`;
-	  if (state && state.negated === true) {
-	    source = `^(?!${source}).*$`;
-	  }
-
-	  const regex = picomatch.toRegex(source, options);
-	  if (returnState === true) {
-	    regex.state = state;
-	  }
-
-	  return regex;
-	};
-
-	/**
-	 * Create a regular expression from a parsed glob pattern.
-	 *
-	 * ```js
-	 * const picomatch = require('picomatch');
-	 * // picomatch.makeRe(state[, options]);
-	 *
-	 * const result = picomatch.makeRe('*.js');
-	 * console.log(result);
-	 * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
-	 * ```
-	 * @param {String} `state` The object returned from the `.parse` method.
-	 * @param {Object} `options`
-	 * @param {Boolean} `returnOutput` Implementors may use this argument to return the compiled output, instead of a regular expression. This is not exposed on the options to prevent end-users from mutating the result.
-	 * @param {Boolean} `returnState` Implementors may use this argument to return the state from the parsed glob with the returned regular expression.
-	 * @return {RegExp} Returns a regex created from the given pattern.
-	 * @api public
-	 */
-
-	picomatch.makeRe = (input, options = {}, returnOutput = false, returnState = false) => {
-	  if (!input || typeof input !== 'string') {
-	    throw new TypeError('Expected a non-empty string');
-	  }
-
-	  let parsed = { negated: false, fastpaths: true };
-
-	  if (options.fastpaths !== false && (input[0] === '.' || input[0] === '*')) {
-	    parsed.output = parse.fastpaths(input, options);
-	  }
-
-	  if (!parsed.output) {
-	    parsed = parse(input, options);
-	  }
-
-	  return picomatch.compileRe(parsed, options, returnOutput, returnState);
-	};
-
-	/**
-	 * Create a regular expression from the given regex source string.
-	 *
-	 * ```js
-	 * const picomatch = require('picomatch');
-	 * // picomatch.toRegex(source[, options]);
-	 *
-	 * const { output } = picomatch.parse('*.js');
-	 * console.log(picomatch.toRegex(output));
-	 * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
-	 * ```
-	 * @param {String} `source` Regular expression source string.
-	 * @param {Object} `options`
-	 * @return {RegExp}
-	 * @api public
-	 */
-
-	picomatch.toRegex = (source, options) => {
-	  try {
-	    const opts = options || {};
-	    return new RegExp(source, opts.flags || (opts.nocase ? 'i' : ''));
-	  } catch (err) {
-	    if (options && options.debug === true) throw err;
-	    return /$^/;
-	  }
-	};
-
-	/**
-	 * Picomatch constants.
-	 * @return {Object}
-	 */
-
-	picomatch.constants = constants;
-
-	/**
-	 * Expose "picomatch"
-	 */
-
-	picomatch_1$1 = picomatch;
-	return picomatch_1$1;
-}
-
-var picomatch_1;
-var hasRequiredPicomatch;
-
-function requirePicomatch () {
-	if (hasRequiredPicomatch) return picomatch_1;
-	hasRequiredPicomatch = 1;
-
-	const pico = /*@__PURE__*/ requirePicomatch$1();
-	const utils = /*@__PURE__*/ requireUtils();
-
-	function picomatch(glob, options, returnState = false) {
-	  // default to os.platform()
-	  if (options && (options.windows === null || options.windows === undefined)) {
-	    // don't mutate the original options object
-	    options = { ...options, windows: utils.isWindows() };
-	  }
-
-	  return pico(glob, options, returnState);
-	}
-
-	Object.assign(picomatch, pico);
-	picomatch_1 = picomatch;
-	return picomatch_1;
-}
-
-var picomatchExports = /*@__PURE__*/ requirePicomatch();
-var picomatch = /*@__PURE__*/getDefaultExportFromCjs(picomatchExports);
-
-/** Starting, readying or stopping a launched deployment failed (src/launch). */
-class LaunchError extends GateError {
-}
-
-/**
- * The few git operations launching needs, each an argument array (never a shell): resolve a
- * commit, fetch it into a shallow checkout, add and remove a worktree, list blob digests.
- */
-function git(cwd, args, env = process.env) {
-    return new Promise((resolve, reject) => {
-        execFile('git', args, 
-        // No prompt for credentials in a job: a fetch that needs them fails instead of hanging.
-        { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' }, maxBuffer: 64 * 1024 * 1024, timeout: 600_000 }, (error, stdout, stderr) => {
-            if (error) {
-                const message = (stderr || error.message).trim().split('\n').slice(-3).join(' ');
-                reject(new LaunchError('launch.git', `git ${args[0]} failed: ${message}`, { file: cwd, value: args.join(' ') }));
-            }
-            else
-                resolve({ stdout, stderr });
-        });
-    });
-}
-/** The top of the work tree holding `dir`. */
-async function repositoryRoot(dir, env) {
-    try {
-        return (await git(dir, ['rev-parse', '--show-toplevel'], env)).stdout.trim();
-    }
-    catch {
-        throw new LaunchError('launch.not_a_repository', `${dir} is not inside a git work tree; launching from a checkout needs one`, {
-            file: dir
-        });
-    }
-}
-/**
- * The full SHA of `ref`, fetching it from `origin` when the checkout lacks it (actions/checkout
- * fetches one commit by default, so the pull request's base is usually absent).
- */
-async function resolveCommit(root, ref, env, log) {
-    const local = await tryResolve(root, ref, env);
-    if (local)
-        return local;
-    const shallow = (await git(root, ['rev-parse', '--is-shallow-repository'], env)).stdout.trim() === 'true';
-    log?.(`fetching ${ref} from origin (${shallow ? 'shallow checkout' : 'not in this clone'})`);
-    try {
-        await git(root, ['fetch', '--no-tags', '--no-recurse-submodules', ...(shallow ? ['--depth=1'] : []), 'origin', ref], env);
-    }
-    catch (error) {
-        throw new LaunchError('launch.fetch', `cannot find commit ${ref} locally and fetching it from origin failed: ${error.message}`, {
-            value: ref
-        });
-    }
-    const fetched = (await tryResolve(root, ref, env)) ?? (await tryResolve(root, 'FETCH_HEAD', env));
-    if (!fetched)
-        throw new LaunchError('launch.fetch', `commit ${ref} is still missing after fetching it`, { value: ref });
-    return fetched;
-}
-async function tryResolve(root, ref, env) {
-    try {
-        return (await git(root, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], env)).stdout.trim() || null;
-    }
-    catch {
-        return null;
-    }
-}
-
-/**
- * `fingerprint_paths`: the digests of the files they select at the base commit join the
- * fingerprint, so an archived baseline is reused only while the baseline's serving files are
- * unchanged. The digest is git's blob id (a hash of the content), read from the commit itself,
- * not the work tree: what the pull request did to those files does not matter, the base does.
- */
-async function pathDigests(root, commit, globs, env) {
-    if (globs.length === 0)
-        return {};
-    const matches = picomatch(globs, { dot: true });
-    const { stdout } = await git(root, ['ls-tree', '-r', '-z', '--full-tree', commit], env);
-    const digests = {};
-    for (const record of stdout.split('\0')) {
-        // <mode> SP <type> SP <object> TAB <path>
-        const tab = record.indexOf('\t');
-        if (tab < 0)
-            continue;
-        const [, type, object] = record.slice(0, tab).split(' ');
-        const path = record.slice(tab + 1);
-        if ((type === 'blob' || type === 'commit') && matches(path))
-            digests[path] = object;
-    }
-    return digests;
-}
-
-/**
- * The fingerprint of a gate set whose `fingerprint_paths` select files: those files' digests at
- * the base commit join it (config/fingerprint.ts). A glob that selects nothing is an error: a
- * typo there would silently leave the serving files out and reuse a stale baseline.
- */
-async function gateFingerprint(config, cwd, baseRef, env) {
-    const globs = config.launch?.fingerprintPaths ?? [];
-    if (globs.length === 0)
-        return fingerprint(config);
-    const root = await repositoryRoot(cwd, env);
-    const commit = await resolveCommit(root, baseRef ?? 'HEAD', env);
-    const digests = await pathDigests(root, commit, globs, env);
-    globs.forEach((glob, i) => {
-        const matches = picomatch(glob, { dot: true });
-        if (!Object.keys(digests).some(path => matches(path))) {
-            throw new ConfigError('config.fingerprint_paths', `fingerprint_paths[${i}] matches no file at commit ${commit.slice(0, 12)}`, {
-                file: config.source,
-                field: `fingerprint_paths[${i}]`,
-                value: glob
-            });
-        }
-    });
-    return fingerprint(config, { pathDigests: digests });
-}
-
-/**
- * The weights file a launched server was started with, by content: llama.cpp's server (and other
- * single-file engines) take `--model FILE` / `-m FILE`, and two quantizations of one model are
- * told apart by the file, not by the served name. When that argument names a regular file (read
- * from the launch directory), its size and sha256 are recorded in the launch manifest and shown
- * in the report's Weights row. A directory or a hub id (vLLM's `--model`) records nothing.
- * Information only: a file that cannot be read is recorded with its error, never a gate error.
- */
-/** Above this, hashing would hold the gate up for minutes; the size alone is recorded. */
-const MAX_HASHED_BYTES = 32 * 1024 ** 3;
-/** The value of `--model`, `--model=` or `-m` in a launch command, or null. */
-function modelArgument(command) {
-    for (let i = 1; i < command.length; i++) {
-        const arg = command[i];
-        if ((arg === '--model' || arg === '-m') && i + 1 < command.length)
-            return command[i + 1];
-        if (arg.startsWith('--model='))
-            return arg.slice('--model='.length);
-    }
-    return null;
-}
-async function weightsIdentity(command, cwd, maxBytes = MAX_HASHED_BYTES) {
-    const file = modelArgument(command);
-    if (!file)
-        return null;
-    const path = resolve(cwd, file);
-    let info;
-    try {
-        info = await stat(path);
-    }
-    catch {
-        return null; // a hub id or a path inside a container: nothing on this machine to hash
-    }
-    if (!info.isFile())
-        return null;
-    if (info.size > maxBytes)
-        return { file, bytes: info.size, sha256: null, error: `larger than ${maxBytes} bytes: not hashed` };
-    try {
-        const hash = createHash('sha256');
-        for await (const chunk of createReadStream(path))
-            hash.update(chunk);
-        return { file, bytes: info.size, sha256: hash.digest('hex'), error: null };
-    }
-    catch (error) {
-        return { file, bytes: info.size, sha256: null, error: error.message };
-    }
-}
-
-/**
- * Masks secrets in the server's log lines before they are written: a server that prints its
- * configuration (vLLM does, with --api-key) must not put the key into the evidence artifact.
- * Secrets are the deployments' API keys and the values of environment variables whose names
- * say they are secret (HF_TOKEN, OPENAI_API_KEY, ...), whether inherited or set by the gate file.
- */
-const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH)/i;
-/** Shorter values would mask ordinary words. */
-const MIN_SECRET_LENGTH = 4;
-function secretValues(env, extra = []) {
-    const values = Object.entries(env)
-        .filter(([name, value]) => SECRET_NAME.test(name) && typeof value === 'string')
-        .map(([, value]) => value);
-    return [...new Set([...values, ...extra.filter((v) => typeof v === 'string')])]
-        .filter(value => value.length >= MIN_SECRET_LENGTH)
-        .sort((a, b) => b.length - a.length); // a longer secret containing a shorter one is masked whole
-}
-function masker(secrets) {
-    if (secrets.length === 0)
-        return line => line;
-    return line => secrets.reduce((text, secret) => text.split(secret).join('***'), line);
-}
-
-/**
- * @param at the key path for messages, e.g. `deployments.baseline.launch.command[5]`
- * @param source the gate file, for messages
- */
-function expandTemplate(text, env, at, source) {
-    let out = '';
-    const used = [];
-    for (let i = 0; i < text.length; i++) {
-        const char = text[i];
-        if (char !== '$') {
-            out += char;
-            continue;
-        }
-        if (text[i + 1] === '$') {
-            out += '$';
-            i++;
-            continue;
-        }
-        if (text[i + 1] !== '{') {
-            out += char;
-            continue;
-        }
-        const end = text.indexOf('}', i + 2);
-        const name = end < 0 ? '' : text.slice(i + 2, end);
-        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
-            throw new ConfigError('launch.template', `${at} has a malformed variable reference; write \${NAME} (or $$ for a literal $)`, {
-                file: source,
-                field: at,
-                value: text
-            });
-        }
-        const value = env[name];
-        if (value === undefined) {
-            throw new ConfigError('launch.variable_missing', `${at} uses \${${name}}, which is not set in the environment`, {
-                file: source,
-                field: at,
-                value: name
-            });
-        }
-        out += value;
-        used.push(name);
-        i = end;
-    }
-    return { text: out, used };
-}
-/**
- * Expands a side's launch. Throws the first missing or malformed variable (a ConfigError naming
- * its key path). `secrets`: the deployments' API keys and URL credentials.
- */
-function expandLaunch(spec, env, source, secrets = []) {
-    const expand = (text, at) => expandTemplate(text, env, at, source).text;
-    const extraEnv = Object.fromEntries(Object.entries(spec.env).map(([name, value]) => [name, expand(value, `${spec.field}.env.${name}`)]));
-    return {
-        command: spec.command.map((arg, i) => expand(arg, `${spec.field}.command[${i}]`)),
-        extraEnv,
-        stopCommand: spec.stopCommand?.map((arg, i) => expand(arg, `${spec.field}.stop_command[${i}]`)) ?? null,
-        mask: masker(secretValues({ ...env, ...extraEnv }, secrets))
-    };
 }
 
 /**
@@ -42215,61 +42109,75 @@ function expandLaunch(spec, env, source, secrets = []) {
 const ATTEMPT_TIMEOUT_MS = 5_000;
 const PROGRESS_EVERY_MS = 10_000;
 const MAX_RECORDED_BYTES = 64 * 1024;
-async function probeServer(settings) {
+/**
+ * One `GET {baseUrl}/models`. A wrong key or a missing model is thrown (ServerNotReadyError):
+ * waiting cannot fix them. Anything else (refused, HTTP 503 while loading) is returned as the
+ * problem of this attempt, for the caller's retry loop and its message.
+ */
+async function probeOnce(settings) {
     const url = routeUrl(settings.baseUrl, 'models');
     // What messages and the manifest show: userinfo and query values hidden.
     const shown = redactUrl(url);
+    try {
+        const response = await undiciExports.request(url, {
+            method: 'GET',
+            headers: settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {},
+            headersTimeout: ATTEMPT_TIMEOUT_MS,
+            bodyTimeout: ATTEMPT_TIMEOUT_MS
+        });
+        const text = await response.body.text();
+        if (response.statusCode === 401 || response.statusCode === 403) {
+            // Retrying cannot fix a wrong key.
+            throw new ServerNotReadyError('server.unauthorized', `${settings.side} server at ${shown} refused the API key (HTTP ${response.statusCode})`, { field: `deployments.${settings.side}.api_key_env`, value: shown });
+        }
+        if (response.statusCode !== 200)
+            return { ok: false, problem: `HTTP ${response.statusCode}` };
+        const body = parseJson(text);
+        const models = modelIds(body);
+        if (!models.includes(settings.model)) {
+            throw new ServerNotReadyError('server.model_missing', `${settings.side} server at ${shown} does not serve model ${JSON.stringify(settings.model)} (it lists ${JSON.stringify(models)})`, { field: `deployments.${settings.side}.model`, value: settings.model });
+        }
+        return {
+            ok: true,
+            result: {
+                url: shown,
+                status: response.statusCode,
+                attempts: 1,
+                elapsedMs: 0,
+                models,
+                response: text.length <= MAX_RECORDED_BYTES ? body : { truncated: true, models },
+                engine_version: await probeEngineVersion(settings.baseUrl, settings.apiKey)
+            }
+        };
+    }
+    catch (error) {
+        if (error instanceof ServerNotReadyError)
+            throw error;
+        return { ok: false, problem: redactUrlsIn(error.message || String(error)) };
+    }
+}
+async function probeServer(settings) {
+    const shown = redactUrl(routeUrl(settings.baseUrl, 'models'));
     const started = Date.now();
     let delay = settings.initialDelayMs ?? 250;
     const maxDelay = settings.maxDelayMs ?? 5_000;
     let attempts = 0;
-    let lastProblem;
     const progressEvery = settings.progressEveryMs ?? PROGRESS_EVERY_MS;
     let nextProgress = progressEvery;
     for (;;) {
         attempts++;
-        try {
-            const response = await undiciExports.request(url, {
-                method: 'GET',
-                headers: settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {},
-                headersTimeout: ATTEMPT_TIMEOUT_MS,
-                bodyTimeout: ATTEMPT_TIMEOUT_MS
-            });
-            const text = await response.body.text();
-            if (response.statusCode === 401 || response.statusCode === 403) {
-                // Retrying cannot fix a wrong key.
-                throw new ServerNotReadyError('server.unauthorized', `${settings.side} server at ${shown} refused the API key (HTTP ${response.statusCode})`, { field: `deployments.${settings.side}.api_key_env`, value: shown });
-            }
-            if (response.statusCode === 200) {
-                const body = parseJson(text);
-                const models = modelIds(body);
-                if (!models.includes(settings.model)) {
-                    throw new ServerNotReadyError('server.model_missing', `${settings.side} server at ${shown} does not serve model ${JSON.stringify(settings.model)} (it lists ${JSON.stringify(models)})`, { field: `deployments.${settings.side}.model`, value: settings.model });
-                }
-                return {
-                    url: shown,
-                    status: response.statusCode,
-                    attempts,
-                    elapsedMs: Date.now() - started,
-                    models,
-                    response: text.length <= MAX_RECORDED_BYTES ? body : { truncated: true, models },
-                    engine_version: await probeEngineVersion(settings.baseUrl, settings.apiKey)
-                };
-            }
-            lastProblem = `HTTP ${response.statusCode}`;
-        }
-        catch (error) {
-            if (error instanceof ServerNotReadyError)
-                throw error;
-            lastProblem = redactUrlsIn(error.message || String(error));
-        }
+        const attempt = await probeOnce(settings);
+        if (attempt.ok)
+            return { ...attempt.result, attempts, elapsedMs: Date.now() - started };
+        const lastProblem = attempt.problem;
         const elapsed = Date.now() - started;
         // The last attempt is made at the deadline, so the whole timeout is used.
         if (elapsed >= settings.timeoutMs) {
-            throw new ServerNotReadyError('server.not_ready', `${settings.side} server at ${shown} was not ready after ${Math.round(elapsed / 1000)} s and ${attempts} attempts (last: ${lastProblem}); the readiness timeout is ${seconds$1(settings.timeoutMs)} s (run --ready-timeout SEC)`, { field: `deployments.${settings.side}.base_url`, value: redactUrl(settings.baseUrl) });
+            const hint = settings.timeoutHint === null ? '' : ` (${settings.timeoutHint ?? 'run --ready-timeout SEC'})`;
+            throw new ServerNotReadyError('server.not_ready', `${settings.side} server at ${shown} was not ready after ${Math.round(elapsed / 1000)} s and ${attempts} attempts (last: ${lastProblem}); the readiness timeout is ${seconds$2(settings.timeoutMs)} s${hint}`, { field: `deployments.${settings.side}.base_url`, value: redactUrl(settings.baseUrl) });
         }
         if (elapsed >= nextProgress) {
-            settings.log?.(`${settings.side} server at ${shown} not ready after ${seconds$1(elapsed)} s (${lastProblem}); waiting up to ${seconds$1(settings.timeoutMs)} s`);
+            settings.log?.(`${settings.side} server at ${shown} not ready after ${seconds$2(elapsed)} s (${lastProblem}); waiting up to ${seconds$2(settings.timeoutMs)} s`);
             while (nextProgress <= elapsed)
                 nextProgress += progressEvery;
         }
@@ -42294,7 +42202,7 @@ function modelIds(body) {
         return [];
     return data.map(item => item?.id).filter((id) => typeof id === 'string');
 }
-function seconds$1(ms) {
+function seconds$2(ms) {
     return Math.round(ms / 1000);
 }
 
@@ -42316,31 +42224,22 @@ async function waitUntilReady(server, settings) {
         const exit = server.exit;
         if (exit && !(settings.detachedAllowed && exit.code === 0 && exit.spawnError === null)) {
             const how = exit.spawnError ? `could not be started (${exit.spawnError})` : `exited with ${exit.signal ?? `status ${exit.code}`}`;
-            throw new LaunchError('launch.exited_before_ready', `${settings.side} server ${how} before it was ready, after ${seconds(Date.now() - started)} s; last lines of ${settings.logName}:${quote(server.lastLines())}`, { field: `deployments.${settings.side}.launch.command`, value: settings.logName });
+            throw new LaunchError('launch.exited_before_ready', `${settings.side} server ${how} before it was ready, after ${seconds$1(Date.now() - started)} s; last lines of ${settings.logName}:${quote(server.lastLines())}`, { field: `deployments.${settings.side}.launch.command`, value: settings.logName });
         }
         attempts++;
-        try {
-            const result = await probeServer({
-                side: settings.side,
-                baseUrl: settings.baseUrl,
-                model: settings.model,
-                apiKey: settings.apiKey,
-                timeoutMs: 0
-            });
-            return { ...result, attempts, elapsedMs: Date.now() - started };
-        }
-        catch (error) {
-            if (!(error instanceof ServerNotReadyError) || error.code !== 'server.not_ready')
-                throw error;
-            lastProblem = /last: (.*)\)$/.exec(error.message)?.[1] ?? error.message;
-        }
+        // One attempt at a time: the launched server's own timeout (ready_timeout_seconds) is this
+        // loop's, so the attempt's problem is kept as it is for the message below.
+        const attempt = await probeOnce(settings);
+        if (attempt.ok)
+            return { ...attempt.result, attempts, elapsedMs: Date.now() - started };
+        lastProblem = attempt.problem;
         const elapsed = Date.now() - started;
         if (elapsed >= settings.timeoutMs) {
-            throw new LaunchError('launch.ready_timeout', `${settings.side} server was not ready after ${seconds(elapsed)} s (ready_timeout_seconds; last probe: ${lastProblem}); last lines of ${settings.logName}:${quote(server.lastLines())}`, { field: `deployments.${settings.side}.launch.ready_timeout_seconds`, value: Math.round(settings.timeoutMs / 1000) });
+            throw new LaunchError('launch.ready_timeout', `${settings.side} server was not ready after ${seconds$1(elapsed)} s: its readiness timeout is ${seconds$1(settings.timeoutMs).replace(/\.0$/, '')} s (deployments.${settings.side}.launch.ready_timeout_seconds; last probe: ${lastProblem}); last lines of ${settings.logName}:${quote(server.lastLines())}`, { field: `deployments.${settings.side}.launch.ready_timeout_seconds`, value: Math.round(settings.timeoutMs / 1000) });
         }
         if (Date.now() - lastReport >= 30_000) {
             lastReport = Date.now();
-            settings.log?.(`[${settings.side}] server starting for ${seconds(elapsed)} s (${lastProblem})`);
+            settings.log?.(`[${settings.side}] server starting for ${seconds$1(elapsed)} s (${lastProblem})`);
         }
         await sleepUnlessExited(server, Math.min(wait, settings.timeoutMs - elapsed));
         wait = Math.min(wait * 2, MAX_WAIT_MS);
@@ -42369,24 +42268,39 @@ async function sleepUnlessExited(server, ms) {
 function quote(lines) {
     return lines.length === 0 ? ' (empty)' : `\n${lines.map(line => `  ${line}`).join('\n')}`;
 }
-function seconds(ms) {
+function seconds$1(ms) {
     return (ms / 1000).toFixed(1);
 }
 
 /**
- * Every process group helm-gate started and has not yet seen die: launched servers and helm-run.
- * While one is alive, SIGINT and SIGTERM to helm-gate (a cancelled job, Ctrl-C) stop them all
- * before exiting, because each lives in its own process group and would otherwise survive us and
- * keep the GPU. A second signal, or the process exiting for any other reason, kills them at once.
+ * Every process group helm-gate started and has not yet seen die (launched servers and helm-run),
+ * and every file it must not leave behind (the temporary folder that holds each side's prod_env
+ * with credentials.conf, the base commit's worktree and its `git worktree` registration).
+ *
+ * Cancellation has one path (docs/trust-model.md, "What is removed"). On SIGINT or SIGTERM (a
+ * cancelled job, Ctrl-C), in this order: every group is stopped, because each lives in its own
+ * process group and would otherwise survive us and keep the GPU; every leftover is removed (the
+ * newest first: the worktree inside the temporary folder before the folder); the cancel hooks
+ * write (and upload) the cancelled report; the process exits with 128 + the signal's number. The
+ * command's own path keeps running meanwhile, and its `finally` blocks call the same removals,
+ * which are shared, so neither can cut the other short. A second signal kills the groups and
+ * removes the leftovers synchronously, then exits; so does the process exiting for any other
+ * reason (the 'exit' handler).
  *
  * GitHub cancels a job with SIGINT, then SIGTERM 7.5 s later, then SIGKILL 2.5 s after that, so the
  * urgent stop used here is short (registered stop functions get `urgent: true`).
  */
 const live = new Map();
+/** Registration order: the newest is removed first. */
+const leftovers = [];
+/** Leftovers present at (or registered after) the first signal: swept again right before exiting. */
+const sweep = new Set();
 const hooks = new Set();
 let armed = false;
 let stopping = null;
 let received = null;
+/** How long the removals may take before the synchronous sweep does the rest. */
+const LEFTOVERS_LIMIT_MS = 3_000;
 /** How long the cancel hooks may take in all (GitHub kills the job 10 s after its SIGINT). */
 const HOOKS_LIMIT_MS = 6_000;
 /** After a second signal the hooks get this long before the process exits. */
@@ -42407,6 +42321,64 @@ function trackGroup(group) {
             live.delete(group.pgid);
         disarmWhenIdle();
     };
+}
+/**
+ * Tracks a leftover until the returned function is called (after it is removed). Registered while
+ * helm-gate is being cancelled: removed at once.
+ */
+function trackLeftover(item) {
+    leftovers.push(item);
+    arm();
+    if (received) {
+        sweep.add(item);
+        void item.remove();
+    }
+    return () => {
+        const at = leftovers.indexOf(item);
+        if (at >= 0)
+            leftovers.splice(at, 1);
+        disarmWhenIdle();
+    };
+}
+/**
+ * A private temporary folder (mode 0700, under TMPDIR) that is removed on every path: by `remove`
+ * in the owner's `finally`, by the signal path, or by the 'exit' handler. Created synchronously,
+ * so no signal can come between its creation and its registration.
+ */
+function trackedTempDir(prefix = 'helm-gate-') {
+    const path = mkdtempSync(join(tmpdir(), prefix));
+    let removing = null;
+    let release = () => { };
+    const item = {
+        label: path,
+        remove: () => (removing ??= (async () => {
+            await rm(path, { recursive: true, force: true, maxRetries: 3 }).catch(() => { });
+            // A write that raced the removal (a file created while the folder was being emptied)
+            // leaves it behind: the synchronous pass removes what is left.
+            removeDirNow(path);
+            release();
+        })()),
+        removeNow: () => removeDirNow(path)
+    };
+    release = trackLeftover(item);
+    return { path, remove: item.remove };
+}
+function removeDirNow(path) {
+    try {
+        rmSync(path, { recursive: true, force: true, maxRetries: 3 });
+    }
+    catch {
+        // nothing more can be done here; the caller reports what it can
+    }
+}
+/** Runs a command synchronously, ignoring its failure (the signal path's last resort). */
+function runNow(command, args, cwd, env) {
+    try {
+        execFileSync(command, args, { cwd, env, stdio: 'ignore', timeout: 5_000 });
+    }
+    catch {
+        // best effort
+    }
 }
 /**
  * Registers what to do when helm-gate is cancelled (SIGINT/SIGTERM): after every group is
@@ -42495,31 +42467,58 @@ function killGroupNow(pgid, signal = 'SIGKILL') {
 function onSignal(signal) {
     const code = 128 + (constants$6.signals[signal] ?? 15);
     if (stopping) {
-        say(`helm-gate: ${signal} again; killing ${live.size} process group(s) now`);
+        say(`helm-gate: ${signal} again; killing ${live.size} process group(s) and exiting`);
         for (const pgid of live.keys())
             killGroupNow(pgid);
+        // The credentials go first, whatever else is cut short.
+        sweepNow();
         // The evidence upload may be nearly done: a moment more, then exit whatever it is doing.
         setTimeout(() => process.exit(code), SECOND_SIGNAL_GRACE_MS).unref();
         return;
     }
     received = signal;
+    for (const item of leftovers)
+        sweep.add(item);
     say(`helm-gate: ${signal} received; stopping ${live.size} launched process group(s) before exiting`);
     stopping = (async () => {
         await stopAllGroups(true);
+        await withinLimit(removeLeftovers(), LEFTOVERS_LIMIT_MS);
         const all = Promise.all([...hooks].map(hook => hook(signal).catch(error => say(`helm-gate: on ${signal}: ${String(error)}`))));
-        let timer;
-        await Promise.race([all, new Promise(resolve => (timer = setTimeout(resolve, HOOKS_LIMIT_MS)))]);
-        clearTimeout(timer);
+        await withinLimit(all, HOOKS_LIMIT_MS);
     })().finally(() => {
         for (const pgid of live.keys())
             killGroupNow(pgid);
+        // Whatever the command's own path made while the hooks ran, and anything a removal missed.
+        sweepNow();
         process.exit(code);
     });
 }
-/** Last resort when the process exits with groups still tracked (an uncaught error, process.exit). */
+/** The newest first: a worktree inside the temporary folder goes before the folder. */
+async function removeLeftovers() {
+    for (;;) {
+        const pending = [...sweep].reverse();
+        for (const item of pending)
+            await item.remove().catch(() => { });
+        // Removals registered meanwhile (a launch that was starting) are removed too.
+        if ([...sweep].every(item => pending.includes(item)))
+            return;
+    }
+}
+function sweepNow() {
+    for (const item of [...leftovers, ...sweep].reverse())
+        item.removeNow();
+}
+async function withinLimit(work, ms) {
+    let timer;
+    await Promise.race([work, new Promise(resolve => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
+}
+/** Last resort when the process exits with groups or leftovers still tracked (an uncaught error, process.exit). */
 function onExit() {
     for (const pgid of live.keys())
         killGroupNow(pgid);
+    for (const item of [...leftovers].reverse())
+        item.removeNow();
 }
 function arm() {
     if (armed)
@@ -42530,7 +42529,7 @@ function arm() {
     process.on('exit', onExit);
 }
 function disarmWhenIdle() {
-    if (live.size === 0 && hooks.size === 0 && !stopping)
+    if (live.size === 0 && hooks.size === 0 && leftovers.length === 0 && !stopping)
         disarm();
 }
 function disarm() {
@@ -42728,28 +42727,76 @@ function delay(ms) {
  */
 async function addBaseWorktree(root, ref, env, log, parent = tmpdir()) {
     const sha = await resolveCommit(root, ref, env, log);
-    const holder = await mkdtemp(join(parent, 'helm-gate-base-'));
+    // Created and registered in one step (no await between), before git adds the worktree, so a
+    // signal at any moment from here on finds it: the signal path waits for the add, then removes
+    // the worktree and its registration (src/launch/registry.ts).
+    const holder = mkdtempSync(join(parent, 'helm-gate-base-'));
     const dir = join(holder, 'tree');
-    await git(root, ['worktree', 'add', '--detach', dir, sha], env);
-    log?.(`base commit ${sha.slice(0, 12)} checked out in ${dir}`);
+    const gitEnv = { ...(env ?? process.env), GIT_TERMINAL_PROMPT: '0' };
+    let adding = Promise.resolve();
     let removed = null;
-    return {
-        dir,
-        sha,
-        remove: () => {
-            removed ??= (async () => {
-                try {
-                    await git(root, ['worktree', 'remove', '--force', dir], env);
-                }
-                catch {
-                    // fall through: delete the files and let prune drop the registration
-                }
-                await rm(holder, { recursive: true, force: true });
-                await git(root, ['worktree', 'prune'], env).catch(() => { });
-            })();
-            return removed;
+    let release = () => { };
+    const remove = () => (removed ??= (async () => {
+        await adding.catch(() => { });
+        try {
+            await git(root, ['worktree', 'remove', '--force', dir], env);
         }
-    };
+        catch {
+            // fall through: delete the files and let prune drop the registration
+        }
+        await rm(holder, { recursive: true, force: true, maxRetries: 3 }).catch(() => { });
+        await git(root, ['worktree', 'prune'], env).catch(() => { });
+        release();
+    })());
+    release = trackLeftover({
+        label: `worktree ${dir}`,
+        remove,
+        removeNow: () => {
+            runNow('git', ['worktree', 'remove', '--force', dir], root, gitEnv);
+            removeDirNow(holder);
+            runNow('git', ['worktree', 'prune'], root, gitEnv);
+        }
+    });
+    adding = git(root, ['worktree', 'add', '--detach', dir, sha], env);
+    try {
+        await adding;
+    }
+    catch (error) {
+        await remove();
+        throw error;
+    }
+    log?.(`base commit ${sha.slice(0, 12)} checked out in ${dir}`);
+    return { dir, sha, remove };
+}
+
+/** The variable names the deployments give as API keys. */
+function apiKeyNames(deployments) {
+    return [...deployments].flatMap(d => (d?.kind === 'server' && d.apiKeyEnv ? [d.apiKeyEnv] : []));
+}
+/** The deployment's API key, or null when it names none or the variable is empty. */
+function apiKeyOf(deployment, env) {
+    if (deployment.kind !== 'server' || !deployment.apiKeyEnv)
+        return null;
+    return env[deployment.apiKeyEnv] || null;
+}
+/** The keys that are set: values to mask wherever output is shown or logged. */
+function apiKeyValues(deployments, env) {
+    return [...deployments].flatMap(d => {
+        const key = d ? apiKeyOf(d, env) : null;
+        return key ? [key] : [];
+    });
+}
+/** The deployment's API key, refusing a named variable that is not set (before anything runs). */
+function requiredApiKey(deployment, env, source, side) {
+    const key = apiKeyOf(deployment, env);
+    if (deployment.kind === 'server' && deployment.apiKeyEnv && !key) {
+        throw new ConfigError('config.api_key_missing', `the environment variable ${deployment.apiKeyEnv} (the ${side} API key) is not set`, {
+            file: source,
+            field: `deployments.${side}.api_key_env`,
+            value: deployment.apiKeyEnv
+        });
+    }
+    return key;
 }
 
 /**
@@ -42875,7 +42922,7 @@ class Launcher {
                 side: key,
                 baseUrl: entry.deployment.baseUrl,
                 model: entry.deployment.model,
-                apiKey: entry.deployment.apiKeyEnv ? (this.options.env[entry.deployment.apiKeyEnv] ?? null) : null,
+                apiKey: apiKeyOf(entry.deployment, this.options.env),
                 timeoutMs: entry.spec.readyTimeoutSeconds * 1000,
                 detachedAllowed: entry.stopCommand !== null,
                 logName,
@@ -42936,7 +42983,7 @@ class Launcher {
             side: key,
             baseUrl: entry.deployment.baseUrl,
             model: entry.deployment.model,
-            apiKey: entry.deployment.apiKeyEnv ? (this.options.env[entry.deployment.apiKeyEnv] ?? null) : null,
+            apiKey: apiKeyOf(entry.deployment, this.options.env),
             timeoutMs: entry.spec.readyTimeoutSeconds * 1000,
             detachedAllowed: entry.stopCommand !== null,
             logName: entry.record.log_file
@@ -42961,74 +43008,6 @@ class Launcher {
             entry.record.commit = this.worktree.sha;
         }
     }
-}
-
-async function runOnSchedule(items, schedule, steps) {
-    if (schedule === 'sequential') {
-        for (const item of items) {
-            let ok;
-            try {
-                ok = await steps.up(item);
-                if (ok)
-                    await steps.measure(item);
-                if (ok)
-                    await steps.hold?.([item]);
-            }
-            finally {
-                await steps.down(item);
-            }
-            if (!ok)
-                return;
-        }
-        return;
-    }
-    let failure = null;
-    try {
-        const ups = await Promise.allSettled(items.map(item => steps.up(item)));
-        const rejected = ups.find((u) => u.status === 'rejected');
-        if (rejected)
-            throw rejected.reason;
-        if (ups.every(u => u.status === 'fulfilled' && u.value)) {
-            const measured = await Promise.allSettled(items.map(item => steps.measure(item)));
-            const thrown = measured.find((m) => m.status === 'rejected');
-            if (thrown)
-                throw thrown.reason;
-            await steps.hold?.(items);
-        }
-    }
-    catch (error) {
-        failure = error;
-    }
-    const downs = await Promise.allSettled(items.map(item => steps.down(item)));
-    if (failure !== null)
-        throw failure;
-    const thrown = downs.find((d) => d.status === 'rejected');
-    if (thrown)
-        throw thrown.reason;
-}
-
-/**
- * Both sides launched from different commands, environments or checkouts: different servers even
- * at the same address and model name (the usual sequential set-up: two images on port 8000).
- */
-function launchesDiffer(config) {
-    const { baseline, candidate } = config.launch?.sides ?? {};
-    if (!baseline || !candidate)
-        return false;
-    const identity = (spec) => JSON.stringify([spec.command, spec.env, spec.checkout]);
-    return identity(baseline) !== identity(candidate);
-}
-function scheduleNotes(schedule, launch) {
-    if (schedule !== 'sequential')
-        return [];
-    const periods = Object.values(launch?.sides ?? {})
-        .filter(record => record.started_at)
-        .map(record => `${record.side} up ${record.started_at} to ${record.stop?.stopped_at ?? 'unknown'}`);
-    return [
-        'Sequential schedule: the sides were measured one after the other' +
-            (periods.length ? ` (${periods.join('; ')})` : '') +
-            '. Pairing removes instance difficulty, not drift between the two periods (host load, thermal state), and a load measurement cannot interleave its blocks between the sides.'
-    ];
 }
 
 class ParseError extends Error {
@@ -44101,7 +44080,7 @@ function targetOf(deployment, env) {
         api: deployment.api,
         baseUrl: deployment.baseUrl,
         model: deployment.model,
-        apiKey: deployment.apiKeyEnv ? (env[deployment.apiKeyEnv] ?? null) : null
+        apiKey: apiKeyOf(deployment, env)
     };
 }
 function emptyReport(config, load) {
@@ -44173,7 +44152,8 @@ function beginLoad(config, options) {
         candidate: targetOf(deployments.candidate, options.env)
     };
     const say = options.progress ?? (() => { });
-    return { config, load, report, targets, timeoutMs: load.timeoutSeconds * 1000, say, origin: performance.now(), fail };
+    const now = performance.now();
+    return { config, load, report, targets, timeoutMs: load.timeoutSeconds * 1000, say, origin: now, began: now, fail };
 }
 /** Probes one side (is it there, does it stream) and records what it accepts. */
 async function probeLoadSide(run, side) {
@@ -44256,33 +44236,140 @@ async function runLoad(config, options) {
     run.origin = performance.now();
     const timings = [];
     const blocks = [];
-    for (const [li, level] of load.levels.entries()) {
-        const connections = {};
-        for (const side of SIDES$1)
-            connections[side] = connect(targets[side], load.mode === 'concurrency' ? level : null, timeoutMs);
-        try {
+    try {
+        for (const [li, level] of load.levels.entries()) {
+            const connections = {};
             for (const side of SIDES$1)
-                await warmUp(run, connections[side], side, probes[side].ignoreEos, source, li, level);
-            const order = abbaOrder(load.repetitions);
-            for (const { side, repetition, position } of order) {
-                const block = { side, level, li, repetition, position, total: order.length };
-                await measureBlock(run, connections[side], probes[side].ignoreEos, source, block, blocks, timings);
+                connections[side] = connect(targets[side], load.mode === 'concurrency' ? level : null, timeoutMs);
+            try {
+                for (const side of SIDES$1)
+                    await warmUp(run, connections[side], side, probes[side].ignoreEos, source, li, level);
+                const order = abbaOrder(load.repetitions);
+                for (const { side, repetition, position } of order) {
+                    const block = { side, level, li, repetition, position, total: order.length };
+                    await measureBlock(run, connections[side], probes[side].ignoreEos, source, block, blocks, timings);
+                }
+            }
+            finally {
+                for (const side of SIDES$1)
+                    await connections[side].pool.close().catch(() => { });
             }
         }
-        finally {
-            for (const side of SIDES$1)
-                await connections[side].pool.close().catch(() => { });
-        }
+    }
+    catch (error) {
+        if (error instanceof SideDownError)
+            return sideDown(run, error, timings);
+        throw error;
     }
     return finishLoad(run, blocks, timings);
+}
+/**
+ * A side that answered none of a block's requests (every one timed out or failed) is down: the
+ * load half stops there with this error, and the other side is not loaded further. Without it, a
+ * server that stops answering without closing its connections (a hung engine) held the job for
+ * the per-request timeout times every request of every block left (docs/load.md, "A side that
+ * stops answering").
+ */
+class SideDownError extends GateError {
+}
+/** The load half's outcome once a side is down: an error, with what was measured until then. */
+function sideDown(run, error, timings) {
+    const outcome = run.fail(error.code, error.message, error.location.field);
+    return { ...outcome, timings };
+}
+/**
+ * Watches one stage's requests. The side is down when a full round of requests in a row (one per
+ * connection; one second of arrivals at a rate) got no answer at all (each timed out, or its
+ * connection was refused or reset) with none succeeding in between: the rest of the stage would
+ * only wait the timeout again, round after round. Or, at the end of the stage, when none of its
+ * requests succeeded.
+ */
+class DownWatch {
+    stage;
+    round;
+    onDown;
+    ok = 0;
+    failed = 0;
+    timedOut = 0;
+    /** Requests in a row without an answer since the last success, and how many of them timed out. */
+    silent = 0;
+    silentTimedOut = 0;
+    started = performance.now();
+    down = null;
+    constructor(stage, round, onDown) {
+        this.stage = stage;
+        this.round = round;
+        this.onDown = onDown;
+    }
+    /** Counts a finished request; returns true once the side is declared down. */
+    seen(r) {
+        if (this.down)
+            return true;
+        if (r.status === 'ok') {
+            this.ok++;
+            this.silent = 0;
+            this.silentTimedOut = 0;
+            return false;
+        }
+        this.failed++;
+        if (r.status === 'timeout')
+            this.timedOut++;
+        if (r.status === 'timeout' || r.httpStatus === 0) {
+            this.silent++;
+            if (r.status === 'timeout')
+                this.silentTimedOut++;
+        }
+        if (this.silent >= this.round) {
+            this.declare(`${this.silent} request(s) in a row got no answer (${this.how(this.silent, this.silentTimedOut)})`);
+        }
+        return this.down !== null;
+    }
+    /** At the end of the stage: down when nothing succeeded. */
+    end() {
+        if (!this.down && this.ok === 0 && this.failed > 0) {
+            this.declare(`none of its ${this.failed} request(s) succeeded (${this.how(this.failed, this.timedOut)})`);
+        }
+        if (this.down)
+            throw this.down;
+    }
+    how(count, timedOut) {
+        const limit = `${this.stage.run.load.timeoutSeconds} s`;
+        if (timedOut === count)
+            return `${count === 1 ? 'it' : `all ${count}`} timed out after ${limit}`;
+        if (timedOut === 0)
+            return count === 1 ? 'it failed' : `all ${count} failed`;
+        return `${timedOut} timed out after ${limit}, ${count - timedOut} failed`;
+    }
+    declare(what) {
+        const { side, name, run } = this.stage;
+        const other = side === 'baseline' ? 'candidate' : 'baseline';
+        const now = performance.now();
+        const launched = run.config.launch?.sides[side] ? ` (the launched ${side} server's output is in logs/${side}-server.log)` : '';
+        this.down = new SideDownError('load.side_down', `${side} is down in ${name}: ${what}; declared down after ${seconds(now - this.started)} s of it, ${seconds(now - run.began)} s into the load half. The load half stopped there and the ${other} was not loaded further${launched}`, { field: `deployments.${side}.base_url` });
+        this.onDown();
+    }
+}
+function seconds(ms) {
+    return (ms / 1000).toFixed(1);
+}
+/** A watch that, once the side is down, cuts the connections' requests in flight short. */
+function watchStage(stage, conn, round) {
+    // Destroying the pool fails every request still waiting at once: nothing more is learned by
+    // waiting for their timeouts. The pool is not used again (the load half stops).
+    return new DownWatch(stage, Math.max(1, round), () => void conn.pool.destroy().catch(() => { }));
 }
 /** Opens the side's connections and sends its warm-up requests at the level (not measured). */
 async function warmUp(run, conn, side, ignoreEos, source, li, level) {
     const { load, targets, timeoutMs } = run;
-    await openConnections(conn, targets[side], load, level, timeoutMs);
+    await openConnections(conn, targets[side], load, level, timeoutMs, {
+        side,
+        name: `the warm-up at ${levelName(load, level)} (opening its connections)`,
+        run
+    });
     if (load.warmupRequests <= 0)
         return;
-    const warm = await runBlock(conn, targets[side], ignoreEos, load, source, `warmup:${li}`, level, load.warmupRequests, null, timeoutMs);
+    const watch = watchStage({ side, name: `the warm-up at ${levelName(load, level)}`, run }, conn, roundOf(load, level));
+    const warm = await runBlock(conn, targets[side], ignoreEos, load, source, `warmup:${li}`, level, load.warmupRequests, null, timeoutMs, watch);
     const failed = warm.filter(r => r.status !== 'ok').length;
     if (failed > 0)
         run.say(`load: ${levelName(load, level)} warm-up (${side}): ${failed}/${warm.length} requests failed`);
@@ -44291,10 +44378,12 @@ async function warmUp(run, conn, side, ignoreEos, source, li, level) {
 async function measureBlock(run, conn, ignoreEos, source, at, blocks, timings) {
     const { load, targets, timeoutMs } = run;
     const { side, level, li, repetition, position } = at;
-    await openConnections(conn, targets[side], load, level, timeoutMs);
+    const name = `block ${position + 1}/${at.total} at ${levelName(load, level)}`;
+    await openConnections(conn, targets[side], load, level, timeoutMs, { side, name: `${name} (opening its connections)`, run });
+    const watch = watchStage({ side, name, run }, conn, roundOf(load, level));
     const perBlock = load.requestsPerLevel === null ? null : Math.ceil(load.requestsPerLevel / load.repetitions);
-    const seconds = load.durationSeconds === null ? null : load.durationSeconds / load.repetitions;
-    const results = await runBlock(conn, targets[side], ignoreEos, load, source, `block:${li}:${repetition}`, level, perBlock, seconds, timeoutMs);
+    const blockSeconds = load.durationSeconds === null ? null : load.durationSeconds / load.repetitions;
+    const results = await runBlock(conn, targets[side], ignoreEos, load, source, `block:${li}:${repetition}`, level, perBlock, blockSeconds, timeoutMs, watch);
     const blockTimings = results.map((r, index) => toTiming(r, { side, level, block: position, repetition, index }, run.origin));
     timings.push(...blockTimings);
     const first = results.reduce((m, r) => Math.min(m, r.start), Infinity);
@@ -44322,11 +44411,20 @@ function finishLoad(run, blocks, timings) {
     return { report, timings };
 }
 /** Opens every connection of the pool with one one-token request each, so no block pays a connect. */
-async function openConnections(conn, target, load, level, timeoutMs) {
+async function openConnections(conn, target, load, level, timeoutMs, stage) {
     if (load.mode !== 'concurrency')
         return;
     const body = requestBody({ kind: 'text', text: 'Hi', maxTokens: 1 }, target.api, target.model, false);
-    await Promise.all(Array.from({ length: level }, () => streamRequest(conn, body, timeoutMs)));
+    // One request per connection, all at once: if none gets an answer the side is down now, not
+    // after the block has waited the timeout once more for each of its rounds.
+    const watch = watchStage(stage, conn, level);
+    await Promise.all(Array.from({ length: level }, async () => watch.seen(await streamRequest(conn, body, timeoutMs))));
+    if (watch.down)
+        throw watch.down;
+}
+/** Requests in one round: one per connection (concurrency), or one second of arrivals (rate). */
+function roundOf(load, level) {
+    return load.mode === 'concurrency' ? level : Math.ceil(level);
 }
 async function send(conn, body, timeoutMs) {
     const r = (await streamRequest(conn, body, timeoutMs));
@@ -44334,13 +44432,13 @@ async function send(conn, body, timeoutMs) {
     return r;
 }
 /** One block: `count` requests (or `seconds` of them) at the level, closed or open loop. */
-async function runBlock(conn, target, ignoreEos, load, source, stream, level, count, seconds, timeoutMs) {
+async function runBlock(conn, target, ignoreEos, load, source, stream, level, count, seconds, timeoutMs, watch) {
     const bodyAt = (i) => Buffer.from(requestBody(source.item(stream, i), target.api, target.model, ignoreEos));
     const bodies = count === null ? [] : Array.from({ length: count }, (_, i) => bodyAt(i));
     const results = [];
     const start = performance.now();
     const deadline = seconds === null ? Infinity : start + seconds * 1000;
-    const more = (i) => (count !== null ? i < count : performance.now() < deadline);
+    const more = (i) => watch.down === null && (count !== null ? i < count : performance.now() < deadline);
     const body = (i) => (count !== null ? bodies[i] : bodyAt(i));
     if (load.mode === 'concurrency') {
         let next = 0;
@@ -44348,9 +44446,11 @@ async function runBlock(conn, target, ignoreEos, load, source, stream, level, co
             while (more(next)) {
                 const i = next++;
                 results[i] = await send(conn, body(i), timeoutMs);
+                watch.seen(results[i]);
             }
         };
         await Promise.all(Array.from({ length: level }, worker));
+        watch.end();
         return results;
     }
     // Open loop: arrival times from the seed (the same for both sides of a pair).
@@ -44359,14 +44459,20 @@ async function runBlock(conn, target, ignoreEos, load, source, stream, level, co
     let at = 0;
     // A block of `seconds` holds the arrivals scheduled before its end: the schedule decides, not
     // the clock, which may read just past an arrival sent up to 1 ms early (no timer for less).
-    for (let i = 0; count !== null ? i < count : start + at < deadline; i++) {
+    for (let i = 0; watch.down === null && (count !== null ? i < count : start + at < deadline); i++) {
         const wait = start + at - performance.now();
         if (wait > 1)
             await new Promise(r => setTimeout(r, wait));
-        pending.push(send(conn, body(i), timeoutMs).then(r => void (results[i] = r)));
+        if (watch.down)
+            break;
+        pending.push(send(conn, body(i), timeoutMs).then(r => {
+            results[i] = r;
+            watch.seen(r);
+        }));
         at += load.arrival === 'constant' ? 1000 / level : (-Math.log(random.double()) * 1000) / level;
     }
     await Promise.all(pending);
+    watch.end();
     return results;
 }
 function toTiming(r, where, origin) {
@@ -44460,7 +44566,7 @@ class PerSideLoad {
     periods = {};
     blocks = [];
     timings = [];
-    /** The first problem that ends the load half (a workload that cannot be read). */
+    /** The first problem that ends the load half (a workload that cannot be read, a side down). */
     stopped = null;
     constructor(config, options) {
         this.options = options;
@@ -44483,18 +44589,27 @@ class PerSideLoad {
         }
         const { load } = run;
         const offset = SIDES.indexOf(side) * load.repetitions;
-        for (const [li, level] of load.levels.entries()) {
-            const conn = connect(run.targets[side], load.mode === 'concurrency' ? level : null, run.timeoutMs);
-            try {
-                await warmUp(run, conn, side, probe.ignoreEos, source, li, level);
-                for (let repetition = 0; repetition < load.repetitions; repetition++) {
-                    const at = { side, level, li, repetition, position: offset + repetition, total: 2 * load.repetitions };
-                    await measureBlock(run, conn, probe.ignoreEos, source, at, this.blocks, this.timings);
+        try {
+            for (const [li, level] of load.levels.entries()) {
+                const conn = connect(run.targets[side], load.mode === 'concurrency' ? level : null, run.timeoutMs);
+                try {
+                    await warmUp(run, conn, side, probe.ignoreEos, source, li, level);
+                    for (let repetition = 0; repetition < load.repetitions; repetition++) {
+                        const at = { side, level, li, repetition, position: offset + repetition, total: 2 * load.repetitions };
+                        await measureBlock(run, conn, probe.ignoreEos, source, at, this.blocks, this.timings);
+                    }
+                }
+                finally {
+                    await conn.pool.close().catch(() => { });
                 }
             }
-            finally {
-                await conn.pool.close().catch(() => { });
-            }
+        }
+        catch (error) {
+            // A side that stopped answering ends the load half: the other side is not measured.
+            if (!(error instanceof SideDownError))
+                throw error;
+            this.stopped = sideDown(run, error, this.timings);
+            return;
         }
         this.periods[side] = { started, ended: new Date().toISOString() };
     }
@@ -44565,12 +44680,130 @@ class LoadWhileUp {
     }
 }
 
+async function runOnSchedule(items, schedule, steps) {
+    if (schedule === 'sequential') {
+        for (const item of items) {
+            let ok;
+            try {
+                ok = await steps.up(item);
+                if (ok)
+                    await steps.measure(item);
+                if (ok)
+                    await steps.hold?.([item]);
+            }
+            finally {
+                await steps.down(item);
+            }
+            if (!ok)
+                return;
+        }
+        return;
+    }
+    let failure = null;
+    try {
+        const ups = await Promise.allSettled(items.map(item => steps.up(item)));
+        const rejected = ups.find((u) => u.status === 'rejected');
+        if (rejected)
+            throw rejected.reason;
+        if (ups.every(u => u.status === 'fulfilled' && u.value)) {
+            const measured = await Promise.allSettled(items.map(item => steps.measure(item)));
+            const thrown = measured.find((m) => m.status === 'rejected');
+            if (thrown)
+                throw thrown.reason;
+            await steps.hold?.(items);
+        }
+    }
+    catch (error) {
+        failure = error;
+    }
+    const downs = await Promise.allSettled(items.map(item => steps.down(item)));
+    if (failure !== null)
+        throw failure;
+    const thrown = downs.find((d) => d.status === 'rejected');
+    if (thrown)
+        throw thrown.reason;
+}
+
+/**
+ * The one start/stop sequence of launched deployments, for the quality half (runSides: helm-run
+ * per side) and the load half alone (runLaunchedLoad: no helm-run): on the schedule
+ * (schedule.ts), each launched side is started and waited for, measured, held while the load half
+ * runs (with every side up at that moment), and stopped on every path. A side that is not
+ * launched is a server that is always up: nothing to start or stop.
+ */
+async function withLaunchedSides(launcher, items, schedule, steps) {
+    const launched = (side) => launcher?.launches(side) ?? false;
+    await runOnSchedule(items, schedule, {
+        up: async (item) => {
+            const side = steps.side(item);
+            if (!launcher || !launched(side))
+                return true;
+            try {
+                // Started first: an optional call skips its arguments when there is nothing to call.
+                const probe = await launcher.up(side);
+                steps.ready?.(item, probe);
+                return true;
+            }
+            catch (error) {
+                if (!(error instanceof GateError))
+                    throw error;
+                steps.failed(item, error);
+                return false;
+            }
+        },
+        measure: item => steps.measure(item),
+        hold: async (held) => {
+            const up = sidesUpWhileHeld(held.map(steps.side).filter(launched), launched);
+            if (up.length > 0)
+                await steps.whileUp?.(up);
+        },
+        down: async (item) => {
+            const side = steps.side(item);
+            if (launcher && launched(side))
+                await launcher.down(side);
+        }
+    });
+}
+
+/**
+ * Both sides launched from different commands, environments or checkouts: different servers even
+ * at the same address and model name (the usual sequential set-up: two images on port 8000).
+ */
+function launchesDiffer(config) {
+    const { baseline, candidate } = config.launch?.sides ?? {};
+    if (!baseline || !candidate)
+        return false;
+    const identity = (spec) => JSON.stringify([spec.command, spec.env, spec.checkout]);
+    return identity(baseline) !== identity(candidate);
+}
+function scheduleNotes(schedule, launch) {
+    if (schedule !== 'sequential')
+        return [];
+    const periods = Object.values(launch?.sides ?? {})
+        .filter(record => record.started_at)
+        .map(record => `${record.side} up ${record.started_at} to ${record.stop?.stopped_at ?? 'unknown'}`);
+    return [
+        'Sequential schedule: the sides were measured one after the other' +
+            (periods.length ? ` (${periods.join('; ')})` : '') +
+            '. Pairing removes instance difficulty, not drift between the two periods (host load, thermal state), and a load measurement cannot interleave its blocks between the sides.'
+    ];
+}
+
 /**
  * One helm-run process: spawned with an argument array in its own process group (so a timeout
  * can kill HELM's worker threads and any children at once), its output streamed line by line
  * to a log file and to the caller with a side prefix, with progress read from HELM's own log.
+ *
+ * The stall watch: helm-run marks each request's start and end on an inherited pipe (fd 3,
+ * python/helm_gate_plugins/progress.py). When requests are waiting and none has completed for
+ * `stallMs`, the server has stopped answering (a hung engine keeps its connections open, so no
+ * client error comes for as long as the client's own timeouts and retries allow): helm-run is
+ * stopped, and the result says so (docs/helm.md "A server that stops answering").
  */
 const KILL_GRACE_MS = 5_000;
+/** The file descriptor helm-run's progress plugin writes its request marks to. */
+const PROGRESS_FD = 3;
+const STALL_CHECK_MS = 1_000;
 async function runHelmProcess(settings) {
     await mkdir(dirname(settings.logFile), { recursive: true });
     const file = createWriteStream(settings.logFile, { flags: 'a' });
@@ -44578,9 +44811,10 @@ async function runHelmProcess(settings) {
     const state = { requests: 0, runsStarted: [], failedRuns: [] };
     const redact = redactor(settings.secrets ?? []);
     const prefix = `[${settings.side}]`;
+    const watchStalls = settings.stallMs !== undefined && settings.stallMs !== null;
     const child = spawn(settings.command, settings.args, {
-        env: settings.env,
-        stdio: ['ignore', 'pipe', 'pipe'],
+        env: watchStalls ? { ...settings.env, HELM_GATE_PROGRESS_FD: String(PROGRESS_FD) } : settings.env,
+        stdio: watchStalls ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
         detached: true
     });
     // A signal to helm-gate (a cancelled job) must not leave helm-run running in its own group.
@@ -44611,12 +44845,49 @@ async function runHelmProcess(settings) {
     });
     let timedOut = false;
     let killTimer;
-    const timeout = setTimeout(() => {
-        timedOut = true;
-        onLine(`helm-gate: ${settings.side} exceeded its timeout of ${Math.round(settings.timeoutMs / 1000)} s; killing process group ${child.pid}`);
+    const stopGroup = () => {
+        if (killTimer)
+            return;
         killGroup(child.pid, 'SIGTERM');
         killTimer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS);
+    };
+    const timeout = setTimeout(() => {
+        if (stalled)
+            return;
+        timedOut = true;
+        onLine(`helm-gate: ${settings.side} exceeded its timeout of ${Math.round(settings.timeoutMs / 1000)} s; killing process group ${child.pid}`);
+        stopGroup();
     }, settings.timeoutMs);
+    // The stall watch: request marks from helm-run's progress plugin (`s` started, `e` ended).
+    let stalled = null;
+    const marks = { waiting: 0, completed: 0, since: Date.now() };
+    const progressPipe = watchStalls ? child.stdio[PROGRESS_FD] : null;
+    progressPipe?.on('data', (chunk) => {
+        for (const byte of chunk) {
+            if (byte === 0x73) {
+                // The wait starts with the first request of an idle spell, not at helm-run's start-up.
+                if (marks.waiting === 0)
+                    marks.since = Date.now();
+                marks.waiting++;
+            }
+            else if (byte === 0x65) {
+                marks.waiting = Math.max(0, marks.waiting - 1);
+                marks.completed++;
+                marks.since = Date.now();
+            }
+        }
+    });
+    progressPipe?.on('error', () => { });
+    const stallWatch = watchStalls
+        ? setInterval(() => {
+            const idle = Date.now() - marks.since;
+            if (stalled || timedOut || marks.waiting === 0 || idle < settings.stallMs)
+                return;
+            stalled = { idleMs: idle, waiting: marks.waiting, completed: marks.completed };
+            onLine(`helm-gate: ${settings.side}: no request completed for ${Math.round(idle / 1000)} s while ${marks.waiting} waited; the server stopped answering; stopping process group ${child.pid}`);
+            stopGroup();
+        }, STALL_CHECK_MS)
+        : undefined;
     const heartbeat = setInterval(() => {
         const seconds = Math.round((Date.now() - started) / 1000);
         settings.progress?.(`${prefix} still running after ${seconds} s: run ${state.runsStarted.length}/${settings.expectedRuns}, ${state.requests} requests done`);
@@ -44627,6 +44898,9 @@ async function runHelmProcess(settings) {
     });
     clearTimeout(timeout);
     clearInterval(heartbeat);
+    clearInterval(stallWatch);
+    // A grandchild that inherited the pipe must not keep this process's reader open.
+    progressPipe?.destroy();
     if (killTimer)
         clearTimeout(killTimer);
     // Children of helm-run that outlived it (none expected) must not keep running after the gate,
@@ -44649,7 +44923,8 @@ async function runHelmProcess(settings) {
         requests: state.requests,
         runsStarted: state.runsStarted,
         failedRuns: state.failedRuns,
-        spawnError: exit.spawnError
+        spawnError: exit.spawnError,
+        stalled
     };
 }
 function killGroup(pid, signal) {
@@ -45055,7 +45330,7 @@ function yamlWithHeader(value, options = {}) {
  * error: a refused connection, a timeout, a 401) in the error itself.
  */
 /** Errors that say why a side failed. */
-const ROOT_CAUSES = /^(server\.|runner\.(spawn|timeout|exit)$)/;
+const ROOT_CAUSES = /^(server\.|runner\.(spawn|timeout|stalled|exit)$)/;
 /** Errors that only say what is missing because of it. */
 const SYMPTOMS = new Set(['runner.incomplete_run', 'runner.run_missing', 'runner.nothing_ran']);
 /**
@@ -45158,6 +45433,8 @@ async function explainSideErrors(errors, logFile, outDir) {
  * What one side's helm-run invocation will be: its entries, argument array, directories and
  * environment. Pure, so `plan` can print exactly what `run` executes.
  */
+/** The module helm-run imports (`--plugins`) to mark each request for the stall watch. */
+const PROGRESS_PLUGIN = 'helm_gate_plugins.progress';
 function planSide(input) {
     const entries = uniqueEntries(input.runs).map(entry => withModel(resolveEntryPaths(entry, input.cwd), input.prodEnv.modelArgs));
     const suite = `${input.side}-${input.stamp}`;
@@ -45180,7 +45457,11 @@ function planSide(input) {
         String(input.helm.numThreads),
         // Always: HELM's request cache keys ignore the server, so a cache could hand the candidate
         // the baseline's answers (docs/helm.md "The request cache").
-        '--disable-cache'
+        '--disable-cache',
+        // Marks each request's start and end for the stall watch (docs/helm.md "A server that stops
+        // answering"; python/helm_gate_plugins/progress.py).
+        '--plugins',
+        PROGRESS_PLUGIN
     ];
     return {
         side: input.side,
@@ -45348,7 +45629,9 @@ async function runSides(config, opts) {
     const helmVersion = await installedHelmVersion(await pythonFor(helmRun), env);
     assertPinnedVersion(helmVersion, config.helm.version, config.source);
     const pluginPath = await pluginPythonPath(env);
-    const tempDir = await mkdtemp(join(tmpdir(), 'helm-gate-'));
+    // Holds each side's prod_env (credentials.conf) and the base commit's worktree.
+    const temp = trackedTempDir();
+    const tempDir = temp.path;
     const schedule = opts.sequential ? 'sequential' : (config.launch?.schedule ?? 'concurrent');
     let launcher = null;
     try {
@@ -45373,12 +45656,12 @@ async function runSides(config, opts) {
             const deployment = prepared.deployments[plan.side];
             if (deployment.kind !== 'server')
                 continue;
-            const apiKey = apiKeyOf(deployment.apiKeyEnv, env, config.source, plan.side);
+            const apiKey = requiredApiKey(deployment, env, config.source, plan.side);
             if (apiKey)
                 secrets.push(apiKey);
             secrets.push(...urlSecrets(deployment.baseUrl));
         }
-        const keyNames = Object.values(prepared.deployments).flatMap(d => (d.kind === 'server' && d.apiKeyEnv ? [d.apiKeyEnv] : []));
+        const keyNames = apiKeyNames(Object.values(prepared.deployments));
         launcher = await Launcher.open({
             config,
             cwd,
@@ -45404,8 +45687,9 @@ async function runSides(config, opts) {
                     side: plan.side,
                     baseUrl: deployment.baseUrl,
                     model: deployment.model,
-                    apiKey: deployment.apiKeyEnv ? (env[deployment.apiKeyEnv] ?? null) : null,
+                    apiKey: apiKeyOf(deployment, env),
                     timeoutMs: opts.readinessTimeoutMs ?? DEFAULT_READINESS_TIMEOUT_MS,
+                    timeoutHint: opts.readinessTimeoutHint,
                     log: progress
                 });
                 progress(`[${plan.side}] server ready: ${outcome.server.url} lists ${deployment.model}`);
@@ -45432,45 +45716,25 @@ async function runSides(config, opts) {
                     expectedRuns: plan.entries.length,
                     log,
                     progress,
-                    secrets
+                    secrets,
+                    stallMs: stallLimitMs(prepared.deployments[plan.side])
                 });
-                await finishSide(plan, result, outcome, prepared.runs);
+                await finishSide(plan, result, outcome, prepared.runs, prepared.deployments[plan.side]);
                 progress(`[${plan.side}] ${outcome.complete ? 'complete' : 'FAILED'} in ${Math.round((result.durationMs ?? 0) / 100) / 10} s, ${result.requests} requests`);
             };
-            await runOnSchedule(prepared.plans, schedule, {
-                up: async (plan) => {
-                    if (!launched(plan.side))
-                        return true;
-                    const outcome = outcomes.get(plan.side);
-                    try {
-                        outcome.server = await launcher.up(plan.side);
-                        return true;
-                    }
-                    catch (error) {
-                        if (!(error instanceof GateError))
-                            throw error;
-                        outcome.errors.push(error);
-                        return false;
-                    }
-                },
+            await withLaunchedSides(launcher, prepared.plans, schedule, {
+                side: plan => plan.side,
                 measure: runOne,
-                hold: async (plans) => {
-                    const up = sidesUpWhileHeld(plans.filter(plan => launched(plan.side)).map(plan => plan.side), launched);
-                    if (up.length === 0 || !opts.whileUp)
-                        return;
-                    await opts.whileUp(up, Object.fromEntries(prepared.plans.map(plan => [plan.side, plan.outputPath])));
-                },
-                down: async (plan) => {
-                    if (launched(plan.side))
-                        await launcher.down(plan.side);
+                ready: (plan, probe) => void (outcomes.get(plan.side).server = probe),
+                failed: (plan, error) => void outcomes.get(plan.side).errors.push(error),
+                whileUp: async (up) => {
+                    await opts.whileUp?.(up, Object.fromEntries(prepared.plans.map(plan => [plan.side, plan.outputPath])));
                 }
             });
         }
         await launcher?.close();
         const ended = new Date();
-        const print = config.launch?.fingerprintPaths.length
-            ? await gateFingerprint(config, cwd, opts.baseRef ?? null, env)
-            : fingerprint(config);
+        const print = await gateFingerprint(config, cwd, opts.baseRef ?? null, env);
         const launchManifest = launcher?.manifest() ?? null;
         const records = Object.fromEntries(prepared.plans.map(plan => [
             plan.side,
@@ -45496,9 +45760,23 @@ async function runSides(config, opts) {
     finally {
         // Every path: a thrown error, a failed side. Stopping twice is harmless.
         await launcher?.close();
-        // The local paths may hold a copy of the user's credentials.conf: never leave it behind.
-        await rm(tempDir, { recursive: true, force: true });
+        // The local paths may hold a copy of the user's credentials.conf: never leave it behind. The
+        // signal path shares this removal (src/launch/registry.ts).
+        await temp.remove();
     }
+}
+/** Slack over one request attempt's timeout before a side with requests waiting counts as stalled. */
+const STALL_SLACK_SECONDS = 30;
+/** A prod_env deployment's client and timeouts are HELM's own (HELM retries 5 times, 10-80 s apart). */
+const PROD_ENV_STALL_SECONDS = 600;
+/**
+ * How long helm-run may go without completing a request while some wait before it is stopped:
+ * one attempt's timeout (request_timeout_seconds; the plugin client's SDK retries each attempt
+ * twice more) plus 30 s, or 10 minutes for a prod_env deployment. A server that answers at all
+ * completes one request of several waiting within one timeout; one that answers none has stopped.
+ */
+function stallLimitMs(deployment) {
+    return (deployment.kind === 'server' ? deployment.requestTimeoutSeconds + STALL_SLACK_SECONDS : PROD_ENV_STALL_SECONDS) * 1000;
 }
 async function prepareDirectories(plan) {
     // A fresh output path per invocation: stale files from an earlier run must never be compared.
@@ -45515,12 +45793,15 @@ async function prepareDirectories(plan) {
         });
     }
     await mkdir(plan.outputPath, { recursive: true });
-    await mkdir(plan.localPath, { recursive: true });
+    // Not recursive: once the temporary folder is removed (helm-gate is being cancelled) this fails
+    // instead of making it again and writing credentials.conf into a folder nothing would remove.
+    await mkdir(dirname(plan.localPath));
+    await mkdir(plan.localPath);
     for (const name of PROD_ENV_FILES) {
         await writeFile(join(plan.localPath, name), plan.prodEnv.files[name], { mode: 0o600 });
     }
 }
-async function finishSide(plan, result, outcome, runs) {
+async function finishSide(plan, result, outcome, runs, deployment) {
     outcome.exitCode = result.exitCode;
     outcome.signal = result.signal;
     outcome.timedOut = result.timedOut;
@@ -45533,7 +45814,11 @@ async function finishSide(plan, result, outcome, runs) {
         outcome.errors.push(new HelmRunError('runner.spawn', `${plan.side}: could not start helm-run: ${result.spawnError}`, { ...where, value: plan.command }));
         return;
     }
-    if (result.timedOut) {
+    if (result.stalled) {
+        const { idleMs, waiting } = result.stalled;
+        outcome.errors.push(new HelmRunError('runner.stalled', `${plan.side}: the ${plan.side} server stopped answering: no request completed for ${Math.round(idleMs / 1000)} s while ${waiting} waited, so helm-run was stopped (the limit is ${Math.round(stallLimitMs(deployment) / 1000)} s; docs/helm.md "A server that stops answering")`, where));
+    }
+    else if (result.timedOut) {
         const at = result.runsStarted.at(-1);
         outcome.errors.push(new HelmRunError('runner.timeout', `${plan.side}: helm-run hung and was killed after ${Math.round(result.durationMs / 1000)} s${at ? ` during run ${at}` : ''} (helm.timeout_minutes)`, where));
     }
@@ -45620,19 +45905,6 @@ function urlSecrets(baseUrl) {
         return [];
     }
 }
-function apiKeyOf(name, env, source, side) {
-    if (!name)
-        return null;
-    const value = env[name];
-    if (!value) {
-        throw new ConfigError('config.api_key_missing', `the environment variable ${name} (the ${side} API key) is not set`, {
-            file: source,
-            field: `deployments.${side}.api_key_env`,
-            value: name
-        });
-    }
-    return value;
-}
 function stampOf(date) {
     return date
         .toISOString()
@@ -45640,4 +45912,4 @@ function stampOf(date) {
         .replace(/\.\d+Z$/, 'Z');
 }
 
-export { DEFAULT_READINESS_TIMEOUT_MS as D, LoadWhileUp as L, PROD_ENV_FILES as P, VERDICT_RANK as V, attachIdentity as a, worstVerdict as b, runLoad as c, Launcher as d, runOnSchedule as e, fingerprint as f, guardOnCancel as g, helmRunEnv as h, runHelmProcess as i, decisiveLine as j, readLogTail as k, launchesAny as l, manifestPath as m, expandLaunch as n, routeUrl as o, prepareRun as p, pluginPythonPath as q, runSides as r, sidesUpWhileHeld as s, redactedFiles as t, displayCommand as u, resolveHelmRun as v, writeManifest as w };
+export { DEFAULT_READINESS_TIMEOUT_MS as D, LoadWhileUp as L, PROD_ENV_FILES as P, VERDICT_RANK as V, worstVerdict as a, runLoad as b, apiKeyNames as c, apiKeyValues as d, Launcher as e, fingerprint as f, withLaunchedSides as g, helmRunEnv as h, imageOf as i, guardOnCancel as j, runHelmProcess as k, launchesAny as l, manifestPath as m, decisiveLine as n, readLogTail as o, expandLaunch as p, routeUrl as q, runSides as r, prepareRun as s, trackedTempDir as t, pluginPythonPath as u, redactedFiles as v, writeManifest as w, displayCommand as x, gateFingerprint as y, resolveHelmRun as z };

@@ -1,14 +1,13 @@
 import path, { resolve, join } from 'node:path';
-import { S as SIDES, H as HELM_GATE_VERSION, c as compareOutputs, p as parseArgs, U as UsageError, r as requiredConfig, n as numberOption, l as loadGateConfig, w as writeReportOutputs, e as exitCode } from './cli.js';
+import { H as HELM_GATE_VERSION, c as compareOutputs, p as parseArgs, U as UsageError, r as requiredConfig, n as numberOption, l as loadGateConfig, w as writeReportOutputs, e as exitCode } from './cli.js';
 import { mkdir } from 'node:fs/promises';
-import { r as runSides, m as manifestPath, f as fingerprint, w as writeManifest, a as attachIdentity, l as launchesAny, L as LoadWhileUp } from './cli-run-sides.js';
+import { i as imageOf, r as runSides, m as manifestPath, f as fingerprint, w as writeManifest, l as launchesAny, L as LoadWhileUp } from './cli-run-sides.js';
 import { e as errorReport, r as runReport, a as assertFreshOutputFolder, b as reportingUnfinished, c as runLoadOnly, d as runLoadHalf, f as attachLoad } from './cli-unfinished-report.js';
 import 'node:string_decoder';
 import 'node:crypto';
 import 'node:fs';
 import 'node:url';
 import 'node:worker_threads';
-import 'node:os';
 import 'node:child_process';
 import 'node:assert';
 import 'node:net';
@@ -27,13 +26,123 @@ import 'node:async_hooks';
 import 'node:console';
 import 'node:timers';
 import 'node:dns';
+import 'node:os';
 import 'node:readline';
+
+const SIDES = ['baseline', 'candidate'];
 
 function sidesFailedReport(errors, statistics, baselinePath, candidatePath) {
     const report = errorReport(`The gate could not run both sides (${errors.length} error${errors.length === 1 ? '' : 's'}); nothing was compared, nothing passes.`, errors, statistics);
     report.baseline.path = baselinePath;
     report.candidate.path = candidatePath;
     return report;
+}
+
+/** host[:port] of a base URL without user, password, path or query; null when it does not parse. */
+function hostOf(baseUrl) {
+    try {
+        const url = new URL(baseUrl);
+        return url.host || null;
+    }
+    catch {
+        return null;
+    }
+}
+
+/** The served model's entry in a /models answer: root, max_model_len, owned_by. */
+function modelEntry(response, model) {
+    const data = response?.data;
+    const entry = Array.isArray(data)
+        ? data.find(e => e?.id === model)
+        : undefined;
+    const text = (v) => (typeof v === 'string' && v !== '' ? v.slice(0, 200) : null);
+    const details = llamaCppMeta(entry?.meta);
+    return {
+        root: text(entry?.root),
+        max_model_len: typeof entry?.max_model_len === 'number' && Number.isFinite(entry.max_model_len) ? entry.max_model_len : null,
+        owned_by: text(entry?.owned_by),
+        ...(details ? { details } : {})
+    };
+}
+/** llama.cpp's /models `meta` as one line: "Q4_0 · 1.25 M parameters · 0.8 MB"; null when absent. */
+function llamaCppMeta(meta) {
+    if (meta === null || typeof meta !== 'object')
+        return null;
+    const m = meta;
+    const count = (v) => typeof v === 'number' && Number.isFinite(v) && v > 0;
+    const parts = [];
+    if (typeof m.ftype === 'string' && m.ftype !== '')
+        parts.push(m.ftype.slice(0, 40));
+    if (count(m.n_params))
+        parts.push(`${compact(m.n_params)} parameters`);
+    if (count(m.size))
+        parts.push(`${compact(m.size, 'B')}`);
+    return parts.length > 0 ? parts.join(' · ') : null;
+}
+function compact(n, unit = '') {
+    const scale = unit
+        ? [
+            [1e9, ' GB'],
+            [1e6, ' MB'],
+            [1e3, ' kB']
+        ]
+        : [
+            [1e9, ' B'],
+            [1e6, ' M'],
+            [1e3, ' k']
+        ];
+    for (const [size, suffix] of scale)
+        if (n >= size)
+            return `${(n / size).toFixed(n / size >= 100 ? 0 : 2)}${suffix}`;
+    return `${n}${unit ? ' B' : ''}`;
+}
+/** What a manifest side record says the side is. */
+function sideIdentity(record, manifest, side) {
+    if (!record)
+        return undefined;
+    const deployment = (record.deployment ?? {});
+    const model = typeof deployment.model === 'string' ? deployment.model : null;
+    const server = record.server;
+    let engine = null;
+    if (server && model) {
+        const entry = modelEntry(server.response, model);
+        const version = typeof server.engine_version === 'string' ? server.engine_version : null;
+        if (version || entry.root || entry.max_model_len !== null || entry.owned_by)
+            engine = { version, ...entry };
+    }
+    const origin = record.source === 'archived' && manifest.baseline_origin ? { ...manifest.baseline_origin } : { kind: record.source };
+    const identity = {
+        model,
+        host: typeof deployment.base_url === 'string' ? hostOf(deployment.base_url) : null,
+        api: typeof deployment.api === 'string' ? deployment.api : null,
+        engine,
+        origin: origin
+    };
+    const docker = launchRecord(manifest, side)?.docker;
+    if (docker)
+        identity.image = imageOf(docker);
+    const weights = launchRecord(manifest, side)?.weights;
+    if (weights)
+        identity.weights = { ...weights };
+    return identity;
+}
+/** The launch record that served `side` (a self-check's candidate is the baseline's server). */
+function launchRecord(manifest, side) {
+    const sides = manifest.launch?.sides;
+    return sides?.[side] ?? (manifest.self_check ? sides?.baseline : undefined);
+}
+/** Names the report's sides and context from the manifest (paths stay as they are, in the JSON). */
+function attachIdentity(report, manifest) {
+    for (const side of SIDES) {
+        const identity = sideIdentity(manifest.sides[side], manifest, side);
+        if (identity)
+            report[side].identity = identity;
+        if (!report[side].helm_version && manifest.helm_version)
+            report[side].helm_version = manifest.helm_version;
+    }
+    // Both sides' helm-run at the same time on this machine: the request times share one client.
+    const bothRun = manifest.sides.baseline?.source === 'run' && manifest.sides.candidate?.source === 'run';
+    report.context = { fingerprint: manifest.fingerprint, concurrent: bothRun && manifest.schedule === 'concurrent' };
 }
 
 /**
@@ -69,6 +178,8 @@ async function runGate(settings) {
             sequential: settings.sequential,
             baseRef: settings.baseRef,
             readinessTimeoutMs: settings.readinessTimeoutMs,
+            // Only the command line can change it (--ready-timeout); the action has no such input.
+            readinessTimeoutHint: settings.mode.startsWith('cli') ? undefined : null,
             whileUp: settings.whileUp,
             log: settings.log,
             progress: settings.progress,
@@ -158,7 +269,8 @@ once), then compares them per instance.
   --sequential           run the sides one after the other instead of at the same time
   --baseline-ref REF     the commit a launched baseline with checkout: base runs from, and where
                          fingerprint_paths are read (default HEAD); see docs/launch.md
-  --ready-timeout SEC    wait this long for each server's GET /models (default 120)
+  --ready-timeout SEC    wait this long for each server's GET /models (default 120); a launched server
+                         has its own, ready_timeout_seconds
   --examples N           changed answers shown per comparison (default 3)
   --only quality|load    run one half only (default: quality, then the load half when the gate
                          file has load:)

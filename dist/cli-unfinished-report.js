@@ -1,9 +1,8 @@
 import { dirname, join, resolve } from 'node:path';
-import { mkdir, mkdtemp, rm, readdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { D as DEFAULT_STATISTICS, G as GateError, H as HELM_GATE_VERSION, a as reportSettings, I as InputError, C as ConfigError, w as writeReportOutputs, e as exitCode, U as UsageError } from './cli.js';
-import { b as worstVerdict, V as VERDICT_RANK, c as runLoad, l as launchesAny, L as LoadWhileUp, d as Launcher, h as helmRunEnv, e as runOnSchedule, s as sidesUpWhileHeld, g as guardOnCancel } from './cli-run-sides.js';
+import { a as worstVerdict, V as VERDICT_RANK, b as runLoad, l as launchesAny, c as apiKeyNames, d as apiKeyValues, L as LoadWhileUp, t as trackedTempDir, e as Launcher, h as helmRunEnv, g as withLaunchedSides, j as guardOnCancel } from './cli-run-sides.js';
+import { D as DEFAULT_STATISTICS, G as GateError, a as newReport, I as InputError, C as ConfigError, w as writeReportOutputs, e as exitCode, U as UsageError } from './cli.js';
 import { createWriteStream } from 'node:fs';
+import { mkdir, readdir } from 'node:fs/promises';
 
 /**
  * A report for a gate that could not compare at all (the gate file is invalid, helm-run could
@@ -37,20 +36,7 @@ function runReport(sides, complete, errors, statistics) {
     return emptyReport(complete ? 'pass' : 'error', headline, errors, statistics);
 }
 function emptyReport(verdict, headline, errors, statistics) {
-    return {
-        schema_version: 1,
-        tool: { name: 'helm-gate', version: HELM_GATE_VERSION },
-        verdict,
-        headline,
-        errors: errors.map(issueFrom),
-        warnings: [],
-        settings: reportSettings(statistics),
-        baseline: { path: '', runs: [], deployment: null, helm_version: null },
-        candidate: { path: '', runs: [], deployment: null, helm_version: null },
-        comparisons: [],
-        efficiency: [],
-        notes: []
-    };
+    return newReport(statistics, { verdict, headline, errors: errors.map(issueFrom) });
 }
 
 function attachLoad(report, load) {
@@ -80,21 +66,16 @@ function loadOnlyReport(config, load) {
             helm_version: null
         };
     };
-    return {
-        schema_version: 1,
-        tool: { name: 'helm-gate', version: HELM_GATE_VERSION },
+    return newReport(config.statistics, {
         verdict: load.verdict,
         headline: `Performance half only. ${load.headline}`,
         errors: load.errors.map(e => ({ ...e })),
         warnings: load.warnings.map(w => ({ ...w })),
-        settings: reportSettings(config.statistics),
         baseline: side('baseline'),
         candidate: side('candidate'),
-        comparisons: [],
-        efficiency: [],
         notes: ['The quality half did not run (helm-gate load, or run --only load).'],
         load
-    };
+    });
 }
 
 /** The raw per-request timings as JSONL in the output folder (and so in the evidence artifact). */
@@ -157,10 +138,10 @@ async function runLoadHalf(config, outDir, options) {
  * log), never a pass.
  */
 async function runLaunchedLoad(config, options) {
-    const keyNames = Object.values(config.deployments ?? {}).flatMap(d => (d.kind === 'server' && d.apiKeyEnv ? [d.apiKeyEnv] : []));
-    const secrets = keyNames.map(name => options.env[name]).filter((v) => typeof v === 'string' && v.length > 0);
+    const keyNames = apiKeyNames(Object.values(config.deployments ?? {}));
+    const secrets = apiKeyValues(Object.values(config.deployments ?? {}), options.env);
     const load = new LoadWhileUp(config, { env: options.env, progress: options.progress });
-    const tempDir = await mkdtemp(join(tmpdir(), 'helm-gate-'));
+    const temp = trackedTempDir();
     const errors = [];
     let launcher = null;
     try {
@@ -172,41 +153,19 @@ async function runLaunchedLoad(config, options) {
             outDir: resolve(options.cwd, options.outDir),
             secrets,
             progress: options.progress,
-            tempDir
+            tempDir: temp.path
         });
-        const open = launcher;
-        const launched = (side) => open?.launches(side) ?? false;
         const schedule = options.sequential ? 'sequential' : (config.launch?.schedule ?? 'concurrent');
-        await runOnSchedule(['baseline', 'candidate'], schedule, {
-            up: async (side) => {
-                if (!launched(side))
-                    return true;
-                try {
-                    await open?.up(side);
-                    return true;
-                }
-                catch (error) {
-                    if (!(error instanceof GateError))
-                        throw error;
-                    errors.push(error);
-                    return false;
-                }
-            },
+        await withLaunchedSides(launcher, ['baseline', 'candidate'], schedule, {
+            side: side => side,
             measure: async () => { },
-            hold: async (sides) => {
-                const up = sidesUpWhileHeld(sides.filter(launched), launched);
-                if (up.length > 0)
-                    await load.hold(up, {});
-            },
-            down: async (side) => {
-                if (launched(side))
-                    await open?.down(side);
-            }
+            whileUp: up => load.hold(up, {}),
+            failed: (_side, error) => void errors.push(error)
         });
     }
     finally {
         await launcher?.close();
-        await rm(tempDir, { recursive: true, force: true });
+        await temp.remove();
     }
     const outcome = await load.result();
     if (errors.length > 0) {
@@ -287,13 +246,14 @@ async function assertFreshOutputFolder(dir) {
  * the folder holds anything of the run (a server's log, a side's folder).
  *
  * Ctrl-C (SIGINT) or SIGTERM: the signal handler (src/launch/registry.ts) first stops every
- * helm-run and launched server; then the hook below writes an error report saying the run was
- * cancelled next to the logs written so far, so the folder never reads as a gate that is still
+ * helm-run and launched server and removes the temporary files; then the hook below writes an
+ * error report saying the run was cancelled next to the logs written so far (named by their place
+ * in the output folder, as everywhere in the report), so the folder never reads as a gate that is still
  * running or that silently ended, and the exit status is 128 + the signal's number.
  */
 function reportOnCancel(outDir, statistics, io, html) {
     return guardOnCancel(async (signal) => {
-        const cancelled = new GateError('run.cancelled', `helm-gate received ${signal} before the gate finished: every helm-run and launched server was stopped; nothing was compared, and the logs written until then are in ${join(outDir, 'logs')}`);
+        const cancelled = new GateError('run.cancelled', `helm-gate received ${signal} before the gate finished: every helm-run and launched server was stopped and the temporary files (prod_env, the base commit's worktree) removed; nothing was compared, and the logs written until then are in logs/ of the output folder`);
         const report = errorReport(`Cancelled: helm-gate received ${signal} before the gate finished.`, [cancelled], statistics);
         // The summary of a cancelled run is its one error: printed as --quiet prints errors.
         await writeInto(outDir, report, io, html, true);

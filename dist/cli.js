@@ -6923,108 +6923,6 @@ function stringify(value, replacer, options) {
     return new Document(value, _replacer, options).toString(options);
 }
 
-class GateError extends Error {
-    /** A stable, machine-readable code, e.g. `config.unknown_key`, `guard.cached`. */
-    code;
-    location;
-    constructor(code, message, location = {}) {
-        super(message);
-        this.name = new.target.name;
-        this.code = code;
-        this.location = location;
-    }
-    /** One line for a human: `message (file: f, field: x, value: v)`. */
-    describe() {
-        const parts = [];
-        if (this.location.file)
-            parts.push(`file: ${this.location.file}`);
-        if (this.location.field)
-            parts.push(`field: ${this.location.field}`);
-        if (this.location.value !== undefined)
-            parts.push(`value: ${showValue(this.location.value)}`);
-        return parts.length ? `${this.message} (${parts.join(', ')})` : this.message;
-    }
-}
-/** Bad command-line usage or action inputs. */
-class UsageError extends GateError {
-}
-/** The gate file is invalid. */
-class ConfigError extends GateError {
-}
-/** A HELM output file or directory is missing, unreadable or malformed. */
-class InputError extends GateError {
-}
-/** The two sides cannot be compared fairly (cache, drift, overlap, missing metric). */
-class GuardError extends GateError {
-}
-/** helm-run failed, hung or left incomplete output. */
-class HelmRunError extends GateError {
-}
-/** A deployment's server did not become ready. */
-class ServerNotReadyError extends GateError {
-}
-/**
- * A value for a one-line message: JSON-like, cut at `max` characters. Never walks more than a few
- * levels or a few hundred characters of the value (a 100,000-deep array from a hostile file must
- * not exhaust the stack here), and never shows a string that looks like a credential.
- */
-function showValue(value, max = 120) {
-    const text = boundedJson(value, 6, max + 1);
-    return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
-const KEY_LIKE = /(?:^|[^A-Za-z0-9])(?:sk-[A-Za-z0-9_-]{8,}|gh[pousr]_[A-Za-z0-9]{16,}|github_pat_\w{16,}|xox[abpr]-[A-Za-z0-9-]{8,}|hf_[A-Za-z0-9]{16,}|Bearer\s+\S{8,})/;
-function boundedJson(value, depth, budget) {
-    if (typeof value === 'string')
-        return KEY_LIKE.test(value) ? '"(hidden)"' : JSON.stringify(value.length > budget ? value.slice(0, budget) : value);
-    if (typeof value === 'number' || typeof value === 'boolean' || value === null)
-        return String(value);
-    if (typeof value !== 'object')
-        return String(value);
-    if (depth <= 0)
-        return Array.isArray(value) ? '[…]' : '{…}';
-    const parts = [];
-    let used = 2;
-    const entries = Array.isArray(value)
-        ? value.map(item => [null, item])
-        : Object.entries(value).filter(([, item]) => item !== undefined);
-    for (const [key, item] of entries) {
-        if (used > budget) {
-            parts.push('…');
-            break;
-        }
-        const shown = boundedJson(item, depth - 1, budget - used);
-        const part = key === null ? shown : `${JSON.stringify(key)}:${shown}`;
-        parts.push(part);
-        used += part.length + 1;
-    }
-    return Array.isArray(value) ? `[${parts.join(',')}]` : `{${parts.join(',')}}`;
-}
-
-/**
- * The gate file's optional `load:` section: the performance half (docs/load.md). Validated by
- * `config/load-section.ts`; left out of the fingerprint because load results are never archived
- * (they are comparable only within one job on one machine).
- */
-/** The load metrics a check or an SLO can name (docs/load.md defines each). */
-const RATIO_METRICS = [
-    'output_tokens_per_second',
-    'request_throughput',
-    'goodput',
-    'ttft_p50',
-    'ttft_p90',
-    'ttft_p99',
-    'itl_p50',
-    'itl_p90',
-    'itl_p99',
-    'tpot_p50',
-    'tpot_p90',
-    'tpot_p99',
-    'latency_p50',
-    'latency_p90',
-    'latency_p99'
-];
-const LOAD_METRICS = [...RATIO_METRICS, 'error_rate'];
-
 /**
  * Recognising and hiding credentials in anything helm-gate prints or stores: error values, the
  * prod_env files shown by `plan` and kept in run-manifest.json, URLs. Redaction goes by
@@ -7142,6 +7040,113 @@ function redactUrl(text) {
 function redactUrlsIn(text) {
     return text.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi, match => redactUrl(match));
 }
+
+/**
+ * Expected failures. Each carries what a user needs to fix the problem: the file, the field and
+ * the offending value. They are caught once at the top (src/cli/main.ts, src/action/run.ts) and
+ * never shown as a stack trace unless --debug is given.
+ */
+// The one redactor: an error value is judged as everything else helm-gate prints or stores is.
+class GateError extends Error {
+    /** A stable, machine-readable code, e.g. `config.unknown_key`, `guard.cached`. */
+    code;
+    location;
+    constructor(code, message, location = {}) {
+        super(message);
+        this.name = new.target.name;
+        this.code = code;
+        this.location = location;
+    }
+    /** One line for a human: `message (file: f, field: x, value: v)`. */
+    describe() {
+        const parts = [];
+        if (this.location.file)
+            parts.push(`file: ${this.location.file}`);
+        if (this.location.field)
+            parts.push(`field: ${this.location.field}`);
+        if (this.location.value !== undefined)
+            parts.push(`value: ${showValue(this.location.value)}`);
+        return parts.length ? `${this.message} (${parts.join(', ')})` : this.message;
+    }
+}
+/** Bad command-line usage or action inputs. */
+class UsageError extends GateError {
+}
+/** The gate file is invalid. */
+class ConfigError extends GateError {
+}
+/** A HELM output file or directory is missing, unreadable or malformed. */
+class InputError extends GateError {
+}
+/** The two sides cannot be compared fairly (cache, drift, overlap, missing metric). */
+class GuardError extends GateError {
+}
+/** helm-run failed, hung or left incomplete output. */
+class HelmRunError extends GateError {
+}
+/** A deployment's server did not become ready. */
+class ServerNotReadyError extends GateError {
+}
+/**
+ * A value for a one-line message: JSON-like, cut at `max` characters. Never walks more than a few
+ * levels or a few hundred characters of the value (a 100,000-deep array from a hostile file must
+ * not exhaust the stack here), and never shows a string that looks like a credential.
+ */
+function showValue(value, max = 120) {
+    const text = boundedJson(value, 6, max + 1);
+    return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+function boundedJson(value, depth, budget) {
+    if (typeof value === 'string')
+        return looksLikeSecret(value) ? JSON.stringify(HIDDEN) : JSON.stringify(value.length > budget ? value.slice(0, budget) : value);
+    if (typeof value === 'number' || typeof value === 'boolean' || value === null)
+        return String(value);
+    if (typeof value !== 'object')
+        return String(value);
+    if (depth <= 0)
+        return Array.isArray(value) ? '[…]' : '{…}';
+    const parts = [];
+    let used = 2;
+    const entries = Array.isArray(value)
+        ? value.map(item => [null, item])
+        : Object.entries(value).filter(([, item]) => item !== undefined);
+    for (const [key, item] of entries) {
+        if (used > budget) {
+            parts.push('…');
+            break;
+        }
+        const shown = boundedJson(item, depth - 1, budget - used);
+        const part = key === null ? shown : `${JSON.stringify(key)}:${shown}`;
+        parts.push(part);
+        used += part.length + 1;
+    }
+    return Array.isArray(value) ? `[${parts.join(',')}]` : `{${parts.join(',')}}`;
+}
+
+/**
+ * The gate file's optional `load:` section: the performance half (docs/load.md). Validated by
+ * `config/load-section.ts`; left out of the fingerprint because load results are never archived
+ * (they are comparable only within one job on one machine).
+ */
+/** The load metrics a check or an SLO can name (docs/load.md defines each). */
+const RATIO_METRICS = [
+    'output_tokens_per_second',
+    'request_throughput',
+    'goodput',
+    'ttft_p50',
+    'ttft_p90',
+    'ttft_p99',
+    'itl_p50',
+    'itl_p90',
+    'itl_p99',
+    'tpot_p50',
+    'tpot_p90',
+    'tpot_p99',
+    'latency_p50',
+    'latency_p90',
+    'latency_p99'
+];
+const LOAD_METRICS = [...RATIO_METRICS, 'error_rate'];
 
 /**
  * A tiny strict reader for YAML-decoded objects. Every accessor records the key path so that
@@ -8727,12 +8732,14 @@ async function discoverRuns(path) {
     return scan.runs;
 }
 
+/** Kept equal to package.json's version (a test checks it). */
+const HELM_GATE_VERSION = '0.1.0';
+
 /**
  * The report: one JSON document (schema_version 1) that every renderer (markdown, console,
  * check run, job summary) reads. Field names are snake_case because this is a published,
  * documented format (README "Report JSON"). Keep it stable: add fields, never rename them.
  */
-const SIDES = ['baseline', 'candidate'];
 function reportSettings(statistics) {
     return {
         confidence: statistics.confidence,
@@ -8742,9 +8749,30 @@ function reportSettings(statistics) {
         interval: statistics.interval
     };
 }
-
-/** Kept equal to package.json's version (a test checks it). */
-const HELM_GATE_VERSION = '0.1.0';
+/**
+ * The one constructor of a report (the comparison, an error report, the load half alone): the
+ * fields in report.json's order, so the same inputs give the same bytes whoever made it.
+ */
+function newReport(statistics, fields) {
+    const emptySide = () => ({ path: '', runs: [], deployment: null, helm_version: null });
+    const report = {
+        schema_version: 1,
+        tool: { name: 'helm-gate', version: HELM_GATE_VERSION },
+        // Placeholders that keep the key order; `fields` sets both.
+        verdict: 'error',
+        headline: '',
+        errors: [],
+        warnings: [],
+        settings: reportSettings(statistics),
+        baseline: emptySide(),
+        candidate: emptySide(),
+        comparisons: [],
+        efficiency: [],
+        notes: []
+    };
+    // Assigned over the placeholders, so the keys keep their places.
+    return Object.assign(report, fields);
+}
 
 /**
  * Type checks for one element of a HELM array file (a per_instance_stats entry, a request
@@ -13141,20 +13169,17 @@ async function compareOutputs(baselinePath, candidatePath, config, options = {})
         log.fromError(error);
     }
     const verdict = overallVerdict(comparisons, log);
-    return {
-        schema_version: 1,
-        tool: { name: 'helm-gate', version: HELM_GATE_VERSION },
+    return newReport(config.statistics, {
         verdict,
         headline: headline(verdict, comparisons, log),
         errors: log.errors,
         warnings: log.warnings,
-        settings: reportSettings(config.statistics),
         baseline: sideInfo(baselinePath, sides.baseline),
         candidate: sideInfo(candidatePath, sides.candidate),
         comparisons,
         efficiency,
         notes: efficiency.length > 0 ? [EFFICIENCY_NOTE] : []
-    };
+    });
 }
 /** Decides which run pairs are compared under which gate entry, reporting everything unpaired. */
 function selectWork(baseline, candidate, config, defaults, log) {
@@ -15945,4 +15970,4 @@ main(process.argv.slice(2), processIo()).then(code => {
     process.exitCode = 2;
 });
 
-export { discoverRuns as A, HelmRunError as B, ConfigError as C, DEFAULT_STATISTICS as D, parseDocument as E, visit as F, GateError as G, HELM_GATE_VERSION as H, InputError as I, isScalar as J, HIDDEN as K, looksLikeSecret as L, MIN_BOOTSTRAP_UNITS as M, isCredentialKey as N, Scalar as O, parseYamlFile as P, stringify as Q, RUN_FILES as R, SIDES as S, UsageError as U, reportSettings as a, readRunDirectory as b, compareOutputs as c, runMatchesEntry as d, exitCode as e, binarySd as f, twoSidedZ as g, redactUrl as h, instancesNeeded as i, getDefaultExportFromCjs as j, ServerNotReadyError as k, loadGateConfig as l, redactUrlsIn as m, numberOption as n, exp as o, parseArgs as p, log as q, requiredConfig as r, streamJson as s, tangoInterval as t, abs as u, sqrt as v, writeReportOutputs as w, isFiniteNumber as x, quantileSorted as y, createRandom as z };
+export { HelmRunError as A, parseDocument as B, ConfigError as C, DEFAULT_STATISTICS as D, visit as E, isScalar as F, GateError as G, HELM_GATE_VERSION as H, InputError as I, HIDDEN as J, looksLikeSecret as K, isCredentialKey as L, MIN_BOOTSTRAP_UNITS as M, Scalar as N, parseYamlFile as O, stringify as P, RUN_FILES as R, ServerNotReadyError as S, UsageError as U, newReport as a, readRunDirectory as b, compareOutputs as c, runMatchesEntry as d, exitCode as e, binarySd as f, twoSidedZ as g, redactUrl as h, instancesNeeded as i, getDefaultExportFromCjs as j, redactUrlsIn as k, loadGateConfig as l, exp as m, numberOption as n, log as o, parseArgs as p, abs as q, requiredConfig as r, streamJson as s, tangoInterval as t, sqrt as u, isFiniteNumber as v, writeReportOutputs as w, quantileSorted as x, createRandom as y, discoverRuns as z };

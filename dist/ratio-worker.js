@@ -2,6 +2,47 @@ import { parentPort } from 'node:worker_threads';
 import 'node:fs';
 import 'node:url';
 
+/**
+ * Recognising and hiding credentials in anything helm-gate prints or stores: error values, the
+ * prod_env files shown by `plan` and kept in run-manifest.json, URLs. Redaction goes by
+ * structure (the key a value sits under, the parts of a URL), with value patterns as a second
+ * net, because a key written under an unexpected name must not leak either.
+ */
+const HIDDEN = '(hidden)';
+/** Well-known key formats: OpenAI, GitHub, Slack, Hugging Face, AWS, Anthropic, bearer headers. */
+const SECRET_PREFIX = /(?:^|[^A-Za-z0-9])(?:sk-[A-Za-z0-9_-]{8,}|sk_[A-Za-z0-9]{8,}|gh[pousr]_[A-Za-z0-9]{16,}|github_pat_\w{16,}|xox[abpr]-[A-Za-z0-9-]{8,}|hf_[A-Za-z0-9]{16,}|AKIA[0-9A-Z]{16}|Bearer\s+\S{8,})/;
+function entropyBitsPerChar(text) {
+    const counts = new Map();
+    for (const ch of text)
+        counts.set(ch, (counts.get(ch) ?? 0) + 1);
+    let bits = 0;
+    for (const n of counts.values())
+        bits -= (n / text.length) * Math.log2(n / text.length);
+    return bits;
+}
+/**
+ * Whether a string looks like a credential: a known key format, or a long token of mixed-case
+ * letters and digits with high entropy (random keys; not words, paths, URLs or version numbers).
+ */
+function looksLikeSecret(text) {
+    if (SECRET_PREFIX.test(text))
+        return true;
+    const trimmed = text.trim();
+    if (trimmed.length < 24 || trimmed.length > 512 || /\s/.test(trimmed))
+        return false;
+    if (!/^[A-Za-z0-9_\-+/=.]+$/.test(trimmed) || trimmed.includes('/') || trimmed.includes('.'))
+        return false;
+    if (!/[a-z]/.test(trimmed) || !/[A-Z]/.test(trimmed) || !/[0-9]/.test(trimmed))
+        return false;
+    return entropyBitsPerChar(trimmed) >= 3.5;
+}
+
+/**
+ * Expected failures. Each carries what a user needs to fix the problem: the file, the field and
+ * the offending value. They are caught once at the top (src/cli/main.ts, src/action/run.ts) and
+ * never shown as a stack trace unless --debug is given.
+ */
+// The one redactor: an error value is judged as everything else helm-gate prints or stores is.
 class GateError extends Error {
     /** A stable, machine-readable code, e.g. `config.unknown_key`, `guard.cached`. */
     code;
@@ -39,10 +80,9 @@ function showValue(value, max = 120) {
     const text = boundedJson(value, 6, max + 1);
     return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
-const KEY_LIKE = /(?:^|[^A-Za-z0-9])(?:sk-[A-Za-z0-9_-]{8,}|gh[pousr]_[A-Za-z0-9]{16,}|github_pat_\w{16,}|xox[abpr]-[A-Za-z0-9-]{8,}|hf_[A-Za-z0-9]{16,}|Bearer\s+\S{8,})/;
 function boundedJson(value, depth, budget) {
     if (typeof value === 'string')
-        return KEY_LIKE.test(value) ? '"(hidden)"' : JSON.stringify(value.length > budget ? value.slice(0, budget) : value);
+        return looksLikeSecret(value) ? JSON.stringify(HIDDEN) : JSON.stringify(value.length > budget ? value.slice(0, budget) : value);
     if (typeof value === 'number' || typeof value === 'boolean' || value === null)
         return String(value);
     if (typeof value !== 'object')

@@ -1,8 +1,11 @@
 /**
  * Expected failures. Each carries what a user needs to fix the problem: the file, the field and
- * the offending value. They are caught once at the top (cli.ts, main.ts) and never shown as a
- * stack trace unless --debug is given.
+ * the offending value. They are caught once at the top (src/cli/main.ts, src/action/run.ts) and
+ * never shown as a stack trace unless --debug is given.
  */
+// The one redactor: an error value is judged as everything else helm-gate prints or stores is.
+import { HIDDEN, looksLikeSecret } from './secrets/redact.js'
+
 export interface ErrorLocation {
   /** The file (or directory) the problem was found in. */
   file?: string
@@ -59,12 +62,9 @@ export function showValue(value: unknown, max = 120): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text
 }
 
-const KEY_LIKE =
-  /(?:^|[^A-Za-z0-9])(?:sk-[A-Za-z0-9_-]{8,}|gh[pousr]_[A-Za-z0-9]{16,}|github_pat_\w{16,}|xox[abpr]-[A-Za-z0-9-]{8,}|hf_[A-Za-z0-9]{16,}|Bearer\s+\S{8,})/
-
 function boundedJson(value: unknown, depth: number, budget: number): string {
   if (typeof value === 'string')
-    return KEY_LIKE.test(value) ? '"(hidden)"' : JSON.stringify(value.length > budget ? value.slice(0, budget) : value)
+    return looksLikeSecret(value) ? JSON.stringify(HIDDEN) : JSON.stringify(value.length > budget ? value.slice(0, budget) : value)
   if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value)
   if (typeof value !== 'object') return String(value)
   if (depth <= 0) return Array.isArray(value) ? '[…]' : '{…}'

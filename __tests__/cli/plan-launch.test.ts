@@ -62,6 +62,15 @@ describe('helm-gate plan with launch', () => {
     expect(text).toContain("checkout: head (the checked-out tree: the pull request's own files)")
     expect(text).toContain('within 900 s (ready_timeout_seconds)')
     expect(text).toContain('stop: SIGTERM to the process group, SIGKILL after 60 s\n')
+    // The header agrees with each side: no single value that applies to neither launched server.
+    expect(text).not.toMatch(/readiness timeout 120 s/)
+    expect(text).toContain(
+      '#   baseline: GET http://127.0.0.1:8000/v1/models must list served within 600 s (launched: deployments.baseline.launch.ready_timeout_seconds;'
+    )
+    expect(text).toContain(
+      '#   candidate: GET http://127.0.0.1:8000/v1/models must list served within 900 s (launched: deployments.candidate.launch.ready_timeout_seconds;'
+    )
+    expect(text).not.toContain('--ready-timeout SEC')
     for (const secret of Object.values(env).filter(v => v !== 'v0.11.0')) expect(text).not.toContain(secret)
   })
 

@@ -132,6 +132,6 @@ describeHelm('the runner explains itself', () => {
     expect(result.stdout).toMatch(
       /# WARNING simple_mcqa exact_match: n = 79 \(split test\) cannot resolve max_drop 0\.02: even with no changed answer the 95% interval reaches -0\.0464.*about \d+ instances needed \(the scenario has only 79 evaluation instances/
     )
-    expect(result.stdout).toMatch(/# readiness timeout 120 s \(run --ready-timeout SEC\)/)
+    expect(result.stdout).toMatch(/# {3}baseline: GET \S+\/models must list \S+ within 120 s \(run --ready-timeout SEC;/)
   }, 180_000)
 })

@@ -164,6 +164,12 @@ describe('Launcher', () => {
     const error = (await launcher.up('baseline').catch(e => e)) as GateError
     expect(error.code).toBe('launch.ready_timeout')
     expect(error.message).toContain('start delay 60000 ms')
+    // The timeout that applied, where it is set, and nothing about --ready-timeout (which does
+    // not apply to launched servers); the last probe's own problem, not a copy of another message.
+    expect(error.message).toMatch(
+      /^baseline server was not ready after \d+\.\d s: its readiness timeout is 0\.6 s \(deployments\.baseline\.launch\.ready_timeout_seconds; last probe: [^;()]*ECONNREFUSED[^;()]*\); last lines of logs\/baseline-server\.log:/
+    )
+    expect(error.message).not.toContain('--ready-timeout')
     const pid = launcher.manifest().sides.baseline!.pid as number
     started.push(pid)
     const child = await serverPid(pidFile)

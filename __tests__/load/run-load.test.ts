@@ -3,13 +3,13 @@ import { describe, expect, test } from '@jest/globals'
 import { parseGateConfig } from '../../src/config/load.js'
 import { beginLoad, chunkNote, isOutcome, judgeProbes, type LoadRun } from '../../src/load/run-load.js'
 import type { RequestTiming } from '../../src/load/types.js'
-import type { ProbeResult } from '../../src/load/probe.js'
+import type { StreamProbe } from '../../src/load/probe.js'
 import type { LoadSide } from '../../src/model/load-report.js'
 import { gateText } from './load-helpers.js'
 
 const LOAD = 'concurrency: [2]\nrequests_per_level: 6\nchecks:\n  - { metric: error_rate, max: 0 }'
-const up: ProbeResult = { reachable: true, streaming: true, ignoreEos: true, usage: true, problem: null }
-const down: ProbeResult = {
+const up: StreamProbe = { reachable: true, streaming: true, ignoreEos: true, usage: true, problem: null }
+const down: StreamProbe = {
   reachable: false,
   streaming: false,
   ignoreEos: false,

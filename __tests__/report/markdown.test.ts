@@ -293,6 +293,7 @@ describe('renderMarkdown: the sides are named by what they are', () => {
       path: '/tmp/x',
       runs: ['custom_mcqa'],
       deployment: 'helm-gate/gated-model',
+      helm_version: null,
       identity: {
         model: 'addition',
         host: '127.0.0.1:18451',

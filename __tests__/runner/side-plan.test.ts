@@ -68,7 +68,9 @@ describe('planSide', () => {
       '2',
       '--num-threads',
       '3',
-      '--disable-cache'
+      '--disable-cache',
+      '--plugins',
+      'helm_gate_plugins.progress'
     ])
     expect(plan.logFile).toBe('/out/logs/candidate.log')
   })

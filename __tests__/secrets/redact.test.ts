@@ -96,6 +96,13 @@ describe('8. config errors never print a credential', () => {
     expect(() => showValue(deep)).not.toThrow()
     expect(showValue(deep).length).toBeLessThanOrEqual(120)
     expect(showValue({ header: 'Bearer abcdefgh12345678' })).not.toContain('abcdefgh')
+    // The redactor's own patterns, not an older copy: `sk_` (Stripe-style) and AWS access keys,
+    // and a random high-entropy token with no known prefix.
+    for (const key of ['sk_abcdefgh12345678', 'AKIAABCDEFGHIJKLMNOP', 'Zq8rT2vLx9WmPk4sNc7yHd3b']) {
+      expect(looksLikeSecret(key)).toBe(true)
+      expect(showValue(key)).toBe('"(hidden)"')
+      expect(new GateError('x.y', 'm', { value: { nested: [key] } }).describe()).not.toContain(key)
+    }
     expect(new GateError('x.y', 'm', { value: deep }).describe()).toContain('value:')
   })
 })

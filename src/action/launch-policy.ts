@@ -4,7 +4,6 @@
  * is anyone's code: on a self-hosted GPU runner that is a foothold on the machine. So nothing is
  * launched for a fork unless the `allow-fork-launch` input says so (docs/launch.md).
  */
-import { fingerprint } from '../config/fingerprint.js'
 import type { GateConfig } from '../config/types.js'
 import { UsageError } from '../errors.js'
 import { gateFingerprint } from '../launch/gate-fingerprint.js'
@@ -44,6 +43,5 @@ export function launchSettings(session: Session, config: GateConfig): { baseRef:
  * of those files at the base commit join it (read from the checkout's git history).
  */
 export async function sessionFingerprint(session: Session, config: GateConfig): Promise<string> {
-  if (!config.launch?.fingerprintPaths.length) return fingerprint(config)
   return gateFingerprint(config, session.workDir, launchBaseRef(session.event, session.deps.env.GITHUB_SHA), session.deps.env)
 }

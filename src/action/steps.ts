@@ -23,6 +23,7 @@ import { evidenceDir, manifestEvent } from './evidence.js'
 import { launchSettings } from './launch-policy.js'
 import { resolveGateFile, type ResolvedGateFile } from './gate-file.js'
 import type { Session } from './session.js'
+import { apiKeyValues } from '../secrets/api-keys.js'
 
 export async function loadGateFile(session: Session): Promise<ResolvedGateFile> {
   const { deps, client, repo, repoPath, configFile } = session
@@ -70,11 +71,7 @@ export async function loadGateFile(session: Session): Promise<ResolvedGateFile> 
  * here covers every later line of the job: exceptions, a server echoing the header, other steps.
  */
 function maskApiKeys(session: Session, config: GateConfig): void {
-  for (const deployment of Object.values(config.deployments ?? {})) {
-    if (deployment.kind !== 'server' || !deployment.apiKeyEnv) continue
-    const value = session.deps.env[deployment.apiKeyEnv]
-    if (value) session.deps.io.setSecret(value)
-  }
+  for (const value of apiKeyValues(Object.values(config.deployments ?? {}), session.deps.env)) session.deps.io.setSecret(value)
 }
 
 export interface BaselinePlan {

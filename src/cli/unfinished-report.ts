@@ -3,8 +3,9 @@
  * the folder holds anything of the run (a server's log, a side's folder).
  *
  * Ctrl-C (SIGINT) or SIGTERM: the signal handler (src/launch/registry.ts) first stops every
- * helm-run and launched server; then the hook below writes an error report saying the run was
- * cancelled next to the logs written so far, so the folder never reads as a gate that is still
+ * helm-run and launched server and removes the temporary files; then the hook below writes an
+ * error report saying the run was cancelled next to the logs written so far (named by their place
+ * in the output folder, as everywhere in the report), so the folder never reads as a gate that is still
  * running or that silently ended, and the exit status is 128 + the signal's number.
  */
 import { readdir } from 'node:fs/promises'
@@ -12,7 +13,7 @@ import { join } from 'node:path'
 import type { StatisticsSettings } from '../config/types.js'
 import { GateError } from '../errors.js'
 import { guardOnCancel, type CancelGuard } from '../launch/registry.js'
-import { errorReport, issueFrom } from '../pipeline/error-report.js'
+import { errorReport, issueFrom } from '../model/error-report.js'
 import type { Report } from '../model/report.js'
 import type { CliIo } from './io.js'
 import { writeReportOutputs } from './output.js'
@@ -21,7 +22,7 @@ export function reportOnCancel(outDir: string, statistics: StatisticsSettings, i
   return guardOnCancel(async signal => {
     const cancelled = new GateError(
       'run.cancelled',
-      `helm-gate received ${signal} before the gate finished: every helm-run and launched server was stopped; nothing was compared, and the logs written until then are in ${join(outDir, 'logs')}`
+      `helm-gate received ${signal} before the gate finished: every helm-run and launched server was stopped and the temporary files (prod_env, the base commit's worktree) removed; nothing was compared, and the logs written until then are in logs/ of the output folder`
     )
     const report = errorReport(`Cancelled: helm-gate received ${signal} before the gate finished.`, [cancelled], statistics)
     // The summary of a cancelled run is its one error: printed as --quiet prints errors.

@@ -9,8 +9,7 @@ import { resolve } from 'node:path'
 import { GateError } from '../errors.js'
 import { discoverRuns } from '../helm/read/discover.js'
 import type { RunDirectory } from '../helm/types.js'
-import { reportSettings, type ChangedExample, type Comparison, type EfficiencyEntry, type Report, type Verdict } from '../model/report.js'
-import { HELM_GATE_VERSION } from '../version.js'
+import { newReport, type ChangedExample, type Comparison, type EfficiencyEntry, type Report, type Verdict } from '../model/report.js'
 import { buildComparisons } from './comparisons.js'
 import { adapterDrift, displayName, scoringDrift } from './identity.js'
 import { IssueLog } from './issues.js'
@@ -68,20 +67,17 @@ export async function compareOutputs(
   }
 
   const verdict = overallVerdict(comparisons, log)
-  return {
-    schema_version: 1,
-    tool: { name: 'helm-gate', version: HELM_GATE_VERSION },
+  return newReport(config.statistics, {
     verdict,
     headline: headline(verdict, comparisons, log),
     errors: log.errors,
     warnings: log.warnings,
-    settings: reportSettings(config.statistics),
     baseline: sideInfo(baselinePath, sides.baseline),
     candidate: sideInfo(candidatePath, sides.candidate),
     comparisons,
     efficiency,
     notes: efficiency.length > 0 ? [EFFICIENCY_NOTE] : []
-  }
+  })
 }
 
 interface WorkItem {

@@ -6,17 +6,8 @@
 import { execFile } from 'node:child_process'
 import { basename } from 'node:path'
 import type { ImageIdentity } from '../model/identity.js'
-
-export interface DockerIdentity {
-  /** The image as written in the command. */
-  image: string
-  container_name: string | null
-  /** The local image id (sha256:...) of the running container or the image. */
-  image_id: string | null
-  /** Registry digests (`repo@sha256:...`) of that image. */
-  repo_digests: string[]
-  error: string | null
-}
+import type { DockerIdentity } from '../model/launch-record.js'
+export type { DockerIdentity } from '../model/launch-record.js'
 
 /** Flags of `docker run` that take no value; every other long flag takes one. */
 const BOOLEAN_LONG = new Set([

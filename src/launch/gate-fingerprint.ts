@@ -1,7 +1,9 @@
 /**
- * The fingerprint of a gate set whose `fingerprint_paths` select files: those files' digests at
- * the base commit join it (config/fingerprint.ts). A glob that selects nothing is an error: a
- * typo there would silently leave the serving files out and reuse a stale baseline.
+ * The gate set's fingerprint, the one `plan` shows, `run` and the action record and archived
+ * baselines are looked up by: the gate file's (config/fingerprint.ts), joined, when
+ * `fingerprint_paths` select files, by those files' digests at the base commit (`baseRef`, HEAD
+ * when null). A glob that selects nothing is an error: a typo there would silently leave the
+ * serving files out and reuse a stale baseline.
  */
 import picomatch from 'picomatch'
 import { fingerprint } from '../config/fingerprint.js'

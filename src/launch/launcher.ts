@@ -10,17 +10,20 @@ import { relative, resolve } from 'node:path'
 import type { LaunchSettings, LaunchSide, LaunchSpec } from '../config/launch.js'
 import type { GateConfig, ServerDeployment } from '../config/types.js'
 import { ConfigError, GateError } from '../errors.js'
-import type { ProbeResult } from '../runner/readiness.js'
-import { dockerIdentity, type DockerIdentity } from './docker.js'
-import { weightsIdentity, type WeightsIdentity } from './weights.js'
+import type { ProbeResult } from '../server/readiness.js'
+import { dockerIdentity } from './docker.js'
+import { weightsIdentity } from './weights.js'
 import { LaunchError } from './errors.js'
 import { expandLaunch } from './expand.js'
 import { repositoryRoot } from './git.js'
 import { addressAnswers, waitUntilReady } from './ready.js'
 import { cancelledBy } from './registry.js'
-import { ServerProcess, type StopRecord } from './server-process.js'
+import { ServerProcess } from './server-process.js'
+import type { LaunchManifest, LaunchRecord } from '../model/launch-record.js'
+export type { LaunchManifest, LaunchRecord } from '../model/launch-record.js'
 import { addBaseWorktree, type Worktree } from './worktree.js'
 import { redactUrl } from '../secrets/redact.js'
+import { apiKeyOf } from '../secrets/api-keys.js'
 
 export interface LauncherOptions {
   config: GateConfig
@@ -41,38 +44,6 @@ export interface LauncherOptions {
   echo?: (line: string) => void
   /** Parent directory of the base worktree (default: the system temporary directory). */
   tempDir?: string
-}
-
-export interface LaunchRecord {
-  side: LaunchSide
-  /** The command as written in the gate file (`${VAR}` unexpanded: values may be secret). */
-  command: string[]
-  checkout: 'head' | 'base'
-  /** The base commit, for `checkout: base`. */
-  commit: string | null
-  log_file: string
-  pid: number | null
-  started_at: string | null
-  ready_at: string | null
-  ready_ms: number | null
-  stop: StopRecord | null
-  exit: { code: number | null; signal: string | null } | null
-  docker: DockerIdentity | null
-  /** The `--model FILE` the server was started with, by content (src/launch/weights.ts). */
-  weights?: WeightsIdentity | null
-  errors: { code: string; message: string }[]
-}
-
-export interface LaunchManifest {
-  schedule: 'sequential' | 'concurrent'
-  /**
-   * False with a sequential schedule: the two sides were up in separate periods, so a load
-   * measurement cannot interleave its blocks between them and drift between the periods is
-   * not cancelled (docs/launch.md).
-   */
-  interleaving_possible: boolean
-  base_commit: string | null
-  sides: Partial<Record<LaunchSide, LaunchRecord>>
 }
 
 interface Prepared {
@@ -209,7 +180,7 @@ export class Launcher {
         side: key,
         baseUrl: entry.deployment.baseUrl,
         model: entry.deployment.model,
-        apiKey: entry.deployment.apiKeyEnv ? (this.options.env[entry.deployment.apiKeyEnv] ?? null) : null,
+        apiKey: apiKeyOf(entry.deployment, this.options.env),
         timeoutMs: entry.spec.readyTimeoutSeconds * 1000,
         detachedAllowed: entry.stopCommand !== null,
         logName,
@@ -270,7 +241,7 @@ export class Launcher {
       side: key,
       baseUrl: entry.deployment.baseUrl,
       model: entry.deployment.model,
-      apiKey: entry.deployment.apiKeyEnv ? (this.options.env[entry.deployment.apiKeyEnv] ?? null) : null,
+      apiKey: apiKeyOf(entry.deployment, this.options.env),
       timeoutMs: entry.spec.readyTimeoutSeconds * 1000,
       detachedAllowed: entry.stopCommand !== null,
       logName: entry.record.log_file

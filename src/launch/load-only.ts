@@ -5,17 +5,17 @@
  * A side that cannot be launched is an error of the load half (its message quotes the server's
  * log), never a pass.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import type { GateConfig } from '../config/types.js'
 import { GateError } from '../errors.js'
 import type { LoadOutcome } from '../load/run-load.js'
 import type { Side } from '../model/report.js'
 import { helmRunEnv } from '../runner/run-sides.js'
+import { apiKeyNames, apiKeyValues } from '../secrets/api-keys.js'
 import { Launcher } from './launcher.js'
-import { launchesAny, LoadWhileUp, sidesUpWhileHeld } from './load-while-up.js'
-import { runOnSchedule } from './schedule.js'
+import { withLaunchedSides } from './launched-sides.js'
+import { launchesAny, LoadWhileUp } from './load-while-up.js'
+import { trackedTempDir } from './registry.js'
 
 export interface LaunchedLoadOptions {
   /** Where `logs/<side>-server.log` go. */
@@ -29,10 +29,10 @@ export interface LaunchedLoadOptions {
 }
 
 export async function runLaunchedLoad(config: GateConfig, options: LaunchedLoadOptions): Promise<LoadOutcome> {
-  const keyNames = Object.values(config.deployments ?? {}).flatMap(d => (d.kind === 'server' && d.apiKeyEnv ? [d.apiKeyEnv] : []))
-  const secrets = keyNames.map(name => options.env[name]).filter((v): v is string => typeof v === 'string' && v.length > 0)
+  const keyNames = apiKeyNames(Object.values(config.deployments ?? {}))
+  const secrets = apiKeyValues(Object.values(config.deployments ?? {}), options.env)
   const load = new LoadWhileUp(config, { env: options.env, progress: options.progress })
-  const tempDir = await mkdtemp(join(tmpdir(), 'helm-gate-'))
+  const temp = trackedTempDir()
   const errors: GateError[] = []
   let launcher: Launcher | null = null
   try {
@@ -44,35 +44,18 @@ export async function runLaunchedLoad(config: GateConfig, options: LaunchedLoadO
       outDir: resolve(options.cwd, options.outDir),
       secrets,
       progress: options.progress,
-      tempDir
+      tempDir: temp.path
     })
-    const open = launcher
-    const launched = (side: Side): boolean => open?.launches(side) ?? false
     const schedule = options.sequential ? 'sequential' : (config.launch?.schedule ?? 'concurrent')
-    await runOnSchedule<Side>(['baseline', 'candidate'], schedule, {
-      up: async side => {
-        if (!launched(side)) return true
-        try {
-          await open?.up(side)
-          return true
-        } catch (error) {
-          if (!(error instanceof GateError)) throw error
-          errors.push(error)
-          return false
-        }
-      },
+    await withLaunchedSides<Side>(launcher, ['baseline', 'candidate'], schedule, {
+      side: side => side,
       measure: async () => {},
-      hold: async sides => {
-        const up = sidesUpWhileHeld(sides.filter(launched), launched)
-        if (up.length > 0) await load.hold(up, {})
-      },
-      down: async side => {
-        if (launched(side)) await open?.down(side)
-      }
+      whileUp: up => load.hold(up, {}),
+      failed: (_side, error) => void errors.push(error)
     })
   } finally {
     await launcher?.close()
-    await rm(tempDir, { recursive: true, force: true })
+    await temp.remove()
   }
   const outcome = await load.result()
   if (errors.length > 0) {

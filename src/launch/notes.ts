@@ -3,7 +3,7 @@
  * different deployments, and the caveats a schedule puts in the report.
  */
 import type { GateConfig } from '../config/types.js'
-import type { LaunchManifest } from './launcher.js'
+import type { LaunchManifest } from '../model/launch-record.js'
 
 /**
  * Both sides launched from different commands, environments or checkouts: different servers even

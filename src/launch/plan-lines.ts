@@ -6,7 +6,7 @@
 import type { LaunchSettings, LaunchSpec } from '../config/launch.js'
 import type { Deployment } from '../config/types.js'
 import { GateError } from '../errors.js'
-import { routeUrl } from '../runner/endpoint.js'
+import { routeUrl } from '../server/endpoint.js'
 import { redactUrl } from '../secrets/redact.js'
 import { expandLaunch } from './expand.js'
 

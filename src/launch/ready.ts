@@ -6,9 +6,8 @@
  * something detached (`docker run -d`): then only the probe decides.
  */
 import { request } from 'undici'
-import { ServerNotReadyError } from '../errors.js'
-import { routeUrl } from '../runner/endpoint.js'
-import { probeServer, type ProbeResult } from '../runner/readiness.js'
+import { routeUrl } from '../server/endpoint.js'
+import { probeOnce, type ProbeResult } from '../server/readiness.js'
 import { LaunchError } from './errors.js'
 import type { ServerProcess } from './server-process.js'
 
@@ -44,24 +43,16 @@ export async function waitUntilReady(server: ServerProcess, settings: ReadySetti
       )
     }
     attempts++
-    try {
-      const result = await probeServer({
-        side: settings.side,
-        baseUrl: settings.baseUrl,
-        model: settings.model,
-        apiKey: settings.apiKey,
-        timeoutMs: 0
-      })
-      return { ...result, attempts, elapsedMs: Date.now() - started }
-    } catch (error) {
-      if (!(error instanceof ServerNotReadyError) || error.code !== 'server.not_ready') throw error
-      lastProblem = /last: (.*)\)$/.exec(error.message)?.[1] ?? error.message
-    }
+    // One attempt at a time: the launched server's own timeout (ready_timeout_seconds) is this
+    // loop's, so the attempt's problem is kept as it is for the message below.
+    const attempt = await probeOnce(settings)
+    if (attempt.ok) return { ...attempt.result, attempts, elapsedMs: Date.now() - started }
+    lastProblem = attempt.problem
     const elapsed = Date.now() - started
     if (elapsed >= settings.timeoutMs) {
       throw new LaunchError(
         'launch.ready_timeout',
-        `${settings.side} server was not ready after ${seconds(elapsed)} s (ready_timeout_seconds; last probe: ${lastProblem}); last lines of ${settings.logName}:${quote(server.lastLines())}`,
+        `${settings.side} server was not ready after ${seconds(elapsed)} s: its readiness timeout is ${seconds(settings.timeoutMs).replace(/\.0$/, '')} s (deployments.${settings.side}.launch.ready_timeout_seconds; last probe: ${lastProblem}); last lines of ${settings.logName}:${quote(server.lastLines())}`,
         { field: `deployments.${settings.side}.launch.ready_timeout_seconds`, value: Math.round(settings.timeoutMs / 1000) }
       )
     }

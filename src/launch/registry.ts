@@ -1,14 +1,26 @@
 /**
- * Every process group helm-gate started and has not yet seen die: launched servers and helm-run.
- * While one is alive, SIGINT and SIGTERM to helm-gate (a cancelled job, Ctrl-C) stop them all
- * before exiting, because each lives in its own process group and would otherwise survive us and
- * keep the GPU. A second signal, or the process exiting for any other reason, kills them at once.
+ * Every process group helm-gate started and has not yet seen die (launched servers and helm-run),
+ * and every file it must not leave behind (the temporary folder that holds each side's prod_env
+ * with credentials.conf, the base commit's worktree and its `git worktree` registration).
+ *
+ * Cancellation has one path (docs/trust-model.md, "What is removed"). On SIGINT or SIGTERM (a
+ * cancelled job, Ctrl-C), in this order: every group is stopped, because each lives in its own
+ * process group and would otherwise survive us and keep the GPU; every leftover is removed (the
+ * newest first: the worktree inside the temporary folder before the folder); the cancel hooks
+ * write (and upload) the cancelled report; the process exits with 128 + the signal's number. The
+ * command's own path keeps running meanwhile, and its `finally` blocks call the same removals,
+ * which are shared, so neither can cut the other short. A second signal kills the groups and
+ * removes the leftovers synchronously, then exits; so does the process exiting for any other
+ * reason (the 'exit' handler).
  *
  * GitHub cancels a job with SIGINT, then SIGTERM 7.5 s later, then SIGKILL 2.5 s after that, so the
  * urgent stop used here is short (registered stop functions get `urgent: true`).
  */
-import { readdirSync, readFileSync } from 'node:fs'
-import { constants } from 'node:os'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { rm } from 'node:fs/promises'
+import { constants, tmpdir } from 'node:os'
+import { join } from 'node:path'
 
 export interface LiveGroup {
   /** Process group id (the leader's pid: spawned with `detached: true`). */
@@ -18,13 +30,28 @@ export interface LiveGroup {
   stop(urgent: boolean): Promise<void>
 }
 
+/** Something on disk helm-gate made and must remove on every path. */
+export interface Leftover {
+  label: string
+  /** Removes it; the same promise however often it is called. Must not throw. */
+  remove(): Promise<void>
+  /** The same, synchronously: the last resort before a forced exit. Must not throw. */
+  removeNow(): void
+}
+
 const live = new Map<number, LiveGroup>()
+/** Registration order: the newest is removed first. */
+const leftovers: Leftover[] = []
+/** Leftovers present at (or registered after) the first signal: swept again right before exiting. */
+const sweep = new Set<Leftover>()
 /** Run after the groups are stopped on a signal: write and upload what evidence there is. */
 type CancelHook = (signal: NodeJS.Signals) => Promise<void>
 const hooks = new Set<CancelHook>()
 let armed = false
 let stopping: Promise<void> | null = null
 let received: NodeJS.Signals | null = null
+/** How long the removals may take before the synchronous sweep does the rest. */
+const LEFTOVERS_LIMIT_MS = 3_000
 /** How long the cancel hooks may take in all (GitHub kills the job 10 s after its SIGINT). */
 const HOOKS_LIMIT_MS = 6_000
 /** After a second signal the hooks get this long before the process exits. */
@@ -44,6 +71,77 @@ export function trackGroup(group: LiveGroup): () => void {
     if (live.get(group.pgid) === group) live.delete(group.pgid)
     disarmWhenIdle()
   }
+}
+
+/**
+ * Tracks a leftover until the returned function is called (after it is removed). Registered while
+ * helm-gate is being cancelled: removed at once.
+ */
+export function trackLeftover(item: Leftover): () => void {
+  leftovers.push(item)
+  arm()
+  if (received) {
+    sweep.add(item)
+    void item.remove()
+  }
+  return () => {
+    const at = leftovers.indexOf(item)
+    if (at >= 0) leftovers.splice(at, 1)
+    disarmWhenIdle()
+  }
+}
+
+export interface TempDir {
+  path: string
+  /** Removes the folder and everything in it; shared by every caller. */
+  remove(): Promise<void>
+}
+
+/**
+ * A private temporary folder (mode 0700, under TMPDIR) that is removed on every path: by `remove`
+ * in the owner's `finally`, by the signal path, or by the 'exit' handler. Created synchronously,
+ * so no signal can come between its creation and its registration.
+ */
+export function trackedTempDir(prefix = 'helm-gate-'): TempDir {
+  const path = mkdtempSync(join(tmpdir(), prefix))
+  let removing: Promise<void> | null = null
+  let release = (): void => {}
+  const item: Leftover = {
+    label: path,
+    remove: () =>
+      (removing ??= (async () => {
+        await rm(path, { recursive: true, force: true, maxRetries: 3 }).catch(() => {})
+        // A write that raced the removal (a file created while the folder was being emptied)
+        // leaves it behind: the synchronous pass removes what is left.
+        removeDirNow(path)
+        release()
+      })()),
+    removeNow: () => removeDirNow(path)
+  }
+  release = trackLeftover(item)
+  return { path, remove: item.remove }
+}
+
+export function removeDirNow(path: string): void {
+  try {
+    rmSync(path, { recursive: true, force: true, maxRetries: 3 })
+  } catch {
+    // nothing more can be done here; the caller reports what it can
+  }
+}
+
+/** Runs a command synchronously, ignoring its failure (the signal path's last resort). */
+export function runNow(command: string, args: string[], cwd: string, env?: NodeJS.ProcessEnv): void {
+  try {
+    execFileSync(command, args, { cwd, env, stdio: 'ignore', timeout: 5_000 })
+  } catch {
+    // best effort
+  }
+}
+
+/** Leftovers still tracked (tests check these are gone). */
+export function trackedLeftovers(): string[] {
+  return leftovers.map(item => item.label)
 }
 
 /**
@@ -169,29 +267,54 @@ export function killGroupNow(pgid: number, signal: NodeJS.Signals = 'SIGKILL'): 
 function onSignal(signal: NodeJS.Signals): void {
   const code = 128 + (constants.signals[signal] ?? 15)
   if (stopping) {
-    say(`helm-gate: ${signal} again; killing ${live.size} process group(s) now`)
+    say(`helm-gate: ${signal} again; killing ${live.size} process group(s) and exiting`)
     for (const pgid of live.keys()) killGroupNow(pgid)
+    // The credentials go first, whatever else is cut short.
+    sweepNow()
     // The evidence upload may be nearly done: a moment more, then exit whatever it is doing.
     setTimeout(() => process.exit(code), SECOND_SIGNAL_GRACE_MS).unref()
     return
   }
   received = signal
+  for (const item of leftovers) sweep.add(item)
   say(`helm-gate: ${signal} received; stopping ${live.size} launched process group(s) before exiting`)
   stopping = (async () => {
     await stopAllGroups(true)
+    await withinLimit(removeLeftovers(), LEFTOVERS_LIMIT_MS)
     const all = Promise.all([...hooks].map(hook => hook(signal).catch(error => say(`helm-gate: on ${signal}: ${String(error)}`))))
-    let timer: NodeJS.Timeout | undefined
-    await Promise.race([all, new Promise(resolve => (timer = setTimeout(resolve, HOOKS_LIMIT_MS)))])
-    clearTimeout(timer)
+    await withinLimit(all, HOOKS_LIMIT_MS)
   })().finally(() => {
     for (const pgid of live.keys()) killGroupNow(pgid)
+    // Whatever the command's own path made while the hooks ran, and anything a removal missed.
+    sweepNow()
     process.exit(code)
   })
 }
 
-/** Last resort when the process exits with groups still tracked (an uncaught error, process.exit). */
+/** The newest first: a worktree inside the temporary folder goes before the folder. */
+async function removeLeftovers(): Promise<void> {
+  for (;;) {
+    const pending = [...sweep].reverse()
+    for (const item of pending) await item.remove().catch(() => {})
+    // Removals registered meanwhile (a launch that was starting) are removed too.
+    if ([...sweep].every(item => pending.includes(item))) return
+  }
+}
+
+function sweepNow(): void {
+  for (const item of [...leftovers, ...sweep].reverse()) item.removeNow()
+}
+
+async function withinLimit(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  await Promise.race([work, new Promise(resolve => (timer = setTimeout(resolve, ms)))])
+  clearTimeout(timer)
+}
+
+/** Last resort when the process exits with groups or leftovers still tracked (an uncaught error, process.exit). */
 function onExit(): void {
   for (const pgid of live.keys()) killGroupNow(pgid)
+  for (const item of [...leftovers].reverse()) item.removeNow()
 }
 
 function arm(): void {
@@ -202,7 +325,7 @@ function arm(): void {
 }
 
 function disarmWhenIdle(): void {
-  if (live.size === 0 && hooks.size === 0 && !stopping) disarm()
+  if (live.size === 0 && hooks.size === 0 && leftovers.length === 0 && !stopping) disarm()
 }
 
 function disarm(): void {

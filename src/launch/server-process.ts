@@ -11,6 +11,8 @@ import { dirname } from 'node:path'
 import { createInterface } from 'node:readline'
 import type { StopSignal } from '../config/launch.js'
 import { groupAlive, killGroupNow, trackGroup } from './registry.js'
+import type { StopRecord } from '../model/launch-record.js'
+export type { StopRecord } from '../model/launch-record.js'
 
 export interface ServerProcessSettings {
   /** `baseline` or `candidate`, for messages. */
@@ -33,15 +35,6 @@ export interface ServerExit {
   signal: string | null
   /** The program could not be started (ENOENT, EACCES). */
   spawnError: string | null
-}
-
-export interface StopRecord {
-  requested_at: string
-  /** When the leader exited (or the stop gave up waiting and killed the group). */
-  exited_at: string
-  killed: boolean
-  stop_command_exit: number | string | null
-  stopped_at: string
 }
 
 const TAIL_LINES = 20

@@ -10,14 +10,9 @@ import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
+import type { WeightsIdentity } from '../model/launch-record.js'
 
-export interface WeightsIdentity {
-  /** The argument as written in the launch command. */
-  file: string
-  bytes: number | null
-  sha256: string | null
-  error: string | null
-}
+export type { WeightsIdentity }
 
 /** Above this, hashing would hold the gate up for minutes; the size alone is recorded. */
 export const MAX_HASHED_BYTES = 32 * 1024 ** 3

@@ -5,8 +5,7 @@
  */
 import type { GateConfig } from '../config/types.js'
 import type { LoadReport } from '../model/load-report.js'
-import { reportSettings, type Report } from '../model/report.js'
-import { HELM_GATE_VERSION } from '../version.js'
+import { newReport, type Report } from '../model/report.js'
 import { VERDICT_RANK as RANK, worstVerdict } from './compare.js'
 
 export function attachLoad(report: Report, load: LoadReport): Report {
@@ -33,19 +32,14 @@ export function loadOnlyReport(config: GateConfig, load: LoadReport): Report {
       helm_version: null
     }
   }
-  return {
-    schema_version: 1,
-    tool: { name: 'helm-gate', version: HELM_GATE_VERSION },
+  return newReport(config.statistics, {
     verdict: load.verdict,
     headline: `Performance half only. ${load.headline}`,
     errors: load.errors.map(e => ({ ...e })),
     warnings: load.warnings.map(w => ({ ...w })),
-    settings: reportSettings(config.statistics),
     baseline: side('baseline'),
     candidate: side('candidate'),
-    comparisons: [],
-    efficiency: [],
     notes: ['The quality half did not run (helm-gate load, or run --only load).'],
     load
-  }
+  })
 }

@@ -8,7 +8,7 @@
 import type { GateConfig } from '../config/types.js'
 import type { LoadBlock, LoadSide } from '../model/load-report.js'
 import { connect } from './client.js'
-import type { ProbeResult } from './probe.js'
+import type { StreamProbe } from './probe.js'
 import {
   beginLoad,
   finishLoad,
@@ -16,6 +16,8 @@ import {
   judgeProbes,
   measureBlock,
   probeLoadSide,
+  sideDown,
+  SideDownError,
   warmUp,
   workloadOf,
   type LoadOutcome,
@@ -33,11 +35,11 @@ interface Period {
 
 export class PerSideLoad {
   private readonly run: LoadRun | LoadOutcome
-  private readonly probes: Partial<Record<LoadSide, ProbeResult>> = {}
+  private readonly probes: Partial<Record<LoadSide, StreamProbe>> = {}
   private readonly periods: Partial<Record<LoadSide, Period>> = {}
   private readonly blocks: LoadBlock[] = []
   private readonly timings: RequestTiming[] = []
-  /** The first problem that ends the load half (a workload that cannot be read). */
+  /** The first problem that ends the load half (a workload that cannot be read, a side down). */
   private stopped: LoadOutcome | null = null
 
   constructor(
@@ -62,17 +64,24 @@ export class PerSideLoad {
     }
     const { load } = run
     const offset = SIDES.indexOf(side) * load.repetitions
-    for (const [li, level] of load.levels.entries()) {
-      const conn = connect(run.targets[side], load.mode === 'concurrency' ? level : null, run.timeoutMs)
-      try {
-        await warmUp(run, conn, side, probe.ignoreEos, source, li, level)
-        for (let repetition = 0; repetition < load.repetitions; repetition++) {
-          const at = { side, level, li, repetition, position: offset + repetition, total: 2 * load.repetitions }
-          await measureBlock(run, conn, probe.ignoreEos, source, at, this.blocks, this.timings)
+    try {
+      for (const [li, level] of load.levels.entries()) {
+        const conn = connect(run.targets[side], load.mode === 'concurrency' ? level : null, run.timeoutMs)
+        try {
+          await warmUp(run, conn, side, probe.ignoreEos, source, li, level)
+          for (let repetition = 0; repetition < load.repetitions; repetition++) {
+            const at = { side, level, li, repetition, position: offset + repetition, total: 2 * load.repetitions }
+            await measureBlock(run, conn, probe.ignoreEos, source, at, this.blocks, this.timings)
+          }
+        } finally {
+          await conn.pool.close().catch(() => {})
         }
-      } finally {
-        await conn.pool.close().catch(() => {})
       }
+    } catch (error) {
+      // A side that stopped answering ends the load half: the other side is not measured.
+      if (!(error instanceof SideDownError)) throw error
+      this.stopped = sideDown(run, error, this.timings)
+      return
     }
     this.periods[side] = { started, ended: new Date().toISOString() }
   }
@@ -88,7 +97,7 @@ export class PerSideLoad {
     if (this.stopped) return this.stopped
     for (const side of SIDES) if (!this.probes[side]) await this.measureSide(side)
     if (this.stopped) return this.stopped
-    const judged = judgeProbes(run, this.probes as Record<LoadSide, ProbeResult>)
+    const judged = judgeProbes(run, this.probes as Record<LoadSide, StreamProbe>)
     if (judged) return judged
     run.report.interleaved = false
     const periods = SIDES.map(side => `${side} ${this.periods[side]?.started ?? '?'} to ${this.periods[side]?.ended ?? '?'}`).join('; ')

@@ -7,7 +7,8 @@
 import { connect, streamRequest, type StreamResult, type Target } from './client.js'
 import { requestBody } from './workload.js'
 
-export interface ProbeResult {
+/** What the load half learned from one short streaming request (named apart from the readiness probe's ProbeResult). */
+export interface StreamProbe {
   reachable: boolean
   streaming: boolean
   ignoreEos: boolean
@@ -18,7 +19,7 @@ export interface ProbeResult {
 
 const PROBE_TOKENS = 4
 
-export async function probeSide(target: Target, timeoutMs: number): Promise<ProbeResult> {
+export async function probeSide(target: Target, timeoutMs: number): Promise<StreamProbe> {
   const conn = connect(target, 1, timeoutMs)
   try {
     const item = { kind: 'text' as const, text: 'Say something.', maxTokens: PROBE_TOKENS }

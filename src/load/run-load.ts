@@ -6,12 +6,14 @@
 import type { GateConfig, ServerDeployment } from '../config/types.js'
 import type { LoadSettings } from '../config/load-types.js'
 import type { LoadBlock, LoadReport, LoadSide, LoadSummary } from '../model/load-report.js'
+import { GateError } from '../errors.js'
+import { apiKeyOf } from '../secrets/api-keys.js'
 import { LOG_RATIO_METHOD } from '../stats/log-ratio.js'
 import { createRandom } from '../stats/random.js'
 import { connect, streamRequest, type Connection, type StreamResult, type Target } from './client.js'
 import { evaluateChecks, reportedRatios, worstVerdict } from './compare.js'
 import { figures, PERCENTILE_METHOD } from './metrics.js'
-import { probeSide, type ProbeResult } from './probe.js'
+import { probeSide, type StreamProbe } from './probe.js'
 import { abbaOrder } from './schedule.js'
 import type { RequestTiming } from './types.js'
 import { fileSource, gateSetSource, requestBody, syntheticSource, type WorkloadSource } from './workload.js'
@@ -36,7 +38,7 @@ function targetOf(deployment: ServerDeployment, env: Record<string, string | und
     api: deployment.api,
     baseUrl: deployment.baseUrl,
     model: deployment.model,
-    apiKey: deployment.apiKeyEnv ? (env[deployment.apiKeyEnv] ?? null) : null
+    apiKey: apiKeyOf(deployment, env)
   }
 }
 
@@ -100,6 +102,8 @@ export interface LoadRun {
   say: (line: string) => void
   /** performance.now() when the load half started: request send times count from here. */
   origin: number
+  /** performance.now() when the load half began (its probes included), for "after how long". */
+  began: number
   /** Records an error, making the outcome an error. */
   fail(code: string, message: string, field?: string): LoadOutcome
 }
@@ -131,11 +135,12 @@ export function beginLoad(config: GateConfig, options: LoadRunOptions): LoadRun 
     candidate: targetOf(deployments.candidate as ServerDeployment, options.env)
   }
   const say = options.progress ?? (() => {})
-  return { config, load, report, targets, timeoutMs: load.timeoutSeconds * 1000, say, origin: performance.now(), fail }
+  const now = performance.now()
+  return { config, load, report, targets, timeoutMs: load.timeoutSeconds * 1000, say, origin: now, began: now, fail }
 }
 
 /** Probes one side (is it there, does it stream) and records what it accepts. */
-export async function probeLoadSide(run: LoadRun, side: LoadSide): Promise<ProbeResult> {
+export async function probeLoadSide(run: LoadRun, side: LoadSide): Promise<StreamProbe> {
   const probe = await probeSide(run.targets[side], Math.min(run.timeoutMs, 60_000))
   run.report.sides[side].ignore_eos = probe.ignoreEos
   run.report.sides[side].usage = probe.usage
@@ -143,7 +148,7 @@ export async function probeLoadSide(run: LoadRun, side: LoadSide): Promise<Probe
 }
 
 /** What the probes mean: an error, a loud skip (load.baseline: optional), or null to go on. */
-export function judgeProbes(run: LoadRun, probes: Record<LoadSide, ProbeResult>): LoadOutcome | null {
+export function judgeProbes(run: LoadRun, probes: Record<LoadSide, StreamProbe>): LoadOutcome | null {
   const { report, load } = run
   if (!probes.baseline.reachable && probes.candidate.problem === null && load.baseline === 'optional') {
     report.skipped = `the baseline deployment is not reachable (${probes.baseline.problem}); load.baseline is optional, so the load half was SKIPPED and nothing about performance was measured`
@@ -208,7 +213,7 @@ export async function runLoad(config: GateConfig, options: LoadRunOptions): Prom
 
   // Probe: both deployments live and streaming. Load figures are comparable only within one run
   // on one machine, so an archived baseline never stands in for a live one.
-  const probes = {} as Record<LoadSide, ProbeResult>
+  const probes = {} as Record<LoadSide, StreamProbe>
   for (const side of SIDES) probes[side] = await probeLoadSide(run, side)
   const judged = judgeProbes(run, probes)
   if (judged) return judged
@@ -218,21 +223,133 @@ export async function runLoad(config: GateConfig, options: LoadRunOptions): Prom
   run.origin = performance.now()
   const timings: RequestTiming[] = []
   const blocks: LoadBlock[] = []
-  for (const [li, level] of load.levels.entries()) {
-    const connections = {} as Record<LoadSide, Connection>
-    for (const side of SIDES) connections[side] = connect(targets[side], load.mode === 'concurrency' ? level : null, timeoutMs)
-    try {
-      for (const side of SIDES) await warmUp(run, connections[side], side, probes[side].ignoreEos, source, li, level)
-      const order = abbaOrder(load.repetitions)
-      for (const { side, repetition, position } of order) {
-        const block = { side, level, li, repetition, position, total: order.length }
-        await measureBlock(run, connections[side], probes[side].ignoreEos, source, block, blocks, timings)
+  try {
+    for (const [li, level] of load.levels.entries()) {
+      const connections = {} as Record<LoadSide, Connection>
+      for (const side of SIDES) connections[side] = connect(targets[side], load.mode === 'concurrency' ? level : null, timeoutMs)
+      try {
+        for (const side of SIDES) await warmUp(run, connections[side], side, probes[side].ignoreEos, source, li, level)
+        const order = abbaOrder(load.repetitions)
+        for (const { side, repetition, position } of order) {
+          const block = { side, level, li, repetition, position, total: order.length }
+          await measureBlock(run, connections[side], probes[side].ignoreEos, source, block, blocks, timings)
+        }
+      } finally {
+        for (const side of SIDES) await connections[side].pool.close().catch(() => {})
       }
-    } finally {
-      for (const side of SIDES) await connections[side].pool.close().catch(() => {})
     }
+  } catch (error) {
+    if (error instanceof SideDownError) return sideDown(run, error, timings)
+    throw error
   }
   return finishLoad(run, blocks, timings)
+}
+
+/**
+ * A side that answered none of a block's requests (every one timed out or failed) is down: the
+ * load half stops there with this error, and the other side is not loaded further. Without it, a
+ * server that stops answering without closing its connections (a hung engine) held the job for
+ * the per-request timeout times every request of every block left (docs/load.md, "A side that
+ * stops answering").
+ */
+export class SideDownError extends GateError {}
+
+/** The load half's outcome once a side is down: an error, with what was measured until then. */
+export function sideDown(run: LoadRun, error: SideDownError, timings: RequestTiming[]): LoadOutcome {
+  const outcome = run.fail(error.code, error.message, error.location.field)
+  return { ...outcome, timings }
+}
+
+/** Where in the load half requests are sent, for the side-down message. */
+interface Stage {
+  side: LoadSide
+  /** e.g. `block 3/8 at concurrency 1`, `the warm-up at concurrency 4 (opening its connections)`. */
+  name: string
+  run: LoadRun
+}
+
+/**
+ * Watches one stage's requests. The side is down when a full round of requests in a row (one per
+ * connection; one second of arrivals at a rate) got no answer at all (each timed out, or its
+ * connection was refused or reset) with none succeeding in between: the rest of the stage would
+ * only wait the timeout again, round after round. Or, at the end of the stage, when none of its
+ * requests succeeded.
+ */
+class DownWatch {
+  private ok = 0
+  private failed = 0
+  private timedOut = 0
+  /** Requests in a row without an answer since the last success, and how many of them timed out. */
+  private silent = 0
+  private silentTimedOut = 0
+  private readonly started = performance.now()
+  down: SideDownError | null = null
+
+  constructor(
+    private readonly stage: Stage,
+    private readonly round: number,
+    private readonly onDown: () => void
+  ) {}
+
+  /** Counts a finished request; returns true once the side is declared down. */
+  seen(r: StreamResult): boolean {
+    if (this.down) return true
+    if (r.status === 'ok') {
+      this.ok++
+      this.silent = 0
+      this.silentTimedOut = 0
+      return false
+    }
+    this.failed++
+    if (r.status === 'timeout') this.timedOut++
+    if (r.status === 'timeout' || r.httpStatus === 0) {
+      this.silent++
+      if (r.status === 'timeout') this.silentTimedOut++
+    }
+    if (this.silent >= this.round) {
+      this.declare(`${this.silent} request(s) in a row got no answer (${this.how(this.silent, this.silentTimedOut)})`)
+    }
+    return this.down !== null
+  }
+
+  /** At the end of the stage: down when nothing succeeded. */
+  end(): void {
+    if (!this.down && this.ok === 0 && this.failed > 0) {
+      this.declare(`none of its ${this.failed} request(s) succeeded (${this.how(this.failed, this.timedOut)})`)
+    }
+    if (this.down) throw this.down
+  }
+
+  private how(count: number, timedOut: number): string {
+    const limit = `${this.stage.run.load.timeoutSeconds} s`
+    if (timedOut === count) return `${count === 1 ? 'it' : `all ${count}`} timed out after ${limit}`
+    if (timedOut === 0) return count === 1 ? 'it failed' : `all ${count} failed`
+    return `${timedOut} timed out after ${limit}, ${count - timedOut} failed`
+  }
+
+  private declare(what: string): void {
+    const { side, name, run } = this.stage
+    const other = side === 'baseline' ? 'candidate' : 'baseline'
+    const now = performance.now()
+    const launched = run.config.launch?.sides[side] ? ` (the launched ${side} server's output is in logs/${side}-server.log)` : ''
+    this.down = new SideDownError(
+      'load.side_down',
+      `${side} is down in ${name}: ${what}; declared down after ${seconds(now - this.started)} s of it, ${seconds(now - run.began)} s into the load half. The load half stopped there and the ${other} was not loaded further${launched}`,
+      { field: `deployments.${side}.base_url` }
+    )
+    this.onDown()
+  }
+}
+
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(1)
+}
+
+/** A watch that, once the side is down, cuts the connections' requests in flight short. */
+function watchStage(stage: Stage, conn: Connection, round: number): DownWatch {
+  // Destroying the pool fails every request still waiting at once: nothing more is learned by
+  // waiting for their timeouts. The pool is not used again (the load half stops).
+  return new DownWatch(stage, Math.max(1, round), () => void conn.pool.destroy().catch(() => {}))
 }
 
 /** Opens the side's connections and sends its warm-up requests at the level (not measured). */
@@ -246,9 +363,26 @@ export async function warmUp(
   level: number
 ): Promise<void> {
   const { load, targets, timeoutMs } = run
-  await openConnections(conn, targets[side], load, level, timeoutMs)
+  await openConnections(conn, targets[side], load, level, timeoutMs, {
+    side,
+    name: `the warm-up at ${levelName(load, level)} (opening its connections)`,
+    run
+  })
   if (load.warmupRequests <= 0) return
-  const warm = await runBlock(conn, targets[side], ignoreEos, load, source, `warmup:${li}`, level, load.warmupRequests, null, timeoutMs)
+  const watch = watchStage({ side, name: `the warm-up at ${levelName(load, level)}`, run }, conn, roundOf(load, level))
+  const warm = await runBlock(
+    conn,
+    targets[side],
+    ignoreEos,
+    load,
+    source,
+    `warmup:${li}`,
+    level,
+    load.warmupRequests,
+    null,
+    timeoutMs,
+    watch
+  )
   const failed = warm.filter(r => r.status !== 'ok').length
   if (failed > 0) run.say(`load: ${levelName(load, level)} warm-up (${side}): ${failed}/${warm.length} requests failed`)
 }
@@ -276,9 +410,11 @@ export async function measureBlock(
 ): Promise<void> {
   const { load, targets, timeoutMs } = run
   const { side, level, li, repetition, position } = at
-  await openConnections(conn, targets[side], load, level, timeoutMs)
+  const name = `block ${position + 1}/${at.total} at ${levelName(load, level)}`
+  await openConnections(conn, targets[side], load, level, timeoutMs, { side, name: `${name} (opening its connections)`, run })
+  const watch = watchStage({ side, name, run }, conn, roundOf(load, level))
   const perBlock = load.requestsPerLevel === null ? null : Math.ceil(load.requestsPerLevel / load.repetitions)
-  const seconds = load.durationSeconds === null ? null : load.durationSeconds / load.repetitions
+  const blockSeconds = load.durationSeconds === null ? null : load.durationSeconds / load.repetitions
   const results = await runBlock(
     conn,
     targets[side],
@@ -288,8 +424,9 @@ export async function measureBlock(
     `block:${li}:${repetition}`,
     level,
     perBlock,
-    seconds,
-    timeoutMs
+    blockSeconds,
+    timeoutMs,
+    watch
   )
   const blockTimings = results.map((r, index) => toTiming(r, { side, level, block: position, repetition, index }, run.origin))
   timings.push(...blockTimings)
@@ -325,10 +462,26 @@ interface Sent extends StreamResult {
 }
 
 /** Opens every connection of the pool with one one-token request each, so no block pays a connect. */
-async function openConnections(conn: Connection, target: Target, load: LoadSettings, level: number, timeoutMs: number): Promise<void> {
+async function openConnections(
+  conn: Connection,
+  target: Target,
+  load: LoadSettings,
+  level: number,
+  timeoutMs: number,
+  stage: Stage
+): Promise<void> {
   if (load.mode !== 'concurrency') return
   const body = requestBody({ kind: 'text', text: 'Hi', maxTokens: 1 }, target.api, target.model, false)
-  await Promise.all(Array.from({ length: level }, () => streamRequest(conn, body, timeoutMs)))
+  // One request per connection, all at once: if none gets an answer the side is down now, not
+  // after the block has waited the timeout once more for each of its rounds.
+  const watch = watchStage(stage, conn, level)
+  await Promise.all(Array.from({ length: level }, async () => watch.seen(await streamRequest(conn, body, timeoutMs))))
+  if (watch.down) throw watch.down
+}
+
+/** Requests in one round: one per connection (concurrency), or one second of arrivals (rate). */
+function roundOf(load: LoadSettings, level: number): number {
+  return load.mode === 'concurrency' ? level : Math.ceil(level)
 }
 
 async function send(conn: Connection, body: Buffer, timeoutMs: number): Promise<Sent> {
@@ -348,14 +501,15 @@ async function runBlock(
   level: number,
   count: number | null,
   seconds: number | null,
-  timeoutMs: number
+  timeoutMs: number,
+  watch: DownWatch
 ): Promise<Sent[]> {
   const bodyAt = (i: number): Buffer => Buffer.from(requestBody(source.item(stream, i), target.api, target.model, ignoreEos))
   const bodies: Buffer[] = count === null ? [] : Array.from({ length: count }, (_, i) => bodyAt(i))
   const results: Sent[] = []
   const start = performance.now()
   const deadline = seconds === null ? Infinity : start + seconds * 1000
-  const more = (i: number): boolean => (count !== null ? i < count : performance.now() < deadline)
+  const more = (i: number): boolean => watch.down === null && (count !== null ? i < count : performance.now() < deadline)
   const body = (i: number): Buffer => (count !== null ? bodies[i] : bodyAt(i))
   if (load.mode === 'concurrency') {
     let next = 0
@@ -363,9 +517,11 @@ async function runBlock(
       while (more(next)) {
         const i = next++
         results[i] = await send(conn, body(i), timeoutMs)
+        watch.seen(results[i])
       }
     }
     await Promise.all(Array.from({ length: level }, worker))
+    watch.end()
     return results
   }
   // Open loop: arrival times from the seed (the same for both sides of a pair).
@@ -374,13 +530,20 @@ async function runBlock(
   let at = 0
   // A block of `seconds` holds the arrivals scheduled before its end: the schedule decides, not
   // the clock, which may read just past an arrival sent up to 1 ms early (no timer for less).
-  for (let i = 0; count !== null ? i < count : start + at < deadline; i++) {
+  for (let i = 0; watch.down === null && (count !== null ? i < count : start + at < deadline); i++) {
     const wait = start + at - performance.now()
     if (wait > 1) await new Promise(r => setTimeout(r, wait))
-    pending.push(send(conn, body(i), timeoutMs).then(r => void (results[i] = r)))
+    if (watch.down) break
+    pending.push(
+      send(conn, body(i), timeoutMs).then(r => {
+        results[i] = r
+        watch.seen(r)
+      })
+    )
     at += load.arrival === 'constant' ? 1000 / level : (-Math.log(random.double()) * 1000) / level
   }
   await Promise.all(pending)
+  watch.end()
   return results
 }
 

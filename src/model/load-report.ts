@@ -2,7 +2,7 @@
  * The `load` section of report.json: the performance half (docs/load.md). Snake_case like the
  * rest of the published report; times in milliseconds, throughputs per second.
  */
-import type { ReportIssue, Verdict } from './report.js'
+import type { ReportIssue, Verdict } from './verdict.js'
 
 export type LoadSide = 'baseline' | 'candidate'
 export type CheckVerdict = 'pass' | 'fail' | 'inconclusive' | 'error'

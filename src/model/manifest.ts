@@ -9,8 +9,8 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { InputError } from '../errors.js'
-import type { LaunchManifest } from '../launch/launcher.js'
-import type { Side } from './report.js'
+import type { LaunchManifest } from './launch-record.js'
+import type { Side } from './verdict.js'
 
 export const MANIFEST_FILE = 'manifest.json'
 export const MANIFEST_SCHEMA = 'helm-gate-manifest/1'

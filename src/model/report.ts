@@ -7,20 +7,12 @@
 import type { ReportContext, SideIdentity } from './identity.js'
 import type { LoadReport } from './load-report.js'
 import type { StatisticsSettings } from '../config/types.js'
+import { HELM_GATE_VERSION } from '../version.js'
 
-export type Verdict = 'pass' | 'fail' | 'inconclusive' | 'error'
-
-/** The two deployments a gate compares. */
-export type Side = 'baseline' | 'candidate'
-export const SIDES: readonly Side[] = ['baseline', 'candidate']
-
-export interface ReportIssue {
-  code: string
-  message: string
-  file?: string
-  field?: string
-  value?: string
-}
+// The words every record shares live in verdict.ts, so the load report and the manifest need not
+// import this file (which imports theirs).
+export { SIDES, type ReportIssue, type Side, type Verdict } from './verdict.js'
+import type { ReportIssue, Verdict } from './verdict.js'
 
 export interface ChangedExample {
   instance_id: string
@@ -145,4 +137,32 @@ export interface Report {
   context?: ReportContext
   /** The performance half (docs/load.md); absent when the gate file has no `load:`. */
   load?: LoadReport
+}
+
+/** What a report's maker knows; everything else starts empty. */
+export type ReportFields = Pick<Report, 'verdict' | 'headline'> & Partial<Omit<Report, 'schema_version' | 'tool' | 'settings'>>
+
+/**
+ * The one constructor of a report (the comparison, an error report, the load half alone): the
+ * fields in report.json's order, so the same inputs give the same bytes whoever made it.
+ */
+export function newReport(statistics: StatisticsSettings, fields: ReportFields): Report {
+  const emptySide = (): SideInfo => ({ path: '', runs: [], deployment: null, helm_version: null })
+  const report: Report = {
+    schema_version: 1,
+    tool: { name: 'helm-gate', version: HELM_GATE_VERSION },
+    // Placeholders that keep the key order; `fields` sets both.
+    verdict: 'error',
+    headline: '',
+    errors: [],
+    warnings: [],
+    settings: reportSettings(statistics),
+    baseline: emptySide(),
+    candidate: emptySide(),
+    comparisons: [],
+    efficiency: [],
+    notes: []
+  }
+  // Assigned over the placeholders, so the keys keep their places.
+  return Object.assign(report, fields)
 }

@@ -22,7 +22,7 @@ import { sidesFailedReport } from '../runner/failed-report.js'
 import { attachIdentity } from '../runner/identity.js'
 import { runSides, type RunOutcome, type RunSidesOptions } from '../runner/run-sides.js'
 import { HELM_GATE_VERSION } from '../version.js'
-import { runReport } from './error-report.js'
+import { runReport } from '../model/error-report.js'
 
 export interface GivenSide {
   /** The side's HELM output directory (a suite or output path). */
@@ -117,6 +117,8 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
       sequential: settings.sequential,
       baseRef: settings.baseRef,
       readinessTimeoutMs: settings.readinessTimeoutMs,
+      // Only the command line can change it (--ready-timeout); the action has no such input.
+      readinessTimeoutHint: settings.mode.startsWith('cli') ? undefined : null,
       whileUp: settings.whileUp,
       log: settings.log,
       progress: settings.progress,

@@ -6,7 +6,7 @@
  */
 import type { StatisticsSettings } from '../config/types.js'
 import type { GateError } from '../errors.js'
-import { errorReport } from '../pipeline/error-report.js'
+import { errorReport } from '../model/error-report.js'
 import type { Report } from '../model/report.js'
 
 export function sidesFailedReport(

@@ -1,54 +1,16 @@
 /**
- * The engine's identity, asked once a server is ready: `GET {base_url}/version` (vLLM answers
- * `{"version": "0.6.3"}` at its root, so the origin's /version is tried too) and, from the
- * /models answer the readiness probe already has, the served entry's `root`, `max_model_len`
- * and `owned_by`. llama.cpp's llama-server has no /version: its `GET /props` says `build_info`
- * (`b1234-<commit>`, also each response's `system_fingerprint`), and its /models entry carries
- * `meta` (file type, parameters, size). Recorded in the manifest and named in the report's
- * sides. Information only: a server that does not answer /version is not an error.
+ * The engine's identity, asked once a server is ready: the version it reports
+ * (src/server/engine-version.ts) and, from the /models answer the readiness probe already has, the
+ * served entry's `root`, `max_model_len` and `owned_by`; llama.cpp's /models entry also carries
+ * `meta` (file type, parameters, size). Recorded in the manifest and named in the report's sides.
+ * Information only: a server that does not answer /version is not an error.
  */
-import { request } from 'undici'
 import type { Manifest, SideRecord } from '../model/manifest.js'
 import type { EngineIdentity, SideIdentity } from '../model/identity.js'
 import { hostOf } from '../model/identity.js'
-import { rootRouteUrl, routeUrl } from './endpoint.js'
 import { SIDES, type Report, type Side } from '../model/report.js'
 import { imageOf } from '../launch/docker.js'
-import type { LaunchRecord } from '../launch/launcher.js'
-
-const VERSION_TIMEOUT_MS = 3_000
-const MAX_VERSION_LENGTH = 100
-
-/** The engine version a server reports, or null when it does not say (never throws). */
-export async function probeEngineVersion(baseUrl: string, apiKey: string | null): Promise<string | null> {
-  const urls: string[] = []
-  try {
-    urls.push(routeUrl(baseUrl, 'version'))
-    const root = rootRouteUrl(baseUrl, 'version')
-    if (!urls.includes(root)) urls.push(root)
-    urls.push(rootRouteUrl(baseUrl, 'props'))
-  } catch {
-    return null
-  }
-  for (const url of urls) {
-    try {
-      const response = await request(url, {
-        method: 'GET',
-        headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
-        headersTimeout: VERSION_TIMEOUT_MS,
-        bodyTimeout: VERSION_TIMEOUT_MS
-      })
-      const text = await response.body.text()
-      if (response.statusCode !== 200) continue
-      const body = JSON.parse(text) as { version?: unknown; build_info?: unknown } | null
-      const version = url.endsWith('/props') ? body?.build_info : body?.version
-      if (typeof version === 'string' && version.length > 0) return version.slice(0, MAX_VERSION_LENGTH)
-    } catch {
-      // Not every server has /version; the next URL, or none.
-    }
-  }
-  return null
-}
+import type { LaunchRecord } from '../model/launch-record.js'
 
 /** The served model's entry in a /models answer: root, max_model_len, owned_by. */
 export function modelEntry(response: unknown, model: string): Omit<EngineIdentity, 'version'> {

@@ -6,14 +6,14 @@
  * all evaluation splits together, and a comparison reads one split (docs/helm.md "Offline
  * scenarios"): 200 on synthetic_reasoning gives 99 test instances.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { delimiter, join } from 'node:path'
 import type { GatedRun } from '../config/types.js'
 import { runMatchesEntry } from '../gate/match.js'
 import { readRunDirectory } from '../helm/read/discover.js'
 import { streamJson, type JsonPathSegment } from '../helm/read/json-stream.js'
 import { readdir } from 'node:fs/promises'
+import { trackedTempDir } from '../launch/registry.js'
 import { runHelmProcess } from './helm-process.js'
 import { PROD_ENV_FILES } from './prod-env.js'
 import { decisiveLine, readLogTail } from './root-cause.js'
@@ -45,7 +45,9 @@ export async function countInstances(
   runs: GatedRun[],
   settings: { helmRun: string; pluginPath: string; env: NodeJS.ProcessEnv }
 ): Promise<CountResult> {
-  const dir = await mkdtemp(join(tmpdir(), 'helm-gate-count-'))
+  // It holds the prod_env (credentials.conf included): removed on every path, a signal too.
+  const temp = trackedTempDir('helm-gate-count-')
+  const dir = temp.path
   try {
     const localPath = join(dir, 'prod_env')
     const outputPath = join(dir, 'out')
@@ -86,7 +88,7 @@ export async function countInstances(
     }
     return { ok: true, counts }
   } finally {
-    await rm(dir, { recursive: true, force: true })
+    await temp.remove()
   }
 }
 

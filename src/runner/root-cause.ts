@@ -10,7 +10,7 @@ import { relative } from 'node:path'
 import { GateError } from '../errors.js'
 
 /** Errors that say why a side failed. */
-const ROOT_CAUSES = /^(server\.|runner\.(spawn|timeout|exit)$)/
+const ROOT_CAUSES = /^(server\.|runner\.(spawn|timeout|stalled|exit)$)/
 /** Errors that only say what is missing because of it. */
 const SYMPTOMS = new Set(['runner.incomplete_run', 'runner.run_missing', 'runner.nothing_ran'])
 

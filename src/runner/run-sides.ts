@@ -9,24 +9,23 @@
  * so the caller can still compare, report and upload the evidence. What each side did is returned
  * as its manifest record; runGate (pipeline/run-gate.ts) writes the manifest.
  */
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, readdir, writeFile } from 'node:fs/promises'
 import { delimiter, dirname, join, resolve } from 'node:path'
-import { fingerprint } from '../config/fingerprint.js'
 import { gateFingerprint } from '../launch/gate-fingerprint.js'
 import { Launcher, type LaunchManifest } from '../launch/launcher.js'
-import { runOnSchedule } from '../launch/schedule.js'
+import { withLaunchedSides } from '../launch/launched-sides.js'
 import { launchesDiffer, scheduleNotes } from '../launch/notes.js'
-import { sidesUpWhileHeld } from '../launch/load-while-up.js'
+import { trackedTempDir } from '../launch/registry.js'
 import type { Deployment, GateConfig, GatedRun, HelmSettings } from '../config/types.js'
 import { ConfigError, GateError, HelmRunError } from '../errors.js'
 import { runHelmProcess, type HelmProcessResult } from './helm-process.js'
 import { assertPinnedVersion, installedHelmVersion, pluginPythonPath, pythonFor, resolveHelmRun } from './helm-install.js'
 import { assertComparableDeployments, assertDistinctDeployments, PROD_ENV_FILES, prodEnvFor, redactedFiles } from './prod-env.js'
-import { probeServer, type ProbeResult } from './readiness.js'
+import { probeServer, type ProbeResult } from '../server/readiness.js'
 import { manifestPath, type SideRecord } from '../model/manifest.js'
 import { explainSideErrors } from './root-cause.js'
 import { redactUrl, redactUrlsIn } from '../secrets/redact.js'
+import { apiKeyNames, apiKeyOf, requiredApiKey } from '../secrets/api-keys.js'
 import { planSide, type Side, type SidePlan } from './side-plan.js'
 import { verifySideOutput } from './verify.js'
 
@@ -61,6 +60,12 @@ export interface RunSidesOptions {
   whileUp?: (sides: Side[], outputs: Partial<Record<Side, string>>) => Promise<void>
   /** How long to wait for each server's GET /models before giving up (default 120 s). */
   readinessTimeoutMs?: number
+  /**
+   * Where that timeout is set, for the message when it runs out (default `run --ready-timeout
+   * SEC`); null when nothing sets it (the action). Launched servers have their own
+   * (ready_timeout_seconds).
+   */
+  readinessTimeoutHint?: string | null
   env?: NodeJS.ProcessEnv
   cwd?: string
 }
@@ -186,7 +191,9 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
   assertPinnedVersion(helmVersion, config.helm.version, config.source)
   const pluginPath = await pluginPythonPath(env)
 
-  const tempDir = await mkdtemp(join(tmpdir(), 'helm-gate-'))
+  // Holds each side's prod_env (credentials.conf) and the base commit's worktree.
+  const temp = trackedTempDir()
+  const tempDir = temp.path
   const schedule = opts.sequential ? 'sequential' : (config.launch?.schedule ?? 'concurrent')
   let launcher: Launcher | null = null
   try {
@@ -210,11 +217,11 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
     for (const plan of prepared.plans) {
       const deployment = prepared.deployments[plan.side]
       if (deployment.kind !== 'server') continue
-      const apiKey = apiKeyOf(deployment.apiKeyEnv, env, config.source, plan.side)
+      const apiKey = requiredApiKey(deployment, env, config.source, plan.side)
       if (apiKey) secrets.push(apiKey)
       secrets.push(...urlSecrets(deployment.baseUrl))
     }
-    const keyNames = Object.values(prepared.deployments).flatMap(d => (d.kind === 'server' && d.apiKeyEnv ? [d.apiKeyEnv] : []))
+    const keyNames = apiKeyNames(Object.values(prepared.deployments))
     launcher = await Launcher.open({
       config,
       cwd,
@@ -241,8 +248,9 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
             side: plan.side,
             baseUrl: deployment.baseUrl,
             model: deployment.model,
-            apiKey: deployment.apiKeyEnv ? (env[deployment.apiKeyEnv] ?? null) : null,
+            apiKey: apiKeyOf(deployment, env),
             timeoutMs: opts.readinessTimeoutMs ?? DEFAULT_READINESS_TIMEOUT_MS,
+            timeoutHint: opts.readinessTimeoutHint,
             log: progress
           })
           progress(`[${plan.side}] server ready: ${outcome.server.url} lists ${deployment.model}`)
@@ -269,46 +277,28 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
           expectedRuns: plan.entries.length,
           log,
           progress,
-          secrets
+          secrets,
+          stallMs: stallLimitMs(prepared.deployments[plan.side])
         })
-        await finishSide(plan, result, outcome, prepared.runs)
+        await finishSide(plan, result, outcome, prepared.runs, prepared.deployments[plan.side])
         progress(
           `[${plan.side}] ${outcome.complete ? 'complete' : 'FAILED'} in ${Math.round((result.durationMs ?? 0) / 100) / 10} s, ${result.requests} requests`
         )
       }
-      await runOnSchedule(prepared.plans, schedule, {
-        up: async plan => {
-          if (!launched(plan.side)) return true
-          const outcome = outcomes.get(plan.side) as SideOutcome
-          try {
-            outcome.server = await (launcher as Launcher).up(plan.side)
-            return true
-          } catch (error) {
-            if (!(error instanceof GateError)) throw error
-            outcome.errors.push(error)
-            return false
-          }
-        },
+      await withLaunchedSides(launcher, prepared.plans, schedule, {
+        side: plan => plan.side,
         measure: runOne,
-        hold: async plans => {
-          const up = sidesUpWhileHeld(
-            plans.filter(plan => launched(plan.side)).map(plan => plan.side),
-            launched
-          )
-          if (up.length === 0 || !opts.whileUp) return
-          await opts.whileUp(up, Object.fromEntries(prepared.plans.map(plan => [plan.side, plan.outputPath])))
-        },
-        down: async plan => {
-          if (launched(plan.side)) await (launcher as Launcher).down(plan.side)
+        ready: (plan, probe) => void ((outcomes.get(plan.side) as SideOutcome).server = probe),
+        failed: (plan, error) => void (outcomes.get(plan.side) as SideOutcome).errors.push(error),
+        whileUp: async up => {
+          await opts.whileUp?.(up, Object.fromEntries(prepared.plans.map(plan => [plan.side, plan.outputPath])))
         }
       })
     }
     await launcher?.close()
 
     const ended = new Date()
-    const print = config.launch?.fingerprintPaths.length
-      ? await gateFingerprint(config, cwd, opts.baseRef ?? null, env)
-      : fingerprint(config)
+    const print = await gateFingerprint(config, cwd, opts.baseRef ?? null, env)
     const launchManifest = launcher?.manifest() ?? null
     const records = Object.fromEntries(
       prepared.plans.map(plan => [
@@ -335,9 +325,25 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
   } finally {
     // Every path: a thrown error, a failed side. Stopping twice is harmless.
     await launcher?.close()
-    // The local paths may hold a copy of the user's credentials.conf: never leave it behind.
-    await rm(tempDir, { recursive: true, force: true })
+    // The local paths may hold a copy of the user's credentials.conf: never leave it behind. The
+    // signal path shares this removal (src/launch/registry.ts).
+    await temp.remove()
   }
+}
+
+/** Slack over one request attempt's timeout before a side with requests waiting counts as stalled. */
+const STALL_SLACK_SECONDS = 30
+/** A prod_env deployment's client and timeouts are HELM's own (HELM retries 5 times, 10-80 s apart). */
+const PROD_ENV_STALL_SECONDS = 600
+
+/**
+ * How long helm-run may go without completing a request while some wait before it is stopped:
+ * one attempt's timeout (request_timeout_seconds; the plugin client's SDK retries each attempt
+ * twice more) plus 30 s, or 10 minutes for a prod_env deployment. A server that answers at all
+ * completes one request of several waiting within one timeout; one that answers none has stopped.
+ */
+export function stallLimitMs(deployment: Deployment): number {
+  return (deployment.kind === 'server' ? deployment.requestTimeoutSeconds + STALL_SLACK_SECONDS : PROD_ENV_STALL_SECONDS) * 1000
 }
 
 async function prepareDirectories(plan: SidePlan): Promise<void> {
@@ -354,13 +360,22 @@ async function prepareDirectories(plan: SidePlan): Promise<void> {
     })
   }
   await mkdir(plan.outputPath, { recursive: true })
-  await mkdir(plan.localPath, { recursive: true })
+  // Not recursive: once the temporary folder is removed (helm-gate is being cancelled) this fails
+  // instead of making it again and writing credentials.conf into a folder nothing would remove.
+  await mkdir(dirname(plan.localPath))
+  await mkdir(plan.localPath)
   for (const name of PROD_ENV_FILES) {
     await writeFile(join(plan.localPath, name), plan.prodEnv.files[name], { mode: 0o600 })
   }
 }
 
-async function finishSide(plan: SidePlan, result: HelmProcessResult, outcome: SideOutcome, runs: GatedRun[]): Promise<void> {
+async function finishSide(
+  plan: SidePlan,
+  result: HelmProcessResult,
+  outcome: SideOutcome,
+  runs: GatedRun[],
+  deployment: Deployment
+): Promise<void> {
   outcome.exitCode = result.exitCode
   outcome.signal = result.signal
   outcome.timedOut = result.timedOut
@@ -375,7 +390,16 @@ async function finishSide(plan: SidePlan, result: HelmProcessResult, outcome: Si
     )
     return
   }
-  if (result.timedOut) {
+  if (result.stalled) {
+    const { idleMs, waiting } = result.stalled
+    outcome.errors.push(
+      new HelmRunError(
+        'runner.stalled',
+        `${plan.side}: the ${plan.side} server stopped answering: no request completed for ${Math.round(idleMs / 1000)} s while ${waiting} waited, so helm-run was stopped (the limit is ${Math.round(stallLimitMs(deployment) / 1000)} s; docs/helm.md "A server that stops answering")`,
+        where
+      )
+    )
+  } else if (result.timedOut) {
     const at = result.runsStarted.at(-1)
     outcome.errors.push(
       new HelmRunError(
@@ -478,19 +502,6 @@ function urlSecrets(baseUrl: string): string[] {
   } catch {
     return []
   }
-}
-
-function apiKeyOf(name: string | null, env: NodeJS.ProcessEnv, source: string, side: Side): string | null {
-  if (!name) return null
-  const value = env[name]
-  if (!value) {
-    throw new ConfigError('config.api_key_missing', `the environment variable ${name} (the ${side} API key) is not set`, {
-      file: source,
-      field: `deployments.${side}.api_key_env`,
-      value: name
-    })
-  }
-  return value
 }
 
 function stampOf(date: Date): string {

@@ -42,6 +42,9 @@ export interface SidePlanInput {
   cwd: string
 }
 
+/** The module helm-run imports (`--plugins`) to mark each request for the stall watch. */
+export const PROGRESS_PLUGIN = 'helm_gate_plugins.progress'
+
 export function planSide(input: SidePlanInput): SidePlan {
   const entries = uniqueEntries(input.runs).map(entry => withModel(resolveEntryPaths(entry, input.cwd), input.prodEnv.modelArgs))
   const suite = `${input.side}-${input.stamp}`
@@ -64,7 +67,11 @@ export function planSide(input: SidePlanInput): SidePlan {
     String(input.helm.numThreads),
     // Always: HELM's request cache keys ignore the server, so a cache could hand the candidate
     // the baseline's answers (docs/helm.md "The request cache").
-    '--disable-cache'
+    '--disable-cache',
+    // Marks each request's start and end for the stall watch (docs/helm.md "A server that stops
+    // answering"; python/helm_gate_plugins/progress.py).
+    '--plugins',
+    PROGRESS_PLUGIN
   ]
   return {
     side: input.side,

@@ -6,7 +6,7 @@
 import { GateError } from '../../errors.js'
 import { baselineArtifactName, evidenceArtifactName, gateSlug } from '../../evidence/names.js'
 import type { ReportIssue } from '../../model/report.js'
-import { issueFrom } from '../../pipeline/error-report.js'
+import { issueFrom } from '../../model/error-report.js'
 import { runGate } from '../../pipeline/run-gate.js'
 import { OUTPUTS } from '../constants.js'
 import { evidenceDir } from '../evidence.js'

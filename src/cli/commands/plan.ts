@@ -4,7 +4,8 @@
  */
 import { join, resolve } from 'node:path'
 import { tmpdir } from 'node:os'
-import { fingerprint } from '../../config/fingerprint.js'
+import { GateError } from '../../errors.js'
+import { gateFingerprint } from '../../launch/gate-fingerprint.js'
 import { loadGateConfig } from '../../config/load.js'
 import { pluginPythonPath, resolveHelmRun } from '../../runner/helm-install.js'
 import { countInstances } from '../../runner/instance-count.js'
@@ -16,6 +17,7 @@ import type { CliIo } from '../io.js'
 import type { GateConfig } from '../../config/types.js'
 import { instanceLines } from './plan-instances.js'
 import { redactUrl } from '../../secrets/redact.js'
+import { apiKeyNames, apiKeyValues } from '../../secrets/api-keys.js'
 import { launchLines, scheduleLine, type LaunchPlanInput } from '../../launch/plan-lines.js'
 import { helmRunEnv } from '../../runner/run-sides.js'
 
@@ -29,7 +31,8 @@ counted by \`helm-run --dry-run\` with the same entries.
   --config FILE          gate file
   --out DIR              the output folder run would use
   --self-check           plan a self-check (the baseline on both sides)
-  --ready-timeout SEC    the readiness timeout run would use (default 120)
+  --ready-timeout SEC    the readiness timeout run would use (default 120; a launched server has its own,
+                         ready_timeout_seconds)
   --discordance R        assumed share of changed answers (0/1 metrics, e.g. a self-check's flip
                          rate): warn when a comparison has too few instances for it
   --sequential           plan the sides one after the other (as run --sequential)
@@ -80,10 +83,10 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   const out: string[] = []
   out.push(`# helm-gate plan for ${config.source}`)
   out.push(`# crfm-helm ${prepared.helm.version} (the run refuses any other installed version)`)
-  out.push(`# fingerprint ${fingerprint(config)}`)
+  out.push(await fingerprintLine(config, io, args.options.get('baseline-ref') ?? null))
   const launchInput = launchPlanInput(config, prepared, io.env, args.flags.has('sequential'), args.options.get('baseline-ref') ?? null)
   out.push(scheduleLine(launchInput), '# cache disabled; fresh suite per side')
-  out.push(...readinessLines(prepared, readySeconds ?? DEFAULT_READINESS_TIMEOUT_MS / 1000))
+  out.push(...readinessLines(prepared, config, readySeconds ?? DEFAULT_READINESS_TIMEOUT_MS / 1000, args.flags.has('self-check')))
   out.push(...launchLines(launchInput))
   if (!args.flags.has('no-count')) out.push(...(await countLines(config, prepared, discordance, io)))
   for (const plan of prepared.plans) {
@@ -102,17 +105,36 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   return 0
 }
 
-/** What run waits for before starting helm-run, and how to change it. */
-function readinessLines(prepared: PreparedRun, seconds: number): string[] {
-  const servers = Object.entries(prepared.deployments).flatMap(([side, d]) =>
-    d.kind === 'server' ? [`#   ${side}: GET ${redactUrl(d.baseUrl.replace(/\/+$/, ''))}/models must list ${d.model}`] : []
-  )
+/**
+ * What run waits for before starting helm-run, per side, with the timeout that applies to it: a
+ * launched server's own ready_timeout_seconds, else --ready-timeout (one header value would be
+ * wrong for one of them).
+ */
+function readinessLines(prepared: PreparedRun, config: GateConfig, seconds: number, selfCheck: boolean): string[] {
+  const servers = Object.entries(prepared.deployments).flatMap(([side, d]) => {
+    if (d.kind !== 'server') return []
+    // A self-check runs the baseline's server on both sides, launched as the baseline's.
+    const launch = config.launch?.sides[selfCheck ? 'baseline' : (side as 'baseline' | 'candidate')]
+    const within = launch
+      ? `${launch.readyTimeoutSeconds} s (launched: ${launch.field}.ready_timeout_seconds; a progress line every 30 s)`
+      : `${seconds} s (run --ready-timeout SEC; a progress line every 10 s)`
+    return [`#   ${side}: GET ${redactUrl(d.baseUrl.replace(/\/+$/, ''))}/models must list ${d.model} within ${within}`]
+  })
   if (servers.length === 0) return []
-  return [
-    `# readiness timeout ${seconds} s (run --ready-timeout SEC): before helm-run starts, each server must answer,`,
-    ...servers,
-    '#   (while waiting, a progress line every 10 s)'
-  ]
+  return ['# readiness: before helm-run starts, each server must answer:', ...servers]
+}
+
+/**
+ * The fingerprint run records and archived baselines are looked up by: with fingerprint_paths,
+ * the selected files' digests at the base commit join it, exactly as in run and the action.
+ */
+async function fingerprintLine(config: GateConfig, io: CliIo, baseRef: string | null): Promise<string> {
+  try {
+    return `# fingerprint ${await gateFingerprint(config, io.cwd, baseRef, io.env)}`
+  } catch (error) {
+    if (!(error instanceof GateError)) throw error
+    return `# fingerprint: could not be computed: ${error.describe()} (run would stop here)`
+  }
 }
 
 /** Instances per comparison, counted by a helm-run dry run; a failure to count is a note, not an error. */
@@ -138,8 +160,8 @@ function launchPlanInput(
   sequential: boolean,
   baseRef: string | null
 ): LaunchPlanInput {
-  const keyNames = Object.values(prepared.deployments).flatMap(d => (d.kind === 'server' && d.apiKeyEnv ? [d.apiKeyEnv] : []))
-  const secrets = keyNames.map(name => env[name]).filter((value): value is string => typeof value === 'string' && value.length > 0)
+  const keyNames = apiKeyNames(Object.values(prepared.deployments))
+  const secrets = apiKeyValues(Object.values(prepared.deployments), env)
   return {
     settings: config.launch,
     deployments: prepared.deployments,

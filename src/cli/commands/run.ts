@@ -33,7 +33,8 @@ once), then compares them per instance.
   --sequential           run the sides one after the other instead of at the same time
   --baseline-ref REF     the commit a launched baseline with checkout: base runs from, and where
                          fingerprint_paths are read (default HEAD); see docs/launch.md
-  --ready-timeout SEC    wait this long for each server's GET /models (default 120)
+  --ready-timeout SEC    wait this long for each server's GET /models (default 120); a launched server
+                         has its own, ready_timeout_seconds
   --examples N           changed answers shown per comparison (default 3)
   --only quality|load    run one half only (default: quality, then the load half when the gate
                          file has load:)

@@ -4,9 +4,8 @@
  * and it still goes through the renderers, so the PR comment says what went wrong.
  */
 import { GateError } from '../errors.js'
-import { reportSettings, type Report, type ReportIssue, type Side } from '../model/report.js'
+import { newReport, type Report, type ReportIssue, type Side } from './report.js'
 import { DEFAULT_STATISTICS, type StatisticsSettings } from '../config/types.js'
-import { HELM_GATE_VERSION } from '../version.js'
 
 export function issueFrom(error: unknown): ReportIssue {
   if (error instanceof GateError) {
@@ -35,18 +34,5 @@ export function runReport(sides: readonly Side[], complete: boolean, errors: rea
 }
 
 function emptyReport(verdict: Report['verdict'], headline: string, errors: readonly unknown[], statistics: StatisticsSettings): Report {
-  return {
-    schema_version: 1,
-    tool: { name: 'helm-gate', version: HELM_GATE_VERSION },
-    verdict,
-    headline,
-    errors: errors.map(issueFrom),
-    warnings: [],
-    settings: reportSettings(statistics),
-    baseline: { path: '', runs: [], deployment: null, helm_version: null },
-    candidate: { path: '', runs: [], deployment: null, helm_version: null },
-    comparisons: [],
-    efficiency: [],
-    notes: []
-  }
+  return newReport(statistics, { verdict, headline, errors: errors.map(issueFrom) })
 }

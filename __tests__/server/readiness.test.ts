@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { createServer } from 'node:net'
 import { ServerNotReadyError } from '../../src/errors.js'
-import { probeServer } from '../../src/runner/readiness.js'
+import { probeServer } from '../../src/server/readiness.js'
 
 /** A loopback port nothing listens on (bound, then released). */
 async function closedPort(): Promise<number> {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { createServer, type Server } from 'node:http'
 import { addressAnswers } from '../../src/launch/ready.js'
-import { rootRouteUrl, routeUrl } from '../../src/runner/endpoint.js'
-import { probeEngineVersion } from '../../src/runner/identity.js'
-import { probeServer } from '../../src/runner/readiness.js'
+import { rootRouteUrl, routeUrl } from '../../src/server/endpoint.js'
+import { probeEngineVersion } from '../../src/server/engine-version.js'
+import { probeServer } from '../../src/server/readiness.js'
 
 describe('routeUrl', () => {
   it.each([

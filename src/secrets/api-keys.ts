@@ -1,0 +1,41 @@
+/**
+ * A server deployment's API key is never in the gate file: `api_key_env` names the environment
+ * variable that holds it. The one place that reads it (the runner, the launcher, the load half,
+ * `plan` and the action's masking all ask here).
+ */
+import type { Deployment } from '../config/types.js'
+import { ConfigError } from '../errors.js'
+
+type Env = Record<string, string | undefined>
+
+/** The variable names the deployments give as API keys. */
+export function apiKeyNames(deployments: Iterable<Deployment | undefined>): string[] {
+  return [...deployments].flatMap(d => (d?.kind === 'server' && d.apiKeyEnv ? [d.apiKeyEnv] : []))
+}
+
+/** The deployment's API key, or null when it names none or the variable is empty. */
+export function apiKeyOf(deployment: Deployment, env: Env): string | null {
+  if (deployment.kind !== 'server' || !deployment.apiKeyEnv) return null
+  return env[deployment.apiKeyEnv] || null
+}
+
+/** The keys that are set: values to mask wherever output is shown or logged. */
+export function apiKeyValues(deployments: Iterable<Deployment | undefined>, env: Env): string[] {
+  return [...deployments].flatMap(d => {
+    const key = d ? apiKeyOf(d, env) : null
+    return key ? [key] : []
+  })
+}
+
+/** The deployment's API key, refusing a named variable that is not set (before anything runs). */
+export function requiredApiKey(deployment: Deployment, env: Env, source: string, side: string): string | null {
+  const key = apiKeyOf(deployment, env)
+  if (deployment.kind === 'server' && deployment.apiKeyEnv && !key) {
+    throw new ConfigError('config.api_key_missing', `the environment variable ${deployment.apiKeyEnv} (the ${side} API key) is not set`, {
+      file: source,
+      field: `deployments.${side}.api_key_env`,
+      value: deployment.apiKeyEnv
+    })
+  }
+  return key
+}
