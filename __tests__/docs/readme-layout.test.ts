@@ -1,6 +1,7 @@
 /**
- * The README's layout section is where a newcomer starts: it must name every folder and file at
- * the root of src/ and every tracked folder of the repository, and nothing that is not there.
+ * The source layout in docs/development.md (linked from the README) is where a newcomer starts: it
+ * must name every folder and file at the root of src/ and every tracked folder of the repository,
+ * and nothing that is not there.
  */
 import { describe, expect, it } from '@jest/globals'
 import { execFileSync } from 'node:child_process'
@@ -10,19 +11,18 @@ import { fileURLToPath } from 'node:url'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
-/** The first word of every unindented line of the code block in "## Development". */
+/** The first word of every unindented line of the layout code block in docs/development.md. */
 function layoutEntries(): string[] {
-  const readme = readFileSync(path.join(root, 'README.md'), 'utf8')
-  const development = readme.slice(readme.indexOf('\n## Development'))
+  const development = readFileSync(path.join(root, 'docs', 'development.md'), 'utf8')
   const block = /\n```\n(src\/[\s\S]*?)\n```/.exec(development)
-  if (!block) throw new Error('no layout block in the README section Development')
+  if (!block) throw new Error('docs/development.md: no layout block (a code block starting with src/)')
   return block[1]
     .split('\n')
     .filter(line => /^\S/.test(line))
     .map(line => line.split(/\s+/)[0])
 }
 
-describe("the README's layout section", () => {
+describe("docs/development.md's layout section", () => {
   const entries = layoutEntries()
 
   it('names every folder and file at the root of src/', () => {
