@@ -417,10 +417,16 @@ function compareOne(
   }
 }
 
+/** Three significant digits for the pairing.worst_case warning, which sets both intervals side by side. */
 function fmt(x: number): string {
   return Number(x.toPrecision(3)).toString()
 }
 
+/**
+ * What worstCaseBound computes: the report's `worst_case` (model/report.ts WorstCase) plus the
+ * reason, which only the verdict decision uses (it becomes the comparison's reason when the
+ * worst case stops a pass).
+ */
 interface WorstCaseBound {
   imputed: { baseline: number; candidate: number }
   low: number | null
