@@ -12392,6 +12392,7 @@ variants) {
         examples: perturbation === 'worst' ? [] : changedExamples(paired, examples, statistics.flipTolerance)
     };
 }
+/** Three significant digits for the pairing.worst_case warning, which sets both intervals side by side. */
 function fmt(x) {
     return Number(x.toPrecision(3)).toString();
 }

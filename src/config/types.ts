@@ -2,7 +2,7 @@
  * The gate file: the frozen gate set a team commits. Everything here is validated by
  * `config/load.ts`; the rest of the code receives only these typed, complete objects.
  *
- * YAML shape (snake_case keys; see README "The gate file"):
+ * YAML shape (snake_case keys; see docs/gate-file.md):
  *
  *   version: 1
  *   helm: { version: "0.5.16", max_eval_instances: 200, num_train_trials: 1, num_threads: 4,

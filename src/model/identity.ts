@@ -57,7 +57,7 @@ export interface SideIdentity {
 
 /** Facts about the whole gate that the renderers show next to the sides. */
 export interface ReportContext {
-  /** The gate set's fingerprint (README "The gate file"), when known. */
+  /** The gate set's fingerprint (docs/gate-file.md), when known. */
   fingerprint: string | null
   /** Both sides' helm-run ran at the same time (request-time ratios then reflect the client too). */
   concurrent: boolean | null

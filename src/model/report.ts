@@ -1,7 +1,8 @@
 /**
  * The report: one JSON document (schema_version 1) that every renderer (markdown, console,
  * check run, job summary) reads. Field names are snake_case because this is a published,
- * documented format (README "Report JSON"). Keep it stable: add fields, never rename them.
+ * documented format (docs/report.md "report.json and the renderings"). Keep it stable: add
+ * fields, never rename them.
  */
 
 import type { ReportContext, SideIdentity } from './identity.js'
