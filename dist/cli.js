@@ -7492,7 +7492,7 @@ function parseCheck(f, mode, levels) {
  * The gate file: the frozen gate set a team commits. Everything here is validated by
  * `config/load.ts`; the rest of the code receives only these typed, complete objects.
  *
- * YAML shape (snake_case keys; see README "The gate file"):
+ * YAML shape (snake_case keys; see docs/gate-file.md):
  *
  *   version: 1
  *   helm: { version: "0.5.16", max_eval_instances: 200, num_train_trials: 1, num_threads: 4,
@@ -8738,7 +8738,8 @@ const HELM_GATE_VERSION = '0.1.0';
 /**
  * The report: one JSON document (schema_version 1) that every renderer (markdown, console,
  * check run, job summary) reads. Field names are snake_case because this is a published,
- * documented format (README "Report JSON"). Keep it stable: add fields, never rename them.
+ * documented format (docs/report.md "report.json and the renderings"). Keep it stable: add
+ * fields, never rename them.
  */
 function reportSettings(statistics) {
     return {
