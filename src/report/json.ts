@@ -93,7 +93,8 @@ const REPORT: Shape = {
     'comparisons',
     'efficiency',
     'notes',
-    'load'
+    'load',
+    'quality'
   ],
   children: {
     tool: { keys: ['name', 'version'] },
@@ -103,7 +104,8 @@ const REPORT: Shape = {
     baseline: SIDE,
     candidate: SIDE,
     comparisons: COMPARISON,
-    efficiency: EFFICIENCY
+    efficiency: EFFICIENCY,
+    quality: { keys: ['verdict', 'errors'], children: { errors: ISSUE } }
   }
 }
 
