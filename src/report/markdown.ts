@@ -322,18 +322,11 @@ function labelCell(comparison: Comparison): string {
   return `${escapeInline(runLabel(comparison.run), RUN_LABEL_LENGTH)}<br>${escapeInline(details.join(' · '), 120)}${direction}`
 }
 
-interface WorstCaseBound {
-  imputed: { baseline: number; candidate: number }
-  low: number | null
-  high: number | null
-  verdict: string
-}
-
 function deltaCell(comparison: Comparison): string {
   const ci = comparison.ci
   let cell = `**${formatSigned(comparison.delta)}**<br>${formatInterval(ci.low, ci.high)}`
   // The interval with unmatched instances imputed at the worst case, when the gate computed one.
-  const worst = (comparison as Comparison & { worst_case?: WorstCaseBound }).worst_case
+  const worst = comparison.worst_case
   if (worst && worst.imputed.baseline + worst.imputed.candidate > 0) {
     const bound = worst.low === null || worst.high === null ? 'unbounded' : formatInterval(worst.low, worst.high)
     cell += `<br>worst case ${bound}`
