@@ -376,18 +376,25 @@ function tableBlock(shown: Comparison[], omitted: Comparison[], total: number): 
   return [...lines, ...omittedLine(omitted), '']
 }
 
+/**
+ * A code block in a PR comment 800 px wide holds about 90 columns of GitHub's code font
+ * (__tests__/report/browser/comment-width.test.ts); a few less leave room for other fonts.
+ */
+const FOREST_COLUMNS = 84
+
 function forestBlock(shown: Comparison[]): string[] {
   if (shown.length === 0) return []
   const rows: ForestRow[] = shown.map(c => ({
     // The run name can be long; keep the metric, split and perturbation readable.
-    label: [truncateText(c.run, 28), c.metric, c.split, c.perturbation].filter(p => p !== null && p !== '').join(' · '),
+    label: [truncateText(c.run, 20), c.metric, c.split, c.perturbation].filter(p => p !== null && p !== '').join(' · '),
     low: c.ci.low,
     high: c.ci.high,
     estimate: c.delta,
     margin: marginOf(c),
     verdict: comparisonVerdictLabel(c)
   }))
-  return ['### Forest plot', '', codeBlock(renderForestPlot(rows, { labelWidth: 56 }).join('\n'), 'text'), '']
+  const plot = renderForestPlot(rows, { labelWidth: 56, maxColumns: FOREST_COLUMNS })
+  return ['### Forest plot', '', codeBlock(plot.join('\n'), 'text'), '']
 }
 
 function inconclusiveBlock(report: Report, detail: Detail): string[] {
