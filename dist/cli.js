@@ -13843,13 +13843,12 @@ function decide(report) {
         const detail = qualityCounts(report, report.errors);
         return finish(report.verdict, 'quality', detail);
     }
-    const qualityErrors = notFrom(report.errors, load.errors);
     // helm-gate load (or run --only load): no quality half at all.
-    if (report.comparisons.length === 0 && qualityErrors.length === 0)
+    if (!report.quality)
         return finish(report.verdict, 'performance', performanceText(load, true));
-    // The deciding half comes first and takes its verdict from the line's first word; the other
-    // half says its own.
-    const quality = qualityVerdict(report, qualityErrors);
+    // The join (src/load/combine.ts) kept the quality half's own verdict and errors. The deciding
+    // half comes first and takes its verdict from the line's first word; the other half says its own.
+    const { verdict: quality, errors: qualityErrors } = report.quality;
     if (RANK[load.verdict] > RANK[quality]) {
         return finish(report.verdict, 'performance', `${performanceText(load, true)}; ${qualityFigure(report, quality, qualityErrors)}`);
     }
@@ -13862,30 +13861,6 @@ function finish(verdict, decidedBy, detail) {
 }
 function oneLine(text) {
     return text.replace(/\s+/g, ' ').trim();
-}
-/**
- * The report's errors that are not the load half's: attachLoad copies those into the report, and
- * an error added later (a cancelled run) belongs to neither half's own list but must still count.
- */
-function notFrom(errors, load) {
-    const left = [...load];
-    return errors.filter(e => {
-        const i = left.findIndex(l => l.code === e.code && l.message === e.message);
-        if (i >= 0)
-            left.splice(i, 1);
-        return i < 0;
-    });
-}
-/** The quality half's own verdict, as src/gate decides it, from what the joined report keeps. */
-function qualityVerdict(report, errors) {
-    const gated = report.comparisons.filter(c => c.gated);
-    if (errors.length > 0 || gated.length === 0)
-        return 'error';
-    if (gated.some(c => c.verdict === 'fail'))
-        return 'fail';
-    if (gated.some(c => c.verdict === 'inconclusive'))
-        return 'inconclusive';
-    return 'pass';
 }
 /** Without a load half: the counts the title has always shown (`1 error: 2/2 gated passed, …`). */
 function qualityCounts(report, errors) {
@@ -14142,7 +14117,8 @@ const REPORT = {
         'comparisons',
         'efficiency',
         'notes',
-        'load'
+        'load',
+        'quality'
     ],
     children: {
         tool: { keys: ['name', 'version'] },
@@ -14152,7 +14128,8 @@ const REPORT = {
         baseline: SIDE,
         candidate: SIDE,
         comparisons: COMPARISON,
-        efficiency: EFFICIENCY
+        efficiency: EFFICIENCY,
+        quality: { keys: ['verdict', 'errors'], children: { errors: ISSUE } }
     }
 };
 /** A copy of `value` whose objects carry their keys in canonical order (see the file comment). */
@@ -14822,6 +14799,10 @@ function cutAtLineBoundary(text, maxLength, unit, notice, keepLines) {
  * When marks fall on the same column the more important one wins: the estimate `*`, then the
  * interval ends `[` `]`, the margin `:`, zero `|`, and the interval body `-`.
  */
+/** Narrower than this the interval, margin and zero of a row crowd into a few columns. */
+const MIN_PLOT_WIDTH = 31;
+const MIN_WIDTH = 11;
+const VERDICT_WIDTH = 16;
 const FOREST_MARKS = {
     estimate: '*',
     low: '[',
@@ -14906,15 +14887,16 @@ function axisLine(axis) {
  * values, then a legend. Labels are padded to a common width so the plot areas line up.
  */
 function renderForestPlot(rows, options = {}) {
-    const width = Math.max(11, options.width ?? 41);
-    const axis = forestAxis(rows, width);
-    const labels = rows.map(row => truncateText(cleanLabel(row.label), options.labelWidth ?? 36));
+    const verdicts = rows.map(row => truncateText(cleanLabel(row.verdict), VERDICT_WIDTH));
+    // A row is `label plot verdict`: two spaces besides the label, the plot and the verdict.
+    const room = (options.maxColumns ?? Infinity) - 2 - Math.max(0, ...verdicts.map(verdict => verdict.length));
+    const maxLabel = Math.max(1, Math.min(options.labelWidth ?? 36, room - MIN_PLOT_WIDTH));
+    const labels = rows.map(row => truncateText(cleanLabel(row.label), maxLabel));
     const labelWidth = Math.max(0, ...labels.map(label => label.length));
+    const width = Math.max(MIN_WIDTH, Math.min(options.width ?? 41, room - labelWidth));
+    const axis = forestAxis(rows, width);
     const indent = ' '.repeat(labelWidth);
-    const lines = rows.map((row, i) => {
-        const verdict = truncateText(cleanLabel(row.verdict), 16);
-        return `${labels[i].padEnd(labelWidth)} ${plotLine(axis, row)} ${verdict}`.trimEnd();
-    });
+    const lines = rows.map((row, i) => `${labels[i].padEnd(labelWidth)} ${plotLine(axis, row)} ${verdicts[i]}`.trimEnd());
     const ticks = new Array(width).fill('-');
     ticks[0] = '+';
     ticks[width - 1] = '+';
@@ -15330,19 +15312,25 @@ function tableBlock(shown, omitted, total) {
         lines.push('_Every gated comparison passed._');
     return [...lines, ...omittedLine(omitted), ''];
 }
+/**
+ * A code block in a PR comment 800 px wide holds about 90 columns of GitHub's code font
+ * (__tests__/report/browser/comment-width.test.ts); a few less leave room for other fonts.
+ */
+const FOREST_COLUMNS = 84;
 function forestBlock(shown) {
     if (shown.length === 0)
         return [];
     const rows = shown.map(c => ({
         // The run name can be long; keep the metric, split and perturbation readable.
-        label: [truncateText(c.run, 28), c.metric, c.split, c.perturbation].filter(p => p !== null && p !== '').join(' · '),
+        label: [truncateText(c.run, 20), c.metric, c.split, c.perturbation].filter(p => p !== null && p !== '').join(' · '),
         low: c.ci.low,
         high: c.ci.high,
         estimate: c.delta,
         margin: marginOf(c),
         verdict: comparisonVerdictLabel(c)
     }));
-    return ['### Forest plot', '', codeBlock(renderForestPlot(rows, { labelWidth: 56 }).join('\n'), 'text'), ''];
+    const plot = renderForestPlot(rows, { labelWidth: 56, maxColumns: FOREST_COLUMNS });
+    return ['### Forest plot', '', codeBlock(plot.join('\n'), 'text'), ''];
 }
 function inconclusiveBlock(report, detail) {
     const inconclusive = report.comparisons.filter(c => c.gated && c.verdict === 'inconclusive');

@@ -102,12 +102,14 @@ describe('decide', () => {
     expect(decide(loadOnlyReport(config, slower())).line).toBe('Fail: performance (output_tokens_per_second 0.610× at c=16, needs ≥ 0.9×)')
   })
 
-  test("an error added after the halves were joined (a cancelled run) is not taken for the load half's", () => {
-    const joined = attachLoad(quality(), unreachable())
-    const cancelled = { ...joined, errors: [...joined.errors, { code: 'run.cancelled', message: 'received SIGTERM' }] }
-    expect(decide(cancelled)).toMatchObject({
+  test('each half keeps its own errors, even when both say the same thing', () => {
+    // Telling the halves' errors apart by their text took this quality error for the load half's.
+    const down = unreachable().errors[0]
+    const joined = attachLoad(quality({ verdict: 'error', comparisons: [], errors: [{ ...down }] }), unreachable())
+    expect(joined.quality).toEqual({ verdict: 'error', errors: [down] })
+    expect(decide(joined)).toMatchObject({
       decidedBy: 'both',
-      line: expect.stringMatching(/^Error: quality \(received SIGTERM\); performance \(candidate: /)
+      line: `Error: quality (${down.message}); performance (${down.message})`
     })
   })
 

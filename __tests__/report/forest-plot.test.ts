@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals'
-import { FOREST_MARKS, forestAxis, forestColumn, renderForestPlot, type ForestRow } from '../../src/report/forest-plot.js'
+import { FOREST_MARKS, forestAxis, forestColumn, MIN_PLOT_WIDTH, renderForestPlot, type ForestRow } from '../../src/report/forest-plot.js'
 
 function row(overrides: Partial<ForestRow>): ForestRow {
   return { label: 'r', low: -0.01, high: 0.01, estimate: 0, margin: -0.02, verdict: 'pass', ...overrides }
@@ -79,5 +79,21 @@ describe('renderForestPlot', () => {
     const plot = renderForestPlot([row({ low: Number.NaN, high: Number.NaN, estimate: Number.NaN })], { width: 21 })
     expect(plot[0]).not.toContain(FOREST_MARKS.estimate)
     expect(plot[0]).toContain(FOREST_MARKS.margin)
+  })
+
+  test('maxColumns: long labels give way first, then the plot area; every row and its upper end fit', () => {
+    const long = 'natural_qa:mode=closedbook,data_augmentation=robustness_all · exact_match · test · worst'
+    const wide = [row({ label: long, low: 0.01, high: 0.05, estimate: 0.03, verdict: 'inconclusive' }), row({ label: 'short' })]
+    const plot = renderForestPlot(wide, { labelWidth: 56, maxColumns: 84 })
+    const rowsAndAxis = plot.slice(0, wide.length + 2)
+    for (const line of rowsAndAxis) expect(line.length).toBeLessThanOrEqual(84)
+    expect(plot[0]).toContain(FOREST_MARKS.high)
+    expect(plot[0].endsWith(' inconclusive')).toBe(true)
+    // The label lost its end; the plot area kept at least its minimum.
+    expect(plot[0]).toContain('…')
+    expect(plot[wide.length].trim().length).toBeGreaterThanOrEqual(MIN_PLOT_WIDTH)
+    // Short labels leave the plot its full default width.
+    const roomy = renderForestPlot([row({ label: 'short' })], { maxColumns: 84 })
+    expect(roomy[1].trim()).toHaveLength(41)
   })
 })

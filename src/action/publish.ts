@@ -117,7 +117,7 @@ function refusal(session: Session, error: unknown, what: string, usualPermission
   const who = event.isDependabot
     ? ' (a Dependabot pull request has a read-only token)'
     : event.pullRequest?.isFork
-      ? ' (a fork pull request has a read-only token; publish from a workflow_run workflow, see the README, "Fork pull requests")'
+      ? ' (a fork pull request has a read-only token; publish from a workflow_run workflow, see docs/action.md, "Fork pull requests and Dependabot")'
       : ''
   return `could not ${what}: ${permission}${who}. (${cause})${tail}`
 }

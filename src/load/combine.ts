@@ -18,7 +18,10 @@ export function attachLoad(report: Report, load: LoadReport): Report {
   else headline = `Both halves: ${verdict}. Quality: ${report.headline} ${load.headline}`
   const warnings = [...report.warnings, ...load.warnings.map(w => ({ ...w }))]
   const errors = [...report.errors, ...load.errors.map(e => ({ ...e }))]
-  return { ...report, verdict, headline, errors, warnings, load }
+  // The quality half as it stood before the join: the decision line (src/report/decision.ts)
+  // names each half's verdict and reads it here instead of re-deriving it from the joined report.
+  const qualityHalf = { verdict: quality, errors: report.errors.map(e => ({ ...e })) }
+  return { ...report, verdict, headline, errors, warnings, load, quality: qualityHalf }
 }
 
 /** The report of `helm-gate load` (or `run --only load`): the performance half alone. */

@@ -138,6 +138,19 @@ export interface Report {
   context?: ReportContext
   /** The performance half (docs/load.md); absent when the gate file has no `load:`. */
   load?: LoadReport
+  /**
+   * The quality half on its own, as it stood before the performance half was joined (docs/load.md,
+   * "The verdict"): its verdict and its errors (`errors` above holds both halves'). Set by the
+   * join (src/load/combine.ts) so the decision line need not re-derive it; absent without a load
+   * half, and in the report of the load half alone (no quality half ran).
+   */
+  quality?: QualityHalf
+}
+
+/** The quality half's own verdict and errors in a report that joins both halves. */
+export interface QualityHalf {
+  verdict: Verdict
+  errors: ReportIssue[]
 }
 
 /** What a report's maker knows; everything else starts empty. */

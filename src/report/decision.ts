@@ -32,13 +32,11 @@ export function decide(report: Report): Decision {
     const detail = qualityCounts(report, report.errors)
     return finish(report.verdict, 'quality', detail)
   }
-  const qualityErrors = notFrom(report.errors, load.errors)
   // helm-gate load (or run --only load): no quality half at all.
-  if (report.comparisons.length === 0 && qualityErrors.length === 0)
-    return finish(report.verdict, 'performance', performanceText(load, true))
-  // The deciding half comes first and takes its verdict from the line's first word; the other
-  // half says its own.
-  const quality = qualityVerdict(report, qualityErrors)
+  if (!report.quality) return finish(report.verdict, 'performance', performanceText(load, true))
+  // The join (src/load/combine.ts) kept the quality half's own verdict and errors. The deciding
+  // half comes first and takes its verdict from the line's first word; the other half says its own.
+  const { verdict: quality, errors: qualityErrors } = report.quality
   if (RANK[load.verdict] > RANK[quality]) {
     return finish(report.verdict, 'performance', `${performanceText(load, true)}; ${qualityFigure(report, quality, qualityErrors)}`)
   }
@@ -57,28 +55,6 @@ function finish(verdict: Verdict, decidedBy: Decision['decidedBy'], detail: stri
 
 function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim()
-}
-
-/**
- * The report's errors that are not the load half's: attachLoad copies those into the report, and
- * an error added later (a cancelled run) belongs to neither half's own list but must still count.
- */
-function notFrom(errors: readonly ReportIssue[], load: readonly ReportIssue[]): ReportIssue[] {
-  const left = [...load]
-  return errors.filter(e => {
-    const i = left.findIndex(l => l.code === e.code && l.message === e.message)
-    if (i >= 0) left.splice(i, 1)
-    return i < 0
-  })
-}
-
-/** The quality half's own verdict, as src/gate decides it, from what the joined report keeps. */
-function qualityVerdict(report: Report, errors: readonly ReportIssue[]): Verdict {
-  const gated = report.comparisons.filter(c => c.gated)
-  if (errors.length > 0 || gated.length === 0) return 'error'
-  if (gated.some(c => c.verdict === 'fail')) return 'fail'
-  if (gated.some(c => c.verdict === 'inconclusive')) return 'inconclusive'
-  return 'pass'
 }
 
 /** Without a load half: the counts the title has always shown (`1 error: 2/2 gated passed, …`). */

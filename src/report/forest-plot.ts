@@ -29,7 +29,18 @@ export interface ForestPlotOptions {
   width?: number
   /** Longest label before it is truncated. */
   labelWidth?: number
+  /**
+   * The widest a row may be (a PR comment's code block scrolls beyond it, hiding the upper
+   * interval ends). Labels give way first, down to what leaves the plot area MIN_PLOT_WIDTH
+   * columns, then the plot area. The legend line is 80 columns.
+   */
+  maxColumns?: number
 }
+
+/** Narrower than this the interval, margin and zero of a row crowd into a few columns. */
+export const MIN_PLOT_WIDTH = 31
+const MIN_WIDTH = 11
+const VERDICT_WIDTH = 16
 
 export const FOREST_MARKS = {
   estimate: '*',
@@ -122,15 +133,16 @@ function axisLine(axis: ForestAxis): string {
  * values, then a legend. Labels are padded to a common width so the plot areas line up.
  */
 export function renderForestPlot(rows: readonly ForestRow[], options: ForestPlotOptions = {}): string[] {
-  const width = Math.max(11, options.width ?? 41)
-  const axis = forestAxis(rows, width)
-  const labels = rows.map(row => truncateText(cleanLabel(row.label), options.labelWidth ?? 36))
+  const verdicts = rows.map(row => truncateText(cleanLabel(row.verdict), VERDICT_WIDTH))
+  // A row is `label plot verdict`: two spaces besides the label, the plot and the verdict.
+  const room = (options.maxColumns ?? Infinity) - 2 - Math.max(0, ...verdicts.map(verdict => verdict.length))
+  const maxLabel = Math.max(1, Math.min(options.labelWidth ?? 36, room - MIN_PLOT_WIDTH))
+  const labels = rows.map(row => truncateText(cleanLabel(row.label), maxLabel))
   const labelWidth = Math.max(0, ...labels.map(label => label.length))
+  const width = Math.max(MIN_WIDTH, Math.min(options.width ?? 41, room - labelWidth))
+  const axis = forestAxis(rows, width)
   const indent = ' '.repeat(labelWidth)
-  const lines = rows.map((row, i) => {
-    const verdict = truncateText(cleanLabel(row.verdict), 16)
-    return `${labels[i].padEnd(labelWidth)} ${plotLine(axis, row)} ${verdict}`.trimEnd()
-  })
+  const lines = rows.map((row, i) => `${labels[i].padEnd(labelWidth)} ${plotLine(axis, row)} ${verdicts[i]}`.trimEnd())
   const ticks = new Array<string>(width).fill('-')
   ticks[0] = '+'
   ticks[width - 1] = '+'

@@ -1,5 +1,6 @@
 /**
- * The report as JSON text: the published, documented format (README "Report JSON").
+ * The report as JSON text: the published, documented format (docs/report.md, "report.json and
+ * the renderings").
  *
  * Equal reports give byte-identical text, whatever order the producer built the objects in:
  * keys are written in the order of `model.ts`; keys the model does not (yet) list follow, sorted.
@@ -93,7 +94,8 @@ const REPORT: Shape = {
     'comparisons',
     'efficiency',
     'notes',
-    'load'
+    'load',
+    'quality'
   ],
   children: {
     tool: { keys: ['name', 'version'] },
@@ -103,7 +105,8 @@ const REPORT: Shape = {
     baseline: SIDE,
     candidate: SIDE,
     comparisons: COMPARISON,
-    efficiency: EFFICIENCY
+    efficiency: EFFICIENCY,
+    quality: { keys: ['verdict', 'errors'], children: { errors: ISSUE } }
   }
 }
 

@@ -322,18 +322,11 @@ function labelCell(comparison: Comparison): string {
   return `${escapeInline(runLabel(comparison.run), RUN_LABEL_LENGTH)}<br>${escapeInline(details.join(' · '), 120)}${direction}`
 }
 
-interface WorstCaseBound {
-  imputed: { baseline: number; candidate: number }
-  low: number | null
-  high: number | null
-  verdict: string
-}
-
 function deltaCell(comparison: Comparison): string {
   const ci = comparison.ci
   let cell = `**${formatSigned(comparison.delta)}**<br>${formatInterval(ci.low, ci.high)}`
   // The interval with unmatched instances imputed at the worst case, when the gate computed one.
-  const worst = (comparison as Comparison & { worst_case?: WorstCaseBound }).worst_case
+  const worst = comparison.worst_case
   if (worst && worst.imputed.baseline + worst.imputed.candidate > 0) {
     const bound = worst.low === null || worst.high === null ? 'unbounded' : formatInterval(worst.low, worst.high)
     cell += `<br>worst case ${bound}`
@@ -383,18 +376,25 @@ function tableBlock(shown: Comparison[], omitted: Comparison[], total: number): 
   return [...lines, ...omittedLine(omitted), '']
 }
 
+/**
+ * A code block in a PR comment 800 px wide holds about 90 columns of GitHub's code font
+ * (__tests__/report/browser/comment-width.test.ts); a few less leave room for other fonts.
+ */
+const FOREST_COLUMNS = 84
+
 function forestBlock(shown: Comparison[]): string[] {
   if (shown.length === 0) return []
   const rows: ForestRow[] = shown.map(c => ({
     // The run name can be long; keep the metric, split and perturbation readable.
-    label: [truncateText(c.run, 28), c.metric, c.split, c.perturbation].filter(p => p !== null && p !== '').join(' · '),
+    label: [truncateText(c.run, 20), c.metric, c.split, c.perturbation].filter(p => p !== null && p !== '').join(' · '),
     low: c.ci.low,
     high: c.ci.high,
     estimate: c.delta,
     margin: marginOf(c),
     verdict: comparisonVerdictLabel(c)
   }))
-  return ['### Forest plot', '', codeBlock(renderForestPlot(rows, { labelWidth: 56 }).join('\n'), 'text'), '']
+  const plot = renderForestPlot(rows, { labelWidth: 56, maxColumns: FOREST_COLUMNS })
+  return ['### Forest plot', '', codeBlock(plot.join('\n'), 'text'), '']
 }
 
 function inconclusiveBlock(report: Report, detail: Detail): string[] {

@@ -20,6 +20,8 @@ const PR_WIDTH = 800
 interface Layout {
   containerRight: number
   tables: { scrollWidth: number; clientWidth: number; right: number }[]
+  /** Every code block (the forest plot, the load chart): its content width against its box. */
+  blocks: { text: string; scrollWidth: number; clientWidth: number; right: number }[]
   /** Per row of the comparisons table: right edges of the verdict and the delta cells, and their text. */
   rows: { verdictRight: number; deltaRight: number; verdict: string; delta: string }[]
 }
@@ -50,6 +52,12 @@ async function layoutOf(session: BrowserSession, markdown: string): Promise<Layo
     return {
       containerRight: container.right,
       tables: tables.map(t => ({ scrollWidth: t.scrollWidth, clientWidth: t.clientWidth, right: t.getBoundingClientRect().right })),
+      blocks: [...document.querySelectorAll('pre')].map(pre => ({
+        text: (pre.textContent ?? '').split('\n')[0],
+        scrollWidth: pre.scrollWidth,
+        clientWidth: pre.clientWidth,
+        right: pre.getBoundingClientRect().right
+      })),
       rows
     }
   })
@@ -64,6 +72,13 @@ function expectFits(layout: Layout, rows: number): void {
     // No horizontal scrolling inside the table, and the table inside the comment.
     expect(table.scrollWidth).toBeLessThanOrEqual(table.clientWidth)
     expect(table.right).toBeLessThanOrEqual(layout.containerRight)
+  }
+  // The forest plot's right end (the upper interval ends, the axis's right value) scrolled away
+  // when its lines were wider than the comment.
+  expect(layout.blocks.length).toBeGreaterThan(0)
+  for (const block of layout.blocks) {
+    expect({ block: block.text, scrollWidth: block.scrollWidth }).toEqual({ block: block.text, scrollWidth: block.clientWidth })
+    expect(block.right).toBeLessThanOrEqual(layout.containerRight)
   }
   for (const row of layout.rows) {
     expect(row.verdict).toMatch(/pass|fail|inconclusive|info/)
