@@ -1,6 +1,6 @@
 import { resolve, join } from 'node:path';
 import { p as parseArgs, U as UsageError, l as loadGateConfig, r as requiredConfig } from './cli.js';
-import { a as assertFreshOutputFolder, b as reportingUnfinished, c as runLoadOnly } from './cli-unfinished-report.js';
+import { a as assertFreshOutputFolder, r as reportingUnfinished, b as runLoadOnly } from './cli-unfinished-report.js';
 import 'node:fs/promises';
 import 'node:string_decoder';
 import 'node:crypto';

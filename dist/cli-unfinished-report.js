@@ -1,8 +1,10 @@
-import { dirname, join, resolve } from 'node:path';
-import { a as worstVerdict, V as VERDICT_RANK, b as runLoad, l as launchesAny, c as apiKeyNames, d as apiKeyValues, L as LoadWhileUp, t as trackedTempDir, e as Launcher, h as helmRunEnv, g as withLaunchedSides, j as guardOnCancel } from './cli-run-sides.js';
-import { D as DEFAULT_STATISTICS, G as GateError, a as newReport, I as InputError, C as ConfigError, w as writeReportOutputs, e as exitCode, U as UsageError } from './cli.js';
-import { createWriteStream } from 'node:fs';
+import path, { dirname, join, resolve } from 'node:path';
 import { mkdir, readdir } from 'node:fs/promises';
+import { i as imageOf, w as worstVerdict, V as VERDICT_RANK, r as runLoad, l as launchesAny, a as apiKeyNames, b as apiKeyValues, L as LoadWhileUp, t as trackedTempDir, c as Launcher, h as helmRunEnv, d as withLaunchedSides, e as runSides, m as manifestPath, f as fingerprint, g as writeManifest, j as guardOnCancel } from './cli-run-sides.js';
+import { D as DEFAULT_STATISTICS, G as GateError, a as newReport, I as InputError, C as ConfigError, H as HELM_GATE_VERSION, c as compareOutputs, w as writeReportOutputs, e as exitCode, U as UsageError } from './cli.js';
+import { createWriteStream } from 'node:fs';
+
+const SIDES = ['baseline', 'candidate'];
 
 /**
  * A report for a gate that could not compare at all (the gate file is invalid, helm-run could
@@ -37,6 +39,120 @@ function runReport(sides, complete, errors, statistics) {
 }
 function emptyReport(verdict, headline, errors, statistics) {
     return newReport(statistics, { verdict, headline, errors: errors.map(issueFrom) });
+}
+
+function sidesFailedReport(errors, statistics, baselinePath, candidatePath) {
+    const report = errorReport(`The gate could not run both sides (${errors.length} error${errors.length === 1 ? '' : 's'}); nothing was compared, nothing passes.`, errors, statistics);
+    report.baseline.path = baselinePath;
+    report.candidate.path = candidatePath;
+    return report;
+}
+
+/** host[:port] of a base URL without user, password, path or query; null when it does not parse. */
+function hostOf(baseUrl) {
+    try {
+        const url = new URL(baseUrl);
+        return url.host || null;
+    }
+    catch {
+        return null;
+    }
+}
+
+/** The served model's entry in a /models answer: root, max_model_len, owned_by. */
+function modelEntry(response, model) {
+    const data = response?.data;
+    const entry = Array.isArray(data)
+        ? data.find(e => e?.id === model)
+        : undefined;
+    const text = (v) => (typeof v === 'string' && v !== '' ? v.slice(0, 200) : null);
+    const details = llamaCppMeta(entry?.meta);
+    return {
+        root: text(entry?.root),
+        max_model_len: typeof entry?.max_model_len === 'number' && Number.isFinite(entry.max_model_len) ? entry.max_model_len : null,
+        owned_by: text(entry?.owned_by),
+        ...(details ? { details } : {})
+    };
+}
+/** llama.cpp's /models `meta` as one line: "Q4_0 · 1.25 M parameters · 0.8 MB"; null when absent. */
+function llamaCppMeta(meta) {
+    if (meta === null || typeof meta !== 'object')
+        return null;
+    const m = meta;
+    const count = (v) => typeof v === 'number' && Number.isFinite(v) && v > 0;
+    const parts = [];
+    if (typeof m.ftype === 'string' && m.ftype !== '')
+        parts.push(m.ftype.slice(0, 40));
+    if (count(m.n_params))
+        parts.push(`${compact(m.n_params)} parameters`);
+    if (count(m.size))
+        parts.push(`${compact(m.size, 'B')}`);
+    return parts.length > 0 ? parts.join(' · ') : null;
+}
+function compact(n, unit = '') {
+    const scale = unit
+        ? [
+            [1e9, ' GB'],
+            [1e6, ' MB'],
+            [1e3, ' kB']
+        ]
+        : [
+            [1e9, ' B'],
+            [1e6, ' M'],
+            [1e3, ' k']
+        ];
+    for (const [size, suffix] of scale)
+        if (n >= size)
+            return `${(n / size).toFixed(n / size >= 100 ? 0 : 2)}${suffix}`;
+    return `${n}${unit ? ' B' : ''}`;
+}
+/** What a manifest side record says the side is. */
+function sideIdentity(record, manifest, side) {
+    if (!record)
+        return undefined;
+    const deployment = (record.deployment ?? {});
+    const model = typeof deployment.model === 'string' ? deployment.model : null;
+    const server = record.server;
+    let engine = null;
+    if (server && model) {
+        const entry = modelEntry(server.response, model);
+        const version = typeof server.engine_version === 'string' ? server.engine_version : null;
+        if (version || entry.root || entry.max_model_len !== null || entry.owned_by)
+            engine = { version, ...entry };
+    }
+    const origin = record.source === 'archived' && manifest.baseline_origin ? { ...manifest.baseline_origin } : { kind: record.source };
+    const identity = {
+        model,
+        host: typeof deployment.base_url === 'string' ? hostOf(deployment.base_url) : null,
+        api: typeof deployment.api === 'string' ? deployment.api : null,
+        engine,
+        origin: origin
+    };
+    const docker = launchRecord(manifest, side)?.docker;
+    if (docker)
+        identity.image = imageOf(docker);
+    const weights = launchRecord(manifest, side)?.weights;
+    if (weights)
+        identity.weights = { ...weights };
+    return identity;
+}
+/** The launch record that served `side` (a self-check's candidate is the baseline's server). */
+function launchRecord(manifest, side) {
+    const sides = manifest.launch?.sides;
+    return sides?.[side] ?? (manifest.self_check ? sides?.baseline : undefined);
+}
+/** Names the report's sides and context from the manifest (paths stay as they are, in the JSON). */
+function attachIdentity(report, manifest) {
+    for (const side of SIDES) {
+        const identity = sideIdentity(manifest.sides[side], manifest, side);
+        if (identity)
+            report[side].identity = identity;
+        if (!report[side].helm_version && manifest.helm_version)
+            report[side].helm_version = manifest.helm_version;
+    }
+    // Both sides' helm-run at the same time on this machine: the request times share one client.
+    const bothRun = manifest.sides.baseline?.source === 'run' && manifest.sides.candidate?.source === 'run';
+    report.context = { fingerprint: manifest.fingerprint, concurrent: bothRun && manifest.schedule === 'concurrent' };
 }
 
 function attachLoad(report, load) {
@@ -188,22 +304,185 @@ function launchedLoadFor(config, options) {
 }
 
 /**
- * `load` and `run --only load`: the performance half alone, from the CLI's options. A gate that
- * launches its servers has them started, load-tested while up and stopped (src/launch/load-only.ts).
+ * The pipeline, on one screen: run the sides that are not given, record how they were made,
+ * compare, and load-test both deployments while they are up. `helm-gate run` and every action
+ * mode go through here; each is a short adapter that says where the sides come from (helm-run, an
+ * archived baseline, shard artifacts), whether the load half runs, and where the results go
+ * (files, a PR comment, an artifact).
+ *
+ *   gate file ─► runGate: runSides (helm-run per side; the load half while launched servers are up)
+ *            ─► manifest.json ─► compareOutputs ─► the load half (unless measured already) ─► report
+ *
+ * runLoadOnlyGate is the performance half alone (`helm-gate load`, `run --only load`).
+ *
+ * Problems of a side (server not ready, helm-run failed, incomplete output) never throw: they
+ * become errors of the report, so a verdict (error) and the evidence always come out. A refusal
+ * before anything runs is thrown (a GateError), for the adapter to report.
+ */
+async function runGate(settings) {
+    const { config } = settings;
+    const started = new Date();
+    const outDir = path.resolve(settings.cwd ?? process.cwd(), settings.outDir);
+    const wanted = settings.sides ?? [...SIDES];
+    const given = settings.given ?? {};
+    const toRun = wanted.filter(side => !given[side]);
+    const errors = [...(settings.priorErrors ?? [])];
+    await mkdir(outDir, { recursive: true });
+    // The performance half runs after the quality half, never at the same time (docs/load.md);
+    // launched servers are gone after the quality half, so their load half runs while they are up.
+    const load = settings.compare === false ? null : (settings.load ?? null);
+    const launchedLoad = load && launchesAny(config) && SIDES.every(side => toRun.includes(side))
+        ? new LoadWhileUp(config, { env: settings.env ?? process.env, progress: settings.progress ?? (() => { }) })
+        : null;
+    let outcome = null;
+    if (toRun.length > 0) {
+        // Refusals before anything runs (HELM version, same deployment, missing key, an output folder
+        // in use) are thrown: there is nothing to record or compare, and stale files must not be.
+        outcome = await runSides(config, {
+            outDir,
+            sides: toRun,
+            runs: settings.runs,
+            selfCheck: settings.selfCheck,
+            sequential: settings.sequential,
+            baseRef: settings.baseRef,
+            readinessTimeoutMs: settings.readinessTimeoutMs,
+            // Only the command line can change it (--ready-timeout); the action has no such input.
+            readinessTimeoutHint: settings.mode.startsWith('cli') ? undefined : null,
+            whileUp: launchedLoad?.hold,
+            log: settings.log,
+            progress: settings.progress,
+            env: settings.env,
+            cwd: settings.cwd
+        });
+        errors.push(...outcome.errors);
+        await settings.sidesDone?.(sideLogs(outcome, outDir));
+    }
+    if (settings.announceErrors !== false) {
+        for (const error of errors.slice(settings.priorErrors?.length ?? 0))
+            settings.progress?.(`helm-gate: ${error.describe()}`);
+    }
+    const sides = { ...outcome?.records };
+    for (const side of wanted) {
+        const taken = given[side];
+        if (taken)
+            sides[side] = { source: taken.source, output_path: manifestPath(outDir, taken.path), complete: true };
+    }
+    const complete = wanted.every(side => sides[side]?.complete === true) && errors.length === 0;
+    const manifest = {
+        schema: 'helm-gate-manifest/1',
+        tool_version: HELM_GATE_VERSION,
+        mode: settings.mode,
+        config_source: settings.configSource ?? config.source,
+        fingerprint: outcome?.fingerprint ?? fingerprint(config),
+        helm_version: outcome?.helmVersion ?? config.helm?.version ?? null,
+        entries: [...new Set((settings.runs ?? config.runs).map(run => run.entry))],
+        self_check: Boolean(settings.selfCheck),
+        concurrent: (outcome?.schedule ?? 'concurrent') === 'concurrent',
+        schedule: outcome?.schedule ?? 'concurrent',
+        launch: outcome?.launch ?? null,
+        started_at: started.toISOString(),
+        ended_at: new Date().toISOString(),
+        sides,
+        complete,
+        baseline_origin: settings.baselineOrigin ?? null,
+        shard: settings.shard ?? null,
+        event: settings.event ?? null
+    };
+    await writeManifest(outDir, manifest);
+    const sidePath = (side) => given[side]?.path ?? outcome?.paths[side] ?? path.join(outDir, side);
+    const paths = { baseline: sidePath('baseline'), candidate: sidePath('candidate') };
+    if (settings.compare === false)
+        return { report: runReport(wanted, complete, errors, config.statistics), manifest, paths };
+    // One cause, one error: a side that did not complete has already said why; reading its output
+    // would only add symptoms (and a healthy side that never started would look empty).
+    const report = (outcome?.errors.length ?? 0) > 0
+        ? sidesFailedReport(errors, config.statistics, paths.baseline, paths.candidate)
+        : await compareOutputs(paths.baseline, paths.candidate, config, {
+            priorErrors: errors,
+            examples: settings.examples,
+            changedAnswers: settings.changedAnswers
+        });
+    report.notes.push(...(outcome?.notes ?? []));
+    attachIdentity(report, manifest);
+    if (!load)
+        return { report, manifest, paths };
+    return { report: await loadHalf(settings, load, report, outDir, paths.baseline, launchedLoad), manifest, paths };
+}
+/**
+ * The performance half alone (`helm-gate load`, `run --only load`): launched servers are started,
+ * load-tested while up and stopped (src/launch/load-only.ts); servers that are always up are
+ * load-tested as they are. The report says the quality half did not run.
+ */
+async function runLoadOnlyGate(config, options) {
+    const measured = launchedLoadFor(config, options);
+    const outcome = await runLoadHalf(config, options.outDir, {
+        env: options.env,
+        progress: options.progress,
+        gateSetOutput: null,
+        measured
+    });
+    return loadOnlyReport(config, outcome.report);
+}
+/** The load half joined to the quality half's report: measured already, or measured now. */
+async function loadHalf(settings, load, report, outDir, gateSetOutput, launched) {
+    const { config } = settings;
+    const env = settings.env ?? process.env;
+    const progress = settings.progress ?? (() => { });
+    // A launched gate whose quality half did not leave both servers up: launch them for the load half alone.
+    const relaunch = !launched && launchesAny(config);
+    if (relaunch)
+        load.beforeRelaunch?.();
+    const run = async () => {
+        if (!launched)
+            progress('helm-gate: quality half done; the load half starts (docs/load.md)');
+        if (relaunch)
+            progress('helm-gate: the servers the gate file launches are not up after the quality half: launching both for the load half');
+        const measured = launched
+            ? () => launched.result()
+            : relaunch
+                ? () => runLaunchedLoad(config, {
+                    // Server logs append to the output folder's logs/<side>-server.log, after the quality half's.
+                    outDir,
+                    cwd: settings.cwd ?? process.cwd(),
+                    env,
+                    progress,
+                    baseRef: settings.baseRef ?? null,
+                    sequential: settings.sequential
+                })
+                : undefined;
+        const loaded = await runLoadHalf(config, outDir, { env, progress, gateSetOutput, measured });
+        return attachLoad(report, loaded.report);
+    };
+    return load.section ? load.section(run) : run();
+}
+function sideLogs(outcome, outDir) {
+    const logs = [];
+    for (const side of SIDES) {
+        const ran = outcome.sides[side];
+        if (ran)
+            logs.push({ title: `${side} helm-run output`, prefix: `[${side}]`, file: ran.logFile });
+    }
+    for (const [side, record] of Object.entries(outcome.launch?.sides ?? {})) {
+        if (record)
+            logs.push({ title: `${side} server output`, prefix: `[${side} server]`, file: path.resolve(outDir, record.log_file) });
+    }
+    return logs;
+}
+
+/**
+ * `load` and `run --only load`: the performance half alone (runLoadOnlyGate, src/pipeline/), from
+ * the CLI's options; the report goes to the output folder.
  */
 /** Runs the load half into `outDir` and writes its report; returns the exit status. */
 async function runLoadOnly(config, outDir, args, io, say, cancel) {
-    const baseRef = args.options.get('baseline-ref') ?? null;
-    const measured = launchedLoadFor(config, {
+    const report = await runLoadOnlyGate(config, {
         outDir,
         cwd: io.cwd,
         env: io.env,
         progress: say,
-        baseRef,
+        baseRef: args.options.get('baseline-ref') ?? null,
         sequential: args.flags.has('sequential')
     });
-    const outcome = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: null, measured });
-    const report = loadOnlyReport(config, outcome.report);
     await cancel.settle();
     await writeReportOutputs(report, {
         json: join(outDir, 'report.json'),
@@ -313,4 +592,4 @@ function writeInto(outDir, report, io, html, printErrors) {
     });
 }
 
-export { assertFreshOutputFolder as a, reportingUnfinished as b, runLoadOnly as c, runLoadHalf as d, errorReport as e, attachLoad as f, runReport as r };
+export { assertFreshOutputFolder as a, runLoadOnly as b, runGate as c, reportingUnfinished as r };

@@ -1,12 +1,10 @@
 /**
- * `load` and `run --only load`: the performance half alone, from the CLI's options. A gate that
- * launches its servers has them started, load-tested while up and stopped (src/launch/load-only.ts).
+ * `load` and `run --only load`: the performance half alone (runLoadOnlyGate, src/pipeline/), from
+ * the CLI's options; the report goes to the output folder.
  */
 import { join } from 'node:path'
 import type { GateConfig } from '../config/types.js'
-import { launchedLoadFor } from '../launch/load-only.js'
-import { loadOnlyReport } from '../load/combine.js'
-import { runLoadHalf } from '../load/run-half.js'
+import { runLoadOnlyGate } from '../pipeline/run-gate.js'
 import type { CancelGuard } from '../launch/registry.js'
 import { exitCode } from '../model/publication.js'
 import type { ParsedArgs } from './args.js'
@@ -22,17 +20,14 @@ export async function runLoadOnly(
   say: (line: string) => void,
   cancel: CancelGuard
 ): Promise<number> {
-  const baseRef = args.options.get('baseline-ref') ?? null
-  const measured = launchedLoadFor(config, {
+  const report = await runLoadOnlyGate(config, {
     outDir,
     cwd: io.cwd,
     env: io.env,
     progress: say,
-    baseRef,
+    baseRef: args.options.get('baseline-ref') ?? null,
     sequential: args.flags.has('sequential')
   })
-  const outcome = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: null, measured })
-  const report = loadOnlyReport(config, outcome.report)
   await cancel.settle()
   await writeReportOutputs(report, {
     json: join(outDir, 'report.json'),

@@ -1,10 +1,14 @@
 /**
- * The pipeline, on one screen: run the sides that are not given, record how they were made, and
- * compare. `helm-gate run` and every action mode go through here; each is a short adapter that
- * says where the sides come from (helm-run, an archived baseline, shard artifacts) and where the
- * results go (files, a PR comment, an artifact).
+ * The pipeline, on one screen: run the sides that are not given, record how they were made,
+ * compare, and load-test both deployments while they are up. `helm-gate run` and every action
+ * mode go through here; each is a short adapter that says where the sides come from (helm-run, an
+ * archived baseline, shard artifacts), whether the load half runs, and where the results go
+ * (files, a PR comment, an artifact).
  *
- *   gate file ─► runGate: runSides (helm-run per side) ─► manifest.json ─► compareOutputs ─► report
+ *   gate file ─► runGate: runSides (helm-run per side; the load half while launched servers are up)
+ *            ─► manifest.json ─► compareOutputs ─► the load half (unless measured already) ─► report
+ *
+ * runLoadOnlyGate is the performance half alone (`helm-gate load`, `run --only load`).
  *
  * Problems of a side (server not ready, helm-run failed, incomplete output) never throw: they
  * become errors of the report, so a verdict (error) and the evidence always come out. A refusal
@@ -20,9 +24,14 @@ import { manifestPath, writeManifest, type BaselineOrigin, type Manifest, type S
 import { SIDES, type ChangedExample, type Report, type Side } from '../model/report.js'
 import { sidesFailedReport } from '../runner/failed-report.js'
 import { attachIdentity } from '../runner/identity.js'
-import { runSides, type RunOutcome, type RunSidesOptions } from '../runner/run-sides.js'
+import { runSides, type RunOutcome } from '../runner/run-sides.js'
 import { HELM_GATE_VERSION } from '../version.js'
 import { runReport } from '../model/error-report.js'
+import { attachLoad, loadOnlyReport } from '../load/combine.js'
+import { runLoadHalf } from '../load/run-half.js'
+import type { LoadOutcome } from '../load/run-load.js'
+import { launchesAny, LoadWhileUp } from '../launch/load-while-up.js'
+import { launchedLoadFor, runLaunchedLoad, type LaunchedLoadOptions } from '../launch/load-only.js'
 
 export interface GivenSide {
   /** The side's HELM output directory (a suite or output path). */
@@ -48,8 +57,11 @@ export interface GateSettings {
   /** The commit `checkout: base` launches and `fingerprint_paths` are read from. */
   baseRef?: string | null
   readinessTimeoutMs?: number
-  /** Called while launched servers are up (runSides' `whileUp`): the load half of a launched gate. */
-  whileUp?: RunSidesOptions['whileUp']
+  /**
+   * Run the load half (docs/load.md) after the quality half: the adapter decides whether (the gate
+   * file's `load:`, `--only`, the action's `load` input). Only with a comparison (`compare` not false).
+   */
+  load?: LoadHalf | null
   examples?: number
   /** Receives every changed answer per comparison, for report.html. */
   changedAnswers?: Map<string, ChangedExample[]>
@@ -80,6 +92,19 @@ export interface GateSettings {
   sidesDone?: (logs: SideLog[]) => Promise<void>
 }
 
+/**
+ * How the load half runs. Where it is measured is runGate's: a gate that launches its servers is
+ * measured while they are up (inside runSides); when the quality half did not leave both up (an
+ * archived baseline, shards that ran in other jobs) both are launched again for the load half
+ * alone; servers that are always up are measured after the quality half.
+ */
+export interface LoadHalf {
+  /** Runs the load half under a heading of its own (the action's job-log group). */
+  section?: <T>(run: () => Promise<T>) => Promise<T>
+  /** Called before the servers are launched again for the load half alone: the action's fork rule. */
+  beforeRelaunch?: () => void
+}
+
 /** A log file one side wrote while it ran: helm-run's output, or a launched server's. */
 export interface SideLog {
   title: string
@@ -105,6 +130,13 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
   const errors: GateError[] = [...(settings.priorErrors ?? [])]
   await mkdir(outDir, { recursive: true })
 
+  // The performance half runs after the quality half, never at the same time (docs/load.md);
+  // launched servers are gone after the quality half, so their load half runs while they are up.
+  const load = settings.compare === false ? null : (settings.load ?? null)
+  const launchedLoad =
+    load && launchesAny(config) && SIDES.every(side => toRun.includes(side))
+      ? new LoadWhileUp(config, { env: settings.env ?? process.env, progress: settings.progress ?? (() => {}) })
+      : null
   let outcome: RunOutcome | null = null
   if (toRun.length > 0) {
     // Refusals before anything runs (HELM version, same deployment, missing key, an output folder
@@ -119,7 +151,7 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
       readinessTimeoutMs: settings.readinessTimeoutMs,
       // Only the command line can change it (--ready-timeout); the action has no such input.
       readinessTimeoutHint: settings.mode.startsWith('cli') ? undefined : null,
-      whileUp: settings.whileUp,
+      whileUp: launchedLoad?.hold,
       log: settings.log,
       progress: settings.progress,
       env: settings.env,
@@ -176,7 +208,63 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
         })
   report.notes.push(...(outcome?.notes ?? []))
   attachIdentity(report, manifest)
-  return { report, manifest, paths }
+  if (!load) return { report, manifest, paths }
+  return { report: await loadHalf(settings, load, report, outDir, paths.baseline, launchedLoad), manifest, paths }
+}
+
+/**
+ * The performance half alone (`helm-gate load`, `run --only load`): launched servers are started,
+ * load-tested while up and stopped (src/launch/load-only.ts); servers that are always up are
+ * load-tested as they are. The report says the quality half did not run.
+ */
+export async function runLoadOnlyGate(config: GateConfig, options: LaunchedLoadOptions): Promise<Report> {
+  const measured = launchedLoadFor(config, options)
+  const outcome = await runLoadHalf(config, options.outDir, {
+    env: options.env,
+    progress: options.progress,
+    gateSetOutput: null,
+    measured
+  })
+  return loadOnlyReport(config, outcome.report)
+}
+
+/** The load half joined to the quality half's report: measured already, or measured now. */
+async function loadHalf(
+  settings: GateSettings,
+  load: LoadHalf,
+  report: Report,
+  outDir: string,
+  gateSetOutput: string,
+  launched: LoadWhileUp | null
+): Promise<Report> {
+  const { config } = settings
+  const env = settings.env ?? process.env
+  const progress = settings.progress ?? (() => {})
+  // A launched gate whose quality half did not leave both servers up: launch them for the load half alone.
+  const relaunch = !launched && launchesAny(config)
+  if (relaunch) load.beforeRelaunch?.()
+  const run = async (): Promise<Report> => {
+    if (!launched) progress('helm-gate: quality half done; the load half starts (docs/load.md)')
+    if (relaunch)
+      progress('helm-gate: the servers the gate file launches are not up after the quality half: launching both for the load half')
+    const measured: (() => Promise<LoadOutcome>) | undefined = launched
+      ? () => launched.result()
+      : relaunch
+        ? () =>
+            runLaunchedLoad(config, {
+              // Server logs append to the output folder's logs/<side>-server.log, after the quality half's.
+              outDir,
+              cwd: settings.cwd ?? process.cwd(),
+              env,
+              progress,
+              baseRef: settings.baseRef ?? null,
+              sequential: settings.sequential
+            })
+        : undefined
+    const loaded = await runLoadHalf(config, outDir, { env, progress, gateSetOutput, measured })
+    return attachLoad(report, loaded.report)
+  }
+  return load.section ? load.section(run) : run()
 }
 
 function sideLogs(outcome: RunOutcome, outDir: string): SideLog[] {

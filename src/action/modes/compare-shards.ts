@@ -20,7 +20,7 @@ import { errorReport } from '../../model/error-report.js'
 import { runGate } from '../../pipeline/run-gate.js'
 import { decide } from '../../report/decision.js'
 import { evidenceDir } from '../evidence.js'
-import { relaunchForLoad, withLoadHalf } from '../load-half.js'
+import { actionLoadHalf } from '../load-half.js'
 import { publish } from '../publish.js'
 import { sessionFingerprint } from '../launch-policy.js'
 import type { Session } from '../session.js'
@@ -91,6 +91,8 @@ export async function compareShardsMode(session: Session): Promise<ModeOutcome> 
       return { merged, priorErrors, count: set.count }
     })
     const settings = await pipelineSettings(session, gateConfig, gateFile.origin)
+    // The shards' servers are gone with their jobs: a launched gate's load half launches them again.
+    const load = actionLoadHalf(session, gateConfig, 'compare')
     const result = await phase(session, 'compare', () =>
       runGate({
         ...settings,
@@ -100,12 +102,11 @@ export async function compareShardsMode(session: Session): Promise<ModeOutcome> 
         },
         priorErrors: shards.priorErrors,
         baselineOrigin: origin,
+        load,
         changedAnswers
       })
     )
-    // The shards' servers are gone with their jobs: a launched gate's load half launches them here.
-    const relaunch = relaunchForLoad(session, gateConfig, 'compare', dir, settings.baseRef ?? null, true)
-    report = await withLoadHalf(session, gateConfig, result.report, dir, 'compare', result.paths.baseline, null, relaunch)
+    report = result.report
     report.notes.push(`Aggregated ${shards.count} shard(s).`, ...gateFile.notes)
   } catch (error) {
     report = errorReport('The sharded gate could not be aggregated.', [error], config?.statistics)

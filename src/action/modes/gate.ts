@@ -14,7 +14,7 @@ import { decide } from '../../report/decision.js'
 import { OUTPUTS } from '../constants.js'
 import { evidenceDir } from '../evidence.js'
 import { evidenceOnCancel } from '../cancel.js'
-import { loadWhileUp, relaunchForLoad, withLoadHalf } from '../load-half.js'
+import { actionLoadHalf } from '../load-half.js'
 import { publish } from '../publish.js'
 import { sessionFingerprint } from '../launch-policy.js'
 import type { Session } from '../session.js'
@@ -43,16 +43,13 @@ export async function gateMode(session: Session): Promise<ModeOutcome> {
     // require-archived without an archive: nothing worth running.
     if (plan.errors.length > 0) throw plan.errors[0]
     const settings = await pipelineSettings(session, config, gateFile.origin)
-    // helm-run's progress; each side's output and the comparison follow in groups of their own.
-    // A launched gate's load half runs inside it, while the servers are up (docs/launch.md).
-    const given = givenBaseline(plan)
-    const archived = given.baseline !== undefined
-    const launchedLoad = loadWhileUp(session, gateConfig, 'gate', archived)
+    // helm-run's progress; each side's output, the comparison and the load half follow in groups
+    // of their own. A launched gate's load half runs inside it, while the servers are up (docs/launch.md).
+    const load = actionLoadHalf(session, gateConfig, 'gate')
     const result = await phase(session, 'helm-run', () =>
-      runGate({ ...settings, given, baselineOrigin: plan.origin, whileUp: launchedLoad?.hold, changedAnswers })
+      runGate({ ...settings, given: givenBaseline(plan), baselineOrigin: plan.origin, load, changedAnswers })
     )
-    const relaunch = relaunchForLoad(session, gateConfig, 'gate', dir, settings.baseRef ?? null, archived)
-    report = await withLoadHalf(session, gateConfig, result.report, dir, 'gate', result.paths.baseline, launchedLoad, relaunch)
+    report = result.report
     report.notes.push(plan.note, ...gateFile.notes)
   } catch (error) {
     report = errorReport('The gate could not run.', [error], config?.statistics)

@@ -8,12 +8,9 @@ import { loadGateConfig } from '../../config/load.js'
 import { UsageError } from '../../errors.js'
 import type { Report } from '../../model/report.js'
 import { runGate } from '../../pipeline/run-gate.js'
-import { attachLoad } from '../../load/combine.js'
 import type { ChangedAnswers } from '../../report/html.js'
 import type { ChangedExample } from '../../model/report.js'
 import { numberOption, parseArgs, requiredConfig } from '../args.js'
-import { runLoadHalf } from '../../load/run-half.js'
-import { launchesAny, LoadWhileUp } from '../../launch/load-while-up.js'
 import { runLoadOnly } from '../load-only.js'
 import type { CliIo } from '../io.js'
 import { exitCode } from '../../model/publication.js'
@@ -95,9 +92,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     say(`helm-gate: ${selfCheck ? 'self-check (baseline against itself)' : 'baseline vs candidate'}, output in ${outDir}`)
 
     const changedAnswers = new Map<string, ChangedExample[]>()
+    // The load half follows the quality half (while launched servers are up) when the gate file has load:.
     const wantsLoad = Boolean(config.load) && only !== 'quality' && !selfCheck
-    // Launched servers are gone after the quality half: their load half runs while they are up.
-    const whileUp = wantsLoad && launchesAny(config) ? new LoadWhileUp(config, { env: io.env, progress: say }) : null
     const gate = await runGate({
       config,
       outDir,
@@ -106,7 +102,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       sequential: args.flags.has('sequential'),
       baseRef: args.options.get('baseline-ref') ?? null,
       readinessTimeoutMs: readySeconds === undefined ? undefined : readySeconds * 1000,
-      whileUp: whileUp?.hold,
+      load: wantsLoad ? {} : null,
       examples: examples ?? 3,
       changedAnswers,
       log: args.flags.has('verbose') && !quiet ? say : undefined,
@@ -116,17 +112,10 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       env: io.env,
       cwd: io.cwd
     })
-    let report = gate.report
+    const report = gate.report
     // report.json and report.md outlive the console: without this they read as an ordinary gate
     // of two deployments, and the flip rate (the point of the self-check) would be lost.
     if (selfCheck) report.notes.unshift(...selfCheckNotes(report))
-    // The performance half runs after the quality half, never at the same time (docs/load.md).
-    if (wantsLoad) {
-      if (!whileUp) say('helm-gate: quality half done; the load half starts')
-      const measured = whileUp ? () => whileUp.result() : undefined
-      const loaded = await runLoadHalf(config, outDir, { env: io.env, progress: say, gateSetOutput: gate.paths.baseline, measured })
-      report = attachLoad(report, loaded.report)
-    }
     await cancel.settle()
     await writeReportOutputs(report, {
       json: join(outDir, 'report.json'),
