@@ -162,12 +162,14 @@ export type ReportFields = Pick<Report, 'verdict' | 'headline'> & Partial<Omit<R
  */
 export function newReport(statistics: StatisticsSettings, fields: ReportFields): Report {
   const emptySide = (): SideInfo => ({ path: '', runs: [], deployment: null, helm_version: null })
-  const report: Report = {
+  const { verdict, headline, ...rest } = fields
+  // Defaults in report.json's key order; a field the maker gives replaces its default in place
+  // (an object literal keeps a key where it was first written), so the order never changes.
+  return {
     schema_version: 1,
     tool: { name: 'helm-gate', version: HELM_GATE_VERSION },
-    // Placeholders that keep the key order; `fields` sets both.
-    verdict: 'error',
-    headline: '',
+    verdict,
+    headline,
     errors: [],
     warnings: [],
     settings: reportSettings(statistics),
@@ -175,8 +177,7 @@ export function newReport(statistics: StatisticsSettings, fields: ReportFields):
     candidate: emptySide(),
     comparisons: [],
     efficiency: [],
-    notes: []
+    notes: [],
+    ...rest
   }
-  // Assigned over the placeholders, so the keys keep their places.
-  return Object.assign(report, fields)
 }
