@@ -94,18 +94,23 @@ const FOLLOW_UPS = [
 ]
 
 const ANSWERS = {
-  billing: 'I am sorry about the trouble with your billing. You can see every charge under Settings > Billing; refunds are possible within 14 days of a charge, and I can open a ticket for the duplicate charge.',
-  technical: 'Let us fix this. Please update the app to the latest version, sign out and back in, and try again; if it still fails, send me the error text and I will open a ticket.',
-  account: 'For your security I cannot change account settings from this chat, but you can do it under Settings > Account, or I can open a ticket with our account team.'
+  billing:
+    'I am sorry about the trouble with your billing. You can see every charge under Settings > Billing; refunds are possible within 14 days of a charge, and I can open a ticket for the duplicate charge.',
+  technical:
+    'Let us fix this. Please update the app to the latest version, sign out and back in, and try again; if it still fails, send me the error text and I will open a ticket.',
+  account:
+    'For your security I cannot change account settings from this chat, but you can do it under Settings > Account, or I can open a ticket with our account team.'
 }
 
 // Planted for the scrubber: made-up keys, addresses and numbers in the users' own words.
 const PLANTED = [
   () => ` My API key is sk-proj-${token(32)} if you need it.`,
   () => ` The token in my script is ghp_${token(36)}.`,
-  () => ` You can reach me at ${pick(['jane.doe', 'm.rossi', 'k.tanaka', 'alex+nimbus'])}@${pick(['example.com', 'mail.example.org', 'corp.example.net'])}.`,
+  () =>
+    ` You can reach me at ${pick(['jane.doe', 'm.rossi', 'k.tanaka', 'alex+nimbus'])}@${pick(['example.com', 'mail.example.org', 'corp.example.net'])}.`,
   () => ` Call me on ${pick(['+1 415 555 0142', '(415) 555-0199', '+44 20 7946 0958', '+49 30 901820'])} please.`,
-  () => ` My account e-mail is ${pick(['sam', 'lee', 'ola'])}${Math.floor(random() * 90 + 10)}@example.com and my phone is +1-212-555-0${Math.floor(random() * 900 + 100)}.`
+  () =>
+    ` My account e-mail is ${pick(['sam', 'lee', 'ola'])}${Math.floor(random() * 90 + 10)}@example.com and my phone is +1-212-555-0${Math.floor(random() * 900 + 100)}.`
 ]
 
 function token(n) {
@@ -183,12 +188,20 @@ function entry(tag) {
       { role: 'assistant', content: ANSWERS[tag] },
       { role: 'user', content: pick(FOLLOW_UPS) }
     )
-    if (chance(0.4)) request.messages.push({ role: 'assistant', content: 'Of course. Anything else I can help with?' }, { role: 'user', content: pick(FOLLOW_UPS) })
+    if (chance(0.4))
+      request.messages.push(
+        { role: 'assistant', content: 'Of course. Anything else I can help with?' },
+        { role: 'user', content: pick(FOLLOW_UPS) }
+      )
     request.max_tokens = pick([256, 512])
     response = completion({ content: 'Usually within one business day. I have noted it on your ticket.' })
   } else if (kind < 0.8) {
     request.messages = [
-      { role: 'system', content: 'Classify the support message. Reply with a JSON object with keys category (billing, technical or account) and urgency (low, normal or high).' },
+      {
+        role: 'system',
+        content:
+          'Classify the support message. Reply with a JSON object with keys category (billing, technical or account) and urgency (low, normal or high).'
+      },
       { role: 'user', content: question }
     ]
     request.response_format = { type: 'json_object' }
@@ -208,11 +221,21 @@ function entry(tag) {
     request.tools = TOOLS
     request.tool_choice = 'auto'
     request.max_tokens = 256
-    const args = tag === 'billing' && chance(0.5) ? { name: 'lookup_invoice', arguments: JSON.stringify({ month: '2026-10' }) } : { name: 'open_ticket', arguments: JSON.stringify({ category: tag, summary: question.slice(0, 60) }) }
+    const args =
+      tag === 'billing' && chance(0.5)
+        ? { name: 'lookup_invoice', arguments: JSON.stringify({ month: '2026-10' }) }
+        : { name: 'open_ticket', arguments: JSON.stringify({ category: tag, summary: question.slice(0, 60) }) }
     const call = { id: `call_${token(12)}`, type: 'function', function: args }
     if (chance(0.5)) {
       // The turn after the tool ran: the conversation holds the call and its result.
-      request.messages.push({ role: 'assistant', content: null, tool_calls: [call] }, { role: 'tool', tool_call_id: call.id, content: JSON.stringify({ ok: true, ticket: `NIM-${Math.floor(random() * 90000 + 10000)}` }) })
+      request.messages.push(
+        { role: 'assistant', content: null, tool_calls: [call] },
+        {
+          role: 'tool',
+          tool_call_id: call.id,
+          content: JSON.stringify({ ok: true, ticket: `NIM-${Math.floor(random() * 90000 + 10000)}` })
+        }
+      )
       response = completion({ content: 'I have opened a ticket for you; our team will reply by e-mail within one business day.' })
     } else {
       response = completion({ content: null, tool_calls: [call] }, 'tool_calls')

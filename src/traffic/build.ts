@@ -86,6 +86,8 @@ interface Candidate {
   length: number
   key: string
   exact: string
+  /** 1-based position among the requests read (files in order): `t-<n>` when the log has no id. */
+  position: number
 }
 
 export function buildTrafficSet(files: LogFile[], options: BuildOptions): BuiltSet {
@@ -129,7 +131,7 @@ export function buildTrafficSet(files: LogFile[], options: BuildOptions): BuiltS
   joinResponses(requests, responses)
 
   const dropped = [...new Set([...DEFAULT_DROPPED_FIELDS, ...options.dropFields])]
-  const candidates: Candidate[] = requests.map(record => {
+  const candidates: Candidate[] = requests.map((record, index) => {
     const counts = noCounts()
     const copy = { ...record.request }
     const removed = dropFields(copy, dropped)
@@ -145,7 +147,8 @@ export function buildTrafficSet(files: LogFile[], options: BuildOptions): BuiltS
       removed,
       length: promptLength(request.messages),
       key: JSON.stringify(request.messages.map(normalised)),
-      exact: JSON.stringify(request)
+      exact: JSON.stringify(request),
+      position: index + 1
     }
   })
 
@@ -186,10 +189,12 @@ export function buildTrafficSet(files: LogFile[], options: BuildOptions): BuiltS
     notes.push(`the log has ${pool.length} distinct requests, fewer than the ${options.count} asked for: all of them are in the set`)
   }
   const missing = [...strata.keys()].filter(name => shares.get(name) === 0)
-  if (missing.length > 0) notes.push(`${missing.length} strata got no request (the count is below the number of strata): ${missing.join(', ')}`)
+  if (missing.length > 0)
+    notes.push(`${missing.length} strata got no request (the count is below the number of strata): ${missing.join(', ')}`)
 
-  const instances: TrafficInstance[] = sample.map((c, i) => ({
-    id: c.record.id ?? `t-${i + 1}`,
+  // Ids from the log's position, not the set's: the same request keeps its id whatever the seed.
+  const instances: TrafficInstance[] = sample.map(c => ({
+    id: c.record.id ?? `t-${c.position}`,
     stratum: stratumOf.get(c) as string,
     tag: c.record.tag,
     request: c.request as TrafficInstance['request'],
@@ -201,11 +206,15 @@ export function buildTrafficSet(files: LogFile[], options: BuildOptions): BuiltS
   sample.forEach((c, i) => {
     const other = ids.get(instances[i].id)
     if (other) {
-      throw new InputError('traffic.duplicate_id', `line ${c.record.line}: the id is already used by ${other.record.file} line ${other.record.line}`, {
-        file: c.record.file,
-        field: `line ${c.record.line}: id`,
-        value: instances[i].id
-      })
+      throw new InputError(
+        'traffic.duplicate_id',
+        `line ${c.record.line}: the id is already used by ${other.record.file} line ${other.record.line}`,
+        {
+          file: c.record.file,
+          field: `line ${c.record.line}: id`,
+          value: instances[i].id
+        }
+      )
     }
     ids.set(instances[i].id, c)
   })
@@ -310,7 +319,9 @@ function normalised(m: TrafficMessage): unknown {
     typeof m.content === 'string'
       ? squash(m.content)
       : Array.isArray(m.content)
-        ? m.content.map(p => (p && typeof (p as { text?: unknown }).text === 'string' ? { ...(p as object), text: squash((p as { text: string }).text) } : p))
+        ? m.content.map(p =>
+            p && typeof (p as { text?: unknown }).text === 'string' ? { ...(p as object), text: squash((p as { text: string }).text) } : p
+          )
         : m.content
   return { ...m, content }
 }
@@ -318,11 +329,15 @@ function normalised(m: TrafficMessage): unknown {
 /** The summary as printed for review. */
 export function renderSummary(summary: TrafficSummary, outFile: string, summaryFile: string): string {
   const lines: string[] = []
-  lines.push(`Traffic set: ${summary.count_written} requests written to ${outFile} (asked for ${summary.count_requested}, seed ${summary.seed})`)
+  lines.push(
+    `Traffic set: ${summary.count_written} requests written to ${outFile} (asked for ${summary.count_requested}, seed ${summary.seed})`
+  )
   lines.push(
     `Read ${summary.requests_read} requests from ${summary.inputs.length} file(s); ${summary.skipped_not_chat} non-chat lines skipped; duplicates removed: ${summary.duplicates_removed.exact} exact, ${summary.duplicates_removed.near} near (whitespace); ${summary.distinct_requests} distinct`
   )
-  lines.push(`Length buckets (prompt characters): short ${summary.length_buckets.short}, medium ${summary.length_buckets.medium}, long ${summary.length_buckets.long}`)
+  lines.push(
+    `Length buckets (prompt characters): short ${summary.length_buckets.short}, medium ${summary.length_buckets.medium}, long ${summary.length_buckets.long}`
+  )
   lines.push('Strata (sampled / available):')
   const width = Math.max(...summary.strata.map(s => s.stratum.length), 8)
   for (const s of summary.strata) lines.push(`  ${s.stratum.padEnd(width)}  ${String(s.sampled).padStart(5)} / ${s.available}`)
