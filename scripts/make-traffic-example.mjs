@@ -102,10 +102,11 @@ const ANSWERS = {
     'For your security I cannot change account settings from this chat, but you can do it under Settings > Account, or I can open a ticket with our account team.'
 }
 
-// Planted for the scrubber: made-up keys, addresses and numbers in the users' own words.
+// Planted for the scrubber: made-up keys (marked FAKE, and too short for the real formats, so
+// no secret scanner takes them for real ones), addresses and numbers in the users' own words.
 const PLANTED = [
-  () => ` My API key is sk-proj-${token(32)} if you need it.`,
-  () => ` The token in my script is ghp_${token(36)}.`,
+  () => ` My API key is sk-proj-FAKE${token(24)} if you need it.`,
+  () => ` The token in my script is ghp_FAKE${token(20)}.`,
   () =>
     ` You can reach me at ${pick(['jane.doe', 'm.rossi', 'k.tanaka', 'alex+nimbus'])}@${pick(['example.com', 'mail.example.org', 'corp.example.net'])}.`,
   () => ` Call me on ${pick(['+1 415 555 0142', '(415) 555-0199', '+44 20 7946 0958', '+49 30 901820'])} please.`,
