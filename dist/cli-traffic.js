@@ -55,10 +55,11 @@ function parseLogLine(text, file, line, options) {
         at.fail(null, 'must be a JSON object (a request body, a Batch API line or a {request, response} pair)');
     if ('custom_id' in value && 'body' in value)
         return batchInput(value, at, options);
-    if ('custom_id' in value && 'response' in value)
-        return batchOutput(value, at);
+    // Before the Batch output: a logged pair may carry a custom_id beside its request.
     if ('request' in value)
         return loggedPair(value, at, options);
+    if ('custom_id' in value && 'response' in value)
+        return batchOutput(value, at);
     if ('messages' in value)
         return chatBody(value, at, options);
     return at.fail(null, 'is not a chat request: expected "messages" (a chat-completions body), "custom_id" with "body" (Batch API input), "custom_id" with "response" (Batch API output) or "request" (a logged pair)', Object.keys(value).slice(0, 8));
@@ -120,13 +121,22 @@ function loggedPair(value, at, options) {
         kind: 'request',
         file: at.file,
         line: at.line,
-        id: idOf(value.id, 'id', at),
+        id: value.id !== undefined && value.id !== null ? idOf(value.id, 'id', at) : idOf(value.custom_id, 'custom_id', at),
         tag: tagOf(value[options.tagField], options.tagField, at) ?? metadataTag(value.request, 'request.', options, at),
         request: request(value.request, 'request.', at),
         reference: referenceOf(value.reference, 'reference', at),
-        response: value.response === null || value.response === undefined ? null : completion(value.response, 'response', at),
+        response: pairResponse(value.response, at),
         timestamp: timestampOf(value.timestamp, 'timestamp', at)
     };
+}
+/** The pair's answer: a chat completion, or one wrapped as in Batch output (`status_code`, `body`). */
+function pairResponse(value, at) {
+    if (value === null || value === undefined)
+        return null;
+    if (isObject(value) && 'status_code' in value && 'body' in value) {
+        return value.status_code === 200 ? completion(value.body, 'response.body', at) : null;
+    }
+    return completion(value, 'response', at);
 }
 function request(body, prefix, at) {
     const messages = body.messages;
@@ -522,7 +532,11 @@ function buildTrafficSet(files, options) {
     const strata = new Map();
     for (const c of pool) {
         const name = `${c.record.tag ?? 'all'}/${bucketOf(c.length, bounds)}`;
-        strata.set(name, [...(strata.get(name) ?? []), c]);
+        const members = strata.get(name);
+        if (members)
+            members.push(c);
+        else
+            strata.set(name, [c]);
     }
     const shares = allocate(new Map([...strata].map(([name, items]) => [name, items.length])), options.count);
     const chosen = new Set();
@@ -536,7 +550,8 @@ function buildTrafficSet(files, options) {
     // The set keeps the log's order (files as given, then lines): a reviewer reads it as it happened.
     const sample = pool.filter(c => chosen.has(c));
     const withTimes = sample.filter(c => c.record.timestamp !== null).length;
-    const first = Math.min(...sample.map(c => c.record.timestamp ?? Infinity));
+    // Loops, not Math.min(...xs): a spread of a few hundred thousand arguments overflows the stack.
+    const first = sample.reduce((m, c) => Math.min(m, c.record.timestamp ?? Infinity), Infinity);
     const arrivals = sample.length > 0 && withTimes === sample.length;
     const notes = [];
     if (withTimes > 0 && !arrivals) {
@@ -598,11 +613,11 @@ function buildTrafficSet(files, options) {
         prompt_chars: lengths.length === 0
             ? null
             : {
-                min: Math.min(...lengths),
+                min: lengths.reduce((m, n) => Math.min(m, n), Infinity),
                 p50: Math.round(quantile(lengths, 0.5)),
                 p90: Math.round(quantile(lengths, 0.9)),
                 p99: Math.round(quantile(lengths, 0.99)),
-                max: Math.max(...lengths)
+                max: lengths.reduce((m, n) => Math.max(m, n), 0)
             },
         replacements,
         fields_removed: Object.fromEntries(Object.entries(fieldsRemoved).sort(([a], [b]) => (a < b ? -1 : 1))),

@@ -86,6 +86,18 @@ describe('the log formats', () => {
     expect(instance.logged_response).toEqual({ content: null, tool_calls: [call], finish_reason: 'stop' })
   })
 
+  test('a logged pair may carry a custom_id and an answer wrapped as in Batch output', () => {
+    const text = jsonl([
+      { custom_id: 'c-1', request: user('one'), response: { status_code: 200, body: answer('ONE') } },
+      { custom_id: 'c-2', request: user('two'), response: { status_code: 500, body: { error: 'x' } } }
+    ])
+    const { instances } = build([{ name: 'pairs.jsonl', text }])
+    expect(instances.map(i => [i.id, i.logged_response])).toEqual([
+      ['c-1', { content: 'ONE', finish_reason: 'stop' }],
+      ['c-2', null]
+    ])
+  })
+
   test('a Batch line for another endpoint is an error naming it, or a counted skip when asked', () => {
     const text = jsonl([
       { custom_id: 'r1', method: 'POST', url: '/v1/chat/completions', body: user('one') },

@@ -92,8 +92,9 @@ export function parseLogLine(text: string, file: string, line: number, options: 
   }
   if (!isObject(value)) at.fail(null, 'must be a JSON object (a request body, a Batch API line or a {request, response} pair)')
   if ('custom_id' in value && 'body' in value) return batchInput(value, at, options)
-  if ('custom_id' in value && 'response' in value) return batchOutput(value, at)
+  // Before the Batch output: a logged pair may carry a custom_id beside its request.
   if ('request' in value) return loggedPair(value, at, options)
+  if ('custom_id' in value && 'response' in value) return batchOutput(value, at)
   if ('messages' in value) return chatBody(value, at, options)
   return at.fail(
     null,
@@ -155,13 +156,22 @@ function loggedPair(value: Obj, at: Line, options: LineOptions): LogRequest {
     kind: 'request',
     file: at.file,
     line: at.line,
-    id: idOf(value.id, 'id', at),
+    id: value.id !== undefined && value.id !== null ? idOf(value.id, 'id', at) : idOf(value.custom_id, 'custom_id', at),
     tag: tagOf(value[options.tagField], options.tagField, at) ?? metadataTag(value.request, 'request.', options, at),
     request: request(value.request, 'request.', at),
     reference: referenceOf(value.reference, 'reference', at),
-    response: value.response === null || value.response === undefined ? null : completion(value.response, 'response', at),
+    response: pairResponse(value.response, at),
     timestamp: timestampOf(value.timestamp, 'timestamp', at)
   }
+}
+
+/** The pair's answer: a chat completion, or one wrapped as in Batch output (`status_code`, `body`). */
+function pairResponse(value: unknown, at: Line): LoggedResponse | null {
+  if (value === null || value === undefined) return null
+  if (isObject(value) && 'status_code' in value && 'body' in value) {
+    return value.status_code === 200 ? completion(value.body, 'response.body', at) : null
+  }
+  return completion(value, 'response', at)
 }
 
 function request(body: Obj, prefix: string, at: Line): LogRequest['request'] {
