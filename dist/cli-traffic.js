@@ -1,8 +1,8 @@
 import { readFile, mkdir, writeFile } from 'node:fs/promises';
 import { resolve, dirname } from 'node:path';
 import { I as InputError, y as createRandom, L as isCredentialKey, K as looksLikeSecret, Q as quantile, U as UsageError, p as parseArgs, n as numberOption } from './cli.js';
+import { createHash } from 'node:crypto';
 import 'node:string_decoder';
-import 'node:crypto';
 import 'node:fs';
 import 'node:url';
 import 'node:worker_threads';
@@ -349,6 +349,11 @@ function isPhone(match) {
     // Dates (2024-05-01, 01.05.2024) and times are digit groups too: not phone numbers.
     if (/^\d{4}[-./]\d{1,2}[-./]\d{1,2}$/.test(match) || /^\d{1,2}[-./]\d{1,2}[-./]\d{4}$/.test(match))
         return false;
+    // An IPv4 address is four dot-joined groups of up to three digits: not a phone number. Amounts
+    // with spaces between thousands (1 200 000) are matched: a scrubber that leaves a phone number
+    // written the same way (06 123 456) would be worse than one that hides an amount.
+    if (/^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(match))
+        return false;
     return true;
 }
 /** A string with credentials, e-mail addresses and phone numbers replaced, counting each. */
@@ -511,8 +516,10 @@ function buildTrafficSet(files, options) {
             counts,
             removed,
             length: promptLength(request.messages),
-            key: JSON.stringify(request.messages.map(normalised)),
-            exact: JSON.stringify(request),
+            // Digests, not the JSON itself: a log of 100,000 requests held twice more as text was
+            // most of the build's memory.
+            key: digest(JSON.stringify(request.messages.map(normalised))),
+            exact: digest(JSON.stringify(request)),
             position: index + 1
         };
     });
@@ -528,6 +535,9 @@ function buildTrafficSet(files, options) {
             duplicates.near++;
     }
     const pool = [...seen.values()];
+    if (pool.length === 0) {
+        throw new InputError('traffic.empty', 'the logs hold no chat request', { file: files.map(f => f.name).join(', ') });
+    }
     const bounds = bucketBounds(pool.map(c => c.length));
     const strata = new Map();
     for (const c of pool) {
@@ -656,6 +666,9 @@ function joinResponses(requests, responses) {
         if (input.response === null)
             input.response = out.response;
     }
+}
+function digest(text) {
+    return createHash('sha256').update(text).digest('base64');
 }
 /** The text of a message's content: a string, or the text of its parts. */
 function contentText(content) {

@@ -141,6 +141,12 @@ describe('bad logs give named errors', () => {
     expect(error.message).toContain(message)
   })
 
+  test('logs with no chat request are an error, not an empty set', () => {
+    const error = failure([{ name: 'empty.jsonl', text: '\n\n' }])
+    expect(error.code).toBe('traffic.empty')
+    expect(error.location.file).toBe('empty.jsonl')
+  })
+
   test('an output line without its input, and a custom_id used twice, are errors', () => {
     const input = jsonl([{ custom_id: 'r1', url: '/v1/chat/completions', body: user('one') }])
     const orphan = jsonl([{ custom_id: 'r9', response: { status_code: 200, body: answer('x') }, error: null }])

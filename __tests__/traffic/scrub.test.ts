@@ -18,7 +18,7 @@ describe('scrubText', () => {
     const counts = noCounts()
     const text =
       'On 2026-11-02 (or 02.11.2026) at 09:00 the app version 8.2.1 synced 1 of 3,402 files (150 GB) and failed with 413; ' +
-      'ticket NIM-12345, order 1234567890, $12/month, month 2026-10, uuid 3f2b9c1e.'
+      'ticket NIM-12345, order 1234567890, $12/month, month 2026-10, uuid 3f2b9c1e, server 10.20.30.40.'
     expect(scrubText(text, counts)).toBe(text)
     expect(counts).toEqual({ secret: 0, email: 0, phone: 0 })
   })

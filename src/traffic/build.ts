@@ -12,6 +12,7 @@
  *
  * The output is a function of the inputs, the options and the seed only: no clock, no machine.
  */
+import { createHash } from 'node:crypto'
 import { InputError } from '../errors.js'
 import type { TrafficInstance, TrafficMessage } from '../model/traffic.js'
 import { quantile } from '../stats/quantile.js'
@@ -146,8 +147,10 @@ export function buildTrafficSet(files: LogFile[], options: BuildOptions): BuiltS
       counts,
       removed,
       length: promptLength(request.messages),
-      key: JSON.stringify(request.messages.map(normalised)),
-      exact: JSON.stringify(request),
+      // Digests, not the JSON itself: a log of 100,000 requests held twice more as text was
+      // most of the build's memory.
+      key: digest(JSON.stringify(request.messages.map(normalised))),
+      exact: digest(JSON.stringify(request)),
       position: index + 1
     }
   })
@@ -161,6 +164,9 @@ export function buildTrafficSet(files: LogFile[], options: BuildOptions): BuiltS
     else duplicates.near++
   }
   const pool = [...seen.values()]
+  if (pool.length === 0) {
+    throw new InputError('traffic.empty', 'the logs hold no chat request', { file: files.map(f => f.name).join(', ') })
+  }
   const bounds = bucketBounds(pool.map(c => c.length))
   const strata = new Map<string, Candidate[]>()
   for (const c of pool) {
@@ -291,6 +297,10 @@ function joinResponses(requests: LogRequest[], responses: Map<string, LogRespons
     }
     if (input.response === null) input.response = out.response
   }
+}
+
+function digest(text: string): string {
+  return createHash('sha256').update(text).digest('base64')
 }
 
 /** The text of a message's content: a string, or the text of its parts. */

@@ -33,6 +33,10 @@ function isPhone(match: string): boolean {
   if (digits < 7 || digits > 15) return false
   // Dates (2024-05-01, 01.05.2024) and times are digit groups too: not phone numbers.
   if (/^\d{4}[-./]\d{1,2}[-./]\d{1,2}$/.test(match) || /^\d{1,2}[-./]\d{1,2}[-./]\d{4}$/.test(match)) return false
+  // An IPv4 address is four dot-joined groups of up to three digits: not a phone number. Amounts
+  // with spaces between thousands (1 200 000) are matched: a scrubber that leaves a phone number
+  // written the same way (06 123 456) would be worse than one that hides an amount.
+  if (/^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(match)) return false
   return true
 }
 
