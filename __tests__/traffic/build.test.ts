@@ -123,6 +123,8 @@ describe('bad logs give named errors', () => {
     ['bad max_tokens', { ...user('x'), max_tokens: 0 }, 'line 2: max_tokens', 'positive integer'],
     ['bad timestamp', { ...user('x'), timestamp: 'yesterday' }, 'line 2: timestamp', 'ISO 8601'],
     ['bad tag', { ...user('x'), tag: 'a/b' }, 'line 2: tag', 'without "/"'],
+    ['tag with a terminal escape', { ...user('x'), tag: 'a\u001b[2J' }, 'line 2: tag', 'control characters'],
+    ['tag in metadata', { ...user('x'), metadata: { tag: 7 } }, 'line 2: metadata.tag', 'the tag must be'],
     ['pair without a request body', { request: 'hi' }, 'line 2: request', 'request body'],
     [
       'pair with a malformed response',

@@ -232,9 +232,10 @@ function idOf(value: unknown, field: string, at: Line): string | null {
 
 function tagOf(value: unknown, field: string, at: Line): string | null {
   if (value === undefined || value === null) return null
-  if (typeof value !== 'string' || value.trim() === '' || value.includes('/')) {
-    // A slash would make the stratum `<tag>/<bucket>` ambiguous.
-    at.fail(field, 'the tag must be a non-empty string without "/"', value)
+  // A slash would make the stratum `<tag>/<bucket>` ambiguous; control characters would reach the
+  // terminal in the printed summary; the tag names a stratum, not a document.
+  if (typeof value !== 'string' || value.trim() === '' || value.includes('/') || /\p{Cc}/u.test(value) || value.length > 100) {
+    at.fail(field, 'the tag must be a non-empty string of at most 100 characters, without "/" or control characters', value)
   }
   return value.trim()
 }
