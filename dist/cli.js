@@ -7335,9 +7335,12 @@ function parseLoad(f) {
         f.fail('concurrency', `${f.path} needs concurrency (closed-loop levels) or rate (requests per second)`, null);
     const mode = concurrency ? 'concurrency' : 'rate';
     const levels = parseLevels(f, mode, (concurrency ?? rate));
-    const arrival = f.choice('arrival', ['poisson', 'constant'], 'poisson');
+    const arrival = f.choice('arrival', ['poisson', 'constant', 'traffic'], 'poisson');
     if (mode === 'concurrency' && f.has('arrival'))
         f.fail('arrival', `${f.at('arrival')} applies only to rate (open loop)`);
+    if (arrival === 'traffic' && workload.prompts !== 'traffic') {
+        f.fail('arrival', `${f.at('arrival')} is traffic, which replays a traffic set's arrival times: it needs workload.prompts: traffic`);
+    }
     const requestsPerLevel = f.has('requests_per_level')
         ? f.integer('requests_per_level', undefined, 1, 10_000_000)
         : (f.raw('requests_per_level'), null);
@@ -7400,16 +7403,23 @@ function parseLevels(f, mode, list) {
 }
 function parseWorkload(f) {
     f.allow(['prompts', 'input_tokens', 'output_tokens', 'file']);
-    const prompts = f.choice('prompts', ['synthetic', 'gate-set', 'file'], 'synthetic');
+    const prompts = f.choice('prompts', ['synthetic', 'gate-set', 'file', 'traffic'], 'synthetic');
     const input = f.object('input_tokens');
     const output = f.object('output_tokens');
     const file = f.string('file', null);
-    if (prompts === 'file' && file === null)
-        f.fail('file', `${f.at('file')} is required with prompts: file`, null);
-    if (prompts !== 'file' && file !== null)
-        f.fail('file', `${f.at('file')} applies only to prompts: file`);
-    if (prompts === 'gate-set' && input)
-        f.fail('input_tokens', `${f.at('input_tokens')} does not apply to prompts: gate-set (HELM's prompts are used as they are)`);
+    const withFile = prompts === 'file' || prompts === 'traffic';
+    if (withFile && file === null) {
+        f.fail('file', `${f.at('file')} is required with prompts: ${prompts}${prompts === 'traffic' ? ' (the traffic set, e.g. traffic.jsonl)' : ''}`, null);
+    }
+    if (!withFile && file !== null)
+        f.fail('file', `${f.at('file')} applies only to prompts: file or traffic`);
+    if (prompts === 'traffic' && file !== null && !file.endsWith('.jsonl')) {
+        f.fail('file', `${f.at('file')} must be a traffic set (.jsonl), as written by helm-gate traffic build`);
+    }
+    if ((prompts === 'gate-set' || prompts === 'traffic') && input) {
+        const whose = prompts === 'gate-set' ? "HELM's prompts are used as they are" : "the traffic set's prompts are used as they are";
+        f.fail('input_tokens', `${f.at('input_tokens')} does not apply to prompts: ${prompts} (${whose})`);
+    }
     f.done();
     return {
         prompts,
@@ -15892,6 +15902,7 @@ usage:
   helm-gate load --config FILE [options]               the performance half alone: load-test both deployments
   helm-gate plan --config FILE                         show the prod_env files and helm-run commands
   helm-gate power --config FILE [options]              instances needed for a decisive result
+  helm-gate traffic build LOG... --out SET --count N   a frozen traffic set from request logs
   helm-gate <command> --help                           options of a command
 
 exit status: 0 pass, 1 fail or inconclusive, 2 error (bad input, failed guard, failed run)
@@ -15904,7 +15915,8 @@ const COMMANDS = {
     run: async (argv, io) => (await import('./cli-run.js')).runCommand(argv, io),
     load: async (argv, io) => (await import('./cli-load.js')).loadCommand(argv, io),
     plan: async (argv, io) => (await import('./cli-plan.js')).planCommand(argv, io),
-    power: powerCommand
+    power: powerCommand,
+    traffic: async (argv, io) => (await import('./cli-traffic.js')).trafficCommand(argv, io)
 };
 async function main(argv, io) {
     const [name, ...rest] = argv;
@@ -15961,4 +15973,4 @@ main(process.argv.slice(2), processIo()).then(code => {
     process.exitCode = 2;
 });
 
-export { HelmRunError as A, parseDocument as B, ConfigError as C, DEFAULT_STATISTICS as D, visit as E, isScalar as F, GateError as G, HELM_GATE_VERSION as H, InputError as I, HIDDEN as J, looksLikeSecret as K, isCredentialKey as L, MIN_BOOTSTRAP_UNITS as M, Scalar as N, parseYamlFile as O, stringify as P, RUN_FILES as R, ServerNotReadyError as S, UsageError as U, newReport as a, readRunDirectory as b, compareOutputs as c, runMatchesEntry as d, exitCode as e, binarySd as f, twoSidedZ as g, redactUrl as h, instancesNeeded as i, getDefaultExportFromCjs as j, exp as k, loadGateConfig as l, log as m, numberOption as n, abs as o, parseArgs as p, sqrt as q, requiredConfig as r, streamJson as s, tangoInterval as t, isFiniteNumber as u, quantileSorted as v, writeReportOutputs as w, createRandom as x, discoverRuns as y, redactUrlsIn as z };
+export { HelmRunError as A, parseDocument as B, ConfigError as C, DEFAULT_STATISTICS as D, visit as E, isScalar as F, GateError as G, HELM_GATE_VERSION as H, InputError as I, HIDDEN as J, looksLikeSecret as K, isCredentialKey as L, MIN_BOOTSTRAP_UNITS as M, Scalar as N, parseYamlFile as O, stringify as P, quantile as Q, RUN_FILES as R, ServerNotReadyError as S, UsageError as U, newReport as a, readRunDirectory as b, compareOutputs as c, runMatchesEntry as d, exitCode as e, binarySd as f, twoSidedZ as g, redactUrl as h, instancesNeeded as i, getDefaultExportFromCjs as j, exp as k, loadGateConfig as l, log as m, numberOption as n, abs as o, parseArgs as p, sqrt as q, requiredConfig as r, streamJson as s, tangoInterval as t, isFiniteNumber as u, quantileSorted as v, writeReportOutputs as w, createRandom as x, discoverRuns as y, redactUrlsIn as z };
