@@ -68,7 +68,14 @@ describe('compare on real lm-eval output', () => {
   it('hands every changed answer to report.html and keeps `examples` in the report', async () => {
     const changed = new Map<string, ChangedExample[]>()
     const report = await compareOutputs(LM_EVAL_BASELINE, LM_EVAL_DEGRADED, config, {
-      defaults: { metric: 'exact_match', split: 'strict-match', maxDrop: 0.05, maxRelativeDrop: null, direction: 'higher', perturbations: 'report' },
+      defaults: {
+        metric: 'exact_match',
+        split: 'strict-match',
+        maxDrop: 0.05,
+        maxRelativeDrop: null,
+        direction: 'higher',
+        perturbations: 'report'
+      },
       examples: 2,
       changedAnswers: changed
     })
@@ -86,8 +93,26 @@ describe('compare on real lm-eval output', () => {
     const gateFile: GateConfig = {
       ...config,
       runs: [
-        { entry: 'gate_arith', match: null, metric: 'exact_match', split: 'strict-match', maxDrop: 0.05, maxRelativeDrop: null, direction: 'higher', perturbations: 'report' },
-        { entry: 'zero-shot', match: '*_zeroshot', metric: 'exact_match', split: 'flexible-extract', maxDrop: 0.05, maxRelativeDrop: null, direction: 'higher', perturbations: 'report' }
+        {
+          entry: 'gate_arith',
+          match: null,
+          metric: 'exact_match',
+          split: 'strict-match',
+          maxDrop: 0.05,
+          maxRelativeDrop: null,
+          direction: 'higher',
+          perturbations: 'report'
+        },
+        {
+          entry: 'zero-shot',
+          match: '*_zeroshot',
+          metric: 'exact_match',
+          split: 'flexible-extract',
+          maxDrop: 0.05,
+          maxRelativeDrop: null,
+          direction: 'higher',
+          perturbations: 'report'
+        }
       ]
     }
     const report = await compareOutputs(LM_EVAL_BASELINE, LM_EVAL_DEGRADED, gateFile)
@@ -95,7 +120,10 @@ describe('compare on real lm-eval output', () => {
       ['gate_arith', 'gate_arith', 'strict-match', 'fail'],
       ['gate_arith_zeroshot', 'zero-shot', 'flexible-extract', 'fail']
     ])
-    const missing = await compareOutputs(LM_EVAL_BASELINE, LM_EVAL_EQUIVALENT, { ...gateFile, runs: [{ ...gateFile.runs[0], entry: 'mmlu' }] })
+    const missing = await compareOutputs(LM_EVAL_BASELINE, LM_EVAL_EQUIVALENT, {
+      ...gateFile,
+      runs: [{ ...gateFile.runs[0], entry: 'mmlu' }]
+    })
     expect(missing.verdict).toBe('error')
     expect(errorCodes(missing)).toEqual(['runs.missing'])
   })

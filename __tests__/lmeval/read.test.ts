@@ -50,7 +50,7 @@ describe('readLmEvalOutput', () => {
 
   it('gives one prompt hash per document whatever the filter, and the same on both sides', async () => {
     const [b, c] = await Promise.all([readLmEvalOutput(join(LM_EVAL, 'baseline')), readLmEvalOutput(join(LM_EVAL, 'degraded'))])
-    const hashes = (samples: typeof b.tasks[0]['samples']) => new Map(samples.map(s => [`${s.filter}/${s.docId}`, s.promptHash]))
+    const hashes = (samples: (typeof b.tasks)[0]['samples']) => new Map(samples.map(s => [`${s.filter}/${s.docId}`, s.promptHash]))
     expect(hashes(c.tasks[0].samples)).toEqual(hashes(b.tasks[0].samples))
     const doc0 = b.tasks[0].samples.filter(s => s.docId === 0)
     expect(doc0).toHaveLength(2)
@@ -68,7 +68,10 @@ describe('readLmEvalOutput', () => {
   it('names the file, line and value of a malformed sample', async () => {
     const dir = tmp()
     const file = join(dir, 'samples_t_2026-01-01T00-00-00.000000.jsonl')
-    writeFileSync(file, '{"doc_id": 0, "filter": "none", "arguments": {"gen_args_0": {"arg_0": "Q", "arg_1": {}}}, "resps": [["a"]], "metrics": []}\n{"doc_id": "x"}\n')
+    writeFileSync(
+      file,
+      '{"doc_id": 0, "filter": "none", "arguments": {"gen_args_0": {"arg_0": "Q", "arg_1": {}}}, "resps": [["a"]], "metrics": []}\n{"doc_id": "x"}\n'
+    )
     const error = await readSamples(file).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(InputError)
     expect((error as InputError).code).toBe('input.wrong_type')

@@ -255,11 +255,15 @@ function checkTaskSettings(item: TaskWork, log: IssueLog): boolean {
     const vb = f.get(b)
     const vc = f.get(c)
     if (canonicalJson(vb) === canonicalJson(vc)) continue
-    log.error(f.code, `task ${b.name}: the two sides used different ${f.what}, so the comparison would measure configuration, not the model`, {
-      file: resultsFile,
-      field: f.field === 'versions' || f.field === 'n-shot' ? `${f.field}.${b.name}` : `configs.${b.name}.${f.field}`,
-      value: { baseline: vb, candidate: vc }
-    })
+    log.error(
+      f.code,
+      `task ${b.name}: the two sides used different ${f.what}, so the comparison would measure configuration, not the model`,
+      {
+        file: resultsFile,
+        field: f.field === 'versions' || f.field === 'n-shot' ? `${f.field}.${b.name}` : `configs.${b.name}.${f.field}`,
+        value: { baseline: vb, candidate: vc }
+      }
+    )
     ok = false
   }
   const restB = taskConfigRest(b)
@@ -380,7 +384,11 @@ function checkSamplesPaired(item: TaskWork, log: IssueLog): boolean {
     log.error(
       'lmeval.generation_kwargs_drift',
       `task ${b.name}: ${kwargs} samples were sent with different generation kwargs on the two sides (first: doc_id ${sc.docId}), so the answers were decoded differently`,
-      { file: c.samplesFile, field: `line ${sc.line}: arguments.gen_args_0.arg_1`, value: { baseline: sb.genKwargs, candidate: sc.genKwargs } }
+      {
+        file: c.samplesFile,
+        field: `line ${sc.line}: arguments.gen_args_0.arg_1`,
+        value: { baseline: sb.genKwargs, candidate: sc.genKwargs }
+      }
     )
     return false
   }
@@ -443,7 +451,15 @@ function compareTask(
   }
   const dataB = asRunData(b)
   const dataC = asRunData(c)
-  const built = buildComparisons(b.name, gated, dataB, dataC, statistics, options.changedAnswers ? Number.MAX_SAFE_INTEGER : options.examples, log)
+  const built = buildComparisons(
+    b.name,
+    gated,
+    dataB,
+    dataC,
+    statistics,
+    options.changedAnswers ? Number.MAX_SAFE_INTEGER : options.examples,
+    log
+  )
   fillTexts(b, c, built)
   if (options.changedAnswers) {
     for (const cmp of built) {

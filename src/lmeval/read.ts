@@ -157,11 +157,15 @@ export async function readLmEvalOutput(inputPath: string): Promise<LmEvalOutput>
   }
   for (const task of samplesFiles.keys()) {
     if (!(task in configs)) {
-      throw new InputError('input.lmeval_unknown_task', `${join(dir, samplesFiles.get(task)!)} holds samples of task ${task}, which ${resultsFile} does not list`, {
-        file: join(dir, samplesFiles.get(task)!),
-        field: 'configs',
-        value: task
-      })
+      throw new InputError(
+        'input.lmeval_unknown_task',
+        `${join(dir, samplesFiles.get(task)!)} holds samples of task ${task}, which ${resultsFile} does not list`,
+        {
+          file: join(dir, samplesFiles.get(task)!),
+          field: 'configs',
+          value: task
+        }
+      )
     }
   }
 
@@ -169,7 +173,10 @@ export async function readLmEvalOutput(inputPath: string): Promise<LmEvalOutput>
   for (const name of taskNames) {
     const config = configs[name]
     if (!isRecord(config)) {
-      throw new InputError('input.wrong_type', `${resultsFile}: configs.${name} must be an object`, { file: resultsFile, field: `configs.${name}` })
+      throw new InputError('input.wrong_type', `${resultsFile}: configs.${name} must be an object`, {
+        file: resultsFile,
+        field: `configs.${name}`
+      })
     }
     const fileName = samplesFiles.get(name)
     if (!fileName) {
@@ -230,11 +237,15 @@ export async function readSamples(file: string): Promise<{ samples: LmEvalSample
       try {
         parsed = JSON.parse(text)
       } catch (error) {
-        throw new InputError('input.malformed_json', `${file} line ${line} is not valid JSON (${(error as Error).message}); the file is cut or damaged`, {
-          file,
-          field: `line ${line}`,
-          value: text.slice(0, 80)
-        })
+        throw new InputError(
+          'input.malformed_json',
+          `${file} line ${line} is not valid JSON (${(error as Error).message}); the file is cut or damaged`,
+          {
+            file,
+            field: `line ${line}`,
+            value: text.slice(0, 80)
+          }
+        )
       }
       samples.push(readSample(file, line, parsed))
     }
@@ -249,7 +260,11 @@ export async function readSamples(file: string): Promise<{ samples: LmEvalSample
 
 function readSample(file: string, line: number, value: unknown): LmEvalSample {
   const bad = (field: string, what: string, got: unknown): InputError =>
-    new InputError('input.wrong_type', `${file} line ${line}: ${field} must be ${what}`, { file, field: `line ${line}: ${field}`, value: got ?? null })
+    new InputError('input.wrong_type', `${file} line ${line}: ${field} must be ${what}`, {
+      file,
+      field: `line ${line}: ${field}`,
+      value: got ?? null
+    })
   if (!isRecord(value)) throw bad('the sample', 'a JSON object', value)
   const docId = value['doc_id']
   if (typeof docId !== 'number' || !Number.isInteger(docId) || docId < 0) throw bad('doc_id', 'a non-negative integer', docId)
@@ -262,7 +277,8 @@ function readSample(file: string, line: number, value: unknown): LmEvalSample {
     .map(k => args[k])
   if (!requests.every(isRecord)) throw bad('arguments', 'an object of gen_args_<i> requests', args)
   const metricNames = value['metrics']
-  if (!Array.isArray(metricNames) || !metricNames.every(m => typeof m === 'string')) throw bad('metrics', 'a list of metric names', metricNames)
+  if (!Array.isArray(metricNames) || !metricNames.every(m => typeof m === 'string'))
+    throw bad('metrics', 'a list of metric names', metricNames)
 
   // generate_until requests carry (context, generation kwargs); loglikelihood ones (context,
   // continuation). Kwargs are a dict; a continuation is a string.
