@@ -9145,7 +9145,10 @@ async function readLmEvalOutput(inputPath) {
     for (const name of taskNames) {
         const config = configs[name];
         if (!isRecord(config)) {
-            throw new InputError('input.wrong_type', `${resultsFile}: configs.${name} must be an object`, { file: resultsFile, field: `configs.${name}` });
+            throw new InputError('input.wrong_type', `${resultsFile}: configs.${name} must be an object`, {
+                file: resultsFile,
+                field: `configs.${name}`
+            });
         }
         const fileName = samplesFiles.get(name);
         if (!fileName) {
@@ -9222,7 +9225,11 @@ async function readSamples(file) {
     return { samples, digest: digest.digest('hex') };
 }
 function readSample(file, line, value) {
-    const bad = (field, what, got) => new InputError('input.wrong_type', `${file} line ${line}: ${field} must be ${what}`, { file, field: `line ${line}: ${field}`, value: got ?? null });
+    const bad = (field, what, got) => new InputError('input.wrong_type', `${file} line ${line}: ${field} must be ${what}`, {
+        file,
+        field: `line ${line}: ${field}`,
+        value: got ?? null
+    });
     if (!isRecord(value))
         throw bad('the sample', 'a JSON object', value);
     const docId = value['doc_id'];
@@ -13775,7 +13782,11 @@ function checkSamplesPaired(item, log) {
     }
     if (kwargsDrift) {
         const [sb, sc] = kwargsDrift;
-        log.error('lmeval.generation_kwargs_drift', `task ${b.name}: ${kwargs} samples were sent with different generation kwargs on the two sides (first: doc_id ${sc.docId}), so the answers were decoded differently`, { file: c.samplesFile, field: `line ${sc.line}: arguments.gen_args_0.arg_1`, value: { baseline: sb.genKwargs, candidate: sc.genKwargs } });
+        log.error('lmeval.generation_kwargs_drift', `task ${b.name}: ${kwargs} samples were sent with different generation kwargs on the two sides (first: doc_id ${sc.docId}), so the answers were decoded differently`, {
+            file: c.samplesFile,
+            field: `line ${sc.line}: arguments.gen_args_0.arg_1`,
+            value: { baseline: sb.genKwargs, candidate: sc.genKwargs }
+        });
         return false;
     }
     return true;
@@ -15944,6 +15955,8 @@ function sidesBlock(report) {
             return '';
         if (o.kind === 'run')
             return 'run by this gate';
+        if (o.kind === 'given')
+            return 'given folder';
         if (o.kind === 'artifact')
             return `from ${o.artifact_name ? codeSpan(o.artifact_name, { maxLength: 60, inTable: true }) : 'shard artifacts'}`;
         // "archived baseline #1125 from run 1201 at `abc…`, 2.0 h old": the artifact and the run, never a path.
