@@ -9269,6 +9269,7 @@ function readSample(file, line, value) {
     }
     const resps = value['resps'];
     const filtered = value['filtered_resps'];
+    const choice = kwargs.length === 0 ? choiceAnswer(requests, resps, value['target']) : null;
     return {
         line,
         docId,
@@ -9279,8 +9280,8 @@ function readSample(file, line, value) {
         failure: failureOf(resps, kwargs.length > 0),
         metrics,
         inputExcerpt: excerpt(questionOf(contexts[0]), EXCERPT_LENGTH),
-        referenceExcerpt: excerpt(typeof value['target'] === 'string' ? value['target'] : stableJson(value['target']), EXCERPT_LENGTH),
-        outputExcerpt: excerpt(outputOf(resps, filtered), EXCERPT_LENGTH)
+        referenceExcerpt: excerpt(choice?.reference ?? (typeof value['target'] === 'string' ? value['target'] : stableJson(value['target'])), EXCERPT_LENGTH),
+        outputExcerpt: excerpt(choice?.output ?? outputOf(resps, filtered), EXCERPT_LENGTH)
     };
 }
 /**
@@ -9299,8 +9300,9 @@ function failureOf(resps, generates) {
                 return 'a response is null';
             if (generates && r === '')
                 return 'an empty response (lm-eval writes "" when the server answered null content or could not be parsed)';
-            if (Array.isArray(r) && r.some(x => x === null || (typeof x === 'number' && !Number.isFinite(x)))) {
-                return 'a log-likelihood response is null or not finite';
+            // lm-eval logs a log-likelihood answer as [logprob, is_greedy], both as strings ("-0.1", "True").
+            if (Array.isArray(r) && (r[0] === null || r[0] === undefined || !Number.isFinite(Number(r[0])))) {
+                return 'a log-likelihood response is null or not a number';
             }
         }
     }
@@ -9326,6 +9328,25 @@ function questionOf(context) {
         }
     }
     return context.length > EXCERPT_LENGTH ? `…${context.slice(-199)}` : context;
+}
+/**
+ * A multiple-choice sample shown as a person reads it: the choice with the highest log-likelihood
+ * (what the model "answered") and the target choice, instead of logprob pairs and an index.
+ */
+function choiceAnswer(requests, resps, target) {
+    const continuations = requests.map(r => r['arg_1']);
+    if (!continuations.every(c => typeof c === 'string') || !Array.isArray(resps) || resps.length !== requests.length)
+        return null;
+    const scores = resps.map(r => (Array.isArray(r) && Array.isArray(r[0]) ? Number(r[0][0]) : NaN));
+    if (!scores.every(Number.isFinite))
+        return null;
+    const best = scores.indexOf(Math.max(...scores));
+    const index = typeof target === 'string' && /^\d+$/.test(target) ? Number(target) : null;
+    const text = (i) => continuations[i].trim();
+    return {
+        output: text(best),
+        reference: index !== null && index < continuations.length ? text(index) : typeof target === 'string' ? target : stableJson(target)
+    };
 }
 function outputOf(resps, filtered) {
     const first = Array.isArray(resps) && Array.isArray(resps[0]) ? resps[0][0] : undefined;

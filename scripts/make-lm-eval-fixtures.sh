@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Regenerates the real lm-evaluation-harness output under __tests__/fixtures/lm-eval-0.4.13/ (see
-# __tests__/fixtures/README.md): `lm_eval --model local-chat-completions ... --log_samples`
-# against three fake OpenAI servers (test-support/fake-openai/server.mjs), one per side:
+# __tests__/fixtures/README.md): `lm_eval --model local-chat-completions ... --log_samples` on the
+# generation tasks and `lm_eval --model local-completions` (tokenizer_backend=remote: the fake
+# server's tokenizer) on the multiple-choice task, into multiple-choice/<side>/, against three
+# fake OpenAI servers (test-support/fake-openai/server.mjs), one per side:
 #
 #   baseline/    accuracy 0.9, seed 0
 #   equivalent/  accuracy 0.92, seed 0: the baseline's right answers plus a few more
@@ -63,6 +65,14 @@ run_side() {
     cat "$work/lm-eval-$side.log" >&2
     exit 1
   }
+  (cd "$tasks" && "$venv/bin/lm_eval" --model local-completions \
+    --model_args "base_url=$url/completions,model=gate-model,num_concurrent=1,max_retries=1,tokenizer_backend=remote" \
+    --include_path . --tasks gate_arith_mc \
+    --log_samples --output_path "$work/out/multiple-choice/$side" --seed 0) > "$work/lm-eval-mc-$side.log" 2>&1 || {
+    echo "make-lm-eval-fixtures: lm_eval (multiple choice) failed for $side; log follows" >&2
+    cat "$work/lm-eval-mc-$side.log" >&2
+    exit 1
+  }
   kill "$server_pid"
   wait "$server_pid" 2>/dev/null || true
   server_pid=""
@@ -74,7 +84,11 @@ run_side degraded 0.7
 
 rm -rf "$out"
 mkdir -p "$out"
-for side in baseline equivalent degraded; do cp -R "$work/out/$side" "$out/$side"; done
+mkdir -p "$out/multiple-choice"
+for side in baseline equivalent degraded; do
+  cp -R "$work/out/$side" "$out/$side"
+  cp -R "$work/out/multiple-choice/$side" "$out/multiple-choice/$side"
+done
 "$venv/bin/python" "$root/scripts/lm-eval/make_bad_lm_eval.py" "$out/baseline" "$out/bad"
 du -sh "$out"
 echo "make-lm-eval-fixtures: done"

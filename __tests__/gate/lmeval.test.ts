@@ -10,7 +10,7 @@ import type { GateConfig } from '../../src/config/types.js'
 import type { ChangedExample } from '../../src/model/report.js'
 import { compareOutputs } from '../../src/gate/compare.js'
 import { BASELINE_SUITE } from '../helm/read/fixtures.js'
-import { LM_EVAL_BAD, LM_EVAL_BASELINE, LM_EVAL_DEGRADED, LM_EVAL_EQUIVALENT } from '../lmeval/fixtures.js'
+import { LM_EVAL_BAD, LM_EVAL_BASELINE, LM_EVAL_DEGRADED, LM_EVAL_EQUIVALENT, LM_EVAL_MC } from '../lmeval/fixtures.js'
 import { cliConfig, comparer, errorCodes } from './compare-helpers.js'
 
 const config = cliConfig(2000)
@@ -63,6 +63,21 @@ describe('compare on real lm-eval output', () => {
     expect(example.input).toMatch(/^Question: What is \d+ plus \d+\?/)
     expect(example.baseline_output).toBe(example.reference)
     expect(example.candidate_output).toBe('none of these → [invalid]')
+  })
+
+  it('gates acc of a multiple-choice task as a 0/1 metric: equivalent passes, degraded fails', async () => {
+    const equivalent = await compare(join(LM_EVAL_MC, 'baseline'), join(LM_EVAL_MC, 'equivalent'), { metric: 'acc', split: null })
+    expect(equivalent.errors).toEqual([])
+    expect(equivalent.verdict).toBe('pass')
+    expect(equivalent.comparisons[0]).toMatchObject({ run: 'gate_arith_mc', metric: 'acc', split: 'none', n: 120, binary: true, losses: 0 })
+    expect(equivalent.comparisons[0].ci.method).toMatch(/tango/i)
+    const degraded = await compare(join(LM_EVAL_MC, 'baseline'), join(LM_EVAL_MC, 'degraded'), { metric: 'acc_norm', split: null })
+    expect(degraded.verdict).toBe('fail')
+    const [cmp] = degraded.comparisons
+    expect(cmp.wins).toBe(0)
+    expect(cmp.losses).toBeGreaterThan(15)
+    expect(cmp.examples[0].baseline_output).toBe(cmp.examples[0].reference)
+    expect(cmp.examples[0].candidate_output).not.toBe(cmp.examples[0].reference)
   })
 
   it('hands every changed answer to report.html and keeps `examples` in the report', async () => {

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { InputError } from '../../src/errors.js'
 import { looksLikeLmEvalOutput, readLmEvalOutput, readSamples } from '../../src/lmeval/read.js'
-import { LM_EVAL } from './fixtures.js'
+import { LM_EVAL, LM_EVAL_MC } from './fixtures.js'
 
 const HELM_BASELINE = fileURLToPath(new URL('../fixtures/helm-0.5.16/baseline', import.meta.url))
 
@@ -57,6 +57,44 @@ describe('readLmEvalOutput', () => {
     expect(doc0[0].promptHash).toBe(doc0[1].promptHash)
     // Few-shot and zero-shot prompts differ.
     expect(b.tasks[1].samples[0].promptHash).not.toBe(b.tasks[0].samples[0].promptHash)
+  })
+
+  it('reads a multiple-choice (log-likelihood) task: one request per choice, the chosen and the target choice shown', async () => {
+    const out = await readLmEvalOutput(join(LM_EVAL_MC, 'degraded'))
+    expect(out.modelType).toBe('local-completions')
+    const [task] = out.tasks
+    expect(task.name).toBe('gate_arith_mc')
+    expect(task.samples).toHaveLength(120)
+    expect(task.samples.every(s => s.filter === 'none' && s.genKwargsHash === null && s.failure === null)).toBe(true)
+    const wrong = task.samples.find(s => s.metrics.get('acc') === 0)!
+    expect(wrong.inputExcerpt).toMatch(/Question: Which number is \d+ and \d+ added\?\nAnswer:$/)
+    expect(wrong.referenceExcerpt).toMatch(/^\d+$/)
+    expect(wrong.outputExcerpt).toMatch(/^\d+$/)
+    expect(wrong.outputExcerpt).not.toBe(wrong.referenceExcerpt)
+    const right = task.samples.find(s => s.metrics.get('acc') === 1)!
+    expect(right.outputExcerpt).toBe(right.referenceExcerpt)
+  })
+
+  it('takes a log-likelihood answer that is not a number for a failed request', async () => {
+    const file = join(tmp(), 'samples_t_2026-01-01T00-00-00.000000.jsonl')
+    const line = (lp: string) =>
+      JSON.stringify({
+        doc_id: 0,
+        filter: 'none',
+        target: '0',
+        arguments: { gen_args_0: { arg_0: 'Q', arg_1: ' a' }, gen_args_1: { arg_0: 'Q', arg_1: ' b' } },
+        resps: [[[lp, 'True']], [['-3', 'True']]],
+        filtered_resps: [
+          [lp, 'True'],
+          ['-3', 'True']
+        ],
+        metrics: ['acc'],
+        acc: 1
+      })
+    writeFileSync(file, `${line('-0.1')}\n`)
+    expect((await readSamples(file)).samples[0].failure).toBeNull()
+    writeFileSync(file, `${line('None')}\n`)
+    expect((await readSamples(file)).samples[0].failure).toMatch(/log-likelihood/)
   })
 
   it('recognises lm-eval output by its files, and HELM output as not lm-eval', async () => {

@@ -25,6 +25,18 @@ def main() -> None:
         seen.add((a, b))
         docs.append({"question": f"What is {a} plus {b}?", "answer": str(a + b)})
     test, train = docs[:TEST_DOCS], docs[TEST_DOCS:]
+    # The multiple-choice task asks the test sums again, worded differently so that the fake
+    # server's answer key tells the two tasks apart, with four choices in a seeded order.
+    choice_docs = []
+    for row in test:
+        total = int(row["answer"])
+        choices = [str(total), str(total + 10), str(total - 10), str(total + 1)]
+        rng.shuffle(choices)
+        a, b = row["question"][len("What is ") : -1].split(" plus ")
+        choice_docs.append({"question": f"Which number is {a} and {b} added?", "choices": choices, "label": choices.index(str(total))})
+    with open(f"{tasks_dir}/gate_arith_mc_test.json", "w", encoding="utf-8") as f:
+        for row in choice_docs:
+            f.write(json.dumps(row) + "\n")
     for name, rows in (("test", test), ("train", train)):
         with open(f"{tasks_dir}/gate_arith_{name}.json", "w", encoding="utf-8") as f:
             for row in rows:
@@ -40,7 +52,17 @@ def main() -> None:
                     {"input": row["question"], "references": [row["answer"]], "correct": 0, "split": "test"}
                     for row in test
                 ],
-            }
+            },
+            {
+                "entry": "gate_arith_mc",
+                "method": "generation",
+                "instructions": "",
+                "input_prefix": "Question: ",
+                "instances": [
+                    {"input": row["question"], "references": row["choices"], "correct": row["label"], "split": "test"}
+                    for row in choice_docs
+                ],
+            },
         ]
     }
     with open(key_file, "w", encoding="utf-8") as f:
