@@ -9019,16 +9019,22 @@ async function isDirectory$1(path) {
         return false;
     }
 }
+async function listDir(dir) {
+    try {
+        return await readdir(dir, { withFileTypes: true });
+    }
+    catch (error) {
+        throw new InputError('input.unreadable', `Cannot read the folder ${dir}: ${error.message}`, { file: dir });
+    }
+}
 async function filesIn(dir) {
-    const entries = await readdir(dir, { withFileTypes: true });
-    return entries.filter(e => e.isFile()).map(e => e.name);
+    return (await listDir(dir)).filter(e => e.isFile()).map(e => e.name);
 }
 /** The folders to look in: the path itself and its direct subfolders (OUT/<model>/). */
 async function candidateFolders(path) {
     if (!(await isDirectory$1(path)))
         return [];
-    const entries = await readdir(path, { withFileTypes: true });
-    const children = entries
+    const children = (await listDir(path))
         .filter(e => e.isDirectory() && !e.name.startsWith('.'))
         .map(e => join(path, e.name))
         .sort();

@@ -7,7 +7,7 @@
  * the field (or line) and the value.
  */
 import { createHash } from 'node:crypto'
-import { createReadStream } from 'node:fs'
+import { createReadStream, type Dirent } from 'node:fs'
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -34,16 +34,22 @@ async function isDirectory(path: string): Promise<boolean> {
   }
 }
 
+async function listDir(dir: string): Promise<Dirent[]> {
+  try {
+    return await readdir(dir, { withFileTypes: true })
+  } catch (error) {
+    throw new InputError('input.unreadable', `Cannot read the folder ${dir}: ${(error as Error).message}`, { file: dir })
+  }
+}
+
 async function filesIn(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true })
-  return entries.filter(e => e.isFile()).map(e => e.name)
+  return (await listDir(dir)).filter(e => e.isFile()).map(e => e.name)
 }
 
 /** The folders to look in: the path itself and its direct subfolders (OUT/<model>/). */
 async function candidateFolders(path: string): Promise<string[]> {
   if (!(await isDirectory(path))) return []
-  const entries = await readdir(path, { withFileTypes: true })
-  const children = entries
+  const children = (await listDir(path))
     .filter(e => e.isDirectory() && !e.name.startsWith('.'))
     .map(e => join(path, e.name))
     .sort()
