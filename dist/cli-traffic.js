@@ -4,6 +4,7 @@ import { I as InputError, x as createRandom, L as isCredentialKey, K as looksLik
 import { createHash } from 'node:crypto';
 import 'node:string_decoder';
 import 'node:fs';
+import 'node:readline';
 import 'node:url';
 import 'node:worker_threads';
 
