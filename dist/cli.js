@@ -8777,697 +8777,6 @@ function newReport(statistics, fields) {
 }
 
 /**
- * Type checks for one element of a HELM array file (a per_instance_stats entry, a request
- * state). A wrong type is an InputError naming the file, the full key path and the value, so a
- * hand-edited or truncated file is reported exactly where it is wrong.
- */
-class ElementChecker {
-    file;
-    constructor(file) {
-        this.file = file;
-    }
-    fail(field, expected, value) {
-        const path = this.pathOf(field);
-        throw new InputError('input.wrong_type', `${path} in ${this.file} must be ${expected}, found ${value === undefined ? 'nothing' : describeJsonType(value)}`, { file: this.file, field: path, value });
-    }
-    object(value, field) {
-        if (typeof value !== 'object' || value === null || Array.isArray(value))
-            this.fail(field, 'an object', value);
-        return value;
-    }
-    string(value, field) {
-        if (typeof value !== 'string')
-            this.fail(field, 'a string', value);
-        return value;
-    }
-    /** Counts and indices: non-negative integers. */
-    natural(value, field) {
-        if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
-            this.fail(field, 'a non-negative integer', value);
-        return value;
-    }
-}
-
-/**
- * A targeted scanner for per_instance_stats.json held in memory: it returns the entries with only
- * the fields the reader uses (instance_id, train_trial_index, perturbation, and per stat its name,
- * count and sum), and checks the syntax of everything else without building it.
- *
- * Why not JSON.parse: a real-shaped file of 5,000 instances with HELM's 23 stats each is 31 MB,
- * and JSON.parse builds about 700,000 objects and a million key strings that the reader then
- * drops (six of a stat's nine fields are never used). Measured with bench/compare.mjs on such a
- * file (Node 20): toString + depth check + JSON.parse take about 2.5 times as long as this scan,
- * and the whole read of the file about twice as long.
- *
- * The scanner accepts only plain, well-formed JSON: an escape in a string is decoded, but anything
- * outside the usual shape is not interpreted here. On HELM's NaN/Infinity tokens, a syntax error,
- * nesting beyond a few levels, a `__proto__` key or a non-array top level it gives up (returns
- * undefined) and the caller reads the file with the general parser, which accepts those tokens
- * and reports real errors with their byte offset. So this scanner never decides that a file is
- * good: it only makes the common case fast, and gives the same values as the general parser
- * (tested on every fixture and on damaged files).
- */
-/** Thrown inside the scanner to give up; never leaves this module. */
-class GiveUp {
-}
-const GIVE_UP = new GiveUp();
-/** Deeper than this, leave the file to the general parser (it enforces MAX_JSON_DEPTH). */
-const MAX_SKIP_DEPTH = 32;
-/** 10^k is exact for k <= 22, and a decimal of at most 15 digits is an exact integer. */
-const POWERS_OF_TEN = Array.from({ length: 23 }, (_, k) => 10 ** k);
-const MAX_FAST_DIGITS = 15;
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const MINUS = 0x2d;
-const ZERO = 0x30;
-const NINE = 0x39;
-const DOT = 0x2e;
-/**
- * The entries of a per_instance_stats.json text, or undefined when the general parser must read it.
- * Equal stat names may be one shared object: the caller must not modify what it gets.
- */
-function scanPerInstanceStats(bytes) {
-    try {
-        return new Scanner(bytes).document();
-    }
-    catch (error) {
-        if (error === GIVE_UP)
-            return undefined;
-        throw error;
-    }
-}
-const ENTRY_KEYS = keyTable(['instance_id', 'train_trial_index', 'perturbation', 'stats']);
-const STAT_KEYS = keyTable(['name', 'count', 'sum']);
-/** Keys as byte arrays, to compare in place without building a string per key. */
-function keyTable(keys) {
-    return keys.map(name => ({ name, bytes: Buffer.from(name, 'latin1') }));
-}
-class Scanner {
-    b;
-    p = 0;
-    /** Strings built, by fingerprint, to reuse one string for the thousands of equal metric names. */
-    cache = new Array(CACHE_SLOTS);
-    /** Per stat position, where the last name object built there was, and the value. */
-    names = [];
-    constructor(b) {
-        this.b = b;
-    }
-    document() {
-        this.space();
-        if (this.b[this.p] !== OPEN_BRACKET)
-            throw GIVE_UP;
-        this.p++;
-        const entries = [];
-        if (this.next() === CLOSE_BRACKET) {
-            this.p++;
-        }
-        else {
-            for (;;) {
-                this.space();
-                entries.push(this.b[this.p] === OPEN_BRACE ? this.entry() : this.value(0));
-                if (this.endOfMember(CLOSE_BRACKET))
-                    break;
-            }
-        }
-        this.space();
-        if (this.p !== this.b.length)
-            throw GIVE_UP;
-        return entries;
-    }
-    entry() {
-        this.p++;
-        const entry = {};
-        if (this.next() === CLOSE_BRACE) {
-            this.p++;
-            return entry;
-        }
-        for (;;) {
-            const key = this.key(ENTRY_KEYS);
-            this.space();
-            if (key === 'stats' && this.b[this.p] === OPEN_BRACKET)
-                entry.stats = this.stats();
-            else if (key === null)
-                this.skip(1);
-            else
-                entry[key] = this.value(1);
-            if (this.endOfMember(CLOSE_BRACE))
-                return entry;
-        }
-    }
-    stats() {
-        this.p++;
-        const stats = [];
-        if (this.next() === CLOSE_BRACKET) {
-            this.p++;
-            return stats;
-        }
-        for (;;) {
-            this.space();
-            stats.push(this.b[this.p] === OPEN_BRACE ? this.stat(stats.length) : this.value(2));
-            if (this.endOfMember(CLOSE_BRACKET))
-                return stats;
-        }
-    }
-    stat(position) {
-        this.p++;
-        const stat = {};
-        if (this.next() === CLOSE_BRACE) {
-            this.p++;
-            return stat;
-        }
-        for (;;) {
-            const key = this.key(STAT_KEYS);
-            this.space();
-            if (key === null)
-                this.skip(3);
-            else if (key === 'name')
-                stat.name = this.statName(position);
-            else
-                stat[key] = this.value(3);
-            if (this.endOfMember(CLOSE_BRACE))
-                return stat;
-        }
-    }
-    /**
-     * A stat's name object. Entries list the same stats in the same order, so the name at a position
-     * is usually byte for byte the one the previous entry had there: then that value is returned
-     * again instead of building an equal one (a JSON value's text ends where it ends, so equal bytes
-     * over the earlier value's length are the same value).
-     */
-    statName(position) {
-        const b = this.b;
-        const start = this.p;
-        const earlier = this.names[position];
-        if (earlier !== undefined) {
-            const length = earlier.end - earlier.start;
-            if (start + length <= b.length) {
-                let k = 0;
-                while (k < length && b[start + k] === b[earlier.start + k])
-                    k++;
-                if (k === length) {
-                    this.p = start + length;
-                    return earlier.value;
-                }
-            }
-        }
-        const value = this.value(3);
-        this.names[position] = { start, end: this.p, value };
-        return value;
-    }
-    /**
-     * Reads `"key":` and returns the key when it is one of `known`, else null (its value is then
-     * skipped). Any other key with an escape or a byte above 0x7f is left to the general parser.
-     */
-    key(known) {
-        this.space();
-        const b = this.b;
-        if (b[this.p] !== QUOTE)
-            throw GIVE_UP;
-        const start = this.p + 1;
-        let end = start;
-        for (;;) {
-            const c = b[end];
-            if (c === QUOTE)
-                break;
-            if (c === undefined || c < 0x20 || c === BACKSLASH || c > 0x7e)
-                throw GIVE_UP;
-            end++;
-        }
-        this.p = end + 1;
-        if (this.next() !== COLON)
-            throw GIVE_UP;
-        this.p++;
-        const length = end - start;
-        for (const { name, bytes } of known) {
-            if (bytes.length !== length)
-                continue;
-            let same = true;
-            for (let k = 0; k < length; k++) {
-                if (b[start + k] !== bytes[k]) {
-                    same = false;
-                    break;
-                }
-            }
-            if (same)
-                return name;
-        }
-        // JSON.parse makes `__proto__` an own property; the general parser handles that case.
-        if (length === 9 && String.fromCharCode(...b.subarray(start, end)) === '__proto__')
-            throw GIVE_UP;
-        return null;
-    }
-    /** After a member: true at `close` (consumed), false after a comma; anything else gives up. */
-    endOfMember(close) {
-        const c = this.next();
-        this.p++;
-        if (c === COMMA)
-            return false;
-        if (c === close)
-            return true;
-        throw GIVE_UP;
-    }
-    /** Skips whitespace and returns the next byte (undefined at the end). */
-    next() {
-        this.space();
-        return this.b[this.p];
-    }
-    space() {
-        const b = this.b;
-        let p = this.p;
-        let c = b[p];
-        while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09)
-            c = b[++p];
-        this.p = p;
-    }
-    /** Builds the value at the cursor (a whole, small JSON value). */
-    value(depth) {
-        if (depth > MAX_SKIP_DEPTH)
-            throw GIVE_UP;
-        const c = this.next();
-        if (c === QUOTE)
-            return this.string();
-        if (c === MINUS || (c !== undefined && c >= ZERO && c <= NINE))
-            return this.number();
-        if (c === OPEN_BRACE) {
-            this.p++;
-            const object = {};
-            if (this.next() === CLOSE_BRACE) {
-                this.p++;
-                return object;
-            }
-            for (;;) {
-                this.space();
-                if (this.b[this.p] !== QUOTE)
-                    throw GIVE_UP;
-                const key = this.string();
-                if (key === '__proto__')
-                    throw GIVE_UP;
-                if (this.next() !== COLON)
-                    throw GIVE_UP;
-                this.p++;
-                object[key] = this.value(depth + 1);
-                if (this.endOfMember(CLOSE_BRACE))
-                    return object;
-            }
-        }
-        if (c === OPEN_BRACKET) {
-            this.p++;
-            const array = [];
-            if (this.next() === CLOSE_BRACKET) {
-                this.p++;
-                return array;
-            }
-            for (;;) {
-                array.push(this.value(depth + 1));
-                if (this.endOfMember(CLOSE_BRACKET))
-                    return array;
-            }
-        }
-        return this.literal();
-    }
-    /** Checks the value at the cursor and moves past it without building it. */
-    skip(depth) {
-        if (depth > MAX_SKIP_DEPTH)
-            throw GIVE_UP;
-        const c = this.next();
-        if (c === QUOTE) {
-            this.stringEnd();
-        }
-        else if (c === MINUS || (c !== undefined && c >= ZERO && c <= NINE)) {
-            this.numberEnd();
-        }
-        else if (c === OPEN_BRACE) {
-            this.p++;
-            if (this.next() === CLOSE_BRACE) {
-                this.p++;
-                return;
-            }
-            for (;;) {
-                this.space();
-                if (this.b[this.p] !== QUOTE)
-                    throw GIVE_UP;
-                this.stringEnd();
-                if (this.next() !== COLON)
-                    throw GIVE_UP;
-                this.p++;
-                this.skip(depth + 1);
-                if (this.endOfMember(CLOSE_BRACE))
-                    return;
-            }
-        }
-        else if (c === OPEN_BRACKET) {
-            this.p++;
-            if (this.next() === CLOSE_BRACKET) {
-                this.p++;
-                return;
-            }
-            for (;;) {
-                this.skip(depth + 1);
-                if (this.endOfMember(CLOSE_BRACKET))
-                    return;
-            }
-        }
-        else {
-            this.literal();
-        }
-    }
-    literal() {
-        if (this.word('true'))
-            return true;
-        if (this.word('false'))
-            return false;
-        if (this.word('null'))
-            return null;
-        // NaN, Infinity and anything else: the general parser's business.
-        throw GIVE_UP;
-    }
-    word(w) {
-        const b = this.b;
-        for (let k = 0; k < w.length; k++)
-            if (b[this.p + k] !== w.charCodeAt(k))
-                return false;
-        this.p += w.length;
-        return true;
-    }
-    /**
-     * Moves past a string (cursor on its opening quote) and returns whether it is plain printable
-     * ASCII without escapes. Raw control characters and bad escapes give up, as JSON.parse rejects them.
-     */
-    stringEnd() {
-        const b = this.b;
-        let p = this.p + 1;
-        let plain = true;
-        for (;;) {
-            const c = b[p];
-            if (c === QUOTE)
-                break;
-            if (c === undefined || c < 0x20)
-                throw GIVE_UP;
-            if (c === BACKSLASH) {
-                plain = false;
-                const e = b[p + 1];
-                if (e === 0x75) {
-                    for (let k = 2; k < 6; k++)
-                        if (!isHex(b[p + k]))
-                            throw GIVE_UP;
-                    p += 6;
-                    continue;
-                }
-                if (!(e === QUOTE || e === BACKSLASH || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74)) {
-                    throw GIVE_UP;
-                }
-                p += 2;
-                continue;
-            }
-            if (c > 0x7e)
-                plain = false;
-            p++;
-        }
-        this.p = p + 1;
-        return plain;
-    }
-    string() {
-        const start = this.p;
-        const plain = this.stringEnd();
-        const end = this.p;
-        if (!plain) {
-            // Escapes and UTF-8: decoded exactly as JSON.parse of the decoded text decodes them.
-            return JSON.parse(Buffer.from(this.b.buffer, this.b.byteOffset + start, end - start).toString('utf8'));
-        }
-        return this.plainString(start + 1, end - 1);
-    }
-    /** Bytes [start, end) as a string, reusing an equal earlier one (metric names repeat per entry). */
-    plainString(start, end) {
-        const b = this.b;
-        const length = end - start;
-        if (length === 0)
-            return '';
-        // A cheap fingerprint picks the one cached string that may be equal; equality is then checked.
-        const slot = (length * 31 + b[start] * 7 + b[end - 1] * 13 + b[start + (length >> 1)]) & (CACHE_SLOTS - 1);
-        const cached = this.cache[slot];
-        if (cached !== undefined && cached.length === length) {
-            let k = 0;
-            while (k < length && cached.charCodeAt(k) === b[start + k])
-                k++;
-            if (k === length)
-                return cached;
-        }
-        const made = Buffer.from(b.buffer, b.byteOffset + start, length).toString('latin1');
-        this.cache[slot] = made;
-        return made;
-    }
-    /** Moves past a JSON number, checking its grammar; returns [start, digits, fast value or NaN]. */
-    numberEnd() {
-        const b = this.b;
-        let p = this.p;
-        const negative = b[p] === MINUS;
-        if (negative)
-            p++;
-        let c = b[p];
-        let mantissa = 0;
-        let digits = 0;
-        if (c === ZERO) {
-            c = b[++p];
-            digits = 1;
-        }
-        else if (c !== undefined && c > ZERO && c <= NINE) {
-            while (c !== undefined && c >= ZERO && c <= NINE) {
-                mantissa = mantissa * 10 + (c - ZERO);
-                digits++;
-                c = b[++p];
-            }
-        }
-        else {
-            throw GIVE_UP;
-        }
-        let scale = 0;
-        if (c === DOT) {
-            c = b[++p];
-            if (!(c !== undefined && c >= ZERO && c <= NINE))
-                throw GIVE_UP;
-            while (c !== undefined && c >= ZERO && c <= NINE) {
-                mantissa = mantissa * 10 + (c - ZERO);
-                digits++;
-                scale++;
-                c = b[++p];
-            }
-        }
-        let exact = digits <= MAX_FAST_DIGITS;
-        if (c === 0x65 || c === 0x45) {
-            exact = false;
-            c = b[++p];
-            if (c === 0x2b || c === MINUS)
-                c = b[++p];
-            if (!(c !== undefined && c >= ZERO && c <= NINE))
-                throw GIVE_UP;
-            while (c !== undefined && c >= ZERO && c <= NINE)
-                c = b[++p];
-        }
-        this.p = p;
-        if (!exact)
-            return NaN;
-        // Both operands exact, so the one division is correctly rounded, as JSON.parse rounds.
-        const magnitude = scale === 0 ? mantissa : mantissa / POWERS_OF_TEN[scale];
-        return negative ? -magnitude : magnitude;
-    }
-    number() {
-        const start = this.p;
-        const fast = this.numberEnd();
-        if (!Number.isNaN(fast))
-            return fast;
-        return Number(Buffer.from(this.b.buffer, this.b.byteOffset + start, this.p - start).toString('latin1'));
-    }
-}
-const CACHE_SLOTS = 1024;
-function isHex(c) {
-    return c !== undefined && ((c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66));
-}
-
-/**
- * per_instance_stats.json → values the gate can pair instance by instance.
- *
- * HELM quirks handled here (docs/helm.md "per_instance_stats.json"): several entries can share a key (one per
- * metric class) and are merged; perturbed copies share `instance_id` with the clean instance;
- * the split exists only inside each stat's name; rows are not sorted.
- */
-const FILE_NAME$1 = 'per_instance_stats.json';
-/**
- * Identity of a perturbation for pairing: name, seed, and computed_on when it is not the usual
- * "perturbed". Never the whole object: fairness perturbations embed local file paths
- * (`mapping_file_path`, `name_file_path`) that differ between machines.
- */
-function perturbationKey(perturbation) {
-    if (!perturbation)
-        return null;
-    let key = perturbation.name;
-    if (perturbation.seed !== undefined && perturbation.seed !== null)
-        key += `#${perturbation.seed}`;
-    if (perturbation.computed_on !== undefined && perturbation.computed_on !== 'perturbed')
-        key += `@${perturbation.computed_on}`;
-    return key;
-}
-function seriesKey(metric, split, perturbation) {
-    return JSON.stringify([metric, split, perturbation]);
-}
-/** Key of a value inside a series (the perturbation is fixed by the series). */
-function instanceStatKey(instanceId, trainTrialIndex) {
-    return JSON.stringify([instanceId, trainTrialIndex]);
-}
-class EntryChecker extends ElementChecker {
-    index;
-    constructor(file, index) {
-        super(file);
-        this.index = index;
-    }
-    pathOf(field) {
-        return `[${this.index}]${field ? `.${field}` : ''}`;
-    }
-    optionalString(value, field) {
-        return value === undefined ? null : this.string(value, field);
-    }
-    /** Sums may be NaN or infinite (HELM before 0.2.4; bare tokens); the gate decides what to do. */
-    number(value, field) {
-        if (typeof value !== 'number')
-            this.fail(field, 'a number', value);
-        return value;
-    }
-    perturbation(value, field) {
-        if (value === undefined)
-            return null;
-        const object = this.object(value, field);
-        this.string(object.name, `${field}.name`);
-        if (object.seed !== undefined && object.seed !== null)
-            this.number(object.seed, `${field}.seed`);
-        if (object.computed_on !== undefined)
-            this.string(object.computed_on, `${field}.computed_on`);
-        return object;
-    }
-}
-function isPlainObject(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-function isNatural(value) {
-    return typeof value === 'number' && Number.isInteger(value) && value >= 0;
-}
-/**
- * The file's entries by the targeted scanner (instance-stats-scan.ts), or undefined when the
- * general streaming parser must read it: too large to hold, unreadable (the streaming path
- * reports that), or anything the scanner leaves to the general parser.
- */
-async function scanFile(file) {
-    let bytes;
-    try {
-        const info = await stat(file);
-        if (!info.isFile() || info.size > NATIVE_PARSE_LIMIT)
-            return undefined;
-        bytes = await readFile(file);
-    }
-    catch {
-        return undefined;
-    }
-    const entries = scanPerInstanceStats(bytes);
-    return entries === undefined ? undefined : { bytes, entries };
-}
-/** Reads and merges per_instance_stats.json of a run directory (or a file path). */
-async function readPerInstanceStats(run, options = {}) {
-    let file;
-    let layout;
-    if (typeof run === 'string') {
-        file = run;
-        layout = '0.4+';
-    }
-    else {
-        file = join(run.path, FILE_NAME$1);
-        layout = run.layout ?? detectLayout(run.runSpec);
-        if (!run.files.perInstanceStats) {
-            throw new InputError('input.missing_file', `${run.path} has no ${FILE_NAME$1}`, { file });
-        }
-    }
-    const series = new Map();
-    const keys = new Set();
-    let entries = 0;
-    // Every entry lists the same stats in the same order, so the series of the stat at position s
-    // is almost always the one the previous entry's stat s went to: remembering it saves building
-    // and hashing a key per stat (measured by bench/compare.mjs).
-    const lastAt = [];
-    const add = (index, value) => {
-        entries++;
-        const check = new EntryChecker(file, index);
-        const entry = check.object(value, '');
-        const instanceId = check.string(entry.instance_id, 'instance_id');
-        const trainTrialIndex = check.natural(entry.train_trial_index, 'train_trial_index');
-        const entryPerturbation = check.perturbation(entry.perturbation, 'perturbation');
-        keys.add(JSON.stringify([instanceId, trainTrialIndex, perturbationKey(entryPerturbation)]));
-        const stats = entry.stats;
-        if (!Array.isArray(stats))
-            check.fail('stats', 'an array', stats);
-        const vKey = instanceStatKey(instanceId, trainTrialIndex);
-        for (let s = 0; s < stats.length; s++) {
-            // The usual case is checked inline; a field path is built only for an error (building eight
-            // per stat was a fifth of the reading time on a real-shaped file).
-            const rawStat = stats[s];
-            const at = (field) => `stats[${s}]${field}`;
-            const stat = isPlainObject(rawStat) ? rawStat : check.object(rawStat, at(''));
-            const name = isPlainObject(stat.name) ? stat.name : check.object(stat.name, at('.name'));
-            const metric = typeof name.name === 'string' ? name.name : check.string(name.name, at('.name.name'));
-            const split = typeof name.split === 'string' ? name.split : check.optionalString(name.split, at('.name.split'));
-            const subSplit = name.sub_split === undefined ? null : check.optionalString(name.sub_split, at('.name.sub_split'));
-            // The stat repeats the entry's perturbation in its name; take the stat's own when present.
-            const perturbation = name.perturbation === undefined
-                ? entryPerturbation
-                : (check.perturbation(name.perturbation, at('.name.perturbation')) ?? entryPerturbation);
-            const count = isNatural(stat.count) ? stat.count : check.natural(stat.count, at('.count'));
-            const sum = typeof stat.sum === 'number' ? stat.sum : check.number(stat.sum, at('.sum'));
-            const pKey = perturbationKey(perturbation);
-            const last = lastAt[s];
-            let target = last !== undefined && last.metric === metric && last.split === split && last.perturbation === pKey ? last.target : undefined;
-            if (!target) {
-                const sKey = seriesKey(metric, split, pKey);
-                target = series.get(sKey);
-                if (!target) {
-                    target = {
-                        metric,
-                        split,
-                        perturbation: pKey,
-                        perturbationName: perturbation?.name ?? null,
-                        computedOn: perturbation ? (perturbation.computed_on ?? 'perturbed') : null,
-                        values: new Map()
-                    };
-                    series.set(sKey, target);
-                }
-                lastAt[s] = { metric, split, perturbation: pKey, target };
-            }
-            const existing = target.values.get(vKey);
-            if (existing) {
-                existing.count += count;
-                existing.sum += sum;
-                existing.occurrences++;
-            }
-            else {
-                const value = { instanceId, trainTrialIndex, subSplit, count, sum, occurrences: 1 };
-                target.values.set(vKey, value);
-            }
-        }
-    };
-    const scanned = options.chunkSize === undefined ? await scanFile(file) : undefined;
-    if (scanned !== undefined) {
-        options.digest?.update(scanned.bytes);
-        scanned.entries.forEach((entry, index) => add(index, entry));
-    }
-    else {
-        for await (const { index, value } of streamJsonArray(file, { chunkSize: options.chunkSize, digest: options.digest }))
-            add(index, value);
-    }
-    return { file, layout, entries, instanceKeys: keys.size, series };
-}
-
-/**
  * The Math and Number functions the statistics engine uses, bound once per module graph.
  *
  * Why not call `Math.sqrt` directly: under jest (the test runner), code runs in a vm context where
@@ -11498,6 +10807,697 @@ function pairedIndices(rng, n) {
 }
 
 /**
+ * Type checks for one element of a HELM array file (a per_instance_stats entry, a request
+ * state). A wrong type is an InputError naming the file, the full key path and the value, so a
+ * hand-edited or truncated file is reported exactly where it is wrong.
+ */
+class ElementChecker {
+    file;
+    constructor(file) {
+        this.file = file;
+    }
+    fail(field, expected, value) {
+        const path = this.pathOf(field);
+        throw new InputError('input.wrong_type', `${path} in ${this.file} must be ${expected}, found ${value === undefined ? 'nothing' : describeJsonType(value)}`, { file: this.file, field: path, value });
+    }
+    object(value, field) {
+        if (typeof value !== 'object' || value === null || Array.isArray(value))
+            this.fail(field, 'an object', value);
+        return value;
+    }
+    string(value, field) {
+        if (typeof value !== 'string')
+            this.fail(field, 'a string', value);
+        return value;
+    }
+    /** Counts and indices: non-negative integers. */
+    natural(value, field) {
+        if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
+            this.fail(field, 'a non-negative integer', value);
+        return value;
+    }
+}
+
+/**
+ * A targeted scanner for per_instance_stats.json held in memory: it returns the entries with only
+ * the fields the reader uses (instance_id, train_trial_index, perturbation, and per stat its name,
+ * count and sum), and checks the syntax of everything else without building it.
+ *
+ * Why not JSON.parse: a real-shaped file of 5,000 instances with HELM's 23 stats each is 31 MB,
+ * and JSON.parse builds about 700,000 objects and a million key strings that the reader then
+ * drops (six of a stat's nine fields are never used). Measured with bench/compare.mjs on such a
+ * file (Node 20): toString + depth check + JSON.parse take about 2.5 times as long as this scan,
+ * and the whole read of the file about twice as long.
+ *
+ * The scanner accepts only plain, well-formed JSON: an escape in a string is decoded, but anything
+ * outside the usual shape is not interpreted here. On HELM's NaN/Infinity tokens, a syntax error,
+ * nesting beyond a few levels, a `__proto__` key or a non-array top level it gives up (returns
+ * undefined) and the caller reads the file with the general parser, which accepts those tokens
+ * and reports real errors with their byte offset. So this scanner never decides that a file is
+ * good: it only makes the common case fast, and gives the same values as the general parser
+ * (tested on every fixture and on damaged files).
+ */
+/** Thrown inside the scanner to give up; never leaves this module. */
+class GiveUp {
+}
+const GIVE_UP = new GiveUp();
+/** Deeper than this, leave the file to the general parser (it enforces MAX_JSON_DEPTH). */
+const MAX_SKIP_DEPTH = 32;
+/** 10^k is exact for k <= 22, and a decimal of at most 15 digits is an exact integer. */
+const POWERS_OF_TEN = Array.from({ length: 23 }, (_, k) => 10 ** k);
+const MAX_FAST_DIGITS = 15;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const MINUS = 0x2d;
+const ZERO = 0x30;
+const NINE = 0x39;
+const DOT = 0x2e;
+/**
+ * The entries of a per_instance_stats.json text, or undefined when the general parser must read it.
+ * Equal stat names may be one shared object: the caller must not modify what it gets.
+ */
+function scanPerInstanceStats(bytes) {
+    try {
+        return new Scanner(bytes).document();
+    }
+    catch (error) {
+        if (error === GIVE_UP)
+            return undefined;
+        throw error;
+    }
+}
+const ENTRY_KEYS = keyTable(['instance_id', 'train_trial_index', 'perturbation', 'stats']);
+const STAT_KEYS = keyTable(['name', 'count', 'sum']);
+/** Keys as byte arrays, to compare in place without building a string per key. */
+function keyTable(keys) {
+    return keys.map(name => ({ name, bytes: Buffer.from(name, 'latin1') }));
+}
+class Scanner {
+    b;
+    p = 0;
+    /** Strings built, by fingerprint, to reuse one string for the thousands of equal metric names. */
+    cache = new Array(CACHE_SLOTS);
+    /** Per stat position, where the last name object built there was, and the value. */
+    names = [];
+    constructor(b) {
+        this.b = b;
+    }
+    document() {
+        this.space();
+        if (this.b[this.p] !== OPEN_BRACKET)
+            throw GIVE_UP;
+        this.p++;
+        const entries = [];
+        if (this.next() === CLOSE_BRACKET) {
+            this.p++;
+        }
+        else {
+            for (;;) {
+                this.space();
+                entries.push(this.b[this.p] === OPEN_BRACE ? this.entry() : this.value(0));
+                if (this.endOfMember(CLOSE_BRACKET))
+                    break;
+            }
+        }
+        this.space();
+        if (this.p !== this.b.length)
+            throw GIVE_UP;
+        return entries;
+    }
+    entry() {
+        this.p++;
+        const entry = {};
+        if (this.next() === CLOSE_BRACE) {
+            this.p++;
+            return entry;
+        }
+        for (;;) {
+            const key = this.key(ENTRY_KEYS);
+            this.space();
+            if (key === 'stats' && this.b[this.p] === OPEN_BRACKET)
+                entry.stats = this.stats();
+            else if (key === null)
+                this.skip(1);
+            else
+                entry[key] = this.value(1);
+            if (this.endOfMember(CLOSE_BRACE))
+                return entry;
+        }
+    }
+    stats() {
+        this.p++;
+        const stats = [];
+        if (this.next() === CLOSE_BRACKET) {
+            this.p++;
+            return stats;
+        }
+        for (;;) {
+            this.space();
+            stats.push(this.b[this.p] === OPEN_BRACE ? this.stat(stats.length) : this.value(2));
+            if (this.endOfMember(CLOSE_BRACKET))
+                return stats;
+        }
+    }
+    stat(position) {
+        this.p++;
+        const stat = {};
+        if (this.next() === CLOSE_BRACE) {
+            this.p++;
+            return stat;
+        }
+        for (;;) {
+            const key = this.key(STAT_KEYS);
+            this.space();
+            if (key === null)
+                this.skip(3);
+            else if (key === 'name')
+                stat.name = this.statName(position);
+            else
+                stat[key] = this.value(3);
+            if (this.endOfMember(CLOSE_BRACE))
+                return stat;
+        }
+    }
+    /**
+     * A stat's name object. Entries list the same stats in the same order, so the name at a position
+     * is usually byte for byte the one the previous entry had there: then that value is returned
+     * again instead of building an equal one (a JSON value's text ends where it ends, so equal bytes
+     * over the earlier value's length are the same value).
+     */
+    statName(position) {
+        const b = this.b;
+        const start = this.p;
+        const earlier = this.names[position];
+        if (earlier !== undefined) {
+            const length = earlier.end - earlier.start;
+            if (start + length <= b.length) {
+                let k = 0;
+                while (k < length && b[start + k] === b[earlier.start + k])
+                    k++;
+                if (k === length) {
+                    this.p = start + length;
+                    return earlier.value;
+                }
+            }
+        }
+        const value = this.value(3);
+        this.names[position] = { start, end: this.p, value };
+        return value;
+    }
+    /**
+     * Reads `"key":` and returns the key when it is one of `known`, else null (its value is then
+     * skipped). Any other key with an escape or a byte above 0x7f is left to the general parser.
+     */
+    key(known) {
+        this.space();
+        const b = this.b;
+        if (b[this.p] !== QUOTE)
+            throw GIVE_UP;
+        const start = this.p + 1;
+        let end = start;
+        for (;;) {
+            const c = b[end];
+            if (c === QUOTE)
+                break;
+            if (c === undefined || c < 0x20 || c === BACKSLASH || c > 0x7e)
+                throw GIVE_UP;
+            end++;
+        }
+        this.p = end + 1;
+        if (this.next() !== COLON)
+            throw GIVE_UP;
+        this.p++;
+        const length = end - start;
+        for (const { name, bytes } of known) {
+            if (bytes.length !== length)
+                continue;
+            let same = true;
+            for (let k = 0; k < length; k++) {
+                if (b[start + k] !== bytes[k]) {
+                    same = false;
+                    break;
+                }
+            }
+            if (same)
+                return name;
+        }
+        // JSON.parse makes `__proto__` an own property; the general parser handles that case.
+        if (length === 9 && String.fromCharCode(...b.subarray(start, end)) === '__proto__')
+            throw GIVE_UP;
+        return null;
+    }
+    /** After a member: true at `close` (consumed), false after a comma; anything else gives up. */
+    endOfMember(close) {
+        const c = this.next();
+        this.p++;
+        if (c === COMMA)
+            return false;
+        if (c === close)
+            return true;
+        throw GIVE_UP;
+    }
+    /** Skips whitespace and returns the next byte (undefined at the end). */
+    next() {
+        this.space();
+        return this.b[this.p];
+    }
+    space() {
+        const b = this.b;
+        let p = this.p;
+        let c = b[p];
+        while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09)
+            c = b[++p];
+        this.p = p;
+    }
+    /** Builds the value at the cursor (a whole, small JSON value). */
+    value(depth) {
+        if (depth > MAX_SKIP_DEPTH)
+            throw GIVE_UP;
+        const c = this.next();
+        if (c === QUOTE)
+            return this.string();
+        if (c === MINUS || (c !== undefined && c >= ZERO && c <= NINE))
+            return this.number();
+        if (c === OPEN_BRACE) {
+            this.p++;
+            const object = {};
+            if (this.next() === CLOSE_BRACE) {
+                this.p++;
+                return object;
+            }
+            for (;;) {
+                this.space();
+                if (this.b[this.p] !== QUOTE)
+                    throw GIVE_UP;
+                const key = this.string();
+                if (key === '__proto__')
+                    throw GIVE_UP;
+                if (this.next() !== COLON)
+                    throw GIVE_UP;
+                this.p++;
+                object[key] = this.value(depth + 1);
+                if (this.endOfMember(CLOSE_BRACE))
+                    return object;
+            }
+        }
+        if (c === OPEN_BRACKET) {
+            this.p++;
+            const array = [];
+            if (this.next() === CLOSE_BRACKET) {
+                this.p++;
+                return array;
+            }
+            for (;;) {
+                array.push(this.value(depth + 1));
+                if (this.endOfMember(CLOSE_BRACKET))
+                    return array;
+            }
+        }
+        return this.literal();
+    }
+    /** Checks the value at the cursor and moves past it without building it. */
+    skip(depth) {
+        if (depth > MAX_SKIP_DEPTH)
+            throw GIVE_UP;
+        const c = this.next();
+        if (c === QUOTE) {
+            this.stringEnd();
+        }
+        else if (c === MINUS || (c !== undefined && c >= ZERO && c <= NINE)) {
+            this.numberEnd();
+        }
+        else if (c === OPEN_BRACE) {
+            this.p++;
+            if (this.next() === CLOSE_BRACE) {
+                this.p++;
+                return;
+            }
+            for (;;) {
+                this.space();
+                if (this.b[this.p] !== QUOTE)
+                    throw GIVE_UP;
+                this.stringEnd();
+                if (this.next() !== COLON)
+                    throw GIVE_UP;
+                this.p++;
+                this.skip(depth + 1);
+                if (this.endOfMember(CLOSE_BRACE))
+                    return;
+            }
+        }
+        else if (c === OPEN_BRACKET) {
+            this.p++;
+            if (this.next() === CLOSE_BRACKET) {
+                this.p++;
+                return;
+            }
+            for (;;) {
+                this.skip(depth + 1);
+                if (this.endOfMember(CLOSE_BRACKET))
+                    return;
+            }
+        }
+        else {
+            this.literal();
+        }
+    }
+    literal() {
+        if (this.word('true'))
+            return true;
+        if (this.word('false'))
+            return false;
+        if (this.word('null'))
+            return null;
+        // NaN, Infinity and anything else: the general parser's business.
+        throw GIVE_UP;
+    }
+    word(w) {
+        const b = this.b;
+        for (let k = 0; k < w.length; k++)
+            if (b[this.p + k] !== w.charCodeAt(k))
+                return false;
+        this.p += w.length;
+        return true;
+    }
+    /**
+     * Moves past a string (cursor on its opening quote) and returns whether it is plain printable
+     * ASCII without escapes. Raw control characters and bad escapes give up, as JSON.parse rejects them.
+     */
+    stringEnd() {
+        const b = this.b;
+        let p = this.p + 1;
+        let plain = true;
+        for (;;) {
+            const c = b[p];
+            if (c === QUOTE)
+                break;
+            if (c === undefined || c < 0x20)
+                throw GIVE_UP;
+            if (c === BACKSLASH) {
+                plain = false;
+                const e = b[p + 1];
+                if (e === 0x75) {
+                    for (let k = 2; k < 6; k++)
+                        if (!isHex(b[p + k]))
+                            throw GIVE_UP;
+                    p += 6;
+                    continue;
+                }
+                if (!(e === QUOTE || e === BACKSLASH || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74)) {
+                    throw GIVE_UP;
+                }
+                p += 2;
+                continue;
+            }
+            if (c > 0x7e)
+                plain = false;
+            p++;
+        }
+        this.p = p + 1;
+        return plain;
+    }
+    string() {
+        const start = this.p;
+        const plain = this.stringEnd();
+        const end = this.p;
+        if (!plain) {
+            // Escapes and UTF-8: decoded exactly as JSON.parse of the decoded text decodes them.
+            return JSON.parse(Buffer.from(this.b.buffer, this.b.byteOffset + start, end - start).toString('utf8'));
+        }
+        return this.plainString(start + 1, end - 1);
+    }
+    /** Bytes [start, end) as a string, reusing an equal earlier one (metric names repeat per entry). */
+    plainString(start, end) {
+        const b = this.b;
+        const length = end - start;
+        if (length === 0)
+            return '';
+        // A cheap fingerprint picks the one cached string that may be equal; equality is then checked.
+        const slot = (length * 31 + b[start] * 7 + b[end - 1] * 13 + b[start + (length >> 1)]) & (CACHE_SLOTS - 1);
+        const cached = this.cache[slot];
+        if (cached !== undefined && cached.length === length) {
+            let k = 0;
+            while (k < length && cached.charCodeAt(k) === b[start + k])
+                k++;
+            if (k === length)
+                return cached;
+        }
+        const made = Buffer.from(b.buffer, b.byteOffset + start, length).toString('latin1');
+        this.cache[slot] = made;
+        return made;
+    }
+    /** Moves past a JSON number, checking its grammar; returns [start, digits, fast value or NaN]. */
+    numberEnd() {
+        const b = this.b;
+        let p = this.p;
+        const negative = b[p] === MINUS;
+        if (negative)
+            p++;
+        let c = b[p];
+        let mantissa = 0;
+        let digits = 0;
+        if (c === ZERO) {
+            c = b[++p];
+            digits = 1;
+        }
+        else if (c !== undefined && c > ZERO && c <= NINE) {
+            while (c !== undefined && c >= ZERO && c <= NINE) {
+                mantissa = mantissa * 10 + (c - ZERO);
+                digits++;
+                c = b[++p];
+            }
+        }
+        else {
+            throw GIVE_UP;
+        }
+        let scale = 0;
+        if (c === DOT) {
+            c = b[++p];
+            if (!(c !== undefined && c >= ZERO && c <= NINE))
+                throw GIVE_UP;
+            while (c !== undefined && c >= ZERO && c <= NINE) {
+                mantissa = mantissa * 10 + (c - ZERO);
+                digits++;
+                scale++;
+                c = b[++p];
+            }
+        }
+        let exact = digits <= MAX_FAST_DIGITS;
+        if (c === 0x65 || c === 0x45) {
+            exact = false;
+            c = b[++p];
+            if (c === 0x2b || c === MINUS)
+                c = b[++p];
+            if (!(c !== undefined && c >= ZERO && c <= NINE))
+                throw GIVE_UP;
+            while (c !== undefined && c >= ZERO && c <= NINE)
+                c = b[++p];
+        }
+        this.p = p;
+        if (!exact)
+            return NaN;
+        // Both operands exact, so the one division is correctly rounded, as JSON.parse rounds.
+        const magnitude = scale === 0 ? mantissa : mantissa / POWERS_OF_TEN[scale];
+        return negative ? -magnitude : magnitude;
+    }
+    number() {
+        const start = this.p;
+        const fast = this.numberEnd();
+        if (!Number.isNaN(fast))
+            return fast;
+        return Number(Buffer.from(this.b.buffer, this.b.byteOffset + start, this.p - start).toString('latin1'));
+    }
+}
+const CACHE_SLOTS = 1024;
+function isHex(c) {
+    return c !== undefined && ((c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66));
+}
+
+/**
+ * per_instance_stats.json → values the gate can pair instance by instance.
+ *
+ * HELM quirks handled here (docs/helm.md "per_instance_stats.json"): several entries can share a key (one per
+ * metric class) and are merged; perturbed copies share `instance_id` with the clean instance;
+ * the split exists only inside each stat's name; rows are not sorted.
+ */
+const FILE_NAME$1 = 'per_instance_stats.json';
+/**
+ * Identity of a perturbation for pairing: name, seed, and computed_on when it is not the usual
+ * "perturbed". Never the whole object: fairness perturbations embed local file paths
+ * (`mapping_file_path`, `name_file_path`) that differ between machines.
+ */
+function perturbationKey(perturbation) {
+    if (!perturbation)
+        return null;
+    let key = perturbation.name;
+    if (perturbation.seed !== undefined && perturbation.seed !== null)
+        key += `#${perturbation.seed}`;
+    if (perturbation.computed_on !== undefined && perturbation.computed_on !== 'perturbed')
+        key += `@${perturbation.computed_on}`;
+    return key;
+}
+function seriesKey(metric, split, perturbation) {
+    return JSON.stringify([metric, split, perturbation]);
+}
+/** Key of a value inside a series (the perturbation is fixed by the series). */
+function instanceStatKey(instanceId, trainTrialIndex) {
+    return JSON.stringify([instanceId, trainTrialIndex]);
+}
+class EntryChecker extends ElementChecker {
+    index;
+    constructor(file, index) {
+        super(file);
+        this.index = index;
+    }
+    pathOf(field) {
+        return `[${this.index}]${field ? `.${field}` : ''}`;
+    }
+    optionalString(value, field) {
+        return value === undefined ? null : this.string(value, field);
+    }
+    /** Sums may be NaN or infinite (HELM before 0.2.4; bare tokens); the gate decides what to do. */
+    number(value, field) {
+        if (typeof value !== 'number')
+            this.fail(field, 'a number', value);
+        return value;
+    }
+    perturbation(value, field) {
+        if (value === undefined)
+            return null;
+        const object = this.object(value, field);
+        this.string(object.name, `${field}.name`);
+        if (object.seed !== undefined && object.seed !== null)
+            this.number(object.seed, `${field}.seed`);
+        if (object.computed_on !== undefined)
+            this.string(object.computed_on, `${field}.computed_on`);
+        return object;
+    }
+}
+function isPlainObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+function isNatural(value) {
+    return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+}
+/**
+ * The file's entries by the targeted scanner (instance-stats-scan.ts), or undefined when the
+ * general streaming parser must read it: too large to hold, unreadable (the streaming path
+ * reports that), or anything the scanner leaves to the general parser.
+ */
+async function scanFile(file) {
+    let bytes;
+    try {
+        const info = await stat(file);
+        if (!info.isFile() || info.size > NATIVE_PARSE_LIMIT)
+            return undefined;
+        bytes = await readFile(file);
+    }
+    catch {
+        return undefined;
+    }
+    const entries = scanPerInstanceStats(bytes);
+    return entries === undefined ? undefined : { bytes, entries };
+}
+/** Reads and merges per_instance_stats.json of a run directory (or a file path). */
+async function readPerInstanceStats(run, options = {}) {
+    let file;
+    let layout;
+    if (typeof run === 'string') {
+        file = run;
+        layout = '0.4+';
+    }
+    else {
+        file = join(run.path, FILE_NAME$1);
+        layout = run.layout ?? detectLayout(run.runSpec);
+        if (!run.files.perInstanceStats) {
+            throw new InputError('input.missing_file', `${run.path} has no ${FILE_NAME$1}`, { file });
+        }
+    }
+    const series = new Map();
+    const keys = new Set();
+    let entries = 0;
+    // Every entry lists the same stats in the same order, so the series of the stat at position s
+    // is almost always the one the previous entry's stat s went to: remembering it saves building
+    // and hashing a key per stat (measured by bench/compare.mjs).
+    const lastAt = [];
+    const add = (index, value) => {
+        entries++;
+        const check = new EntryChecker(file, index);
+        const entry = check.object(value, '');
+        const instanceId = check.string(entry.instance_id, 'instance_id');
+        const trainTrialIndex = check.natural(entry.train_trial_index, 'train_trial_index');
+        const entryPerturbation = check.perturbation(entry.perturbation, 'perturbation');
+        keys.add(JSON.stringify([instanceId, trainTrialIndex, perturbationKey(entryPerturbation)]));
+        const stats = entry.stats;
+        if (!Array.isArray(stats))
+            check.fail('stats', 'an array', stats);
+        const vKey = instanceStatKey(instanceId, trainTrialIndex);
+        for (let s = 0; s < stats.length; s++) {
+            // The usual case is checked inline; a field path is built only for an error (building eight
+            // per stat was a fifth of the reading time on a real-shaped file).
+            const rawStat = stats[s];
+            const at = (field) => `stats[${s}]${field}`;
+            const stat = isPlainObject(rawStat) ? rawStat : check.object(rawStat, at(''));
+            const name = isPlainObject(stat.name) ? stat.name : check.object(stat.name, at('.name'));
+            const metric = typeof name.name === 'string' ? name.name : check.string(name.name, at('.name.name'));
+            const split = typeof name.split === 'string' ? name.split : check.optionalString(name.split, at('.name.split'));
+            const subSplit = name.sub_split === undefined ? null : check.optionalString(name.sub_split, at('.name.sub_split'));
+            // The stat repeats the entry's perturbation in its name; take the stat's own when present.
+            const perturbation = name.perturbation === undefined
+                ? entryPerturbation
+                : (check.perturbation(name.perturbation, at('.name.perturbation')) ?? entryPerturbation);
+            const count = isNatural(stat.count) ? stat.count : check.natural(stat.count, at('.count'));
+            const sum = typeof stat.sum === 'number' ? stat.sum : check.number(stat.sum, at('.sum'));
+            const pKey = perturbationKey(perturbation);
+            const last = lastAt[s];
+            let target = last !== undefined && last.metric === metric && last.split === split && last.perturbation === pKey ? last.target : undefined;
+            if (!target) {
+                const sKey = seriesKey(metric, split, pKey);
+                target = series.get(sKey);
+                if (!target) {
+                    target = {
+                        metric,
+                        split,
+                        perturbation: pKey,
+                        perturbationName: perturbation?.name ?? null,
+                        computedOn: perturbation ? (perturbation.computed_on ?? 'perturbed') : null,
+                        values: new Map()
+                    };
+                    series.set(sKey, target);
+                }
+                lastAt[s] = { metric, split, perturbation: pKey, target };
+            }
+            const existing = target.values.get(vKey);
+            if (existing) {
+                existing.count += count;
+                existing.sum += sum;
+                existing.occurrences++;
+            }
+            else {
+                const value = { instanceId, trainTrialIndex, subSplit, count, sum, occurrences: 1 };
+                target.values.set(vKey, value);
+            }
+        }
+    };
+    const scanned = options.chunkSize === undefined ? await scanFile(file) : undefined;
+    if (scanned !== undefined) {
+        options.digest?.update(scanned.bytes);
+        scanned.entries.forEach((entry, index) => add(index, entry));
+    }
+    else {
+        for await (const { index, value } of streamJsonArray(file, { chunkSize: options.chunkSize, digest: options.digest }))
+            add(index, value);
+    }
+    return { file, layout, entries, instanceKeys: keys.size, series };
+}
+
+/**
  * HELM's 0/1 metrics (benchmark/metrics/basic_metrics.py and evaluate_reference_metrics.py),
  * with their `@k` variants: a value outside [0, 1] is a damaged file, not a score.
  */
@@ -11574,133 +11574,6 @@ function firstHuge(values) {
 }
 function describeValueKey(v) {
     return `instance ${v.instanceId}, trial ${v.trainTrialIndex}${v.perturbation ? `, perturbation ${v.perturbation}` : ''}`;
-}
-
-function clusterKey(instanceId, perturbation) {
-    return perturbation === null ? instanceId : `${instanceId}\u0000${perturbation}`;
-}
-function valueKey(v) {
-    return `${clusterKey(v.instanceId, v.perturbation)}\u0000${v.trainTrialIndex}`;
-}
-function index(values) {
-    const byKey = new Map();
-    for (const v of values)
-        byKey.set(valueKey(v), v);
-    return byKey;
-}
-function pairValues(baseline, candidate) {
-    const b = index(baseline);
-    const c = index(candidate);
-    let matched = 0;
-    let pairs = 0;
-    const dropped = { baseline: 0, candidate: 0 };
-    let oneSided = 0;
-    const byCluster = new Map();
-    for (const [key, bv] of b) {
-        const cv = c.get(key);
-        if (!cv)
-            continue;
-        matched++;
-        if (bv.value === null || cv.value === null) {
-            if (bv.value === null)
-                dropped.baseline++;
-            if (cv.value === null)
-                dropped.candidate++;
-            if ((bv.value === null) !== (cv.value === null))
-                oneSided++;
-            continue;
-        }
-        const ck = clusterKey(bv.instanceId, bv.perturbation);
-        let list = byCluster.get(ck);
-        if (!list)
-            byCluster.set(ck, (list = []));
-        list.push({ trial: bv.trainTrialIndex, b: bv.value, c: cv.value });
-        pairs++;
-    }
-    const clusterKeys = [...byCluster.keys()].sort();
-    const clusters = [];
-    const trials = [];
-    for (const key of clusterKeys) {
-        const list = byCluster.get(key).sort((x, y) => x.trial - y.trial);
-        clusters.push({ baseline: list.map(x => x.b), candidate: list.map(x => x.c) });
-        trials.push(list.map(x => x.trial));
-    }
-    const larger = Math.max(b.size, c.size);
-    return {
-        clusters,
-        clusterKeys,
-        trials,
-        pairs,
-        unmatched: { baseline: b.size - matched, candidate: c.size - matched },
-        dropped,
-        oneSided,
-        overlap: larger === 0 ? 0 : (matched - oneSided) / larger,
-        keys: { baseline: b.size, candidate: c.size }
-    };
-}
-/**
- * Per-instance worst case over the clean instance and its perturbed variants (docs/method.md
- * "Robustness"). Only variants present on both sides enter, so that a variant missing on one
- * side cannot make that side look better; missing variants are caught by the per-perturbation
- * overlap guard.
- */
-function worstCase(baseline, candidate, direction) {
-    const c = index(candidate);
-    const pick = direction === 'higher' ? Math.min : Math.max;
-    const worstB = new Map();
-    const worstC = new Map();
-    const fold = (into, v) => {
-        const key = `${v.instanceId}\u0000${v.trainTrialIndex}`;
-        const prev = into.get(key);
-        if (!prev) {
-            into.set(key, { ...v, perturbation: null });
-        }
-        else if (prev.value !== null) {
-            into.set(key, { ...prev, value: v.value === null ? null : pick(prev.value, v.value) });
-        }
-    };
-    for (const bv of baseline) {
-        const cv = c.get(valueKey(bv));
-        if (!cv)
-            continue;
-        fold(worstB, bv);
-        fold(worstC, cv);
-    }
-    return { baseline: [...worstB.values()], candidate: [...worstC.values()] };
-}
-/**
- * Both sides completed for the worst-case bound (docs/method.md "Missing data: the worst-case
- * bound"): a key measured on one side only gets `fill.candidate` (the metric's worst) where the
- * candidate lacks it and `fill.baseline` (its best) where the baseline lacks it. Keys measured on
- * neither side say nothing about either deployment and stay out.
- */
-function imputeMissing(baseline, candidate, fill) {
-    const b = index(baseline);
-    const c = index(candidate);
-    const out = { baseline: [], candidate: [], imputedKeys: { baseline: [], candidate: [] } };
-    const keys = new Set([...b.keys(), ...c.keys()]);
-    for (const key of keys) {
-        const bv = b.get(key);
-        const cv = c.get(key);
-        const measuredB = bv !== undefined && bv.value !== null;
-        const measuredC = cv !== undefined && cv.value !== null;
-        if (!measuredB && !measuredC)
-            continue;
-        const like = (measuredB ? bv : cv);
-        if (measuredB)
-            out.baseline.push(bv);
-        else {
-            out.baseline.push({ ...like, value: fill.baseline, occurrences: 1 });
-            out.imputedKeys.baseline.push(key);
-        }
-        if (measuredC)
-            out.candidate.push(cv);
-        else {
-            out.candidate.push({ ...like, value: fill.candidate, occurrences: 1 });
-            out.imputedKeys.candidate.push(key);
-        }
-    }
-    return out;
 }
 
 /**
@@ -12089,64 +11962,46 @@ async function loadExampleTexts(data, wanted) {
     return found;
 }
 
-function buildComparisons(run, gated, b, c, statistics, examples, log) {
-    const split = resolveSplit(run, gated, b, c, log);
-    if (split === undefined)
-        return [];
-    const valuesB = b.values(gated.metric, split);
-    const valuesC = c.values(gated.metric, split);
+/**
+ * Guards on a gated metric's values, before any comparison: each failure is an error naming the
+ * file, the metric and the first instance, never a verdict. The values must be measured, each
+ * once, each with the request state the cache and failure guards read (guards.ts), each from a
+ * request that produced an answer, within what the metric can take, and scored wherever the other
+ * side scored the same request.
+ */
+/** Returns false (with the error logged) when the metric's values must not be compared. */
+function checkMetricValues(run, metric, range, valuesB, valuesC, b, c, log) {
     for (const [side, values, data] of [
         ['baseline', valuesB, b],
         ['candidate', valuesC, c]
     ]) {
         if (values.length > 0 && values.every(v => v.value === null)) {
-            log.error('guard.metric_unmeasured', `run ${run}: ${gated.metric} was never measured on the ${side} side (every value has count 0 or is not finite)`, {
+            log.error('guard.metric_unmeasured', `run ${run}: ${metric} was never measured on the ${side} side (every value has count 0 or is not finite)`, {
                 file: data.perInstanceStatsFile,
-                field: gated.metric
+                field: metric
             });
-            return [];
+            return false;
         }
         // HELM only warns when two metrics emit the same stat name, and the reader merges the
         // copies into sum / count: an average of two possibly different scores is nobody's answer.
         const repeated = values.find(v => (v.occurrences ?? 1) > 1);
         if (repeated) {
             const count = values.filter(v => (v.occurrences ?? 1) > 1).length;
-            log.error('guard.duplicate_stat', `run ${run}: ${gated.metric} appears more than once for ${count} ${side} instance${count === 1 ? '' : 's'}, so their value is ambiguous`, {
+            log.error('guard.duplicate_stat', `run ${run}: ${metric} appears more than once for ${count} ${side} instance${count === 1 ? '' : 's'}, so their value is ambiguous`, {
                 file: data.perInstanceStatsFile,
-                field: gated.metric,
+                field: metric,
                 value: `instance ${repeated.instanceId}, trial ${repeated.trainTrialIndex}${repeated.perturbation ? `, perturbation ${repeated.perturbation}` : ''}: ${repeated.occurrences} copies`
             });
-            return [];
+            return false;
         }
         if (!requestStatesCover(run, side, values, data, log))
-            return [];
+            return false;
     }
-    const range = metricRange(gated.metric, valuesB, valuesC);
-    if (!valuesInRange(run, gated.metric, range, valuesB, valuesC, b, c, log))
-        return [];
-    if (!scoresCoverRequests(run, gated.metric, valuesB, valuesC, b, c, log))
-        return [];
-    const out = [];
-    const isClean = (v) => v.perturbation === null;
-    const ctx = { run, gated, split, range, b, c, statistics, examples, log };
-    const clean = compareOne(ctx, null, true, valuesB.filter(isClean), valuesC.filter(isClean));
-    if (clean)
-        out.push(clean);
-    const perturbations = [...new Set([...valuesB, ...valuesC].map(v => v.perturbation).filter((p) => p !== null))].sort();
-    const gatePerturbed = gated.perturbations === 'gate';
-    for (const p of perturbations) {
-        const only = (v) => v.perturbation === p;
-        const cmp = compareOne(ctx, p, gatePerturbed, valuesB.filter(only), valuesC.filter(only));
-        if (cmp)
-            out.push(cmp);
-    }
-    if (perturbations.length > 0) {
-        const worst = worstCase(valuesB, valuesC, gated.direction);
-        const cmp = compareOne(ctx, 'worst', gatePerturbed, worst.baseline, worst.candidate, { baseline: valuesB, candidate: valuesC });
-        if (cmp)
-            out.push(cmp);
-    }
-    return out;
+    return valuesInRange(run, metric, range, valuesB, valuesC, b, c, log) && scoresCoverRequests(run, metric, valuesB, valuesC, b, c, log);
+}
+/** A request state's key in the values' terms (instance, trial, perturbation). */
+function stateKey(s) {
+    return exampleKey({ instanceId: s.instanceId, trainTrialIndex: s.trainTrialIndex, perturbation: perturbationKey(s.perturbation) });
 }
 /**
  * Every measured value must come with its request state: the cache and failure guards read
@@ -12157,7 +12012,7 @@ function buildComparisons(run, gated, b, c, statistics, examples, log) {
 function requestStatesCover(run, side, values, data, log) {
     if (data.requestStates === null)
         return true; // already an error (guard.no_scenario_state)
-    const present = new Set(data.requestStates.map(s => exampleKey({ instanceId: s.instanceId, trainTrialIndex: s.trainTrialIndex, perturbation: perturbationKey(s.perturbation) })));
+    const present = new Set(data.requestStates.map(s => stateKey(s)));
     const missing = values.filter(v => v.value !== null && !present.has(exampleKey(v)));
     if (missing.length === 0)
         return requestsRan(run, side, values, data, log);
@@ -12178,8 +12033,7 @@ function requestsRan(run, side, values, data, log) {
     if (data.requestStates === null)
         return true;
     const scored = new Set(values.filter(v => v.value !== null).map(v => exampleKey(v)));
-    const silent = data.requestStates.filter(s => !s.answered &&
-        scored.has(exampleKey({ instanceId: s.instanceId, trainTrialIndex: s.trainTrialIndex, perturbation: perturbationKey(s.perturbation) })));
+    const silent = data.requestStates.filter(s => !s.answered && scored.has(stateKey(s)));
     if (silent.length === 0)
         return true;
     const first = silent[0];
@@ -12228,7 +12082,7 @@ function scoresCoverRequests(run, metric, valuesB, valuesC, b, c, log) {
     ]) {
         if (data.requestStates === null)
             continue;
-        const requested = new Set(data.requestStates.map(s => exampleKey({ instanceId: s.instanceId, trainTrialIndex: s.trainTrialIndex, perturbation: perturbationKey(s.perturbation) })));
+        const requested = new Set(data.requestStates.map(s => stateKey(s)));
         const failures = [...other].filter(key => !own.has(key) && requested.has(key));
         if (failures.length === 0)
             continue;
@@ -12241,6 +12095,165 @@ function scoresCoverRequests(run, metric, valuesB, valuesC, b, c, log) {
         return false;
     }
     return true;
+}
+
+function clusterKey(instanceId, perturbation) {
+    return perturbation === null ? instanceId : `${instanceId}\u0000${perturbation}`;
+}
+function valueKey(v) {
+    return `${clusterKey(v.instanceId, v.perturbation)}\u0000${v.trainTrialIndex}`;
+}
+function index(values) {
+    const byKey = new Map();
+    for (const v of values)
+        byKey.set(valueKey(v), v);
+    return byKey;
+}
+function pairValues(baseline, candidate) {
+    const b = index(baseline);
+    const c = index(candidate);
+    let matched = 0;
+    let pairs = 0;
+    const dropped = { baseline: 0, candidate: 0 };
+    let oneSided = 0;
+    const byCluster = new Map();
+    for (const [key, bv] of b) {
+        const cv = c.get(key);
+        if (!cv)
+            continue;
+        matched++;
+        if (bv.value === null || cv.value === null) {
+            if (bv.value === null)
+                dropped.baseline++;
+            if (cv.value === null)
+                dropped.candidate++;
+            if ((bv.value === null) !== (cv.value === null))
+                oneSided++;
+            continue;
+        }
+        const ck = clusterKey(bv.instanceId, bv.perturbation);
+        let list = byCluster.get(ck);
+        if (!list)
+            byCluster.set(ck, (list = []));
+        list.push({ trial: bv.trainTrialIndex, b: bv.value, c: cv.value });
+        pairs++;
+    }
+    const clusterKeys = [...byCluster.keys()].sort();
+    const clusters = [];
+    const trials = [];
+    for (const key of clusterKeys) {
+        const list = byCluster.get(key).sort((x, y) => x.trial - y.trial);
+        clusters.push({ baseline: list.map(x => x.b), candidate: list.map(x => x.c) });
+        trials.push(list.map(x => x.trial));
+    }
+    const larger = Math.max(b.size, c.size);
+    return {
+        clusters,
+        clusterKeys,
+        trials,
+        pairs,
+        unmatched: { baseline: b.size - matched, candidate: c.size - matched },
+        dropped,
+        oneSided,
+        overlap: larger === 0 ? 0 : (matched - oneSided) / larger,
+        keys: { baseline: b.size, candidate: c.size }
+    };
+}
+/**
+ * Per-instance worst case over the clean instance and its perturbed variants (docs/method.md
+ * "Robustness"). Only variants present on both sides enter, so that a variant missing on one
+ * side cannot make that side look better; missing variants are caught by the per-perturbation
+ * overlap guard.
+ */
+function worstCase(baseline, candidate, direction) {
+    const c = index(candidate);
+    const pick = direction === 'higher' ? Math.min : Math.max;
+    const worstB = new Map();
+    const worstC = new Map();
+    const fold = (into, v) => {
+        const key = `${v.instanceId}\u0000${v.trainTrialIndex}`;
+        const prev = into.get(key);
+        if (!prev) {
+            into.set(key, { ...v, perturbation: null });
+        }
+        else if (prev.value !== null) {
+            into.set(key, { ...prev, value: v.value === null ? null : pick(prev.value, v.value) });
+        }
+    };
+    for (const bv of baseline) {
+        const cv = c.get(valueKey(bv));
+        if (!cv)
+            continue;
+        fold(worstB, bv);
+        fold(worstC, cv);
+    }
+    return { baseline: [...worstB.values()], candidate: [...worstC.values()] };
+}
+/**
+ * Both sides completed for the worst-case bound (docs/method.md "Missing data: the worst-case
+ * bound"): a key measured on one side only gets `fill.candidate` (the metric's worst) where the
+ * candidate lacks it and `fill.baseline` (its best) where the baseline lacks it. Keys measured on
+ * neither side say nothing about either deployment and stay out.
+ */
+function imputeMissing(baseline, candidate, fill) {
+    const b = index(baseline);
+    const c = index(candidate);
+    const out = { baseline: [], candidate: [], imputedKeys: { baseline: [], candidate: [] } };
+    const keys = new Set([...b.keys(), ...c.keys()]);
+    for (const key of keys) {
+        const bv = b.get(key);
+        const cv = c.get(key);
+        const measuredB = bv !== undefined && bv.value !== null;
+        const measuredC = cv !== undefined && cv.value !== null;
+        if (!measuredB && !measuredC)
+            continue;
+        const like = (measuredB ? bv : cv);
+        if (measuredB)
+            out.baseline.push(bv);
+        else {
+            out.baseline.push({ ...like, value: fill.baseline, occurrences: 1 });
+            out.imputedKeys.baseline.push(key);
+        }
+        if (measuredC)
+            out.candidate.push(cv);
+        else {
+            out.candidate.push({ ...like, value: fill.candidate, occurrences: 1 });
+            out.imputedKeys.candidate.push(key);
+        }
+    }
+    return out;
+}
+
+function buildComparisons(run, gated, b, c, statistics, examples, log) {
+    const split = resolveSplit(run, gated, b, c, log);
+    if (split === undefined)
+        return [];
+    const valuesB = b.values(gated.metric, split);
+    const valuesC = c.values(gated.metric, split);
+    const range = metricRange(gated.metric, valuesB, valuesC);
+    if (!checkMetricValues(run, gated.metric, range, valuesB, valuesC, b, c, log))
+        return [];
+    const out = [];
+    const isClean = (v) => v.perturbation === null;
+    const ctx = { run, gated, split, range, b, c, statistics, examples, log };
+    const clean = compareOne(ctx, null, true, valuesB.filter(isClean), valuesC.filter(isClean));
+    if (clean)
+        out.push(clean);
+    const perturbations = [...new Set([...valuesB, ...valuesC].map(v => v.perturbation).filter((p) => p !== null))].sort();
+    const gatePerturbed = gated.perturbations === 'gate';
+    for (const p of perturbations) {
+        const only = (v) => v.perturbation === p;
+        const cmp = compareOne(ctx, p, gatePerturbed, valuesB.filter(only), valuesC.filter(only));
+        if (cmp)
+            out.push(cmp);
+    }
+    if (perturbations.length > 0) {
+        const worst = worstCase(valuesB, valuesC, gated.direction);
+        const cmp = compareOne(ctx, 'worst', gatePerturbed, worst.baseline, worst.candidate, { baseline: valuesB, candidate: valuesC });
+        if (cmp)
+            out.push(cmp);
+    }
+    return out;
 }
 /**
  * A percentile bootstrap on a handful of instances under-covers badly (with one instance it has
