@@ -27,51 +27,6 @@ import { tmpdir, constants as constants$6 } from 'node:os';
 import { createInterface } from 'node:readline';
 
 /**
- * The fingerprint of everything that determines the baseline's answers: run entries, HELM
- * version, instance budget, trials and the baseline deployment's identity. Thresholds and
- * statistics settings are left out on purpose: tightening a margin must not invalidate an
- * archived baseline, while changing what was asked or whom it was asked must.
- */
-function fingerprint(config, extras = {}) {
-    const identity = {
-        helm: config.helm
-            ? {
-                version: config.helm.version,
-                max_eval_instances: config.helm.maxEvalInstances,
-                num_train_trials: config.helm.numTrainTrials
-            }
-            : null,
-        entries: [...new Set(config.runs.map(run => run.entry))].sort(),
-        baseline: config.deployments ? deploymentIdentity(config.deployments.baseline) : null
-    };
-    // Added only when used, so gate files without launch keep their fingerprints (and archives).
-    const launch = config.launch?.sides.baseline;
-    if (launch) {
-        // The command as written: `${VAR}` values are not part of it (pin versions in the gate file
-        // or in a fingerprinted file; docs/launch.md).
-        identity.baseline_launch = { command: launch.command, checkout: launch.checkout, env: launch.env };
-    }
-    if (config.launch?.fingerprintPaths.length) {
-        identity.fingerprint_paths = config.launch.fingerprintPaths;
-        identity.baseline_files = Object.fromEntries(Object.entries(extras.pathDigests ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    }
-    return createHash('sha256').update(JSON.stringify(identity)).digest('hex');
-}
-function deploymentIdentity(deployment) {
-    if (deployment.kind === 'prod_env') {
-        return { kind: 'prod_env', deployment: deployment.deployment };
-    }
-    return {
-        kind: 'server',
-        api: deployment.api,
-        base_url: deployment.baseUrl,
-        model: deployment.model,
-        tokenizer: deployment.tokenizer,
-        max_sequence_length: deployment.maxSequenceLength
-    };
-}
-
-/**
  * manifest.json: the one record of how the run directories next to it were made, written by
  * runGate at the root of every output folder (the CLI's `--out`, the action's evidence artifact,
  * an archived baseline, a shard). A result can be traced from it to the exact HELM version,
@@ -2717,6 +2672,51 @@ function requirePicomatch () {
 
 var picomatchExports = /*@__PURE__*/ requirePicomatch();
 var picomatch = /*@__PURE__*/getDefaultExportFromCjs(picomatchExports);
+
+/**
+ * The fingerprint of everything that determines the baseline's answers: run entries, HELM
+ * version, instance budget, trials and the baseline deployment's identity. Thresholds and
+ * statistics settings are left out on purpose: tightening a margin must not invalidate an
+ * archived baseline, while changing what was asked or whom it was asked must.
+ */
+function fingerprint(config, extras = {}) {
+    const identity = {
+        helm: config.helm
+            ? {
+                version: config.helm.version,
+                max_eval_instances: config.helm.maxEvalInstances,
+                num_train_trials: config.helm.numTrainTrials
+            }
+            : null,
+        entries: [...new Set(config.runs.map(run => run.entry))].sort(),
+        baseline: config.deployments ? deploymentIdentity(config.deployments.baseline) : null
+    };
+    // Added only when used, so gate files without launch keep their fingerprints (and archives).
+    const launch = config.launch?.sides.baseline;
+    if (launch) {
+        // The command as written: `${VAR}` values are not part of it (pin versions in the gate file
+        // or in a fingerprinted file; docs/launch.md).
+        identity.baseline_launch = { command: launch.command, checkout: launch.checkout, env: launch.env };
+    }
+    if (config.launch?.fingerprintPaths.length) {
+        identity.fingerprint_paths = config.launch.fingerprintPaths;
+        identity.baseline_files = Object.fromEntries(Object.entries(extras.pathDigests ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    }
+    return createHash('sha256').update(JSON.stringify(identity)).digest('hex');
+}
+function deploymentIdentity(deployment) {
+    if (deployment.kind === 'prod_env') {
+        return { kind: 'prod_env', deployment: deployment.deployment };
+    }
+    return {
+        kind: 'server',
+        api: deployment.api,
+        base_url: deployment.baseUrl,
+        model: deployment.model,
+        tokenizer: deployment.tokenizer,
+        max_sequence_length: deployment.maxSequenceLength
+    };
+}
 
 /** Starting, readying or stopping a launched deployment failed (src/launch). */
 class LaunchError extends GateError {
@@ -45979,4 +45979,4 @@ function collectOutcome(prepared, outcomes, run) {
     };
 }
 
-export { DEFAULT_READINESS_TIMEOUT_MS as D, LoadWhileUp as L, PROD_ENV_FILES as P, VERDICT_RANK as V, apiKeyNames as a, apiKeyValues as b, Launcher as c, childProcessEnv as d, withLaunchedSides as e, runSides as f, fingerprint as g, writeManifest as h, imageOf as i, guardOnCancel as j, runHelmProcess as k, launchesAny as l, manifestPath as m, decisiveLine as n, readLogTail as o, expandLaunch as p, routeUrl as q, runLoad as r, prepareRun as s, trackedTempDir as t, pluginPythonPath as u, redactedFiles as v, worstVerdict as w, displayCommand as x, gateFingerprint as y, resolveHelmRun as z };
+export { DEFAULT_READINESS_TIMEOUT_MS as D, LoadWhileUp as L, PROD_ENV_FILES as P, VERDICT_RANK as V, apiKeyNames as a, apiKeyValues as b, Launcher as c, childProcessEnv as d, withLaunchedSides as e, runSides as f, gateFingerprint as g, writeManifest as h, imageOf as i, guardOnCancel as j, runHelmProcess as k, launchesAny as l, manifestPath as m, decisiveLine as n, readLogTail as o, expandLaunch as p, routeUrl as q, runLoad as r, prepareRun as s, trackedTempDir as t, pluginPythonPath as u, redactedFiles as v, worstVerdict as w, displayCommand as x, resolveHelmRun as y };
