@@ -42331,6 +42331,11 @@ function streamRequest(conn, body, timeoutMs) {
     });
 }
 
+/**
+ * A server deployment's API key is never in the gate file: `api_key_env` names the environment
+ * variable that holds it. The one place that reads it (the runner, the launcher, the load half,
+ * `plan` and the action's masking all ask here).
+ */
 /** The variable names the deployments give as API keys. */
 function apiKeyNames(deployments) {
     return [...deployments].flatMap(d => (d?.kind === 'server' && d.apiKeyEnv ? [d.apiKeyEnv] : []));
