@@ -43656,7 +43656,7 @@ async function runOnSchedule(items, schedule, steps) {
 /**
  * The one start/stop sequence of launched deployments, for the quality half (runSides: helm-run
  * per side) and the load half alone (runLaunchedLoad: no helm-run): on the schedule
- * (schedule.ts), each launched side is started and waited for, measured, held while the load half
+ * (side-schedule.ts), each launched side is started and waited for, measured, held while the load half
  * runs (with every side up at that moment), and stopped on every path. A side that is not
  * launched is a server that is always up: nothing to start or stop.
  */
@@ -44564,7 +44564,7 @@ async function addBaseWorktree(root, ref, env, log, parent = tmpdir()) {
  * tree or a worktree of the base commit), and the records that go into manifest.json.
  * `up` starts a side's server and waits until it serves the model; `down` stops it; `close`
  * stops whatever is still up and removes the worktree. The runner calls them on a schedule
- * (schedule.ts) and `close` in a finally, so nothing outlives the run.
+ * (side-schedule.ts) and `close` in a finally, so nothing outlives the run.
  */
 class Launcher {
     options;

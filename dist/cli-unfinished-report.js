@@ -411,7 +411,7 @@ async function runGate(settings) {
 }
 /**
  * The performance half alone (`helm-gate load`, `run --only load`): launched servers are started,
- * load-tested while up and stopped (src/launch/load-only.ts); servers that are always up are
+ * load-tested while up and stopped (src/launch/launched-load.ts); servers that are always up are
  * load-tested as they are. The report says the quality half did not run.
  */
 async function runLoadOnlyGate(config, options) {

@@ -3,7 +3,7 @@
  * tree or a worktree of the base commit), and the records that go into manifest.json.
  * `up` starts a side's server and waits until it serves the model; `down` stops it; `close`
  * stops whatever is still up and removes the worktree. The runner calls them on a schedule
- * (schedule.ts) and `close` in a finally, so nothing outlives the run.
+ * (side-schedule.ts) and `close` in a finally, so nothing outlives the run.
  */
 import { realpath } from 'node:fs/promises'
 import { relative, resolve } from 'node:path'
@@ -13,7 +13,7 @@ import { ConfigError, GateError } from '../errors.js'
 import type { ProbeResult } from '../server/readiness.js'
 import { dockerIdentity } from './docker.js'
 import { weightsIdentity } from './weights.js'
-import { LaunchError } from './errors.js'
+import { LaunchError } from './launch-error.js'
 import { expandLaunch } from './expand.js'
 import { repositoryRoot } from './git.js'
 import { addressAnswers, waitUntilReady } from './ready.js'

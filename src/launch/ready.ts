@@ -8,7 +8,7 @@
 import { request } from 'undici'
 import { routeUrl } from '../server/endpoint.js'
 import { probeOnce, type ProbeResult } from '../server/readiness.js'
-import { LaunchError } from './errors.js'
+import { LaunchError } from './launch-error.js'
 import type { ServerProcess } from './server-process.js'
 
 export interface ReadySettings {

@@ -22,7 +22,7 @@ import { compareOutputs } from '../gate/compare.js'
 import { manifestPath, writeManifest, type BaselineOrigin, type Manifest, type SideRecord } from '../model/manifest.js'
 import { SIDES, type ChangedExample, type Report, type Side } from '../model/report.js'
 import { sidesFailedReport } from '../runner/failed-report.js'
-import { attachIdentity } from '../runner/identity.js'
+import { attachIdentity } from '../runner/engine-identity.js'
 import { gateFingerprint } from '../launch/gate-fingerprint.js'
 import { runSides, type RunOutcome } from '../runner/run-sides.js'
 import { HELM_GATE_VERSION } from '../version.js'
@@ -31,7 +31,7 @@ import { attachLoad, loadOnlyReport } from '../load/combine.js'
 import { runLoadHalf } from '../load/run-half.js'
 import type { LoadOutcome } from '../load/run-load.js'
 import { launchesAny, LoadWhileUp } from '../launch/load-while-up.js'
-import { launchedLoadFor, runLaunchedLoad, type LaunchedLoadOptions } from '../launch/load-only.js'
+import { launchedLoadFor, runLaunchedLoad, type LaunchedLoadOptions } from '../launch/launched-load.js'
 
 export interface GivenSide {
   /** The side's HELM output directory (a suite or output path). */
@@ -216,7 +216,7 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
 
 /**
  * The performance half alone (`helm-gate load`, `run --only load`): launched servers are started,
- * load-tested while up and stopped (src/launch/load-only.ts); servers that are always up are
+ * load-tested while up and stopped (src/launch/launched-load.ts); servers that are always up are
  * load-tested as they are. The report says the quality half did not run.
  */
 export async function runLoadOnlyGate(config: GateConfig, options: LaunchedLoadOptions): Promise<Report> {
