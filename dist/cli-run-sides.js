@@ -44678,16 +44678,7 @@ class Launcher {
             });
             entry.record.pid = entry.server.pid;
             entry.record.started_at = entry.server.startedAt.toISOString();
-            const result = await waitUntilReady(entry.server, {
-                side: key,
-                baseUrl: entry.deployment.baseUrl,
-                model: entry.deployment.model,
-                apiKey: apiKeyOf(entry.deployment, this.options.env),
-                timeoutMs: entry.spec.readyTimeoutSeconds * 1000,
-                detachedAllowed: entry.stopCommand !== null,
-                logName,
-                log: progress
-            });
+            const result = await waitUntilReady(entry.server, { ...this.readySettings(entry, key), log: progress });
             const readyAt = new Date();
             entry.record.ready_at = readyAt.toISOString();
             entry.record.ready_ms = readyAt.getTime() - entry.server.startedAt.getTime();
@@ -44739,7 +44730,11 @@ class Launcher {
     }
     async ready(entry, key) {
         // The second user of a shared server (self-check): it is up already; ask it again.
-        return waitUntilReady(entry.server, {
+        return waitUntilReady(entry.server, this.readySettings(entry, key));
+    }
+    /** What waiting for a side's server needs, for the first start and for the second user alike. */
+    readySettings(entry, key) {
+        return {
             side: key,
             baseUrl: entry.deployment.baseUrl,
             model: entry.deployment.model,
@@ -44747,7 +44742,7 @@ class Launcher {
             timeoutMs: entry.spec.readyTimeoutSeconds * 1000,
             detachedAllowed: entry.stopCommand !== null,
             logName: entry.record.log_file
-        });
+        };
     }
     keyOf(side) {
         return this.options.selfCheck ? 'baseline' : side;

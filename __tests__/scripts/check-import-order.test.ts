@@ -4,26 +4,13 @@
  * shows the same order.
  */
 import { describe, expect, it } from '@jest/globals'
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { REPO_ROOT } from '../../test-support/fake-openai/harness.js'
 import { run } from '../support/spawn.js'
+import { inTempTree } from '../support/temp-tree.js'
 
 const SCRIPT = join(REPO_ROOT, 'scripts', 'check-import-order.mjs')
-
-async function inTree<T>(files: Record<string, string>, use: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(join(tmpdir(), 'helm-gate-order-'))
-  try {
-    for (const [path, text] of Object.entries(files)) {
-      await mkdir(join(dir, path, '..'), { recursive: true })
-      await writeFile(join(dir, path), text)
-    }
-    return await use(dir)
-  } finally {
-    await rm(dir, { recursive: true, force: true })
-  }
-}
 
 describe('check-import-order', () => {
   it('passes on src/', async () => {
@@ -33,7 +20,7 @@ describe('check-import-order', () => {
   })
 
   it('fails on an upward import, type-only too, naming both files and both folders', async () => {
-    const result = await inTree(
+    const result = await inTempTree(
       {
         'model/record.ts': "import type { Launcher } from '../launch/launcher.js'\nexport interface R { l: Launcher }\n",
         'launch/launcher.ts': "import { errorOf } from '../errors.js'\nexport class Launcher {}\nexport const e = errorOf\n",
@@ -49,7 +36,7 @@ describe('check-import-order', () => {
   })
 
   it('fails on a folder that has no place in the order', async () => {
-    const result = await inTree(
+    const result = await inTempTree(
       { 'newthing/a.ts': "import { b } from '../config/b.js'\nexport const a = b\n", 'config/b.ts': 'export const b = 1\n' },
       dir => run(process.execPath, [SCRIPT, dir], { cwd: dir })
     )

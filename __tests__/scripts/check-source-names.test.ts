@@ -3,25 +3,15 @@
  * declarations share a name across src/, except a folder's own types.ts and the commands.
  */
 import { describe, expect, it } from '@jest/globals'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { REPO_ROOT } from '../../test-support/fake-openai/harness.js'
 import { run } from '../support/spawn.js'
+import { inTempTree } from '../support/temp-tree.js'
 
 const SCRIPT = join(REPO_ROOT, 'scripts', 'check-source-names.mjs')
 
-async function check(files: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-  const dir = await mkdtemp(join(tmpdir(), 'helm-gate-names-'))
-  try {
-    for (const [path, text] of Object.entries(files)) {
-      await mkdir(join(dir, path, '..'), { recursive: true })
-      await writeFile(join(dir, path), text)
-    }
-    return await run(process.execPath, [SCRIPT, dir], { cwd: dir })
-  } finally {
-    await rm(dir, { recursive: true, force: true })
-  }
+function check(files: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  return inTempTree(files, dir => run(process.execPath, [SCRIPT, dir], { cwd: dir }))
 }
 
 describe('check-source-names', () => {

@@ -7,10 +7,18 @@
  */
 import { perturbationKey } from '../helm/read/instance-stats.js'
 import type { RequestStateSummary } from '../helm/types.js'
+import type { Side } from '../model/verdict.js'
 import type { IssueLog } from './issues.js'
 import { describeValueKey, firstHuge, firstOutOfRange, MAX_MAGNITUDE, type MetricRange } from './metric-range.js'
 import type { MetricValue } from './pairing.js'
 import { exampleKey, type RunData } from './run-data.js'
+
+/** One side's values of the metric and the run they come from. */
+interface SideValues {
+  side: Side
+  values: MetricValue[]
+  data: RunData
+}
 
 /** Returns false (with the error logged) when the metric's values must not be compared. */
 export function checkMetricValues(
@@ -23,40 +31,48 @@ export function checkMetricValues(
   c: RunData,
   log: IssueLog
 ): boolean {
-  for (const [side, values, data] of [
-    ['baseline', valuesB, b],
-    ['candidate', valuesC, c]
-  ] as const) {
-    if (values.length > 0 && values.every(v => v.value === null)) {
-      log.error(
-        'guard.metric_unmeasured',
-        `run ${run}: ${metric} was never measured on the ${side} side (every value has count 0 or is not finite)`,
-        {
-          file: data.perInstanceStatsFile,
-          field: metric
-        }
-      )
-      return false
-    }
-    // HELM only warns when two metrics emit the same stat name, and the reader merges the
-    // copies into sum / count: an average of two possibly different scores is nobody's answer.
-    const repeated = values.find(v => (v.occurrences ?? 1) > 1)
-    if (repeated) {
-      const count = values.filter(v => (v.occurrences ?? 1) > 1).length
-      log.error(
-        'guard.duplicate_stat',
-        `run ${run}: ${metric} appears more than once for ${count} ${side} instance${count === 1 ? '' : 's'}, so their value is ambiguous`,
-        {
-          file: data.perInstanceStatsFile,
-          field: metric,
-          value: `instance ${repeated.instanceId}, trial ${repeated.trainTrialIndex}${repeated.perturbation ? `, perturbation ${repeated.perturbation}` : ''}: ${repeated.occurrences} copies`
-        }
-      )
-      return false
-    }
-    if (!requestStatesCover(run, side, values, data, log)) return false
+  const sides: SideValues[] = [
+    { side: 'baseline', values: valuesB, data: b },
+    { side: 'candidate', values: valuesC, data: c }
+  ]
+  // In this order, each side in turn, stopping at the first failure: one cause, one error.
+  return (
+    sides.every(s => measuredOnce(run, metric, s, log) && requestStatesCover(run, s.side, s.values, s.data, log)) &&
+    sides.every(s => valuesInRange(run, metric, range, s, log)) &&
+    scoresCoverRequests(run, metric, sides, log)
+  )
+}
+
+/** Measured at all, and each value once. */
+function measuredOnce(run: string, metric: string, { side, values, data }: SideValues, log: IssueLog): boolean {
+  if (values.length > 0 && values.every(v => v.value === null)) {
+    log.error(
+      'guard.metric_unmeasured',
+      `run ${run}: ${metric} was never measured on the ${side} side (every value has count 0 or is not finite)`,
+      {
+        file: data.perInstanceStatsFile,
+        field: metric
+      }
+    )
+    return false
   }
-  return valuesInRange(run, metric, range, valuesB, valuesC, b, c, log) && scoresCoverRequests(run, metric, valuesB, valuesC, b, c, log)
+  // HELM only warns when two metrics emit the same stat name, and the reader merges the
+  // copies into sum / count: an average of two possibly different scores is nobody's answer.
+  const repeated = values.find(v => (v.occurrences ?? 1) > 1)
+  if (repeated) {
+    const count = values.filter(v => (v.occurrences ?? 1) > 1).length
+    log.error(
+      'guard.duplicate_stat',
+      `run ${run}: ${metric} appears more than once for ${count} ${side} instance${count === 1 ? '' : 's'}, so their value is ambiguous`,
+      {
+        file: data.perInstanceStatsFile,
+        field: metric,
+        value: `instance ${repeated.instanceId}, trial ${repeated.trainTrialIndex}${repeated.perturbation ? `, perturbation ${repeated.perturbation}` : ''}: ${repeated.occurrences} copies`
+      }
+    )
+    return false
+  }
+  return true
 }
 
 /** A request state's key in the values' terms (instance, trial, perturbation). */
@@ -116,38 +132,24 @@ function requestsRan(run: string, side: string, values: MetricValue[], data: Run
  * averaged as a continuous score, and a value of 1e308 overflows every sum into an infinite
  * interval. Either is an error naming the instance and the value, never a verdict.
  */
-function valuesInRange(
-  run: string,
-  metric: string,
-  range: MetricRange | null,
-  valuesB: MetricValue[],
-  valuesC: MetricValue[],
-  b: RunData,
-  c: RunData,
-  log: IssueLog
-): boolean {
-  for (const [side, values, data] of [
-    ['baseline', valuesB, b],
-    ['candidate', valuesC, c]
-  ] as const) {
-    const bad = range ? firstOutOfRange(values, range) : null
-    if (bad && range) {
-      log.error(
-        'guard.out_of_range',
-        `run ${run}: ${metric} must lie in [${range.low}, ${range.high}] (${range.because}), but the ${side} side has ${String(bad.raw ?? bad.value)} for ${describeValueKey(bad)}`,
-        { file: data.perInstanceStatsFile, field: metric, value: `${describeValueKey(bad)}: ${String(bad.raw ?? bad.value)}` }
-      )
-      return false
-    }
-    const huge = firstHuge(values)
-    if (huge) {
-      log.error(
-        'guard.huge_value',
-        `run ${run}: ${metric} on the ${side} side is ${String(huge.value)} for ${describeValueKey(huge)}; values beyond ${MAX_MAGNITUDE} cannot be averaged safely and are not HELM scores`,
-        { file: data.perInstanceStatsFile, field: metric, value: `${describeValueKey(huge)}: ${String(huge.value)}` }
-      )
-      return false
-    }
+function valuesInRange(run: string, metric: string, range: MetricRange | null, { side, values, data }: SideValues, log: IssueLog): boolean {
+  const bad = range ? firstOutOfRange(values, range) : null
+  if (bad && range) {
+    log.error(
+      'guard.out_of_range',
+      `run ${run}: ${metric} must lie in [${range.low}, ${range.high}] (${range.because}), but the ${side} side has ${String(bad.raw ?? bad.value)} for ${describeValueKey(bad)}`,
+      { file: data.perInstanceStatsFile, field: metric, value: `${describeValueKey(bad)}: ${String(bad.raw ?? bad.value)}` }
+    )
+    return false
+  }
+  const huge = firstHuge(values)
+  if (huge) {
+    log.error(
+      'guard.huge_value',
+      `run ${run}: ${metric} on the ${side} side is ${String(huge.value)} for ${describeValueKey(huge)}; values beyond ${MAX_MAGNITUDE} cannot be averaged safely and are not HELM scores`,
+      { file: data.perInstanceStatsFile, field: metric, value: `${describeValueKey(huge)}: ${String(huge.value)}` }
+    )
+    return false
   }
   return true
 }
@@ -157,22 +159,11 @@ function valuesInRange(
  * scoring failure: the request ran and the metric failed (or its row was removed). Such
  * instances are rarely missing at random, so this is an error whatever min_overlap says.
  */
-function scoresCoverRequests(
-  run: string,
-  metric: string,
-  valuesB: MetricValue[],
-  valuesC: MetricValue[],
-  b: RunData,
-  c: RunData,
-  log: IssueLog
-): boolean {
-  const measured = (values: MetricValue[]): Set<string> => new Set(values.filter(v => v.value !== null).map(v => exampleKey(v)))
-  const measuredB = measured(valuesB)
-  const measuredC = measured(valuesC)
-  for (const [side, data, own, other] of [
-    ['baseline', b, measuredB, measuredC],
-    ['candidate', c, measuredC, measuredB]
-  ] as const) {
+function scoresCoverRequests(run: string, metric: string, sides: SideValues[], log: IssueLog): boolean {
+  const measured = sides.map(({ values }) => new Set(values.filter(v => v.value !== null).map(v => exampleKey(v))))
+  for (const [i, { side, data }] of sides.entries()) {
+    const own = measured[i]
+    const other = measured[1 - i]
     if (data.requestStates === null) continue
     const requested = new Set(data.requestStates.map(s => stateKey(s)))
     const failures = [...other].filter(key => !own.has(key) && requested.has(key))
