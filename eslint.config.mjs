@@ -6,6 +6,7 @@ export default tseslint.config(
   {
     ignores: [
       'dist/',
+      'src/report/html-client.bundle.ts',
       'node_modules/',
       '.venv/',
       '.venv-lm-eval/',

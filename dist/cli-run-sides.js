@@ -27,55 +27,6 @@ import { tmpdir, constants as constants$6 } from 'node:os';
 import { createInterface } from 'node:readline';
 
 /**
- * The fingerprint of everything that determines the baseline's answers: run entries, HELM
- * version, instance budget, trials and the baseline deployment's identity. Thresholds and
- * statistics settings are left out on purpose: tightening a margin must not invalidate an
- * archived baseline, while changing what was asked or whom it was asked must.
- */
-function fingerprint(config, extras = {}) {
-    const identity = {
-        helm: config.helm
-            ? {
-                version: config.helm.version,
-                max_eval_instances: config.helm.maxEvalInstances,
-                num_train_trials: config.helm.numTrainTrials
-            }
-            : null,
-        entries: [...new Set(config.runs.map(run => run.entry))].sort(),
-        baseline: config.deployments ? deploymentIdentity(config.deployments.baseline) : null
-    };
-    // Added only when used, so gate files without launch keep their fingerprints (and archives).
-    const launch = config.launch?.sides.baseline;
-    if (launch) {
-        // The command as written: `${VAR}` values are not part of it (pin versions in the gate file
-        // or in a fingerprinted file; docs/launch.md).
-        identity.baseline_launch = { command: launch.command, checkout: launch.checkout, env: launch.env };
-    }
-    if (config.launch?.fingerprintPaths.length) {
-        identity.fingerprint_paths = config.launch.fingerprintPaths;
-        identity.baseline_files = Object.fromEntries(Object.entries(extras.pathDigests ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    }
-    // Added only when a traffic set is used, so other gate files keep their fingerprints.
-    const sets = Object.entries(extras.trafficSets ?? {});
-    if (sets.length > 0)
-        identity.traffic_sets = Object.fromEntries(sets.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    return createHash('sha256').update(JSON.stringify(identity)).digest('hex');
-}
-function deploymentIdentity(deployment) {
-    if (deployment.kind === 'prod_env') {
-        return { kind: 'prod_env', deployment: deployment.deployment };
-    }
-    return {
-        kind: 'server',
-        api: deployment.api,
-        base_url: deployment.baseUrl,
-        model: deployment.model,
-        tokenizer: deployment.tokenizer,
-        max_sequence_length: deployment.maxSequenceLength
-    };
-}
-
-/**
  * manifest.json: the one record of how the run directories next to it were made, written by
  * runGate at the root of every output folder (the CLI's `--out`, the action's evidence artifact,
  * an archived baseline, a shard). A result can be traced from it to the exact HELM version,
@@ -2721,6 +2672,55 @@ function requirePicomatch () {
 
 var picomatchExports = /*@__PURE__*/ requirePicomatch();
 var picomatch = /*@__PURE__*/getDefaultExportFromCjs(picomatchExports);
+
+/**
+ * The fingerprint of everything that determines the baseline's answers: run entries, HELM
+ * version, instance budget, trials and the baseline deployment's identity. Thresholds and
+ * statistics settings are left out on purpose: tightening a margin must not invalidate an
+ * archived baseline, while changing what was asked or whom it was asked must.
+ */
+function fingerprint(config, extras = {}) {
+    const identity = {
+        helm: config.helm
+            ? {
+                version: config.helm.version,
+                max_eval_instances: config.helm.maxEvalInstances,
+                num_train_trials: config.helm.numTrainTrials
+            }
+            : null,
+        entries: [...new Set(config.runs.map(run => run.entry))].sort(),
+        baseline: config.deployments ? deploymentIdentity(config.deployments.baseline) : null
+    };
+    // Added only when used, so gate files without launch keep their fingerprints (and archives).
+    const launch = config.launch?.sides.baseline;
+    if (launch) {
+        // The command as written: `${VAR}` values are not part of it (pin versions in the gate file
+        // or in a fingerprinted file; docs/launch.md).
+        identity.baseline_launch = { command: launch.command, checkout: launch.checkout, env: launch.env };
+    }
+    if (config.launch?.fingerprintPaths.length) {
+        identity.fingerprint_paths = config.launch.fingerprintPaths;
+        identity.baseline_files = Object.fromEntries(Object.entries(extras.pathDigests ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    }
+    // Added only when a traffic set is used, so other gate files keep their fingerprints.
+    const sets = Object.entries(extras.trafficSets ?? {});
+    if (sets.length > 0)
+        identity.traffic_sets = Object.fromEntries(sets.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    return createHash('sha256').update(JSON.stringify(identity)).digest('hex');
+}
+function deploymentIdentity(deployment) {
+    if (deployment.kind === 'prod_env') {
+        return { kind: 'prod_env', deployment: deployment.deployment };
+    }
+    return {
+        kind: 'server',
+        api: deployment.api,
+        base_url: deployment.baseUrl,
+        model: deployment.model,
+        tokenizer: deployment.tokenizer,
+        max_sequence_length: deployment.maxSequenceLength
+    };
+}
 
 /** Starting, readying or stopping a launched deployment failed (src/launch). */
 class LaunchError extends GateError {
@@ -42359,6 +42359,11 @@ function streamRequest(conn, body, timeoutMs) {
     });
 }
 
+/**
+ * A server deployment's API key is never in the gate file: `api_key_env` names the environment
+ * variable that holds it. The one place that reads it (the runner, the launcher, the load half,
+ * `plan` and the action's masking all ask here).
+ */
 /** The variable names the deployments give as API keys. */
 function apiKeyNames(deployments) {
     return [...deployments].flatMap(d => (d?.kind === 'server' && d.apiKeyEnv ? [d.apiKeyEnv] : []));
@@ -43812,7 +43817,7 @@ async function runOnSchedule(items, schedule, steps) {
 /**
  * The one start/stop sequence of launched deployments, for the quality half (runSides: helm-run
  * per side) and the load half alone (runLaunchedLoad: no helm-run): on the schedule
- * (schedule.ts), each launched side is started and waited for, measured, held while the load half
+ * (side-schedule.ts), each launched side is started and waited for, measured, held while the load half
  * runs (with every side up at that moment), and stopped on every path. A side that is not
  * launched is a server that is always up: nothing to start or stop.
  */
@@ -44720,7 +44725,7 @@ async function addBaseWorktree(root, ref, env, log, parent = tmpdir()) {
  * tree or a worktree of the base commit), and the records that go into manifest.json.
  * `up` starts a side's server and waits until it serves the model; `down` stops it; `close`
  * stops whatever is still up and removes the worktree. The runner calls them on a schedule
- * (schedule.ts) and `close` in a finally, so nothing outlives the run.
+ * (side-schedule.ts) and `close` in a finally, so nothing outlives the run.
  */
 class Launcher {
     options;
@@ -44834,16 +44839,7 @@ class Launcher {
             });
             entry.record.pid = entry.server.pid;
             entry.record.started_at = entry.server.startedAt.toISOString();
-            const result = await waitUntilReady(entry.server, {
-                side: key,
-                baseUrl: entry.deployment.baseUrl,
-                model: entry.deployment.model,
-                apiKey: apiKeyOf(entry.deployment, this.options.env),
-                timeoutMs: entry.spec.readyTimeoutSeconds * 1000,
-                detachedAllowed: entry.stopCommand !== null,
-                logName,
-                log: progress
-            });
+            const result = await waitUntilReady(entry.server, { ...this.readySettings(entry, key), log: progress });
             const readyAt = new Date();
             entry.record.ready_at = readyAt.toISOString();
             entry.record.ready_ms = readyAt.getTime() - entry.server.startedAt.getTime();
@@ -44895,7 +44891,11 @@ class Launcher {
     }
     async ready(entry, key) {
         // The second user of a shared server (self-check): it is up already; ask it again.
-        return waitUntilReady(entry.server, {
+        return waitUntilReady(entry.server, this.readySettings(entry, key));
+    }
+    /** What waiting for a side's server needs, for the first start and for the second user alike. */
+    readySettings(entry, key) {
+        return {
             side: key,
             baseUrl: entry.deployment.baseUrl,
             model: entry.deployment.model,
@@ -44903,7 +44903,7 @@ class Launcher {
             timeoutMs: entry.spec.readyTimeoutSeconds * 1000,
             detachedAllowed: entry.stopCommand !== null,
             logName: entry.record.log_file
-        });
+        };
     }
     keyOf(side) {
         return this.options.selfCheck ? 'baseline' : side;
@@ -46140,4 +46140,4 @@ function collectOutcome(prepared, outcomes, run) {
     };
 }
 
-export { DEFAULT_READINESS_TIMEOUT_MS as D, LoadWhileUp as L, PROD_ENV_FILES as P, VERDICT_RANK as V, apiKeyNames as a, apiKeyValues as b, Launcher as c, childProcessEnv as d, withLaunchedSides as e, runSides as f, fingerprint as g, writeManifest as h, imageOf as i, guardOnCancel as j, runHelmProcess as k, launchesAny as l, manifestPath as m, decisiveLine as n, readLogTail as o, expandLaunch as p, routeUrl as q, runLoad as r, prepareRun as s, trackedTempDir as t, pluginPythonPath as u, redactedFiles as v, worstVerdict as w, displayCommand as x, gateFingerprint as y, resolveHelmRun as z };
+export { DEFAULT_READINESS_TIMEOUT_MS as D, LoadWhileUp as L, PROD_ENV_FILES as P, VERDICT_RANK as V, apiKeyNames as a, apiKeyValues as b, Launcher as c, childProcessEnv as d, withLaunchedSides as e, runSides as f, gateFingerprint as g, writeManifest as h, imageOf as i, guardOnCancel as j, runHelmProcess as k, launchesAny as l, manifestPath as m, decisiveLine as n, readLogTail as o, expandLaunch as p, routeUrl as q, runLoad as r, prepareRun as s, trackedTempDir as t, pluginPythonPath as u, redactedFiles as v, worstVerdict as w, displayCommand as x, resolveHelmRun as y };

@@ -1,7 +1,7 @@
 import path, { dirname, join, resolve } from 'node:path';
 import { mkdir, readdir } from 'node:fs/promises';
-import { i as imageOf, w as worstVerdict, V as VERDICT_RANK, r as runLoad, l as launchesAny, a as apiKeyNames, b as apiKeyValues, L as LoadWhileUp, t as trackedTempDir, c as Launcher, d as childProcessEnv, e as withLaunchedSides, f as runSides, m as manifestPath, g as fingerprint, h as writeManifest, j as guardOnCancel } from './cli-run-sides.js';
 import { D as DEFAULT_STATISTICS, G as GateError, a as newReport, I as InputError, C as ConfigError, H as HELM_GATE_VERSION, c as compareOutputs, w as writeReportOutputs, e as exitCode, U as UsageError } from './cli.js';
+import { i as imageOf, w as worstVerdict, V as VERDICT_RANK, r as runLoad, l as launchesAny, a as apiKeyNames, b as apiKeyValues, L as LoadWhileUp, t as trackedTempDir, c as Launcher, d as childProcessEnv, e as withLaunchedSides, f as runSides, m as manifestPath, g as gateFingerprint, h as writeManifest, j as guardOnCancel } from './cli-run-sides.js';
 import { createWriteStream } from 'node:fs';
 
 const SIDES = ['baseline', 'candidate'];
@@ -373,7 +373,8 @@ async function runGate(settings) {
         tool_version: HELM_GATE_VERSION,
         mode: settings.mode,
         config_source: settings.configSource ?? config.source,
-        fingerprint: outcome?.fingerprint ?? fingerprint(config),
+        // No side run (merged shards): the same fingerprint runSides records, fingerprint_paths included.
+        fingerprint: outcome?.fingerprint ?? (await gateFingerprint(config, settings.cwd ?? process.cwd(), settings.baseRef ?? null, settings.env)),
         helm_version: outcome?.helmVersion ?? config.helm?.version ?? null,
         entries: [...new Set((settings.runs ?? config.runs).map(run => run.entry))],
         self_check: Boolean(settings.selfCheck),
@@ -410,7 +411,7 @@ async function runGate(settings) {
 }
 /**
  * The performance half alone (`helm-gate load`, `run --only load`): launched servers are started,
- * load-tested while up and stopped (src/launch/load-only.ts); servers that are always up are
+ * load-tested while up and stopped (src/launch/launched-load.ts); servers that are always up are
  * load-tested as they are. The report says the quality half did not run.
  */
 async function runLoadOnlyGate(config, options) {

@@ -9417,665 +9417,6 @@ function newReport(statistics, fields) {
 }
 
 /**
- * A targeted scanner for per_instance_stats.json held in memory: it returns the entries with only
- * the fields the reader uses (instance_id, train_trial_index, perturbation, and per stat its name,
- * count and sum), and checks the syntax of everything else without building it.
- *
- * Why not JSON.parse: a real-shaped file of 5,000 instances with HELM's 23 stats each is 31 MB,
- * and JSON.parse builds about 700,000 objects and a million key strings that the reader then
- * drops (six of a stat's nine fields are never used). Measured with bench/compare.mjs on such a
- * file (Node 20): toString + depth check + JSON.parse take about 2.5 times as long as this scan,
- * and the whole read of the file about twice as long.
- *
- * The scanner accepts only plain, well-formed JSON: an escape in a string is decoded, but anything
- * outside the usual shape is not interpreted here. On HELM's NaN/Infinity tokens, a syntax error,
- * nesting beyond a few levels, a `__proto__` key or a non-array top level it gives up (returns
- * undefined) and the caller reads the file with the general parser, which accepts those tokens
- * and reports real errors with their byte offset. So this scanner never decides that a file is
- * good: it only makes the common case fast, and gives the same values as the general parser
- * (tested on every fixture and on damaged files).
- */
-/** Thrown inside the scanner to give up; never leaves this module. */
-class GiveUp {
-}
-const GIVE_UP = new GiveUp();
-/** Deeper than this, leave the file to the general parser (it enforces MAX_JSON_DEPTH). */
-const MAX_SKIP_DEPTH = 32;
-/** 10^k is exact for k <= 22, and a decimal of at most 15 digits is an exact integer. */
-const POWERS_OF_TEN = Array.from({ length: 23 }, (_, k) => 10 ** k);
-const MAX_FAST_DIGITS = 15;
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const MINUS = 0x2d;
-const ZERO = 0x30;
-const NINE = 0x39;
-const DOT = 0x2e;
-/**
- * The entries of a per_instance_stats.json text, or undefined when the general parser must read it.
- * Equal stat names may be one shared object: the caller must not modify what it gets.
- */
-function scanPerInstanceStats(bytes) {
-    try {
-        return new Scanner(bytes).document();
-    }
-    catch (error) {
-        if (error === GIVE_UP)
-            return undefined;
-        throw error;
-    }
-}
-const ENTRY_KEYS = keyTable(['instance_id', 'train_trial_index', 'perturbation', 'stats']);
-const STAT_KEYS = keyTable(['name', 'count', 'sum']);
-/** Keys as byte arrays, to compare in place without building a string per key. */
-function keyTable(keys) {
-    return keys.map(name => ({ name, bytes: Buffer.from(name, 'latin1') }));
-}
-class Scanner {
-    b;
-    p = 0;
-    /** Strings built, by fingerprint, to reuse one string for the thousands of equal metric names. */
-    cache = new Array(CACHE_SLOTS);
-    /** Per stat position, where the last name object built there was, and the value. */
-    names = [];
-    constructor(b) {
-        this.b = b;
-    }
-    document() {
-        this.space();
-        if (this.b[this.p] !== OPEN_BRACKET)
-            throw GIVE_UP;
-        this.p++;
-        const entries = [];
-        if (this.next() === CLOSE_BRACKET) {
-            this.p++;
-        }
-        else {
-            for (;;) {
-                this.space();
-                entries.push(this.b[this.p] === OPEN_BRACE ? this.entry() : this.value(0));
-                if (this.endOfMember(CLOSE_BRACKET))
-                    break;
-            }
-        }
-        this.space();
-        if (this.p !== this.b.length)
-            throw GIVE_UP;
-        return entries;
-    }
-    entry() {
-        this.p++;
-        const entry = {};
-        if (this.next() === CLOSE_BRACE) {
-            this.p++;
-            return entry;
-        }
-        for (;;) {
-            const key = this.key(ENTRY_KEYS);
-            this.space();
-            if (key === 'stats' && this.b[this.p] === OPEN_BRACKET)
-                entry.stats = this.stats();
-            else if (key === null)
-                this.skip(1);
-            else
-                entry[key] = this.value(1);
-            if (this.endOfMember(CLOSE_BRACE))
-                return entry;
-        }
-    }
-    stats() {
-        this.p++;
-        const stats = [];
-        if (this.next() === CLOSE_BRACKET) {
-            this.p++;
-            return stats;
-        }
-        for (;;) {
-            this.space();
-            stats.push(this.b[this.p] === OPEN_BRACE ? this.stat(stats.length) : this.value(2));
-            if (this.endOfMember(CLOSE_BRACKET))
-                return stats;
-        }
-    }
-    stat(position) {
-        this.p++;
-        const stat = {};
-        if (this.next() === CLOSE_BRACE) {
-            this.p++;
-            return stat;
-        }
-        for (;;) {
-            const key = this.key(STAT_KEYS);
-            this.space();
-            if (key === null)
-                this.skip(3);
-            else if (key === 'name')
-                stat.name = this.statName(position);
-            else
-                stat[key] = this.value(3);
-            if (this.endOfMember(CLOSE_BRACE))
-                return stat;
-        }
-    }
-    /**
-     * A stat's name object. Entries list the same stats in the same order, so the name at a position
-     * is usually byte for byte the one the previous entry had there: then that value is returned
-     * again instead of building an equal one (a JSON value's text ends where it ends, so equal bytes
-     * over the earlier value's length are the same value).
-     */
-    statName(position) {
-        const b = this.b;
-        const start = this.p;
-        const earlier = this.names[position];
-        if (earlier !== undefined) {
-            const length = earlier.end - earlier.start;
-            if (start + length <= b.length) {
-                let k = 0;
-                while (k < length && b[start + k] === b[earlier.start + k])
-                    k++;
-                if (k === length) {
-                    this.p = start + length;
-                    return earlier.value;
-                }
-            }
-        }
-        const value = this.value(3);
-        this.names[position] = { start, end: this.p, value };
-        return value;
-    }
-    /**
-     * Reads `"key":` and returns the key when it is one of `known`, else null (its value is then
-     * skipped). Any other key with an escape or a byte above 0x7f is left to the general parser.
-     */
-    key(known) {
-        this.space();
-        const b = this.b;
-        if (b[this.p] !== QUOTE)
-            throw GIVE_UP;
-        const start = this.p + 1;
-        let end = start;
-        for (;;) {
-            const c = b[end];
-            if (c === QUOTE)
-                break;
-            if (c === undefined || c < 0x20 || c === BACKSLASH || c > 0x7e)
-                throw GIVE_UP;
-            end++;
-        }
-        this.p = end + 1;
-        if (this.next() !== COLON)
-            throw GIVE_UP;
-        this.p++;
-        const length = end - start;
-        for (const { name, bytes } of known) {
-            if (bytes.length !== length)
-                continue;
-            let same = true;
-            for (let k = 0; k < length; k++) {
-                if (b[start + k] !== bytes[k]) {
-                    same = false;
-                    break;
-                }
-            }
-            if (same)
-                return name;
-        }
-        // JSON.parse makes `__proto__` an own property; the general parser handles that case.
-        if (length === 9 && String.fromCharCode(...b.subarray(start, end)) === '__proto__')
-            throw GIVE_UP;
-        return null;
-    }
-    /** After a member: true at `close` (consumed), false after a comma; anything else gives up. */
-    endOfMember(close) {
-        const c = this.next();
-        this.p++;
-        if (c === COMMA)
-            return false;
-        if (c === close)
-            return true;
-        throw GIVE_UP;
-    }
-    /** Skips whitespace and returns the next byte (undefined at the end). */
-    next() {
-        this.space();
-        return this.b[this.p];
-    }
-    space() {
-        const b = this.b;
-        let p = this.p;
-        let c = b[p];
-        while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09)
-            c = b[++p];
-        this.p = p;
-    }
-    /** Builds the value at the cursor (a whole, small JSON value). */
-    value(depth) {
-        if (depth > MAX_SKIP_DEPTH)
-            throw GIVE_UP;
-        const c = this.next();
-        if (c === QUOTE)
-            return this.string();
-        if (c === MINUS || (c !== undefined && c >= ZERO && c <= NINE))
-            return this.number();
-        if (c === OPEN_BRACE) {
-            this.p++;
-            const object = {};
-            if (this.next() === CLOSE_BRACE) {
-                this.p++;
-                return object;
-            }
-            for (;;) {
-                this.space();
-                if (this.b[this.p] !== QUOTE)
-                    throw GIVE_UP;
-                const key = this.string();
-                if (key === '__proto__')
-                    throw GIVE_UP;
-                if (this.next() !== COLON)
-                    throw GIVE_UP;
-                this.p++;
-                object[key] = this.value(depth + 1);
-                if (this.endOfMember(CLOSE_BRACE))
-                    return object;
-            }
-        }
-        if (c === OPEN_BRACKET) {
-            this.p++;
-            const array = [];
-            if (this.next() === CLOSE_BRACKET) {
-                this.p++;
-                return array;
-            }
-            for (;;) {
-                array.push(this.value(depth + 1));
-                if (this.endOfMember(CLOSE_BRACKET))
-                    return array;
-            }
-        }
-        return this.literal();
-    }
-    /** Checks the value at the cursor and moves past it without building it. */
-    skip(depth) {
-        if (depth > MAX_SKIP_DEPTH)
-            throw GIVE_UP;
-        const c = this.next();
-        if (c === QUOTE) {
-            this.stringEnd();
-        }
-        else if (c === MINUS || (c !== undefined && c >= ZERO && c <= NINE)) {
-            this.numberEnd();
-        }
-        else if (c === OPEN_BRACE) {
-            this.p++;
-            if (this.next() === CLOSE_BRACE) {
-                this.p++;
-                return;
-            }
-            for (;;) {
-                this.space();
-                if (this.b[this.p] !== QUOTE)
-                    throw GIVE_UP;
-                this.stringEnd();
-                if (this.next() !== COLON)
-                    throw GIVE_UP;
-                this.p++;
-                this.skip(depth + 1);
-                if (this.endOfMember(CLOSE_BRACE))
-                    return;
-            }
-        }
-        else if (c === OPEN_BRACKET) {
-            this.p++;
-            if (this.next() === CLOSE_BRACKET) {
-                this.p++;
-                return;
-            }
-            for (;;) {
-                this.skip(depth + 1);
-                if (this.endOfMember(CLOSE_BRACKET))
-                    return;
-            }
-        }
-        else {
-            this.literal();
-        }
-    }
-    literal() {
-        if (this.word('true'))
-            return true;
-        if (this.word('false'))
-            return false;
-        if (this.word('null'))
-            return null;
-        // NaN, Infinity and anything else: the general parser's business.
-        throw GIVE_UP;
-    }
-    word(w) {
-        const b = this.b;
-        for (let k = 0; k < w.length; k++)
-            if (b[this.p + k] !== w.charCodeAt(k))
-                return false;
-        this.p += w.length;
-        return true;
-    }
-    /**
-     * Moves past a string (cursor on its opening quote) and returns whether it is plain printable
-     * ASCII without escapes. Raw control characters and bad escapes give up, as JSON.parse rejects them.
-     */
-    stringEnd() {
-        const b = this.b;
-        let p = this.p + 1;
-        let plain = true;
-        for (;;) {
-            const c = b[p];
-            if (c === QUOTE)
-                break;
-            if (c === undefined || c < 0x20)
-                throw GIVE_UP;
-            if (c === BACKSLASH) {
-                plain = false;
-                const e = b[p + 1];
-                if (e === 0x75) {
-                    for (let k = 2; k < 6; k++)
-                        if (!isHex(b[p + k]))
-                            throw GIVE_UP;
-                    p += 6;
-                    continue;
-                }
-                if (!(e === QUOTE || e === BACKSLASH || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74)) {
-                    throw GIVE_UP;
-                }
-                p += 2;
-                continue;
-            }
-            if (c > 0x7e)
-                plain = false;
-            p++;
-        }
-        this.p = p + 1;
-        return plain;
-    }
-    string() {
-        const start = this.p;
-        const plain = this.stringEnd();
-        const end = this.p;
-        if (!plain) {
-            // Escapes and UTF-8: decoded exactly as JSON.parse of the decoded text decodes them.
-            return JSON.parse(Buffer.from(this.b.buffer, this.b.byteOffset + start, end - start).toString('utf8'));
-        }
-        return this.plainString(start + 1, end - 1);
-    }
-    /** Bytes [start, end) as a string, reusing an equal earlier one (metric names repeat per entry). */
-    plainString(start, end) {
-        const b = this.b;
-        const length = end - start;
-        if (length === 0)
-            return '';
-        // A cheap fingerprint picks the one cached string that may be equal; equality is then checked.
-        const slot = (length * 31 + b[start] * 7 + b[end - 1] * 13 + b[start + (length >> 1)]) & (CACHE_SLOTS - 1);
-        const cached = this.cache[slot];
-        if (cached !== undefined && cached.length === length) {
-            let k = 0;
-            while (k < length && cached.charCodeAt(k) === b[start + k])
-                k++;
-            if (k === length)
-                return cached;
-        }
-        const made = Buffer.from(b.buffer, b.byteOffset + start, length).toString('latin1');
-        this.cache[slot] = made;
-        return made;
-    }
-    /** Moves past a JSON number, checking its grammar; returns [start, digits, fast value or NaN]. */
-    numberEnd() {
-        const b = this.b;
-        let p = this.p;
-        const negative = b[p] === MINUS;
-        if (negative)
-            p++;
-        let c = b[p];
-        let mantissa = 0;
-        let digits = 0;
-        if (c === ZERO) {
-            c = b[++p];
-            digits = 1;
-        }
-        else if (c !== undefined && c > ZERO && c <= NINE) {
-            while (c !== undefined && c >= ZERO && c <= NINE) {
-                mantissa = mantissa * 10 + (c - ZERO);
-                digits++;
-                c = b[++p];
-            }
-        }
-        else {
-            throw GIVE_UP;
-        }
-        let scale = 0;
-        if (c === DOT) {
-            c = b[++p];
-            if (!(c !== undefined && c >= ZERO && c <= NINE))
-                throw GIVE_UP;
-            while (c !== undefined && c >= ZERO && c <= NINE) {
-                mantissa = mantissa * 10 + (c - ZERO);
-                digits++;
-                scale++;
-                c = b[++p];
-            }
-        }
-        let exact = digits <= MAX_FAST_DIGITS;
-        if (c === 0x65 || c === 0x45) {
-            exact = false;
-            c = b[++p];
-            if (c === 0x2b || c === MINUS)
-                c = b[++p];
-            if (!(c !== undefined && c >= ZERO && c <= NINE))
-                throw GIVE_UP;
-            while (c !== undefined && c >= ZERO && c <= NINE)
-                c = b[++p];
-        }
-        this.p = p;
-        if (!exact)
-            return NaN;
-        // Both operands exact, so the one division is correctly rounded, as JSON.parse rounds.
-        const magnitude = scale === 0 ? mantissa : mantissa / POWERS_OF_TEN[scale];
-        return negative ? -magnitude : magnitude;
-    }
-    number() {
-        const start = this.p;
-        const fast = this.numberEnd();
-        if (!Number.isNaN(fast))
-            return fast;
-        return Number(Buffer.from(this.b.buffer, this.b.byteOffset + start, this.p - start).toString('latin1'));
-    }
-}
-const CACHE_SLOTS = 1024;
-function isHex(c) {
-    return c !== undefined && ((c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66));
-}
-
-/**
- * per_instance_stats.json → values the gate can pair instance by instance.
- *
- * HELM quirks handled here (docs/helm.md "per_instance_stats.json"): several entries can share a key (one per
- * metric class) and are merged; perturbed copies share `instance_id` with the clean instance;
- * the split exists only inside each stat's name; rows are not sorted.
- */
-const FILE_NAME = 'per_instance_stats.json';
-/**
- * Identity of a perturbation for pairing: name, seed, and computed_on when it is not the usual
- * "perturbed". Never the whole object: fairness perturbations embed local file paths
- * (`mapping_file_path`, `name_file_path`) that differ between machines.
- */
-function perturbationKey(perturbation) {
-    if (!perturbation)
-        return null;
-    let key = perturbation.name;
-    if (perturbation.seed !== undefined && perturbation.seed !== null)
-        key += `#${perturbation.seed}`;
-    if (perturbation.computed_on !== undefined && perturbation.computed_on !== 'perturbed')
-        key += `@${perturbation.computed_on}`;
-    return key;
-}
-function seriesKey(metric, split, perturbation) {
-    return JSON.stringify([metric, split, perturbation]);
-}
-/** Key of a value inside a series (the perturbation is fixed by the series). */
-function instanceStatKey(instanceId, trainTrialIndex) {
-    return JSON.stringify([instanceId, trainTrialIndex]);
-}
-class EntryChecker extends ElementChecker {
-    index;
-    constructor(file, index) {
-        super(file);
-        this.index = index;
-    }
-    pathOf(field) {
-        return `[${this.index}]${field ? `.${field}` : ''}`;
-    }
-    optionalString(value, field) {
-        return value === undefined ? null : this.string(value, field);
-    }
-    /** Sums may be NaN or infinite (HELM before 0.2.4; bare tokens); the gate decides what to do. */
-    number(value, field) {
-        if (typeof value !== 'number')
-            this.fail(field, 'a number', value);
-        return value;
-    }
-    perturbation(value, field) {
-        if (value === undefined)
-            return null;
-        const object = this.object(value, field);
-        this.string(object.name, `${field}.name`);
-        if (object.seed !== undefined && object.seed !== null)
-            this.number(object.seed, `${field}.seed`);
-        if (object.computed_on !== undefined)
-            this.string(object.computed_on, `${field}.computed_on`);
-        return object;
-    }
-}
-function isPlainObject(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-function isNatural(value) {
-    return typeof value === 'number' && Number.isInteger(value) && value >= 0;
-}
-/**
- * The file's entries by the targeted scanner (instance-stats-scan.ts), or undefined when the
- * general streaming parser must read it: too large to hold, unreadable (the streaming path
- * reports that), or anything the scanner leaves to the general parser.
- */
-async function scanFile(file) {
-    let bytes;
-    try {
-        const info = await stat(file);
-        if (!info.isFile() || info.size > NATIVE_PARSE_LIMIT)
-            return undefined;
-        bytes = await readFile(file);
-    }
-    catch {
-        return undefined;
-    }
-    const entries = scanPerInstanceStats(bytes);
-    return entries === undefined ? undefined : { bytes, entries };
-}
-/** Reads and merges per_instance_stats.json of a run directory (or a file path). */
-async function readPerInstanceStats(run, options = {}) {
-    let file;
-    let layout;
-    if (typeof run === 'string') {
-        file = run;
-        layout = '0.4+';
-    }
-    else {
-        file = join(run.path, FILE_NAME);
-        layout = run.layout ?? detectLayout(run.runSpec);
-        if (!run.files.perInstanceStats) {
-            throw new InputError('input.missing_file', `${run.path} has no ${FILE_NAME}`, { file });
-        }
-    }
-    const series = new Map();
-    const keys = new Set();
-    let entries = 0;
-    // Every entry lists the same stats in the same order, so the series of the stat at position s
-    // is almost always the one the previous entry's stat s went to: remembering it saves building
-    // and hashing a key per stat (measured by bench/compare.mjs).
-    const lastAt = [];
-    const add = (index, value) => {
-        entries++;
-        const check = new EntryChecker(file, index);
-        const entry = check.object(value, '');
-        const instanceId = check.string(entry.instance_id, 'instance_id');
-        const trainTrialIndex = check.natural(entry.train_trial_index, 'train_trial_index');
-        const entryPerturbation = check.perturbation(entry.perturbation, 'perturbation');
-        keys.add(JSON.stringify([instanceId, trainTrialIndex, perturbationKey(entryPerturbation)]));
-        const stats = entry.stats;
-        if (!Array.isArray(stats))
-            check.fail('stats', 'an array', stats);
-        const vKey = instanceStatKey(instanceId, trainTrialIndex);
-        for (let s = 0; s < stats.length; s++) {
-            // The usual case is checked inline; a field path is built only for an error (building eight
-            // per stat was a fifth of the reading time on a real-shaped file).
-            const rawStat = stats[s];
-            const at = (field) => `stats[${s}]${field}`;
-            const stat = isPlainObject(rawStat) ? rawStat : check.object(rawStat, at(''));
-            const name = isPlainObject(stat.name) ? stat.name : check.object(stat.name, at('.name'));
-            const metric = typeof name.name === 'string' ? name.name : check.string(name.name, at('.name.name'));
-            const split = typeof name.split === 'string' ? name.split : check.optionalString(name.split, at('.name.split'));
-            const subSplit = name.sub_split === undefined ? null : check.optionalString(name.sub_split, at('.name.sub_split'));
-            // The stat repeats the entry's perturbation in its name; take the stat's own when present.
-            const perturbation = name.perturbation === undefined
-                ? entryPerturbation
-                : (check.perturbation(name.perturbation, at('.name.perturbation')) ?? entryPerturbation);
-            const count = isNatural(stat.count) ? stat.count : check.natural(stat.count, at('.count'));
-            const sum = typeof stat.sum === 'number' ? stat.sum : check.number(stat.sum, at('.sum'));
-            const pKey = perturbationKey(perturbation);
-            const last = lastAt[s];
-            let target = last !== undefined && last.metric === metric && last.split === split && last.perturbation === pKey ? last.target : undefined;
-            if (!target) {
-                const sKey = seriesKey(metric, split, pKey);
-                target = series.get(sKey);
-                if (!target) {
-                    target = {
-                        metric,
-                        split,
-                        perturbation: pKey,
-                        perturbationName: perturbation?.name ?? null,
-                        computedOn: perturbation ? (perturbation.computed_on ?? 'perturbed') : null,
-                        values: new Map()
-                    };
-                    series.set(sKey, target);
-                }
-                lastAt[s] = { metric, split, perturbation: pKey, target };
-            }
-            const existing = target.values.get(vKey);
-            if (existing) {
-                existing.count += count;
-                existing.sum += sum;
-                existing.occurrences++;
-            }
-            else {
-                const value = { instanceId, trainTrialIndex, subSplit, count, sum, occurrences: 1 };
-                target.values.set(vKey, value);
-            }
-        }
-    };
-    const scanned = options.chunkSize === undefined ? await scanFile(file) : undefined;
-    if (scanned !== undefined) {
-        options.digest?.update(scanned.bytes);
-        scanned.entries.forEach((entry, index) => add(index, entry));
-    }
-    else {
-        for await (const { index, value } of streamJsonArray(file, { chunkSize: options.chunkSize, digest: options.digest }))
-            add(index, value);
-    }
-    return { file, layout, entries, instanceKeys: keys.size, series };
-}
-
-/**
  * The Math and Number functions the statistics engine uses, bound once per module graph.
  *
  * Why not call `Math.sqrt` directly: under jest (the test runner), code runs in a vm context where
@@ -12106,6 +11447,665 @@ function pairedIndices(rng, n) {
 }
 
 /**
+ * A targeted scanner for per_instance_stats.json held in memory: it returns the entries with only
+ * the fields the reader uses (instance_id, train_trial_index, perturbation, and per stat its name,
+ * count and sum), and checks the syntax of everything else without building it.
+ *
+ * Why not JSON.parse: a real-shaped file of 5,000 instances with HELM's 23 stats each is 31 MB,
+ * and JSON.parse builds about 700,000 objects and a million key strings that the reader then
+ * drops (six of a stat's nine fields are never used). Measured with bench/compare.mjs on such a
+ * file (Node 20): toString + depth check + JSON.parse take about 2.5 times as long as this scan,
+ * and the whole read of the file about twice as long.
+ *
+ * The scanner accepts only plain, well-formed JSON: an escape in a string is decoded, but anything
+ * outside the usual shape is not interpreted here. On HELM's NaN/Infinity tokens, a syntax error,
+ * nesting beyond a few levels, a `__proto__` key or a non-array top level it gives up (returns
+ * undefined) and the caller reads the file with the general parser, which accepts those tokens
+ * and reports real errors with their byte offset. So this scanner never decides that a file is
+ * good: it only makes the common case fast, and gives the same values as the general parser
+ * (tested on every fixture and on damaged files).
+ */
+/** Thrown inside the scanner to give up; never leaves this module. */
+class GiveUp {
+}
+const GIVE_UP = new GiveUp();
+/** Deeper than this, leave the file to the general parser (it enforces MAX_JSON_DEPTH). */
+const MAX_SKIP_DEPTH = 32;
+/** 10^k is exact for k <= 22, and a decimal of at most 15 digits is an exact integer. */
+const POWERS_OF_TEN = Array.from({ length: 23 }, (_, k) => 10 ** k);
+const MAX_FAST_DIGITS = 15;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const MINUS = 0x2d;
+const ZERO = 0x30;
+const NINE = 0x39;
+const DOT = 0x2e;
+/**
+ * The entries of a per_instance_stats.json text, or undefined when the general parser must read it.
+ * Equal stat names may be one shared object: the caller must not modify what it gets.
+ */
+function scanPerInstanceStats(bytes) {
+    try {
+        return new Scanner(bytes).document();
+    }
+    catch (error) {
+        if (error === GIVE_UP)
+            return undefined;
+        throw error;
+    }
+}
+const ENTRY_KEYS = keyTable(['instance_id', 'train_trial_index', 'perturbation', 'stats']);
+const STAT_KEYS = keyTable(['name', 'count', 'sum']);
+/** Keys as byte arrays, to compare in place without building a string per key. */
+function keyTable(keys) {
+    return keys.map(name => ({ name, bytes: Buffer.from(name, 'latin1') }));
+}
+class Scanner {
+    b;
+    p = 0;
+    /** Strings built, by fingerprint, to reuse one string for the thousands of equal metric names. */
+    cache = new Array(CACHE_SLOTS);
+    /** Per stat position, where the last name object built there was, and the value. */
+    names = [];
+    constructor(b) {
+        this.b = b;
+    }
+    document() {
+        this.space();
+        if (this.b[this.p] !== OPEN_BRACKET)
+            throw GIVE_UP;
+        this.p++;
+        const entries = [];
+        if (this.next() === CLOSE_BRACKET) {
+            this.p++;
+        }
+        else {
+            for (;;) {
+                this.space();
+                entries.push(this.b[this.p] === OPEN_BRACE ? this.entry() : this.value(0));
+                if (this.endOfMember(CLOSE_BRACKET))
+                    break;
+            }
+        }
+        this.space();
+        if (this.p !== this.b.length)
+            throw GIVE_UP;
+        return entries;
+    }
+    entry() {
+        this.p++;
+        const entry = {};
+        if (this.next() === CLOSE_BRACE) {
+            this.p++;
+            return entry;
+        }
+        for (;;) {
+            const key = this.key(ENTRY_KEYS);
+            this.space();
+            if (key === 'stats' && this.b[this.p] === OPEN_BRACKET)
+                entry.stats = this.stats();
+            else if (key === null)
+                this.skip(1);
+            else
+                entry[key] = this.value(1);
+            if (this.endOfMember(CLOSE_BRACE))
+                return entry;
+        }
+    }
+    stats() {
+        this.p++;
+        const stats = [];
+        if (this.next() === CLOSE_BRACKET) {
+            this.p++;
+            return stats;
+        }
+        for (;;) {
+            this.space();
+            stats.push(this.b[this.p] === OPEN_BRACE ? this.stat(stats.length) : this.value(2));
+            if (this.endOfMember(CLOSE_BRACKET))
+                return stats;
+        }
+    }
+    stat(position) {
+        this.p++;
+        const stat = {};
+        if (this.next() === CLOSE_BRACE) {
+            this.p++;
+            return stat;
+        }
+        for (;;) {
+            const key = this.key(STAT_KEYS);
+            this.space();
+            if (key === null)
+                this.skip(3);
+            else if (key === 'name')
+                stat.name = this.statName(position);
+            else
+                stat[key] = this.value(3);
+            if (this.endOfMember(CLOSE_BRACE))
+                return stat;
+        }
+    }
+    /**
+     * A stat's name object. Entries list the same stats in the same order, so the name at a position
+     * is usually byte for byte the one the previous entry had there: then that value is returned
+     * again instead of building an equal one (a JSON value's text ends where it ends, so equal bytes
+     * over the earlier value's length are the same value).
+     */
+    statName(position) {
+        const b = this.b;
+        const start = this.p;
+        const earlier = this.names[position];
+        if (earlier !== undefined) {
+            const length = earlier.end - earlier.start;
+            if (start + length <= b.length) {
+                let k = 0;
+                while (k < length && b[start + k] === b[earlier.start + k])
+                    k++;
+                if (k === length) {
+                    this.p = start + length;
+                    return earlier.value;
+                }
+            }
+        }
+        const value = this.value(3);
+        this.names[position] = { start, end: this.p, value };
+        return value;
+    }
+    /**
+     * Reads `"key":` and returns the key when it is one of `known`, else null (its value is then
+     * skipped). Any other key with an escape or a byte above 0x7f is left to the general parser.
+     */
+    key(known) {
+        this.space();
+        const b = this.b;
+        if (b[this.p] !== QUOTE)
+            throw GIVE_UP;
+        const start = this.p + 1;
+        let end = start;
+        for (;;) {
+            const c = b[end];
+            if (c === QUOTE)
+                break;
+            if (c === undefined || c < 0x20 || c === BACKSLASH || c > 0x7e)
+                throw GIVE_UP;
+            end++;
+        }
+        this.p = end + 1;
+        if (this.next() !== COLON)
+            throw GIVE_UP;
+        this.p++;
+        const length = end - start;
+        for (const { name, bytes } of known) {
+            if (bytes.length !== length)
+                continue;
+            let same = true;
+            for (let k = 0; k < length; k++) {
+                if (b[start + k] !== bytes[k]) {
+                    same = false;
+                    break;
+                }
+            }
+            if (same)
+                return name;
+        }
+        // JSON.parse makes `__proto__` an own property; the general parser handles that case.
+        if (length === 9 && String.fromCharCode(...b.subarray(start, end)) === '__proto__')
+            throw GIVE_UP;
+        return null;
+    }
+    /** After a member: true at `close` (consumed), false after a comma; anything else gives up. */
+    endOfMember(close) {
+        const c = this.next();
+        this.p++;
+        if (c === COMMA)
+            return false;
+        if (c === close)
+            return true;
+        throw GIVE_UP;
+    }
+    /** Skips whitespace and returns the next byte (undefined at the end). */
+    next() {
+        this.space();
+        return this.b[this.p];
+    }
+    space() {
+        const b = this.b;
+        let p = this.p;
+        let c = b[p];
+        while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09)
+            c = b[++p];
+        this.p = p;
+    }
+    /** Builds the value at the cursor (a whole, small JSON value). */
+    value(depth) {
+        if (depth > MAX_SKIP_DEPTH)
+            throw GIVE_UP;
+        const c = this.next();
+        if (c === QUOTE)
+            return this.string();
+        if (c === MINUS || (c !== undefined && c >= ZERO && c <= NINE))
+            return this.number();
+        if (c === OPEN_BRACE) {
+            this.p++;
+            const object = {};
+            if (this.next() === CLOSE_BRACE) {
+                this.p++;
+                return object;
+            }
+            for (;;) {
+                this.space();
+                if (this.b[this.p] !== QUOTE)
+                    throw GIVE_UP;
+                const key = this.string();
+                if (key === '__proto__')
+                    throw GIVE_UP;
+                if (this.next() !== COLON)
+                    throw GIVE_UP;
+                this.p++;
+                object[key] = this.value(depth + 1);
+                if (this.endOfMember(CLOSE_BRACE))
+                    return object;
+            }
+        }
+        if (c === OPEN_BRACKET) {
+            this.p++;
+            const array = [];
+            if (this.next() === CLOSE_BRACKET) {
+                this.p++;
+                return array;
+            }
+            for (;;) {
+                array.push(this.value(depth + 1));
+                if (this.endOfMember(CLOSE_BRACKET))
+                    return array;
+            }
+        }
+        return this.literal();
+    }
+    /** Checks the value at the cursor and moves past it without building it. */
+    skip(depth) {
+        if (depth > MAX_SKIP_DEPTH)
+            throw GIVE_UP;
+        const c = this.next();
+        if (c === QUOTE) {
+            this.stringEnd();
+        }
+        else if (c === MINUS || (c !== undefined && c >= ZERO && c <= NINE)) {
+            this.numberEnd();
+        }
+        else if (c === OPEN_BRACE) {
+            this.p++;
+            if (this.next() === CLOSE_BRACE) {
+                this.p++;
+                return;
+            }
+            for (;;) {
+                this.space();
+                if (this.b[this.p] !== QUOTE)
+                    throw GIVE_UP;
+                this.stringEnd();
+                if (this.next() !== COLON)
+                    throw GIVE_UP;
+                this.p++;
+                this.skip(depth + 1);
+                if (this.endOfMember(CLOSE_BRACE))
+                    return;
+            }
+        }
+        else if (c === OPEN_BRACKET) {
+            this.p++;
+            if (this.next() === CLOSE_BRACKET) {
+                this.p++;
+                return;
+            }
+            for (;;) {
+                this.skip(depth + 1);
+                if (this.endOfMember(CLOSE_BRACKET))
+                    return;
+            }
+        }
+        else {
+            this.literal();
+        }
+    }
+    literal() {
+        if (this.word('true'))
+            return true;
+        if (this.word('false'))
+            return false;
+        if (this.word('null'))
+            return null;
+        // NaN, Infinity and anything else: the general parser's business.
+        throw GIVE_UP;
+    }
+    word(w) {
+        const b = this.b;
+        for (let k = 0; k < w.length; k++)
+            if (b[this.p + k] !== w.charCodeAt(k))
+                return false;
+        this.p += w.length;
+        return true;
+    }
+    /**
+     * Moves past a string (cursor on its opening quote) and returns whether it is plain printable
+     * ASCII without escapes. Raw control characters and bad escapes give up, as JSON.parse rejects them.
+     */
+    stringEnd() {
+        const b = this.b;
+        let p = this.p + 1;
+        let plain = true;
+        for (;;) {
+            const c = b[p];
+            if (c === QUOTE)
+                break;
+            if (c === undefined || c < 0x20)
+                throw GIVE_UP;
+            if (c === BACKSLASH) {
+                plain = false;
+                const e = b[p + 1];
+                if (e === 0x75) {
+                    for (let k = 2; k < 6; k++)
+                        if (!isHex(b[p + k]))
+                            throw GIVE_UP;
+                    p += 6;
+                    continue;
+                }
+                if (!(e === QUOTE || e === BACKSLASH || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74)) {
+                    throw GIVE_UP;
+                }
+                p += 2;
+                continue;
+            }
+            if (c > 0x7e)
+                plain = false;
+            p++;
+        }
+        this.p = p + 1;
+        return plain;
+    }
+    string() {
+        const start = this.p;
+        const plain = this.stringEnd();
+        const end = this.p;
+        if (!plain) {
+            // Escapes and UTF-8: decoded exactly as JSON.parse of the decoded text decodes them.
+            return JSON.parse(Buffer.from(this.b.buffer, this.b.byteOffset + start, end - start).toString('utf8'));
+        }
+        return this.plainString(start + 1, end - 1);
+    }
+    /** Bytes [start, end) as a string, reusing an equal earlier one (metric names repeat per entry). */
+    plainString(start, end) {
+        const b = this.b;
+        const length = end - start;
+        if (length === 0)
+            return '';
+        // A cheap fingerprint picks the one cached string that may be equal; equality is then checked.
+        const slot = (length * 31 + b[start] * 7 + b[end - 1] * 13 + b[start + (length >> 1)]) & (CACHE_SLOTS - 1);
+        const cached = this.cache[slot];
+        if (cached !== undefined && cached.length === length) {
+            let k = 0;
+            while (k < length && cached.charCodeAt(k) === b[start + k])
+                k++;
+            if (k === length)
+                return cached;
+        }
+        const made = Buffer.from(b.buffer, b.byteOffset + start, length).toString('latin1');
+        this.cache[slot] = made;
+        return made;
+    }
+    /** Moves past a JSON number, checking its grammar; returns [start, digits, fast value or NaN]. */
+    numberEnd() {
+        const b = this.b;
+        let p = this.p;
+        const negative = b[p] === MINUS;
+        if (negative)
+            p++;
+        let c = b[p];
+        let mantissa = 0;
+        let digits = 0;
+        if (c === ZERO) {
+            c = b[++p];
+            digits = 1;
+        }
+        else if (c !== undefined && c > ZERO && c <= NINE) {
+            while (c !== undefined && c >= ZERO && c <= NINE) {
+                mantissa = mantissa * 10 + (c - ZERO);
+                digits++;
+                c = b[++p];
+            }
+        }
+        else {
+            throw GIVE_UP;
+        }
+        let scale = 0;
+        if (c === DOT) {
+            c = b[++p];
+            if (!(c !== undefined && c >= ZERO && c <= NINE))
+                throw GIVE_UP;
+            while (c !== undefined && c >= ZERO && c <= NINE) {
+                mantissa = mantissa * 10 + (c - ZERO);
+                digits++;
+                scale++;
+                c = b[++p];
+            }
+        }
+        let exact = digits <= MAX_FAST_DIGITS;
+        if (c === 0x65 || c === 0x45) {
+            exact = false;
+            c = b[++p];
+            if (c === 0x2b || c === MINUS)
+                c = b[++p];
+            if (!(c !== undefined && c >= ZERO && c <= NINE))
+                throw GIVE_UP;
+            while (c !== undefined && c >= ZERO && c <= NINE)
+                c = b[++p];
+        }
+        this.p = p;
+        if (!exact)
+            return NaN;
+        // Both operands exact, so the one division is correctly rounded, as JSON.parse rounds.
+        const magnitude = scale === 0 ? mantissa : mantissa / POWERS_OF_TEN[scale];
+        return negative ? -magnitude : magnitude;
+    }
+    number() {
+        const start = this.p;
+        const fast = this.numberEnd();
+        if (!Number.isNaN(fast))
+            return fast;
+        return Number(Buffer.from(this.b.buffer, this.b.byteOffset + start, this.p - start).toString('latin1'));
+    }
+}
+const CACHE_SLOTS = 1024;
+function isHex(c) {
+    return c !== undefined && ((c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66));
+}
+
+/**
+ * per_instance_stats.json → values the gate can pair instance by instance.
+ *
+ * HELM quirks handled here (docs/helm.md "per_instance_stats.json"): several entries can share a key (one per
+ * metric class) and are merged; perturbed copies share `instance_id` with the clean instance;
+ * the split exists only inside each stat's name; rows are not sorted.
+ */
+const FILE_NAME = 'per_instance_stats.json';
+/**
+ * Identity of a perturbation for pairing: name, seed, and computed_on when it is not the usual
+ * "perturbed". Never the whole object: fairness perturbations embed local file paths
+ * (`mapping_file_path`, `name_file_path`) that differ between machines.
+ */
+function perturbationKey(perturbation) {
+    if (!perturbation)
+        return null;
+    let key = perturbation.name;
+    if (perturbation.seed !== undefined && perturbation.seed !== null)
+        key += `#${perturbation.seed}`;
+    if (perturbation.computed_on !== undefined && perturbation.computed_on !== 'perturbed')
+        key += `@${perturbation.computed_on}`;
+    return key;
+}
+function seriesKey(metric, split, perturbation) {
+    return JSON.stringify([metric, split, perturbation]);
+}
+/** Key of a value inside a series (the perturbation is fixed by the series). */
+function instanceStatKey(instanceId, trainTrialIndex) {
+    return JSON.stringify([instanceId, trainTrialIndex]);
+}
+class EntryChecker extends ElementChecker {
+    index;
+    constructor(file, index) {
+        super(file);
+        this.index = index;
+    }
+    pathOf(field) {
+        return `[${this.index}]${field ? `.${field}` : ''}`;
+    }
+    optionalString(value, field) {
+        return value === undefined ? null : this.string(value, field);
+    }
+    /** Sums may be NaN or infinite (HELM before 0.2.4; bare tokens); the gate decides what to do. */
+    number(value, field) {
+        if (typeof value !== 'number')
+            this.fail(field, 'a number', value);
+        return value;
+    }
+    perturbation(value, field) {
+        if (value === undefined)
+            return null;
+        const object = this.object(value, field);
+        this.string(object.name, `${field}.name`);
+        if (object.seed !== undefined && object.seed !== null)
+            this.number(object.seed, `${field}.seed`);
+        if (object.computed_on !== undefined)
+            this.string(object.computed_on, `${field}.computed_on`);
+        return object;
+    }
+}
+function isPlainObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+function isNatural(value) {
+    return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+}
+/**
+ * The file's entries by the targeted scanner (instance-stats-scan.ts), or undefined when the
+ * general streaming parser must read it: too large to hold, unreadable (the streaming path
+ * reports that), or anything the scanner leaves to the general parser.
+ */
+async function scanFile(file) {
+    let bytes;
+    try {
+        const info = await stat(file);
+        if (!info.isFile() || info.size > NATIVE_PARSE_LIMIT)
+            return undefined;
+        bytes = await readFile(file);
+    }
+    catch {
+        return undefined;
+    }
+    const entries = scanPerInstanceStats(bytes);
+    return entries === undefined ? undefined : { bytes, entries };
+}
+/** Reads and merges per_instance_stats.json of a run directory (or a file path). */
+async function readPerInstanceStats(run, options = {}) {
+    let file;
+    let layout;
+    if (typeof run === 'string') {
+        file = run;
+        layout = '0.4+';
+    }
+    else {
+        file = join(run.path, FILE_NAME);
+        layout = run.layout ?? detectLayout(run.runSpec);
+        if (!run.files.perInstanceStats) {
+            throw new InputError('input.missing_file', `${run.path} has no ${FILE_NAME}`, { file });
+        }
+    }
+    const series = new Map();
+    const keys = new Set();
+    let entries = 0;
+    // Every entry lists the same stats in the same order, so the series of the stat at position s
+    // is almost always the one the previous entry's stat s went to: remembering it saves building
+    // and hashing a key per stat (measured by bench/compare.mjs).
+    const lastAt = [];
+    const add = (index, value) => {
+        entries++;
+        const check = new EntryChecker(file, index);
+        const entry = check.object(value, '');
+        const instanceId = check.string(entry.instance_id, 'instance_id');
+        const trainTrialIndex = check.natural(entry.train_trial_index, 'train_trial_index');
+        const entryPerturbation = check.perturbation(entry.perturbation, 'perturbation');
+        keys.add(JSON.stringify([instanceId, trainTrialIndex, perturbationKey(entryPerturbation)]));
+        const stats = entry.stats;
+        if (!Array.isArray(stats))
+            check.fail('stats', 'an array', stats);
+        const vKey = instanceStatKey(instanceId, trainTrialIndex);
+        for (let s = 0; s < stats.length; s++) {
+            // The usual case is checked inline; a field path is built only for an error (building eight
+            // per stat was a fifth of the reading time on a real-shaped file).
+            const rawStat = stats[s];
+            const at = (field) => `stats[${s}]${field}`;
+            const stat = isPlainObject(rawStat) ? rawStat : check.object(rawStat, at(''));
+            const name = isPlainObject(stat.name) ? stat.name : check.object(stat.name, at('.name'));
+            const metric = typeof name.name === 'string' ? name.name : check.string(name.name, at('.name.name'));
+            const split = typeof name.split === 'string' ? name.split : check.optionalString(name.split, at('.name.split'));
+            const subSplit = name.sub_split === undefined ? null : check.optionalString(name.sub_split, at('.name.sub_split'));
+            // The stat repeats the entry's perturbation in its name; take the stat's own when present.
+            const perturbation = name.perturbation === undefined
+                ? entryPerturbation
+                : (check.perturbation(name.perturbation, at('.name.perturbation')) ?? entryPerturbation);
+            const count = isNatural(stat.count) ? stat.count : check.natural(stat.count, at('.count'));
+            const sum = typeof stat.sum === 'number' ? stat.sum : check.number(stat.sum, at('.sum'));
+            const pKey = perturbationKey(perturbation);
+            const last = lastAt[s];
+            let target = last !== undefined && last.metric === metric && last.split === split && last.perturbation === pKey ? last.target : undefined;
+            if (!target) {
+                const sKey = seriesKey(metric, split, pKey);
+                target = series.get(sKey);
+                if (!target) {
+                    target = {
+                        metric,
+                        split,
+                        perturbation: pKey,
+                        perturbationName: perturbation?.name ?? null,
+                        computedOn: perturbation ? (perturbation.computed_on ?? 'perturbed') : null,
+                        values: new Map()
+                    };
+                    series.set(sKey, target);
+                }
+                lastAt[s] = { metric, split, perturbation: pKey, target };
+            }
+            const existing = target.values.get(vKey);
+            if (existing) {
+                existing.count += count;
+                existing.sum += sum;
+                existing.occurrences++;
+            }
+            else {
+                const value = { instanceId, trainTrialIndex, subSplit, count, sum, occurrences: 1 };
+                target.values.set(vKey, value);
+            }
+        }
+    };
+    const scanned = options.chunkSize === undefined ? await scanFile(file) : undefined;
+    if (scanned !== undefined) {
+        options.digest?.update(scanned.bytes);
+        scanned.entries.forEach((entry, index) => add(index, entry));
+    }
+    else {
+        for await (const { index, value } of streamJsonArray(file, { chunkSize: options.chunkSize, digest: options.digest }))
+            add(index, value);
+    }
+    return { file, layout, entries, instanceKeys: keys.size, series };
+}
+
+/**
  * HELM's 0/1 metrics (benchmark/metrics/basic_metrics.py and evaluate_reference_metrics.py),
  * with their `@k` variants: a value outside [0, 1] is a damaged file, not a score.
  */
@@ -12189,133 +12189,6 @@ function firstHuge(values) {
 }
 function describeValueKey(v) {
     return `instance ${v.instanceId}, trial ${v.trainTrialIndex}${v.perturbation ? `, perturbation ${v.perturbation}` : ''}`;
-}
-
-function clusterKey(instanceId, perturbation) {
-    return perturbation === null ? instanceId : `${instanceId}\u0000${perturbation}`;
-}
-function valueKey(v) {
-    return `${clusterKey(v.instanceId, v.perturbation)}\u0000${v.trainTrialIndex}`;
-}
-function index(values) {
-    const byKey = new Map();
-    for (const v of values)
-        byKey.set(valueKey(v), v);
-    return byKey;
-}
-function pairValues(baseline, candidate) {
-    const b = index(baseline);
-    const c = index(candidate);
-    let matched = 0;
-    let pairs = 0;
-    const dropped = { baseline: 0, candidate: 0 };
-    let oneSided = 0;
-    const byCluster = new Map();
-    for (const [key, bv] of b) {
-        const cv = c.get(key);
-        if (!cv)
-            continue;
-        matched++;
-        if (bv.value === null || cv.value === null) {
-            if (bv.value === null)
-                dropped.baseline++;
-            if (cv.value === null)
-                dropped.candidate++;
-            if ((bv.value === null) !== (cv.value === null))
-                oneSided++;
-            continue;
-        }
-        const ck = clusterKey(bv.instanceId, bv.perturbation);
-        let list = byCluster.get(ck);
-        if (!list)
-            byCluster.set(ck, (list = []));
-        list.push({ trial: bv.trainTrialIndex, b: bv.value, c: cv.value });
-        pairs++;
-    }
-    const clusterKeys = [...byCluster.keys()].sort();
-    const clusters = [];
-    const trials = [];
-    for (const key of clusterKeys) {
-        const list = byCluster.get(key).sort((x, y) => x.trial - y.trial);
-        clusters.push({ baseline: list.map(x => x.b), candidate: list.map(x => x.c) });
-        trials.push(list.map(x => x.trial));
-    }
-    const larger = Math.max(b.size, c.size);
-    return {
-        clusters,
-        clusterKeys,
-        trials,
-        pairs,
-        unmatched: { baseline: b.size - matched, candidate: c.size - matched },
-        dropped,
-        oneSided,
-        overlap: larger === 0 ? 0 : (matched - oneSided) / larger,
-        keys: { baseline: b.size, candidate: c.size }
-    };
-}
-/**
- * Per-instance worst case over the clean instance and its perturbed variants (docs/method.md
- * "Robustness"). Only variants present on both sides enter, so that a variant missing on one
- * side cannot make that side look better; missing variants are caught by the per-perturbation
- * overlap guard.
- */
-function worstCase(baseline, candidate, direction) {
-    const c = index(candidate);
-    const pick = direction === 'higher' ? Math.min : Math.max;
-    const worstB = new Map();
-    const worstC = new Map();
-    const fold = (into, v) => {
-        const key = `${v.instanceId}\u0000${v.trainTrialIndex}`;
-        const prev = into.get(key);
-        if (!prev) {
-            into.set(key, { ...v, perturbation: null });
-        }
-        else if (prev.value !== null) {
-            into.set(key, { ...prev, value: v.value === null ? null : pick(prev.value, v.value) });
-        }
-    };
-    for (const bv of baseline) {
-        const cv = c.get(valueKey(bv));
-        if (!cv)
-            continue;
-        fold(worstB, bv);
-        fold(worstC, cv);
-    }
-    return { baseline: [...worstB.values()], candidate: [...worstC.values()] };
-}
-/**
- * Both sides completed for the worst-case bound (docs/method.md "Missing data: the worst-case
- * bound"): a key measured on one side only gets `fill.candidate` (the metric's worst) where the
- * candidate lacks it and `fill.baseline` (its best) where the baseline lacks it. Keys measured on
- * neither side say nothing about either deployment and stay out.
- */
-function imputeMissing(baseline, candidate, fill) {
-    const b = index(baseline);
-    const c = index(candidate);
-    const out = { baseline: [], candidate: [], imputedKeys: { baseline: [], candidate: [] } };
-    const keys = new Set([...b.keys(), ...c.keys()]);
-    for (const key of keys) {
-        const bv = b.get(key);
-        const cv = c.get(key);
-        const measuredB = bv !== undefined && bv.value !== null;
-        const measuredC = cv !== undefined && cv.value !== null;
-        if (!measuredB && !measuredC)
-            continue;
-        const like = (measuredB ? bv : cv);
-        if (measuredB)
-            out.baseline.push(bv);
-        else {
-            out.baseline.push({ ...like, value: fill.baseline, occurrences: 1 });
-            out.imputedKeys.baseline.push(key);
-        }
-        if (measuredC)
-            out.candidate.push(cv);
-        else {
-            out.candidate.push({ ...like, value: fill.candidate, occurrences: 1 });
-            out.imputedKeys.candidate.push(key);
-        }
-    }
-    return out;
 }
 
 /**
@@ -12469,42 +12342,272 @@ async function loadExampleTexts(data, wanted) {
     return found;
 }
 
+/**
+ * Guards on a gated metric's values, before any comparison: each failure is an error naming the
+ * file, the metric and the first instance, never a verdict. The values must be measured, each
+ * once, each with the request state the cache and failure guards read (guards.ts), each from a
+ * request that produced an answer, within what the metric can take, and scored wherever the other
+ * side scored the same request.
+ */
+/** Returns false (with the error logged) when the metric's values must not be compared. */
+function checkMetricValues(run, metric, range, valuesB, valuesC, b, c, log) {
+    const sides = [
+        { side: 'baseline', values: valuesB, data: b },
+        { side: 'candidate', values: valuesC, data: c }
+    ];
+    // In this order, each side in turn, stopping at the first failure: one cause, one error.
+    return (sides.every(s => measuredOnce(run, metric, s, log) && requestStatesCover(run, s.side, s.values, s.data, log)) &&
+        sides.every(s => valuesInRange(run, metric, range, s, log)) &&
+        scoresCoverRequests(run, metric, sides, log));
+}
+/** Measured at all, and each value once. */
+function measuredOnce(run, metric, { side, values, data }, log) {
+    if (values.length > 0 && values.every(v => v.value === null)) {
+        log.error('guard.metric_unmeasured', `run ${run}: ${metric} was never measured on the ${side} side (every value has count 0 or is not finite)`, {
+            file: data.perInstanceStatsFile,
+            field: metric
+        });
+        return false;
+    }
+    // HELM only warns when two metrics emit the same stat name, and the reader merges the
+    // copies into sum / count: an average of two possibly different scores is nobody's answer.
+    const repeated = values.find(v => (v.occurrences ?? 1) > 1);
+    if (repeated) {
+        const count = values.filter(v => (v.occurrences ?? 1) > 1).length;
+        log.error('guard.duplicate_stat', `run ${run}: ${metric} appears more than once for ${count} ${side} instance${count === 1 ? '' : 's'}, so their value is ambiguous`, {
+            file: data.perInstanceStatsFile,
+            field: metric,
+            value: `instance ${repeated.instanceId}, trial ${repeated.trainTrialIndex}${repeated.perturbation ? `, perturbation ${repeated.perturbation}` : ''}: ${repeated.occurrences} copies`
+        });
+        return false;
+    }
+    return true;
+}
+/** A request state's key in the values' terms (instance, trial, perturbation). */
+function stateKey(s) {
+    return exampleKey({ instanceId: s.instanceId, trainTrialIndex: s.trainTrialIndex, perturbation: perturbationKey(s.perturbation) });
+}
+/**
+ * Every measured value must come with its request state: the cache and failure guards read
+ * scenario_state.json, so a score without a request state is a score nobody checked (a
+ * scenario_state.json cut down to save space, or a file from another run). HELM writes both
+ * files from the same request states, so a complete run always passes this.
+ */
+function requestStatesCover(run, side, values, data, log) {
+    if (data.requestStates === null)
+        return true; // already an error (guard.no_scenario_state)
+    const present = new Set(data.requestStates.map(s => stateKey(s)));
+    const missing = values.filter(v => v.value !== null && !present.has(exampleKey(v)));
+    if (missing.length === 0)
+        return requestsRan(run, side, values, data, log);
+    const first = missing[0];
+    log.error('guard.no_request_state', `run ${run}: ${missing.length} ${side} scores have no request state in scenario_state.json, so cached or failed answers cannot be ruled out for them`, {
+        file: data.scenarioStateFile ?? data.run.path,
+        field: 'request_states',
+        value: `instance ${first.instanceId}, trial ${first.trainTrialIndex}${first.perturbation ? `, perturbation ${first.perturbation}` : ''}`
+    });
+    return false;
+}
+/**
+ * A score of a request that never produced an answer (no result, no completions, a completion
+ * without text) was computed from nothing: HELM scores an empty answer as wrong, or worse,
+ * whatever a metric makes of it. Failed requests are caught by guard.failed_requests.
+ */
+function requestsRan(run, side, values, data, log) {
+    if (data.requestStates === null)
+        return true;
+    const scored = new Set(values.filter(v => v.value !== null).map(v => exampleKey(v)));
+    const silent = data.requestStates.filter(s => !s.answered && scored.has(stateKey(s)));
+    if (silent.length === 0)
+        return true;
+    const first = silent[0];
+    log.error('guard.request_not_run', `run ${run}: ${silent.length} ${side} requests that have a score never produced an answer (no result, no completions or a completion without text), so their scores are not the model's answers`, {
+        file: data.scenarioStateFile ?? data.run.path,
+        field: 'result.completions',
+        value: `instance ${first.instanceId}, trial ${first.trainTrialIndex}`
+    });
+    return false;
+}
+/**
+ * Values a metric cannot take are a damaged file: a 0/1 metric holding 4 would otherwise be
+ * averaged as a continuous score, and a value of 1e308 overflows every sum into an infinite
+ * interval. Either is an error naming the instance and the value, never a verdict.
+ */
+function valuesInRange(run, metric, range, { side, values, data }, log) {
+    const bad = range ? firstOutOfRange(values, range) : null;
+    if (bad && range) {
+        log.error('guard.out_of_range', `run ${run}: ${metric} must lie in [${range.low}, ${range.high}] (${range.because}), but the ${side} side has ${String(bad.raw ?? bad.value)} for ${describeValueKey(bad)}`, { file: data.perInstanceStatsFile, field: metric, value: `${describeValueKey(bad)}: ${String(bad.raw ?? bad.value)}` });
+        return false;
+    }
+    const huge = firstHuge(values);
+    if (huge) {
+        log.error('guard.huge_value', `run ${run}: ${metric} on the ${side} side is ${String(huge.value)} for ${describeValueKey(huge)}; values beyond ${MAX_MAGNITUDE} cannot be averaged safely and are not HELM scores`, { file: data.perInstanceStatsFile, field: metric, value: `${describeValueKey(huge)}: ${String(huge.value)}` });
+        return false;
+    }
+    return true;
+}
+/**
+ * A key with a request state but no score on one side, while the other side scored it, is a
+ * scoring failure: the request ran and the metric failed (or its row was removed). Such
+ * instances are rarely missing at random, so this is an error whatever min_overlap says.
+ */
+function scoresCoverRequests(run, metric, sides, log) {
+    const measured = sides.map(({ values }) => new Set(values.filter(v => v.value !== null).map(v => exampleKey(v))));
+    for (const [i, { side, data }] of sides.entries()) {
+        const own = measured[i];
+        const other = measured[1 - i];
+        if (data.requestStates === null)
+            continue;
+        const requested = new Set(data.requestStates.map(s => stateKey(s)));
+        const failures = [...other].filter(key => !own.has(key) && requested.has(key));
+        if (failures.length === 0)
+            continue;
+        const [instance, trial, perturbation] = JSON.parse(failures[0]);
+        log.error('guard.scoring_failure', `run ${run}: ${failures.length} ${side} instances were requested but have no ${metric} score, while the other side scored them; an instance that ran but was not scored is a failure, not a missing instance`, {
+            file: data.perInstanceStatsFile,
+            field: metric,
+            value: `instance ${instance}, trial ${trial}${perturbation ? `, perturbation ${perturbation}` : ''}`
+        });
+        return false;
+    }
+    return true;
+}
+
+function clusterKey(instanceId, perturbation) {
+    return perturbation === null ? instanceId : `${instanceId}\u0000${perturbation}`;
+}
+function valueKey(v) {
+    return `${clusterKey(v.instanceId, v.perturbation)}\u0000${v.trainTrialIndex}`;
+}
+function index(values) {
+    const byKey = new Map();
+    for (const v of values)
+        byKey.set(valueKey(v), v);
+    return byKey;
+}
+function pairValues(baseline, candidate) {
+    const b = index(baseline);
+    const c = index(candidate);
+    let matched = 0;
+    let pairs = 0;
+    const dropped = { baseline: 0, candidate: 0 };
+    let oneSided = 0;
+    const byCluster = new Map();
+    for (const [key, bv] of b) {
+        const cv = c.get(key);
+        if (!cv)
+            continue;
+        matched++;
+        if (bv.value === null || cv.value === null) {
+            if (bv.value === null)
+                dropped.baseline++;
+            if (cv.value === null)
+                dropped.candidate++;
+            if ((bv.value === null) !== (cv.value === null))
+                oneSided++;
+            continue;
+        }
+        const ck = clusterKey(bv.instanceId, bv.perturbation);
+        let list = byCluster.get(ck);
+        if (!list)
+            byCluster.set(ck, (list = []));
+        list.push({ trial: bv.trainTrialIndex, b: bv.value, c: cv.value });
+        pairs++;
+    }
+    const clusterKeys = [...byCluster.keys()].sort();
+    const clusters = [];
+    const trials = [];
+    for (const key of clusterKeys) {
+        const list = byCluster.get(key).sort((x, y) => x.trial - y.trial);
+        clusters.push({ baseline: list.map(x => x.b), candidate: list.map(x => x.c) });
+        trials.push(list.map(x => x.trial));
+    }
+    const larger = Math.max(b.size, c.size);
+    return {
+        clusters,
+        clusterKeys,
+        trials,
+        pairs,
+        unmatched: { baseline: b.size - matched, candidate: c.size - matched },
+        dropped,
+        oneSided,
+        overlap: larger === 0 ? 0 : (matched - oneSided) / larger,
+        keys: { baseline: b.size, candidate: c.size }
+    };
+}
+/**
+ * Per-instance worst case over the clean instance and its perturbed variants (docs/method.md
+ * "Robustness"). Only variants present on both sides enter, so that a variant missing on one
+ * side cannot make that side look better; missing variants are caught by the per-perturbation
+ * overlap guard.
+ */
+function worstCase(baseline, candidate, direction) {
+    const c = index(candidate);
+    const pick = direction === 'higher' ? Math.min : Math.max;
+    const worstB = new Map();
+    const worstC = new Map();
+    const fold = (into, v) => {
+        const key = `${v.instanceId}\u0000${v.trainTrialIndex}`;
+        const prev = into.get(key);
+        if (!prev) {
+            into.set(key, { ...v, perturbation: null });
+        }
+        else if (prev.value !== null) {
+            into.set(key, { ...prev, value: v.value === null ? null : pick(prev.value, v.value) });
+        }
+    };
+    for (const bv of baseline) {
+        const cv = c.get(valueKey(bv));
+        if (!cv)
+            continue;
+        fold(worstB, bv);
+        fold(worstC, cv);
+    }
+    return { baseline: [...worstB.values()], candidate: [...worstC.values()] };
+}
+/**
+ * Both sides completed for the worst-case bound (docs/method.md "Missing data: the worst-case
+ * bound"): a key measured on one side only gets `fill.candidate` (the metric's worst) where the
+ * candidate lacks it and `fill.baseline` (its best) where the baseline lacks it. Keys measured on
+ * neither side say nothing about either deployment and stay out.
+ */
+function imputeMissing(baseline, candidate, fill) {
+    const b = index(baseline);
+    const c = index(candidate);
+    const out = { baseline: [], candidate: [], imputedKeys: { baseline: [], candidate: [] } };
+    const keys = new Set([...b.keys(), ...c.keys()]);
+    for (const key of keys) {
+        const bv = b.get(key);
+        const cv = c.get(key);
+        const measuredB = bv !== undefined && bv.value !== null;
+        const measuredC = cv !== undefined && cv.value !== null;
+        if (!measuredB && !measuredC)
+            continue;
+        const like = (measuredB ? bv : cv);
+        if (measuredB)
+            out.baseline.push(bv);
+        else {
+            out.baseline.push({ ...like, value: fill.baseline, occurrences: 1 });
+            out.imputedKeys.baseline.push(key);
+        }
+        if (measuredC)
+            out.candidate.push(cv);
+        else {
+            out.candidate.push({ ...like, value: fill.candidate, occurrences: 1 });
+            out.imputedKeys.candidate.push(key);
+        }
+    }
+    return out;
+}
+
 function buildComparisons(run, gated, b, c, statistics, examples, log) {
     const split = resolveSplit(run, gated, b, c, log);
     if (split === undefined)
         return [];
     const valuesB = b.values(gated.metric, split);
     const valuesC = c.values(gated.metric, split);
-    for (const [side, values, data] of [
-        ['baseline', valuesB, b],
-        ['candidate', valuesC, c]
-    ]) {
-        if (values.length > 0 && values.every(v => v.value === null)) {
-            log.error('guard.metric_unmeasured', `run ${run}: ${gated.metric} was never measured on the ${side} side (every value has count 0 or is not finite)`, {
-                file: data.perInstanceStatsFile,
-                field: gated.metric
-            });
-            return [];
-        }
-        // HELM only warns when two metrics emit the same stat name, and the reader merges the
-        // copies into sum / count: an average of two possibly different scores is nobody's answer.
-        const repeated = values.find(v => (v.occurrences ?? 1) > 1);
-        if (repeated) {
-            const count = values.filter(v => (v.occurrences ?? 1) > 1).length;
-            log.error('guard.duplicate_stat', `run ${run}: ${gated.metric} appears more than once for ${count} ${side} instance${count === 1 ? '' : 's'}, so their value is ambiguous`, {
-                file: data.perInstanceStatsFile,
-                field: gated.metric,
-                value: `instance ${repeated.instanceId}, trial ${repeated.trainTrialIndex}${repeated.perturbation ? `, perturbation ${repeated.perturbation}` : ''}: ${repeated.occurrences} copies`
-            });
-            return [];
-        }
-        if (!requestStatesCover(run, side, values, data, log))
-            return [];
-    }
     const range = metricRange(gated.metric, valuesB, valuesC);
-    if (!valuesInRange(run, gated.metric, range, valuesB, valuesC, b, c, log))
-        return [];
-    if (!scoresCoverRequests(run, gated.metric, valuesB, valuesC, b, c, log))
+    if (!checkMetricValues(run, gated.metric, range, valuesB, valuesC, b, c, log))
         return [];
     const out = [];
     const isClean = (v) => v.perturbation === null;
@@ -12527,100 +12630,6 @@ function buildComparisons(run, gated, b, c, statistics, examples, log) {
             out.push(cmp);
     }
     return out;
-}
-/**
- * Every measured value must come with its request state: the cache and failure guards read
- * scenario_state.json, so a score without a request state is a score nobody checked (a
- * scenario_state.json cut down to save space, or a file from another run). HELM writes both
- * files from the same request states, so a complete run always passes this.
- */
-function requestStatesCover(run, side, values, data, log) {
-    if (data.requestStates === null)
-        return true; // already an error (guard.no_scenario_state)
-    const present = new Set(data.requestStates.map(s => exampleKey({ instanceId: s.instanceId, trainTrialIndex: s.trainTrialIndex, perturbation: perturbationKey(s.perturbation) })));
-    const missing = values.filter(v => v.value !== null && !present.has(exampleKey(v)));
-    if (missing.length === 0)
-        return requestsRan(run, side, values, data, log);
-    const first = missing[0];
-    log.error('guard.no_request_state', `run ${run}: ${missing.length} ${side} scores have no request state in scenario_state.json, so cached or failed answers cannot be ruled out for them`, {
-        file: data.scenarioStateFile ?? data.run.path,
-        field: 'request_states',
-        value: `instance ${first.instanceId}, trial ${first.trainTrialIndex}${first.perturbation ? `, perturbation ${first.perturbation}` : ''}`
-    });
-    return false;
-}
-/**
- * A score of a request that never produced an answer (no result, no completions, a completion
- * without text) was computed from nothing: HELM scores an empty answer as wrong, or worse,
- * whatever a metric makes of it. Failed requests are caught by guard.failed_requests.
- */
-function requestsRan(run, side, values, data, log) {
-    if (data.requestStates === null)
-        return true;
-    const scored = new Set(values.filter(v => v.value !== null).map(v => exampleKey(v)));
-    const silent = data.requestStates.filter(s => !s.answered &&
-        scored.has(exampleKey({ instanceId: s.instanceId, trainTrialIndex: s.trainTrialIndex, perturbation: perturbationKey(s.perturbation) })));
-    if (silent.length === 0)
-        return true;
-    const first = silent[0];
-    log.error('guard.request_not_run', `run ${run}: ${silent.length} ${side} requests that have a score never produced an answer (no result, no completions or a completion without text), so their scores are not the model's answers`, {
-        file: data.scenarioStateFile ?? data.run.path,
-        field: 'result.completions',
-        value: `instance ${first.instanceId}, trial ${first.trainTrialIndex}`
-    });
-    return false;
-}
-/**
- * Values a metric cannot take are a damaged file: a 0/1 metric holding 4 would otherwise be
- * averaged as a continuous score, and a value of 1e308 overflows every sum into an infinite
- * interval. Either is an error naming the instance and the value, never a verdict.
- */
-function valuesInRange(run, metric, range, valuesB, valuesC, b, c, log) {
-    for (const [side, values, data] of [
-        ['baseline', valuesB, b],
-        ['candidate', valuesC, c]
-    ]) {
-        const bad = range ? firstOutOfRange(values, range) : null;
-        if (bad && range) {
-            log.error('guard.out_of_range', `run ${run}: ${metric} must lie in [${range.low}, ${range.high}] (${range.because}), but the ${side} side has ${String(bad.raw ?? bad.value)} for ${describeValueKey(bad)}`, { file: data.perInstanceStatsFile, field: metric, value: `${describeValueKey(bad)}: ${String(bad.raw ?? bad.value)}` });
-            return false;
-        }
-        const huge = firstHuge(values);
-        if (huge) {
-            log.error('guard.huge_value', `run ${run}: ${metric} on the ${side} side is ${String(huge.value)} for ${describeValueKey(huge)}; values beyond ${MAX_MAGNITUDE} cannot be averaged safely and are not HELM scores`, { file: data.perInstanceStatsFile, field: metric, value: `${describeValueKey(huge)}: ${String(huge.value)}` });
-            return false;
-        }
-    }
-    return true;
-}
-/**
- * A key with a request state but no score on one side, while the other side scored it, is a
- * scoring failure: the request ran and the metric failed (or its row was removed). Such
- * instances are rarely missing at random, so this is an error whatever min_overlap says.
- */
-function scoresCoverRequests(run, metric, valuesB, valuesC, b, c, log) {
-    const measured = (values) => new Set(values.filter(v => v.value !== null).map(v => exampleKey(v)));
-    const measuredB = measured(valuesB);
-    const measuredC = measured(valuesC);
-    for (const [side, data, own, other] of [
-        ['baseline', b, measuredB, measuredC],
-        ['candidate', c, measuredC, measuredB]
-    ]) {
-        if (data.requestStates === null)
-            continue;
-        const requested = new Set(data.requestStates.map(s => exampleKey({ instanceId: s.instanceId, trainTrialIndex: s.trainTrialIndex, perturbation: perturbationKey(s.perturbation) })));
-        const failures = [...other].filter(key => !own.has(key) && requested.has(key));
-        if (failures.length === 0)
-            continue;
-        const [instance, trial, perturbation] = JSON.parse(failures[0]);
-        log.error('guard.scoring_failure', `run ${run}: ${failures.length} ${side} instances were requested but have no ${metric} score, while the other side scored them; an instance that ran but was not scored is a failure, not a missing instance`, {
-            file: data.perInstanceStatsFile,
-            field: metric,
-            value: `instance ${instance}, trial ${trial}${perturbation ? `, perturbation ${perturbation}` : ''}`
-        });
-        return false;
-    }
-    return true;
 }
 /**
  * A percentile bootstrap on a handful of instances under-covers badly (with one instance it has
@@ -15007,480 +15016,9 @@ function renderJson(report) {
     return `${JSON.stringify(canonical(report, REPORT), null, 2)}\n`;
 }
 
-/// <reference lib="dom" />
-/**
- * The script of report.html, run in the reader's browser. It is embedded as source text
- * (`reportPage.toString()`), so it must stay self-contained: no imports, no outer variables.
- *
- * Everything shown comes from the JSON block `#helm-gate-data` and is inserted with
- * `textContent` or as SVG attributes: model output, prompts and run names are untrusted and never
- * become markup.
- */
-function reportPage() {
-    const data = JSON.parse(document.getElementById('helm-gate-data').textContent);
-    const report = data.report;
-    const changed = data.changed;
-    const comparisons = report.comparisons;
-    const root = document.getElementById('app');
-    const SVG = 'http://www.w3.org/2000/svg';
-    function el(tag, attrs = {}, ...children) {
-        const node = document.createElement(tag);
-        for (const [k, v] of Object.entries(attrs))
-            node.setAttribute(k, v);
-        for (const child of children)
-            if (child !== null)
-                node.append(child instanceof Node ? child : document.createTextNode(child));
-        return node;
-    }
-    function svg(tag, attrs) {
-        const node = document.createElementNS(SVG, tag);
-        for (const [k, v] of Object.entries(attrs))
-            node.setAttribute(k, String(v));
-        return node;
-    }
-    function num(value) {
-        if (typeof value !== 'number' || !Number.isFinite(value))
-            return '—';
-        if (Number.isInteger(value))
-            return String(value);
-        const magnitude = Math.floor(Math.log10(Math.abs(value)));
-        return value.toFixed(Math.min(4, Math.max(0, 3 - magnitude)));
-    }
-    function signed(value) {
-        const text = num(value);
-        return typeof value === 'number' && value > 0 && !/^0(\.0*)?$/.test(text) ? `+${text}` : text;
-    }
-    const verdictOf = (c) => (c.gated ? c.verdict : 'info');
-    const marginOf = (c) => (c.direction === 'lower' ? c.max_drop : -c.max_drop);
-    const labelOf = (c) => [c.run, c.metric, c.split, c.perturbation].filter(p => p !== null && p !== '').join(' · ');
-    // ---- header: verdict, headline, sides, issues
-    function header() {
-        const box = el('header', {}, el('h1', { class: `verdict ${report.verdict}` }, `helm-gate: ${report.verdict}`), el('p', {}, report.headline));
-        const sides = el('table', { class: 'sides' });
-        const row = (label, read) => {
-            const cells = [read(report.baseline), read(report.candidate)];
-            if (cells.every(c => c === ''))
-                return;
-            sides.append(el('tr', {}, el('th', {}, label), ...cells.map(c => el('td', {}, c || '—'))));
-        };
-        sides.append(el('tr', {}, el('th', {}, ''), el('th', {}, 'Baseline'), el('th', {}, 'Candidate')));
-        row('Deployment', s => {
-            const id = s.identity;
-            return [id?.model ?? s.deployment, id?.host ? `on ${id.host}` : '', id?.api ? `(${id.api})` : ''].filter(Boolean).join(' ');
-        });
-        row('Engine', s => {
-            const e = s.identity?.engine;
-            if (!e)
-                return '';
-            return [
-                e.version && `version ${e.version}`,
-                e.root && `weights ${e.root}`,
-                e.max_model_len !== null && `context ${e.max_model_len}`,
-                e.owned_by && `by ${e.owned_by}`,
-                e.details
-            ]
-                .filter(Boolean)
-                .join(' · ');
-        });
-        row('Image', s => {
-            const i = s.identity?.image;
-            if (!i)
-                return '';
-            return [i.name, i.digest ? `digest ${i.digest}` : i.id ? `image id ${i.id} (no registry digest)` : 'digest unknown'].join(' · ');
-        });
-        row('Weights', s => {
-            const w = s.identity?.weights;
-            if (!w)
-                return '';
-            return [w.file, w.sha256 ? `sha256 ${w.sha256}` : (w.error ?? '')].filter(Boolean).join(' · ');
-        });
-        row('HELM', s => s.helm_version ?? '');
-        row('Source', s => {
-            const o = s.identity?.origin;
-            if (!o)
-                return '';
-            if (o.kind !== 'archived')
-                return o.kind === 'run' ? 'run by this gate' : `from ${o.artifact_name ?? 'shard artifacts'}`;
-            return [
-                'archived',
-                o.workflow_run_id !== undefined && `run ${o.workflow_run_id}`,
-                o.age_hours !== undefined && `${Math.round(o.age_hours)} h old`
-            ]
-                .filter(Boolean)
-                .join(', ');
-        });
-        box.append(sides);
-        const s = report.settings;
-        const fingerprint = report.context?.fingerprint;
-        box.append(el('p', { class: 'settings' }, `${fingerprint ? `Gate set ${String(fingerprint).slice(0, 16)} · ` : ''}${Math.round(s.confidence * 1000) / 10}% intervals (${s.interval}), ${s.resamples} resamples, seed ${s.seed}`));
-        for (const [kind, list] of [
-            ['errors', report.errors],
-            ['warnings', report.warnings]
-        ]) {
-            if (!list.length)
-                continue;
-            box.append(el('h2', {}, `${kind === 'errors' ? 'Errors' : 'Warnings'} (${list.length})`));
-            box.append(el('ul', { class: kind }, ...list.map((i) => el('li', {}, el('code', {}, i.code), ' ', i.message))));
-        }
-        return box;
-    }
-    // ---- filters shared by the plot, the table and the answers
-    const state = { run: '', perturbation: '', direction: '', search: '' };
-    const PERTURBATION_CLEAN = '(clean)';
-    const perturbationOf = (c) => c.perturbation ?? PERTURBATION_CLEAN;
-    const comparisonShown = (c) => (state.run === '' || c.run === state.run) && (state.perturbation === '' || perturbationOf(c) === state.perturbation);
-    function filters(onChange) {
-        const select = (name, label, values) => {
-            const s = el('select', { id: `filter-${name}`, 'aria-label': label }, el('option', { value: '' }, `all ${label}`));
-            for (const v of values)
-                s.append(el('option', { value: v }, v));
-            s.addEventListener('change', () => {
-                state[name] = s.value;
-                onChange();
-            });
-            return s;
-        };
-        const runs = [...new Set(comparisons.map(c => c.run))].sort();
-        const perturbations = [...new Set(comparisons.map(perturbationOf))].sort();
-        const direction = el('select', { id: 'filter-direction', 'aria-label': 'changed answers' }, el('option', { value: '' }, 'won and lost'), el('option', { value: 'won' }, 'won (better)'), el('option', { value: 'lost' }, 'lost (worse)'));
-        direction.addEventListener('change', () => {
-            state.direction = direction.value;
-            onChange();
-        });
-        const search = el('input', { id: 'filter-search', type: 'search', placeholder: 'search answers, inputs, ids', 'aria-label': 'search' });
-        search.addEventListener('input', () => {
-            state.search = search.value.toLowerCase();
-            onChange();
-        });
-        return el('div', { class: 'filters' }, select('run', 'runs', runs), select('perturbation', 'perturbations', perturbations), direction, search);
-    }
-    // ---- forest plot: each comparison's interval and delta against its tolerated change
-    function forest() {
-        const rows = comparisons.filter(comparisonShown);
-        const values = [0];
-        for (const c of rows)
-            for (const v of [c.ci.low, c.ci.high, c.delta, marginOf(c)])
-                if (typeof v === 'number' && Number.isFinite(v))
-                    values.push(v);
-        let min = Math.min(...values);
-        let max = Math.max(...values);
-        const pad = (max - min) * 0.05 || 0.01;
-        min -= pad;
-        max += pad;
-        const left = 280;
-        const width = 440;
-        const rowHeight = 24;
-        const height = rows.length * rowHeight + 40;
-        const x = (v) => left + ((v - min) / (max - min)) * width;
-        const right = 40;
-        const plot = svg('svg', {
-            id: 'forest',
-            width: left + width + right,
-            height,
-            viewBox: `0 0 ${left + width + right} ${height}`,
-            'data-min': min,
-            'data-max': max,
-            'data-left': left,
-            'data-width': width,
-            role: 'img'
-        });
-        plot.append(svg('line', { x1: x(0), x2: x(0), y1: 0, y2: height - 30, class: 'zero' }));
-        rows.forEach((c, i) => {
-            const y = 16 + i * rowHeight;
-            const label = svg('text', { x: 4, y: y + 4, class: 'label' });
-            label.textContent = labelOf(c).length > 44 ? `${labelOf(c).slice(0, 43)}…` : labelOf(c);
-            const title = svg('title', {});
-            title.textContent = `${labelOf(c)}: ${signed(c.delta)} [${signed(c.ci.low)}, ${signed(c.ci.high)}], tolerated ${signed(marginOf(c))}, ${verdictOf(c)}`;
-            const group = svg('g', { class: `row ${verdictOf(c)}`, 'data-id': c.id });
-            group.append(title, label);
-            group.append(svg('line', { x1: x(marginOf(c)), x2: x(marginOf(c)), y1: y - 9, y2: y + 9, class: 'margin' }));
-            if (Number.isFinite(c.ci.low) && Number.isFinite(c.ci.high))
-                group.append(svg('line', { x1: x(c.ci.low), x2: x(c.ci.high), y1: y, y2: y, class: 'ci' }));
-            if (Number.isFinite(c.delta))
-                group.append(svg('circle', { cx: x(c.delta), cy: y, r: 5, class: 'mark', 'data-id': c.id }));
-            plot.append(group);
-        });
-        // Ticks at round values (1, 2 or 5 times a power of ten) so that at most about five labels
-        // share the axis; a label that would still touch its neighbour is left out (the three fixed
-        // ticks this replaced could land on one another: min, 0 and max close together).
-        const rough = (max - min) / 4;
-        const power = Math.pow(10, Math.floor(Math.log10(rough)));
-        const step = [1, 2, 5, 10].map(f => f * power).find(s => s >= rough) ?? 10 * power;
-        const digits = Math.max(0, -Math.floor(Math.log10(step)));
-        const tickText = (v) => {
-            const rounded = Math.abs(v) < step / 2 ? 0 : v;
-            const text = rounded.toFixed(digits);
-            return rounded > 0 ? `+${text}` : text;
-        };
-        const CHAR_WIDTH = 7;
-        let lastRight = -Infinity;
-        for (let k = Math.ceil(min / step); k * step <= max; k++) {
-            const v = k * step;
-            const text = tickText(v);
-            const half = (text.length * CHAR_WIDTH) / 2;
-            const at = x(v);
-            if (at - half < lastRight + 8)
-                continue;
-            lastRight = at + half;
-            plot.append(svg('line', { x1: at, x2: at, y1: height - 30, y2: height - 25, class: 'tick' }));
-            const t = svg('text', { x: at, y: height - 10, class: 'axis', 'text-anchor': 'middle', 'data-value': v });
-            t.textContent = text;
-            plot.append(t);
-        }
-        return plot;
-    }
-    // ---- the comparisons table, sortable by any column
-    const columns = [
-        ['Verdict', verdictOf],
-        ['Run', c => c.run],
-        ['Metric', c => c.metric],
-        ['Split', c => c.split ?? ''],
-        ['Perturbation', c => c.perturbation ?? ''],
-        ['n', c => c.n],
-        ['Baseline', c => c.baseline_mean],
-        ['Candidate', c => c.candidate_mean],
-        ['Δ', c => c.delta],
-        ['Interval', c => c.ci.low],
-        ['Tolerated', marginOf],
-        ['Better / worse', c => (c.direction === 'lower' ? c.losses : c.wins) - (c.direction === 'lower' ? c.wins : c.losses)]
-    ];
-    const sort = { column: -1, descending: false };
-    function table() {
-        const rows = comparisons.filter(comparisonShown);
-        if (sort.column >= 0) {
-            const read = columns[sort.column][1];
-            rows.sort((a, b) => {
-                const va = read(a);
-                const vb = read(b);
-                const order = typeof va === 'number' && typeof vb === 'number' ? va - vb : String(va).localeCompare(String(vb));
-                return sort.descending ? -order : order;
-            });
-        }
-        const head = el('tr', {});
-        columns.forEach(([name], i) => {
-            const th = el('th', { 'data-column': String(i), class: sort.column === i ? (sort.descending ? 'sorted desc' : 'sorted asc') : '' }, name);
-            th.addEventListener('click', () => {
-                sort.descending = sort.column === i ? !sort.descending : false;
-                sort.column = i;
-                redraw();
-            });
-            head.append(th);
-        });
-        const body = rows.map(c => {
-            const better = c.direction === 'lower' ? c.losses : c.wins;
-            const worse = c.direction === 'lower' ? c.wins : c.losses;
-            return el('tr', { 'data-id': c.id, class: verdictOf(c) }, el('td', { class: 'verdict-cell' }, verdictOf(c)), el('td', {}, c.run), el('td', {}, `${c.metric}${c.direction === 'lower' ? ' (lower is better)' : ''}`), el('td', {}, c.split ?? '—'), el('td', {}, c.perturbation ?? '—'), el('td', { class: 'num' }, String(c.n)), el('td', { class: 'num' }, num(c.baseline_mean)), el('td', { class: 'num' }, num(c.candidate_mean)), el('td', { class: 'num' }, signed(c.delta)), el('td', { class: 'num' }, `[${signed(c.ci.low)}, ${signed(c.ci.high)}]`), el('td', { class: 'num' }, signed(marginOf(c))), el('td', { class: 'num' }, `+${better} / -${worse}`));
-        });
-        return el('table', { id: 'comparisons' }, el('thead', {}, head), el('tbody', {}, ...body));
-    }
-    // ---- changed answers, side by side with the differing characters marked
-    function diffSegments(a, b) {
-        let start = 0;
-        while (start < a.length && start < b.length && a[start] === b[start])
-            start++;
-        let endA = a.length;
-        let endB = b.length;
-        while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
-            endA--;
-            endB--;
-        }
-        const midA = a.slice(start, endA);
-        const midB = b.slice(start, endB);
-        const mark = (text) => el('mark', {}, text);
-        const text = (t) => document.createTextNode(t);
-        // Character LCS of the differing middle when it is small; otherwise the whole middle is marked.
-        if (midA.length * midB.length > 0 && midA.length * midB.length <= 250_000) {
-            const n = midA.length;
-            const m = midB.length;
-            const table = new Uint16Array((n + 1) * (m + 1));
-            for (let i = n - 1; i >= 0; i--) {
-                for (let j = m - 1; j >= 0; j--) {
-                    table[i * (m + 1) + j] =
-                        midA[i] === midB[j] ? table[(i + 1) * (m + 1) + j + 1] + 1 : Math.max(table[(i + 1) * (m + 1) + j], table[i * (m + 1) + j + 1]);
-                }
-            }
-            const outA = [text(a.slice(0, start))];
-            const outB = [text(b.slice(0, start))];
-            let i = 0;
-            let j = 0;
-            let same = '';
-            let onlyA = '';
-            let onlyB = '';
-            const flush = () => {
-                if (onlyA)
-                    outA.push(mark(onlyA));
-                if (onlyB)
-                    outB.push(mark(onlyB));
-                onlyA = '';
-                onlyB = '';
-            };
-            while (i < n || j < m) {
-                if (i < n && j < m && midA[i] === midB[j]) {
-                    flush();
-                    same += midA[i];
-                    i++;
-                    j++;
-                    continue;
-                }
-                if (same) {
-                    outA.push(text(same));
-                    outB.push(text(same));
-                    same = '';
-                }
-                if (j >= m || (i < n && table[(i + 1) * (m + 1) + j] >= table[i * (m + 1) + j + 1]))
-                    onlyA += midA[i++];
-                else
-                    onlyB += midB[j++];
-            }
-            flush();
-            if (same) {
-                outA.push(text(same));
-                outB.push(text(same));
-            }
-            outA.push(text(a.slice(endA)));
-            outB.push(text(b.slice(endB)));
-            return [outA, outB];
-        }
-        return [
-            [text(a.slice(0, start)), ...(midA ? [mark(midA)] : []), text(a.slice(endA))],
-            [text(b.slice(0, start)), ...(midB ? [mark(midB)] : []), text(b.slice(endB))]
-        ];
-    }
-    function answers() {
-        const box = el('div', { id: 'answers' });
-        let shown = 0;
-        for (const c of comparisons) {
-            if (!comparisonShown(c))
-                continue;
-            const list = (changed[c.id] ?? c.examples ?? []);
-            if (!list.length)
-                continue;
-            const cards = [];
-            for (const e of list) {
-                const better = c.direction === 'lower' ? e.candidate_value < e.baseline_value : e.candidate_value > e.baseline_value;
-                if (state.direction === 'won' && !better)
-                    continue;
-                if (state.direction === 'lost' && better)
-                    continue;
-                if (state.search) {
-                    const haystack = [e.instance_id, e.input, e.reference, e.baseline_output, e.candidate_output].join('\n').toLowerCase();
-                    if (!haystack.includes(state.search))
-                        continue;
-                }
-                const [b, k] = diffSegments(String(e.baseline_output ?? ''), String(e.candidate_output ?? ''));
-                cards.push(el('div', { class: `answer ${better ? 'won' : 'lost'}`, 'data-instance': e.instance_id }, el('div', { class: 'answer-head' }, `${e.instance_id} (trial ${e.train_trial_index}): ${num(e.baseline_value)} → ${num(e.candidate_value)}, ${better ? 'better' : 'worse'}`), el('div', { class: 'io' }, el('div', { class: 'label' }, 'Input'), el('pre', {}, String(e.input ?? ''))), el('div', { class: 'io' }, el('div', { class: 'label' }, 'Reference'), el('pre', {}, String(e.reference ?? ''))), el('div', { class: 'outputs' }, el('div', {}, el('div', { class: 'label' }, 'Baseline output'), el('pre', { class: 'baseline' }, ...b)), el('div', {}, el('div', { class: 'label' }, 'Candidate output'), el('pre', { class: 'candidate' }, ...k)))));
-            }
-            if (!cards.length)
-                continue;
-            shown += cards.length;
-            const details = el('details', { 'data-id': c.id, open: '' }, el('summary', {}, `${labelOf(c)}: ${cards.length} of ${list.length} changed answers`), ...cards);
-            box.append(details);
-        }
-        box.prepend(el('p', { id: 'answers-count' }, `${shown} changed answers shown`));
-        return box;
-    }
-    // ---- efficiency, and the load half
-    function efficiency() {
-        const entries = report.efficiency;
-        if (!entries.length)
-            return null;
-        const ms = (s) => (Math.abs(s) < 10 ? `${num(s * 1000)} ms` : `${num(s)} s`);
-        const ratio = (r) => `${num(r.estimate)}× [${num(r.low)}, ${num(r.high)}]`;
-        const box = el('section', { id: 'efficiency' }, el('h2', {}, 'Efficiency: request times (information only, not gated)'));
-        if (report.context?.concurrent)
-            box.append(el('p', { class: 'note' }, 'Both sides ran at the same time on one machine: the ratios reflect the shared client as much as the servers.'));
-        box.append(el('table', {}, el('tr', {}, ...['Run', 'n', 'Median baseline', 'Median candidate', 'Median ratio', 'p90 ratio'].map(h => el('th', {}, h))), ...entries.map(e => el('tr', {}, el('td', {}, e.run), el('td', {}, String(e.n)), el('td', {}, ms(e.baseline_median)), el('td', {}, ms(e.candidate_median)), el('td', {}, ratio(e.median_ratio)), el('td', {}, ratio(e.p90_ratio))))));
-        return box;
-    }
-    /**
-     * The load half (report.load): its verdict, then per level one table with a row per metric
-     * (baseline, candidate, the candidate/baseline ratio with its interval, and the checks on that
-     * metric with their verdicts). Server-provided text (model names, reasons) goes in as text.
-     */
-    function load(section) {
-        if (!section)
-            return null;
-        const box = el('section', { id: 'load' }, el('h2', { class: `load-verdict ${section.verdict}` }, `Load: ${section.verdict}`), el('p', {}, String(section.headline ?? '')));
-        if (section.skipped) {
-            box.append(el('p', { class: 'note' }, String(section.skipped)));
-            return box;
-        }
-        const units = { output_tokens_per_second: 'tok/s', request_throughput: 'req/s', goodput: 'req/s' };
-        const value = (metric, v) => {
-            if (typeof v !== 'number' || !Number.isFinite(v))
-                return '—';
-            if (metric === 'error_rate')
-                return `${Number((v * 100).toPrecision(3))}%`;
-            return `${Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3)} ${units[metric] ?? 'ms'}`;
-        };
-        // As in the comment: three decimals (one from 10 up).
-        const fixed = (v) => v.toFixed(v >= 10 ? 1 : 3);
-        const ratioText = (r) => (r ? `${fixed(r.estimate)}× [${fixed(r.low)}, ${fixed(r.high)}]` : '—');
-        const levelName = (level) => (section.mode === 'concurrency' ? `concurrency ${level}` : `${level} requests/s`);
-        const checkText = (c) => {
-            const op = c.kind === 'min_ratio' || c.kind === 'min' ? '≥' : '≤';
-            const bound = String(c.kind).endsWith('ratio') ? `${c.threshold}×` : value(c.metric, c.threshold);
-            return `${op} ${bound}: ${c.verdict}`;
-        };
-        const ratios = (section.ratios ?? []);
-        const checks = (section.checks ?? []);
-        for (const level of (section.levels ?? [])) {
-            const metrics = [...new Set([...ratios, ...checks].filter(r => r.level === level).map(r => String(r.metric)))];
-            if (!metrics.length)
-                continue;
-            const rows = metrics.map(metric => {
-                const r = ratios.find(x => x.level === level && x.metric === metric);
-                const own = checks.filter(c => c.level === level && c.metric === metric);
-                const verdicts = own.map(c => c.verdict);
-                const worst = ['error', 'fail', 'inconclusive', 'pass'].find(v => verdicts.includes(v)) ?? 'info';
-                const checkCell = el('td', { class: 'checks' });
-                own.forEach((c, i) => {
-                    if (i)
-                        checkCell.append(el('br'));
-                    checkCell.append(el('span', { class: `check ${c.verdict}`, title: String(c.reason ?? '') }, checkText(c)));
-                });
-                if (!own.length)
-                    checkCell.append('—');
-                return el('tr', { class: worst, 'data-metric': metric }, el('td', {}, metric), el('td', { class: 'num' }, value(metric, r?.baseline ?? own[0]?.baseline)), el('td', { class: 'num' }, value(metric, r?.candidate ?? own[0]?.candidate)), el('td', { class: 'num' }, ratioText(r?.ratio ?? own[0]?.ratio ?? null)), el('td', { class: 'num' }, String(r?.pairs ?? own[0]?.pairs ?? '—')), checkCell);
-            });
-            box.append(el('h3', {}, levelName(level)), el('table', { class: 'load-level', 'data-level': String(level) }, el('thead', {}, el('tr', {}, ...['Metric', 'Baseline', 'Candidate', 'Ratio [interval]', 'Pairs', 'Checks'].map(h => el('th', {}, h)))), el('tbody', {}, ...rows)));
-        }
-        const open = checks.filter(c => c.verdict === 'inconclusive' || c.verdict === 'error');
-        if (open.length)
-            box.append(el('ul', { class: 'load-reasons' }, ...open.map(c => el('li', {}, `${c.metric} at ${levelName(c.level)}: ${c.reason}`))));
-        for (const [kind, list] of [
-            ['errors', section.errors ?? []],
-            ['warnings', section.warnings ?? []]
-        ]) {
-            if (list.length)
-                box.append(el('ul', { class: kind }, ...list.map((i) => el('li', {}, el('code', {}, i.code), ' ', i.message))));
-        }
-        const st = section.settings ?? {};
-        box.append(el('p', { class: 'settings' }, `${st.repetitions} blocks per side per level, interleaved A B B A; intervals: ${st.interval_method}; percentiles: ${st.percentile_method}.`));
-        for (const note of (section.notes ?? []))
-            box.append(el('p', { class: 'note' }, note));
-        return box;
-    }
-    // ---- layout
-    const plotBox = el('section', { id: 'plot' }, el('h2', {}, 'Forest plot'));
-    const tableBox = el('section', { id: 'table' }, el('h2', {}, 'Comparisons'));
-    const answersBox = el('section', { id: 'changed' }, el('h2', {}, 'Changed answers'));
-    function redraw() {
-        plotBox.replaceChildren(plotBox.firstChild, forest());
-        tableBox.replaceChildren(tableBox.firstChild, table());
-        answersBox.replaceChildren(answersBox.firstChild, answers());
-    }
-    root.append(header(), filters(redraw), plotBox, tableBox, answersBox);
-    const eff = efficiency();
-    if (eff)
-        root.append(eff);
-    const loadBox = load(report.load);
-    if (loadBox)
-        root.append(loadBox);
-    for (const note of report.notes)
-        root.append(el('p', { class: 'note' }, note));
-    redraw();
-}
+// Generated by scripts/build-report-page.mjs from html-client.ts (npm run build): do not edit.
+// html.ts embeds it in report.html and allows exactly it by hash in the Content-Security-Policy.
+const REPORT_PAGE_SCRIPT = "(function () {\n    'use strict';\n\n    const data = JSON.parse(document.getElementById('helm-gate-data').textContent);\n    const report = data.report;\n    const changed = data.changed;\n    const comparisons = report.comparisons;\n    const root = document.getElementById('app');\n    const SVG = 'http://www.w3.org/2000/svg';\n    function el(tag, attrs = {}, ...children) {\n        const node = document.createElement(tag);\n        for (const [k, v] of Object.entries(attrs))\n            node.setAttribute(k, v);\n        for (const child of children)\n            if (child !== null)\n                node.append(child instanceof Node ? child : document.createTextNode(child));\n        return node;\n    }\n    function svg(tag, attrs) {\n        const node = document.createElementNS(SVG, tag);\n        for (const [k, v] of Object.entries(attrs))\n            node.setAttribute(k, String(v));\n        return node;\n    }\n    function num(value) {\n        if (typeof value !== 'number' || !Number.isFinite(value))\n            return '—';\n        if (Number.isInteger(value))\n            return String(value);\n        const magnitude = Math.floor(Math.log10(Math.abs(value)));\n        return value.toFixed(Math.min(4, Math.max(0, 3 - magnitude)));\n    }\n    function signed(value) {\n        const text = num(value);\n        return typeof value === 'number' && value > 0 && !/^0(\\.0*)?$/.test(text) ? `+${text}` : text;\n    }\n    const verdictOf = (c) => (c.gated ? c.verdict : 'info');\n    const marginOf = (c) => (c.direction === 'lower' ? c.max_drop : -c.max_drop);\n    const labelOf = (c) => [c.run, c.metric, c.split, c.perturbation].filter(p => p !== null && p !== '').join(' · ');\n    // ---- header: verdict, headline, sides, issues\n    function header() {\n        const box = el('header', {}, el('h1', { class: `verdict ${report.verdict}` }, `helm-gate: ${report.verdict}`), el('p', {}, report.headline));\n        const sides = el('table', { class: 'sides' });\n        const row = (label, read) => {\n            const cells = [read(report.baseline), read(report.candidate)];\n            if (cells.every(c => c === ''))\n                return;\n            sides.append(el('tr', {}, el('th', {}, label), ...cells.map(c => el('td', {}, c || '—'))));\n        };\n        sides.append(el('tr', {}, el('th', {}, ''), el('th', {}, 'Baseline'), el('th', {}, 'Candidate')));\n        row('Deployment', s => {\n            const id = s.identity;\n            return [id?.model ?? s.deployment, id?.host ? `on ${id.host}` : '', id?.api ? `(${id.api})` : ''].filter(Boolean).join(' ');\n        });\n        row('Engine', s => {\n            const e = s.identity?.engine;\n            if (!e)\n                return '';\n            return [\n                e.version && `version ${e.version}`,\n                e.root && `weights ${e.root}`,\n                e.max_model_len !== null && `context ${e.max_model_len}`,\n                e.owned_by && `by ${e.owned_by}`,\n                e.details\n            ]\n                .filter(Boolean)\n                .join(' · ');\n        });\n        row('Image', s => {\n            const i = s.identity?.image;\n            if (!i)\n                return '';\n            return [i.name, i.digest ? `digest ${i.digest}` : i.id ? `image id ${i.id} (no registry digest)` : 'digest unknown'].join(' · ');\n        });\n        row('Weights', s => {\n            const w = s.identity?.weights;\n            if (!w)\n                return '';\n            return [w.file, w.sha256 ? `sha256 ${w.sha256}` : (w.error ?? '')].filter(Boolean).join(' · ');\n        });\n        row('HELM', s => s.helm_version ?? '');\n        row('Source', s => {\n            const o = s.identity?.origin;\n            if (!o)\n                return '';\n            if (o.kind !== 'archived')\n                return o.kind === 'run' ? 'run by this gate' : `from ${o.artifact_name ?? 'shard artifacts'}`;\n            return [\n                'archived',\n                o.workflow_run_id !== undefined && `run ${o.workflow_run_id}`,\n                o.age_hours !== undefined && `${Math.round(o.age_hours)} h old`\n            ]\n                .filter(Boolean)\n                .join(', ');\n        });\n        box.append(sides);\n        const s = report.settings;\n        const fingerprint = report.context?.fingerprint;\n        box.append(el('p', { class: 'settings' }, `${fingerprint ? `Gate set ${String(fingerprint).slice(0, 16)} · ` : ''}${Math.round(s.confidence * 1000) / 10}% intervals (${s.interval}), ${s.resamples} resamples, seed ${s.seed}`));\n        for (const [kind, list] of [\n            ['errors', report.errors],\n            ['warnings', report.warnings]\n        ]) {\n            if (!list.length)\n                continue;\n            box.append(el('h2', {}, `${kind === 'errors' ? 'Errors' : 'Warnings'} (${list.length})`));\n            box.append(el('ul', { class: kind }, ...list.map((i) => el('li', {}, el('code', {}, i.code), ' ', i.message))));\n        }\n        return box;\n    }\n    // ---- filters shared by the plot, the table and the answers\n    const state = { run: '', perturbation: '', direction: '', search: '' };\n    const PERTURBATION_CLEAN = '(clean)';\n    const perturbationOf = (c) => c.perturbation ?? PERTURBATION_CLEAN;\n    const comparisonShown = (c) => (state.run === '' || c.run === state.run) && (state.perturbation === '' || perturbationOf(c) === state.perturbation);\n    function filters(onChange) {\n        const select = (name, label, values) => {\n            const s = el('select', { id: `filter-${name}`, 'aria-label': label }, el('option', { value: '' }, `all ${label}`));\n            for (const v of values)\n                s.append(el('option', { value: v }, v));\n            s.addEventListener('change', () => {\n                state[name] = s.value;\n                onChange();\n            });\n            return s;\n        };\n        const runs = [...new Set(comparisons.map(c => c.run))].sort();\n        const perturbations = [...new Set(comparisons.map(perturbationOf))].sort();\n        const direction = el('select', { id: 'filter-direction', 'aria-label': 'changed answers' }, el('option', { value: '' }, 'won and lost'), el('option', { value: 'won' }, 'won (better)'), el('option', { value: 'lost' }, 'lost (worse)'));\n        direction.addEventListener('change', () => {\n            state.direction = direction.value;\n            onChange();\n        });\n        const search = el('input', { id: 'filter-search', type: 'search', placeholder: 'search answers, inputs, ids', 'aria-label': 'search' });\n        search.addEventListener('input', () => {\n            state.search = search.value.toLowerCase();\n            onChange();\n        });\n        return el('div', { class: 'filters' }, select('run', 'runs', runs), select('perturbation', 'perturbations', perturbations), direction, search);\n    }\n    // ---- forest plot: each comparison's interval and delta against its tolerated change\n    function forest() {\n        const rows = comparisons.filter(comparisonShown);\n        const values = [0];\n        for (const c of rows)\n            for (const v of [c.ci.low, c.ci.high, c.delta, marginOf(c)])\n                if (typeof v === 'number' && Number.isFinite(v))\n                    values.push(v);\n        let min = Math.min(...values);\n        let max = Math.max(...values);\n        const pad = (max - min) * 0.05 || 0.01;\n        min -= pad;\n        max += pad;\n        const left = 280;\n        const width = 440;\n        const rowHeight = 24;\n        const height = rows.length * rowHeight + 40;\n        const x = (v) => left + ((v - min) / (max - min)) * width;\n        const right = 40;\n        const plot = svg('svg', {\n            id: 'forest',\n            width: left + width + right,\n            height,\n            viewBox: `0 0 ${left + width + right} ${height}`,\n            'data-min': min,\n            'data-max': max,\n            'data-left': left,\n            'data-width': width,\n            role: 'img'\n        });\n        plot.append(svg('line', { x1: x(0), x2: x(0), y1: 0, y2: height - 30, class: 'zero' }));\n        rows.forEach((c, i) => {\n            const y = 16 + i * rowHeight;\n            const label = svg('text', { x: 4, y: y + 4, class: 'label' });\n            label.textContent = labelOf(c).length > 44 ? `${labelOf(c).slice(0, 43)}…` : labelOf(c);\n            const title = svg('title', {});\n            title.textContent = `${labelOf(c)}: ${signed(c.delta)} [${signed(c.ci.low)}, ${signed(c.ci.high)}], tolerated ${signed(marginOf(c))}, ${verdictOf(c)}`;\n            const group = svg('g', { class: `row ${verdictOf(c)}`, 'data-id': c.id });\n            group.append(title, label);\n            group.append(svg('line', { x1: x(marginOf(c)), x2: x(marginOf(c)), y1: y - 9, y2: y + 9, class: 'margin' }));\n            if (Number.isFinite(c.ci.low) && Number.isFinite(c.ci.high))\n                group.append(svg('line', { x1: x(c.ci.low), x2: x(c.ci.high), y1: y, y2: y, class: 'ci' }));\n            if (Number.isFinite(c.delta))\n                group.append(svg('circle', { cx: x(c.delta), cy: y, r: 5, class: 'mark', 'data-id': c.id }));\n            plot.append(group);\n        });\n        // Ticks at round values (1, 2 or 5 times a power of ten) so that at most about five labels\n        // share the axis; a label that would still touch its neighbour is left out (the three fixed\n        // ticks this replaced could land on one another: min, 0 and max close together).\n        const rough = (max - min) / 4;\n        const power = Math.pow(10, Math.floor(Math.log10(rough)));\n        const step = [1, 2, 5, 10].map(f => f * power).find(s => s >= rough) ?? 10 * power;\n        const digits = Math.max(0, -Math.floor(Math.log10(step)));\n        const tickText = (v) => {\n            const rounded = Math.abs(v) < step / 2 ? 0 : v;\n            const text = rounded.toFixed(digits);\n            return rounded > 0 ? `+${text}` : text;\n        };\n        const CHAR_WIDTH = 7;\n        let lastRight = -Infinity;\n        for (let k = Math.ceil(min / step); k * step <= max; k++) {\n            const v = k * step;\n            const text = tickText(v);\n            const half = (text.length * CHAR_WIDTH) / 2;\n            const at = x(v);\n            if (at - half < lastRight + 8)\n                continue;\n            lastRight = at + half;\n            plot.append(svg('line', { x1: at, x2: at, y1: height - 30, y2: height - 25, class: 'tick' }));\n            const t = svg('text', { x: at, y: height - 10, class: 'axis', 'text-anchor': 'middle', 'data-value': v });\n            t.textContent = text;\n            plot.append(t);\n        }\n        return plot;\n    }\n    // ---- the comparisons table, sortable by any column\n    const columns = [\n        ['Verdict', verdictOf],\n        ['Run', c => c.run],\n        ['Metric', c => c.metric],\n        ['Split', c => c.split ?? ''],\n        ['Perturbation', c => c.perturbation ?? ''],\n        ['n', c => c.n],\n        ['Baseline', c => c.baseline_mean],\n        ['Candidate', c => c.candidate_mean],\n        ['Δ', c => c.delta],\n        ['Interval', c => c.ci.low],\n        ['Tolerated', marginOf],\n        ['Better / worse', c => (c.direction === 'lower' ? c.losses : c.wins) - (c.direction === 'lower' ? c.wins : c.losses)]\n    ];\n    const sort = { column: -1, descending: false };\n    function table() {\n        const rows = comparisons.filter(comparisonShown);\n        if (sort.column >= 0) {\n            const read = columns[sort.column][1];\n            rows.sort((a, b) => {\n                const va = read(a);\n                const vb = read(b);\n                const order = typeof va === 'number' && typeof vb === 'number' ? va - vb : String(va).localeCompare(String(vb));\n                return sort.descending ? -order : order;\n            });\n        }\n        const head = el('tr', {});\n        columns.forEach(([name], i) => {\n            const th = el('th', { 'data-column': String(i), class: sort.column === i ? (sort.descending ? 'sorted desc' : 'sorted asc') : '' }, name);\n            th.addEventListener('click', () => {\n                sort.descending = sort.column === i ? !sort.descending : false;\n                sort.column = i;\n                redraw();\n            });\n            head.append(th);\n        });\n        const body = rows.map(c => {\n            const better = c.direction === 'lower' ? c.losses : c.wins;\n            const worse = c.direction === 'lower' ? c.wins : c.losses;\n            return el('tr', { 'data-id': c.id, class: verdictOf(c) }, el('td', { class: 'verdict-cell' }, verdictOf(c)), el('td', {}, c.run), el('td', {}, `${c.metric}${c.direction === 'lower' ? ' (lower is better)' : ''}`), el('td', {}, c.split ?? '—'), el('td', {}, c.perturbation ?? '—'), el('td', { class: 'num' }, String(c.n)), el('td', { class: 'num' }, num(c.baseline_mean)), el('td', { class: 'num' }, num(c.candidate_mean)), el('td', { class: 'num' }, signed(c.delta)), el('td', { class: 'num' }, `[${signed(c.ci.low)}, ${signed(c.ci.high)}]`), el('td', { class: 'num' }, signed(marginOf(c))), el('td', { class: 'num' }, `+${better} / -${worse}`));\n        });\n        return el('table', { id: 'comparisons' }, el('thead', {}, head), el('tbody', {}, ...body));\n    }\n    // ---- changed answers, side by side with the differing characters marked\n    function diffSegments(a, b) {\n        let start = 0;\n        while (start < a.length && start < b.length && a[start] === b[start])\n            start++;\n        let endA = a.length;\n        let endB = b.length;\n        while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {\n            endA--;\n            endB--;\n        }\n        const midA = a.slice(start, endA);\n        const midB = b.slice(start, endB);\n        const mark = (text) => el('mark', {}, text);\n        const text = (t) => document.createTextNode(t);\n        // Character LCS of the differing middle when it is small; otherwise the whole middle is marked.\n        if (midA.length * midB.length > 0 && midA.length * midB.length <= 250_000) {\n            const n = midA.length;\n            const m = midB.length;\n            const table = new Uint16Array((n + 1) * (m + 1));\n            for (let i = n - 1; i >= 0; i--) {\n                for (let j = m - 1; j >= 0; j--) {\n                    table[i * (m + 1) + j] =\n                        midA[i] === midB[j] ? table[(i + 1) * (m + 1) + j + 1] + 1 : Math.max(table[(i + 1) * (m + 1) + j], table[i * (m + 1) + j + 1]);\n                }\n            }\n            const outA = [text(a.slice(0, start))];\n            const outB = [text(b.slice(0, start))];\n            let i = 0;\n            let j = 0;\n            let same = '';\n            let onlyA = '';\n            let onlyB = '';\n            const flush = () => {\n                if (onlyA)\n                    outA.push(mark(onlyA));\n                if (onlyB)\n                    outB.push(mark(onlyB));\n                onlyA = '';\n                onlyB = '';\n            };\n            while (i < n || j < m) {\n                if (i < n && j < m && midA[i] === midB[j]) {\n                    flush();\n                    same += midA[i];\n                    i++;\n                    j++;\n                    continue;\n                }\n                if (same) {\n                    outA.push(text(same));\n                    outB.push(text(same));\n                    same = '';\n                }\n                if (j >= m || (i < n && table[(i + 1) * (m + 1) + j] >= table[i * (m + 1) + j + 1]))\n                    onlyA += midA[i++];\n                else\n                    onlyB += midB[j++];\n            }\n            flush();\n            if (same) {\n                outA.push(text(same));\n                outB.push(text(same));\n            }\n            outA.push(text(a.slice(endA)));\n            outB.push(text(b.slice(endB)));\n            return [outA, outB];\n        }\n        return [\n            [text(a.slice(0, start)), ...(midA ? [mark(midA)] : []), text(a.slice(endA))],\n            [text(b.slice(0, start)), ...(midB ? [mark(midB)] : []), text(b.slice(endB))]\n        ];\n    }\n    function answers() {\n        const box = el('div', { id: 'answers' });\n        let shown = 0;\n        for (const c of comparisons) {\n            if (!comparisonShown(c))\n                continue;\n            const list = changed[c.id] ?? c.examples ?? [];\n            if (!list.length)\n                continue;\n            const cards = [];\n            for (const e of list) {\n                const better = c.direction === 'lower' ? e.candidate_value < e.baseline_value : e.candidate_value > e.baseline_value;\n                if (state.direction === 'won' && !better)\n                    continue;\n                if (state.direction === 'lost' && better)\n                    continue;\n                if (state.search) {\n                    const haystack = [e.instance_id, e.input, e.reference, e.baseline_output, e.candidate_output].join('\\n').toLowerCase();\n                    if (!haystack.includes(state.search))\n                        continue;\n                }\n                const [b, k] = diffSegments(String(e.baseline_output ?? ''), String(e.candidate_output ?? ''));\n                cards.push(el('div', { class: `answer ${better ? 'won' : 'lost'}`, 'data-instance': e.instance_id }, el('div', { class: 'answer-head' }, `${e.instance_id} (trial ${e.train_trial_index}): ${num(e.baseline_value)} → ${num(e.candidate_value)}, ${better ? 'better' : 'worse'}`), el('div', { class: 'io' }, el('div', { class: 'label' }, 'Input'), el('pre', {}, String(e.input ?? ''))), el('div', { class: 'io' }, el('div', { class: 'label' }, 'Reference'), el('pre', {}, String(e.reference ?? ''))), el('div', { class: 'outputs' }, el('div', {}, el('div', { class: 'label' }, 'Baseline output'), el('pre', { class: 'baseline' }, ...b)), el('div', {}, el('div', { class: 'label' }, 'Candidate output'), el('pre', { class: 'candidate' }, ...k)))));\n            }\n            if (!cards.length)\n                continue;\n            shown += cards.length;\n            const details = el('details', { 'data-id': c.id, open: '' }, el('summary', {}, `${labelOf(c)}: ${cards.length} of ${list.length} changed answers`), ...cards);\n            box.append(details);\n        }\n        box.prepend(el('p', { id: 'answers-count' }, `${shown} changed answers shown`));\n        return box;\n    }\n    // ---- efficiency, and the load half\n    function efficiency() {\n        const entries = report.efficiency;\n        if (!entries.length)\n            return null;\n        const ms = (s) => (Math.abs(s) < 10 ? `${num(s * 1000)} ms` : `${num(s)} s`);\n        const ratio = (r) => `${num(r.estimate)}× [${num(r.low)}, ${num(r.high)}]`;\n        const box = el('section', { id: 'efficiency' }, el('h2', {}, 'Efficiency: request times (information only, not gated)'));\n        if (report.context?.concurrent)\n            box.append(el('p', { class: 'note' }, 'Both sides ran at the same time on one machine: the ratios reflect the shared client as much as the servers.'));\n        box.append(el('table', {}, el('tr', {}, ...['Run', 'n', 'Median baseline', 'Median candidate', 'Median ratio', 'p90 ratio'].map(h => el('th', {}, h))), ...entries.map(e => el('tr', {}, el('td', {}, e.run), el('td', {}, String(e.n)), el('td', {}, ms(e.baseline_median)), el('td', {}, ms(e.candidate_median)), el('td', {}, ratio(e.median_ratio)), el('td', {}, ratio(e.p90_ratio))))));\n        return box;\n    }\n    /**\n     * The load half (report.load): its verdict, then per level one table with a row per metric\n     * (baseline, candidate, the candidate/baseline ratio with its interval, and the checks on that\n     * metric with their verdicts). Server-provided text (model names, reasons) goes in as text.\n     */\n    function load(section) {\n        if (!section)\n            return null;\n        const box = el('section', { id: 'load' }, el('h2', { class: `load-verdict ${section.verdict}` }, `Load: ${section.verdict}`), el('p', {}, String(section.headline ?? '')));\n        if (section.skipped) {\n            box.append(el('p', { class: 'note' }, String(section.skipped)));\n            return box;\n        }\n        const units = { output_tokens_per_second: 'tok/s', request_throughput: 'req/s', goodput: 'req/s' };\n        const value = (metric, v) => {\n            if (typeof v !== 'number' || !Number.isFinite(v))\n                return '—';\n            if (metric === 'error_rate')\n                return `${Number((v * 100).toPrecision(3))}%`;\n            return `${Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3)} ${units[metric] ?? 'ms'}`;\n        };\n        // As in the comment: three decimals (one from 10 up).\n        const fixed = (v) => v.toFixed(v >= 10 ? 1 : 3);\n        const ratioText = (r) => (r ? `${fixed(r.estimate)}× [${fixed(r.low)}, ${fixed(r.high)}]` : '—');\n        const levelName = (level) => (section.mode === 'concurrency' ? `concurrency ${level}` : `${level} requests/s`);\n        const checkText = (c) => {\n            const op = c.kind === 'min_ratio' || c.kind === 'min' ? '≥' : '≤';\n            const bound = String(c.kind).endsWith('ratio') ? `${c.threshold}×` : value(c.metric, c.threshold);\n            return `${op} ${bound}: ${c.verdict}`;\n        };\n        const ratios = section.ratios ?? [];\n        const checks = section.checks ?? [];\n        for (const level of section.levels ?? []) {\n            const metrics = [...new Set([...ratios, ...checks].filter(r => r.level === level).map(r => String(r.metric)))];\n            if (!metrics.length)\n                continue;\n            const rows = metrics.map(metric => {\n                const r = ratios.find(x => x.level === level && x.metric === metric);\n                const own = checks.filter(c => c.level === level && c.metric === metric);\n                const verdicts = own.map(c => c.verdict);\n                const worst = ['error', 'fail', 'inconclusive', 'pass'].find(v => verdicts.includes(v)) ?? 'info';\n                const checkCell = el('td', { class: 'checks' });\n                own.forEach((c, i) => {\n                    if (i)\n                        checkCell.append(el('br'));\n                    checkCell.append(el('span', { class: `check ${c.verdict}`, title: String(c.reason ?? '') }, checkText(c)));\n                });\n                if (!own.length)\n                    checkCell.append('—');\n                return el('tr', { class: worst, 'data-metric': metric }, el('td', {}, metric), el('td', { class: 'num' }, value(metric, r?.baseline ?? own[0]?.baseline)), el('td', { class: 'num' }, value(metric, r?.candidate ?? own[0]?.candidate)), el('td', { class: 'num' }, ratioText(r?.ratio ?? own[0]?.ratio ?? null)), el('td', { class: 'num' }, String(r?.pairs ?? own[0]?.pairs ?? '—')), checkCell);\n            });\n            box.append(el('h3', {}, levelName(level)), el('table', { class: 'load-level', 'data-level': String(level) }, el('thead', {}, el('tr', {}, ...['Metric', 'Baseline', 'Candidate', 'Ratio [interval]', 'Pairs', 'Checks'].map(h => el('th', {}, h)))), el('tbody', {}, ...rows)));\n        }\n        const open = checks.filter(c => c.verdict === 'inconclusive' || c.verdict === 'error');\n        if (open.length)\n            box.append(el('ul', { class: 'load-reasons' }, ...open.map(c => el('li', {}, `${c.metric} at ${levelName(c.level)}: ${c.reason}`))));\n        for (const [kind, list] of [\n            ['errors', section.errors ?? []],\n            ['warnings', section.warnings ?? []]\n        ]) {\n            if (list.length)\n                box.append(el('ul', { class: kind }, ...list.map((i) => el('li', {}, el('code', {}, i.code), ' ', i.message))));\n        }\n        const st = section.settings ?? {};\n        box.append(el('p', { class: 'settings' }, `${st.repetitions} blocks per side per level, interleaved A B B A; intervals: ${st.interval_method}; percentiles: ${st.percentile_method}.`));\n        for (const note of section.notes ?? [])\n            box.append(el('p', { class: 'note' }, note));\n        return box;\n    }\n    // ---- layout\n    const plotBox = el('section', { id: 'plot' }, el('h2', {}, 'Forest plot'));\n    const tableBox = el('section', { id: 'table' }, el('h2', {}, 'Comparisons'));\n    const answersBox = el('section', { id: 'changed' }, el('h2', {}, 'Changed answers'));\n    function redraw() {\n        plotBox.replaceChildren(plotBox.firstChild, forest());\n        tableBox.replaceChildren(tableBox.firstChild, table());\n        answersBox.replaceChildren(answersBox.firstChild, answers());\n    }\n    root.append(header(), filters(redraw), plotBox, tableBox, answersBox);\n    const eff = efficiency();\n    if (eff)\n        root.append(eff);\n    const loadBox = load(report.load);\n    if (loadBox)\n        root.append(loadBox);\n    for (const note of report.notes)\n        root.append(el('p', { class: 'note' }, note));\n    redraw();\n\n})();\n";
 
 /**
  * report.html: one self-contained page (inline CSS and script, no network) for the reviewer who
@@ -15490,7 +15028,7 @@ function reportPage() {
  * Safety: the report and the answers are untrusted text (model output, prompts). They are
  * embedded only as JSON in a `<script type="application/json">` block with every `<`, `>` and
  * `&` escaped, so nothing in them can close the block or form markup, and the page script builds
- * the DOM with textContent. A Content-Security-Policy allows exactly the page's own script (by
+ * the DOM with textContent (html-client.ts, bundled by scripts/build-report-page.mjs). A Content-Security-Policy allows exactly the page's own script (by
  * hash) and inline styles, and no network at all.
  */
 /** JSON that is safe inside a script element: no `<`, `>`, `&` or line separators survive raw. */
@@ -15526,7 +15064,7 @@ pre { white-space: pre-wrap; word-break: break-word; background: #f6f8fa; paddin
 .check.pass, .load-verdict.pass { color: var(--pass); } .check.fail, .check.error, .load-verdict.fail, .load-verdict.error { color: var(--fail); } .check.inconclusive, .load-verdict.inconclusive { color: var(--inconclusive); }
 `;
 function renderHtml(report, changed = new Map()) {
-    const script = `(${reportPage.toString()})()`;
+    const script = REPORT_PAGE_SCRIPT;
     const hash = createHash('sha256').update(script).digest('base64');
     const data = scriptSafeJson({ report, changed: Object.fromEntries(changed) });
     const csp = `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${hash}'; img-src data:; connect-src 'none'; form-action 'none'; base-uri 'none'`;

@@ -3,35 +3,11 @@
 // a circle of types is still two units that cannot be understood (or moved) one without the
 // other, and the bundler, which only sees the imports left after compilation, cannot report it.
 // Run by `npm run lint`; `node scripts/check-import-cycles.mjs [DIR]` (default src).
-import { readdirSync, readFileSync, statSync } from 'node:fs'
-import { dirname, join, relative, resolve } from 'node:path'
+import { relative, resolve } from 'node:path'
+import { importGraph } from './import-graph.mjs'
 
 const root = resolve(process.argv[2] ?? 'src')
-
-function sources(dir) {
-  return readdirSync(dir).flatMap(name => {
-    const path = join(dir, name)
-    if (statSync(path).isDirectory()) return sources(path)
-    return /\.(ts|mts)$/.test(name) && !name.endsWith('.d.ts') ? [path] : []
-  })
-}
-
-// import ... from './x.js', import './x.js', export ... from './x.js', import('./x.js'),
-// import type ... from './x.js': every relative specifier.
-const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g
-
-const files = sources(root)
-const known = new Set(files)
-const edges = new Map()
-for (const file of files) {
-  const text = readFileSync(file, 'utf8').replace(/^\s*\/\/.*$/gm, '')
-  const targets = new Set()
-  for (const match of text.matchAll(SPECIFIER)) {
-    const target = resolve(dirname(file), match[1]).replace(/\.(m?)js$/, '.$1ts')
-    if (known.has(target)) targets.add(target)
-  }
-  edges.set(file, [...targets])
-}
+const { files, edges } = importGraph(root)
 
 // Tarjan's strongly connected components: every component of more than one file is a circle.
 let counter = 0

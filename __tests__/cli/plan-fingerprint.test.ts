@@ -1,10 +1,12 @@
 /**
  * One fingerprint: for a gate that sets fingerprint_paths, `plan` shows the fingerprint that `run`
- * records (runSides) and the action looks archived baselines up by (sessionFingerprint), the
- * selected files' digests at the base commit included. `plan` used to print the gate file's
- * fingerprint alone.
+ * records (runSides), that runGate records when no side is run (merged shards) and the action
+ * looks archived baselines up by (sessionFingerprint), the selected files' digests at the base
+ * commit included. `plan` and runGate without a side to run used to take the gate file's alone.
  */
 import { describe, expect, it } from '@jest/globals'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { stringify } from 'yaml'
 import { sessionFingerprint } from '../../src/action/launch-policy.js'
@@ -14,6 +16,7 @@ import type { CliIo } from '../../src/cli/io.js'
 import { fingerprint } from '../../src/config/fingerprint.js'
 import { loadGateConfig } from '../../src/config/load.js'
 import { gateFingerprint } from '../../src/launch/gate-fingerprint.js'
+import { runGate } from '../../src/pipeline/run-gate.js'
 import { makeFixtureRepo } from '../../test-support/launch/fixture-repo.js'
 
 const side = (port: number, checkout: 'base' | 'head') => ({
@@ -49,8 +52,25 @@ describe('the gate fingerprint with fingerprint_paths', () => {
       deps: { env: process.env }
     } as unknown as Session
     const action = await sessionFingerprint(session, config)
-    expect({ plan: shown, action }).toEqual({ plan: recorded, action: recorded })
-    expect(recorded).not.toBe(fingerprint(config))
+    // What runGate records when both sides are given (the action's merged shards), nothing run.
+    const outDir = await mkdtemp(join(tmpdir(), 'helm-gate-fingerprint-'))
+    try {
+      const given = { path: join(outDir, 'given'), source: 'artifact' as const }
+      const { manifest } = await runGate({
+        config,
+        outDir,
+        given: { baseline: given, candidate: given },
+        compare: false,
+        mode: 'test',
+        cwd: repo.dir,
+        baseRef: repo.baseSha
+      })
+      expect({ plan: shown, action, merged: manifest.fingerprint }).toEqual({ plan: recorded, action: recorded, merged: recorded })
+      expect(recorded).not.toBe(fingerprint(config))
+    } finally {
+      await rm(outDir, { recursive: true, force: true })
+      await rm(repo.dir, { recursive: true, force: true })
+    }
   })
 
   it('plan names the problem when fingerprint_paths select nothing', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
 import type { GatedRun } from '../../src/config/types.js'
-import { adapterDrift, canonicalJson, displayName, runIdentity } from '../../src/gate/identity.js'
+import { adapterDrift, canonicalJson, displayName, runIdentity } from '../../src/gate/run-identity.js'
 import { globMatches, pairRuns, parseEntry, runMatchesEntry } from '../../src/gate/match.js'
 import type { RunDirectory, RunSpecJson } from '../../src/helm/types.js'
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from '@jest/globals'
 import { ConfigError } from '../../src/errors.js'
 import { dockerRun, imageOf } from '../../src/launch/docker.js'
-import { imageCell } from '../../src/report/identity.js'
+import { imageCell } from '../../src/report/identity-cells.js'
 import { expandTemplate } from '../../src/launch/expand.js'
 import { masker, secretValues } from '../../src/launch/mask.js'
-import { runOnSchedule } from '../../src/launch/schedule.js'
+import { runOnSchedule } from '../../src/launch/side-schedule.js'
 
 describe('expandTemplate', () => {
   it('fills ${NAME} without a shell: a value stays one argument whatever it holds', () => {

@@ -1,21 +1,11 @@
 /** scripts/check-import-cycles.mjs: `npm run lint` fails on any import circle in src/, type-only ones included. */
 import { describe, expect, it } from '@jest/globals'
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { REPO_ROOT } from '../../test-support/fake-openai/harness.js'
 import { run } from '../support/spawn.js'
+import { inTempTree } from '../support/temp-tree.js'
 
 const SCRIPT = join(REPO_ROOT, 'scripts', 'check-import-cycles.mjs')
-
-async function tree(files: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'helm-gate-cycles-'))
-  for (const [path, text] of Object.entries(files)) {
-    await mkdir(join(dir, path, '..'), { recursive: true })
-    await writeFile(join(dir, path), text)
-  }
-  return dir
-}
 
 describe('check-import-cycles', () => {
   it('passes on src/', async () => {
@@ -25,13 +15,15 @@ describe('check-import-cycles', () => {
   })
 
   it('fails on a circle of type-only imports across folders, naming each edge', async () => {
-    const dir = await tree({
-      'model/a.ts': "import type { B } from '../launch/b.js'\nexport interface A { b: B }\n",
-      'launch/b.ts': "import { c } from './c.js'\nexport interface B { c: number }\nexport const b = c\n",
-      'launch/c.ts': "export type { A } from '../model/a.js'\nexport const c = 1\n",
-      'ok.ts': "import { c } from './launch/c.js'\nexport const ok = c\n"
-    })
-    const result = await run(process.execPath, [SCRIPT, dir], { cwd: dir })
+    const result = await inTempTree(
+      {
+        'model/a.ts': "import type { B } from '../launch/b.js'\nexport interface A { b: B }\n",
+        'launch/b.ts': "import { c } from './c.js'\nexport interface B { c: number }\nexport const b = c\n",
+        'launch/c.ts': "export type { A } from '../model/a.js'\nexport const c = 1\n",
+        'ok.ts': "import { c } from './launch/c.js'\nexport const ok = c\n"
+      },
+      dir => run(process.execPath, [SCRIPT, dir], { cwd: dir })
+    )
     expect(result.code).toBe(1)
     expect(result.stderr.split('\n').filter(Boolean)).toEqual([
       'import circle of 3 files:',
@@ -42,10 +34,13 @@ describe('check-import-cycles', () => {
   })
 
   it('ignores imports in comments and of packages', async () => {
-    const dir = await tree({
-      'a.ts': "// import { b } from './b.js'\nimport { request } from 'undici'\nexport const a = request\n",
-      'b.ts': "import { a } from './a.js'\nexport const b = a\n"
-    })
-    expect((await run(process.execPath, [SCRIPT, dir], { cwd: dir })).code).toBe(0)
+    const result = await inTempTree(
+      {
+        'a.ts': "// import { b } from './b.js'\nimport { request } from 'undici'\nexport const a = request\n",
+        'b.ts': "import { a } from './a.js'\nexport const b = a\n"
+      },
+      dir => run(process.execPath, [SCRIPT, dir], { cwd: dir })
+    )
+    expect(result.code).toBe(0)
   })
 })

@@ -25,7 +25,7 @@ import { newcombeInterval } from '../../src/stats/paired-proportions.js'
 import { estimatePaired } from '../../src/stats/paired.js'
 import { createRandom, type Random } from '../../src/stats/random.js'
 import type { PairedCluster, StatisticsSettings } from '../../src/stats/types.js'
-import { decideVerdict } from '../../src/stats/verdict.js'
+import { decideVerdict } from '../../src/stats/decide-verdict.js'
 import { exp, log, sqrt } from '../../src/stats/math.js'
 import { binaryClusters, settings } from './helpers.js'
 

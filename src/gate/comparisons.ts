@@ -4,14 +4,14 @@
  */
 import type { GatedRun, StatisticsSettings } from '../config/types.js'
 import { GateError } from '../errors.js'
-import { perturbationKey } from '../helm/read/instance-stats.js'
-import type { ChangedExample, Comparison } from '../model/report.js'
+import type { ChangedExample, Comparison, WorstCase } from '../model/report.js'
 import { decideVerdict, estimatePaired, resolveMaxDrop } from '../stats/index.js'
 import type { PairedEstimate, VerdictDecision } from '../stats/types.js'
 import type { IssueLog } from './issues.js'
-import { describeValueKey, firstHuge, firstOutOfRange, MAX_MAGNITUDE, metricRange, type MetricRange } from './metric-range.js'
+import { checkMetricValues } from './coverage-guards.js'
+import { metricRange, type MetricRange } from './metric-range.js'
 import { imputeMissing, pairValues, worstCase, type MetricValue, type PairedData } from './pairing.js'
-import { exampleKey, type RunData } from './run-data.js'
+import type { RunData } from './run-data.js'
 
 export function buildComparisons(
   run: string,
@@ -26,42 +26,8 @@ export function buildComparisons(
   if (split === undefined) return []
   const valuesB = b.values(gated.metric, split)
   const valuesC = c.values(gated.metric, split)
-  for (const [side, values, data] of [
-    ['baseline', valuesB, b],
-    ['candidate', valuesC, c]
-  ] as const) {
-    if (values.length > 0 && values.every(v => v.value === null)) {
-      log.error(
-        'guard.metric_unmeasured',
-        `run ${run}: ${gated.metric} was never measured on the ${side} side (every value has count 0 or is not finite)`,
-        {
-          file: data.perInstanceStatsFile,
-          field: gated.metric
-        }
-      )
-      return []
-    }
-    // HELM only warns when two metrics emit the same stat name, and the reader merges the
-    // copies into sum / count: an average of two possibly different scores is nobody's answer.
-    const repeated = values.find(v => (v.occurrences ?? 1) > 1)
-    if (repeated) {
-      const count = values.filter(v => (v.occurrences ?? 1) > 1).length
-      log.error(
-        'guard.duplicate_stat',
-        `run ${run}: ${gated.metric} appears more than once for ${count} ${side} instance${count === 1 ? '' : 's'}, so their value is ambiguous`,
-        {
-          file: data.perInstanceStatsFile,
-          field: gated.metric,
-          value: `instance ${repeated.instanceId}, trial ${repeated.trainTrialIndex}${repeated.perturbation ? `, perturbation ${repeated.perturbation}` : ''}: ${repeated.occurrences} copies`
-        }
-      )
-      return []
-    }
-    if (!requestStatesCover(run, side, values, data, log)) return []
-  }
   const range = metricRange(gated.metric, valuesB, valuesC)
-  if (!valuesInRange(run, gated.metric, range, valuesB, valuesC, b, c, log)) return []
-  if (!scoresCoverRequests(run, gated.metric, valuesB, valuesC, b, c, log)) return []
+  if (!checkMetricValues(run, gated.metric, range, valuesB, valuesC, b, c, log)) return []
 
   const out: Comparison[] = []
   const isClean = (v: MetricValue): boolean => v.perturbation === null
@@ -82,148 +48,6 @@ export function buildComparisons(
     if (cmp) out.push(cmp)
   }
   return out
-}
-
-/**
- * Every measured value must come with its request state: the cache and failure guards read
- * scenario_state.json, so a score without a request state is a score nobody checked (a
- * scenario_state.json cut down to save space, or a file from another run). HELM writes both
- * files from the same request states, so a complete run always passes this.
- */
-function requestStatesCover(run: string, side: string, values: MetricValue[], data: RunData, log: IssueLog): boolean {
-  if (data.requestStates === null) return true // already an error (guard.no_scenario_state)
-  const present = new Set(
-    data.requestStates.map(s =>
-      exampleKey({ instanceId: s.instanceId, trainTrialIndex: s.trainTrialIndex, perturbation: perturbationKey(s.perturbation) })
-    )
-  )
-  const missing = values.filter(v => v.value !== null && !present.has(exampleKey(v)))
-  if (missing.length === 0) return requestsRan(run, side, values, data, log)
-  const first = missing[0]
-  log.error(
-    'guard.no_request_state',
-    `run ${run}: ${missing.length} ${side} scores have no request state in scenario_state.json, so cached or failed answers cannot be ruled out for them`,
-    {
-      file: data.scenarioStateFile ?? data.run.path,
-      field: 'request_states',
-      value: `instance ${first.instanceId}, trial ${first.trainTrialIndex}${first.perturbation ? `, perturbation ${first.perturbation}` : ''}`
-    }
-  )
-  return false
-}
-
-/**
- * A score of a request that never produced an answer (no result, no completions, a completion
- * without text) was computed from nothing: HELM scores an empty answer as wrong, or worse,
- * whatever a metric makes of it. Failed requests are caught by guard.failed_requests.
- */
-function requestsRan(run: string, side: string, values: MetricValue[], data: RunData, log: IssueLog): boolean {
-  if (data.requestStates === null) return true
-  const scored = new Set(values.filter(v => v.value !== null).map(v => exampleKey(v)))
-  const silent = data.requestStates.filter(
-    s =>
-      !s.answered &&
-      scored.has(
-        exampleKey({ instanceId: s.instanceId, trainTrialIndex: s.trainTrialIndex, perturbation: perturbationKey(s.perturbation) })
-      )
-  )
-  if (silent.length === 0) return true
-  const first = silent[0]
-  log.error(
-    'guard.request_not_run',
-    `run ${run}: ${silent.length} ${side} requests that have a score never produced an answer (no result, no completions or a completion without text), so their scores are not the model's answers`,
-    {
-      file: data.scenarioStateFile ?? data.run.path,
-      field: 'result.completions',
-      value: `instance ${first.instanceId}, trial ${first.trainTrialIndex}`
-    }
-  )
-  return false
-}
-
-/**
- * Values a metric cannot take are a damaged file: a 0/1 metric holding 4 would otherwise be
- * averaged as a continuous score, and a value of 1e308 overflows every sum into an infinite
- * interval. Either is an error naming the instance and the value, never a verdict.
- */
-function valuesInRange(
-  run: string,
-  metric: string,
-  range: MetricRange | null,
-  valuesB: MetricValue[],
-  valuesC: MetricValue[],
-  b: RunData,
-  c: RunData,
-  log: IssueLog
-): boolean {
-  for (const [side, values, data] of [
-    ['baseline', valuesB, b],
-    ['candidate', valuesC, c]
-  ] as const) {
-    const bad = range ? firstOutOfRange(values, range) : null
-    if (bad && range) {
-      log.error(
-        'guard.out_of_range',
-        `run ${run}: ${metric} must lie in [${range.low}, ${range.high}] (${range.because}), but the ${side} side has ${String(bad.raw ?? bad.value)} for ${describeValueKey(bad)}`,
-        { file: data.perInstanceStatsFile, field: metric, value: `${describeValueKey(bad)}: ${String(bad.raw ?? bad.value)}` }
-      )
-      return false
-    }
-    const huge = firstHuge(values)
-    if (huge) {
-      log.error(
-        'guard.huge_value',
-        `run ${run}: ${metric} on the ${side} side is ${String(huge.value)} for ${describeValueKey(huge)}; values beyond ${MAX_MAGNITUDE} cannot be averaged safely and are not HELM scores`,
-        { file: data.perInstanceStatsFile, field: metric, value: `${describeValueKey(huge)}: ${String(huge.value)}` }
-      )
-      return false
-    }
-  }
-  return true
-}
-
-/**
- * A key with a request state but no score on one side, while the other side scored it, is a
- * scoring failure: the request ran and the metric failed (or its row was removed). Such
- * instances are rarely missing at random, so this is an error whatever min_overlap says.
- */
-function scoresCoverRequests(
-  run: string,
-  metric: string,
-  valuesB: MetricValue[],
-  valuesC: MetricValue[],
-  b: RunData,
-  c: RunData,
-  log: IssueLog
-): boolean {
-  const measured = (values: MetricValue[]): Set<string> => new Set(values.filter(v => v.value !== null).map(v => exampleKey(v)))
-  const measuredB = measured(valuesB)
-  const measuredC = measured(valuesC)
-  for (const [side, data, own, other] of [
-    ['baseline', b, measuredB, measuredC],
-    ['candidate', c, measuredC, measuredB]
-  ] as const) {
-    if (data.requestStates === null) continue
-    const requested = new Set(
-      data.requestStates.map(s =>
-        exampleKey({ instanceId: s.instanceId, trainTrialIndex: s.trainTrialIndex, perturbation: perturbationKey(s.perturbation) })
-      )
-    )
-    const failures = [...other].filter(key => !own.has(key) && requested.has(key))
-    if (failures.length === 0) continue
-    const [instance, trial, perturbation] = JSON.parse(failures[0]) as [string, number, string | null]
-    log.error(
-      'guard.scoring_failure',
-      `run ${run}: ${failures.length} ${side} instances were requested but have no ${metric} score, while the other side scored them; an instance that ran but was not scored is a failure, not a missing instance`,
-      {
-        file: data.perInstanceStatsFile,
-        field: metric,
-        value: `instance ${instance}, trial ${trial}${perturbation ? `, perturbation ${perturbation}` : ''}`
-      }
-    )
-    return false
-  }
-  return true
 }
 
 /**
@@ -423,18 +247,10 @@ function fmt(x: number): string {
 }
 
 /**
- * What worstCaseBound computes: the report's `worst_case` (model/report.ts WorstCase) plus the
- * reason, which only the verdict decision uses (it becomes the comparison's reason when the
- * worst case stops a pass).
+ * What worstCaseBound computes: the report's `worst_case` plus the reason, which only the verdict
+ * decision uses (it becomes the comparison's reason when the worst case stops a pass).
  */
-interface WorstCaseBound {
-  imputed: { baseline: number; candidate: number }
-  low: number | null
-  high: number | null
-  method: string | null
-  verdict: 'pass' | 'fail' | 'inconclusive'
-  reason: string
-}
+type WorstCaseBound = WorstCase & { reason: string }
 
 /**
  * The verdict's interval again with every unmatched instance imputed at the metric's worst value

@@ -6,7 +6,7 @@
  * - a failed request is not an answer of the model.
  */
 import { DECODING_FIELDS, type DecodingField, type RequestDecoding, type RequestStateSummary } from '../helm/types.js'
-import { canonicalJson } from './identity.js'
+import { canonicalJson } from './run-identity.js'
 import type { IssueLog } from './issues.js'
 import type { RunData } from './run-data.js'
 

@@ -3,7 +3,7 @@
  */
 import type { GatedRun } from '../config/types.js'
 import type { RunDirectory, RunSpecJson } from '../helm/types.js'
-import { baseName, displayName, runIdentity } from './identity.js'
+import { baseName, displayName, runIdentity } from './run-identity.js'
 
 /** Keys that HELM's run expanders consume; they never appear in scenario_spec.args. */
 const EXPANDER_KEYS = new Set(['data_augmentation', 'max_train_instances', 'eval_split', 'num_outputs', 'num_train_trials'])

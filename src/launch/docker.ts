@@ -5,7 +5,7 @@
  */
 import { execFile } from 'node:child_process'
 import { basename } from 'node:path'
-import type { ImageIdentity } from '../model/identity.js'
+import type { ImageIdentity } from '../model/side-identity.js'
 import type { DockerIdentity } from '../model/launch-record.js'
 export type { DockerIdentity } from '../model/launch-record.js'
 

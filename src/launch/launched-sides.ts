@@ -1,7 +1,7 @@
 /**
  * The one start/stop sequence of launched deployments, for the quality half (runSides: helm-run
  * per side) and the load half alone (runLaunchedLoad: no helm-run): on the schedule
- * (schedule.ts), each launched side is started and waited for, measured, held while the load half
+ * (side-schedule.ts), each launched side is started and waited for, measured, held while the load half
  * runs (with every side up at that moment), and stopped on every path. A side that is not
  * launched is a server that is always up: nothing to start or stop.
  */
@@ -10,7 +10,7 @@ import type { Side } from '../model/verdict.js'
 import type { ProbeResult } from '../server/readiness.js'
 import type { Launcher } from './launcher.js'
 import { sidesUpWhileHeld } from './load-while-up.js'
-import { runOnSchedule } from './schedule.js'
+import { runOnSchedule } from './side-schedule.js'
 
 export interface LaunchedSideSteps<T> {
   side(item: T): Side

@@ -3,7 +3,7 @@
  * tree or a worktree of the base commit), and the records that go into manifest.json.
  * `up` starts a side's server and waits until it serves the model; `down` stops it; `close`
  * stops whatever is still up and removes the worktree. The runner calls them on a schedule
- * (schedule.ts) and `close` in a finally, so nothing outlives the run.
+ * (side-schedule.ts) and `close` in a finally, so nothing outlives the run.
  */
 import { realpath } from 'node:fs/promises'
 import { relative, resolve } from 'node:path'
@@ -13,10 +13,10 @@ import { ConfigError, GateError } from '../errors.js'
 import type { ProbeResult } from '../server/readiness.js'
 import { dockerIdentity } from './docker.js'
 import { weightsIdentity } from './weights.js'
-import { LaunchError } from './errors.js'
+import { LaunchError } from './launch-error.js'
 import { expandLaunch } from './expand.js'
 import { repositoryRoot } from './git.js'
-import { addressAnswers, waitUntilReady } from './ready.js'
+import { addressAnswers, waitUntilReady, type ReadySettings } from './ready.js'
 import { cancelledBy } from './registry.js'
 import { ServerProcess } from './server-process.js'
 import type { LaunchManifest, LaunchRecord } from '../model/launch-record.js'
@@ -176,16 +176,7 @@ export class Launcher {
       })
       entry.record.pid = entry.server.pid
       entry.record.started_at = entry.server.startedAt.toISOString()
-      const result = await waitUntilReady(entry.server, {
-        side: key,
-        baseUrl: entry.deployment.baseUrl,
-        model: entry.deployment.model,
-        apiKey: apiKeyOf(entry.deployment, this.options.env),
-        timeoutMs: entry.spec.readyTimeoutSeconds * 1000,
-        detachedAllowed: entry.stopCommand !== null,
-        logName,
-        log: progress
-      })
+      const result = await waitUntilReady(entry.server, { ...this.readySettings(entry, key), log: progress })
       const readyAt = new Date()
       entry.record.ready_at = readyAt.toISOString()
       entry.record.ready_ms = readyAt.getTime() - entry.server.startedAt.getTime()
@@ -237,7 +228,12 @@ export class Launcher {
 
   private async ready(entry: Prepared, key: LaunchSide): Promise<ProbeResult> {
     // The second user of a shared server (self-check): it is up already; ask it again.
-    return waitUntilReady(entry.server as ServerProcess, {
+    return waitUntilReady(entry.server as ServerProcess, this.readySettings(entry, key))
+  }
+
+  /** What waiting for a side's server needs, for the first start and for the second user alike. */
+  private readySettings(entry: Prepared, key: LaunchSide): ReadySettings {
+    return {
       side: key,
       baseUrl: entry.deployment.baseUrl,
       model: entry.deployment.model,
@@ -245,7 +241,7 @@ export class Launcher {
       timeoutMs: entry.spec.readyTimeoutSeconds * 1000,
       detachedAllowed: entry.stopCommand !== null,
       logName: entry.record.log_file
-    })
+    }
   }
 
   private keyOf(side: LaunchSide): LaunchSide {

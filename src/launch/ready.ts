@@ -7,16 +7,12 @@
  */
 import { request } from 'undici'
 import { routeUrl } from '../server/endpoint.js'
-import { probeOnce, type ProbeResult } from '../server/readiness.js'
-import { LaunchError } from './errors.js'
+import { probeOnce, type ProbeResult, type ProbeSettings } from '../server/readiness.js'
+import { LaunchError } from './launch-error.js'
 import type { ServerProcess } from './server-process.js'
 
-export interface ReadySettings {
-  side: string
-  baseUrl: string
-  model: string
-  apiKey: string | null
-  timeoutMs: number
+/** What the readiness probe needs (server/readiness.ts), plus what only a launched server has. */
+export interface ReadySettings extends Pick<ProbeSettings, 'side' | 'baseUrl' | 'model' | 'apiKey' | 'timeoutMs'> {
   /** `stop_command` is set: a clean exit of the command means "started detached". */
   detachedAllowed: boolean
   /** The log file as shown in messages, e.g. `logs/baseline-server.log`. */

@@ -6,7 +6,7 @@
 import type { GateConfig } from '../config/types.js'
 import type { LoadReport } from '../model/load-report.js'
 import { newReport, type Report } from '../model/report.js'
-import { VERDICT_RANK as RANK, worstVerdict } from './compare.js'
+import { VERDICT_RANK as RANK, worstVerdict } from './ratio-checks.js'
 
 export function attachLoad(report: Report, load: LoadReport): Report {
   const quality = report.verdict

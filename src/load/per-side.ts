@@ -7,7 +7,7 @@
  */
 import type { GateConfig } from '../config/types.js'
 import type { LoadBlock, LoadSide } from '../model/load-report.js'
-import { connect } from './client.js'
+import { connect } from './stream-client.js'
 import type { StreamProbe } from './probe.js'
 import {
   beginLoad,

@@ -4,7 +4,7 @@
  * exactly `max_tokens`)? A server that rejects them (HTTP 4xx) is asked again without them, and
  * the report says that its output lengths are the model's own.
  */
-import { connect, streamRequest, type StreamResult, type Target } from './client.js'
+import { connect, streamRequest, type StreamResult, type Target } from './stream-client.js'
 import { requestBody } from './workload.js'
 
 /** What the load half learned from one short streaming request (named apart from the readiness probe's ProbeResult). */

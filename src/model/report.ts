@@ -5,7 +5,7 @@
  * fields, never rename them.
  */
 
-import type { ReportContext, SideIdentity } from './identity.js'
+import type { ReportContext, SideIdentity } from './side-identity.js'
 import type { LoadReport } from './load-report.js'
 import type { StatisticsSettings } from '../config/types.js'
 import { HELM_GATE_VERSION } from '../version.js'

@@ -17,13 +17,13 @@
 import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import type { GateConfig, GatedRun } from '../config/types.js'
-import { fingerprint } from '../config/fingerprint.js'
 import { GateError } from '../errors.js'
 import { compareOutputs } from '../gate/compare.js'
 import { manifestPath, writeManifest, type BaselineOrigin, type Manifest, type SideRecord } from '../model/manifest.js'
 import { SIDES, type ChangedExample, type Report, type Side } from '../model/report.js'
 import { sidesFailedReport } from '../runner/failed-report.js'
-import { attachIdentity } from '../runner/identity.js'
+import { attachIdentity } from '../runner/engine-identity.js'
+import { gateFingerprint } from '../launch/gate-fingerprint.js'
 import { runSides, type RunOutcome } from '../runner/run-sides.js'
 import { HELM_GATE_VERSION } from '../version.js'
 import { runReport } from '../model/error-report.js'
@@ -31,7 +31,7 @@ import { attachLoad, loadOnlyReport } from '../load/combine.js'
 import { runLoadHalf } from '../load/run-half.js'
 import type { LoadOutcome } from '../load/run-load.js'
 import { launchesAny, LoadWhileUp } from '../launch/load-while-up.js'
-import { launchedLoadFor, runLaunchedLoad, type LaunchedLoadOptions } from '../launch/load-only.js'
+import { launchedLoadFor, runLaunchedLoad, type LaunchedLoadOptions } from '../launch/launched-load.js'
 
 export interface GivenSide {
   /** The side's HELM output directory (a suite or output path). */
@@ -176,7 +176,9 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
     tool_version: HELM_GATE_VERSION,
     mode: settings.mode,
     config_source: settings.configSource ?? config.source,
-    fingerprint: outcome?.fingerprint ?? fingerprint(config),
+    // No side run (merged shards): the same fingerprint runSides records, fingerprint_paths included.
+    fingerprint:
+      outcome?.fingerprint ?? (await gateFingerprint(config, settings.cwd ?? process.cwd(), settings.baseRef ?? null, settings.env)),
     helm_version: outcome?.helmVersion ?? config.helm?.version ?? null,
     entries: [...new Set((settings.runs ?? config.runs).map(run => run.entry))],
     self_check: Boolean(settings.selfCheck),
@@ -214,7 +216,7 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
 
 /**
  * The performance half alone (`helm-gate load`, `run --only load`): launched servers are started,
- * load-tested while up and stopped (src/launch/load-only.ts); servers that are always up are
+ * load-tested while up and stopped (src/launch/launched-load.ts); servers that are always up are
  * load-tested as they are. The report says the quality half did not run.
  */
 export async function runLoadOnlyGate(config: GateConfig, options: LaunchedLoadOptions): Promise<Report> {

@@ -6,11 +6,11 @@
  * Safety: the report and the answers are untrusted text (model output, prompts). They are
  * embedded only as JSON in a `<script type="application/json">` block with every `<`, `>` and
  * `&` escaped, so nothing in them can close the block or form markup, and the page script builds
- * the DOM with textContent. A Content-Security-Policy allows exactly the page's own script (by
+ * the DOM with textContent (html-client.ts, bundled by scripts/build-report-page.mjs). A Content-Security-Policy allows exactly the page's own script (by
  * hash) and inline styles, and no network at all.
  */
 import { createHash } from 'node:crypto'
-import { reportPage } from './html-client.js'
+import { REPORT_PAGE_SCRIPT } from './html-client.bundle.js'
 import type { ChangedExample, Report } from '../model/report.js'
 
 /** Every changed answer per comparison id (report.json keeps only the first few). */
@@ -51,7 +51,7 @@ pre { white-space: pre-wrap; word-break: break-word; background: #f6f8fa; paddin
 `
 
 export function renderHtml(report: Report, changed: ChangedAnswers = new Map()): string {
-  const script = `(${reportPage.toString()})()`
+  const script = REPORT_PAGE_SCRIPT
   const hash = createHash('sha256').update(script).digest('base64')
   const data = scriptSafeJson({ report, changed: Object.fromEntries(changed) })
   const csp = `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${hash}'; img-src data:; connect-src 'none'; form-action 'none'; base-uri 'none'`

@@ -15,7 +15,7 @@ import { UsageError } from '../errors.js'
 import { cutAtLineBoundary, measure, type LengthUnit } from './budget.js'
 import { codeBlock, codeSpan, escapeHtmlText, escapeInline, sanitizeText, tailText, truncateText } from './escape.js'
 import { renderForestPlot, type ForestRow } from './forest-plot.js'
-import { imageCell, weightsCell } from './identity.js'
+import { imageCell, weightsCell } from './identity-cells.js'
 import { decide } from './decision.js'
 import { renderLoadMarkdown } from './markdown-load.js'
 import {

@@ -3,24 +3,32 @@
  * variable that holds it. The one place that reads it (the runner, the launcher, the load half,
  * `plan` and the action's masking all ask here).
  */
-import type { Deployment } from '../config/types.js'
 import { ConfigError } from '../errors.js'
 
 type Env = Record<string, string | undefined>
 
+/**
+ * What the lookup reads of a deployment (config/types.ts Deployment): only server deployments
+ * name a key. Declared here because secrets/ sits below config/ in the folder order.
+ */
+interface KeyedDeployment {
+  kind: string
+  apiKeyEnv?: string | null
+}
+
 /** The variable names the deployments give as API keys. */
-export function apiKeyNames(deployments: Iterable<Deployment | undefined>): string[] {
+export function apiKeyNames(deployments: Iterable<KeyedDeployment | undefined>): string[] {
   return [...deployments].flatMap(d => (d?.kind === 'server' && d.apiKeyEnv ? [d.apiKeyEnv] : []))
 }
 
 /** The deployment's API key, or null when it names none or the variable is empty. */
-export function apiKeyOf(deployment: Deployment, env: Env): string | null {
+export function apiKeyOf(deployment: KeyedDeployment, env: Env): string | null {
   if (deployment.kind !== 'server' || !deployment.apiKeyEnv) return null
   return env[deployment.apiKeyEnv] || null
 }
 
 /** The keys that are set: values to mask wherever output is shown or logged. */
-export function apiKeyValues(deployments: Iterable<Deployment | undefined>, env: Env): string[] {
+export function apiKeyValues(deployments: Iterable<KeyedDeployment | undefined>, env: Env): string[] {
   return [...deployments].flatMap(d => {
     const key = d ? apiKeyOf(d, env) : null
     return key ? [key] : []
@@ -28,7 +36,7 @@ export function apiKeyValues(deployments: Iterable<Deployment | undefined>, env:
 }
 
 /** The deployment's API key, refusing a named variable that is not set (before anything runs). */
-export function requiredApiKey(deployment: Deployment, env: Env, source: string, side: string): string | null {
+export function requiredApiKey(deployment: KeyedDeployment, env: Env, source: string, side: string): string | null {
   const key = apiKeyOf(deployment, env)
   if (deployment.kind === 'server' && deployment.apiKeyEnv && !key) {
     throw new ConfigError('config.api_key_missing', `the environment variable ${deployment.apiKeyEnv} (the ${side} API key) is not set`, {

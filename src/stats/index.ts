@@ -11,7 +11,7 @@ export type {
   VerdictDecision
 } from './types.js'
 export { AUTO_BINARY_INTERVAL, estimatePaired } from './paired.js'
-export { decideVerdict, resolveMaxDrop } from './verdict.js'
+export { decideVerdict, resolveMaxDrop } from './decide-verdict.js'
 export { binarySd, instancesNeeded, instancesToResolve, type PowerInput } from './power.js'
 export { ratioOfQuantiles, ratiosOfQuantiles } from './ratio.js'
 export { mcnemarExactPValue } from './binomial.js'

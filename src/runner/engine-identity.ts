@@ -6,8 +6,8 @@
  * Information only: a server that does not answer /version is not an error.
  */
 import type { Manifest, SideRecord } from '../model/manifest.js'
-import type { EngineIdentity, SideIdentity } from '../model/identity.js'
-import { hostOf } from '../model/identity.js'
+import type { EngineIdentity, SideIdentity } from '../model/side-identity.js'
+import { hostOf } from '../model/side-identity.js'
 import { SIDES, type Report, type Side } from '../model/report.js'
 import { imageOf } from '../launch/docker.js'
 import type { LaunchRecord } from '../model/launch-record.js'

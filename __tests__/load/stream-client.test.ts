@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, jest, test } from '@jest/globals'
 import type { Dispatcher } from 'undici'
-import { pendingDeliveries, streamRequest, type Connection, type StreamResult } from '../../src/load/client.js'
+import { pendingDeliveries, streamRequest, type Connection, type StreamResult } from '../../src/load/stream-client.js'
 
 type Handler = Dispatcher.DispatchHandler
 

@@ -4,7 +4,7 @@
  * digest says exactly which engine build answered. The JSON keeps the full values. And the
  * weights file a side was started with (`--model FILE`), by content.
  */
-import type { ImageIdentity, SideIdentity } from '../model/identity.js'
+import type { ImageIdentity, SideIdentity } from '../model/side-identity.js'
 import { codeSpan, escapeInline } from './escape.js'
 
 /** Digest shown in a table: the algorithm and 12 hex digits, like docker's short ids. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { UsageError } from '../../src/errors.js'
 import type { PairedEstimate } from '../../src/stats/types.js'
-import { decideVerdict, resolveMaxDrop } from '../../src/stats/verdict.js'
+import { decideVerdict, resolveMaxDrop } from '../../src/stats/decide-verdict.js'
 
 function estimate(delta: number, low: number, high: number, n = 400): PairedEstimate {
   return {

@@ -1,8 +1,8 @@
 import { describe, expect, test } from '@jest/globals'
 import type { LoadCheck } from '../../src/config/load-types.js'
-import { evaluateCheck, evaluateChecks, worstVerdict } from '../../src/load/compare.js'
+import { evaluateCheck, evaluateChecks, worstVerdict } from '../../src/load/ratio-checks.js'
 import { figures, metricValue, meetsSlo, percentiles, tpotOf } from '../../src/load/metrics.js'
-import { abbaOrder } from '../../src/load/schedule.js'
+import { abbaOrder } from '../../src/load/abba-order.js'
 import type { RequestTiming } from '../../src/load/types.js'
 import type { LoadBlock, LoadSummary } from '../../src/model/load-report.js'
 
