@@ -1,7 +1,7 @@
 import { join, delimiter, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { b as readRunDirectory, d as runMatchesEntry, s as streamJson, M as MIN_BOOTSTRAP_UNITS, i as instancesNeeded, f as binarySd, t as tangoInterval, g as twoSidedZ, G as GateError, h as redactUrl, p as parseArgs, r as requiredConfig, n as numberOption, l as loadGateConfig } from './cli.js';
-import { t as trackedTempDir, P as PROD_ENV_FILES, k as runHelmProcess, n as decisiveLine, o as readLogTail, p as expandLaunch, q as routeUrl, s as prepareRun, u as pluginPythonPath, D as DEFAULT_READINESS_TIMEOUT_MS, v as redactedFiles, x as displayCommand, y as gateFingerprint, a as apiKeyNames, b as apiKeyValues, h as helmRunEnv, z as resolveHelmRun } from './cli-run-sides.js';
+import { t as trackedTempDir, P as PROD_ENV_FILES, k as runHelmProcess, n as decisiveLine, o as readLogTail, p as expandLaunch, q as routeUrl, s as prepareRun, u as pluginPythonPath, D as DEFAULT_READINESS_TIMEOUT_MS, v as redactedFiles, x as displayCommand, y as gateFingerprint, a as apiKeyNames, b as apiKeyValues, d as childProcessEnv, z as resolveHelmRun } from './cli-run-sides.js';
 import { mkdir, writeFile, readdir } from 'node:fs/promises';
 import 'node:string_decoder';
 import 'node:crypto';
@@ -443,7 +443,7 @@ function launchPlanInput(config, prepared, env, sequential, baseRef) {
         settings: config.launch,
         deployments: prepared.deployments,
         source: config.source,
-        env: helmRunEnv(env, keyNames),
+        env: childProcessEnv(env, keyNames),
         secrets,
         sequential,
         baseRef

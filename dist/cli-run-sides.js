@@ -1,9 +1,7 @@
-import require$$0$7, { writeFile, stat, rm, mkdir, realpath, readFile, access, constants as constants$7, open, readdir } from 'node:fs/promises';
-import path, { basename, resolve, join, dirname, relative, isAbsolute, delimiter } from 'node:path';
-import { j as getDefaultExportFromCjs, G as GateError, C as ConfigError, h as redactUrl, S as ServerNotReadyError, k as redactUrlsIn, m as exp, o as log, q as abs, u as sqrt, v as isFiniteNumber, x as quantileSorted, y as createRandom, I as InputError, z as discoverRuns, R as RUN_FILES, A as HelmRunError, B as parseDocument, E as visit, F as isScalar, J as HIDDEN, K as looksLikeSecret, L as isCredentialKey, N as Scalar, O as parseYamlFile, P as stringify, b as readRunDirectory, d as runMatchesEntry } from './cli.js';
+import path, { basename, resolve, dirname, join, relative, isAbsolute, delimiter } from 'node:path';
+import { j as getDefaultExportFromCjs, G as GateError, C as ConfigError, k as exp, m as log, o as abs, q as sqrt, u as isFiniteNumber, v as quantileSorted, x as createRandom, I as InputError, y as discoverRuns, R as RUN_FILES, h as redactUrl, S as ServerNotReadyError, z as redactUrlsIn, A as HelmRunError, B as parseDocument, E as visit, F as isScalar, J as HIDDEN, K as looksLikeSecret, L as isCredentialKey, N as Scalar, O as parseYamlFile, P as stringify, b as readRunDirectory, d as runMatchesEntry } from './cli.js';
 import require$$2$1, { createHash } from 'node:crypto';
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { createReadStream, mkdtempSync, rmSync, readdirSync, readFileSync, createWriteStream } from 'node:fs';
 import require$$0$1 from 'node:assert';
 import require$$1 from 'node:net';
 import require$$2 from 'node:http';
@@ -21,8 +19,10 @@ import require$$1$1 from 'node:worker_threads';
 import require$$0$6, { fileURLToPath } from 'node:url';
 import require$$1$2 from 'node:async_hooks';
 import require$$1$3 from 'node:console';
+import require$$0$7, { writeFile, readFile, stat, rm, mkdir, realpath, access, constants as constants$7, open, readdir } from 'node:fs/promises';
 import require$$2$2 from 'node:timers';
 import require$$1$4 from 'node:dns';
+import { createReadStream, mkdtempSync, rmSync, readdirSync, readFileSync, createWriteStream } from 'node:fs';
 import { tmpdir, constants as constants$6 } from 'node:os';
 import { createInterface } from 'node:readline';
 
@@ -2835,135 +2835,177 @@ async function gateFingerprint(config, cwd, baseRef, env) {
     return fingerprint(config, { pathDigests: digests });
 }
 
-/**
- * The weights file a launched server was started with, by content: llama.cpp's server (and other
- * single-file engines) take `--model FILE` / `-m FILE`, and two quantizations of one model are
- * told apart by the file, not by the served name. When that argument names a regular file (read
- * from the launch directory), its size and sha256 are recorded in the launch manifest and shown
- * in the report's Weights row. A directory or a hub id (vLLM's `--model`) records nothing.
- * Information only: a file that cannot be read is recorded with its error, never a gate error.
- */
-/** Above this, hashing would hold the gate up for minutes; the size alone is recorded. */
-const MAX_HASHED_BYTES = 32 * 1024 ** 3;
-/** The value of `--model`, `--model=` or `-m` in a launch command, or null. */
-function modelArgument(command) {
-    for (let i = 1; i < command.length; i++) {
-        const arg = command[i];
-        if ((arg === '--model' || arg === '-m') && i + 1 < command.length)
-            return command[i + 1];
-        if (arg.startsWith('--model='))
-            return arg.slice('--model='.length);
-    }
-    return null;
+class ParseError extends Error {
+  constructor(message, options) {
+    super(message), this.name = "ParseError", this.type = options.type, this.field = options.field, this.value = options.value, this.line = options.line;
+  }
 }
-async function weightsIdentity(command, cwd, maxBytes = MAX_HASHED_BYTES) {
-    const file = modelArgument(command);
-    if (!file)
-        return null;
-    const path = resolve(cwd, file);
-    let info;
-    try {
-        info = await stat(path);
-    }
-    catch {
-        return null; // a hub id or a path inside a container: nothing on this machine to hash
-    }
-    if (!info.isFile())
-        return null;
-    if (info.size > maxBytes)
-        return { file, bytes: info.size, sha256: null, error: `larger than ${maxBytes} bytes: not hashed` };
-    try {
-        const hash = createHash('sha256');
-        for await (const chunk of createReadStream(path))
-            hash.update(chunk);
-        return { file, bytes: info.size, sha256: hash.digest('hex'), error: null };
-    }
-    catch (error) {
-        return { file, bytes: info.size, sha256: null, error: error.message };
-    }
+const LF = 10, CR = 13, SPACE = 32;
+function noop(_arg) {
 }
-
-/**
- * Masks secrets in the server's log lines before they are written: a server that prints its
- * configuration (vLLM does, with --api-key) must not put the key into the evidence artifact.
- * Secrets are the deployments' API keys and the values of environment variables whose names
- * say they are secret (HF_TOKEN, OPENAI_API_KEY, ...), whether inherited or set by the gate file.
- */
-const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH)/i;
-/** Shorter values would mask ordinary words. */
-const MIN_SECRET_LENGTH = 4;
-function secretValues(env, extra = []) {
-    const values = Object.entries(env)
-        .filter(([name, value]) => SECRET_NAME.test(name) && typeof value === 'string')
-        .map(([, value]) => value);
-    return [...new Set([...values, ...extra.filter((v) => typeof v === 'string')])]
-        .filter(value => value.length >= MIN_SECRET_LENGTH)
-        .sort((a, b) => b.length - a.length); // a longer secret containing a shorter one is masked whole
-}
-function masker(secrets) {
-    if (secrets.length === 0)
-        return line => line;
-    return line => secrets.reduce((text, secret) => text.split(secret).join('***'), line);
-}
-
-/**
- * @param at the key path for messages, e.g. `deployments.baseline.launch.command[5]`
- * @param source the gate file, for messages
- */
-function expandTemplate(text, env, at, source) {
-    let out = '';
-    const used = [];
-    for (let i = 0; i < text.length; i++) {
-        const char = text[i];
-        if (char !== '$') {
-            out += char;
+function createParser(config) {
+  if (typeof config == "function")
+    throw new TypeError(
+      "`config` must be an object, got a function instead. Did you mean `createParser({onEvent: fn})`?"
+    );
+  const { onEvent = noop, onError = noop, onRetry = noop, onComment, maxBufferSize } = config, pendingFragments = [];
+  let pendingFragmentsLength = 0, isFirstChunk = true, id, data = "", dataLines = 0, eventType, terminated = false;
+  function feed(chunk) {
+    if (terminated)
+      throw new Error(
+        "Cannot feed parser: it was terminated after exceeding the configured max buffer size. Call `reset()` to resume parsing."
+      );
+    if (isFirstChunk && (isFirstChunk = false, chunk.charCodeAt(0) === 239 && chunk.charCodeAt(1) === 187 && chunk.charCodeAt(2) === 191 && (chunk = chunk.slice(3))), pendingFragments.length === 0) {
+      const trailing2 = processLines(chunk);
+      trailing2 !== "" && (pendingFragments.push(trailing2), pendingFragmentsLength = trailing2.length), checkBufferSize();
+      return;
+    }
+    if (chunk.indexOf(`
+`) === -1 && chunk.indexOf("\r") === -1) {
+      pendingFragments.push(chunk), pendingFragmentsLength += chunk.length, checkBufferSize();
+      return;
+    }
+    pendingFragments.push(chunk);
+    const input = pendingFragments.join("");
+    pendingFragments.length = 0, pendingFragmentsLength = 0;
+    const trailing = processLines(input);
+    trailing !== "" && (pendingFragments.push(trailing), pendingFragmentsLength = trailing.length), checkBufferSize();
+  }
+  function checkBufferSize() {
+    maxBufferSize !== void 0 && (pendingFragmentsLength + data.length <= maxBufferSize || (terminated = true, pendingFragments.length = 0, pendingFragmentsLength = 0, id = void 0, data = "", dataLines = 0, eventType = void 0, onError(
+      new ParseError(`Buffered data exceeded max buffer size of ${maxBufferSize} characters`, {
+        type: "max-buffer-size-exceeded"
+      })
+    )));
+  }
+  function processLines(chunk) {
+    let searchIndex = 0;
+    if (chunk.indexOf("\r") === -1) {
+      let lfIndex = chunk.indexOf(`
+`, searchIndex);
+      for (; lfIndex !== -1; ) {
+        if (searchIndex === lfIndex) {
+          dataLines > 0 && onEvent({ id, event: eventType, data }), id = void 0, data = "", dataLines = 0, eventType = void 0, searchIndex = lfIndex + 1, lfIndex = chunk.indexOf(`
+`, searchIndex);
+          continue;
+        }
+        const firstCharCode = chunk.charCodeAt(searchIndex);
+        if (isDataPrefix(chunk, searchIndex, firstCharCode)) {
+          const valueStart = chunk.charCodeAt(searchIndex + 5) === SPACE ? searchIndex + 6 : searchIndex + 5, value = chunk.slice(valueStart, lfIndex);
+          if (dataLines === 0 && chunk.charCodeAt(lfIndex + 1) === LF) {
+            onEvent({ id, event: eventType, data: value }), id = void 0, data = "", eventType = void 0, searchIndex = lfIndex + 2, lfIndex = chunk.indexOf(`
+`, searchIndex);
             continue;
-        }
-        if (text[i + 1] === '$') {
-            out += '$';
-            i++;
-            continue;
-        }
-        if (text[i + 1] !== '{') {
-            out += char;
-            continue;
-        }
-        const end = text.indexOf('}', i + 2);
-        const name = end < 0 ? '' : text.slice(i + 2, end);
-        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
-            throw new ConfigError('launch.template', `${at} has a malformed variable reference; write \${NAME} (or $$ for a literal $)`, {
-                file: source,
-                field: at,
-                value: text
-            });
-        }
-        const value = env[name];
-        if (value === undefined) {
-            throw new ConfigError('launch.variable_missing', `${at} uses \${${name}}, which is not set in the environment`, {
-                file: source,
-                field: at,
-                value: name
-            });
-        }
-        out += value;
-        used.push(name);
-        i = end;
+          }
+          data = dataLines === 0 ? value : `${data}
+${value}`, dataLines++;
+        } else isEventPrefix(chunk, searchIndex, firstCharCode) ? eventType = chunk.slice(
+          chunk.charCodeAt(searchIndex + 6) === SPACE ? searchIndex + 7 : searchIndex + 6,
+          lfIndex
+        ) || void 0 : parseLine(chunk, searchIndex, lfIndex);
+        searchIndex = lfIndex + 1, lfIndex = chunk.indexOf(`
+`, searchIndex);
+      }
+      return chunk.slice(searchIndex);
     }
-    return { text: out, used };
+    for (; searchIndex < chunk.length; ) {
+      const crIndex = chunk.indexOf("\r", searchIndex), lfIndex = chunk.indexOf(`
+`, searchIndex);
+      let lineEnd = -1;
+      if (crIndex !== -1 && lfIndex !== -1 ? lineEnd = crIndex < lfIndex ? crIndex : lfIndex : crIndex !== -1 ? crIndex === chunk.length - 1 ? lineEnd = -1 : lineEnd = crIndex : lfIndex !== -1 && (lineEnd = lfIndex), lineEnd === -1)
+        break;
+      parseLine(chunk, searchIndex, lineEnd), searchIndex = lineEnd + 1, chunk.charCodeAt(searchIndex - 1) === CR && chunk.charCodeAt(searchIndex) === LF && searchIndex++;
+    }
+    return chunk.slice(searchIndex);
+  }
+  function parseLine(chunk, start, end) {
+    if (start === end) {
+      dispatchEvent();
+      return;
+    }
+    const firstCharCode = chunk.charCodeAt(start);
+    if (isDataPrefix(chunk, start, firstCharCode)) {
+      const valueStart = chunk.charCodeAt(start + 5) === SPACE ? start + 6 : start + 5, value2 = chunk.slice(valueStart, end);
+      data = dataLines === 0 ? value2 : `${data}
+${value2}`, dataLines++;
+      return;
+    }
+    if (isEventPrefix(chunk, start, firstCharCode)) {
+      eventType = chunk.slice(chunk.charCodeAt(start + 6) === SPACE ? start + 7 : start + 6, end) || void 0;
+      return;
+    }
+    if (firstCharCode === 105 && chunk.charCodeAt(start + 1) === 100 && chunk.charCodeAt(start + 2) === 58) {
+      const value2 = chunk.slice(chunk.charCodeAt(start + 3) === SPACE ? start + 4 : start + 3, end);
+      value2.includes("\0") || (id = value2);
+      return;
+    }
+    if (firstCharCode === 58) {
+      if (onComment) {
+        const line2 = chunk.slice(start, end);
+        onComment(line2.slice(chunk.charCodeAt(start + 1) === SPACE ? 2 : 1));
+      }
+      return;
+    }
+    const line = chunk.slice(start, end), fieldSeparatorIndex = line.indexOf(":");
+    if (fieldSeparatorIndex === -1) {
+      processField(line, "", line);
+      return;
+    }
+    const field = line.slice(0, fieldSeparatorIndex), offset = line.charCodeAt(fieldSeparatorIndex + 1) === SPACE ? 2 : 1, value = line.slice(fieldSeparatorIndex + offset);
+    processField(field, value, line);
+  }
+  function processField(field, value, line) {
+    switch (field) {
+      case "event":
+        eventType = value || void 0;
+        break;
+      case "data":
+        data = dataLines === 0 ? value : `${data}
+${value}`, dataLines++;
+        break;
+      case "id":
+        value.includes("\0") || (id = value);
+        break;
+      case "retry":
+        /^\d+$/.test(value) ? onRetry(parseInt(value, 10)) : onError(
+          new ParseError(`Invalid \`retry\` value: "${value}"`, {
+            type: "invalid-retry",
+            value,
+            line
+          })
+        );
+        break;
+      default:
+        onError(
+          new ParseError(
+            `Unknown field "${field.length > 20 ? `${field.slice(0, 20)}\u2026` : field}"`,
+            { type: "unknown-field", field, value, line }
+          )
+        );
+        break;
+    }
+  }
+  function dispatchEvent() {
+    dataLines > 0 && onEvent({
+      id,
+      event: eventType,
+      data
+    }), id = void 0, data = "", dataLines = 0, eventType = void 0;
+  }
+  function reset(options = {}) {
+    if (options.consume && pendingFragments.length > 0) {
+      const incompleteLine = pendingFragments.join("");
+      parseLine(incompleteLine, 0, incompleteLine.length);
+    }
+    isFirstChunk = true, id = void 0, data = "", dataLines = 0, eventType = void 0, pendingFragments.length = 0, pendingFragmentsLength = 0, terminated = false;
+  }
+  return { feed, reset };
 }
-/**
- * Expands a side's launch. Throws the first missing or malformed variable (a ConfigError naming
- * its key path). `secrets`: the deployments' API keys and URL credentials.
- */
-function expandLaunch(spec, env, source, secrets = []) {
-    const expand = (text, at) => expandTemplate(text, env, at, source).text;
-    const extraEnv = Object.fromEntries(Object.entries(spec.env).map(([name, value]) => [name, expand(value, `${spec.field}.env.${name}`)]));
-    return {
-        command: spec.command.map((arg, i) => expand(arg, `${spec.field}.command[${i}]`)),
-        extraEnv,
-        stopCommand: spec.stopCommand?.map((arg, i) => expand(arg, `${spec.field}.stop_command[${i}]`)) ?? null,
-        mask: masker(secretValues({ ...env, ...extraEnv }, secrets))
-    };
+function isDataPrefix(chunk, i, firstCharCode) {
+  return firstCharCode === 100 && chunk.charCodeAt(i + 1) === 97 && chunk.charCodeAt(i + 2) === 116 && chunk.charCodeAt(i + 3) === 97 && chunk.charCodeAt(i + 4) === 58;
+}
+function isEventPrefix(chunk, i, firstCharCode) {
+  return firstCharCode === 101 && chunk.charCodeAt(i + 1) === 118 && chunk.charCodeAt(i + 2) === 101 && chunk.charCodeAt(i + 3) === 110 && chunk.charCodeAt(i + 4) === 116 && chunk.charCodeAt(i + 5) === 58;
 }
 
 var undici = {exports: {}};
@@ -42036,1154 +42078,6 @@ function requireUndici () {
 var undiciExports = requireUndici();
 
 /**
- * URLs of a deployment's routes below its base URL (`{base_url}/models`, `{base_url}/version`).
- * Built with URL objects, not by appending text. The gate file refuses a base_url with a query
- * (HELM's OpenAI client appends the route after it: `/v1?api-version=1/chat/completions`), so
- * keeping one here only matters for callers that pass other URLs.
- */
-/** `route` appended to the base URL's path; query, credentials and port kept. Throws on a bad URL. */
-function routeUrl(baseUrl, route) {
-    const url = new URL(baseUrl);
-    url.pathname = `${url.pathname.replace(/\/+$/, '')}/${route.replace(/^\/+/, '')}`;
-    url.hash = '';
-    return url.href;
-}
-/** `route` at the server's root (vLLM serves /version there, not below /v1); the query kept. */
-function rootRouteUrl(baseUrl, route) {
-    const url = new URL(baseUrl);
-    url.pathname = `/${route.replace(/^\/+/, '')}`;
-    url.hash = '';
-    return url.href;
-}
-
-/**
- * `GET {base_url}/version` (vLLM answers `{"version": "0.6.3"}` at its root, so the origin's
- * /version is tried too), asked once a server is ready (src/server/readiness.ts). llama.cpp's
- * llama-server has no /version: its `GET /props` says `build_info` (`b1234-<commit>`, also each
- * response's `system_fingerprint`). Information only: a server that does not answer is not an
- * error.
- */
-const VERSION_TIMEOUT_MS = 3_000;
-const MAX_VERSION_LENGTH = 100;
-/** The engine version a server reports, or null when it does not say (never throws). */
-async function probeEngineVersion(baseUrl, apiKey) {
-    const urls = [];
-    try {
-        urls.push(routeUrl(baseUrl, 'version'));
-        const root = rootRouteUrl(baseUrl, 'version');
-        if (!urls.includes(root))
-            urls.push(root);
-        urls.push(rootRouteUrl(baseUrl, 'props'));
-    }
-    catch {
-        return null;
-    }
-    for (const url of urls) {
-        try {
-            const response = await undiciExports.request(url, {
-                method: 'GET',
-                headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
-                headersTimeout: VERSION_TIMEOUT_MS,
-                bodyTimeout: VERSION_TIMEOUT_MS
-            });
-            const text = await response.body.text();
-            if (response.statusCode !== 200)
-                continue;
-            const body = JSON.parse(text);
-            const version = url.endsWith('/props') ? body?.build_info : body?.version;
-            if (typeof version === 'string' && version.length > 0)
-                return version.slice(0, MAX_VERSION_LENGTH);
-        }
-        catch {
-            // Not every server has /version or /props; the next URL, or none.
-        }
-    }
-    return null;
-}
-
-/**
- * Pre-flight: is the server up and does it serve the model the gate file names? HELM itself
- * never calls /models (docs/helm.md "What the server sees"), so a wrong model name would only show up as failed
- * requests in the middle of a run. The answer is kept as the server's identity in the manifest.
- */
-const ATTEMPT_TIMEOUT_MS = 5_000;
-const PROGRESS_EVERY_MS = 10_000;
-const MAX_RECORDED_BYTES = 64 * 1024;
-/**
- * One `GET {baseUrl}/models`. A wrong key or a missing model is thrown (ServerNotReadyError):
- * waiting cannot fix them. Anything else (refused, HTTP 503 while loading) is returned as the
- * problem of this attempt, for the caller's retry loop and its message.
- */
-async function probeOnce(settings) {
-    const url = routeUrl(settings.baseUrl, 'models');
-    // What messages and the manifest show: userinfo and query values hidden.
-    const shown = redactUrl(url);
-    try {
-        const response = await undiciExports.request(url, {
-            method: 'GET',
-            headers: settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {},
-            headersTimeout: ATTEMPT_TIMEOUT_MS,
-            bodyTimeout: ATTEMPT_TIMEOUT_MS
-        });
-        const text = await response.body.text();
-        if (response.statusCode === 401 || response.statusCode === 403) {
-            // Retrying cannot fix a wrong key.
-            throw new ServerNotReadyError('server.unauthorized', `${settings.side} server at ${shown} refused the API key (HTTP ${response.statusCode})`, { field: `deployments.${settings.side}.api_key_env`, value: shown });
-        }
-        if (response.statusCode !== 200)
-            return { ok: false, problem: `HTTP ${response.statusCode}` };
-        const body = parseJson(text);
-        const models = modelIds(body);
-        if (!models.includes(settings.model)) {
-            throw new ServerNotReadyError('server.model_missing', `${settings.side} server at ${shown} does not serve model ${JSON.stringify(settings.model)} (it lists ${JSON.stringify(models)})`, { field: `deployments.${settings.side}.model`, value: settings.model });
-        }
-        return {
-            ok: true,
-            result: {
-                url: shown,
-                status: response.statusCode,
-                attempts: 1,
-                elapsedMs: 0,
-                models,
-                response: text.length <= MAX_RECORDED_BYTES ? body : { truncated: true, models },
-                engine_version: await probeEngineVersion(settings.baseUrl, settings.apiKey)
-            }
-        };
-    }
-    catch (error) {
-        if (error instanceof ServerNotReadyError)
-            throw error;
-        return { ok: false, problem: redactUrlsIn(error.message || String(error)) };
-    }
-}
-async function probeServer(settings) {
-    const shown = redactUrl(routeUrl(settings.baseUrl, 'models'));
-    const started = Date.now();
-    let delay = settings.initialDelayMs ?? 250;
-    const maxDelay = settings.maxDelayMs ?? 5_000;
-    let attempts = 0;
-    const progressEvery = settings.progressEveryMs ?? PROGRESS_EVERY_MS;
-    let nextProgress = progressEvery;
-    for (;;) {
-        attempts++;
-        const attempt = await probeOnce(settings);
-        if (attempt.ok)
-            return { ...attempt.result, attempts, elapsedMs: Date.now() - started };
-        const lastProblem = attempt.problem;
-        const elapsed = Date.now() - started;
-        // The last attempt is made at the deadline, so the whole timeout is used.
-        if (elapsed >= settings.timeoutMs) {
-            const hint = settings.timeoutHint === null ? '' : ` (${settings.timeoutHint ?? 'run --ready-timeout SEC'})`;
-            throw new ServerNotReadyError('server.not_ready', `${settings.side} server at ${shown} was not ready after ${Math.round(elapsed / 1000)} s and ${attempts} attempts (last: ${lastProblem}); the readiness timeout is ${seconds$2(settings.timeoutMs)} s${hint}`, { field: `deployments.${settings.side}.base_url`, value: redactUrl(settings.baseUrl) });
-        }
-        if (elapsed >= nextProgress) {
-            settings.log?.(`${settings.side} server at ${shown} not ready after ${seconds$2(elapsed)} s (${lastProblem}); waiting up to ${seconds$2(settings.timeoutMs)} s`);
-            while (nextProgress <= elapsed)
-                nextProgress += progressEvery;
-        }
-        // Wake up at the next progress mark too, so a line comes every interval whatever the back-off.
-        const wait = Math.min(delay, settings.timeoutMs - elapsed, Math.max(0, nextProgress - elapsed));
-        await new Promise(resolve => setTimeout(resolve, wait));
-        delay = Math.min(delay * 2, maxDelay);
-    }
-}
-function parseJson(text) {
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        return null;
-    }
-}
-/** OpenAI's shape: `{ data: [{ id }] }`. */
-function modelIds(body) {
-    const data = body?.data;
-    if (!Array.isArray(data))
-        return [];
-    return data.map(item => item?.id).filter((id) => typeof id === 'string');
-}
-function seconds$2(ms) {
-    return Math.round(ms / 1000);
-}
-
-/**
- * Readiness of a launched server: GET {base_url}/models must list the model (the runner's probe,
- * one attempt at a time) while the process is watched. A process that exits before it is ready
- * is an error quoting the last lines of its log; so is a server still not ready after
- * `ready_timeout_seconds`. A command that exits 0 while a `stop_command` is configured started
- * something detached (`docker run -d`): then only the probe decides.
- */
-const MAX_WAIT_MS = 2_000;
-async function waitUntilReady(server, settings) {
-    const started = Date.now();
-    let wait = 100;
-    let attempts = 0;
-    let lastProblem;
-    let lastReport = started;
-    for (;;) {
-        const exit = server.exit;
-        if (exit && !(settings.detachedAllowed && exit.code === 0 && exit.spawnError === null)) {
-            const how = exit.spawnError ? `could not be started (${exit.spawnError})` : `exited with ${exit.signal ?? `status ${exit.code}`}`;
-            throw new LaunchError('launch.exited_before_ready', `${settings.side} server ${how} before it was ready, after ${seconds$1(Date.now() - started)} s; last lines of ${settings.logName}:${quote(server.lastLines())}`, { field: `deployments.${settings.side}.launch.command`, value: settings.logName });
-        }
-        attempts++;
-        // One attempt at a time: the launched server's own timeout (ready_timeout_seconds) is this
-        // loop's, so the attempt's problem is kept as it is for the message below.
-        const attempt = await probeOnce(settings);
-        if (attempt.ok)
-            return { ...attempt.result, attempts, elapsedMs: Date.now() - started };
-        lastProblem = attempt.problem;
-        const elapsed = Date.now() - started;
-        if (elapsed >= settings.timeoutMs) {
-            throw new LaunchError('launch.ready_timeout', `${settings.side} server was not ready after ${seconds$1(elapsed)} s: its readiness timeout is ${seconds$1(settings.timeoutMs).replace(/\.0$/, '')} s (deployments.${settings.side}.launch.ready_timeout_seconds; last probe: ${lastProblem}); last lines of ${settings.logName}:${quote(server.lastLines())}`, { field: `deployments.${settings.side}.launch.ready_timeout_seconds`, value: Math.round(settings.timeoutMs / 1000) });
-        }
-        if (Date.now() - lastReport >= 30_000) {
-            lastReport = Date.now();
-            settings.log?.(`[${settings.side}] server starting for ${seconds$1(elapsed)} s (${lastProblem})`);
-        }
-        await sleepUnlessExited(server, Math.min(wait, settings.timeoutMs - elapsed));
-        wait = Math.min(wait * 2, MAX_WAIT_MS);
-    }
-}
-/**
- * Before launching: nothing may answer at the address yet. With a sequential schedule both
- * sides usually use the same port; a leftover server there (the previous side's container that
- * ignored its stop, someone else's) would be probed and measured in place of the launched one.
- */
-async function addressAnswers(baseUrl) {
-    try {
-        const response = await undiciExports.request(routeUrl(baseUrl, 'models'), { method: 'GET', headersTimeout: 2_000, bodyTimeout: 2_000 });
-        await response.body.dump();
-        return response.statusCode;
-    }
-    catch {
-        return null;
-    }
-}
-async function sleepUnlessExited(server, ms) {
-    let timer;
-    await Promise.race([server.exited, new Promise(resolve => (timer = setTimeout(resolve, Math.max(ms, 0))))]);
-    clearTimeout(timer);
-}
-function quote(lines) {
-    return lines.length === 0 ? ' (empty)' : `\n${lines.map(line => `  ${line}`).join('\n')}`;
-}
-function seconds$1(ms) {
-    return (ms / 1000).toFixed(1);
-}
-
-/**
- * Every process group helm-gate started and has not yet seen die (launched servers and helm-run),
- * and every file it must not leave behind (the temporary folder that holds each side's prod_env
- * with credentials.conf, the base commit's worktree and its `git worktree` registration).
- *
- * Cancellation has one path (docs/trust-model.md, "What is removed"). On SIGINT or SIGTERM (a
- * cancelled job, Ctrl-C), in this order: every group is stopped, because each lives in its own
- * process group and would otherwise survive us and keep the GPU; every leftover is removed (the
- * newest first: the worktree inside the temporary folder before the folder); the cancel hooks
- * write (and upload) the cancelled report; the process exits with 128 + the signal's number. The
- * command's own path keeps running meanwhile, and its `finally` blocks call the same removals,
- * which are shared, so neither can cut the other short. A second signal kills the groups and
- * removes the leftovers synchronously, then exits; so does the process exiting for any other
- * reason (the 'exit' handler).
- *
- * GitHub cancels a job with SIGINT, then SIGTERM 7.5 s later, then SIGKILL 2.5 s after that, so the
- * urgent stop used here is short (registered stop functions get `urgent: true`).
- */
-const live = new Map();
-/** Registration order: the newest is removed first. */
-const leftovers = [];
-/** Leftovers present at (or registered after) the first signal: swept again right before exiting. */
-const sweep = new Set();
-const hooks = new Set();
-let armed = false;
-let stopping = null;
-let received = null;
-/** How long the removals may take before the synchronous sweep does the rest. */
-const LEFTOVERS_LIMIT_MS = 3_000;
-/** How long the cancel hooks may take in all (GitHub kills the job 10 s after its SIGINT). */
-const HOOKS_LIMIT_MS = 6_000;
-/** After a second signal the hooks get this long before the process exits. */
-const SECOND_SIGNAL_GRACE_MS = 1_500;
-const SIGNALS = ['SIGINT', 'SIGTERM'];
-/** Messages of the signal path; stderr by default (the action's log). */
-let say = line => process.stderr.write(`${line}\n`);
-/** Tracks a group until the returned function is called (after it is known to be gone). */
-function trackGroup(group) {
-    live.set(group.pgid, group);
-    arm();
-    // Started while helm-gate is being cancelled (the sequential schedule's next side, a helm-run
-    // that was about to start): stopped at once.
-    if (received)
-        void group.stop(true).catch(() => { });
-    return () => {
-        if (live.get(group.pgid) === group)
-            live.delete(group.pgid);
-        disarmWhenIdle();
-    };
-}
-/**
- * Tracks a leftover until the returned function is called (after it is removed). Registered while
- * helm-gate is being cancelled: removed at once.
- */
-function trackLeftover(item) {
-    leftovers.push(item);
-    arm();
-    if (received) {
-        sweep.add(item);
-        void item.remove();
-    }
-    return () => {
-        const at = leftovers.indexOf(item);
-        if (at >= 0)
-            leftovers.splice(at, 1);
-        disarmWhenIdle();
-    };
-}
-/**
- * A private temporary folder (mode 0700, under TMPDIR) that is removed on every path: by `remove`
- * in the owner's `finally`, by the signal path, or by the 'exit' handler. Created synchronously,
- * so no signal can come between its creation and its registration.
- */
-function trackedTempDir(prefix = 'helm-gate-') {
-    const path = mkdtempSync(join(tmpdir(), prefix));
-    let removing = null;
-    let release = () => { };
-    const item = {
-        label: path,
-        remove: () => (removing ??= (async () => {
-            await rm(path, { recursive: true, force: true, maxRetries: 3 }).catch(() => { });
-            // A write that raced the removal (a file created while the folder was being emptied)
-            // leaves it behind: the synchronous pass removes what is left.
-            removeDirNow(path);
-            release();
-        })()),
-        removeNow: () => removeDirNow(path)
-    };
-    release = trackLeftover(item);
-    return { path, remove: item.remove };
-}
-function removeDirNow(path) {
-    try {
-        rmSync(path, { recursive: true, force: true, maxRetries: 3 });
-    }
-    catch {
-        // nothing more can be done here; the caller reports what it can
-    }
-}
-/** Runs a command synchronously, ignoring its failure (the signal path's last resort). */
-function runNow(command, args, cwd, env) {
-    try {
-        execFileSync(command, args, { cwd, env, stdio: 'ignore', timeout: 5_000 });
-    }
-    catch {
-        // best effort
-    }
-}
-/**
- * Registers what to do when helm-gate is cancelled (SIGINT/SIGTERM): after every group is
- * stopped, `hook` runs (all hooks together within a few seconds), then the process exits with
- * 128 + the signal number. While a hook is registered the signals are handled even when no group
- * is alive. Returns the function that unregisters it.
- */
-function onCancel(hook) {
-    hooks.add(hook);
-    arm();
-    return () => {
-        hooks.delete(hook);
-        disarmWhenIdle();
-    };
-}
-/** `onCancel` for a unit of work that ends in a report: the hook writes the cancelled one. */
-function guardOnCancel(hook) {
-    const release = onCancel(hook);
-    return {
-        settle: () => {
-            if (received)
-                return new Promise(() => { });
-            release();
-            return Promise.resolve();
-        }
-    };
-}
-/** The signal that is cancelling helm-gate, or null. New launches refuse to start once it is set. */
-function cancelledBy() {
-    return received;
-}
-/** Stops every tracked group (used on signals; the normal path stops each launch itself). */
-async function stopAllGroups(urgent) {
-    await Promise.all([...live.values()].map(group => group.stop(urgent).catch(() => { })));
-}
-/**
- * Live (non-zombie) processes of group `pgid`. On Linux read from /proc, because a zombie
- * (exited, not yet reaped by its parent) still answers kill(0) but holds nothing; elsewhere
- * kill(-pgid, 0) is the best available answer.
- */
-function groupMembers(pgid) {
-    let entries;
-    try {
-        entries = readdirSync('/proc').filter(name => /^\d+$/.test(name));
-    }
-    catch {
-        return signalable(pgid) ? [pgid] : [];
-    }
-    const members = [];
-    for (const name of entries) {
-        try {
-            const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-            // pid (comm) state ppid pgrp ...; comm may hold spaces and parentheses.
-            const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-            if (Number(fields[2]) === pgid && fields[0] !== 'Z')
-                members.push(Number(name));
-        }
-        catch {
-            // exited while we looked
-        }
-    }
-    return members;
-}
-/** Is any process of group `pgid` still alive? */
-function groupAlive(pgid) {
-    return groupMembers(pgid).length > 0;
-}
-function signalable(pgid) {
-    try {
-        process.kill(-pgid, 0);
-        return true;
-    }
-    catch (error) {
-        // EPERM: something exists in that group that we may not signal; count it as alive.
-        return error.code === 'EPERM';
-    }
-}
-function killGroupNow(pgid, signal = 'SIGKILL') {
-    try {
-        process.kill(-pgid, signal);
-    }
-    catch {
-        // already gone
-    }
-}
-function onSignal(signal) {
-    const code = 128 + (constants$6.signals[signal] ?? 15);
-    if (stopping) {
-        say(`helm-gate: ${signal} again; killing ${live.size} process group(s) and exiting`);
-        for (const pgid of live.keys())
-            killGroupNow(pgid);
-        // The credentials go first, whatever else is cut short.
-        sweepNow();
-        // The evidence upload may be nearly done: a moment more, then exit whatever it is doing.
-        setTimeout(() => process.exit(code), SECOND_SIGNAL_GRACE_MS).unref();
-        return;
-    }
-    received = signal;
-    for (const item of leftovers)
-        sweep.add(item);
-    say(`helm-gate: ${signal} received; stopping ${live.size} launched process group(s) before exiting`);
-    stopping = (async () => {
-        await stopAllGroups(true);
-        await withinLimit(removeLeftovers(), LEFTOVERS_LIMIT_MS);
-        const all = Promise.all([...hooks].map(hook => hook(signal).catch(error => say(`helm-gate: on ${signal}: ${String(error)}`))));
-        await withinLimit(all, HOOKS_LIMIT_MS);
-    })().finally(() => {
-        for (const pgid of live.keys())
-            killGroupNow(pgid);
-        // Whatever the command's own path made while the hooks ran, and anything a removal missed.
-        sweepNow();
-        process.exit(code);
-    });
-}
-/** The newest first: a worktree inside the temporary folder goes before the folder. */
-async function removeLeftovers() {
-    for (;;) {
-        const pending = [...sweep].reverse();
-        for (const item of pending)
-            await item.remove().catch(() => { });
-        // Removals registered meanwhile (a launch that was starting) are removed too.
-        if ([...sweep].every(item => pending.includes(item)))
-            return;
-    }
-}
-function sweepNow() {
-    for (const item of [...leftovers, ...sweep].reverse())
-        item.removeNow();
-}
-async function withinLimit(work, ms) {
-    let timer;
-    await Promise.race([work, new Promise(resolve => (timer = setTimeout(resolve, ms)))]);
-    clearTimeout(timer);
-}
-/** Last resort when the process exits with groups or leftovers still tracked (an uncaught error, process.exit). */
-function onExit() {
-    for (const pgid of live.keys())
-        killGroupNow(pgid);
-    for (const item of [...leftovers].reverse())
-        item.removeNow();
-}
-function arm() {
-    if (armed)
-        return;
-    armed = true;
-    for (const signal of SIGNALS)
-        process.on(signal, onSignal);
-    process.on('exit', onExit);
-}
-function disarmWhenIdle() {
-    if (live.size === 0 && hooks.size === 0 && leftovers.length === 0 && !stopping)
-        disarm();
-}
-function disarm() {
-    if (!armed)
-        return;
-    armed = false;
-    for (const signal of SIGNALS)
-        process.off(signal, onSignal);
-    process.off('exit', onExit);
-}
-
-/**
- * One launched server process: spawned with an argument array in its own process group, its
- * output streamed to `logs/<side>-server.log` with secrets masked, the last lines kept for error
- * messages, and a stop that always ends with the whole group gone: the configured signal, a
- * wait, SIGKILL to the group, then `stop_command` (for containers started detached).
- */
-const TAIL_LINES = 20;
-/** Urgent stops (a signal to helm-gate) wait at most this long before SIGKILL. */
-const URGENT_GRACE_MS = 3_000;
-const STOP_COMMAND_TIMEOUT_MS = 120_000;
-const URGENT_STOP_COMMAND_TIMEOUT_MS = 5_000;
-class ServerProcess {
-    settings;
-    pid;
-    startedAt;
-    /** Resolves when the leader exits (or could not start). */
-    exited;
-    exit = null;
-    tail = [];
-    file;
-    readers;
-    stopping = null;
-    release;
-    constructor(settings, file) {
-        this.settings = settings;
-        this.file = file;
-        this.startedAt = new Date();
-        this.writeLine(`helm-gate: starting ${settings.label} server: ${settings.mask(JSON.stringify(settings.command))} in ${settings.cwd}`);
-        const child = spawn(settings.command[0], settings.command.slice(1), {
-            cwd: settings.cwd,
-            env: settings.env,
-            stdio: ['ignore', 'pipe', 'pipe'],
-            detached: true
-        });
-        this.pid = child.pid ?? null;
-        this.readers = [child.stdout, child.stderr].map(stream => {
-            const reader = createInterface({ input: stream, crlfDelay: Infinity });
-            reader.on('line', line => this.onLine(line));
-            return new Promise(resolve => reader.on('close', resolve));
-        });
-        this.exited = new Promise(resolve => {
-            child.once('error', error => resolve({ code: null, signal: null, spawnError: error.message }));
-            child.once('exit', (code, signal) => resolve({ code, signal, spawnError: null }));
-        }).then(exit => {
-            this.exit = exit;
-            this.writeLine(exit.spawnError
-                ? `helm-gate: could not start ${settings.command[0]}: ${exit.spawnError}`
-                : `helm-gate: ${settings.label} server process exited (${exit.signal ?? `status ${exit.code}`})`);
-            return exit;
-        });
-        const pgid = this.pid;
-        this.release =
-            pgid === null ? () => { } : trackGroup({ pgid, label: `${settings.label} server`, stop: urgent => this.stop(urgent).then(() => { }) });
-    }
-    static async start(settings) {
-        await mkdir(dirname(settings.logFile), { recursive: true });
-        const file = createWriteStream(settings.logFile, { flags: 'a' });
-        return new ServerProcess(settings, file);
-    }
-    /** The last lines of the log (masked), for "exited before ready" messages. */
-    lastLines(count = TAIL_LINES) {
-        return this.tail.slice(-count);
-    }
-    /**
-     * Stops the server; every later call returns the same promise. Never throws: a stop that
-     * cannot finish cleanly still kills the group and says so in the log.
-     */
-    stop(urgent = false) {
-        this.stopping ??= this.doStop(urgent);
-        return this.stopping;
-    }
-    async doStop(urgent) {
-        const requested = new Date();
-        let killed = false;
-        const pgid = this.pid;
-        if (pgid !== null && this.exit === null) {
-            const signal = this.settings.stop.signal;
-            this.writeLine(`helm-gate: stopping the ${this.settings.label} server: ${signal} to process group ${pgid}`);
-            killGroupNow(pgid, signal);
-            const grace = urgent ? Math.min(URGENT_GRACE_MS, this.settings.stop.timeoutSeconds * 1000) : this.settings.stop.timeoutSeconds * 1000;
-            const exitedInTime = await settlesWithin(this.exited, grace);
-            if (!exitedInTime) {
-                this.writeLine(`helm-gate: the ${this.settings.label} server did not exit within ${Math.round(grace / 1000)} s; SIGKILL to the group`);
-                killed = true;
-            }
-        }
-        const exitedAt = new Date();
-        // Children that outlived the leader (or ignored the signal) go with the group, always.
-        if (pgid !== null) {
-            if (groupAlive(pgid))
-                killed = true;
-            killGroupNow(pgid, 'SIGKILL');
-            await waitUntilGone(pgid, 5_000);
-        }
-        await this.exited;
-        await Promise.all(this.readers);
-        let stopCommandExit = null;
-        if (this.settings.stopCommand) {
-            stopCommandExit = await this.runStopCommand(urgent ? URGENT_STOP_COMMAND_TIMEOUT_MS : STOP_COMMAND_TIMEOUT_MS);
-        }
-        this.release();
-        const stopped = new Date();
-        this.writeLine(`helm-gate: ${this.settings.label} server stopped`);
-        await new Promise(resolve => this.file.end(resolve));
-        return {
-            requested_at: requested.toISOString(),
-            exited_at: exitedAt.toISOString(),
-            killed,
-            stop_command_exit: stopCommandExit,
-            stopped_at: stopped.toISOString()
-        };
-    }
-    async runStopCommand(timeoutMs) {
-        const [program, ...args] = this.settings.stopCommand;
-        this.writeLine(`helm-gate: running stop_command ${this.settings.mask(JSON.stringify(this.settings.stopCommand))}`);
-        const child = spawn(program, args, {
-            cwd: this.settings.cwd,
-            env: this.settings.env,
-            stdio: ['ignore', 'pipe', 'pipe'],
-            detached: true
-        });
-        const release = child.pid
-            ? trackGroup({ pgid: child.pid, label: 'stop_command', stop: async () => killGroupNow(child.pid) })
-            : () => { };
-        const readers = [child.stdout, child.stderr].map(stream => {
-            const reader = createInterface({ input: stream, crlfDelay: Infinity });
-            reader.on('line', line => this.onLine(line));
-            return new Promise(resolve => reader.on('close', resolve));
-        });
-        const timer = setTimeout(() => child.pid && killGroupNow(child.pid), timeoutMs);
-        const result = await new Promise(resolve => {
-            child.once('error', error => resolve(`could not start: ${error.message}`));
-            child.once('exit', (code, signal) => resolve(code ?? `killed by ${signal}`));
-        });
-        clearTimeout(timer);
-        if (child.pid)
-            killGroupNow(child.pid);
-        await Promise.all(readers);
-        release();
-        this.writeLine(`helm-gate: stop_command finished: ${result}`);
-        return result;
-    }
-    onLine(raw) {
-        const line = this.settings.mask(raw);
-        this.tail.push(line);
-        if (this.tail.length > TAIL_LINES * 2)
-            this.tail.splice(0, this.tail.length - TAIL_LINES);
-        this.file.write(`${line}\n`);
-        this.settings.echo?.(line);
-    }
-    writeLine(line) {
-        if (!this.file.writableEnded)
-            this.file.write(`${line}\n`);
-        this.settings.echo?.(line);
-    }
-}
-async function waitUntilGone(pgid, timeoutMs) {
-    const deadline = Date.now() + timeoutMs;
-    while (groupAlive(pgid) && Date.now() < deadline)
-        await delay(25);
-}
-/** True when `promise` settles within `ms`; the timer never outlives the answer. */
-async function settlesWithin(promise, ms) {
-    let timer;
-    const timeout = new Promise(resolve => {
-        timer = setTimeout(() => resolve(false), ms);
-    });
-    try {
-        return await Promise.race([promise.then(() => true), timeout]);
-    }
-    finally {
-        clearTimeout(timer);
-    }
-}
-function delay(ms) {
-    return new Promise(resolve => setTimeout(resolve, ms));
-}
-
-/**
- * `checkout: base`: the baseline's launch command runs in a worktree of the base commit, so a pull
- * request that changes `serving/` is measured before (base files) and after (its own files)
- * without a second workflow. The worktree is detached, outside the uploaded output, and removed
- * afterwards whatever happened.
- */
-async function addBaseWorktree(root, ref, env, log, parent = tmpdir()) {
-    const sha = await resolveCommit(root, ref, env, log);
-    // Created and registered in one step (no await between), before git adds the worktree, so a
-    // signal at any moment from here on finds it: the signal path waits for the add, then removes
-    // the worktree and its registration (src/launch/registry.ts).
-    const holder = mkdtempSync(join(parent, 'helm-gate-base-'));
-    const dir = join(holder, 'tree');
-    const gitEnv = { ...(env ?? process.env), GIT_TERMINAL_PROMPT: '0' };
-    let adding = Promise.resolve();
-    let removed = null;
-    let release = () => { };
-    const remove = () => (removed ??= (async () => {
-        await adding.catch(() => { });
-        try {
-            await git(root, ['worktree', 'remove', '--force', dir], env);
-        }
-        catch {
-            // fall through: delete the files and let prune drop the registration
-        }
-        await rm(holder, { recursive: true, force: true, maxRetries: 3 }).catch(() => { });
-        await git(root, ['worktree', 'prune'], env).catch(() => { });
-        release();
-    })());
-    release = trackLeftover({
-        label: `worktree ${dir}`,
-        remove,
-        removeNow: () => {
-            runNow('git', ['worktree', 'remove', '--force', dir], root, gitEnv);
-            removeDirNow(holder);
-            runNow('git', ['worktree', 'prune'], root, gitEnv);
-        }
-    });
-    adding = git(root, ['worktree', 'add', '--detach', dir, sha], env);
-    try {
-        await adding;
-    }
-    catch (error) {
-        await remove();
-        throw error;
-    }
-    log?.(`base commit ${sha.slice(0, 12)} checked out in ${dir}`);
-    return { dir, sha, remove };
-}
-
-/** The variable names the deployments give as API keys. */
-function apiKeyNames(deployments) {
-    return [...deployments].flatMap(d => (d?.kind === 'server' && d.apiKeyEnv ? [d.apiKeyEnv] : []));
-}
-/** The deployment's API key, or null when it names none or the variable is empty. */
-function apiKeyOf(deployment, env) {
-    if (deployment.kind !== 'server' || !deployment.apiKeyEnv)
-        return null;
-    return env[deployment.apiKeyEnv] || null;
-}
-/** The keys that are set: values to mask wherever output is shown or logged. */
-function apiKeyValues(deployments, env) {
-    return [...deployments].flatMap(d => {
-        const key = d ? apiKeyOf(d, env) : null;
-        return key ? [key] : [];
-    });
-}
-/** The deployment's API key, refusing a named variable that is not set (before anything runs). */
-function requiredApiKey(deployment, env, source, side) {
-    const key = apiKeyOf(deployment, env);
-    if (deployment.kind === 'server' && deployment.apiKeyEnv && !key) {
-        throw new ConfigError('config.api_key_missing', `the environment variable ${deployment.apiKeyEnv} (the ${side} API key) is not set`, {
-            file: source,
-            field: `deployments.${side}.api_key_env`,
-            value: deployment.apiKeyEnv
-        });
-    }
-    return key;
-}
-
-/**
- * The launched deployments of one run: what to start for each side, where (the checked-out
- * tree or a worktree of the base commit), and the records that go into manifest.json.
- * `up` starts a side's server and waits until it serves the model; `down` stops it; `close`
- * stops whatever is still up and removes the worktree. The runner calls them on a schedule
- * (schedule.ts) and `close` in a finally, so nothing outlives the run.
- */
-class Launcher {
-    options;
-    settings;
-    prepared;
-    worktree = null;
-    constructor(options, settings, prepared) {
-        this.options = options;
-        this.settings = settings;
-        this.prepared = prepared;
-    }
-    /** Null when the gate file launches nothing. Checks every template now, before anything starts. */
-    static async open(options) {
-        const settings = options.config.launch;
-        if (!settings || Object.keys(settings.sides).length === 0)
-            return null;
-        const source = options.config.source;
-        const deployments = options.config.deployments;
-        if (!deployments)
-            return null;
-        const prepared = {};
-        for (const side of ['baseline', 'candidate']) {
-            const spec = settings.sides[side];
-            if (!spec)
-                continue;
-            const deployment = deployments[side];
-            if (deployment.kind !== 'server') {
-                throw new ConfigError('config.invalid', `${spec.field} needs a server deployment`, { file: source, field: spec.field });
-            }
-            if (spec.checkout === 'base' && !options.baseRef) {
-                throw new ConfigError('launch.base_ref_missing', `${spec.field}.checkout is base but no base commit is known: outside a pull request give --baseline-ref REF`, { file: source, field: `${spec.field}.checkout`, value: 'base' });
-            }
-            const expanded = expandLaunch(spec, options.env, source, options.secrets ?? []);
-            const env = { ...options.env, ...expanded.extraEnv };
-            const { command, stopCommand, mask } = expanded;
-            const logFile = resolve(options.outDir, 'logs', `${side}-server.log`);
-            prepared[side] = {
-                spec,
-                deployment,
-                command,
-                env,
-                stopCommand,
-                mask,
-                cwd: options.cwd,
-                server: null,
-                users: 0,
-                record: {
-                    side,
-                    command: spec.command,
-                    checkout: spec.checkout,
-                    commit: null,
-                    log_file: relative(options.outDir, logFile),
-                    pid: null,
-                    started_at: null,
-                    ready_at: null,
-                    ready_ms: null,
-                    stop: null,
-                    exit: null,
-                    docker: null,
-                    errors: []
-                }
-            };
-        }
-        const launcher = new Launcher(options, settings, prepared);
-        try {
-            await launcher.checkoutBase();
-        }
-        catch (error) {
-            await launcher.close();
-            throw error;
-        }
-        return launcher;
-    }
-    get schedule() {
-        return this.settings.schedule;
-    }
-    /** Does `side` run against a server this launcher starts? */
-    launches(side) {
-        return this.entry(side) !== null;
-    }
-    /** Starts the side's server (once, however many sides use it) and waits until it is ready. */
-    async up(side) {
-        const entry = this.entry(side);
-        if (!entry)
-            throw new LaunchError('launch.none', `${side} is not launched`);
-        const key = this.keyOf(side);
-        const signal = cancelledBy();
-        if (signal)
-            throw new LaunchError('launch.cancelled', `helm-gate received ${signal} (cancelled): the ${key} server was not launched`);
-        entry.users++;
-        if (entry.users > 1 && entry.server)
-            return this.ready(entry, key);
-        const progress = this.options.progress ?? (() => { });
-        const logName = entry.record.log_file;
-        try {
-            const busy = await addressAnswers(entry.deployment.baseUrl);
-            if (busy !== null) {
-                throw new LaunchError('launch.address_in_use', `something already answers at ${redactUrl(entry.deployment.baseUrl)} (HTTP ${busy}) before the ${key} server was launched; stop it first, or it would be measured in place of the launched server`, { field: `deployments.${key}.base_url`, value: redactUrl(entry.deployment.baseUrl) });
-            }
-            progress(`[${key}] launching the server (${entry.spec.checkout === 'base' ? `base commit ${this.worktree?.sha.slice(0, 12)}` : 'checked-out tree'}; log: ${logName})`);
-            entry.server = await ServerProcess.start({
-                label: key,
-                command: entry.command,
-                cwd: entry.cwd,
-                env: entry.env,
-                logFile: resolve(this.options.outDir, logName),
-                mask: entry.mask,
-                stop: entry.spec.stop,
-                stopCommand: entry.stopCommand,
-                echo: this.options.echo ? line => this.options.echo?.(`[${key} server] ${line}`) : undefined
-            });
-            entry.record.pid = entry.server.pid;
-            entry.record.started_at = entry.server.startedAt.toISOString();
-            const result = await waitUntilReady(entry.server, {
-                side: key,
-                baseUrl: entry.deployment.baseUrl,
-                model: entry.deployment.model,
-                apiKey: apiKeyOf(entry.deployment, this.options.env),
-                timeoutMs: entry.spec.readyTimeoutSeconds * 1000,
-                detachedAllowed: entry.stopCommand !== null,
-                logName,
-                log: progress
-            });
-            const readyAt = new Date();
-            entry.record.ready_at = readyAt.toISOString();
-            entry.record.ready_ms = readyAt.getTime() - entry.server.startedAt.getTime();
-            entry.record.docker = await dockerIdentity(entry.command, entry.env, entry.cwd);
-            entry.record.weights = await weightsIdentity(entry.command, entry.cwd);
-            progress(`[${key}] server ready after ${(entry.record.ready_ms / 1000).toFixed(1)} s: ${result.url} lists ${entry.deployment.model}`);
-            return result;
-        }
-        catch (error) {
-            if (error instanceof GateError)
-                entry.record.errors.push({ code: error.code, message: error.message });
-            throw error;
-        }
-    }
-    /** Stops the side's server when no other side still uses it. Never throws. */
-    async down(side) {
-        const entry = this.entry(side);
-        if (!entry)
-            return;
-        entry.users = Math.max(0, entry.users - 1);
-        if (entry.users > 0)
-            return;
-        await this.stop(entry);
-    }
-    /** Stops everything still up and removes the base worktree. */
-    async close() {
-        await Promise.all(Object.values(this.prepared).map(entry => this.stop(entry)));
-        await this.worktree?.remove();
-    }
-    manifest() {
-        return {
-            schedule: this.settings.schedule,
-            interleaving_possible: this.settings.schedule === 'concurrent',
-            base_commit: this.worktree?.sha ?? null,
-            sides: Object.fromEntries(Object.entries(this.prepared).map(([side, entry]) => [side, entry.record]))
-        };
-    }
-    async stop(entry) {
-        const server = entry.server;
-        if (!server)
-            return;
-        const progress = this.options.progress ?? (() => { });
-        const stop = await server.stop(false);
-        if (!entry.record.stop) {
-            entry.record.stop = stop;
-            entry.record.exit = server.exit ? { code: server.exit.code, signal: server.exit.signal } : null;
-            progress(`[${entry.record.side}] server stopped${stop.killed ? ' (killed)' : ''}`);
-        }
-    }
-    async ready(entry, key) {
-        // The second user of a shared server (self-check): it is up already; ask it again.
-        return waitUntilReady(entry.server, {
-            side: key,
-            baseUrl: entry.deployment.baseUrl,
-            model: entry.deployment.model,
-            apiKey: apiKeyOf(entry.deployment, this.options.env),
-            timeoutMs: entry.spec.readyTimeoutSeconds * 1000,
-            detachedAllowed: entry.stopCommand !== null,
-            logName: entry.record.log_file
-        });
-    }
-    keyOf(side) {
-        return this.options.selfCheck ? 'baseline' : side;
-    }
-    entry(side) {
-        return this.prepared[this.keyOf(side)] ?? null;
-    }
-    async checkoutBase() {
-        const base = Object.values(this.prepared).filter(entry => entry.spec.checkout === 'base');
-        if (base.length === 0)
-            return;
-        const root = await repositoryRoot(this.options.cwd, this.options.env);
-        this.worktree = await addBaseWorktree(root, this.options.baseRef, this.options.env, this.options.progress, this.options.tempDir);
-        // The same place in the base tree as the working directory in the checked-out one.
-        const cwd = resolve(this.worktree.dir, relative(root, await realpath(resolve(this.options.cwd))));
-        for (const entry of base) {
-            entry.cwd = cwd;
-            entry.record.commit = this.worktree.sha;
-        }
-    }
-}
-
-class ParseError extends Error {
-  constructor(message, options) {
-    super(message), this.name = "ParseError", this.type = options.type, this.field = options.field, this.value = options.value, this.line = options.line;
-  }
-}
-const LF = 10, CR = 13, SPACE = 32;
-function noop(_arg) {
-}
-function createParser(config) {
-  if (typeof config == "function")
-    throw new TypeError(
-      "`config` must be an object, got a function instead. Did you mean `createParser({onEvent: fn})`?"
-    );
-  const { onEvent = noop, onError = noop, onRetry = noop, onComment, maxBufferSize } = config, pendingFragments = [];
-  let pendingFragmentsLength = 0, isFirstChunk = true, id, data = "", dataLines = 0, eventType, terminated = false;
-  function feed(chunk) {
-    if (terminated)
-      throw new Error(
-        "Cannot feed parser: it was terminated after exceeding the configured max buffer size. Call `reset()` to resume parsing."
-      );
-    if (isFirstChunk && (isFirstChunk = false, chunk.charCodeAt(0) === 239 && chunk.charCodeAt(1) === 187 && chunk.charCodeAt(2) === 191 && (chunk = chunk.slice(3))), pendingFragments.length === 0) {
-      const trailing2 = processLines(chunk);
-      trailing2 !== "" && (pendingFragments.push(trailing2), pendingFragmentsLength = trailing2.length), checkBufferSize();
-      return;
-    }
-    if (chunk.indexOf(`
-`) === -1 && chunk.indexOf("\r") === -1) {
-      pendingFragments.push(chunk), pendingFragmentsLength += chunk.length, checkBufferSize();
-      return;
-    }
-    pendingFragments.push(chunk);
-    const input = pendingFragments.join("");
-    pendingFragments.length = 0, pendingFragmentsLength = 0;
-    const trailing = processLines(input);
-    trailing !== "" && (pendingFragments.push(trailing), pendingFragmentsLength = trailing.length), checkBufferSize();
-  }
-  function checkBufferSize() {
-    maxBufferSize !== void 0 && (pendingFragmentsLength + data.length <= maxBufferSize || (terminated = true, pendingFragments.length = 0, pendingFragmentsLength = 0, id = void 0, data = "", dataLines = 0, eventType = void 0, onError(
-      new ParseError(`Buffered data exceeded max buffer size of ${maxBufferSize} characters`, {
-        type: "max-buffer-size-exceeded"
-      })
-    )));
-  }
-  function processLines(chunk) {
-    let searchIndex = 0;
-    if (chunk.indexOf("\r") === -1) {
-      let lfIndex = chunk.indexOf(`
-`, searchIndex);
-      for (; lfIndex !== -1; ) {
-        if (searchIndex === lfIndex) {
-          dataLines > 0 && onEvent({ id, event: eventType, data }), id = void 0, data = "", dataLines = 0, eventType = void 0, searchIndex = lfIndex + 1, lfIndex = chunk.indexOf(`
-`, searchIndex);
-          continue;
-        }
-        const firstCharCode = chunk.charCodeAt(searchIndex);
-        if (isDataPrefix(chunk, searchIndex, firstCharCode)) {
-          const valueStart = chunk.charCodeAt(searchIndex + 5) === SPACE ? searchIndex + 6 : searchIndex + 5, value = chunk.slice(valueStart, lfIndex);
-          if (dataLines === 0 && chunk.charCodeAt(lfIndex + 1) === LF) {
-            onEvent({ id, event: eventType, data: value }), id = void 0, data = "", eventType = void 0, searchIndex = lfIndex + 2, lfIndex = chunk.indexOf(`
-`, searchIndex);
-            continue;
-          }
-          data = dataLines === 0 ? value : `${data}
-${value}`, dataLines++;
-        } else isEventPrefix(chunk, searchIndex, firstCharCode) ? eventType = chunk.slice(
-          chunk.charCodeAt(searchIndex + 6) === SPACE ? searchIndex + 7 : searchIndex + 6,
-          lfIndex
-        ) || void 0 : parseLine(chunk, searchIndex, lfIndex);
-        searchIndex = lfIndex + 1, lfIndex = chunk.indexOf(`
-`, searchIndex);
-      }
-      return chunk.slice(searchIndex);
-    }
-    for (; searchIndex < chunk.length; ) {
-      const crIndex = chunk.indexOf("\r", searchIndex), lfIndex = chunk.indexOf(`
-`, searchIndex);
-      let lineEnd = -1;
-      if (crIndex !== -1 && lfIndex !== -1 ? lineEnd = crIndex < lfIndex ? crIndex : lfIndex : crIndex !== -1 ? crIndex === chunk.length - 1 ? lineEnd = -1 : lineEnd = crIndex : lfIndex !== -1 && (lineEnd = lfIndex), lineEnd === -1)
-        break;
-      parseLine(chunk, searchIndex, lineEnd), searchIndex = lineEnd + 1, chunk.charCodeAt(searchIndex - 1) === CR && chunk.charCodeAt(searchIndex) === LF && searchIndex++;
-    }
-    return chunk.slice(searchIndex);
-  }
-  function parseLine(chunk, start, end) {
-    if (start === end) {
-      dispatchEvent();
-      return;
-    }
-    const firstCharCode = chunk.charCodeAt(start);
-    if (isDataPrefix(chunk, start, firstCharCode)) {
-      const valueStart = chunk.charCodeAt(start + 5) === SPACE ? start + 6 : start + 5, value2 = chunk.slice(valueStart, end);
-      data = dataLines === 0 ? value2 : `${data}
-${value2}`, dataLines++;
-      return;
-    }
-    if (isEventPrefix(chunk, start, firstCharCode)) {
-      eventType = chunk.slice(chunk.charCodeAt(start + 6) === SPACE ? start + 7 : start + 6, end) || void 0;
-      return;
-    }
-    if (firstCharCode === 105 && chunk.charCodeAt(start + 1) === 100 && chunk.charCodeAt(start + 2) === 58) {
-      const value2 = chunk.slice(chunk.charCodeAt(start + 3) === SPACE ? start + 4 : start + 3, end);
-      value2.includes("\0") || (id = value2);
-      return;
-    }
-    if (firstCharCode === 58) {
-      if (onComment) {
-        const line2 = chunk.slice(start, end);
-        onComment(line2.slice(chunk.charCodeAt(start + 1) === SPACE ? 2 : 1));
-      }
-      return;
-    }
-    const line = chunk.slice(start, end), fieldSeparatorIndex = line.indexOf(":");
-    if (fieldSeparatorIndex === -1) {
-      processField(line, "", line);
-      return;
-    }
-    const field = line.slice(0, fieldSeparatorIndex), offset = line.charCodeAt(fieldSeparatorIndex + 1) === SPACE ? 2 : 1, value = line.slice(fieldSeparatorIndex + offset);
-    processField(field, value, line);
-  }
-  function processField(field, value, line) {
-    switch (field) {
-      case "event":
-        eventType = value || void 0;
-        break;
-      case "data":
-        data = dataLines === 0 ? value : `${data}
-${value}`, dataLines++;
-        break;
-      case "id":
-        value.includes("\0") || (id = value);
-        break;
-      case "retry":
-        /^\d+$/.test(value) ? onRetry(parseInt(value, 10)) : onError(
-          new ParseError(`Invalid \`retry\` value: "${value}"`, {
-            type: "invalid-retry",
-            value,
-            line
-          })
-        );
-        break;
-      default:
-        onError(
-          new ParseError(
-            `Unknown field "${field.length > 20 ? `${field.slice(0, 20)}\u2026` : field}"`,
-            { type: "unknown-field", field, value, line }
-          )
-        );
-        break;
-    }
-  }
-  function dispatchEvent() {
-    dataLines > 0 && onEvent({
-      id,
-      event: eventType,
-      data
-    }), id = void 0, data = "", dataLines = 0, eventType = void 0;
-  }
-  function reset(options = {}) {
-    if (options.consume && pendingFragments.length > 0) {
-      const incompleteLine = pendingFragments.join("");
-      parseLine(incompleteLine, 0, incompleteLine.length);
-    }
-    isFirstChunk = true, id = void 0, data = "", dataLines = 0, eventType = void 0, pendingFragments.length = 0, pendingFragmentsLength = 0, terminated = false;
-  }
-  return { feed, reset };
-}
-function isDataPrefix(chunk, i, firstCharCode) {
-  return firstCharCode === 100 && chunk.charCodeAt(i + 1) === 97 && chunk.charCodeAt(i + 2) === 116 && chunk.charCodeAt(i + 3) === 97 && chunk.charCodeAt(i + 4) === 58;
-}
-function isEventPrefix(chunk, i, firstCharCode) {
-  return firstCharCode === 101 && chunk.charCodeAt(i + 1) === 118 && chunk.charCodeAt(i + 2) === 101 && chunk.charCodeAt(i + 3) === 110 && chunk.charCodeAt(i + 4) === 116 && chunk.charCodeAt(i + 5) === 58;
-}
-
-/**
  * One streaming request on an undici Pool, timed on the generator's monotonic clock
  * (docs/load.md, "Where the clock starts and stops"):
  * - the clock starts on the connection, right before the request's headers are written (undici's
@@ -43435,6 +42329,36 @@ function streamRequest(conn, body, timeoutMs) {
         };
         dispatch();
     });
+}
+
+/** The variable names the deployments give as API keys. */
+function apiKeyNames(deployments) {
+    return [...deployments].flatMap(d => (d?.kind === 'server' && d.apiKeyEnv ? [d.apiKeyEnv] : []));
+}
+/** The deployment's API key, or null when it names none or the variable is empty. */
+function apiKeyOf(deployment, env) {
+    if (deployment.kind !== 'server' || !deployment.apiKeyEnv)
+        return null;
+    return env[deployment.apiKeyEnv] || null;
+}
+/** The keys that are set: values to mask wherever output is shown or logged. */
+function apiKeyValues(deployments, env) {
+    return [...deployments].flatMap(d => {
+        const key = d ? apiKeyOf(d, env) : null;
+        return key ? [key] : [];
+    });
+}
+/** The deployment's API key, refusing a named variable that is not set (before anything runs). */
+function requiredApiKey(deployment, env, source, side) {
+    const key = apiKeyOf(deployment, env);
+    if (deployment.kind === 'server' && deployment.apiKeyEnv && !key) {
+        throw new ConfigError('config.api_key_missing', `the environment variable ${deployment.apiKeyEnv} (the ${side} API key) is not set`, {
+            file: source,
+            field: `deployments.${side}.api_key_env`,
+            value: deployment.apiKeyEnv
+        });
+    }
+    return key;
 }
 
 /**
@@ -44345,11 +43269,11 @@ class DownWatch {
         const other = side === 'baseline' ? 'candidate' : 'baseline';
         const now = performance.now();
         const launched = run.config.launch?.sides[side] ? ` (the launched ${side} server's output is in logs/${side}-server.log)` : '';
-        this.down = new SideDownError('load.side_down', `${side} is down in ${name}: ${what}; declared down after ${seconds(now - this.started)} s of it, ${seconds(now - run.began)} s into the load half. The load half stopped there and the ${other} was not loaded further${launched}`, { field: `deployments.${side}.base_url` });
+        this.down = new SideDownError('load.side_down', `${side} is down in ${name}: ${what}; declared down after ${seconds$2(now - this.started)} s of it, ${seconds$2(now - run.began)} s into the load half. The load half stopped there and the ${other} was not loaded further${launched}`, { field: `deployments.${side}.base_url` });
         this.onDown();
     }
 }
-function seconds(ms) {
+function seconds$2(ms) {
     return (ms / 1000).toFixed(1);
 }
 /** A watch that, once the side is down, cuts the connections' requests in flight short. */
@@ -44766,6 +43690,1082 @@ async function withLaunchedSides(launcher, items, schedule, steps) {
 }
 
 /**
+ * The weights file a launched server was started with, by content: llama.cpp's server (and other
+ * single-file engines) take `--model FILE` / `-m FILE`, and two quantizations of one model are
+ * told apart by the file, not by the served name. When that argument names a regular file (read
+ * from the launch directory), its size and sha256 are recorded in the launch manifest and shown
+ * in the report's Weights row. A directory or a hub id (vLLM's `--model`) records nothing.
+ * Information only: a file that cannot be read is recorded with its error, never a gate error.
+ */
+/** Above this, hashing would hold the gate up for minutes; the size alone is recorded. */
+const MAX_HASHED_BYTES = 32 * 1024 ** 3;
+/** The value of `--model`, `--model=` or `-m` in a launch command, or null. */
+function modelArgument(command) {
+    for (let i = 1; i < command.length; i++) {
+        const arg = command[i];
+        if ((arg === '--model' || arg === '-m') && i + 1 < command.length)
+            return command[i + 1];
+        if (arg.startsWith('--model='))
+            return arg.slice('--model='.length);
+    }
+    return null;
+}
+async function weightsIdentity(command, cwd, maxBytes = MAX_HASHED_BYTES) {
+    const file = modelArgument(command);
+    if (!file)
+        return null;
+    const path = resolve(cwd, file);
+    let info;
+    try {
+        info = await stat(path);
+    }
+    catch {
+        return null; // a hub id or a path inside a container: nothing on this machine to hash
+    }
+    if (!info.isFile())
+        return null;
+    if (info.size > maxBytes)
+        return { file, bytes: info.size, sha256: null, error: `larger than ${maxBytes} bytes: not hashed` };
+    try {
+        const hash = createHash('sha256');
+        for await (const chunk of createReadStream(path))
+            hash.update(chunk);
+        return { file, bytes: info.size, sha256: hash.digest('hex'), error: null };
+    }
+    catch (error) {
+        return { file, bytes: info.size, sha256: null, error: error.message };
+    }
+}
+
+/**
+ * Masks secrets in the server's log lines before they are written: a server that prints its
+ * configuration (vLLM does, with --api-key) must not put the key into the evidence artifact.
+ * Secrets are the deployments' API keys and the values of environment variables whose names
+ * say they are secret (HF_TOKEN, OPENAI_API_KEY, ...), whether inherited or set by the gate file.
+ */
+const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH)/i;
+/** Shorter values would mask ordinary words. */
+const MIN_SECRET_LENGTH = 4;
+function secretValues(env, extra = []) {
+    const values = Object.entries(env)
+        .filter(([name, value]) => SECRET_NAME.test(name) && typeof value === 'string')
+        .map(([, value]) => value);
+    return [...new Set([...values, ...extra.filter((v) => typeof v === 'string')])]
+        .filter(value => value.length >= MIN_SECRET_LENGTH)
+        .sort((a, b) => b.length - a.length); // a longer secret containing a shorter one is masked whole
+}
+function masker(secrets) {
+    if (secrets.length === 0)
+        return line => line;
+    return line => secrets.reduce((text, secret) => text.split(secret).join('***'), line);
+}
+
+/**
+ * @param at the key path for messages, e.g. `deployments.baseline.launch.command[5]`
+ * @param source the gate file, for messages
+ */
+function expandTemplate(text, env, at, source) {
+    let out = '';
+    const used = [];
+    for (let i = 0; i < text.length; i++) {
+        const char = text[i];
+        if (char !== '$') {
+            out += char;
+            continue;
+        }
+        if (text[i + 1] === '$') {
+            out += '$';
+            i++;
+            continue;
+        }
+        if (text[i + 1] !== '{') {
+            out += char;
+            continue;
+        }
+        const end = text.indexOf('}', i + 2);
+        const name = end < 0 ? '' : text.slice(i + 2, end);
+        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+            throw new ConfigError('launch.template', `${at} has a malformed variable reference; write \${NAME} (or $$ for a literal $)`, {
+                file: source,
+                field: at,
+                value: text
+            });
+        }
+        const value = env[name];
+        if (value === undefined) {
+            throw new ConfigError('launch.variable_missing', `${at} uses \${${name}}, which is not set in the environment`, {
+                file: source,
+                field: at,
+                value: name
+            });
+        }
+        out += value;
+        used.push(name);
+        i = end;
+    }
+    return { text: out, used };
+}
+/**
+ * Expands a side's launch. Throws the first missing or malformed variable (a ConfigError naming
+ * its key path). `secrets`: the deployments' API keys and URL credentials.
+ */
+function expandLaunch(spec, env, source, secrets = []) {
+    const expand = (text, at) => expandTemplate(text, env, at, source).text;
+    const extraEnv = Object.fromEntries(Object.entries(spec.env).map(([name, value]) => [name, expand(value, `${spec.field}.env.${name}`)]));
+    return {
+        command: spec.command.map((arg, i) => expand(arg, `${spec.field}.command[${i}]`)),
+        extraEnv,
+        stopCommand: spec.stopCommand?.map((arg, i) => expand(arg, `${spec.field}.stop_command[${i}]`)) ?? null,
+        mask: masker(secretValues({ ...env, ...extraEnv }, secrets))
+    };
+}
+
+/**
+ * URLs of a deployment's routes below its base URL (`{base_url}/models`, `{base_url}/version`).
+ * Built with URL objects, not by appending text. The gate file refuses a base_url with a query
+ * (HELM's OpenAI client appends the route after it: `/v1?api-version=1/chat/completions`), so
+ * keeping one here only matters for callers that pass other URLs.
+ */
+/** `route` appended to the base URL's path; query, credentials and port kept. Throws on a bad URL. */
+function routeUrl(baseUrl, route) {
+    const url = new URL(baseUrl);
+    url.pathname = `${url.pathname.replace(/\/+$/, '')}/${route.replace(/^\/+/, '')}`;
+    url.hash = '';
+    return url.href;
+}
+/** `route` at the server's root (vLLM serves /version there, not below /v1); the query kept. */
+function rootRouteUrl(baseUrl, route) {
+    const url = new URL(baseUrl);
+    url.pathname = `/${route.replace(/^\/+/, '')}`;
+    url.hash = '';
+    return url.href;
+}
+
+/**
+ * `GET {base_url}/version` (vLLM answers `{"version": "0.6.3"}` at its root, so the origin's
+ * /version is tried too), asked once a server is ready (src/server/readiness.ts). llama.cpp's
+ * llama-server has no /version: its `GET /props` says `build_info` (`b1234-<commit>`, also each
+ * response's `system_fingerprint`). Information only: a server that does not answer is not an
+ * error.
+ */
+const VERSION_TIMEOUT_MS = 3_000;
+const MAX_VERSION_LENGTH = 100;
+/** The engine version a server reports, or null when it does not say (never throws). */
+async function probeEngineVersion(baseUrl, apiKey) {
+    const urls = [];
+    try {
+        urls.push(routeUrl(baseUrl, 'version'));
+        const root = rootRouteUrl(baseUrl, 'version');
+        if (!urls.includes(root))
+            urls.push(root);
+        urls.push(rootRouteUrl(baseUrl, 'props'));
+    }
+    catch {
+        return null;
+    }
+    for (const url of urls) {
+        try {
+            const response = await undiciExports.request(url, {
+                method: 'GET',
+                headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
+                headersTimeout: VERSION_TIMEOUT_MS,
+                bodyTimeout: VERSION_TIMEOUT_MS
+            });
+            const text = await response.body.text();
+            if (response.statusCode !== 200)
+                continue;
+            const body = JSON.parse(text);
+            const version = url.endsWith('/props') ? body?.build_info : body?.version;
+            if (typeof version === 'string' && version.length > 0)
+                return version.slice(0, MAX_VERSION_LENGTH);
+        }
+        catch {
+            // Not every server has /version or /props; the next URL, or none.
+        }
+    }
+    return null;
+}
+
+/**
+ * Pre-flight: is the server up and does it serve the model the gate file names? HELM itself
+ * never calls /models (docs/helm.md "What the server sees"), so a wrong model name would only show up as failed
+ * requests in the middle of a run. The answer is kept as the server's identity in the manifest.
+ */
+const ATTEMPT_TIMEOUT_MS = 5_000;
+const PROGRESS_EVERY_MS = 10_000;
+const MAX_RECORDED_BYTES = 64 * 1024;
+/**
+ * One `GET {baseUrl}/models`. A wrong key or a missing model is thrown (ServerNotReadyError):
+ * waiting cannot fix them. Anything else (refused, HTTP 503 while loading) is returned as the
+ * problem of this attempt, for the caller's retry loop and its message.
+ */
+async function probeOnce(settings) {
+    const url = routeUrl(settings.baseUrl, 'models');
+    // What messages and the manifest show: userinfo and query values hidden.
+    const shown = redactUrl(url);
+    try {
+        const response = await undiciExports.request(url, {
+            method: 'GET',
+            headers: settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {},
+            headersTimeout: ATTEMPT_TIMEOUT_MS,
+            bodyTimeout: ATTEMPT_TIMEOUT_MS
+        });
+        const text = await response.body.text();
+        if (response.statusCode === 401 || response.statusCode === 403) {
+            // Retrying cannot fix a wrong key.
+            throw new ServerNotReadyError('server.unauthorized', `${settings.side} server at ${shown} refused the API key (HTTP ${response.statusCode})`, { field: `deployments.${settings.side}.api_key_env`, value: shown });
+        }
+        if (response.statusCode !== 200)
+            return { ok: false, problem: `HTTP ${response.statusCode}` };
+        const body = parseJson(text);
+        const models = modelIds(body);
+        if (!models.includes(settings.model)) {
+            throw new ServerNotReadyError('server.model_missing', `${settings.side} server at ${shown} does not serve model ${JSON.stringify(settings.model)} (it lists ${JSON.stringify(models)})`, { field: `deployments.${settings.side}.model`, value: settings.model });
+        }
+        return {
+            ok: true,
+            result: {
+                url: shown,
+                status: response.statusCode,
+                attempts: 1,
+                elapsedMs: 0,
+                models,
+                response: text.length <= MAX_RECORDED_BYTES ? body : { truncated: true, models },
+                engine_version: await probeEngineVersion(settings.baseUrl, settings.apiKey)
+            }
+        };
+    }
+    catch (error) {
+        if (error instanceof ServerNotReadyError)
+            throw error;
+        return { ok: false, problem: redactUrlsIn(error.message || String(error)) };
+    }
+}
+async function probeServer(settings) {
+    const shown = redactUrl(routeUrl(settings.baseUrl, 'models'));
+    const started = Date.now();
+    let delay = settings.initialDelayMs ?? 250;
+    const maxDelay = settings.maxDelayMs ?? 5_000;
+    let attempts = 0;
+    const progressEvery = settings.progressEveryMs ?? PROGRESS_EVERY_MS;
+    let nextProgress = progressEvery;
+    for (;;) {
+        attempts++;
+        const attempt = await probeOnce(settings);
+        if (attempt.ok)
+            return { ...attempt.result, attempts, elapsedMs: Date.now() - started };
+        const lastProblem = attempt.problem;
+        const elapsed = Date.now() - started;
+        // The last attempt is made at the deadline, so the whole timeout is used.
+        if (elapsed >= settings.timeoutMs) {
+            const hint = settings.timeoutHint === null ? '' : ` (${settings.timeoutHint ?? 'run --ready-timeout SEC'})`;
+            throw new ServerNotReadyError('server.not_ready', `${settings.side} server at ${shown} was not ready after ${Math.round(elapsed / 1000)} s and ${attempts} attempts (last: ${lastProblem}); the readiness timeout is ${seconds$1(settings.timeoutMs)} s${hint}`, { field: `deployments.${settings.side}.base_url`, value: redactUrl(settings.baseUrl) });
+        }
+        if (elapsed >= nextProgress) {
+            settings.log?.(`${settings.side} server at ${shown} not ready after ${seconds$1(elapsed)} s (${lastProblem}); waiting up to ${seconds$1(settings.timeoutMs)} s`);
+            while (nextProgress <= elapsed)
+                nextProgress += progressEvery;
+        }
+        // Wake up at the next progress mark too, so a line comes every interval whatever the back-off.
+        const wait = Math.min(delay, settings.timeoutMs - elapsed, Math.max(0, nextProgress - elapsed));
+        await new Promise(resolve => setTimeout(resolve, wait));
+        delay = Math.min(delay * 2, maxDelay);
+    }
+}
+function parseJson(text) {
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return null;
+    }
+}
+/** OpenAI's shape: `{ data: [{ id }] }`. */
+function modelIds(body) {
+    const data = body?.data;
+    if (!Array.isArray(data))
+        return [];
+    return data.map(item => item?.id).filter((id) => typeof id === 'string');
+}
+function seconds$1(ms) {
+    return Math.round(ms / 1000);
+}
+
+/**
+ * Readiness of a launched server: GET {base_url}/models must list the model (the runner's probe,
+ * one attempt at a time) while the process is watched. A process that exits before it is ready
+ * is an error quoting the last lines of its log; so is a server still not ready after
+ * `ready_timeout_seconds`. A command that exits 0 while a `stop_command` is configured started
+ * something detached (`docker run -d`): then only the probe decides.
+ */
+const MAX_WAIT_MS = 2_000;
+async function waitUntilReady(server, settings) {
+    const started = Date.now();
+    let wait = 100;
+    let attempts = 0;
+    let lastProblem;
+    let lastReport = started;
+    for (;;) {
+        const exit = server.exit;
+        if (exit && !(settings.detachedAllowed && exit.code === 0 && exit.spawnError === null)) {
+            const how = exit.spawnError ? `could not be started (${exit.spawnError})` : `exited with ${exit.signal ?? `status ${exit.code}`}`;
+            throw new LaunchError('launch.exited_before_ready', `${settings.side} server ${how} before it was ready, after ${seconds(Date.now() - started)} s; last lines of ${settings.logName}:${quote(server.lastLines())}`, { field: `deployments.${settings.side}.launch.command`, value: settings.logName });
+        }
+        attempts++;
+        // One attempt at a time: the launched server's own timeout (ready_timeout_seconds) is this
+        // loop's, so the attempt's problem is kept as it is for the message below.
+        const attempt = await probeOnce(settings);
+        if (attempt.ok)
+            return { ...attempt.result, attempts, elapsedMs: Date.now() - started };
+        lastProblem = attempt.problem;
+        const elapsed = Date.now() - started;
+        if (elapsed >= settings.timeoutMs) {
+            throw new LaunchError('launch.ready_timeout', `${settings.side} server was not ready after ${seconds(elapsed)} s: its readiness timeout is ${seconds(settings.timeoutMs).replace(/\.0$/, '')} s (deployments.${settings.side}.launch.ready_timeout_seconds; last probe: ${lastProblem}); last lines of ${settings.logName}:${quote(server.lastLines())}`, { field: `deployments.${settings.side}.launch.ready_timeout_seconds`, value: Math.round(settings.timeoutMs / 1000) });
+        }
+        if (Date.now() - lastReport >= 30_000) {
+            lastReport = Date.now();
+            settings.log?.(`[${settings.side}] server starting for ${seconds(elapsed)} s (${lastProblem})`);
+        }
+        await sleepUnlessExited(server, Math.min(wait, settings.timeoutMs - elapsed));
+        wait = Math.min(wait * 2, MAX_WAIT_MS);
+    }
+}
+/**
+ * Before launching: nothing may answer at the address yet. With a sequential schedule both
+ * sides usually use the same port; a leftover server there (the previous side's container that
+ * ignored its stop, someone else's) would be probed and measured in place of the launched one.
+ */
+async function addressAnswers(baseUrl) {
+    try {
+        const response = await undiciExports.request(routeUrl(baseUrl, 'models'), { method: 'GET', headersTimeout: 2_000, bodyTimeout: 2_000 });
+        await response.body.dump();
+        return response.statusCode;
+    }
+    catch {
+        return null;
+    }
+}
+async function sleepUnlessExited(server, ms) {
+    let timer;
+    await Promise.race([server.exited, new Promise(resolve => (timer = setTimeout(resolve, Math.max(ms, 0))))]);
+    clearTimeout(timer);
+}
+function quote(lines) {
+    return lines.length === 0 ? ' (empty)' : `\n${lines.map(line => `  ${line}`).join('\n')}`;
+}
+function seconds(ms) {
+    return (ms / 1000).toFixed(1);
+}
+
+/**
+ * Every process group helm-gate started and has not yet seen die (launched servers and helm-run),
+ * and every file it must not leave behind (the temporary folder that holds each side's prod_env
+ * with credentials.conf, the base commit's worktree and its `git worktree` registration).
+ *
+ * Cancellation has one path (docs/trust-model.md, "What is removed"). On SIGINT or SIGTERM (a
+ * cancelled job, Ctrl-C), in this order: every group is stopped, because each lives in its own
+ * process group and would otherwise survive us and keep the GPU; every leftover is removed (the
+ * newest first: the worktree inside the temporary folder before the folder); the cancel hooks
+ * write (and upload) the cancelled report; the process exits with 128 + the signal's number. The
+ * command's own path keeps running meanwhile, and its `finally` blocks call the same removals,
+ * which are shared, so neither can cut the other short. A second signal kills the groups and
+ * removes the leftovers synchronously, then exits; so does the process exiting for any other
+ * reason (the 'exit' handler).
+ *
+ * GitHub cancels a job with SIGINT, then SIGTERM 7.5 s later, then SIGKILL 2.5 s after that, so the
+ * urgent stop used here is short (registered stop functions get `urgent: true`).
+ */
+const live = new Map();
+/** Registration order: the newest is removed first. */
+const leftovers = [];
+/** Leftovers present at (or registered after) the first signal: swept again right before exiting. */
+const sweep = new Set();
+const hooks = new Set();
+let armed = false;
+let stopping = null;
+let received = null;
+/** How long the removals may take before the synchronous sweep does the rest. */
+const LEFTOVERS_LIMIT_MS = 3_000;
+/** How long the cancel hooks may take in all (GitHub kills the job 10 s after its SIGINT). */
+const HOOKS_LIMIT_MS = 6_000;
+/** After a second signal the hooks get this long before the process exits. */
+const SECOND_SIGNAL_GRACE_MS = 1_500;
+const SIGNALS = ['SIGINT', 'SIGTERM'];
+/** Messages of the signal path; stderr by default (the action's log). */
+let say = line => process.stderr.write(`${line}\n`);
+/** Tracks a group until the returned function is called (after it is known to be gone). */
+function trackGroup(group) {
+    live.set(group.pgid, group);
+    arm();
+    // Started while helm-gate is being cancelled (the sequential schedule's next side, a helm-run
+    // that was about to start): stopped at once.
+    if (received)
+        void group.stop(true).catch(() => { });
+    return () => {
+        if (live.get(group.pgid) === group)
+            live.delete(group.pgid);
+        disarmWhenIdle();
+    };
+}
+/**
+ * Tracks a leftover until the returned function is called (after it is removed). Registered while
+ * helm-gate is being cancelled: removed at once.
+ */
+function trackLeftover(item) {
+    leftovers.push(item);
+    arm();
+    if (received) {
+        sweep.add(item);
+        void item.remove();
+    }
+    return () => {
+        const at = leftovers.indexOf(item);
+        if (at >= 0)
+            leftovers.splice(at, 1);
+        disarmWhenIdle();
+    };
+}
+/**
+ * A private temporary folder (mode 0700, under TMPDIR) that is removed on every path: by `remove`
+ * in the owner's `finally`, by the signal path, or by the 'exit' handler. Created synchronously,
+ * so no signal can come between its creation and its registration.
+ */
+function trackedTempDir(prefix = 'helm-gate-') {
+    const path = mkdtempSync(join(tmpdir(), prefix));
+    let removing = null;
+    let release = () => { };
+    const item = {
+        label: path,
+        remove: () => (removing ??= (async () => {
+            await rm(path, { recursive: true, force: true, maxRetries: 3 }).catch(() => { });
+            // A write that raced the removal (a file created while the folder was being emptied)
+            // leaves it behind: the synchronous pass removes what is left.
+            removeDirNow(path);
+            release();
+        })()),
+        removeNow: () => removeDirNow(path)
+    };
+    release = trackLeftover(item);
+    return { path, remove: item.remove };
+}
+function removeDirNow(path) {
+    try {
+        rmSync(path, { recursive: true, force: true, maxRetries: 3 });
+    }
+    catch {
+        // nothing more can be done here; the caller reports what it can
+    }
+}
+/** Runs a command synchronously, ignoring its failure (the signal path's last resort). */
+function runNow(command, args, cwd, env) {
+    try {
+        execFileSync(command, args, { cwd, env, stdio: 'ignore', timeout: 5_000 });
+    }
+    catch {
+        // best effort
+    }
+}
+/**
+ * Registers what to do when helm-gate is cancelled (SIGINT/SIGTERM): after every group is
+ * stopped, `hook` runs (all hooks together within a few seconds), then the process exits with
+ * 128 + the signal number. While a hook is registered the signals are handled even when no group
+ * is alive. Returns the function that unregisters it.
+ */
+function onCancel(hook) {
+    hooks.add(hook);
+    arm();
+    return () => {
+        hooks.delete(hook);
+        disarmWhenIdle();
+    };
+}
+/** `onCancel` for a unit of work that ends in a report: the hook writes the cancelled one. */
+function guardOnCancel(hook) {
+    const release = onCancel(hook);
+    return {
+        settle: () => {
+            if (received)
+                return new Promise(() => { });
+            release();
+            return Promise.resolve();
+        }
+    };
+}
+/** The signal that is cancelling helm-gate, or null. New launches refuse to start once it is set. */
+function cancelledBy() {
+    return received;
+}
+/** Stops every tracked group (used on signals; the normal path stops each launch itself). */
+async function stopAllGroups(urgent) {
+    await Promise.all([...live.values()].map(group => group.stop(urgent).catch(() => { })));
+}
+/**
+ * Live (non-zombie) processes of group `pgid`. On Linux read from /proc, because a zombie
+ * (exited, not yet reaped by its parent) still answers kill(0) but holds nothing; elsewhere
+ * kill(-pgid, 0) is the best available answer.
+ */
+function groupMembers(pgid) {
+    let entries;
+    try {
+        entries = readdirSync('/proc').filter(name => /^\d+$/.test(name));
+    }
+    catch {
+        return signalable(pgid) ? [pgid] : [];
+    }
+    const members = [];
+    for (const name of entries) {
+        try {
+            const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+            // pid (comm) state ppid pgrp ...; comm may hold spaces and parentheses.
+            const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+            if (Number(fields[2]) === pgid && fields[0] !== 'Z')
+                members.push(Number(name));
+        }
+        catch {
+            // exited while we looked
+        }
+    }
+    return members;
+}
+/** Is any process of group `pgid` still alive? */
+function groupAlive(pgid) {
+    return groupMembers(pgid).length > 0;
+}
+function signalable(pgid) {
+    try {
+        process.kill(-pgid, 0);
+        return true;
+    }
+    catch (error) {
+        // EPERM: something exists in that group that we may not signal; count it as alive.
+        return error.code === 'EPERM';
+    }
+}
+function killGroupNow(pgid, signal = 'SIGKILL') {
+    try {
+        process.kill(-pgid, signal);
+    }
+    catch {
+        // already gone
+    }
+}
+function onSignal(signal) {
+    const code = 128 + (constants$6.signals[signal] ?? 15);
+    if (stopping) {
+        say(`helm-gate: ${signal} again; killing ${live.size} process group(s) and exiting`);
+        for (const pgid of live.keys())
+            killGroupNow(pgid);
+        // The credentials go first, whatever else is cut short.
+        sweepNow();
+        // The evidence upload may be nearly done: a moment more, then exit whatever it is doing.
+        setTimeout(() => process.exit(code), SECOND_SIGNAL_GRACE_MS).unref();
+        return;
+    }
+    received = signal;
+    for (const item of leftovers)
+        sweep.add(item);
+    say(`helm-gate: ${signal} received; stopping ${live.size} launched process group(s) before exiting`);
+    stopping = (async () => {
+        await stopAllGroups(true);
+        await withinLimit(removeLeftovers(), LEFTOVERS_LIMIT_MS);
+        const all = Promise.all([...hooks].map(hook => hook(signal).catch(error => say(`helm-gate: on ${signal}: ${String(error)}`))));
+        await withinLimit(all, HOOKS_LIMIT_MS);
+    })().finally(() => {
+        for (const pgid of live.keys())
+            killGroupNow(pgid);
+        // Whatever the command's own path made while the hooks ran, and anything a removal missed.
+        sweepNow();
+        process.exit(code);
+    });
+}
+/** The newest first: a worktree inside the temporary folder goes before the folder. */
+async function removeLeftovers() {
+    for (;;) {
+        const pending = [...sweep].reverse();
+        for (const item of pending)
+            await item.remove().catch(() => { });
+        // Removals registered meanwhile (a launch that was starting) are removed too.
+        if ([...sweep].every(item => pending.includes(item)))
+            return;
+    }
+}
+function sweepNow() {
+    for (const item of [...leftovers, ...sweep].reverse())
+        item.removeNow();
+}
+async function withinLimit(work, ms) {
+    let timer;
+    await Promise.race([work, new Promise(resolve => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
+}
+/** Last resort when the process exits with groups or leftovers still tracked (an uncaught error, process.exit). */
+function onExit() {
+    for (const pgid of live.keys())
+        killGroupNow(pgid);
+    for (const item of [...leftovers].reverse())
+        item.removeNow();
+}
+function arm() {
+    if (armed)
+        return;
+    armed = true;
+    for (const signal of SIGNALS)
+        process.on(signal, onSignal);
+    process.on('exit', onExit);
+}
+function disarmWhenIdle() {
+    if (live.size === 0 && hooks.size === 0 && leftovers.length === 0 && !stopping)
+        disarm();
+}
+function disarm() {
+    if (!armed)
+        return;
+    armed = false;
+    for (const signal of SIGNALS)
+        process.off(signal, onSignal);
+    process.off('exit', onExit);
+}
+
+/**
+ * One launched server process: spawned with an argument array in its own process group, its
+ * output streamed to `logs/<side>-server.log` with secrets masked, the last lines kept for error
+ * messages, and a stop that always ends with the whole group gone: the configured signal, a
+ * wait, SIGKILL to the group, then `stop_command` (for containers started detached).
+ */
+const TAIL_LINES = 20;
+/** Urgent stops (a signal to helm-gate) wait at most this long before SIGKILL. */
+const URGENT_GRACE_MS = 3_000;
+const STOP_COMMAND_TIMEOUT_MS = 120_000;
+const URGENT_STOP_COMMAND_TIMEOUT_MS = 5_000;
+class ServerProcess {
+    settings;
+    pid;
+    startedAt;
+    /** Resolves when the leader exits (or could not start). */
+    exited;
+    exit = null;
+    tail = [];
+    file;
+    readers;
+    stopping = null;
+    release;
+    constructor(settings, file) {
+        this.settings = settings;
+        this.file = file;
+        this.startedAt = new Date();
+        this.writeLine(`helm-gate: starting ${settings.label} server: ${settings.mask(JSON.stringify(settings.command))} in ${settings.cwd}`);
+        const child = spawn(settings.command[0], settings.command.slice(1), {
+            cwd: settings.cwd,
+            env: settings.env,
+            stdio: ['ignore', 'pipe', 'pipe'],
+            detached: true
+        });
+        this.pid = child.pid ?? null;
+        this.readers = [child.stdout, child.stderr].map(stream => {
+            const reader = createInterface({ input: stream, crlfDelay: Infinity });
+            reader.on('line', line => this.onLine(line));
+            return new Promise(resolve => reader.on('close', resolve));
+        });
+        this.exited = new Promise(resolve => {
+            child.once('error', error => resolve({ code: null, signal: null, spawnError: error.message }));
+            child.once('exit', (code, signal) => resolve({ code, signal, spawnError: null }));
+        }).then(exit => {
+            this.exit = exit;
+            this.writeLine(exit.spawnError
+                ? `helm-gate: could not start ${settings.command[0]}: ${exit.spawnError}`
+                : `helm-gate: ${settings.label} server process exited (${exit.signal ?? `status ${exit.code}`})`);
+            return exit;
+        });
+        const pgid = this.pid;
+        this.release =
+            pgid === null ? () => { } : trackGroup({ pgid, label: `${settings.label} server`, stop: urgent => this.stop(urgent).then(() => { }) });
+    }
+    static async start(settings) {
+        await mkdir(dirname(settings.logFile), { recursive: true });
+        const file = createWriteStream(settings.logFile, { flags: 'a' });
+        return new ServerProcess(settings, file);
+    }
+    /** The last lines of the log (masked), for "exited before ready" messages. */
+    lastLines(count = TAIL_LINES) {
+        return this.tail.slice(-count);
+    }
+    /**
+     * Stops the server; every later call returns the same promise. Never throws: a stop that
+     * cannot finish cleanly still kills the group and says so in the log.
+     */
+    stop(urgent = false) {
+        this.stopping ??= this.doStop(urgent);
+        return this.stopping;
+    }
+    async doStop(urgent) {
+        const requested = new Date();
+        let killed = false;
+        const pgid = this.pid;
+        if (pgid !== null && this.exit === null) {
+            const signal = this.settings.stop.signal;
+            this.writeLine(`helm-gate: stopping the ${this.settings.label} server: ${signal} to process group ${pgid}`);
+            killGroupNow(pgid, signal);
+            const grace = urgent ? Math.min(URGENT_GRACE_MS, this.settings.stop.timeoutSeconds * 1000) : this.settings.stop.timeoutSeconds * 1000;
+            const exitedInTime = await settlesWithin(this.exited, grace);
+            if (!exitedInTime) {
+                this.writeLine(`helm-gate: the ${this.settings.label} server did not exit within ${Math.round(grace / 1000)} s; SIGKILL to the group`);
+                killed = true;
+            }
+        }
+        const exitedAt = new Date();
+        // Children that outlived the leader (or ignored the signal) go with the group, always.
+        if (pgid !== null) {
+            if (groupAlive(pgid))
+                killed = true;
+            killGroupNow(pgid, 'SIGKILL');
+            await waitUntilGone(pgid, 5_000);
+        }
+        await this.exited;
+        await Promise.all(this.readers);
+        let stopCommandExit = null;
+        if (this.settings.stopCommand) {
+            stopCommandExit = await this.runStopCommand(urgent ? URGENT_STOP_COMMAND_TIMEOUT_MS : STOP_COMMAND_TIMEOUT_MS);
+        }
+        this.release();
+        const stopped = new Date();
+        this.writeLine(`helm-gate: ${this.settings.label} server stopped`);
+        await new Promise(resolve => this.file.end(resolve));
+        return {
+            requested_at: requested.toISOString(),
+            exited_at: exitedAt.toISOString(),
+            killed,
+            stop_command_exit: stopCommandExit,
+            stopped_at: stopped.toISOString()
+        };
+    }
+    async runStopCommand(timeoutMs) {
+        const [program, ...args] = this.settings.stopCommand;
+        this.writeLine(`helm-gate: running stop_command ${this.settings.mask(JSON.stringify(this.settings.stopCommand))}`);
+        const child = spawn(program, args, {
+            cwd: this.settings.cwd,
+            env: this.settings.env,
+            stdio: ['ignore', 'pipe', 'pipe'],
+            detached: true
+        });
+        const release = child.pid
+            ? trackGroup({ pgid: child.pid, label: 'stop_command', stop: async () => killGroupNow(child.pid) })
+            : () => { };
+        const readers = [child.stdout, child.stderr].map(stream => {
+            const reader = createInterface({ input: stream, crlfDelay: Infinity });
+            reader.on('line', line => this.onLine(line));
+            return new Promise(resolve => reader.on('close', resolve));
+        });
+        const timer = setTimeout(() => child.pid && killGroupNow(child.pid), timeoutMs);
+        const result = await new Promise(resolve => {
+            child.once('error', error => resolve(`could not start: ${error.message}`));
+            child.once('exit', (code, signal) => resolve(code ?? `killed by ${signal}`));
+        });
+        clearTimeout(timer);
+        if (child.pid)
+            killGroupNow(child.pid);
+        await Promise.all(readers);
+        release();
+        this.writeLine(`helm-gate: stop_command finished: ${result}`);
+        return result;
+    }
+    onLine(raw) {
+        const line = this.settings.mask(raw);
+        this.tail.push(line);
+        if (this.tail.length > TAIL_LINES * 2)
+            this.tail.splice(0, this.tail.length - TAIL_LINES);
+        this.file.write(`${line}\n`);
+        this.settings.echo?.(line);
+    }
+    writeLine(line) {
+        if (!this.file.writableEnded)
+            this.file.write(`${line}\n`);
+        this.settings.echo?.(line);
+    }
+}
+async function waitUntilGone(pgid, timeoutMs) {
+    const deadline = Date.now() + timeoutMs;
+    while (groupAlive(pgid) && Date.now() < deadline)
+        await delay(25);
+}
+/** True when `promise` settles within `ms`; the timer never outlives the answer. */
+async function settlesWithin(promise, ms) {
+    let timer;
+    const timeout = new Promise(resolve => {
+        timer = setTimeout(() => resolve(false), ms);
+    });
+    try {
+        return await Promise.race([promise.then(() => true), timeout]);
+    }
+    finally {
+        clearTimeout(timer);
+    }
+}
+function delay(ms) {
+    return new Promise(resolve => setTimeout(resolve, ms));
+}
+
+/**
+ * `checkout: base`: the baseline's launch command runs in a worktree of the base commit, so a pull
+ * request that changes `serving/` is measured before (base files) and after (its own files)
+ * without a second workflow. The worktree is detached, outside the uploaded output, and removed
+ * afterwards whatever happened.
+ */
+async function addBaseWorktree(root, ref, env, log, parent = tmpdir()) {
+    const sha = await resolveCommit(root, ref, env, log);
+    // Created and registered in one step (no await between), before git adds the worktree, so a
+    // signal at any moment from here on finds it: the signal path waits for the add, then removes
+    // the worktree and its registration (src/launch/registry.ts).
+    const holder = mkdtempSync(join(parent, 'helm-gate-base-'));
+    const dir = join(holder, 'tree');
+    const gitEnv = { ...(env ?? process.env), GIT_TERMINAL_PROMPT: '0' };
+    let adding = Promise.resolve();
+    let removed = null;
+    let release = () => { };
+    const remove = () => (removed ??= (async () => {
+        await adding.catch(() => { });
+        try {
+            await git(root, ['worktree', 'remove', '--force', dir], env);
+        }
+        catch {
+            // fall through: delete the files and let prune drop the registration
+        }
+        await rm(holder, { recursive: true, force: true, maxRetries: 3 }).catch(() => { });
+        await git(root, ['worktree', 'prune'], env).catch(() => { });
+        release();
+    })());
+    release = trackLeftover({
+        label: `worktree ${dir}`,
+        remove,
+        removeNow: () => {
+            runNow('git', ['worktree', 'remove', '--force', dir], root, gitEnv);
+            removeDirNow(holder);
+            runNow('git', ['worktree', 'prune'], root, gitEnv);
+        }
+    });
+    adding = git(root, ['worktree', 'add', '--detach', dir, sha], env);
+    try {
+        await adding;
+    }
+    catch (error) {
+        await remove();
+        throw error;
+    }
+    log?.(`base commit ${sha.slice(0, 12)} checked out in ${dir}`);
+    return { dir, sha, remove };
+}
+
+/**
+ * The launched deployments of one run: what to start for each side, where (the checked-out
+ * tree or a worktree of the base commit), and the records that go into manifest.json.
+ * `up` starts a side's server and waits until it serves the model; `down` stops it; `close`
+ * stops whatever is still up and removes the worktree. The runner calls them on a schedule
+ * (schedule.ts) and `close` in a finally, so nothing outlives the run.
+ */
+class Launcher {
+    options;
+    settings;
+    prepared;
+    worktree = null;
+    constructor(options, settings, prepared) {
+        this.options = options;
+        this.settings = settings;
+        this.prepared = prepared;
+    }
+    /** Null when the gate file launches nothing. Checks every template now, before anything starts. */
+    static async open(options) {
+        const settings = options.config.launch;
+        if (!settings || Object.keys(settings.sides).length === 0)
+            return null;
+        const source = options.config.source;
+        const deployments = options.config.deployments;
+        if (!deployments)
+            return null;
+        const prepared = {};
+        for (const side of ['baseline', 'candidate']) {
+            const spec = settings.sides[side];
+            if (!spec)
+                continue;
+            const deployment = deployments[side];
+            if (deployment.kind !== 'server') {
+                throw new ConfigError('config.invalid', `${spec.field} needs a server deployment`, { file: source, field: spec.field });
+            }
+            if (spec.checkout === 'base' && !options.baseRef) {
+                throw new ConfigError('launch.base_ref_missing', `${spec.field}.checkout is base but no base commit is known: outside a pull request give --baseline-ref REF`, { file: source, field: `${spec.field}.checkout`, value: 'base' });
+            }
+            const expanded = expandLaunch(spec, options.env, source, options.secrets ?? []);
+            const env = { ...options.env, ...expanded.extraEnv };
+            const { command, stopCommand, mask } = expanded;
+            const logFile = resolve(options.outDir, 'logs', `${side}-server.log`);
+            prepared[side] = {
+                spec,
+                deployment,
+                command,
+                env,
+                stopCommand,
+                mask,
+                cwd: options.cwd,
+                server: null,
+                users: 0,
+                record: {
+                    side,
+                    command: spec.command,
+                    checkout: spec.checkout,
+                    commit: null,
+                    log_file: relative(options.outDir, logFile),
+                    pid: null,
+                    started_at: null,
+                    ready_at: null,
+                    ready_ms: null,
+                    stop: null,
+                    exit: null,
+                    docker: null,
+                    errors: []
+                }
+            };
+        }
+        const launcher = new Launcher(options, settings, prepared);
+        try {
+            await launcher.checkoutBase();
+        }
+        catch (error) {
+            await launcher.close();
+            throw error;
+        }
+        return launcher;
+    }
+    get schedule() {
+        return this.settings.schedule;
+    }
+    /** Does `side` run against a server this launcher starts? */
+    launches(side) {
+        return this.entry(side) !== null;
+    }
+    /** Starts the side's server (once, however many sides use it) and waits until it is ready. */
+    async up(side) {
+        const entry = this.entry(side);
+        if (!entry)
+            throw new LaunchError('launch.none', `${side} is not launched`);
+        const key = this.keyOf(side);
+        const signal = cancelledBy();
+        if (signal)
+            throw new LaunchError('launch.cancelled', `helm-gate received ${signal} (cancelled): the ${key} server was not launched`);
+        entry.users++;
+        if (entry.users > 1 && entry.server)
+            return this.ready(entry, key);
+        const progress = this.options.progress ?? (() => { });
+        const logName = entry.record.log_file;
+        try {
+            const busy = await addressAnswers(entry.deployment.baseUrl);
+            if (busy !== null) {
+                throw new LaunchError('launch.address_in_use', `something already answers at ${redactUrl(entry.deployment.baseUrl)} (HTTP ${busy}) before the ${key} server was launched; stop it first, or it would be measured in place of the launched server`, { field: `deployments.${key}.base_url`, value: redactUrl(entry.deployment.baseUrl) });
+            }
+            progress(`[${key}] launching the server (${entry.spec.checkout === 'base' ? `base commit ${this.worktree?.sha.slice(0, 12)}` : 'checked-out tree'}; log: ${logName})`);
+            entry.server = await ServerProcess.start({
+                label: key,
+                command: entry.command,
+                cwd: entry.cwd,
+                env: entry.env,
+                logFile: resolve(this.options.outDir, logName),
+                mask: entry.mask,
+                stop: entry.spec.stop,
+                stopCommand: entry.stopCommand,
+                echo: this.options.echo ? line => this.options.echo?.(`[${key} server] ${line}`) : undefined
+            });
+            entry.record.pid = entry.server.pid;
+            entry.record.started_at = entry.server.startedAt.toISOString();
+            const result = await waitUntilReady(entry.server, {
+                side: key,
+                baseUrl: entry.deployment.baseUrl,
+                model: entry.deployment.model,
+                apiKey: apiKeyOf(entry.deployment, this.options.env),
+                timeoutMs: entry.spec.readyTimeoutSeconds * 1000,
+                detachedAllowed: entry.stopCommand !== null,
+                logName,
+                log: progress
+            });
+            const readyAt = new Date();
+            entry.record.ready_at = readyAt.toISOString();
+            entry.record.ready_ms = readyAt.getTime() - entry.server.startedAt.getTime();
+            entry.record.docker = await dockerIdentity(entry.command, entry.env, entry.cwd);
+            entry.record.weights = await weightsIdentity(entry.command, entry.cwd);
+            progress(`[${key}] server ready after ${(entry.record.ready_ms / 1000).toFixed(1)} s: ${result.url} lists ${entry.deployment.model}`);
+            return result;
+        }
+        catch (error) {
+            if (error instanceof GateError)
+                entry.record.errors.push({ code: error.code, message: error.message });
+            throw error;
+        }
+    }
+    /** Stops the side's server when no other side still uses it. Never throws. */
+    async down(side) {
+        const entry = this.entry(side);
+        if (!entry)
+            return;
+        entry.users = Math.max(0, entry.users - 1);
+        if (entry.users > 0)
+            return;
+        await this.stop(entry);
+    }
+    /** Stops everything still up and removes the base worktree. */
+    async close() {
+        await Promise.all(Object.values(this.prepared).map(entry => this.stop(entry)));
+        await this.worktree?.remove();
+    }
+    manifest() {
+        return {
+            schedule: this.settings.schedule,
+            interleaving_possible: this.settings.schedule === 'concurrent',
+            base_commit: this.worktree?.sha ?? null,
+            sides: Object.fromEntries(Object.entries(this.prepared).map(([side, entry]) => [side, entry.record]))
+        };
+    }
+    async stop(entry) {
+        const server = entry.server;
+        if (!server)
+            return;
+        const progress = this.options.progress ?? (() => { });
+        const stop = await server.stop(false);
+        if (!entry.record.stop) {
+            entry.record.stop = stop;
+            entry.record.exit = server.exit ? { code: server.exit.code, signal: server.exit.signal } : null;
+            progress(`[${entry.record.side}] server stopped${stop.killed ? ' (killed)' : ''}`);
+        }
+    }
+    async ready(entry, key) {
+        // The second user of a shared server (self-check): it is up already; ask it again.
+        return waitUntilReady(entry.server, {
+            side: key,
+            baseUrl: entry.deployment.baseUrl,
+            model: entry.deployment.model,
+            apiKey: apiKeyOf(entry.deployment, this.options.env),
+            timeoutMs: entry.spec.readyTimeoutSeconds * 1000,
+            detachedAllowed: entry.stopCommand !== null,
+            logName: entry.record.log_file
+        });
+    }
+    keyOf(side) {
+        return this.options.selfCheck ? 'baseline' : side;
+    }
+    entry(side) {
+        return this.prepared[this.keyOf(side)] ?? null;
+    }
+    async checkoutBase() {
+        const base = Object.values(this.prepared).filter(entry => entry.spec.checkout === 'base');
+        if (base.length === 0)
+            return;
+        const root = await repositoryRoot(this.options.cwd, this.options.env);
+        this.worktree = await addBaseWorktree(root, this.options.baseRef, this.options.env, this.options.progress, this.options.tempDir);
+        // The same place in the base tree as the working directory in the checked-out one.
+        const cwd = resolve(this.worktree.dir, relative(root, await realpath(resolve(this.options.cwd))));
+        for (const entry of base) {
+            entry.cwd = cwd;
+            entry.record.commit = this.worktree.sha;
+        }
+    }
+}
+
+/**
  * Both sides launched from different commands, environments or checkouts: different servers even
  * at the same address and model name (the usual sequential set-up: two images on port 8000).
  */
@@ -44790,158 +44790,29 @@ function scheduleNotes(schedule, launch) {
 }
 
 /**
- * One helm-run process: spawned with an argument array in its own process group (so a timeout
- * can kill HELM's worker threads and any children at once), its output streamed line by line
- * to a log file and to the caller with a side prefix, with progress read from HELM's own log.
- *
- * The stall watch: helm-run marks each request's start and end on an inherited pipe (fd 3,
- * python/helm_gate_plugins/progress.py). When requests are waiting and none has completed for
- * `stallMs`, the server has stopped answering (a hung engine keeps its connections open, so no
- * client error comes for as long as the client's own timeouts and retries allow): helm-run is
- * stopped, and the result says so (docs/helm.md "A server that stops answering").
+ * What a third-party child process gets from helm-gate's environment: helm-run, a launched
+ * server, a runner command. Here, below runner/ and launch/, because both start such processes.
  */
-const KILL_GRACE_MS = 5_000;
-/** The file descriptor helm-run's progress plugin writes its request marks to. */
-const PROGRESS_FD = 3;
-const STALL_CHECK_MS = 1_000;
-async function runHelmProcess(settings) {
-    await mkdir(dirname(settings.logFile), { recursive: true });
-    const file = createWriteStream(settings.logFile, { flags: 'a' });
-    const started = Date.now();
-    const state = { requests: 0, runsStarted: [], failedRuns: [] };
-    const redact = redactor(settings.secrets ?? []);
-    const prefix = `[${settings.side}]`;
-    const watchStalls = settings.stallMs !== undefined && settings.stallMs !== null;
-    const child = spawn(settings.command, settings.args, {
-        env: watchStalls ? { ...settings.env, HELM_GATE_PROGRESS_FD: String(PROGRESS_FD) } : settings.env,
-        stdio: watchStalls ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
-        detached: true
-    });
-    // A signal to helm-gate (a cancelled job) must not leave helm-run running in its own group.
-    const pgid = child.pid;
-    const release = pgid ? trackGroup({ pgid, label: `${settings.side} helm-run`, stop: async () => killGroup(pgid, 'SIGKILL') }) : () => { };
-    const onLine = (raw) => {
-        const line = redact(raw);
-        file.write(`${line}\n`);
-        settings.log?.(`${prefix} ${line}`);
-        const running = /\bRunning (\S.*) \{\s*$/.exec(line);
-        if (running) {
-            state.runsStarted.push(running[1]);
-            settings.progress?.(`${prefix} run ${state.runsStarted.length}/${settings.expectedRuns}: ${running[1]}`);
-        }
-        const processed = /\bProcessed (\d+) requests\b/.exec(line);
-        if (processed) {
-            state.requests += Number(processed[1]);
-            settings.progress?.(`${prefix} ${state.requests} requests done`);
-        }
-        const failed = /Failed runs: \[(.*)\]/.exec(line);
-        if (failed)
-            state.failedRuns = [...failed[1].matchAll(/"([^"]*)"/g)].map(m => m[1]);
-    };
-    const readers = [child.stdout, child.stderr].map(stream => {
-        const reader = createInterface({ input: stream, crlfDelay: Infinity });
-        reader.on('line', onLine);
-        return new Promise(resolve => reader.on('close', resolve));
-    });
-    let timedOut = false;
-    let killTimer;
-    const stopGroup = () => {
-        if (killTimer)
-            return;
-        killGroup(child.pid, 'SIGTERM');
-        killTimer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS);
-    };
-    const timeout = setTimeout(() => {
-        if (stalled)
-            return;
-        timedOut = true;
-        onLine(`helm-gate: ${settings.side} exceeded its timeout of ${Math.round(settings.timeoutMs / 1000)} s; killing process group ${child.pid}`);
-        stopGroup();
-    }, settings.timeoutMs);
-    // The stall watch: request marks from helm-run's progress plugin (`s` started, `e` ended).
-    let stalled = null;
-    const marks = { waiting: 0, completed: 0, since: Date.now() };
-    const progressPipe = watchStalls ? child.stdio[PROGRESS_FD] : null;
-    progressPipe?.on('data', (chunk) => {
-        for (const byte of chunk) {
-            if (byte === 0x73) {
-                // The wait starts with the first request of an idle spell, not at helm-run's start-up.
-                if (marks.waiting === 0)
-                    marks.since = Date.now();
-                marks.waiting++;
-            }
-            else if (byte === 0x65) {
-                marks.waiting = Math.max(0, marks.waiting - 1);
-                marks.completed++;
-                marks.since = Date.now();
-            }
-        }
-    });
-    progressPipe?.on('error', () => { });
-    const stallWatch = watchStalls
-        ? setInterval(() => {
-            const idle = Date.now() - marks.since;
-            if (stalled || timedOut || marks.waiting === 0 || idle < settings.stallMs)
-                return;
-            stalled = { idleMs: idle, waiting: marks.waiting, completed: marks.completed };
-            onLine(`helm-gate: ${settings.side}: no request completed for ${Math.round(idle / 1000)} s while ${marks.waiting} waited; the server stopped answering; stopping process group ${child.pid}`);
-            stopGroup();
-        }, STALL_CHECK_MS)
-        : undefined;
-    const heartbeat = setInterval(() => {
-        const seconds = Math.round((Date.now() - started) / 1000);
-        settings.progress?.(`${prefix} still running after ${seconds} s: run ${state.runsStarted.length}/${settings.expectedRuns}, ${state.requests} requests done`);
-    }, settings.heartbeatMs ?? 30_000);
-    const exit = await new Promise(resolve => {
-        child.once('error', error => resolve({ code: null, signal: null, spawnError: error.message }));
-        child.once('exit', (code, signal) => resolve({ code, signal, spawnError: null }));
-    });
-    clearTimeout(timeout);
-    clearInterval(heartbeat);
-    clearInterval(stallWatch);
-    // A grandchild that inherited the pipe must not keep this process's reader open.
-    progressPipe?.destroy();
-    if (killTimer)
-        clearTimeout(killTimer);
-    // Children of helm-run that outlived it (none expected) must not keep running after the gate,
-    // nor hold its output pipes open.
-    killGroup(child.pid, 'SIGKILL');
-    release();
-    if (exit.spawnError === null)
-        await Promise.all(readers);
-    const ended = Date.now();
-    if (exit.spawnError)
-        onLine(`helm-gate: could not start ${settings.command}: ${exit.spawnError}`);
-    await new Promise(resolve => file.end(resolve));
-    return {
-        exitCode: exit.code,
-        signal: exit.signal,
-        timedOut,
-        startedAt: new Date(started).toISOString(),
-        endedAt: new Date(ended).toISOString(),
-        durationMs: ended - started,
-        requests: state.requests,
-        runsStarted: state.runsStarted,
-        failedRuns: state.failedRuns,
-        spawnError: exit.spawnError,
-        stalled
-    };
+/**
+ * The runner's own credentials, which no child needs: the action inputs (INPUT_GITHUB-TOKEN), the
+ * artifact service's runtime token and the OIDC request token. The child runs third-party code;
+ * it gets no more than it needs.
+ */
+const RUNNER_SECRETS = /^(INPUT_.*|ACTIONS_RUNTIME_TOKEN|ACTIONS_ID_TOKEN_REQUEST_TOKEN|ACTIONS_ID_TOKEN_REQUEST_URL|GITHUB_TOKEN|GH_TOKEN)$/;
+/** The environment (PATH, the API key variables, HF and NLTK settings) without the runner's credentials. */
+function childProcessEnv(env, apiKeyNames = []) {
+    // A variable the gate file names as an API key stays, whatever its name.
+    return Object.fromEntries(Object.entries(env).filter(([name]) => apiKeyNames.includes(name) || !RUNNER_SECRETS.test(name)));
 }
-function killGroup(pid, signal) {
-    if (!pid)
-        return;
+/** Userinfo and query values of a base URL: masked in a child's log like API keys. */
+function urlSecrets(baseUrl) {
     try {
-        process.kill(-pid, signal);
+        const url = new URL(baseUrl);
+        return [url.username, url.password, ...url.searchParams.values()].filter(value => value.length >= 4);
     }
     catch {
-        // already gone
+        return [];
     }
-}
-function redactor(secrets) {
-    const values = secrets.filter(secret => secret.length >= 4);
-    if (values.length === 0)
-        return line => line;
-    return line => values.reduce((text, secret) => text.split(secret).join('***'), line);
 }
 
 /**
@@ -45323,6 +45194,372 @@ function yamlWithHeader(value, options = {}) {
 }
 
 /**
+ * What one side's helm-run invocation will be: its entries, argument array, directories and
+ * environment. Pure, so `plan` can print exactly what `run` executes.
+ */
+/** The module helm-run imports (`--plugins`) to mark each request for the stall watch. */
+const PROGRESS_PLUGIN = 'helm_gate_plugins.progress';
+function planSide(input) {
+    const entries = uniqueEntries(input.runs).map(entry => withModel(resolveEntryPaths(entry, input.cwd), input.prodEnv.modelArgs));
+    const suite = `${input.side}-${input.stamp}`;
+    const outputPath = join(input.outDir, input.side);
+    const localPath = join(input.tempDir, input.side, 'prod_env');
+    const args = [
+        '--run-entries',
+        ...entries,
+        '--suite',
+        suite,
+        '--output-path',
+        outputPath,
+        '--local-path',
+        localPath,
+        '--max-eval-instances',
+        String(input.helm.maxEvalInstances),
+        '--num-train-trials',
+        String(input.helm.numTrainTrials),
+        '--num-threads',
+        String(input.helm.numThreads),
+        // Always: HELM's request cache keys ignore the server, so a cache could hand the candidate
+        // the baseline's answers (docs/helm.md "The request cache").
+        '--disable-cache',
+        // Marks each request's start and end for the stall watch (docs/helm.md "A server that stops
+        // answering"; python/helm_gate_plugins/progress.py).
+        '--plugins',
+        PROGRESS_PLUGIN
+    ];
+    return {
+        side: input.side,
+        prodEnv: input.prodEnv,
+        localPath,
+        outputPath,
+        suite,
+        logFile: join(input.outDir, 'logs', `${input.side}.log`),
+        entries,
+        command: input.command,
+        args
+    };
+}
+/** Gate-file entries never name a model (the config loader refuses it); add this side's. */
+function withModel(entry, modelArgs) {
+    return entry.includes(':') ? `${entry},${modelArgs}` : `${entry}:${modelArgs}`;
+}
+/**
+ * `custom_mcqa:path=./data/gate.jsonl`: HELM joins a relative `path=` to its own output folder
+ * (`<output>/scenarios/custom_mcqa/`), so a gate file could only name its data by an absolute
+ * path, different on every machine and clone. A value that starts with `./` or `../` is resolved
+ * here against the directory helm-gate runs in, as a local tokenizer folder is; the gate file
+ * (and so the fingerprint) keeps the relative form, and run matching accepts either.
+ */
+function resolveEntryPaths(entry, cwd) {
+    const colon = entry.indexOf(':');
+    if (colon < 0)
+        return entry;
+    const args = entry
+        .slice(colon + 1)
+        .split(',')
+        .map(part => {
+        const eq = part.indexOf('=');
+        if (eq < 0 || part.slice(0, eq) !== 'path')
+            return part;
+        const value = part.slice(eq + 1);
+        return isRelativePath(value) ? `path=${resolve(cwd, value)}` : part;
+    });
+    return `${entry.slice(0, colon)}:${args.join(',')}`;
+}
+/** `./x` or `../x`: a path the gate file means relative to where helm-gate runs. */
+function isRelativePath(value) {
+    return value.startsWith('./') || value.startsWith('../');
+}
+/** Several gated comparisons may read the same run (different metrics): run it once. */
+function uniqueEntries(runs) {
+    return [...new Set(runs.map(run => run.entry))];
+}
+/** The command as one line for people to read or paste (arguments quoted when needed). */
+function displayCommand(command, args, env = {}) {
+    const quote = (text) => (/^[A-Za-z0-9_./:=,@%+-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`);
+    const prefix = Object.entries(env).map(([name, value]) => `${name}=${quote(value)}`);
+    return [...prefix, quote(command), ...args.map(quote)].join(' ');
+}
+
+/**
+ * Everything about a run of the sides that is decided before anything runs: the checked helm-run
+ * install, the deployments and each side's plan (`plan` prints these), and each side's fresh
+ * output and prod_env folders.
+ */
+/** Everything about the invocation that can be decided without running anything (used by `plan`). */
+async function prepareRun(config, opts) {
+    const helm = helmSection(config);
+    if (!config.deployments) {
+        throw new ConfigError('config.missing', 'the gate file needs deployments.baseline and deployments.candidate to run HELM', {
+            file: config.source,
+            field: 'deployments'
+        });
+    }
+    const runs = opts.runs ?? config.runs;
+    if (runs.length === 0)
+        throw new ConfigError('config.missing', 'there are no runs to execute', { file: config.source, field: 'runs' });
+    if (opts.sides.length === 0)
+        throw new ConfigError('config.missing', 'no side to run', { file: config.source });
+    const deployments = {
+        baseline: config.deployments.baseline,
+        candidate: opts.selfCheck ? config.deployments.baseline : config.deployments.candidate
+    };
+    assertComparableDeployments(deployments.baseline, deployments.candidate, config.source);
+    if (!opts.selfCheck && opts.sides.includes('baseline') && opts.sides.includes('candidate') && !launchesDiffer(config)) {
+        assertDistinctDeployments(deployments.baseline, deployments.candidate, config.source);
+    }
+    const plans = [];
+    for (const side of opts.sides) {
+        plans.push(planSide({
+            side,
+            prodEnv: await prodEnvFor(deployments[side]),
+            helm,
+            runs,
+            outDir: resolve(opts.outDir),
+            tempDir: opts.tempDir,
+            stamp: opts.stamp,
+            command: opts.command ?? helm.command,
+            cwd: opts.cwd ?? process.cwd()
+        }));
+    }
+    return { helm, runs, plans, deployments };
+}
+/** The helm-run the gate file names, refused unless it is the pinned HELM version. */
+async function checkHelmInstall(config, env, cwd) {
+    const helm = helmSection(config);
+    const helmRun = await resolveHelmRun(helm.command, env, cwd);
+    const version = await installedHelmVersion(await pythonFor(helmRun), env);
+    assertPinnedVersion(version, helm.version, config.source);
+    return { helmRun, version, pluginPath: await pluginPythonPath(env) };
+}
+function helmSection(config) {
+    if (!config.helm)
+        throw new ConfigError('config.missing', 'the gate file needs a helm section to run HELM', { file: config.source, field: 'helm' });
+    return config.helm;
+}
+/** Each side's output folder (fresh) and prod_env folder (with the side's files), before anything runs. */
+async function prepareSideFolders(outDir, plans) {
+    await mkdir(outDir, { recursive: true });
+    for (const plan of plans)
+        await prepareSideFolder(plan);
+}
+async function prepareSideFolder(plan) {
+    // A fresh output path per invocation: stale files from an earlier run must never be compared.
+    let existing;
+    try {
+        existing = await readdir(plan.outputPath);
+    }
+    catch {
+        existing = [];
+    }
+    if (existing.length > 0) {
+        throw new HelmRunError('runner.output_exists', `the ${plan.side} output directory is not empty; choose a new output folder`, {
+            file: plan.outputPath
+        });
+    }
+    await mkdir(plan.outputPath, { recursive: true });
+    // Not recursive: once the temporary folder is removed (helm-gate is being cancelled) this fails
+    // instead of making it again and writing credentials.conf into a folder nothing would remove.
+    await mkdir(dirname(plan.localPath));
+    await mkdir(plan.localPath);
+    for (const name of PROD_ENV_FILES) {
+        await writeFile(join(plan.localPath, name), plan.prodEnv.files[name], { mode: 0o600 });
+    }
+}
+/** A suite name's unique part: the invocation's start, to the second (suites are never reused). */
+function stampOf(date) {
+    return date
+        .toISOString()
+        .replace(/[-:]/g, '')
+        .replace(/\.\d+Z$/, 'Z');
+}
+
+/**
+ * One helm-run process: spawned with an argument array in its own process group (so a timeout
+ * can kill HELM's worker threads and any children at once), its output streamed line by line
+ * to a log file and to the caller with a side prefix, with progress read from HELM's own log.
+ *
+ * The stall watch: helm-run marks each request's start and end on an inherited pipe (fd 3,
+ * python/helm_gate_plugins/progress.py). When requests are waiting and none has completed for
+ * `stallMs`, the server has stopped answering (a hung engine keeps its connections open, so no
+ * client error comes for as long as the client's own timeouts and retries allow): helm-run is
+ * stopped, and the result says so (docs/helm.md "A server that stops answering").
+ */
+const KILL_GRACE_MS = 5_000;
+/** The file descriptor helm-run's progress plugin writes its request marks to. */
+const PROGRESS_FD = 3;
+const STALL_CHECK_MS = 1_000;
+async function runHelmProcess(settings) {
+    await mkdir(dirname(settings.logFile), { recursive: true });
+    const file = createWriteStream(settings.logFile, { flags: 'a' });
+    const started = Date.now();
+    const state = { requests: 0, runsStarted: [], failedRuns: [] };
+    const redact = redactor(settings.secrets ?? []);
+    const prefix = `[${settings.side}]`;
+    const watchStalls = settings.stallMs !== undefined && settings.stallMs !== null;
+    const child = spawn(settings.command, settings.args, {
+        env: watchStalls ? { ...settings.env, HELM_GATE_PROGRESS_FD: String(PROGRESS_FD) } : settings.env,
+        stdio: watchStalls ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
+        detached: true
+    });
+    // A signal to helm-gate (a cancelled job) must not leave helm-run running in its own group.
+    const pgid = child.pid;
+    const release = pgid ? trackGroup({ pgid, label: `${settings.side} helm-run`, stop: async () => killGroup(pgid, 'SIGKILL') }) : () => { };
+    const onLine = (raw) => {
+        const line = redact(raw);
+        file.write(`${line}\n`);
+        settings.log?.(`${prefix} ${line}`);
+        const running = /\bRunning (\S.*) \{\s*$/.exec(line);
+        if (running) {
+            state.runsStarted.push(running[1]);
+            settings.progress?.(`${prefix} run ${state.runsStarted.length}/${settings.expectedRuns}: ${running[1]}`);
+        }
+        const processed = /\bProcessed (\d+) requests\b/.exec(line);
+        if (processed) {
+            state.requests += Number(processed[1]);
+            settings.progress?.(`${prefix} ${state.requests} requests done`);
+        }
+        const failed = /Failed runs: \[(.*)\]/.exec(line);
+        if (failed)
+            state.failedRuns = [...failed[1].matchAll(/"([^"]*)"/g)].map(m => m[1]);
+    };
+    const readers = [child.stdout, child.stderr].map(stream => {
+        const reader = createInterface({ input: stream, crlfDelay: Infinity });
+        reader.on('line', onLine);
+        return new Promise(resolve => reader.on('close', resolve));
+    });
+    let timedOut = false;
+    let killTimer;
+    const stopGroup = () => {
+        if (killTimer)
+            return;
+        killGroup(child.pid, 'SIGTERM');
+        killTimer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS);
+    };
+    const timeout = setTimeout(() => {
+        if (stalled)
+            return;
+        timedOut = true;
+        onLine(`helm-gate: ${settings.side} exceeded its timeout of ${Math.round(settings.timeoutMs / 1000)} s; killing process group ${child.pid}`);
+        stopGroup();
+    }, settings.timeoutMs);
+    // The stall watch: request marks from helm-run's progress plugin (`s` started, `e` ended).
+    let stalled = null;
+    const marks = { waiting: 0, completed: 0, since: Date.now() };
+    const progressPipe = watchStalls ? child.stdio[PROGRESS_FD] : null;
+    progressPipe?.on('data', (chunk) => {
+        for (const byte of chunk) {
+            if (byte === 0x73) {
+                // The wait starts with the first request of an idle spell, not at helm-run's start-up.
+                if (marks.waiting === 0)
+                    marks.since = Date.now();
+                marks.waiting++;
+            }
+            else if (byte === 0x65) {
+                marks.waiting = Math.max(0, marks.waiting - 1);
+                marks.completed++;
+                marks.since = Date.now();
+            }
+        }
+    });
+    progressPipe?.on('error', () => { });
+    const stallWatch = watchStalls
+        ? setInterval(() => {
+            const idle = Date.now() - marks.since;
+            if (stalled || timedOut || marks.waiting === 0 || idle < settings.stallMs)
+                return;
+            stalled = { idleMs: idle, waiting: marks.waiting, completed: marks.completed };
+            onLine(`helm-gate: ${settings.side}: no request completed for ${Math.round(idle / 1000)} s while ${marks.waiting} waited; the server stopped answering; stopping process group ${child.pid}`);
+            stopGroup();
+        }, STALL_CHECK_MS)
+        : undefined;
+    const heartbeat = setInterval(() => {
+        const seconds = Math.round((Date.now() - started) / 1000);
+        settings.progress?.(`${prefix} still running after ${seconds} s: run ${state.runsStarted.length}/${settings.expectedRuns}, ${state.requests} requests done`);
+    }, settings.heartbeatMs ?? 30_000);
+    const exit = await new Promise(resolve => {
+        child.once('error', error => resolve({ code: null, signal: null, spawnError: error.message }));
+        child.once('exit', (code, signal) => resolve({ code, signal, spawnError: null }));
+    });
+    clearTimeout(timeout);
+    clearInterval(heartbeat);
+    clearInterval(stallWatch);
+    // A grandchild that inherited the pipe must not keep this process's reader open.
+    progressPipe?.destroy();
+    if (killTimer)
+        clearTimeout(killTimer);
+    // Children of helm-run that outlived it (none expected) must not keep running after the gate,
+    // nor hold its output pipes open.
+    killGroup(child.pid, 'SIGKILL');
+    release();
+    if (exit.spawnError === null)
+        await Promise.all(readers);
+    const ended = Date.now();
+    if (exit.spawnError)
+        onLine(`helm-gate: could not start ${settings.command}: ${exit.spawnError}`);
+    await new Promise(resolve => file.end(resolve));
+    return {
+        exitCode: exit.code,
+        signal: exit.signal,
+        timedOut,
+        startedAt: new Date(started).toISOString(),
+        endedAt: new Date(ended).toISOString(),
+        durationMs: ended - started,
+        requests: state.requests,
+        runsStarted: state.runsStarted,
+        failedRuns: state.failedRuns,
+        spawnError: exit.spawnError,
+        stalled
+    };
+}
+function killGroup(pid, signal) {
+    if (!pid)
+        return;
+    try {
+        process.kill(-pid, signal);
+    }
+    catch {
+        // already gone
+    }
+}
+function redactor(secrets) {
+    const values = secrets.filter(secret => secret.length >= 4);
+    if (values.length === 0)
+        return line => line;
+    return line => values.reduce((text, secret) => text.split(secret).join('***'), line);
+}
+
+/** Runs what makes `plan.outputPath/runs/<suite>/<run>` for each of the plan's entries. */
+async function produceSideRuns(plan, context) {
+    return runHelmProcess({
+        side: plan.side,
+        command: plan.command,
+        args: plan.args,
+        env: context.env,
+        logFile: plan.logFile,
+        timeoutMs: context.timeoutMs,
+        expectedRuns: plan.entries.length,
+        log: context.log,
+        progress: context.progress,
+        secrets: context.secrets,
+        stallMs: stallLimitMs(context.deployment)
+    });
+}
+/** Slack over one request attempt's timeout before a side with requests waiting counts as stalled. */
+const STALL_SLACK_SECONDS = 30;
+/** A prod_env deployment's client and timeouts are HELM's own (HELM retries 5 times, 10-80 s apart). */
+const PROD_ENV_STALL_SECONDS = 600;
+/**
+ * How long helm-run may go without completing a request while some wait before it is stopped:
+ * one attempt's timeout (request_timeout_seconds; the plugin client's SDK retries each attempt
+ * twice more) plus 30 s, or 10 minutes for a prod_env deployment. A server that answers at all
+ * completes one request of several waiting within one timeout; one that answers none has stopped.
+ */
+function stallLimitMs(deployment) {
+    return (deployment.kind === 'server' ? deployment.requestTimeoutSeconds + STALL_SLACK_SECONDS : PROD_ENV_STALL_SECONDS) * 1000;
+}
+
+/**
  * One cause, one error. When a side fails, the runner finds several symptoms of the same cause
  * (helm-run exited 1, its run directory is incomplete, the gate's entry has no complete run), and
  * none of them says why: that is only in the side's log, among thousands of lines. This folds the
@@ -45430,94 +45667,6 @@ async function explainSideErrors(errors, logFile, outDir) {
 }
 
 /**
- * What one side's helm-run invocation will be: its entries, argument array, directories and
- * environment. Pure, so `plan` can print exactly what `run` executes.
- */
-/** The module helm-run imports (`--plugins`) to mark each request for the stall watch. */
-const PROGRESS_PLUGIN = 'helm_gate_plugins.progress';
-function planSide(input) {
-    const entries = uniqueEntries(input.runs).map(entry => withModel(resolveEntryPaths(entry, input.cwd), input.prodEnv.modelArgs));
-    const suite = `${input.side}-${input.stamp}`;
-    const outputPath = join(input.outDir, input.side);
-    const localPath = join(input.tempDir, input.side, 'prod_env');
-    const args = [
-        '--run-entries',
-        ...entries,
-        '--suite',
-        suite,
-        '--output-path',
-        outputPath,
-        '--local-path',
-        localPath,
-        '--max-eval-instances',
-        String(input.helm.maxEvalInstances),
-        '--num-train-trials',
-        String(input.helm.numTrainTrials),
-        '--num-threads',
-        String(input.helm.numThreads),
-        // Always: HELM's request cache keys ignore the server, so a cache could hand the candidate
-        // the baseline's answers (docs/helm.md "The request cache").
-        '--disable-cache',
-        // Marks each request's start and end for the stall watch (docs/helm.md "A server that stops
-        // answering"; python/helm_gate_plugins/progress.py).
-        '--plugins',
-        PROGRESS_PLUGIN
-    ];
-    return {
-        side: input.side,
-        prodEnv: input.prodEnv,
-        localPath,
-        outputPath,
-        suite,
-        logFile: join(input.outDir, 'logs', `${input.side}.log`),
-        entries,
-        command: input.command,
-        args
-    };
-}
-/** Gate-file entries never name a model (the config loader refuses it); add this side's. */
-function withModel(entry, modelArgs) {
-    return entry.includes(':') ? `${entry},${modelArgs}` : `${entry}:${modelArgs}`;
-}
-/**
- * `custom_mcqa:path=./data/gate.jsonl`: HELM joins a relative `path=` to its own output folder
- * (`<output>/scenarios/custom_mcqa/`), so a gate file could only name its data by an absolute
- * path, different on every machine and clone. A value that starts with `./` or `../` is resolved
- * here against the directory helm-gate runs in, as a local tokenizer folder is; the gate file
- * (and so the fingerprint) keeps the relative form, and run matching accepts either.
- */
-function resolveEntryPaths(entry, cwd) {
-    const colon = entry.indexOf(':');
-    if (colon < 0)
-        return entry;
-    const args = entry
-        .slice(colon + 1)
-        .split(',')
-        .map(part => {
-        const eq = part.indexOf('=');
-        if (eq < 0 || part.slice(0, eq) !== 'path')
-            return part;
-        const value = part.slice(eq + 1);
-        return isRelativePath(value) ? `path=${resolve(cwd, value)}` : part;
-    });
-    return `${entry.slice(0, colon)}:${args.join(',')}`;
-}
-/** `./x` or `../x`: a path the gate file means relative to where helm-gate runs. */
-function isRelativePath(value) {
-    return value.startsWith('./') || value.startsWith('../');
-}
-/** Several gated comparisons may read the same run (different metrics): run it once. */
-function uniqueEntries(runs) {
-    return [...new Set(runs.map(run => run.entry))];
-}
-/** The command as one line for people to read or paste (arguments quoted when needed). */
-function displayCommand(command, args, env = {}) {
-    const quote = (text) => (/^[A-Za-z0-9_./:=,@%+-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`);
-    const prefix = Object.entries(env).map(([name, value]) => `${name}=${quote(value)}`);
-    return [...prefix, quote(command), ...args.map(quote)].join(' ');
-}
-
-/**
  * After helm-run: did every expected run really complete? helm-run exits 0 when filters left
  * nothing to run, and leaves an empty directory for a failed run (docs/helm.md "Exit codes and failed runs"); neither
  * may pass silently.
@@ -45564,243 +45713,32 @@ async function verifySideOutput(side, outputPath, suite, gated) {
 }
 
 /**
- * Runs the gate's run entries against the baseline and candidate deployments with the real
- * helm-run: one process per side, at the same time unless asked otherwise, each with its own
- * generated prod_env, fresh suite and output path and cache disabled. Then checks that every
- * expected run directory is complete.
- *
- * Problems found before anything runs (bad config, wrong HELM version) are thrown; problems of a
- * side (server not ready, helm-run failed, hung or left incomplete runs) are returned as errors
- * so the caller can still compare, report and upload the evidence. What each side did is returned
- * as its manifest record; runGate (pipeline/run-gate.ts) writes the manifest.
+ * What happened on one side: built up while the side runs (its server probe, its process's
+ * result, the check of its run directories), then written to the manifest as the side's record.
  */
-const DEFAULT_READINESS_TIMEOUT_MS = 120_000;
-/** Everything about the invocation that can be decided without running anything (used by `plan`). */
-async function prepareRun(config, opts) {
-    if (!config.helm)
-        throw new ConfigError('config.missing', 'the gate file needs a helm section to run HELM', { file: config.source, field: 'helm' });
-    if (!config.deployments) {
-        throw new ConfigError('config.missing', 'the gate file needs deployments.baseline and deployments.candidate to run HELM', {
-            file: config.source,
-            field: 'deployments'
-        });
-    }
-    const helm = config.helm;
-    const runs = opts.runs ?? config.runs;
-    if (runs.length === 0)
-        throw new ConfigError('config.missing', 'there are no runs to execute', { file: config.source, field: 'runs' });
-    if (opts.sides.length === 0)
-        throw new ConfigError('config.missing', 'no side to run', { file: config.source });
-    const deployments = {
-        baseline: config.deployments.baseline,
-        candidate: opts.selfCheck ? config.deployments.baseline : config.deployments.candidate
+/** A side before anything has run: not complete, no errors yet. */
+function emptyOutcome(plan) {
+    return {
+        side: plan.side,
+        outputPath: plan.outputPath,
+        suite: plan.suite,
+        logFile: plan.logFile,
+        exitCode: null,
+        signal: null,
+        timedOut: false,
+        startedAt: null,
+        endedAt: null,
+        durationMs: null,
+        requests: 0,
+        server: null,
+        complete: false,
+        errors: []
     };
-    assertComparableDeployments(deployments.baseline, deployments.candidate, config.source);
-    if (!opts.selfCheck && opts.sides.includes('baseline') && opts.sides.includes('candidate') && !launchesDiffer(config)) {
-        assertDistinctDeployments(deployments.baseline, deployments.candidate, config.source);
-    }
-    const plans = [];
-    for (const side of opts.sides) {
-        plans.push(planSide({
-            side,
-            prodEnv: await prodEnvFor(deployments[side]),
-            helm,
-            runs,
-            outDir: resolve(opts.outDir),
-            tempDir: opts.tempDir,
-            stamp: opts.stamp,
-            command: opts.command ?? helm.command,
-            cwd: opts.cwd ?? process.cwd()
-        }));
-    }
-    return { helm, runs, plans, deployments };
 }
-async function runSides(config, opts) {
-    const env = opts.env ?? process.env;
-    const cwd = opts.cwd ?? process.cwd();
-    const log = opts.log ?? (() => { });
-    const progress = opts.progress ?? log;
-    const started = new Date();
-    const outDir = resolve(cwd, opts.outDir);
-    const sides = [...new Set(opts.sides)];
-    if (!config.helm)
-        throw new ConfigError('config.missing', 'the gate file needs a helm section to run HELM', { file: config.source, field: 'helm' });
-    const helmRun = await resolveHelmRun(config.helm.command, env, cwd);
-    const helmVersion = await installedHelmVersion(await pythonFor(helmRun), env);
-    assertPinnedVersion(helmVersion, config.helm.version, config.source);
-    const pluginPath = await pluginPythonPath(env);
-    // Holds each side's prod_env (credentials.conf) and the base commit's worktree.
-    const temp = trackedTempDir();
-    const tempDir = temp.path;
-    const schedule = opts.sequential ? 'sequential' : (config.launch?.schedule ?? 'concurrent');
-    let launcher = null;
-    try {
-        const prepared = await prepareRun(config, {
-            outDir,
-            sides,
-            runs: opts.runs,
-            selfCheck: opts.selfCheck,
-            tempDir,
-            stamp: stampOf(started),
-            command: helmRun,
-            cwd
-        });
-        await mkdir(outDir, { recursive: true });
-        for (const plan of prepared.plans)
-            await prepareDirectories(plan);
-        const outcomes = new Map();
-        for (const plan of prepared.plans)
-            outcomes.set(plan.side, emptyOutcome(plan));
-        const secrets = [];
-        for (const plan of prepared.plans) {
-            const deployment = prepared.deployments[plan.side];
-            if (deployment.kind !== 'server')
-                continue;
-            const apiKey = requiredApiKey(deployment, env, config.source, plan.side);
-            if (apiKey)
-                secrets.push(apiKey);
-            secrets.push(...urlSecrets(deployment.baseUrl));
-        }
-        const keyNames = apiKeyNames(Object.values(prepared.deployments));
-        launcher = await Launcher.open({
-            config,
-            cwd,
-            env: helmRunEnv(env, keyNames),
-            baseRef: opts.baseRef ?? null,
-            outDir,
-            selfCheck: opts.selfCheck,
-            secrets,
-            progress,
-            echo: opts.log === undefined ? undefined : log,
-            tempDir
-        });
-        const launched = (side) => launcher?.launches(side) ?? false;
-        // Pre-flight: servers that are already up must answer before either side starts, so a dead
-        // one costs seconds. Launched servers are probed when they are started (schedule below).
-        await Promise.all(prepared.plans.map(async (plan) => {
-            const outcome = outcomes.get(plan.side);
-            const deployment = prepared.deployments[plan.side];
-            if (deployment.kind !== 'server' || launched(plan.side))
-                return;
-            try {
-                outcome.server = await probeServer({
-                    side: plan.side,
-                    baseUrl: deployment.baseUrl,
-                    model: deployment.model,
-                    apiKey: apiKeyOf(deployment, env),
-                    timeoutMs: opts.readinessTimeoutMs ?? DEFAULT_READINESS_TIMEOUT_MS,
-                    timeoutHint: opts.readinessTimeoutHint,
-                    log: progress
-                });
-                progress(`[${plan.side}] server ready: ${outcome.server.url} lists ${deployment.model}`);
-            }
-            catch (error) {
-                if (!(error instanceof GateError))
-                    throw error;
-                outcome.errors.push(error);
-            }
-        }));
-        const ready = [...outcomes.values()].every(outcome => outcome.errors.length === 0);
-        if (ready) {
-            const childEnv = { ...helmRunEnv(env, keyNames), PYTHONPATH: [pluginPath, env.PYTHONPATH].filter(Boolean).join(delimiter) };
-            const runOne = async (plan) => {
-                const outcome = outcomes.get(plan.side);
-                progress(`[${plan.side}] starting helm-run (${plan.entries.length} entries, log: ${plan.logFile})`);
-                const result = await runHelmProcess({
-                    side: plan.side,
-                    command: plan.command,
-                    args: plan.args,
-                    env: childEnv,
-                    logFile: plan.logFile,
-                    timeoutMs: prepared.helm.timeoutMinutes * 60_000,
-                    expectedRuns: plan.entries.length,
-                    log,
-                    progress,
-                    secrets,
-                    stallMs: stallLimitMs(prepared.deployments[plan.side])
-                });
-                await finishSide(plan, result, outcome, prepared.runs, prepared.deployments[plan.side]);
-                progress(`[${plan.side}] ${outcome.complete ? 'complete' : 'FAILED'} in ${Math.round((result.durationMs ?? 0) / 100) / 10} s, ${result.requests} requests`);
-            };
-            await withLaunchedSides(launcher, prepared.plans, schedule, {
-                side: plan => plan.side,
-                measure: runOne,
-                ready: (plan, probe) => void (outcomes.get(plan.side).server = probe),
-                failed: (plan, error) => void outcomes.get(plan.side).errors.push(error),
-                whileUp: async (up) => {
-                    await opts.whileUp?.(up, Object.fromEntries(prepared.plans.map(plan => [plan.side, plan.outputPath])));
-                }
-            });
-        }
-        await launcher?.close();
-        const ended = new Date();
-        const print = await gateFingerprint(config, cwd, opts.baseRef ?? null, env);
-        const launchManifest = launcher?.manifest() ?? null;
-        const records = Object.fromEntries(prepared.plans.map(plan => [
-            plan.side,
-            sideRecord(plan, outcomes.get(plan.side), prepared.deployments[plan.side], outDir)
-        ]));
-        const sideOutcomes = Object.fromEntries(outcomes);
-        return {
-            paths: Object.fromEntries(prepared.plans.map(plan => [plan.side, plan.outputPath])),
-            completed: [...outcomes.values()].filter(outcome => outcome.complete).map(outcome => outcome.side),
-            errors: [...outcomes.values()].flatMap(outcome => outcome.errors),
-            sides: sideOutcomes,
-            records,
-            fingerprint: print,
-            helmVersion,
-            startedAt: started.toISOString(),
-            endedAt: ended.toISOString(),
-            durationMs: ended.getTime() - started.getTime(),
-            schedule,
-            launch: launchManifest,
-            notes: scheduleNotes(schedule, launchManifest)
-        };
-    }
-    finally {
-        // Every path: a thrown error, a failed side. Stopping twice is harmless.
-        await launcher?.close();
-        // The local paths may hold a copy of the user's credentials.conf: never leave it behind. The
-        // signal path shares this removal (src/launch/registry.ts).
-        await temp.remove();
-    }
-}
-/** Slack over one request attempt's timeout before a side with requests waiting counts as stalled. */
-const STALL_SLACK_SECONDS = 30;
-/** A prod_env deployment's client and timeouts are HELM's own (HELM retries 5 times, 10-80 s apart). */
-const PROD_ENV_STALL_SECONDS = 600;
 /**
- * How long helm-run may go without completing a request while some wait before it is stopped:
- * one attempt's timeout (request_timeout_seconds; the plugin client's SDK retries each attempt
- * twice more) plus 30 s, or 10 minutes for a prod_env deployment. A server that answers at all
- * completes one request of several waiting within one timeout; one that answers none has stopped.
+ * Records the side's process result and its errors (could not start, stalled, hung, failed), then
+ * checks every expected run directory: the side is complete only when nothing went wrong.
  */
-function stallLimitMs(deployment) {
-    return (deployment.kind === 'server' ? deployment.requestTimeoutSeconds + STALL_SLACK_SECONDS : PROD_ENV_STALL_SECONDS) * 1000;
-}
-async function prepareDirectories(plan) {
-    // A fresh output path per invocation: stale files from an earlier run must never be compared.
-    let existing;
-    try {
-        existing = await readdir(plan.outputPath);
-    }
-    catch {
-        existing = [];
-    }
-    if (existing.length > 0) {
-        throw new HelmRunError('runner.output_exists', `the ${plan.side} output directory is not empty; choose a new output folder`, {
-            file: plan.outputPath
-        });
-    }
-    await mkdir(plan.outputPath, { recursive: true });
-    // Not recursive: once the temporary folder is removed (helm-gate is being cancelled) this fails
-    // instead of making it again and writing credentials.conf into a folder nothing would remove.
-    await mkdir(dirname(plan.localPath));
-    await mkdir(plan.localPath);
-    for (const name of PROD_ENV_FILES) {
-        await writeFile(join(plan.localPath, name), plan.prodEnv.files[name], { mode: 0o600 });
-    }
-}
 async function finishSide(plan, result, outcome, runs, deployment) {
     outcome.exitCode = result.exitCode;
     outcome.signal = result.signal;
@@ -45831,24 +45769,7 @@ async function finishSide(plan, result, outcome, runs, deployment) {
     outcome.complete = outcome.errors.length === 0;
     outcome.errors = await explainSideErrors(outcome.errors, plan.logFile, dirname(plan.outputPath));
 }
-function emptyOutcome(plan) {
-    return {
-        side: plan.side,
-        outputPath: plan.outputPath,
-        suite: plan.suite,
-        logFile: plan.logFile,
-        exitCode: null,
-        signal: null,
-        timedOut: false,
-        startedAt: null,
-        endedAt: null,
-        durationMs: null,
-        requests: 0,
-        server: null,
-        complete: false,
-        errors: []
-    };
-}
+/** The side's manifest record, paths relative to outDir. */
 function sideRecord(plan, outcome, deployment, outDir) {
     const described = deployment.kind === 'server'
         ? {
@@ -45885,31 +45806,177 @@ function sideRecord(plan, outcome, deployment, outDir) {
         errors: outcome.errors.map(error => ({ code: error.code, message: redactUrlsIn(error.message) }))
     };
 }
+
 /**
- * helm-run needs the environment (PATH, the API key variables, HF and NLTK settings) but none of
- * the runner's own credentials: the action inputs (INPUT_GITHUB-TOKEN), the artifact service's
- * runtime token and the OIDC request token. It runs third-party code; it gets no more than it needs.
+ * Runs the gate's run entries against the baseline and candidate deployments with the real
+ * helm-run: one process per side, at the same time unless asked otherwise, each with its own
+ * generated prod_env, fresh suite and output path and cache disabled. Then checks that every
+ * expected run directory is complete.
+ *
+ * This file is the order of things (check HELM, prepare, open the launcher, probe the servers
+ * already up, run each side on the schedule, collect); the parts are prepare-run.ts,
+ * produce-side.ts (how a side's run directories are made) and side-outcome.ts (what a side did).
+ *
+ * Problems found before anything runs (bad config, wrong HELM version) are thrown; problems of a
+ * side (server not ready, helm-run failed, hung or left incomplete runs) are returned as errors
+ * so the caller can still compare, report and upload the evidence. What each side did is returned
+ * as its manifest record; runGate (pipeline/run-gate.ts) writes the manifest.
  */
-const RUNNER_SECRETS = /^(INPUT_.*|ACTIONS_RUNTIME_TOKEN|ACTIONS_ID_TOKEN_REQUEST_TOKEN|ACTIONS_ID_TOKEN_REQUEST_URL|GITHUB_TOKEN|GH_TOKEN)$/;
-function helmRunEnv(env, apiKeyNames = []) {
-    // A variable the gate file names as an API key stays, whatever its name.
-    return Object.fromEntries(Object.entries(env).filter(([name]) => apiKeyNames.includes(name) || !RUNNER_SECRETS.test(name)));
-}
-/** Userinfo and query values of a base URL: masked in helm-run's log like API keys. */
-function urlSecrets(baseUrl) {
+const DEFAULT_READINESS_TIMEOUT_MS = 120_000;
+async function runSides(config, opts) {
+    const env = opts.env ?? process.env;
+    const cwd = opts.cwd ?? process.cwd();
+    const log = opts.log ?? (() => { });
+    const progress = opts.progress ?? log;
+    const started = new Date();
+    const outDir = resolve(cwd, opts.outDir);
+    const sides = [...new Set(opts.sides)];
+    const install = await checkHelmInstall(config, env, cwd);
+    // Holds each side's prod_env (credentials.conf) and the base commit's worktree.
+    const temp = trackedTempDir();
+    const schedule = opts.sequential ? 'sequential' : (config.launch?.schedule ?? 'concurrent');
+    let launcher = null;
     try {
-        const url = new URL(baseUrl);
-        return [url.username, url.password, ...url.searchParams.values()].filter(value => value.length >= 4);
+        const prepared = await prepareRun(config, {
+            outDir,
+            sides,
+            runs: opts.runs,
+            selfCheck: opts.selfCheck,
+            tempDir: temp.path,
+            stamp: stampOf(started),
+            command: install.helmRun,
+            cwd
+        });
+        await prepareSideFolders(outDir, prepared.plans);
+        const outcomes = new Map(prepared.plans.map(plan => [plan.side, emptyOutcome(plan)]));
+        const secrets = sideSecrets(prepared, env, config.source);
+        const keyNames = apiKeyNames(Object.values(prepared.deployments));
+        launcher = await Launcher.open({
+            config,
+            cwd,
+            env: childProcessEnv(env, keyNames),
+            baseRef: opts.baseRef ?? null,
+            outDir,
+            selfCheck: opts.selfCheck,
+            secrets,
+            progress,
+            echo: opts.log === undefined ? undefined : log,
+            tempDir: temp.path
+        });
+        const launched = (side) => launcher?.launches(side) ?? false;
+        await probeServersUp(prepared, outcomes, launched, opts, env, progress);
+        if ([...outcomes.values()].every(outcome => outcome.errors.length === 0)) {
+            const childEnv = {
+                ...childProcessEnv(env, keyNames),
+                PYTHONPATH: [install.pluginPath, env.PYTHONPATH].filter(Boolean).join(delimiter)
+            };
+            const outcomeOf = (plan) => outcomes.get(plan.side);
+            await withLaunchedSides(launcher, prepared.plans, schedule, {
+                side: plan => plan.side,
+                measure: async (plan) => {
+                    const deployment = prepared.deployments[plan.side];
+                    const timeoutMs = prepared.helm.timeoutMinutes * 60_000;
+                    await runSide(plan, outcomeOf(plan), prepared, { env: childEnv, deployment, timeoutMs, secrets, log, progress });
+                },
+                ready: (plan, probe) => void (outcomeOf(plan).server = probe),
+                failed: (plan, error) => void outcomeOf(plan).errors.push(error),
+                whileUp: async (up) => {
+                    await opts.whileUp?.(up, Object.fromEntries(prepared.plans.map(plan => [plan.side, plan.outputPath])));
+                }
+            });
+        }
+        await launcher?.close();
+        const ended = new Date();
+        const fingerprint = await gateFingerprint(config, cwd, opts.baseRef ?? null, env);
+        return collectOutcome(prepared, outcomes, {
+            outDir,
+            fingerprint,
+            helmVersion: install.version,
+            started,
+            ended,
+            schedule,
+            launch: launcher?.manifest() ?? null
+        });
     }
-    catch {
-        return [];
+    finally {
+        // Every path: a thrown error, a failed side. Stopping twice is harmless.
+        await launcher?.close();
+        // The local paths may hold a copy of the user's credentials.conf: never leave it behind. The
+        // signal path shares this removal (src/launch/registry.ts).
+        await temp.remove();
     }
 }
-function stampOf(date) {
-    return date
-        .toISOString()
-        .replace(/[-:]/g, '')
-        .replace(/\.\d+Z$/, 'Z');
+/** One side's run: its run directories made (produce-side.ts), then checked and recorded. */
+async function runSide(plan, outcome, prepared, context) {
+    context.progress(`[${plan.side}] starting helm-run (${plan.entries.length} entries, log: ${plan.logFile})`);
+    const result = await produceSideRuns(plan, context);
+    await finishSide(plan, result, outcome, prepared.runs, context.deployment);
+    context.progress(`[${plan.side}] ${outcome.complete ? 'complete' : 'FAILED'} in ${Math.round((result.durationMs ?? 0) / 100) / 10} s, ${result.requests} requests`);
+}
+/** The server sides' API keys (refused when named but not set) and URL credentials: masked in every log. */
+function sideSecrets(prepared, env, source) {
+    const secrets = [];
+    for (const plan of prepared.plans) {
+        const deployment = prepared.deployments[plan.side];
+        if (deployment.kind !== 'server')
+            continue;
+        const apiKey = requiredApiKey(deployment, env, source, plan.side);
+        if (apiKey)
+            secrets.push(apiKey);
+        secrets.push(...urlSecrets(deployment.baseUrl));
+    }
+    return secrets;
+}
+/**
+ * Pre-flight: servers that are already up must answer before either side starts, so a dead one
+ * costs seconds. Launched servers are probed when they are started (withLaunchedSides).
+ */
+async function probeServersUp(prepared, outcomes, launched, opts, env, progress) {
+    await Promise.all(prepared.plans.map(async (plan) => {
+        const outcome = outcomes.get(plan.side);
+        const deployment = prepared.deployments[plan.side];
+        if (deployment.kind !== 'server' || launched(plan.side))
+            return;
+        try {
+            outcome.server = await probeServer({
+                side: plan.side,
+                baseUrl: deployment.baseUrl,
+                model: deployment.model,
+                apiKey: apiKeyOf(deployment, env),
+                timeoutMs: opts.readinessTimeoutMs ?? DEFAULT_READINESS_TIMEOUT_MS,
+                timeoutHint: opts.readinessTimeoutHint,
+                log: progress
+            });
+            progress(`[${plan.side}] server ready: ${outcome.server.url} lists ${deployment.model}`);
+        }
+        catch (error) {
+            if (!(error instanceof GateError))
+                throw error;
+            outcome.errors.push(error);
+        }
+    }));
+}
+/** The invocation's outcome from each side's: paths, records, errors and the schedule's caveats. */
+function collectOutcome(prepared, outcomes, run) {
+    const all = [...outcomes.values()];
+    return {
+        paths: Object.fromEntries(prepared.plans.map(plan => [plan.side, plan.outputPath])),
+        completed: all.filter(outcome => outcome.complete).map(outcome => outcome.side),
+        errors: all.flatMap(outcome => outcome.errors),
+        sides: Object.fromEntries(outcomes),
+        records: Object.fromEntries(prepared.plans.map(plan => [
+            plan.side,
+            sideRecord(plan, outcomes.get(plan.side), prepared.deployments[plan.side], run.outDir)
+        ])),
+        fingerprint: run.fingerprint,
+        helmVersion: run.helmVersion,
+        startedAt: run.started.toISOString(),
+        endedAt: run.ended.toISOString(),
+        durationMs: run.ended.getTime() - run.started.getTime(),
+        schedule: run.schedule,
+        launch: run.launch,
+        notes: scheduleNotes(run.schedule, run.launch)
+    };
 }
 
-export { DEFAULT_READINESS_TIMEOUT_MS as D, LoadWhileUp as L, PROD_ENV_FILES as P, VERDICT_RANK as V, apiKeyNames as a, apiKeyValues as b, Launcher as c, withLaunchedSides as d, runSides as e, fingerprint as f, writeManifest as g, helmRunEnv as h, imageOf as i, guardOnCancel as j, runHelmProcess as k, launchesAny as l, manifestPath as m, decisiveLine as n, readLogTail as o, expandLaunch as p, routeUrl as q, runLoad as r, prepareRun as s, trackedTempDir as t, pluginPythonPath as u, redactedFiles as v, worstVerdict as w, displayCommand as x, gateFingerprint as y, resolveHelmRun as z };
+export { DEFAULT_READINESS_TIMEOUT_MS as D, LoadWhileUp as L, PROD_ENV_FILES as P, VERDICT_RANK as V, apiKeyNames as a, apiKeyValues as b, Launcher as c, childProcessEnv as d, withLaunchedSides as e, runSides as f, fingerprint as g, writeManifest as h, imageOf as i, guardOnCancel as j, runHelmProcess as k, launchesAny as l, manifestPath as m, decisiveLine as n, readLogTail as o, expandLaunch as p, routeUrl as q, runLoad as r, prepareRun as s, trackedTempDir as t, pluginPythonPath as u, redactedFiles as v, worstVerdict as w, displayCommand as x, gateFingerprint as y, resolveHelmRun as z };

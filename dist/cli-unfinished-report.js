@@ -1,6 +1,6 @@
 import path, { dirname, join, resolve } from 'node:path';
 import { mkdir, readdir } from 'node:fs/promises';
-import { i as imageOf, w as worstVerdict, V as VERDICT_RANK, r as runLoad, l as launchesAny, a as apiKeyNames, b as apiKeyValues, L as LoadWhileUp, t as trackedTempDir, c as Launcher, h as helmRunEnv, d as withLaunchedSides, e as runSides, m as manifestPath, f as fingerprint, g as writeManifest, j as guardOnCancel } from './cli-run-sides.js';
+import { i as imageOf, w as worstVerdict, V as VERDICT_RANK, r as runLoad, l as launchesAny, a as apiKeyNames, b as apiKeyValues, L as LoadWhileUp, t as trackedTempDir, c as Launcher, d as childProcessEnv, e as withLaunchedSides, f as runSides, m as manifestPath, g as fingerprint, h as writeManifest, j as guardOnCancel } from './cli-run-sides.js';
 import { D as DEFAULT_STATISTICS, G as GateError, a as newReport, I as InputError, C as ConfigError, H as HELM_GATE_VERSION, c as compareOutputs, w as writeReportOutputs, e as exitCode, U as UsageError } from './cli.js';
 import { createWriteStream } from 'node:fs';
 
@@ -267,7 +267,7 @@ async function runLaunchedLoad(config, options) {
         launcher = await Launcher.open({
             config,
             cwd: options.cwd,
-            env: helmRunEnv(options.env, keyNames),
+            env: childProcessEnv(options.env, keyNames),
             baseRef: options.baseRef,
             outDir: resolve(options.cwd, options.outDir),
             secrets,

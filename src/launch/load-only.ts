@@ -10,8 +10,8 @@ import type { GateConfig } from '../config/types.js'
 import { GateError } from '../errors.js'
 import type { LoadOutcome } from '../load/run-load.js'
 import type { Side } from '../model/report.js'
-import { helmRunEnv } from '../runner/run-sides.js'
 import { apiKeyNames, apiKeyValues } from '../secrets/api-keys.js'
+import { childProcessEnv } from '../secrets/child-env.js'
 import { Launcher } from './launcher.js'
 import { withLaunchedSides } from './launched-sides.js'
 import { launchesAny, LoadWhileUp } from './load-while-up.js'
@@ -39,7 +39,7 @@ export async function runLaunchedLoad(config: GateConfig, options: LaunchedLoadO
     launcher = await Launcher.open({
       config,
       cwd: options.cwd,
-      env: helmRunEnv(options.env, keyNames),
+      env: childProcessEnv(options.env, keyNames),
       baseRef: options.baseRef,
       outDir: resolve(options.cwd, options.outDir),
       secrets,

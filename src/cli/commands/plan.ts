@@ -10,7 +10,8 @@ import { loadGateConfig } from '../../config/load.js'
 import { pluginPythonPath, resolveHelmRun } from '../../runner/helm-install.js'
 import { countInstances } from '../../runner/instance-count.js'
 import { PROD_ENV_FILES, redactedFiles } from '../../runner/prod-env.js'
-import { DEFAULT_READINESS_TIMEOUT_MS, prepareRun, type PreparedRun } from '../../runner/run-sides.js'
+import { prepareRun, type PreparedRun } from '../../runner/prepare-run.js'
+import { DEFAULT_READINESS_TIMEOUT_MS } from '../../runner/run-sides.js'
 import { displayCommand } from '../../runner/side-plan.js'
 import { numberOption, parseArgs, requiredConfig } from '../args.js'
 import type { CliIo } from '../io.js'
@@ -19,7 +20,7 @@ import { instanceLines } from './plan-instances.js'
 import { redactUrl } from '../../secrets/redact.js'
 import { apiKeyNames, apiKeyValues } from '../../secrets/api-keys.js'
 import { launchLines, scheduleLine, type LaunchPlanInput } from '../../launch/plan-lines.js'
-import { helmRunEnv } from '../../runner/run-sides.js'
+import { childProcessEnv } from '../../secrets/child-env.js'
 
 export const PLAN_USAGE = `usage: helm-gate plan --config FILE [options]
 
@@ -166,7 +167,7 @@ function launchPlanInput(
     settings: config.launch,
     deployments: prepared.deployments,
     source: config.source,
-    env: helmRunEnv(env, keyNames),
+    env: childProcessEnv(env, keyNames),
     secrets,
     sequential,
     baseRef
