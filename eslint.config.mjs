@@ -3,7 +3,19 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', '.venv/', '.tmp/', 'coverage/', 'demo-output/', '__tests__/fixtures/', 'scripts/fixtures/'] },
+  {
+    ignores: [
+      'dist/',
+      'node_modules/',
+      '.venv/',
+      '.venv-helm-0.2/',
+      '.tmp/',
+      'coverage/',
+      'demo-output/',
+      '__tests__/fixtures/',
+      'scripts/fixtures/'
+    ]
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
