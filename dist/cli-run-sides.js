@@ -43071,7 +43071,7 @@ function beginLoad(config, options) {
         return fail('load.no_deployments', 'the load half needs deployments (base_url and model of each side)', 'deployments');
     for (const side of SIDES$1) {
         if (deployments[side].kind !== 'server') {
-            return fail('load.prod_env', `the load half needs deployments.${side} as api/base_url/model, not a prod_env reference`, `deployments.${side}`);
+            return fail('load.prod_env', `the load half needs deployments.${side} as api/base_url/model, not a prod_env reference or a runner command`, `deployments.${side}`);
         }
     }
     const targets = {
