@@ -9,6 +9,7 @@ export default tseslint.config(
       'node_modules/',
       '.venv/',
       '.venv-helm-0.2/',
+      '.venv-lm-eval/',
       '.tmp/',
       'coverage/',
       'demo-output/',

@@ -5,6 +5,7 @@ import 'node:fs/promises';
 import 'node:string_decoder';
 import 'node:crypto';
 import 'node:fs';
+import 'node:readline';
 import 'node:url';
 import 'node:worker_threads';
 import './cli-run-sides.js';
@@ -27,7 +28,6 @@ import 'node:console';
 import 'node:timers';
 import 'node:dns';
 import 'node:os';
-import 'node:readline';
 
 /**
  * `helm-gate load --config FILE --out DIR`: the performance half alone (docs/load.md). Probes

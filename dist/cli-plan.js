@@ -6,6 +6,7 @@ import { mkdir, writeFile, readdir } from 'node:fs/promises';
 import 'node:string_decoder';
 import 'node:crypto';
 import 'node:fs';
+import 'node:readline';
 import 'node:url';
 import 'node:worker_threads';
 import 'node:child_process';
@@ -26,7 +27,6 @@ import 'node:async_hooks';
 import 'node:console';
 import 'node:timers';
 import 'node:dns';
-import 'node:readline';
 
 /**
  * How many instances each gated comparison will have, asked of HELM itself: `helm-run --dry-run`

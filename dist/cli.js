@@ -3,7 +3,8 @@ import { readFile, open, stat, readdir, realpath, mkdir, writeFile } from 'node:
 import { resolve, join, dirname } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
@@ -7384,9 +7385,12 @@ function parseLoad(f) {
         f.fail('concurrency', `${f.path} needs concurrency (closed-loop levels) or rate (requests per second)`, null);
     const mode = concurrency ? 'concurrency' : 'rate';
     const levels = parseLevels(f, mode, (concurrency ?? rate));
-    const arrival = f.choice('arrival', ['poisson', 'constant'], 'poisson');
+    const arrival = f.choice('arrival', ['poisson', 'constant', 'traffic'], 'poisson');
     if (mode === 'concurrency' && f.has('arrival'))
         f.fail('arrival', `${f.at('arrival')} applies only to rate (open loop)`);
+    if (arrival === 'traffic' && workload.prompts !== 'traffic') {
+        f.fail('arrival', `${f.at('arrival')} is traffic, which replays a traffic set's arrival times: it needs workload.prompts: traffic`);
+    }
     const requestsPerLevel = f.has('requests_per_level')
         ? f.integer('requests_per_level', undefined, 1, 10_000_000)
         : (f.raw('requests_per_level'), null);
@@ -7449,16 +7453,23 @@ function parseLevels(f, mode, list) {
 }
 function parseWorkload(f) {
     f.allow(['prompts', 'input_tokens', 'output_tokens', 'file']);
-    const prompts = f.choice('prompts', ['synthetic', 'gate-set', 'file'], 'synthetic');
+    const prompts = f.choice('prompts', ['synthetic', 'gate-set', 'file', 'traffic'], 'synthetic');
     const input = f.object('input_tokens');
     const output = f.object('output_tokens');
     const file = f.string('file', null);
-    if (prompts === 'file' && file === null)
-        f.fail('file', `${f.at('file')} is required with prompts: file`, null);
-    if (prompts !== 'file' && file !== null)
-        f.fail('file', `${f.at('file')} applies only to prompts: file`);
-    if (prompts === 'gate-set' && input)
-        f.fail('input_tokens', `${f.at('input_tokens')} does not apply to prompts: gate-set (HELM's prompts are used as they are)`);
+    const withFile = prompts === 'file' || prompts === 'traffic';
+    if (withFile && file === null) {
+        f.fail('file', `${f.at('file')} is required with prompts: ${prompts}${prompts === 'traffic' ? ' (the traffic set, e.g. traffic.jsonl)' : ''}`, null);
+    }
+    if (!withFile && file !== null)
+        f.fail('file', `${f.at('file')} applies only to prompts: file or traffic`);
+    if (prompts === 'traffic' && file !== null && !file.endsWith('.jsonl')) {
+        f.fail('file', `${f.at('file')} must be a traffic set (.jsonl), as written by helm-gate traffic build`);
+    }
+    if ((prompts === 'gate-set' || prompts === 'traffic') && input) {
+        const whose = prompts === 'gate-set' ? "HELM's prompts are used as they are" : "the traffic set's prompts are used as they are";
+        f.fail('input_tokens', `${f.at('input_tokens')} does not apply to prompts: ${prompts} (${whose})`);
+    }
     f.done();
     return {
         prompts,
@@ -8783,6 +8794,635 @@ async function discoverRuns(path) {
     return scan.runs;
 }
 
+/**
+ * What the run-directory reader hands to the rest of helm-gate. Shapes follow HELM's JSON
+ * (docs/helm.md "The five run files"), from 0.2.x (FlexLLMGen) through 0.5.16.
+ */
+/** Request fields that decide how the model decodes; both sides must send the same. */
+const DECODING_FIELDS = ['temperature', 'max_tokens', 'stop_sequences', 'top_p', 'num_completions', 'echo_prompt'];
+
+/**
+ * Type checks for one element of a HELM array file (a per_instance_stats entry, a request
+ * state). A wrong type is an InputError naming the file, the full key path and the value, so a
+ * hand-edited or truncated file is reported exactly where it is wrong.
+ */
+class ElementChecker {
+    file;
+    constructor(file) {
+        this.file = file;
+    }
+    fail(field, expected, value) {
+        const path = this.pathOf(field);
+        throw new InputError('input.wrong_type', `${path} in ${this.file} must be ${expected}, found ${value === undefined ? 'nothing' : describeJsonType(value)}`, { file: this.file, field: path, value });
+    }
+    object(value, field) {
+        if (typeof value !== 'object' || value === null || Array.isArray(value))
+            this.fail(field, 'an object', value);
+        return value;
+    }
+    string(value, field) {
+        if (typeof value !== 'string')
+            this.fail(field, 'a string', value);
+        return value;
+    }
+    /** Counts and indices: non-negative integers. */
+    natural(value, field) {
+        if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
+            this.fail(field, 'a non-negative integer', value);
+        return value;
+    }
+}
+
+/**
+ * scenario_state.json → one bounded RequestStateSummary per request state, streamed: the file
+ * can be several GB, so only one request state is materialised at a time, without its token
+ * lists (docs/helm.md "scenario_state.json").
+ *
+ * Shapes read: HELM 0.5.16 and the 0.2.x ones (docs/helm.md "Version drift"): `Instance.input` and
+ * `Reference.output` as plain strings (before 0.2.0) or `{text}` objects, `Request.model` only,
+ * `Sequence` tokens with `top_logprobs`, `request_time: 0`, no `error_flags`.
+ */
+const FILE_NAME$1 = 'scenario_state.json';
+const DEFAULT_EXCERPT_LENGTH = 200;
+/** Big subtrees no summary needs; they are scanned but never materialised. */
+const SKIPPED_SUBTREES = [
+    ['result', 'completions', '*', 'tokens'],
+    ['result', 'embedding'],
+    ['instance', 'contrast_inputs'],
+    ['instance', 'contrast_references'],
+    ['annotations']
+];
+/**
+ * At most `max` code points (the last one '…' when cut), cut at a code point boundary so no
+ * half surrogate pair ends an excerpt.
+ */
+function excerpt(text, max) {
+    if (text.length <= max)
+        return text;
+    // 2 * max + 2 code units always hold more than max code points, so a short head means the
+    // whole text fits.
+    const head = Array.from(text.slice(0, 2 * max + 2));
+    return head.length <= max ? text : `${head.slice(0, Math.max(0, max - 1)).join('')}…`;
+}
+class StateChecker extends ElementChecker {
+    index;
+    constructor(file, index) {
+        super(file);
+        this.index = index;
+    }
+    pathOf(field) {
+        const segments = field
+            .split('.')
+            .filter(Boolean)
+            .map(segment => (/^\d+$/.test(segment) ? Number(segment) : segment));
+        return formatJsonPath(['request_states', this.index, ...segments]);
+    }
+    optionalObject(value, field) {
+        return value === undefined || value === null ? null : this.object(value, field);
+    }
+    array(value, field) {
+        if (!Array.isArray(value))
+            this.fail(field, 'an array', value);
+        return value;
+    }
+    optionalString(value, field) {
+        return value === undefined || value === null ? null : this.string(value, field);
+    }
+    optionalBoolean(value, field) {
+        if (value === undefined || value === null)
+            return null;
+        if (typeof value !== 'boolean')
+            this.fail(field, 'a boolean', value);
+        return value;
+    }
+    optionalNumber(value, field) {
+        if (value === undefined || value === null)
+            return null;
+        if (typeof value !== 'number')
+            this.fail(field, 'a number', value);
+        return value;
+    }
+    /** Input / Output: a plain string before HELM 0.2.0, `{text, ...}` since. */
+    text(value, field) {
+        if (typeof value === 'string')
+            return value;
+        const object = this.object(value, field);
+        if (object.text === undefined && Array.isArray(object.messages))
+            return messagesText(object.messages);
+        return object.text === undefined ? '' : this.string(object.text, `${field}.text`);
+    }
+}
+function messagesText(messages) {
+    return messages
+        .map(m => typeof m === 'object' && m !== null && typeof m.content === 'string'
+        ? m.content
+        : '')
+        .join('\n');
+}
+function sha256$1(text) {
+    return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+/** Builds the summary of one request state (the element at request_states[index]). */
+function summarizeRequestState(value, index, file, excerptLength = DEFAULT_EXCERPT_LENGTH) {
+    const check = new StateChecker(file, index);
+    const state = check.object(value, '');
+    const instance = check.object(state.instance, 'instance');
+    const instanceId = check.string(instance.id, 'instance.id');
+    const input = check.text(instance.input, 'instance.input');
+    const perturbation = check.optionalObject(instance.perturbation, 'instance.perturbation');
+    if (perturbation)
+        check.string(perturbation.name, 'instance.perturbation.name');
+    const references = instance.references === undefined ? [] : check.array(instance.references, 'instance.references');
+    const correct = [];
+    references.forEach((raw, r) => {
+        const reference = check.object(raw, `instance.references.${r}`);
+        const tags = reference.tags === undefined ? [] : check.array(reference.tags, `instance.references.${r}.tags`);
+        if (tags.includes('correct'))
+            correct.push(check.text(reference.output, `instance.references.${r}.output`));
+    });
+    const request = check.object(state.request, 'request');
+    const prompt = check.optionalString(request.prompt, 'request.prompt') ?? '';
+    let promptHash;
+    if (prompt === '' && Array.isArray(request.messages))
+        promptHash = sha256$1(JSON.stringify(request.messages));
+    else if (prompt === '' && request.multimodal_prompt !== undefined)
+        promptHash = sha256$1(JSON.stringify(request.multimodal_prompt));
+    else
+        promptHash = sha256$1(prompt);
+    const result = check.optionalObject(state.result, 'result');
+    let output = '';
+    // Whether the request produced an answer at all: a result, at least one completion, and text
+    // in every completion (an empty text is an answer; a missing one is not).
+    let answered = result !== null && Array.isArray(result.completions) && result.completions.length > 0;
+    if (result && result.completions !== undefined) {
+        const completions = check.array(result.completions, 'result.completions');
+        completions.forEach((raw, k) => {
+            const completion = check.object(raw, `result.completions.${k}`);
+            const text = check.optionalString(completion.text, `result.completions.${k}.text`);
+            if (text === null)
+                answered = false;
+            if (k === 0)
+                output = text ?? '';
+        });
+    }
+    const mapping = check.optionalObject(state.output_mapping, 'output_mapping');
+    if (mapping) {
+        // HELM strips the completion before looking it up (" A" -> "A" -> "Even").
+        const mapped = mapping[output.trim()];
+        if (typeof mapped === 'string')
+            output = mapped;
+    }
+    const decoding = {};
+    for (const field of DECODING_FIELDS)
+        if (request[field] !== undefined)
+            decoding[field] = request[field];
+    const referenceIndex = state.reference_index === undefined ? null : check.natural(state.reference_index, 'reference_index');
+    return {
+        instanceId,
+        trainTrialIndex: check.natural(state.train_trial_index, 'train_trial_index'),
+        perturbation: perturbation,
+        referenceIndex,
+        cached: result ? check.optionalBoolean(result.cached, 'result.cached') : null,
+        success: result ? check.optionalBoolean(result.success, 'result.success') : null,
+        error: result ? check.optionalString(result.error, 'result.error') : null,
+        promptHash,
+        decoding,
+        answered,
+        inputExcerpt: excerpt(input, excerptLength),
+        referenceExcerpt: excerpt(correct.join(' | '), excerptLength),
+        outputExcerpt: excerpt(output, excerptLength),
+        requestTime: result ? check.optionalNumber(result.request_time, 'result.request_time') : null
+    };
+}
+function planScenarioState(path) {
+    return path.length === 0 || (path.length === 1 && path[0] === 'request_states') ? 'descend' : 'emit';
+}
+function wrongTop(file, field, expected, found) {
+    return new InputError('input.wrong_type', `${field || 'The top level'} of ${file} must be ${expected}, found ${found}`, {
+        file,
+        field: field || undefined
+    });
+}
+/**
+ * Streams scenario_state.json, calling `onRequestState` for each request state in file order
+ * (awaited, so a slow consumer applies back-pressure). Returns the adapter spec and the count.
+ */
+async function readRequestStates(run, onRequestState, options = {}) {
+    let file;
+    if (typeof run === 'string') {
+        file = run;
+    }
+    else {
+        file = join(run.path, FILE_NAME$1);
+        if (!run.files.scenarioState)
+            throw new InputError('input.missing_file', `${run.path} has no ${FILE_NAME$1}`, { file });
+    }
+    const excerptLength = options.excerptLength ?? DEFAULT_EXCERPT_LENGTH;
+    let adapterSpec = null;
+    let sawRequestStates = false;
+    let count = 0;
+    for await (const event of streamJson(file, {
+        plan: planScenarioState,
+        skip: SKIPPED_SUBTREES,
+        chunkSize: options.chunkSize,
+        digest: options.digest
+    })) {
+        const [top, index] = event.path;
+        if (event.kind === 'open') {
+            if (event.path.length === 0 && event.type !== 'object')
+                throw wrongTop(file, '', 'an object', 'an array');
+            if (top === 'request_states') {
+                if (event.type !== 'array')
+                    throw wrongTop(file, 'request_states', 'an array', 'an object');
+                sawRequestStates = true;
+            }
+            continue;
+        }
+        if (event.path.length === 0)
+            throw wrongTop(file, '', 'an object', describeJsonType(event.value));
+        if (top === 'request_states' && typeof index === 'number') {
+            await onRequestState(summarizeRequestState(event.value, index, file, excerptLength), index);
+            count++;
+        }
+        else if (top === 'request_states') {
+            throw wrongTop(file, 'request_states', 'an array', describeJsonType(event.value));
+        }
+        else if (top === 'adapter_spec') {
+            const value = event.value;
+            if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+                throw wrongTop(file, 'adapter_spec', 'an object', describeJsonType(value));
+            }
+            adapterSpec = value;
+        }
+    }
+    if (!sawRequestStates) {
+        throw new InputError('input.missing_field', `${file} has no request_states array`, { file, field: 'request_states' });
+    }
+    return { file, adapterSpec, requestStates: count };
+}
+
+/**
+ * Reading the output of `lm_eval ... --log_samples --output_path OUT` (lm-evaluation-harness
+ * 0.4.x). lm-eval writes, under OUT/<model_name_sanitized>/, one `results_<date>.json` and, per
+ * task, `samples_<task>_<date>.jsonl` with the same `<date>` (docs/lm-eval.md "What lm-eval
+ * writes"). Samples files can be large, so they are streamed line by line and each sample is kept
+ * as hashes and short excerpts. Every malformed or missing piece is an InputError naming the file,
+ * the field (or line) and the value.
+ */
+const EXCERPT_LENGTH = 200;
+const RESULTS_FILE = /^results_(.+)\.json$/;
+const SAMPLES_FILE = /^samples_(.+)\.jsonl$/;
+async function isDirectory$1(path) {
+    try {
+        return (await stat(path)).isDirectory();
+    }
+    catch {
+        return false;
+    }
+}
+async function listDir(dir) {
+    try {
+        return await readdir(dir, { withFileTypes: true });
+    }
+    catch (error) {
+        throw new InputError('input.unreadable', `Cannot read the folder ${dir}: ${error.message}`, { file: dir });
+    }
+}
+async function filesIn(dir) {
+    return (await listDir(dir)).filter(e => e.isFile()).map(e => e.name);
+}
+/** The folders to look in: the path itself and its direct subfolders (OUT/<model>/). */
+async function candidateFolders(path) {
+    if (!(await isDirectory$1(path)))
+        return [];
+    const children = (await listDir(path))
+        .filter(e => e.isDirectory() && !e.name.startsWith('.'))
+        .map(e => join(path, e.name))
+        .sort();
+    return [path, ...children];
+}
+/**
+ * Whether `path` holds lm-eval output: a results or samples file in it or one folder below. HELM
+ * output never has such files, so this decides which reader a side gets.
+ */
+async function looksLikeLmEvalOutput(path) {
+    for (const dir of await candidateFolders(resolve(path))) {
+        const names = await filesIn(dir);
+        if (names.some(n => RESULTS_FILE.test(n) || SAMPLES_FILE.test(n)))
+            return true;
+    }
+    return false;
+}
+async function locate(path) {
+    const found = [];
+    let samplesOnly = null;
+    for (const dir of await candidateFolders(path)) {
+        const names = (await filesIn(dir)).sort();
+        for (const name of names) {
+            const m = RESULTS_FILE.exec(name);
+            if (m)
+                found.push({ dir, resultsFile: join(dir, name), dateId: m[1] });
+        }
+        if (samplesOnly === null && names.some(n => SAMPLES_FILE.test(n)))
+            samplesOnly = dir;
+    }
+    if (found.length === 0) {
+        throw new InputError('input.lmeval_no_results', `${samplesOnly ?? path} holds lm-eval samples but no results_<date>.json: lm-eval writes the results file when a run finishes, so this run did not finish or was copied in part`, { file: samplesOnly ?? path });
+    }
+    if (found.length > 1) {
+        throw new InputError('input.lmeval_ambiguous', `${path} holds ${found.length} lm-eval runs (results files ${found.map(f => f.resultsFile).join(', ')}); give the folder of one run per side`, { file: path, value: found.map(f => f.resultsFile) });
+    }
+    return found[0];
+}
+function isRecord(value) {
+    return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+/** Stable JSON (object keys sorted), so equal content hashes equally whatever the key order. */
+function stableJson(value) {
+    if (Array.isArray(value))
+        return `[${value.map(stableJson).join(',')}]`;
+    if (isRecord(value)) {
+        return `{${Object.keys(value)
+            .sort()
+            .map(k => `${JSON.stringify(k)}:${stableJson(value[k])}`)
+            .join(',')}}`;
+    }
+    return JSON.stringify(value) ?? 'null';
+}
+function sha256(text) {
+    return createHash('sha256').update(text).digest('hex');
+}
+async function readResults(file) {
+    let text;
+    try {
+        text = await readFile(file, 'utf8');
+    }
+    catch (error) {
+        throw new InputError('input.unreadable', `Cannot read ${file}: ${error.message}`, { file });
+    }
+    let parsed;
+    try {
+        parsed = JSON.parse(text);
+    }
+    catch (error) {
+        throw new InputError('input.malformed_json', `${file} is not valid JSON (${error.message})`, { file });
+    }
+    if (!isRecord(parsed))
+        throw new InputError('input.wrong_type', `${file} must hold a JSON object`, { file });
+    for (const field of ['configs', 'versions', 'n-shot', 'config']) {
+        if (!isRecord(parsed[field])) {
+            throw new InputError('input.wrong_type', `${file}: ${field} must be an object, as lm-eval 0.4 writes it`, {
+                file,
+                field,
+                value: parsed[field] ?? null
+            });
+        }
+    }
+    return parsed;
+}
+async function readLmEvalOutput(inputPath) {
+    const path = resolve(inputPath);
+    const { dir, resultsFile, dateId } = await locate(path);
+    const results = await readResults(resultsFile);
+    const configs = results['configs'];
+    const versions = results['versions'];
+    const nShot = results['n-shot'];
+    const nSamples = isRecord(results['n-samples']) ? results['n-samples'] : {};
+    const runConfig = results['config'];
+    const taskNames = Object.keys(configs).sort();
+    if (taskNames.length === 0) {
+        throw new InputError('input.lmeval_no_tasks', `${resultsFile} lists no task in configs`, { file: resultsFile, field: 'configs' });
+    }
+    const suffix = `_${dateId}.jsonl`;
+    const samplesFiles = new Map();
+    for (const name of await filesIn(dir)) {
+        if (name.startsWith('samples_') && name.endsWith(suffix))
+            samplesFiles.set(name.slice('samples_'.length, -suffix.length), name);
+    }
+    for (const task of samplesFiles.keys()) {
+        if (!(task in configs)) {
+            throw new InputError('input.lmeval_unknown_task', `${join(dir, samplesFiles.get(task))} holds samples of task ${task}, which ${resultsFile} does not list`, {
+                file: join(dir, samplesFiles.get(task)),
+                field: 'configs',
+                value: task
+            });
+        }
+    }
+    const tasks = [];
+    for (const name of taskNames) {
+        const config = configs[name];
+        if (!isRecord(config)) {
+            throw new InputError('input.wrong_type', `${resultsFile}: configs.${name} must be an object`, {
+                file: resultsFile,
+                field: `configs.${name}`
+            });
+        }
+        const fileName = samplesFiles.get(name);
+        if (!fileName) {
+            throw new InputError('input.lmeval_no_samples', `${dir} has no samples_${name}_${dateId}.jsonl for task ${name}: run lm_eval with --log_samples, since the gate pairs per sample`, { file: resultsFile, field: `configs.${name}` });
+        }
+        const counts = nSamples[name];
+        const effective = isRecord(counts) && typeof counts['effective'] === 'number' ? counts['effective'] : null;
+        const samplesFile = join(dir, fileName);
+        const { samples, digest } = await readSamples(samplesFile);
+        tasks.push({
+            name,
+            samplesFile,
+            version: versions[name] ?? null,
+            nShot: nShot[name] ?? null,
+            config,
+            effectiveSamples: effective,
+            samples,
+            samplesDigest: digest
+        });
+    }
+    const modelArgs = isRecord(runConfig['model_args']) ? runConfig['model_args'] : {};
+    const str = (v) => (typeof v === 'string' && v !== '' ? v : null);
+    return {
+        dir,
+        resultsFile,
+        dateId,
+        lmEvalVersion: str(results['lm_eval_version']),
+        modelType: str(runConfig['model']),
+        model: str(modelArgs['model']) ?? str(results['model_name']),
+        runConfig,
+        promptSettings: {
+            fewshot_as_multiturn: results['fewshot_as_multiturn'] ?? null,
+            system_instruction_sha: results['system_instruction_sha'] ?? null,
+            chat_template_sha: results['chat_template_sha'] ?? null
+        },
+        tasks
+    };
+}
+/** Streams one samples file; each line is one document under one filter. */
+async function readSamples(file) {
+    const samples = [];
+    const digest = createHash('sha256');
+    const stream = createReadStream(file);
+    stream.on('data', chunk => digest.update(chunk));
+    const lines = createInterface({ input: stream, crlfDelay: Infinity });
+    let line = 0;
+    try {
+        for await (const text of lines) {
+            line++;
+            if (text.trim() === '')
+                continue;
+            let parsed;
+            try {
+                parsed = JSON.parse(text);
+            }
+            catch (error) {
+                throw new InputError('input.malformed_json', `${file} line ${line} is not valid JSON (${error.message}); the file is cut or damaged`, {
+                    file,
+                    field: `line ${line}`,
+                    value: text.slice(0, 80)
+                });
+            }
+            samples.push(readSample(file, line, parsed));
+        }
+    }
+    catch (error) {
+        if (error instanceof InputError)
+            throw error;
+        throw new InputError('input.unreadable', `Cannot read ${file}: ${error.message}`, { file });
+    }
+    finally {
+        stream.destroy();
+    }
+    return { samples, digest: digest.digest('hex') };
+}
+function readSample(file, line, value) {
+    const bad = (field, what, got) => new InputError('input.wrong_type', `${file} line ${line}: ${field} must be ${what}`, {
+        file,
+        field: `line ${line}: ${field}`,
+        value: got ?? null
+    });
+    if (!isRecord(value))
+        throw bad('the sample', 'a JSON object', value);
+    const docId = value['doc_id'];
+    if (typeof docId !== 'number' || !Number.isInteger(docId) || docId < 0)
+        throw bad('doc_id', 'a non-negative integer', docId);
+    const filter = value['filter'];
+    if (typeof filter !== 'string' || filter === '')
+        throw bad('filter', 'a filter name', filter);
+    const args = value['arguments'];
+    if (!isRecord(args) || Object.keys(args).length === 0)
+        throw bad('arguments', 'an object of gen_args_<i> requests', args);
+    const requests = Object.keys(args)
+        .sort((a, b) => Number(a.replace(/\D/g, '')) - Number(b.replace(/\D/g, '')))
+        .map(k => args[k]);
+    if (!requests.every(isRecord))
+        throw bad('arguments', 'an object of gen_args_<i> requests', args);
+    const metricNames = value['metrics'];
+    if (!Array.isArray(metricNames) || !metricNames.every(m => typeof m === 'string'))
+        throw bad('metrics', 'a list of metric names', metricNames);
+    // generate_until requests carry (context, generation kwargs); loglikelihood ones (context,
+    // continuation). Kwargs are a dict; a continuation is a string.
+    const contexts = [];
+    const kwargs = [];
+    for (const request of requests) {
+        if (isRecord(request['arg_1'])) {
+            contexts.push(request['arg_0'] ?? null);
+            kwargs.push(request['arg_1']);
+        }
+        else {
+            contexts.push([request['arg_0'] ?? null, request['arg_1'] ?? null]);
+        }
+    }
+    const metrics = new Map();
+    for (const name of metricNames) {
+        const v = value[name];
+        metrics.set(name, typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'boolean' ? Number(v) : null);
+    }
+    const resps = value['resps'];
+    const filtered = value['filtered_resps'];
+    const choice = kwargs.length === 0 ? choiceAnswer(requests, resps, value['target']) : null;
+    return {
+        line,
+        docId,
+        filter,
+        promptHash: sha256(stableJson(contexts)),
+        genKwargsHash: kwargs.length > 0 ? sha256(stableJson(kwargs)) : null,
+        genKwargs: kwargs.length > 0 ? kwargs[0] : null,
+        failure: failureOf(resps, kwargs.length > 0),
+        metrics,
+        inputExcerpt: excerpt(questionOf(contexts[0]), EXCERPT_LENGTH),
+        referenceExcerpt: excerpt(choice?.reference ?? (typeof value['target'] === 'string' ? value['target'] : stableJson(value['target'])), EXCERPT_LENGTH),
+        outputExcerpt: excerpt(choice?.output ?? outputOf(resps, filtered), EXCERPT_LENGTH)
+    };
+}
+/**
+ * lm-eval's API models write an empty string where the server answered null content or an answer
+ * it could not parse (LMEVAL_MODEL_NONE_ANSWER_PLACEHOLDER, "" by default), and a response list
+ * can be empty when a request never ran. Either is not the model's answer.
+ */
+function failureOf(resps, generates) {
+    if (!Array.isArray(resps) || resps.length === 0)
+        return 'no responses (resps is empty or missing)';
+    for (const perRequest of resps) {
+        if (!Array.isArray(perRequest) || perRequest.length === 0)
+            return 'a request has no response';
+        for (const r of perRequest) {
+            if (r === null || r === undefined)
+                return 'a response is null';
+            if (generates && r === '')
+                return 'an empty response (lm-eval writes "" when the server answered null content or could not be parsed)';
+            // lm-eval logs a log-likelihood answer as [logprob, is_greedy], both as strings ("-0.1", "True").
+            if (Array.isArray(r) && (r[0] === null || r[0] === undefined || !Number.isFinite(Number(r[0])))) {
+                return 'a log-likelihood response is null or not a number';
+            }
+        }
+    }
+    return null;
+}
+/** The question of a prompt: the last message of a chat prompt (lm-eval writes it as JSON), else the end of the text. */
+function questionOf(context) {
+    if (Array.isArray(context))
+        return questionOf(context[0]);
+    if (typeof context !== 'string')
+        return stableJson(context);
+    if (context.startsWith('[')) {
+        try {
+            const messages = JSON.parse(context);
+            if (Array.isArray(messages) && messages.length > 0) {
+                const last = messages[messages.length - 1];
+                if (isRecord(last) && typeof last['content'] === 'string')
+                    return last['content'];
+            }
+        }
+        catch {
+            // Not a chat prompt after all: shown as text.
+        }
+    }
+    return context.length > EXCERPT_LENGTH ? `…${context.slice(-199)}` : context;
+}
+/**
+ * A multiple-choice sample shown as a person reads it: the choice with the highest log-likelihood
+ * (what the model "answered") and the target choice, instead of logprob pairs and an index.
+ */
+function choiceAnswer(requests, resps, target) {
+    const continuations = requests.map(r => r['arg_1']);
+    if (!continuations.every(c => typeof c === 'string') || !Array.isArray(resps) || resps.length !== requests.length)
+        return null;
+    const scores = resps.map(r => (Array.isArray(r) && Array.isArray(r[0]) ? Number(r[0][0]) : NaN));
+    if (!scores.every(Number.isFinite))
+        return null;
+    const best = scores.indexOf(Math.max(...scores));
+    const index = typeof target === 'string' && /^\d+$/.test(target) ? Number(target) : null;
+    const text = (i) => continuations[i].trim();
+    return {
+        output: text(best),
+        reference: index !== null && index < continuations.length ? text(index) : typeof target === 'string' ? target : stableJson(target)
+    };
+}
+function outputOf(resps, filtered) {
+    const first = Array.isArray(resps) && Array.isArray(resps[0]) ? resps[0][0] : undefined;
+    const raw = typeof first === 'string' ? first : first === undefined ? '' : stableJson(first);
+    const kept = Array.isArray(filtered) ? filtered[0] : filtered;
+    const shown = typeof kept === 'string' ? kept : kept === undefined ? raw : stableJson(kept);
+    return shown === raw ? raw : `${raw} → ${shown}`;
+}
+
 /** Kept equal to package.json's version (a test checks it). */
 const HELM_GATE_VERSION = '0.1.0';
 
@@ -8825,38 +9465,6 @@ function newReport(statistics, fields) {
         notes: [],
         ...rest
     };
-}
-
-/**
- * Type checks for one element of a HELM array file (a per_instance_stats entry, a request
- * state). A wrong type is an InputError naming the file, the full key path and the value, so a
- * hand-edited or truncated file is reported exactly where it is wrong.
- */
-class ElementChecker {
-    file;
-    constructor(file) {
-        this.file = file;
-    }
-    fail(field, expected, value) {
-        const path = this.pathOf(field);
-        throw new InputError('input.wrong_type', `${path} in ${this.file} must be ${expected}, found ${value === undefined ? 'nothing' : describeJsonType(value)}`, { file: this.file, field: path, value });
-    }
-    object(value, field) {
-        if (typeof value !== 'object' || value === null || Array.isArray(value))
-            this.fail(field, 'an object', value);
-        return value;
-    }
-    string(value, field) {
-        if (typeof value !== 'string')
-            this.fail(field, 'a string', value);
-        return value;
-    }
-    /** Counts and indices: non-negative integers. */
-    natural(value, field) {
-        if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
-            this.fail(field, 'a non-negative integer', value);
-        return value;
-    }
 }
 
 /**
@@ -9347,7 +9955,7 @@ function isHex(c) {
  * metric class) and are merged; perturbed copies share `instance_id` with the clean instance;
  * the split exists only inside each stat's name; rows are not sorted.
  */
-const FILE_NAME$1 = 'per_instance_stats.json';
+const FILE_NAME = 'per_instance_stats.json';
 /**
  * Identity of a perturbation for pairing: name, seed, and computed_on when it is not the usual
  * "perturbed". Never the whole object: fairness perturbations embed local file paths
@@ -9434,10 +10042,10 @@ async function readPerInstanceStats(run, options = {}) {
         layout = '0.4+';
     }
     else {
-        file = join(run.path, FILE_NAME$1);
+        file = join(run.path, FILE_NAME);
         layout = run.layout ?? detectLayout(run.runSpec);
         if (!run.files.perInstanceStats) {
-            throw new InputError('input.missing_file', `${run.path} has no ${FILE_NAME$1}`, { file });
+            throw new InputError('input.missing_file', `${run.path} has no ${FILE_NAME}`, { file });
         }
     }
     const series = new Map();
@@ -11563,6 +12171,11 @@ const BINARY_METRICS = new Set([
     'math_equiv',
     'math_equiv_chain_of_thought'
 ]);
+/**
+ * lm-evaluation-harness's per-sample 0/1 metrics (docs/lm-eval.md): accuracy over the choices of a
+ * multiple-choice task (`acc`, `acc_norm`, `acc_mutual_info`) and `exact_match` (already above).
+ */
+const LM_EVAL_BINARY_METRICS = new Set(['acc', 'acc_norm', 'acc_mutual_info']);
 /** HELM metrics that are continuous but bounded to [0, 1] (F1, ROUGE and BLEU scores, set overlaps). */
 const UNIT_INTERVAL_METRICS = new Set(['f1_score', 'f1_set_match', 'iou_set_match', 'rouge_1', 'rouge_2', 'rouge_l', 'bleu_1', 'bleu_4']);
 /**
@@ -11594,6 +12207,8 @@ function metricRange(metric, baseline, candidate) {
     const name = baseName$1(metric);
     if (BINARY_METRICS.has(name))
         return { low: 0, high: 1, binary: true, because: `${metric} is a 0/1 metric in HELM` };
+    if (LM_EVAL_BINARY_METRICS.has(name))
+        return { low: 0, high: 1, binary: true, because: `${metric} is a 0/1 metric in lm-eval` };
     if (UNIT_INTERVAL_METRICS.has(name))
         return { low: 0, high: 1, binary: false, because: `${metric} lies in [0, 1] in HELM` };
     for (const [side, values] of [
@@ -11752,241 +12367,6 @@ function imputeMissing(baseline, candidate, fill) {
         }
     }
     return out;
-}
-
-/**
- * What the run-directory reader hands to the rest of helm-gate. Shapes follow HELM's JSON
- * (docs/helm.md "The five run files"), from 0.2.x (FlexLLMGen) through 0.5.16.
- */
-/** Request fields that decide how the model decodes; both sides must send the same. */
-const DECODING_FIELDS = ['temperature', 'max_tokens', 'stop_sequences', 'top_p', 'num_completions', 'echo_prompt'];
-
-/**
- * scenario_state.json → one bounded RequestStateSummary per request state, streamed: the file
- * can be several GB, so only one request state is materialised at a time, without its token
- * lists (docs/helm.md "scenario_state.json").
- *
- * Shapes read: HELM 0.5.16 and the 0.2.x ones (docs/helm.md "Version drift"): `Instance.input` and
- * `Reference.output` as plain strings (before 0.2.0) or `{text}` objects, `Request.model` only,
- * `Sequence` tokens with `top_logprobs`, `request_time: 0`, no `error_flags`.
- */
-const FILE_NAME = 'scenario_state.json';
-const DEFAULT_EXCERPT_LENGTH = 200;
-/** Big subtrees no summary needs; they are scanned but never materialised. */
-const SKIPPED_SUBTREES = [
-    ['result', 'completions', '*', 'tokens'],
-    ['result', 'embedding'],
-    ['instance', 'contrast_inputs'],
-    ['instance', 'contrast_references'],
-    ['annotations']
-];
-/**
- * At most `max` code points (the last one '…' when cut), cut at a code point boundary so no
- * half surrogate pair ends an excerpt.
- */
-function excerpt(text, max) {
-    if (text.length <= max)
-        return text;
-    // 2 * max + 2 code units always hold more than max code points, so a short head means the
-    // whole text fits.
-    const head = Array.from(text.slice(0, 2 * max + 2));
-    return head.length <= max ? text : `${head.slice(0, Math.max(0, max - 1)).join('')}…`;
-}
-class StateChecker extends ElementChecker {
-    index;
-    constructor(file, index) {
-        super(file);
-        this.index = index;
-    }
-    pathOf(field) {
-        const segments = field
-            .split('.')
-            .filter(Boolean)
-            .map(segment => (/^\d+$/.test(segment) ? Number(segment) : segment));
-        return formatJsonPath(['request_states', this.index, ...segments]);
-    }
-    optionalObject(value, field) {
-        return value === undefined || value === null ? null : this.object(value, field);
-    }
-    array(value, field) {
-        if (!Array.isArray(value))
-            this.fail(field, 'an array', value);
-        return value;
-    }
-    optionalString(value, field) {
-        return value === undefined || value === null ? null : this.string(value, field);
-    }
-    optionalBoolean(value, field) {
-        if (value === undefined || value === null)
-            return null;
-        if (typeof value !== 'boolean')
-            this.fail(field, 'a boolean', value);
-        return value;
-    }
-    optionalNumber(value, field) {
-        if (value === undefined || value === null)
-            return null;
-        if (typeof value !== 'number')
-            this.fail(field, 'a number', value);
-        return value;
-    }
-    /** Input / Output: a plain string before HELM 0.2.0, `{text, ...}` since. */
-    text(value, field) {
-        if (typeof value === 'string')
-            return value;
-        const object = this.object(value, field);
-        if (object.text === undefined && Array.isArray(object.messages))
-            return messagesText(object.messages);
-        return object.text === undefined ? '' : this.string(object.text, `${field}.text`);
-    }
-}
-function messagesText(messages) {
-    return messages
-        .map(m => typeof m === 'object' && m !== null && typeof m.content === 'string'
-        ? m.content
-        : '')
-        .join('\n');
-}
-function sha256(text) {
-    return createHash('sha256').update(text, 'utf8').digest('hex');
-}
-/** Builds the summary of one request state (the element at request_states[index]). */
-function summarizeRequestState(value, index, file, excerptLength = DEFAULT_EXCERPT_LENGTH) {
-    const check = new StateChecker(file, index);
-    const state = check.object(value, '');
-    const instance = check.object(state.instance, 'instance');
-    const instanceId = check.string(instance.id, 'instance.id');
-    const input = check.text(instance.input, 'instance.input');
-    const perturbation = check.optionalObject(instance.perturbation, 'instance.perturbation');
-    if (perturbation)
-        check.string(perturbation.name, 'instance.perturbation.name');
-    const references = instance.references === undefined ? [] : check.array(instance.references, 'instance.references');
-    const correct = [];
-    references.forEach((raw, r) => {
-        const reference = check.object(raw, `instance.references.${r}`);
-        const tags = reference.tags === undefined ? [] : check.array(reference.tags, `instance.references.${r}.tags`);
-        if (tags.includes('correct'))
-            correct.push(check.text(reference.output, `instance.references.${r}.output`));
-    });
-    const request = check.object(state.request, 'request');
-    const prompt = check.optionalString(request.prompt, 'request.prompt') ?? '';
-    let promptHash;
-    if (prompt === '' && Array.isArray(request.messages))
-        promptHash = sha256(JSON.stringify(request.messages));
-    else if (prompt === '' && request.multimodal_prompt !== undefined)
-        promptHash = sha256(JSON.stringify(request.multimodal_prompt));
-    else
-        promptHash = sha256(prompt);
-    const result = check.optionalObject(state.result, 'result');
-    let output = '';
-    // Whether the request produced an answer at all: a result, at least one completion, and text
-    // in every completion (an empty text is an answer; a missing one is not).
-    let answered = result !== null && Array.isArray(result.completions) && result.completions.length > 0;
-    if (result && result.completions !== undefined) {
-        const completions = check.array(result.completions, 'result.completions');
-        completions.forEach((raw, k) => {
-            const completion = check.object(raw, `result.completions.${k}`);
-            const text = check.optionalString(completion.text, `result.completions.${k}.text`);
-            if (text === null)
-                answered = false;
-            if (k === 0)
-                output = text ?? '';
-        });
-    }
-    const mapping = check.optionalObject(state.output_mapping, 'output_mapping');
-    if (mapping) {
-        // HELM strips the completion before looking it up (" A" -> "A" -> "Even").
-        const mapped = mapping[output.trim()];
-        if (typeof mapped === 'string')
-            output = mapped;
-    }
-    const decoding = {};
-    for (const field of DECODING_FIELDS)
-        if (request[field] !== undefined)
-            decoding[field] = request[field];
-    const referenceIndex = state.reference_index === undefined ? null : check.natural(state.reference_index, 'reference_index');
-    return {
-        instanceId,
-        trainTrialIndex: check.natural(state.train_trial_index, 'train_trial_index'),
-        perturbation: perturbation,
-        referenceIndex,
-        cached: result ? check.optionalBoolean(result.cached, 'result.cached') : null,
-        success: result ? check.optionalBoolean(result.success, 'result.success') : null,
-        error: result ? check.optionalString(result.error, 'result.error') : null,
-        promptHash,
-        decoding,
-        answered,
-        inputExcerpt: excerpt(input, excerptLength),
-        referenceExcerpt: excerpt(correct.join(' | '), excerptLength),
-        outputExcerpt: excerpt(output, excerptLength),
-        requestTime: result ? check.optionalNumber(result.request_time, 'result.request_time') : null
-    };
-}
-function planScenarioState(path) {
-    return path.length === 0 || (path.length === 1 && path[0] === 'request_states') ? 'descend' : 'emit';
-}
-function wrongTop(file, field, expected, found) {
-    return new InputError('input.wrong_type', `${field || 'The top level'} of ${file} must be ${expected}, found ${found}`, {
-        file,
-        field: field || undefined
-    });
-}
-/**
- * Streams scenario_state.json, calling `onRequestState` for each request state in file order
- * (awaited, so a slow consumer applies back-pressure). Returns the adapter spec and the count.
- */
-async function readRequestStates(run, onRequestState, options = {}) {
-    let file;
-    if (typeof run === 'string') {
-        file = run;
-    }
-    else {
-        file = join(run.path, FILE_NAME);
-        if (!run.files.scenarioState)
-            throw new InputError('input.missing_file', `${run.path} has no ${FILE_NAME}`, { file });
-    }
-    const excerptLength = options.excerptLength ?? DEFAULT_EXCERPT_LENGTH;
-    let adapterSpec = null;
-    let sawRequestStates = false;
-    let count = 0;
-    for await (const event of streamJson(file, {
-        plan: planScenarioState,
-        skip: SKIPPED_SUBTREES,
-        chunkSize: options.chunkSize,
-        digest: options.digest
-    })) {
-        const [top, index] = event.path;
-        if (event.kind === 'open') {
-            if (event.path.length === 0 && event.type !== 'object')
-                throw wrongTop(file, '', 'an object', 'an array');
-            if (top === 'request_states') {
-                if (event.type !== 'array')
-                    throw wrongTop(file, 'request_states', 'an array', 'an object');
-                sawRequestStates = true;
-            }
-            continue;
-        }
-        if (event.path.length === 0)
-            throw wrongTop(file, '', 'an object', describeJsonType(event.value));
-        if (top === 'request_states' && typeof index === 'number') {
-            await onRequestState(summarizeRequestState(event.value, index, file, excerptLength), index);
-            count++;
-        }
-        else if (top === 'request_states') {
-            throw wrongTop(file, 'request_states', 'an array', describeJsonType(event.value));
-        }
-        else if (top === 'adapter_spec') {
-            const value = event.value;
-            if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-                throw wrongTop(file, 'adapter_spec', 'an object', describeJsonType(value));
-            }
-            adapterSpec = value;
-        }
-    }
-    if (!sawRequestStates) {
-        throw new InputError('input.missing_field', `${file} has no request_states array`, { file, field: 'request_states' });
-    }
-    return { file, adapterSpec, requestStates: count };
 }
 
 /**
@@ -13082,7 +13462,7 @@ function samePrompts(a, b) {
  * pass any change, so it is an error; an identical scenario_state.json from two runs cannot
  * happen with real request times, so it is at least suspicious.
  */
-function checkSameEvidence(run, b, c, log) {
+function checkSameEvidence$1(run, b, c, log) {
     const byIdentity = new Map(b.filesRead.map(f => [f.identity, f]));
     const byReal = new Map(b.filesRead.map(f => [f.real, f]));
     const shared = c.filesRead.flatMap(f => {
@@ -13233,6 +13613,434 @@ function differingField(a, b) {
     return null;
 }
 
+/**
+ * Comparing two lm-evaluation-harness output folders (docs/lm-eval.md). Tasks are paired by name,
+ * samples by (task, filter, doc_id); the per-sample metric values become the same per-instance
+ * values a HELM run gives (instance = doc_id, split = lm-eval's filter), so the same paired
+ * statistics, verdicts, flips and changed answers follow (buildComparisons). The guards are HELM's
+ * in lm-eval's terms, and each failure is an error, never a pass: task version, n-shot, generation
+ * kwargs, filters, the rest of the task config and each sample's prompt must match between the
+ * sides; a missing or duplicated sample, a failed request and lm-eval's request cache stop the
+ * comparison.
+ */
+/** Reads both folders and appends the comparisons of every gated task; problems go to `log`. */
+async function compareLmEval(baselinePath, candidatePath, config, options, log, comparisons, sides) {
+    sides.baseline = await readLmEvalOutput(baselinePath);
+    sides.candidate = await readLmEvalOutput(candidatePath);
+    const b = sides.baseline;
+    const c = sides.candidate;
+    if (!(await checkRunSettings(b, c, log)))
+        return;
+    for (const item of selectTasks(b, c, config, options.defaults, log)) {
+        compareTask(item, config.statistics, options, log, comparisons);
+    }
+}
+/** What the report says about one side. */
+function lmEvalSideInfo(path, output) {
+    return {
+        path,
+        runs: output ? output.tasks.map(t => t.name) : [],
+        deployment: output?.model ?? null,
+        helm_version: null
+    };
+}
+/** Settings of the whole lm_eval command that decide every answer or score. */
+async function checkRunSettings(b, c, log) {
+    let ok = await checkSameEvidence(b, c, log);
+    if (b.lmEvalVersion !== c.lmEvalVersion) {
+        log.error('lmeval.version_drift', `the two sides ran different lm-eval versions, whose prompts, filters and metrics may differ, so the comparison would measure the harness, not the model`, { file: c.resultsFile, field: 'lm_eval_version', value: { baseline: b.lmEvalVersion, candidate: c.lmEvalVersion } });
+        ok = false;
+    }
+    for (const [side, output] of [
+        ['baseline', b],
+        ['candidate', c]
+    ]) {
+        // lm-eval's --use_cache keys its SQLite cache by the request alone, not by the server, so a
+        // cached answer may be another deployment's (the same hole as HELM's request cache).
+        const cache = output.runConfig['use_cache'];
+        if (cache !== null && cache !== undefined && cache !== false && cache !== '') {
+            log.error('lmeval.cached', `the ${side} side ran with lm-eval's request cache (--use_cache), which is keyed by the request and not by the server, so its answers may belong to another deployment; run without --use_cache`, { file: output.resultsFile, field: 'config.use_cache', value: cache });
+            ok = false;
+        }
+    }
+    // --gen_kwargs on the command line overrides every task's generation kwargs; --limit and the
+    // seeds decide which documents and few-shot examples are used.
+    for (const field of ['gen_kwargs', 'limit', 'fewshot_seed', 'random_seed', 'numpy_seed']) {
+        const vb = b.runConfig[field] ?? null;
+        const vc = c.runConfig[field] ?? null;
+        if (canonicalJson(vb) === canonicalJson(vc))
+            continue;
+        log.error(field === 'gen_kwargs' ? 'lmeval.generation_kwargs_drift' : 'lmeval.run_config_drift', `the two sides ran lm_eval with different ${field}, so the comparison would measure configuration, not the model`, { file: c.resultsFile, field: `config.${field}`, value: { baseline: vb, candidate: vc } });
+        ok = false;
+    }
+    for (const field of Object.keys(b.promptSettings)) {
+        const vb = b.promptSettings[field];
+        const vc = c.promptSettings[field];
+        if (canonicalJson(vb) === canonicalJson(vc))
+            continue;
+        log.error('lmeval.prompt_drift', `the two sides rendered prompts with different ${field}, so the comparison would measure prompt configuration, not the model`, { file: c.resultsFile, field, value: { baseline: vb ?? null, candidate: vc ?? null } });
+        ok = false;
+    }
+    return ok;
+}
+async function identify(path) {
+    try {
+        const [real, info] = await Promise.all([realpath(path), stat(path)]);
+        return { path, real, identity: `${info.dev}:${info.ino}` };
+    }
+    catch {
+        return null;
+    }
+}
+/**
+ * The two sides must be two runs: a file reached from both (the same folder given twice, a
+ * symlink, a hard link) compares a run with itself and would pass any change. Identical samples
+ * files are only a warning: lm-eval writes no times into them, so two deterministic deployments
+ * that answer alike give the same bytes.
+ */
+async function checkSameEvidence(b, c, log) {
+    const files = (o) => [o.resultsFile, ...o.tasks.map(t => t.samplesFile)];
+    const [readB, readC] = await Promise.all([Promise.all(files(b).map(identify)), Promise.all(files(c).map(identify))]);
+    const known = new Map(readB.filter((f) => f !== null).flatMap(f => [[f.identity, f], [f.real, f]]));
+    const shared = readC.filter((f) => f !== null).find(f => known.has(f.identity) || known.has(f.real));
+    if (shared) {
+        const same = known.get(shared.identity) ?? known.get(shared.real);
+        log.error('sides.same_file', `the baseline and the candidate read the same file, ${shared.real}, so the comparison would compare a run with itself`, { file: shared.path, value: { baseline: same.path, candidate: shared.path } });
+        return false;
+    }
+    return true;
+}
+function entryMatches(task, gated) {
+    return gated.match !== null ? globMatches(gated.match, task) : gated.entry === task;
+}
+/** Which task pairs are compared under which gate entry; every one-sided task is reported. */
+function selectTasks(b, c, config, defaults, log) {
+    const byName = (o) => new Map(o.tasks.map(t => [t.name, t]));
+    const tasksB = byName(b);
+    const tasksC = byName(c);
+    const gatedEntries = config.runs;
+    const concerns = (task) => gatedEntries.length === 0 || gatedEntries.some(g => entryMatches(task, g));
+    for (const [side, own, other, output] of [
+        ['baseline', tasksB, tasksC, b],
+        ['candidate', tasksC, tasksB, c]
+    ]) {
+        for (const task of own.keys()) {
+            if (other.has(task))
+                continue;
+            const message = `task ${task} exists only on the ${side} side: the gate cannot judge what the other side did not run (the two sides ran different tasks)`;
+            if (concerns(task))
+                log.error('lmeval.task_one_sided', message, { file: output.resultsFile, field: `configs.${task}` });
+            else
+                log.warn('lmeval.task_one_sided', `${message} (not in the gate file; ignored)`, { file: output.resultsFile });
+        }
+    }
+    const shared = [...tasksB.keys()].filter(t => tasksC.has(t)).sort();
+    const outputs = { baseline: b, candidate: c };
+    if (gatedEntries.length === 0) {
+        if (!defaults)
+            return [];
+        return shared.map(task => ({
+            baseline: tasksB.get(task),
+            candidate: tasksC.get(task),
+            gated: { entry: task, match: null, ...defaults },
+            outputs
+        }));
+    }
+    const work = [];
+    gatedEntries.forEach((gated, i) => {
+        const matches = shared.filter(t => entryMatches(t, gated));
+        if (matches.length === 0) {
+            const onEither = [...tasksB.keys(), ...tasksC.keys()].some(t => entryMatches(t, gated));
+            // A task on one side only is already an error above.
+            if (!onEither) {
+                log.error('runs.missing', `no lm-eval task found for gate entry ${gated.entry} on either side`, {
+                    file: config.source,
+                    field: `runs[${i}].entry`,
+                    value: `available: ${[...new Set([...tasksB.keys(), ...tasksC.keys()])].sort().join('; ')}`
+                });
+            }
+            return;
+        }
+        for (const task of matches)
+            work.push({ baseline: tasksB.get(task), candidate: tasksC.get(task), gated, outputs });
+    });
+    for (const task of shared) {
+        if (!gatedEntries.some(g => entryMatches(task, g))) {
+            log.warn('runs.ungated', `task ${task} is on both sides but not in the gate file; not compared`, { file: c.resultsFile });
+        }
+    }
+    return work;
+}
+/** Task settings compared one by one, each with its own code so the report names what drifted. */
+const TASK_FIELDS = [
+    { field: 'versions', code: 'lmeval.task_version_drift', what: 'task versions', get: t => t.version },
+    { field: 'n-shot', code: 'lmeval.nshot_drift', what: 'numbers of few-shot examples (n-shot)', get: t => t.nShot },
+    {
+        field: 'generation_kwargs',
+        code: 'lmeval.generation_kwargs_drift',
+        what: 'generation kwargs',
+        get: t => t.config['generation_kwargs'] ?? null
+    },
+    { field: 'filter_list', code: 'lmeval.filter_drift', what: 'filters', get: t => t.config['filter_list'] ?? null }
+];
+/**
+ * The task's resolved config without what names the deployment: lm-eval copies the model args
+ * (base_url, model, ...) into `metadata`; only metadata.version belongs to the task.
+ */
+function taskConfigRest(t) {
+    const rest = {};
+    for (const [k, v] of Object.entries(t.config)) {
+        if (k === 'generation_kwargs' || k === 'filter_list')
+            continue;
+        if (k === 'metadata') {
+            const meta = v !== null && typeof v === 'object' ? v : {};
+            rest[k] = { version: meta['version'] ?? null };
+            continue;
+        }
+        rest[k] = v;
+    }
+    return rest;
+}
+function checkTaskSettings(item, log) {
+    const { baseline: b, candidate: c } = item;
+    const resultsFile = item.outputs.candidate.resultsFile;
+    let ok = true;
+    for (const f of TASK_FIELDS) {
+        const vb = f.get(b);
+        const vc = f.get(c);
+        if (canonicalJson(vb) === canonicalJson(vc))
+            continue;
+        log.error(f.code, `task ${b.name}: the two sides used different ${f.what}, so the comparison would measure configuration, not the model`, {
+            file: resultsFile,
+            field: f.field === 'versions' || f.field === 'n-shot' ? `${f.field}.${b.name}` : `configs.${b.name}.${f.field}`,
+            value: { baseline: vb, candidate: vc }
+        });
+        ok = false;
+    }
+    const restB = taskConfigRest(b);
+    const restC = taskConfigRest(c);
+    const differing = [...new Set([...Object.keys(restB), ...Object.keys(restC)])]
+        .sort()
+        .filter(k => canonicalJson(restB[k] ?? null) !== canonicalJson(restC[k] ?? null));
+    if (differing.length > 0) {
+        const k = differing[0];
+        log.error('lmeval.task_config_drift', `task ${b.name}: the two sides ran different task configs (${differing.join(', ')}), so the comparison would measure configuration, not the model`, { file: resultsFile, field: `configs.${b.name}.${k}`, value: { baseline: restB[k] ?? null, candidate: restC[k] ?? null } });
+        ok = false;
+    }
+    return ok;
+}
+const sampleKey = (s) => `${s.filter}\u0000${s.docId}`;
+/** Per side: no duplicate, every filter over the same documents, as many as the results file says. */
+function checkSamplesComplete(side, task, log) {
+    const seen = new Map();
+    const docsByFilter = new Map();
+    for (const s of task.samples) {
+        const key = sampleKey(s);
+        const earlier = seen.get(key);
+        if (earlier) {
+            log.error('lmeval.duplicate_sample', `task ${task.name}: the ${side} side logs doc_id ${s.docId} under filter ${s.filter} twice (lines ${earlier.line} and ${s.line}), so its value is ambiguous; lm-eval appends to a samples file, so two runs may share one`, { file: task.samplesFile, field: `line ${s.line}`, value: { doc_id: s.docId, filter: s.filter } });
+            return false;
+        }
+        seen.set(key, s);
+        let docs = docsByFilter.get(s.filter);
+        if (!docs)
+            docsByFilter.set(s.filter, (docs = new Set()));
+        docs.add(s.docId);
+    }
+    if (task.samples.length === 0) {
+        log.error('lmeval.missing_samples', `task ${task.name}: the ${side} side's samples file is empty`, { file: task.samplesFile });
+        return false;
+    }
+    const expected = task.effectiveSamples;
+    for (const [filter, docs] of docsByFilter) {
+        if (expected !== null && docs.size !== expected) {
+            log.error('lmeval.missing_samples', `task ${task.name}: the ${side} side logs ${docs.size} documents under filter ${filter} while its results file says ${expected} were evaluated, so samples are missing (a cut or edited samples file)`, { file: task.samplesFile, field: `filter ${filter}`, value: { logged: docs.size, evaluated: expected } });
+            return false;
+        }
+    }
+    const filters = [...docsByFilter.keys()].sort();
+    const first = docsByFilter.get(filters[0]);
+    for (const filter of filters.slice(1)) {
+        const docs = docsByFilter.get(filter);
+        const lacking = [...first].find(d => !docs.has(d)) ?? [...docs].find(d => !first.has(d));
+        if (lacking !== undefined) {
+            log.error('lmeval.missing_samples', `task ${task.name}: on the ${side} side doc_id ${lacking} is logged under one filter but not under another, so samples are missing`, { file: task.samplesFile, field: `filter ${filter}`, value: { doc_id: lacking } });
+            return false;
+        }
+    }
+    return true;
+}
+/** Both sides must hold the same (filter, doc_id) samples, with the same prompt and kwargs each. */
+function checkSamplesPaired(item, log) {
+    const { baseline: b, candidate: c } = item;
+    const byKeyB = new Map(b.samples.map(s => [sampleKey(s), s]));
+    const byKeyC = new Map(c.samples.map(s => [sampleKey(s), s]));
+    for (const [side, own, other, task] of [
+        ['candidate', byKeyB, byKeyC, c],
+        ['baseline', byKeyC, byKeyB, b]
+    ]) {
+        const missing = [...own.values()].filter(s => !other.has(sampleKey(s)));
+        if (missing.length === 0)
+            continue;
+        log.error('lmeval.missing_samples', `task ${b.name}: ${missing.length} samples of the other side are missing on the ${side} side (first: doc_id ${missing[0].docId}, filter ${missing[0].filter}); documents missing on one side are rarely missing at random, so the gate does not compare the rest`, { file: task.samplesFile, field: 'doc_id', value: { doc_id: missing[0].docId, filter: missing[0].filter } });
+        return false;
+    }
+    let promptDrift = null;
+    let kwargsDrift = null;
+    let prompts = 0;
+    let kwargs = 0;
+    for (const [key, sc] of byKeyC) {
+        const sb = byKeyB.get(key);
+        if (sb.promptHash !== sc.promptHash) {
+            prompts++;
+            promptDrift ??= sc;
+        }
+        if (sb.genKwargsHash !== sc.genKwargsHash) {
+            kwargs++;
+            kwargsDrift ??= [sb, sc];
+        }
+    }
+    if (promptDrift) {
+        const s = promptDrift;
+        log.error('lmeval.prompt_drift', `task ${b.name}: ${prompts} samples were sent with different prompts on the two sides (first: doc_id ${s.docId}), so the comparison would measure prompt configuration, not the model`, { file: c.samplesFile, field: `line ${s.line}: arguments`, value: { doc_id: s.docId, filter: s.filter } });
+        return false;
+    }
+    if (kwargsDrift) {
+        const [sb, sc] = kwargsDrift;
+        log.error('lmeval.generation_kwargs_drift', `task ${b.name}: ${kwargs} samples were sent with different generation kwargs on the two sides (first: doc_id ${sc.docId}), so the answers were decoded differently`, {
+            file: c.samplesFile,
+            field: `line ${sc.line}: arguments.gen_args_0.arg_1`,
+            value: { baseline: sb.genKwargs, candidate: sc.genKwargs }
+        });
+        return false;
+    }
+    return true;
+}
+function checkFailures(side, task, log) {
+    const failed = task.samples.filter(s => s.failure !== null);
+    if (failed.length === 0)
+        return true;
+    const docs = new Set(failed.map(s => s.docId));
+    log.error('lmeval.failed_requests', `task ${task.name}: ${docs.size} ${side} documents have no real answer (${failed[0].failure}; first: doc_id ${failed[0].docId}), so their scores are not the model's answers`, { file: task.samplesFile, field: `line ${failed[0].line}: resps`, value: { doc_id: failed[0].docId } });
+    return false;
+}
+/**
+ * A metric that is not a number per sample (bleu, chrf, ter and the perplexities log the inputs
+ * of a corpus-level score) cannot be paired per instance.
+ */
+function checkPerSampleMetric(side, task, metric, log) {
+    const listed = task.samples.filter(s => s.metrics.has(metric));
+    if (listed.length === 0)
+        return true; // guard.metric_missing names the available metrics
+    const notNumber = listed.find(s => s.metrics.get(metric) === null);
+    if (!notNumber)
+        return true;
+    log.error('lmeval.metric_not_per_sample', `task ${task.name}: ${metric} on the ${side} side is not a number for doc_id ${notNumber.docId}; lm-eval logs the inputs of corpus-level metrics (bleu, chrf, ter, perplexity) per sample, not a score, so they cannot be paired per instance`, { file: task.samplesFile, field: `line ${notNumber.line}: ${metric}` });
+    return false;
+}
+function compareTask(item, statistics, options, log, comparisons) {
+    const { baseline: b, candidate: c, gated } = item;
+    if (!checkTaskSettings(item, log))
+        return;
+    let ok = checkSamplesComplete('baseline', b, log);
+    ok = checkSamplesComplete('candidate', c, log) && ok;
+    if (!ok)
+        return;
+    ok = checkFailures('baseline', b, log);
+    ok = checkFailures('candidate', c, log) && ok;
+    if (!ok || !checkSamplesPaired(item, log))
+        return;
+    ok = checkPerSampleMetric('baseline', b, gated.metric, log);
+    ok = checkPerSampleMetric('candidate', c, gated.metric, log) && ok;
+    if (!ok)
+        return;
+    if (b.samplesDigest === c.samplesDigest) {
+        log.warn('sides.same_content', `task ${b.name}: the samples file is byte for byte the same on both sides (sha256 ${b.samplesDigest.slice(0, 16)}); the deployments answered every document alike, or one run was copied to both sides`, { file: c.samplesFile });
+    }
+    const dataB = asRunData(b);
+    const dataC = asRunData(c);
+    const built = buildComparisons(b.name, gated, dataB, dataC, statistics, options.changedAnswers ? Number.MAX_SAFE_INTEGER : options.examples, log);
+    fillTexts(b, c, built);
+    if (options.changedAnswers) {
+        for (const cmp of built) {
+            options.changedAnswers.set(cmp.id, cmp.examples);
+            cmp.examples = cmp.examples.slice(0, options.examples);
+        }
+    }
+    comparisons.push(...built);
+}
+/**
+ * One task as the run data the HELM comparison reads: doc_id is the instance (one trial, no
+ * perturbation), the filter is the split, and each document is one answered request. The request
+ * guards of a HELM run (cache, failures, prompt drift) were already applied in lm-eval's terms.
+ */
+function asRunData(task) {
+    const run = {
+        path: task.samplesFile,
+        runSpec: { name: task.name, scenario_spec: { class_name: 'lm-eval', args: { task: task.name } }, adapter_spec: {}, metric_specs: [] },
+        scenarioName: task.name,
+        files: { runSpec: true, scenario: true, scenarioState: true, stats: true, perInstanceStats: true }
+    };
+    const perDoc = new Map();
+    for (const s of task.samples)
+        if (!perDoc.has(s.docId))
+            perDoc.set(s.docId, s);
+    const requestStates = [...perDoc.values()].map(s => ({
+        instanceId: String(s.docId),
+        trainTrialIndex: 0,
+        perturbation: null,
+        referenceIndex: null,
+        cached: false,
+        success: true,
+        error: null,
+        promptHash: s.promptHash.slice(0, 24),
+        decoding: {},
+        answered: s.failure === null,
+        inputExcerpt: s.inputExcerpt,
+        referenceExcerpt: s.referenceExcerpt,
+        outputExcerpt: s.outputExcerpt,
+        requestTime: null
+    }));
+    const names = [...new Set(task.samples.flatMap(s => [...s.metrics.keys()]))].sort();
+    const values = (metric, split) => task.samples
+        .filter(s => s.filter === split && s.metrics.has(metric))
+        .map(s => {
+        const v = s.metrics.get(metric) ?? null;
+        return { instanceId: String(s.docId), trainTrialIndex: 0, perturbation: null, value: v, raw: v, occurrences: 1 };
+    });
+    return {
+        run,
+        perInstanceStatsFile: task.samplesFile,
+        scenarioStateFile: task.samplesFile,
+        requestStates,
+        hasTexts: true,
+        scenarioStateDigest: task.samplesDigest,
+        perInstanceStatsDigest: task.samplesDigest,
+        filesRead: [],
+        metricNames: () => names,
+        splits: metric => [...new Set(task.samples.filter(s => s.metrics.has(metric)).map(s => s.filter))].sort(),
+        values,
+        runtimes: () => []
+    };
+}
+/** The changed answers' texts: the question, the target and each side's response under the comparison's filter. */
+function fillTexts(b, c, built) {
+    const index = (t) => new Map(t.samples.map(s => [sampleKey(s), s]));
+    const byB = index(b);
+    const byC = index(c);
+    for (const cmp of built) {
+        for (const e of cmp.examples) {
+            const key = sampleKey({ filter: cmp.split ?? '', docId: Number(e.instance_id) });
+            const sb = byB.get(key);
+            const sc = byC.get(key);
+            e.input = sb?.inputExcerpt ?? sc?.inputExcerpt ?? '';
+            e.reference = sb?.referenceExcerpt ?? sc?.referenceExcerpt ?? '';
+            e.baseline_output = sb?.outputExcerpt ?? '';
+            e.candidate_output = sc?.outputExcerpt ?? '';
+        }
+    }
+}
+
 const EFFICIENCY_NOTE = 'Request times are how long the HELM process waited for each answer, not time-to-first-token under load; the ratios are information only and never gate.';
 async function compareOutputs(baselinePath, candidatePath, config, options = {}) {
     const log = new IssueLog();
@@ -13241,17 +14049,24 @@ async function compareOutputs(baselinePath, candidatePath, config, options = {})
     const comparisons = [];
     const efficiency = [];
     const sides = { baseline: [], candidate: [] };
+    let lmEval = null;
     try {
-        sides.baseline = await discoverRuns(baselinePath);
-        sides.candidate = await discoverRuns(candidatePath);
         if (resolve(baselinePath) === resolve(candidatePath)) {
             log.warn('sides.same_path', `baseline and candidate are the same output (${resolve(baselinePath)}): this compares a run with itself`);
         }
-        const work = selectWork(sides.baseline, sides.candidate, config, options.defaults ?? null, log);
-        if (work.length > 0)
-            prewarmRatioWorker();
-        for (const item of work) {
-            await compareRun(item, config, options.examples ?? 3, log, comparisons, efficiency, options.changedAnswers);
+        if ((await sidesKind(baselinePath, candidatePath)) === 'lm-eval') {
+            lmEval = { baseline: null, candidate: null };
+            await compareLmEval(baselinePath, candidatePath, config, { defaults: options.defaults ?? null, examples: options.examples ?? 3, changedAnswers: options.changedAnswers }, log, comparisons, lmEval);
+        }
+        else {
+            sides.baseline = await discoverHelmRuns(baselinePath);
+            sides.candidate = await discoverHelmRuns(candidatePath);
+            const work = selectWork(sides.baseline, sides.candidate, config, options.defaults ?? null, log);
+            if (work.length > 0)
+                prewarmRatioWorker();
+            for (const item of work) {
+                await compareRun(item, config, options.examples ?? 3, log, comparisons, efficiency, options.changedAnswers);
+            }
         }
     }
     catch (error) {
@@ -13265,12 +14080,46 @@ async function compareOutputs(baselinePath, candidatePath, config, options = {})
         headline: headline(verdict, comparisons, log),
         errors: log.errors,
         warnings: log.warnings,
-        baseline: sideInfo(baselinePath, sides.baseline),
-        candidate: sideInfo(candidatePath, sides.candidate),
+        baseline: lmEval ? lmEvalSideInfo(baselinePath, lmEval.baseline) : sideInfo(baselinePath, sides.baseline),
+        candidate: lmEval ? lmEvalSideInfo(candidatePath, lmEval.candidate) : sideInfo(candidatePath, sides.candidate),
         comparisons,
         efficiency,
         notes: efficiency.length > 0 ? [EFFICIENCY_NOTE] : []
     });
+}
+async function isDirectory(path) {
+    try {
+        return (await stat(path)).isDirectory();
+    }
+    catch {
+        return false;
+    }
+}
+/**
+ * Which reader both sides get: lm-eval output is recognised by its files (results_<date>.json,
+ * samples_<task>_<date>.jsonl), everything else is read as HELM output, whose reader reports a
+ * missing path. Two kinds cannot be compared: their prompts, metrics and scoring differ.
+ */
+async function sidesKind(baselinePath, candidatePath) {
+    const kind = async (path) => !(await isDirectory(path)) ? null : (await looksLikeLmEvalOutput(path)) ? 'lm-eval' : 'helm';
+    const [b, c] = await Promise.all([kind(baselinePath), kind(candidatePath)]);
+    if (b !== null && c !== null && b !== c) {
+        // A folder with neither kind of output is named as such, not as the other harness's.
+        await discoverHelmRuns(b === 'helm' ? baselinePath : candidatePath);
+        throw new InputError('sides.different_kinds', `the baseline is ${b === 'helm' ? 'HELM' : 'lm-eval'} output and the candidate ${c === 'helm' ? 'HELM' : 'lm-eval'} output; both sides must come from the same harness, whose prompts and metrics differ`, { file: c === 'lm-eval' ? candidatePath : baselinePath, value: { baseline: b, candidate: c } });
+    }
+    return b === 'lm-eval' || c === 'lm-eval' ? 'lm-eval' : 'helm';
+}
+/** discoverRuns, with a folder that holds neither HELM nor lm-eval output named as such. */
+async function discoverHelmRuns(path) {
+    try {
+        return await discoverRuns(path);
+    }
+    catch (error) {
+        if (!(error instanceof InputError) || error.code !== 'input.no_runs')
+            throw error;
+        throw new InputError('input.no_runs', `${resolve(path)} is neither HELM output (no <output>/runs/<suite>/<run>/run_spec.json) nor lm-eval output (no results_<date>.json or samples_<task>_<date>.jsonl in it or one folder below)`, error.location);
+    }
 }
 /** Decides which run pairs are compared under which gate entry, reporting everything unpaired. */
 function selectWork(baseline, candidate, config, defaults, log) {
@@ -13360,7 +14209,7 @@ async function compareRun(item, config, examples, log, comparisons, efficiency, 
         return;
     const [b, c] = await Promise.all([loadRunData(pair.baseline), loadRunData(pair.candidate)]);
     warnUnsupportedGuards(name, b, c, log);
-    if (!checkSameEvidence(name, b, c, log))
+    if (!checkSameEvidence$1(name, b, c, log))
         return;
     if (!checkRequestStates(name, b, c, log))
         return;
@@ -15235,6 +16084,8 @@ function sidesBlock(report) {
             return '';
         if (o.kind === 'run')
             return 'run by this gate';
+        if (o.kind === 'given')
+            return 'given folder';
         if (o.kind === 'artifact')
             return `from ${o.artifact_name ? codeSpan(o.artifact_name, { maxLength: 60, inTable: true }) : 'shard artifacts'}`;
         // "archived baseline #1125 from run 1201 at `abc…`, 2.0 h old": the artifact and the run, never a path.
@@ -15691,12 +16542,13 @@ async function writeText(file, text) {
 
 /**
  * `helm-gate compare <baseline> <candidate> [options]`: compare two sets of existing HELM run
- * directories and decide. Exit 0 pass, 1 fail or inconclusive, 2 error.
+ * directories (or two lm-eval output folders) and decide. Exit 0 pass, 1 fail or inconclusive, 2 error.
  */
 const COMPARE_USAGE = `usage: helm-gate compare <baseline> <candidate> [options]
 
 Each side is a HELM output path (benchmark_output), a suite directory (runs/<suite>)
-or a single run directory.
+or a single run directory; or an lm-eval --log_samples output folder (OUT or
+OUT/<model>), where runs are tasks and --split names the lm-eval filter.
 
   --config FILE             gate file (runs, metrics, tolerated drops, statistics)
   --metric NAME             metric to compare in every run (without --config)
@@ -15984,6 +16836,7 @@ usage:
   helm-gate load --config FILE [options]               the performance half alone: load-test both deployments
   helm-gate plan --config FILE                         show the prod_env files and helm-run commands
   helm-gate power --config FILE [options]              instances needed for a decisive result
+  helm-gate traffic build LOG... --out SET --count N   a frozen traffic set from request logs
   helm-gate <command> --help                           options of a command
 
 exit status: 0 pass, 1 fail or inconclusive, 2 error (bad input, failed guard, failed run)
@@ -15996,7 +16849,8 @@ const COMMANDS = {
     run: async (argv, io) => (await import('./cli-run.js')).runCommand(argv, io),
     load: async (argv, io) => (await import('./cli-load.js')).loadCommand(argv, io),
     plan: async (argv, io) => (await import('./cli-plan.js')).planCommand(argv, io),
-    power: powerCommand
+    power: powerCommand,
+    traffic: async (argv, io) => (await import('./cli-traffic.js')).trafficCommand(argv, io)
 };
 async function main(argv, io) {
     const [name, ...rest] = argv;
@@ -16053,4 +16907,4 @@ main(process.argv.slice(2), processIo()).then(code => {
     process.exitCode = 2;
 });
 
-export { HelmRunError as A, parseDocument as B, ConfigError as C, DEFAULT_STATISTICS as D, visit as E, isScalar as F, GateError as G, HELM_GATE_VERSION as H, InputError as I, HIDDEN as J, looksLikeSecret as K, isCredentialKey as L, MIN_BOOTSTRAP_UNITS as M, Scalar as N, parseYamlFile as O, stringify as P, expandRunnerCommand as Q, RUN_FILES as R, ServerNotReadyError as S, UsageError as U, newReport as a, readRunDirectory as b, compareOutputs as c, runMatchesEntry as d, exitCode as e, binarySd as f, twoSidedZ as g, redactUrl as h, instancesNeeded as i, getDefaultExportFromCjs as j, exp as k, loadGateConfig as l, log as m, numberOption as n, abs as o, parseArgs as p, sqrt as q, requiredConfig as r, streamJson as s, tangoInterval as t, isFiniteNumber as u, quantileSorted as v, writeReportOutputs as w, createRandom as x, discoverRuns as y, redactUrlsIn as z };
+export { HelmRunError as A, parseDocument as B, ConfigError as C, DEFAULT_STATISTICS as D, visit as E, isScalar as F, GateError as G, HELM_GATE_VERSION as H, InputError as I, HIDDEN as J, looksLikeSecret as K, isCredentialKey as L, MIN_BOOTSTRAP_UNITS as M, Scalar as N, parseYamlFile as O, stringify as P, expandRunnerCommand as Q, RUN_FILES as R, ServerNotReadyError as S, quantile as T, UsageError as U, newReport as a, readRunDirectory as b, compareOutputs as c, runMatchesEntry as d, exitCode as e, binarySd as f, twoSidedZ as g, redactUrl as h, instancesNeeded as i, getDefaultExportFromCjs as j, exp as k, loadGateConfig as l, log as m, numberOption as n, abs as o, parseArgs as p, sqrt as q, requiredConfig as r, streamJson as s, tangoInterval as t, isFiniteNumber as u, quantileSorted as v, writeReportOutputs as w, createRandom as x, discoverRuns as y, redactUrlsIn as z };

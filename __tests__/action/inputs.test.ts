@@ -22,6 +22,17 @@ describe('readSettings', () => {
     })
   })
 
+  it('takes baseline-path and candidate-path together, in mode compare only', () => {
+    const both = readSettings(getter({ 'github-token': 't', mode: 'compare', 'baseline-path': 'out/b', 'candidate-path': 'out/c' }))
+    expect(both).toMatchObject({ baselinePath: 'out/b', candidatePath: 'out/c' })
+    expect(readSettings(getter({ 'github-token': 't' }))).toMatchObject({ baselinePath: '', candidatePath: '' })
+    const alone = (): unknown => readSettings(getter({ 'github-token': 't', mode: 'compare', 'baseline-path': 'out/b' }))
+    expect(alone).toThrow(UsageError)
+    expect(alone).toThrow('candidate-path is empty')
+    const inGate = (): unknown => readSettings(getter({ 'github-token': 't', 'baseline-path': 'out/b', 'candidate-path': 'out/c' }))
+    expect(inGate).toThrow('apply only to mode compare')
+  })
+
   it('reads typed values', () => {
     const settings = readSettings(
       getter({

@@ -29,7 +29,9 @@ export const INPUTS = {
   outputDir: 'output-dir',
   allowForkLaunch: 'allow-fork-launch',
   frozenConfig: 'frozen-config',
-  load: 'load'
+  load: 'load',
+  baselinePath: 'baseline-path',
+  candidatePath: 'candidate-path'
 } as const
 
 export const OUTPUTS = {

@@ -48,6 +48,12 @@ export interface ActionSettings {
   /** Launch deployments (gate file `launch`) on a fork pull request too (docs/launch.md). */
   allowForkLaunch: boolean
   load: LoadPolicy
+  /**
+   * Mode compare: two existing output folders (HELM or lm-eval, relative to the working
+   * directory) compared instead of shard artifacts; both empty = aggregate the shards.
+   */
+  baselinePath: string
+  candidatePath: string
 }
 
 export type InputGetter = (name: string) => string
@@ -78,7 +84,9 @@ export function readSettings(get: InputGetter): ActionSettings {
     outputDir: read(INPUTS.outputDir),
     frozenConfig: boolean(INPUTS.frozenConfig, read(INPUTS.frozenConfig), true),
     allowForkLaunch: boolean(INPUTS.allowForkLaunch, read(INPUTS.allowForkLaunch), false),
-    load: oneOf(INPUTS.load, read(INPUTS.load) || 'auto', LOAD_POLICIES)
+    load: oneOf(INPUTS.load, read(INPUTS.load) || 'auto', LOAD_POLICIES),
+    baselinePath: read(INPUTS.baselinePath),
+    candidatePath: read(INPUTS.candidatePath)
   }
   if (settings.shardIndex >= settings.shardCount) {
     throw new UsageError('input.shard', `input ${INPUTS.shardIndex} must be below ${INPUTS.shardCount} (${settings.shardCount})`, {
@@ -98,6 +106,18 @@ export function readSettings(get: InputGetter): ActionSettings {
       `input ${INPUTS.baselineArtifact} must not contain any of " : < > | * ? \\ / or line breaks`,
       { field: INPUTS.baselineArtifact, value: settings.baselineArtifact }
     )
+  }
+  if ((settings.baselinePath === '') !== (settings.candidatePath === '')) {
+    const missing = settings.baselinePath === '' ? INPUTS.baselinePath : INPUTS.candidatePath
+    throw new UsageError('input.paths', `inputs ${INPUTS.baselinePath} and ${INPUTS.candidatePath} go together: ${missing} is empty`, {
+      field: missing
+    })
+  }
+  if (settings.baselinePath !== '' && settings.mode !== 'compare') {
+    throw new UsageError('input.paths', `inputs ${INPUTS.baselinePath} and ${INPUTS.candidatePath} apply only to mode compare`, {
+      field: INPUTS.baselinePath,
+      value: settings.mode
+    })
   }
   if ((settings.mode === 'gate' || settings.mode === 'compare') && settings.comment && !settings.githubToken) {
     throw new UsageError('input.token', `input ${INPUTS.githubToken} is empty but ${INPUTS.comment} is true`, {

@@ -1,13 +1,16 @@
 /**
- * The comparison core: two sets of HELM run directories in, one report out. It never throws
+ * The comparison core: two sets of HELM run directories (or two lm-eval output folders, see
+ * lmeval.ts) in, one report out. It never throws
  * for problems in the data: every doubt (missing runs, drift, cached answers, low overlap,
  * absent metrics) becomes an error in the report, and an error verdict. Only a complete,
  * well-paired comparison can produce a pass.
  */
 import type { GateConfig, GatedRun } from '../config/types.js'
 import { resolve } from 'node:path'
-import { GateError } from '../errors.js'
+import { stat } from 'node:fs/promises'
+import { GateError, InputError } from '../errors.js'
 import { discoverRuns } from '../helm/read/discover.js'
+import { looksLikeLmEvalOutput } from '../lmeval/read.js'
 import type { RunDirectory } from '../helm/types.js'
 import { newReport, type ChangedExample, type Comparison, type EfficiencyEntry, type Report, type Verdict } from '../model/report.js'
 import { buildComparisons } from './comparisons.js'
@@ -19,6 +22,7 @@ import { prewarmRatioWorker } from '../stats/off-thread.js'
 import { checkOwnScores, checkRequestStates, checkSameEvidence } from './guards.js'
 import { checkSameLayout, warnUnsupportedGuards } from './helm-layout.js'
 import { exampleKey, loadExampleTexts, loadRunData, type RunData } from './run-data.js'
+import { compareLmEval, lmEvalSideInfo, type LmEvalSides } from './lmeval.js'
 
 /** Applied to every run found on both sides when the gate file lists no runs (plain CLI use). */
 export type RunDefaults = Omit<GatedRun, 'entry' | 'match'>
@@ -50,17 +54,31 @@ export async function compareOutputs(
   const comparisons: Comparison[] = []
   const efficiency: EfficiencyEntry[] = []
   const sides = { baseline: [] as RunDirectory[], candidate: [] as RunDirectory[] }
+  let lmEval: LmEvalSides | null = null
 
   try {
-    sides.baseline = await discoverRuns(baselinePath)
-    sides.candidate = await discoverRuns(candidatePath)
     if (resolve(baselinePath) === resolve(candidatePath)) {
       log.warn('sides.same_path', `baseline and candidate are the same output (${resolve(baselinePath)}): this compares a run with itself`)
     }
-    const work = selectWork(sides.baseline, sides.candidate, config, options.defaults ?? null, log)
-    if (work.length > 0) prewarmRatioWorker()
-    for (const item of work) {
-      await compareRun(item, config, options.examples ?? 3, log, comparisons, efficiency, options.changedAnswers)
+    if ((await sidesKind(baselinePath, candidatePath)) === 'lm-eval') {
+      lmEval = { baseline: null, candidate: null }
+      await compareLmEval(
+        baselinePath,
+        candidatePath,
+        config,
+        { defaults: options.defaults ?? null, examples: options.examples ?? 3, changedAnswers: options.changedAnswers },
+        log,
+        comparisons,
+        lmEval
+      )
+    } else {
+      sides.baseline = await discoverHelmRuns(baselinePath)
+      sides.candidate = await discoverHelmRuns(candidatePath)
+      const work = selectWork(sides.baseline, sides.candidate, config, options.defaults ?? null, log)
+      if (work.length > 0) prewarmRatioWorker()
+      for (const item of work) {
+        await compareRun(item, config, options.examples ?? 3, log, comparisons, efficiency, options.changedAnswers)
+      }
     }
   } catch (error) {
     if (!(error instanceof GateError)) throw error
@@ -73,12 +91,55 @@ export async function compareOutputs(
     headline: headline(verdict, comparisons, log),
     errors: log.errors,
     warnings: log.warnings,
-    baseline: sideInfo(baselinePath, sides.baseline),
-    candidate: sideInfo(candidatePath, sides.candidate),
+    baseline: lmEval ? lmEvalSideInfo(baselinePath, lmEval.baseline) : sideInfo(baselinePath, sides.baseline),
+    candidate: lmEval ? lmEvalSideInfo(candidatePath, lmEval.candidate) : sideInfo(candidatePath, sides.candidate),
     comparisons,
     efficiency,
     notes: efficiency.length > 0 ? [EFFICIENCY_NOTE] : []
   })
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory()
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Which reader both sides get: lm-eval output is recognised by its files (results_<date>.json,
+ * samples_<task>_<date>.jsonl), everything else is read as HELM output, whose reader reports a
+ * missing path. Two kinds cannot be compared: their prompts, metrics and scoring differ.
+ */
+async function sidesKind(baselinePath: string, candidatePath: string): Promise<'helm' | 'lm-eval'> {
+  const kind = async (path: string): Promise<'helm' | 'lm-eval' | null> =>
+    !(await isDirectory(path)) ? null : (await looksLikeLmEvalOutput(path)) ? 'lm-eval' : 'helm'
+  const [b, c] = await Promise.all([kind(baselinePath), kind(candidatePath)])
+  if (b !== null && c !== null && b !== c) {
+    // A folder with neither kind of output is named as such, not as the other harness's.
+    await discoverHelmRuns(b === 'helm' ? baselinePath : candidatePath)
+    throw new InputError(
+      'sides.different_kinds',
+      `the baseline is ${b === 'helm' ? 'HELM' : 'lm-eval'} output and the candidate ${c === 'helm' ? 'HELM' : 'lm-eval'} output; both sides must come from the same harness, whose prompts and metrics differ`,
+      { file: c === 'lm-eval' ? candidatePath : baselinePath, value: { baseline: b, candidate: c } }
+    )
+  }
+  return b === 'lm-eval' || c === 'lm-eval' ? 'lm-eval' : 'helm'
+}
+
+/** discoverRuns, with a folder that holds neither HELM nor lm-eval output named as such. */
+async function discoverHelmRuns(path: string): Promise<RunDirectory[]> {
+  try {
+    return await discoverRuns(path)
+  } catch (error) {
+    if (!(error instanceof InputError) || error.code !== 'input.no_runs') throw error
+    throw new InputError(
+      'input.no_runs',
+      `${resolve(path)} is neither HELM output (no <output>/runs/<suite>/<run>/run_spec.json) nor lm-eval output (no results_<date>.json or samples_<task>_<date>.jsonl in it or one folder below)`,
+      error.location
+    )
+  }
 }
 
 interface WorkItem {

@@ -29,6 +29,12 @@ const BINARY_METRICS = new Set([
   'math_equiv_chain_of_thought'
 ])
 
+/**
+ * lm-evaluation-harness's per-sample 0/1 metrics (docs/lm-eval.md): accuracy over the choices of a
+ * multiple-choice task (`acc`, `acc_norm`, `acc_mutual_info`) and `exact_match` (already above).
+ */
+const LM_EVAL_BINARY_METRICS = new Set(['acc', 'acc_norm', 'acc_mutual_info'])
+
 /** HELM metrics that are continuous but bounded to [0, 1] (F1, ROUGE and BLEU scores, set overlaps). */
 const UNIT_INTERVAL_METRICS = new Set(['f1_score', 'f1_set_match', 'iou_set_match', 'rouge_1', 'rouge_2', 'rouge_l', 'bleu_1', 'bleu_4'])
 
@@ -59,6 +65,7 @@ function isZeroOneSide(values: MetricValue[]): boolean {
 export function metricRange(metric: string, baseline: MetricValue[], candidate: MetricValue[]): MetricRange | null {
   const name = baseName(metric)
   if (BINARY_METRICS.has(name)) return { low: 0, high: 1, binary: true, because: `${metric} is a 0/1 metric in HELM` }
+  if (LM_EVAL_BINARY_METRICS.has(name)) return { low: 0, high: 1, binary: true, because: `${metric} is a 0/1 metric in lm-eval` }
   if (UNIT_INTERVAL_METRICS.has(name)) return { low: 0, high: 1, binary: false, because: `${metric} lies in [0, 1] in HELM` }
   for (const [side, values] of [
     ['baseline', baseline],

@@ -25,7 +25,7 @@ export interface EngineIdentity {
 /** Where a side came from: the manifest's baseline origin, which an `artifact` side may also be. */
 export interface SideOrigin extends Omit<BaselineOrigin, 'kind'> {
   /** run: measured by this gate; archived: a reused baseline; artifact: taken from shard artifacts. */
-  kind: 'run' | 'archived' | 'artifact'
+  kind: 'run' | 'archived' | 'artifact' | 'given'
 }
 
 /** The container image a launched `docker run` side ran (src/launch/docker.ts), when known. */

@@ -51,8 +51,11 @@ export interface SideRun {
 }
 
 export interface SideRecord extends Partial<SideRun> {
-  /** run: helm-run made it here; archived: a reused baseline; artifact: taken from shard artifacts. */
-  source: 'run' | 'archived' | 'artifact'
+  /**
+   * run: helm-run made it here; archived: a reused baseline; artifact: taken from shard artifacts;
+   * given: an existing output folder named by the action's baseline-path / candidate-path.
+   */
+  source: 'run' | 'archived' | 'artifact' | 'given'
   /** The side's HELM output directory relative to the manifest (`/`-separated); null when outside it. */
   output_path: string | null
   complete: boolean

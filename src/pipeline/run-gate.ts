@@ -36,7 +36,7 @@ import { launchedLoadFor, runLaunchedLoad, type LaunchedLoadOptions } from '../l
 export interface GivenSide {
   /** The side's HELM output directory (a suite or output path). */
   path: string
-  source: 'archived' | 'artifact'
+  source: 'archived' | 'artifact' | 'given'
 }
 
 export interface GateSettings {

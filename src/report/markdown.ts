@@ -205,6 +205,7 @@ function sidesBlock(report: Report): string[] {
     const o = info.identity?.origin
     if (!o) return ''
     if (o.kind === 'run') return 'run by this gate'
+    if (o.kind === 'given') return 'given folder'
     if (o.kind === 'artifact')
       return `from ${o.artifact_name ? codeSpan(o.artifact_name, { maxLength: 60, inTable: true }) : 'shard artifacts'}`
     // "archived baseline #1125 from run 1201 at `abc…`, 2.0 h old": the artifact and the run, never a path.

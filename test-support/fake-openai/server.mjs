@@ -15,6 +15,13 @@
 // completions logprobs in the Chat Completions shape (`logprobs.content[]`), which HELM's
 // completions client cannot read (the plugin converts them).
 //
+// The tokenizer endpoints of vLLM's server (`GET /tokenizer_info`, `POST /tokenize`, `POST
+// /detokenize`, at the root) serve a whitespace tokenizer, so lm-evaluation-harness's
+// `local-completions` (tokenizer_backend=remote) can run log-likelihood tasks: it sends token-id
+// prompts with `echo: true, max_tokens: 1, logprobs: 1` and sums the continuation's logprobs, so a
+// prompt that ends with the chosen answer gets -0.1 per token and any other -3. HELM never sends
+// token ids, so its answers keep their shape.
+//
 // Streaming requests (`stream: true`, the load half's) are served by the continuous-batching fake
 // engine of test-support/fake-engine, with the engine options given by --stream-engine.
 //
@@ -112,6 +119,7 @@ export function createFakeServer(options) {
   const counters = { models: 0, completions: 0, chat: 0, matched: 0, unmatched: 0, correct: 0, wrong: 0, errors: 0 }
   const log = options.verbose ? line => process.stderr.write(`fake-openai: ${line}\n`) : () => {}
   const streaming = createEngineHandler({ engine: options.streamEngine ?? {}, model: options.models })
+  const tokenizer = new WhitespaceTokenizer()
 
   const server = createServer((request, response) => {
     const arrival = performance.now()
@@ -171,6 +179,19 @@ export function createFakeServer(options) {
     if (request.method === 'GET' && (path === '/version' || path === '/v1/version') && !llamaCpp) {
       return sendJson(response, 200, { version: 'fake-openai-1.0' })
     }
+    if (request.method === 'GET' && path === '/tokenizer_info') {
+      return sendJson(response, 200, { eos_token: '</s>', bos_token: null, pad_token: null, model_max_length: 4096 })
+    }
+    if (request.method === 'POST' && path === '/tokenize') {
+      const tokens = tokenizer.encode(String(JSON.parse(body || '{}').prompt ?? ''))
+      return sendJson(response, 200, { tokens, count: tokens.length, max_model_len: 4096 })
+    }
+    if (request.method === 'POST' && path === '/detokenize') {
+      const ids = JSON.parse(body || '{}').tokens
+      if (!Array.isArray(ids))
+        return sendJson(response, 400, { error: { message: 'tokens must be a list', type: 'invalid_request_error' } })
+      return sendJson(response, 200, { prompt: tokenizer.decode(ids) })
+    }
     const isCompletions = request.method === 'POST' && path === '/v1/completions'
     const isChat = request.method === 'POST' && path === '/v1/chat/completions'
     if (!isCompletions && !isChat) {
@@ -195,6 +216,7 @@ export function createFakeServer(options) {
         error: { message: `The model ${payload.model} does not exist`, type: 'invalid_request_error' }
       })
     }
+    if (isCompletions && isTokenPrompt(payload.prompt)) return sendJson(response, 200, tokenLogprobsBody(payload))
     const prompt = isChat ? chatPrompt(payload.messages) : String(payload.prompt ?? '')
     const match = key.match(prompt)
     const answer = answerFor(match, behaviour)
@@ -204,6 +226,38 @@ export function createFakeServer(options) {
     const n = Math.max(1, Number(payload.n ?? 1))
     const answerBody = isChat ? chatBody(payload, answer.text, n) : completionBody(payload, prompt, answer.text, n)
     return sendJson(response, 200, llamaCpp ? asLlamaCpp(answerBody) : answerBody)
+  }
+
+  // Log-likelihood requests as lm-eval sends them: one or more token-id prompts, each echoed with
+  // its logprobs and one generated token (lm-eval drops the last one).
+  function tokenLogprobsBody(payload) {
+    const prompts = Array.isArray(payload.prompt[0]) ? payload.prompt : [payload.prompt]
+    const choices = prompts.map((ids, index) => {
+      const tokens = ids.map(id => tokenizer.token(id))
+      const text = tokens.join('')
+      const match = key.match(text)
+      const answer = answerFor(match, behaviour)
+      counters[match ? 'matched' : 'unmatched'] += 1
+      const chosen = match !== null && text.endsWith(` ${answer.text}`)
+      if (chosen && answer.correct !== null) counters[answer.correct ? 'correct' : 'wrong'] += 1
+      const logprob = chosen ? -0.1 : -3
+      const all = [...tokens, ' x']
+      const logprobs = all.map(() => logprob)
+      return {
+        index,
+        text: `${text} x`,
+        logprobs: { tokens: all, token_logprobs: logprobs, top_logprobs: all.map(t => ({ [t]: logprob })), text_offset: null },
+        finish_reason: 'length'
+      }
+    })
+    return {
+      id: `cmpl-fake-${Date.now()}`,
+      object: 'text_completion',
+      created: Math.floor(Date.now() / 1000),
+      model: payload.model,
+      choices,
+      usage: { prompt_tokens: 0, completion_tokens: choices.length, total_tokens: choices.length }
+    }
   }
 
   function control(request, response, body) {
@@ -220,6 +274,40 @@ export function createFakeServer(options) {
   }
 
   return { server, counters, behaviour }
+}
+
+function isTokenPrompt(prompt) {
+  const isIds = list => Array.isArray(list) && list.length > 0 && list.every(id => Number.isInteger(id))
+  return isIds(prompt) || (Array.isArray(prompt) && prompt.length > 0 && prompt.every(isIds))
+}
+
+// Tokens are runs of whitespace with the word after them (and trailing whitespace), so decoding
+// the tokens of any text gives the text back; ids are handed out as tokens are first seen.
+class WhitespaceTokenizer {
+  constructor() {
+    this.ids = new Map()
+    this.tokens = []
+  }
+
+  encode(text) {
+    return (text.match(/\s*\S+|\s+$/g) ?? []).map(token => {
+      let id = this.ids.get(token)
+      if (id === undefined) {
+        id = this.tokens.length
+        this.tokens.push(token)
+        this.ids.set(token, id)
+      }
+      return id
+    })
+  }
+
+  token(id) {
+    return this.tokens[id] ?? ''
+  }
+
+  decode(ids) {
+    return ids.map(id => this.token(id)).join('')
+  }
 }
 
 function chatPrompt(messages) {

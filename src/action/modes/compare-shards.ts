@@ -2,7 +2,9 @@
  * Mode compare: the aggregating job of a sharded gate. The sides come from every shard's
  * artifact (from this run, or under workflow_run from the triggering run), each checked to be
  * made from the same gate set and complete, merged per side; the result goes to the PR comment,
- * the check run and the evidence artifact, as in mode gate.
+ * the check run and the evidence artifact, as in mode gate. With the inputs baseline-path and
+ * candidate-path the sides are instead two output folders earlier steps made (HELM output, or
+ * lm-eval's --log_samples output: docs/lm-eval.md), compared as they are.
  */
 import { cp, mkdir, stat } from 'node:fs/promises'
 import path from 'node:path'
@@ -43,7 +45,9 @@ export async function compareShardsMode(session: Session): Promise<ModeOutcome> 
     const gateConfig = gateFile.config
     config = gateConfig
     change = gateFile.change
-    const shards = await phase(session, 'shards', async () => {
+    const given = givenSides(session)
+    const shards = await phase(session, given ? 'sides' : 'shards', async () => {
+      if (given) return { merged: null, given, priorErrors: [] as GateError[], count: 0 }
       const fingerprint = await sessionFingerprint(session, gateConfig)
       const fromOtherRun = event.eventName === 'workflow_run' && event.sourceRunId !== null
       const listed = fromOtherRun
@@ -88,7 +92,11 @@ export async function compareShardsMode(session: Session): Promise<ModeOutcome> 
         }
       }
       if (fromOtherRun) prNumber = await confirmPullRequest(session, prNumber)
-      return { merged, priorErrors, count: set.count }
+      const fromShards = {
+        baseline: { path: path.join(merged, 'baseline'), source: 'artifact' as const },
+        candidate: { path: path.join(merged, 'candidate'), source: 'artifact' as const }
+      }
+      return { merged, given: fromShards, priorErrors, count: set.count }
     })
     const settings = await pipelineSettings(session, gateConfig, gateFile.origin)
     // The shards' servers are gone with their jobs: a launched gate's load half launches them again.
@@ -96,10 +104,7 @@ export async function compareShardsMode(session: Session): Promise<ModeOutcome> 
     const result = await phase(session, 'compare', () =>
       runGate({
         ...settings,
-        given: {
-          baseline: { path: path.join(shards.merged, 'baseline'), source: 'artifact' },
-          candidate: { path: path.join(shards.merged, 'candidate'), source: 'artifact' }
-        },
+        given: shards.given,
         priorErrors: shards.priorErrors,
         baselineOrigin: origin,
         load,
@@ -107,7 +112,7 @@ export async function compareShardsMode(session: Session): Promise<ModeOutcome> 
       })
     )
     report = result.report
-    report.notes.push(`Aggregated ${shards.count} shard(s).`, ...gateFile.notes)
+    report.notes.push(...(shards.merged ? [`Aggregated ${shards.count} shard(s).`] : []), ...gateFile.notes)
   } catch (error) {
     report = errorReport('The sharded gate could not be aggregated.', [error], config?.statistics)
     if (!(error instanceof GateError)) deps.io.error(`internal error: ${(error as Error).stack ?? error}`)
@@ -122,6 +127,16 @@ export async function compareShardsMode(session: Session): Promise<ModeOutcome> 
   )
   setCommonOutputs(session, written.jsonPath, written.markdownPath, upload, origin)
   return { verdict: report.verdict, headline: report.headline, decision: report.load ? decide(report).detail : undefined }
+}
+
+/** The two folders of baseline-path and candidate-path, resolved from the working directory; null when not given. */
+function givenSides(session: Session): Record<'baseline' | 'candidate', { path: string; source: 'given' }> | null {
+  const { baselinePath, candidatePath } = session.settings
+  if (baselinePath === '') return null
+  return {
+    baseline: { path: path.resolve(session.workDir, baselinePath), source: 'given' },
+    candidate: { path: path.resolve(session.workDir, candidatePath), source: 'given' }
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * `helm-gate compare <baseline> <candidate> [options]`: compare two sets of existing HELM run
- * directories and decide. Exit 0 pass, 1 fail or inconclusive, 2 error.
+ * directories (or two lm-eval output folders) and decide. Exit 0 pass, 1 fail or inconclusive, 2 error.
  */
 import { loadGateConfig } from '../../config/load.js'
 import { DEFAULT_STATISTICS, type GateConfig, type StatisticsSettings } from '../../config/types.js'
@@ -15,7 +15,8 @@ import { writeReportOutputs } from '../output.js'
 export const COMPARE_USAGE = `usage: helm-gate compare <baseline> <candidate> [options]
 
 Each side is a HELM output path (benchmark_output), a suite directory (runs/<suite>)
-or a single run directory.
+or a single run directory; or an lm-eval --log_samples output folder (OUT or
+OUT/<model>), where runs are tasks and --split names the lm-eval filter.
 
   --config FILE             gate file (runs, metrics, tolerated drops, statistics)
   --metric NAME             metric to compare in every run (without --config)
