@@ -5,7 +5,7 @@
  * stand-in with real crfm-helm 0.2.1 is in __tests__/e2e/runner-command.test.ts.
  */
 import { afterAll, describe, expect, it } from '@jest/globals'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -39,13 +39,24 @@ async function setUp(script: string, timeoutMinutes = 1, entries = ['synthetic_r
   return { dir, config: await loadGateConfig(file) }
 }
 
-const alive = (pid: number): boolean => {
+/** Running, as opposed to gone or a zombie (killed, not yet reaped by init: nothing runs). */
+const running = (pid: number): boolean => {
   try {
-    process.kill(pid, 0)
-    return true
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z'
   } catch {
     return false
   }
+}
+
+/** Waits up to `ms` for the process to stop running (a SIGKILL is delivered asynchronously). */
+async function stops(pid: number, ms = 5_000): Promise<boolean> {
+  const end = Date.now() + ms
+  while (running(pid)) {
+    if (Date.now() > end) return false
+    await new Promise(resolve => setTimeout(resolve, 50))
+  }
+  return true
 }
 
 describe('runSides with runner command sides', () => {
@@ -77,7 +88,7 @@ describe('runSides with runner command sides', () => {
     expect(outcome.errors[0].message).toMatch(/baseline: the runner command hung and was killed after/)
     const child = Number(await readFile(join(dir, 'marker-baseline'), 'utf8'))
     expect(child).toBeGreaterThan(0)
-    expect(alive(child)).toBe(false)
+    expect(await stops(child)).toBe(true)
   }, 60_000)
 
   it('stops a side at its first failing entry and reports the exit status with the log', async () => {
