@@ -9,6 +9,7 @@ export default tseslint.config(
       'src/report/html-client.bundle.ts',
       'node_modules/',
       '.venv/',
+      '.venv-helm-0.2/',
       '.venv-lm-eval/',
       '.tmp/',
       'coverage/',

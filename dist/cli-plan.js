@@ -1,7 +1,7 @@
 import { join, delimiter, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { b as readRunDirectory, d as runMatchesEntry, s as streamJson, M as MIN_BOOTSTRAP_UNITS, i as instancesNeeded, f as binarySd, t as tangoInterval, g as twoSidedZ, G as GateError, h as redactUrl, p as parseArgs, r as requiredConfig, n as numberOption, l as loadGateConfig } from './cli.js';
-import { t as trackedTempDir, P as PROD_ENV_FILES, k as runHelmProcess, n as decisiveLine, o as readLogTail, p as expandLaunch, q as routeUrl, s as prepareRun, u as pluginPythonPath, D as DEFAULT_READINESS_TIMEOUT_MS, v as redactedFiles, x as displayCommand, g as gateFingerprint, a as apiKeyNames, b as apiKeyValues, d as childProcessEnv, y as resolveHelmRun } from './cli-run-sides.js';
+import { t as trackedTempDir, P as PROD_ENV_FILES, k as runHelmProcess, n as decisiveLine, o as readLogTail, p as expandLaunch, q as routeUrl, s as prepareRun, u as pluginPythonPath, D as DEFAULT_READINESS_TIMEOUT_MS, v as displayCommand, x as redactedFiles, g as gateFingerprint, a as apiKeyNames, b as apiKeyValues, d as childProcessEnv, y as resolveHelmRun } from './cli-run-sides.js';
 import { mkdir, writeFile, readdir } from 'node:fs/promises';
 import 'node:string_decoder';
 import 'node:crypto';
@@ -366,15 +366,33 @@ async function planCommand(argv, io) {
     }
     const out = [];
     out.push(`# helm-gate plan for ${config.source}`);
-    out.push(`# crfm-helm ${prepared.helm.version} (the run refuses any other installed version)`);
+    const runnerSides = prepared.plans.filter(plan => plan.runner !== null).map(plan => plan.side);
+    if (runnerSides.length < prepared.plans.length) {
+        out.push(`# crfm-helm ${prepared.helm.version} (the run refuses any other installed version)`);
+    }
+    if (runnerSides.length > 0) {
+        out.push(`# ${runnerSides.join(' and ')}: made by a runner command, once per entry, in a private working directory; the command brings its own HELM`);
+    }
     out.push(await fingerprintLine(config, io, args.options.get('baseline-ref') ?? null));
     const launchInput = launchPlanInput(config, prepared, io.env, args.flags.has('sequential'), args.options.get('baseline-ref') ?? null);
     out.push(scheduleLine(launchInput), '# cache disabled; fresh suite per side');
     out.push(...readinessLines(prepared, config, readySeconds ?? DEFAULT_READINESS_TIMEOUT_MS / 1000, args.flags.has('self-check')));
     out.push(...launchLines(launchInput));
-    if (!args.flags.has('no-count'))
-        out.push(...(await countLines(config, prepared, discordance, io)));
+    if (!args.flags.has('no-count')) {
+        out.push(...(runnerSides.length > 0
+            ? [
+                '# instances per comparison: not counted (helm-run --dry-run cannot speak for a runner command); at most helm.max_eval_instances'
+            ]
+            : await countLines(config, prepared, discordance, io)));
+    }
     for (const plan of prepared.plans) {
+        if (plan.runner) {
+            out.push('', `## ${plan.side}: runner command, ${plan.runner.length} ${plan.runner.length === 1 ? 'entry' : 'entries'}`);
+            out.push(`## working directory ${plan.workDir} (temporary, removed after the run)`);
+            for (const call of plan.runner)
+                out.push('', `### ${call.entry}`, displayCommand(call.command, call.args));
+            continue;
+        }
         out.push('', `## ${plan.side}: HELM deployment ${plan.prodEnv.deployment}`, `## --local-path ${plan.localPath} (temporary, removed after the run)`);
         const files = redactedFiles(plan.prodEnv);
         for (const name of PROD_ENV_FILES) {

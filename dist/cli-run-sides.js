@@ -1,5 +1,5 @@
 import path, { basename, resolve, dirname, join, relative, isAbsolute, delimiter } from 'node:path';
-import { j as getDefaultExportFromCjs, G as GateError, C as ConfigError, k as exp, m as log, o as abs, q as sqrt, u as isFiniteNumber, v as quantileSorted, I as InputError, x as createRandom, y as discoverRuns, R as RUN_FILES, h as redactUrl, S as ServerNotReadyError, z as redactUrlsIn, A as HelmRunError, B as parseDocument, E as visit, F as isScalar, J as HIDDEN, K as looksLikeSecret, L as isCredentialKey, N as Scalar, O as parseYamlFile, P as stringify, b as readRunDirectory, d as runMatchesEntry } from './cli.js';
+import { j as getDefaultExportFromCjs, G as GateError, C as ConfigError, k as exp, m as log, o as abs, q as sqrt, u as isFiniteNumber, v as quantileSorted, I as InputError, x as createRandom, y as discoverRuns, R as RUN_FILES, h as redactUrl, S as ServerNotReadyError, z as redactUrlsIn, A as HelmRunError, B as parseDocument, E as visit, F as isScalar, J as HIDDEN, K as looksLikeSecret, L as isCredentialKey, N as Scalar, O as parseYamlFile, P as stringify, Q as expandRunnerCommand, b as readRunDirectory, d as runMatchesEntry } from './cli.js';
 import require$$2$1, { createHash } from 'node:crypto';
 import require$$0$7, { writeFile, readFile, stat, rm, mkdir, realpath, access, constants as constants$7, open, readdir } from 'node:fs/promises';
 import { execFile, execFileSync, spawn } from 'node:child_process';
@@ -2711,6 +2711,9 @@ function fingerprint(config, extras = {}) {
 function deploymentIdentity(deployment) {
     if (deployment.kind === 'prod_env') {
         return { kind: 'prod_env', deployment: deployment.deployment };
+    }
+    if (deployment.kind === 'command') {
+        return { kind: 'command', command: deployment.command, model: deployment.model, seed: deployment.seed };
     }
     return {
         kind: 'server',
@@ -43226,7 +43229,7 @@ function beginLoad(config, options) {
         return fail('load.no_deployments', 'the load half needs deployments (base_url and model of each side)', 'deployments');
     for (const side of SIDES$1) {
         if (deployments[side].kind !== 'server') {
-            return fail('load.prod_env', `the load half needs deployments.${side} as api/base_url/model, not a prod_env reference`, `deployments.${side}`);
+            return fail('load.prod_env', `the load half needs deployments.${side} as api/base_url/model, not a prod_env reference or a runner command`, `deployments.${side}`);
         }
     }
     const targets = {
@@ -45226,7 +45229,18 @@ async function userProdEnv(localPath, deploymentName) {
     };
 }
 async function prodEnvFor(deployment) {
+    if (deployment.kind === 'command')
+        return commandProdEnv();
     return deployment.kind === 'server' ? serverProdEnv(deployment) : userProdEnv(deployment.localPath, deployment.deployment);
+}
+/** A runner command brings its own HELM and configuration: its prod_env is empty and unused. */
+function commandProdEnv() {
+    return {
+        files: { 'model_metadata.yaml': '', 'model_deployments.yaml': '', 'tokenizer_configs.yaml': '', 'credentials.conf': '' },
+        modelArgs: '',
+        deployment: 'runner command',
+        credentialsAreSecret: false
+    };
 }
 /**
  * Both sides must ask the same questions the same way: a different tokenizer or maximum length
@@ -45253,13 +45267,19 @@ function assertComparableDeployments(baseline, candidate, source) {
 function assertDistinctDeployments(baseline, candidate, source) {
     const identity = (d) => d.kind === 'server'
         ? JSON.stringify(['server', d.api, new URL(d.baseUrl).href.replace(/\/+$/, ''), d.model])
-        : JSON.stringify(['prod_env', resolve(d.localPath), d.deployment]);
+        : d.kind === 'command'
+            ? JSON.stringify(['command', d.command, d.model, d.seed])
+            : JSON.stringify(['prod_env', resolve(d.localPath), d.deployment]);
     if (identity(baseline) === identity(candidate)) {
         throw new ConfigError('config.same_deployment', 'baseline and candidate are the same deployment, so the candidate would never be measured; ' +
             'point them at different servers or models (use --self-check to measure a server against itself)', {
             file: source,
             field: 'deployments.candidate',
-            value: candidate.kind === 'server' ? `${redactUrl(candidate.baseUrl)} ${candidate.model}` : candidate.deployment
+            value: candidate.kind === 'server'
+                ? `${redactUrl(candidate.baseUrl)} ${candidate.model}`
+                : candidate.kind === 'command'
+                    ? candidate.command.join(' ')
+                    : candidate.deployment
         });
     }
 }
@@ -45361,6 +45381,8 @@ function yamlWithHeader(value, options = {}) {
 /** The module helm-run imports (`--plugins`) to mark each request for the stall watch. */
 const PROGRESS_PLUGIN = 'helm_gate_plugins.progress';
 function planSide(input) {
+    if (input.runner)
+        return planRunnerSide(input, input.runner);
     const entries = uniqueEntries(input.runs).map(entry => withModel(resolveEntryPaths(entry, input.cwd), input.prodEnv.modelArgs));
     const suite = `${input.side}-${input.stamp}`;
     const outputPath = join(input.outDir, input.side);
@@ -45397,7 +45419,45 @@ function planSide(input) {
         logFile: join(input.outDir, 'logs', `${input.side}.log`),
         entries,
         command: input.command,
-        args
+        args,
+        runner: null,
+        workDir: join(input.tempDir, input.side, 'work')
+    };
+}
+/**
+ * A runner command side: the command once per entry, its placeholders filled. `{output}` is the
+ * suite folder helm-run would have made (`<outputPath>/runs/<suite>/`), so the run directories are
+ * checked and compared the same way. The command runs in a private working directory (FlexLLMGen
+ * writes the scenario's data into `data/` there), so arguments starting with `./` or `../` are
+ * resolved against the directory helm-gate runs in, as `path=` values in entries are.
+ */
+function planRunnerSide(input, runner) {
+    const suite = `${input.side}-${input.stamp}`;
+    const outputPath = join(input.outDir, input.side);
+    const suiteDir = join(outputPath, 'runs', suite);
+    const entries = uniqueEntries(input.runs).map(entry => resolveEntryPaths(entry, input.cwd));
+    const runnerCalls = entries.map(entry => {
+        const [command, ...args] = expandRunnerCommand(runner.command, {
+            entry,
+            model: runner.model ?? '',
+            output: suiteDir,
+            max_eval_instances: String(input.helm.maxEvalInstances),
+            seed: String(runner.seed)
+        }).map(arg => (isRelativePath(arg) ? resolve(input.cwd, arg) : arg));
+        return { entry, command, args };
+    });
+    return {
+        side: input.side,
+        prodEnv: input.prodEnv,
+        localPath: join(input.tempDir, input.side, 'prod_env'),
+        outputPath,
+        suite,
+        logFile: join(input.outDir, 'logs', `${input.side}.log`),
+        entries,
+        command: runnerCalls[0]?.command ?? runner.command[0],
+        args: runnerCalls[0]?.args ?? [],
+        runner: runnerCalls,
+        workDir: join(input.tempDir, input.side, 'work')
     };
 }
 /** Gate-file entries never name a model (the config loader refuses it); add this side's. */
@@ -45480,14 +45540,24 @@ async function prepareRun(config, opts) {
             tempDir: opts.tempDir,
             stamp: opts.stamp,
             command: opts.command ?? helm.command,
-            cwd: opts.cwd ?? process.cwd()
+            cwd: opts.cwd ?? process.cwd(),
+            runner: deployments[side].kind === 'command' ? deployments[side] : undefined
         }));
     }
     return { helm, runs, plans, deployments };
 }
-/** The helm-run the gate file names, refused unless it is the pinned HELM version. */
+/** What the manifest says for the HELM version of sides made by runner commands. */
+const RUNNER_COMMAND_VERSION = 'runner command';
+/**
+ * The helm-run the gate file names, refused unless it is the pinned HELM version. Not looked for
+ * when every side is a runner command: those bring their own HELM (FlexLLMGen calls 0.2.1's API).
+ */
 async function checkHelmInstall(config, env, cwd) {
     const helm = helmSection(config);
+    const deployments = config.deployments ? [config.deployments.baseline, config.deployments.candidate] : [];
+    if (deployments.length > 0 && deployments.every(d => d.kind === 'command')) {
+        return { helmRun: helm.command, version: RUNNER_COMMAND_VERSION, pluginPath: '' };
+    }
     const helmRun = await resolveHelmRun(helm.command, env, cwd);
     const version = await installedHelmVersion(await pythonFor(helmRun), env);
     assertPinnedVersion(version, helm.version, config.source);
@@ -45559,6 +45629,7 @@ async function runHelmProcess(settings) {
     const prefix = `[${settings.side}]`;
     const watchStalls = settings.stallMs !== undefined && settings.stallMs !== null;
     const child = spawn(settings.command, settings.args, {
+        cwd: settings.cwd,
         env: watchStalls ? { ...settings.env, HELM_GATE_PROGRESS_FD: String(PROGRESS_FD) } : settings.env,
         stdio: watchStalls ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
         detached: true
@@ -45690,8 +45761,17 @@ function redactor(secrets) {
     return line => values.reduce((text, secret) => text.split(secret).join('***'), line);
 }
 
+/**
+ * Produces a side's run directories: the one place that decides how. Today that is helm-run
+ * against the side's deployment, one process for all of the side's entries. A second kind (a
+ * runner command run once per entry, for example) is a second branch of `produceSideRuns`
+ * returning the same result, so that what follows it (the checks in side-outcome.ts, the manifest
+ * record, the comparison) stays one.
+ */
 /** Runs what makes `plan.outputPath/runs/<suite>/<run>` for each of the plan's entries. */
 async function produceSideRuns(plan, context) {
+    if (plan.runner)
+        return runRunnerCommand(plan, plan.runner, context);
     return runHelmProcess({
         side: plan.side,
         command: plan.command,
@@ -45718,6 +45798,50 @@ const PROD_ENV_STALL_SECONDS = 600;
  */
 function stallLimitMs(deployment) {
     return (deployment.kind === 'server' ? deployment.requestTimeoutSeconds + STALL_SLACK_SECONDS : PROD_ENV_STALL_SECONDS) * 1000;
+}
+/**
+ * A runner command side: the command once per entry, one after the other, each in the side's
+ * process group machinery of helm-run (log, timeout, group kill on cancel), under one limit for the
+ * whole side. The first failure stops the side (fail closed: the rest could not pass anyway). It
+ * has no request marks, so no stall watch: the side's timeout is the limit.
+ */
+async function runRunnerCommand(plan, calls, context) {
+    await mkdir(plan.workDir, { recursive: true });
+    const started = Date.now();
+    let last;
+    let requests = 0;
+    const runsStarted = [];
+    for (const [i, call] of calls.entries()) {
+        const left = context.timeoutMs - (Date.now() - started);
+        context.progress(`[${plan.side}] runner command ${i + 1}/${calls.length}: ${call.entry}`);
+        const result = await runHelmProcess({
+            side: plan.side,
+            command: call.command,
+            args: call.args,
+            env: context.env,
+            cwd: plan.workDir,
+            logFile: plan.logFile,
+            timeoutMs: Math.max(left, 1),
+            expectedRuns: calls.length,
+            log: context.log,
+            progress: context.progress,
+            secrets: context.secrets,
+            stallMs: null
+        });
+        runsStarted.push(call.entry);
+        requests += result.requests;
+        last = {
+            ...result,
+            startedAt: new Date(started).toISOString(),
+            durationMs: Date.now() - started,
+            requests,
+            runsStarted: [...runsStarted],
+            failedRuns: result.exitCode !== 0 || result.timedOut ? [call.entry] : []
+        };
+        if (result.spawnError || result.timedOut || result.exitCode !== 0)
+            break;
+    }
+    return last;
 }
 
 /**
@@ -45909,8 +46033,9 @@ async function finishSide(plan, result, outcome, runs, deployment) {
     outcome.durationMs = result.durationMs;
     outcome.requests = result.requests;
     const where = { file: plan.logFile };
+    const program = plan.runner ? 'the runner command' : 'helm-run';
     if (result.spawnError) {
-        outcome.errors.push(new HelmRunError('runner.spawn', `${plan.side}: could not start helm-run: ${result.spawnError}`, { ...where, value: plan.command }));
+        outcome.errors.push(new HelmRunError('runner.spawn', `${plan.side}: could not start ${program}: ${result.spawnError}`, { ...where, value: plan.command }));
         return;
     }
     if (result.stalled) {
@@ -45919,11 +46044,11 @@ async function finishSide(plan, result, outcome, runs, deployment) {
     }
     else if (result.timedOut) {
         const at = result.runsStarted.at(-1);
-        outcome.errors.push(new HelmRunError('runner.timeout', `${plan.side}: helm-run hung and was killed after ${Math.round(result.durationMs / 1000)} s${at ? ` during run ${at}` : ''} (helm.timeout_minutes)`, where));
+        outcome.errors.push(new HelmRunError('runner.timeout', `${plan.side}: ${program} hung and was killed after ${Math.round(result.durationMs / 1000)} s${at ? ` during run ${at}` : ''} (helm.timeout_minutes)`, where));
     }
     else if (result.exitCode !== 0) {
         const runsNamed = result.failedRuns.length ? `; failed runs: ${result.failedRuns.join(', ')}` : '';
-        outcome.errors.push(new HelmRunError('runner.exit', `${plan.side}: helm-run exited with ${result.exitCode ?? result.signal}${runsNamed}; see the ${plan.side} log`, { ...where, value: result.failedRuns[0] }));
+        outcome.errors.push(new HelmRunError('runner.exit', `${plan.side}: ${program} exited with ${result.exitCode ?? result.signal}${runsNamed}; see the ${plan.side} log`, { ...where, value: result.failedRuns[0] }));
     }
     const verification = await verifySideOutput(plan.side, plan.outputPath, plan.suite, runs);
     outcome.errors.push(...verification.errors);
@@ -45943,7 +46068,9 @@ function sideRecord(plan, outcome, deployment, outDir) {
             api_key_env: deployment.apiKeyEnv,
             request_timeout_seconds: deployment.requestTimeoutSeconds
         }
-        : { kind: 'prod_env', prod_env: deployment.localPath, deployment: deployment.deployment };
+        : deployment.kind === 'command'
+            ? { kind: 'command', command: deployment.command, model: deployment.model, seed: deployment.seed }
+            : { kind: 'prod_env', prod_env: deployment.localPath, deployment: deployment.deployment };
     // The manifest is uploaded as evidence: no credential, not even inside a URL or an error.
     return {
         source: 'run',
@@ -46069,7 +46196,7 @@ async function runSides(config, opts) {
 }
 /** One side's run: its run directories made (produce-side.ts), then checked and recorded. */
 async function runSide(plan, outcome, prepared, context) {
-    context.progress(`[${plan.side}] starting helm-run (${plan.entries.length} entries, log: ${plan.logFile})`);
+    context.progress(`[${plan.side}] starting ${plan.runner ? 'the runner command' : 'helm-run'} (${plan.entries.length} entries, log: ${plan.logFile})`);
     const result = await produceSideRuns(plan, context);
     await finishSide(plan, result, outcome, prepared.runs, context.deployment);
     context.progress(`[${plan.side}] ${outcome.complete ? 'complete' : 'FAILED'} in ${Math.round((result.durationMs ?? 0) / 100) / 10} s, ${result.requests} requests`);
@@ -46140,4 +46267,4 @@ function collectOutcome(prepared, outcomes, run) {
     };
 }
 
-export { DEFAULT_READINESS_TIMEOUT_MS as D, LoadWhileUp as L, PROD_ENV_FILES as P, VERDICT_RANK as V, apiKeyNames as a, apiKeyValues as b, Launcher as c, childProcessEnv as d, withLaunchedSides as e, runSides as f, gateFingerprint as g, writeManifest as h, imageOf as i, guardOnCancel as j, runHelmProcess as k, launchesAny as l, manifestPath as m, decisiveLine as n, readLogTail as o, expandLaunch as p, routeUrl as q, runLoad as r, prepareRun as s, trackedTempDir as t, pluginPythonPath as u, redactedFiles as v, worstVerdict as w, displayCommand as x, resolveHelmRun as y };
+export { DEFAULT_READINESS_TIMEOUT_MS as D, LoadWhileUp as L, PROD_ENV_FILES as P, VERDICT_RANK as V, apiKeyNames as a, apiKeyValues as b, Launcher as c, childProcessEnv as d, withLaunchedSides as e, runSides as f, gateFingerprint as g, writeManifest as h, imageOf as i, guardOnCancel as j, runHelmProcess as k, launchesAny as l, manifestPath as m, decisiveLine as n, readLogTail as o, expandLaunch as p, routeUrl as q, runLoad as r, prepareRun as s, trackedTempDir as t, pluginPythonPath as u, displayCommand as v, worstVerdict as w, redactedFiles as x, resolveHelmRun as y };

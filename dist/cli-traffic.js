@@ -1,6 +1,6 @@
 import { readFile, mkdir, writeFile } from 'node:fs/promises';
 import { resolve, dirname } from 'node:path';
-import { I as InputError, x as createRandom, L as isCredentialKey, K as looksLikeSecret, Q as quantile, U as UsageError, p as parseArgs, n as numberOption } from './cli.js';
+import { I as InputError, x as createRandom, L as isCredentialKey, K as looksLikeSecret, T as quantile, U as UsageError, p as parseArgs, n as numberOption } from './cli.js';
 import { createHash } from 'node:crypto';
 import 'node:string_decoder';
 import 'node:fs';

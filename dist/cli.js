@@ -8,6 +8,55 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
+const RUNNER_PLACEHOLDERS = ['entry', 'model', 'output', 'max_eval_instances', 'seed'];
+const PLACEHOLDER = /(\$?)\{([^{}]*)\}/g;
+/** Reads `deployments.<side>` with a `command`; every problem names the field and value. */
+function parseCommandDeployment(f) {
+    if (f.has('launch'))
+        f.fail('launch', `${f.at('launch')} cannot be combined with command: a runner command side serves nothing to launch`);
+    f.allow(['command', 'model', 'seed']);
+    const list = f.list('command');
+    if (list === null || list.length === 0) {
+        f.fail('command', `${f.at('command')} must list the program and its arguments, e.g. [python, -m, flexllmgen.apps.helm_run, ...]`, list);
+    }
+    const used = new Set();
+    const command = list.map((item, i) => {
+        if (typeof item === 'number' && Number.isFinite(item))
+            return String(item);
+        if (typeof item !== 'string' || item === '') {
+            f.fail('command', `${f.at('command')}[${i}] must be a non-empty string (one argument; no shell is involved)`, item);
+        }
+        for (const match of item.matchAll(PLACEHOLDER)) {
+            if (match[1] === '$')
+                continue;
+            const name = match[2];
+            if (!RUNNER_PLACEHOLDERS.includes(name)) {
+                f.fail('command', `${f.at('command')}[${i}] has an unknown placeholder {${name}}; known: ${RUNNER_PLACEHOLDERS.map(p => `{${p}}`).join(', ')}`, item);
+            }
+            used.add(name);
+        }
+        return item;
+    });
+    if (used.has('output') === false) {
+        f.fail('command', `${f.at('command')} must pass {output}, the folder its run directories are read from`, command.join(' '));
+    }
+    if (used.has('entry') === false) {
+        f.fail('command', `${f.at('command')} must pass {entry}: the command runs once per gate entry`, command.join(' '));
+    }
+    if (command[0].includes('{'))
+        f.fail('command', `${f.at('command')}[0] is the program and cannot be a placeholder`, command[0]);
+    const model = f.string('model', null);
+    if (used.has('model') && model === null)
+        f.fail('model', `${f.at('model')} is required: the command uses {model}`, null);
+    const seed = f.integer('seed', 0, 0);
+    f.done();
+    return { kind: 'command', command, model, seed };
+}
+/** The command's arguments for one entry, every placeholder replaced (pure). */
+function expandRunnerCommand(command, values) {
+    return command.map(arg => arg.replace(PLACEHOLDER, (whole, dollar, name) => dollar === '' && name in values ? values[name] : whole));
+}
+
 const ALIAS = Symbol.for('yaml.alias');
 const DOC = Symbol.for('yaml.document');
 const MAP = Symbol.for('yaml.map');
@@ -7823,6 +7872,8 @@ function parseDeployments(f, launches) {
     return { baseline: parseDeployment(baseline, launches, 'baseline'), candidate: parseDeployment(candidate, launches, 'candidate') };
 }
 function parseDeployment(f, launches, side) {
+    if (f.has('command'))
+        return parseCommandDeployment(f);
     if (f.has('prod_env')) {
         if (f.has('launch'))
             launchNeedsServer(f);
@@ -13292,6 +13343,38 @@ async function efficiencyFor(run, b, c, statistics) {
     };
 }
 
+const LAYOUT_NAMES = { '0.2': 'HELM 0.2.x', '0.4+': 'HELM 0.4 or later' };
+/** Returns false (after an error) when the two sides were written by different HELM generations. */
+function checkSameLayout(run, pair, log) {
+    const b = pair.baseline.layout ?? '0.4+';
+    const c = pair.candidate.layout ?? '0.4+';
+    if (b === c)
+        return true;
+    log.error('guard.helm_version_drift', `run ${run}: the baseline is ${LAYOUT_NAMES[b]} output and the candidate ${LAYOUT_NAMES[c]} output; the two build prompts, stats and request states with different code, so the comparison would measure the HELM version, not the model`, {
+        file: pair.candidate.path,
+        field: 'run_spec.json adapter_spec.model_deployment',
+        value: { baseline: b === '0.2' ? 'absent (0.2.x)' : 'present', candidate: c === '0.2' ? 'absent (0.2.x)' : 'present' }
+    });
+    return false;
+}
+/** True when no request state records a request time (FlexLLMGen writes 0 for every request). */
+function noRequestTimes(data) {
+    const states = data.requestStates;
+    return states !== null && states.length > 0 && states.every(s => s.requestTime === null || s.requestTime === 0);
+}
+/** Warns, once per run, about each guard that 0.2.x output cannot support. Both sides are 0.2.x. */
+function warnUnsupportedGuards(run, b, c, log) {
+    if (b.run.layout !== '0.2')
+        return;
+    const file = c.scenarioStateFile ?? c.run.path;
+    log.warn('helm_0_2.cache_unverified', `run ${run}: HELM 0.2.x output: the cached flag of each answer is whatever the program that wrote the run set (FlexLLMGen's script always writes false and keeps no request cache), so the cache guard rests on that program's word, not on HELM's cache`, { file, field: 'result.cached' });
+    if (noRequestTimes(b) || noRequestTimes(c)) {
+        log.warn('helm_0_2.no_request_times', `run ${run}: HELM 0.2.x output without request times (every request_time is 0), so no request-time ratios are computed, and two runs of a deterministic model are byte for byte the same: a copied run cannot be told from a rerun`, { file, field: 'result.request_time', value: 0 });
+    }
+    const model = String(b.run.runSpec.adapter_spec?.['model'] ?? '');
+    log.warn('helm_0_2.model_unverified', `run ${run}: HELM 0.2.x output names the model its run entry resolves to (${model || 'none'}), not the program or weights that answered (FlexLLMGen writes the entry's model, never its --model), so the report cannot say which deployment produced each side; the command that made it is the identity`, { file: b.run.path, field: 'run_spec.json adapter_spec.model', value: model });
+}
+
 /**
  * Guards that read scenario_state.json. Each failure is an error, never a pass:
  * - a cached answer may be another deployment's answer (HELM's cache is keyed by host org and
@@ -13400,7 +13483,12 @@ function checkSameEvidence$1(run, b, c, log) {
         log.error('sides.same_file', `run ${run}: the baseline and the candidate read the same file${shared.length > 1 ? ` (${shared.length} files)` : ''}, ${shared[0].real}, so the comparison would compare a run with itself`, { file: shared[0].candidate, value: { baseline: shared[0].baseline, candidate: shared[0].candidate } });
     }
     if (ok && b.scenarioStateDigest !== null && b.scenarioStateDigest === c.scenarioStateDigest) {
-        log.warn('sides.same_content', `run ${run}: scenario_state.json is byte for byte the same on both sides (sha256 ${b.scenarioStateDigest.slice(0, 16)}); two real runs always differ in their request times, so this is probably one run copied to both sides`, { file: c.scenarioStateFile ?? c.run.path, field: 'scenario_state.json' });
+        // Without request times (HELM 0.2.x as FlexLLMGen writes it) a deterministic model's two runs
+        // are the same bytes; helm_0_2.no_request_times says so, and this warning still shows it.
+        const why = noRequestTimes(b)
+            ? 'the runs record no request times, so two runs of a deterministic model look like this, and so does one run copied to both sides'
+            : 'two real runs always differ in their request times, so this is probably one run copied to both sides';
+        log.warn('sides.same_content', `run ${run}: scenario_state.json is byte for byte the same on both sides (sha256 ${b.scenarioStateDigest.slice(0, 16)}); ${why}`, { file: c.scenarioStateFile ?? c.run.path, field: 'scenario_state.json' });
     }
     return ok;
 }
@@ -14107,6 +14195,9 @@ function selectWork(baseline, candidate, config, defaults, log) {
 async function compareRun(item, config, examples, log, comparisons, efficiency, changedAnswers) {
     const { pair, gated } = item;
     const name = displayName(pair.baseline.runSpec);
+    // Checked first: across HELM generations every other field may differ for that reason alone.
+    if (!checkSameLayout(name, pair, log))
+        return;
     const drift = adapterDrift(pair.baseline.runSpec, pair.candidate.runSpec);
     for (const d of drift) {
         log.error('guard.adapter_drift', `run ${name}: the two sides used different ${d.field}, so the comparison would measure configuration, not the model`, {
@@ -14126,6 +14217,7 @@ async function compareRun(item, config, examples, log, comparisons, efficiency, 
     if (drift.length > 0 || scoring.length > 0)
         return;
     const [b, c] = await Promise.all([loadRunData(pair.baseline), loadRunData(pair.candidate)]);
+    warnUnsupportedGuards(name, b, c, log);
     if (!checkSameEvidence$1(name, b, c, log))
         return;
     if (!checkRequestStates(name, b, c, log))
@@ -16353,4 +16445,4 @@ main(process.argv.slice(2), processIo()).then(code => {
     process.exitCode = 2;
 });
 
-export { HelmRunError as A, parseDocument as B, ConfigError as C, DEFAULT_STATISTICS as D, visit as E, isScalar as F, GateError as G, HELM_GATE_VERSION as H, InputError as I, HIDDEN as J, looksLikeSecret as K, isCredentialKey as L, MIN_BOOTSTRAP_UNITS as M, Scalar as N, parseYamlFile as O, stringify as P, quantile as Q, RUN_FILES as R, ServerNotReadyError as S, UsageError as U, newReport as a, readRunDirectory as b, compareOutputs as c, runMatchesEntry as d, exitCode as e, binarySd as f, twoSidedZ as g, redactUrl as h, instancesNeeded as i, getDefaultExportFromCjs as j, exp as k, loadGateConfig as l, log as m, numberOption as n, abs as o, parseArgs as p, sqrt as q, requiredConfig as r, streamJson as s, tangoInterval as t, isFiniteNumber as u, quantileSorted as v, writeReportOutputs as w, createRandom as x, discoverRuns as y, redactUrlsIn as z };
+export { HelmRunError as A, parseDocument as B, ConfigError as C, DEFAULT_STATISTICS as D, visit as E, isScalar as F, GateError as G, HELM_GATE_VERSION as H, InputError as I, HIDDEN as J, looksLikeSecret as K, isCredentialKey as L, MIN_BOOTSTRAP_UNITS as M, Scalar as N, parseYamlFile as O, stringify as P, expandRunnerCommand as Q, RUN_FILES as R, ServerNotReadyError as S, quantile as T, UsageError as U, newReport as a, readRunDirectory as b, compareOutputs as c, runMatchesEntry as d, exitCode as e, binarySd as f, twoSidedZ as g, redactUrl as h, instancesNeeded as i, getDefaultExportFromCjs as j, exp as k, loadGateConfig as l, log as m, numberOption as n, abs as o, parseArgs as p, sqrt as q, requiredConfig as r, streamJson as s, tangoInterval as t, isFiniteNumber as u, quantileSorted as v, writeReportOutputs as w, createRandom as x, discoverRuns as y, redactUrlsIn as z };

@@ -72,5 +72,32 @@ copy_suite "$work/out/runs/trials" "$out/trials/runs/gate"
 "$venv/bin/python" "$helpers/make_legacy_fixture.py" "$fixtures/helm-0.2.x"
 "$venv/bin/python" "$helpers/make_bad_fixtures.py" "$out/baseline/runs/gate" "$fixtures/bad"
 
-du -sh "$out" "$fixtures/helm-0.2.x" "$fixtures/bad"
+# Real crfm-helm 0.2.1 runs, written the way FlexLLMGen's benchmark script writes them, by its
+# stand-in (test-support/flexllmgen-standin/) in the 0.2.1 venv. The equivalent candidate only
+# changes the offloading percentages (its answers are the same); the degraded one answers 0.4
+# of the instances right instead of 0.8. 50 instances give the test split at least 20.
+venv_0_2="${HELM_GATE_VENV_0_2:-$root/.venv-helm-0.2}"
+HELM_GATE_VENV_0_2="$venv_0_2" bash "$root/scripts/helm-0.2-env.sh"
+standin="$root/test-support/flexllmgen-standin/helm_run.py"
+flex_entry="synthetic_reasoning:mode=pattern_match,model=simple/model1"
+run_standin() {
+  local side=$1
+  shift
+  "$venv_0_2/bin/python" "$standin" --description "$flex_entry" --max-eval-instances 50 \
+    --run-path "$work/flex/$side" "$@" > "$work/standin-$side.log" 2>&1 || {
+    echo "make-fixtures: the FlexLLMGen stand-in failed for $side; log follows" >&2
+    cat "$work/standin-$side.log" >&2
+    exit 1
+  }
+}
+run_standin baseline --percent 100 0 100 0 100 0 --accuracy 0.8
+run_standin equivalent --percent 0 100 0 100 100 0 --accuracy 0.8
+run_standin degraded --percent 100 0 100 0 100 0 --compress-weight --accuracy 0.4
+out_0_2="$fixtures/helm-0.2.1"
+rm -rf "$out_0_2"
+for side in baseline equivalent degraded; do
+  copy_suite "$work/flex/$side" "$out_0_2/$side/runs/flexllmgen"
+done
+
+du -sh "$out" "$fixtures/helm-0.2.x" "$out_0_2" "$fixtures/bad"
 echo "make-fixtures: done"

@@ -10,3 +10,6 @@ cd "$(dirname "$0")/.."
 bash scripts/install-chromium.sh
 # The Python environment with the pinned HELM (.venv/, or HELM_GATE_VENV).
 bash scripts/python-env.sh
+# crfm-helm 0.2.1 in its own venv (.venv-helm-0.2/, or HELM_GATE_VENV_0_2) for the FlexLLMGen
+# stand-in the runner-command tests run; about three minutes the first time.
+bash scripts/helm-0.2-env.sh

@@ -38,6 +38,24 @@ describe('assertLaunchAllowed', () => {
     expect(() => assertLaunchAllowed(gate(false), fork, false)).not.toThrow()
   })
 
+  it('applies the same rule to runner command sides: they run programs on the runner too', () => {
+    const commands = parseGateConfig(
+      `
+version: 1
+deployments:
+  baseline: { command: [python, run.py, "{entry}", "{output}"] }
+  candidate: { command: [python, run.py, "{entry}", "{output}", --compress-weight] }
+runs: [{ entry: simple_mcqa, metric: exact_match, max_drop: 0.05 }]
+`,
+      'gate.yml'
+    )
+    expect(() => assertLaunchAllowed(commands, fork, false)).toThrow(
+      /comes from a fork.*runs a runner command for baseline and candidate; nothing was launched/
+    )
+    expect(() => assertLaunchAllowed(commands, fork, true)).not.toThrow()
+    expect(() => assertLaunchAllowed(commands, own, false)).not.toThrow()
+  })
+
   it('launches checkout: base from the pull request base, else the merge group base, else the commit', () => {
     expect(launchBaseRef(own, 'merge0000')).toBe('base2222')
     const queue = deriveEvent('merge_group', { repository, merge_group: { base_sha: 'queue333', head_sha: 'h' } }, env)

@@ -10,7 +10,14 @@ import { fileURLToPath } from 'node:url'
 import { compareOutputs } from '../../src/gate/compare.js'
 import { renderJson } from '../../src/report/json.js'
 import { cliConfig } from '../gate/compare-helpers.js'
-import { ALTERED_SUITE, BASELINE_SUITE } from '../helm/read/fixtures.js'
+import {
+  ALTERED_SUITE,
+  BASELINE_SUITE,
+  FLEX_BASELINE_SUITE,
+  FLEX_DEGRADED_SUITE,
+  FLEX_EQUIVALENT_SUITE,
+  REASONING_RUN
+} from '../helm/read/fixtures.js'
 import { copyToTemp } from '../support/fixture-copy.js'
 import { run } from '../support/spawn.js'
 
@@ -188,5 +195,17 @@ describe('helm-gate compare (bundled CLI)', () => {
     expect((await helmGate('--version')).stdout.trim()).toBe(
       JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version
     )
+  })
+  it('compares real crfm-helm 0.2.1 runs (FlexLLMGen layout): 0 for the equivalent, 1 for the degraded, 2 against 0.5.16', async () => {
+    const args = ['--metric', 'exact_match', '--split', 'test', '--max-drop', '0.1']
+    const equivalent = await helmGate('compare', FLEX_BASELINE_SUITE, FLEX_EQUIVALENT_SUITE, ...args)
+    expect(equivalent.code).toBe(0)
+    expect(equivalent.stdout).toContain('helm_0_2.cache_unverified')
+    const degraded = await helmGate('compare', FLEX_BASELINE_SUITE, FLEX_DEGRADED_SUITE, ...args)
+    expect(degraded.code).toBe(1)
+    expect(degraded.stdout).toMatch(/Overall: FAIL/)
+    const drift = await helmGate('compare', join(BASELINE_SUITE, REASONING_RUN), FLEX_EQUIVALENT_SUITE, ...args)
+    expect(drift.code).toBe(2)
+    expect(drift.stdout + drift.stderr).toContain('guard.helm_version_drift')
   })
 })

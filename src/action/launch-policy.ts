@@ -13,10 +13,17 @@ import type { Session } from './session.js'
 
 export function assertLaunchAllowed(config: GateConfig, event: EventInfo, allowForkLaunch: boolean): void {
   const launched = Object.keys(config.launch?.sides ?? {})
-  if (launched.length === 0 || !event.pullRequest?.isFork || allowForkLaunch) return
+  // A runner command side (docs/gate-file.md "Runner command") runs a program on the runner as
+  // a launch does, and may run the checkout's files: the same rule.
+  const commands = (['baseline', 'candidate'] as const).filter(side => config.deployments?.[side].kind === 'command')
+  if ((launched.length === 0 && commands.length === 0) || !event.pullRequest?.isFork || allowForkLaunch) return
+  const what = [
+    ...(launched.length > 0 ? [`launches ${launched.join(' and ')}`] : []),
+    ...(commands.length > 0 ? [`runs a runner command for ${commands.join(' and ')}`] : [])
+  ].join(' and ')
   throw new UsageError(
     'launch.fork_refused',
-    `this pull request comes from a fork and the gate file launches ${launched.join(' and ')}; nothing was launched. ` +
+    `this pull request comes from a fork and the gate file ${what}; nothing was launched. ` +
       `Set input ${INPUTS.allowForkLaunch}: true only on a runner that may run untrusted code (never a self-hosted one)`,
     { field: INPUTS.allowForkLaunch, value: `pull request #${event.pullRequest.number}` }
   )

@@ -54,6 +54,9 @@ function deploymentIdentity(deployment: Deployment): Record<string, unknown> {
   if (deployment.kind === 'prod_env') {
     return { kind: 'prod_env', deployment: deployment.deployment }
   }
+  if (deployment.kind === 'command') {
+    return { kind: 'command', command: deployment.command, model: deployment.model, seed: deployment.seed }
+  }
   return {
     kind: 'server',
     api: deployment.api,

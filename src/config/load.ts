@@ -3,6 +3,7 @@
  * gate set that blocks releases, so an unknown key, a wrong type or an impossible value is an
  * error naming the key path, never a silent default.
  */
+import { parseCommandDeployment } from './runner-command.js'
 import { readFile } from 'node:fs/promises'
 import { parseDocument } from 'yaml'
 import { ConfigError } from '../errors.js'
@@ -191,6 +192,7 @@ function parseDeployments(f: Fields, launches: Partial<Record<LaunchSide, Launch
 }
 
 function parseDeployment(f: Fields, launches: Partial<Record<LaunchSide, LaunchSpec>>, side: LaunchSide): Deployment {
+  if (f.has('command')) return parseCommandDeployment(f)
   if (f.has('prod_env')) {
     if (f.has('launch')) launchNeedsServer(f)
     f.allow(['prod_env', 'deployment'])

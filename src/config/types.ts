@@ -24,6 +24,9 @@
 
 import type { LoadSettings } from './load-types.js'
 import type { LaunchSettings } from './launch.js'
+import type { CommandDeployment } from './runner-command.js'
+
+export type { CommandDeployment } from './runner-command.js'
 
 export type Api = 'chat' | 'completions'
 export type IntervalMethod = 'auto' | 'bootstrap' | 'newcombe' | 'tango'
@@ -84,7 +87,7 @@ export interface ProdEnvDeployment {
   deployment: string
 }
 
-export type Deployment = ServerDeployment | ProdEnvDeployment
+export type Deployment = ServerDeployment | ProdEnvDeployment | CommandDeployment
 
 export interface GatedRun {
   /** The HELM run entry without `model=` (the runner adds it), e.g. `dyck_language:num_parenthesis_pairs=3`. */

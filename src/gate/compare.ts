@@ -20,6 +20,7 @@ import { pairRuns, runMatchesEntry, type RunPair } from './match.js'
 import { efficiencyFor } from './efficiency.js'
 import { prewarmRatioWorker } from '../stats/off-thread.js'
 import { checkOwnScores, checkRequestStates, checkSameEvidence } from './guards.js'
+import { checkSameLayout, warnUnsupportedGuards } from './helm-layout.js'
 import { exampleKey, loadExampleTexts, loadRunData, type RunData } from './run-data.js'
 import { compareLmEval, lmEvalSideInfo, type LmEvalSides } from './lmeval.js'
 
@@ -228,6 +229,8 @@ async function compareRun(
 ): Promise<void> {
   const { pair, gated } = item
   const name = displayName(pair.baseline.runSpec)
+  // Checked first: across HELM generations every other field may differ for that reason alone.
+  if (!checkSameLayout(name, pair, log)) return
   const drift = adapterDrift(pair.baseline.runSpec, pair.candidate.runSpec)
   for (const d of drift) {
     log.error(
@@ -255,6 +258,7 @@ async function compareRun(
   if (drift.length > 0 || scoring.length > 0) return
 
   const [b, c] = await Promise.all([loadRunData(pair.baseline), loadRunData(pair.candidate)])
+  warnUnsupportedGuards(name, b, c, log)
   if (!checkSameEvidence(name, b, c, log)) return
   if (!checkRequestStates(name, b, c, log)) return
   // Started before the gated comparisons so that its bootstrap overlaps theirs (see efficiencyFor).

@@ -6,6 +6,7 @@
  * - a failed request is not an answer of the model.
  */
 import { DECODING_FIELDS, type DecodingField, type RequestDecoding, type RequestStateSummary } from '../helm/types.js'
+import { noRequestTimes } from './helm-layout.js'
 import { canonicalJson } from './run-identity.js'
 import type { IssueLog } from './issues.js'
 import type { RunData } from './run-data.js'
@@ -138,9 +139,14 @@ export function checkSameEvidence(run: string, b: RunData, c: RunData, log: Issu
     )
   }
   if (ok && b.scenarioStateDigest !== null && b.scenarioStateDigest === c.scenarioStateDigest) {
+    // Without request times (HELM 0.2.x as FlexLLMGen writes it) a deterministic model's two runs
+    // are the same bytes; helm_0_2.no_request_times says so, and this warning still shows it.
+    const why = noRequestTimes(b)
+      ? 'the runs record no request times, so two runs of a deterministic model look like this, and so does one run copied to both sides'
+      : 'two real runs always differ in their request times, so this is probably one run copied to both sides'
     log.warn(
       'sides.same_content',
-      `run ${run}: scenario_state.json is byte for byte the same on both sides (sha256 ${b.scenarioStateDigest.slice(0, 16)}); two real runs always differ in their request times, so this is probably one run copied to both sides`,
+      `run ${run}: scenario_state.json is byte for byte the same on both sides (sha256 ${b.scenarioStateDigest.slice(0, 16)}); ${why}`,
       { file: c.scenarioStateFile ?? c.run.path, field: 'scenario_state.json' }
     )
   }

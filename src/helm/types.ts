@@ -82,7 +82,7 @@ export interface RequestStateSummary {
   perturbation: PerturbationJson | null
   /** Set only by "separate" multiple-choice adapters (one request state per reference). */
   referenceIndex: number | null
-  /** result.cached; null when there is no result (dry run) or the field is absent (0.2.x). */
+  /** result.cached; null when there is no result (dry run) or the field is absent (hand-made files). HELM 0.2.1 has the field, but FlexLLMGen always writes false. */
   cached: boolean | null
   success: boolean | null
   error: string | null

@@ -125,7 +125,7 @@ export function beginLoad(config: GateConfig, options: LoadRunOptions): LoadRun 
     if (deployments[side].kind !== 'server') {
       return fail(
         'load.prod_env',
-        `the load half needs deployments.${side} as api/base_url/model, not a prod_env reference`,
+        `the load half needs deployments.${side} as api/base_url/model, not a prod_env reference or a runner command`,
         `deployments.${side}`
       )
     }

@@ -22,6 +22,8 @@ export interface HelmProcessSettings {
   command: string
   args: string[]
   env: NodeJS.ProcessEnv
+  /** Working directory (default: helm-gate's own). */
+  cwd?: string
   logFile: string
   timeoutMs: number
   /** Expected number of run specs, for progress lines. */
@@ -78,6 +80,7 @@ export async function runHelmProcess(settings: HelmProcessSettings): Promise<Hel
 
   const watchStalls = settings.stallMs !== undefined && settings.stallMs !== null
   const child = spawn(settings.command, settings.args, {
+    cwd: settings.cwd,
     env: watchStalls ? { ...settings.env, HELM_GATE_PROGRESS_FD: String(PROGRESS_FD) } : settings.env,
     stdio: watchStalls ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
     detached: true

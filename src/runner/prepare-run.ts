@@ -5,7 +5,7 @@
  */
 import { mkdir, readdir, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
-import type { Deployment, GateConfig, GatedRun, HelmSettings } from '../config/types.js'
+import type { CommandDeployment, Deployment, GateConfig, GatedRun, HelmSettings } from '../config/types.js'
 import { ConfigError, HelmRunError } from '../errors.js'
 import { launchesDiffer } from '../launch/notes.js'
 import { assertPinnedVersion, installedHelmVersion, pluginPythonPath, pythonFor, resolveHelmRun } from './helm-install.js'
@@ -64,12 +64,16 @@ export async function prepareRun(
         tempDir: opts.tempDir,
         stamp: opts.stamp,
         command: opts.command ?? helm.command,
-        cwd: opts.cwd ?? process.cwd()
+        cwd: opts.cwd ?? process.cwd(),
+        runner: deployments[side].kind === 'command' ? (deployments[side] as CommandDeployment) : undefined
       })
     )
   }
   return { helm, runs, plans, deployments }
 }
+
+/** What the manifest says for the HELM version of sides made by runner commands. */
+export const RUNNER_COMMAND_VERSION = 'runner command'
 
 export interface HelmInstall {
   /** The resolved helm-run executable. */
@@ -80,9 +84,16 @@ export interface HelmInstall {
   pluginPath: string
 }
 
-/** The helm-run the gate file names, refused unless it is the pinned HELM version. */
+/**
+ * The helm-run the gate file names, refused unless it is the pinned HELM version. Not looked for
+ * when every side is a runner command: those bring their own HELM (FlexLLMGen calls 0.2.1's API).
+ */
 export async function checkHelmInstall(config: GateConfig, env: NodeJS.ProcessEnv, cwd: string): Promise<HelmInstall> {
   const helm = helmSection(config)
+  const deployments = config.deployments ? [config.deployments.baseline, config.deployments.candidate] : []
+  if (deployments.length > 0 && deployments.every(d => d.kind === 'command')) {
+    return { helmRun: helm.command, version: RUNNER_COMMAND_VERSION, pluginPath: '' }
+  }
   const helmRun = await resolveHelmRun(helm.command, env, cwd)
   const version = await installedHelmVersion(await pythonFor(helmRun), env)
   assertPinnedVersion(version, helm.version, config.source)

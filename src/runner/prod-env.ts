@@ -167,7 +167,18 @@ export async function userProdEnv(localPath: string, deploymentName: string): Pr
 }
 
 export async function prodEnvFor(deployment: Deployment): Promise<ProdEnv> {
+  if (deployment.kind === 'command') return commandProdEnv()
   return deployment.kind === 'server' ? serverProdEnv(deployment) : userProdEnv(deployment.localPath, deployment.deployment)
+}
+
+/** A runner command brings its own HELM and configuration: its prod_env is empty and unused. */
+function commandProdEnv(): ProdEnv {
+  return {
+    files: { 'model_metadata.yaml': '', 'model_deployments.yaml': '', 'tokenizer_configs.yaml': '', 'credentials.conf': '' },
+    modelArgs: '',
+    deployment: 'runner command',
+    credentialsAreSecret: false
+  }
 }
 
 /**
@@ -200,7 +211,9 @@ export function assertDistinctDeployments(baseline: Deployment, candidate: Deplo
   const identity = (d: Deployment): string =>
     d.kind === 'server'
       ? JSON.stringify(['server', d.api, new URL(d.baseUrl).href.replace(/\/+$/, ''), d.model])
-      : JSON.stringify(['prod_env', resolve(d.localPath), d.deployment])
+      : d.kind === 'command'
+        ? JSON.stringify(['command', d.command, d.model, d.seed])
+        : JSON.stringify(['prod_env', resolve(d.localPath), d.deployment])
   if (identity(baseline) === identity(candidate)) {
     throw new ConfigError(
       'config.same_deployment',
@@ -209,7 +222,12 @@ export function assertDistinctDeployments(baseline: Deployment, candidate: Deplo
       {
         file: source,
         field: 'deployments.candidate',
-        value: candidate.kind === 'server' ? `${redactUrl(candidate.baseUrl)} ${candidate.model}` : candidate.deployment
+        value:
+          candidate.kind === 'server'
+            ? `${redactUrl(candidate.baseUrl)} ${candidate.model}`
+            : candidate.kind === 'command'
+              ? candidate.command.join(' ')
+              : candidate.deployment
       }
     )
   }

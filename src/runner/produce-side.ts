@@ -5,9 +5,10 @@
  * returning the same result, so that what follows it (the checks in side-outcome.ts, the manifest
  * record, the comparison) stays one.
  */
+import { mkdir } from 'node:fs/promises'
 import type { Deployment } from '../config/types.js'
 import { runHelmProcess, type HelmProcessResult } from './helm-process.js'
-import type { SidePlan } from './side-plan.js'
+import type { RunnerInvocation, SidePlan } from './side-plan.js'
 
 export interface ProduceContext {
   /** The child's environment (src/secrets/child-env.ts, plus the plugin path). */
@@ -24,6 +25,7 @@ export interface ProduceContext {
 
 /** Runs what makes `plan.outputPath/runs/<suite>/<run>` for each of the plan's entries. */
 export async function produceSideRuns(plan: SidePlan, context: ProduceContext): Promise<HelmProcessResult> {
+  if (plan.runner) return runRunnerCommand(plan, plan.runner, context)
   return runHelmProcess({
     side: plan.side,
     command: plan.command,
@@ -52,4 +54,48 @@ const PROD_ENV_STALL_SECONDS = 600
  */
 export function stallLimitMs(deployment: Deployment): number {
   return (deployment.kind === 'server' ? deployment.requestTimeoutSeconds + STALL_SLACK_SECONDS : PROD_ENV_STALL_SECONDS) * 1000
+}
+
+/**
+ * A runner command side: the command once per entry, one after the other, each in the side's
+ * process group machinery of helm-run (log, timeout, group kill on cancel), under one limit for the
+ * whole side. The first failure stops the side (fail closed: the rest could not pass anyway). It
+ * has no request marks, so no stall watch: the side's timeout is the limit.
+ */
+async function runRunnerCommand(plan: SidePlan, calls: RunnerInvocation[], context: ProduceContext): Promise<HelmProcessResult> {
+  await mkdir(plan.workDir, { recursive: true })
+  const started = Date.now()
+  let last: HelmProcessResult | undefined
+  let requests = 0
+  const runsStarted: string[] = []
+  for (const [i, call] of calls.entries()) {
+    const left = context.timeoutMs - (Date.now() - started)
+    context.progress(`[${plan.side}] runner command ${i + 1}/${calls.length}: ${call.entry}`)
+    const result = await runHelmProcess({
+      side: plan.side,
+      command: call.command,
+      args: call.args,
+      env: context.env,
+      cwd: plan.workDir,
+      logFile: plan.logFile,
+      timeoutMs: Math.max(left, 1),
+      expectedRuns: calls.length,
+      log: context.log,
+      progress: context.progress,
+      secrets: context.secrets,
+      stallMs: null
+    })
+    runsStarted.push(call.entry)
+    requests += result.requests
+    last = {
+      ...result,
+      startedAt: new Date(started).toISOString(),
+      durationMs: Date.now() - started,
+      requests,
+      runsStarted: [...runsStarted],
+      failedRuns: result.exitCode !== 0 || result.timedOut ? [call.entry] : []
+    }
+    if (result.spawnError || result.timedOut || result.exitCode !== 0) break
+  }
+  return last as HelmProcessResult
 }

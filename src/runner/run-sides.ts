@@ -185,7 +185,9 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
 
 /** One side's run: its run directories made (produce-side.ts), then checked and recorded. */
 async function runSide(plan: SidePlan, outcome: SideOutcome, prepared: PreparedRun, context: ProduceContext): Promise<void> {
-  context.progress(`[${plan.side}] starting helm-run (${plan.entries.length} entries, log: ${plan.logFile})`)
+  context.progress(
+    `[${plan.side}] starting ${plan.runner ? 'the runner command' : 'helm-run'} (${plan.entries.length} entries, log: ${plan.logFile})`
+  )
   const result = await produceSideRuns(plan, context)
   await finishSide(plan, result, outcome, prepared.runs, context.deployment)
   context.progress(

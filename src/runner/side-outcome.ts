@@ -72,9 +72,10 @@ export async function finishSide(
   outcome.durationMs = result.durationMs
   outcome.requests = result.requests
   const where = { file: plan.logFile }
+  const program = plan.runner ? 'the runner command' : 'helm-run'
   if (result.spawnError) {
     outcome.errors.push(
-      new HelmRunError('runner.spawn', `${plan.side}: could not start helm-run: ${result.spawnError}`, { ...where, value: plan.command })
+      new HelmRunError('runner.spawn', `${plan.side}: could not start ${program}: ${result.spawnError}`, { ...where, value: plan.command })
     )
     return
   }
@@ -92,7 +93,7 @@ export async function finishSide(
     outcome.errors.push(
       new HelmRunError(
         'runner.timeout',
-        `${plan.side}: helm-run hung and was killed after ${Math.round(result.durationMs / 1000)} s${at ? ` during run ${at}` : ''} (helm.timeout_minutes)`,
+        `${plan.side}: ${program} hung and was killed after ${Math.round(result.durationMs / 1000)} s${at ? ` during run ${at}` : ''} (helm.timeout_minutes)`,
         where
       )
     )
@@ -101,7 +102,7 @@ export async function finishSide(
     outcome.errors.push(
       new HelmRunError(
         'runner.exit',
-        `${plan.side}: helm-run exited with ${result.exitCode ?? result.signal}${runsNamed}; see the ${plan.side} log`,
+        `${plan.side}: ${program} exited with ${result.exitCode ?? result.signal}${runsNamed}; see the ${plan.side} log`,
         { ...where, value: result.failedRuns[0] }
       )
     )
@@ -126,7 +127,9 @@ export function sideRecord(plan: SidePlan, outcome: SideOutcome, deployment: Dep
           api_key_env: deployment.apiKeyEnv,
           request_timeout_seconds: deployment.requestTimeoutSeconds
         }
-      : { kind: 'prod_env', prod_env: deployment.localPath, deployment: deployment.deployment }
+      : deployment.kind === 'command'
+        ? { kind: 'command', command: deployment.command, model: deployment.model, seed: deployment.seed }
+        : { kind: 'prod_env', prod_env: deployment.localPath, deployment: deployment.deployment }
   // The manifest is uploaded as evidence: no credential, not even inside a URL or an error.
   return {
     source: 'run',

@@ -3,7 +3,8 @@
  * environment. Pure, so `plan` can print exactly what `run` executes.
  */
 import { join, resolve } from 'node:path'
-import type { GatedRun, HelmSettings } from '../config/types.js'
+import { expandRunnerCommand } from '../config/runner-command.js'
+import type { CommandDeployment, GatedRun, HelmSettings } from '../config/types.js'
 import type { ProdEnv } from './prod-env.js'
 
 import type { Side } from '../model/report.js'
@@ -24,6 +25,19 @@ export interface SidePlan {
   /** The helm-run executable and its arguments (never a shell string). */
   command: string
   args: string[]
+  /**
+   * A runner command side (config/runner-command.ts): one invocation per entry, run in `workDir`,
+   * instead of `command`/`args` (which then show the first invocation). null for helm-run.
+   */
+  runner: RunnerInvocation[] | null
+  /** A runner command's working directory: private, removed with the temporary folder. */
+  workDir: string
+}
+
+export interface RunnerInvocation {
+  entry: string
+  command: string
+  args: string[]
 }
 
 export interface SidePlanInput {
@@ -40,12 +54,15 @@ export interface SidePlanInput {
   command: string
   /** The directory relative `path=` values in entries are resolved against (as a tokenizer folder is). */
   cwd: string
+  /** Set when the side is produced by a runner command instead of helm-run. */
+  runner?: CommandDeployment
 }
 
 /** The module helm-run imports (`--plugins`) to mark each request for the stall watch. */
 export const PROGRESS_PLUGIN = 'helm_gate_plugins.progress'
 
 export function planSide(input: SidePlanInput): SidePlan {
+  if (input.runner) return planRunnerSide(input, input.runner)
   const entries = uniqueEntries(input.runs).map(entry => withModel(resolveEntryPaths(entry, input.cwd), input.prodEnv.modelArgs))
   const suite = `${input.side}-${input.stamp}`
   const outputPath = join(input.outDir, input.side)
@@ -82,7 +99,46 @@ export function planSide(input: SidePlanInput): SidePlan {
     logFile: join(input.outDir, 'logs', `${input.side}.log`),
     entries,
     command: input.command,
-    args
+    args,
+    runner: null,
+    workDir: join(input.tempDir, input.side, 'work')
+  }
+}
+
+/**
+ * A runner command side: the command once per entry, its placeholders filled. `{output}` is the
+ * suite folder helm-run would have made (`<outputPath>/runs/<suite>/`), so the run directories are
+ * checked and compared the same way. The command runs in a private working directory (FlexLLMGen
+ * writes the scenario's data into `data/` there), so arguments starting with `./` or `../` are
+ * resolved against the directory helm-gate runs in, as `path=` values in entries are.
+ */
+function planRunnerSide(input: SidePlanInput, runner: CommandDeployment): SidePlan {
+  const suite = `${input.side}-${input.stamp}`
+  const outputPath = join(input.outDir, input.side)
+  const suiteDir = join(outputPath, 'runs', suite)
+  const entries = uniqueEntries(input.runs).map(entry => resolveEntryPaths(entry, input.cwd))
+  const runnerCalls = entries.map(entry => {
+    const [command, ...args] = expandRunnerCommand(runner.command, {
+      entry,
+      model: runner.model ?? '',
+      output: suiteDir,
+      max_eval_instances: String(input.helm.maxEvalInstances),
+      seed: String(runner.seed)
+    }).map(arg => (isRelativePath(arg) ? resolve(input.cwd, arg) : arg))
+    return { entry, command, args }
+  })
+  return {
+    side: input.side,
+    prodEnv: input.prodEnv,
+    localPath: join(input.tempDir, input.side, 'prod_env'),
+    outputPath,
+    suite,
+    logFile: join(input.outDir, 'logs', `${input.side}.log`),
+    entries,
+    command: runnerCalls[0]?.command ?? runner.command[0],
+    args: runnerCalls[0]?.args ?? [],
+    runner: runnerCalls,
+    workDir: join(input.tempDir, input.side, 'work')
   }
 }
 

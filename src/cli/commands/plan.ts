@@ -83,14 +83,36 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
 
   const out: string[] = []
   out.push(`# helm-gate plan for ${config.source}`)
-  out.push(`# crfm-helm ${prepared.helm.version} (the run refuses any other installed version)`)
+  const runnerSides = prepared.plans.filter(plan => plan.runner !== null).map(plan => plan.side)
+  if (runnerSides.length < prepared.plans.length) {
+    out.push(`# crfm-helm ${prepared.helm.version} (the run refuses any other installed version)`)
+  }
+  if (runnerSides.length > 0) {
+    out.push(
+      `# ${runnerSides.join(' and ')}: made by a runner command, once per entry, in a private working directory; the command brings its own HELM`
+    )
+  }
   out.push(await fingerprintLine(config, io, args.options.get('baseline-ref') ?? null))
   const launchInput = launchPlanInput(config, prepared, io.env, args.flags.has('sequential'), args.options.get('baseline-ref') ?? null)
   out.push(scheduleLine(launchInput), '# cache disabled; fresh suite per side')
   out.push(...readinessLines(prepared, config, readySeconds ?? DEFAULT_READINESS_TIMEOUT_MS / 1000, args.flags.has('self-check')))
   out.push(...launchLines(launchInput))
-  if (!args.flags.has('no-count')) out.push(...(await countLines(config, prepared, discordance, io)))
+  if (!args.flags.has('no-count')) {
+    out.push(
+      ...(runnerSides.length > 0
+        ? [
+            '# instances per comparison: not counted (helm-run --dry-run cannot speak for a runner command); at most helm.max_eval_instances'
+          ]
+        : await countLines(config, prepared, discordance, io))
+    )
+  }
   for (const plan of prepared.plans) {
+    if (plan.runner) {
+      out.push('', `## ${plan.side}: runner command, ${plan.runner.length} ${plan.runner.length === 1 ? 'entry' : 'entries'}`)
+      out.push(`## working directory ${plan.workDir} (temporary, removed after the run)`)
+      for (const call of plan.runner) out.push('', `### ${call.entry}`, displayCommand(call.command, call.args))
+      continue
+    }
     out.push(
       '',
       `## ${plan.side}: HELM deployment ${plan.prodEnv.deployment}`,

@@ -1,0 +1,81 @@
+/**
+ * A side produced by a runner command instead of helm-run against a server
+ * (`deployments.<side>.command`, docs/gate-file.md "Runner command"): an argument array run once
+ * per gate entry, which must write HELM run directories into `{output}`. FlexLLMGen's benchmark
+ * script is the model: it calls HELM's Python API in-process and writes the five run files itself.
+ *
+ * Placeholders are whole names in braces, replaced in any argument (`"{entry},model=text"`):
+ *   {entry}               the gate entry (`runs[].entry`, no model part)
+ *   {model}               the deployment's `model` (a label the command may want, e.g. weights)
+ *   {output}              the folder the command must write its run directories into
+ *   {max_eval_instances}  helm.max_eval_instances
+ *   {seed}                the deployment's `seed` (default 0), the same on both sides unless set
+ * `${VAR}` is not a placeholder (environment expansion is a launch feature, not this one).
+ */
+import type { Fields } from './validate.js'
+
+export const RUNNER_PLACEHOLDERS = ['entry', 'model', 'output', 'max_eval_instances', 'seed'] as const
+export type RunnerPlaceholder = (typeof RUNNER_PLACEHOLDERS)[number]
+
+export interface CommandDeployment {
+  kind: 'command'
+  /** Program and arguments, placeholders unexpanded; never a shell string. */
+  command: string[]
+  /** What `{model}` becomes; null when the command does not use it. */
+  model: string | null
+  /** What `{seed}` becomes. */
+  seed: number
+}
+
+const PLACEHOLDER = /(\$?)\{([^{}]*)\}/g
+
+/** Reads `deployments.<side>` with a `command`; every problem names the field and value. */
+export function parseCommandDeployment(f: Fields): CommandDeployment {
+  if (f.has('launch')) f.fail('launch', `${f.at('launch')} cannot be combined with command: a runner command side serves nothing to launch`)
+  f.allow(['command', 'model', 'seed'])
+  const list = f.list('command')
+  if (list === null || list.length === 0) {
+    f.fail('command', `${f.at('command')} must list the program and its arguments, e.g. [python, -m, flexllmgen.apps.helm_run, ...]`, list)
+  }
+  const used = new Set<string>()
+  const command = list.map((item, i) => {
+    if (typeof item === 'number' && Number.isFinite(item)) return String(item)
+    if (typeof item !== 'string' || item === '') {
+      f.fail('command', `${f.at('command')}[${i}] must be a non-empty string (one argument; no shell is involved)`, item)
+    }
+    for (const match of item.matchAll(PLACEHOLDER)) {
+      if (match[1] === '$') continue
+      const name = match[2]
+      if (!(RUNNER_PLACEHOLDERS as readonly string[]).includes(name)) {
+        f.fail(
+          'command',
+          `${f.at('command')}[${i}] has an unknown placeholder {${name}}; known: ${RUNNER_PLACEHOLDERS.map(p => `{${p}}`).join(', ')}`,
+          item
+        )
+      }
+      used.add(name)
+    }
+    return item
+  })
+  if (used.has('output') === false) {
+    f.fail('command', `${f.at('command')} must pass {output}, the folder its run directories are read from`, command.join(' '))
+  }
+  if (used.has('entry') === false) {
+    f.fail('command', `${f.at('command')} must pass {entry}: the command runs once per gate entry`, command.join(' '))
+  }
+  if (command[0].includes('{')) f.fail('command', `${f.at('command')}[0] is the program and cannot be a placeholder`, command[0])
+  const model = f.string('model', null)
+  if (used.has('model') && model === null) f.fail('model', `${f.at('model')} is required: the command uses {model}`, null)
+  const seed = f.integer('seed', 0, 0)
+  f.done()
+  return { kind: 'command', command, model, seed }
+}
+
+/** The command's arguments for one entry, every placeholder replaced (pure). */
+export function expandRunnerCommand(command: string[], values: Record<RunnerPlaceholder, string>): string[] {
+  return command.map(arg =>
+    arg.replace(PLACEHOLDER, (whole: string, dollar: string, name: string) =>
+      dollar === '' && name in values ? values[name as RunnerPlaceholder] : whole
+    )
+  )
+}
