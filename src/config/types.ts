@@ -24,6 +24,7 @@
 
 import type { LoadSettings } from './load-types.js'
 import type { LaunchSettings } from './launch.js'
+import type { TrafficSettings } from './traffic.js'
 
 export type Api = 'chat' | 'completions'
 export type IntervalMethod = 'auto' | 'bootstrap' | 'newcombe' | 'tango'
@@ -116,6 +117,8 @@ export interface GateConfig {
   load?: LoadSettings | null
   /** Launched servers, the schedule and fingerprint_paths (config/launch.ts); absent = nothing launched. */
   launch?: LaunchSettings
+  /** The traffic gate (config/traffic.ts, docs/traffic.md); absent or null = none. */
+  traffic?: TrafficSettings | null
 }
 
 export const DEFAULT_STATISTICS: StatisticsSettings = {
