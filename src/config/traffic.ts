@@ -32,8 +32,10 @@ export type TrafficCheck = (typeof TRAFFIC_CHECKS)[number]
 export type CheckMargins = Record<TrafficCheck, number | null>
 
 /**
- * Defaults: the excess disagreement tolerates 5 points, the structural failures 2 (they break
- * integrations, not just answers). The similarity lost beyond the noise floor is shown with a
+ * Defaults: every rate tolerates 5 points. A structural check applies to a share of the set only
+ * (the JSON-mode or tool requests), and with no failure on either side the upper bound of Tango's
+ * interval is about 3.7 / n: 5 points need about 75 such requests, 2 points about 190, so a
+ * tighter margin asks for a larger set (the report's n_needed says how large). The similarity lost beyond the noise floor is shown with a
  * 5-point reference margin but not gated: its bootstrap interval misses the coverage targets on
  * zero-inflated data (__tests__/stats/coverage.test.ts); set a margin to gate it anyway. Reference
  * metrics are shown only: most traffic has no reference, and a set that has some says so by
@@ -42,10 +44,10 @@ export type CheckMargins = Record<TrafficCheck, number | null>
 export const DEFAULT_CHECK_MARGINS: CheckMargins = {
   disagreement: 0.05,
   similarity: null,
-  invalid_json: 0.02,
-  invalid_tool_calls: 0.02,
-  truncation: 0.02,
-  refusals: 0.02,
+  invalid_json: 0.05,
+  invalid_tool_calls: 0.05,
+  truncation: 0.05,
+  refusals: 0.05,
   exact_match: null,
   quasi_exact_match: null,
   f1_score: null,
@@ -56,10 +58,10 @@ export const DEFAULT_CHECK_MARGINS: CheckMargins = {
 export const REPORTED_MARGINS: Record<TrafficCheck, number> = {
   disagreement: 0.05,
   similarity: 0.05,
-  invalid_json: 0.02,
-  invalid_tool_calls: 0.02,
-  truncation: 0.02,
-  refusals: 0.02,
+  invalid_json: 0.05,
+  invalid_tool_calls: 0.05,
+  truncation: 0.05,
+  refusals: 0.05,
   exact_match: 0.02,
   quasi_exact_match: 0.02,
   f1_score: 0.02,
