@@ -122,6 +122,11 @@ describe('traffic: settings', () => {
       'a bad role',
       '{"id":"x","stratum":"a","tag":null,"request":{"messages":[{"role":"robot","content":"x"}]},"reference":null,"logged_response":null,"arrival_ms":null}',
       'line 2: request.messages[0].role'
+    ],
+    [
+      'a schema that does not compile',
+      '{"id":"x","stratum":"a","tag":null,"request":{"messages":[{"role":"user","content":"x"}],"response_format":{"type":"json_schema","json_schema":{"name":"s","schema":{"type":"no-such-type"}}}},"reference":null,"logged_response":null,"arrival_ms":null}',
+      'line 2: request.response_format.json_schema.schema'
     ]
   ])('a set line with %s is an error naming the file and line, never skipped', (_label, bad, field) => {
     const first = readFileSync(FIXTURE, 'utf8').split('\n')[0]

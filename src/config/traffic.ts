@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
+import { Ajv } from 'ajv'
 import { ConfigError } from '../errors.js'
 import type { TrafficInstance } from '../model/traffic.js'
 import type { Fields } from './validate.js'
@@ -99,7 +100,17 @@ export interface TrafficSettings {
 }
 
 export function parseTraffic(f: Fields, gateFile: string): TrafficSettings {
-  f.allow(['set', 'baseline_reruns', 'temperature', 'similarity', 'ignore_case', 'checks', 'refusal_patterns', 'concurrency', 'request_timeout_seconds'])
+  f.allow([
+    'set',
+    'baseline_reruns',
+    'temperature',
+    'similarity',
+    'ignore_case',
+    'checks',
+    'refusal_patterns',
+    'concurrency',
+    'request_timeout_seconds'
+  ])
   const set = f.string('set')
   const baselineReruns = f.integer('baseline_reruns', 1, 0, 1) as 0 | 1
   // Greedy decoding by default, so the noise floor is the serving stack's and not sampling's;
@@ -146,7 +157,8 @@ export function parseTraffic(f: Fields, gateFile: string): TrafficSettings {
 
 function pattern(f: Fields, i: number, value: unknown): string {
   const field = `refusal_patterns[${i}]`
-  if (typeof value !== 'string' || value.length === 0) f.fail(field, `${f.at(field)} must be a non-empty string (a regular expression)`, value)
+  if (typeof value !== 'string' || value.length === 0)
+    f.fail(field, `${f.at(field)} must be a non-empty string (a regular expression)`, value)
   try {
     new RegExp(value, 'i')
   } catch (error) {
@@ -171,7 +183,10 @@ export function readTrafficSet(file: string): { instances: TrafficInstance[]; sh
     throw new ConfigError('traffic.unreadable', `cannot read the traffic set: ${(error as Error).message}`, { file })
   }
   if (bytes.length > TRAFFIC_SET_MAX_BYTES) {
-    throw new ConfigError('traffic.too_large', `the traffic set is larger than ${TRAFFIC_SET_MAX_BYTES} bytes`, { file, value: bytes.length })
+    throw new ConfigError('traffic.too_large', `the traffic set is larger than ${TRAFFIC_SET_MAX_BYTES} bytes`, {
+      file,
+      value: bytes.length
+    })
   }
   const instances: TrafficInstance[] = []
   const ids = new Map<string, number>()
@@ -210,6 +225,9 @@ export function readTrafficSet(file: string): { instances: TrafficInstance[]; sh
           bad(`request.messages[${i}].role`, 'each message needs a role: system, developer, user, assistant or tool', role)
         }
       })
+      const schemaProblem = uncompilableSchema(request)
+      if (schemaProblem)
+        bad(schemaProblem.field, `${schemaProblem.field} is not a JSON schema the checks can use: ${schemaProblem.message}`)
       instances.push(value as unknown as TrafficInstance)
     })
   if (instances.length === 0) throw new ConfigError('traffic.empty', 'the traffic set has no instances', { file })
@@ -218,4 +236,31 @@ export function readTrafficSet(file: string): { instances: TrafficInstance[]; sh
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+/**
+ * The schemas the structural checks validate answers against (response_format's json_schema, each
+ * tool's parameters) must compile: a check that cannot run would count every answer as valid.
+ */
+function uncompilableSchema(request: Record<string, unknown>): { field: string; message: string } | null {
+  const ajv = new Ajv({ strict: false })
+  const schemas: [string, unknown][] = []
+  const format = request.response_format as { type?: unknown; json_schema?: { schema?: unknown } } | undefined
+  if (format?.type === 'json_schema' && format.json_schema?.schema !== undefined) {
+    schemas.push(['request.response_format.json_schema.schema', format.json_schema.schema])
+  }
+  if (Array.isArray(request.tools)) {
+    request.tools.forEach((tool, i) => {
+      const parameters = (tool as { function?: { parameters?: unknown } } | null)?.function?.parameters
+      if (parameters !== undefined) schemas.push([`request.tools[${i}].function.parameters`, parameters])
+    })
+  }
+  for (const [field, schema] of schemas) {
+    try {
+      ajv.compile(schema as object)
+    } catch (error) {
+      return { field, message: (error as Error).message }
+    }
+  }
+  return null
 }
