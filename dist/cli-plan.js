@@ -1,11 +1,11 @@
 import { join, delimiter, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
-import { b as readRunDirectory, d as runMatchesEntry, s as streamJson, M as MIN_BOOTSTRAP_UNITS, i as instancesNeeded, f as binarySd, t as tangoInterval, g as twoSidedZ, G as GateError, h as redactUrl, p as parseArgs, r as requiredConfig, n as numberOption, l as loadGateConfig } from './cli.js';
-import { t as trackedTempDir, P as PROD_ENV_FILES, k as runHelmProcess, n as decisiveLine, o as readLogTail, p as expandLaunch, q as routeUrl, s as prepareRun, u as pluginPythonPath, D as DEFAULT_READINESS_TIMEOUT_MS, v as redactedFiles, x as displayCommand, y as gateFingerprint, a as apiKeyNames, b as apiKeyValues, h as helmRunEnv, z as resolveHelmRun } from './cli-run-sides.js';
+import { T as TRAFFIC_CHECKS, k as readRunDirectory, m as runMatchesEntry, o as streamJson, M as MIN_BOOTSTRAP_UNITS, t as instancesNeeded, u as binarySd, v as tangoInterval, x as twoSidedZ, G as GateError, y as redactUrl, p as parseArgs, r as requiredConfig, n as numberOption, l as loadGateConfig } from './cli.js';
+import { t as trackedTempDir, P as PROD_ENV_FILES, o as runHelmProcess, p as decisiveLine, q as readLogTail, s as expandLaunch, e as routeUrl, v as prepareRun, x as pluginPythonPath, D as DEFAULT_READINESS_TIMEOUT_MS, y as redactedFiles, z as displayCommand, A as gateFingerprint, a as apiKeyNames, b as apiKeyValues, h as helmRunEnv, B as resolveHelmRun } from './cli-run-sides.js';
 import { mkdir, writeFile, readdir } from 'node:fs/promises';
-import 'node:string_decoder';
 import 'node:crypto';
 import 'node:fs';
+import 'node:string_decoder';
 import 'node:url';
 import 'node:worker_threads';
 import 'node:child_process';
@@ -27,6 +27,22 @@ import 'node:console';
 import 'node:timers';
 import 'node:dns';
 import 'node:readline';
+
+function trafficPlanLines(traffic) {
+    const count = (test) => traffic.instances.filter(test).length;
+    const json = count(i => typeof i.request.response_format === 'object' && i.request.response_format !== null);
+    const tools = count(i => Array.isArray(i.request.tools) && i.request.tools.length > 0);
+    const references = count(i => i.reference !== null);
+    const checks = TRAFFIC_CHECKS.map(name => `${name} ${traffic.checks[name] === null ? 'report' : `<= ${traffic.checks[name]}`}`);
+    return [
+        `# traffic: ${traffic.instances.length} requests from ${traffic.set} (sha256 ${traffic.setSha256.slice(0, 16)}, in the fingerprint):` +
+            ` ${json} in JSON mode, ${tools} with tools, ${references} with a reference`,
+        `#   replayed ${traffic.baselineReruns ? 'twice on the baseline (B1, B2: the noise floor)' : 'once on the baseline (no noise floor)'} and once on the candidate,` +
+            ` temperature ${traffic.temperature ?? 'as logged'}, ${traffic.concurrency} at a time, ${traffic.requestTimeoutSeconds} s per request, no retries`,
+        `#   checks (tolerated excess): ${checks.join(', ')}; similarity ${traffic.similarity}${traffic.ignoreCase ? ', case ignored' : ''}`,
+        `#   refusal patterns: ${traffic.refusalPatterns.length}`
+    ];
+}
 
 /**
  * How many instances each gated comparison will have, asked of HELM itself: `helm-run --dry-run`
@@ -372,6 +388,8 @@ async function planCommand(argv, io) {
     out.push(scheduleLine(launchInput), '# cache disabled; fresh suite per side');
     out.push(...readinessLines(prepared, config, readySeconds ?? DEFAULT_READINESS_TIMEOUT_MS / 1000, args.flags.has('self-check')));
     out.push(...launchLines(launchInput));
+    if (config.traffic)
+        out.push(...trafficPlanLines(config.traffic));
     if (!args.flags.has('no-count'))
         out.push(...(await countLines(config, prepared, discordance, io)));
     for (const plan of prepared.plans) {

@@ -1,6 +1,6 @@
 import require$$0$7, { writeFile, stat, rm, mkdir, realpath, readFile, access, constants as constants$7, open, readdir } from 'node:fs/promises';
 import path, { basename, resolve, join, dirname, relative, isAbsolute, delimiter } from 'node:path';
-import { j as getDefaultExportFromCjs, G as GateError, C as ConfigError, h as redactUrl, S as ServerNotReadyError, k as redactUrlsIn, m as exp, o as log, q as abs, u as sqrt, v as isFiniteNumber, x as quantileSorted, y as createRandom, I as InputError, z as discoverRuns, R as RUN_FILES, A as HelmRunError, B as parseDocument, E as visit, F as isScalar, J as HIDDEN, K as looksLikeSecret, L as isCredentialKey, N as Scalar, O as parseYamlFile, P as stringify, b as readRunDirectory, d as runMatchesEntry } from './cli.js';
+import { z as getDefaultExportFromCjs, G as GateError, C as ConfigError, y as redactUrl, S as ServerNotReadyError, f as redactUrlsIn, A as exp, B as log, E as abs, F as sqrt, J as isFiniteNumber, K as quantileSorted, L as createRandom, I as InputError, N as discoverRuns, O as RUN_FILES, P as HelmRunError, Q as parseDocument, V as visit, W as isScalar, X as HIDDEN, Y as looksLikeSecret, Z as isCredentialKey, _ as Scalar, $ as parseYamlFile, a0 as stringify, k as readRunDirectory, m as runMatchesEntry } from './cli.js';
 import require$$2$1, { createHash } from 'node:crypto';
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { createReadStream, mkdtempSync, rmSync, readdirSync, readFileSync, createWriteStream } from 'node:fs';
@@ -50,6 +50,10 @@ function fingerprint(config, extras = {}) {
         // The command as written: `${VAR}` values are not part of it (pin versions in the gate file
         // or in a fingerprinted file; docs/launch.md).
         identity.baseline_launch = { command: launch.command, checkout: launch.checkout, env: launch.env };
+    }
+    // The traffic set's bytes and the temperature it is replayed at decide the baseline's answers too.
+    if (config.traffic) {
+        identity.traffic = { set_sha256: config.traffic.setSha256, temperature: config.traffic.temperature };
     }
     if (config.launch?.fingerprintPaths.length) {
         identity.fingerprint_paths = config.launch.fingerprintPaths;
@@ -45912,4 +45916,4 @@ function stampOf(date) {
         .replace(/\.\d+Z$/, 'Z');
 }
 
-export { DEFAULT_READINESS_TIMEOUT_MS as D, LoadWhileUp as L, PROD_ENV_FILES as P, VERDICT_RANK as V, apiKeyNames as a, apiKeyValues as b, Launcher as c, withLaunchedSides as d, runSides as e, fingerprint as f, writeManifest as g, helmRunEnv as h, imageOf as i, guardOnCancel as j, runHelmProcess as k, launchesAny as l, manifestPath as m, decisiveLine as n, readLogTail as o, expandLaunch as p, routeUrl as q, runLoad as r, prepareRun as s, trackedTempDir as t, pluginPythonPath as u, redactedFiles as v, worstVerdict as w, displayCommand as x, gateFingerprint as y, resolveHelmRun as z };
+export { gateFingerprint as A, resolveHelmRun as B, DEFAULT_READINESS_TIMEOUT_MS as D, LoadWhileUp as L, PROD_ENV_FILES as P, VERDICT_RANK as V, apiKeyNames as a, apiKeyValues as b, Launcher as c, withLaunchedSides as d, routeUrl as e, apiKeyOf as f, runSides as g, helmRunEnv as h, imageOf as i, fingerprint as j, writeManifest as k, launchesAny as l, manifestPath as m, guardOnCancel as n, runHelmProcess as o, decisiveLine as p, readLogTail as q, runLoad as r, expandLaunch as s, trackedTempDir as t, undiciExports as u, prepareRun as v, worstVerdict as w, pluginPythonPath as x, redactedFiles as y, displayCommand as z };

@@ -21,7 +21,15 @@ let dir: string
 let baseline: FakeServer
 let candidate: FakeServer
 
-const BREAKS = { trafficDiffer: 0, trafficNoise: 0, trafficBreakJson: 0, trafficTruncate: 0, trafficBadTools: 0, trafficRefuse: 0, errorRate: 0 }
+const BREAKS = {
+  trafficDiffer: 0,
+  trafficNoise: 0,
+  trafficBreakJson: 0,
+  trafficTruncate: 0,
+  trafficBadTools: 0,
+  trafficRefuse: 0,
+  errorRate: 0
+}
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'helm-gate-traffic-'))

@@ -106,10 +106,26 @@ export function judgeTraffic(
   // Disagreement against the noise floor: N_i = 1[B2 != B1], D_i = 1[C != B1].
   const noise = instances.map((_, i) => (texts.b2 && norm(texts.b2[i]) !== norm(texts.b1[i]) ? 1 : 0))
   const change = instances.map((_, i) => (norm(texts.c[i]) !== norm(texts.b1[i]) ? 1 : 0))
-  addRow(ctx, 'disagreement', 'lower', instances.map((_, i) => i), noise, change, 'the excess of C-vs-B1 disagreement over B1-vs-B2')
+  addRow(
+    ctx,
+    'disagreement',
+    'lower',
+    instances.map((_, i) => i),
+    noise,
+    change,
+    'the excess of C-vs-B1 disagreement over B1-vs-B2'
+  )
   const floor = instances.map((_, i) => (texts.b2 ? similarity(texts.b2[i], texts.b1[i], traffic.similarity, traffic.ignoreCase) : 1))
   const kept = instances.map((_, i) => similarity(texts.c[i], texts.b1[i], traffic.similarity, traffic.ignoreCase))
-  addRow(ctx, 'similarity', 'higher', instances.map((_, i) => i), floor, kept, `${traffic.similarity} to B1, C against B2`)
+  addRow(
+    ctx,
+    'similarity',
+    'higher',
+    instances.map((_, i) => i),
+    floor,
+    kept,
+    `${traffic.similarity} to B1, C against B2`
+  )
   if (texts.b2 === null) {
     notes.push(
       'Traffic: the baseline was not rerun (baseline_reruns: 0), so the noise floor is taken as zero: any changed answer counts against the candidate.'

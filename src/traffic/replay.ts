@@ -116,7 +116,11 @@ async function replayOne(
     if (status < 200 || status >= 300) return state(status, [], `HTTP ${status}: ${text.slice(0, 300)}`)
     const answer = readAnswer(text)
     if (typeof answer === 'string') return state(status, [], answer)
-    return state(status, [{ text: answer.content ?? '', finish_reason: { reason: answer.finish_reason }, tool_calls: answer.tool_calls }], null)
+    return state(
+      status,
+      [{ text: answer.content ?? '', finish_reason: { reason: answer.finish_reason }, tool_calls: answer.tool_calls }],
+      null
+    )
   } catch (error) {
     const err = error as Error
     const why = err.name === 'TimeoutError' || /timeout/i.test(err.message) ? `timed out after ${options.timeoutMs} ms` : err.message
@@ -133,8 +137,7 @@ export function readAnswer(text: string): Answer | string {
     return 'the answer is not JSON'
   }
   const choice = (parsed as { choices?: unknown[] } | null)?.choices?.[0] as
-    | { message?: { content?: unknown; tool_calls?: unknown }; finish_reason?: unknown }
-    | undefined
+    { message?: { content?: unknown; tool_calls?: unknown }; finish_reason?: unknown } | undefined
   if (!choice || typeof choice !== 'object' || !choice.message || typeof choice.message !== 'object') {
     return 'the answer has no choices[0].message'
   }

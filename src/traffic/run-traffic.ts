@@ -86,7 +86,10 @@ export class TrafficReplay {
     }
     // A report that was an error stays one; otherwise the verdict is re-derived with the traffic rows.
     const verdict = report.verdict === 'error' ? 'error' : qualityVerdict(comparisons, errors.length)
-    const headline = verdict === report.verdict && comparisons.length === report.comparisons.length ? report.headline : qualityHeadline(verdict, comparisons, errors.length)
+    const headline =
+      verdict === report.verdict && comparisons.length === report.comparisons.length
+        ? report.headline
+        : qualityHeadline(verdict, comparisons, errors.length)
     return { ...report, verdict, headline, errors, comparisons, notes }
   }
 
@@ -96,7 +99,8 @@ export class TrafficReplay {
     const traffic = this.config.traffic
     const deployment = this.config.deployments?.[side]
     if (!deployment || deployment.kind !== 'server') return // refused by the gate file's validation
-    const names: ReplayName[] = side === 'candidate' ? ['candidate'] : traffic.baselineReruns ? ['baseline-1', 'baseline-2'] : ['baseline-1']
+    const names: ReplayName[] =
+      side === 'candidate' ? ['candidate'] : traffic.baselineReruns ? ['baseline-1', 'baseline-2'] : ['baseline-1']
     for (const name of names) {
       this.options.progress(`helm-gate: traffic: replaying ${traffic.instances.length} requests on the ${side} (${name})`)
       let states: ReplayState[]
@@ -107,7 +111,9 @@ export class TrafficReplay {
           { temperature: traffic.temperature, concurrency: traffic.concurrency, timeoutMs: traffic.requestTimeoutSeconds * 1000 }
         )
       } catch (error) {
-        this.errors.push(new GateError('traffic.replay_failed', `traffic: the replay on the ${side} (${name}) could not run: ${(error as Error).message}`))
+        this.errors.push(
+          new GateError('traffic.replay_failed', `traffic: the replay on the ${side} (${name}) could not run: ${(error as Error).message}`)
+        )
         return
       }
       this.states.set(name, states)
