@@ -80,5 +80,10 @@ export function makeSet(count) {
 
 if (process.argv[2]) {
   const count = Number(process.argv[3] ?? 120)
-  writeFileSync(process.argv[2], makeSet(count).map(line => JSON.stringify(line)).join('\n') + '\n')
+  writeFileSync(
+    process.argv[2],
+    makeSet(count)
+      .map(line => JSON.stringify(line))
+      .join('\n') + '\n'
+  )
 }
