@@ -148,6 +148,12 @@ describe('traffic replay with fake servers', () => {
     const first = changed.get(rows[failing[0]].id)?.[0]
     expect(first?.input).toMatch(/^system: You are the support assistant/)
     expect(first?.baseline_output).not.toBe(first?.candidate_output)
+    // A structural row names the check that failed on each changed answer.
+    for (const structural of failing.filter(check => check !== 'disagreement')) {
+      const failedChecks = (changed.get(rows[structural].id) ?? []).map(e => e.failed_check)
+      expect(failedChecks.length).toBeGreaterThan(0)
+      for (const text of failedChecks) expect(text).toMatch(/^candidate: /)
+    }
   })
 
   it('a failed request fails closed: error verdict, the failure named, the evidence kept', async () => {

@@ -380,7 +380,9 @@ export function reportPage(): void {
         if (state.direction === 'won' && !better) continue
         if (state.direction === 'lost' && better) continue
         if (state.search) {
-          const haystack = [e.instance_id, e.input, e.reference, e.baseline_output, e.candidate_output].join('\n').toLowerCase()
+          const haystack = [e.instance_id, e.input, e.reference, e.failed_check ?? '', e.baseline_output, e.candidate_output]
+            .join('\n')
+            .toLowerCase()
           if (!haystack.includes(state.search)) continue
         }
         const [b, k] = diffSegments(String(e.baseline_output ?? ''), String(e.candidate_output ?? ''))
@@ -395,6 +397,9 @@ export function reportPage(): void {
             ),
             el('div', { class: 'io' }, el('div', { class: 'label' }, 'Input'), el('pre', {}, String(e.input ?? ''))),
             el('div', { class: 'io' }, el('div', { class: 'label' }, 'Reference'), el('pre', {}, String(e.reference ?? ''))),
+            ...(e.failed_check
+              ? [el('div', { class: 'io' }, el('div', { class: 'label' }, 'Failed check'), el('pre', {}, String(e.failed_check)))]
+              : []),
             el(
               'div',
               { class: 'outputs' },
