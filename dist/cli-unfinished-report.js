@@ -812,16 +812,19 @@ function addRow(ctx, check, direction, indices, base, cand, what, why = () => ''
             return;
         const instance = ctx.instances[i];
         const reason = why(i);
-        all.push({
+        const example = {
             instance_id: instance.id,
             train_trial_index: 0,
             input: conversation(instance),
-            reference: instance.reference ?? (reason ? `(${reason})` : ''),
+            reference: instance.reference ?? '',
             baseline_output: ctx.texts.b1[i],
             candidate_output: ctx.texts.c[i],
             baseline_value: base[k],
             candidate_value: cand[k]
-        });
+        };
+        if (reason)
+            example.failed_check = reason;
+        all.push(example);
     });
     ctx.changed.set(id, all);
     ctx.rows.push({

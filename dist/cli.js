@@ -22910,12 +22910,16 @@ function reportPage() {
                 if (state.direction === 'lost' && better)
                     continue;
                 if (state.search) {
-                    const haystack = [e.instance_id, e.input, e.reference, e.baseline_output, e.candidate_output].join('\n').toLowerCase();
+                    const haystack = [e.instance_id, e.input, e.reference, e.failed_check ?? '', e.baseline_output, e.candidate_output]
+                        .join('\n')
+                        .toLowerCase();
                     if (!haystack.includes(state.search))
                         continue;
                 }
                 const [b, k] = diffSegments(String(e.baseline_output ?? ''), String(e.candidate_output ?? ''));
-                cards.push(el('div', { class: `answer ${better ? 'won' : 'lost'}`, 'data-instance': e.instance_id }, el('div', { class: 'answer-head' }, `${e.instance_id} (trial ${e.train_trial_index}): ${num(e.baseline_value)} → ${num(e.candidate_value)}, ${better ? 'better' : 'worse'}`), el('div', { class: 'io' }, el('div', { class: 'label' }, 'Input'), el('pre', {}, String(e.input ?? ''))), el('div', { class: 'io' }, el('div', { class: 'label' }, 'Reference'), el('pre', {}, String(e.reference ?? ''))), el('div', { class: 'outputs' }, el('div', {}, el('div', { class: 'label' }, 'Baseline output'), el('pre', { class: 'baseline' }, ...b)), el('div', {}, el('div', { class: 'label' }, 'Candidate output'), el('pre', { class: 'candidate' }, ...k)))));
+                cards.push(el('div', { class: `answer ${better ? 'won' : 'lost'}`, 'data-instance': e.instance_id }, el('div', { class: 'answer-head' }, `${e.instance_id} (trial ${e.train_trial_index}): ${num(e.baseline_value)} → ${num(e.candidate_value)}, ${better ? 'better' : 'worse'}`), el('div', { class: 'io' }, el('div', { class: 'label' }, 'Input'), el('pre', {}, String(e.input ?? ''))), el('div', { class: 'io' }, el('div', { class: 'label' }, 'Reference'), el('pre', {}, String(e.reference ?? ''))), ...(e.failed_check
+                    ? [el('div', { class: 'io' }, el('div', { class: 'label' }, 'Failed check'), el('pre', {}, String(e.failed_check)))]
+                    : []), el('div', { class: 'outputs' }, el('div', {}, el('div', { class: 'label' }, 'Baseline output'), el('pre', { class: 'baseline' }, ...b)), el('div', {}, el('div', { class: 'label' }, 'Candidate output'), el('pre', { class: 'candidate' }, ...k)))));
             }
             if (!cards.length)
                 continue;
@@ -23818,6 +23822,7 @@ function exampleLines(example, excerpt) {
         // HELM prompts put the in-context examples first and the question last: show the end.
         ...text('Input (end)', example.input, true),
         ...text('Reference', example.reference),
+        ...(example.failed_check ? text('Failed check', example.failed_check) : []),
         ...text('Baseline output', example.baseline_output),
         ...text('Candidate output', example.candidate_output)
     ];
