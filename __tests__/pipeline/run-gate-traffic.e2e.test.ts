@@ -4,7 +4,7 @@
  * HELM half), and the traffic rows join the HELM rows in one report whose verdict includes them.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { parseGateConfig } from '../../src/config/load.js'
@@ -12,7 +12,8 @@ import { runGate } from '../../src/pipeline/run-gate.js'
 import type { ChangedExample } from '../../src/model/report.js'
 import { helmRunFixtures } from '../../test-support/action-harness/fixtures.js'
 import { installFakeHelmRun } from '../../test-support/action-harness/harness.js'
-import { REPO_ROOT, startFakeServer, type FakeServer } from '../../test-support/fake-openai/harness.js'
+import { REPO_ROOT, SERVER_SCRIPT, startFakeServer, type FakeServer } from '../../test-support/fake-openai/harness.js'
+import { freePort } from '../../test-support/launch/fixture-repo.js'
 
 let root = ''
 let helmRun = ''
@@ -100,5 +101,53 @@ describe('runGate with a traffic section', () => {
     const id = report.comparisons.find(c => c.metric === 'disagreement')?.id ?? ''
     expect(changed.get(id)?.length).toBeGreaterThan(20)
     await candidate.control({ trafficDiffer: 0 })
+  }, 150_000)
+})
+
+describe('runGate with a traffic section and launched servers', () => {
+  test('sequential schedule on one port: each side is replayed while it is up, before it is stopped', async () => {
+    // Both sides on one port, one after the other: only a replay inside each side's hold can tell them apart.
+    const port = await freePort()
+    await writeFile(path.join(root, 'baseline.json'), JSON.stringify({ trafficDiffer: 0 }))
+    await writeFile(path.join(root, 'candidate.json'), JSON.stringify({ trafficDiffer: 0.3 }))
+    const side = (name: string): string =>
+      `  ${name}: { api: chat, base_url: "http://127.0.0.1:${port}/v1", model: ci-model, tokenizer: simple/tokenizer1, max_sequence_length: 2048, ` +
+      `launch: { command: ${JSON.stringify([process.execPath, SERVER_SCRIPT, '--port', String(port), '--model', 'ci-model', '--traffic', '1', '--config', path.join(root, `${name}.json`)])}, ready_timeout_seconds: 60 } }`
+    const text = [
+      'version: 1',
+      'helm:',
+      '  version: "0.5.16"',
+      '  max_eval_instances: 79',
+      `  command: ${JSON.stringify(helmRun)}`,
+      'deployments:',
+      side('baseline'),
+      side('candidate'),
+      'schedule: sequential',
+      'runs:',
+      '  - { entry: simple_mcqa, metric: exact_match, split: test, max_drop: 0.05 }',
+      'statistics: {resamples: 2000}',
+      'traffic:',
+      `  set: ${JSON.stringify(SET)}`,
+      ''
+    ].join('\n')
+    const config = parseGateConfig(text, path.join(root, 'launched.yml'))
+    const outDir = await mkdtemp(path.join(root, 'out-'))
+    const lines: string[] = []
+    const result = await runGate({
+      config,
+      outDir,
+      mode: 'cli run',
+      env: { ...process.env, FAKE_HELM_FIXTURES: fixtures },
+      cwd: root,
+      progress: line => lines.push(line)
+    })
+    expect(result.report.errors).toEqual([])
+    const disagreement = result.report.comparisons.find(c => c.metric === 'disagreement')
+    expect(disagreement?.verdict).toBe('fail')
+    // The noise floor came from the baseline's own server (B2 = B1), the change from the candidate's.
+    expect(disagreement?.baseline_mean).toBe(0)
+    expect(disagreement?.candidate_mean).toBeGreaterThan(0.2)
+    const order = lines.filter(line => /traffic: replaying/.test(line))
+    expect(order).toHaveLength(3)
   }, 150_000)
 })
