@@ -14,7 +14,6 @@ import { newReport, type ChangedExample, type Comparison, type Report } from '..
 import { TrafficReplay } from '../../src/traffic/run-traffic.js'
 import type { ReplayState } from '../../src/traffic/replay.js'
 import { startFakeServer, type FakeServer } from '../../test-support/fake-openai/harness.js'
-// @ts-expect-error: a plain .mjs helper without types
 import { makeSet } from '../../test-support/traffic/make-set.mjs'
 
 let dir: string

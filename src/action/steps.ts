@@ -59,7 +59,23 @@ export async function loadGateFile(session: Session): Promise<ResolvedGateFile> 
       }
       return Buffer.from(content.content, 'base64').toString('utf8')
     },
-    parse: (text, source) => parseGateConfig(text, source)
+    readFileAtCommit: async (path, sha) => {
+      let data: unknown
+      try {
+        data = (await client.rest.repos.getContent({ ...repo, path, ref: sha, mediaType: { format: 'raw' } })).data
+      } catch (error) {
+        if (isRequestFailure(error) && error.status === 404) return null
+        if (!isRequestFailure(error)) throw error
+        throw new ConfigError('config.base_unreadable', `cannot read ${path} at the base commit: ${describeRequestError(error)}`, {
+          file: path,
+          value: sha
+        })
+      }
+      if (typeof data !== 'string')
+        throw new ConfigError('config.unreadable', `${path} at the base commit is not a regular file`, { file: path, value: sha })
+      return Buffer.from(data, 'utf8')
+    },
+    parse: (text, source, readSet) => parseGateConfig(text, source, { readSet })
   })
   maskApiKeys(session, resolved.config)
   return resolved

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises'
 import { parseDocument } from 'yaml'
 import { ConfigError } from '../errors.js'
 import { parseLoad } from './load-section.js'
-import { parseTraffic } from './traffic.js'
+import { parseTraffic, type SetReader } from './traffic.js'
 import { DEFAULT_STATISTICS, type Deployment, type GateConfig, type GatedRun, type HelmSettings, type StatisticsSettings } from './types.js'
 import { checkScheduleFits, launchNeedsServer, parseLaunch, parseLaunchSettings, type LaunchSide, type LaunchSpec } from './launch.js'
 import { Fields } from './validate.js'
@@ -72,7 +72,12 @@ function firstLine(error: unknown): string {
   return (message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '').slice(0, 200)
 }
 
-export function parseGateConfig(text: string, source: string): GateConfig {
+export interface ParseOptions {
+  /** How the traffic set is read (the action reads it at the base commit); the file by default. */
+  readSet?: SetReader
+}
+
+export function parseGateConfig(text: string, source: string, options: ParseOptions = {}): GateConfig {
   const top = Fields.of(source, '', parseYamlFile(text, source)).allow([
     'version',
     'helm',
@@ -96,7 +101,7 @@ export function parseGateConfig(text: string, source: string): GateConfig {
   const launch = parseLaunchSettings(top, launches)
   checkScheduleFits(top, launch, baseUrlsOf(deployments))
   top.done()
-  const traffic = trafficFields ? parseTraffic(trafficFields, source) : null
+  const traffic = trafficFields ? parseTraffic(trafficFields, source, options.readSet) : null
   if (traffic) trafficNeedsChatServers(source, deployments)
 
   if (!runList || runList.length === 0) {

@@ -99,7 +99,10 @@ export interface TrafficSettings {
   requestTimeoutSeconds: number
 }
 
-export function parseTraffic(f: Fields, gateFile: string): TrafficSettings {
+/** Reads the set's bytes; the default reads the file, the action reads it at the base commit. */
+export type SetReader = (file: string) => Buffer
+
+export function parseTraffic(f: Fields, gateFile: string, readSet?: SetReader): TrafficSettings {
   f.allow([
     'set',
     'baseline_reruns',
@@ -139,7 +142,7 @@ export function parseTraffic(f: Fields, gateFile: string): TrafficSettings {
   const requestTimeoutSeconds = f.number('request_timeout_seconds', 120, n => n > 0 && n <= 3600, 'seconds between 0 and 3600')
   f.done()
   const file = path.resolve(path.dirname(path.resolve(gateFile)), set)
-  const { instances, sha256 } = readTrafficSet(file)
+  const { instances, sha256 } = readTrafficSet(file, readSet)
   return {
     set,
     setSha256: sha256,
@@ -175,10 +178,10 @@ export const TRAFFIC_SET_MAX_BYTES = 64 * 1024 * 1024
  * error naming the file, the line and the field, never skipped (a skipped line is an instance the
  * gate silently stops measuring).
  */
-export function readTrafficSet(file: string): { instances: TrafficInstance[]; sha256: string } {
+export function readTrafficSet(file: string, readSet: SetReader = readFileSync): { instances: TrafficInstance[]; sha256: string } {
   let bytes: Buffer
   try {
-    bytes = readFileSync(file)
+    bytes = readSet(file)
   } catch (error) {
     throw new ConfigError('traffic.unreadable', `cannot read the traffic set: ${(error as Error).message}`, { file })
   }
