@@ -15667,7 +15667,7 @@ const DEFAULT_REFUSAL_PATTERNS = [
     '\\bas an AI\\b',
     "\\bI(?:'m| am) not able to (?:help|assist)"
 ];
-function parseTraffic(f, gateFile) {
+function parseTraffic(f, gateFile, readSet) {
     f.allow([
         'set',
         'baseline_reruns',
@@ -15707,7 +15707,7 @@ function parseTraffic(f, gateFile) {
     const requestTimeoutSeconds = f.number('request_timeout_seconds', 120, n => n > 0 && n <= 3600, 'seconds between 0 and 3600');
     f.done();
     const file = path.resolve(path.dirname(path.resolve(gateFile)), set);
-    const { instances, sha256 } = readTrafficSet(file);
+    const { instances, sha256 } = readTrafficSet(file, readSet);
     return {
         set,
         setSha256: sha256,
@@ -15741,10 +15741,10 @@ const TRAFFIC_SET_MAX_BYTES = 64 * 1024 * 1024;
  * error naming the file, the line and the field, never skipped (a skipped line is an instance the
  * gate silently stops measuring).
  */
-function readTrafficSet(file) {
+function readTrafficSet(file, readSet = readFileSync) {
     let bytes;
     try {
-        bytes = readFileSync(file);
+        bytes = readSet(file);
     }
     catch (error) {
         throw new ConfigError('traffic.unreadable', `cannot read the traffic set: ${error.message}`, { file });
@@ -16053,7 +16053,7 @@ function firstLine(error) {
     const message = error instanceof Error ? error.message : String(error);
     return (message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '').slice(0, 200);
 }
-function parseGateConfig(text, source) {
+function parseGateConfig(text, source, options = {}) {
     const top = Fields.of(source, '', parseYamlFile(text, source)).allow([
         'version',
         'helm',
@@ -16077,7 +16077,7 @@ function parseGateConfig(text, source) {
     const launch = parseLaunchSettings(top, launches);
     checkScheduleFits(top, launch, baseUrlsOf(deployments));
     top.done();
-    const traffic = trafficFields ? parseTraffic(trafficFields, source) : null;
+    const traffic = trafficFields ? parseTraffic(trafficFields, source, options.readSet) : null;
     if (traffic)
         trafficNeedsChatServers(source, deployments);
     if (!runList || runList.length === 0) {
