@@ -118,7 +118,7 @@ export function reportPage(): void {
   }
 
   // ---- filters shared by the plot, the table and the answers
-  const state = { run: '', perturbation: '', direction: '', search: '' }
+  const state = { run: '', perturbation: '', direction: '', search: '', stratum: '' }
   const PERTURBATION_CLEAN = '(clean)'
   const perturbationOf = (c: Json): string => c.perturbation ?? PERTURBATION_CLEAN
   const comparisonShown = (c: Json): boolean =>
@@ -136,6 +136,15 @@ export function reportPage(): void {
     }
     const runs = [...new Set(comparisons.map(c => c.run as string))].sort()
     const perturbations = [...new Set(comparisons.map(perturbationOf))].sort()
+    // Traffic rows' changed answers carry their stratum (`<tag>/<length>`): a filter when there are any.
+    const strata = [
+      ...new Set(
+        Object.values(changed)
+          .flat()
+          .map(e => e.stratum)
+          .filter((v): v is string => typeof v === 'string')
+      )
+    ].sort()
     const direction = el(
       'select',
       { id: 'filter-direction', 'aria-label': 'changed answers' },
@@ -157,6 +166,7 @@ export function reportPage(): void {
       { class: 'filters' },
       select('run', 'runs', runs),
       select('perturbation', 'perturbations', perturbations),
+      ...(strata.length > 0 ? [select('stratum', 'strata', strata)] : []),
       direction,
       search
     )
@@ -379,6 +389,7 @@ export function reportPage(): void {
         const better = c.direction === 'lower' ? e.candidate_value < e.baseline_value : e.candidate_value > e.baseline_value
         if (state.direction === 'won' && !better) continue
         if (state.direction === 'lost' && better) continue
+        if (state.stratum && e.stratum !== state.stratum) continue
         if (state.search) {
           const haystack = [e.instance_id, e.input, e.reference, e.failed_check ?? '', e.baseline_output, e.candidate_output]
             .join('\n')
@@ -393,7 +404,7 @@ export function reportPage(): void {
             el(
               'div',
               { class: 'answer-head' },
-              `${e.instance_id} (trial ${e.train_trial_index}): ${num(e.baseline_value)} → ${num(e.candidate_value)}, ${better ? 'better' : 'worse'}`
+              `${e.instance_id}${e.stratum ? ` [${e.stratum}]` : ''} (trial ${e.train_trial_index}): ${num(e.baseline_value)} → ${num(e.candidate_value)}, ${better ? 'better' : 'worse'}`
             ),
             el('div', { class: 'io' }, el('div', { class: 'label' }, 'Input'), el('pre', {}, String(e.input ?? ''))),
             el('div', { class: 'io' }, el('div', { class: 'label' }, 'Reference'), el('pre', {}, String(e.reference ?? ''))),

@@ -239,6 +239,7 @@ function addRow(
       candidate_value: cand[k]
     }
     if (reason) example.failed_check = reason
+    example.stratum = instance.stratum
     all.push(example)
   })
   ctx.changed.set(id, all)
