@@ -824,6 +824,7 @@ function addRow(ctx, check, direction, indices, base, cand, what, why = () => ''
         };
         if (reason)
             example.failed_check = reason;
+        example.stratum = instance.stratum;
         all.push(example);
     });
     ctx.changed.set(id, all);

@@ -22672,7 +22672,7 @@ function reportPage() {
         return box;
     }
     // ---- filters shared by the plot, the table and the answers
-    const state = { run: '', perturbation: '', direction: '', search: '' };
+    const state = { run: '', perturbation: '', direction: '', search: '', stratum: '' };
     const PERTURBATION_CLEAN = '(clean)';
     const perturbationOf = (c) => c.perturbation ?? PERTURBATION_CLEAN;
     const comparisonShown = (c) => (state.run === '' || c.run === state.run) && (state.perturbation === '' || perturbationOf(c) === state.perturbation);
@@ -22689,6 +22689,13 @@ function reportPage() {
         };
         const runs = [...new Set(comparisons.map(c => c.run))].sort();
         const perturbations = [...new Set(comparisons.map(perturbationOf))].sort();
+        // Traffic rows' changed answers carry their stratum (`<tag>/<length>`): a filter when there are any.
+        const strata = [
+            ...new Set(Object.values(changed)
+                .flat()
+                .map(e => e.stratum)
+                .filter((v) => typeof v === 'string'))
+        ].sort();
         const direction = el('select', { id: 'filter-direction', 'aria-label': 'changed answers' }, el('option', { value: '' }, 'won and lost'), el('option', { value: 'won' }, 'won (better)'), el('option', { value: 'lost' }, 'lost (worse)'));
         direction.addEventListener('change', () => {
             state.direction = direction.value;
@@ -22699,7 +22706,7 @@ function reportPage() {
             state.search = search.value.toLowerCase();
             onChange();
         });
-        return el('div', { class: 'filters' }, select('run', 'runs', runs), select('perturbation', 'perturbations', perturbations), direction, search);
+        return el('div', { class: 'filters' }, select('run', 'runs', runs), select('perturbation', 'perturbations', perturbations), ...(strata.length > 0 ? [select('stratum', 'strata', strata)] : []), direction, search);
     }
     // ---- forest plot: each comparison's interval and delta against its tolerated change
     function forest() {
@@ -22909,6 +22916,8 @@ function reportPage() {
                     continue;
                 if (state.direction === 'lost' && better)
                     continue;
+                if (state.stratum && e.stratum !== state.stratum)
+                    continue;
                 if (state.search) {
                     const haystack = [e.instance_id, e.input, e.reference, e.failed_check ?? '', e.baseline_output, e.candidate_output]
                         .join('\n')
@@ -22917,7 +22926,7 @@ function reportPage() {
                         continue;
                 }
                 const [b, k] = diffSegments(String(e.baseline_output ?? ''), String(e.candidate_output ?? ''));
-                cards.push(el('div', { class: `answer ${better ? 'won' : 'lost'}`, 'data-instance': e.instance_id }, el('div', { class: 'answer-head' }, `${e.instance_id} (trial ${e.train_trial_index}): ${num(e.baseline_value)} → ${num(e.candidate_value)}, ${better ? 'better' : 'worse'}`), el('div', { class: 'io' }, el('div', { class: 'label' }, 'Input'), el('pre', {}, String(e.input ?? ''))), el('div', { class: 'io' }, el('div', { class: 'label' }, 'Reference'), el('pre', {}, String(e.reference ?? ''))), ...(e.failed_check
+                cards.push(el('div', { class: `answer ${better ? 'won' : 'lost'}`, 'data-instance': e.instance_id }, el('div', { class: 'answer-head' }, `${e.instance_id}${e.stratum ? ` [${e.stratum}]` : ''} (trial ${e.train_trial_index}): ${num(e.baseline_value)} → ${num(e.candidate_value)}, ${better ? 'better' : 'worse'}`), el('div', { class: 'io' }, el('div', { class: 'label' }, 'Input'), el('pre', {}, String(e.input ?? ''))), el('div', { class: 'io' }, el('div', { class: 'label' }, 'Reference'), el('pre', {}, String(e.reference ?? ''))), ...(e.failed_check
                     ? [el('div', { class: 'io' }, el('div', { class: 'label' }, 'Failed check'), el('pre', {}, String(e.failed_check)))]
                     : []), el('div', { class: 'outputs' }, el('div', {}, el('div', { class: 'label' }, 'Baseline output'), el('pre', { class: 'baseline' }, ...b)), el('div', {}, el('div', { class: 'label' }, 'Candidate output'), el('pre', { class: 'candidate' }, ...k)))));
             }
