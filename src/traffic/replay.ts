@@ -53,6 +53,8 @@ export interface ReplayState {
 /** The body sent for one instance: the logged request with the side's model and the gate's temperature. */
 export function replayBody(instanceRequest: TrafficRequest, model: string, temperature: number | null): Record<string, unknown> {
   const body: Record<string, unknown> = { ...instanceRequest, model, stream: false }
+  // Options of a stream that is no longer requested: servers reject them without `stream: true`.
+  delete body.stream_options
   if (temperature !== null) body.temperature = temperature
   return body
 }
