@@ -109,7 +109,12 @@ describe('traffic replay with fake servers', () => {
         const instance = config.traffic!.instances[i]
         expect(state.instance.id).toBe(instance.id)
         expect(state.request).toEqual({ ...instance.request, model, stream: false, temperature: 0 })
-        expect(state.result).toMatchObject({ success: true, cached: false, http_status: 200 })
+        expect(state.result).toMatchObject({
+          success: true,
+          cached: false,
+          http_status: 200,
+          response: { object: 'chat.completion', model }
+        })
       })
       expect(states.some(s => s.result.completions[0].tool_calls !== null)).toBe(true)
     }

@@ -47,6 +47,8 @@ export interface ReplayState {
     cached: false
     http_status: number
     error: string | null
+    /** The response body as the server sent it (parsed when it is JSON), for audit. */
+    response: unknown
   }
 }
 
@@ -89,7 +91,12 @@ async function replayOne(
 ): Promise<ReplayState> {
   const body = replayBody(instance.request, target.model, options.temperature)
   const started = performance.now()
-  const state = (httpStatus: number, completions: ReplayState['result']['completions'], error: string | null): ReplayState => ({
+  const state = (
+    httpStatus: number,
+    completions: ReplayState['result']['completions'],
+    error: string | null,
+    response: unknown = null
+  ): ReplayState => ({
     instance: { id: instance.id, stratum: instance.stratum, tag: instance.tag },
     train_trial_index: 0,
     request: body,
@@ -99,7 +106,8 @@ async function replayOne(
       request_time: (performance.now() - started) / 1000,
       cached: false,
       http_status: httpStatus,
-      error
+      error,
+      response
     }
   })
   const headers: Record<string, string> = { 'content-type': 'application/json' }
@@ -127,6 +135,14 @@ async function replayOne(
     const err = error as Error
     const why = err.name === 'TimeoutError' || /timeout/i.test(err.message) ? `timed out after ${options.timeoutMs} ms` : err.message
     return state(status, [], redactUrlsIn(why))
+  }
+}
+
+function parsedOrText(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return text
   }
 }
 
