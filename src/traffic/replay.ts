@@ -123,13 +123,15 @@ async function replayOne(
     })
     status = response.statusCode
     const text = await response.body.text()
-    if (status < 200 || status >= 300) return state(status, [], `HTTP ${status}: ${text.slice(0, 300)}`)
+    const kept = parsedOrText(text)
+    if (status < 200 || status >= 300) return state(status, [], `HTTP ${status}: ${text.slice(0, 300)}`, kept)
     const answer = readAnswer(text)
-    if (typeof answer === 'string') return state(status, [], answer)
+    if (typeof answer === 'string') return state(status, [], answer, kept)
     return state(
       status,
       [{ text: answer.content ?? '', finish_reason: { reason: answer.finish_reason }, tool_calls: answer.tool_calls }],
-      null
+      null,
+      kept
     )
   } catch (error) {
     const err = error as Error
