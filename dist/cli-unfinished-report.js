@@ -891,6 +891,8 @@ function lengthRatio(b, c) {
 /** The body sent for one instance: the logged request with the side's model and the gate's temperature. */
 function replayBody(instanceRequest, model, temperature) {
     const body = { ...instanceRequest, model, stream: false };
+    // Options of a stream that is no longer requested: servers reject them without `stream: true`.
+    delete body.stream_options;
     if (temperature !== null)
         body.temperature = temperature;
     return body;
@@ -919,7 +921,7 @@ async function replaySide(instances, target, options) {
 async function replayOne(instance, url, target, options, dispatcher) {
     const body = replayBody(instance.request, target.model, options.temperature);
     const started = performance.now();
-    const state = (httpStatus, completions, error) => ({
+    const state = (httpStatus, completions, error, response = null) => ({
         instance: { id: instance.id, stratum: instance.stratum, tag: instance.tag },
         train_trial_index: 0,
         request: body,
@@ -929,7 +931,8 @@ async function replayOne(instance, url, target, options, dispatcher) {
             request_time: (performance.now() - started) / 1000,
             cached: false,
             http_status: httpStatus,
-            error
+            error,
+            response
         }
     });
     const headers = { 'content-type': 'application/json' };
@@ -946,17 +949,26 @@ async function replayOne(instance, url, target, options, dispatcher) {
         });
         status = response.statusCode;
         const text = await response.body.text();
+        const kept = parsedOrText(text);
         if (status < 200 || status >= 300)
-            return state(status, [], `HTTP ${status}: ${text.slice(0, 300)}`);
+            return state(status, [], `HTTP ${status}: ${text.slice(0, 300)}`, kept);
         const answer = readAnswer(text);
         if (typeof answer === 'string')
-            return state(status, [], answer);
-        return state(status, [{ text: answer.content ?? '', finish_reason: { reason: answer.finish_reason }, tool_calls: answer.tool_calls }], null);
+            return state(status, [], answer, kept);
+        return state(status, [{ text: answer.content ?? '', finish_reason: { reason: answer.finish_reason }, tool_calls: answer.tool_calls }], null, kept);
     }
     catch (error) {
         const err = error;
         const why = err.name === 'TimeoutError' || /timeout/i.test(err.message) ? `timed out after ${options.timeoutMs} ms` : err.message;
         return state(status, [], redactUrlsIn(why));
+    }
+}
+function parsedOrText(text) {
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return text;
     }
 }
 /** The first choice of a chat completion, or why it cannot be read. */
