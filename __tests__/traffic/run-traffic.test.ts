@@ -175,6 +175,40 @@ describe('traffic replay with fake servers', () => {
     await candidateBehaves({})
   })
 
+  it('sends the API key in a header only, and masks it wherever a prompt or an answer holds it', async () => {
+    const key = 'plain-words-but-secret-key'
+    const locked = await startFakeServer({ answerKeys: [], models: ['base-model', 'cand-model'], traffic: {}, apiKey: key })
+    try {
+      const set = (makeSet(10) as { request: { messages: { content: string }[] } }[]).map((line, i) => {
+        if (i === 0) line.request.messages[1].content = `my key is ${key}, please keep it`
+        return JSON.stringify(line)
+      })
+      await writeFile(join(dir, 'keyed.jsonl'), `${set.join('\n')}\n`)
+      const text = `version: 1
+deployments:
+  baseline: { api: chat, base_url: ${locked.baseUrl}, model: base-model, api_key_env: TRAFFIC_KEY }
+  candidate: { api: chat, base_url: ${locked.baseUrl}, model: cand-model, api_key_env: TRAFFIC_KEY }
+runs:
+  - { entry: "simple_mcqa", metric: exact_match, max_drop: 0.05 }
+traffic:
+  set: keyed.jsonl
+  checks: { disagreement: report, invalid_json: report, invalid_tool_calls: report, truncation: report, refusals: report }
+`
+      const config = parseGateConfig(text, join(dir, 'keyed.yml'))
+      const replay = new TrafficReplay(config as never, { outDir: join(dir, 'keyed'), env: { TRAFFIC_KEY: key }, progress: () => {} })
+      await replay.replayAlwaysUp()
+      const report = replay.attach(newReport(config.statistics, { verdict: 'pass', headline: '' }))
+      expect(report.errors).toEqual([])
+      for (const name of ['baseline-1', 'baseline-2', 'candidate']) {
+        const evidence = await readFile(join(dir, 'keyed', 'traffic', name, 'scenario_state.json'), 'utf8')
+        expect(evidence).toContain('my key is ***, please keep it')
+        expect(evidence).not.toContain(key)
+      }
+    } finally {
+      await locked.stop()
+    }
+  })
+
   it('a side that never came up fails closed', async () => {
     const config = await gate(10, 'down')
     const replay = new TrafficReplay(config as never, { outDir: join(dir, 'down'), env: {}, progress: () => {} })

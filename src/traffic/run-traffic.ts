@@ -15,7 +15,8 @@ import type { TrafficSettings } from '../config/traffic.js'
 import { GateError, showValue } from '../errors.js'
 import { qualityHeadline, qualityVerdict } from '../gate/compare.js'
 import type { ChangedExample, Report, Side } from '../model/report.js'
-import { apiKeyOf } from '../secrets/api-keys.js'
+import { masker, secretValues } from '../launch/mask.js'
+import { apiKeyOf, apiKeyValues } from '../secrets/api-keys.js'
 import { redactTree } from '../secrets/redact.js'
 import { judgeTraffic } from './judge.js'
 import { answerOf, replaySide, type ReplayState } from './replay.js'
@@ -33,11 +34,16 @@ export class TrafficReplay {
   private readonly states = new Map<ReplayName, ReplayState[]>()
   private readonly done = new Set<Side>()
   private readonly errors: GateError[] = []
+  /** The deployments' API keys and secret-named variables, masked wherever a replay's text is kept. */
+  private readonly mask: (text: string) => string
 
   constructor(
     private readonly config: GateConfig & { traffic: TrafficSettings },
     private readonly options: TrafficRunOptions
-  ) {}
+  ) {
+    const deployments = Object.values(config.deployments ?? {})
+    this.mask = masker(secretValues(options.env, apiKeyValues(deployments, options.env)))
+  }
 
   /** runSides' `whileUp` for launched sides: replay each side that is up now and has not replayed. */
   readonly hold = async (up: Side[]): Promise<void> => {
@@ -125,19 +131,23 @@ export class TrafficReplay {
           new GateError(
             'traffic.request_failed',
             `traffic: ${failed.length} of ${states.length} requests failed on the ${side} (${name}); a failed request is never judged, so nothing passes`,
-            { file, field: `instance ${first.instance.id}`, value: first.result.error ?? 'failed' }
+            { file, field: `instance ${first.instance.id}`, value: this.mask(first.result.error ?? 'failed') }
           )
         )
       }
     }
   }
 
-  /** HELM's shape, one file per replay; credential-like keys masked (the API key is never in a body). */
+  /**
+   * HELM's shape, one file per replay: credential-like keys and values hidden, and the API keys
+   * masked wherever they appear (a prompt or a server's answer may echo one; the request sends it
+   * only in a header, which is not kept).
+   */
   private async writeEvidence(name: ReplayName, states: ReplayState[]): Promise<string> {
     const dir = path.join(this.options.outDir, 'traffic', name)
     await mkdir(dir, { recursive: true })
     const file = path.join(dir, 'scenario_state.json')
-    await writeFile(file, `${JSON.stringify(redactTree({ request_states: states }), null, 1)}\n`)
+    await writeFile(file, `${this.mask(JSON.stringify(redactTree({ request_states: states }), null, 1))}\n`)
     return file
   }
 }
