@@ -1,7 +1,7 @@
 import { join, delimiter, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { T as TRAFFIC_CHECKS, k as readRunDirectory, m as runMatchesEntry, o as streamJson, M as MIN_BOOTSTRAP_UNITS, t as instancesNeeded, u as binarySd, v as tangoInterval, x as twoSidedZ, G as GateError, y as redactUrl, p as parseArgs, r as requiredConfig, n as numberOption, l as loadGateConfig } from './cli.js';
-import { t as trackedTempDir, P as PROD_ENV_FILES, o as runHelmProcess, p as decisiveLine, q as readLogTail, s as expandLaunch, e as routeUrl, v as prepareRun, x as pluginPythonPath, D as DEFAULT_READINESS_TIMEOUT_MS, y as redactedFiles, z as displayCommand, A as gateFingerprint, a as apiKeyNames, b as apiKeyValues, h as helmRunEnv, B as resolveHelmRun } from './cli-run-sides.js';
+import { t as trackedTempDir, P as PROD_ENV_FILES, p as runHelmProcess, q as decisiveLine, v as readLogTail, x as expandLaunch, e as routeUrl, y as prepareRun, z as pluginPythonPath, D as DEFAULT_READINESS_TIMEOUT_MS, A as redactedFiles, B as displayCommand, C as gateFingerprint, a as apiKeyNames, b as apiKeyValues, h as helmRunEnv, E as resolveHelmRun } from './cli-run-sides.js';
 import { mkdir, writeFile, readdir } from 'node:fs/promises';
 import 'node:crypto';
 import 'node:fs';

@@ -1,6 +1,6 @@
 import path, { dirname, join, resolve } from 'node:path';
 import { mkdir, writeFile, readdir } from 'node:fs/promises';
-import { i as imageOf, w as worstVerdict, V as VERDICT_RANK, r as runLoad, l as launchesAny, a as apiKeyNames, b as apiKeyValues, L as LoadWhileUp, t as trackedTempDir, c as Launcher, h as helmRunEnv, d as withLaunchedSides, e as routeUrl, u as undiciExports, f as apiKeyOf, g as runSides, m as manifestPath, j as fingerprint, k as writeManifest, n as guardOnCancel } from './cli-run-sides.js';
+import { i as imageOf, w as worstVerdict, V as VERDICT_RANK, r as runLoad, l as launchesAny, a as apiKeyNames, b as apiKeyValues, L as LoadWhileUp, t as trackedTempDir, c as Launcher, h as helmRunEnv, d as withLaunchedSides, e as routeUrl, u as undiciExports, m as masker, s as secretValues, f as apiKeyOf, g as runSides, j as manifestPath, k as fingerprint, n as writeManifest, o as guardOnCancel } from './cli-run-sides.js';
 import { D as DEFAULT_STATISTICS, G as GateError, a as newReport, I as InputError, C as ConfigError, b as ajvExports, c as estimatePaired, s as smallSampleGuard, d as decideVerdict, R as REPORTED_MARGINS, f as redactUrlsIn, q as qualityVerdict, g as qualityHeadline, h as redactTree, i as showValue, H as HELM_GATE_VERSION, j as compareOutputs, w as writeReportOutputs, e as exitCode, U as UsageError } from './cli.js';
 import { createWriteStream } from 'node:fs';
 
@@ -1017,9 +1017,13 @@ class TrafficReplay {
     states = new Map();
     done = new Set();
     errors = [];
+    /** The deployments' API keys and secret-named variables, masked wherever a replay's text is kept. */
+    mask;
     constructor(config, options) {
         this.config = config;
         this.options = options;
+        const deployments = Object.values(config.deployments ?? {});
+        this.mask = masker(secretValues(options.env, apiKeyValues(deployments, options.env)));
     }
     /** runSides' `whileUp` for launched sides: replay each side that is up now and has not replayed. */
     hold = async (up) => {
@@ -1092,16 +1096,20 @@ class TrafficReplay {
             const failed = states.filter(s => !s.result.success);
             if (failed.length > 0) {
                 const first = failed[0];
-                this.errors.push(new GateError('traffic.request_failed', `traffic: ${failed.length} of ${states.length} requests failed on the ${side} (${name}); a failed request is never judged, so nothing passes`, { file, field: `instance ${first.instance.id}`, value: first.result.error ?? 'failed' }));
+                this.errors.push(new GateError('traffic.request_failed', `traffic: ${failed.length} of ${states.length} requests failed on the ${side} (${name}); a failed request is never judged, so nothing passes`, { file, field: `instance ${first.instance.id}`, value: this.mask(first.result.error ?? 'failed') }));
             }
         }
     }
-    /** HELM's shape, one file per replay; credential-like keys masked (the API key is never in a body). */
+    /**
+     * HELM's shape, one file per replay: credential-like keys and values hidden, and the API keys
+     * masked wherever they appear (a prompt or a server's answer may echo one; the request sends it
+     * only in a header, which is not kept).
+     */
     async writeEvidence(name, states) {
         const dir = path.join(this.options.outDir, 'traffic', name);
         await mkdir(dir, { recursive: true });
         const file = path.join(dir, 'scenario_state.json');
-        await writeFile(file, `${JSON.stringify(redactTree({ request_states: states }), null, 1)}\n`);
+        await writeFile(file, `${this.mask(JSON.stringify(redactTree({ request_states: states }), null, 1))}\n`);
         return file;
     }
 }
