@@ -10,6 +10,7 @@ import { DEFAULT_REFUSAL_PATTERNS } from '../../src/config/traffic.js'
 import { fingerprint } from '../../src/config/fingerprint.js'
 import { parseGateConfig } from '../../src/config/load.js'
 import { ConfigError } from '../../src/errors.js'
+import { tangoInterval } from '../../src/stats/index.js'
 import { trafficPlanLines } from '../../src/traffic/plan-lines.js'
 import { REPO_ROOT } from '../../test-support/fake-openai/harness.js'
 
@@ -156,5 +157,18 @@ describe('traffic: the fingerprint', () => {
     )
     expect(lines).toMatch(/twice on the baseline \(B1, B2: the noise floor\)/)
     expect(lines).toMatch(/disagreement <= 0.05, similarity report/)
+    // 24 tool requests cannot resolve a 5-point margin even with no failure; 120 requests can.
+    expect(lines).toMatch(
+      /WARNING traffic check invalid_tool_calls applies to 24 requests: even a candidate that changes nothing cannot pass its 0.05 margin \(the interval reaches 0\.\d+\); about \d+ such requests would/
+    )
+    expect(lines).not.toMatch(/WARNING traffic check disagreement/)
+  })
+
+  it("plan's estimate of the requests a check needs is where Tango's interval clears the margin", () => {
+    const lines = trafficPlanLines(gate('  set: traffic.jsonl\n  checks: { invalid_json: 0.02 }').traffic!).join('\n')
+    const needed = Number(/check invalid_json applies to 48 requests.*about (\d+) such requests would/.exec(lines)?.[1])
+    const upper = (n: number): number => tangoInterval({ both: 0, wins: 0, losses: 0, neither: n }, 0.95)[1]
+    expect(upper(needed)).toBeLessThan(0.02)
+    expect(upper(needed - 1)).toBeGreaterThanOrEqual(0.02)
   })
 })

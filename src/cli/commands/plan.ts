@@ -89,7 +89,7 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   out.push(scheduleLine(launchInput), '# cache disabled; fresh suite per side')
   out.push(...readinessLines(prepared, config, readySeconds ?? DEFAULT_READINESS_TIMEOUT_MS / 1000, args.flags.has('self-check')))
   out.push(...launchLines(launchInput))
-  if (config.traffic) out.push(...trafficPlanLines(config.traffic))
+  if (config.traffic) out.push(...trafficPlanLines(config.traffic, config.statistics.confidence))
   if (!args.flags.has('no-count')) out.push(...(await countLines(config, prepared, discordance, io)))
   for (const plan of prepared.plans) {
     out.push(
