@@ -1,7 +1,7 @@
-import require$$0$7, { writeFile, stat, rm, mkdir, realpath, readFile, access, constants as constants$7, open, readdir } from 'node:fs/promises';
-import path, { basename, resolve, join, dirname, relative, isAbsolute, delimiter } from 'node:path';
-import { z as getDefaultExportFromCjs, G as GateError, C as ConfigError, y as redactUrl, S as ServerNotReadyError, f as redactUrlsIn, A as exp, B as log, E as abs, F as sqrt, J as isFiniteNumber, K as quantileSorted, L as createRandom, I as InputError, N as discoverRuns, O as RUN_FILES, P as HelmRunError, Q as parseDocument, V as visit, W as isScalar, X as HIDDEN, Y as looksLikeSecret, Z as isCredentialKey, _ as Scalar, $ as parseYamlFile, a0 as stringify, k as readRunDirectory, m as runMatchesEntry } from './cli.js';
+import require$$0$7, { writeFile, readFile, stat, rm, mkdir, realpath, access, constants as constants$7, open, readdir } from 'node:fs/promises';
+import path, { basename, resolve, dirname, join, relative, isAbsolute, delimiter } from 'node:path';
 import require$$2$1, { createHash } from 'node:crypto';
+import { j as getDefaultExportFromCjs, G as GateError, C as ConfigError, h as redactUrl, S as ServerNotReadyError, k as redactUrlsIn, m as exp, o as log, q as abs, u as sqrt, v as isFiniteNumber, x as quantileSorted, I as InputError, y as createRandom, z as discoverRuns, R as RUN_FILES, A as HelmRunError, B as parseDocument, E as visit, F as isScalar, J as HIDDEN, K as looksLikeSecret, L as isCredentialKey, N as Scalar, O as parseYamlFile, P as stringify, b as readRunDirectory, d as runMatchesEntry } from './cli.js';
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { createReadStream, mkdtempSync, rmSync, readdirSync, readFileSync, createWriteStream } from 'node:fs';
 import require$$0$1 from 'node:assert';
@@ -51,14 +51,14 @@ function fingerprint(config, extras = {}) {
         // or in a fingerprinted file; docs/launch.md).
         identity.baseline_launch = { command: launch.command, checkout: launch.checkout, env: launch.env };
     }
-    // The traffic set's bytes and the temperature it is replayed at decide the baseline's answers too.
-    if (config.traffic) {
-        identity.traffic = { set_sha256: config.traffic.setSha256, temperature: config.traffic.temperature };
-    }
     if (config.launch?.fingerprintPaths.length) {
         identity.fingerprint_paths = config.launch.fingerprintPaths;
         identity.baseline_files = Object.fromEntries(Object.entries(extras.pathDigests ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     }
+    // Added only when a traffic set is used, so other gate files keep their fingerprints.
+    const sets = Object.entries(extras.trafficSets ?? {});
+    if (sets.length > 0)
+        identity.traffic_sets = Object.fromEntries(sets.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     return createHash('sha256').update(JSON.stringify(identity)).digest('hex');
 }
 function deploymentIdentity(deployment) {
@@ -2817,12 +2817,15 @@ async function pathDigests(root, commit, globs, env) {
  * baselines are looked up by: the gate file's (config/fingerprint.ts), joined, when
  * `fingerprint_paths` select files, by those files' digests at the base commit (`baseRef`, HEAD
  * when null). A glob that selects nothing is an error: a typo there would silently leave the
- * serving files out and reuse a stale baseline.
+ * serving files out and reuse a stale baseline. A traffic set the gate file names joins it by its
+ * bytes (sha256), as they are in the work tree beside the gate file: the set is data the gate
+ * reads, like the gate file itself, not a serving file of the baseline.
  */
 async function gateFingerprint(config, cwd, baseRef, env) {
     const globs = config.launch?.fingerprintPaths ?? [];
+    const trafficSets = await trafficSetDigests(config, cwd);
     if (globs.length === 0)
-        return fingerprint(config);
+        return fingerprint(config, { trafficSets });
     const root = await repositoryRoot(cwd, env);
     const commit = await resolveCommit(root, baseRef ?? 'HEAD', env);
     const digests = await pathDigests(root, commit, globs, env);
@@ -2836,7 +2839,28 @@ async function gateFingerprint(config, cwd, baseRef, env) {
             });
         }
     });
-    return fingerprint(config, { pathDigests: digests });
+    return fingerprint(config, { pathDigests: digests, trafficSets });
+}
+/** The gate file's key -> sha256 of the traffic set's bytes, for every traffic set it names. */
+async function trafficSetDigests(config, cwd) {
+    const sets = {};
+    const workload = config.load?.workload;
+    if (workload?.prompts === 'traffic' && workload.file !== null) {
+        const file = resolve(cwd, dirname(config.source), workload.file);
+        let bytes;
+        try {
+            bytes = await readFile(file);
+        }
+        catch (error) {
+            throw new ConfigError('config.traffic_set', `cannot read the traffic set: ${error.message}`, {
+                file: config.source,
+                field: 'load.workload.file',
+                value: workload.file
+            });
+        }
+        sets['load.workload.file'] = createHash('sha256').update(bytes).digest('hex');
+    }
+    return sets;
 }
 
 /**
@@ -43849,6 +43873,80 @@ function worstVerdict(verdicts) {
 }
 
 /**
+ * Reading a frozen traffic set (model/traffic.ts) back: one instance per line, checked enough
+ * that what is replayed is what the set says. A line that is not an instance is an error naming
+ * the file, the line and the field: a set is written by `traffic build`, so a bad line means the
+ * file was edited or is not a set, and guessing would replay something else.
+ */
+async function readTrafficSet(file, field) {
+    let text;
+    try {
+        text = await readFile(file, 'utf8');
+    }
+    catch (error) {
+        throw new InputError('traffic.set_unreadable', `cannot read the traffic set: ${error.message}`, { file, field });
+    }
+    return parseTrafficSet(text, file);
+}
+function parseTrafficSet(text, file) {
+    const instances = [];
+    const ids = new Set();
+    text.split('\n').forEach((line, i) => {
+        if (line.trim() === '')
+            return;
+        const fail = (where, message, value) => {
+            throw new InputError('traffic.set_line', `line ${i + 1} of the traffic set: ${message}`, {
+                file,
+                field: where === null ? `line ${i + 1}` : `line ${i + 1}: ${where}`,
+                ...(value === undefined ? {} : { value })
+            });
+        };
+        let value;
+        try {
+            value = JSON.parse(line);
+        }
+        catch {
+            fail(null, 'is not JSON');
+        }
+        if (value === null || typeof value !== 'object' || Array.isArray(value))
+            return fail(null, 'must be an instance object');
+        const v = value;
+        if (typeof v.id !== 'string' || v.id === '')
+            fail('id', 'id must be a non-empty string', v.id);
+        if (ids.has(v.id))
+            fail('id', 'the id is used by an earlier line', v.id);
+        ids.add(v.id);
+        const request = v.request;
+        if (request === null || typeof request !== 'object' || Array.isArray(request))
+            return fail('request', 'request must be a chat-completions body');
+        if (!Array.isArray(request.messages) || request.messages.length === 0)
+            fail('request.messages', 'must be a non-empty list', request.messages);
+        for (const key of ['max_tokens', 'max_completion_tokens']) {
+            const n = request[key];
+            if (n !== undefined && n !== null && !(typeof n === 'number' && Number.isInteger(n) && n >= 1)) {
+                fail(`request.${key}`, `${key} must be a positive integer`, n);
+            }
+        }
+        const arrival = v.arrival_ms;
+        if (arrival !== null && arrival !== undefined && !(typeof arrival === 'number' && Number.isFinite(arrival) && arrival >= 0)) {
+            fail('arrival_ms', 'arrival_ms must be milliseconds >= 0 or null', arrival);
+        }
+        instances.push({
+            id: v.id,
+            stratum: typeof v.stratum === 'string' ? v.stratum : 'all',
+            tag: typeof v.tag === 'string' ? v.tag : null,
+            request: request,
+            reference: typeof v.reference === 'string' ? v.reference : null,
+            logged_response: (v.logged_response ?? null),
+            arrival_ms: typeof arrival === 'number' ? arrival : null
+        });
+    });
+    if (instances.length === 0)
+        throw new InputError('traffic.set_empty', 'the traffic set has no instances', { file });
+    return instances;
+}
+
+/**
  * The requests of the load half (docs/load.md, "Workload"). Both sides get exactly the same
  * prompts in the same block pair; every block, level and warm-up gets prompts of its own, so no
  * server can answer from a prefix cache what it saw in an earlier block.
@@ -43857,7 +43955,9 @@ function worstVerdict(verdicts) {
  *   text made of common English words, one word per token (exact for a whitespace tokenizer,
  *   approximate for BPE tokenizers: the report takes output counts from the server's usage);
  * - gate-set: the prompts HELM sent in the quality half (scenario_state.json), cycled;
- * - file: a JSONL of OpenAI request bodies (`messages` or `prompt`), cycled.
+ * - file: a JSONL of OpenAI request bodies (`messages` or `prompt`), cycled;
+ * - traffic: a frozen traffic set's messages and max_tokens (docs/traffic.md), cycled in arrival
+ *   order, and with `arrival: traffic` its arrival gaps scaled to each rate.
  */
 const VOCABULARY = ('time year people way day man thing woman life child world school state family student group country problem hand part ' +
     'place case week company system program question work government number night point home water room mother area money ' +
@@ -43943,6 +44043,55 @@ async function fileSource(settings, configFile) {
     if (items.length === 0)
         throw new InputError('load.workload_empty', 'the load workload file has no requests', { file });
     return cycled(items, settings);
+}
+/**
+ * The traffic set's requests: the messages and max_tokens as logged (output_tokens.mean when the
+ * request had none). Only those: the load half measures serving speed on the team's prompts and
+ * lengths; `response_format`, `tools` and `stop` are judged by the traffic gate's replay, and
+ * sending them here would fail on a server that does not support them (a vLLM without a tool
+ * parser) and, with ignore_eos, could force a guided decoder past the end of its grammar.
+ */
+async function trafficSource(settings, configFile, arrival) {
+    const file = resolve(dirname(configFile), settings.workload.file);
+    const instances = await readTrafficSet(file, 'load.workload.file');
+    const fallback = settings.workload.outputTokens.mean;
+    const ordered = arrival === 'traffic'
+        ? instances
+            .map((instance, i) => ({ instance, i }))
+            .sort((a, b) => a.instance.arrival_ms - b.instance.arrival_ms || a.i - b.i)
+        : instances.map((instance, i) => ({ instance, i }));
+    if (arrival === 'traffic') {
+        const missing = instances.findIndex(x => x.arrival_ms === null);
+        if (missing >= 0) {
+            throw new InputError('load.traffic_arrival', `load.arrival is traffic but instance ${JSON.stringify(instances[missing].id)} of the traffic set has no arrival_ms (the log had no timestamps); use arrival: poisson or constant`, { file, field: 'load.arrival' });
+        }
+    }
+    const items = ordered.map(({ instance }) => {
+        const r = instance.request;
+        const max = typeof r.max_tokens === 'number' ? r.max_tokens : typeof r.max_completion_tokens === 'number' ? r.max_completion_tokens : fallback;
+        return { kind: 'messages', messages: r.messages, maxTokens: max };
+    });
+    const source = cycled(items, settings);
+    if (arrival !== 'traffic')
+        return source;
+    const times = ordered.map(({ instance }) => instance.arrival_ms);
+    const span = times[times.length - 1] - times[0];
+    if (times.length < 2 || span <= 0) {
+        throw new InputError('load.traffic_arrival', 'load.arrival is traffic but the traffic set has fewer than two distinct arrival times to scale', {
+            file,
+            field: 'load.arrival'
+        });
+    }
+    const meanGap = span / (times.length - 1);
+    // The gap after the last request is the mean gap, so a full cycle keeps the set's mean rate.
+    const gaps = times.map((t, i) => (i + 1 < times.length ? times[i + 1] - t : meanGap));
+    return {
+        item: source.item,
+        arrivalGap(stream, index, rate) {
+            const offset = createRandom(settings.seed, `load:${stream}`).below(items.length);
+            return (gaps[(offset + index) % gaps.length] * (1000 / rate)) / meanGap;
+        }
+    };
 }
 /** The prompts the quality half sent, from the scenario_state.json files under `helmOutput`. */
 async function gateSetSource(settings, helmOutput) {
@@ -44208,6 +44357,9 @@ async function workloadOf(run, options) {
             return syntheticSource(load);
         if (load.workload.prompts === 'file')
             return await fileSource(load, config.source);
+        if (load.workload.prompts === 'traffic') {
+            return await trafficSource(load, config.source, load.mode === 'rate' && load.arrival === 'traffic' ? 'traffic' : null);
+        }
         if (!options.gateSetOutput) {
             return run.fail('load.gate_set', 'load.workload.prompts is gate-set, which needs the quality half to run first (helm-gate run)', 'load.workload.prompts');
         }
@@ -44473,7 +44625,12 @@ async function runBlock(conn, target, ignoreEos, load, source, stream, level, co
             results[i] = r;
             watch.seen(r);
         }));
-        at += load.arrival === 'constant' ? 1000 / level : (-Math.log(random.double()) * 1000) / level;
+        at +=
+            load.arrival === 'traffic' && source.arrivalGap
+                ? source.arrivalGap(stream, i, level)
+                : load.arrival === 'constant'
+                    ? 1000 / level
+                    : (-Math.log(random.double()) * 1000) / level;
     }
     await Promise.all(pending);
     watch.end();
@@ -45916,4 +46073,4 @@ function stampOf(date) {
         .replace(/\.\d+Z$/, 'Z');
 }
 
-export { redactedFiles as A, displayCommand as B, gateFingerprint as C, DEFAULT_READINESS_TIMEOUT_MS as D, resolveHelmRun as E, LoadWhileUp as L, PROD_ENV_FILES as P, VERDICT_RANK as V, apiKeyNames as a, apiKeyValues as b, Launcher as c, withLaunchedSides as d, routeUrl as e, apiKeyOf as f, runSides as g, helmRunEnv as h, imageOf as i, manifestPath as j, fingerprint as k, launchesAny as l, masker as m, writeManifest as n, guardOnCancel as o, runHelmProcess as p, decisiveLine as q, runLoad as r, secretValues as s, trackedTempDir as t, undiciExports as u, readLogTail as v, worstVerdict as w, expandLaunch as x, prepareRun as y, pluginPythonPath as z };
+export { DEFAULT_READINESS_TIMEOUT_MS as D, LoadWhileUp as L, PROD_ENV_FILES as P, VERDICT_RANK as V, apiKeyNames as a, apiKeyValues as b, Launcher as c, withLaunchedSides as d, runSides as e, fingerprint as f, writeManifest as g, helmRunEnv as h, imageOf as i, guardOnCancel as j, runHelmProcess as k, launchesAny as l, manifestPath as m, decisiveLine as n, readLogTail as o, expandLaunch as p, routeUrl as q, runLoad as r, prepareRun as s, trackedTempDir as t, pluginPythonPath as u, redactedFiles as v, worstVerdict as w, displayCommand as x, gateFingerprint as y, resolveHelmRun as z };

@@ -30,7 +30,7 @@ trap cleanup EXIT
 
 case "${DEMO_CANDIDATE:-equivalent}" in
   equivalent) candidate='{"trafficNoise": 0.005}' ;;
-  break-json) candidate='{"trafficNoise": 0.005, "trafficBreakJson": 0.3}' ;;
+  break-json) candidate='{"trafficNoise": 0.005, "trafficBreakJson": 1}' ;;
   truncate) candidate='{"trafficNoise": 0.005, "trafficTruncate": 0.2}' ;;
   *)
     echo "demo: DEMO_CANDIDATE must be equivalent, break-json or truncate" >&2

@@ -113,7 +113,20 @@ describe('gate file load: section', () => {
       'load.workload.input_tokens.min',
       'config.invalid'
     ],
-    ['concurrency: [1]\nrequests_per_level: 30\nbaseline: maybe', 'load.baseline', 'config.invalid']
+    ['concurrency: [1]\nrequests_per_level: 30\nbaseline: maybe', 'load.baseline', 'config.invalid'],
+    ['concurrency: [1]\nrequests_per_level: 30\nworkload: { prompts: traffic }', 'load.workload.file', 'config.invalid'],
+    ['concurrency: [1]\nrequests_per_level: 30\nworkload: { prompts: traffic, file: traffic.yml }', 'load.workload.file', 'config.invalid'],
+    [
+      'concurrency: [1]\nrequests_per_level: 30\nworkload: { prompts: traffic, file: t.jsonl, input_tokens: { mean: 9 } }',
+      'load.workload.input_tokens',
+      'config.invalid'
+    ],
+    ['rate: [2]\narrival: traffic\nrequests_per_level: 30', 'load.arrival', 'config.invalid'],
+    [
+      'concurrency: [2]\narrival: traffic\nrequests_per_level: 30\nworkload: { prompts: traffic, file: t.jsonl }',
+      'load.arrival',
+      'config.invalid'
+    ]
   ])('%s -> an error naming %s', (load, field, code) => {
     const error = errorOf(withLoad(load))
     expect(error).toBeInstanceOf(ConfigError)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
-import { writeFile } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseGateConfig } from '../../src/config/load.js'
 import { gateFingerprint } from '../../src/launch/gate-fingerprint.js'
@@ -49,5 +50,42 @@ describe('fingerprint_paths', () => {
       code: 'config.fingerprint_paths',
       location: { field: 'fingerprint_paths[1]', value: 'servng/**' }
     })
+  })
+})
+
+describe('a traffic set in the load section', () => {
+  it('joins the fingerprint by its bytes: another set is another fingerprint, the same bytes elsewhere the same', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'helm-gate-fp-'))
+    try {
+      const gate = (file: string) =>
+        parseGateConfig(
+          `version: 1
+deployments:
+  baseline: { api: chat, base_url: http://127.0.0.1:8001/v1, model: a }
+  candidate: { api: chat, base_url: http://127.0.0.1:8002/v1, model: b }
+runs: [{ entry: simple_mcqa, metric: exact_match, max_drop: 0.05 }]
+load: { workload: { prompts: traffic, file: ${file} }, concurrency: [1], requests_per_level: 3 }
+`,
+          join(dir, 'gate.yml')
+        )
+      const line = (content: string) => `${JSON.stringify({ id: 'a', request: { messages: [{ role: 'user', content }] } })}\n`
+      await writeFile(join(dir, 'one.jsonl'), line('hello'))
+      await writeFile(join(dir, 'copy.jsonl'), line('hello'))
+      await writeFile(join(dir, 'two.jsonl'), line('hello!'))
+      const one = await gateFingerprint(gate('one.jsonl'), dir, null)
+      expect(await gateFingerprint(gate('copy.jsonl'), dir, null)).toBe(one)
+      expect(await gateFingerprint(gate('two.jsonl'), dir, null)).not.toBe(one)
+      const synthetic = parseGateConfig(
+        'version: 1\nruns: [{ entry: simple_mcqa, metric: exact_match, max_drop: 0.05 }]\n',
+        join(dir, 'gate.yml')
+      )
+      expect(await gateFingerprint(synthetic, dir, null)).not.toBe(one)
+      await expect(gateFingerprint(gate('missing.jsonl'), dir, null)).rejects.toMatchObject({
+        code: 'config.traffic_set',
+        location: { field: 'load.workload.file', value: 'missing.jsonl' }
+      })
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 })

@@ -176,4 +176,87 @@ repetitions: 3`
       }
     }
   }, 60_000)
+
+  test("prompts: traffic sends each instance's messages and max_tokens (not its response_format or tools), every block the whole set", async () => {
+    const [b, c] = await twoEngines()
+    const dir = await mkdtemp(join(tmpdir(), 'helm-gate-load-traffic-'))
+    dirs.push(dir)
+    const system = { role: 'system', content: 'You are the support assistant.' }
+    const instances = [
+      { id: 'a', request: { messages: [system, { role: 'user', content: 'Refund please.' }], max_tokens: 2 } },
+      {
+        id: 'b',
+        request: {
+          messages: [
+            system,
+            { role: 'user', content: 'My sync is stuck.' },
+            { role: 'assistant', content: 'Update the app.' },
+            { role: 'user', content: 'Did that.' }
+          ],
+          max_tokens: 5,
+          tools: [{ type: 'function', function: { name: 'open_ticket', parameters: { type: 'object' } } }]
+        }
+      },
+      {
+        id: 'c',
+        request: {
+          messages: [{ role: 'user', content: 'Classify: billing?' }],
+          response_format: { type: 'json_object' },
+          max_completion_tokens: 3
+        }
+      },
+      { id: 'd', request: { messages: [{ role: 'user', content: 'Hello' }] } }
+    ].map(x => ({ stratum: 'all/short', tag: null, reference: null, logged_response: null, arrival_ms: null, ...x }))
+    await writeFile(join(dir, 'traffic.jsonl'), instances.map(x => `${JSON.stringify(x)}\n`).join(''))
+    await writeFile(
+      join(dir, 'gate.yml'),
+      gateText(
+        b.baseUrl,
+        c.baseUrl,
+        `workload: { prompts: traffic, file: traffic.jsonl, output_tokens: { mean: 6 } }
+concurrency: [2]
+requests_per_level: 12
+repetitions: 3`
+      )
+    )
+    const config = parseGateConfig(await readFile(join(dir, 'gate.yml'), 'utf8'), join(dir, 'gate.yml'))
+    const { report, timings } = await runLoad(config, { env: {} })
+    expect(report.errors).toEqual([])
+    expect(report.settings.prompts).toBe('traffic')
+    const expected = [
+      { messages: instances[0].request.messages, tokens: 2 },
+      { messages: instances[1].request.messages, tokens: 5 },
+      { messages: instances[2].request.messages, tokens: 3 },
+      // No max_tokens in the request: the workload's output_tokens mean.
+      { messages: instances[3].request.messages, tokens: 6 }
+    ].map(x => JSON.stringify(x))
+    for (const [side, engine] of [
+      ['baseline', b],
+      ['candidate', c]
+    ] as const) {
+      const blocks = received(timings, side, await engine.records())
+      expect(blocks.size).toBe(3)
+      for (const records of blocks.values()) {
+        expect(sorted(records.map(r => JSON.stringify({ messages: r.request, tokens: r.output_tokens })))).toEqual(sorted(expected))
+      }
+    }
+  }, 60_000)
+
+  test('prompts: traffic with a bad set line is an error naming the set file and the line', async () => {
+    const [b, c] = await twoEngines()
+    const dir = await mkdtemp(join(tmpdir(), 'helm-gate-load-traffic-'))
+    dirs.push(dir)
+    await writeFile(join(dir, 'traffic.jsonl'), `${JSON.stringify({ id: 'a', request: { messages: [] } })}\n`)
+    await writeFile(
+      join(dir, 'gate.yml'),
+      gateText(b.baseUrl, c.baseUrl, 'workload: { prompts: traffic, file: traffic.jsonl }\nconcurrency: [1]\nrequests_per_level: 3')
+    )
+    const config = parseGateConfig(await readFile(join(dir, 'gate.yml'), 'utf8'), join(dir, 'gate.yml'))
+    const { report, timings } = await runLoad(config, { env: {} })
+    expect(report.verdict).toBe('error')
+    expect(report.errors).toHaveLength(1)
+    expect(report.errors[0].code).toBe('traffic.set_line')
+    expect(report.errors[0].message).toContain(`file: ${join(dir, 'traffic.jsonl')}, field: line 1: request.messages`)
+    expect(timings).toEqual([])
+  }, 30_000)
 })

@@ -17,6 +17,7 @@ usage:
   helm-gate load --config FILE [options]               the performance half alone: load-test both deployments
   helm-gate plan --config FILE                         show the prod_env files and helm-run commands
   helm-gate power --config FILE [options]              instances needed for a decisive result
+  helm-gate traffic build LOG... --out SET --count N   a frozen traffic set from request logs
   helm-gate <command> --help                           options of a command
 
 exit status: 0 pass, 1 fail or inconclusive, 2 error (bad input, failed guard, failed run)
@@ -32,7 +33,8 @@ const COMMANDS: Record<string, Command> = {
   run: async (argv, io) => (await import('./commands/run.js')).runCommand(argv, io),
   load: async (argv, io) => (await import('./commands/load.js')).loadCommand(argv, io),
   plan: async (argv, io) => (await import('./commands/plan.js')).planCommand(argv, io),
-  power: powerCommand
+  power: powerCommand,
+  traffic: async (argv, io) => (await import('./commands/traffic.js')).trafficCommand(argv, io)
 }
 
 export async function main(argv: string[], io: CliIo): Promise<number> {

@@ -14,6 +14,11 @@ export interface FingerprintExtras {
    * fingerprint, a change to the candidate's only does not.
    */
   pathDigests?: Record<string, string>
+  /**
+   * The gate file's key -> sha256 of the traffic set it names (`load.workload.file` with
+   * `prompts: traffic`), read by launch/gate-fingerprint.ts: a new set is a new gate set.
+   */
+  trafficSets?: Record<string, string>
 }
 
 export function fingerprint(config: GateConfig, extras: FingerprintExtras = {}): string {
@@ -43,6 +48,9 @@ export function fingerprint(config: GateConfig, extras: FingerprintExtras = {}):
     identity.fingerprint_paths = config.launch.fingerprintPaths
     identity.baseline_files = Object.fromEntries(Object.entries(extras.pathDigests ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
   }
+  // Added only when a traffic set is used, so other gate files keep their fingerprints.
+  const sets = Object.entries(extras.trafficSets ?? {})
+  if (sets.length > 0) identity.traffic_sets = Object.fromEntries(sets.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
   return createHash('sha256').update(JSON.stringify(identity)).digest('hex')
 }
 

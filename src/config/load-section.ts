@@ -42,8 +42,11 @@ export function parseLoad(f: Fields): LoadSettings {
   if (!concurrency && !rate) f.fail('concurrency', `${f.path} needs concurrency (closed-loop levels) or rate (requests per second)`, null)
   const mode = concurrency ? 'concurrency' : 'rate'
   const levels = parseLevels(f, mode, (concurrency ?? rate) as unknown[])
-  const arrival = f.choice('arrival', ['poisson', 'constant'] as const, 'poisson')
+  const arrival = f.choice('arrival', ['poisson', 'constant', 'traffic'] as const, 'poisson')
   if (mode === 'concurrency' && f.has('arrival')) f.fail('arrival', `${f.at('arrival')} applies only to rate (open loop)`)
+  if (arrival === 'traffic' && workload.prompts !== 'traffic') {
+    f.fail('arrival', `${f.at('arrival')} is traffic, which replays a traffic set's arrival times: it needs workload.prompts: traffic`)
+  }
 
   const requestsPerLevel = f.has('requests_per_level')
     ? f.integer('requests_per_level', undefined, 1, 10_000_000)
@@ -112,14 +115,26 @@ function parseLevels(f: Fields, mode: 'concurrency' | 'rate', list: unknown[]): 
 
 function parseWorkload(f: Fields): Workload {
   f.allow(['prompts', 'input_tokens', 'output_tokens', 'file'])
-  const prompts = f.choice('prompts', ['synthetic', 'gate-set', 'file'] as const, 'synthetic')
+  const prompts = f.choice('prompts', ['synthetic', 'gate-set', 'file', 'traffic'] as const, 'synthetic')
   const input = f.object('input_tokens')
   const output = f.object('output_tokens')
   const file = f.string('file', null)
-  if (prompts === 'file' && file === null) f.fail('file', `${f.at('file')} is required with prompts: file`, null)
-  if (prompts !== 'file' && file !== null) f.fail('file', `${f.at('file')} applies only to prompts: file`)
-  if (prompts === 'gate-set' && input)
-    f.fail('input_tokens', `${f.at('input_tokens')} does not apply to prompts: gate-set (HELM's prompts are used as they are)`)
+  const withFile = prompts === 'file' || prompts === 'traffic'
+  if (withFile && file === null) {
+    f.fail(
+      'file',
+      `${f.at('file')} is required with prompts: ${prompts}${prompts === 'traffic' ? ' (the traffic set, e.g. traffic.jsonl)' : ''}`,
+      null
+    )
+  }
+  if (!withFile && file !== null) f.fail('file', `${f.at('file')} applies only to prompts: file or traffic`)
+  if (prompts === 'traffic' && file !== null && !file.endsWith('.jsonl')) {
+    f.fail('file', `${f.at('file')} must be a traffic set (.jsonl), as written by helm-gate traffic build`)
+  }
+  if ((prompts === 'gate-set' || prompts === 'traffic') && input) {
+    const whose = prompts === 'gate-set' ? "HELM's prompts are used as they are" : "the traffic set's prompts are used as they are"
+    f.fail('input_tokens', `${f.at('input_tokens')} does not apply to prompts: ${prompts} (${whose})`)
+  }
   f.done()
   return {
     prompts,

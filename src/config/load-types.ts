@@ -4,8 +4,9 @@
  * (they are comparable only within one job on one machine).
  */
 
-export type PromptSource = 'synthetic' | 'gate-set' | 'file'
-export type Arrival = 'poisson' | 'constant'
+export type PromptSource = 'synthetic' | 'gate-set' | 'file' | 'traffic'
+/** `traffic`: the traffic set's own arrival pattern (its `arrival_ms`), scaled to each rate. */
+export type Arrival = 'poisson' | 'constant' | 'traffic'
 
 /** A token-count distribution: a normal draw, rounded and clipped to [min, max]. */
 export interface TokenDistribution {
@@ -19,7 +20,10 @@ export interface Workload {
   prompts: PromptSource
   inputTokens: TokenDistribution
   outputTokens: TokenDistribution
-  /** For `prompts: file`: a JSONL of OpenAI request bodies, resolved against the gate file's folder. */
+  /**
+   * For `prompts: file`: a JSONL of OpenAI request bodies; for `prompts: traffic`: a frozen traffic
+   * set (model/traffic.ts). Resolved against the gate file's folder.
+   */
   file: string | null
 }
 

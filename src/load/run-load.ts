@@ -16,7 +16,7 @@ import { figures, PERCENTILE_METHOD } from './metrics.js'
 import { probeSide, type StreamProbe } from './probe.js'
 import { abbaOrder } from './schedule.js'
 import type { RequestTiming } from './types.js'
-import { fileSource, gateSetSource, requestBody, syntheticSource, type WorkloadSource } from './workload.js'
+import { fileSource, gateSetSource, requestBody, syntheticSource, trafficSource, type WorkloadSource } from './workload.js'
 
 export interface LoadRunOptions {
   env: Record<string, string | undefined>
@@ -188,6 +188,9 @@ export async function workloadOf(run: LoadRun, options: LoadRunOptions): Promise
   try {
     if (load.workload.prompts === 'synthetic') return syntheticSource(load)
     if (load.workload.prompts === 'file') return await fileSource(load, config.source)
+    if (load.workload.prompts === 'traffic') {
+      return await trafficSource(load, config.source, load.mode === 'rate' && load.arrival === 'traffic' ? 'traffic' : null)
+    }
     if (!options.gateSetOutput) {
       return run.fail(
         'load.gate_set',
@@ -540,7 +543,12 @@ async function runBlock(
         watch.seen(r)
       })
     )
-    at += load.arrival === 'constant' ? 1000 / level : (-Math.log(random.double()) * 1000) / level
+    at +=
+      load.arrival === 'traffic' && source.arrivalGap
+        ? source.arrivalGap(stream, i, level)
+        : load.arrival === 'constant'
+          ? 1000 / level
+          : (-Math.log(random.double()) * 1000) / level
   }
   await Promise.all(pending)
   watch.end()

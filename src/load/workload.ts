@@ -7,7 +7,9 @@
  *   text made of common English words, one word per token (exact for a whitespace tokenizer,
  *   approximate for BPE tokenizers: the report takes output counts from the server's usage);
  * - gate-set: the prompts HELM sent in the quality half (scenario_state.json), cycled;
- * - file: a JSONL of OpenAI request bodies (`messages` or `prompt`), cycled.
+ * - file: a JSONL of OpenAI request bodies (`messages` or `prompt`), cycled;
+ * - traffic: a frozen traffic set's messages and max_tokens (docs/traffic.md), cycled in arrival
+ *   order, and with `arrival: traffic` its arrival gaps scaled to each rate.
  */
 import { readFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
@@ -16,6 +18,7 @@ import type { LoadSettings, TokenDistribution } from '../config/load-types.js'
 import { InputError } from '../errors.js'
 import { discoverRuns, RUN_FILES } from '../helm/read/discover.js'
 import { createRandom, type Random } from '../stats/random.js'
+import { readTrafficSet } from '../traffic/set-file.js'
 
 const VOCABULARY = (
   'time year people way day man thing woman life child world school state family student group country problem hand part ' +
@@ -36,6 +39,11 @@ export type WorkItem =
 export interface WorkloadSource {
   /** The request `index` of a block (or warm-up), the same for both sides. */
   item(stream: string, index: number): WorkItem
+  /**
+   * `arrival: traffic` only: milliseconds from request `index` of a stream to the next at `rate`
+   * requests per second, the traffic set's own gap scaled so the mean gap is 1000 / rate.
+   */
+  arrivalGap?(stream: string, index: number, rate: number): number
 }
 
 function draw(random: Random, d: TokenDistribution): number {
@@ -114,6 +122,65 @@ export async function fileSource(settings: LoadSettings, configFile: string): Pr
   })
   if (items.length === 0) throw new InputError('load.workload_empty', 'the load workload file has no requests', { file })
   return cycled(items, settings)
+}
+
+/**
+ * The traffic set's requests: the messages and max_tokens as logged (output_tokens.mean when the
+ * request had none). Only those: the load half measures serving speed on the team's prompts and
+ * lengths; `response_format`, `tools` and `stop` are judged by the traffic gate's replay, and
+ * sending them here would fail on a server that does not support them (a vLLM without a tool
+ * parser) and, with ignore_eos, could force a guided decoder past the end of its grammar.
+ */
+export async function trafficSource(settings: LoadSettings, configFile: string, arrival: 'traffic' | null): Promise<WorkloadSource> {
+  const file = resolve(dirname(configFile), settings.workload.file as string)
+  const instances = await readTrafficSet(file, 'load.workload.file')
+  const fallback = settings.workload.outputTokens.mean
+  const ordered =
+    arrival === 'traffic'
+      ? instances
+          .map((instance, i) => ({ instance, i }))
+          .sort((a, b) => (a.instance.arrival_ms as number) - (b.instance.arrival_ms as number) || a.i - b.i)
+      : instances.map((instance, i) => ({ instance, i }))
+  if (arrival === 'traffic') {
+    const missing = instances.findIndex(x => x.arrival_ms === null)
+    if (missing >= 0) {
+      throw new InputError(
+        'load.traffic_arrival',
+        `load.arrival is traffic but instance ${JSON.stringify(instances[missing].id)} of the traffic set has no arrival_ms (the log had no timestamps); use arrival: poisson or constant`,
+        { file, field: 'load.arrival' }
+      )
+    }
+  }
+  const items: WorkItem[] = ordered.map(({ instance }) => {
+    const r = instance.request
+    const max =
+      typeof r.max_tokens === 'number' ? r.max_tokens : typeof r.max_completion_tokens === 'number' ? r.max_completion_tokens : fallback
+    return { kind: 'messages', messages: r.messages, maxTokens: max }
+  })
+  const source = cycled(items, settings)
+  if (arrival !== 'traffic') return source
+  const times = ordered.map(({ instance }) => instance.arrival_ms as number)
+  const span = times[times.length - 1] - times[0]
+  if (times.length < 2 || span <= 0) {
+    throw new InputError(
+      'load.traffic_arrival',
+      'load.arrival is traffic but the traffic set has fewer than two distinct arrival times to scale',
+      {
+        file,
+        field: 'load.arrival'
+      }
+    )
+  }
+  const meanGap = span / (times.length - 1)
+  // The gap after the last request is the mean gap, so a full cycle keeps the set's mean rate.
+  const gaps = times.map((t, i) => (i + 1 < times.length ? times[i + 1] - t : meanGap))
+  return {
+    item: source.item,
+    arrivalGap(stream, index, rate) {
+      const offset = createRandom(settings.seed, `load:${stream}`).below(items.length)
+      return (gaps[(offset + index) % gaps.length] * (1000 / rate)) / meanGap
+    }
+  }
 }
 
 /** The prompts the quality half sent, from the scenario_state.json files under `helmOutput`. */
