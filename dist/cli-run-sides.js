@@ -1,7 +1,7 @@
 import require$$0$7, { writeFile, readFile, stat, rm, mkdir, realpath, access, constants as constants$7, open, readdir } from 'node:fs/promises';
 import path, { basename, resolve, dirname, join, relative, isAbsolute, delimiter } from 'node:path';
 import require$$2$1, { createHash } from 'node:crypto';
-import { j as getDefaultExportFromCjs, G as GateError, C as ConfigError, h as redactUrl, S as ServerNotReadyError, k as redactUrlsIn, m as exp, o as log, q as abs, u as sqrt, v as isFiniteNumber, x as quantileSorted, I as InputError, y as createRandom, z as discoverRuns, R as RUN_FILES, A as HelmRunError, B as parseDocument, E as visit, F as isScalar, J as HIDDEN, K as looksLikeSecret, L as isCredentialKey, N as Scalar, O as parseYamlFile, P as stringify, b as readRunDirectory, d as runMatchesEntry } from './cli.js';
+import { z as getDefaultExportFromCjs, G as GateError, C as ConfigError, y as redactUrl, S as ServerNotReadyError, f as redactUrlsIn, A as exp, B as log, E as abs, F as sqrt, J as isFiniteNumber, K as quantileSorted, I as InputError, L as createRandom, N as discoverRuns, O as RUN_FILES, P as HelmRunError, Q as parseDocument, V as visit, W as isScalar, X as HIDDEN, Y as looksLikeSecret, Z as isCredentialKey, _ as Scalar, $ as parseYamlFile, a0 as stringify, k as readRunDirectory, m as runMatchesEntry } from './cli.js';
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { createReadStream, mkdtempSync, rmSync, readdirSync, readFileSync, createWriteStream } from 'node:fs';
 import require$$0$1 from 'node:assert';
@@ -50,6 +50,10 @@ function fingerprint(config, extras = {}) {
         // The command as written: `${VAR}` values are not part of it (pin versions in the gate file
         // or in a fingerprinted file; docs/launch.md).
         identity.baseline_launch = { command: launch.command, checkout: launch.checkout, env: launch.env };
+    }
+    // The traffic set's bytes and the temperature it is replayed at decide the baseline's answers too.
+    if (config.traffic) {
+        identity.traffic = { set_sha256: config.traffic.setSha256, temperature: config.traffic.temperature };
     }
     if (config.launch?.fingerprintPaths.length) {
         identity.fingerprint_paths = config.launch.fingerprintPaths;
@@ -46073,4 +46077,4 @@ function stampOf(date) {
         .replace(/\.\d+Z$/, 'Z');
 }
 
-export { DEFAULT_READINESS_TIMEOUT_MS as D, LoadWhileUp as L, PROD_ENV_FILES as P, VERDICT_RANK as V, apiKeyNames as a, apiKeyValues as b, Launcher as c, withLaunchedSides as d, runSides as e, fingerprint as f, writeManifest as g, helmRunEnv as h, imageOf as i, guardOnCancel as j, runHelmProcess as k, launchesAny as l, manifestPath as m, decisiveLine as n, readLogTail as o, expandLaunch as p, routeUrl as q, runLoad as r, prepareRun as s, trackedTempDir as t, pluginPythonPath as u, redactedFiles as v, worstVerdict as w, displayCommand as x, gateFingerprint as y, resolveHelmRun as z };
+export { redactedFiles as A, displayCommand as B, gateFingerprint as C, DEFAULT_READINESS_TIMEOUT_MS as D, resolveHelmRun as E, LoadWhileUp as L, PROD_ENV_FILES as P, VERDICT_RANK as V, apiKeyNames as a, apiKeyValues as b, Launcher as c, withLaunchedSides as d, routeUrl as e, apiKeyOf as f, runSides as g, helmRunEnv as h, imageOf as i, manifestPath as j, fingerprint as k, launchesAny as l, masker as m, writeManifest as n, guardOnCancel as o, runHelmProcess as p, decisiveLine as q, runLoad as r, secretValues as s, trackedTempDir as t, undiciExports as u, readLogTail as v, worstVerdict as w, expandLaunch as x, prepareRun as y, pluginPythonPath as z };
