@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DEFAULT_REFUSAL_PATTERNS } from '../../src/config/traffic.js'
 import { fingerprint } from '../../src/config/fingerprint.js'
-import { parseGateConfig } from '../../src/config/load.js'
+import { loadGateConfig, parseGateConfig } from '../../src/config/load.js'
 import { ConfigError } from '../../src/errors.js'
 import { tangoInterval } from '../../src/stats/index.js'
 import { trafficPlanLines } from '../../src/traffic/plan-lines.js'
@@ -170,5 +170,13 @@ describe('traffic: the fingerprint', () => {
     const upper = (n: number): number => tangoInterval({ both: 0, wins: 0, losses: 0, neither: n }, 0.95)[1]
     expect(upper(needed)).toBeLessThan(0.02)
     expect(upper(needed - 1)).toBeGreaterThanOrEqual(0.02)
+  })
+})
+
+describe('the example traffic gate (examples/traffic/gate.yml)', () => {
+  it('passes the strict validation with its set, and every gated check can be resolved at its size', async () => {
+    const config = await loadGateConfig(join(REPO_ROOT, 'examples', 'traffic', 'gate.yml'))
+    expect(config.traffic?.instances.length).toBeGreaterThan(0)
+    expect(trafficPlanLines(config.traffic!).join('\n')).not.toMatch(/WARNING/)
   })
 })
