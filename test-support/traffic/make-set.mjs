@@ -4,7 +4,8 @@
 // requests (json_object and json_schema), tool calls and a few records with a reference answer.
 //
 //   node test-support/traffic/make-set.mjs <out.jsonl> [count]
-import { writeFileSync } from 'node:fs'
+import { realpathSync, writeFileSync } from 'node:fs'
+import { pathToFileURL } from 'node:url'
 
 const SYSTEM = 'You are the support assistant of Acme Parcel. Answer briefly and politely.'
 const QUESTIONS = [
@@ -78,7 +79,8 @@ export function makeSet(count) {
   return lines
 }
 
-if (process.argv[2]) {
+// Only when run as a script: tests import makeSet, and their own argv must not name a file here.
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
   const count = Number(process.argv[3] ?? 120)
   writeFileSync(
     process.argv[2],
