@@ -1,11 +1,11 @@
 import { join, delimiter, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
-import { b as readRunDirectory, d as runMatchesEntry, s as streamJson, M as MIN_BOOTSTRAP_UNITS, i as instancesNeeded, f as binarySd, t as tangoInterval, g as twoSidedZ, G as GateError, h as redactUrl, p as parseArgs, r as requiredConfig, n as numberOption, l as loadGateConfig } from './cli.js';
-import { t as trackedTempDir, P as PROD_ENV_FILES, k as runHelmProcess, n as decisiveLine, o as readLogTail, p as expandLaunch, q as routeUrl, s as prepareRun, u as pluginPythonPath, D as DEFAULT_READINESS_TIMEOUT_MS, v as displayCommand, x as redactedFiles, g as gateFingerprint, a as apiKeyNames, b as apiKeyValues, d as childProcessEnv, y as resolveHelmRun } from './cli-run-sides.js';
+import { T as TRAFFIC_CHECKS, t as tangoInterval, k as readRunDirectory, m as runMatchesEntry, o as streamJson, M as MIN_BOOTSTRAP_UNITS, u as instancesNeeded, v as binarySd, x as twoSidedZ, G as GateError, y as redactUrl, p as parseArgs, r as requiredConfig, n as numberOption, l as loadGateConfig } from './cli.js';
+import { t as trackedTempDir, P as PROD_ENV_FILES, p as runHelmProcess, q as decisiveLine, v as readLogTail, x as expandLaunch, f as routeUrl, y as prepareRun, z as pluginPythonPath, D as DEFAULT_READINESS_TIMEOUT_MS, A as displayCommand, B as redactedFiles, k as gateFingerprint, a as apiKeyNames, b as apiKeyValues, d as childProcessEnv, C as resolveHelmRun } from './cli-run-sides.js';
 import { mkdir, writeFile, readdir } from 'node:fs/promises';
-import 'node:string_decoder';
 import 'node:crypto';
 import 'node:fs';
+import 'node:string_decoder';
 import 'node:readline';
 import 'node:url';
 import 'node:worker_threads';
@@ -27,6 +27,63 @@ import 'node:async_hooks';
 import 'node:console';
 import 'node:timers';
 import 'node:dns';
+
+function trafficPlanLines(traffic, confidence = 0.95) {
+    const count = (test) => traffic.instances.filter(test).length;
+    const json = count(i => typeof i.request.response_format === 'object' && i.request.response_format !== null);
+    const tools = count(i => Array.isArray(i.request.tools) && i.request.tools.length > 0);
+    const references = count(i => i.reference !== null);
+    const checks = TRAFFIC_CHECKS.map(name => `${name} ${traffic.checks[name] === null ? 'report' : `<= ${traffic.checks[name]}`}`);
+    return [
+        `# traffic: ${traffic.instances.length} requests from ${traffic.set} (sha256 ${traffic.setSha256.slice(0, 16)}, in the fingerprint):` +
+            ` ${json} in JSON mode, ${tools} with tools, ${references} with a reference`,
+        `#   replayed ${traffic.baselineReruns ? 'twice on the baseline (B1, B2: the noise floor)' : 'once on the baseline (no noise floor)'} and once on the candidate,` +
+            ` temperature ${traffic.temperature ?? 'as logged'}, ${traffic.concurrency} at a time, ${traffic.requestTimeoutSeconds} s per request, no retries`,
+        `#   checks (tolerated excess): ${checks.join(', ')}; similarity ${traffic.similarity}${traffic.ignoreCase ? ', case ignored' : ''}`,
+        `#   refusal patterns: ${traffic.refusalPatterns.length}`,
+        ...unreachable(traffic, { json, tools, references }, confidence).map(line => `# WARNING ${line}`)
+    ];
+}
+/** The 0/1 checks and how many requests each applies to. */
+function applicable(traffic, counts) {
+    const all = traffic.instances.length;
+    return [
+        ['disagreement', all],
+        ['invalid_json', counts.json],
+        ['invalid_tool_calls', counts.tools],
+        ['truncation', all],
+        ['refusals', all],
+        ['exact_match', counts.references],
+        ['quasi_exact_match', counts.references]
+    ];
+}
+/**
+ * A gated 0/1 check that cannot pass even when the candidate changes nothing: with no discordant
+ * pair Tango's interval still reaches past the margin at this n (about 3.7 / n at 95%). Said
+ * before the run, with the requests that would be enough, so no one waits for an inconclusive.
+ */
+function unreachable(traffic, counts, confidence) {
+    const upper = (n) => tangoInterval({ both: 0, wins: 0, losses: 0, neither: n }, confidence)[1];
+    const lines = [];
+    for (const [check, n] of applicable(traffic, counts)) {
+        const margin = traffic.checks[check];
+        if (margin === null || n === 0 || upper(n) < margin)
+            continue;
+        let enough = n;
+        while (upper(enough) >= margin && enough < 1e7)
+            enough *= 2;
+        let low = Math.max(n, Math.floor(enough / 2));
+        while (low < enough - 1) {
+            const mid = Math.floor((low + enough) / 2);
+            if (upper(mid) < margin)
+                enough = mid;
+            else
+                low = mid;
+        }
+        lines.push(`traffic check ${check} applies to ${n} requests: even a candidate that changes nothing cannot pass its ${margin} margin (the interval reaches ${upper(n).toFixed(3)}); about ${enough} such requests would`);
+    }
+    return lines;
+}
 
 /**
  * How many instances each gated comparison will have, asked of HELM itself: `helm-run --dry-run`
@@ -378,6 +435,8 @@ async function planCommand(argv, io) {
     out.push(scheduleLine(launchInput), '# cache disabled; fresh suite per side');
     out.push(...readinessLines(prepared, config, readySeconds ?? DEFAULT_READINESS_TIMEOUT_MS / 1000, args.flags.has('self-check')));
     out.push(...launchLines(launchInput));
+    if (config.traffic)
+        out.push(...trafficPlanLines(config.traffic, config.statistics.confidence));
     if (!args.flags.has('no-count')) {
         out.push(...(runnerSides.length > 0
             ? [

@@ -1,5 +1,5 @@
 import path, { basename, resolve, dirname, join, relative, isAbsolute, delimiter } from 'node:path';
-import { j as getDefaultExportFromCjs, G as GateError, C as ConfigError, k as exp, m as log, o as abs, q as sqrt, u as isFiniteNumber, v as quantileSorted, I as InputError, x as createRandom, y as discoverRuns, R as RUN_FILES, h as redactUrl, S as ServerNotReadyError, z as redactUrlsIn, A as HelmRunError, B as parseDocument, E as visit, F as isScalar, J as HIDDEN, K as looksLikeSecret, L as isCredentialKey, N as Scalar, O as parseYamlFile, P as stringify, Q as expandRunnerCommand, b as readRunDirectory, d as runMatchesEntry } from './cli.js';
+import { z as getDefaultExportFromCjs, G as GateError, C as ConfigError, A as exp, B as log, E as abs, F as sqrt, J as isFiniteNumber, K as quantileSorted, L as createRandom, I as InputError, N as readTrafficSet, O as discoverRuns, P as RUN_FILES, y as redactUrl, S as ServerNotReadyError, f as redactUrlsIn, Q as HelmRunError, V as parseDocument, W as visit, X as isScalar, Y as HIDDEN, Z as looksLikeSecret, _ as isCredentialKey, $ as Scalar, a0 as parseYamlFile, a1 as stringify, a2 as expandRunnerCommand, k as readRunDirectory, m as runMatchesEntry } from './cli.js';
 import require$$2$1, { createHash } from 'node:crypto';
 import require$$0$7, { writeFile, readFile, stat, rm, mkdir, realpath, access, constants as constants$7, open, readdir } from 'node:fs/promises';
 import { execFile, execFileSync, spawn } from 'node:child_process';
@@ -2697,6 +2697,10 @@ function fingerprint(config, extras = {}) {
         // The command as written: `${VAR}` values are not part of it (pin versions in the gate file
         // or in a fingerprinted file; docs/launch.md).
         identity.baseline_launch = { command: launch.command, checkout: launch.checkout, env: launch.env };
+    }
+    // The traffic set's bytes and the temperature it is replayed at decide the baseline's answers too.
+    if (config.traffic) {
+        identity.traffic = { set_sha256: config.traffic.setSha256, temperature: config.traffic.temperature };
     }
     if (config.launch?.fingerprintPaths.length) {
         identity.fingerprint_paths = config.launch.fingerprintPaths;
@@ -42805,80 +42809,6 @@ function worstVerdict(verdicts) {
 }
 
 /**
- * Reading a frozen traffic set (model/traffic.ts) back: one instance per line, checked enough
- * that what is replayed is what the set says. A line that is not an instance is an error naming
- * the file, the line and the field: a set is written by `traffic build`, so a bad line means the
- * file was edited or is not a set, and guessing would replay something else.
- */
-async function readTrafficSet(file, field) {
-    let text;
-    try {
-        text = await readFile(file, 'utf8');
-    }
-    catch (error) {
-        throw new InputError('traffic.set_unreadable', `cannot read the traffic set: ${error.message}`, { file, field });
-    }
-    return parseTrafficSet(text, file);
-}
-function parseTrafficSet(text, file) {
-    const instances = [];
-    const ids = new Set();
-    text.split('\n').forEach((line, i) => {
-        if (line.trim() === '')
-            return;
-        const fail = (where, message, value) => {
-            throw new InputError('traffic.set_line', `line ${i + 1} of the traffic set: ${message}`, {
-                file,
-                field: where === null ? `line ${i + 1}` : `line ${i + 1}: ${where}`,
-                ...(value === undefined ? {} : { value })
-            });
-        };
-        let value;
-        try {
-            value = JSON.parse(line);
-        }
-        catch {
-            fail(null, 'is not JSON');
-        }
-        if (value === null || typeof value !== 'object' || Array.isArray(value))
-            return fail(null, 'must be an instance object');
-        const v = value;
-        if (typeof v.id !== 'string' || v.id === '')
-            fail('id', 'id must be a non-empty string', v.id);
-        if (ids.has(v.id))
-            fail('id', 'the id is used by an earlier line', v.id);
-        ids.add(v.id);
-        const request = v.request;
-        if (request === null || typeof request !== 'object' || Array.isArray(request))
-            return fail('request', 'request must be a chat-completions body');
-        if (!Array.isArray(request.messages) || request.messages.length === 0)
-            fail('request.messages', 'must be a non-empty list', request.messages);
-        for (const key of ['max_tokens', 'max_completion_tokens']) {
-            const n = request[key];
-            if (n !== undefined && n !== null && !(typeof n === 'number' && Number.isInteger(n) && n >= 1)) {
-                fail(`request.${key}`, `${key} must be a positive integer`, n);
-            }
-        }
-        const arrival = v.arrival_ms;
-        if (arrival !== null && arrival !== undefined && !(typeof arrival === 'number' && Number.isFinite(arrival) && arrival >= 0)) {
-            fail('arrival_ms', 'arrival_ms must be milliseconds >= 0 or null', arrival);
-        }
-        instances.push({
-            id: v.id,
-            stratum: typeof v.stratum === 'string' ? v.stratum : 'all',
-            tag: typeof v.tag === 'string' ? v.tag : null,
-            request: request,
-            reference: typeof v.reference === 'string' ? v.reference : null,
-            logged_response: (v.logged_response ?? null),
-            arrival_ms: typeof arrival === 'number' ? arrival : null
-        });
-    });
-    if (instances.length === 0)
-        throw new InputError('traffic.set_empty', 'the traffic set has no instances', { file });
-    return instances;
-}
-
-/**
  * The requests of the load half (docs/load.md, "Workload"). Both sides get exactly the same
  * prompts in the same block pair; every block, level and warm-up gets prompts of its own, so no
  * server can answer from a prefix cache what it saw in an earlier block.
@@ -42985,7 +42915,7 @@ async function fileSource(settings, configFile) {
  */
 async function trafficSource(settings, configFile, arrival) {
     const file = resolve(dirname(configFile), settings.workload.file);
-    const instances = await readTrafficSet(file, 'load.workload.file');
+    const { instances } = readTrafficSet(file);
     const fallback = settings.workload.outputTokens.mean;
     const ordered = arrival === 'traffic'
         ? instances
@@ -46267,4 +46197,4 @@ function collectOutcome(prepared, outcomes, run) {
     };
 }
 
-export { DEFAULT_READINESS_TIMEOUT_MS as D, LoadWhileUp as L, PROD_ENV_FILES as P, VERDICT_RANK as V, apiKeyNames as a, apiKeyValues as b, Launcher as c, childProcessEnv as d, withLaunchedSides as e, runSides as f, gateFingerprint as g, writeManifest as h, imageOf as i, guardOnCancel as j, runHelmProcess as k, launchesAny as l, manifestPath as m, decisiveLine as n, readLogTail as o, expandLaunch as p, routeUrl as q, runLoad as r, prepareRun as s, trackedTempDir as t, pluginPythonPath as u, displayCommand as v, worstVerdict as w, redactedFiles as x, resolveHelmRun as y };
+export { displayCommand as A, redactedFiles as B, resolveHelmRun as C, DEFAULT_READINESS_TIMEOUT_MS as D, LoadWhileUp as L, PROD_ENV_FILES as P, VERDICT_RANK as V, apiKeyNames as a, apiKeyValues as b, Launcher as c, childProcessEnv as d, withLaunchedSides as e, routeUrl as f, apiKeyOf as g, runSides as h, imageOf as i, manifestPath as j, gateFingerprint as k, launchesAny as l, masker as m, writeManifest as n, guardOnCancel as o, runHelmProcess as p, decisiveLine as q, runLoad as r, secretValues as s, trackedTempDir as t, undiciExports as u, readLogTail as v, worstVerdict as w, expandLaunch as x, prepareRun as y, pluginPythonPath as z };

@@ -1,7 +1,7 @@
 import path, { dirname, join, resolve } from 'node:path';
-import { mkdir, readdir } from 'node:fs/promises';
-import { D as DEFAULT_STATISTICS, G as GateError, a as newReport, I as InputError, C as ConfigError, H as HELM_GATE_VERSION, c as compareOutputs, w as writeReportOutputs, e as exitCode, U as UsageError } from './cli.js';
-import { i as imageOf, w as worstVerdict, V as VERDICT_RANK, r as runLoad, l as launchesAny, a as apiKeyNames, b as apiKeyValues, L as LoadWhileUp, t as trackedTempDir, c as Launcher, d as childProcessEnv, e as withLaunchedSides, f as runSides, m as manifestPath, g as gateFingerprint, h as writeManifest, j as guardOnCancel } from './cli-run-sides.js';
+import { mkdir, writeFile, readdir } from 'node:fs/promises';
+import { D as DEFAULT_STATISTICS, G as GateError, a as newReport, I as InputError, C as ConfigError, b as ajvExports, c as estimatePaired, s as smallSampleGuard, d as decideVerdict, R as REPORTED_MARGINS, f as redactUrlsIn, q as qualityVerdict, g as qualityHeadline, h as redactTree, i as showValue, H as HELM_GATE_VERSION, j as compareOutputs, w as writeReportOutputs, e as exitCode, U as UsageError } from './cli.js';
+import { i as imageOf, w as worstVerdict, V as VERDICT_RANK, r as runLoad, l as launchesAny, a as apiKeyNames, b as apiKeyValues, L as LoadWhileUp, t as trackedTempDir, c as Launcher, d as childProcessEnv, e as withLaunchedSides, f as routeUrl, u as undiciExports, m as masker, s as secretValues, g as apiKeyOf, h as runSides, j as manifestPath, k as gateFingerprint, n as writeManifest, o as guardOnCancel } from './cli-run-sides.js';
 import { createWriteStream } from 'node:fs';
 
 const SIDES = ['baseline', 'candidate'];
@@ -304,6 +304,833 @@ function launchedLoadFor(config, options) {
 }
 
 /**
+ * The structural checks of one replayed answer (docs/traffic.md "Replay and judging"): the ones
+ * that break first under a serving change (a chat template, a grammar backend, a quantised
+ * model): JSON mode, tool calls, truncation at max_tokens, refusals. Pure functions.
+ */
+/** JSON mode: `json_object`, or `json_schema` with the schema to validate against. */
+function jsonModeOf(request) {
+    const format = request.response_format;
+    if (!format || typeof format !== 'object')
+        return null;
+    if (format.type === 'json_object')
+        return { schema: null };
+    if (format.type === 'json_schema')
+        return { schema: format.json_schema?.schema ?? null };
+    return null;
+}
+/** The function tools offered, unless the request forbids calling them (`tool_choice: none`). */
+function toolsOf(request) {
+    if (!Array.isArray(request.tools) || request.tools.length === 0 || request.tool_choice === 'none')
+        return null;
+    return request.tools.flatMap(tool => {
+        const fn = tool?.function;
+        return fn && typeof fn.name === 'string' ? [{ name: fn.name, parameters: fn.parameters ?? null }] : [];
+    });
+}
+/**
+ * Compiles schemas once per judge (a set repeats the same few schemas on every request). Schemas
+ * come from the team's own logs: one that does not compile is reported as such, never as a
+ * failure of the answer.
+ */
+class SchemaCache {
+    ajv = new ajvExports.Ajv({ strict: false, allErrors: false });
+    compiled = new Map();
+    validator(schema) {
+        const key = JSON.stringify(schema);
+        let found = this.compiled.get(key);
+        if (found === undefined) {
+            try {
+                found = this.ajv.compile(schema);
+            }
+            catch (error) {
+                found = `the schema does not compile: ${error.message}`;
+            }
+            this.compiled.set(key, found);
+        }
+        return found;
+    }
+}
+function structuralChecks(request, answer, refusal, schemas) {
+    const why = [];
+    let invalidJson = null;
+    const jsonMode = jsonModeOf(request);
+    if (jsonMode) {
+        const problem = jsonProblem(answer.content, jsonMode.schema, schemas);
+        invalidJson = problem !== null;
+        if (problem)
+            why.push(`invalid JSON: ${problem}`);
+    }
+    let invalidTools = null;
+    const tools = toolsOf(request);
+    if (tools) {
+        const problem = toolCallProblem(answer.tool_calls, tools, toolCallRequired(request), schemas);
+        invalidTools = problem !== null;
+        if (problem)
+            why.push(`invalid tool call: ${problem}`);
+    }
+    const truncation = answer.finish_reason === 'length';
+    if (truncation)
+        why.push('truncated (finish_reason: length)');
+    const refusals = answer.content !== null && refusal.some(pattern => pattern.test(answer.content));
+    if (refusals)
+        why.push('refusal pattern matched');
+    return { invalid_json: invalidJson, invalid_tool_calls: invalidTools, truncation, refusals, why };
+}
+function jsonProblem(content, schema, schemas) {
+    if (content === null || content.trim() === '')
+        return 'no content';
+    let value;
+    try {
+        value = JSON.parse(content);
+    }
+    catch (error) {
+        return `does not parse (${error.message})`;
+    }
+    if (schema === null)
+        return value !== null && typeof value === 'object' && !Array.isArray(value) ? null : 'not a JSON object';
+    return schemaProblem(value, schema, schemas);
+}
+function schemaProblem(value, schema, schemas) {
+    const validate = schemas.validator(schema);
+    if (typeof validate === 'string')
+        return null;
+    if (validate(value))
+        return null;
+    const first = validate.errors?.[0];
+    return `does not match the schema (${first?.instancePath || '/'} ${first?.message ?? ''})`.trim();
+}
+/**
+ * Tool calls are judged only when the answer made some: an answer in plain text where a tool was
+ * optional is not a broken call (a `required` tool_choice without a call is).
+ */
+function toolCallProblem(calls, tools, required, schemas) {
+    if (!calls || calls.length === 0)
+        return required ? 'tool_choice requires a call and none was made' : null;
+    for (const call of calls) {
+        const fn = call?.function;
+        const name = fn?.name;
+        const tool = tools.find(t => t.name === name);
+        if (!tool)
+            return `unknown tool ${JSON.stringify(name)}`;
+        if (typeof fn?.arguments !== 'string')
+            return `${tool.name}: arguments are not a string`;
+        let args;
+        try {
+            args = JSON.parse(fn.arguments);
+        }
+        catch (error) {
+            return `${tool.name}: arguments do not parse (${error.message})`;
+        }
+        if (tool.parameters) {
+            const problem = schemaProblem(args, tool.parameters, schemas);
+            if (problem)
+                return `${tool.name}: arguments ${problem}`;
+        }
+    }
+    return null;
+}
+/** A tool_choice that names a function or says `required` demands a call. */
+function toolCallRequired(request) {
+    return request.tool_choice === 'required' || (typeof request.tool_choice === 'object' && request.tool_choice !== null);
+}
+
+// Standard suffix manipulations.
+/** @type {Record<string, string>} */
+const step2list = {
+  ational: 'ate',
+  tional: 'tion',
+  enci: 'ence',
+  anci: 'ance',
+  izer: 'ize',
+  bli: 'ble',
+  alli: 'al',
+  entli: 'ent',
+  eli: 'e',
+  ousli: 'ous',
+  ization: 'ize',
+  ation: 'ate',
+  ator: 'ate',
+  alism: 'al',
+  iveness: 'ive',
+  fulness: 'ful',
+  ousness: 'ous',
+  aliti: 'al',
+  iviti: 'ive',
+  biliti: 'ble',
+  logi: 'log'
+};
+
+/** @type {Record<string, string>} */
+const step3list = {
+  icate: 'ic',
+  ative: '',
+  alize: 'al',
+  iciti: 'ic',
+  ical: 'ic',
+  ful: '',
+  ness: ''
+};
+
+// Consonant-vowel sequences.
+const consonant = '[^aeiou]';
+const vowel = '[aeiouy]';
+const consonants = '(' + consonant + '[^aeiouy]*)';
+const vowels = '(' + vowel + '[aeiou]*)';
+
+const gt0 = new RegExp('^' + consonants + '?' + vowels + consonants);
+const eq1 = new RegExp(
+  '^' + consonants + '?' + vowels + consonants + vowels + '?$'
+);
+const gt1 = new RegExp('^' + consonants + '?(' + vowels + consonants + '){2,}');
+const vowelInStem = new RegExp('^' + consonants + '?' + vowel);
+const consonantLike = new RegExp('^' + consonants + vowel + '[^aeiouwxy]$');
+
+// Exception expressions.
+const sfxLl = /ll$/;
+const sfxE = /^(.+?)e$/;
+const sfxY = /^(.+?)y$/;
+const sfxIon = /^(.+?(s|t))(ion)$/;
+const sfxEdOrIng = /^(.+?)(ed|ing)$/;
+const sfxAtOrBlOrIz = /(at|bl|iz)$/;
+const sfxEED = /^(.+?)eed$/;
+const sfxS = /^.+?[^s]s$/;
+const sfxSsesOrIes = /^.+?(ss|i)es$/;
+const sfxMultiConsonantLike = /([^aeiouylsz])\1$/;
+const step2 =
+  /^(.+?)(ational|tional|enci|anci|izer|bli|alli|entli|eli|ousli|ization|ation|ator|alism|iveness|fulness|ousness|aliti|iviti|biliti|logi)$/;
+const step3 = /^(.+?)(icate|ative|alize|iciti|ical|ful|ness)$/;
+const step4 =
+  /^(.+?)(al|ance|ence|er|ic|able|ible|ant|ement|ment|ent|ou|ism|ate|iti|ous|ive|ize)$/;
+
+/**
+ * Get the stem from a given value.
+ *
+ * @param {string} value
+ *   Value to stem.
+ * @returns {string}
+ *   Stem for `value`
+ */
+// eslint-disable-next-line complexity
+function stemmer(value) {
+  let result = String(value).toLowerCase();
+
+  // Exit early.
+  if (result.length < 3) {
+    return result
+  }
+
+  /** @type {boolean} */
+  let firstCharacterWasLowerCaseY = false;
+
+  // Detect initial `y`, make sure it never matches.
+  if (
+    result.codePointAt(0) === 121 // Lowercase Y
+  ) {
+    firstCharacterWasLowerCaseY = true;
+    result = 'Y' + result.slice(1);
+  }
+
+  // Step 1a.
+  if (sfxSsesOrIes.test(result)) {
+    // Remove last two characters.
+    result = result.slice(0, -2);
+  } else if (sfxS.test(result)) {
+    // Remove last character.
+    result = result.slice(0, -1);
+  }
+
+  /** @type {RegExpMatchArray|null} */
+  let match;
+
+  // Step 1b.
+  if ((match = sfxEED.exec(result))) {
+    if (gt0.test(match[1])) {
+      // Remove last character.
+      result = result.slice(0, -1);
+    }
+  } else if ((match = sfxEdOrIng.exec(result)) && vowelInStem.test(match[1])) {
+    result = match[1];
+
+    if (sfxAtOrBlOrIz.test(result)) {
+      // Append `e`.
+      result += 'e';
+    } else if (sfxMultiConsonantLike.test(result)) {
+      // Remove last character.
+      result = result.slice(0, -1);
+    } else if (consonantLike.test(result)) {
+      // Append `e`.
+      result += 'e';
+    }
+  }
+
+  // Step 1c.
+  if ((match = sfxY.exec(result)) && vowelInStem.test(match[1])) {
+    // Remove suffixing `y` and append `i`.
+    result = match[1] + 'i';
+  }
+
+  // Step 2.
+  if ((match = step2.exec(result)) && gt0.test(match[1])) {
+    result = match[1] + step2list[match[2]];
+  }
+
+  // Step 3.
+  if ((match = step3.exec(result)) && gt0.test(match[1])) {
+    result = match[1] + step3list[match[2]];
+  }
+
+  // Step 4.
+  if ((match = step4.exec(result))) {
+    if (gt1.test(match[1])) {
+      result = match[1];
+    }
+  } else if ((match = sfxIon.exec(result)) && gt1.test(match[1])) {
+    result = match[1];
+  }
+
+  // Step 5.
+  if (
+    (match = sfxE.exec(result)) &&
+    (gt1.test(match[1]) ||
+      (eq1.test(match[1]) && !consonantLike.test(match[1])))
+  ) {
+    result = match[1];
+  }
+
+  if (sfxLl.test(result) && gt1.test(result)) {
+    result = result.slice(0, -1);
+  }
+
+  // Turn initial `Y` back to `y`.
+  if (firstCharacterWasLowerCaseY) {
+    result = 'y' + result.slice(1);
+  }
+
+  return result
+}
+
+/**
+ * HELM's answer metrics, ported so each replayed answer is scored where it is judged:
+ * `normalize_text`, `exact_match`, `quasi_exact_match`, `f1_score` (helm/benchmark/metrics/
+ * evaluate_reference_metrics.py) and ROUGE-L as HELM computes it (rouge_score's `rougeL` with
+ * the Porter stemmer). __tests__/traffic/text-metrics.test.ts checks them against HELM's own
+ * Python functions on a fixture. Pure functions.
+ */
+// Python's string.punctuation.
+const PUNCTUATION = new Set('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~');
+/** HELM's normalize_text: lower case, punctuation removed, articles removed, whitespace collapsed. */
+function normalizeText(text, removeArticles = true) {
+    let out = [...text.toLowerCase()].filter(ch => !PUNCTUATION.has(ch)).join('');
+    if (removeArticles)
+        out = out.replace(/\b(a|an|the)\b/g, ' ');
+    return whitespaceFix(out);
+}
+/** Python's `" ".join(text.split())`: split on runs of whitespace, drop empty ends. */
+function whitespaceFix(text) {
+    return text.split(/\s+/u).filter(Boolean).join(' ');
+}
+function exactMatch(gold, pred) {
+    if (!pred)
+        return 0;
+    return gold.trim() === pred.trim() ? 1 : 0;
+}
+function quasiExactMatch(gold, pred) {
+    if (!pred)
+        return 0;
+    return normalizeText(gold) === normalizeText(pred) ? 1 : 0;
+}
+/** HELM's f1_score: F1 of the two *sets* of normalised tokens (0 when either is empty). */
+function f1Score(gold, pred) {
+    const g = new Set(normalizeText(gold).split(' ').filter(Boolean));
+    const p = new Set(normalizeText(pred).split(' ').filter(Boolean));
+    if (g.size === 0 || p.size === 0)
+        return 0;
+    let common = 0;
+    for (const token of p)
+        if (g.has(token))
+            common += 1;
+    if (common === 0)
+        return 0;
+    const precision = common / p.size;
+    const recall = common / g.size;
+    return (2 * precision * recall) / (precision + recall);
+}
+/** rouge_score's tokenizer: lower case, non-alphanumerics to spaces, words longer than 3 stemmed. */
+function rougeTokens(text) {
+    return text
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, ' ')
+        .split(/\s+/)
+        .map(token => (token.length > 3 ? stemmer(token) : token))
+        .filter(token => /^[a-z0-9]+$/.test(token));
+}
+/** ROUGE-L F-measure (longest common subsequence of rouge tokens), as HELM's `rouge_l`. */
+function rougeL(gold, pred) {
+    const ref = rougeTokens(gold);
+    const can = rougeTokens(pred);
+    if (ref.length === 0 || can.length === 0)
+        return 0;
+    // One row at a time: the table's last cell is all that is needed.
+    let previous = new Uint32Array(can.length + 1);
+    let current = new Uint32Array(can.length + 1);
+    for (let i = 1; i <= ref.length; i += 1) {
+        for (let j = 1; j <= can.length; j += 1) {
+            current[j] = ref[i - 1] === can[j - 1] ? previous[j - 1] + 1 : Math.max(previous[j], current[j - 1]);
+        }
+        [previous, current] = [current, previous];
+    }
+    const lcs = previous[can.length];
+    if (lcs === 0)
+        return 0;
+    const precision = lcs / can.length;
+    const recall = lcs / ref.length;
+    return (2 * precision * recall) / (precision + recall);
+}
+
+/**
+ * The text two answers are compared by: the content, then each tool call as `name(arguments)`
+ * with the arguments re-serialised (key order and spacing are the server's, not the model's).
+ */
+function answerText(answer) {
+    const calls = (answer.tool_calls ?? []).map(call => {
+        const fn = call?.function;
+        let args = typeof fn?.arguments === 'string' ? fn.arguments : '';
+        try {
+            args = JSON.stringify(sortKeys(JSON.parse(args)));
+        }
+        catch {
+            // Arguments that do not parse are compared as sent (and fail the tool-call check).
+        }
+        return `${String(fn?.name)}(${args})`;
+    });
+    return [answer.content ?? '', ...calls].filter(Boolean).join('\n');
+}
+function sortKeys(value) {
+    if (Array.isArray(value))
+        return value.map(sortKeys);
+    if (value && typeof value === 'object') {
+        return Object.fromEntries(Object.keys(value)
+            .sort()
+            .map(key => [key, sortKeys(value[key])]));
+    }
+    return value;
+}
+/** The documented normalisation of agreement: whitespace collapsed, case folded when the gate file says. */
+function normaliseAnswer(text, ignoreCase) {
+    const collapsed = whitespaceFix(text);
+    return ignoreCase ? collapsed.toLowerCase() : collapsed;
+}
+/** Similarity of two answers in [0, 1]; two answers equal after normalisation are 1 (HELM's F1 of two empty texts is 0). */
+function similarity(a, b, measure, ignoreCase) {
+    if (normaliseAnswer(a, ignoreCase) === normaliseAnswer(b, ignoreCase))
+        return 1;
+    return measure === 'rouge_l' ? rougeL(a, b) : f1Score(a, b);
+}
+const REFERENCE_METRICS = {
+    exact_match: exactMatch,
+    quasi_exact_match: quasiExactMatch,
+    f1_score: f1Score,
+    rouge_l: rougeL
+};
+function judgeTraffic(instances, replayed, traffic, statistics, examples) {
+    const run = `traffic:${traffic.set}`;
+    const refusal = traffic.refusalPatterns.map(p => new RegExp(p, 'i'));
+    const schemas = new SchemaCache();
+    const texts = {
+        b1: replayed.b1.map(answerText),
+        b2: replayed.b2?.map(answerText) ?? null,
+        c: replayed.c.map(answerText)
+    };
+    const norm = (t) => normaliseAnswer(t, traffic.ignoreCase);
+    const structB = instances.map((inst, i) => structuralChecks(inst.request, replayed.b1[i], refusal, schemas));
+    const structC = instances.map((inst, i) => structuralChecks(inst.request, replayed.c[i], refusal, schemas));
+    const rows = [];
+    const changed = new Map();
+    const notes = [];
+    const ctx = { run, statistics, examples, rows, changed, instances, texts, margins: traffic.checks };
+    // Disagreement against the noise floor: N_i = 1[B2 != B1], D_i = 1[C != B1].
+    const noise = instances.map((_, i) => (texts.b2 && norm(texts.b2[i]) !== norm(texts.b1[i]) ? 1 : 0));
+    const change = instances.map((_, i) => (norm(texts.c[i]) !== norm(texts.b1[i]) ? 1 : 0));
+    addRow(ctx, 'disagreement', 'lower', instances.map((_, i) => i), noise, change, 'the excess of C-vs-B1 disagreement over B1-vs-B2');
+    const floor = instances.map((_, i) => (texts.b2 ? similarity(texts.b2[i], texts.b1[i], traffic.similarity, traffic.ignoreCase) : 1));
+    const kept = instances.map((_, i) => similarity(texts.c[i], texts.b1[i], traffic.similarity, traffic.ignoreCase));
+    addRow(ctx, 'similarity', 'higher', instances.map((_, i) => i), floor, kept, `${traffic.similarity} to B1, C against B2`);
+    if (texts.b2 === null) {
+        notes.push('Traffic: the baseline was not rerun (baseline_reruns: 0), so the noise floor is taken as zero: any changed answer counts against the candidate.');
+    }
+    else if (noise.every(n => n === 0)) {
+        notes.push(`Traffic: the baseline answered all ${instances.length} requests identically twice (a deterministic server): the noise floor is zero, so the disagreement check reduces to "did the candidate change answers".`);
+    }
+    // Structural failures: paired 0/1 outcomes between B1 and C, on the instances each applies to.
+    for (const check of ['invalid_json', 'invalid_tool_calls', 'truncation', 'refusals']) {
+        const applies = instances.map((_, i) => i).filter(i => structC[i][check] !== null && structB[i][check] !== null);
+        if (applies.length === 0)
+            continue;
+        const flag = (s) => (s[check] ? 1 : 0);
+        addRow(ctx, check, 'lower', applies, applies.map(i => flag(structB[i])), applies.map(i => flag(structC[i])), 'failure rate, C against B1', i => [...structB[i].why.map(w => `baseline: ${w}`), ...structC[i].why.map(w => `candidate: ${w}`)].join('; '));
+    }
+    // Reference metrics, on the instances whose record has a reference.
+    const withReference = instances.map((_, i) => i).filter(i => instances[i].reference !== null);
+    if (withReference.length > 0) {
+        for (const [check, metric] of Object.entries(REFERENCE_METRICS)) {
+            const gold = (i) => instances[i].reference;
+            addRow(ctx, check, 'higher', withReference, withReference.map(i => metric(gold(i), texts.b1[i])), withReference.map(i => metric(gold(i), texts.c[i])), 'against the reference, C against B1');
+        }
+    }
+    const ratio = lengthRatio(texts.b1, texts.c);
+    if (ratio !== null) {
+        notes.push(`Traffic: the candidate's answers are ${ratio.toFixed(2)}x the baseline's in length (median of the per-request ratio of characters); information only.`);
+    }
+    return { comparisons: rows, changed, notes };
+}
+/**
+ * One row: `base` and `cand` are per-instance values over `indices` (the noise floor and the
+ * candidate's change for the noise-floor rows, B1 and C otherwise).
+ */
+function addRow(ctx, check, direction, indices, base, cand, what, why = () => '') {
+    const clusters = base.map((b, k) => ({ baseline: [b], candidate: [cand[k]] }));
+    const margin = ctx.margins[check];
+    const tolerated = margin ?? REPORTED_MARGINS[check];
+    let estimate;
+    try {
+        estimate = estimatePaired(clusters, ctx.statistics);
+    }
+    catch (error) {
+        if (error instanceof GateError)
+            throw new GateError(error.code, `traffic ${check}: ${error.message}`, error.location);
+        throw error;
+    }
+    const decision = smallSampleGuard(decideVerdict(estimate, tolerated, direction, ctx.statistics.confidence), estimate.n, estimate.ci.method);
+    const id = [ctx.run, check, '', 'clean'].join(' | ');
+    const all = [];
+    indices.forEach((i, k) => {
+        // The candidate's side got worse on this instance (for disagreement: it changed the answer).
+        const tolerance = ctx.statistics.flipTolerance;
+        const worse = direction === 'lower' ? cand[k] > base[k] + tolerance : cand[k] < base[k] - tolerance;
+        if (!worse && !(check === 'disagreement' && cand[k] === 1))
+            return;
+        const instance = ctx.instances[i];
+        const reason = why(i);
+        const example = {
+            instance_id: instance.id,
+            train_trial_index: 0,
+            input: conversation(instance),
+            reference: instance.reference ?? '',
+            baseline_output: ctx.texts.b1[i],
+            candidate_output: ctx.texts.c[i],
+            baseline_value: base[k],
+            candidate_value: cand[k]
+        };
+        if (reason)
+            example.failed_check = reason;
+        example.stratum = instance.stratum;
+        all.push(example);
+    });
+    ctx.changed.set(id, all);
+    ctx.rows.push({
+        id,
+        run: ctx.run,
+        entry: 'traffic',
+        metric: check,
+        split: null,
+        perturbation: null,
+        gated: margin !== null,
+        direction,
+        binary: estimate.binary,
+        n: estimate.n,
+        pairs: estimate.pairs,
+        unmatched: { baseline: 0, candidate: 0 },
+        dropped: { baseline: 0, candidate: 0 },
+        baseline_mean: estimate.baselineMean,
+        candidate_mean: estimate.candidateMean,
+        delta: estimate.delta,
+        ci: { level: estimate.ci.level, low: estimate.ci.low, high: estimate.ci.high, method: estimate.ci.method },
+        wins: estimate.wins,
+        losses: estimate.losses,
+        unchanged: estimate.unchanged,
+        p_value: estimate.pValue,
+        max_drop: tolerated,
+        max_relative_drop: null,
+        verdict: decision.verdict,
+        n_needed: decision.nNeeded,
+        reason: `${what}: ${decision.reason}`,
+        examples: all.slice(0, ctx.examples)
+    });
+}
+/** The conversation as one text for the report: each message as `role: content` (untrusted: renderers escape it). */
+function conversation(instance) {
+    return instance.request.messages
+        .map(m => `${m.role}: ${typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? m.tool_calls ?? null)}`)
+        .join('\n');
+}
+function lengthRatio(b, c) {
+    const ratios = b.flatMap((text, i) => (text.length > 0 ? [c[i].length / text.length] : [])).sort((x, y) => x - y);
+    if (ratios.length === 0)
+        return null;
+    const mid = Math.floor(ratios.length / 2);
+    return ratios.length % 2 ? ratios[mid] : (ratios[mid - 1] + ratios[mid]) / 2;
+}
+
+/**
+ * Sends the traffic set to one side's chat API, as the traffic was sent: every message (system
+ * prompt, every turn), and the request's own response_format, tools, tool_choice, stop and
+ * length settings, with `model` set to the side's and the temperature the gate file asks for
+ * (0 unless it says otherwise). Each request and its response are kept as a request state in
+ * HELM's shape (scenario_state.json: instance, request, result), so the evidence reads like the
+ * HELM half's.
+ *
+ * Why the product's own client and not HELM: HELM 0.5.16's OpenAI chat client builds its
+ * `messages` from one prompt (or a `messages` list without tool messages), never sends `tools`,
+ * `tool_choice` or `response_format`, and keeps only the text of a completion (no tool calls), so
+ * it cannot replay a tool-calling or JSON-mode request faithfully (docs/traffic.md).
+ *
+ * No retries, no cache: a request that fails (HTTP error, timeout, unreadable answer) is a failed
+ * request, recorded with its error, and the traffic gate's verdict is error (fail closed).
+ */
+/** The body sent for one instance: the logged request with the side's model and the gate's temperature. */
+function replayBody(instanceRequest, model, temperature) {
+    const body = { ...instanceRequest, model, stream: false };
+    // Options of a stream that is no longer requested: servers reject them without `stream: true`.
+    delete body.stream_options;
+    if (temperature !== null)
+        body.temperature = temperature;
+    return body;
+}
+async function replaySide(instances, target, options) {
+    const url = routeUrl(target.baseUrl, 'chat/completions');
+    const dispatcher = new undiciExports.Agent({ connections: options.concurrency, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs });
+    const states = new Array(instances.length);
+    let next = 0;
+    // A fixed number of workers taking the next instance: at most `concurrency` requests in flight.
+    const worker = async () => {
+        while (next < instances.length) {
+            const index = next;
+            next += 1;
+            states[index] = await replayOne(instances[index], url, target, options, dispatcher);
+        }
+    };
+    try {
+        await Promise.all(Array.from({ length: Math.min(options.concurrency, instances.length) }, worker));
+    }
+    finally {
+        await dispatcher.close();
+    }
+    return states;
+}
+async function replayOne(instance, url, target, options, dispatcher) {
+    const body = replayBody(instance.request, target.model, options.temperature);
+    const started = performance.now();
+    const state = (httpStatus, completions, error, response = null) => ({
+        instance: { id: instance.id, stratum: instance.stratum, tag: instance.tag },
+        train_trial_index: 0,
+        request: body,
+        result: {
+            success: error === null,
+            completions,
+            request_time: (performance.now() - started) / 1000,
+            cached: false,
+            http_status: httpStatus,
+            error,
+            response
+        }
+    });
+    const headers = { 'content-type': 'application/json' };
+    if (target.apiKey)
+        headers.authorization = `Bearer ${target.apiKey}`;
+    let status = 0;
+    try {
+        const response = await undiciExports.request(url, {
+            method: 'POST',
+            body: JSON.stringify(body),
+            headers,
+            dispatcher,
+            signal: AbortSignal.timeout(options.timeoutMs)
+        });
+        status = response.statusCode;
+        const text = await response.body.text();
+        const kept = parsedOrText(text);
+        if (status < 200 || status >= 300)
+            return state(status, [], `HTTP ${status}: ${text.slice(0, 300)}`, kept);
+        const answer = readAnswer(text);
+        if (typeof answer === 'string')
+            return state(status, [], answer, kept);
+        return state(status, [{ text: answer.content ?? '', finish_reason: { reason: answer.finish_reason }, tool_calls: answer.tool_calls }], null, kept);
+    }
+    catch (error) {
+        const err = error;
+        const why = err.name === 'TimeoutError' || /timeout/i.test(err.message) ? `timed out after ${options.timeoutMs} ms` : err.message;
+        return state(status, [], redactUrlsIn(why));
+    }
+}
+function parsedOrText(text) {
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return text;
+    }
+}
+/** The first choice of a chat completion, or why it cannot be read. */
+function readAnswer(text) {
+    let parsed;
+    try {
+        parsed = JSON.parse(text);
+    }
+    catch {
+        return 'the answer is not JSON';
+    }
+    const choice = parsed?.choices?.[0];
+    if (!choice || typeof choice !== 'object' || !choice.message || typeof choice.message !== 'object') {
+        return 'the answer has no choices[0].message';
+    }
+    const { content, tool_calls } = choice.message;
+    if (content !== null && content !== undefined && typeof content !== 'string')
+        return 'choices[0].message.content is not a string';
+    return {
+        content: typeof content === 'string' ? content : null,
+        tool_calls: Array.isArray(tool_calls) && tool_calls.length > 0 ? tool_calls : null,
+        finish_reason: typeof choice.finish_reason === 'string' ? choice.finish_reason : null
+    };
+}
+/** A recorded state back to the answer it holds (null for a failed request). */
+function answerOf(state) {
+    const first = state.result.success ? state.result.completions[0] : undefined;
+    if (!first)
+        return null;
+    return { content: first.text, tool_calls: first.tool_calls, finish_reason: first.finish_reason.reason };
+}
+
+/**
+ * The traffic gate inside the one pipeline (src/pipeline/run-gate.ts): the set is replayed on
+ * each side while it is up (B1 and B2 on the baseline, C on the candidate), every request state
+ * is written to `<out>/traffic/<replay>/scenario_state.json`, and the judged rows join the quality
+ * half's report. A launched side replays inside runSides' `whileUp` hold, before the load half;
+ * a server that is always up replays after the HELM half.
+ *
+ * Fail closed: a failed request, a side that was never up, or a replay that could not run makes
+ * the report's verdict error; the states of the requests that did run are kept as evidence.
+ */
+class TrafficReplay {
+    config;
+    options;
+    states = new Map();
+    done = new Set();
+    errors = [];
+    /** The deployments' API keys and secret-named variables, masked wherever a replay's text is kept. */
+    mask;
+    constructor(config, options) {
+        this.config = config;
+        this.options = options;
+        const deployments = Object.values(config.deployments ?? {});
+        this.mask = masker(secretValues(options.env, apiKeyValues(deployments, options.env)));
+    }
+    /** runSides' `whileUp` for launched sides: replay each side that is up now and has not replayed. */
+    hold = async (up) => {
+        for (const side of up)
+            await this.replay(side);
+    };
+    /** After the HELM half: the sides no launch brings up are servers that are always up. */
+    async replayAlwaysUp() {
+        for (const side of ['baseline', 'candidate']) {
+            if (!this.config.launch?.sides[side])
+                await this.replay(side);
+        }
+    }
+    /** Judges the replays and adds the traffic rows, errors and notes to the quality half's report. */
+    attach(report, changedAnswers, examples = 3) {
+        const traffic = this.config.traffic;
+        for (const side of ['baseline', 'candidate']) {
+            if (!this.done.has(side)) {
+                this.errors.push(new GateError('traffic.side_not_up', `traffic: the ${side} was never up while the gate ran, so the set was not replayed on it`, {
+                    field: `deployments.${side}`
+                }));
+            }
+        }
+        const errors = [...report.errors, ...this.errors.map(e => ({ code: e.code, message: e.message, ...where(e) }))];
+        const notes = [...report.notes];
+        const comparisons = [...report.comparisons];
+        if (this.errors.length === 0) {
+            try {
+                const answers = (name) => (this.states.get(name) ?? []).map(s => answerOf(s));
+                const judged = judgeTraffic(traffic.instances, { b1: answers('baseline-1'), b2: traffic.baselineReruns ? answers('baseline-2') : null, c: answers('candidate') }, traffic, this.config.statistics, examples);
+                comparisons.push(...judged.comparisons);
+                notes.push(...judged.notes);
+                for (const [id, list] of judged.changed)
+                    changedAnswers?.set(id, list);
+            }
+            catch (error) {
+                if (!(error instanceof GateError))
+                    throw error;
+                errors.push({ code: error.code, message: error.message, ...where(error) });
+            }
+        }
+        // A report that was an error stays one; otherwise the verdict is re-derived with the traffic rows.
+        const verdict = report.verdict === 'error' ? 'error' : qualityVerdict(comparisons, errors.length);
+        const headline = verdict === report.verdict && comparisons.length === report.comparisons.length
+            ? report.headline
+            : qualityHeadline(verdict, comparisons, errors.length);
+        return { ...report, verdict, headline, errors, comparisons, notes };
+    }
+    async replay(side) {
+        if (this.done.has(side))
+            return;
+        this.done.add(side);
+        const traffic = this.config.traffic;
+        const deployment = this.config.deployments?.[side];
+        if (!deployment || deployment.kind !== 'server')
+            return; // refused by the gate file's validation
+        const names = side === 'candidate' ? ['candidate'] : traffic.baselineReruns ? ['baseline-1', 'baseline-2'] : ['baseline-1'];
+        for (const name of names) {
+            this.options.progress(`helm-gate: traffic: replaying ${traffic.instances.length} requests on the ${side} (${name})`);
+            let states;
+            try {
+                states = await replaySide(traffic.instances, { baseUrl: deployment.baseUrl, model: deployment.model, apiKey: apiKeyOf(deployment, this.options.env) }, { temperature: traffic.temperature, concurrency: traffic.concurrency, timeoutMs: traffic.requestTimeoutSeconds * 1000 });
+            }
+            catch (error) {
+                this.errors.push(new GateError('traffic.replay_failed', `traffic: the replay on the ${side} (${name}) could not run: ${error.message}`));
+                return;
+            }
+            this.states.set(name, states);
+            const file = await this.writeEvidence(name, states);
+            const failed = states.filter(s => !s.result.success);
+            if (failed.length > 0) {
+                const first = failed[0];
+                this.errors.push(new GateError('traffic.request_failed', `traffic: ${failed.length} of ${states.length} requests failed on the ${side} (${name}); a failed request is never judged, so nothing passes`, { file, field: `instance ${first.instance.id}`, value: this.mask(first.result.error ?? 'failed') }));
+            }
+        }
+    }
+    /**
+     * HELM's shape, one file per replay: credential-like keys and values hidden, and the API keys
+     * masked wherever they appear (a prompt or a server's answer may echo one; the request sends it
+     * only in a header, which is not kept).
+     */
+    async writeEvidence(name, states) {
+        const dir = path.join(this.options.outDir, 'traffic', name);
+        await mkdir(dir, { recursive: true });
+        const file = path.join(dir, 'scenario_state.json');
+        await writeFile(file, `${this.mask(JSON.stringify(redactTree({ request_states: states }), null, 1))}\n`);
+        return file;
+    }
+}
+function where(error) {
+    const out = {};
+    if (error.location.file)
+        out.file = error.location.file;
+    if (error.location.field)
+        out.field = error.location.field;
+    if (error.location.value !== undefined)
+        out.value = showValue(error.location.value);
+    return out;
+}
+/** The traffic replay of a gate that has one and compares (a shard or a baseline-only run replays nothing). */
+function trafficReplayFor(config, compare, options) {
+    if (!config.traffic || !compare)
+        return null;
+    return new TrafficReplay(config, options);
+}
+
+/**
  * The pipeline, on one screen: run the sides that are not given, record how they were made,
  * compare, and load-test both deployments while they are up. `helm-gate run` and every action
  * mode go through here; each is a short adapter that says where the sides come from (helm-run, an
@@ -334,6 +1161,18 @@ async function runGate(settings) {
     const launchedLoad = load && launchesAny(config) && SIDES.every(side => toRun.includes(side))
         ? new LoadWhileUp(config, { env: settings.env ?? process.env, progress: settings.progress ?? (() => { }) })
         : null;
+    // The traffic set is replayed on each side while it is up, before the load half (src/traffic/).
+    const traffic = trafficReplayFor(config, settings.compare !== false, {
+        outDir,
+        env: settings.env ?? process.env,
+        progress: settings.progress ?? (() => { })
+    });
+    const whileUp = traffic || launchedLoad
+        ? async (up, outputs) => {
+            await traffic?.hold(up);
+            await launchedLoad?.hold(up, outputs);
+        }
+        : undefined;
     let outcome = null;
     if (toRun.length > 0) {
         // Refusals before anything runs (HELM version, same deployment, missing key, an output folder
@@ -348,7 +1187,7 @@ async function runGate(settings) {
             readinessTimeoutMs: settings.readinessTimeoutMs,
             // Only the command line can change it (--ready-timeout); the action has no such input.
             readinessTimeoutHint: settings.mode.startsWith('cli') ? undefined : null,
-            whileUp: launchedLoad?.hold,
+            whileUp,
             log: settings.log,
             progress: settings.progress,
             env: settings.env,
@@ -357,6 +1196,7 @@ async function runGate(settings) {
         errors.push(...outcome.errors);
         await settings.sidesDone?.(sideLogs(outcome, outDir));
     }
+    await traffic?.replayAlwaysUp();
     if (settings.announceErrors !== false) {
         for (const error of errors.slice(settings.priorErrors?.length ?? 0))
             settings.progress?.(`helm-gate: ${error.describe()}`);
@@ -396,13 +1236,14 @@ async function runGate(settings) {
         return { report: runReport(wanted, complete, errors, config.statistics), manifest, paths };
     // One cause, one error: a side that did not complete has already said why; reading its output
     // would only add symptoms (and a healthy side that never started would look empty).
-    const report = (outcome?.errors.length ?? 0) > 0
+    const quality = (outcome?.errors.length ?? 0) > 0
         ? sidesFailedReport(errors, config.statistics, paths.baseline, paths.candidate)
         : await compareOutputs(paths.baseline, paths.candidate, config, {
             priorErrors: errors,
             examples: settings.examples,
             changedAnswers: settings.changedAnswers
         });
+    const report = traffic ? traffic.attach(quality, settings.changedAnswers, settings.examples) : quality;
     report.notes.push(...(outcome?.notes ?? []));
     attachIdentity(report, manifest);
     if (!load)

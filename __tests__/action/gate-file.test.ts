@@ -27,6 +27,7 @@ const sources = (base: string | null, workspace: string | null): GateFileSources
       asked.push(sha)
       return base
     },
+    readFileAtCommit: async () => null,
     parse
   }
 }
@@ -54,6 +55,44 @@ describe('resolveGateFile', () => {
     expect(unfrozen.asked).toEqual([])
     const push = deriveEvent('push', {}, env)
     expect((await resolveGateFile('g.yml', push, true, sources('base\n', 'pr\n'))).origin).toBe('workspace')
+  })
+})
+
+describe('resolveGateFile: the traffic set is frozen with the gate file', () => {
+  const gate = 'version: 1\ntraffic:\n  set: traffic/set.jsonl\n'
+  const withSet = (files: Record<string, string>): GateFileSources & { read: string[]; sets: string[] } => {
+    const read: string[] = []
+    const sets: string[] = []
+    return {
+      read,
+      sets,
+      readWorkspace: async () => gate,
+      readAtCommit: async () => gate,
+      readFileAtCommit: async (path, sha) => {
+        read.push(`${path}@${sha}`)
+        return path in files ? Buffer.from(files[path]) : null
+      },
+      parse: (text, source, readSet) => {
+        if (readSet) sets.push(readSet('ignored').toString('utf8'))
+        return parse(text, source)
+      }
+    }
+  }
+
+  it("reads the set at the base commit, relative to the gate file, and parses with the base's bytes", async () => {
+    const s = withSet({ '.github/traffic/set.jsonl': 'base set\n' })
+    await resolveGateFile('.github/helm-gate.yml', prEvent, true, s)
+    expect(s.read).toEqual(['.github/traffic/set.jsonl@base123'])
+    expect(s.sets).toEqual(['base set\n'])
+  })
+
+  it('a set missing at the base commit, or outside the repository, is an error', async () => {
+    const missing = await resolveGateFile('.github/helm-gate.yml', prEvent, true, withSet({})).catch(e => e as ConfigError)
+    expect(missing).toMatchObject({ code: 'config.traffic_set_missing', location: { field: 'traffic.set' } })
+    const outside = withSet({})
+    outside.readAtCommit = async () => 'traffic:\n  set: ../../elsewhere.jsonl\n'
+    const error = await resolveGateFile('.github/helm-gate.yml', prEvent, true, outside).catch(e => e as ConfigError)
+    expect(error).toMatchObject({ code: 'config.traffic_set_outside', location: { value: '../../elsewhere.jsonl' } })
   })
 })
 

@@ -27,6 +27,7 @@ import { createRandom, type Random } from '../../src/stats/random.js'
 import type { PairedCluster, StatisticsSettings } from '../../src/stats/types.js'
 import { decideVerdict } from '../../src/stats/decide-verdict.js'
 import { exp, log, sqrt } from '../../src/stats/math.js'
+import { decideExcess, decideSimilarityLoss, excessDisagreement, similarityLoss } from '../../src/stats/noise-floor.js'
 import { binaryClusters, settings } from './helpers.js'
 
 const COVERAGE_BAND: [number, number] = [0.94, 0.96]
@@ -253,5 +254,91 @@ describe('coverage: bootstrap intervals, simulated', () => {
     expect(result.coverage).toBeGreaterThanOrEqual(COVERAGE_BAND[0])
     expect(result.coverage).toBeLessThanOrEqual(COVERAGE_BAND[1])
     expect(result.passAtMargin).toBeLessThanOrEqual(SIMULATED_PASS_LIMIT)
+  })
+})
+
+/**
+ * The noise-floor comparison of a traffic gate (docs/method.md "Traffic gates: against the noise
+ * floor"): simulated answers B1, B2 (the baseline twice) and C on n instances. Each instance has a
+ * fragility p (how often the serving stack's numerics change its greedy answer): 70% are stable
+ * (p = 0), the rest have p ~ U(0, 0.4), so E[p] = 0.06. B2 differs from B1 with probability p; the
+ * candidate has the same noise and, on top, changes an answer that the noise left alone with
+ * probability r. Answers are small integers (0 = B1's answer; a change draws one of three others,
+ * so B2 and C can also agree with each other while both differ from B1). True excess disagreement
+ * = P(C != B1) - P(B2 != B1) = r (1 - E[p]); r is set to give excess 0 or exactly m.
+ * The similarity of two different answers is U(0.5, 1) (1 when equal), so the true similarity lost
+ * beyond the noise floor is E[d] = 0.25 * excess.
+ */
+const FRAGILE_SHARE = 0.3
+const MEAN_FRAGILITY = FRAGILE_SHARE * 0.2
+function noiseFloorDataset(rng: Random, n: number, excess: number): { noise: number[]; change: number[]; floor: number[]; kept: number[] } {
+  const r = excess / (1 - MEAN_FRAGILITY)
+  const noise: number[] = []
+  const change: number[] = []
+  const floor: number[] = []
+  const kept: number[] = []
+  const other = (): number => 1 + Math.floor(rng.double() * 3)
+  for (let i = 0; i < n; i++) {
+    const p = rng.double() < FRAGILE_SHARE ? rng.double() * 0.4 : 0
+    const b2 = rng.double() < p ? other() : 0
+    const noisy = rng.double() < p
+    const c = noisy || rng.double() < r ? other() : 0
+    noise.push(b2 !== 0 ? 1 : 0)
+    change.push(c !== 0 ? 1 : 0)
+    floor.push(b2 === 0 ? 1 : 0.5 + 0.5 * rng.double())
+    kept.push(c === 0 ? 1 : 0.5 + 0.5 * rng.double())
+  }
+  return { noise, change, floor, kept }
+}
+
+describe('coverage: the noise-floor comparison (traffic gates), simulated', () => {
+  const MARGIN = 0.05
+  // Measured (4,000 datasets each): coverage 95.2% / 95.6% (n = 200 / 500, excess 0) and
+  // 95.6% / 94.9% (excess m); pass at the margin 1.7% / 2.7%.
+  it.each([
+    ['excess 0, n = 200', 200, 0, 201],
+    ['excess 0, n = 500', 500, 0, 202],
+    ['excess exactly m, n = 200', 200, MARGIN, 203],
+    ['excess exactly m, n = 500', 500, MARGIN, 204]
+  ])('excess disagreement (Tango), %s', (_label, n, excess, seed) => {
+    const rng = createRandom(seed, 'study-noise-floor')
+    let covered = 0
+    let passed = 0
+    for (let k = 0; k < SIMULATED_DATASETS; k++) {
+      const data = noiseFloorDataset(rng, n, excess)
+      const est = excessDisagreement(data.noise, data.change, settings())
+      expect(est.ci.method).toBe('tango')
+      if (est.ci.low <= excess && excess <= est.ci.high) covered++
+      if (decideExcess(est, MARGIN).verdict === 'pass') passed++
+    }
+    expect(covered / SIMULATED_DATASETS).toBeGreaterThanOrEqual(COVERAGE_BAND[0])
+    expect(covered / SIMULATED_DATASETS).toBeLessThanOrEqual(COVERAGE_BAND[1])
+    // Pass at the margin counts only where the truth is the margin (at excess 0 passing is right).
+    if (excess === MARGIN) expect(passed / SIMULATED_DATASETS).toBeLessThanOrEqual(SIMULATED_PASS_LIMIT)
+  })
+
+  // The similarity lost beyond the noise floor is zero on most instances and skewed on the rest;
+  // the percentile bootstrap under-covers it at these sizes (measured with 4,000 datasets and 500
+  // resamples: coverage 93.8-94.5%, pass at the margin 3.2-3.4%; at n = 1,000, 2,000 datasets:
+  // 94.95% and 2.6%), which misses the targets at the sizes of most sets. So the
+  // similarity row is shown but not gated by default (docs/method.md); this pins what it does.
+  it.each([
+    ['n = 200', 200, 205],
+    ['n = 500', 500, 206]
+  ])('similarity lost (bootstrap), excess exactly m, %s: measured, reported by default', (_label, n, seed) => {
+    const rng = createRandom(seed, 'study-noise-floor-similarity')
+    const datasets = 1000
+    const lost = 0.25 * MARGIN
+    let covered = 0
+    let passed = 0
+    for (let k = 0; k < datasets; k++) {
+      const data = noiseFloorDataset(rng, n, MARGIN)
+      const sim = similarityLoss(data.floor, data.kept, settings({ resamples: 500, seed: k }))
+      expect(sim.ci.method).toBe('bootstrap')
+      if (sim.ci.low <= -lost && -lost <= sim.ci.high) covered++
+      if (decideSimilarityLoss(sim, lost).verdict === 'pass') passed++
+    }
+    expect(covered / datasets).toBeGreaterThanOrEqual(0.92)
+    expect(passed / datasets).toBeLessThanOrEqual(0.05)
   })
 })

@@ -3,6 +3,8 @@
  * change under test cannot loosen the gate that judges it. A change to the file is shown in the
  * comment (as a diff) and takes effect after merge.
  */
+import { posix } from 'node:path'
+import { parseYamlFile } from '../config/load.js'
 import type { GateConfig } from '../config/types.js'
 import { ConfigError } from '../errors.js'
 import type { EventInfo } from './event.js'
@@ -13,7 +15,10 @@ export interface GateFileSources {
   readWorkspace(): Promise<string>
   /** The file at a commit; null when it does not exist there. */
   readAtCommit(sha: string): Promise<string | null>
-  parse(text: string, source: string): GateConfig
+  /** Another repository file at a commit (the traffic set); null when it does not exist there. */
+  readFileAtCommit(path: string, sha: string): Promise<Buffer | null>
+  /** `readSet` replaces reading the traffic set from the work tree. */
+  parse(text: string, source: string, readSet?: (file: string) => Buffer): GateConfig
 }
 
 export interface ResolvedGateFile {
@@ -58,7 +63,11 @@ export async function resolveGateFile(
       notes: [`The gate file ${repoPath} is new in this pull request; its own version is used.`]
     }
   }
-  const config = sources.parse(baseText, `${repoPath}@${baseSha.slice(0, 12)}`)
+  const source = `${repoPath}@${baseSha.slice(0, 12)}`
+  // The work tree's traffic set is the pull request's: the base commit's judges it, like the gate file.
+  const set = trafficSetOf(baseText, source)
+  const frozenSet = set === null ? null : await frozenTrafficSet(repoPath, set, baseSha, sources)
+  const config = frozenSet === null ? sources.parse(baseText, source) : sources.parse(baseText, source, () => frozenSet)
   const change =
     workspaceText !== null && workspaceText !== baseText
       ? unifiedDiff(baseText, workspaceText, `a/${repoPath} (base ${baseSha.slice(0, 12)})`, `b/${repoPath} (this pull request)`)
@@ -71,4 +80,39 @@ export async function resolveGateFile(
     change: change || null,
     notes: change ? [`This pull request changes ${repoPath}; the change takes effect after merge.`] : []
   }
+}
+
+/**
+ * The traffic set as of the base commit. A set outside the repository cannot be frozen, and a
+ * base gate file that names a set the base commit lacks is broken: both are errors.
+ */
+async function frozenTrafficSet(repoPath: string, set: string, baseSha: string, sources: GateFileSources): Promise<Buffer> {
+  const inRepo = posix.normalize(posix.join(posix.dirname(repoPath), set))
+  if (posix.isAbsolute(set) || inRepo.startsWith('../')) {
+    throw new ConfigError(
+      'config.traffic_set_outside',
+      "the traffic set must be a file in the repository, so the base commit's version can judge a pull request",
+      {
+        file: repoPath,
+        field: 'traffic.set',
+        value: set
+      }
+    )
+  }
+  const bytes = await sources.readFileAtCommit(inRepo, baseSha)
+  if (bytes === null) {
+    throw new ConfigError('config.traffic_set_missing', `the traffic set ${inRepo} does not exist at the base commit`, {
+      file: repoPath,
+      field: 'traffic.set',
+      value: baseSha
+    })
+  }
+  return bytes
+}
+
+/** `traffic.set` of a gate file's text, when it has one (the full validation follows in parse). */
+function trafficSetOf(text: string, source: string): string | null {
+  const doc = parseYamlFile(text, source) as { traffic?: { set?: unknown } } | null
+  const set = doc && typeof doc === 'object' ? doc.traffic?.set : undefined
+  return typeof set === 'string' ? set : null
 }

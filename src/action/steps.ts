@@ -59,7 +59,32 @@ export async function loadGateFile(session: Session): Promise<ResolvedGateFile> 
       }
       return Buffer.from(content.content, 'base64').toString('utf8')
     },
-    parse: (text, source) => parseGateConfig(text, source)
+    // The contents API answers base64 up to 1 MB; a larger file (a traffic set can be) comes with
+    // `encoding: none` and is asked for again as raw bytes.
+    readFileAtCommit: async (path, sha) => {
+      const get = async (raw: boolean): Promise<unknown> => {
+        try {
+          return (await client.rest.repos.getContent({ ...repo, path, ref: sha, ...(raw ? { mediaType: { format: 'raw' } } : {}) })).data
+        } catch (error) {
+          if (isRequestFailure(error) && error.status === 404) return null
+          if (!isRequestFailure(error)) throw error
+          throw new ConfigError('config.base_unreadable', `cannot read ${path} at the base commit: ${describeRequestError(error)}`, {
+            file: path,
+            value: sha
+          })
+        }
+      }
+      const file = (await get(false)) as { type?: string; content?: string; encoding?: string } | null
+      if (file === null) return null
+      if (file.type !== 'file')
+        throw new ConfigError('config.unreadable', `${path} at the base commit is not a regular file`, { file: path, value: sha })
+      if (file.encoding === 'base64' && typeof file.content === 'string') return Buffer.from(file.content, 'base64')
+      const raw = await get(true)
+      if (typeof raw !== 'string')
+        throw new ConfigError('config.unreadable', `${path} at the base commit could not be read as a file`, { file: path, value: sha })
+      return Buffer.from(raw, 'utf8')
+    },
+    parse: (text, source, readSet) => parseGateConfig(text, source, { readSet })
   })
   maskApiKeys(session, resolved.config)
   return resolved

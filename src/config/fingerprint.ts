@@ -40,6 +40,10 @@ export function fingerprint(config: GateConfig, extras: FingerprintExtras = {}):
     // or in a fingerprinted file; docs/launch.md).
     identity.baseline_launch = { command: launch.command, checkout: launch.checkout, env: launch.env }
   }
+  // The traffic set's bytes and the temperature it is replayed at decide the baseline's answers too.
+  if (config.traffic) {
+    identity.traffic = { set_sha256: config.traffic.setSha256, temperature: config.traffic.temperature }
+  }
   if (config.launch?.fingerprintPaths.length) {
     identity.fingerprint_paths = config.launch.fingerprintPaths
     identity.baseline_files = Object.fromEntries(Object.entries(extras.pathDigests ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))

@@ -22,7 +22,7 @@ export interface Workload {
   outputTokens: TokenDistribution
   /**
    * For `prompts: file`: a JSONL of OpenAI request bodies; for `prompts: traffic`: a frozen traffic
-   * set (model/traffic.ts). Resolved against the gate file's folder.
+   * set (config/traffic-set.ts). Resolved against the gate file's folder.
    */
   file: string | null
 }

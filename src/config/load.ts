@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises'
 import { parseDocument } from 'yaml'
 import { ConfigError } from '../errors.js'
 import { parseLoad } from './load-section.js'
+import { parseTraffic, type SetReader } from './traffic.js'
 import { DEFAULT_STATISTICS, type Deployment, type GateConfig, type GatedRun, type HelmSettings, type StatisticsSettings } from './types.js'
 import { checkScheduleFits, launchNeedsServer, parseLaunch, parseLaunchSettings, type LaunchSide, type LaunchSpec } from './launch.js'
 import { Fields } from './validate.js'
@@ -72,7 +73,12 @@ function firstLine(error: unknown): string {
   return (message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '').slice(0, 200)
 }
 
-export function parseGateConfig(text: string, source: string): GateConfig {
+export interface ParseOptions {
+  /** How the traffic set is read (the action reads it at the base commit); the file by default. */
+  readSet?: SetReader
+}
+
+export function parseGateConfig(text: string, source: string, options: ParseOptions = {}): GateConfig {
   const top = Fields.of(source, '', parseYamlFile(text, source)).allow([
     'version',
     'helm',
@@ -81,7 +87,8 @@ export function parseGateConfig(text: string, source: string): GateConfig {
     'statistics',
     'load',
     'schedule',
-    'fingerprint_paths'
+    'fingerprint_paths',
+    'traffic'
   ])
   const version = top.integer('version', 1, 1, 1)
   const helmFields = top.object('helm')
@@ -89,11 +96,14 @@ export function parseGateConfig(text: string, source: string): GateConfig {
   const runList = top.list('runs')
   const statisticsFields = top.object('statistics')
   const loadFields = top.object('load')
+  const trafficFields = top.object('traffic')
   const launches: Partial<Record<LaunchSide, LaunchSpec>> = {}
   const deployments = deploymentFields ? parseDeployments(deploymentFields, launches) : null
   const launch = parseLaunchSettings(top, launches)
   checkScheduleFits(top, launch, baseUrlsOf(deployments))
   top.done()
+  const traffic = trafficFields ? parseTraffic(trafficFields, source, options.readSet) : null
+  if (traffic) trafficNeedsChatServers(source, deployments)
 
   if (!runList || runList.length === 0) {
     throw new ConfigError('config.missing', 'runs must list at least one gated run', {
@@ -123,7 +133,28 @@ export function parseGateConfig(text: string, source: string): GateConfig {
     runs,
     statistics: statisticsFields ? parseStatistics(statisticsFields) : { ...DEFAULT_STATISTICS },
     load: loadFields ? parseLoad(loadFields) : null,
-    launch
+    launch,
+    traffic
+  }
+}
+
+/** The replay talks to each side's chat API itself: a prod_env deployment or a completions API has none to give it. */
+function trafficNeedsChatServers(source: string, deployments: { baseline: Deployment; candidate: Deployment } | null): void {
+  if (!deployments) {
+    throw new ConfigError('config.missing', 'traffic needs deployments (a chat server per side) to replay the set on', {
+      file: source,
+      field: 'deployments'
+    })
+  }
+  for (const side of ['baseline', 'candidate'] as const) {
+    const d = deployments[side]
+    if (d.kind !== 'server' || d.api !== 'chat') {
+      throw new ConfigError('config.invalid', `traffic replays chat requests: deployments.${side} must be a server with api: chat`, {
+        file: source,
+        field: `deployments.${side}`,
+        value: d.kind === 'server' ? `api: ${d.api}` : 'prod_env'
+      })
+    }
   }
 }
 

@@ -27,6 +27,7 @@ import type { LaunchSettings } from './launch.js'
 import type { CommandDeployment } from './runner-command.js'
 
 export type { CommandDeployment } from './runner-command.js'
+import type { TrafficSettings } from './traffic.js'
 
 export type Api = 'chat' | 'completions'
 export type IntervalMethod = 'auto' | 'bootstrap' | 'newcombe' | 'tango'
@@ -119,6 +120,8 @@ export interface GateConfig {
   load?: LoadSettings | null
   /** Launched servers, the schedule and fingerprint_paths (config/launch.ts); absent = nothing launched. */
   launch?: LaunchSettings
+  /** The traffic gate (config/traffic.ts, docs/traffic.md); absent or null = none. */
+  traffic?: TrafficSettings | null
 }
 
 export const DEFAULT_STATISTICS: StatisticsSettings = {

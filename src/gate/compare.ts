@@ -322,6 +322,21 @@ function overallVerdict(comparisons: Comparison[], log: IssueLog): Verdict {
 }
 
 function headline(verdict: Verdict, comparisons: Comparison[], log: IssueLog): string {
+  return qualityHeadline(verdict, comparisons, log.errors.length)
+}
+
+/** The quality half's verdict from its comparisons and errors (also after the traffic rows join them). */
+export function qualityVerdict(comparisons: Comparison[], errorCount: number): Verdict {
+  if (errorCount > 0) return 'error'
+  const gated = comparisons.filter(c => c.gated)
+  if (gated.length === 0) return 'error'
+  if (gated.some(c => c.verdict === 'fail')) return 'fail'
+  if (gated.some(c => c.verdict === 'inconclusive')) return 'inconclusive'
+  return 'pass'
+}
+
+/** The headline of a quality verdict. */
+export function qualityHeadline(verdict: Verdict, comparisons: Comparison[], errorCount: number): string {
   const gated = comparisons.filter(c => c.gated)
   const count = (v: string): number => gated.filter(c => c.verdict === v).length
   switch (verdict) {
@@ -332,7 +347,7 @@ function headline(verdict: Verdict, comparisons: Comparison[], log: IssueLog): s
     case 'inconclusive':
       return `Not enough evidence: ${count('inconclusive')} of ${gated.length} gated comparisons are inconclusive; more instances are needed, not a looser threshold.`
     case 'error':
-      return `The gate could not make a sound comparison (${log.errors.length} error${log.errors.length === 1 ? '' : 's'}); nothing passes until it can.`
+      return `The gate could not make a sound comparison (${errorCount} error${errorCount === 1 ? '' : 's'}); nothing passes until it can.`
   }
 }
 

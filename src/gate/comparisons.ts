@@ -58,7 +58,7 @@ export function buildComparisons(
  */
 export const MIN_BOOTSTRAP_UNITS = 20
 
-function smallSampleGuard(decision: VerdictDecision, n: number, method: string): VerdictDecision {
+export function smallSampleGuard(decision: VerdictDecision, n: number, method: string): VerdictDecision {
   if (decision.verdict !== 'pass' || !method.startsWith('bootstrap') || n >= MIN_BOOTSTRAP_UNITS) return decision
   return {
     verdict: 'inconclusive',

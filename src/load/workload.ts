@@ -18,7 +18,7 @@ import type { LoadSettings, TokenDistribution } from '../config/load-types.js'
 import { InputError } from '../errors.js'
 import { discoverRuns, RUN_FILES } from '../helm/read/discover.js'
 import { createRandom, type Random } from '../stats/random.js'
-import { readTrafficSet } from '../traffic/set-file.js'
+import { readTrafficSet } from '../config/traffic.js'
 
 const VOCABULARY = (
   'time year people way day man thing woman life child world school state family student group country problem hand part ' +
@@ -133,7 +133,7 @@ export async function fileSource(settings: LoadSettings, configFile: string): Pr
  */
 export async function trafficSource(settings: LoadSettings, configFile: string, arrival: 'traffic' | null): Promise<WorkloadSource> {
   const file = resolve(dirname(configFile), settings.workload.file as string)
-  const instances = await readTrafficSet(file, 'load.workload.file')
+  const { instances } = readTrafficSet(file)
   const fallback = settings.workload.outputTokens.mean
   const ordered =
     arrival === 'traffic'

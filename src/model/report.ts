@@ -25,6 +25,10 @@ export interface ChangedExample {
   candidate_output: string
   baseline_value: number
   candidate_value: number
+  /** Traffic rows: the structural check that failed on this instance and why (untrusted text inside). */
+  failed_check?: string
+  /** Traffic rows: the instance's sampling stratum (`<tag or all>/<length bucket>`), for filters. */
+  stratum?: string
 }
 
 export interface Comparison {

@@ -32,6 +32,7 @@ import { runLoadHalf } from '../load/run-half.js'
 import type { LoadOutcome } from '../load/run-load.js'
 import { launchesAny, LoadWhileUp } from '../launch/load-while-up.js'
 import { launchedLoadFor, runLaunchedLoad, type LaunchedLoadOptions } from '../launch/launched-load.js'
+import { trafficReplayFor } from '../replay/run-traffic.js'
 
 export interface GivenSide {
   /** The side's HELM output directory (a suite or output path). */
@@ -137,6 +138,19 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
     load && launchesAny(config) && SIDES.every(side => toRun.includes(side))
       ? new LoadWhileUp(config, { env: settings.env ?? process.env, progress: settings.progress ?? (() => {}) })
       : null
+  // The traffic set is replayed on each side while it is up, before the load half (src/traffic/).
+  const traffic = trafficReplayFor(config, settings.compare !== false, {
+    outDir,
+    env: settings.env ?? process.env,
+    progress: settings.progress ?? (() => {})
+  })
+  const whileUp =
+    traffic || launchedLoad
+      ? async (up: Side[], outputs: Partial<Record<Side, string>>): Promise<void> => {
+          await traffic?.hold(up)
+          await launchedLoad?.hold(up, outputs)
+        }
+      : undefined
   let outcome: RunOutcome | null = null
   if (toRun.length > 0) {
     // Refusals before anything runs (HELM version, same deployment, missing key, an output folder
@@ -151,7 +165,7 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
       readinessTimeoutMs: settings.readinessTimeoutMs,
       // Only the command line can change it (--ready-timeout); the action has no such input.
       readinessTimeoutHint: settings.mode.startsWith('cli') ? undefined : null,
-      whileUp: launchedLoad?.hold,
+      whileUp,
       log: settings.log,
       progress: settings.progress,
       env: settings.env,
@@ -160,6 +174,7 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
     errors.push(...outcome.errors)
     await settings.sidesDone?.(sideLogs(outcome, outDir))
   }
+  await traffic?.replayAlwaysUp()
 
   if (settings.announceErrors !== false) {
     for (const error of errors.slice(settings.priorErrors?.length ?? 0)) settings.progress?.(`helm-gate: ${error.describe()}`)
@@ -200,7 +215,7 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
   if (settings.compare === false) return { report: runReport(wanted, complete, errors, config.statistics), manifest, paths }
   // One cause, one error: a side that did not complete has already said why; reading its output
   // would only add symptoms (and a healthy side that never started would look empty).
-  const report =
+  const quality =
     (outcome?.errors.length ?? 0) > 0
       ? sidesFailedReport(errors, config.statistics, paths.baseline, paths.candidate)
       : await compareOutputs(paths.baseline, paths.candidate, config, {
@@ -208,6 +223,7 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
           examples: settings.examples,
           changedAnswers: settings.changedAnswers
         })
+  const report = traffic ? traffic.attach(quality, settings.changedAnswers, settings.examples) : quality
   report.notes.push(...(outcome?.notes ?? []))
   attachIdentity(report, manifest)
   if (!load) return { report, manifest, paths }

@@ -129,14 +129,14 @@ function header(): HTMLElement {
 }
 
 // ---- filters shared by the plot, the table and the answers
-const state = { run: '', perturbation: '', direction: '', search: '' }
+const state = { run: '', perturbation: '', direction: '', search: '', stratum: '' }
 const PERTURBATION_CLEAN = '(clean)'
 const perturbationOf = (c: Comparison): string => c.perturbation ?? PERTURBATION_CLEAN
 const comparisonShown = (c: Comparison): boolean =>
   (state.run === '' || c.run === state.run) && (state.perturbation === '' || perturbationOf(c) === state.perturbation)
 
 function filters(onChange: () => void): HTMLElement {
-  const select = (name: 'run' | 'perturbation', label: string, values: string[]): HTMLElement => {
+  const select = (name: 'run' | 'perturbation' | 'stratum', label: string, values: string[]): HTMLElement => {
     const s = el('select', { id: `filter-${name}`, 'aria-label': label }, el('option', { value: '' }, `all ${label}`))
     for (const v of values) s.append(el('option', { value: v }, v))
     s.addEventListener('change', () => {
@@ -147,6 +147,15 @@ function filters(onChange: () => void): HTMLElement {
   }
   const runs = [...new Set(comparisons.map(c => c.run))].sort()
   const perturbations = [...new Set(comparisons.map(perturbationOf))].sort()
+  // Traffic rows' changed answers carry their stratum (`<tag>/<length>`): a filter when there are any.
+  const strata = [
+    ...new Set(
+      Object.values(changed)
+        .flat()
+        .map(e => e.stratum)
+        .filter((v): v is string => typeof v === 'string')
+    )
+  ].sort()
   const direction = el(
     'select',
     { id: 'filter-direction', 'aria-label': 'changed answers' },
@@ -168,6 +177,7 @@ function filters(onChange: () => void): HTMLElement {
     { class: 'filters' },
     select('run', 'runs', runs),
     select('perturbation', 'perturbations', perturbations),
+    ...(strata.length > 0 ? [select('stratum', 'strata', strata)] : []),
     direction,
     search
   )
@@ -390,8 +400,11 @@ function answers(): HTMLElement {
       const better = c.direction === 'lower' ? e.candidate_value < e.baseline_value : e.candidate_value > e.baseline_value
       if (state.direction === 'won' && !better) continue
       if (state.direction === 'lost' && better) continue
+      if (state.stratum && e.stratum !== state.stratum) continue
       if (state.search) {
-        const haystack = [e.instance_id, e.input, e.reference, e.baseline_output, e.candidate_output].join('\n').toLowerCase()
+        const haystack = [e.instance_id, e.input, e.reference, e.failed_check ?? '', e.baseline_output, e.candidate_output]
+          .join('\n')
+          .toLowerCase()
         if (!haystack.includes(state.search)) continue
       }
       const [b, k] = diffSegments(String(e.baseline_output ?? ''), String(e.candidate_output ?? ''))
@@ -402,10 +415,13 @@ function answers(): HTMLElement {
           el(
             'div',
             { class: 'answer-head' },
-            `${e.instance_id} (trial ${e.train_trial_index}): ${num(e.baseline_value)} → ${num(e.candidate_value)}, ${better ? 'better' : 'worse'}`
+            `${e.instance_id}${e.stratum ? ` [${e.stratum}]` : ''} (trial ${e.train_trial_index}): ${num(e.baseline_value)} → ${num(e.candidate_value)}, ${better ? 'better' : 'worse'}`
           ),
           el('div', { class: 'io' }, el('div', { class: 'label' }, 'Input'), el('pre', {}, String(e.input ?? ''))),
           el('div', { class: 'io' }, el('div', { class: 'label' }, 'Reference'), el('pre', {}, String(e.reference ?? ''))),
+          ...(e.failed_check
+            ? [el('div', { class: 'io' }, el('div', { class: 'label' }, 'Failed check'), el('pre', {}, String(e.failed_check)))]
+            : []),
           el(
             'div',
             { class: 'outputs' },

@@ -495,6 +495,7 @@ function exampleLines(example: ChangedExample, excerpt: number): string[] {
     // HELM prompts put the in-context examples first and the question last: show the end.
     ...text('Input (end)', example.input, true),
     ...text('Reference', example.reference),
+    ...(example.failed_check ? text('Failed check', example.failed_check) : []),
     ...text('Baseline output', example.baseline_output),
     ...text('Candidate output', example.candidate_output)
   ]

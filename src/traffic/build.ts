@@ -14,7 +14,7 @@
  */
 import { createHash } from 'node:crypto'
 import { InputError } from '../errors.js'
-import type { TrafficInstance, TrafficMessage } from '../model/traffic.js'
+import type { TrafficInstance, TrafficMessage } from '../config/traffic-set.js'
 import { quantile } from '../stats/quantile.js'
 import { parseLogLine, type LogRequest, type LogResponse } from './log-lines.js'
 import { allocate, bucketBounds, bucketOf, pick } from './sample.js'

@@ -12,7 +12,7 @@
  * the line and the field: a set silently missing part of the log would misstate the traffic.
  */
 import { InputError } from '../errors.js'
-import type { TrafficInstance, TrafficMessage } from '../model/traffic.js'
+import type { TrafficInstance, TrafficMessage } from '../config/traffic-set.js'
 
 const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool'])
 const CHAT_URLS = new Set(['/v1/chat/completions', '/chat/completions'])

@@ -52,6 +52,12 @@ export interface FakeServerOptions {
   apiKey?: string
   /** Options of the fake engine that serves streaming requests (the load half): {decodeSpeedup: 0.5}. */
   streamEngine?: Record<string, number>
+  /**
+   * Answer chat requests the answer key does not know as traffic (traffic-answers.mjs), with these
+   * controls (trafficDiffer, trafficNoise, trafficBreakJson, trafficTruncate, trafficBadTools,
+   * trafficRefuse): a traffic gate's replay.
+   */
+  traffic?: Record<string, number>
   /** Answer as llama.cpp's llama-server where it differs (server.mjs --flavor), with this file type. */
   llamaCpp?: { ftype: string }
 }
@@ -76,6 +82,7 @@ export interface FakeServerState {
     correct: number
     wrong: number
     errors: number
+    traffic: number
   }
 }
 
@@ -91,7 +98,8 @@ export async function startFakeServer(options: FakeServerOptions): Promise<FakeS
     ['--latency-ms', options.latencyMs],
     ['--error-rate', options.errorRate],
     ['--hang-after', options.hangAfter],
-    ['--die-after', options.dieAfter]
+    ['--die-after', options.dieAfter],
+    ['--traffic', options.traffic ? 1 : undefined]
   ]
   for (const [flag, value] of numeric) if (value !== undefined) args.push(flag, String(value))
   if (options.apiKey) args.push('--api-key', options.apiKey)
@@ -104,6 +112,7 @@ export async function startFakeServer(options: FakeServerOptions): Promise<FakeS
     const response = await fetch(`${root}/control`, body ? { method: 'POST', body: JSON.stringify(body) } : undefined)
     return (await response.json()) as FakeServerState
   }
+  if (options.traffic && Object.keys(options.traffic).length > 0) await call(options.traffic)
   return {
     baseUrl,
     process: child,

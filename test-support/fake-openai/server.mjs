@@ -7,7 +7,11 @@
 //        [--port 0] [--accuracy 0.9] [--perturbed-accuracy 0.8] [--seed 0] [--noise 0]
 //        [--latency-ms 0] [--error-rate 0] [--hang-after N] [--die-after N] [--api-key KEY]
 //        [--config serving.json] [--start-delay-ms 0] [--fail-start MESSAGE] [--pid-file FILE]
-//        [--stream-engine '{"decodeSpeedup": 1.6}'] [--flavor llama.cpp] [--ftype Q4_0]
+//        [--stream-engine '{"decodeSpeedup": 1.6}'] [--flavor llama.cpp] [--ftype Q4_0] [--traffic 1]
+//
+// --traffic 1 answers chat requests the answer key does not know (a traffic set's replay)
+// deterministically from a hash of the messages, with JSON mode and tool calls, and controls to
+// break them (traffic-answers.mjs; set with --config or POST /control).
 //
 // --flavor llama.cpp answers as llama.cpp's llama-server does where it differs from vLLM: no
 // /version but GET /props with `build_info`; /models entries with `meta` (`ftype` from --ftype,
@@ -40,7 +44,11 @@ import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { loadAnswerKeys, AnswerKey } from './answer-key.mjs'
 import { answerFor } from './answers.mjs'
+import { trafficAnswer } from './traffic-answers.mjs'
 import { createEngineHandler } from '../fake-engine/server.mjs'
+
+// Behaviour keys of the traffic answers (set with --config or POST /control; all default 0).
+const TRAFFIC_CONTROLS = ['trafficDiffer', 'trafficNoise', 'trafficBreakJson', 'trafficTruncate', 'trafficBadTools', 'trafficRefuse']
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost'])
 
@@ -60,6 +68,7 @@ function parseOptions(argv) {
       'error-rate': { type: 'string', default: '0' },
       'hang-after': { type: 'string', default: '-1' },
       'die-after': { type: 'string', default: '-1' },
+      traffic: { type: 'string', default: '0' },
       'api-key': { type: 'string' },
       'stream-engine': { type: 'string' },
       config: { type: 'string' },
@@ -102,7 +111,10 @@ function parseOptions(argv) {
       latencyMs: numberOption('latency-ms', fromFile('latencyMs', 'latency-ms')),
       errorRate: numberOption('error-rate', fromFile('errorRate', 'error-rate')),
       hangAfter: numberOption('hang-after', fromFile('hangAfter', 'hang-after')),
-      dieAfter: numberOption('die-after', fromFile('dieAfter', 'die-after'))
+      dieAfter: numberOption('die-after', fromFile('dieAfter', 'die-after')),
+      // Chat requests the answer key does not know are answered as traffic (traffic-answers.mjs).
+      traffic: numberOption('traffic', fromFile('traffic', 'traffic')),
+      ...Object.fromEntries(TRAFFIC_CONTROLS.map(name => [name, numberOption(name, file[name] ?? 0)]))
     }
   }
 }
@@ -116,7 +128,7 @@ function numberOption(name, text) {
 export function createFakeServer(options) {
   const key = options.answerKeys.length ? loadAnswerKeys(options.answerKeys) : new AnswerKey([])
   const behaviour = { ...options.behaviour }
-  const counters = { models: 0, completions: 0, chat: 0, matched: 0, unmatched: 0, correct: 0, wrong: 0, errors: 0 }
+  const counters = { models: 0, completions: 0, chat: 0, traffic: 0, matched: 0, unmatched: 0, correct: 0, wrong: 0, errors: 0 }
   const log = options.verbose ? line => process.stderr.write(`fake-openai: ${line}\n`) : () => {}
   const streaming = createEngineHandler({ engine: options.streamEngine ?? {}, model: options.models })
   const tokenizer = new WhitespaceTokenizer()
@@ -219,6 +231,14 @@ export function createFakeServer(options) {
     if (isCompletions && isTokenPrompt(payload.prompt)) return sendJson(response, 200, tokenLogprobsBody(payload))
     const prompt = isChat ? chatPrompt(payload.messages) : String(payload.prompt ?? '')
     const match = key.match(prompt)
+    if (isChat && !match && behaviour.traffic > 0) {
+      counters.traffic += 1
+      const answer = trafficAnswer(payload, behaviour)
+      const answerBody = chatBody(payload, answer.content, 1)
+      answerBody.choices[0].message.tool_calls = answer.tool_calls
+      answerBody.choices[0].finish_reason = answer.finish_reason
+      return sendJson(response, 200, llamaCpp ? asLlamaCpp(answerBody) : answerBody)
+    }
     const answer = answerFor(match, behaviour)
     counters[match ? 'matched' : 'unmatched'] += 1
     if (answer.correct !== null) counters[answer.correct ? 'correct' : 'wrong'] += 1

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { GateError } from '../../errors.js'
 import { gateFingerprint } from '../../launch/gate-fingerprint.js'
 import { loadGateConfig } from '../../config/load.js'
+import { trafficPlanLines } from '../../replay/traffic-plan-lines.js'
 import { pluginPythonPath, resolveHelmRun } from '../../runner/helm-install.js'
 import { countInstances } from '../../runner/instance-count.js'
 import { PROD_ENV_FILES, redactedFiles } from '../../runner/prod-env.js'
@@ -97,6 +98,7 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   out.push(scheduleLine(launchInput), '# cache disabled; fresh suite per side')
   out.push(...readinessLines(prepared, config, readySeconds ?? DEFAULT_READINESS_TIMEOUT_MS / 1000, args.flags.has('self-check')))
   out.push(...launchLines(launchInput))
+  if (config.traffic) out.push(...trafficPlanLines(config.traffic, config.statistics.confidence))
   if (!args.flags.has('no-count')) {
     out.push(
       ...(runnerSides.length > 0

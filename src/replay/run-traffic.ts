@@ -1,0 +1,167 @@
+/**
+ * The traffic gate inside the one pipeline (src/pipeline/run-gate.ts): the set is replayed on
+ * each side while it is up (B1 and B2 on the baseline, C on the candidate), every request state
+ * is written to `<out>/traffic/<replay>/scenario_state.json`, and the judged rows join the quality
+ * half's report. A launched side replays inside runSides' `whileUp` hold, before the load half;
+ * a server that is always up replays after the HELM half.
+ *
+ * Fail closed: a failed request, a side that was never up, or a replay that could not run makes
+ * the report's verdict error; the states of the requests that did run are kept as evidence.
+ */
+import { mkdir, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import type { GateConfig } from '../config/types.js'
+import type { TrafficSettings } from '../config/traffic.js'
+import { GateError, showValue } from '../errors.js'
+import { qualityHeadline, qualityVerdict } from '../gate/compare.js'
+import type { ChangedExample, Report, Side } from '../model/report.js'
+import { masker, secretValues } from '../launch/mask.js'
+import { apiKeyOf, apiKeyValues } from '../secrets/api-keys.js'
+import { redactTree } from '../secrets/redact.js'
+import { judgeTraffic } from './judge.js'
+import { answerOf, replaySide, type ReplayState } from './replay.js'
+import type { Answer } from './answer-checks.js'
+
+export type ReplayName = 'baseline-1' | 'baseline-2' | 'candidate'
+
+export interface TrafficRunOptions {
+  outDir: string
+  env: NodeJS.ProcessEnv
+  progress: (line: string) => void
+}
+
+export class TrafficReplay {
+  private readonly states = new Map<ReplayName, ReplayState[]>()
+  private readonly done = new Set<Side>()
+  private readonly errors: GateError[] = []
+  /** The deployments' API keys and secret-named variables, masked wherever a replay's text is kept. */
+  private readonly mask: (text: string) => string
+
+  constructor(
+    private readonly config: GateConfig & { traffic: TrafficSettings },
+    private readonly options: TrafficRunOptions
+  ) {
+    const deployments = Object.values(config.deployments ?? {})
+    this.mask = masker(secretValues(options.env, apiKeyValues(deployments, options.env)))
+  }
+
+  /** runSides' `whileUp` for launched sides: replay each side that is up now and has not replayed. */
+  readonly hold = async (up: Side[]): Promise<void> => {
+    for (const side of up) await this.replay(side)
+  }
+
+  /** After the HELM half: the sides no launch brings up are servers that are always up. */
+  async replayAlwaysUp(): Promise<void> {
+    for (const side of ['baseline', 'candidate'] as const) {
+      if (!this.config.launch?.sides[side]) await this.replay(side)
+    }
+  }
+
+  /** Judges the replays and adds the traffic rows, errors and notes to the quality half's report. */
+  attach(report: Report, changedAnswers?: Map<string, ChangedExample[]>, examples = 3): Report {
+    const traffic = this.config.traffic
+    for (const side of ['baseline', 'candidate'] as const) {
+      if (!this.done.has(side)) {
+        this.errors.push(
+          new GateError('traffic.side_not_up', `traffic: the ${side} was never up while the gate ran, so the set was not replayed on it`, {
+            field: `deployments.${side}`
+          })
+        )
+      }
+    }
+    const errors = [...report.errors, ...this.errors.map(e => ({ code: e.code, message: e.message, ...where(e) }))]
+    const notes = [...report.notes]
+    const comparisons = [...report.comparisons]
+    if (this.errors.length === 0) {
+      try {
+        const answers = (name: ReplayName): Answer[] => (this.states.get(name) ?? []).map(s => answerOf(s) as Answer)
+        const judged = judgeTraffic(
+          traffic.instances,
+          { b1: answers('baseline-1'), b2: traffic.baselineReruns ? answers('baseline-2') : null, c: answers('candidate') },
+          traffic,
+          this.config.statistics,
+          examples
+        )
+        comparisons.push(...judged.comparisons)
+        notes.push(...judged.notes)
+        for (const [id, list] of judged.changed) changedAnswers?.set(id, list)
+      } catch (error) {
+        if (!(error instanceof GateError)) throw error
+        errors.push({ code: error.code, message: error.message, ...where(error) })
+      }
+    }
+    // A report that was an error stays one; otherwise the verdict is re-derived with the traffic rows.
+    const verdict = report.verdict === 'error' ? 'error' : qualityVerdict(comparisons, errors.length)
+    const headline =
+      verdict === report.verdict && comparisons.length === report.comparisons.length
+        ? report.headline
+        : qualityHeadline(verdict, comparisons, errors.length)
+    return { ...report, verdict, headline, errors, comparisons, notes }
+  }
+
+  private async replay(side: Side): Promise<void> {
+    if (this.done.has(side)) return
+    this.done.add(side)
+    const traffic = this.config.traffic
+    const deployment = this.config.deployments?.[side]
+    if (!deployment || deployment.kind !== 'server') return // refused by the gate file's validation
+    const names: ReplayName[] =
+      side === 'candidate' ? ['candidate'] : traffic.baselineReruns ? ['baseline-1', 'baseline-2'] : ['baseline-1']
+    for (const name of names) {
+      this.options.progress(`helm-gate: traffic: replaying ${traffic.instances.length} requests on the ${side} (${name})`)
+      let states: ReplayState[]
+      try {
+        states = await replaySide(
+          traffic.instances,
+          { baseUrl: deployment.baseUrl, model: deployment.model, apiKey: apiKeyOf(deployment, this.options.env) },
+          { temperature: traffic.temperature, concurrency: traffic.concurrency, timeoutMs: traffic.requestTimeoutSeconds * 1000 }
+        )
+      } catch (error) {
+        this.errors.push(
+          new GateError('traffic.replay_failed', `traffic: the replay on the ${side} (${name}) could not run: ${(error as Error).message}`)
+        )
+        return
+      }
+      this.states.set(name, states)
+      const file = await this.writeEvidence(name, states)
+      const failed = states.filter(s => !s.result.success)
+      if (failed.length > 0) {
+        const first = failed[0]
+        this.errors.push(
+          new GateError(
+            'traffic.request_failed',
+            `traffic: ${failed.length} of ${states.length} requests failed on the ${side} (${name}); a failed request is never judged, so nothing passes`,
+            { file, field: `instance ${first.instance.id}`, value: this.mask(first.result.error ?? 'failed') }
+          )
+        )
+      }
+    }
+  }
+
+  /**
+   * HELM's shape, one file per replay: credential-like keys and values hidden, and the API keys
+   * masked wherever they appear (a prompt or a server's answer may echo one; the request sends it
+   * only in a header, which is not kept).
+   */
+  private async writeEvidence(name: ReplayName, states: ReplayState[]): Promise<string> {
+    const dir = path.join(this.options.outDir, 'traffic', name)
+    await mkdir(dir, { recursive: true })
+    const file = path.join(dir, 'scenario_state.json')
+    await writeFile(file, `${this.mask(JSON.stringify(redactTree({ request_states: states }), null, 1))}\n`)
+    return file
+  }
+}
+
+function where(error: GateError): { file?: string; field?: string; value?: string } {
+  const out: { file?: string; field?: string; value?: string } = {}
+  if (error.location.file) out.file = error.location.file
+  if (error.location.field) out.field = error.location.field
+  if (error.location.value !== undefined) out.value = showValue(error.location.value)
+  return out
+}
+
+/** The traffic replay of a gate that has one and compares (a shard or a baseline-only run replays nothing). */
+export function trafficReplayFor(config: GateConfig, compare: boolean, options: TrafficRunOptions): TrafficReplay | null {
+  if (!config.traffic || !compare) return null
+  return new TrafficReplay(config as GateConfig & { traffic: TrafficSettings }, options)
+}
