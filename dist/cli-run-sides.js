@@ -22,7 +22,7 @@ import require$$1$2 from 'node:async_hooks';
 import require$$1$3 from 'node:console';
 import require$$2$2 from 'node:timers';
 import require$$1$4 from 'node:dns';
-import { createReadStream, mkdtempSync, rmSync, readdirSync, readFileSync, createWriteStream } from 'node:fs';
+import { readFileSync, createReadStream, mkdtempSync, rmSync, readdirSync, createWriteStream } from 'node:fs';
 import { tmpdir, constants as constants$6 } from 'node:os';
 import { createInterface } from 'node:readline';
 
@@ -42915,7 +42915,7 @@ async function fileSource(settings, configFile) {
  */
 async function trafficSource(settings, configFile, arrival) {
     const file = resolve(dirname(configFile), settings.workload.file);
-    const { instances } = readTrafficSet(file);
+    const { instances } = readTrafficSet(file, readFileSync, 'load.workload.file');
     const fallback = settings.workload.outputTokens.mean;
     const ordered = arrival === 'traffic'
         ? instances

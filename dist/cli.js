@@ -15801,13 +15801,13 @@ const TRAFFIC_SET_MAX_BYTES = 64 * 1024 * 1024;
  * error naming the file, the line and the field, never skipped (a skipped line is an instance the
  * gate silently stops measuring).
  */
-function readTrafficSet(file, readSet = readFileSync) {
+function readTrafficSet(file, readSet = readFileSync, field = 'traffic.set') {
     let bytes;
     try {
         bytes = readSet(file);
     }
     catch (error) {
-        throw new ConfigError('traffic.unreadable', `cannot read the traffic set: ${error.message}`, { file });
+        throw new ConfigError('traffic.unreadable', `cannot read the traffic set: ${error.message}`, { file, field });
     }
     if (bytes.length > TRAFFIC_SET_MAX_BYTES) {
         throw new ConfigError('traffic.too_large', `the traffic set is larger than ${TRAFFIC_SET_MAX_BYTES} bytes`, {

@@ -127,7 +127,7 @@ load: { workload: { prompts: traffic, file: ${file} }, rate: [2], arrival: ${arr
       location: { file: join(dir, 'untimed.jsonl'), field: 'load.arrival' }
     })
     await expect(trafficSource(settings('none.jsonl').load!, config.source, null)).rejects.toMatchObject({
-      code: 'traffic.set_unreadable',
+      code: 'traffic.unreadable',
       location: { field: 'load.workload.file' }
     })
   })

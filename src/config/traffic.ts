@@ -178,12 +178,16 @@ export const TRAFFIC_SET_MAX_BYTES = 64 * 1024 * 1024
  * error naming the file, the line and the field, never skipped (a skipped line is an instance the
  * gate silently stops measuring).
  */
-export function readTrafficSet(file: string, readSet: SetReader = readFileSync): { instances: TrafficInstance[]; sha256: string } {
+export function readTrafficSet(
+  file: string,
+  readSet: SetReader = readFileSync,
+  field = 'traffic.set'
+): { instances: TrafficInstance[]; sha256: string } {
   let bytes: Buffer
   try {
     bytes = readSet(file)
   } catch (error) {
-    throw new ConfigError('traffic.unreadable', `cannot read the traffic set: ${(error as Error).message}`, { file })
+    throw new ConfigError('traffic.unreadable', `cannot read the traffic set: ${(error as Error).message}`, { file, field })
   }
   if (bytes.length > TRAFFIC_SET_MAX_BYTES) {
     throw new ConfigError('traffic.too_large', `the traffic set is larger than ${TRAFFIC_SET_MAX_BYTES} bytes`, {

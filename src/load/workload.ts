@@ -18,6 +18,7 @@ import type { LoadSettings, TokenDistribution } from '../config/load-types.js'
 import { InputError } from '../errors.js'
 import { discoverRuns, RUN_FILES } from '../helm/read/discover.js'
 import { createRandom, type Random } from '../stats/random.js'
+import { readFileSync } from 'node:fs'
 import { readTrafficSet } from '../config/traffic.js'
 
 const VOCABULARY = (
@@ -133,7 +134,7 @@ export async function fileSource(settings: LoadSettings, configFile: string): Pr
  */
 export async function trafficSource(settings: LoadSettings, configFile: string, arrival: 'traffic' | null): Promise<WorkloadSource> {
   const file = resolve(dirname(configFile), settings.workload.file as string)
-  const { instances } = readTrafficSet(file)
+  const { instances } = readTrafficSet(file, readFileSync, 'load.workload.file')
   const fallback = settings.workload.outputTokens.mean
   const ordered =
     arrival === 'traffic'
