@@ -246,7 +246,18 @@ repetitions: 3`
     const [b, c] = await twoEngines()
     const dir = await mkdtemp(join(tmpdir(), 'helm-gate-load-traffic-'))
     dirs.push(dir)
-    await writeFile(join(dir, 'traffic.jsonl'), `${JSON.stringify({ id: 'a', request: { messages: [] } })}\n`)
+    await writeFile(
+      join(dir, 'traffic.jsonl'),
+      `${JSON.stringify({
+        id: 'a',
+        stratum: 'all/short',
+        tag: null,
+        request: { messages: [] },
+        reference: null,
+        logged_response: null,
+        arrival_ms: null
+      })}\n`
+    )
     await writeFile(
       join(dir, 'gate.yml'),
       gateText(b.baseUrl, c.baseUrl, 'workload: { prompts: traffic, file: traffic.jsonl }\nconcurrency: [1]\nrequests_per_level: 3')
@@ -255,7 +266,7 @@ repetitions: 3`
     const { report, timings } = await runLoad(config, { env: {} })
     expect(report.verdict).toBe('error')
     expect(report.errors).toHaveLength(1)
-    expect(report.errors[0].code).toBe('traffic.set_line')
+    expect(report.errors[0].code).toBe('traffic.bad_line')
     expect(report.errors[0].message).toContain(`file: ${join(dir, 'traffic.jsonl')}, field: line 1: request.messages`)
     expect(timings).toEqual([])
   }, 30_000)
