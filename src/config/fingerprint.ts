@@ -59,7 +59,9 @@ function deploymentIdentity(deployment: Deployment): Record<string, unknown> {
     return { kind: 'prod_env', deployment: deployment.deployment }
   }
   if (deployment.kind === 'command') {
-    return { kind: 'command', command: deployment.command, model: deployment.model, seed: deployment.seed }
+    const identity = { kind: 'command', command: deployment.command, model: deployment.model, seed: deployment.seed }
+    // Added only for lm-eval output, so gate files written before command_output keep their fingerprints.
+    return deployment.output === 'helm' ? identity : { ...identity, command_output: deployment.output }
   }
   return {
     kind: 'server',

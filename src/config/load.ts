@@ -3,7 +3,7 @@
  * gate set that blocks releases, so an unknown key, a wrong type or an impossible value is an
  * error naming the key path, never a silent default.
  */
-import { parseCommandDeployment } from './runner-command.js'
+import { checkCommandOutputsAgree, parseCommandDeployment, refuseCommandOutput } from './runner-command.js'
 import { readFile } from 'node:fs/promises'
 import { parseDocument } from 'yaml'
 import { ConfigError } from '../errors.js'
@@ -219,11 +219,14 @@ function parseDeployments(f: Fields, launches: Partial<Record<LaunchSide, Launch
   f.done()
   if (!baseline) f.fail('baseline', `${f.at('baseline')} is required`, null)
   if (!candidate) f.fail('candidate', `${f.at('candidate')} is required`, null)
-  return { baseline: parseDeployment(baseline, launches, 'baseline'), candidate: parseDeployment(candidate, launches, 'candidate') }
+  const sides = { baseline: parseDeployment(baseline, launches, 'baseline'), candidate: parseDeployment(candidate, launches, 'candidate') }
+  checkCommandOutputsAgree(f, sides.baseline, sides.candidate)
+  return sides
 }
 
 function parseDeployment(f: Fields, launches: Partial<Record<LaunchSide, LaunchSpec>>, side: LaunchSide): Deployment {
   if (f.has('command')) return parseCommandDeployment(f)
+  refuseCommandOutput(f)
   if (f.has('prod_env')) {
     if (f.has('launch')) launchNeedsServer(f)
     f.allow(['prod_env', 'deployment'])

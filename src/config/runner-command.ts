@@ -11,11 +11,21 @@
  *   {max_eval_instances}  helm.max_eval_instances
  *   {seed}                the deployment's `seed` (default 0), the same on both sides unless set
  * `${VAR}` is not a placeholder (environment expansion is a launch feature, not this one).
+ *
+ * `command_output` says what the command writes into `{output}`: `helm` (the default) is HELM run
+ * directories in `{output}` = `<side>/runs/<suite>/`, one command per entry; `lm-eval` is one
+ * `lm_eval --log_samples --output_path {output}` run per side, `{entry}` being every entry joined
+ * by commas (lm_eval's `--tasks a,b`), because the comparison reads one lm-eval run per side and
+ * lm-eval writes one results file per invocation.
  */
 import type { Fields } from './validate.js'
 
 export const RUNNER_PLACEHOLDERS = ['entry', 'model', 'output', 'max_eval_instances', 'seed'] as const
 export type RunnerPlaceholder = (typeof RUNNER_PLACEHOLDERS)[number]
+
+export const COMMAND_OUTPUTS = ['helm', 'lm-eval'] as const
+/** What a runner command writes: HELM run directories, or lm-eval's `--log_samples` output. */
+export type CommandOutput = (typeof COMMAND_OUTPUTS)[number]
 
 export interface CommandDeployment {
   kind: 'command'
@@ -25,6 +35,8 @@ export interface CommandDeployment {
   model: string | null
   /** What `{seed}` becomes. */
   seed: number
+  /** `command_output`: how the side's output is verified and read. */
+  output: CommandOutput
 }
 
 const PLACEHOLDER = /(\$?)\{([^{}]*)\}/g
@@ -32,7 +44,7 @@ const PLACEHOLDER = /(\$?)\{([^{}]*)\}/g
 /** Reads `deployments.<side>` with a `command`; every problem names the field and value. */
 export function parseCommandDeployment(f: Fields): CommandDeployment {
   if (f.has('launch')) f.fail('launch', `${f.at('launch')} cannot be combined with command: a runner command side serves nothing to launch`)
-  f.allow(['command', 'model', 'seed'])
+  f.allow(['command', 'model', 'seed', 'command_output'])
   const list = f.list('command')
   if (list === null || list.length === 0) {
     f.fail('command', `${f.at('command')} must list the program and its arguments, e.g. [python, -m, flexllmgen.apps.helm_run, ...]`, list)
@@ -67,8 +79,40 @@ export function parseCommandDeployment(f: Fields): CommandDeployment {
   const model = f.string('model', null)
   if (used.has('model') && model === null) f.fail('model', `${f.at('model')} is required: the command uses {model}`, null)
   const seed = f.integer('seed', 0, 0)
+  const output = f.choice('command_output', COMMAND_OUTPUTS, 'helm')
   f.done()
-  return { kind: 'command', command, model, seed }
+  return { kind: 'command', command, model, seed, output }
+}
+
+/** Only a runner command side has an output kind to declare; elsewhere the key is a mistake worth naming. */
+export function refuseCommandOutput(f: Fields): void {
+  if (f.has('command_output')) {
+    f.fail('command_output', `${f.at('command_output')} applies only to a side made by a runner command (deployments.<side>.command)`)
+  }
+}
+
+interface SideKind {
+  kind: string
+  output?: CommandOutput
+}
+
+/**
+ * Both sides must write the same kind of output: HELM's and lm-eval's prompts, metrics and scoring
+ * differ, so a HELM side against an lm-eval side could only ever be an error, found here before
+ * anything runs rather than after both sides have.
+ */
+export function checkCommandOutputsAgree(f: Fields, baseline: SideKind, candidate: SideKind): void {
+  const kindOf = (d: SideKind): string => (d.kind === 'command' ? (d.output ?? 'helm') : 'helm')
+  const b = kindOf(baseline)
+  const c = kindOf(candidate)
+  if (b === c) return
+  const describe = (d: SideKind): string =>
+    d.kind === 'command' ? `a runner command with command_output: ${kindOf(d)}` : `a ${d.kind} side, which helm-run makes HELM output for`
+  f.fail(
+    'candidate',
+    `deployments.baseline is ${describe(baseline)} and deployments.candidate ${describe(candidate)}; both sides must write the same kind of output (set command_output alike on both)`,
+    { baseline: b, candidate: c }
+  )
 }
 
 /** The command's arguments for one entry, every placeholder replaced (pure). */

@@ -158,7 +158,8 @@ interface TaskWork {
   outputs: { baseline: LmEvalOutput; candidate: LmEvalOutput }
 }
 
-function entryMatches(task: string, gated: GatedRun): boolean {
+/** Whether lm-eval task `task` is what gate entry `gated` names: its `match` glob, else its entry exactly. */
+export function taskMatchesEntry(task: string, gated: GatedRun): boolean {
   return gated.match !== null ? globMatches(gated.match, task) : gated.entry === task
 }
 
@@ -168,7 +169,7 @@ function selectTasks(b: LmEvalOutput, c: LmEvalOutput, config: GateConfig, defau
   const tasksB = byName(b)
   const tasksC = byName(c)
   const gatedEntries = config.runs
-  const concerns = (task: string): boolean => gatedEntries.length === 0 || gatedEntries.some(g => entryMatches(task, g))
+  const concerns = (task: string): boolean => gatedEntries.length === 0 || gatedEntries.some(g => taskMatchesEntry(task, g))
   for (const [side, own, other, output] of [
     ['baseline', tasksB, tasksC, b],
     ['candidate', tasksC, tasksB, c]
@@ -193,9 +194,9 @@ function selectTasks(b: LmEvalOutput, c: LmEvalOutput, config: GateConfig, defau
   }
   const work: TaskWork[] = []
   gatedEntries.forEach((gated, i) => {
-    const matches = shared.filter(t => entryMatches(t, gated))
+    const matches = shared.filter(t => taskMatchesEntry(t, gated))
     if (matches.length === 0) {
-      const onEither = [...tasksB.keys(), ...tasksC.keys()].some(t => entryMatches(t, gated))
+      const onEither = [...tasksB.keys(), ...tasksC.keys()].some(t => taskMatchesEntry(t, gated))
       // A task on one side only is already an error above.
       if (!onEither) {
         log.error('runs.missing', `no lm-eval task found for gate entry ${gated.entry} on either side`, {
@@ -209,7 +210,7 @@ function selectTasks(b: LmEvalOutput, c: LmEvalOutput, config: GateConfig, defau
     for (const task of matches) work.push({ baseline: tasksB.get(task)!, candidate: tasksC.get(task)!, gated, outputs })
   })
   for (const task of shared) {
-    if (!gatedEntries.some(g => entryMatches(task, g))) {
+    if (!gatedEntries.some(g => taskMatchesEntry(task, g))) {
       log.warn('runs.ungated', `task ${task} is on both sides but not in the gate file; not compared`, { file: c.resultsFile })
     }
   }

@@ -13,7 +13,7 @@ import { stallLimitMs } from './produce-side.js'
 import { redactedFiles } from './prod-env.js'
 import { explainSideErrors } from './root-cause.js'
 import type { Side, SidePlan } from './side-plan.js'
-import { verifySideOutput } from './verify.js'
+import { verifyLmEvalSideOutput, verifySideOutput } from './verify.js'
 
 export interface SideOutcome {
   side: Side
@@ -107,7 +107,10 @@ export async function finishSide(
       )
     )
   }
-  const verification = await verifySideOutput(plan.side, plan.outputPath, plan.suite, runs)
+  const verification =
+    deployment.kind === 'command' && deployment.output === 'lm-eval'
+      ? await verifyLmEvalSideOutput(plan.side, plan.outputPath, runs)
+      : await verifySideOutput(plan.side, plan.outputPath, plan.suite, runs)
   outcome.errors.push(...verification.errors)
   outcome.complete = outcome.errors.length === 0
   outcome.errors = await explainSideErrors(outcome.errors, plan.logFile, dirname(plan.outputPath))
@@ -128,7 +131,7 @@ export function sideRecord(plan: SidePlan, outcome: SideOutcome, deployment: Dep
           request_timeout_seconds: deployment.requestTimeoutSeconds
         }
       : deployment.kind === 'command'
-        ? { kind: 'command', command: deployment.command, model: deployment.model, seed: deployment.seed }
+        ? { kind: 'command', command: deployment.command, model: deployment.model, seed: deployment.seed, command_output: deployment.output }
         : { kind: 'prod_env', prod_env: deployment.localPath, deployment: deployment.deployment }
   // The manifest is uploaded as evidence: no credential, not even inside a URL or an error.
   return {

@@ -108,7 +108,8 @@ export function planSide(input: SidePlanInput): SidePlan {
 /**
  * A runner command side: the command once per entry, its placeholders filled. `{output}` is the
  * suite folder helm-run would have made (`<outputPath>/runs/<suite>/`), so the run directories are
- * checked and compared the same way. The command runs in a private working directory (FlexLLMGen
+ * checked and compared the same way. A command with lm-eval output runs once for all entries and
+ * writes into `<outputPath>` itself (lm-eval adds `<model>/results_<date>.json` below it). The command runs in a private working directory (FlexLLMGen
  * writes the scenario's data into `data/` there), so arguments starting with `./` or `../` are
  * resolved against the directory helm-gate runs in, as `path=` values in entries are.
  */
@@ -117,11 +118,16 @@ function planRunnerSide(input: SidePlanInput, runner: CommandDeployment): SidePl
   const outputPath = join(input.outDir, input.side)
   const suiteDir = join(outputPath, 'runs', suite)
   const entries = uniqueEntries(input.runs).map(entry => resolveEntryPaths(entry, input.cwd))
-  const runnerCalls = entries.map(entry => {
+  // lm-eval: one invocation for all the side's tasks (`--tasks a,b`), writing one run into the
+  // side's output folder, which is what the comparison reads (a second invocation would write a
+  // second results file there, and two runs on one side are refused as ambiguous).
+  const lmEval = runner.output === 'lm-eval'
+  const calls = lmEval ? [entries.join(',')] : entries
+  const runnerCalls = calls.map(entry => {
     const [command, ...args] = expandRunnerCommand(runner.command, {
       entry,
       model: runner.model ?? '',
-      output: suiteDir,
+      output: lmEval ? outputPath : suiteDir,
       max_eval_instances: String(input.helm.maxEvalInstances),
       seed: String(runner.seed)
     }).map(arg => (isRelativePath(arg) ? resolve(input.cwd, arg) : arg))

@@ -6,10 +6,12 @@
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { GatedRun } from '../config/types.js'
-import { HelmRunError } from '../errors.js'
+import { HelmRunError, InputError } from '../errors.js'
+import { taskMatchesEntry } from '../gate/lmeval.js'
 import { runMatchesEntry } from '../gate/match.js'
 import { RUN_FILES, readRunDirectory } from '../helm/read/discover.js'
 import type { RunDirectory } from '../helm/types.js'
+import { looksLikeLmEvalOutput, readLmEvalOutput } from '../lmeval/read.js'
 
 export interface SideVerification {
   /** Complete run directories found in the side's suite. */
@@ -66,4 +68,54 @@ export async function verifySideOutput(side: string, outputPath: string, suite: 
     }
   }
   return { runs, errors }
+}
+
+/**
+ * After a runner command with lm-eval output (`command_output: lm-eval`): the side's folder must
+ * hold one finished lm-eval run, its results file and a samples file for every task it lists
+ * (lm-eval writes samples only with --log_samples, and the results file only when the run ends),
+ * with a task for every gate entry. Whatever the reader refuses is named here, as the side's
+ * error, and stops the gate before anything is compared.
+ */
+export async function verifyLmEvalSideOutput(side: string, outputPath: string, gated: GatedRun[]): Promise<{ errors: HelmRunError[] }> {
+  if (!(await looksLikeLmEvalOutput(outputPath))) {
+    return {
+      errors: [
+        new HelmRunError(
+          'runner.nothing_ran',
+          `${side}: the runner command wrote no lm-eval output (no results_<date>.json or samples_<task>_<date>.jsonl in its {output} folder or one below); see the ${side} log`,
+          { file: outputPath }
+        )
+      ]
+    }
+  }
+  let tasks: string[]
+  let resultsFile: string
+  try {
+    const output = await readLmEvalOutput(outputPath)
+    tasks = output.tasks.map(task => task.name)
+    resultsFile = output.resultsFile
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error
+    return {
+      errors: [
+        new HelmRunError(
+          'runner.lmeval_output',
+          `${side}: the runner command did not leave a complete lm-eval run (run lm_eval with --log_samples --output_path {output}): ${error.message}; see the ${side} log`,
+          { file: error.location.file ?? outputPath, field: error.location.field, value: error.location.value }
+        )
+      ]
+    }
+  }
+  const errors: HelmRunError[] = []
+  for (const run of gated) {
+    if (tasks.some(task => taskMatchesEntry(task, run))) continue
+    errors.push(
+      new HelmRunError('runner.run_missing', `${side}: the lm-eval run has no task for entry ${run.entry} (it ran ${tasks.join(', ')})`, {
+        file: resultsFile,
+        value: run.entry
+      })
+    )
+  }
+  return { errors }
 }

@@ -88,9 +88,13 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   if (runnerSides.length < prepared.plans.length) {
     out.push(`# crfm-helm ${prepared.helm.version} (the run refuses any other installed version)`)
   }
+  // Both sides write the same kind of output (the gate file's validation saw to it).
+  const lmEvalOutput = prepared.plans.some(plan => plan.runner !== null && lmEvalSide(config, plan.side))
   if (runnerSides.length > 0) {
     out.push(
-      `# ${runnerSides.join(' and ')}: made by a runner command, once per entry, in a private working directory; the command brings its own HELM`
+      lmEvalOutput
+        ? `# ${runnerSides.join(' and ')}: made by a runner command writing lm-eval output (command_output: lm-eval), once per side for all entries (--tasks), in a private working directory`
+        : `# ${runnerSides.join(' and ')}: made by a runner command, once per entry, in a private working directory; the command brings its own HELM`
     )
   }
   out.push(await fingerprintLine(config, io, args.options.get('baseline-ref') ?? null))
@@ -110,7 +114,8 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   }
   for (const plan of prepared.plans) {
     if (plan.runner) {
-      out.push('', `## ${plan.side}: runner command, ${plan.runner.length} ${plan.runner.length === 1 ? 'entry' : 'entries'}`)
+      const count = `${plan.entries.length} ${plan.entries.length === 1 ? 'entry' : 'entries'}`
+      out.push('', `## ${plan.side}: runner command, ${lmEvalSide(config, plan.side) ? `lm-eval output, ${count} in one invocation` : count}`)
       out.push(`## working directory ${plan.workDir} (temporary, removed after the run)`)
       for (const call of plan.runner) out.push('', `### ${call.entry}`, displayCommand(call.command, call.args))
       continue
@@ -128,6 +133,11 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   }
   io.stdout(`${out.join('\n')}\n`)
   return 0
+}
+
+function lmEvalSide(config: GateConfig, side: 'baseline' | 'candidate'): boolean {
+  const deployment = config.deployments?.[side]
+  return deployment?.kind === 'command' && deployment.output === 'lm-eval'
 }
 
 /**
