@@ -10,6 +10,7 @@ import { expandRunnerCommand } from '../../src/config/runner-command.js'
 import { ConfigError } from '../../src/errors.js'
 
 const EXAMPLE = resolve('examples/flexllmgen/gate.yml')
+const LM_EVAL_EXAMPLE = resolve('examples/lm-eval/run-gate.yml')
 
 async function plan(file: string): Promise<{ code: number; text: string }> {
   let text = ''
@@ -34,6 +35,21 @@ describe('plan with examples/flexllmgen/gate.yml', () => {
     // No helm-run is involved: no dry-run count and no prod_env.
     expect(text).toContain('not counted')
     expect(text).not.toContain('credentials.conf')
+  })
+})
+
+describe('plan with examples/lm-eval/run-gate.yml', () => {
+  it('validates the example and shows lm_eval once per side, with every task and the side folder as {output}', async () => {
+    const { code, text } = await plan(LM_EVAL_EXAMPLE)
+    expect(code).toBe(0)
+    expect(text).toContain('# baseline and candidate: made by a runner command writing lm-eval output (command_output: lm-eval), once per side')
+    expect(text).toContain('## baseline: runner command, lm-eval output, 1 entry in one invocation')
+    expect(text).toMatch(
+      /lm_eval --model local-chat-completions --model_args base_url=http:\/\/127\.0\.0\.1:8001\/v1\/chat\/completions,model=meta-llama\/Llama-3\.1-8B-Instruct,num_concurrent=8,max_retries=3 --apply_chat_template --tasks gsm8k --log_samples --output_path \S+\/helm-gate-runs\/TIMESTAMP\/candidate --limit 500 --seed 0/
+    )
+    expect(text).not.toContain('{')
+    const config = parseGateConfig(await readFile(LM_EVAL_EXAMPLE, 'utf8'), LM_EVAL_EXAMPLE)
+    expect(config.deployments?.candidate).toMatchObject({ kind: 'command', output: 'lm-eval' })
   })
 })
 
@@ -92,7 +108,25 @@ runs:
       /cannot be combined with command/,
       'deployments.baseline.launch'
     ],
-    ['a server field', '    command: [run, "{entry}", "{output}"]\n    base_url: http://x/v1', /base_url/, 'deployments.baseline.base_url']
+    ['a server field', '    command: [run, "{entry}", "{output}"]\n    base_url: http://x/v1', /base_url/, 'deployments.baseline.base_url'],
+    [
+      'an unknown command_output',
+      '    command: [run, "{entry}", "{output}"]\n    command_output: csv',
+      /command_output must be one of helm, lm-eval/,
+      'deployments.baseline.command_output'
+    ],
+    [
+      'lm-eval output on one side only',
+      '    command: [run, "{entry}", "{output}"]\n    command_output: lm-eval',
+      /baseline is a runner command with command_output: lm-eval and deployments\.candidate a runner command with command_output: helm; both sides must write the same kind of output/,
+      'deployments.candidate'
+    ],
+    [
+      'command_output on a server side',
+      '    api: chat\n    base_url: http://127.0.0.1:1/v1\n    model: m\n    command_output: lm-eval',
+      /command_output applies only to a side made by a runner command/,
+      'deployments.baseline.command_output'
+    ]
   ])('refuses %s, naming the file, field and value', (_name, side, message, field) => {
     const error = refused(side)
     expect(error.message).toMatch(message)

@@ -101,6 +101,32 @@ describe('planSide', () => {
     expect(plan.entries).toEqual(['custom_mcqa:path=/work/clone/gate/set.jsonl,model=helm-gate/gated-model'])
   })
 
+  it('runs a runner command once per entry into the suite folder, or once for all tasks into the side folder for lm-eval output', () => {
+    const command = ['tool', '--tasks', '{entry}', '--out', '{output}', '--limit', '{max_eval_instances}']
+    const input = {
+      side: 'baseline' as const,
+      prodEnv,
+      helm,
+      runs: [run('gate_arith'), run('gate_arith', 'other'), run('gate_arith_zeroshot')],
+      outDir: '/out',
+      tempDir: '/tmp/x',
+      stamp: 's',
+      command: 'helm-run',
+      cwd: '/work'
+    }
+    const helmOutput = planSide({ ...input, runner: { kind: 'command', command, model: null, seed: 0, output: 'helm' } })
+    expect(helmOutput.runner?.map(call => call.args)).toEqual([
+      ['--tasks', 'gate_arith', '--out', '/out/baseline/runs/baseline-s', '--limit', '50'],
+      ['--tasks', 'gate_arith_zeroshot', '--out', '/out/baseline/runs/baseline-s', '--limit', '50']
+    ])
+    const lmEval = planSide({ ...input, runner: { kind: 'command', command, model: null, seed: 0, output: 'lm-eval' } })
+    expect(lmEval.runner).toEqual([
+      { entry: 'gate_arith,gate_arith_zeroshot', command: 'tool', args: ['--tasks', 'gate_arith,gate_arith_zeroshot', '--out', '/out/baseline', '--limit', '50'] }
+    ])
+    expect(lmEval.entries).toEqual(['gate_arith', 'gate_arith_zeroshot'])
+    expect(lmEval.outputPath).toBe('/out/baseline')
+  })
+
   it('quotes only what a shell would misread', () => {
     expect(displayCommand('helm-run', ['-r', 'a:b=1,model=x/y', "it's"], { PYTHONPATH: '/p' })).toBe(
       `PYTHONPATH=/p helm-run -r a:b=1,model=x/y 'it'\\''s'`
