@@ -11,8 +11,8 @@ import { GateError } from '../errors.js'
 
 /** Errors that say why a side failed. */
 const ROOT_CAUSES = /^(server\.|runner\.(spawn|timeout|stalled|exit)$)/
-/** Errors that only say what is missing because of it. */
-const SYMPTOMS = new Set(['runner.incomplete_run', 'runner.run_missing', 'runner.nothing_ran'])
+/** Errors that only say what is missing because of it (an lm-eval side's unreadable output too). */
+const SYMPTOMS = new Set(['runner.incomplete_run', 'runner.run_missing', 'runner.nothing_ran', 'runner.lmeval_output'])
 
 /**
  * What to quote from a helm-run log, most telling first. HELM logs each failed request's
