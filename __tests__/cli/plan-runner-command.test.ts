@@ -42,7 +42,9 @@ describe('plan with examples/lm-eval/run-gate.yml', () => {
   it('validates the example and shows lm_eval once per side, with every task and the side folder as {output}', async () => {
     const { code, text } = await plan(LM_EVAL_EXAMPLE)
     expect(code).toBe(0)
-    expect(text).toContain('# baseline and candidate: made by a runner command writing lm-eval output (command_output: lm-eval), once per side')
+    expect(text).toContain(
+      '# baseline and candidate: made by a runner command writing lm-eval output (command_output: lm-eval), once per side'
+    )
     expect(text).toContain('## baseline: runner command, lm-eval output, 1 entry in one invocation')
     expect(text).toMatch(
       /lm_eval --model local-chat-completions --model_args base_url=http:\/\/127\.0\.0\.1:8001\/v1\/chat\/completions,model=meta-llama\/Llama-3\.1-8B-Instruct,num_concurrent=8,max_retries=3 --apply_chat_template --tasks gsm8k --log_samples --output_path \S+\/helm-gate-runs\/TIMESTAMP\/candidate --limit 500 --seed 0/

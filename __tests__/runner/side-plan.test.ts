@@ -121,7 +121,11 @@ describe('planSide', () => {
     ])
     const lmEval = planSide({ ...input, runner: { kind: 'command', command, model: null, seed: 0, output: 'lm-eval' } })
     expect(lmEval.runner).toEqual([
-      { entry: 'gate_arith,gate_arith_zeroshot', command: 'tool', args: ['--tasks', 'gate_arith,gate_arith_zeroshot', '--out', '/out/baseline', '--limit', '50'] }
+      {
+        entry: 'gate_arith,gate_arith_zeroshot',
+        command: 'tool',
+        args: ['--tasks', 'gate_arith,gate_arith_zeroshot', '--out', '/out/baseline', '--limit', '50']
+      }
     ])
     expect(lmEval.entries).toEqual(['gate_arith', 'gate_arith_zeroshot'])
     expect(lmEval.outputPath).toBe('/out/baseline')

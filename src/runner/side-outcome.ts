@@ -131,7 +131,13 @@ export function sideRecord(plan: SidePlan, outcome: SideOutcome, deployment: Dep
           request_timeout_seconds: deployment.requestTimeoutSeconds
         }
       : deployment.kind === 'command'
-        ? { kind: 'command', command: deployment.command, model: deployment.model, seed: deployment.seed, command_output: deployment.output }
+        ? {
+            kind: 'command',
+            command: deployment.command,
+            model: deployment.model,
+            seed: deployment.seed,
+            command_output: deployment.output
+          }
         : { kind: 'prod_env', prod_env: deployment.localPath, deployment: deployment.deployment }
   // The manifest is uploaded as evidence: no credential, not even inside a URL or an error.
   return {

@@ -103,13 +103,17 @@ results.date = now.getTime() / 1000
 const out = join(values.output_path, sanitized)
 mkdirSync(out, { recursive: true })
 for (const task of tasks) {
-  const lines = readFileSync(join(source, `samples_${task}_${sourceDate}.jsonl`), 'utf8').split('\n').filter(Boolean)
+  const lines = readFileSync(join(source, `samples_${task}_${sourceDate}.jsonl`), 'utf8')
+    .split('\n')
+    .filter(Boolean)
   const kept = lines.filter(line => limit === null || JSON.parse(line).doc_id < limit)
   const docs = new Set(kept.map(line => JSON.parse(line).doc_id)).size
   const counts = results['n-samples']?.[task]
   if (counts) counts.effective = limit === null ? counts.effective : Math.min(counts.original, limit)
   if (values.log_samples) writeFileSync(join(out, `samples_${task}_${dateId}.jsonl`), kept.map(l => `${l}\n`).join(''))
-  process.stdout.write(`lm_eval stand-in: ${task}: ${docs} documents${values.log_samples ? '' : ' (no --log_samples: samples not written)'}\n`)
+  process.stdout.write(
+    `lm_eval stand-in: ${task}: ${docs} documents${values.log_samples ? '' : ' (no --log_samples: samples not written)'}\n`
+  )
 }
 writeFileSync(join(out, `results_${dateId}.json`), `${JSON.stringify(results, null, 2)}\n`)
 process.stdout.write(`lm_eval stand-in: results written to ${join(out, `results_${dateId}.json`)}\n`)

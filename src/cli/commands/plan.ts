@@ -115,7 +115,10 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   for (const plan of prepared.plans) {
     if (plan.runner) {
       const count = `${plan.entries.length} ${plan.entries.length === 1 ? 'entry' : 'entries'}`
-      out.push('', `## ${plan.side}: runner command, ${lmEvalSide(config, plan.side) ? `lm-eval output, ${count} in one invocation` : count}`)
+      out.push(
+        '',
+        `## ${plan.side}: runner command, ${lmEvalSide(config, plan.side) ? `lm-eval output, ${count} in one invocation` : count}`
+      )
       out.push(`## working directory ${plan.workDir} (temporary, removed after the run)`)
       for (const call of plan.runner) out.push('', `### ${call.entry}`, displayCommand(call.command, call.args))
       continue
