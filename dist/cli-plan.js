@@ -427,8 +427,12 @@ async function planCommand(argv, io) {
     if (runnerSides.length < prepared.plans.length) {
         out.push(`# crfm-helm ${prepared.helm.version} (the run refuses any other installed version)`);
     }
+    // Both sides write the same kind of output (the gate file's validation saw to it).
+    const lmEvalOutput = prepared.plans.some(plan => plan.runner !== null && lmEvalSide(config, plan.side));
     if (runnerSides.length > 0) {
-        out.push(`# ${runnerSides.join(' and ')}: made by a runner command, once per entry, in a private working directory; the command brings its own HELM`);
+        out.push(lmEvalOutput
+            ? `# ${runnerSides.join(' and ')}: made by a runner command writing lm-eval output (command_output: lm-eval), once per side for all entries (--tasks), in a private working directory`
+            : `# ${runnerSides.join(' and ')}: made by a runner command, once per entry, in a private working directory; the command brings its own HELM`);
     }
     out.push(await fingerprintLine(config, io, args.options.get('baseline-ref') ?? null));
     const launchInput = launchPlanInput(config, prepared, io.env, args.flags.has('sequential'), args.options.get('baseline-ref') ?? null);
@@ -446,7 +450,8 @@ async function planCommand(argv, io) {
     }
     for (const plan of prepared.plans) {
         if (plan.runner) {
-            out.push('', `## ${plan.side}: runner command, ${plan.runner.length} ${plan.runner.length === 1 ? 'entry' : 'entries'}`);
+            const count = `${plan.entries.length} ${plan.entries.length === 1 ? 'entry' : 'entries'}`;
+            out.push('', `## ${plan.side}: runner command, ${lmEvalSide(config, plan.side) ? `lm-eval output, ${count} in one invocation` : count}`);
             out.push(`## working directory ${plan.workDir} (temporary, removed after the run)`);
             for (const call of plan.runner)
                 out.push('', `### ${call.entry}`, displayCommand(call.command, call.args));
@@ -461,6 +466,10 @@ async function planCommand(argv, io) {
     }
     io.stdout(`${out.join('\n')}\n`);
     return 0;
+}
+function lmEvalSide(config, side) {
+    const deployment = config.deployments?.[side];
+    return deployment?.kind === 'command' && deployment.output === 'lm-eval';
 }
 /**
  * What run waits for before starting helm-run, per side, with the timeout that applies to it: a

@@ -1,5 +1,5 @@
 import path, { basename, resolve, dirname, join, relative, isAbsolute, delimiter } from 'node:path';
-import { z as getDefaultExportFromCjs, G as GateError, C as ConfigError, A as exp, B as log, E as abs, F as sqrt, J as isFiniteNumber, K as quantileSorted, L as createRandom, I as InputError, N as readTrafficSet, O as discoverRuns, P as RUN_FILES, y as redactUrl, S as ServerNotReadyError, f as redactUrlsIn, Q as HelmRunError, V as parseDocument, W as visit, X as isScalar, Y as HIDDEN, Z as looksLikeSecret, _ as isCredentialKey, $ as Scalar, a0 as parseYamlFile, a1 as stringify, a2 as expandRunnerCommand, k as readRunDirectory, m as runMatchesEntry } from './cli.js';
+import { z as getDefaultExportFromCjs, G as GateError, C as ConfigError, A as exp, B as log, E as abs, F as sqrt, J as isFiniteNumber, K as quantileSorted, L as createRandom, I as InputError, N as readTrafficSet, O as discoverRuns, P as RUN_FILES, y as redactUrl, S as ServerNotReadyError, f as redactUrlsIn, Q as HelmRunError, V as parseDocument, W as visit, X as isScalar, Y as HIDDEN, Z as looksLikeSecret, _ as isCredentialKey, $ as Scalar, a0 as parseYamlFile, a1 as stringify, a2 as expandRunnerCommand, a3 as looksLikeLmEvalOutput, a4 as readLmEvalOutput, a5 as taskMatchesEntry, k as readRunDirectory, m as runMatchesEntry } from './cli.js';
 import require$$2$1, { createHash } from 'node:crypto';
 import require$$0$7, { writeFile, readFile, stat, rm, mkdir, realpath, access, constants as constants$7, open, readdir } from 'node:fs/promises';
 import { execFile, execFileSync, spawn } from 'node:child_process';
@@ -2717,7 +2717,9 @@ function deploymentIdentity(deployment) {
         return { kind: 'prod_env', deployment: deployment.deployment };
     }
     if (deployment.kind === 'command') {
-        return { kind: 'command', command: deployment.command, model: deployment.model, seed: deployment.seed };
+        const identity = { kind: 'command', command: deployment.command, model: deployment.model, seed: deployment.seed };
+        // Added only for lm-eval output, so gate files written before command_output keep their fingerprints.
+        return deployment.output === 'helm' ? identity : { ...identity, command_output: deployment.output };
     }
     return {
         kind: 'server',
@@ -45357,7 +45359,8 @@ function planSide(input) {
 /**
  * A runner command side: the command once per entry, its placeholders filled. `{output}` is the
  * suite folder helm-run would have made (`<outputPath>/runs/<suite>/`), so the run directories are
- * checked and compared the same way. The command runs in a private working directory (FlexLLMGen
+ * checked and compared the same way. A command with lm-eval output runs once for all entries and
+ * writes into `<outputPath>` itself (lm-eval adds `<model>/results_<date>.json` below it). The command runs in a private working directory (FlexLLMGen
  * writes the scenario's data into `data/` there), so arguments starting with `./` or `../` are
  * resolved against the directory helm-gate runs in, as `path=` values in entries are.
  */
@@ -45366,11 +45369,16 @@ function planRunnerSide(input, runner) {
     const outputPath = join(input.outDir, input.side);
     const suiteDir = join(outputPath, 'runs', suite);
     const entries = uniqueEntries(input.runs).map(entry => resolveEntryPaths(entry, input.cwd));
-    const runnerCalls = entries.map(entry => {
+    // lm-eval: one invocation for all the side's tasks (`--tasks a,b`), writing one run into the
+    // side's output folder, which is what the comparison reads (a second invocation would write a
+    // second results file there, and two runs on one side are refused as ambiguous).
+    const lmEval = runner.output === 'lm-eval';
+    const calls = lmEval ? [entries.join(',')] : entries;
+    const runnerCalls = calls.map(entry => {
         const [command, ...args] = expandRunnerCommand(runner.command, {
             entry,
             model: runner.model ?? '',
-            output: suiteDir,
+            output: lmEval ? outputPath : suiteDir,
             max_eval_instances: String(input.helm.maxEvalInstances),
             seed: String(runner.seed)
         }).map(arg => (isRelativePath(arg) ? resolve(input.cwd, arg) : arg));
@@ -45783,8 +45791,8 @@ async function runRunnerCommand(plan, calls, context) {
  */
 /** Errors that say why a side failed. */
 const ROOT_CAUSES = /^(server\.|runner\.(spawn|timeout|stalled|exit)$)/;
-/** Errors that only say what is missing because of it. */
-const SYMPTOMS = new Set(['runner.incomplete_run', 'runner.run_missing', 'runner.nothing_ran']);
+/** Errors that only say what is missing because of it (an lm-eval side's unreadable output too). */
+const SYMPTOMS = new Set(['runner.incomplete_run', 'runner.run_missing', 'runner.nothing_ran', 'runner.lmeval_output']);
 /**
  * What to quote from a helm-run log, most telling first. HELM logs each failed request's
  * exception with its chained causes; the lowest-level cause names the real problem ("Connection
@@ -45926,6 +45934,48 @@ async function verifySideOutput(side, outputPath, suite, gated) {
     }
     return { runs, errors };
 }
+/**
+ * After a runner command with lm-eval output (`command_output: lm-eval`): the side's folder must
+ * hold one finished lm-eval run, its results file and a samples file for every task it lists
+ * (lm-eval writes samples only with --log_samples, and the results file only when the run ends),
+ * with a task for every gate entry. Whatever the reader refuses is named here, as the side's
+ * error, and stops the gate before anything is compared.
+ */
+async function verifyLmEvalSideOutput(side, outputPath, gated) {
+    if (!(await looksLikeLmEvalOutput(outputPath))) {
+        return {
+            errors: [
+                new HelmRunError('runner.nothing_ran', `${side}: the runner command wrote no lm-eval output (no results_<date>.json or samples_<task>_<date>.jsonl in its {output} folder or one below); see the ${side} log`, { file: outputPath })
+            ]
+        };
+    }
+    let tasks;
+    let resultsFile;
+    try {
+        const output = await readLmEvalOutput(outputPath);
+        tasks = output.tasks.map(task => task.name);
+        resultsFile = output.resultsFile;
+    }
+    catch (error) {
+        if (!(error instanceof InputError))
+            throw error;
+        return {
+            errors: [
+                new HelmRunError('runner.lmeval_output', `${side}: the runner command did not leave a complete lm-eval run (run lm_eval with --log_samples --output_path {output}): ${error.message}; see the ${side} log`, { file: error.location.file ?? outputPath, field: error.location.field, value: error.location.value })
+            ]
+        };
+    }
+    const errors = [];
+    for (const run of gated) {
+        if (tasks.some(task => taskMatchesEntry(task, run)))
+            continue;
+        errors.push(new HelmRunError('runner.run_missing', `${side}: the lm-eval run has no task for entry ${run.entry} (it ran ${tasks.join(', ')})`, {
+            file: resultsFile,
+            value: run.entry
+        }));
+    }
+    return { errors };
+}
 
 /**
  * What happened on one side: built up while the side runs (its server probe, its process's
@@ -45980,7 +46030,9 @@ async function finishSide(plan, result, outcome, runs, deployment) {
         const runsNamed = result.failedRuns.length ? `; failed runs: ${result.failedRuns.join(', ')}` : '';
         outcome.errors.push(new HelmRunError('runner.exit', `${plan.side}: ${program} exited with ${result.exitCode ?? result.signal}${runsNamed}; see the ${plan.side} log`, { ...where, value: result.failedRuns[0] }));
     }
-    const verification = await verifySideOutput(plan.side, plan.outputPath, plan.suite, runs);
+    const verification = deployment.kind === 'command' && deployment.output === 'lm-eval'
+        ? await verifyLmEvalSideOutput(plan.side, plan.outputPath, runs)
+        : await verifySideOutput(plan.side, plan.outputPath, plan.suite, runs);
     outcome.errors.push(...verification.errors);
     outcome.complete = outcome.errors.length === 0;
     outcome.errors = await explainSideErrors(outcome.errors, plan.logFile, dirname(plan.outputPath));
@@ -45999,7 +46051,13 @@ function sideRecord(plan, outcome, deployment, outDir) {
             request_timeout_seconds: deployment.requestTimeoutSeconds
         }
         : deployment.kind === 'command'
-            ? { kind: 'command', command: deployment.command, model: deployment.model, seed: deployment.seed }
+            ? {
+                kind: 'command',
+                command: deployment.command,
+                model: deployment.model,
+                seed: deployment.seed,
+                command_output: deployment.output
+            }
             : { kind: 'prod_env', prod_env: deployment.localPath, deployment: deployment.deployment };
     // The manifest is uploaded as evidence: no credential, not even inside a URL or an error.
     return {

@@ -1,6 +1,6 @@
 import { readFile, mkdir, writeFile } from 'node:fs/promises';
 import { resolve, dirname } from 'node:path';
-import { I as InputError, L as createRandom, _ as isCredentialKey, Z as looksLikeSecret, a3 as quantile, U as UsageError, p as parseArgs, n as numberOption } from './cli.js';
+import { I as InputError, L as createRandom, _ as isCredentialKey, Z as looksLikeSecret, a6 as quantile, U as UsageError, p as parseArgs, n as numberOption } from './cli.js';
 import { createHash } from 'node:crypto';
 import 'node:fs';
 import 'node:string_decoder';

@@ -9,12 +9,13 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
 const RUNNER_PLACEHOLDERS = ['entry', 'model', 'output', 'max_eval_instances', 'seed'];
+const COMMAND_OUTPUTS = ['helm', 'lm-eval'];
 const PLACEHOLDER = /(\$?)\{([^{}]*)\}/g;
 /** Reads `deployments.<side>` with a `command`; every problem names the field and value. */
 function parseCommandDeployment(f) {
     if (f.has('launch'))
         f.fail('launch', `${f.at('launch')} cannot be combined with command: a runner command side serves nothing to launch`);
-    f.allow(['command', 'model', 'seed']);
+    f.allow(['command', 'model', 'seed', 'command_output']);
     const list = f.list('command');
     if (list === null || list.length === 0) {
         f.fail('command', `${f.at('command')} must list the program and its arguments, e.g. [python, -m, flexllmgen.apps.helm_run, ...]`, list);
@@ -49,8 +50,29 @@ function parseCommandDeployment(f) {
     if (used.has('model') && model === null)
         f.fail('model', `${f.at('model')} is required: the command uses {model}`, null);
     const seed = f.integer('seed', 0, 0);
+    const output = f.choice('command_output', COMMAND_OUTPUTS, 'helm');
     f.done();
-    return { kind: 'command', command, model, seed };
+    return { kind: 'command', command, model, seed, output };
+}
+/** Only a runner command side has an output kind to declare; elsewhere the key is a mistake worth naming. */
+function refuseCommandOutput(f) {
+    if (f.has('command_output')) {
+        f.fail('command_output', `${f.at('command_output')} applies only to a side made by a runner command (deployments.<side>.command)`);
+    }
+}
+/**
+ * Both sides must write the same kind of output: HELM's and lm-eval's prompts, metrics and scoring
+ * differ, so a HELM side against an lm-eval side could only ever be an error, found here before
+ * anything runs rather than after both sides have.
+ */
+function checkCommandOutputsAgree(f, baseline, candidate) {
+    const kindOf = (d) => (d.kind === 'command' ? (d.output ?? 'helm') : 'helm');
+    const b = kindOf(baseline);
+    const c = kindOf(candidate);
+    if (b === c)
+        return;
+    const describe = (d) => d.kind === 'command' ? `a runner command with command_output: ${kindOf(d)}` : `a ${d.kind} side, which helm-run makes HELM output for`;
+    f.fail('candidate', `deployments.baseline is ${describe(baseline)} and deployments.candidate ${describe(candidate)}; both sides must write the same kind of output (set command_output alike on both)`, { baseline: b, candidate: c });
 }
 /** The command's arguments for one entry, every placeholder replaced (pure). */
 function expandRunnerCommand(command, values) {
@@ -16259,11 +16281,14 @@ function parseDeployments(f, launches) {
         f.fail('baseline', `${f.at('baseline')} is required`, null);
     if (!candidate)
         f.fail('candidate', `${f.at('candidate')} is required`, null);
-    return { baseline: parseDeployment(baseline, launches, 'baseline'), candidate: parseDeployment(candidate, launches, 'candidate') };
+    const sides = { baseline: parseDeployment(baseline, launches, 'baseline'), candidate: parseDeployment(candidate, launches, 'candidate') };
+    checkCommandOutputsAgree(f, sides.baseline, sides.candidate);
+    return sides;
 }
 function parseDeployment(f, launches, side) {
     if (f.has('command'))
         return parseCommandDeployment(f);
+    refuseCommandOutput(f);
     if (f.has('prod_env')) {
         if (f.has('launch'))
             launchNeedsServer(f);
@@ -22105,7 +22130,8 @@ async function checkSameEvidence(b, c, log) {
     }
     return true;
 }
-function entryMatches(task, gated) {
+/** Whether lm-eval task `task` is what gate entry `gated` names: its `match` glob, else its entry exactly. */
+function taskMatchesEntry(task, gated) {
     return gated.match !== null ? globMatches(gated.match, task) : gated.entry === task;
 }
 /** Which task pairs are compared under which gate entry; every one-sided task is reported. */
@@ -22114,7 +22140,7 @@ function selectTasks(b, c, config, defaults, log) {
     const tasksB = byName(b);
     const tasksC = byName(c);
     const gatedEntries = config.runs;
-    const concerns = (task) => gatedEntries.length === 0 || gatedEntries.some(g => entryMatches(task, g));
+    const concerns = (task) => gatedEntries.length === 0 || gatedEntries.some(g => taskMatchesEntry(task, g));
     for (const [side, own, other, output] of [
         ['baseline', tasksB, tasksC, b],
         ['candidate', tasksC, tasksB, c]
@@ -22143,9 +22169,9 @@ function selectTasks(b, c, config, defaults, log) {
     }
     const work = [];
     gatedEntries.forEach((gated, i) => {
-        const matches = shared.filter(t => entryMatches(t, gated));
+        const matches = shared.filter(t => taskMatchesEntry(t, gated));
         if (matches.length === 0) {
-            const onEither = [...tasksB.keys(), ...tasksC.keys()].some(t => entryMatches(t, gated));
+            const onEither = [...tasksB.keys(), ...tasksC.keys()].some(t => taskMatchesEntry(t, gated));
             // A task on one side only is already an error above.
             if (!onEither) {
                 log.error('runs.missing', `no lm-eval task found for gate entry ${gated.entry} on either side`, {
@@ -22160,7 +22186,7 @@ function selectTasks(b, c, config, defaults, log) {
             work.push({ baseline: tasksB.get(task), candidate: tasksC.get(task), gated, outputs });
     });
     for (const task of shared) {
-        if (!gatedEntries.some(g => entryMatches(task, g))) {
+        if (!gatedEntries.some(g => taskMatchesEntry(task, g))) {
             log.warn('runs.ungated', `task ${task} is on both sides but not in the gate file; not compared`, { file: c.resultsFile });
         }
     }
@@ -24849,4 +24875,4 @@ main(process.argv.slice(2), processIo()).then(code => {
     process.exitCode = 2;
 });
 
-export { Scalar as $, exp as A, log as B, ConfigError as C, DEFAULT_STATISTICS as D, abs as E, sqrt as F, GateError as G, HELM_GATE_VERSION as H, InputError as I, isFiniteNumber as J, quantileSorted as K, createRandom as L, MIN_BOOTSTRAP_UNITS as M, readTrafficSet as N, discoverRuns as O, RUN_FILES as P, HelmRunError as Q, REPORTED_MARGINS as R, ServerNotReadyError as S, TRAFFIC_CHECKS as T, UsageError as U, parseDocument as V, visit as W, isScalar as X, HIDDEN as Y, looksLikeSecret as Z, isCredentialKey as _, newReport as a, parseYamlFile as a0, stringify as a1, expandRunnerCommand as a2, quantile as a3, ajvExports as b, estimatePaired as c, decideVerdict as d, exitCode as e, redactUrlsIn as f, qualityHeadline as g, redactTree as h, showValue as i, compareOutputs as j, readRunDirectory as k, loadGateConfig as l, runMatchesEntry as m, numberOption as n, streamJson as o, parseArgs as p, qualityVerdict as q, requiredConfig as r, smallSampleGuard as s, tangoInterval as t, instancesNeeded as u, binarySd as v, writeReportOutputs as w, twoSidedZ as x, redactUrl as y, getDefaultExportFromCjs as z };
+export { Scalar as $, exp as A, log as B, ConfigError as C, DEFAULT_STATISTICS as D, abs as E, sqrt as F, GateError as G, HELM_GATE_VERSION as H, InputError as I, isFiniteNumber as J, quantileSorted as K, createRandom as L, MIN_BOOTSTRAP_UNITS as M, readTrafficSet as N, discoverRuns as O, RUN_FILES as P, HelmRunError as Q, REPORTED_MARGINS as R, ServerNotReadyError as S, TRAFFIC_CHECKS as T, UsageError as U, parseDocument as V, visit as W, isScalar as X, HIDDEN as Y, looksLikeSecret as Z, isCredentialKey as _, newReport as a, parseYamlFile as a0, stringify as a1, expandRunnerCommand as a2, looksLikeLmEvalOutput as a3, readLmEvalOutput as a4, taskMatchesEntry as a5, quantile as a6, ajvExports as b, estimatePaired as c, decideVerdict as d, exitCode as e, redactUrlsIn as f, qualityHeadline as g, redactTree as h, showValue as i, compareOutputs as j, readRunDirectory as k, loadGateConfig as l, runMatchesEntry as m, numberOption as n, streamJson as o, parseArgs as p, qualityVerdict as q, requiredConfig as r, smallSampleGuard as s, tangoInterval as t, instancesNeeded as u, binarySd as v, writeReportOutputs as w, twoSidedZ as x, redactUrl as y, getDefaultExportFromCjs as z };
