@@ -20803,6 +20803,23 @@ async function loadExampleTexts(data, wanted) {
         await readRequestStates(data.run, take);
     return found;
 }
+/**
+ * Fills the changed answers' texts from each side's records by key (HELM's request states or
+ * lm-eval's samples): input and reference from whichever side has them, each side's own output.
+ */
+function fillExampleTexts(built, keyOf, baseline, candidate) {
+    for (const cmp of built) {
+        for (const e of cmp.examples) {
+            const key = keyOf(cmp, e);
+            const sb = baseline.get(key);
+            const sc = candidate.get(key);
+            e.input = sb?.inputExcerpt ?? sc?.inputExcerpt ?? '';
+            e.reference = sb?.referenceExcerpt ?? sc?.referenceExcerpt ?? '';
+            e.baseline_output = sb?.outputExcerpt ?? '';
+            e.candidate_output = sc?.outputExcerpt ?? '';
+        }
+    }
+}
 
 /**
  * Guards on a gated metric's values, before any comparison: each failure is an error naming the
@@ -21341,7 +21358,7 @@ function imputedCounts(valuesB, valuesC, variants, fill, direction) {
 }
 /**
  * The first few changed answers, in key order (deterministic). Their text is filled in later
- * from scenario_state.json (see fillExampleTexts), so that only these few are ever read.
+ * from scenario_state.json (see fillHelmExampleTexts in compare.ts), so that only these few are ever read.
  */
 function changedExamples(paired, limit, tolerance) {
     const out = [];
@@ -22449,17 +22466,7 @@ function fillTexts(b, c, built) {
     const index = (t) => new Map(t.samples.map(s => [sampleKey(s), s]));
     const byB = index(b);
     const byC = index(c);
-    for (const cmp of built) {
-        for (const e of cmp.examples) {
-            const key = sampleKey({ filter: cmp.split ?? '', docId: Number(e.instance_id) });
-            const sb = byB.get(key);
-            const sc = byC.get(key);
-            e.input = sb?.inputExcerpt ?? sc?.inputExcerpt ?? '';
-            e.reference = sb?.referenceExcerpt ?? sc?.referenceExcerpt ?? '';
-            e.baseline_output = sb?.outputExcerpt ?? '';
-            e.candidate_output = sc?.outputExcerpt ?? '';
-        }
-    }
+    fillExampleTexts(built, (cmp, e) => sampleKey({ filter: cmp.split ?? '', docId: Number(e.instance_id) }), byB, byC);
 }
 
 const EFFICIENCY_NOTE = 'Request times are how long the HELM process waited for each answer, not time-to-first-token under load; the ratios are information only and never gate.';
@@ -22646,7 +22653,7 @@ async function compareRun(item, config, examples, log, comparisons, efficiency, 
     // Copied scores are reported only when nothing more specific was found.
     if (log.errors.length === errorsBefore && !checkOwnScores(name, b, c, log))
         return;
-    await fillExampleTexts(b, c, built);
+    await fillHelmExampleTexts(b, c, built);
     if (changedAnswers) {
         for (const cmp of built) {
             changedAnswers.set(cmp.id, cmp.examples);
@@ -22666,23 +22673,13 @@ async function compareRun(item, config, examples, log, comparisons, efficiency, 
         log.warn('efficiency.skipped', `run ${name}: request-time ratios not computed: ${error.message}`);
     }
 }
-async function fillExampleTexts(baseline, candidate, built) {
+async function fillHelmExampleTexts(baseline, candidate, built) {
     const keyOf = (cmp, e) => exampleKey({ instanceId: e.instance_id, trainTrialIndex: e.train_trial_index, perturbation: cmp.perturbation });
     const wanted = new Set(built.flatMap(cmp => cmp.examples.map(e => keyOf(cmp, e))));
     if (wanted.size === 0)
         return;
     const [b, c] = await Promise.all([loadExampleTexts(baseline, wanted), loadExampleTexts(candidate, wanted)]);
-    for (const cmp of built) {
-        for (const e of cmp.examples) {
-            const key = keyOf(cmp, e);
-            const sb = b.get(key);
-            const sc = c.get(key);
-            e.input = sb?.inputExcerpt ?? sc?.inputExcerpt ?? '';
-            e.reference = sb?.referenceExcerpt ?? sc?.referenceExcerpt ?? '';
-            e.baseline_output = sb?.outputExcerpt ?? '';
-            e.candidate_output = sc?.outputExcerpt ?? '';
-        }
-    }
+    fillExampleTexts(built, keyOf, b, c);
 }
 function overallVerdict(comparisons, log) {
     if (log.errors.length > 0)

@@ -21,7 +21,7 @@ import { efficiencyFor } from './efficiency.js'
 import { prewarmRatioWorker } from '../stats/off-thread.js'
 import { checkOwnScores, checkRequestStates, checkSameEvidence } from './guards.js'
 import { checkSameLayout, warnUnsupportedGuards } from './helm-layout.js'
-import { exampleKey, loadExampleTexts, loadRunData, type RunData } from './run-data.js'
+import { exampleKey, fillExampleTexts, loadExampleTexts, loadRunData, type RunData } from './run-data.js'
 import { compareLmEval, lmEvalSideInfo, type LmEvalSides } from './lmeval.js'
 
 /** Applied to every run found on both sides when the gate file lists no runs (plain CLI use). */
@@ -272,7 +272,7 @@ async function compareRun(
   const built = buildComparisons(name, gated, b, c, config.statistics, changedAnswers ? Number.MAX_SAFE_INTEGER : examples, log)
   // Copied scores are reported only when nothing more specific was found.
   if (log.errors.length === errorsBefore && !checkOwnScores(name, b, c, log)) return
-  await fillExampleTexts(b, c, built)
+  await fillHelmExampleTexts(b, c, built)
   if (changedAnswers) {
     for (const cmp of built) {
       changedAnswers.set(cmp.id, cmp.examples)
@@ -290,23 +290,13 @@ async function compareRun(
   }
 }
 
-async function fillExampleTexts(baseline: RunData, candidate: RunData, built: Comparison[]): Promise<void> {
+async function fillHelmExampleTexts(baseline: RunData, candidate: RunData, built: Comparison[]): Promise<void> {
   const keyOf = (cmp: Comparison, e: ChangedExample): string =>
     exampleKey({ instanceId: e.instance_id, trainTrialIndex: e.train_trial_index, perturbation: cmp.perturbation })
   const wanted = new Set(built.flatMap(cmp => cmp.examples.map(e => keyOf(cmp, e))))
   if (wanted.size === 0) return
   const [b, c] = await Promise.all([loadExampleTexts(baseline, wanted), loadExampleTexts(candidate, wanted)])
-  for (const cmp of built) {
-    for (const e of cmp.examples) {
-      const key = keyOf(cmp, e)
-      const sb = b.get(key)
-      const sc = c.get(key)
-      e.input = sb?.inputExcerpt ?? sc?.inputExcerpt ?? ''
-      e.reference = sb?.referenceExcerpt ?? sc?.referenceExcerpt ?? ''
-      e.baseline_output = sb?.outputExcerpt ?? ''
-      e.candidate_output = sc?.outputExcerpt ?? ''
-    }
-  }
+  fillExampleTexts(built, keyOf, b, c)
 }
 
 function overallVerdict(comparisons: Comparison[], log: IssueLog): Verdict {

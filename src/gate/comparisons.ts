@@ -370,7 +370,7 @@ function imputedCounts(
 
 /**
  * The first few changed answers, in key order (deterministic). Their text is filled in later
- * from scenario_state.json (see fillExampleTexts), so that only these few are ever read.
+ * from scenario_state.json (see fillHelmExampleTexts in compare.ts), so that only these few are ever read.
  */
 function changedExamples(paired: PairedData, limit: number, tolerance: number): ChangedExample[] {
   const out: ChangedExample[] = []

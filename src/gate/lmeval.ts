@@ -19,7 +19,7 @@ import { canonicalJson } from './run-identity.js'
 import type { IssueLog } from './issues.js'
 import { globMatches } from './match.js'
 import type { MetricValue } from './pairing.js'
-import type { FileRead, RunData } from './run-data.js'
+import { fillExampleTexts, type FileRead, type RunData } from './run-data.js'
 
 /** The same as compare.ts's RunDefaults (not imported from there: compare.ts imports this file). */
 type Defaults = Omit<GatedRun, 'entry' | 'match'>
@@ -530,15 +530,5 @@ function fillTexts(b: LmEvalTask, c: LmEvalTask, built: Comparison[]): void {
   const index = (t: LmEvalTask): Map<string, LmEvalSample> => new Map(t.samples.map(s => [sampleKey(s), s]))
   const byB = index(b)
   const byC = index(c)
-  for (const cmp of built) {
-    for (const e of cmp.examples) {
-      const key = sampleKey({ filter: cmp.split ?? '', docId: Number(e.instance_id) })
-      const sb = byB.get(key)
-      const sc = byC.get(key)
-      e.input = sb?.inputExcerpt ?? sc?.inputExcerpt ?? ''
-      e.reference = sb?.referenceExcerpt ?? sc?.referenceExcerpt ?? ''
-      e.baseline_output = sb?.outputExcerpt ?? ''
-      e.candidate_output = sc?.outputExcerpt ?? ''
-    }
-  }
+  fillExampleTexts(built, (cmp, e) => sampleKey({ filter: cmp.split ?? '', docId: Number(e.instance_id) }), byB, byC)
 }

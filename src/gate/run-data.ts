@@ -13,6 +13,7 @@ import { perturbationKey, readPerInstanceStats } from '../helm/read/instance-sta
 import { streamJsonArray } from '../helm/read/json-stream.js'
 import { readRequestStates } from '../helm/read/request-states.js'
 import type { PerInstanceStatsTable, RequestStateSummary, RunDirectory } from '../helm/types.js'
+import type { ChangedExample, Comparison } from '../model/report.js'
 import type { MetricValue } from './pairing.js'
 
 export interface RunData {
@@ -200,4 +201,34 @@ export async function loadExampleTexts(data: RunData, wanted: Set<string>): Prom
   if (data.hasTexts) data.requestStates.forEach(take)
   else await readRequestStates(data.run, take)
   return found
+}
+
+/** What a changed answer shows of one side's record: excerpts, never the whole text. */
+export interface ExampleText {
+  inputExcerpt: string
+  referenceExcerpt: string
+  outputExcerpt: string
+}
+
+/**
+ * Fills the changed answers' texts from each side's records by key (HELM's request states or
+ * lm-eval's samples): input and reference from whichever side has them, each side's own output.
+ */
+export function fillExampleTexts(
+  built: Comparison[],
+  keyOf: (cmp: Comparison, e: ChangedExample) => string,
+  baseline: ReadonlyMap<string, ExampleText>,
+  candidate: ReadonlyMap<string, ExampleText>
+): void {
+  for (const cmp of built) {
+    for (const e of cmp.examples) {
+      const key = keyOf(cmp, e)
+      const sb = baseline.get(key)
+      const sc = candidate.get(key)
+      e.input = sb?.inputExcerpt ?? sc?.inputExcerpt ?? ''
+      e.reference = sb?.referenceExcerpt ?? sc?.referenceExcerpt ?? ''
+      e.baseline_output = sb?.outputExcerpt ?? ''
+      e.candidate_output = sc?.outputExcerpt ?? ''
+    }
+  }
 }
