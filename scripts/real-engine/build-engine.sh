@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds llama.cpp's `llama-server` and `llama-quantize` once per machine, from the llama.cpp
+# Builds llama.cpp's `llama-server`, `llama-quantize` and `llama-perplexity` (the reference for
+# token-level fidelity: its --kl-divergence) once per machine, from the llama.cpp
 # sources that the pinned llama-cpp-python sdist on PyPI vendors (no other download), into a
 # cache outside the repository that every clone on the machine shares. Idempotent: a complete
 # build whose key matches is reused; prints the engine folder on its last line.
@@ -15,7 +16,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 source "$root/scripts/real-engine/common.sh"
 
 engine_dir=$(engine_dir)
-if [ -x "$engine_dir/bin/llama-server" ] && [ -f "$engine_dir/.complete" ]; then
+if [ -x "$engine_dir/bin/llama-perplexity" ] && [ -f "$engine_dir/.complete" ]; then
   echo "build-engine: reusing $engine_dir" >&2
   echo "$engine_dir"
   exit 0
@@ -25,7 +26,7 @@ mkdir -p "$(dirname "$engine_dir")"
 # One build at a time per machine: the pretest hook and a test's setup may both ask.
 exec 9>"$engine_dir.lock"
 flock 9
-if [ -x "$engine_dir/bin/llama-server" ] && [ -f "$engine_dir/.complete" ]; then
+if [ -x "$engine_dir/bin/llama-perplexity" ] && [ -f "$engine_dir/.complete" ]; then
   echo "$engine_dir"
   exit 0
 fi
@@ -43,12 +44,12 @@ src=$(echo "$work"/llama_cpp_python-*/vendor/llama.cpp)
 # shellcheck disable=SC2207
 flags=($(engine_cmake_flags))
 cmake -S "$src" -B "$work/build" "${flags[@]}" >"$work/cmake.log" 2>&1 || { cat "$work/cmake.log" >&2; exit 1; }
-cmake --build "$work/build" --parallel "$(nproc)" --target llama-server llama-quantize >"$work/make.log" 2>&1 \
+cmake --build "$work/build" --parallel "$(nproc)" --target $(engine_targets) >"$work/make.log" 2>&1 \
   || { tail -50 "$work/make.log" >&2; exit 1; }
 
 out="$work/out"
 mkdir -p "$out/bin"
-cp "$work/build/bin/llama-server" "$work/build/bin/llama-quantize" "$out/bin/"
+for target in $(engine_targets); do cp "$work/build/bin/$target" "$out/bin/"; done
 # The converter and its gguf package from the same sources, so the GGUF writer matches the server.
 cp "$src/convert_hf_to_gguf.py" "$out/"
 cp -r "$src/gguf-py" "$out/gguf-py"

@@ -14,8 +14,14 @@ engine_cmake_flags() {
     -DLLAMA_CURL=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_SERVER=ON
 }
 
+# The programs built: the server, the quantizer, and llama-perplexity (its --kl-divergence is
+# the reference the fidelity measurement is checked against).
+engine_targets() {
+  echo llama-server llama-quantize llama-perplexity
+}
+
 engine_dir() {
   local key
-  key=$(echo "$LLAMA_CPP_PYTHON_VERSION $(engine_cmake_flags)" | sha256sum | cut -c1-12)
+  key=$(echo "$LLAMA_CPP_PYTHON_VERSION $(engine_cmake_flags) $(engine_targets)" | sha256sum | cut -c1-12)
   echo "$(cache_root)/llama.cpp-$LLAMA_CPP_PYTHON_VERSION-$key"
 }
