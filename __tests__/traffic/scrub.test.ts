@@ -9,7 +9,7 @@ describe('scrubText', () => {
       'header Bearer eyJhbGciOiJIUzI1NiJ9.payload. Mail jane.doe@example.com or alex+nimbus@corp.example.net, ' +
       'call +1 415 555 0142, (415) 555-0199, +44 20 7946 0958 or +1-212-555-0941.'
     expect(scrubText(text, counts)).toBe(
-      'My key is [secret]. Token [secret] and header [secret] Mail [email] or [email], call [phone], [phone], [phone] or [phone].'
+      'My key is [secret]. Token [secret] and header Bearer [secret]. Mail [email] or [email], call [phone], [phone], [phone] or [phone].'
     )
     expect(counts).toEqual({ secret: 3, email: 2, phone: 4 })
   })
