@@ -311,22 +311,24 @@ export function redactUrl(text: string): string {
 
 /**
  * A copy of a parsed document (YAML or JSON) with every value under a credential-like key
- * hidden and every credential inside a string (URL parts included) redacted. Deeper than `depth`
- * levels the subtree is hidden whole.
+ * hidden and every credential inside a string (URL parts included) redacted by `redactString`
+ * (the redactor, or a log masker that also knows the run's own keys). Each string is redacted on
+ * its own, so the document stays valid whatever a finding spans. Deeper than `depth` levels the
+ * subtree is hidden whole.
  */
-export function redactTree(value: unknown, depth = 32): unknown {
+export function redactTree(value: unknown, depth = 32, redactString: (text: string) => string = redactText): unknown {
   if (typeof value === 'string') {
-    const redacted = redactText(value)
+    const redacted = redactString(value)
     // A string that is a credential and nothing else is shown as the one word for hidden values.
     return redacted === '***' && value !== '***' ? HIDDEN : redacted
   }
   if (value === null || typeof value !== 'object') return value
   if (depth <= 0) return HIDDEN
-  if (Array.isArray(value)) return value.map(item => redactTree(item, depth - 1))
+  if (Array.isArray(value)) return value.map(item => redactTree(item, depth - 1, redactString))
   const out: Record<string, unknown> = {}
   for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
     const secret = isCredentialKey(key) && !isVariableName(key, item) && item !== null && item !== undefined && item !== ''
-    out[key] = secret ? HIDDEN : redactTree(item, depth - 1)
+    out[key] = secret ? HIDDEN : redactTree(item, depth - 1, redactString)
   }
   return out
 }
