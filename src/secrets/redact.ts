@@ -66,9 +66,11 @@ const FLAG_ARGUMENT = /(?<![\w-])--?([A-Za-z][A-Za-z0-9_-]*)[ \t]+(["']?)([^\s"'
 const CREDENTIAL_LAST_WORD =
   /^(?:.*key|.*token|.*secret|.*password|.*passwd|pwd|pass|passphrase|credentials?|auth|authorization|authentication|bearer|cookie)$/
 const NOT_CREDENTIAL_WORDS = new Set(['monkey', 'turkey', 'donkey', 'hockey', 'jockey', 'whiskey', 'hotkey', 'keypass'])
-/** Values that already are placeholders, references or empty-ish words: nothing to hide. */
-const NOT_A_VALUE =
-  /^(?:\*+|\(hidden\)|\[secret\]|<[^>]*>|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|null|none|true|false|undefined|required|optional)$/i
+/**
+ * Values that already are placeholders, `${NAME}` templates or empty-ish words: nothing to hide. A
+ * bare `$NAME` is hidden: a password may start with `$`.
+ */
+const NOT_A_VALUE = /^(?:\*+|\(hidden\)|\[secret\]|<[^>]*>|\$\{[A-Za-z_][A-Za-z0-9_]*\}|null|none|true|false|undefined|required|optional)$/i
 /** Ids with a known prefix that are not credentials (completion, call, request, message ids). */
 const ID_PREFIX = /^(?:chatcmpl|cmpl|call|req|msg|run|resp|file|asst|thread|batch|evt|toolu|srvtoolu|span|trace)[-_]/
 
@@ -157,12 +159,19 @@ function urlFindings(text: string): CredentialFinding[] {
 
 function assignmentFindings(text: string): CredentialFinding[] {
   const found: CredentialFinding[] = []
-  for (const match of text.matchAll(ASSIGNMENT)) {
+  const assignment = new RegExp(ASSIGNMENT.source, 'g')
+  for (let match = assignment.exec(text); match !== null; match = assignment.exec(text)) {
     const name = match[2]
     const groups = [match[3], match[4], match[5], match[6]]
     const index = groups.findIndex(value => value !== undefined)
     const value = groups[index] as string
-    if (!namesCredentialInText(name) || value === '' || NOT_A_VALUE.test(value)) continue
+    if (!namesCredentialInText(name)) {
+      // `"note": "password: abc"`: the quoted value of an ordinary key may hold an assignment of
+      // its own, so the search goes on right after this key rather than after its value.
+      assignment.lastIndex = match.index + match[1].length + name.length
+      continue
+    }
+    if (value === '' || NOT_A_VALUE.test(value)) continue
     // `api_key_env: BASELINE_KEY` names a variable, not a key.
     if (/_env$/i.test(name) && /^[A-Za-z_][A-Za-z0-9_]{0,127}$/.test(value) && !isRandomToken(value)) continue
     // An unquoted scheme word (`Authorization: Bearer abc`) is left to AUTH_SCHEME, which hides
