@@ -47,8 +47,10 @@ export function isPhoneLayout(match: string): boolean {
   if (dotted && /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(match)) return false
   // A list or range of years (2019 2020 2021, 1990-2020).
   if (!international && groups.every(group => /^(?:19|20)\d\d$/.test(group))) return false
-  // A one-digit group is a country or trunk prefix only at the start (1 800 555 0199, (0)20).
-  if (groups.some((group, index) => index > 0 && /^\d$/.test(group))) return false
+  // A one-digit group is a trunk or country prefix at the start (1 800 555 0199, 8 (495) ...), the
+  // first group after a country code (+33 6 12 34 56 78, +81 3-1234-5678) or in parentheses
+  // ((0)20); anywhere else the digits are a list or an ISBN, not a phone number.
+  if (groups.some((group, index) => /^\d$/.test(group) && index > (international ? 1 : 0))) return false
   return true
 }
 
