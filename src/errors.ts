@@ -4,7 +4,7 @@
  * never shown as a stack trace unless --debug is given.
  */
 // The one redactor: an error value is judged as everything else helm-gate prints or stores is.
-import { HIDDEN, redactText } from './secrets/redact.js'
+import { redactString, redactText } from './secrets/redact.js'
 
 export interface ErrorLocation {
   /** The file (or directory) the problem was found in. */
@@ -66,8 +66,7 @@ export function showValue(value: unknown, max = 120): string {
 function boundedJson(value: unknown, depth: number, budget: number): string {
   if (typeof value === 'string') {
     // Redacted before it is cut, so a credential cut in half is still recognised.
-    const redacted = redactText(value)
-    if (redacted === '***' && value !== '***') return JSON.stringify(HIDDEN)
+    const redacted = redactString(value)
     return JSON.stringify(redacted.length > budget ? redacted.slice(0, budget) : redacted)
   }
   if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value)

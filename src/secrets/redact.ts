@@ -62,15 +62,20 @@ const ASSIGNMENT =
   /(\\?["']?)([A-Za-z_][A-Za-z0-9_.-]{0,80})\1[ \t]*(?:=>|:=|=|:)[ \t]*(?:\\"((?:[^"\\\n]|\\(?!"))*)\\"|"((?:[^"\\\n]|\\.)*)"|'([^'\n]*)'|([^\s,;&"'<>(){}[\]]+))/g
 /** `--api-key VALUE`, `-password VALUE`: a command-line flag and its separate argument. */
 const FLAG_ARGUMENT = /(?<![\w-])--?([A-Za-z][A-Za-z0-9_-]*)[ \t]+(["']?)([^\s"']+)\2/g
-/** Words of a name in text whose last word marks a credential: `api_key`, `X-Api-Key`, `aws_secret_access_key`. */
+/**
+ * Words of a name in text whose last word marks a credential: `api_key`, `X-Api-Key`,
+ * `aws_secret_access_key`. Not `pass` (`pass: 3` is a verdict count far more often than a password).
+ */
 const CREDENTIAL_LAST_WORD =
-  /^(?:.*key|.*token|.*secret|.*password|.*passwd|pwd|pass|passphrase|credentials?|auth|authorization|authentication|bearer|cookie)$/
+  /^(?:.*key|.*token|.*secret|.*password|.*passwd|pwd|passphrase|credentials?|auth|authorization|authentication|bearer|cookie)$/
 const NOT_CREDENTIAL_WORDS = new Set(['monkey', 'turkey', 'donkey', 'hockey', 'jockey', 'whiskey', 'hotkey', 'keypass'])
 /**
  * Values that already are placeholders, `${NAME}` templates or empty-ish words: nothing to hide. A
  * bare `$NAME` is hidden: a password may start with `$`.
  */
 const NOT_A_VALUE = /^(?:\*+|\(hidden\)|\[secret\]|<[^>]*>|\$\{[A-Za-z_][A-Za-z0-9_]*\}|null|none|true|false|undefined|required|optional)$/i
+/** Type names and literals that follow a key name in code, not a credential. */
+const CODE_WORD = /^(?:string|number|boolean|bigint|symbol|object|unknown|any|never|void|str|int|bytes|dict|Optional\[?\w*\]?)$/
 /** Ids with a known prefix that are not credentials (completion, call, request, message ids). */
 const ID_PREFIX = /^(?:chatcmpl|cmpl|call|req|msg|run|resp|file|asst|thread|batch|evt|toolu|srvtoolu|span|trace)[-_]/
 
@@ -172,6 +177,11 @@ function assignmentFindings(text: string): CredentialFinding[] {
       continue
     }
     if (value === '' || NOT_A_VALUE.test(value)) continue
+    // `key => !known.has(key)` is an arrow function, not a hash entry (`'password' => 'x'` is).
+    if (index === 3 && match[1] === '' && /^[^=:]*=>/.test(match[0].slice(name.length))) continue
+    // Code about keys rather than a key: a call (`key = requestKey(s)`), a type (`apiKey: string`),
+    // an operator (`key === 'path'`).
+    if (index === 3 && (text[match.index + match[0].length] === '(' || CODE_WORD.test(value) || !/[A-Za-z0-9]/.test(value))) continue
     // `api_key_env: BASELINE_KEY` names a variable, not a key.
     if (/_env$/i.test(name) && /^[A-Za-z_][A-Za-z0-9_]{0,127}$/.test(value) && !isRandomToken(value)) continue
     // An unquoted scheme word (`Authorization: Bearer abc`) is left to AUTH_SCHEME, which hides
@@ -319,25 +329,30 @@ export function redactUrl(text: string): string {
 }
 
 /**
+ * One stored or shown string, redacted: a string that is a credential and nothing else becomes
+ * the one word for hidden values, HIDDEN; otherwise each credential in it becomes `***`.
+ */
+export function redactString(value: string, redactOne: (text: string) => string = redactText): string {
+  const redacted = redactOne(value)
+  return redacted === '***' && value !== '***' ? HIDDEN : redacted
+}
+
+/**
  * A copy of a parsed document (YAML or JSON) with every value under a credential-like key
- * hidden and every credential inside a string (URL parts included) redacted by `redactString`
+ * hidden and every credential inside a string (URL parts included) redacted by `redactOne`
  * (the redactor, or a log masker that also knows the run's own keys). Each string is redacted on
  * its own, so the document stays valid whatever a finding spans. Deeper than `depth` levels the
  * subtree is hidden whole.
  */
-export function redactTree(value: unknown, depth = 32, redactString: (text: string) => string = redactText): unknown {
-  if (typeof value === 'string') {
-    const redacted = redactString(value)
-    // A string that is a credential and nothing else is shown as the one word for hidden values.
-    return redacted === '***' && value !== '***' ? HIDDEN : redacted
-  }
+export function redactTree(value: unknown, depth = 32, redactOne: (text: string) => string = redactText): unknown {
+  if (typeof value === 'string') return redactString(value, redactOne)
   if (value === null || typeof value !== 'object') return value
   if (depth <= 0) return HIDDEN
-  if (Array.isArray(value)) return value.map(item => redactTree(item, depth - 1, redactString))
+  if (Array.isArray(value)) return value.map(item => redactTree(item, depth - 1, redactOne))
   const out: Record<string, unknown> = {}
   for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
     const secret = isCredentialKey(key) && !isVariableName(key, item) && item !== null && item !== undefined && item !== ''
-    out[key] = secret ? HIDDEN : redactTree(item, depth - 1, redactString)
+    out[key] = secret ? HIDDEN : redactTree(item, depth - 1, redactOne)
   }
   return out
 }
