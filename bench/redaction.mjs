@@ -201,6 +201,9 @@ for (const [name, finds, touches] of rows) {
   )
 }
 
+console.log(
+  '   (own region: each number with its country; a non-number counts as touched when any of US, GB, FR, DE, IN finds a number in it)'
+)
 console.log('\n4. time per log line (median of 5 passes over the log-line corpus)')
 const timeIt = fn => {
   const passes = []
