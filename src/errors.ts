@@ -4,7 +4,7 @@
  * never shown as a stack trace unless --debug is given.
  */
 // The one redactor: an error value is judged as everything else helm-gate prints or stores is.
-import { HIDDEN, looksLikeSecret } from './secrets/redact.js'
+import { redactString, redactText } from './secrets/redact.js'
 
 export interface ErrorLocation {
   /** The file (or directory) the problem was found in. */
@@ -33,7 +33,8 @@ export class GateError extends Error {
     if (this.location.file) parts.push(`file: ${this.location.file}`)
     if (this.location.field) parts.push(`field: ${this.location.field}`)
     if (this.location.value !== undefined) parts.push(`value: ${showValue(this.location.value)}`)
-    return parts.length ? `${this.message} (${parts.join(', ')})` : this.message
+    // The message itself may quote a value (a URL, a server's answer, a log line): redacted too.
+    return redactText(parts.length ? `${this.message} (${parts.join(', ')})` : this.message)
   }
 }
 
@@ -63,8 +64,11 @@ export function showValue(value: unknown, max = 120): string {
 }
 
 function boundedJson(value: unknown, depth: number, budget: number): string {
-  if (typeof value === 'string')
-    return looksLikeSecret(value) ? JSON.stringify(HIDDEN) : JSON.stringify(value.length > budget ? value.slice(0, budget) : value)
+  if (typeof value === 'string') {
+    // Redacted before it is cut, so a credential cut in half is still recognised.
+    const redacted = redactString(value)
+    return JSON.stringify(redacted.length > budget ? redacted.slice(0, budget) : redacted)
+  }
   if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value)
   if (typeof value !== 'object') return String(value)
   if (depth <= 0) return Array.isArray(value) ? '[…]' : '{…}'

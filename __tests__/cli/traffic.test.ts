@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { main } from '../../src/cli/main.js'
+import { fixedExamples } from '../../test-support/credentials.js'
 
 let dirs: string[] = []
 afterEach(async () => {
@@ -72,5 +73,55 @@ describe('helm-gate traffic build', () => {
     expect(missing.code).toBe(2)
     expect(missing.err).toContain('(file: nope.jsonl) [input.missing]')
     expect((await cli(dir, ['traffic', 'sample'])).err).toContain('unknown traffic command "sample"')
+  })
+})
+
+describe('traffic build keeps no credential and no phone number (issue 28)', () => {
+  // The issue's own four survivors, then one fixed example of every other kind: 17 in all.
+  const planted = [
+    { text: 'aws_secret_access_key = wJalrXUtnFEMI/K7MDENG+bPxRfiCYzEXAMPLEKEY', secrets: ['wJalrXUtnFEMI/K7MDENG+bPxRfiCYzEXAMPLEKEY'] },
+    { text: 'fetch https://user:pa!ss@host.example.com/export?all=1', secrets: ['pa!ss', 'ss@host'] },
+    ...fixedExamples()
+  ]
+
+  test('a log with 17 planted credentials of common kinds, in prompts and in logged answers', async () => {
+    expect(planted).toHaveLength(17)
+    const dir = await workdir()
+    const log = planted.map(({ text }, i) =>
+      JSON.stringify({
+        request: { messages: [{ role: 'user', content: `Ticket ${i}: the deploy failed, config below.\n${text}\nWhat is wrong?` }] },
+        response: { choices: [{ message: { role: 'assistant', content: `You posted ${text}; rotate it.` }, finish_reason: 'stop' }] }
+      })
+    )
+    await writeFile(join(dir, 'log.jsonl'), log.join('\n') + '\n')
+    const run = await cli(dir, ['traffic', 'build', 'log.jsonl', '--out', 'traffic.jsonl', '--count', '17'])
+    expect(run.err).toBe('')
+    expect(run.code).toBe(0)
+    const set = await readFile(join(dir, 'traffic.jsonl'), 'utf8')
+    expect(set.trim().split('\n')).toHaveLength(17)
+    const kept = planted
+      .flatMap(({ secrets }) => secrets)
+      .filter(secret => set.includes(secret) || set.includes(JSON.stringify(secret).slice(1, -1)))
+    expect(kept).toEqual([])
+    expect(set).toContain('[secret]')
+    expect(set).not.toContain('-----BEGIN') // the PEM block goes whole, its BEGIN line too
+  })
+
+  test("the issue's phone numbers are hidden whole; dates, versions and ids stay", async () => {
+    const dir = await workdir()
+    const phones = ['555-0123', '98765 43210', '0049 30 12345678', '06 12 34 56 78']
+    const log = phones.map((phone, i) =>
+      JSON.stringify({
+        messages: [{ role: 'user', content: `Case ${i} on 2026-11-02, app 8.2.1, order 1234567890: call ${phone} please` }]
+      })
+    )
+    await writeFile(join(dir, 'log.jsonl'), log.join('\n') + '\n')
+    const run = await cli(dir, ['traffic', 'build', 'log.jsonl', '--out', 'traffic.jsonl', '--count', '4'])
+    expect(run.code).toBe(0)
+    const set = await readFile(join(dir, 'traffic.jsonl'), 'utf8')
+    for (const phone of phones) expect(set).not.toContain(phone)
+    expect(set.match(/call \[phone\] please/g)).toHaveLength(4)
+    expect(set.match(/on 2026-11-02, app 8\.2\.1, order 1234567890/g)).toHaveLength(4)
+    expect(run.out).toContain('4 phone numbers')
   })
 })

@@ -3,7 +3,6 @@ import { ConfigError } from '../../src/errors.js'
 import { dockerRun, imageOf } from '../../src/launch/docker.js'
 import { imageCell } from '../../src/report/identity-cells.js'
 import { expandTemplate } from '../../src/launch/expand.js'
-import { masker, secretValues } from '../../src/launch/mask.js'
 import { runOnSchedule } from '../../src/launch/side-schedule.js'
 
 describe('expandTemplate', () => {
@@ -24,14 +23,6 @@ describe('expandTemplate', () => {
     expect((error as ConfigError).describe()).toBe(
       'deployments.candidate.launch.command[2] uses ${MISSING}, which is not set in the environment (file: gate.yml, field: deployments.candidate.launch.command[2], value: "MISSING")'
     )
-  })
-})
-
-describe('masking', () => {
-  it('masks API keys and the values of secret-looking variables, longest first', () => {
-    const secrets = secretValues({ HF_TOKEN: 'hf_abc', MY_API_KEY: 'hf_abcdef', PATH: '/usr/bin', SHORT_KEY: 'ab' }, ['sk-live-1'])
-    expect(secrets).toEqual(['hf_abcdef', 'sk-live-1', 'hf_abc'])
-    expect(masker(secrets)('key hf_abcdef token hf_abc sk-live-1 /usr/bin ab')).toBe('key *** token *** *** /usr/bin ab')
   })
 })
 

@@ -15,6 +15,7 @@ import { TrafficReplay } from '../../src/replay/run-traffic.js'
 import type { ReplayState } from '../../src/replay/replay.js'
 import { startFakeServer, type FakeServer } from '../../test-support/fake-openai/harness.js'
 import { makeSet } from '../../test-support/traffic/make-set.mjs'
+import { fixedExamples } from '../../test-support/credentials.js'
 
 let dir: string
 let baseline: FakeServer
@@ -117,6 +118,31 @@ describe('traffic replay with fake servers', () => {
         })
       })
       expect(states.some(s => s.result.completions[0].tool_calls !== null)).toBe(true)
+    }
+  })
+
+  it('stores no credential a prompt carries: every kind, in the request as sent, on all three replays', async () => {
+    const planted = fixedExamples()
+    const lines = (makeSet(planted.length) as Array<{ request: { messages: Array<{ role: string; content: unknown }> } }>).map(
+      (line, i) => {
+        const last = line.request.messages[line.request.messages.length - 1]
+        if (typeof last.content === 'string') last.content = `${last.content}\nMy config:\n${planted[i].text}`
+        return line
+      }
+    )
+    // gate() writes a clean set beside the gate file; the planted one replaces it before parsing.
+    await gate(planted.length, 'planted')
+    await writeFile(join(dir, 'planted.jsonl'), lines.map(line => JSON.stringify(line)).join('\n') + '\n')
+    const config = parseGateConfig(await readFile(join(dir, 'planted.yml'), 'utf8'), join(dir, 'planted.yml'))
+    await runTraffic(config, 'planted-out')
+    for (const name of ['baseline-1', 'baseline-2', 'candidate']) {
+      const stored = await readFile(join(dir, 'planted-out', 'traffic', name, 'scenario_state.json'), 'utf8')
+      expect(() => JSON.parse(stored)).not.toThrow()
+      const kept = planted
+        .flatMap(p => p.secrets)
+        .filter(secret => stored.includes(secret) || stored.includes(JSON.stringify(secret).slice(1, -1)))
+      expect({ name, kept }).toEqual({ name, kept: [] })
+      expect(stored).toContain('My config:')
     }
   })
 

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { parseGateConfig } from '../../src/config/load.js'
 import { ConfigError, GateError, showValue } from '../../src/errors.js'
 import { redactedFiles, serverProdEnv, userProdEnv } from '../../src/runner/prod-env.js'
-import { isCredentialKey, looksLikeSecret, redactUrl, redactUrlsIn } from '../../src/secrets/redact.js'
+import { isCredentialKey, looksLikeSecret, redactUrl, redactText } from '../../src/secrets/redact.js'
 
 const KEYS = [
   'sk-proj-abcdef0123456789ABCDEF',
@@ -205,7 +205,7 @@ ${args}
   })
 
   it('redacts every URL in a message', () => {
-    expect(redactUrlsIn('connect ECONNREFUSED https://a:b@h/v1?k=s3cret and http://x/y?t=1')).toBe(
+    expect(redactText('connect ECONNREFUSED https://a:b@h/v1?k=s3cret and http://x/y?t=1')).toBe(
       'connect ECONNREFUSED https://***:***@h/v1?k=*** and http://x/y?t=***'
     )
   })

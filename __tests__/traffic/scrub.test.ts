@@ -1,5 +1,6 @@
 import { describe, expect, test } from '@jest/globals'
 import { noCounts, scrubText, scrubValue } from '../../src/traffic/scrub.js'
+import { NOT_PHONES, PHONES } from '../../test-support/phone-corpus.js'
 
 describe('scrubText', () => {
   test('replaces planted keys, addresses and phone numbers inside sentences and counts each kind', () => {
@@ -9,7 +10,7 @@ describe('scrubText', () => {
       'header Bearer eyJhbGciOiJIUzI1NiJ9.payload. Mail jane.doe@example.com or alex+nimbus@corp.example.net, ' +
       'call +1 415 555 0142, (415) 555-0199, +44 20 7946 0958 or +1-212-555-0941.'
     expect(scrubText(text, counts)).toBe(
-      'My key is [secret]. Token [secret] and header [secret] Mail [email] or [email], call [phone], [phone], [phone] or [phone].'
+      'My key is [secret]. Token [secret] and header Bearer [secret]. Mail [email] or [email], call [phone], [phone], [phone] or [phone].'
     )
     expect(counts).toEqual({ secret: 3, email: 2, phone: 4 })
   })
@@ -51,5 +52,19 @@ describe('scrubValue', () => {
     const counts = noCounts()
     const args = '{ "month" : "2026-10" }'
     expect(scrubValue({ arguments: args }, counts)).toEqual({ arguments: args })
+  })
+})
+
+describe('phone numbers from many countries, and digits that are not phone numbers', () => {
+  test.each(PHONES)('%s: %s is hidden whole', (_country, phone) => {
+    const counts = noCounts()
+    expect(scrubText(`call me on ${phone} after six`, counts)).toBe('call me on [phone] after six')
+    expect(counts.phone).toBe(1)
+  })
+
+  test.each(NOT_PHONES)('%s survives', text => {
+    const counts = noCounts()
+    expect(scrubText(text, counts)).toBe(text)
+    expect(counts).toEqual(noCounts())
   })
 })

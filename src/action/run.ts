@@ -15,6 +15,7 @@ import type { ModeOutcome } from './modes/outcome.js'
 import { runShardMode } from './modes/run-shard.js'
 import { openSession, type Session } from './session.js'
 import { hidePaths } from './visible-paths.js'
+import { redactText } from '../secrets/redact.js'
 
 const MODES: Record<Session['settings']['mode'], (session: Session) => Promise<ModeOutcome>> = {
   gate: gateMode,
@@ -36,6 +37,6 @@ export async function run(deps: ActionDeps = defaultDeps()): Promise<void> {
       io.setFailed(failureMessage(outcome.verdict, outcome.headline, outcome.decision))
     }
   } catch (error) {
-    io.setFailed(error instanceof GateError ? error.describe() : `helm-gate failed: ${(error as Error).stack ?? error}`)
+    io.setFailed(error instanceof GateError ? error.describe() : `helm-gate failed: ${redactText(String((error as Error).stack ?? error))}`)
   }
 }

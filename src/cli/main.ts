@@ -8,6 +8,7 @@ import { powerCommand } from './commands/power.js'
 import type { CliIo } from './io.js'
 import { GateError } from '../errors.js'
 import { HELM_GATE_VERSION } from '../version.js'
+import { redactText } from '../secrets/redact.js'
 
 const USAGE = `helm-gate ${HELM_GATE_VERSION}: is the candidate deployment meaningfully worse than the baseline?
 
@@ -62,7 +63,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       if (debug && error.stack) io.stderr(`${error.stack}\n`)
       return 2
     }
-    io.stderr(`helm-gate: internal error: ${(error as Error)?.message ?? String(error)}\n`)
+    // An unexpected error may quote a URL or a server's answer: redacted like every other message.
+    io.stderr(`helm-gate: internal error: ${redactText((error as Error)?.message ?? String(error))}\n`)
     if (debug && (error as Error)?.stack) io.stderr(`${(error as Error).stack}\n`)
     else io.stderr('helm-gate: run again with --debug for a stack trace, and please report it\n')
     return 2

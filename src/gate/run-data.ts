@@ -15,6 +15,7 @@ import { readRequestStates } from '../helm/read/request-states.js'
 import type { PerInstanceStatsTable, RequestStateSummary, RunDirectory } from '../helm/types.js'
 import type { ChangedExample, Comparison } from '../model/report.js'
 import type { MetricValue } from './pairing.js'
+import { redactText } from '../secrets/redact.js'
 
 export interface RunData {
   run: RunDirectory
@@ -225,10 +226,12 @@ export function fillExampleTexts(
       const key = keyOf(cmp, e)
       const sb = baseline.get(key)
       const sc = candidate.get(key)
-      e.input = sb?.inputExcerpt ?? sc?.inputExcerpt ?? ''
-      e.reference = sb?.referenceExcerpt ?? sc?.referenceExcerpt ?? ''
-      e.baseline_output = sb?.outputExcerpt ?? ''
-      e.candidate_output = sc?.outputExcerpt ?? ''
+      // Shown in the report and the pull-request comment: a credential a prompt carries or a
+      // model echoes is hidden like everywhere else helm-gate prints text.
+      e.input = redactText(sb?.inputExcerpt ?? sc?.inputExcerpt ?? '')
+      e.reference = redactText(sb?.referenceExcerpt ?? sc?.referenceExcerpt ?? '')
+      e.baseline_output = redactText(sb?.outputExcerpt ?? '')
+      e.candidate_output = redactText(sc?.outputExcerpt ?? '')
     }
   }
 }

@@ -5,7 +5,7 @@
  */
 import type { LaunchSpec } from '../config/launch.js'
 import { ConfigError } from '../errors.js'
-import { masker, secretValues } from './mask.js'
+import { masker, secretValues } from '../secrets/mask.js'
 
 export interface Expanded {
   text: string

@@ -15,6 +15,7 @@ import { decideVerdict, estimatePaired } from '../stats/index.js'
 import type { Direction, PairedCluster } from '../stats/types.js'
 import { SchemaCache, structuralChecks, type Answer, type StructuralOutcome } from './answer-checks.js'
 import { exactMatch, f1Score, quasiExactMatch, rougeL, whitespaceFix } from './text-metrics.js'
+import { redactText } from '../secrets/redact.js'
 
 /** The three replays: the baseline (B1), its rerun (B2, absent without a noise floor), the candidate (C). */
 export interface Replayed {
@@ -231,10 +232,11 @@ function addRow(
     const example: ChangedExample = {
       instance_id: instance.id,
       train_trial_index: 0,
-      input: conversation(instance),
-      reference: instance.reference ?? '',
-      baseline_output: ctx.texts.b1[i],
-      candidate_output: ctx.texts.c[i],
+      // Shown in the report and the pull-request comment: credentials hidden as everywhere else.
+      input: redactText(conversation(instance)),
+      reference: redactText(instance.reference ?? ''),
+      baseline_output: redactText(ctx.texts.b1[i]),
+      candidate_output: redactText(ctx.texts.c[i]),
       baseline_value: base[k],
       candidate_value: cand[k]
     }

@@ -16,7 +16,7 @@
  */
 import { Agent, request } from 'undici'
 import { routeUrl } from '../server/endpoint.js'
-import { redactUrlsIn } from '../secrets/redact.js'
+import { redactText } from '../secrets/redact.js'
 import type { TrafficInstance, TrafficRequest } from '../config/traffic-set.js'
 import type { Answer } from './answer-checks.js'
 
@@ -136,7 +136,7 @@ async function replayOne(
   } catch (error) {
     const err = error as Error
     const why = err.name === 'TimeoutError' || /timeout/i.test(err.message) ? `timed out after ${options.timeoutMs} ms` : err.message
-    return state(status, [], redactUrlsIn(why))
+    return state(status, [], redactText(why))
   }
 }
 

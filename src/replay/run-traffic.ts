@@ -15,7 +15,7 @@ import type { TrafficSettings } from '../config/traffic.js'
 import { GateError, showValue } from '../errors.js'
 import { qualityHeadline, qualityVerdict } from '../gate/compare.js'
 import type { ChangedExample, Report, Side } from '../model/report.js'
-import { masker, secretValues } from '../launch/mask.js'
+import { masker, secretValues } from '../secrets/mask.js'
 import { apiKeyOf, apiKeyValues } from '../secrets/api-keys.js'
 import { redactTree } from '../secrets/redact.js'
 import { judgeTraffic } from './judge.js'
@@ -139,15 +139,15 @@ export class TrafficReplay {
   }
 
   /**
-   * HELM's shape, one file per replay: credential-like keys and values hidden, and the API keys
-   * masked wherever they appear (a prompt or a server's answer may echo one; the request sends it
+   * HELM's shape, one file per replay: credential-like keys hidden, every string through the one
+   * redactor, and the API keys masked wherever they appear (a prompt or a server's answer may echo one; the request sends it
    * only in a header, which is not kept).
    */
   private async writeEvidence(name: ReplayName, states: ReplayState[]): Promise<string> {
     const dir = path.join(this.options.outDir, 'traffic', name)
     await mkdir(dir, { recursive: true })
     const file = path.join(dir, 'scenario_state.json')
-    await writeFile(file, `${this.mask(JSON.stringify(redactTree({ request_states: states }), null, 1))}\n`)
+    await writeFile(file, `${JSON.stringify(redactTree({ request_states: states }, 32, this.mask), null, 1)}\n`)
     return file
   }
 }

@@ -16,6 +16,7 @@ import { dirname } from 'node:path'
 import { createInterface } from 'node:readline'
 import type { Readable } from 'node:stream'
 import { trackGroup } from '../launch/registry.js'
+import { masker } from '../secrets/mask.js'
 
 export interface HelmProcessSettings {
   side: string
@@ -32,7 +33,7 @@ export interface HelmProcessSettings {
   log?: (line: string) => void
   /** Progress lines (run started, requests processed, heartbeat). */
   progress?: (line: string) => void
-  /** Values that must never appear in logs (API keys). */
+  /** Values that must never appear in logs (API keys); other credentials are found by the redactor. */
   secrets?: string[]
   heartbeatMs?: number
   /** Stop helm-run when requests wait and none completes for this long; null: no stall watch. */
@@ -75,7 +76,7 @@ export async function runHelmProcess(settings: HelmProcessSettings): Promise<Hel
   const file = createWriteStream(settings.logFile, { flags: 'a' })
   const started = Date.now()
   const state = { requests: 0, runsStarted: [] as string[], failedRuns: [] as string[] }
-  const redact = redactor(settings.secrets ?? [])
+  const redact = masker(settings.secrets ?? [])
   const prefix = `[${settings.side}]`
 
   const watchStalls = settings.stallMs !== undefined && settings.stallMs !== null
@@ -205,10 +206,4 @@ function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   } catch {
     // already gone
   }
-}
-
-function redactor(secrets: string[]): (line: string) => string {
-  const values = secrets.filter(secret => secret.length >= 4)
-  if (values.length === 0) return line => line
-  return line => values.reduce((text, secret) => text.split(secret).join('***'), line)
 }

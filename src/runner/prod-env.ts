@@ -15,7 +15,7 @@ import { isScalar, parseDocument, Scalar, stringify as stringifyYaml, visit } fr
 import { parseYamlFile } from '../config/load.js'
 import type { Deployment, ServerDeployment } from '../config/types.js'
 import { ConfigError } from '../errors.js'
-import { HIDDEN, isCredentialKey, looksLikeSecret, redactUrl } from '../secrets/redact.js'
+import { HIDDEN, isCredentialKey, looksLikeSecret, redactString, redactUrl } from '../secrets/redact.js'
 
 /** The HELM model and deployment name on both sides; the host org `helm-gate` names the cache shard. */
 export const GATED_MODEL = 'helm-gate/gated-model'
@@ -285,7 +285,7 @@ export function redactYaml(text: string): string {
     Node(_, node) {
       node.comment = null
       node.commentBefore = null
-      if (isScalar(node) && typeof node.value === 'string') node.value = looksLikeSecret(node.value) ? HIDDEN : redactUrl(node.value)
+      if (isScalar(node) && typeof node.value === 'string') node.value = redactString(node.value)
     }
   })
   return REDACTED_YAML_HEADER + doc.toString({ lineWidth: 0 })

@@ -6,7 +6,7 @@ import { dirname } from 'node:path'
 import type { Deployment, GatedRun } from '../config/types.js'
 import { GateError, HelmRunError } from '../errors.js'
 import { manifestPath, type SideRecord } from '../model/manifest.js'
-import { redactUrl, redactUrlsIn } from '../secrets/redact.js'
+import { redactUrl, redactText } from '../secrets/redact.js'
 import type { ProbeResult } from '../server/readiness.js'
 import type { HelmProcessResult } from './helm-process.js'
 import { stallLimitMs } from './produce-side.js'
@@ -159,6 +159,6 @@ export function sideRecord(plan: SidePlan, outcome: SideOutcome, deployment: Dep
     timed_out: outcome.timedOut,
     requests: outcome.requests,
     complete: outcome.complete,
-    errors: outcome.errors.map(error => ({ code: error.code, message: redactUrlsIn(error.message) }))
+    errors: outcome.errors.map(error => ({ code: error.code, message: redactText(error.message) }))
   }
 }

@@ -4,7 +4,7 @@
  * requests in the middle of a run. The answer is kept as the server's identity in the manifest.
  */
 import { request } from 'undici'
-import { redactUrl, redactUrlsIn } from '../secrets/redact.js'
+import { redactUrl, redactText } from '../secrets/redact.js'
 import { ServerNotReadyError } from '../errors.js'
 import { probeEngineVersion } from './engine-version.js'
 import { routeUrl } from './endpoint.js'
@@ -98,7 +98,7 @@ export async function probeOnce(settings: Pick<ProbeSettings, 'side' | 'baseUrl'
     }
   } catch (error) {
     if (error instanceof ServerNotReadyError) throw error
-    return { ok: false, problem: redactUrlsIn((error as Error).message || String(error)) }
+    return { ok: false, problem: redactText((error as Error).message || String(error)) }
   }
 }
 

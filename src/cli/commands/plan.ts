@@ -18,7 +18,7 @@ import { numberOption, parseArgs, requiredConfig } from '../args.js'
 import type { CliIo } from '../io.js'
 import type { GateConfig } from '../../config/types.js'
 import { instanceLines } from './plan-instances.js'
-import { redactUrl } from '../../secrets/redact.js'
+import { redactText, redactUrl } from '../../secrets/redact.js'
 import { apiKeyNames, apiKeyValues } from '../../secrets/api-keys.js'
 import { launchLines, scheduleLine, type LaunchPlanInput } from '../../launch/plan-lines.js'
 import { childProcessEnv } from '../../secrets/child-env.js'
@@ -134,7 +134,9 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
     }
     out.push('', `### command`, displayCommand(plan.command, plan.args, { PYTHONPATH: pythonPath }))
   }
-  io.stdout(`${out.join('\n')}\n`)
+  // The prod_env files are redacted by structure above; the whole plan then goes through the one
+  // redactor, so a credential in a command line, a launch template or a comment is hidden too.
+  io.stdout(`${redactText(out.join('\n'))}\n`)
   return 0
 }
 
