@@ -20,7 +20,6 @@ source "$here/common.sh"
 # machine, quiet and busy (README "Try it"); each step is skipped in seconds once cached.
 t0=$(date +%s)
 engine_out=$(mktemp)
-trap 'rm -f "$engine_out"' EXIT
 bash "$here/build-engine.sh" >"$engine_out" &
 engine_build=$!
 with_progress "the HELM venv (llama.cpp builds meanwhile)" "about 2 min quiet, 3 busy" bash scripts/python-env.sh >&2
@@ -29,6 +28,7 @@ model=$(with_progress "training the model (llama.cpp builds meanwhile)" "about 5
 t2=$(date +%s)
 with_progress "building llama.cpp" "about 5 min quiet, 13 busy" wait "$engine_build"
 engine=$(tail -1 "$engine_out")
+rm -f "$engine_out"
 t3=$(date +%s)
 mkdir -p .real-engine
 ln -sfn "$engine" .real-engine/engine
