@@ -6,11 +6,8 @@
 # complete folder whose key (the scripts, the engine build) matches is reused. Prints the model
 # folder on its last line.
 #
-# Needs the HELM venv (scripts/python-env.sh: torch, transformers, sentencepiece, protobuf) and
-# the engine (build-engine.sh) for the conversion. The training uses one thread and needs no
-# engine, so on a first run the engine is built beside it (the build's lock makes a second ask
-# wait for the first): on two cores the build's second job and the training overlap instead of
-# one waiting for the other.
+# Needs the engine (build-engine.sh, run first here) and the HELM venv (scripts/python-env.sh:
+# torch, transformers, sentencepiece, protobuf).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -19,7 +16,7 @@ here="$root/scripts/real-engine"
 source "$here/common.sh"
 venv="${HELM_GATE_VENV:-$root/.venv}"
 
-engine=$(engine_dir)
+engine=$(bash "$here/build-engine.sh" | tail -1)
 key=$(cat "$here/make_task.py" "$here/train_model.py" "$here/make-model.sh" "$root/src/load/workload.ts" \
   | { cat; echo "$engine"; } | sha256sum | cut -c1-12)
 model_dir="$(cache_root)/real-cpu-model-$key"
@@ -40,17 +37,11 @@ fi
 work=$(mktemp -d "$model_dir.build.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 python="$venv/bin/python"
-bash "$here/build-engine.sh" >"$work/engine.out" &
-engine_build=$!
 echo "make-model: training the real-engine example's model into $model_dir (minutes, once per machine)" >&2
 t0=$(date +%s)
 "$python" "$here/make_task.py" --out "$work/addition.jsonl"
 "$python" "$here/train_model.py" --out "$work/hf" >&2
 t1=$(date +%s)
-wait "$engine_build" || { echo "make-model: the engine build failed" >&2; exit 1; }
-[ "$(tail -1 "$work/engine.out")" = "$engine" ] || { echo "make-model: the engine build gave $(tail -1 "$work/engine.out"), not $engine" >&2; exit 1; }
-rm -f "$work/engine.out"
-t1b=$(date +%s)
 PYTHONPATH="$engine/gguf-py" "$python" "$engine/convert_hf_to_gguf.py" "$work/hf" --outtype f16 \
   --outfile "$work/model-F16.gguf" >"$work/convert.log" 2>&1 || { tail -30 "$work/convert.log" >&2; exit 1; }
 for type in Q8_0 Q4_0 Q2_K; do
@@ -65,7 +56,7 @@ cp "$work/hf/tokenizer.model" "$work/hf/tokenizer.json" "$work/hf/tokenizer_conf
 cp "$work/hf/training.json" "$work/training.json"
 rm -rf "$work/hf"
 
-"$python" - "$work" "$engine" $((t1 - t0)) $((t2 - t1b)) <<'PY'
+"$python" - "$work" "$engine" $((t1 - t0)) $((t2 - t1)) <<'PY'
 import hashlib, json, os, sys
 work, engine, train_seconds, convert_seconds = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 files = {}
