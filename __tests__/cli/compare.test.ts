@@ -191,7 +191,8 @@ describe('helm-gate compare (bundled CLI)', () => {
   })
 
   it('prints usage with --help and the version with --version', async () => {
-    expect((await helmGate('--help')).stdout).toMatch(/helm-gate compare <baseline> <candidate>/)
+    expect((await helmGate('--help')).stdout).toMatch(/^ {2}compare {3}/m)
+    expect((await helmGate('compare', '--help')).stdout).toMatch(/^usage: helm-gate compare <baseline> <candidate>/)
     expect((await helmGate('--version')).stdout.trim()).toBe(
       JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version
     )

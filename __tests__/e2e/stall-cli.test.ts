@@ -65,8 +65,8 @@ describeHelm('a server that stops answering during helm-run', () => {
     })
     expect(stall?.message).toMatch(/no request completed for 5\d s while \d+ waited, so helm-run was stopped \(the limit is 55 s;/)
     expect(stall?.message).toContain('logs/candidate.log')
-    // Well before the client's own end (about 77 s after the last answer).
-    expect(seconds).toBeLessThan(70)
+    // Cut short by the stall limit (the message above names it and the seconds it waited), not by
+    // the client's own end (about 77 s after the last answer): asserted by cause, not by a stopwatch.
     expect(await readFile(join(outDir, 'logs', 'candidate.log'), 'utf8')).toContain('the server stopped answering')
     // The baseline is not affected.
     expect(report.errors.filter(e => e.message.startsWith('baseline'))).toEqual([])

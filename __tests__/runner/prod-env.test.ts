@@ -4,15 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parse } from 'yaml'
 import type { ServerDeployment } from '../../src/config/types.js'
-import { ConfigError } from '../../src/errors.js'
-import {
-  assertComparableDeployments,
-  GATED_MODEL,
-  redactCredentials,
-  redactedFiles,
-  serverProdEnv,
-  userProdEnv
-} from '../../src/runner/prod-env.js'
+import { GATED_MODEL, redactCredentials, redactedFiles, serverProdEnv, userProdEnv } from '../../src/runner/prod-env.js'
 
 const server = (over: Partial<ServerDeployment> = {}): ServerDeployment => ({
   kind: 'server',
@@ -56,14 +48,6 @@ describe('serverProdEnv', () => {
     const tokenizer = parse(env.files['tokenizer_configs.yaml']).tokenizer_configs[0]
     expect(tokenizer.tokenizer_spec.args.pretrained_model_name_or_path).toBe('/models/tok')
     expect(parse(env.files['model_deployments.yaml']).model_deployments[0].tokenizer_name).toBe(tokenizer.name)
-  })
-})
-
-describe('assertComparableDeployments', () => {
-  it('refuses different tokenizers or lengths', () => {
-    expect(() => assertComparableDeployments(server(), server({ maxSequenceLength: 2048 }), 'gate.yml')).toThrow(ConfigError)
-    expect(() => assertComparableDeployments(server(), server({ tokenizer: '/tok' }), 'gate.yml')).toThrow(/tokenizer/)
-    expect(() => assertComparableDeployments(server(), server({ baseUrl: 'http://127.0.0.1:1/v1', api: 'completions' }), 'g')).not.toThrow()
   })
 })
 

@@ -44,14 +44,13 @@ function fakeApt(): void {
 }
 
 function run(script: string, env: Record<string, string> = {}) {
-  const started = Date.now()
   const r = spawnSync(BASH, [join(root, 'scripts', script)], {
     cwd: dir,
     encoding: 'utf8',
     timeout: 20_000,
     env: { PATH: bin, HELM_GATE_CHROMIUM: chromium, HELM_GATE_VENV: join(dir, 'venv'), ...env }
   })
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr, ms: Date.now() - started }
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr }
 }
 
 const aptCalls = (): string[] => (existsSync(aptLog) ? readFileSync(aptLog, 'utf8').trim().split('\n') : [])
@@ -128,8 +127,8 @@ describe('install-chromium.sh', () => {
         ''
       ].join('\n')
     )
+    // "At once": nothing slow was started (no apt-get call), not a stopwatch on a shared machine.
     expect(aptCalls()).toEqual([])
-    expect(r.ms).toBeLessThan(5000)
   })
 
   it('fails when apt-get succeeds but the tool is still not where the tests look', () => {
@@ -152,7 +151,6 @@ describe('test-setup.sh (npm test’s pretest)', () => {
     expect(r.stdout).not.toContain('python-env')
     expect(existsSync(join(dir, 'python.log'))).toBe(false)
     expect(aptCalls()).toEqual([])
-    expect(r.ms).toBeLessThan(5000)
   })
 
   it('is what npm test runs first', () => {

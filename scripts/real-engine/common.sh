@@ -25,3 +25,33 @@ engine_dir() {
   key=$(echo "$LLAMA_CPP_PYTHON_VERSION $(engine_cmake_flags) $(engine_targets)" | sha256sum | cut -c1-12)
   echo "$(cache_root)/llama.cpp-$LLAMA_CPP_PYTHON_VERSION-$key"
 }
+
+# Runs a step of the first-run preparation with a line on stderr every
+# HELM_GATE_PROGRESS_SECONDS (60) saying how long it has run and how long it took when measured,
+# so a first run that takes many minutes is never mistaken for a hang. The step's stdout is kept
+# (its last line is the folder it made); the ticker writes only to stderr, so a caller's $(...)
+# does not wait for it.
+#   with_progress LABEL EXPECTED cmd...   (EXPECTED: "about 5 min quiet, 13 busy")
+with_progress() {
+  local label=$1 expected=$2
+  shift 2
+  local start every status=0
+  start=$(date +%s)
+  every=${HELM_GATE_PROGRESS_SECONDS:-60}
+  (
+    # The sleep is waited for, so that TERM ends it too: a sleep left behind would hold the
+    # caller's stderr open (a pipe to tee, say) for up to a minute.
+    trap 'kill "$nap" 2>/dev/null; exit 0' TERM
+    while :; do
+      sleep "$every" &
+      nap=$!
+      wait "$nap"
+      echo "real-engine: $label: $(( ($(date +%s) - start) / 60 )) min $(( ($(date +%s) - start) % 60 )) s so far ($expected on a 2-core machine; first run only)"
+    done
+  ) >&2 &
+  local ticker=$!
+  "$@" || status=$?
+  kill "$ticker" 2>/dev/null || true
+  wait "$ticker" 2>/dev/null || true
+  return "$status"
+}

@@ -3,27 +3,25 @@
  * Expected failures (GateError) print one line naming the file, field and value and exit 2;
  * a stack trace is shown only with --debug.
  */
-import { compareCommand, COMPARE_USAGE } from './commands/compare.js'
+import { compareCommand } from './commands/compare.js'
 import { powerCommand } from './commands/power.js'
 import type { CliIo } from './io.js'
+import { COMMAND_LINES } from './usage.js'
 import { GateError } from '../errors.js'
 import { HELM_GATE_VERSION } from '../version.js'
 import { redactText } from '../secrets/redact.js'
 
+const COLUMN = Math.max(...COMMAND_LINES.map(c => c.name.length)) + 3
+
+/** The general help: every command in one line; `helm-gate <command> --help` gives its usage. */
 const USAGE = `helm-gate ${HELM_GATE_VERSION}: is the candidate deployment meaningfully worse than the baseline?
 
-usage:
-  helm-gate compare <baseline> <candidate> [options]   compare existing HELM output
-  helm-gate run --config FILE [options]                run both deployments with helm-run, then compare
-  helm-gate load --config FILE [options]               the performance half alone: load-test both deployments
-  helm-gate plan --config FILE                         show the prod_env files and helm-run commands
-  helm-gate power --config FILE [options]              instances needed for a decisive result
-  helm-gate traffic build LOG... --out SET --count N   a frozen traffic set from request logs
-  helm-gate <command> --help                           options of a command
+usage: helm-gate <command> [options]      helm-gate <command> --help: that command's usage
+
+${COMMAND_LINES.map(c => `  ${c.name.padEnd(COLUMN)}${c.summary}`).join('\n')}
 
 exit status: 0 pass, 1 fail or inconclusive, 2 error (bad input, failed guard, failed run)
-
-${COMPARE_USAGE}`
+`
 
 type Command = (argv: string[], io: CliIo) => Promise<number>
 

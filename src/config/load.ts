@@ -12,6 +12,7 @@ import { parseTraffic, type SetReader } from './traffic.js'
 import { DEFAULT_STATISTICS, type Deployment, type GateConfig, type GatedRun, type HelmSettings, type StatisticsSettings } from './types.js'
 import { checkScheduleFits, launchNeedsServer, parseLaunch, parseLaunchSettings, type LaunchSide, type LaunchSpec } from './launch.js'
 import { Fields } from './validate.js'
+import { checkComparableDeployments } from './deployment-rules.js'
 import { looksLikeSecret } from '../secrets/redact.js'
 
 export async function loadGateConfig(file: string): Promise<GateConfig> {
@@ -221,6 +222,7 @@ function parseDeployments(f: Fields, launches: Partial<Record<LaunchSide, Launch
   if (!candidate) f.fail('candidate', `${f.at('candidate')} is required`, null)
   const sides = { baseline: parseDeployment(baseline, launches, 'baseline'), candidate: parseDeployment(candidate, launches, 'candidate') }
   checkCommandOutputsAgree(f, sides.baseline, sides.candidate)
+  checkComparableDeployments(sides.baseline, sides.candidate, f.source)
   return sides
 }
 

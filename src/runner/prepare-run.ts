@@ -5,11 +5,12 @@
  */
 import { mkdir, readdir, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
+import { checkDistinctDeployments } from '../config/deployment-rules.js'
 import type { CommandDeployment, Deployment, GateConfig, GatedRun, HelmSettings } from '../config/types.js'
 import { ConfigError, HelmRunError } from '../errors.js'
 import { launchesDiffer } from '../launch/notes.js'
 import { assertPinnedVersion, installedHelmVersion, pluginPythonPath, pythonFor, resolveHelmRun } from './helm-install.js'
-import { assertComparableDeployments, assertDistinctDeployments, PROD_ENV_FILES, prodEnvFor } from './prod-env.js'
+import { PROD_ENV_FILES, prodEnvFor } from './prod-env.js'
 import { planSide, type Side, type SidePlan } from './side-plan.js'
 
 export interface PreparedRun {
@@ -48,9 +49,8 @@ export async function prepareRun(
     baseline: config.deployments.baseline,
     candidate: opts.selfCheck ? config.deployments.baseline : config.deployments.candidate
   }
-  assertComparableDeployments(deployments.baseline, deployments.candidate, config.source)
   if (!opts.selfCheck && opts.sides.includes('baseline') && opts.sides.includes('candidate') && !launchesDiffer(config)) {
-    assertDistinctDeployments(deployments.baseline, deployments.candidate, config.source)
+    checkDistinctDeployments(deployments.baseline, deployments.candidate, config.source)
   }
   const plans: SidePlan[] = []
   for (const side of opts.sides) {

@@ -10,7 +10,7 @@
  * `api_key_env`, so credentials.conf stays empty.
  */
 import { readFile } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { isScalar, parseDocument, Scalar, stringify as stringifyYaml, visit } from 'yaml'
 import { parseYamlFile } from '../config/load.js'
 import type { Deployment, ServerDeployment } from '../config/types.js'
@@ -178,58 +178,6 @@ function commandProdEnv(): ProdEnv {
     modelArgs: '',
     deployment: 'runner command',
     credentialsAreSecret: false
-  }
-}
-
-/**
- * Both sides must ask the same questions the same way: a different tokenizer or maximum length
- * changes prompt truncation, and the comparison would measure configuration, not the model.
- */
-export function assertComparableDeployments(baseline: Deployment, candidate: Deployment, source: string): void {
-  if (baseline.kind !== 'server' || candidate.kind !== 'server') return
-  for (const [field, a, b] of [
-    ['tokenizer', baseline.tokenizer, candidate.tokenizer],
-    ['max_sequence_length', baseline.maxSequenceLength, candidate.maxSequenceLength]
-  ] as const) {
-    if (a !== b) {
-      throw new ConfigError(
-        'config.deployments_differ',
-        `baseline and candidate must use the same ${field} (${String(a)} vs ${String(b)}), or prompts could differ`,
-        { file: source, field: `deployments.candidate.${field}`, value: b }
-      )
-    }
-  }
-}
-
-/**
- * Both sides pointing at one deployment measure it against itself: every change would pass.
- * Typical cause: a single server started from the pull request's checkout, with the baseline
- * meant to come from the archive; when no archive matches and the baseline is run here, it
- * would be run against the candidate. Only a self-check does that on purpose.
- */
-export function assertDistinctDeployments(baseline: Deployment, candidate: Deployment, source: string): void {
-  const identity = (d: Deployment): string =>
-    d.kind === 'server'
-      ? JSON.stringify(['server', d.api, new URL(d.baseUrl).href.replace(/\/+$/, ''), d.model])
-      : d.kind === 'command'
-        ? JSON.stringify(['command', d.command, d.model, d.seed])
-        : JSON.stringify(['prod_env', resolve(d.localPath), d.deployment])
-  if (identity(baseline) === identity(candidate)) {
-    throw new ConfigError(
-      'config.same_deployment',
-      'baseline and candidate are the same deployment, so the candidate would never be measured; ' +
-        'point them at different servers or models (use --self-check to measure a server against itself)',
-      {
-        file: source,
-        field: 'deployments.candidate',
-        value:
-          candidate.kind === 'server'
-            ? `${redactUrl(candidate.baseUrl)} ${candidate.model}`
-            : candidate.kind === 'command'
-              ? candidate.command.join(' ')
-              : candidate.deployment
-      }
-    )
   }
 }
 

@@ -11,32 +11,7 @@ import { numberOption, parseArgs, type ParsedArgs } from '../args.js'
 import type { CliIo } from '../io.js'
 import { exitCode } from '../../model/publication.js'
 import { writeReportOutputs } from '../output.js'
-
-export const COMPARE_USAGE = `usage: helm-gate compare <baseline> <candidate> [options]
-
-Each side is a HELM output path (benchmark_output), a suite directory (runs/<suite>)
-or a single run directory; or an lm-eval --log_samples output folder (OUT or
-OUT/<model>), where runs are tasks and --split names the lm-eval filter.
-
-  --config FILE             gate file (runs, metrics, tolerated drops, statistics)
-  --metric NAME             metric to compare in every run (without --config)
-  --split NAME              split to compare (default: the only one, or test)
-  --max-drop M              tolerated drop in metric units
-  --max-relative-drop R     tolerated drop as a fraction of the baseline mean
-  --lower-is-better         the metric is an error rate (lower is better)
-  --gate-perturbations      gate each perturbation and the worst case too
-  --confidence C            interval level (default 0.95)
-  --resamples N             bootstrap draws (default 10000)
-  --seed S                  bootstrap seed (default 0)
-  --interval METHOD         auto | bootstrap | newcombe | tango (0/1 metrics)
-  --min-overlap F           shared instances needed (default 0.95)
-  --examples N              changed answers shown per comparison (default 3)
-  --json FILE               write the JSON report
-  --markdown FILE           write the markdown report (the PR comment body)
-  --html FILE               write report.html: plot, sortable table, every changed answer
-  --quiet                   print nothing but errors
-  --debug                   show stack traces
-`
+import { COMPARE_USAGE } from '../usage.js'
 
 const SPECS = {
   config: { value: true },

@@ -12,19 +12,7 @@ import { parseArgs, requiredConfig } from '../args.js'
 import type { CliIo } from '../io.js'
 import { assertFreshOutputFolder } from '../out-folder.js'
 import { reportingUnfinished } from '../unfinished-report.js'
-
-export const LOAD_USAGE = `usage: helm-gate load --config FILE [options]
-
-Runs the performance half alone: a load test of the baseline and the candidate (never at the
-same time, blocks A B B A ...) at the gate file's load levels, and checks the claims in load.checks.
-
-  --config FILE          gate file (deployments and load)
-  --out DIR              output folder (default: helm-gate-runs/<time>); must be new or empty
-  --sequential           launched servers one after the other (see docs/launch.md)
-  --baseline-ref REF     the commit a launched baseline with checkout: base runs from
-  --quiet                print nothing but errors
-  --debug                show stack traces
-`
+import { LOAD_USAGE } from '../usage.js'
 
 const SPECS = {
   config: { value: true },

@@ -22,25 +22,7 @@ import { redactText, redactUrl } from '../../secrets/redact.js'
 import { apiKeyNames, apiKeyValues } from '../../secrets/api-keys.js'
 import { launchLines, scheduleLine, type LaunchPlanInput } from '../../launch/plan-lines.js'
 import { childProcessEnv } from '../../secrets/child-env.js'
-
-export const PLAN_USAGE = `usage: helm-gate plan --config FILE [options]
-
-Prints the prod_env files generated for each side (secrets redacted) and the exact helm-run
-commands that \`helm-gate run\` would execute, how many instances each comparison will have and
-whether that can resolve its tolerated drop. Sends no request to any server: the instances are
-counted by \`helm-run --dry-run\` with the same entries.
-
-  --config FILE          gate file
-  --out DIR              the output folder run would use
-  --self-check           plan a self-check (the baseline on both sides)
-  --ready-timeout SEC    the readiness timeout run would use (default 120; a launched server has its own,
-                         ready_timeout_seconds)
-  --discordance R        assumed share of changed answers (0/1 metrics, e.g. a self-check's flip
-                         rate): warn when a comparison has too few instances for it
-  --sequential           plan the sides one after the other (as run --sequential)
-  --baseline-ref REF     the commit a launched baseline with checkout: base runs from (as run)
-  --no-count             skip the dry run (no instance counts)
-`
+import { PLAN_USAGE } from '../usage.js'
 
 const SPECS = {
   config: { value: true },

@@ -12,18 +12,7 @@ import { binarySd, instancesNeeded } from '../../stats/power.js'
 import { normalQuantile } from '../../stats/normal.js'
 import { numberOption, parseArgs, requiredConfig } from '../args.js'
 import type { CliIo } from '../io.js'
-
-export const POWER_USAGE = `usage: helm-gate power --config FILE (--pilot DIR | --discordance R)
-
-For each gated comparison, the smallest max_eval_instances whose interval would lie above the
-tolerated drop, by a normal approximation for paired differences:
-  n = ceil((z * sd / (delta + max_drop))^2)
-
-  --pilot DIR         a previous run's output folder (or its report.json): sd and delta are
-                      taken from each comparison there
-  --discordance R     assumed share of instances whose answer changes (0/1 metrics; delta 0,
-                      sd = sqrt(R)); e.g. the flip rate from run --self-check
-`
+import { POWER_USAGE } from '../usage.js'
 
 const SPECS = {
   config: { value: true },

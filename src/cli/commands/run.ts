@@ -17,31 +17,7 @@ import { exitCode } from '../../model/publication.js'
 import { writeReportOutputs } from '../output.js'
 import { assertFreshOutputFolder } from '../out-folder.js'
 import { reportingUnfinished } from '../unfinished-report.js'
-
-export const RUN_USAGE = `usage: helm-gate run --config FILE [options]
-
-Runs the gate file's entries against the baseline and the candidate with helm-run (both at
-once), then compares them per instance.
-
-  --config FILE          gate file (helm, deployments, runs)
-  --out DIR              output folder (default: helm-gate-runs/<time>); must be new or empty
-  --self-check           run the baseline against itself: the flip rate is the server's noise floor
-                         (exit 0 unless the runs fail)
-  --sequential           run the sides one after the other instead of at the same time
-  --baseline-ref REF     the commit a launched baseline with checkout: base runs from, and where
-                         fingerprint_paths are read (default HEAD); see docs/launch.md
-  --ready-timeout SEC    wait this long for each server's GET /models (default 120); a launched server
-                         has its own, ready_timeout_seconds
-  --examples N           changed answers shown per comparison (default 3)
-  --only quality|load    run one half only (default: quality, then the load half when the gate
-                         file has load:)
-  --json FILE            also write the JSON report to FILE (it is always in the output folder)
-  --markdown FILE        also write the markdown report (the PR comment body) to FILE
-  --html FILE            also write report.html (it is always in the output folder) to FILE
-  --verbose              stream every helm-run log line (prefixed with its side)
-  --quiet                print nothing but errors
-  --debug                show stack traces
-`
+import { RUN_USAGE } from '../usage.js'
 
 const SPECS = {
   config: { value: true },

@@ -6,26 +6,10 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { InputError, UsageError } from '../../errors.js'
-import { buildTrafficSet, DEFAULT_DROPPED_FIELDS, renderSummary, type LogFile } from '../../traffic/build.js'
+import { buildTrafficSet, renderSummary, type LogFile } from '../../traffic/build.js'
 import { numberOption, parseArgs } from '../args.js'
 import type { CliIo } from '../io.js'
-
-export const TRAFFIC_USAGE = `usage: helm-gate traffic build LOG.jsonl... --out SET.jsonl --count N [options]
-
-Builds a frozen traffic set from request logs: chat-completions request bodies, Batch API input
-lines (give the Batch API output file too to keep the logged answers), or {request, response}
-pairs, one per line. Samples N requests stratified by tag and prompt length, seeded; removes
-duplicates; scrubs credentials, e-mail addresses and phone numbers. Writes SET.jsonl and
-SET.summary.json beside it, and prints the summary.
-
-  --out FILE           the set to write (.jsonl)
-  --count N            how many requests to sample
-  --seed S             the sampling seed (default 0): the same logs and seed give the same bytes
-  --tag-field NAME     the key of the tag on each line, or in the request's metadata (default tag)
-  --drop-field A,B     request fields to keep out of the set, besides ${DEFAULT_DROPPED_FIELDS.join(', ')}
-  --skip-non-chat      count and skip Batch API lines for other endpoints (default: an error)
-  --quiet              print nothing but errors
-`
+import { TRAFFIC_USAGE } from '../usage.js'
 
 const SPECS = {
   out: { value: true },
