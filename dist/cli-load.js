@@ -1,5 +1,5 @@
 import { resolve, join } from 'node:path';
-import { p as parseArgs, U as UsageError, l as loadGateConfig, r as requiredConfig } from './cli.js';
+import { p as parseArgs, L as LOAD_USAGE, U as UsageError, l as loadGateConfig, r as requiredConfig } from './cli.js';
 import { a as assertFreshOutputFolder, r as reportingUnfinished, b as runLoadOnly } from './cli-unfinished-report.js';
 import 'node:fs/promises';
 import 'node:crypto';
@@ -35,18 +35,6 @@ import 'node:os';
  * per-request timings (load-timings.jsonl) to the output folder.
  * Exit 0 pass, 1 fail or inconclusive, 2 error.
  */
-const LOAD_USAGE = `usage: helm-gate load --config FILE [options]
-
-Runs the performance half alone: a load test of the baseline and the candidate (never at the
-same time, blocks A B B A ...) at the gate file's load levels, and checks the claims in load.checks.
-
-  --config FILE          gate file (deployments and load)
-  --out DIR              output folder (default: helm-gate-runs/<time>); must be new or empty
-  --sequential           launched servers one after the other (see docs/launch.md)
-  --baseline-ref REF     the commit a launched baseline with checkout: base runs from
-  --quiet                print nothing but errors
-  --debug                show stack traces
-`;
 const SPECS = {
     config: { value: true },
     out: { value: true },
@@ -74,4 +62,4 @@ async function loadCommand(argv, io) {
     return reportingUnfinished(outDir, config.statistics, io, false, cancel => runLoadOnly(config, outDir, args, io, say, cancel));
 }
 
-export { LOAD_USAGE, loadCommand };
+export { loadCommand };

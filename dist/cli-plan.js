@@ -1,6 +1,6 @@
 import { join, delimiter, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
-import { T as TRAFFIC_CHECKS, t as tangoInterval, k as readRunDirectory, m as runMatchesEntry, o as streamJson, M as MIN_BOOTSTRAP_UNITS, u as instancesNeeded, v as binarySd, x as twoSidedZ, G as GateError, y as redactUrl, p as parseArgs, r as requiredConfig, n as numberOption, l as loadGateConfig } from './cli.js';
+import { T as TRAFFIC_CHECKS, t as tangoInterval, m as readRunDirectory, o as runMatchesEntry, u as streamJson, M as MIN_BOOTSTRAP_UNITS, v as instancesNeeded, x as binarySd, y as twoSidedZ, G as GateError, z as redactUrl, p as parseArgs, P as PLAN_USAGE, r as requiredConfig, n as numberOption, l as loadGateConfig, g as redactText } from './cli.js';
 import { t as trackedTempDir, P as PROD_ENV_FILES, p as runHelmProcess, q as decisiveLine, v as readLogTail, x as expandLaunch, f as routeUrl, y as prepareRun, z as pluginPythonPath, D as DEFAULT_READINESS_TIMEOUT_MS, A as displayCommand, B as redactedFiles, k as gateFingerprint, a as apiKeyNames, b as apiKeyValues, d as childProcessEnv, C as resolveHelmRun } from './cli-run-sides.js';
 import { mkdir, writeFile, readdir } from 'node:fs/promises';
 import 'node:crypto';
@@ -364,24 +364,6 @@ function safeRoute(baseUrl) {
  * `helm-gate plan --config FILE`: print the prod_env files each side would get (secrets
  * redacted) and the exact helm-run commands, without running anything.
  */
-const PLAN_USAGE = `usage: helm-gate plan --config FILE [options]
-
-Prints the prod_env files generated for each side (secrets redacted) and the exact helm-run
-commands that \`helm-gate run\` would execute, how many instances each comparison will have and
-whether that can resolve its tolerated drop. Sends no request to any server: the instances are
-counted by \`helm-run --dry-run\` with the same entries.
-
-  --config FILE          gate file
-  --out DIR              the output folder run would use
-  --self-check           plan a self-check (the baseline on both sides)
-  --ready-timeout SEC    the readiness timeout run would use (default 120; a launched server has its own,
-                         ready_timeout_seconds)
-  --discordance R        assumed share of changed answers (0/1 metrics, e.g. a self-check's flip
-                         rate): warn when a comparison has too few instances for it
-  --sequential           plan the sides one after the other (as run --sequential)
-  --baseline-ref REF     the commit a launched baseline with checkout: base runs from (as run)
-  --no-count             skip the dry run (no instance counts)
-`;
 const SPECS = {
     config: { value: true },
     out: { value: true },
@@ -464,7 +446,9 @@ async function planCommand(argv, io) {
         }
         out.push('', `### command`, displayCommand(plan.command, plan.args, { PYTHONPATH: pythonPath }));
     }
-    io.stdout(`${out.join('\n')}\n`);
+    // The prod_env files are redacted by structure above; the whole plan then goes through the one
+    // redactor, so a credential in a command line, a launch template or a comment is hidden too.
+    io.stdout(`${redactText(out.join('\n'))}\n`);
     return 0;
 }
 function lmEvalSide(config, side) {
@@ -536,4 +520,4 @@ function launchPlanInput(config, prepared, env, sequential, baseRef) {
     };
 }
 
-export { PLAN_USAGE, planCommand };
+export { planCommand };

@@ -1,5 +1,5 @@
 import path, { basename, resolve, dirname, join, relative, isAbsolute, delimiter } from 'node:path';
-import { z as getDefaultExportFromCjs, G as GateError, C as ConfigError, A as exp, B as log, E as abs, F as sqrt, J as isFiniteNumber, K as quantileSorted, L as createRandom, I as InputError, N as readTrafficSet, O as discoverRuns, P as RUN_FILES, y as redactUrl, S as ServerNotReadyError, f as redactUrlsIn, Q as HelmRunError, V as parseDocument, W as visit, X as isScalar, Y as HIDDEN, Z as looksLikeSecret, _ as isCredentialKey, $ as Scalar, a0 as parseYamlFile, a1 as stringify, a2 as expandRunnerCommand, a3 as looksLikeLmEvalOutput, a4 as readLmEvalOutput, a5 as taskMatchesEntry, k as readRunDirectory, m as runMatchesEntry } from './cli.js';
+import { A as getDefaultExportFromCjs, G as GateError, C as ConfigError, B as exp, E as log, F as abs, J as sqrt, K as isFiniteNumber, N as quantileSorted, O as createRandom, I as InputError, Q as readTrafficSet, S as discoverRuns, V as RUN_FILES, g as redactText, z as redactUrl, W as ServerNotReadyError, X as HelmRunError, Y as parseDocument, Z as visit, _ as isScalar, $ as redactString, a0 as looksLikeSecret, a1 as isCredentialKey, a2 as Scalar, a3 as HIDDEN, a4 as parseYamlFile, a5 as stringify, a6 as expandRunnerCommand, a7 as checkDistinctDeployments, a8 as looksLikeLmEvalOutput, a9 as readLmEvalOutput, aa as taskMatchesEntry, m as readRunDirectory, o as runMatchesEntry } from './cli.js';
 import require$$2$1, { createHash } from 'node:crypto';
 import require$$0$7, { writeFile, readFile, stat, rm, mkdir, realpath, access, constants as constants$7, open, readdir } from 'node:fs/promises';
 import { execFile, execFileSync, spawn } from 'node:child_process';
@@ -43839,10 +43839,12 @@ async function weightsIdentity(command, cwd, maxBytes = MAX_HASHED_BYTES) {
 }
 
 /**
- * Masks secrets in the server's log lines before they are written: a server that prints its
- * configuration (vLLM does, with --api-key) must not put the key into the evidence artifact.
- * Secrets are the deployments' API keys and the values of environment variables whose names
- * say they are secret (HF_TOKEN, OPENAI_API_KEY, ...), whether inherited or set by the gate file.
+ * Masks secrets in log lines before they are written (helm-run's output, a launched server's, the
+ * replayed traffic's stored states): a server that prints its configuration (vLLM does, with
+ * --api-key) must not put the key into the evidence artifact. The known secrets (the deployments'
+ * API keys and the values of environment variables whose names say they are secret: HF_TOKEN,
+ * OPENAI_API_KEY, ..., inherited or set by the gate file) are masked by value first, whatever
+ * their shape; then the one redactor (redact.ts) hides any other credential the line holds.
  */
 const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH)/i;
 /** Shorter values would mask ordinary words. */
@@ -43856,9 +43858,8 @@ function secretValues(env, extra = []) {
         .sort((a, b) => b.length - a.length); // a longer secret containing a shorter one is masked whole
 }
 function masker(secrets) {
-    if (secrets.length === 0)
-        return line => line;
-    return line => secrets.reduce((text, secret) => text.split(secret).join('***'), line);
+    const known = secrets.filter(value => value.length >= MIN_SECRET_LENGTH);
+    return line => redactText(known.reduce((text, secret) => text.split(secret).join('***'), line));
 }
 
 /**
@@ -44039,7 +44040,7 @@ async function probeOnce(settings) {
     catch (error) {
         if (error instanceof ServerNotReadyError)
             throw error;
-        return { ok: false, problem: redactUrlsIn(error.message || String(error)) };
+        return { ok: false, problem: redactText(error.message || String(error)) };
     }
 }
 async function probeServer(settings) {
@@ -45174,47 +45175,6 @@ function commandProdEnv() {
         credentialsAreSecret: false
     };
 }
-/**
- * Both sides must ask the same questions the same way: a different tokenizer or maximum length
- * changes prompt truncation, and the comparison would measure configuration, not the model.
- */
-function assertComparableDeployments(baseline, candidate, source) {
-    if (baseline.kind !== 'server' || candidate.kind !== 'server')
-        return;
-    for (const [field, a, b] of [
-        ['tokenizer', baseline.tokenizer, candidate.tokenizer],
-        ['max_sequence_length', baseline.maxSequenceLength, candidate.maxSequenceLength]
-    ]) {
-        if (a !== b) {
-            throw new ConfigError('config.deployments_differ', `baseline and candidate must use the same ${field} (${String(a)} vs ${String(b)}), or prompts could differ`, { file: source, field: `deployments.candidate.${field}`, value: b });
-        }
-    }
-}
-/**
- * Both sides pointing at one deployment measure it against itself: every change would pass.
- * Typical cause: a single server started from the pull request's checkout, with the baseline
- * meant to come from the archive; when no archive matches and the baseline is run here, it
- * would be run against the candidate. Only a self-check does that on purpose.
- */
-function assertDistinctDeployments(baseline, candidate, source) {
-    const identity = (d) => d.kind === 'server'
-        ? JSON.stringify(['server', d.api, new URL(d.baseUrl).href.replace(/\/+$/, ''), d.model])
-        : d.kind === 'command'
-            ? JSON.stringify(['command', d.command, d.model, d.seed])
-            : JSON.stringify(['prod_env', resolve(d.localPath), d.deployment]);
-    if (identity(baseline) === identity(candidate)) {
-        throw new ConfigError('config.same_deployment', 'baseline and candidate are the same deployment, so the candidate would never be measured; ' +
-            'point them at different servers or models (use --self-check to measure a server against itself)', {
-            file: source,
-            field: 'deployments.candidate',
-            value: candidate.kind === 'server'
-                ? `${redactUrl(candidate.baseUrl)} ${candidate.model}`
-                : candidate.kind === 'command'
-                    ? candidate.command.join(' ')
-                    : candidate.deployment
-        });
-    }
-}
 /** A Hugging Face tokenizer directory (absolute or relative path), as opposed to a HELM tokenizer name. */
 function isLocalTokenizerDirectory(tokenizer) {
     return tokenizer.startsWith('/') || tokenizer.startsWith('./') || tokenizer.startsWith('../');
@@ -45266,7 +45226,7 @@ function redactYaml(text) {
             node.comment = null;
             node.commentBefore = null;
             if (isScalar(node) && typeof node.value === 'string')
-                node.value = looksLikeSecret(node.value) ? HIDDEN : redactUrl(node.value);
+                node.value = redactString(node.value);
         }
     });
     return REDACTED_YAML_HEADER + doc.toString({ lineWidth: 0 });
@@ -45463,9 +45423,8 @@ async function prepareRun(config, opts) {
         baseline: config.deployments.baseline,
         candidate: opts.selfCheck ? config.deployments.baseline : config.deployments.candidate
     };
-    assertComparableDeployments(deployments.baseline, deployments.candidate, config.source);
     if (!opts.selfCheck && opts.sides.includes('baseline') && opts.sides.includes('candidate') && !launchesDiffer(config)) {
-        assertDistinctDeployments(deployments.baseline, deployments.candidate, config.source);
+        checkDistinctDeployments(deployments.baseline, deployments.candidate, config.source);
     }
     const plans = [];
     for (const side of opts.sides) {
@@ -45563,7 +45522,7 @@ async function runHelmProcess(settings) {
     const file = createWriteStream(settings.logFile, { flags: 'a' });
     const started = Date.now();
     const state = { requests: 0, runsStarted: [], failedRuns: [] };
-    const redact = redactor(settings.secrets ?? []);
+    const redact = masker(settings.secrets ?? []);
     const prefix = `[${settings.side}]`;
     const watchStalls = settings.stallMs !== undefined && settings.stallMs !== null;
     const child = spawn(settings.command, settings.args, {
@@ -45691,12 +45650,6 @@ function killGroup(pid, signal) {
     catch {
         // already gone
     }
-}
-function redactor(secrets) {
-    const values = secrets.filter(secret => secret.length >= 4);
-    if (values.length === 0)
-        return line => line;
-    return line => values.reduce((text, secret) => text.split(secret).join('***'), line);
 }
 
 /**
@@ -46079,7 +46032,7 @@ function sideRecord(plan, outcome, deployment, outDir) {
         timed_out: outcome.timedOut,
         requests: outcome.requests,
         complete: outcome.complete,
-        errors: outcome.errors.map(error => ({ code: error.code, message: redactUrlsIn(error.message) }))
+        errors: outcome.errors.map(error => ({ code: error.code, message: redactText(error.message) }))
     };
 }
 

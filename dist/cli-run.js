@@ -1,5 +1,5 @@
 import { resolve, join } from 'node:path';
-import { p as parseArgs, U as UsageError, r as requiredConfig, n as numberOption, l as loadGateConfig, w as writeReportOutputs, e as exitCode } from './cli.js';
+import { p as parseArgs, R as RUN_USAGE, U as UsageError, r as requiredConfig, n as numberOption, l as loadGateConfig, w as writeReportOutputs, e as exitCode } from './cli.js';
 import { a as assertFreshOutputFolder, r as reportingUnfinished, b as runLoadOnly, c as runGate } from './cli-unfinished-report.js';
 import 'node:fs/promises';
 import 'node:crypto';
@@ -34,30 +34,6 @@ import 'node:os';
  * them and write report.json, report.md, the run directories and logs to the output folder.
  * Exit 0 pass, 1 fail or inconclusive, 2 error.
  */
-const RUN_USAGE = `usage: helm-gate run --config FILE [options]
-
-Runs the gate file's entries against the baseline and the candidate with helm-run (both at
-once), then compares them per instance.
-
-  --config FILE          gate file (helm, deployments, runs)
-  --out DIR              output folder (default: helm-gate-runs/<time>); must be new or empty
-  --self-check           run the baseline against itself: the flip rate is the server's noise floor
-                         (exit 0 unless the runs fail)
-  --sequential           run the sides one after the other instead of at the same time
-  --baseline-ref REF     the commit a launched baseline with checkout: base runs from, and where
-                         fingerprint_paths are read (default HEAD); see docs/launch.md
-  --ready-timeout SEC    wait this long for each server's GET /models (default 120); a launched server
-                         has its own, ready_timeout_seconds
-  --examples N           changed answers shown per comparison (default 3)
-  --only quality|load    run one half only (default: quality, then the load half when the gate
-                         file has load:)
-  --json FILE            also write the JSON report to FILE (it is always in the output folder)
-  --markdown FILE        also write the markdown report (the PR comment body) to FILE
-  --html FILE            also write report.html (it is always in the output folder) to FILE
-  --verbose              stream every helm-run log line (prefixed with its side)
-  --quiet                print nothing but errors
-  --debug                show stack traces
-`;
 const SPECS = {
     config: { value: true },
     out: { value: true },
@@ -233,4 +209,4 @@ async function writeExtraReports(report, json, markdown, io, html, changed) {
     });
 }
 
-export { RUN_USAGE, budgetAdvice, noiseFloor, runCommand, selfCheckNotes };
+export { budgetAdvice, noiseFloor, runCommand, selfCheckNotes };

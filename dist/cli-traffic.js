@@ -1,6 +1,6 @@
 import { readFile, mkdir, writeFile } from 'node:fs/promises';
 import { resolve, dirname } from 'node:path';
-import { I as InputError, L as createRandom, _ as isCredentialKey, Z as looksLikeSecret, a6 as quantile, U as UsageError, p as parseArgs, n as numberOption } from './cli.js';
+import { I as InputError, O as createRandom, a1 as isCredentialKey, g as redactText, ab as quantile, ac as TRAFFIC_USAGE, U as UsageError, p as parseArgs, n as numberOption } from './cli.js';
 import { createHash } from 'node:crypto';
 import 'node:fs';
 import 'node:string_decoder';
@@ -323,65 +323,66 @@ function pick(items, take, seed, stratum) {
 
 /**
  * Scrubbing what must not go into a repository from a traffic record: credentials (the project's
- * one redactor, secrets/redact.ts, applied word by word so a key inside a sentence goes and the
- * sentence stays), e-mail addresses and phone numbers. Every replacement is counted by kind, so
- * the summary says what was taken out.
+ * one redactor, secrets/redact.ts, over the whole text, so a key inside a sentence, a URL, a JSON
+ * value or a multi-line block goes and the rest stays), e-mail addresses and phone numbers. Every
+ * replacement is counted by kind, so the summary says what was taken out.
  *
- * Phone numbers are found by layout, not with a numbering-plan library (libphonenumber): the
+ * Phone numbers are found by layout, not with a numbering-plan library (libphonenumber-js): the
  * scrubber must over-match any number written like a phone number in any country, while such a
- * library keeps only numbers valid in a known plan and would let a made-up or foreign one through.
- * Bare digit runs are left alone (order numbers, amounts, ids): a phone number is `+` and 7-15
- * digits, or digit groups joined by spaces, dots, dashes or parentheses, 7-15 digits in all.
+ * library needs a default region for national formats (`06 12 34 56 78`, `98765 43210`, `555-0123`
+ * are found only when the right country is guessed) and keeps only numbers valid in a known plan
+ * (bench/phone-matchers.mjs measures both on the same corpus). Bare digit runs are left alone
+ * (order numbers, amounts, ids): a phone number is `+` and 7-15 digits, or digit groups joined by
+ * spaces, dots, dashes or parentheses, 7-15 digits in all.
  */
 const PLACEHOLDERS = { secret: '[secret]', email: '[email]', phone: '[phone]' };
 function noCounts() {
     return { secret: 0, email: 0, phone: 0 };
 }
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
-// Either + and digits with optional separators, or at least three groups of digits with separators
-// (the groups keep "2024-05-01" out: a date has 8 digits in three groups, so the total is checked).
-const PHONE = /(?<![\w+])(?:\+\d[\d\s().-]{5,20}\d|\(?\d{2,4}\)?[\s.-]\d{2,4}[\s.-]\d{2,5}(?:[\s.-]\d{2,5})?)(?![\w])/g;
-const BEARER = /\bBearer\s+\S{8,}/g;
-// Punctuation around a word that is not part of a key (a key at the end of a sentence).
-const EDGES = /^([("'`<[{]*)(.*?)([)"'`>\]},.;:!?]*)$/s;
-function isPhone(match) {
+// `+` and 7-15 digits, or two or more digit groups (a group in parentheses too) joined by one
+// space, dot, dash or a parenthesis. Not inside a word, a version, a path or a longer number: the
+// look-behind and look-ahead refuse a digit group run on either side, so a number too long to be
+// a phone number is left whole rather than cut into a phone-sized piece.
+const PHONE = /(?<![\w+.\-/:@#$€£%,]|\d[ .-])(?:\+\d{7,15}|(?:\+[ ]?)?(?:\(\d{1,5}\)[ .-]?|\d{1,8}(?:[ .-]|(?=\()))(?:\(\d{1,5}\)[ .-]?|\d{1,8}[ .-])*\d{1,8})(?![\w+]|[ .,\-/:]\d)/g;
+const DATE = /(?:^|\D)(?:\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{4})(?:\D|$)/;
+/** Whether a digit-group run found by PHONE is written as a phone number is (see the docs). */
+function isPhoneLayout(match) {
     const digits = match.replace(/\D/g, '').length;
     if (digits < 7 || digits > 15)
         return false;
-    // Dates (2024-05-01, 01.05.2024) and times are digit groups too: not phone numbers.
-    if (/^\d{4}[-./]\d{1,2}[-./]\d{1,2}$/.test(match) || /^\d{1,2}[-./]\d{1,2}[-./]\d{4}$/.test(match))
+    // Dates (2024-05-01, 01.05.2024, a date followed by an hour) are digit groups too.
+    if (DATE.test(match))
         return false;
-    // An IPv4 address is four dot-joined groups of up to three digits: not a phone number. Amounts
-    // with spaces between thousands (1 200 000) are matched: a scrubber that leaves a phone number
-    // written the same way (06 123 456) would be worse than one that hides an amount.
-    if (/^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(match))
+    const international = match.startsWith('+');
+    const groups = [...match.matchAll(/\(?\d+\)?/g)].map(group => group[0]);
+    const dotted = /^\+?[\d.]+$/.test(match);
+    // Dot-joined groups with a one-digit group are a version (10.0.19041.1234) or an amount
+    // (1.234.567); two dot-joined groups are a decimal number; four groups of at most three digits
+    // an IPv4 address.
+    if (dotted && !international && (groups.length === 2 || groups.some(group => group.length === 1)))
+        return false;
+    if (dotted && /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(match))
+        return false;
+    // A list or range of years (2019 2020 2021, 1990-2020).
+    if (!international && groups.every(group => /^(?:19|20)\d\d$/.test(group)))
+        return false;
+    // A one-digit group is a trunk or country prefix at the start (1 800 555 0199, 8 (495) ...), the
+    // first group after a country code (+33 6 12 34 56 78, +81 3-1234-5678) or in parentheses
+    // ((0)20); anywhere else the digits are a list or an ISBN, not a phone number.
+    if (groups.some((group, index) => /^\d$/.test(group) && index > (international ? 1 : 0)))
         return false;
     return true;
 }
 /** A string with credentials, e-mail addresses and phone numbers replaced, counting each. */
 function scrubText(text, counts) {
-    let out = text.replace(BEARER, () => {
-        counts.secret++;
-        return PLACEHOLDERS.secret;
-    });
-    out = out
-        .split(/(\s+)/)
-        .map(word => {
-        if (word.trim() === '' || word.length < 8)
-            return word;
-        const [, lead, core, trail] = EDGES.exec(word);
-        if (core === '' || !looksLikeSecret(core))
-            return word;
-        counts.secret++;
-        return `${lead}${PLACEHOLDERS.secret}${trail}`;
-    })
-        .join('');
+    let out = redactText(text, PLACEHOLDERS.secret, () => counts.secret++);
     out = out.replace(EMAIL, () => {
         counts.email++;
         return PLACEHOLDERS.email;
     });
     out = out.replace(PHONE, match => {
-        if (!isPhone(match))
+        if (!isPhoneLayout(match))
             return match;
         counts.phone++;
         return PLACEHOLDERS.phone;
@@ -733,22 +734,6 @@ function renderSummary(summary, outFile, summaryFile) {
  * (docs/traffic.md, "Building a set"). Reads the logs, writes the set and its summary beside it
  * (`<name>.summary.json`), and prints the summary for review.
  */
-const TRAFFIC_USAGE = `usage: helm-gate traffic build LOG.jsonl... --out SET.jsonl --count N [options]
-
-Builds a frozen traffic set from request logs: chat-completions request bodies, Batch API input
-lines (give the Batch API output file too to keep the logged answers), or {request, response}
-pairs, one per line. Samples N requests stratified by tag and prompt length, seeded; removes
-duplicates; scrubs credentials, e-mail addresses and phone numbers. Writes SET.jsonl and
-SET.summary.json beside it, and prints the summary.
-
-  --out FILE           the set to write (.jsonl)
-  --count N            how many requests to sample
-  --seed S             the sampling seed (default 0): the same logs and seed give the same bytes
-  --tag-field NAME     the key of the tag on each line, or in the request's metadata (default tag)
-  --drop-field A,B     request fields to keep out of the set, besides ${DEFAULT_DROPPED_FIELDS.join(', ')}
-  --skip-non-chat      count and skip Batch API lines for other endpoints (default: an error)
-  --quiet              print nothing but errors
-`;
 const SPECS = {
     out: { value: true },
     count: { value: true },
@@ -821,4 +806,4 @@ async function write(file, text) {
     }
 }
 
-export { TRAFFIC_USAGE, trafficCommand };
+export { trafficCommand };

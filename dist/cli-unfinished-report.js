@@ -1,6 +1,6 @@
 import path, { dirname, join, resolve } from 'node:path';
 import { mkdir, writeFile, readdir } from 'node:fs/promises';
-import { D as DEFAULT_STATISTICS, G as GateError, a as newReport, I as InputError, C as ConfigError, b as ajvExports, c as estimatePaired, s as smallSampleGuard, d as decideVerdict, R as REPORTED_MARGINS, f as redactUrlsIn, q as qualityVerdict, g as qualityHeadline, h as redactTree, i as showValue, H as HELM_GATE_VERSION, j as compareOutputs, w as writeReportOutputs, e as exitCode, U as UsageError } from './cli.js';
+import { D as DEFAULT_STATISTICS, G as GateError, a as newReport, I as InputError, C as ConfigError, b as ajvExports, c as estimatePaired, s as smallSampleGuard, d as decideVerdict, f as REPORTED_MARGINS, g as redactText, q as qualityVerdict, h as qualityHeadline, i as redactTree, j as showValue, H as HELM_GATE_VERSION, k as compareOutputs, w as writeReportOutputs, e as exitCode, U as UsageError } from './cli.js';
 import { i as imageOf, w as worstVerdict, V as VERDICT_RANK, r as runLoad, l as launchesAny, a as apiKeyNames, b as apiKeyValues, L as LoadWhileUp, t as trackedTempDir, c as Launcher, d as childProcessEnv, e as withLaunchedSides, f as routeUrl, u as undiciExports, m as masker, s as secretValues, g as apiKeyOf, h as runSides, j as manifestPath, k as gateFingerprint, n as writeManifest, o as guardOnCancel } from './cli-run-sides.js';
 import { createWriteStream } from 'node:fs';
 
@@ -815,10 +815,11 @@ function addRow(ctx, check, direction, indices, base, cand, what, why = () => ''
         const example = {
             instance_id: instance.id,
             train_trial_index: 0,
-            input: conversation(instance),
-            reference: instance.reference ?? '',
-            baseline_output: ctx.texts.b1[i],
-            candidate_output: ctx.texts.c[i],
+            // Shown in the report and the pull-request comment: credentials hidden as everywhere else.
+            input: redactText(conversation(instance)),
+            reference: redactText(instance.reference ?? ''),
+            baseline_output: redactText(ctx.texts.b1[i]),
+            candidate_output: redactText(ctx.texts.c[i]),
             baseline_value: base[k],
             candidate_value: cand[k]
         };
@@ -960,7 +961,7 @@ async function replayOne(instance, url, target, options, dispatcher) {
     catch (error) {
         const err = error;
         const why = err.name === 'TimeoutError' || /timeout/i.test(err.message) ? `timed out after ${options.timeoutMs} ms` : err.message;
-        return state(status, [], redactUrlsIn(why));
+        return state(status, [], redactText(why));
     }
 }
 function parsedOrText(text) {
@@ -1101,15 +1102,15 @@ class TrafficReplay {
         }
     }
     /**
-     * HELM's shape, one file per replay: credential-like keys and values hidden, and the API keys
-     * masked wherever they appear (a prompt or a server's answer may echo one; the request sends it
+     * HELM's shape, one file per replay: credential-like keys hidden, every string through the one
+     * redactor, and the API keys masked wherever they appear (a prompt or a server's answer may echo one; the request sends it
      * only in a header, which is not kept).
      */
     async writeEvidence(name, states) {
         const dir = path.join(this.options.outDir, 'traffic', name);
         await mkdir(dir, { recursive: true });
         const file = path.join(dir, 'scenario_state.json');
-        await writeFile(file, `${this.mask(JSON.stringify(redactTree({ request_states: states }), null, 1))}\n`);
+        await writeFile(file, `${JSON.stringify(redactTree({ request_states: states }, 32, this.mask), null, 1)}\n`);
         return file;
     }
 }

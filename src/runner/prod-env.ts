@@ -15,7 +15,7 @@ import { isScalar, parseDocument, Scalar, stringify as stringifyYaml, visit } fr
 import { parseYamlFile } from '../config/load.js'
 import type { Deployment, ServerDeployment } from '../config/types.js'
 import { ConfigError } from '../errors.js'
-import { HIDDEN, isCredentialKey, looksLikeSecret, redactString, redactUrl } from '../secrets/redact.js'
+import { HIDDEN, isCredentialKey, looksLikeSecret, redactString } from '../secrets/redact.js'
 
 /** The HELM model and deployment name on both sides; the host org `helm-gate` names the cache shard. */
 export const GATED_MODEL = 'helm-gate/gated-model'
