@@ -12,7 +12,7 @@ import { realpath, stat } from 'node:fs/promises'
 import type { GateConfig, GatedRun, StatisticsSettings } from '../config/types.js'
 import type { RequestStateSummary, RunDirectory } from '../helm/types.js'
 import { readLmEvalOutput } from '../lmeval/read.js'
-import type { LmEvalOutput, LmEvalSample, LmEvalTask } from '../lmeval/types.js'
+import type { LmEvalAnswerKey, LmEvalOutput, LmEvalSample, LmEvalTask } from '../lmeval/types.js'
 import type { ChangedExample, Comparison, Report } from '../model/report.js'
 import { buildComparisons } from './comparisons.js'
 import { canonicalJson } from './run-identity.js'
@@ -356,6 +356,7 @@ function checkSamplesPaired(item: TaskWork, log: IssueLog): boolean {
     )
     return false
   }
+  if (!checkAnswerKeys(b.name, byKeyB, byKeyC, c.samplesFile, log)) return false
   let promptDrift: LmEvalSample | null = null
   let kwargsDrift: [LmEvalSample, LmEvalSample] | null = null
   let prompts = 0
@@ -394,6 +395,57 @@ function checkSamplesPaired(item: TaskWork, log: IssueLog): boolean {
     return false
   }
   return true
+}
+
+/**
+ * What each document is scored against must be the same on both sides: a target edited in the
+ * task's data (or a data fix between an archived baseline and the candidate) changes the score of
+ * an unchanged answer, and pairing it would count that as the model's win or loss. The hashes are
+ * compared where both sides logged them (lm-eval writes them since 0.4.3).
+ */
+function checkAnswerKeys(
+  task: string,
+  baseline: Map<string, LmEvalSample>,
+  candidate: Map<string, LmEvalSample>,
+  candidateFile: string,
+  log: IssueLog
+): boolean {
+  const drifted = new Set<number>()
+  let first: { b: LmEvalSample; c: LmEvalSample; fields: (keyof LmEvalAnswerKey)[] } | null = null
+  for (const [key, sc] of candidate) {
+    const sb = baseline.get(key)!
+    const fields = answerKeyDifferences(sb.answerKey, sc.answerKey)
+    if (fields.length === 0) continue
+    drifted.add(sc.docId)
+    first ??= { b: sb, c: sc, fields }
+  }
+  if (!first) return true
+  const { b, c, fields } = first
+  const shown = (k: LmEvalAnswerKey, f: keyof LmEvalAnswerKey): string =>
+    k[f] === null ? 'absent' : f === 'target' ? clip(k[f]) : k[f].slice(0, 16)
+  const differences = fields.map(f => `${f} baseline ${shown(b.answerKey, f)}, candidate ${shown(c.answerKey, f)}`).join('; ')
+  log.error(
+    'lmeval.answer_key_drift',
+    `task ${task}: ${drifted.size} ${drifted.size === 1 ? 'document has' : 'documents have'} a different answer key on the two sides (first: doc_id ${c.docId}, filter ${c.filter}, candidate line ${c.line}: ${differences}), so a score change there would be the data's, not the model's`,
+    {
+      file: candidateFile,
+      field: `line ${c.line}: ${fields[0]}`,
+      value: { doc_id: c.docId, filter: c.filter, baseline: b.answerKey[fields[0]], candidate: c.answerKey[fields[0]] }
+    }
+  )
+  return false
+}
+
+/** The answer-key fields that differ; a hash only one side logged is not compared. */
+function answerKeyDifferences(b: LmEvalAnswerKey, c: LmEvalAnswerKey): (keyof LmEvalAnswerKey)[] {
+  const fields: (keyof LmEvalAnswerKey)[] = []
+  if (b.target !== c.target) fields.push('target')
+  for (const f of ['doc_hash', 'target_hash'] as const) if (b[f] !== null && c[f] !== null && b[f] !== c[f]) fields.push(f)
+  return fields
+}
+
+function clip(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text
 }
 
 function checkFailures(side: string, task: LmEvalTask, log: IssueLog): boolean {
