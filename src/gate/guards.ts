@@ -63,6 +63,8 @@ export function checkRequestStates(run: string, b: RunData, c: RunData, log: Iss
   }
   if (!ok || b.requestStates === null || c.requestStates === null) return false
 
+  if (!checkAnswerKeys(run, b, c, log)) return false
+
   // A key can hold several request states: calibrated multiple choice sends an original and a
   // calibration request per reference, language modelling one request per window, and
   // perturbations that differ only in parameters share a name. So each key's prompts are compared
@@ -92,6 +94,56 @@ export function checkRequestStates(run: string, b: RunData, c: RunData, log: Iss
     return false
   }
   return true
+}
+
+/**
+ * The references of each paired instance (their texts and tags, so which one is correct) must be
+ * the same on both sides: an answer key edited between the runs (a data fix, an archived baseline
+ * made before it) changes the score of an unchanged answer, and the comparison would report that
+ * as the model's change. Checked before the prompts, since a changed multiple-choice option also
+ * changes the prompt and this names the cause.
+ */
+function checkAnswerKeys(run: string, b: RunData, c: RunData, log: IssueLog): boolean {
+  const baseline = new Map<string, RequestStateSummary>()
+  for (const s of b.requestStates ?? []) if (!baseline.has(requestKey(s))) baseline.set(requestKey(s), s)
+  const drifted = new Set<string>()
+  let first: [RequestStateSummary, RequestStateSummary] | null = null
+  for (const sc of c.requestStates ?? []) {
+    const sb = baseline.get(requestKey(sc))
+    if (sb === undefined || sameKeys(sb.referenceKeys, sc.referenceKeys)) continue
+    drifted.add(sc.instanceId)
+    first ??= [sb, sc]
+  }
+  if (!first) return true
+  const [sb, sc] = first
+  log.error(
+    'guard.answer_key_drift',
+    `run ${run}: ${drifted.size} ${drifted.size === 1 ? 'instance has' : 'instances have'} different references on the two sides (first: instance ${sc.instanceId}, trial ${sc.trainTrialIndex}${sc.perturbation ? `, perturbation ${sc.perturbation.name}` : ''}: ${referenceDifference(sb, sc)}), so a score change there would be the data's, not the model's`,
+    {
+      file: c.scenarioStateFile ?? c.run.path,
+      field: 'instance.references',
+      value: `instance ${sc.instanceId}, trial ${sc.trainTrialIndex}`
+    }
+  )
+  return false
+}
+
+function sameKeys(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((key, i) => key === b[i])
+}
+
+/** What differs, in words: the number of references, or the first one whose text or tags changed, and the correct answers. */
+function referenceDifference(b: RequestStateSummary, c: RequestStateSummary): string {
+  const what =
+    b.referenceKeys.length !== c.referenceKeys.length
+      ? `${b.referenceKeys.length} references on the baseline, ${c.referenceKeys.length} on the candidate`
+      : `reference ${b.referenceKeys.findIndex((key, i) => key !== c.referenceKeys[i])}'s text or tags differ`
+  // The excerpts are empty past the text-keep limit; the hashes still decided.
+  const correct =
+    b.referenceExcerpt !== c.referenceExcerpt && (b.referenceExcerpt !== '' || c.referenceExcerpt !== '')
+      ? `; correct answer baseline ${JSON.stringify(b.referenceExcerpt)}, candidate ${JSON.stringify(c.referenceExcerpt)}`
+      : ''
+  return what + correct
 }
 
 interface KeyPrompts {

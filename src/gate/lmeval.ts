@@ -546,6 +546,8 @@ function asRunData(task: LmEvalTask): RunData {
     success: true,
     error: null,
     promptHash: s.promptHash.slice(0, 24),
+    // The answer key is compared in lm-eval's own terms (checkAnswerKeys), before this.
+    referenceKeys: [],
     decoding: {},
     answered: s.failure === null,
     inputExcerpt: s.inputExcerpt,
