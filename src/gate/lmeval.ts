@@ -315,7 +315,7 @@ function checkSamplesComplete(side: string, task: LmEvalTask, log: IssueLog): bo
     if (expected !== null && docs.size !== expected) {
       log.error(
         'lmeval.missing_samples',
-        `task ${task.name}: the ${side} side logs ${docs.size} documents under filter ${filter} while its results file says ${expected} were evaluated, so samples are missing (a cut or edited samples file)`,
+        `task ${task.name}: the ${side} side logs ${count(docs.size, 'document')} under filter ${filter} while its results file says ${expected} were evaluated, so samples are missing (a cut or edited samples file)`,
         { file: task.samplesFile, field: `filter ${filter}`, value: { logged: docs.size, evaluated: expected } }
       )
       return false
@@ -351,7 +351,7 @@ function checkSamplesPaired(item: TaskWork, log: IssueLog): boolean {
     if (missing.length === 0) continue
     log.error(
       'lmeval.missing_samples',
-      `task ${b.name}: ${missing.length} samples of the other side are missing on the ${side} side (first: doc_id ${missing[0].docId}, filter ${missing[0].filter}); documents missing on one side are rarely missing at random, so the gate does not compare the rest`,
+      `task ${b.name}: ${count(missing.length, 'sample')} of the other side ${missing.length === 1 ? 'is' : 'are'} missing on the ${side} side (first: doc_id ${missing[0].docId}, filter ${missing[0].filter}); documents missing on one side are rarely missing at random, so the gate does not compare the rest`,
       { file: task.samplesFile, field: 'doc_id', value: { doc_id: missing[0].docId, filter: missing[0].filter } }
     )
     return false
@@ -376,7 +376,7 @@ function checkSamplesPaired(item: TaskWork, log: IssueLog): boolean {
     const s = promptDrift
     log.error(
       'lmeval.prompt_drift',
-      `task ${b.name}: ${prompts} samples were sent with different prompts on the two sides (first: doc_id ${s.docId}), so the comparison would measure prompt configuration, not the model`,
+      `task ${b.name}: ${count(prompts, 'sample')} ${prompts === 1 ? 'was' : 'were'} sent with different prompts on the two sides (first: doc_id ${s.docId}), so the comparison would measure prompt configuration, not the model`,
       { file: c.samplesFile, field: `line ${s.line}: arguments`, value: { doc_id: s.docId, filter: s.filter } }
     )
     return false
@@ -385,7 +385,7 @@ function checkSamplesPaired(item: TaskWork, log: IssueLog): boolean {
     const [sb, sc] = kwargsDrift
     log.error(
       'lmeval.generation_kwargs_drift',
-      `task ${b.name}: ${kwargs} samples were sent with different generation kwargs on the two sides (first: doc_id ${sc.docId}), so the answers were decoded differently`,
+      `task ${b.name}: ${count(kwargs, 'sample')} ${kwargs === 1 ? 'was' : 'were'} sent with different generation kwargs on the two sides (first: doc_id ${sc.docId}), so the answers were decoded differently`,
       {
         file: c.samplesFile,
         field: `line ${sc.line}: arguments.gen_args_0.arg_1`,
@@ -444,6 +444,11 @@ function answerKeyDifferences(b: LmEvalAnswerKey, c: LmEvalAnswerKey): (keyof Lm
   return fields
 }
 
+/** "1 sample", "2 samples". */
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`
+}
+
 function clip(text: string): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text
 }
@@ -454,7 +459,7 @@ function checkFailures(side: string, task: LmEvalTask, log: IssueLog): boolean {
   const docs = new Set(failed.map(s => s.docId))
   log.error(
     'lmeval.failed_requests',
-    `task ${task.name}: ${docs.size} ${side} documents have no real answer (${failed[0].failure}; first: doc_id ${failed[0].docId}), so their scores are not the model's answers`,
+    `task ${task.name}: ${count(docs.size, `${side} document`)} ${docs.size === 1 ? 'has' : 'have'} no real answer (${failed[0].failure}; first: doc_id ${failed[0].docId}), so their scores are not the model's answers`,
     { file: task.samplesFile, field: `line ${failed[0].line}: resps`, value: { doc_id: failed[0].docId } }
   )
   return false
