@@ -1,4 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
+import { cpSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { RunDefaults } from '../../src/gate/compare.js'
 import { cliConfig, comparer, errorCodes } from './compare-helpers.js'
@@ -45,6 +47,19 @@ describe('compareOutputs on real crfm-helm 0.2.1 runs written the way FlexLLMGen
     expect(errorCodes(report)).toEqual(['guard.answer_key_drift'])
     expect(report.errors[0].message).toContain('instance id10394')
     expect(report.errors[0].message).toContain('correct answer baseline "X = + * X", candidate "X = + * kiwi"')
+  })
+
+  it("compares FlexLLMGen's working folders (runs/<run>/) as given, one suite per side", async () => {
+    // What FlexLLMGen leaves in the folder it ran in: runs/<run name>/ (its --run-path).
+    const working = (suite: string): string => {
+      const folder = mkdtempSync(join(tmpdir(), 'helm-gate-flexllmgen-'))
+      cpSync(join(suite, FLEX_RUN), join(folder, 'runs', FLEX_RUN), { recursive: true })
+      return folder
+    }
+    const report = await compare(working(FLEX_BASELINE_SUITE), working(FLEX_DEGRADED_SUITE))
+    expect(report.errors).toEqual([])
+    expect(report.verdict).toBe('fail')
+    expect(report.comparisons[0].run).toBe((await compare(FLEX_BASELINE_SUITE, FLEX_DEGRADED_SUITE)).comparisons[0].run)
   })
 
   it('fails a degraded candidate', async () => {
