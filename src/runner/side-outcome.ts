@@ -118,6 +118,16 @@ export async function finishSide(
   outcome.errors = await explainSideErrors(outcome.errors, plan.logFile, dirname(plan.outputPath), plan.runner !== null)
 }
 
+/**
+ * The side's launched server died while it was measured: that is the cause, so it comes first,
+ * and what the client saw (helm-run's "Connection refused", already grouped) follows as the
+ * symptom. Even a side whose run completed is not complete: its server's death is a doubt.
+ */
+export function serverDied(outcome: SideOutcome, cause: GateError): void {
+  outcome.errors = [cause, ...outcome.errors]
+  outcome.complete = false
+}
+
 /** The side's manifest record, paths relative to outDir. */
 export function sideRecord(plan: SidePlan, outcome: SideOutcome, deployment: Deployment, outDir: string): SideRecord {
   const described: Record<string, unknown> =
