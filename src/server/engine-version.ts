@@ -79,8 +79,14 @@ const SAMPLING_KEYS = [
   'chat_format',
   'reasoning_format'
 ]
-/** A template this short without markup is a built-in template's name (llama.cpp `--chat-template chatml`). */
+/** A template this short without markup is a built-in template's name (llama.cpp keeps e.g. `--chat-template llama2` as given). */
 const TEMPLATE_NAME = /^[A-Za-z0-9][\w.-]{0,39}$/
+/**
+ * Built-in templates an engine reports by their text, known by its sha256: llama.cpp replaces
+ * `--chat-template chatml` (and a model without a template) with its own ChatML source
+ * (CHATML_TEMPLATE_SRC in common/chat.cpp), so /props shows the text, not the name.
+ */
+const KNOWN_TEMPLATES = new Map([['cc145ac597328b60dbce2631dce17c0c84bb6a87b2380cc0473e2e1291965db7', 'chatml (llama.cpp built-in)']])
 
 /**
  * The serving configuration a server reports, or null (never throws): llama.cpp's `GET /props`
@@ -146,11 +152,8 @@ function templateIdentity(value: unknown): ServingConfig['chat_template'] {
   // A list of named templates (Hugging Face's tokenizer_config form) is hashed as JSON.
   const text = typeof value === 'string' ? value : Array.isArray(value) ? JSON.stringify(value) : null
   if (text === null || text === '') return null
-  return {
-    sha256: createHash('sha256').update(text, 'utf8').digest('hex'),
-    name: TEMPLATE_NAME.test(text) ? text : null,
-    length: text.length
-  }
+  const sha256 = createHash('sha256').update(text, 'utf8').digest('hex')
+  return { sha256, name: TEMPLATE_NAME.test(text) ? text : (KNOWN_TEMPLATES.get(sha256) ?? null), length: text.length }
 }
 
 /** A setting as the report shows it: floats to 6 significant digits (llama.cpp reports float32), lists joined. */
