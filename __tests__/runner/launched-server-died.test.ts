@@ -83,7 +83,11 @@ describeHelm('a launched server that dies during helm-run', () => {
       /^candidate server was killed by SIGKILL while the candidate side was measured; last lines of logs\/candidate-server\.log:\n {2}/
     )
     expect(candidate[0].message).toContain('fake-openai listening')
-    expect(candidate[0].location).toMatchObject({ field: 'deployments.candidate.launch.command', value: 'SIGKILL' })
+    expect(candidate[0].location).toMatchObject({
+      file: 'logs/candidate-server.log',
+      field: 'deployments.candidate.launch.command',
+      value: 'SIGKILL'
+    })
     // The client's symptom follows, as before.
     expect(candidate[1].code).toBe('runner.exit')
     expect(candidate[1].message).toMatch(/Connection refused/)

@@ -208,7 +208,7 @@ export class Launcher {
     const error = new LaunchError(
       'launch.server_died',
       `${key} server ${how} while the ${side} side was measured; last lines of ${entry.record.log_file}:${lines.length === 0 ? ' (empty)' : `\n${lines.map(line => `  ${line}`).join('\n')}`}`,
-      { field: `deployments.${key}.launch.command`, value: exit.signal ?? `status ${exit.code}` }
+      { file: entry.record.log_file, field: `deployments.${key}.launch.command`, value: exit.signal ?? `status ${exit.code}` }
     )
     if (!entry.record.errors.some(e => e.code === error.code)) entry.record.errors.push({ code: error.code, message: error.message })
     return error
