@@ -86,6 +86,29 @@ describe('resolveGateFile: the traffic set is frozen with the gate file', () => 
     expect(s.sets).toEqual(['base set\n'])
   })
 
+  it("names the references a pull request changes in the set, which the base commit's set still judges", async () => {
+    const line = (id: string, reference: string | null): string =>
+      JSON.stringify({ id, stratum: 'all/short', tag: null, request: { messages: [{ role: 'user', content: id }] }, reference })
+    const base = [line('t-1', 'Paris'), line('t-2', null), line('t-3', '42')].join('\n')
+    const head = [line('t-1', 'Lyon'), line('t-2', 'new'), line('t-3', '42'), line('t-4', 'added')].join('\n')
+    const s = withSet({ '.github/traffic/set.jsonl': base })
+    const asked: string[] = []
+    s.readWorkspaceSet = async set => {
+      asked.push(set)
+      return head
+    }
+    const resolved = await resolveGateFile('.github/helm-gate.yml', prEvent, true, s)
+    expect(asked).toEqual(['traffic/set.jsonl'])
+    // The base bytes were parsed: both sides are judged against Paris.
+    expect(s.sets).toEqual([base])
+    expect(resolved.notes).toEqual([
+      "This pull request changes the reference answer of 2 traffic instances in traffic/set.jsonl (first: t-1); both sides were judged against the base commit's references, and the change takes effect after merge."
+    ])
+    // The same set on both: no note.
+    s.readWorkspaceSet = async () => base
+    expect((await resolveGateFile('.github/helm-gate.yml', prEvent, true, s)).notes).toEqual([])
+  })
+
   it('a set missing at the base commit, or outside the repository, is an error', async () => {
     const missing = await resolveGateFile('.github/helm-gate.yml', prEvent, true, withSet({})).catch(e => e as ConfigError)
     expect(missing).toMatchObject({ code: 'config.traffic_set_missing', location: { field: 'traffic.set' } })

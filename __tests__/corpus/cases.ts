@@ -70,7 +70,7 @@ interface Row {
   stats: { name: { name: string }; count: number; sum: unknown }[]
 }
 interface State {
-  instance: { id: string }
+  instance: { id: string; references?: { output: { text: string }; tags: string[] }[] }
   request: Record<string, unknown>
   result: Record<string, unknown> | null
 }
@@ -213,6 +213,9 @@ const RUN_CASES: Case[] = [
   ),
   runCase('candidate prompt changed', 'guard.prompt_drift', s =>
     editStates(state(s.candidate), st => void (st[6].request.prompt = 'other'))
+  ),
+  runCase('candidate references changed (answer key)', 'guard.answer_key_drift', s =>
+    editStates(state(s.candidate), st => void (st[6].instance.references![0].output.text = 'other'))
   ),
   runCase('candidate adapter temperature changed in run_spec.json', 'guard.adapter_drift', s =>
     editJson<{ adapter_spec: Record<string, unknown> }>(runFile(s.candidate, 'run_spec.json'), r => void (r.adapter_spec.temperature = 0.7))

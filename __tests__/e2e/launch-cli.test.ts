@@ -147,6 +147,15 @@ describeHelm('helm-gate run with launched deployments (real helm-run)', () => {
     const result = await gate(fixture)
     expect(result.code).toBe(2)
     expect(result.report?.errors.some(e => e.message.startsWith('candidate'))).toBe(true)
+    // The server's death is the cause, named first with its exit status and log; helm-run's
+    // refused connection follows (issue 28). The start script's bare `wait` exits 0 when the
+    // server under it dies: exiting at all while in use is the death.
+    const candidateErrors = result.report?.errors.filter(e => e.message.startsWith('candidate')) ?? []
+    expect(candidateErrors[0]?.code).toBe('launch.server_died')
+    expect(candidateErrors[0]?.message).toMatch(
+      /^candidate server exited with status 0 while the candidate side was measured; last lines of logs\/candidate-server\.log:/
+    )
+    expect(candidateErrors[1]?.code).toBe('runner.exit')
     const manifest = await readManifest(result.outDir)
     expect(manifest?.sides.candidate?.complete).toBe(false)
     expect(manifest?.sides.baseline?.complete).toBe(true)

@@ -119,7 +119,7 @@ describe('helm-gate run with an lm_eval runner command on both sides', () => {
     expect(report.verdict).toBe('error')
     expect(code).not.toBe(0)
     const error = report.errors.find(e => e.code === 'runner.lmeval_output')
-    expect(error?.message).toMatch(/^candidate: the runner command did not leave a complete lm-eval run .*--log_samples/)
+    expect(error?.message).toMatch(/^candidate: the runner command lm_eval.mjs did not leave a complete lm-eval run .*--log_samples/)
     expect(report.comparisons).toEqual([])
   }, 120_000)
 
@@ -129,6 +129,8 @@ describe('helm-gate run with an lm_eval runner command on both sides', () => {
     const { report } = await gate({ ...candidate, command })
     expect(report.verdict).toBe('error')
     expect(report.errors.map(e => e.code)).toEqual(expect.arrayContaining(['runner.exit']))
-    expect(report.errors.find(e => e.code === 'runner.exit')?.message).toMatch(/candidate: the runner command exited with 1/)
+    expect(report.errors.find(e => e.code === 'runner.exit')?.message).toMatch(
+      /candidate: the runner command lm_eval.mjs exited with 1;.* logs\/candidate.log line \d+: .*Tasks not found: no_such_task/
+    )
   }, 120_000)
 })

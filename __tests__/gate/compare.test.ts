@@ -159,6 +159,56 @@ describe('guards: every doubt is an error, never a pass', () => {
     expect(codes(report)).toEqual(['guard.prompt_drift'])
   })
 
+  describe('answer-key drift (issue 28): references that differ between the sides are an error, never paired', () => {
+    type States = { request_states: { instance: { id: string; references: { output: { text: string }; tags: string[] }[] } }[] }
+    const drifted = async (edit: (s: States) => void): Promise<Awaited<ReturnType<typeof compare>>> => {
+      const cand = copyToTemp(BASELINE_SUITE)
+      editJson<States>(join(cand, MCQA_RUN, 'scenario_state.json'), edit)
+      return compare(BASELINE_SUITE, cand, { maxDrop: 0.5 })
+    }
+
+    it('refuses a correct tag moved to another reference, naming the instance and both correct answers', async () => {
+      const report = await drifted(s => {
+        // id41: "Is 51 even or odd?", Even / Odd (correct); the candidate's key says Even.
+        const refs = s.request_states[2].instance.references
+        refs[0].tags = ['correct']
+        refs[1].tags = []
+      })
+      expect(report.verdict).toBe('error')
+      expect(codes(report)).toEqual(['guard.answer_key_drift'])
+      const issue = report.errors[0]
+      expect(issue.message).toContain('1 instance has different references on the two sides (first: instance id41, trial 0')
+      expect(issue.message).toContain(`reference 0's text or tags differ; correct answer baseline "Odd", candidate "Even"`)
+      expect(issue.file).toContain(join(MCQA_RUN, 'scenario_state.json'))
+      expect(issue.field).toBe('instance.references')
+      expect(issue.value).toContain('instance id41')
+      expect(report.comparisons.map(c => c.run)).not.toContain('simple_mcqa')
+    })
+
+    it('refuses a reference whose text changed, and a reference added', async () => {
+      const text = await drifted(s => {
+        s.request_states[2].instance.references[0].output.text = 'Neither'
+      })
+      expect(codes(text)).toEqual(['guard.answer_key_drift'])
+      expect(text.errors[0].message).toContain("reference 0's text or tags differ")
+      const added = await drifted(s => {
+        s.request_states[2].instance.references.push({ output: { text: 'Both' }, tags: [] })
+      })
+      expect(codes(added)).toEqual(['guard.answer_key_drift'])
+      expect(added.errors[0].message).toContain('2 references on the baseline, 3 on the candidate')
+    })
+
+    it('counts instances, not request states, and fails closed with the baseline side drifted too', async () => {
+      const cand = copyToTemp(BASELINE_SUITE)
+      editJson<States>(join(cand, MCQA_RUN, 'scenario_state.json'), s => {
+        for (const state of s.request_states.slice(0, 3)) state.instance.references.reverse()
+      })
+      const report = await compare(cand, BASELINE_SUITE, { maxDrop: 0.5 })
+      expect(report.verdict).toBe('error')
+      expect(report.errors[0].message).toMatch(/^run simple_mcqa: 3 instances have different references/)
+    })
+  })
+
   it('refuses adapter drift and names the field with both values', async () => {
     const cand = copyToTemp(BASELINE_SUITE)
     editJson<{ adapter_spec: Record<string, unknown> }>(join(cand, REASONING_RUN, 'run_spec.json'), s => {

@@ -166,7 +166,7 @@ describe('3. scoring failures and the worst-case bound', () => {
       const report = await verdictOf(dirs, {}, lenient)
       expect(report.verdict).toBe('error')
       const error = report.errors.find(e => e.code === 'guard.scoring_failure')!
-      expect(error.message).toContain(`${side} instances were requested but have no exact_match score`)
+      expect(error.message).toContain(`1 ${side} instance was requested but has no exact_match score`)
     }
   )
 

@@ -1,7 +1,10 @@
 import { describe, expect, it } from '@jest/globals'
+import { cpSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { RunDefaults } from '../../src/gate/compare.js'
 import { cliConfig, comparer, errorCodes } from './compare-helpers.js'
+import { copyToTemp, editJson } from '../support/fixture-copy.js'
 import { BASELINE_SUITE, FLEX_BASELINE_SUITE, FLEX_DEGRADED_SUITE, FLEX_EQUIVALENT_SUITE, REASONING_RUN } from '../helm/read/fixtures.js'
 
 const defaults: RunDefaults = {
@@ -13,6 +16,7 @@ const defaults: RunDefaults = {
   perturbations: 'report'
 }
 const compare = comparer(cliConfig(2000), defaults)
+const FLEX_RUN = 'synthetic_reasoning_mode=pattern_match,model=simple_model1'
 const warningCodes = (report: { warnings: { code: string }[] }): string[] => report.warnings.map(w => w.code)
 
 describe('compareOutputs on real crfm-helm 0.2.1 runs written the way FlexLLMGen writes them', () => {
@@ -30,6 +34,32 @@ describe('compareOutputs on real crfm-helm 0.2.1 runs written the way FlexLLMGen
     expect(model?.value).toBe('"simple/model1"')
     // No request times: no efficiency figures, and the warning says why.
     expect(report.efficiency).toEqual([])
+  })
+
+  it('refuses a 0.2.1 run whose instance references changed on one side (answer-key drift)', async () => {
+    const cand = copyToTemp(FLEX_BASELINE_SUITE)
+    editJson<{ request_states: { instance: { references: { output: { text: string } }[] } }[] }>(
+      join(cand, FLEX_RUN, 'scenario_state.json'),
+      s => void (s.request_states[0].instance.references[0].output.text = 'X = + * kiwi')
+    )
+    const report = await compare(FLEX_BASELINE_SUITE, cand)
+    expect(report.verdict).toBe('error')
+    expect(errorCodes(report)).toEqual(['guard.answer_key_drift'])
+    expect(report.errors[0].message).toContain('instance id10394')
+    expect(report.errors[0].message).toContain('correct answer baseline "X = + * X", candidate "X = + * kiwi"')
+  })
+
+  it("compares FlexLLMGen's working folders (runs/<run>/) as given, one suite per side", async () => {
+    // What FlexLLMGen leaves in the folder it ran in: runs/<run name>/ (its --run-path).
+    const working = (suite: string): string => {
+      const folder = mkdtempSync(join(tmpdir(), 'helm-gate-flexllmgen-'))
+      cpSync(join(suite, FLEX_RUN), join(folder, 'runs', FLEX_RUN), { recursive: true })
+      return folder
+    }
+    const report = await compare(working(FLEX_BASELINE_SUITE), working(FLEX_DEGRADED_SUITE))
+    expect(report.errors).toEqual([])
+    expect(report.verdict).toBe('fail')
+    expect(report.comparisons[0].run).toBe((await compare(FLEX_BASELINE_SUITE, FLEX_DEGRADED_SUITE)).comparisons[0].run)
   })
 
   it('fails a degraded candidate', async () => {

@@ -199,6 +199,64 @@ const cases = readdirSync(LM_EVAL_BAD)
   .filter(name => name !== 'clean')
   .sort()
 
+/** A copy of the fault corpus's clean folder with `edit` applied to every gate_arith sample line. */
+function editedClean(edit: (sample: Record<string, unknown>) => void): string {
+  const copy = join(tmp(), 'edited')
+  cpSync(join(LM_EVAL_BAD, 'clean'), copy, { recursive: true })
+  const model = join(copy, readdirSync(copy)[0])
+  const file = join(
+    model,
+    readdirSync(model).find(f => f.startsWith('samples_gate_arith_2'))!
+  )
+  const lines = readFileSync(file, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map(line => JSON.parse(line) as Record<string, unknown>)
+  lines.forEach(edit)
+  writeFileSync(file, lines.map(line => JSON.stringify(line)).join('\n') + '\n')
+  return copy
+}
+
+describe("answer-key drift (issue 28: a changed target is not the model's change)", () => {
+  it('refuses a document whose target changed on one side instead of counting the new score as a loss', async () => {
+    const drifted = join(LM_EVAL_BAD, 'drifted-answer-key')
+    const report = await compare(join(LM_EVAL_BAD, 'clean'), drifted)
+    expect(report.verdict).toBe('error')
+    expect(report.comparisons.map(c => c.run)).not.toContain('gate_arith')
+    const issue = report.errors.find(e => e.code === 'lmeval.answer_key_drift')!
+    expect(issue.message).toContain('task gate_arith: 1 document has a different answer key')
+    expect(issue.message).toContain('doc_id 4')
+    expect(issue.message).toMatch(/target baseline "591", candidate "592"; doc_hash baseline [0-9a-f]{16}/)
+    expect(issue.file).toContain('drifted-answer-key')
+    expect(issue.field).toMatch(/^line \d+: target$/)
+    // The other way round names the same document.
+    const reversed = await compare(drifted, join(LM_EVAL_BAD, 'clean'))
+    expect(reversed.errors.find(e => e.code === 'lmeval.answer_key_drift')?.message).toContain('doc_id 4')
+  })
+
+  it('refuses a doc_hash or target_hash that differs while the target text is the same', async () => {
+    for (const field of ['doc_hash', 'target_hash']) {
+      const copy = editedClean(sample => {
+        if (sample.doc_id === 9) sample[field] = '0'.repeat(64)
+      })
+      const report = await compare(join(LM_EVAL_BAD, 'clean'), copy)
+      expect(report.verdict).toBe('error')
+      const issue = report.errors.find(e => e.code === 'lmeval.answer_key_drift')!
+      expect(issue.message).toContain('doc_id 9')
+      expect(issue.field).toMatch(new RegExp(`: ${field}$`))
+    }
+  })
+
+  it('compares a hash only where both sides logged it (an older lm-eval writes none)', async () => {
+    const copy = editedClean(sample => {
+      delete sample.doc_hash
+      delete sample.target_hash
+    })
+    const report = await compare(join(LM_EVAL_BAD, 'clean'), copy)
+    expect(report.errors.map(e => e.code)).not.toContain('lmeval.answer_key_drift')
+  })
+})
+
 describe('lm-eval fault corpus (__tests__/fixtures/lm-eval-0.4.13/bad)', () => {
   it('has its cases, and its clean copy compares with itself without an error', async () => {
     expect(cases.length).toBeGreaterThanOrEqual(15)

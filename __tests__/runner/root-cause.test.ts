@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
 import { HelmRunError, ServerNotReadyError } from '../../src/errors.js'
-import { decisiveLine, groupByRootCause } from '../../src/runner/root-cause.js'
+import { decisiveLine, groupByRootCause, runnerDecisiveLine } from '../../src/runner/root-cause.js'
 
 // Lines of a real helm-run log (crfm-helm 0.5.16) whose server died mid-run, shortened.
 const DIED = [
@@ -17,6 +17,31 @@ const DIED = [
   '    raise RunnerError(f"Failed runs: [{failed_runs_str}]")',
   'helm.benchmark.runner.RunnerError: Failed runs: ["simple_mcqa:model=helm-gate_gated-model"]'
 ].join('\n')
+
+describe('runnerDecisiveLine (a runner command: FlexLLMGen, lm_eval)', () => {
+  it('quotes a client error as for helm-run, else the last meaningful line of the log', () => {
+    expect(runnerDecisiveLine(DIED)).toEqual({ line: 6, text: 'httpcore.ConnectError: [Errno 111] Connection refused' })
+    // lm_eval with an unknown task: the final exception line, after the traceback's frames.
+    const lmEval = [
+      '2026-12-02:00:50:01 INFO     [__main__:440] Selected Tasks: [gate_arith]',
+      'Traceback (most recent call last):',
+      '  File "/venv/bin/lm_eval", line 8, in <module>',
+      '    sys.exit(cli_evaluate())',
+      'ValueError: Tasks not found: no_such_task. Try `lm-eval --tasks {list_groups,list_subtasks,list_tags,list}`',
+      'helm-gate: candidate exceeded nothing',
+      ''
+    ].join('\n')
+    expect(runnerDecisiveLine(lmEval)).toEqual({
+      line: 5,
+      text: 'ValueError: Tasks not found: no_such_task. Try `lm-eval --tasks {list_groups,list_subtasks,list_tags,list}`'
+    })
+    expect(runnerDecisiveLine('first\nout of memory: cannot allocate 12 GiB\n\n')).toEqual({
+      line: 2,
+      text: 'out of memory: cannot allocate 12 GiB'
+    })
+    expect(runnerDecisiveLine('\n\n')).toBeNull()
+  })
+})
 
 describe('decisiveLine', () => {
   it('quotes the lowest-level client error, not the SDK summary or the final RunnerError', () => {

@@ -85,7 +85,7 @@ describe('runSides with runner command sides', () => {
     const { dir, config } = await setUp(script, 0.03)
     const outcome = await runSides(config, { outDir: join(dir, 'out'), sides: ['baseline'], cwd: dir })
     expect(outcome.errors.map(e => e.code)).toContain('runner.timeout')
-    expect(outcome.errors[0].message).toMatch(/baseline: the runner command hung and was killed after/)
+    expect(outcome.errors[0].message).toMatch(/baseline: the runner command sh hung and was killed after/)
     const child = Number(await readFile(join(dir, 'marker-baseline'), 'utf8'))
     expect(child).toBeGreaterThan(0)
     expect(await stops(child)).toBe(true)
@@ -98,11 +98,46 @@ describe('runSides with runner command sides', () => {
     const codes = outcome.errors.map(e => e.code)
     expect(codes).toContain('runner.exit')
     const exit = outcome.errors.find(e => e.code === 'runner.exit')
-    expect(exit?.message).toMatch(/baseline: the runner command exited with 3; failed runs: synthetic_reasoning:mode=pattern_match/)
+    expect(exit?.message).toMatch(
+      /baseline: the runner command sh exited with 3; failed runs: synthetic_reasoning:mode=pattern_match; logs\/baseline.log line \d+: boom/
+    )
     expect(outcome.completed).toEqual([])
     // The second entry never ran.
     expect(await readFile(join(dir, 'marker-baseline'), 'utf8')).toBe('ran synthetic_reasoning:mode=pattern_match\n')
     expect(await readFile(join(dir, 'out', 'logs', 'baseline.log'), 'utf8')).toContain('boom')
+  }, 60_000)
+
+  it('names the command, never helm-run, when it exits 0 and writes nothing, quoting its last line', async () => {
+    const { dir, config } = await setUp('echo "model weights not found, skipping"; exit 0')
+    const outcome = await runSides(config, { outDir: join(dir, 'out'), sides: ['baseline'], cwd: dir })
+    const error = outcome.errors.find(e => e.code === 'runner.nothing_ran')!
+    expect(error.message).toMatch(
+      /^baseline: the runner command sh produced no run directory \(nothing ran\); logs\/baseline.log line 1: model weights not found, skipping$/
+    )
+    expect(outcome.errors.map(e => e.message).join('\n')).not.toContain('helm-run')
+    expect(error.location.file).toContain(join('out', 'baseline', 'runs'))
+  }, 60_000)
+
+  it('quotes the final exception of a Python runner command that fails, naming its module', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'helm-gate-runner-command-'))
+    dirs.push(dir)
+    const file = join(dir, 'gate.yml')
+    const side = { command: ['python3', '-m', 'no_such_runner_module', '--run-entries', '{entry}', '--output', '{output}'] }
+    await writeFile(
+      file,
+      stringify({
+        version: 1,
+        helm: { version: '0.5.16', max_eval_instances: 10 },
+        deployments: { baseline: side, candidate: side },
+        runs: [{ entry: 'simple_mcqa', metric: 'exact_match', max_drop: 0.1 }]
+      })
+    )
+    const outcome = await runSides(await loadGateConfig(file), { outDir: join(dir, 'out'), sides: ['candidate'], cwd: dir })
+    const exit = outcome.errors.find(e => e.code === 'runner.exit')!
+    expect(exit.message).toMatch(
+      /^candidate: the runner command no_such_runner_module exited with 1; failed runs: simple_mcqa; logs\/candidate.log line 1: .*No module named no_such_runner_module/
+    )
+    expect(exit.message).not.toContain('see logs')
   }, 60_000)
 
   it('reports a program that cannot be started', async () => {

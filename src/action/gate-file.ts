@@ -5,6 +5,7 @@
  */
 import { posix } from 'node:path'
 import { parseYamlFile } from '../config/load.js'
+import { changedReferences } from '../config/traffic.js'
 import type { GateConfig } from '../config/types.js'
 import { ConfigError } from '../errors.js'
 import type { EventInfo } from './event.js'
@@ -17,6 +18,11 @@ export interface GateFileSources {
   readAtCommit(sha: string): Promise<string | null>
   /** Another repository file at a commit (the traffic set); null when it does not exist there. */
   readFileAtCommit(path: string, sha: string): Promise<Buffer | null>
+  /**
+   * The traffic set as the work tree has it (the pull request's), relative to the gate file's
+   * folder; null when absent. Optional: only to say what a pull request changes in it.
+   */
+  readWorkspaceSet?(set: string): Promise<string | null>
   /** `readSet` replaces reading the traffic set from the work tree. */
   parse(text: string, source: string, readSet?: (file: string) => Buffer): GateConfig
 }
@@ -74,12 +80,19 @@ export async function resolveGateFile(
       : workspaceText === null
         ? `--- a/${repoPath}\n+++ /dev/null\n(the pull request deletes the gate file)`
         : null
-  return {
-    config,
-    origin: `base ${baseSha}`,
-    change: change || null,
-    notes: change ? [`This pull request changes ${repoPath}; the change takes effect after merge.`] : []
+  const notes = change ? [`This pull request changes ${repoPath}; the change takes effect after merge.`] : []
+  const headSet = set !== null && frozenSet !== null && sources.readWorkspaceSet ? await sources.readWorkspaceSet(set) : null
+  if (headSet !== null && frozenSet !== null) {
+    // Both sides are judged against the base commit's set, so a reference the pull request edits
+    // cannot move this verdict; the reader is told that it did not count yet.
+    const changed = changedReferences(frozenSet.toString('utf8'), headSet)
+    if (changed.length > 0) {
+      notes.push(
+        `This pull request changes the reference answer of ${changed.length} traffic instance${changed.length === 1 ? '' : 's'} in ${set} (first: ${changed[0]}); both sides were judged against the base commit's references, and the change takes effect after merge.`
+      )
+    }
   }
+  return { config, origin: `base ${baseSha}`, change: change || null, notes }
 }
 
 /**

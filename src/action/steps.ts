@@ -28,6 +28,13 @@ import { apiKeyValues } from '../secrets/api-keys.js'
 export async function loadGateFile(session: Session): Promise<ResolvedGateFile> {
   const { deps, client, repo, repoPath, configFile } = session
   const resolved = await resolveGateFile(repoPath, session.event, session.settings.frozenConfig, {
+    readWorkspaceSet: async set => {
+      try {
+        return await deps.readTextFile(path.resolve(path.dirname(configFile), set))
+      } catch {
+        return null
+      }
+    },
     readWorkspace: async () => {
       try {
         return await deps.readTextFile(configFile)

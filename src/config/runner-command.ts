@@ -115,6 +115,31 @@ export function checkCommandOutputsAgree(f: Fields, baseline: SideKind, candidat
   )
 }
 
+/** Programs that run a script or module named by a later argument. */
+const INTERPRETER = /^(?:python[\d.]*|pypy[\d.]*|node|deno|bun|uv|uvx|env|bash|sh|zsh)$/
+
+/**
+ * The name messages give a runner command (never "helm-run"): its program's file name, or for an
+ * interpreter the module (`python -m flexllmgen.apps.helm_run`) or script it runs; an inline
+ * script (`sh -c ...`) is named by its interpreter.
+ */
+export function runnerCommandName(command: readonly string[]): string {
+  const base = (arg: string): string => arg.replace(/\/+$/, '').split('/').pop() || arg
+  const program = base(command[0] ?? 'command')
+  if (!INTERPRETER.test(program)) return program
+  for (let i = 1; i < command.length; i++) {
+    const arg = command[i]
+    if (arg === '-c' || arg === '-e') return program
+    if (arg === '-m' || arg === 'run') {
+      if (command[i + 1] !== undefined && !command[i + 1].startsWith('-')) return command[i + 1]
+      continue
+    }
+    if (arg.startsWith('-') || arg.includes('=')) continue
+    return base(arg)
+  }
+  return program
+}
+
 /** The command's arguments for one entry, every placeholder replaced (pure). */
 export function expandRunnerCommand(command: string[], values: Record<RunnerPlaceholder, string>): string[] {
   return command.map(arg =>

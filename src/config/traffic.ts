@@ -279,3 +279,26 @@ function uncompilableSchema(request: Record<string, unknown>): { field: string; 
   }
   return null
 }
+
+/**
+ * The ids of instances whose `reference` differs between two versions of a traffic set (the base
+ * commit's and a pull request's), in the base's order; lines that do not parse or lack an id are
+ * skipped (the set the gate reads is checked in full by readTrafficSet).
+ */
+export function changedReferences(base: string, head: string): string[] {
+  const references = (text: string): Map<string, unknown> => {
+    const byId = new Map<string, unknown>()
+    for (const line of text.split('\n')) {
+      if (line.trim() === '') continue
+      try {
+        const value = JSON.parse(line) as unknown
+        if (isObject(value) && typeof value.id === 'string') byId.set(value.id, value.reference ?? null)
+      } catch {
+        // not an instance
+      }
+    }
+    return byId
+  }
+  const head_ = references(head)
+  return [...references(base)].filter(([id, reference]) => head_.has(id) && head_.get(id) !== reference).map(([id]) => id)
+}

@@ -94,7 +94,7 @@ function requestStatesCover(run: string, side: string, values: MetricValue[], da
   const first = missing[0]
   log.error(
     'guard.no_request_state',
-    `run ${run}: ${missing.length} ${side} scores have no request state in scenario_state.json, so cached or failed answers cannot be ruled out for them`,
+    `run ${run}: ${missing.length} ${side} ${missing.length === 1 ? 'score has' : 'scores have'} no request state in scenario_state.json, so cached or failed answers cannot be ruled out for them`,
     {
       file: data.scenarioStateFile ?? data.run.path,
       field: 'request_states',
@@ -171,7 +171,7 @@ function scoresCoverRequests(run: string, metric: string, sides: SideValues[], l
     const [instance, trial, perturbation] = JSON.parse(failures[0]) as [string, number, string | null]
     log.error(
       'guard.scoring_failure',
-      `run ${run}: ${failures.length} ${side} instances were requested but have no ${metric} score, while the other side scored them; an instance that ran but was not scored is a failure, not a missing instance`,
+      `run ${run}: ${failures.length} ${side} ${failures.length === 1 ? 'instance was requested but has' : 'instances were requested but have'} no ${metric} score, while the other side scored them; an instance that ran but was not scored is a failure, not a missing instance`,
       {
         file: data.perInstanceStatsFile,
         field: metric,

@@ -38,7 +38,7 @@ export function checkRequestStates(run: string, b: RunData, c: RunData, log: Iss
     if (cached.length > 0) {
       log.error(
         'guard.cached',
-        `run ${run}: ${cached.length} ${side} answers were served from HELM's cache, so they may belong to another deployment; run with --disable-cache`,
+        `run ${run}: ${several(cached.length, `${side} answer was`, `${side} answers were`)} served from HELM's cache, so they may belong to another deployment; run with --disable-cache`,
         {
           file: data.scenarioStateFile ?? data.run.path,
           field: 'result.cached',
@@ -51,7 +51,7 @@ export function checkRequestStates(run: string, b: RunData, c: RunData, log: Iss
     if (failed.length > 0) {
       log.error(
         'guard.failed_requests',
-        `run ${run}: ${failed.length} ${side} requests failed (${failed[0].error ?? 'no error text'}), so their scores are not the model's answers`,
+        `run ${run}: ${several(failed.length, `${side} request`, `${side} requests`)} failed (${failed[0].error ?? 'no error text'}), so their scores are not the model's answers`,
         {
           file: data.scenarioStateFile ?? data.run.path,
           field: 'result.success',
@@ -62,6 +62,8 @@ export function checkRequestStates(run: string, b: RunData, c: RunData, log: Iss
     }
   }
   if (!ok || b.requestStates === null || c.requestStates === null) return false
+
+  if (!checkAnswerKeys(run, b, c, log)) return false
 
   // A key can hold several request states: calibrated multiple choice sends an original and a
   // calibration request per reference, language modelling one request per window, and
@@ -82,7 +84,7 @@ export function checkRequestStates(run: string, b: RunData, c: RunData, log: Iss
   if (first) {
     log.error(
       'guard.prompt_drift',
-      `run ${run}: ${drifted} instances were rendered to different prompts on the two sides, so the comparison would measure prompt configuration, not the model`,
+      `run ${run}: ${several(drifted, 'instance was', 'instances were')} rendered to different prompts on the two sides, so the comparison would measure prompt configuration, not the model`,
       {
         file: c.scenarioStateFile ?? c.run.path,
         field: 'request.prompt',
@@ -92,6 +94,61 @@ export function checkRequestStates(run: string, b: RunData, c: RunData, log: Iss
     return false
   }
   return true
+}
+
+/**
+ * The references of each paired instance (their texts and tags, so which one is correct) must be
+ * the same on both sides: an answer key edited between the runs (a data fix, an archived baseline
+ * made before it) changes the score of an unchanged answer, and the comparison would report that
+ * as the model's change. Checked before the prompts, since a changed multiple-choice option also
+ * changes the prompt and this names the cause.
+ */
+function checkAnswerKeys(run: string, b: RunData, c: RunData, log: IssueLog): boolean {
+  const baseline = new Map<string, RequestStateSummary>()
+  for (const s of b.requestStates ?? []) if (!baseline.has(requestKey(s))) baseline.set(requestKey(s), s)
+  const drifted = new Set<string>()
+  let first: [RequestStateSummary, RequestStateSummary] | null = null
+  for (const sc of c.requestStates ?? []) {
+    const sb = baseline.get(requestKey(sc))
+    if (sb === undefined || sameKeys(sb.referenceKeys, sc.referenceKeys)) continue
+    drifted.add(sc.instanceId)
+    first ??= [sb, sc]
+  }
+  if (!first) return true
+  const [sb, sc] = first
+  log.error(
+    'guard.answer_key_drift',
+    `run ${run}: ${several(drifted.size, 'instance has', 'instances have')} different references on the two sides (first: instance ${sc.instanceId}, trial ${sc.trainTrialIndex}${sc.perturbation ? `, perturbation ${sc.perturbation.name}` : ''}: ${referenceDifference(sb, sc)}), so a score change there would be the data's, not the model's`,
+    {
+      file: c.scenarioStateFile ?? c.run.path,
+      field: 'instance.references',
+      value: `instance ${sc.instanceId}, trial ${sc.trainTrialIndex}`
+    }
+  )
+  return false
+}
+
+/** "1 request was", "2 requests were". */
+function several(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`
+}
+
+function sameKeys(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((key, i) => key === b[i])
+}
+
+/** What differs, in words: the number of references, or the first one whose text or tags changed, and the correct answers. */
+function referenceDifference(b: RequestStateSummary, c: RequestStateSummary): string {
+  const what =
+    b.referenceKeys.length !== c.referenceKeys.length
+      ? `${b.referenceKeys.length} references on the baseline, ${c.referenceKeys.length} on the candidate`
+      : `reference ${b.referenceKeys.findIndex((key, i) => key !== c.referenceKeys[i])}'s text or tags differ`
+  // The excerpts are empty past the text-keep limit; the hashes still decided.
+  const correct =
+    b.referenceExcerpt !== c.referenceExcerpt && (b.referenceExcerpt !== '' || c.referenceExcerpt !== '')
+      ? `; correct answer baseline ${JSON.stringify(b.referenceExcerpt)}, candidate ${JSON.stringify(c.referenceExcerpt)}`
+      : ''
+  return what + correct
 }
 
 interface KeyPrompts {
@@ -238,7 +295,7 @@ function checkDecoding(run: string, b: RunData, c: RunData, log: IssueLog): bool
       ).length
       log.error(
         'guard.decoding_drift',
-        `run ${run}: ${count} ${side} requests were sent with ${field} ${canonicalJson(state.decoding[field])} while the adapter spec says ${canonicalJson(expected[field])}, so the answers were decoded differently from what the run claims`,
+        `run ${run}: ${several(count, `${side} request was`, `${side} requests were`)} sent with ${field} ${canonicalJson(state.decoding[field])} while the adapter spec says ${canonicalJson(expected[field])}, so the answers were decoded differently from what the run claims`,
         {
           file: data.scenarioStateFile ?? data.run.path,
           field: `request.${field}`,

@@ -12,7 +12,7 @@ import { realpath, stat } from 'node:fs/promises'
 import type { GateConfig, GatedRun, StatisticsSettings } from '../config/types.js'
 import type { RequestStateSummary, RunDirectory } from '../helm/types.js'
 import { readLmEvalOutput } from '../lmeval/read.js'
-import type { LmEvalOutput, LmEvalSample, LmEvalTask } from '../lmeval/types.js'
+import type { LmEvalAnswerKey, LmEvalOutput, LmEvalSample, LmEvalTask } from '../lmeval/types.js'
 import type { ChangedExample, Comparison, Report } from '../model/report.js'
 import { buildComparisons } from './comparisons.js'
 import { canonicalJson } from './run-identity.js'
@@ -315,7 +315,7 @@ function checkSamplesComplete(side: string, task: LmEvalTask, log: IssueLog): bo
     if (expected !== null && docs.size !== expected) {
       log.error(
         'lmeval.missing_samples',
-        `task ${task.name}: the ${side} side logs ${docs.size} documents under filter ${filter} while its results file says ${expected} were evaluated, so samples are missing (a cut or edited samples file)`,
+        `task ${task.name}: the ${side} side logs ${count(docs.size, 'document')} under filter ${filter} while its results file says ${expected} were evaluated, so samples are missing (a cut or edited samples file)`,
         { file: task.samplesFile, field: `filter ${filter}`, value: { logged: docs.size, evaluated: expected } }
       )
       return false
@@ -351,11 +351,12 @@ function checkSamplesPaired(item: TaskWork, log: IssueLog): boolean {
     if (missing.length === 0) continue
     log.error(
       'lmeval.missing_samples',
-      `task ${b.name}: ${missing.length} samples of the other side are missing on the ${side} side (first: doc_id ${missing[0].docId}, filter ${missing[0].filter}); documents missing on one side are rarely missing at random, so the gate does not compare the rest`,
+      `task ${b.name}: ${count(missing.length, 'sample')} of the other side ${missing.length === 1 ? 'is' : 'are'} missing on the ${side} side (first: doc_id ${missing[0].docId}, filter ${missing[0].filter}); documents missing on one side are rarely missing at random, so the gate does not compare the rest`,
       { file: task.samplesFile, field: 'doc_id', value: { doc_id: missing[0].docId, filter: missing[0].filter } }
     )
     return false
   }
+  if (!checkAnswerKeys(b.name, byKeyB, byKeyC, c.samplesFile, log)) return false
   let promptDrift: LmEvalSample | null = null
   let kwargsDrift: [LmEvalSample, LmEvalSample] | null = null
   let prompts = 0
@@ -375,7 +376,7 @@ function checkSamplesPaired(item: TaskWork, log: IssueLog): boolean {
     const s = promptDrift
     log.error(
       'lmeval.prompt_drift',
-      `task ${b.name}: ${prompts} samples were sent with different prompts on the two sides (first: doc_id ${s.docId}), so the comparison would measure prompt configuration, not the model`,
+      `task ${b.name}: ${count(prompts, 'sample')} ${prompts === 1 ? 'was' : 'were'} sent with different prompts on the two sides (first: doc_id ${s.docId}), so the comparison would measure prompt configuration, not the model`,
       { file: c.samplesFile, field: `line ${s.line}: arguments`, value: { doc_id: s.docId, filter: s.filter } }
     )
     return false
@@ -384,7 +385,7 @@ function checkSamplesPaired(item: TaskWork, log: IssueLog): boolean {
     const [sb, sc] = kwargsDrift
     log.error(
       'lmeval.generation_kwargs_drift',
-      `task ${b.name}: ${kwargs} samples were sent with different generation kwargs on the two sides (first: doc_id ${sc.docId}), so the answers were decoded differently`,
+      `task ${b.name}: ${count(kwargs, 'sample')} ${kwargs === 1 ? 'was' : 'were'} sent with different generation kwargs on the two sides (first: doc_id ${sc.docId}), so the answers were decoded differently`,
       {
         file: c.samplesFile,
         field: `line ${sc.line}: arguments.gen_args_0.arg_1`,
@@ -396,13 +397,69 @@ function checkSamplesPaired(item: TaskWork, log: IssueLog): boolean {
   return true
 }
 
+/**
+ * What each document is scored against must be the same on both sides: a target edited in the
+ * task's data (or a data fix between an archived baseline and the candidate) changes the score of
+ * an unchanged answer, and pairing it would count that as the model's win or loss. The hashes are
+ * compared where both sides logged them (lm-eval writes them since 0.4.3).
+ */
+function checkAnswerKeys(
+  task: string,
+  baseline: Map<string, LmEvalSample>,
+  candidate: Map<string, LmEvalSample>,
+  candidateFile: string,
+  log: IssueLog
+): boolean {
+  const drifted = new Set<number>()
+  let first: { b: LmEvalSample; c: LmEvalSample; fields: (keyof LmEvalAnswerKey)[] } | null = null
+  for (const [key, sc] of candidate) {
+    const sb = baseline.get(key)!
+    const fields = answerKeyDifferences(sb.answerKey, sc.answerKey)
+    if (fields.length === 0) continue
+    drifted.add(sc.docId)
+    first ??= { b: sb, c: sc, fields }
+  }
+  if (!first) return true
+  const { b, c, fields } = first
+  const shown = (k: LmEvalAnswerKey, f: keyof LmEvalAnswerKey): string =>
+    k[f] === null ? 'absent' : f === 'target' ? clip(k[f]) : k[f].slice(0, 16)
+  const differences = fields.map(f => `${f} baseline ${shown(b.answerKey, f)}, candidate ${shown(c.answerKey, f)}`).join('; ')
+  log.error(
+    'lmeval.answer_key_drift',
+    `task ${task}: ${drifted.size} ${drifted.size === 1 ? 'document has' : 'documents have'} a different answer key on the two sides (first: doc_id ${c.docId}, filter ${c.filter}, candidate line ${c.line}: ${differences}), so a score change there would be the data's, not the model's`,
+    {
+      file: candidateFile,
+      field: `line ${c.line}: ${fields[0]}`,
+      value: { doc_id: c.docId, filter: c.filter, baseline: b.answerKey[fields[0]], candidate: c.answerKey[fields[0]] }
+    }
+  )
+  return false
+}
+
+/** The answer-key fields that differ; a hash only one side logged is not compared. */
+function answerKeyDifferences(b: LmEvalAnswerKey, c: LmEvalAnswerKey): (keyof LmEvalAnswerKey)[] {
+  const fields: (keyof LmEvalAnswerKey)[] = []
+  if (b.target !== c.target) fields.push('target')
+  for (const f of ['doc_hash', 'target_hash'] as const) if (b[f] !== null && c[f] !== null && b[f] !== c[f]) fields.push(f)
+  return fields
+}
+
+/** "1 sample", "2 samples". */
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`
+}
+
+function clip(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text
+}
+
 function checkFailures(side: string, task: LmEvalTask, log: IssueLog): boolean {
   const failed = task.samples.filter(s => s.failure !== null)
   if (failed.length === 0) return true
   const docs = new Set(failed.map(s => s.docId))
   log.error(
     'lmeval.failed_requests',
-    `task ${task.name}: ${docs.size} ${side} documents have no real answer (${failed[0].failure}; first: doc_id ${failed[0].docId}), so their scores are not the model's answers`,
+    `task ${task.name}: ${count(docs.size, `${side} document`)} ${docs.size === 1 ? 'has' : 'have'} no real answer (${failed[0].failure}; first: doc_id ${failed[0].docId}), so their scores are not the model's answers`,
     { file: task.samplesFile, field: `line ${failed[0].line}: resps`, value: { doc_id: failed[0].docId } }
   )
   return false
@@ -494,6 +551,8 @@ function asRunData(task: LmEvalTask): RunData {
     success: true,
     error: null,
     promptHash: s.promptHash.slice(0, 24),
+    // The answer key is compared in lm-eval's own terms (checkAnswerKeys), before this.
+    referenceKeys: [],
     decoding: {},
     answered: s.failure === null,
     inputExcerpt: s.inputExcerpt,

@@ -94,6 +94,11 @@ export interface RequestStateSummary {
   answered: boolean
   /** First characters of the instance input, for the report. */
   inputExcerpt: string
+  /**
+   * The answer key: each reference's SHA-256 (its full output text and its tags) in order, first
+   * 16 hex digits. Both sides must agree, or a score change would be the data's, not the model's.
+   */
+  referenceKeys: string[]
   /** Text of the correct references, joined with ' | ', truncated. */
   referenceExcerpt: string
   /** completions[0].text, mapped through output_mapping for joint multiple choice, truncated. */

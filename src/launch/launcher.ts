@@ -190,6 +190,30 @@ export class Launcher {
     }
   }
 
+  /**
+   * The side's server exited by itself while in use, not stopped by helm-gate: an error naming
+   * the signal or exit status and the server log's last lines, which is the cause of whatever the
+   * client saw next ("Connection refused"); null while it is up. A launch command that detaches
+   * (a stop command is set and it exited with status 0) did not die.
+   */
+  diedWhileUp(side: LaunchSide): LaunchError | null {
+    const entry = this.entry(side)
+    const server = entry?.server
+    const exit = server?.exit
+    if (!entry || !server || !exit || server.stopRequested) return null
+    if (entry.stopCommand !== null && exit.code === 0 && exit.spawnError === null) return null
+    const key = this.keyOf(side)
+    const how = exit.signal ? `was killed by ${exit.signal}` : `exited with status ${exit.code}`
+    const lines = server.lastLines(5)
+    const error = new LaunchError(
+      'launch.server_died',
+      `${key} server ${how} while the ${side} side was measured; last lines of ${entry.record.log_file}:${lines.length === 0 ? ' (empty)' : `\n${lines.map(line => `  ${line}`).join('\n')}`}`,
+      { file: entry.record.log_file, field: `deployments.${key}.launch.command`, value: exit.signal ?? `status ${exit.code}` }
+    )
+    if (!entry.record.errors.some(e => e.code === error.code)) entry.record.errors.push({ code: error.code, message: error.message })
+    return error
+  }
+
   /** Stops the side's server when no other side still uses it. Never throws. */
   async down(side: LaunchSide): Promise<void> {
     const entry = this.entry(side)

@@ -97,6 +97,11 @@ export class ServerProcess {
     return new ServerProcess(settings, file)
   }
 
+  /** helm-gate asked the server to stop (an exit after that is no death). */
+  get stopRequested(): boolean {
+    return this.stopping !== null
+  }
+
   /** The last lines of the log (masked), for "exited before ready" messages. */
   lastLines(count = TAIL_LINES): string[] {
     return this.tail.slice(-count)

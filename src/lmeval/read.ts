@@ -312,6 +312,11 @@ function readSample(file: string, line: number, value: unknown): LmEvalSample {
     filter,
     promptHash: sha256(stableJson(contexts)),
     genKwargsHash: kwargs.length > 0 ? sha256(stableJson(kwargs)) : null,
+    answerKey: {
+      target: stableJson(value['target'] ?? null),
+      doc_hash: typeof value['doc_hash'] === 'string' ? value['doc_hash'] : null,
+      target_hash: typeof value['target_hash'] === 'string' ? value['target_hash'] : null
+    },
     genKwargs: kwargs.length > 0 ? kwargs[0] : null,
     failure: failureOf(resps, kwargs.length > 0),
     metrics,

@@ -18,6 +18,12 @@ export interface LmEvalSample {
   promptHash: string
   /** SHA-256 of the generation kwargs of the document's generate_until requests; null for other request types. */
   genKwargsHash: string | null
+  /**
+   * What the document is scored against, as logged: `target` (canonical JSON), `doc_hash` and
+   * `target_hash` (null where the line lacks them). Both sides must agree: a changed answer key
+   * moves the score without the model changing.
+   */
+  answerKey: LmEvalAnswerKey
   /** The generation kwargs of the first request as written, for messages; null when none. */
   genKwargs: unknown
   /** Why the request cannot be the model's answer (no response, an empty or null one), or null. */
@@ -29,6 +35,12 @@ export interface LmEvalSample {
   referenceExcerpt: string
   /** The first response, with the filtered answer when the filter changed it. */
   outputExcerpt: string
+}
+
+export interface LmEvalAnswerKey {
+  target: string
+  doc_hash: string | null
+  target_hash: string | null
 }
 
 export interface LmEvalTask {

@@ -20,6 +20,44 @@ export interface EngineIdentity {
    * tells a quantized candidate from its baseline when both serve the same name.
    */
   details?: string
+  /** The serving configuration the server reports (chat template, sampling defaults); absent when it reports none. */
+  serving?: ServingConfig
+}
+
+/**
+ * Serving settings that change answers while the engine and the weights stay the same: the chat
+ * template the server applies and its default sampling settings. llama.cpp reports both at
+ * `GET /props`; vLLM serves its template at `GET /tokenizer_info` when started with
+ * `--enable-tokenizer-info-endpoint`.
+ */
+export interface ServingConfig {
+  /** Where it was read: `llama.cpp GET /props`, `vLLM GET /tokenizer_info`. */
+  source: string
+  chat_template: ChatTemplateIdentity | null
+  /** Sampling-relevant defaults as the server reports them, by name (arrays joined with ","); null when none. */
+  sampling: Record<string, string | number | boolean> | null
+}
+
+export interface ChatTemplateIdentity {
+  /** SHA-256 (hex) of the template text as the server reports it. */
+  sha256: string
+  /** A built-in template's name when the server reports one (llama.cpp `--chat-template chatml`), else null. */
+  name: string | null
+  /** Length of the template text in characters. */
+  length: number
+}
+
+/** One header row of the serving configuration: each side's cell (empty when unreported) and whether they differ. */
+export interface ServingRow {
+  baseline: string
+  candidate: string
+  /** Both sides reported it and the values differ. */
+  differs: boolean
+}
+
+export interface ServingComparison {
+  chat_template: ServingRow | null
+  sampling: ServingRow | null
 }
 
 /** Where a side came from: the manifest's baseline origin, which an `artifact` side may also be. */
@@ -61,6 +99,40 @@ export interface ReportContext {
   fingerprint: string | null
   /** Both sides' helm-run ran at the same time (request-time ratios then reflect the client too). */
   concurrent: boolean | null
+  /** The sides' chat templates and sampling defaults as rows of the header, when a server reported them. */
+  serving?: ServingComparison
+}
+
+/** The sampling settings named first in a cell, when the sides agree (the rest are in the JSON). */
+const CORE_SAMPLING = ['temperature', 'top_k', 'top_p', 'min_p', 'repeat_penalty', 'seed', 'n_ctx'] as const
+
+/**
+ * The header rows for the serving configuration (pure): the chat template by name and hash
+ * prefix, the sampling defaults by the settings that differ, or the core ones when none does.
+ * Only values both sides reported are compared: an engine that reports nothing is not a change.
+ */
+export function compareServing(b: ServingConfig | null | undefined, c: ServingConfig | null | undefined): ServingComparison | null {
+  const template = (t: ChatTemplateIdentity | null | undefined): string =>
+    t ? `${t.name ? `${t.name} · ` : ''}sha256 ${t.sha256.slice(0, 12)} · ${t.length} chars` : ''
+  const bt = b?.chat_template
+  const ct = c?.chat_template
+  const chat_template: ServingRow | null =
+    bt || ct ? { baseline: template(bt), candidate: template(ct), differs: Boolean(bt && ct && bt.sha256 !== ct.sha256) } : null
+  const bs = b?.sampling ?? null
+  const cs = c?.sampling ?? null
+  let sampling: ServingRow | null = null
+  if (bs || cs) {
+    const differing = bs && cs ? [...new Set([...Object.keys(bs), ...Object.keys(cs)])].filter(k => bs[k] !== cs[k]).sort() : []
+    const keys = (own: Record<string, unknown>): string[] => (differing.length > 0 ? differing : CORE_SAMPLING.filter(k => k in own))
+    const cell = (own: Record<string, string | number | boolean> | null): string =>
+      own
+        ? keys(own)
+            .map(k => `${k} ${k in own ? String(own[k]) : '(unset)'}`)
+            .join(' · ')
+        : ''
+    sampling = { baseline: cell(bs), candidate: cell(cs), differs: differing.length > 0 }
+  }
+  return chat_template || sampling ? { chat_template, sampling } : null
 }
 
 /** host[:port] of a base URL without user, password, path or query; null when it does not parse. */

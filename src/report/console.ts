@@ -72,6 +72,18 @@ export function renderConsole(report: Report, options: ConsoleOptions): string {
     `helm-gate ${safe(report.tool.version, 40)}: baseline ${safe(report.baseline.path, 120)} vs candidate ${safe(report.candidate.path, 120)}`
   )
 
+  // The serving configuration the servers reported, one line each; a difference is flagged, since
+  // it changes answers with the same engine and weights.
+  const serving = report.context?.serving
+  for (const [label, row] of [
+    ['chat template', serving?.chat_template],
+    ['sampling', serving?.sampling]
+  ] as const) {
+    if (!row) continue
+    const line = `${label}: baseline ${safe(row.baseline || 'not reported', 160)}; candidate ${safe(row.candidate || 'not reported', 160)}`
+    out.push(row.differs ? paint(`${line}  (differs)`, 'yellow') : paint(line, 'dim'))
+  }
+
   if (report.comparisons.length > 0) {
     const header = ['VERDICT', 'COMPARISON', 'N', 'DELTA', `${formatLevel(report.settings.confidence)} INTERVAL`, 'MARGIN', 'FLIPS']
     const rows = report.comparisons.map(c => [

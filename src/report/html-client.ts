@@ -84,6 +84,23 @@ function header(): HTMLElement {
       .filter(Boolean)
       .join(' · ')
   })
+  // The serving configuration, compared when the report was built: a row whose sides differ is marked.
+  const serving = report.context?.serving
+  for (const [label, r] of [
+    ['Chat template', serving?.chat_template],
+    ['Sampling', serving?.sampling]
+  ] as const) {
+    if (!r) continue
+    sides.append(
+      el(
+        'tr',
+        r.differs ? { class: 'differs' } : {},
+        el('th', {}, r.differs ? `${label} (differs)` : label),
+        el('td', {}, r.baseline || '—'),
+        el('td', {}, r.candidate || '—')
+      )
+    )
+  }
   row('Image', s => {
     const i = s.identity?.image
     if (!i) return ''

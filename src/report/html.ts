@@ -46,7 +46,7 @@ details { border: 1px solid #d0d7de; border-radius: 6px; margin: 8px 0; padding:
 .outputs { display: grid; grid-template-columns: 1fr 1fr; gap: 8px; }
 pre { white-space: pre-wrap; word-break: break-word; background: #f6f8fa; padding: 6px; margin: 2px 0; max-height: 24em; overflow: auto; }
 .label { font-size: 12px; color: #59636e; } mark { background: #ffd7d5; } pre.candidate mark { background: #aceebb; }
-.note { color: #59636e; } .settings { color: #59636e; }
+.note { color: #59636e; } .settings { color: #59636e; } table.sides tr.differs th, table.sides tr.differs td { background: #fff8c5; }
 .check.pass, .load-verdict.pass { color: var(--pass); } .check.fail, .check.error, .load-verdict.fail, .load-verdict.error { color: var(--fail); } .check.inconclusive, .load-verdict.inconclusive { color: var(--inconclusive); }
 `
 

@@ -31,6 +31,7 @@ import {
   VERDICT_WORD
 } from './format.js'
 import type { ChangedExample, Comparison, EfficiencyEntry, Report, ReportIssue, SideInfo } from '../model/report.js'
+import type { ServingRow } from '../model/side-identity.js'
 
 export type MarkdownSection =
   'headline' | 'issues' | 'table' | 'forest' | 'inconclusive' | 'efficiency' | 'examples' | 'gate-file' | 'links'
@@ -216,9 +217,23 @@ function sidesBlock(report: Report): string[] {
     if (o.age_hours !== undefined && Number.isFinite(o.age_hours)) parts.push(ageText(o.age_hours))
     return parts.join(', ')
   }
+  // The serving configuration, compared once (model/side-identity.ts): a row whose sides differ is
+  // marked, since a changed chat template or sampling default changes answers with the same weights.
+  const serving = report.context?.serving
+  const servingRow = (label: string, row: ServingRow | null | undefined): [string, (info: SideInfo) => string][] =>
+    row
+      ? [
+          [
+            row.differs ? `${label} **(differs)**` : label,
+            info => escapeInline(info === report.candidate ? row.candidate : row.baseline, 200)
+          ]
+        ]
+      : []
   const rows: [string, (info: SideInfo) => string][] = [
     ['Deployment', deployment],
     ['Engine', engine],
+    ...servingRow('Chat template', serving?.chat_template),
+    ...servingRow('Sampling', serving?.sampling),
     ['Image', info => imageCell(info.identity?.image)],
     ['Weights', info => weightsCell(info.identity?.weights)],
     ['HELM', info => (info.helm_version ? codeSpan(info.helm_version, { maxLength: 20, inTable: true }) : '')],

@@ -6,8 +6,8 @@
  * Information only: a server that does not answer /version is not an error.
  */
 import type { Manifest, SideRecord } from '../model/manifest.js'
-import type { EngineIdentity, SideIdentity } from '../model/side-identity.js'
-import { hostOf } from '../model/side-identity.js'
+import type { EngineIdentity, ServingConfig, SideIdentity } from '../model/side-identity.js'
+import { compareServing, hostOf } from '../model/side-identity.js'
 import { SIDES, type Report, type Side } from '../model/report.js'
 import { imageOf } from '../launch/docker.js'
 import type { LaunchRecord } from '../model/launch-record.js'
@@ -61,12 +61,15 @@ export function sideIdentity(record: SideRecord | undefined, manifest: Manifest,
   if (!record) return undefined
   const deployment = (record.deployment ?? {}) as Record<string, unknown>
   const model = typeof deployment.model === 'string' ? deployment.model : null
-  const server = record.server as { response?: unknown; engine_version?: unknown } | null | undefined
+  const server = record.server as { response?: unknown; engine_version?: unknown; serving_config?: ServingConfig | null } | null | undefined
   let engine: EngineIdentity | null = null
   if (server && model) {
     const entry = modelEntry(server.response, model)
     const version = typeof server.engine_version === 'string' ? server.engine_version : null
-    if (version || entry.root || entry.max_model_len !== null || entry.owned_by) engine = { version, ...entry }
+    const serving = server.serving_config ?? null
+    if (version || entry.root || entry.max_model_len !== null || entry.owned_by || serving) {
+      engine = { version, ...entry, ...(serving ? { serving } : {}) }
+    }
   }
   const origin = record.source === 'archived' && manifest.baseline_origin ? { ...manifest.baseline_origin } : { kind: record.source }
   const identity: SideIdentity = {
@@ -99,4 +102,7 @@ export function attachIdentity(report: Report, manifest: Manifest): void {
   // Both sides' helm-run at the same time on this machine: the request times share one client.
   const bothRun = manifest.sides.baseline?.source === 'run' && manifest.sides.candidate?.source === 'run'
   report.context = { fingerprint: manifest.fingerprint, concurrent: bothRun && manifest.schedule === 'concurrent' }
+  // The chat template and sampling defaults, compared once here for every renderer.
+  const serving = compareServing(report.baseline.identity?.engine?.serving, report.candidate.identity?.engine?.serving)
+  if (serving) report.context.serving = serving
 }

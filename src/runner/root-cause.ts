@@ -42,9 +42,9 @@ export interface LogQuote {
 }
 
 /** The decisive line of a helm-run log, or null when it holds nothing telling. */
-export function decisiveLine(log: string): LogQuote | null {
+export function decisiveLine(log: string, patterns = DECISIVE.length): LogQuote | null {
   const lines = log.split('\n')
-  for (const pattern of DECISIVE) {
+  for (const pattern of DECISIVE.slice(0, patterns)) {
     for (let i = 0; i < lines.length; i++) {
       const match = pattern.exec(lines[i])
       if (match) {
@@ -106,9 +106,29 @@ export async function readLogTail(file: string): Promise<string> {
   }
 }
 
+/**
+ * A runner command's log is not HELM's: after a client error of the kinds above (which name the
+ * lowest cause, as for helm-run), its last meaningful line is the decisive one (a Python
+ * program's final exception line, a shell script's last message); traceback frames and
+ * helm-gate's own lines are skipped.
+ */
+export function runnerDecisiveLine(log: string): LogQuote | null {
+  const client = decisiveLine(log, DECISIVE.length - 1)
+  if (client) return client
+  const lines = log.split('\n')
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const text = lines[i].trim()
+    if (text === '' || text.startsWith('helm-gate:') || /^(?:File "|Traceback \(most recent call last\)|\^+$|~+)/.test(text)) continue
+    if (/^\s/.test(lines[i]) && i > 0 && /^\s*File "/.test(lines[i - 1])) continue
+    return { line: i + 1, text: text.length > MAX_QUOTE ? `${text.slice(0, MAX_QUOTE - 1)}…` : text }
+  }
+  return null
+}
+
 /** groupByRootCause with the quote read from the side's log (named relative to `outDir`). */
-export async function explainSideErrors(errors: GateError[], logFile: string, outDir: string): Promise<GateError[]> {
+export async function explainSideErrors(errors: GateError[], logFile: string, outDir: string, runner = false): Promise<GateError[]> {
   if (errors.length === 0) return errors
-  const quote = decisiveLine(await readLogTail(logFile))
+  const log = await readLogTail(logFile)
+  const quote = runner ? runnerDecisiveLine(log) : decisiveLine(log)
   return groupByRootCause(errors, quote, relative(outDir, logFile) || logFile)
 }

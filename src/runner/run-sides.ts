@@ -27,7 +27,7 @@ import { childProcessEnv, urlSecrets } from '../secrets/child-env.js'
 import { probeServer } from '../server/readiness.js'
 import { checkHelmInstall, prepareRun, prepareSideFolders, stampOf, type PreparedRun } from './prepare-run.js'
 import { produceSideRuns, type ProduceContext } from './produce-side.js'
-import { emptyOutcome, finishSide, sideRecord, type SideOutcome } from './side-outcome.js'
+import { emptyOutcome, finishSide, serverDied, sideRecord, type SideOutcome } from './side-outcome.js'
 import type { Side, SidePlan } from './side-plan.js'
 
 export type { Side } from './side-plan.js'
@@ -153,6 +153,9 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
           const deployment = prepared.deployments[plan.side]
           const timeoutMs = prepared.helm.timeoutMinutes * 60_000
           await runSide(plan, outcomeOf(plan), prepared, { env: childEnv, deployment, timeoutMs, secrets, log, progress })
+          // A launched server that died is the cause; helm-run's "Connection refused" follows it.
+          const died = launcher?.diedWhileUp(plan.side)
+          if (died) serverDied(outcomeOf(plan), died)
         },
         ready: (plan, probe) => void (outcomeOf(plan).server = probe),
         failed: (plan, error) => void outcomeOf(plan).errors.push(error),

@@ -3,6 +3,7 @@
  * result, the check of its run directories), then written to the manifest as the side's record.
  */
 import { dirname } from 'node:path'
+import { runnerCommandName } from '../config/runner-command.js'
 import type { Deployment, GatedRun } from '../config/types.js'
 import { GateError, HelmRunError } from '../errors.js'
 import { manifestPath, type SideRecord } from '../model/manifest.js'
@@ -72,7 +73,8 @@ export async function finishSide(
   outcome.durationMs = result.durationMs
   outcome.requests = result.requests
   const where = { file: plan.logFile }
-  const program = plan.runner ? 'the runner command' : 'helm-run'
+  // A runner command is named as itself: "helm-run" in its errors would send a reader to the wrong program.
+  const program = plan.runner ? `the runner command ${runnerCommandName([plan.command, ...plan.args])}` : 'helm-run'
   if (result.spawnError) {
     outcome.errors.push(
       new HelmRunError('runner.spawn', `${plan.side}: could not start ${program}: ${result.spawnError}`, { ...where, value: plan.command })
@@ -109,11 +111,21 @@ export async function finishSide(
   }
   const verification =
     deployment.kind === 'command' && deployment.output === 'lm-eval'
-      ? await verifyLmEvalSideOutput(plan.side, plan.outputPath, runs)
-      : await verifySideOutput(plan.side, plan.outputPath, plan.suite, runs)
+      ? await verifyLmEvalSideOutput(plan.side, plan.outputPath, runs, program)
+      : await verifySideOutput(plan.side, plan.outputPath, plan.suite, runs, program)
   outcome.errors.push(...verification.errors)
   outcome.complete = outcome.errors.length === 0
-  outcome.errors = await explainSideErrors(outcome.errors, plan.logFile, dirname(plan.outputPath))
+  outcome.errors = await explainSideErrors(outcome.errors, plan.logFile, dirname(plan.outputPath), plan.runner !== null)
+}
+
+/**
+ * The side's launched server died while it was measured: that is the cause, so it comes first,
+ * and what the client saw (helm-run's "Connection refused", already grouped) follows as the
+ * symptom. Even a side whose run completed is not complete: its server's death is a doubt.
+ */
+export function serverDied(outcome: SideOutcome, cause: GateError): void {
+  outcome.errors = [cause, ...outcome.errors]
+  outcome.complete = false
 }
 
 /** The side's manifest record, paths relative to outDir. */

@@ -21,7 +21,14 @@ export interface SideVerification {
 
 const NOT_RUNS = new Set(['eval_cache', 'groups'])
 
-export async function verifySideOutput(side: string, outputPath: string, suite: string, gated: GatedRun[]): Promise<SideVerification> {
+/** `program` names what made the side in messages: helm-run, or the runner command by its name. */
+export async function verifySideOutput(
+  side: string,
+  outputPath: string,
+  suite: string,
+  gated: GatedRun[],
+  program = 'helm-run'
+): Promise<SideVerification> {
   const suiteDir = join(outputPath, 'runs', suite)
   const errors: HelmRunError[] = []
   let names: string[]
@@ -53,7 +60,7 @@ export async function verifySideOutput(side: string, outputPath: string, suite: 
   }
 
   if (names.length === 0) {
-    errors.push(new HelmRunError('runner.nothing_ran', `${side}: helm-run produced no run directory (nothing ran)`, { file: suiteDir }))
+    errors.push(new HelmRunError('runner.nothing_ran', `${side}: ${program} produced no run directory (nothing ran)`, { file: suiteDir }))
     return { runs, errors }
   }
   for (const run of gated) {
@@ -77,13 +84,18 @@ export async function verifySideOutput(side: string, outputPath: string, suite: 
  * with a task for every gate entry. Whatever the reader refuses is named here, as the side's
  * error, and stops the gate before anything is compared.
  */
-export async function verifyLmEvalSideOutput(side: string, outputPath: string, gated: GatedRun[]): Promise<{ errors: HelmRunError[] }> {
+export async function verifyLmEvalSideOutput(
+  side: string,
+  outputPath: string,
+  gated: GatedRun[],
+  program = 'the runner command'
+): Promise<{ errors: HelmRunError[] }> {
   if (!(await looksLikeLmEvalOutput(outputPath))) {
     return {
       errors: [
         new HelmRunError(
           'runner.nothing_ran',
-          `${side}: the runner command wrote no lm-eval output (no results_<date>.json or samples_<task>_<date>.jsonl in its {output} folder or one below); see the ${side} log`,
+          `${side}: ${program} wrote no lm-eval output (no results_<date>.json or samples_<task>_<date>.jsonl in its {output} folder or one below); see the ${side} log`,
           { file: outputPath }
         )
       ]
@@ -101,7 +113,7 @@ export async function verifyLmEvalSideOutput(side: string, outputPath: string, g
       errors: [
         new HelmRunError(
           'runner.lmeval_output',
-          `${side}: the runner command did not leave a complete lm-eval run (run lm_eval with --log_samples --output_path {output}): ${error.message}; see the ${side} log`,
+          `${side}: ${program} did not leave a complete lm-eval run (run lm_eval with --log_samples --output_path {output}): ${error.message}; see the ${side} log`,
           { file: error.location.file ?? outputPath, field: error.location.field, value: error.location.value }
         )
       ]

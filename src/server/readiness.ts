@@ -6,7 +6,8 @@
 import { request } from 'undici'
 import { redactUrl, redactText } from '../secrets/redact.js'
 import { ServerNotReadyError } from '../errors.js'
-import { probeEngineVersion } from './engine-version.js'
+import type { ServingConfig } from '../model/side-identity.js'
+import { probeEngineVersion, probeServingConfig } from './engine-version.js'
 import { routeUrl } from './endpoint.js'
 
 export interface ProbeSettings {
@@ -40,6 +41,8 @@ export interface ProbeResult {
   response: unknown
   /** What `GET /version` answered (src/server/engine-version.ts), or null. */
   engine_version?: string | null
+  /** The chat template and sampling defaults the server reports (llama.cpp /props, vLLM /tokenizer_info), or null. */
+  serving_config?: ServingConfig | null
 }
 
 const ATTEMPT_TIMEOUT_MS = 5_000
@@ -93,7 +96,8 @@ export async function probeOnce(settings: Pick<ProbeSettings, 'side' | 'baseUrl'
         elapsedMs: 0,
         models,
         response: text.length <= MAX_RECORDED_BYTES ? body : { truncated: true, models },
-        engine_version: await probeEngineVersion(settings.baseUrl, settings.apiKey)
+        engine_version: await probeEngineVersion(settings.baseUrl, settings.apiKey),
+        serving_config: await probeServingConfig(settings.baseUrl, settings.apiKey)
       }
     }
   } catch (error) {

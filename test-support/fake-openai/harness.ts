@@ -59,7 +59,9 @@ export interface FakeServerOptions {
    */
   traffic?: Record<string, number>
   /** Answer as llama.cpp's llama-server where it differs (server.mjs --flavor), with this file type. */
-  llamaCpp?: { ftype: string }
+  llamaCpp?: { ftype: string; defaultTemperature?: number }
+  /** The chat template /props (llama.cpp) or /tokenizer_info (vLLM) reports: a Jinja text or a built-in name. */
+  chatTemplate?: string
 }
 
 export interface FakeServer {
@@ -105,6 +107,8 @@ export async function startFakeServer(options: FakeServerOptions): Promise<FakeS
   if (options.apiKey) args.push('--api-key', options.apiKey)
   if (options.streamEngine) args.push('--stream-engine', JSON.stringify(options.streamEngine))
   if (options.llamaCpp) args.push('--flavor', 'llama.cpp', '--ftype', options.llamaCpp.ftype)
+  if (options.llamaCpp?.defaultTemperature !== undefined) args.push('--default-temperature', String(options.llamaCpp.defaultTemperature))
+  if (options.chatTemplate !== undefined) args.push('--chat-template', options.chatTemplate)
 
   const { child, baseUrl } = await spawnListening(args, 'fake server')
   const root = baseUrl.replace(/\/v1$/, '')

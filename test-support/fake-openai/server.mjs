@@ -8,11 +8,15 @@
 //        [--latency-ms 0] [--error-rate 0] [--hang-after N] [--die-after N] [--api-key KEY]
 //        [--config serving.json] [--start-delay-ms 0] [--fail-start MESSAGE] [--pid-file FILE]
 //        [--stream-engine '{"decodeSpeedup": 1.6}'] [--flavor llama.cpp] [--ftype Q4_0] [--traffic 1]
+//        [--chat-template TEXT] [--default-temperature 0.8]
 //
 // --traffic 1 answers chat requests the answer key does not know (a traffic set's replay)
 // deterministically from a hash of the messages, with JSON mode and tool calls, and controls to
 // break them (traffic-answers.mjs; set with --config or POST /control).
 //
+// --chat-template is the template /props reports (llama.cpp flavor; a short default otherwise) or
+// /tokenizer_info serves (vLLM flavor, only when given); --default-temperature is /props'
+// default_generation_settings.params.temperature.
 // --flavor llama.cpp answers as llama.cpp's llama-server does where it differs from vLLM: no
 // /version but GET /props with `build_info`; /models entries with `meta` (`ftype` from --ftype,
 // parameters, size) and no `root`/`max_model_len`; `system_fingerprint` on every answer; and
@@ -52,6 +56,9 @@ const TRAFFIC_CONTROLS = ['trafficDiffer', 'trafficNoise', 'trafficBreakJson', '
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost'])
 
+/** What a GGUF without a template of its own gets from the fake llama-server: a short Jinja template. */
+const DEFAULT_CHAT_TEMPLATE = "{% for m in messages %}{{ m['role'] }}: {{ m['content'] }}\n{% endfor %}assistant:"
+
 function parseOptions(argv) {
   const { values } = parseArgs({
     args: argv,
@@ -77,6 +84,8 @@ function parseOptions(argv) {
       'pid-file': { type: 'string' },
       flavor: { type: 'string', default: 'vllm' },
       ftype: { type: 'string', default: 'F16' },
+      'chat-template': { type: 'string' },
+      'default-temperature': { type: 'string', default: '0.8' },
       verbose: { type: 'boolean', default: false }
     }
   })
@@ -91,6 +100,8 @@ function parseOptions(argv) {
     pidFile: values['pid-file'] ?? null,
     flavor: values.flavor,
     ftype: values.ftype,
+    chatTemplate: values['chat-template'] ?? null,
+    defaultTemperature: numberOption('default-temperature', values['default-temperature']),
     host: values.host,
     port: numberOption('port', values.port),
     models: values.model?.length ? values.model : ['gate-model'],
@@ -170,7 +181,29 @@ export function createFakeServer(options) {
       })
     }
     if (request.method === 'GET' && path === '/props' && llamaCpp) {
-      return sendJson(response, 200, { build_info: LLAMA_CPP_BUILD, model_alias: options.models[0], total_slots: 4 })
+      // llama.cpp's shape: the template as loaded (or the built-in name given with --chat-template)
+      // and the default generation settings under `params`, float32 values as it prints them.
+      return sendJson(response, 200, {
+        build_info: LLAMA_CPP_BUILD,
+        model_alias: options.models[0],
+        total_slots: 4,
+        chat_template: options.chatTemplate ?? DEFAULT_CHAT_TEMPLATE,
+        default_generation_settings: {
+          n_ctx: 2048,
+          params: {
+            temperature: Math.fround(options.defaultTemperature),
+            top_k: 40,
+            top_p: Math.fround(0.95),
+            min_p: Math.fround(0.05),
+            seed: 4294967295,
+            samplers: ['penalties', 'dry', 'top_k', 'typ_p', 'top_p', 'min_p', 'xtc', 'temperature']
+          }
+        }
+      })
+    }
+    // vLLM's tokenizer config with the chat template it applies (--enable-tokenizer-info-endpoint).
+    if (request.method === 'GET' && path === '/tokenizer_info' && !llamaCpp && options.chatTemplate) {
+      return sendJson(response, 200, { tokenizer_class: 'PreTrainedTokenizerFast', chat_template: options.chatTemplate })
     }
     if (request.method === 'GET' && path === '/v1/models') {
       counters.models += 1

@@ -63,6 +63,29 @@ describe('discoverRuns on edge cases', () => {
     expect((await discoverRuns(join(dir, 'runs', 'pr-12'))).map(r => basename(r.path))).toHaveLength(3)
   })
 
+  it("takes FlexLLMGen's working folder (runs/<run>/, no suite level) for one suite of all its runs", async () => {
+    // FlexLLMGen's HELM script writes each run to --run-path (runs/) directly.
+    for (const run of (await scanRuns(LEGACY_SUITE)).runs) await cp(run.path, join(dir, 'runs', basename(run.path)), { recursive: true })
+    await mkdir(join(dir, 'runs', 'mmlu_failed_run'))
+    const scan = await scanRuns(dir)
+    expect(scan.root).toBe(join(dir, 'runs'))
+    expect(scan.runs.map(r => basename(r.path))).toEqual((await scanRuns(LEGACY_SUITE)).runs.map(r => basename(r.path)))
+    expect(scan.runs).toHaveLength(2)
+    // An empty run directory is still reported, never dropped.
+    expect(scan.incomplete.map(r => basename(r.path))).toEqual(['mmlu_failed_run'])
+    expect((await errorOf(discoverRuns(join(dir, 'runs')))).code).toBe('input.incomplete_run')
+  })
+
+  it('refuses a runs/ folder holding runs beside suites, naming the folder to pass', async () => {
+    for (const run of (await scanRuns(LEGACY_SUITE)).runs) await cp(run.path, join(dir, 'runs', basename(run.path)), { recursive: true })
+    await cp(join(HELM_0516, 'baseline', 'runs', 'gate'), join(dir, 'runs', 'pr-12'), { recursive: true })
+    const error = await errorOf(scanRuns(dir))
+    expect(error.code).toBe('input.ambiguous_suites')
+    expect(error.message).toContain(
+      `pass ${join(dir, 'runs')} for its own runs, or one suite directory, e.g. ${join(dir, 'runs', 'pr-12')}`
+    )
+  })
+
   it('reports a truly empty run directory (a failed helm-run) instead of skipping it', async () => {
     const suite = join(dir, 'runs', 'gate')
     await cp(join(BASELINE_SUITE, MCQA_RUN), join(suite, 'simple_mcqa:model=ci_baseline'), { recursive: true })

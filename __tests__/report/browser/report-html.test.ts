@@ -45,6 +45,19 @@ describe('report.html in headless Chromium', () => {
     first[0].input = PAYLOADS[1]
     first[0].reference = PAYLOADS[2]
     report.comparisons[0].run = `${report.comparisons[0].run}${PAYLOADS[3]}`
+    // The serving configuration rows (issue 28): a differing chat template is marked.
+    report.context = {
+      fingerprint: null,
+      concurrent: null,
+      serving: {
+        chat_template: {
+          baseline: 'sha256 cd61dc8c18d1 · 81 chars',
+          candidate: `chatml · sha256 1e53ec5bf20c · 6 chars ${PAYLOADS[0]}`,
+          differs: true
+        },
+        sampling: { baseline: 'temperature 0.8', candidate: 'temperature 0.8', differs: false }
+      }
+    }
     dir = mkdtempSync(join(tmpdir(), 'helm-gate-html-'))
     const file = join(dir, 'report.html')
     writeFileSync(file, renderHtml(report, changed))
@@ -72,6 +85,18 @@ describe('report.html in headless Chromium', () => {
     const text = await page.$eval('#answers', node => node.textContent ?? '')
     for (const payload of PAYLOADS.slice(0, 3)) expect(text).toContain(payload)
     expect(await page.$eval('#comparisons', node => node.textContent ?? '')).toContain('<svg onload=')
+  })
+
+  test('the header shows the chat template and sampling rows, the differing one marked', async () => {
+    const rows = await page.$$eval('table.sides tr', trs =>
+      trs.map(tr => ({ cls: tr.className, cells: [...tr.children].map(c => c.textContent ?? '') }))
+    )
+    const template = rows.find(r => r.cells[0].startsWith('Chat template'))!
+    expect(template.cls).toBe('differs')
+    expect(template.cells[0]).toBe('Chat template (differs)')
+    expect(template.cells[2]).toContain('chatml · sha256 1e53ec5bf20c')
+    const sampling = rows.find(r => r.cells[0].startsWith('Sampling'))!
+    expect(sampling).toEqual({ cls: '', cells: ['Sampling', 'temperature 0.8', 'temperature 0.8'] })
   })
 
   test('the forest plot has one mark per comparison at its delta', async () => {

@@ -2,7 +2,8 @@
  * Finding run directories under a HELM output path.
  *
  * Accepted inputs: an output path (`benchmark_output`, holding `runs/<suite>/`), its `runs/`
- * directory, a suite directory (`runs/<suite>`), or one run directory. Like HELM's own
+ * directory, a suite directory (`runs/<suite>`), FlexLLMGen's working folder (`runs/<run>/`, no
+ * suite level), or one run directory. Like HELM's own
  * summarize.py, only directories containing run_spec.json are runs; `eval_cache` and `groups`
  * are skipped. Directory names are never parsed: they are lossy (docs/helm.md "Run names").
  */
@@ -80,6 +81,7 @@ async function locateSuite(path: string): Promise<string | null> {
     if (suites.length > 0) suitesDir = path
   }
   if (suitesDir === null) return null
+  if (await containsRunDirectories(suitesDir)) return flatRunsFolder(path, suitesDir)
   const suites = await childDirectories(suitesDir)
   if (suites.length === 0) {
     throw new InputError('input.no_runs', `No HELM suite found in ${suitesDir} (expected runs/<suite>/<run>/run_spec.json)`, {
@@ -94,6 +96,29 @@ async function locateSuite(path: string): Promise<string | null> {
     )
   }
   return join(suitesDir, suites[0])
+}
+
+/**
+ * FlexLLMGen's working folder: its HELM script writes each run to `<--run-path>/<run name>/`,
+ * `runs/` by default, with no suite level, so `runs/` is one suite of runs. Taking each run for a
+ * suite would refuse the folder as ambiguous, and passing one run's folder would drop the others.
+ * A `runs/` that holds suites beside runs is neither layout and is refused, naming both kinds.
+ */
+async function flatRunsFolder(path: string, runsDir: string): Promise<string> {
+  const suites: string[] = []
+  for (const child of await childDirectories(runsDir)) {
+    if ((await kindOf(join(runsDir, child, RUN_FILES.runSpec))) !== 'file' && (await containsRunDirectories(join(runsDir, child)))) {
+      suites.push(child)
+    }
+  }
+  if (suites.length > 0) {
+    throw new InputError(
+      'input.ambiguous_suites',
+      `${runsDir} holds both run directories and HELM suites (${suites.join(', ')}); pass ${runsDir} for its own runs, or one suite directory, e.g. ${join(runsDir, suites[0])}`,
+      { file: path, value: suites }
+    )
+  }
+  return runsDir
 }
 
 /**

@@ -134,10 +134,13 @@ export function summarizeRequestState(
 
   const references = instance.references === undefined ? [] : check.array(instance.references, 'instance.references')
   const correct: string[] = []
+  const referenceKeys: string[] = []
   references.forEach((raw, r) => {
     const reference = check.object(raw, `instance.references.${r}`)
     const tags = reference.tags === undefined ? [] : check.array(reference.tags, `instance.references.${r}.tags`)
-    if (tags.includes('correct')) correct.push(check.text(reference.output, `instance.references.${r}.output`))
+    const text = check.text(reference.output, `instance.references.${r}.output`)
+    if (tags.includes('correct')) correct.push(text)
+    referenceKeys.push(sha256(JSON.stringify([text, [...tags].map(String).sort()])).slice(0, 16))
   })
 
   const request = check.object(state.request, 'request')
@@ -181,6 +184,7 @@ export function summarizeRequestState(
     success: result ? check.optionalBoolean(result.success, 'result.success') : null,
     error: result ? check.optionalString(result.error, 'result.error') : null,
     promptHash,
+    referenceKeys,
     decoding,
     answered,
     inputExcerpt: excerpt(input, excerptLength),
