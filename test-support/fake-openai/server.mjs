@@ -13,6 +13,10 @@
 // deterministically from a hash of the messages, with JSON mode and tool calls, and controls to
 // break them (traffic-answers.mjs; set with --config or POST /control).
 //
+// With the control `fidelity` set to 1 (--config or POST /control, with `fidelityShift`), chat
+// requests asking for `logprobs` are answered from known next-token distributions
+// (token-distribution.mjs), so fidelity's statistics can be checked exactly.
+//
 // --flavor llama.cpp answers as llama.cpp's llama-server does where it differs from vLLM: no
 // /version but GET /props with `build_info`; /models entries with `meta` (`ftype` from --ftype,
 // parameters, size) and no `root`/`max_model_len`; `system_fingerprint` on every answer; and
@@ -45,6 +49,7 @@ import { parseArgs } from 'node:util'
 import { loadAnswerKeys, AnswerKey } from './answer-key.mjs'
 import { answerFor } from './answers.mjs'
 import { trafficAnswer } from './traffic-answers.mjs'
+import { fidelityChatBody } from './token-distribution.mjs'
 import { createEngineHandler } from '../fake-engine/server.mjs'
 
 // Behaviour keys of the traffic answers (set with --config or POST /control; all default 0).
@@ -114,6 +119,9 @@ function parseOptions(argv) {
       dieAfter: numberOption('die-after', fromFile('dieAfter', 'die-after')),
       // Chat requests the answer key does not know are answered as traffic (traffic-answers.mjs).
       traffic: numberOption('traffic', fromFile('traffic', 'traffic')),
+      // Chat requests with `logprobs: true` are answered from known distributions (token-distribution.mjs).
+      fidelity: numberOption('fidelity', file.fidelity ?? 0),
+      fidelityShift: numberOption('fidelityShift', file.fidelityShift ?? 0),
       ...Object.fromEntries(TRAFFIC_CONTROLS.map(name => [name, numberOption(name, file[name] ?? 0)]))
     }
   }
@@ -230,6 +238,10 @@ export function createFakeServer(options) {
     }
     if (isCompletions && isTokenPrompt(payload.prompt)) return sendJson(response, 200, tokenLogprobsBody(payload))
     const prompt = isChat ? chatPrompt(payload.messages) : String(payload.prompt ?? '')
+    if (isChat && behaviour.fidelity > 0 && payload.logprobs === true) {
+      const answerBody = fidelityChatBody(payload, prompt, behaviour.fidelityShift)
+      return sendJson(response, 200, llamaCpp ? asLlamaCpp(answerBody) : answerBody)
+    }
     const match = key.match(prompt)
     if (isChat && !match && behaviour.traffic > 0) {
       counters.traffic += 1
