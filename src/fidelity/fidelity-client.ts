@@ -61,8 +61,8 @@ export class FidelityError extends GateError {}
 async function postJson(side: FidelitySide, url: string, body: unknown, timeoutMs: number): Promise<Record<string, unknown>> {
   const headers: Record<string, string> = { 'content-type': 'application/json' }
   if (side.apiKey) headers.authorization = `Bearer ${side.apiKey}`
-  let status = 0
-  let text = ''
+  let status: number
+  let text: string
   try {
     const response = await request(url, {
       method: 'POST',
