@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { DEFAULT_STATISTICS } from '../../src/config/types.js'
 import type { FidelitySettings } from '../../src/config/fidelity.js'
-import { measureFidelity } from '../../src/fidelity/measure-fidelity.js'
+import { FidelityMeasurement, measureFidelity } from '../../src/fidelity/measure-fidelity.js'
 import { startFakeServer, type FakeServer } from '../../test-support/fake-openai/harness.js'
 // @ts-expect-error plain JavaScript test support without types
 import { FIDELITY_VOCAB, greedyAnswer, nextTokenDistribution } from '../../test-support/fake-openai/token-distribution.mjs'
@@ -152,4 +152,17 @@ describe('measureFidelity (greedy-prefix route, known distributions)', () => {
       code: 'fidelity.no_prompts'
     })
   })
+
+  it('runs with the sides up one after the other, the baseline first, and refuses the other order', async () => {
+    const input = { sides: sides(), prompts: PROMPTS, settings: SETTINGS, statistics: DEFAULT_STATISTICS }
+    const apart = new FidelityMeasurement(input)
+    await apart.hold(['baseline'])
+    expect(() => apart.report()).toThrow(
+      expect.objectContaining({ code: 'fidelity.side_not_up', message: expect.stringMatching(/the candidate was never up/) })
+    )
+    await apart.hold(['candidate'])
+    const together = await measureFidelity(input)
+    expect(apart.report().figures).toEqual(together.figures)
+    await expect(new FidelityMeasurement(input).hold(['candidate'])).rejects.toMatchObject({ code: 'fidelity.baseline_first' })
+  }, 60_000)
 })

@@ -22,7 +22,8 @@ import {
   type ScoredAnswer
 } from './fidelity-client.js'
 import { decideFidelityCheck, fidelityFigures, worstInstances, type InstanceScores } from './fidelity-stats.js'
-import { instanceFidelity, type InstanceFidelity } from './token-metrics.js'
+import type { Side } from '../model/verdict.js'
+import { instanceFidelity, type InstanceFidelity, type PositionDistribution } from './token-metrics.js'
 
 export interface FidelityInput {
   sides: { baseline: FidelitySide; candidate: FidelitySide }
@@ -37,109 +38,182 @@ export interface FidelityInput {
 /** How many of the worst instances the report lists. */
 const WORST_SHOWN = 5
 
+/** Both sides up at once: the baseline's pass, then the candidate's, then the figures. */
 export async function measureFidelity(input: FidelityInput): Promise<FidelityReport> {
-  const { settings } = input
-  const prompts = input.prompts.slice(0, settings.instances)
-  if (prompts.length === 0) {
-    throw new GuardError(
-      'fidelity.no_prompts',
-      'fidelity: there are no prompts to score (the gate set sent none, and there is no traffic set)',
-      {
-        field: 'fidelity.instances',
-        value: settings.instances
-      }
-    )
+  const measurement = new FidelityMeasurement(input)
+  await measurement.hold(['baseline', 'candidate'])
+  return measurement.report()
+}
+
+/** What the baseline's pass leaves for the candidate's, per prompt (null: an empty answer, not scored). */
+interface BaselinePass {
+  answer: ScoredAnswer
+  /** The baseline scored again on its own answer (forced), or its second greedy answer (prefix route). */
+  floor: { forced: PositionDistribution[] | null; rerun: ScoredAnswer | null }
+}
+
+/**
+ * The measurement in two passes, so it also runs when the sides are up one after the other (a
+ * sequential schedule on one accelerator): `hold` with the sides that are up now, as the traffic
+ * replay's hold is called; the baseline must have been up before (or with) the candidate, since
+ * the candidate is scored on the baseline's answers.
+ */
+export class FidelityMeasurement {
+  private readonly prompts: FidelityPrompt[]
+  private readonly timeoutMs: number
+  private baselineClient: FidelityClient | null = null
+  private candidateClient: FidelityClient | null = null
+  private readonly baselinePass: (BaselinePass | null)[] = []
+  private rows: InstanceScores[] | null = null
+  private readonly seconds = { baseline: 0, candidate: 0 }
+
+  constructor(private readonly input: FidelityInput) {
+    this.prompts = input.prompts.slice(0, input.settings.instances)
+    if (this.prompts.length === 0) {
+      throw new GuardError(
+        'fidelity.no_prompts',
+        'fidelity: there are no prompts to score (the gate set sent none, and there is no traffic set)',
+        { field: 'fidelity.instances', value: input.settings.instances }
+      )
+    }
+    this.timeoutMs = input.settings.requestTimeoutSeconds * 1000
   }
-  const timeoutMs = settings.requestTimeoutSeconds * 1000
-  const clientFor = input.clientFor ?? detectClient
-  const baseline = await clientFor(input.sides.baseline, timeoutMs)
-  const candidate = await clientFor(input.sides.candidate, timeoutMs)
-  await baseline.checkTopK(prompts[0], settings.topK)
-  await candidate.checkTopK(prompts[0], settings.topK)
-  const forced = baseline.route !== 'greedy-prefix' && candidate.route !== 'greedy-prefix'
-  const seconds = { baseline: 0, candidate: 0 }
-  const timed = async <T>(side: 'baseline' | 'candidate', work: () => Promise<T>): Promise<T> => {
+
+  /** Runs the pass of each side that is up now and has not run. */
+  readonly hold = async (up: Side[]): Promise<void> => {
+    if (up.includes('baseline') && this.baselineClient === null) await this.runBaseline()
+    if (up.includes('candidate') && this.candidateClient === null) {
+      if (this.baselineClient === null) {
+        throw new GuardError(
+          'fidelity.baseline_first',
+          "fidelity: the candidate was up before the baseline, but it is scored on the baseline's answers: bring the baseline up first",
+          { field: 'schedule' }
+        )
+      }
+      await this.runCandidate()
+    }
+  }
+
+  private async timed<T>(side: Side, work: () => Promise<T>): Promise<T> {
     const started = performance.now()
     try {
       return await work()
     } finally {
-      seconds[side] += (performance.now() - started) / 1000
+      this.seconds[side] += (performance.now() - started) / 1000
     }
   }
 
-  const rows: InstanceScores[] = []
-  let empty = 0
-  let positions = 0
-  let restMass = 0
-  for (const [i, prompt] of prompts.entries()) {
-    input.progress?.(`helm-gate: fidelity: instance ${i + 1} of ${prompts.length} (${prompt.id})`)
-    const b1 = await timed('baseline', () => baseline.generate(prompt, settings.maxAnswerTokens, settings.topK))
-    if (b1.length === 0) {
-      empty++
-      continue
-    }
-    let cand: InstanceFidelity
-    let floor: InstanceFidelity | null = null
-    let candidateTokens: number
-    let rerunTokens: number | null = null
-    if (forced) {
-      const scored = await timed('candidate', () => candidate.score(prompt, b1, settings.topK))
-      if (scored === null) throw new FidelityError('fidelity.capability_missing', 'fidelity: the candidate could not be teacher-forced')
-      cand = instanceFidelity(b1.positions, scored)
+  private async runBaseline(): Promise<void> {
+    const { settings } = this.input
+    const client = await (this.input.clientFor ?? detectClient)(this.input.sides.baseline, this.timeoutMs)
+    this.baselineClient = client
+    await this.timed('baseline', () => client.checkTopK(this.prompts[0], settings.topK))
+    for (const [i, prompt] of this.prompts.entries()) {
+      this.input.progress?.(`helm-gate: fidelity: baseline, instance ${i + 1} of ${this.prompts.length}`)
+      const answer = await this.timed('baseline', () => client.generate(prompt, settings.maxAnswerTokens, settings.topK))
+      if (answer.length === 0) {
+        this.baselinePass.push(null)
+        continue
+      }
+      const floor: BaselinePass['floor'] = { forced: null, rerun: null }
       if (settings.baselineReruns === 1) {
-        const again = await timed('baseline', () => baseline.score(prompt, b1, settings.topK))
-        if (again !== null) floor = instanceFidelity(b1.positions, again)
+        // The A/A floor: the same procedure as the candidate's, on the baseline again.
+        floor.forced = await this.timed('baseline', () => client.score(prompt, answer, settings.topK))
+        if (floor.forced === null)
+          floor.rerun = await this.timed('baseline', () => client.generate(prompt, settings.maxAnswerTokens, settings.topK))
       }
-      const own = await timed('candidate', () => candidate.generate(prompt, settings.maxAnswerTokens, 1))
-      candidateTokens = own.length
-    } else {
-      const c = await timed('candidate', () => candidate.generate(prompt, settings.maxAnswerTokens, settings.topK))
-      candidateTokens = c.length
-      cand = prefixFidelity(b1, c)
-      if (settings.baselineReruns === 1) {
-        const b2 = await timed('baseline', () => baseline.generate(prompt, settings.maxAnswerTokens, settings.topK))
-        rerunTokens = b2.length
-        floor = prefixFidelity(b1, b2)
+      this.baselinePass.push({ answer, floor })
+    }
+  }
+
+  private async runCandidate(): Promise<void> {
+    const { settings } = this.input
+    const client = await (this.input.clientFor ?? detectClient)(this.input.sides.candidate, this.timeoutMs)
+    this.candidateClient = client
+    await this.timed('candidate', () => client.checkTopK(this.prompts[0], settings.topK))
+    const forced = this.forced()
+    const rows: InstanceScores[] = []
+    for (const [i, prompt] of this.prompts.entries()) {
+      const pass = this.baselinePass[i]
+      if (pass === null) continue
+      this.input.progress?.(`helm-gate: fidelity: candidate, instance ${i + 1} of ${this.prompts.length}`)
+      const b1 = pass.answer
+      let candidate: InstanceFidelity
+      let candidateTokens: number
+      if (forced) {
+        const scored = await this.timed('candidate', () => client.score(prompt, b1, settings.topK))
+        if (scored === null) throw new FidelityError('fidelity.capability_missing', 'fidelity: the candidate could not be teacher-forced')
+        candidate = instanceFidelity(b1.positions, scored)
+        // Its own greedy answer, for the length ratio only.
+        candidateTokens = (await this.timed('candidate', () => client.generate(prompt, settings.maxAnswerTokens, 1))).length
+      } else {
+        const own = await this.timed('candidate', () => client.generate(prompt, settings.maxAnswerTokens, settings.topK))
+        candidateTokens = own.length
+        candidate = prefixFidelity(b1, own)
+      }
+      const floor =
+        pass.floor.forced !== null
+          ? instanceFidelity(b1.positions, pass.floor.forced)
+          : pass.floor.rerun !== null
+            ? prefixFidelity(b1, pass.floor.rerun)
+            : null
+      const rerunTokens = pass.floor.rerun?.length ?? null
+      rows.push({ id: prompt.id, candidate, floor, baselineTokens: b1.length, candidateTokens, rerunTokens })
+    }
+    this.rows = rows
+  }
+
+  private forced(): boolean {
+    return this.baselineClient?.route !== 'greedy-prefix' && this.candidateClient?.route !== 'greedy-prefix'
+  }
+
+  /** The figures and checks; an error when a side never ran or nothing could be scored. */
+  report(): FidelityReport {
+    const { settings } = this.input
+    for (const side of ['baseline', 'candidate'] as const) {
+      if ((side === 'baseline' ? this.baselineClient : this.candidateClient) === null) {
+        throw new GuardError('fidelity.side_not_up', `fidelity: the ${side} was never up while the gate ran, so nothing was scored on it`, {
+          field: `deployments.${side}`
+        })
       }
     }
-    positions += cand.positions
-    restMass += cand.restMassMean * cand.positions
-    rows.push({ id: prompt.id, candidate: cand, floor, baselineTokens: b1.length, candidateTokens, rerunTokens })
-  }
-  if (rows.length === 0) {
-    throw new GuardError(
-      'fidelity.no_answers',
-      `fidelity: the baseline's answer was empty on all ${prompts.length} prompts: there is nothing to score`,
-      {
-        field: 'fidelity.instances',
-        value: prompts.length
-      }
-    )
-  }
-  const notes: string[] = []
-  if (!forced) {
-    notes.push(
-      `Not teacher-forced: ${baseline.route === 'greedy-prefix' ? 'the baseline' : 'the candidate'} cannot score another side's answer, so the figures compare the two greedy answers along their shared prefix, up to the first position where they part.`
-    )
-  }
-  if (empty > 0) notes.push(`${empty} of ${prompts.length} prompts got an empty answer from the baseline and were not scored.`)
-  if (settings.baselineReruns === 0) notes.push('No A/A floor (baseline_reruns: 0): the baseline is taken as deterministic.')
-  return {
-    route: forced ? candidate.route : 'greedy-prefix',
-    teacherForced: forced,
-    topK: settings.topK,
-    instances: rows.length,
-    positions,
-    restMassMean: positions > 0 ? restMass / positions : 0,
-    floorMeasured: settings.baselineReruns === 1,
-    figures: fidelityFigures(rows, input.statistics),
-    checks: settings.checks.map(check => decideFidelityCheck(check, rows, input.statistics)),
-    worst: worstInstances(rows, WORST_SHOWN),
-    cost: [
-      { side: 'baseline', requests: baseline.requests, seconds: seconds.baseline },
-      { side: 'candidate', requests: candidate.requests, seconds: seconds.candidate }
-    ],
-    notes
+    const rows = this.rows ?? []
+    if (rows.length === 0) {
+      throw new GuardError(
+        'fidelity.no_answers',
+        `fidelity: the baseline's answer was empty on all ${this.prompts.length} prompts: there is nothing to score`,
+        { field: 'fidelity.instances', value: this.prompts.length }
+      )
+    }
+    const forced = this.forced()
+    const positions = rows.reduce((s, r) => s + r.candidate.positions, 0)
+    const restMass = rows.reduce((s, r) => s + r.candidate.restMassMean * r.candidate.positions, 0)
+    const empty = this.baselinePass.filter(p => p === null).length
+    const notes: string[] = []
+    if (!forced) {
+      notes.push(
+        `Not teacher-forced: ${this.baselineClient?.route === 'greedy-prefix' ? 'the baseline' : 'the candidate'} cannot score another side's answer, so the figures compare the two greedy answers along their shared prefix, up to the first position where they part.`
+      )
+    }
+    if (empty > 0) notes.push(`${empty} of ${this.prompts.length} prompts got an empty answer from the baseline and were not scored.`)
+    if (settings.baselineReruns === 0) notes.push('No A/A floor (baseline_reruns: 0): the baseline is taken as deterministic.')
+    return {
+      route: forced ? (this.candidateClient as FidelityClient).route : 'greedy-prefix',
+      teacherForced: forced,
+      topK: settings.topK,
+      instances: rows.length,
+      positions,
+      restMassMean: positions > 0 ? restMass / positions : 0,
+      floorMeasured: settings.baselineReruns === 1,
+      figures: fidelityFigures(rows, this.input.statistics),
+      checks: settings.checks.map(check => decideFidelityCheck(check, rows, this.input.statistics)),
+      worst: worstInstances(rows, WORST_SHOWN),
+      cost: [
+        { side: 'baseline', requests: this.baselineClient?.requests ?? 0, seconds: this.seconds.baseline },
+        { side: 'candidate', requests: this.candidateClient?.requests ?? 0, seconds: this.seconds.candidate }
+      ],
+      notes
+    }
   }
 }
 
