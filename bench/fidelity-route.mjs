@@ -39,7 +39,16 @@ const port = Number(values.port)
 
 /** llama-server on one thread and one slot: one request at a time, as the measurement sends them. */
 async function startServer(ftype, p) {
-  const args = ['--model', join(values['model-dir'], `model-${ftype}.gguf`), '--alias', 'addition', '--host', '127.0.0.1', '--port', String(p)]
+  const args = [
+    '--model',
+    join(values['model-dir'], `model-${ftype}.gguf`),
+    '--alias',
+    'addition',
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(p)
+  ]
   args.push('--threads', '1', '--parallel', '1', '--ctx-size', '2048', '--no-webui')
   const child = spawn(values.engine, args, { stdio: ['ignore', 'ignore', 'pipe'] })
   let log = ''
@@ -98,7 +107,9 @@ try {
   for (const p of list) answers.push(await baseline.generate(p, maxTokens, topK))
   const baselineSeconds = (performance.now() - t0) / 1000
   const tokens = answers.reduce((s, a) => s + a.length, 0)
-  console.log(`baseline ${values.baseline}: ${list.length} answers, ${tokens} tokens, ${baseline.requests} requests, ${baselineSeconds.toFixed(2)} s`)
+  console.log(
+    `baseline ${values.baseline}: ${list.length} answers, ${tokens} tokens, ${baseline.requests} requests, ${baselineSeconds.toFixed(2)} s`
+  )
   const results = {}
   for (const mode of ['fresh', 'prefix', 'grammar']) {
     const client = new LlamaCppClient(side('candidate', port + 1), 120_000, mode)
