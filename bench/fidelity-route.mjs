@@ -14,11 +14,11 @@
 //   npx tsc -p bench/fidelity-tsconfig.json && \
 //   flock /work/locks/real-engine.lock node bench/fidelity-route.mjs [--baseline F16] [--candidate Q4_0] \
 //     [--instances 20] [--top-k 20] [--max-tokens 24] [--port 18620]
-import { spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { LlamaCppClient } from '../.tmp/fidelity-bench/fidelity/fidelity-client.js'
+import { additionPrompts } from './lib/addition-prompts.mjs'
+import { startLlamaServer } from './lib/llama-server.mjs'
 
 const { values } = parseArgs({
   options: {
@@ -37,43 +37,13 @@ const topK = Number(values['top-k'])
 const maxTokens = Number(values['max-tokens'])
 const port = Number(values.port)
 
-/** llama-server on one thread and one slot: one request at a time, as the measurement sends them. */
-async function startServer(ftype, p) {
-  const args = [
-    '--model',
-    join(values['model-dir'], `model-${ftype}.gguf`),
-    '--alias',
-    'addition',
-    '--host',
-    '127.0.0.1',
-    '--port',
-    String(p)
-  ]
-  args.push('--threads', '1', '--parallel', '1', '--ctx-size', '2048', '--no-webui')
-  const child = spawn(values.engine, args, { stdio: ['ignore', 'ignore', 'pipe'] })
-  let log = ''
-  child.stderr.on('data', d => (log += d))
-  for (let i = 0; i < 600; i++) {
-    try {
-      const r = await fetch(`http://127.0.0.1:${p}/health`)
-      if (r.status === 200) return child
-    } catch {
-      // not listening yet
-    }
-    if (child.exitCode !== null) throw new Error(`llama-server ${ftype} exited ${child.exitCode}: ${log.slice(-2000)}`)
-    await new Promise(r => setTimeout(r, 100))
-  }
-  child.kill()
-  throw new Error(`llama-server ${ftype} not ready: ${log.slice(-2000)}`)
+function startServer(ftype, p) {
+  return startLlamaServer({ engine: values.engine, modelDir: values['model-dir'], ftype, port: p })
 }
 
-/** The addition task's questions, as prompts (the custom_mcqa file the gate set uses). */
+/** The addition task's prompts, as helm-run sends them (the custom_mcqa file the gate set uses). */
 function prompts() {
-  const lines = readFileSync(join(values['model-dir'], 'addition.jsonl'), 'utf8').trim().split('\n')
-  return lines.slice(0, instances).map((line, i) => {
-    const q = JSON.parse(line)
-    return { id: `q${i}`, text: q.question }
-  })
+  return additionPrompts(join(values['model-dir'], 'addition.jsonl')).slice(0, instances)
 }
 
 function compare(reference, other) {
