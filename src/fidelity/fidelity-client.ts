@@ -42,6 +42,12 @@ export interface ScoredAnswer {
   ids: number[] | null
   /** Tokens generated (the answer's length). */
   length: number
+  /**
+   * The last token is the end of sequence (llama-server includes it in `tokens` and scores it). A
+   * grammar cannot name it (a grammar that admits it never completes), so it is forced by the
+   * grammar's own end: once the grammar is complete only end-of-generation tokens are allowed.
+   */
+  endsWithEos?: boolean
 }
 
 export interface FidelityClient {
@@ -149,7 +155,7 @@ export class LlamaCppClient implements FidelityClient {
     return reply.prompt
   }
 
-  private async complete(body: Record<string, unknown>): Promise<{ probs: LlamaProb[]; tokens: number[] }> {
+  private async complete(body: Record<string, unknown>): Promise<{ probs: LlamaProb[]; tokens: number[]; eos: boolean }> {
     const reply = await postJson(
       this.side,
       this.completionUrl,
@@ -167,11 +173,11 @@ export class LlamaCppClient implements FidelityClient {
         throw missing(this.side, 'log-probabilities by token id (post_sampling_probs: false)', p)
       }
     }
-    return { probs: probs as LlamaProb[], tokens: tokens as number[] }
+    return { probs: probs as LlamaProb[], tokens: tokens as number[], eos: reply.stop_type === 'eos' }
   }
 
   async generate(prompt: FidelityPrompt, maxTokens: number, topK: number): Promise<ScoredAnswer> {
-    const { probs, tokens } = await this.complete({ prompt: await this.prompt(prompt), n_predict: maxTokens, n_probs: topK })
+    const { probs, tokens, eos } = await this.complete({ prompt: await this.prompt(prompt), n_predict: maxTokens, n_probs: topK })
     if (probs.length !== tokens.length) {
       throw new FidelityError(
         'fidelity.bad_reply',
@@ -179,13 +185,14 @@ export class LlamaCppClient implements FidelityClient {
         { field: `deployments.${this.side.side}`, value: prompt.id }
       )
     }
-    return { positions: probs.map(toPosition), ids: tokens, length: tokens.length }
+    return { positions: probs.map(toPosition), ids: tokens, length: tokens.length, endsWithEos: eos && tokens.length > 0 }
   }
 
   async score(prompt: FidelityPrompt, answer: ScoredAnswer, topK: number): Promise<PositionDistribution[]> {
     if (answer.ids === null) throw missing(this.side, 'scores of an answer given by text only (token ids are needed)')
     const text = await this.prompt(prompt)
     if (answer.ids.length === 0) return []
+    const last = answer.ids.length - 1
     if (this.mode !== 'grammar') {
       const out: PositionDistribution[] = []
       for (let t = 0; t < answer.ids.length; t++) {
@@ -195,19 +202,20 @@ export class LlamaCppClient implements FidelityClient {
           prompt: [text, ...answer.ids.slice(0, t)],
           n_predict: 1,
           n_probs: topK,
-          grammar: forcedGrammar([answer.ids[t]])
+          grammar: answer.endsWithEos === true && t === last ? END_ONLY_GRAMMAR : forcedGrammar([answer.ids[t]])
         })
         out.push(this.checked(probs, [answer.ids[t]], prompt)[0])
       }
       return out
     }
+    // The grammar admits the answer's tokens and nothing else, so no end of sequence can come
+    // early; a final end of sequence is what the completed grammar allows (ignore_eos would ban it).
+    const forced = answer.endsWithEos === true ? answer.ids.slice(0, last) : answer.ids
     const { probs } = await this.complete({
       prompt: text,
       n_predict: answer.ids.length,
       n_probs: topK,
-      grammar: forcedGrammar(answer.ids),
-      // The grammar ends where the answer ends; an end-of-sequence inside it must not stop early.
-      ignore_eos: true
+      grammar: forced.length > 0 ? forcedGrammar(forced) : END_ONLY_GRAMMAR
     })
     return this.checked(probs, answer.ids, prompt)
   }
@@ -231,6 +239,9 @@ export class LlamaCppClient implements FidelityClient {
     if (returned < topK) throw tooManyTopK(this.side, topK, returned)
   }
 }
+
+/** A grammar that is complete at once: only an end-of-generation token can follow. */
+const END_ONLY_GRAMMAR = 'root ::= ""'
 
 /** A GBNF grammar admitting exactly this token sequence, by token id (`<[id]>`). */
 export function forcedGrammar(ids: number[]): string {
