@@ -66,9 +66,8 @@ try {
   )
   const base = join(work, 'f16.kld')
   const baseRun = perplexity(['--model', join(modelDir, 'model-F16.gguf'), '--file', text, '--kl-divergence-base', base])
-  const vocab = figure(baseRun.out, /n_vocab\s*=\s*(\d+)/)
-  const topK = Number(values['top-k']) || vocab
-  console.log(`reference text: ${text}; F16 logits saved in ${baseRun.seconds.toFixed(1)} s (n_vocab ${vocab}); helm-gate top-k ${topK}`)
+  console.log(`reference text: ${text}; F16 logits saved in ${baseRun.seconds.toFixed(1)} s`)
+  let topK = Number(values['top-k'])
   const prompts = additionPrompts(join(modelDir, 'addition.jsonl'))
   const rows = []
   for (const q of quants) {
@@ -82,6 +81,12 @@ try {
       await startLlamaServer({ engine: join(values.bin, 'llama-server'), modelDir, ftype: 'F16', port }),
       await startLlamaServer({ engine: join(values.bin, 'llama-server'), modelDir, ftype: q, port: port + 1 })
     ]
+    if (!topK) {
+      // The whole vocabulary (llama-server's /v1/models meta), so the bucket is empty and the KL is the full KL.
+      const models = await (await fetch(`http://127.0.0.1:${port}/v1/models`)).json()
+      topK = models.data[0].meta.n_vocab
+      console.log(`helm-gate top-k ${topK} (the whole vocabulary)`)
+    }
     let report
     const started = performance.now()
     try {
