@@ -23,7 +23,7 @@ export const FOLDER_ORDER = [
   ['gate'],
   ['load'],
   ['launch'],
-  ['runner', 'replay'],
+  ['runner', 'replay', 'fidelity'],
   ['pipeline'],
   ['report'],
   ['github'],

@@ -10,6 +10,8 @@ import { parseGateConfig } from '../../src/config/load.js'
 import { dockerRun } from '../../src/launch/docker.js'
 import { expandLaunch } from '../../src/launch/expand.js'
 import { REPO_ROOT } from '../../test-support/fake-openai/harness.js'
+import { fidelityPlanLines } from '../../src/fidelity/fidelity-plan-lines.js'
+import type { FidelitySettings } from '../../src/config/fidelity.js'
 
 const example = (name: string) => {
   const file = join(REPO_ROOT, 'examples', 'launch', name)
@@ -72,5 +74,16 @@ describe('the real-engine examples (examples/real-cpu/)', () => {
     const { baseline, candidate } = config.launch!.sides
     expect(baseline!.command.slice(0, 2)).toEqual(['vllm', 'serve'])
     expect(candidate!.command).toEqual([...baseline!.command, '--quantization', 'fp8'])
+  })
+
+  it('vLLM on a GPU: the fidelity section is valid and plan names the routes of the launched sides', async () => {
+    const config = realCpu('vllm-gpu-fp8.yml')
+    expect(config.fidelity).toMatchObject({ instances: 200, topK: 20, baselineReruns: 1 })
+    expect(config.fidelity!.checks.map(c => c.metric)).toEqual(['kld_mean', 'top1_agreement', 'length_ratio'])
+    const lines = await fidelityPlanLines(config as typeof config & { fidelity: FidelitySettings }, {})
+    expect(lines[0]).toMatch(
+      /^# fidelity: the first 200 prompts of the gate set's prompts .* top-20 .* checks: kld_mean <= 0.02, top1_agreement >= 0.97, length_ratio <= 1.2$/
+    )
+    expect(lines[1]).toMatch(/^# fidelity baseline: launched, route decided when it is up \(.*vLLM: prompt_logprobs/)
   })
 })

@@ -9,6 +9,7 @@ import { parseDocument } from 'yaml'
 import { ConfigError } from '../errors.js'
 import { parseLoad } from './load-section.js'
 import { parseTraffic, type SetReader } from './traffic.js'
+import { parseFidelityWithSides } from './fidelity.js'
 import { DEFAULT_STATISTICS, type Deployment, type GateConfig, type GatedRun, type HelmSettings, type StatisticsSettings } from './types.js'
 import { checkScheduleFits, launchNeedsServer, parseLaunch, parseLaunchSettings, type LaunchSide, type LaunchSpec } from './launch.js'
 import { Fields } from './validate.js'
@@ -89,7 +90,8 @@ export function parseGateConfig(text: string, source: string, options: ParseOpti
     'load',
     'schedule',
     'fingerprint_paths',
-    'traffic'
+    'traffic',
+    'fidelity'
   ])
   const version = top.integer('version', 1, 1, 1)
   const helmFields = top.object('helm')
@@ -98,6 +100,7 @@ export function parseGateConfig(text: string, source: string, options: ParseOpti
   const statisticsFields = top.object('statistics')
   const loadFields = top.object('load')
   const trafficFields = top.object('traffic')
+  const fidelityFields = top.object('fidelity')
   const launches: Partial<Record<LaunchSide, LaunchSpec>> = {}
   const deployments = deploymentFields ? parseDeployments(deploymentFields, launches) : null
   const launch = parseLaunchSettings(top, launches)
@@ -134,6 +137,7 @@ export function parseGateConfig(text: string, source: string, options: ParseOpti
     runs,
     statistics: statisticsFields ? parseStatistics(statisticsFields) : { ...DEFAULT_STATISTICS },
     load: loadFields ? parseLoad(loadFields) : null,
+    fidelity: fidelityFields ? parseFidelityWithSides(fidelityFields, deployments) : null,
     launch,
     traffic
   }

@@ -28,6 +28,7 @@ import type { CommandDeployment } from './runner-command.js'
 
 export type { CommandDeployment } from './runner-command.js'
 import type { TrafficSettings } from './traffic.js'
+import type { FidelitySettings } from './fidelity.js'
 
 export type Api = 'chat' | 'completions'
 export type IntervalMethod = 'auto' | 'bootstrap' | 'newcombe' | 'tango'
@@ -122,6 +123,8 @@ export interface GateConfig {
   launch?: LaunchSettings
   /** The traffic gate (config/traffic.ts, docs/traffic.md); absent or null = none. */
   traffic?: TrafficSettings | null
+  /** Token-level fidelity (config/fidelity.ts, docs/fidelity.md); absent or null = none. Not in the fingerprint. */
+  fidelity?: FidelitySettings | null
 }
 
 export const DEFAULT_STATISTICS: StatisticsSettings = {

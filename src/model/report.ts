@@ -5,6 +5,7 @@
  * fields, never rename them.
  */
 
+import type { FidelityReport } from './fidelity-report.js'
 import type { ReportContext, SideIdentity } from './side-identity.js'
 import type { LoadReport } from './load-report.js'
 import type { StatisticsSettings } from '../config/types.js'
@@ -149,6 +150,8 @@ export interface Report {
    * half, and in the report of the load half alone (no quality half ran).
    */
   quality?: QualityHalf
+  /** Token-level fidelity (docs/fidelity.md); absent when the gate file has no `fidelity:`. */
+  fidelity?: FidelityReport
 }
 
 /** The quality half's own verdict and errors in a report that joins both halves. */

@@ -33,6 +33,7 @@ import type { LoadOutcome } from '../load/run-load.js'
 import { launchesAny, LoadWhileUp } from '../launch/load-while-up.js'
 import { launchedLoadFor, runLaunchedLoad, type LaunchedLoadOptions } from '../launch/launched-load.js'
 import { trafficReplayFor } from '../replay/run-traffic.js'
+import { fidelityRunFor } from '../fidelity/run-fidelity.js'
 
 export interface GivenSide {
   /** The side's HELM output directory (a suite or output path). */
@@ -144,10 +145,16 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
     env: settings.env ?? process.env,
     progress: settings.progress ?? (() => {})
   })
+  // Token-level fidelity: each side's pass while it is up, after the traffic replay (src/fidelity/).
+  const fidelity = fidelityRunFor(config, settings.compare !== false, {
+    env: settings.env ?? process.env,
+    progress: settings.progress ?? (() => {})
+  })
   const whileUp =
-    traffic || launchedLoad
+    traffic || launchedLoad || fidelity
       ? async (up: Side[], outputs: Partial<Record<Side, string>>): Promise<void> => {
           await traffic?.hold(up)
+          await fidelity?.hold(up, outputs)
           await launchedLoad?.hold(up, outputs)
         }
       : undefined
@@ -212,6 +219,7 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
 
   const sidePath = (side: Side): string => given[side]?.path ?? outcome?.paths[side] ?? path.join(outDir, side)
   const paths = { baseline: sidePath('baseline'), candidate: sidePath('candidate') }
+  await fidelity?.holdAlwaysUp(paths)
   if (settings.compare === false) return { report: runReport(wanted, complete, errors, config.statistics), manifest, paths }
   // One cause, one error: a side that did not complete has already said why; reading its output
   // would only add symptoms (and a healthy side that never started would look empty).
@@ -223,7 +231,8 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
           examples: settings.examples,
           changedAnswers: settings.changedAnswers
         })
-  const report = traffic ? traffic.attach(quality, settings.changedAnswers, settings.examples) : quality
+  const replayed = traffic ? traffic.attach(quality, settings.changedAnswers, settings.examples) : quality
+  const report = fidelity ? fidelity.attach(replayed) : replayed
   report.notes.push(...(outcome?.notes ?? []))
   attachIdentity(report, manifest)
   if (!load) return { report, manifest, paths }

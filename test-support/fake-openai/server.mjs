@@ -17,6 +17,11 @@
 // --chat-template is the template /props reports (llama.cpp flavor; a short default otherwise) or
 // /tokenizer_info serves (vLLM flavor, only when given); --default-temperature is /props'
 // default_generation_settings.params.temperature.
+//
+// With the control `fidelity` set to 1 (--config or POST /control, with `fidelityShift`), chat
+// requests asking for `logprobs` are answered from known next-token distributions
+// (token-distribution.mjs), so fidelity's statistics can be checked exactly.
+//
 // --flavor llama.cpp answers as llama.cpp's llama-server does where it differs from vLLM: no
 // /version but GET /props with `build_info`; /models entries with `meta` (`ftype` from --ftype,
 // parameters, size) and no `root`/`max_model_len`; `system_fingerprint` on every answer; and
@@ -49,6 +54,7 @@ import { parseArgs } from 'node:util'
 import { loadAnswerKeys, AnswerKey } from './answer-key.mjs'
 import { answerFor } from './answers.mjs'
 import { trafficAnswer } from './traffic-answers.mjs'
+import { fidelityChatBody } from './token-distribution.mjs'
 import { createEngineHandler } from '../fake-engine/server.mjs'
 
 // Behaviour keys of the traffic answers (set with --config or POST /control; all default 0).
@@ -125,6 +131,9 @@ function parseOptions(argv) {
       dieAfter: numberOption('die-after', fromFile('dieAfter', 'die-after')),
       // Chat requests the answer key does not know are answered as traffic (traffic-answers.mjs).
       traffic: numberOption('traffic', fromFile('traffic', 'traffic')),
+      // Chat requests with `logprobs: true` are answered from known distributions (token-distribution.mjs).
+      fidelity: numberOption('fidelity', file.fidelity ?? 0),
+      fidelityShift: numberOption('fidelityShift', file.fidelityShift ?? 0),
       ...Object.fromEntries(TRAFFIC_CONTROLS.map(name => [name, numberOption(name, file[name] ?? 0)]))
     }
   }
@@ -263,6 +272,10 @@ export function createFakeServer(options) {
     }
     if (isCompletions && isTokenPrompt(payload.prompt)) return sendJson(response, 200, tokenLogprobsBody(payload))
     const prompt = isChat ? chatPrompt(payload.messages) : String(payload.prompt ?? '')
+    if (isChat && behaviour.fidelity > 0 && payload.logprobs === true) {
+      const answerBody = fidelityChatBody(payload, prompt, behaviour.fidelityShift)
+      return sendJson(response, 200, llamaCpp ? asLlamaCpp(answerBody) : answerBody)
+    }
     const match = key.match(prompt)
     if (isChat && !match && behaviour.traffic > 0) {
       counters.traffic += 1

@@ -8,6 +8,8 @@ import { GateError } from '../../errors.js'
 import { gateFingerprint } from '../../launch/gate-fingerprint.js'
 import { loadGateConfig } from '../../config/load.js'
 import { trafficPlanLines } from '../../replay/traffic-plan-lines.js'
+import { fidelityPlanLines } from '../../fidelity/fidelity-plan-lines.js'
+import type { FidelitySettings } from '../../config/fidelity.js'
 import { pluginPythonPath, resolveHelmRun } from '../../runner/helm-install.js'
 import { countInstances } from '../../runner/instance-count.js'
 import { PROD_ENV_FILES, redactedFiles } from '../../runner/prod-env.js'
@@ -85,6 +87,7 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   out.push(...readinessLines(prepared, config, readySeconds ?? DEFAULT_READINESS_TIMEOUT_MS / 1000, args.flags.has('self-check')))
   out.push(...launchLines(launchInput))
   if (config.traffic) out.push(...trafficPlanLines(config.traffic, config.statistics.confidence))
+  if (config.fidelity) out.push(...(await fidelityPlanLines(config as typeof config & { fidelity: FidelitySettings }, io.env)))
   if (!args.flags.has('no-count')) {
     out.push(
       ...(runnerSides.length > 0

@@ -1,0 +1,41 @@
+/**
+ * What `plan` says about fidelity: the budget, the prompts' source, the checks, and the route each
+ * side will take. A server that is always up is asked now (the same detection the run uses); a
+ * launched side is not up at plan time, so its route is decided when it is, and plan says which
+ * routes are possible.
+ */
+import type { FidelitySettings } from '../config/fidelity.js'
+import type { GateConfig } from '../config/types.js'
+import { apiKeyOf } from '../secrets/api-keys.js'
+import { detectClient } from './fidelity-client.js'
+
+const ROUTES =
+  'llama-server: a grammar of the baseline token ids, one request per instance; vLLM: prompt_logprobs, one request per instance; any other OpenAI-style server: the shared greedy prefix (not teacher-forced)'
+
+export async function fidelityPlanLines(
+  config: GateConfig & { fidelity: FidelitySettings },
+  env: NodeJS.ProcessEnv,
+  probeTimeoutMs = 5000
+): Promise<string[]> {
+  const f = config.fidelity
+  const source = config.traffic
+    ? `the traffic set (${config.traffic.instances.length} requests)`
+    : "the gate set's prompts (the baseline's request states)"
+  const checks = f.checks.length
+    ? f.checks.map(c => `${c.metric} ${c.bound === 'min' ? '>=' : '<='} ${c.value}`).join(', ')
+    : 'none (reported only)'
+  const lines = [
+    `# fidelity: the first ${f.instances} prompts of ${source}; the baseline's greedy answers up to ${f.maxAnswerTokens} tokens with the top-${f.topK} per position; ${f.baselineReruns ? 'an A/A floor (the baseline scored against itself)' : 'no A/A floor'}; checks: ${checks}`
+  ]
+  for (const side of ['baseline', 'candidate'] as const) {
+    const d = config.deployments?.[side]
+    if (!d || d.kind !== 'server') continue
+    if (config.launch?.sides[side]) {
+      lines.push(`# fidelity ${side}: launched, route decided when it is up (${ROUTES})`)
+      continue
+    }
+    const client = await detectClient({ side, baseUrl: d.baseUrl, model: d.model, apiKey: apiKeyOf(d, env), api: d.api }, probeTimeoutMs)
+    lines.push(`# fidelity ${side}: ${client.route} (asked ${d.baseUrl} now)`)
+  }
+  return lines
+}

@@ -1,0 +1,121 @@
+/**
+ * Fidelity inside the one pipeline (src/pipeline/run-gate.ts), beside the traffic replay: each
+ * side's pass runs while it is up (runSides' `whileUp` for launched sides, after the HELM half for
+ * servers that are always up), and `attach` adds the measurement's own part to the report and
+ * joins its checks into the verdict. Any error makes the verdict error (fail closed).
+ */
+import type { FidelitySettings } from '../config/fidelity.js'
+import type { GateConfig } from '../config/types.js'
+import { GateError, showValue } from '../errors.js'
+import type { Report } from '../model/report.js'
+import type { Side, Verdict } from '../model/verdict.js'
+import { apiKeyOf } from '../secrets/api-keys.js'
+import type { FidelitySide } from './fidelity-client.js'
+import { gateSetPrompts, trafficPrompts } from './fidelity-prompts.js'
+import { FidelityMeasurement } from './measure-fidelity.js'
+
+export interface FidelityRunOptions {
+  env: NodeJS.ProcessEnv
+  progress: (line: string) => void
+}
+
+export class FidelityRun {
+  private measurement: FidelityMeasurement | null = null
+  private readonly errors: GateError[] = []
+  private readonly done = new Set<Side>()
+
+  constructor(
+    private readonly config: GateConfig & { fidelity: FidelitySettings },
+    private readonly options: FidelityRunOptions
+  ) {}
+
+  /** The sides as fidelity needs them; both are servers (the gate file's validation refuses anything else). */
+  private sides(): Record<Side, FidelitySide> {
+    const of = (side: Side): FidelitySide => {
+      const d = this.config.deployments?.[side]
+      if (!d || d.kind !== 'server') throw new GateError('fidelity.not_a_server', `fidelity: deployments.${side} is not a server`)
+      return { side, baseUrl: d.baseUrl, model: d.model, apiKey: apiKeyOf(d, this.options.env), api: d.api }
+    }
+    return { baseline: of('baseline'), candidate: of('candidate') }
+  }
+
+  /** runSides' `whileUp`: the pass of each side that is up now; the baseline's HELM output gives the prompts. */
+  readonly hold = async (up: Side[], outputs: Partial<Record<Side, string>> = {}): Promise<void> => {
+    const fresh = up.filter(side => !this.done.has(side))
+    if (fresh.length === 0 || this.errors.length > 0) return
+    for (const side of fresh) this.done.add(side)
+    try {
+      if (this.measurement === null) {
+        const settings = this.config.fidelity
+        const prompts = this.config.traffic
+          ? trafficPrompts(this.config.traffic.instances)
+          : outputs.baseline
+            ? await gateSetPrompts(outputs.baseline, settings.instances)
+            : []
+        this.measurement = new FidelityMeasurement({
+          sides: this.sides(),
+          prompts,
+          settings,
+          statistics: this.config.statistics,
+          progress: this.options.progress
+        })
+      }
+      await this.measurement.hold(fresh)
+    } catch (error) {
+      if (!(error instanceof GateError)) throw error
+      this.errors.push(error)
+    }
+  }
+
+  /** After the HELM half: the sides no launch brings up are servers that are always up. */
+  async holdAlwaysUp(outputs: Partial<Record<Side, string>>): Promise<void> {
+    const up = (['baseline', 'candidate'] as const).filter(side => !this.config.launch?.sides[side])
+    if (up.length > 0) await this.hold(up, outputs)
+  }
+
+  /** The report with its fidelity part; a failed or inconclusive check decides like any other. */
+  attach(report: Report): Report {
+    let part: Report['fidelity']
+    if (this.errors.length === 0 && this.measurement !== null) {
+      try {
+        part = this.measurement.report()
+      } catch (error) {
+        if (!(error instanceof GateError)) throw error
+        this.errors.push(error)
+      }
+    } else if (this.errors.length === 0) {
+      this.errors.push(new GateError('fidelity.side_not_up', 'fidelity: no side was up while the gate ran, so nothing was scored'))
+    }
+    const errors = [
+      ...report.errors,
+      ...this.errors.map(e => ({
+        code: e.code,
+        message: e.message,
+        ...(e.location.file ? { file: e.location.file } : {}),
+        ...(e.location.field ? { field: e.location.field } : {}),
+        ...(e.location.value !== undefined ? { value: showValue(e.location.value) } : {})
+      }))
+    ]
+    const verdicts = part?.checks.map(c => c.verdict) ?? []
+    const own: Verdict = this.errors.length > 0 ? 'error' : worst(verdicts)
+    const verdict = worst([report.verdict, own])
+    const headline =
+      verdict !== report.verdict && own === verdict
+        ? `Fidelity decides: ${own === 'error' ? 'the measurement could not be completed' : `${verdicts.filter(v => v === own).length} of ${verdicts.length} fidelity checks ${own === 'fail' ? 'failed' : 'were inconclusive'}`}.`
+        : report.headline
+    return { ...report, verdict, headline, errors, ...(part ? { fidelity: part } : {}) }
+  }
+}
+
+const ORDER: Verdict[] = ['pass', 'inconclusive', 'fail', 'error']
+
+/** The worst verdict of a list (pass for none): error > fail > inconclusive > pass. */
+function worst(verdicts: Verdict[]): Verdict {
+  return verdicts.reduce<Verdict>((w, v) => (ORDER.indexOf(v) > ORDER.indexOf(w) ? v : w), 'pass')
+}
+
+/** Fidelity of a gate that has the section and compares (a shard or a baseline-only run measures nothing). */
+export function fidelityRunFor(config: GateConfig, compare: boolean, options: FidelityRunOptions): FidelityRun | null {
+  if (!config.fidelity || !compare) return null
+  return new FidelityRun(config as GateConfig & { fidelity: FidelitySettings }, options)
+}
