@@ -1,14 +1,16 @@
 /**
- * The performance half alone (`helm-gate load`, `run --only load`) for a gate that launches its
- * servers: start them on the gate file's schedule, run the load half while they are up (as in a
- * full run, src/launch/load-while-up.ts), stop them on every path. No helm-run is involved.
+ * The performance half alone (`helm-gate load`, `run --only load`, and a full run's load half when
+ * the launched sides are up one at a time) for a gate that launches its servers: both launched on
+ * a sequential schedule, the sides are swapped between blocks A B B A (src/launch/side-holder.ts);
+ * otherwise they are started on the gate file's schedule and the load half runs while they are up
+ * (src/launch/load-while-up.ts). Stopped on every path. No helm-run is involved.
  * A side that cannot be launched is an error of the load half (its message quotes the server's
  * log), never a pass.
  */
 import { resolve } from 'node:path'
 import type { GateConfig } from '../config/types.js'
 import { GateError } from '../errors.js'
-import type { LoadOutcome } from '../load/run-load.js'
+import { runLoad, type LoadOutcome } from '../load/run-load.js'
 import type { Side } from '../model/report.js'
 import { apiKeyNames, apiKeyValues } from '../secrets/api-keys.js'
 import { childProcessEnv } from '../secrets/child-env.js'
@@ -16,6 +18,7 @@ import { Launcher } from './launcher.js'
 import { withLaunchedSides } from './launched-sides.js'
 import { launchesAny, LoadWhileUp } from './load-while-up.js'
 import { trackedTempDir } from './registry.js'
+import { holdsOneAtATime, SideHolder } from './side-holder.js'
 
 export interface LaunchedLoadOptions {
   /** Where `logs/<side>-server.log` go. */
@@ -47,6 +50,10 @@ export async function runLaunchedLoad(config: GateConfig, options: LaunchedLoadO
       tempDir: temp.path
     })
     const schedule = options.sequential ? 'sequential' : (config.launch?.schedule ?? 'concurrent')
+    if (launcher && holdsOneAtATime(config, options.sequential)) {
+      // One at a time: swapped between blocks A B B A (or one period each, said in the report).
+      return await runLoad(config, { env: options.env, progress: options.progress }, new SideHolder(launcher, config, options.progress))
+    }
     await withLaunchedSides<Side>(launcher, ['baseline', 'candidate'], schedule, {
       side: side => side,
       measure: async () => {},

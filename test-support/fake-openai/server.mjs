@@ -8,10 +8,15 @@
 //        [--latency-ms 0] [--error-rate 0] [--hang-after N] [--die-after N] [--api-key KEY]
 //        [--config serving.json] [--start-delay-ms 0] [--fail-start MESSAGE] [--pid-file FILE]
 //        [--stream-engine '{"decodeSpeedup": 1.6}'] [--flavor llama.cpp] [--ftype Q4_0] [--traffic 1]
+//        [--enable-sleep-mode] [--log-requests]
 //
 // --traffic 1 answers chat requests the answer key does not know (a traffic set's replay)
 // deterministically from a hash of the messages, with JSON mode and tool calls, and controls to
 // break them (traffic-answers.mjs; set with --config or POST /control).
+//
+// --enable-sleep-mode serves vLLM's sleep mode: POST /sleep?level=1 and POST /wake_up at the root
+// (GET /is_sleeping says which); asleep, every POST below /v1 is answered 503. --log-requests prints
+// a line with the time of each streamed request and each sleep and wake, to the server's output.
 //
 // --flavor llama.cpp answers as llama.cpp's llama-server does where it differs from vLLM: no
 // /version but GET /props with `build_info`; /models entries with `meta` (`ftype` from --ftype,
@@ -77,6 +82,8 @@ function parseOptions(argv) {
       'pid-file': { type: 'string' },
       flavor: { type: 'string', default: 'vllm' },
       ftype: { type: 'string', default: 'F16' },
+      'enable-sleep-mode': { type: 'boolean', default: false },
+      'log-requests': { type: 'boolean', default: false },
       verbose: { type: 'boolean', default: false }
     }
   })
@@ -100,6 +107,8 @@ function parseOptions(argv) {
     // (test-support/fake-engine) with these options, as JSON: {"decodeSpeedup": 1.6}.
     streamEngine: values['stream-engine'] ? JSON.parse(values['stream-engine']) : {},
     verbose: values.verbose,
+    sleepMode: values['enable-sleep-mode'],
+    logRequests: values['log-requests'],
     behaviour: {
       accuracy,
       perturbedAccuracy:
@@ -132,6 +141,9 @@ export function createFakeServer(options) {
   const log = options.verbose ? line => process.stderr.write(`fake-openai: ${line}\n`) : () => {}
   const streaming = createEngineHandler({ engine: options.streamEngine ?? {}, model: options.models })
   const tokenizer = new WhitespaceTokenizer()
+  // vLLM's sleep mode (--enable-sleep-mode): asleep, the server stays up but serves nothing.
+  let asleep = false
+  const say = line => options.logRequests && process.stdout.write(`${line}\n`)
 
   const server = createServer((request, response) => {
     const arrival = performance.now()
@@ -191,6 +203,16 @@ export function createFakeServer(options) {
     if (request.method === 'GET' && (path === '/version' || path === '/v1/version') && !llamaCpp) {
       return sendJson(response, 200, { version: 'fake-openai-1.0' })
     }
+    if (options.sleepMode && request.method === 'POST' && (path === '/sleep' || path === '/wake_up')) {
+      asleep = path === '/sleep'
+      say(`${asleep ? 'sleeping' : 'awake'} at ${new Date().toISOString()}`)
+      response.writeHead(200)
+      return response.end()
+    }
+    if (options.sleepMode && request.method === 'GET' && path === '/is_sleeping') return sendJson(response, 200, { is_sleeping: asleep })
+    if (asleep && request.method === 'POST') {
+      return sendJson(response, 503, { error: { message: 'the engine is asleep (POST /wake_up)', type: 'server_error' } })
+    }
     if (request.method === 'GET' && path === '/tokenizer_info') {
       return sendJson(response, 200, { eos_token: '</s>', bos_token: null, pad_token: null, model_max_length: 4096 })
     }
@@ -209,7 +231,11 @@ export function createFakeServer(options) {
     if (!isCompletions && !isChat) {
       return sendJson(response, 404, { error: { message: `No route ${request.method} ${path}`, type: 'not_found' } })
     }
-    if (wantsStream(body)) return streaming.handle(request, response, body, arrival)
+    if (wantsStream(body)) {
+      // Each streamed request with its time: the server's own record of which side served when.
+      say(`stream request at ${new Date().toISOString()}`)
+      return streaming.handle(request, response, body, arrival)
+    }
     counters[isChat ? 'chat' : 'completions'] += 1
     const served = counters.completions + counters.chat
     if (behaviour.dieAfter >= 0 && served > behaviour.dieAfter) {

@@ -1,0 +1,82 @@
+/**
+ * The one place that holds launched sides up for the load half when they cannot be up together (a
+ * sequential schedule: one accelerator): before a block of the side that is down it takes the
+ * other side down (stopped, or put to sleep with `switch: sleep`) and brings this one up (started
+ * again, or woken), waiting until it serves the model. It records each side's up periods for the
+ * report and the manifest. The load half (src/load/run-load.ts) decides when to swap; stopping
+ * everything on every path stays with the launcher's `close`.
+ */
+import type { SideSwitchKind } from '../config/launch.js'
+import type { GateConfig } from '../config/types.js'
+import type { LoadSide, UpPeriod } from '../model/load-report.js'
+import type { SideSwitch } from '../load/run-load.js'
+import type { Launcher } from './launcher.js'
+
+const SIDES: LoadSide[] = ['baseline', 'candidate']
+
+export class SideHolder implements SideSwitch {
+  readonly switches: Record<LoadSide, SideSwitchKind | null>
+  private upNow: LoadSide | null = null
+  /** Sides started and now asleep (switch: sleep): woken, not started, when brought up again. */
+  private readonly asleep = new Set<LoadSide>()
+  private readonly up: Record<LoadSide, UpPeriod[]> = { baseline: [], candidate: [] }
+
+  constructor(
+    private readonly launcher: Launcher,
+    config: GateConfig,
+    private readonly progress: (line: string) => void
+  ) {
+    const kind = (side: LoadSide): SideSwitchKind | null =>
+      launcher.launches(side) ? (config.launch?.sides[side]?.switch ?? 'restart') : null
+    this.switches = { baseline: kind('baseline'), candidate: kind('candidate') }
+  }
+
+  async bringUp(side: LoadSide, stage: string): Promise<void> {
+    if (this.upNow === side) return
+    if (this.upNow !== null) await this.takeDown(this.upNow)
+    const from = new Date().toISOString()
+    if (this.asleep.has(side)) {
+      this.progress(`[${side}] waking the server for ${stage}`)
+      await this.launcher.wake(side)
+      this.asleep.delete(side)
+    } else {
+      await this.launcher.up(side)
+    }
+    this.up[side].push({ from, ready: new Date().toISOString(), to: null })
+    this.upNow = side
+  }
+
+  /** Takes the side that is up down at the end (the launcher's close stops what is asleep). */
+  async release(): Promise<void> {
+    if (this.upNow !== null) await this.takeDown(this.upNow, true)
+  }
+
+  periods(): Record<LoadSide, UpPeriod[]> {
+    return { baseline: this.up.baseline.map(p => ({ ...p })), candidate: this.up.candidate.map(p => ({ ...p })) }
+  }
+
+  private async takeDown(side: LoadSide, last = false): Promise<void> {
+    try {
+      // Asleep between blocks keeps the weights off the accelerator but the server resident; at
+      // the end there is nothing to wake for, so it is stopped.
+      if (this.switches[side] === 'sleep' && !last) {
+        await this.launcher.sleep(side)
+        this.asleep.add(side)
+      } else {
+        await this.launcher.down(side)
+      }
+    } finally {
+      const periods = this.up[side]
+      const open = periods[periods.length - 1]
+      if (open && open.to === null) open.to = new Date().toISOString()
+      this.upNow = null
+    }
+  }
+}
+
+/** Does the load half hold the launched sides up one at a time (both launched, sequential)? */
+export function holdsOneAtATime(config: GateConfig, sequential: boolean | undefined): boolean {
+  const sides = config.launch?.sides ?? {}
+  const schedule = sequential ? 'sequential' : (config.launch?.schedule ?? 'concurrent')
+  return schedule === 'sequential' && SIDES.every(side => sides[side] !== undefined)
+}
