@@ -8,9 +8,13 @@
  */
 import type { SideSwitchKind } from '../config/launch.js'
 import type { GateConfig } from '../config/types.js'
+import { ConfigError } from '../errors.js'
 import type { LoadSide, UpPeriod } from '../model/load-report.js'
 import type { SideSwitch } from '../load/run-load.js'
-import type { Launcher } from './launcher.js'
+import { apiKeyNames, apiKeyValues } from '../secrets/api-keys.js'
+import { childProcessEnv } from '../secrets/child-env.js'
+import { Launcher } from './launcher.js'
+import { trackedTempDir } from './registry.js'
 
 const SIDES: LoadSide[] = ['baseline', 'candidate']
 
@@ -79,4 +83,46 @@ export function holdsOneAtATime(config: GateConfig, sequential: boolean | undefi
   const sides = config.launch?.sides ?? {}
   const schedule = sequential ? 'sequential' : (config.launch?.schedule ?? 'concurrent')
   return schedule === 'sequential' && SIDES.every(side => sides[side] !== undefined)
+}
+
+/**
+ * `plan --measure-swap`: the cost of one swap as the load half pays it, measured now with the
+ * gate file's own launch commands: the candidate brought up, then the baseline (the candidate
+ * stopped or put to sleep, the baseline started or woken and ready). Everything is stopped after,
+ * and the servers' logs go to a temporary folder that is removed.
+ */
+export async function measureSwap(
+  config: GateConfig,
+  options: { cwd: string; env: NodeJS.ProcessEnv; baseRef: string | null; progress: (line: string) => void }
+): Promise<number> {
+  const keyNames = apiKeyNames(Object.values(config.deployments ?? {}))
+  const secrets = apiKeyValues(Object.values(config.deployments ?? {}), options.env)
+  const temp = trackedTempDir()
+  let launcher: Launcher | null = null
+  try {
+    launcher = await Launcher.open({
+      config,
+      cwd: options.cwd,
+      env: childProcessEnv(options.env, keyNames),
+      baseRef: options.baseRef,
+      outDir: temp.path,
+      secrets,
+      progress: options.progress,
+      tempDir: temp.path
+    })
+    if (!launcher || !holdsOneAtATime(config, true))
+      throw new ConfigError('plan.measure_swap', '--measure-swap needs both sides launched', { file: config.source, field: 'deployments' })
+    const holder = new SideHolder(launcher, config, options.progress)
+    try {
+      await holder.bringUp('candidate', 'the swap measurement')
+      const started = performance.now()
+      await holder.bringUp('baseline', 'the swap measurement')
+      return Math.round(performance.now() - started)
+    } finally {
+      await holder.release()
+    }
+  } finally {
+    await launcher?.close()
+    await temp.remove()
+  }
 }

@@ -3,7 +3,7 @@
  * redacted) and the exact helm-run commands, without running anything.
  */
 import { join, resolve } from 'node:path'
-import { tmpdir } from 'node:os'
+import { availableParallelism, tmpdir } from 'node:os'
 import { GateError } from '../../errors.js'
 import { gateFingerprint } from '../../launch/gate-fingerprint.js'
 import { loadGateConfig } from '../../config/load.js'
@@ -20,7 +20,8 @@ import type { GateConfig } from '../../config/types.js'
 import { instanceLines } from './plan-instances.js'
 import { redactUrl } from '../../secrets/redact.js'
 import { apiKeyNames, apiKeyValues } from '../../secrets/api-keys.js'
-import { launchLines, scheduleLine, type LaunchPlanInput } from '../../launch/plan-lines.js'
+import { launchLines, loadModeLines, scheduleLine, type LaunchPlanInput } from '../../launch/plan-lines.js'
+import { measureSwap } from '../../launch/side-holder.js'
 import { childProcessEnv } from '../../secrets/child-env.js'
 
 export const PLAN_USAGE = `usage: helm-gate plan --config FILE [options]
@@ -40,6 +41,9 @@ counted by \`helm-run --dry-run\` with the same entries.
   --sequential           plan the sides one after the other (as run --sequential)
   --baseline-ref REF     the commit a launched baseline with checkout: base runs from (as run)
   --no-count             skip the dry run (no instance counts)
+  --measure-swap         launch each side once and time one swap as the load half pays it (both
+                         sides launched, sequential): the swaps and blocks load.swap_budget_seconds
+                         allows at that cost; the only option that starts anything
 `
 
 const SPECS = {
@@ -49,6 +53,7 @@ const SPECS = {
   'ready-timeout': { value: true },
   discordance: { value: true },
   'no-count': { value: false },
+  'measure-swap': { value: false },
   sequential: { value: false },
   'baseline-ref': { value: true },
   debug: { value: false },
@@ -102,6 +107,17 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   out.push(scheduleLine(launchInput), '# cache disabled; fresh suite per side')
   out.push(...readinessLines(prepared, config, readySeconds ?? DEFAULT_READINESS_TIMEOUT_MS / 1000, args.flags.has('self-check')))
   out.push(...launchLines(launchInput))
+  if (config.load) {
+    const swapMs = args.flags.has('measure-swap')
+      ? await measureSwap(config, {
+          cwd: io.cwd,
+          env: io.env,
+          baseRef: args.options.get('baseline-ref') ?? null,
+          progress: line => io.stderr(`${line}\n`)
+        })
+      : null
+    out.push('', ...loadModeLines(config, args.flags.has('sequential'), availableParallelism(), swapMs))
+  }
   if (config.traffic) out.push(...trafficPlanLines(config.traffic, config.statistics.confidence))
   if (!args.flags.has('no-count')) {
     out.push(
