@@ -109,7 +109,7 @@ describe('helm-gate plan: the load half mode', () => {
     const { code, text, port } = await plan({ args: ['--measure-swap'], load: { swap_budget_seconds: 3600 } })
     expect({ code, text: code === 0 ? '' : text }).toEqual({ code: 0, text: '' })
     const measured =
-      /#   swap cost: (\d+\.\d) s \(measured now[^)]*\); load\.swap_budget_seconds 3600 s allows (\d+) swaps: at most (\d+) blocks \(repetitions (\d+)( or more)?\); this plan needs 8 for 16 blocks/.exec(
+      /# {3}swap cost: (\d+\.\d) s \(measured now[^)]*\); load\.swap_budget_seconds 3600 s allows (\d+) swaps: at most (\d+) blocks \(repetitions (\d+)( or more)?\); this plan needs 8 for 16 blocks/.exec(
         text
       )
     if (!measured) throw new Error(`no measured swap line in\n${text}`)
