@@ -58,8 +58,9 @@ describeHelm('run --only load with launched deployments', () => {
       const blocks = lines.flatMap((line, i) => (new RegExp(`\\(${side}\\): \\d+ requests`).test(line) ? [i] : []))
       expect(blocks.length).toBe(3)
       for (const i of blocks) {
-        const ready = lines.slice(0, i).findLastIndex(line => line.startsWith(`[${side}] server ready`))
-        const stopped = lines.slice(0, i).findLastIndex(line => line.startsWith(`[${side}] server stopped`))
+        const last = (prefix: string): number => lines.slice(0, i).reduce((at, line, j) => (line.startsWith(prefix) ? j : at), -1)
+        const ready = last(`[${side}] server ready`)
+        const stopped = last(`[${side}] server stopped`)
         expect({ i, upAtBlock: ready > stopped }).toEqual({ i, upAtBlock: true })
       }
     }
