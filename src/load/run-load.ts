@@ -26,6 +26,7 @@ import { evaluateChecks, reportedRatios, worstVerdict } from './ratio-checks.js'
 import { figures, PERCENTILE_METHOD } from './metrics.js'
 import { probeSide, type StreamProbe } from './probe.js'
 import { abbaOrder } from './abba-order.js'
+import { serverTokenizer, sizedSyntheticSource, type SizedPrompts } from './server-tokens.js'
 import type { RequestTiming } from './types.js'
 import { fileSource, gateSetSource, requestBody, syntheticSource, trafficSource, type WorkloadSource } from './workload.js'
 
@@ -293,10 +294,11 @@ export async function runLoad(config: GateConfig, options: LoadRunOptions, holde
     }
     const judged = judgeProbes(run, probes)
     if (judged) return judged
-    const source = await workloadOf(run, options)
-    if (isOutcome(source)) return source
+    const words = await workloadOf(run, options)
+    if (isOutcome(words)) return words
     if (holder) schedule = chooseSchedule(holder, load, swaps)
     const plan = blockPlan(load, schedule.schedule)
+    const source = load.workload.prompts === 'synthetic' ? await sizeInServerTokens(run, words) : words
 
     /** The side's connections at the level, opened and warmed up when they are new (not measured). */
     const warmed = async (side: LoadSide, li: number, level: number): Promise<Connection> => {
@@ -339,6 +341,62 @@ export async function runLoad(config: GateConfig, options: LoadRunOptions, holde
   }
   if (holder) outcome.report.timeline = timelineOf(holder, schedule, swaps, load)
   return outcome
+}
+
+/**
+ * Synthetic prompts sized with the baseline server's /tokenize when it has one (server-tokens.ts),
+ * every prompt of the warm-ups and blocks; the requested and realized counts go into the report.
+ * Without one, one word per token, said in a note.
+ */
+async function sizeInServerTokens(run: LoadRun, words: WorkloadSource): Promise<WorkloadSource> {
+  const { load, report } = run
+  const tokenizer = await serverTokenizer(run.targets.baseline, Math.min(run.timeoutMs, 30_000))
+  if (!tokenizer) {
+    report.prompt_tokens = {
+      sized_by: 'words',
+      tokenizer: null,
+      prompts: 0,
+      requested_mean: load.workload.inputTokens.mean,
+      realized_mean: null,
+      realized_min: null,
+      realized_max: null,
+      served: { baseline: null, candidate: null }
+    }
+    return words
+  }
+  const perBlock = load.requestsPerLevel === null ? 0 : Math.ceil(load.requestsPerLevel / load.repetitions)
+  const streams = [
+    // A sample for the tokens per word of prompts beyond these (blocks of duration_seconds).
+    { stream: 'calibration', count: 16 },
+    ...load.levels.flatMap((_, li) => [
+      { stream: `warmup:${li}`, count: load.warmupRequests },
+      ...Array.from({ length: load.repetitions }, (_, repetition) => ({ stream: `block:${li}:${repetition}`, count: perBlock }))
+    ])
+  ]
+  let sized: SizedPrompts
+  try {
+    sized = await sizedSyntheticSource(load, tokenizer, streams)
+  } catch (error) {
+    throw new GateError('load.tokenize', `the baseline's /tokenize failed while sizing the prompts: ${(error as Error).message}`, {
+      field: 'deployments.baseline.base_url'
+    })
+  }
+  const realized = sized.realized.slice(16)
+  const mean = (xs: number[]): number | null => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null)
+  report.prompt_tokens = {
+    sized_by: 'server',
+    tokenizer: `${tokenizer.shape} /tokenize of the baseline`,
+    prompts: realized.length,
+    requested_mean: mean(sized.requested.slice(16)) ?? load.workload.inputTokens.mean,
+    realized_mean: mean(realized),
+    realized_min: realized.length ? Math.min(...realized) : null,
+    realized_max: realized.length ? Math.max(...realized) : null,
+    served: { baseline: null, candidate: null }
+  }
+  run.say(
+    `load: ${realized.length} synthetic prompts sized with the baseline's /tokenize (${tokenizer.shape}): requested mean ${report.prompt_tokens.requested_mean.toFixed(1)}, realized mean ${report.prompt_tokens.realized_mean?.toFixed(1) ?? '-'} tokens`
+  )
+  return sized.source
 }
 
 /** Every block of the load half in run order: A B B A at each level, or each side in its own period. */
@@ -653,6 +711,7 @@ export function finishLoad(run: LoadRun, blocks: LoadBlock[], timings: RequestTi
   report.ratios = reportedRatios(blocks, report.summary, load.checks, config.statistics.confidence)
   report.checks = evaluateChecks(load.checks, blocks, report.summary, config.statistics.confidence)
   addNotes(report)
+  promptNote(report, timings)
   const cpuWarning = clientCpuWarning(blocks, load.clientCpuWarnShare, availableParallelism())
   if (cpuWarning) report.warnings.push({ code: 'load.client_cpu', message: cpuWarning })
   for (const side of SIDES) {
@@ -662,6 +721,22 @@ export function finishLoad(run: LoadRun, blocks: LoadBlock[], timings: RequestTi
   report.verdict = worstVerdict([...report.checks.map(c => c.verdict), ...(report.errors.length ? ['error' as const] : [])])
   report.headline = headline(report, load)
   return { report, timings }
+}
+
+/** The prompts' sizes: requested, realized by the tokenizer, and as each server counted them (usage). */
+function promptNote(report: LoadReport, timings: RequestTiming[]): void {
+  const p = report.prompt_tokens
+  if (!p) return
+  for (const side of SIDES) {
+    const counted = timings.filter(t => t.side === side && t.status === 'ok' && typeof t.prompt_tokens === 'number')
+    p.served[side] = counted.length ? counted.reduce((s, t) => s + (t.prompt_tokens as number), 0) / counted.length : null
+  }
+  const served = SIDES.map(side => `${side} ${p.served[side] === null ? 'unknown' : p.served[side]?.toFixed(1)}`).join(', ')
+  report.notes.push(
+    p.sized_by === 'server'
+      ? `Synthetic prompts sized with the ${p.tokenizer}: requested mean ${p.requested_mean.toFixed(1)} tokens, realized ${p.realized_mean?.toFixed(1)} (${p.realized_min} to ${p.realized_max}) over ${p.prompts} prompts, the same texts on both sides; counted by the servers (usage, chat template included): ${served}.`
+      : `Synthetic prompts sized at one word per token (the baseline serves no /tokenize): requested mean ${p.requested_mean.toFixed(1)} tokens; counted by the servers (usage): ${served}.`
+  )
 }
 
 /**

@@ -167,6 +167,20 @@ export interface LoadReport {
    * period (false: launched servers up one at a time; drift between the periods not cancelled).
    */
   interleaved?: boolean
+  /**
+   * Synthetic prompts: how they were sized (the baseline server's /tokenize, or one word per
+   * token), the counts asked for and realized, and each side's mean prompt tokens by its usage.
+   */
+  prompt_tokens?: {
+    sized_by: 'server' | 'words'
+    tokenizer: string | null
+    prompts: number
+    requested_mean: number
+    realized_mean: number | null
+    realized_min: number | null
+    realized_max: number | null
+    served: Record<LoadSide, number | null>
+  }
   /** Launched servers: when each side was up, and the swaps between blocks. */
   timeline?: LoadTimeline
   blocks: LoadBlock[]

@@ -60,6 +60,8 @@ export interface FakeServerOptions {
   traffic?: Record<string, number>
   /** Answer as llama.cpp's llama-server where it differs (server.mjs --flavor), with this file type. */
   llamaCpp?: { ftype: string }
+  /** The /tokenize endpoint cuts words into pieces of this many characters (server.mjs --token-chars). */
+  tokenChars?: number
 }
 
 export interface FakeServer {
@@ -99,7 +101,8 @@ export async function startFakeServer(options: FakeServerOptions): Promise<FakeS
     ['--error-rate', options.errorRate],
     ['--hang-after', options.hangAfter],
     ['--die-after', options.dieAfter],
-    ['--traffic', options.traffic ? 1 : undefined]
+    ['--traffic', options.traffic ? 1 : undefined],
+    ['--token-chars', options.tokenChars]
   ]
   for (const [flag, value] of numeric) if (value !== undefined) args.push(flag, String(value))
   if (options.apiKey) args.push('--api-key', options.apiKey)

@@ -8,7 +8,7 @@
 //        [--latency-ms 0] [--error-rate 0] [--hang-after N] [--die-after N] [--api-key KEY]
 //        [--config serving.json] [--start-delay-ms 0] [--fail-start MESSAGE] [--pid-file FILE]
 //        [--stream-engine '{"decodeSpeedup": 1.6}'] [--flavor llama.cpp] [--ftype Q4_0] [--traffic 1]
-//        [--enable-sleep-mode] [--log-requests]
+//        [--enable-sleep-mode] [--log-requests] [--token-chars N]
 //
 // --traffic 1 answers chat requests the answer key does not know (a traffic set's replay)
 // deterministically from a hash of the messages, with JSON mode and tool calls, and controls to
@@ -17,6 +17,7 @@
 // --enable-sleep-mode serves vLLM's sleep mode: POST /sleep?level=1 and POST /wake_up at the root
 // (GET /is_sleeping says which); asleep, every POST below /v1 is answered 503. --log-requests prints
 // a line with the time of each streamed request and each sleep and wake, to the server's output.
+// --token-chars N cuts the tokenizer's words into pieces of N characters (several tokens a word).
 //
 // --flavor llama.cpp answers as llama.cpp's llama-server does where it differs from vLLM: no
 // /version but GET /props with `build_info`; /models entries with `meta` (`ftype` from --ftype,
@@ -84,6 +85,7 @@ function parseOptions(argv) {
       ftype: { type: 'string', default: 'F16' },
       'enable-sleep-mode': { type: 'boolean', default: false },
       'log-requests': { type: 'boolean', default: false },
+      'token-chars': { type: 'string', default: '0' },
       verbose: { type: 'boolean', default: false }
     }
   })
@@ -109,6 +111,7 @@ function parseOptions(argv) {
     verbose: values.verbose,
     sleepMode: values['enable-sleep-mode'],
     logRequests: values['log-requests'],
+    tokenChars: numberOption('token-chars', values['token-chars']),
     behaviour: {
       accuracy,
       perturbedAccuracy:
@@ -140,7 +143,7 @@ export function createFakeServer(options) {
   const counters = { models: 0, completions: 0, chat: 0, traffic: 0, matched: 0, unmatched: 0, correct: 0, wrong: 0, errors: 0 }
   const log = options.verbose ? line => process.stderr.write(`fake-openai: ${line}\n`) : () => {}
   const streaming = createEngineHandler({ engine: options.streamEngine ?? {}, model: options.models })
-  const tokenizer = new WhitespaceTokenizer()
+  const tokenizer = new WhitespaceTokenizer(options.tokenChars ?? 0)
   // vLLM's sleep mode (--enable-sleep-mode): asleep, the server stays up but serves nothing.
   let asleep = false
   const say = line => options.logRequests && process.stdout.write(`${line}\n`)
@@ -330,13 +333,18 @@ function isTokenPrompt(prompt) {
 // Tokens are runs of whitespace with the word after them (and trailing whitespace), so decoding
 // the tokens of any text gives the text back; ids are handed out as tokens are first seen.
 class WhitespaceTokenizer {
-  constructor() {
+  // chars > 0: words are cut into pieces of at most that many characters (a small vocabulary, as
+  // the real-engine example's, where one word is several tokens).
+  constructor(chars = 0) {
     this.ids = new Map()
     this.tokens = []
+    this.chars = chars
   }
 
   encode(text) {
-    return (text.match(/\s*\S+|\s+$/g) ?? []).map(token => {
+    const words = text.match(/\s*\S+|\s+$/g) ?? []
+    const pieces = this.chars > 0 ? words.flatMap(word => word.match(new RegExp(`\\s*.{1,${this.chars}}`, 'gs')) ?? []) : words
+    return pieces.map(token => {
       let id = this.ids.get(token)
       if (id === undefined) {
         id = this.tokens.length
