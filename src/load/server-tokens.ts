@@ -11,7 +11,7 @@ import { request } from 'undici'
 import type { LoadSettings } from '../config/load-types.js'
 import { rootRouteUrl } from '../server/endpoint.js'
 import type { Target } from './stream-client.js'
-import { syntheticDraw, type WorkItem, type WorkloadSource } from './workload.js'
+import { syntheticSource, type WorkItem, type WorkloadSource } from './workload.js'
 
 type Shape = 'vllm' | 'llama.cpp'
 
@@ -103,27 +103,33 @@ export async function sizedSyntheticSource(
   const sized = new Map<string, WorkItem>()
   const requested: number[] = []
   const realized: number[] = []
-  let words = 0
-  let tokens = 0
+  // The word draws stay those of syntheticSource (one word per requested token): its text's word
+  // count is the requested count, and workload.ts, whose bytes key the real-engine model's cache,
+  // is left as it is.
+  const words = syntheticSource(settings)
+  let wordCount = 0
+  let tokenCount = 0
   for (const { stream, count } of streams) {
     for (let index = 0; index < count; index++) {
-      const draw = syntheticDraw(settings, stream, index)
-      let text = draw.words(draw.inputTokens)
+      const item = words.item(stream, index)
+      if (item.kind !== 'text') continue
+      const target = item.text.split(' ').length
+      let text = item.text
       let ids = await tokenizer.tokenize(text)
-      words += draw.inputTokens
-      tokens += ids.length
-      // A tokenizer that merges words into fewer tokens than words: more words, from the same draw.
-      for (let more = 0; ids.length < draw.inputTokens && more < 8; more++) {
-        text = `${text} ${draw.words(draw.inputTokens)}`
+      wordCount += target
+      tokenCount += ids.length
+      // A tokenizer that merges words into fewer tokens than words: the same words again.
+      for (let more = 0; ids.length < target && more < 8; more++) {
+        text = `${text} ${item.text}`
         ids = await tokenizer.tokenize(text)
       }
-      const cut = await tokenizer.detokenize(ids.slice(0, draw.inputTokens))
-      requested.push(draw.inputTokens)
+      const cut = await tokenizer.detokenize(ids.slice(0, target))
+      requested.push(target)
       realized.push((await tokenizer.tokenize(cut)).length)
-      sized.set(`${stream}\n${index}`, { kind: 'text', text: cut, maxTokens: draw.maxTokens })
+      sized.set(`${stream}\n${index}`, { kind: 'text', text: cut, maxTokens: item.maxTokens })
     }
   }
-  const perWord = words > 0 && tokens > 0 ? tokens / words : 1
+  const perWord = wordCount > 0 && tokenCount > 0 ? tokenCount / wordCount : 1
   return {
     requested,
     realized,
@@ -131,8 +137,12 @@ export async function sizedSyntheticSource(
       item(stream, index) {
         const known = sized.get(`${stream}\n${index}`)
         if (known) return known
-        const draw = syntheticDraw(settings, stream, index)
-        return { kind: 'text', text: draw.words(Math.max(1, Math.round(draw.inputTokens / perWord))), maxTokens: draw.maxTokens }
+        // Beyond the sized prompts (blocks of duration_seconds): the words, scaled to the tokens per word seen.
+        const item = words.item(stream, index)
+        if (item.kind !== 'text') return item
+        const all = item.text.split(' ')
+        const keep = Math.max(1, Math.min(all.length, Math.round(all.length / perWord)))
+        return { ...item, text: all.slice(0, keep).join(' ') }
       }
     }
   }

@@ -61,26 +61,13 @@ function words(random: Random, n: number): string {
   return out.join(' ')
 }
 
-/**
- * One synthetic request's draws: its output and input token counts, then its words (as many as
- * asked, each call continuing the same seeded stream). The same for both sides.
- */
-export function syntheticDraw(
-  settings: LoadSettings,
-  stream: string,
-  index: number
-): { maxTokens: number; inputTokens: number; words: (n: number) => string } {
-  const { inputTokens, outputTokens } = settings.workload
-  const random = createRandom(settings.seed, `load:${stream}:${index}`)
-  const maxTokens = draw(random, outputTokens)
-  return { maxTokens, inputTokens: draw(random, inputTokens), words: n => words(random, n) }
-}
-
 export function syntheticSource(settings: LoadSettings): WorkloadSource {
+  const { inputTokens, outputTokens } = settings.workload
   return {
     item(stream, index) {
-      const d = syntheticDraw(settings, stream, index)
-      return { kind: 'text', text: d.words(d.inputTokens), maxTokens: d.maxTokens }
+      const random = createRandom(settings.seed, `load:${stream}:${index}`)
+      const maxTokens = draw(random, outputTokens)
+      return { kind: 'text', text: words(random, draw(random, inputTokens)), maxTokens }
     }
   }
 }
