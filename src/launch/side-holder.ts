@@ -1,10 +1,12 @@
 /**
- * The one place that holds launched sides up for the load half when they cannot be up together (a
- * sequential schedule: one accelerator): before a block of the side that is down it takes the
- * other side down (stopped, or put to sleep with `switch: sleep`) and brings this one up (started
- * again, or woken), waiting until it serves the model. It records each side's up periods for the
- * report and the manifest. The load half (src/load/run-load.ts) decides when to swap; stopping
- * everything on every path stays with the launcher's `close`.
+ * The one place that holds launched sides up for the load half. When they cannot be up together
+ * (both launched on a sequential schedule: one accelerator), before a block of the side that is
+ * down it takes the other side down (stopped, or put to sleep with `switch: sleep`) and brings
+ * this one up (started again, or woken), waiting until it serves the model. Otherwise (a
+ * concurrent schedule, or one side always up) each launched side is started once and held up
+ * until the release. It records each side's up periods for the report and the manifest. The load
+ * half (src/load/run-load.ts) decides when to swap; stopping everything on every path stays with
+ * the launcher's `close`.
  */
 import type { SideSwitchKind } from '../config/launch.js'
 import type { GateConfig } from '../config/types.js'
@@ -20,7 +22,11 @@ const SIDES: LoadSide[] = ['baseline', 'candidate']
 
 export class SideHolder implements SideSwitch {
   readonly switches: Record<LoadSide, SideSwitchKind | null>
+  /** One side up at a time (both launched, sequential): swapped; otherwise each stays up once brought up. */
+  readonly oneAtATime: boolean
   private upNow: LoadSide | null = null
+  /** Both up at once: the launched sides brought up so far. */
+  private readonly held = new Set<LoadSide>()
   /** Sides started and now asleep (switch: sleep): woken, not started, when brought up again. */
   private readonly asleep = new Set<LoadSide>()
   private readonly up: Record<LoadSide, UpPeriod[]> = { baseline: [], candidate: [] }
@@ -28,14 +34,17 @@ export class SideHolder implements SideSwitch {
   constructor(
     private readonly launcher: Launcher,
     config: GateConfig,
-    private readonly progress: (line: string) => void
+    private readonly progress: (line: string) => void,
+    sequential?: boolean
   ) {
     const kind = (side: LoadSide): SideSwitchKind | null =>
       launcher.launches(side) ? (config.launch?.sides[side]?.switch ?? 'restart') : null
     this.switches = { baseline: kind('baseline'), candidate: kind('candidate') }
+    this.oneAtATime = holdsOneAtATime(config, sequential)
   }
 
   async bringUp(side: LoadSide, stage: string): Promise<void> {
+    if (!this.oneAtATime) return this.holdUp(side)
     if (this.upNow === side) return
     if (this.upNow !== null) await this.takeDown(this.upNow)
     const from = new Date().toISOString()
@@ -50,13 +59,28 @@ export class SideHolder implements SideSwitch {
     this.upNow = side
   }
 
-  /** Takes the side that is up down at the end (the launcher's close stops what is asleep). */
+  /** Takes what is up down at the end (the launcher's close stops what is asleep). */
   async release(): Promise<void> {
     if (this.upNow !== null) await this.takeDown(this.upNow, true)
+    for (const side of this.held) {
+      await this.launcher.down(side)
+      this.closePeriod(side)
+    }
+    this.held.clear()
   }
 
   periods(): Record<LoadSide, UpPeriod[]> {
     return { baseline: this.up.baseline.map(p => ({ ...p })), candidate: this.up.candidate.map(p => ({ ...p })) }
+  }
+
+  /** Both up at once: a launched side is started once and stays up until the release; one not launched is always up. */
+  private async holdUp(side: LoadSide): Promise<void> {
+    if (this.switches[side] === null || this.held.has(side)) return
+    const from = new Date().toISOString()
+    // Held before it is ready: a failed start is still stopped by the release.
+    this.held.add(side)
+    await this.launcher.up(side)
+    this.up[side].push({ from, ready: new Date().toISOString(), to: null })
   }
 
   private async takeDown(side: LoadSide, last = false): Promise<void> {
@@ -70,11 +94,15 @@ export class SideHolder implements SideSwitch {
         await this.launcher.down(side)
       }
     } finally {
-      const periods = this.up[side]
-      const open = periods[periods.length - 1]
-      if (open && open.to === null) open.to = new Date().toISOString()
+      this.closePeriod(side)
       this.upNow = null
     }
+  }
+
+  private closePeriod(side: LoadSide): void {
+    const periods = this.up[side]
+    const open = periods[periods.length - 1]
+    if (open && open.to === null) open.to = new Date().toISOString()
   }
 }
 
@@ -112,7 +140,7 @@ export async function measureSwap(
     })
     if (!launcher || !holdsOneAtATime(config, true))
       throw new ConfigError('plan.measure_swap', '--measure-swap needs both sides launched', { file: config.source, field: 'deployments' })
-    const holder = new SideHolder(launcher, config, options.progress)
+    const holder = new SideHolder(launcher, config, options.progress, true)
     try {
       await holder.bringUp('candidate', 'the swap measurement')
       const started = performance.now()

@@ -229,6 +229,8 @@ export function isOutcome(value: unknown): value is LoadOutcome {
 export interface SideSwitch {
   /** How each side is swapped; null: the side is always up. */
   readonly switches: Record<LoadSide, SideSwitchKind | null>
+  /** False: both sides stay up once brought up (no swaps); the blocks alternate as for servers always up. */
+  readonly oneAtATime: boolean
   /**
    * Makes `side` the one that is up (the other stopped or asleep) and waits until it is ready.
    * Throws a GateError naming the side and `stage` when it cannot.
@@ -251,7 +253,8 @@ export async function runLoad(config: GateConfig, options: LoadRunOptions, holde
   const blocks: LoadBlock[] = []
   const swaps: SwapRecord[] = []
   let upNow: LoadSide | null = null
-  let schedule: { schedule: LoadSchedule; why: string } = holder
+  const swapping = holder?.oneAtATime === true
+  let schedule: { schedule: LoadSchedule; why: string } = swapping
     ? {
         schedule: 'swapped',
         why: 'the launched sides are up one at a time (sequential schedule): swapped before each block of the other side'
@@ -259,7 +262,8 @@ export async function runLoad(config: GateConfig, options: LoadRunOptions, holde
     : { schedule: 'both-up', why: 'both sides are up at once' }
   /** Swaps `side` in when it is not the one up; true when it did. */
   const bringUp = async (side: LoadSide, stage: string): Promise<boolean> => {
-    if (!holder || upNow === side) return false
+    // Both up at once: brought up for the probes, then held (no swaps).
+    if (!holder || upNow === side || (!swapping && stage !== 'the probe')) return false
     const started = performance.now()
     try {
       await holder.bringUp(side, stage)
@@ -271,7 +275,7 @@ export async function runLoad(config: GateConfig, options: LoadRunOptions, holde
       })
     }
     // The first start is a launch, not a swap: nothing was taken down before it.
-    if (upNow !== null) swaps.push({ side, before: stage, ms: Math.round(performance.now() - started) })
+    if (upNow !== null && swapping) swaps.push({ side, before: stage, ms: Math.round(performance.now() - started) })
     upNow = side
     return true
   }
@@ -288,7 +292,7 @@ export async function runLoad(config: GateConfig, options: LoadRunOptions, holde
     // on one machine, so an archived baseline never stands in for a live one. One at a time, the
     // candidate first, so that the baseline is up for the first block.
     const probes = {} as Record<LoadSide, StreamProbe>
-    for (const side of holder ? (['candidate', 'baseline'] as const) : SIDES) {
+    for (const side of swapping ? (['candidate', 'baseline'] as const) : SIDES) {
       await bringUp(side, 'the probe')
       probes[side] = await probeLoadSide(run, side)
     }
@@ -296,7 +300,7 @@ export async function runLoad(config: GateConfig, options: LoadRunOptions, holde
     if (judged) return judged
     const words = await workloadOf(run, options)
     if (isOutcome(words)) return words
-    if (holder) schedule = chooseSchedule(holder, load, swaps)
+    if (swapping && holder) schedule = chooseSchedule(holder, load, swaps)
     const plan = blockPlan(load, schedule.schedule)
     const source = load.workload.prompts === 'synthetic' ? await sizeInServerTokens(run, words) : words
 
@@ -315,7 +319,7 @@ export async function runLoad(config: GateConfig, options: LoadRunOptions, holde
     let level = -1
     for (const at of plan) {
       // Both up: both sides' connections opened and warmed at the start of each level, as one step.
-      if (!holder && at.li !== level) for (const side of SIDES) await warmed(side, at.li, at.level)
+      if (!swapping && at.li !== level) for (const side of SIDES) await warmed(side, at.li, at.level)
       level = at.li
       // A side brought up again is a new server (or one just woken): new connections, a new warm-up.
       if (await bringUp(at.side, `block ${at.position + 1}/${at.total} at ${levelName(load, at.level)}`)) await closeAll()
