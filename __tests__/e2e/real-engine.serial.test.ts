@@ -50,7 +50,7 @@ describeHelm('the real engine (llama.cpp) on both sides', () => {
   }, 3_600_000)
 
   it('F16 against Q4_0 (chat): one verdict over both halves, each side named by what llama-server reports', async () => {
-    const { report, stdout } = await gate('examples/real-cpu/gate.yml')
+    const { report, stdout, out } = await gate('examples/real-cpu/gate.yml')
     // Whatever the quantization really does, the gate decides: never an error.
     expect(['pass', 'fail', 'inconclusive']).toContain(report.verdict)
     expect(stdout).toMatch(/Overall: (PASS|FAIL|INCONCLUSIVE)/)
@@ -103,9 +103,11 @@ describeHelm('the real engine (llama.cpp) on both sides', () => {
       expect(periods[i].side).not.toBe(periods[i - 1].side)
       expect(t(periods[i - 1].to)).toBeLessThanOrEqual(t(periods[i].from))
     }
-    // Prompts sized with llama-server's own /tokenize: realized as asked.
-    expect(report.load?.prompt_tokens?.sized_by).toBe('server')
-    expect(report.load?.prompt_tokens?.realized_mean).toBeCloseTo(report.load?.prompt_tokens?.requested_mean ?? NaN, 0)
+    // Prompts sized with llama-server's own /tokenize: realized as asked, give or take the one
+    // leading-space token SentencePiece puts before a re-tokenized text (by words: four times as many).
+    const sized = report.load?.prompt_tokens
+    expect(sized?.sized_by).toBe('server')
+    expect(Math.abs((sized?.realized_mean ?? NaN) - (sized?.requested_mean ?? NaN))).toBeLessThanOrEqual(1)
   }, 900_000)
 
   it('F16 against Q8_0 (completions): the quality half passes', async () => {
