@@ -161,6 +161,16 @@ describe('a cancelled helm-gate leaves nothing behind (no helm-run)', () => {
     await expectCancelledReport(result, 'SIGINT')
   }, 150_000)
 
+  it('SIGTERM while the sides are swapped between load blocks (the candidate up again): nothing left', async () => {
+    const repo = await repoWith('engine')
+    // Sequential on one port: the candidate is brought up again for block 2, after the baseline's block 1.
+    const result = await cancel(repo, ['load'], /block 2\/\d+ \(candidate\)/, ['SIGTERM'])
+    expect(result.stderr).toMatch(/\[baseline\] server stopped[\s\S]*\[candidate\] launching the server[\s\S]*block 2\/\d+ \(candidate\)/)
+    expect(result.code).toBe(128 + constants.signals.SIGTERM)
+    await expectNothingLeft(repo, result)
+    await expectCancelledReport(result, 'SIGTERM')
+  }, 150_000)
+
   it('a second signal forces the exit, still after the temporary folder and the worktree are removed', async () => {
     // The first signal's path waits for a server that ignores SIGTERM; the second cuts it short.
     const repo = await repoWith('stubborn')

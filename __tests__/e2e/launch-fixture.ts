@@ -20,6 +20,11 @@ const FAKE_DOCKER = join(REPO_ROOT, 'test-support', 'launch', 'fake-docker.sh')
 const START_SCRIPT = `#!/bin/sh
 # The fake server reads its behaviour from this tree's serving/fake.json.
 echo "serving from $(pwd)"
+# HG_ONE_START (a launch env): a server that can be started once, then refuses (a failed swap).
+if [ -n "$HG_ONE_START" ]; then
+  if [ -e "$HG_ONE_START" ]; then echo "refusing a second start (simulated)"; exit 3; fi
+  touch "$HG_ONE_START"
+fi
 "$HG_NODE" "$HG_SERVER" --config serving/fake.json --answer-key "$HG_ANSWER_KEY" --model gate-model "$@" &
 wait
 `
@@ -39,6 +44,10 @@ export interface LaunchGateOptions {
   load?: Record<string, unknown>
   /** More arguments for each side's server (e.g. `--stream-engine` for the load half). */
   serverArgs?: { baseline?: string[]; candidate?: string[] }
+  /** More keys of each side's launch section (e.g. `switch`, `env`). */
+  launchExtra?: { baseline?: Record<string, unknown>; candidate?: Record<string, unknown> }
+  /** Each side on its own port even with a sequential schedule (servers kept resident asleep). */
+  ownPorts?: boolean
 }
 
 export interface LaunchFixture extends FixtureRepo {
@@ -58,7 +67,7 @@ export async function launchFixture(
   const schedule = options.schedule ?? 'sequential'
   // Sequential: both sides on one port, as two images on a GPU host would be.
   const basePort = await freePort()
-  const candidatePort = schedule === 'sequential' ? basePort : await freePort()
+  const candidatePort = schedule === 'sequential' && !options.ownPorts ? basePort : await freePort()
   const side = (port: number, checkout: 'base' | 'head', name: string, readyTimeout: number) => ({
     api: 'chat',
     base_url: `http://127.0.0.1:${port}/v1`,
@@ -90,7 +99,8 @@ export async function launchFixture(
       ],
       checkout,
       ready_timeout_seconds: readyTimeout,
-      stop: { signal: 'SIGTERM', timeout_seconds: 5 }
+      stop: { signal: 'SIGTERM', timeout_seconds: 5 },
+      ...(options.launchExtra?.[name as 'baseline' | 'candidate'] ?? {})
     }
   })
   const gateText = stringify({

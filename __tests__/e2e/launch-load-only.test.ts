@@ -41,19 +41,29 @@ describeHelm('run --only load with launched deployments', () => {
     key = await buildAnswerKey(['simple_mcqa'])
   }, 300_000)
 
-  it('launches each side, measures its blocks while it is up, stops it', async () => {
+  it('launches each side, measures its blocks while it is up (swapped A B B A), stops it', async () => {
     const { fixture, outDir, result, report } = await loadOnly({ accuracy: 1 }, { accuracy: 1 })
     expect({ code: result.code, errors: report.load?.errors, stderr: result.code === 0 ? '' : result.stderr }).toEqual({
       code: 0,
       errors: [],
       stderr: ''
     })
-    expect(report.load?.interleaved).toBe(false)
+    // One at a time on one port: swapped between blocks (src/launch/side-holder.ts).
+    expect(report.load?.interleaved).toBe(true)
+    expect(report.load?.timeline?.schedule).toBe('swapped')
+    // Each side's block lines come while that side's server is up: after its last "ready", with no
+    // "stopped" in between.
     const lines = result.stderr.split('\n')
-    const index = (pattern: RegExp): number => lines.findIndex(line => pattern.test(line))
-    expect(index(/^\[baseline\] server ready/)).toBeLessThan(index(/\(baseline\): \d+ requests/))
-    expect(index(/\(baseline\): \d+ requests/)).toBeLessThan(index(/^\[baseline\] server stopped/))
-    expect(index(/^\[baseline\] server stopped/)).toBeLessThan(index(/^\[candidate\] server ready/))
+    for (const side of ['baseline', 'candidate']) {
+      const blocks = lines.flatMap((line, i) => (new RegExp(`\\(${side}\\): \\d+ requests`).test(line) ? [i] : []))
+      expect(blocks.length).toBe(3)
+      for (const i of blocks) {
+        const last = (prefix: string): number => lines.slice(0, i).reduce((at, line, j) => (line.startsWith(prefix) ? j : at), -1)
+        const ready = last(`[${side}] server ready`)
+        const stopped = last(`[${side}] server stopped`)
+        expect({ i, upAtBlock: ready > stopped }).toEqual({ i, upAtBlock: true })
+      }
+    }
     expect(await readFile(join(outDir, 'logs', 'baseline-server.log'), 'utf8')).toMatch(/serving from .*helm-gate-base-/)
     await expectNothingAlive(fixture, null)
   }, 150_000)

@@ -2,8 +2,9 @@
  * Both halves of a gate whose servers helm-gate launches (dist/cli.js, real helm-run): the load
  * half runs while the launched servers are up. Each launched server is the fake OpenAI server,
  * whose streaming requests are served by the continuous-batching fake engine; the candidate
- * decodes 1.6x faster. Sequential schedule: all of a side's blocks while it is up, and the report
- * says the blocks were not interleaved. Concurrent: A B B A while both are up. Named `.serial.`:
+ * decodes 1.6x faster. Sequential schedule: after the quality half, the sides are swapped between
+ * blocks A B B A (one up at a time), and the manifest says when each block ran and each side was
+ * up. Concurrent: A B B A while both are up. Named `.serial.`:
  * the throughput claim is a timing ratio, measured with the machine to itself.
  */
 import { beforeAll, describe, expect, it } from '@jest/globals'
@@ -68,26 +69,33 @@ describeHelm('the load half of launched deployments runs while they are up (real
     return { result, report, manifest, outDir, lines, at }
   }
 
-  it('sequential: all of a side blocks while that side is up; the report says they were not interleaved', async () => {
-    const { result, report, outDir, at } = await gate('sequential')
+  it('sequential: after the quality half the sides are swapped between blocks A B B A; the manifest says when each was up', async () => {
+    const { result, report, manifest, outDir } = await gate('sequential')
     const trace = `exit ${result.code}\n${result.stderr.slice(-4000)}`
     if (!report.load || report.load.errors.length > 0) throw new Error(`load half failed\n${JSON.stringify(report.load?.errors)}\n${trace}`)
-    const [baselineReady] = at(/^\[baseline\] server ready/)
-    const [baselineStopped] = at(/^\[baseline\] server stopped/)
-    const [candidateReady] = at(/^\[candidate\] server ready/)
-    const [candidateStopped] = at(/^\[candidate\] server stopped/)
-    const baselineBlocks = at(/^load: concurrency 4, block \d+\/8 \(baseline\)/)
-    const candidateBlocks = at(/^load: concurrency 4, block \d+\/8 \(candidate\)/)
-    expect([baselineBlocks.length, candidateBlocks.length]).toEqual([4, 4])
-    for (const i of baselineBlocks) expect(baselineReady < i && i < baselineStopped).toBe(true)
-    for (const i of candidateBlocks) expect(candidateReady < i && i < candidateStopped).toBe(true)
-    expect(baselineStopped).toBeLessThan(candidateReady)
-
-    expect(report.load.interleaved).toBe(false)
-    expect(report.load.blocks.filter(b => b.side === 'baseline').map(b => b.position)).toEqual([0, 1, 2, 3])
-    expect(report.load.blocks.filter(b => b.side === 'candidate').map(b => b.position)).toEqual([4, 5, 6, 7])
-    expect(report.load.notes[0]).toMatch(/^Not interleaved: .* drift between the two periods .* is not cancelled/)
-    expect(await readFile(join(outDir, 'report.md'), 'utf8')).toContain('not interleaved (each side measured in its own period)')
+    expect(result.stderr).toContain('the load half swaps them between blocks A B B A')
+    expect(report.load.interleaved).toBe(true)
+    const timeline = manifest?.load_timeline
+    if (!timeline) throw new Error(`no load_timeline in the manifest\n${trace}`)
+    expect(timeline.schedule).toBe('swapped')
+    const order = [...timeline.blocks].sort((a, b) => a.position - b.position)
+    expect(order.map(b => b.side)).toEqual([
+      'baseline',
+      'candidate',
+      'candidate',
+      'baseline',
+      'baseline',
+      'candidate',
+      'candidate',
+      'baseline'
+    ])
+    const t = (iso: string | null): number => Date.parse(iso ?? '')
+    for (const block of order) {
+      const up = timeline.up[block.side].some(p => t(p.ready) <= t(block.started_at) && t(block.ended_at) <= t(p.to))
+      expect({ position: block.position, up }).toEqual({ position: block.position, up: true })
+    }
+    expect(report.load.notes.some(note => note.startsWith('Not interleaved'))).toBe(false)
+    expect(await readFile(join(outDir, 'report.md'), 'utf8')).toContain('interleaved A B B A')
     const claim = report.load.checks.find(c => c.metric === 'output_tokens_per_second')
     expect({ verdict: claim?.verdict, ratio: claim?.ratio }).toEqual({ verdict: 'pass', ratio: expect.anything() })
     expect(report.load.checks.find(c => c.metric === 'error_rate')?.verdict).toBe('pass')

@@ -5,12 +5,14 @@
  * real helm-run and the streaming load half, as `npm run demo:real` runs them. The engine and the
  * model are built on first use (`npm test`'s pretest does it; the set-up here too, when run
  * alone) and cached per machine. Serial: the load half measures a speed ratio on a 2-core machine
- * and the gates' port (18451) is fixed.
+ * and the gates' port (18451) is fixed. The load half runs interleaved under the sequential
+ * schedule (the sides swapped between blocks), checked from the manifest.
  */
 import { beforeAll, describe, expect, it } from '@jest/globals'
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { Manifest } from '../../src/model/manifest.js'
 import type { Report } from '../../src/model/report.js'
 import { helmAvailable, REPO_ROOT } from '../../test-support/fake-openai/harness.js'
 import { listening } from '../support/listening.js'
@@ -18,6 +20,11 @@ import { run } from '../support/spawn.js'
 
 const describeHelm = helmAvailable() ? describe : describe.skip
 const PORT = 18451
+
+/** A B B A A B ... for `repetitions` blocks per side. */
+function abba(repetitions: number): string[] {
+  return Array.from({ length: repetitions }, (_, i) => (i % 2 === 0 ? ['baseline', 'candidate'] : ['candidate', 'baseline'])).flat()
+}
 
 async function gate(file: string, extra: string[] = []): Promise<{ report: Report; out: string; stdout: string }> {
   const out = join(mkdtempSync(join(tmpdir(), 'helm-gate-real-')), 'out')
@@ -43,7 +50,7 @@ describeHelm('the real engine (llama.cpp) on both sides', () => {
   }, 3_600_000)
 
   it('F16 against Q4_0 (chat): one verdict over both halves, each side named by what llama-server reports', async () => {
-    const { report, stdout } = await gate('examples/real-cpu/gate.yml')
+    const { report, stdout, out } = await gate('examples/real-cpu/gate.yml')
     // Whatever the quantization really does, the gate decides: never an error.
     expect(['pass', 'fail', 'inconclusive']).toContain(report.verdict)
     expect(stdout).toMatch(/Overall: (PASS|FAIL|INCONCLUSIVE)/)
@@ -72,6 +79,35 @@ describeHelm('the real engine (llama.cpp) on both sides', () => {
     expect(errorChecks.map(c => c.verdict)).toEqual(['pass', 'pass'])
     const throughput = report.load?.checks.find(c => c.metric === 'output_tokens_per_second')
     expect(throughput?.ratio?.estimate).toBeGreaterThan(0)
+    // The load half ran interleaved under the sequential schedule: one server up at a time, the
+    // sides swapped between blocks (docs/launch.md). From the manifest: the blocks alternated A B B
+    // A at each level, and each block started and ended inside a period when its side was up.
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as Manifest
+    const timeline = manifest.load_timeline
+    expect(manifest.schedule).toBe('sequential')
+    expect(timeline?.schedule).toBe('swapped')
+    const t = (iso: string | null): number => Date.parse(iso ?? '')
+    for (const level of [1, 4]) {
+      const order = (timeline?.blocks ?? []).filter(b => b.level === level).sort((a, b) => a.position - b.position)
+      expect(order.map(b => b.side)).toEqual(abba(8))
+      for (const block of order) {
+        const up = timeline?.up[block.side].some(p => t(p.ready) <= t(block.started_at) && t(block.ended_at) <= t(p.to))
+        expect({ level, position: block.position, up }).toEqual({ level, position: block.position, up: true })
+      }
+    }
+    // Never both up: the up periods, in time, alternate sides and do not overlap.
+    const periods = (['baseline', 'candidate'] as const)
+      .flatMap(side => (timeline?.up[side] ?? []).map(p => ({ side, ...p })))
+      .sort((a, b) => t(a.from) - t(b.from))
+    for (let i = 1; i < periods.length; i++) {
+      expect(periods[i].side).not.toBe(periods[i - 1].side)
+      expect(t(periods[i - 1].to)).toBeLessThanOrEqual(t(periods[i].from))
+    }
+    // Prompts sized with llama-server's own /tokenize: realized as asked, give or take the one
+    // leading-space token SentencePiece puts before a re-tokenized text (by words: four times as many).
+    const sized = report.load?.prompt_tokens
+    expect(sized?.sized_by).toBe('server')
+    expect(Math.abs((sized?.realized_mean ?? NaN) - (sized?.requested_mean ?? NaN))).toBeLessThanOrEqual(1)
   }, 900_000)
 
   it('F16 against Q8_0 (completions): the quality half passes', async () => {

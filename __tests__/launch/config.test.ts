@@ -54,6 +54,7 @@ describe('deployments.<side>.launch', () => {
       readyTimeoutSeconds: 600,
       stop: { signal: 'SIGINT', timeoutSeconds: 30 },
       stopCommand: ['docker', 'stop', 'hg-baseline'],
+      switch: 'restart',
       field: 'deployments.baseline.launch'
     })
     expect(config.launch?.sides.candidate).toMatchObject({
@@ -114,6 +115,28 @@ describe('deployments.<side>.launch', () => {
     expect(fails(gate(TWO_IMAGES, 'fingerprint_paths: [../x]')).location.field).toBe('fingerprint_paths')
     // Both launched on one port at once cannot work.
     expect(fails(gate(TWO_IMAGES, 'schedule: concurrent')).message).toMatch(/same host and port/)
+  })
+
+  it('reads each side switch (restart by default); sleep keeps a server resident, so it needs its own port', () => {
+    expect(parseGateConfig(gate(TWO_IMAGES), 'gate.yml').launch?.sides.candidate?.switch).toBe('restart')
+    const none = TWO_IMAGES.replace(
+      'stop_command: [docker, stop, hg-baseline]',
+      'stop_command: [docker, stop, hg-baseline]\n      switch: none'
+    )
+    expect(parseGateConfig(gate(none), 'gate.yml').launch?.sides.baseline?.switch).toBe('none')
+    const bad = fails(gate(TWO_IMAGES.replace('stop_command: [docker, stop, hg-baseline]', 'switch: pause')))
+    expect([bad.location.field, bad.message]).toEqual([
+      'deployments.baseline.launch.switch',
+      expect.stringMatching(/restart, sleep, none|restart|sleep/)
+    ])
+    const sleepy = TWO_IMAGES.replace('stop_command: [docker, stop, hg-baseline]', 'switch: sleep')
+    const samePort = fails(gate(sleepy))
+    expect([samePort.location.field, samePort.message]).toEqual([
+      'schedule',
+      expect.stringMatching(/switch is sleep, .* give each its own port/)
+    ])
+    const ownPort = sleepy.replace(/(candidate:\n {4}api: chat\n {4}base_url: http:\/\/127\.0\.0\.1:)8000/, '$18001')
+    expect(parseGateConfig(gate(ownPort), 'gate.yml').launch?.sides.baseline?.switch).toBe('sleep')
   })
 
   it('puts the baseline launch and the digests of fingerprint_paths into the fingerprint, not the candidate launch', () => {

@@ -41,6 +41,16 @@ const errorRate: LoadCheckResult = {
   reason: 'candidate 0 <= 0'
 }
 
+const TIMELINE: NonNullable<LoadReport['timeline']> = {
+  schedule: 'swapped',
+  why: '',
+  switches: { baseline: 'restart', candidate: 'none' },
+  swap_cost_ms: 900,
+  swap_budget_seconds: 600,
+  swaps: [],
+  up: { baseline: [], candidate: [] }
+}
+
 function slower(): LoadReport {
   return sampleLoad({
     verdict: 'fail',
@@ -70,6 +80,22 @@ describe('decide', () => {
     const d = decide(attachLoad(quality(), unreachable()))
     expect(d).toMatchObject({ verdict: 'error', decidedBy: 'performance' })
     expect(d.line).toBe('Error: performance (candidate: not reachable at http://127.0.0.1:9/v1 (connect ECONNREFUSED)); quality 2/2 passed')
+  })
+
+  test('measured in two periods (not interleaved): the line says so and why, whichever half decides', () => {
+    const why = 'swapping is impossible: deployments.candidate.launch.switch is none'
+    const periods = (load: LoadReport): LoadReport => ({ ...load, interleaved: false, timeline: { ...TIMELINE, schedule: 'periods', why } })
+    expect(decide(attachLoad(quality(), periods(slower()))).line).toBe(
+      `Fail: performance (output_tokens_per_second 0.610× at c=16, needs ≥ 0.9×) [not interleaved: ${why}]; quality 2/2 passed`
+    )
+    const passed = sampleLoad({ verdict: 'pass', checks: [errorRate] })
+    expect(decide(attachLoad(quality(), periods(passed))).line).toBe(
+      `Pass: quality 2/2 passed; performance 1/1 checks passed [not interleaved: ${why}]`
+    )
+    // Interleaved (swapped or both up): nothing added.
+    expect(decide(attachLoad(quality(), { ...passed, interleaved: true })).line).toBe(
+      'Pass: quality 2/2 passed; performance 1/1 checks passed'
+    )
   })
 
   test('the quality half decides: the failing comparison and its tolerance, then performance', () => {

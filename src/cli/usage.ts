@@ -86,6 +86,9 @@ counted by \`helm-run --dry-run\` with the same entries.
   --sequential           plan the sides one after the other (as run --sequential)
   --baseline-ref REF     the commit a launched baseline with checkout: base runs from (as run)
   --no-count             skip the dry run (no instance counts)
+  --measure-swap         launch each side once and time one swap as the load half pays it (both
+                         sides launched, sequential): the swaps and blocks load.swap_budget_seconds
+                         allows at that cost; the only option that starts anything
 `
 
 export const POWER_USAGE = `usage: helm-gate power --config FILE (--pilot DIR | --discordance R)

@@ -40,9 +40,19 @@ export interface LaunchSpec {
   stop: { signal: StopSignal; timeoutSeconds: number }
   /** Run after the process group is gone, e.g. `docker stop <name>` for detached containers. */
   stopCommand: string[] | null
+  /**
+   * How the side is swapped in and out between load blocks when the sides are up one at a time:
+   * `restart` (stop the server, start it again), `sleep` (vLLM's sleep mode: the server stays
+   * resident, `POST /sleep?level=1` frees the accelerator and `POST /wake_up` takes it back; the
+   * command must pass --enable-sleep-mode), or `none` (this side cannot be swapped: each side is
+   * measured in its own period).
+   */
+  switch: SideSwitchKind
   /** The key path, for messages: `deployments.baseline.launch`. */
   field: string
 }
+
+export type SideSwitchKind = 'restart' | 'sleep' | 'none'
 
 export interface LaunchSettings {
   sides: Partial<Record<LaunchSide, LaunchSpec>>
@@ -58,7 +68,7 @@ const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]*$/
 
 /** Reads `deployments.<side>.launch`. */
 export function parseLaunch(f: Fields): LaunchSpec {
-  f.allow(['command', 'checkout', 'env', 'ready_timeout_seconds', 'stop', 'stop_command'])
+  f.allow(['command', 'checkout', 'env', 'ready_timeout_seconds', 'stop', 'stop_command', 'switch'])
   const command = argumentList(f, 'command', true) as string[]
   const checkout = f.choice('checkout', ['head', 'base'] as const, 'head')
   const env: Record<string, string> = {}
@@ -96,8 +106,9 @@ export function parseLaunch(f: Fields): LaunchSpec {
     stopFields.done()
   }
   const stopCommand = argumentList(f, 'stop_command', false)
+  const sideSwitch = f.choice('switch', ['restart', 'sleep', 'none'] as const, 'restart')
   f.done()
-  return { command, checkout, env, readyTimeoutSeconds, stop, stopCommand, field: f.path }
+  return { command, checkout, env, readyTimeoutSeconds, stop, stopCommand, switch: sideSwitch, field: f.path }
 }
 
 /** Reads the top-level `schedule` and `fingerprint_paths`, given the parsed launch sections. */
@@ -122,8 +133,18 @@ export function parseLaunchSettings(top: Fields, sides: Partial<Record<LaunchSid
  * `-p 8000:8000` for both images): the runner checks the address is free before each launch.
  */
 export function checkScheduleFits(top: Fields, settings: LaunchSettings, baseUrls: Partial<Record<LaunchSide, string>>): void {
-  if (settings.schedule !== 'concurrent' || !settings.sides.baseline || !settings.sides.candidate) return
+  if (!settings.sides.baseline || !settings.sides.candidate) return
   const origin = (url: string | undefined): string | null => (url ? new URL(url).host : null)
+  // A sleeping server stays resident and keeps its port: the other side cannot start on it.
+  const sleeper = (['baseline', 'candidate'] as const).find(side => settings.sides[side]?.switch === 'sleep')
+  if (sleeper && origin(baseUrls.baseline) === origin(baseUrls.candidate)) {
+    top.fail(
+      'schedule',
+      `deployments.${sleeper}.launch.switch is sleep, which keeps the server resident on its port, but both launched servers use the same host and port; give each its own port`,
+      'sleep'
+    )
+  }
+  if (settings.schedule !== 'concurrent') return
   if (origin(baseUrls.baseline) === origin(baseUrls.candidate)) {
     top.fail(
       'schedule',

@@ -16,6 +16,10 @@ import {
 import { Fields } from './validate.js'
 
 const MAX_TOKENS = 1_000_000
+/** Ten minutes of swapping: a few dozen restarts of a server that loads in seconds. */
+export const DEFAULT_SWAP_BUDGET_SECONDS = 600
+/** A quarter of the host: above it the client competes with a CPU engine for the cores. */
+export const DEFAULT_CLIENT_CPU_WARN_SHARE = 0.25
 
 export function parseLoad(f: Fields): LoadSettings {
   f.allow([
@@ -31,7 +35,9 @@ export function parseLoad(f: Fields): LoadSettings {
     'slo',
     'checks',
     'baseline',
-    'seed'
+    'seed',
+    'swap_budget_seconds',
+    'client_cpu_warn_share'
   ])
   const workloadFields = f.object('workload')
   const workload = parseWorkload(workloadFields ?? Fields.of(f.source, f.at('workload'), {}))
@@ -73,6 +79,18 @@ export function parseLoad(f: Fields): LoadSettings {
   }
   const baseline = f.choice('baseline', ['required', 'optional'] as const, 'required')
   const seed = f.integer('seed', 0, 0, 2 ** 32 - 1)
+  const swapBudgetSeconds = f.number(
+    'swap_budget_seconds',
+    DEFAULT_SWAP_BUDGET_SECONDS,
+    n => n >= 0 && n <= 86_400,
+    'seconds between 0 and 86400'
+  )
+  const clientCpuWarnShare = f.number(
+    'client_cpu_warn_share',
+    DEFAULT_CLIENT_CPU_WARN_SHARE,
+    n => n > 0 && n <= 1,
+    'a share between 0 and 1'
+  )
   f.done()
   return {
     workload,
@@ -87,7 +105,9 @@ export function parseLoad(f: Fields): LoadSettings {
     slo,
     checks,
     baseline,
-    seed
+    seed,
+    swapBudgetSeconds,
+    clientCpuWarnShare
   }
 }
 

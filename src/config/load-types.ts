@@ -95,4 +95,12 @@ export interface LoadSettings {
   baseline: 'required' | 'optional'
   /** Seed of the synthetic workload and the open-loop arrivals. */
   seed: number
+  /**
+   * Launched sides up one at a time (sequential schedule): the most time the swaps between blocks
+   * may take (seconds, their measured cost times their number); over it, each side is measured in
+   * its own period and the decision line says so (docs/launch.md, "Interleaving one at a time").
+   */
+  swapBudgetSeconds: number
+  /** Warn when the load client's CPU time is above this share of the host's CPU time in a block. */
+  clientCpuWarnShare: number
 }

@@ -1,21 +1,22 @@
 /**
- * The performance half alone (`helm-gate load`, `run --only load`) for a gate that launches its
- * servers: start them on the gate file's schedule, run the load half while they are up (as in a
- * full run, src/launch/load-while-up.ts), stop them on every path. No helm-run is involved.
+ * The performance half alone (`helm-gate load`, `run --only load`, and a full run's load half when
+ * the launched sides are up one at a time or were not left up) for a gate that launches its
+ * servers: one measurement, the load half, while the one holder of the sides keeps them up
+ * (src/launch/side-holder.ts): both launched on a sequential schedule, swapped between blocks
+ * A B B A; otherwise each launched side started once and held up. Stopped on every path; the
+ * report is the load half's own, never patched. No helm-run is involved.
  * A side that cannot be launched is an error of the load half (its message quotes the server's
  * log), never a pass.
  */
 import { resolve } from 'node:path'
 import type { GateConfig } from '../config/types.js'
-import { GateError } from '../errors.js'
-import type { LoadOutcome } from '../load/run-load.js'
-import type { Side } from '../model/report.js'
+import { runLoad, type LoadOutcome } from '../load/run-load.js'
 import { apiKeyNames, apiKeyValues } from '../secrets/api-keys.js'
 import { childProcessEnv } from '../secrets/child-env.js'
 import { Launcher } from './launcher.js'
-import { withLaunchedSides } from './launched-sides.js'
-import { launchesAny, LoadWhileUp } from './load-while-up.js'
+import { launchesAny } from './load-while-up.js'
 import { trackedTempDir } from './registry.js'
+import { SideHolder } from './side-holder.js'
 
 export interface LaunchedLoadOptions {
   /** Where `logs/<side>-server.log` go. */
@@ -31,9 +32,7 @@ export interface LaunchedLoadOptions {
 export async function runLaunchedLoad(config: GateConfig, options: LaunchedLoadOptions): Promise<LoadOutcome> {
   const keyNames = apiKeyNames(Object.values(config.deployments ?? {}))
   const secrets = apiKeyValues(Object.values(config.deployments ?? {}), options.env)
-  const load = new LoadWhileUp(config, { env: options.env, progress: options.progress })
   const temp = trackedTempDir()
-  const errors: GateError[] = []
   let launcher: Launcher | null = null
   try {
     launcher = await Launcher.open({
@@ -46,28 +45,14 @@ export async function runLaunchedLoad(config: GateConfig, options: LaunchedLoadO
       progress: options.progress,
       tempDir: temp.path
     })
-    const schedule = options.sequential ? 'sequential' : (config.launch?.schedule ?? 'concurrent')
-    await withLaunchedSides<Side>(launcher, ['baseline', 'candidate'], schedule, {
-      side: side => side,
-      measure: async () => {},
-      whileUp: up => load.hold(up, {}),
-      failed: (_side, error) => void errors.push(error)
-    })
+    // One measurement while the holder keeps the sides up: swapped one at a time, or both held up.
+    // A side that cannot be brought up is the load half's error, naming the side and the block.
+    const holder = launcher ? new SideHolder(launcher, config, options.progress, options.sequential) : undefined
+    return await runLoad(config, { env: options.env, progress: options.progress }, holder)
   } finally {
     await launcher?.close()
     await temp.remove()
   }
-  const outcome = await load.result()
-  if (errors.length > 0) {
-    const report = outcome.report
-    // One cause, one error: a side that could not be launched then did not answer the load probe.
-    const failed = errors.map(error => /^deployments\.(baseline|candidate)\./.exec(error.location.field ?? '')?.[0]).filter(Boolean)
-    report.errors = report.errors.filter(issue => !failed.some(prefix => issue.field?.startsWith(prefix as string)))
-    report.errors.unshift(...errors.map(error => ({ code: error.code, message: error.message })))
-    report.verdict = 'error'
-    report.headline = `Performance: error: ${errors[0].message.split('\n')[0]}`
-  }
-  return outcome
 }
 
 /** For `runLoadHalf`'s `measured`: the launched load half when the gate launches, else undefined. */

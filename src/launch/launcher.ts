@@ -10,7 +10,9 @@ import { relative, resolve } from 'node:path'
 import type { LaunchSettings, LaunchSide, LaunchSpec } from '../config/launch.js'
 import type { GateConfig, ServerDeployment } from '../config/types.js'
 import { ConfigError, GateError } from '../errors.js'
+import { request } from 'undici'
 import type { ProbeResult } from '../server/readiness.js'
+import { rootRouteUrl } from '../server/endpoint.js'
 import { dockerIdentity } from './docker.js'
 import { weightsIdentity } from './weights.js'
 import { LaunchError } from './launch-error.js'
@@ -212,6 +214,55 @@ export class Launcher {
     )
     if (!entry.record.errors.some(e => e.code === error.code)) entry.record.errors.push({ code: error.code, message: error.message })
     return error
+  }
+
+  /**
+   * vLLM's sleep mode (`switch: sleep`): `POST /sleep?level=1` frees the accelerator while the
+   * server stays resident; `wake` takes it back and waits until the model is listed again. A
+   * refusal (a server started without --enable-sleep-mode, or without VLLM_SERVER_DEV_MODE=1,
+   * answers 404) is an error naming the side.
+   */
+  async sleep(side: LaunchSide): Promise<void> {
+    await this.switchCall(side, 'sleep', 'put to sleep', { level: '1' })
+  }
+
+  async wake(side: LaunchSide): Promise<ProbeResult> {
+    const key = this.keyOf(side)
+    const signal = cancelledBy()
+    if (signal) throw new LaunchError('launch.cancelled', `helm-gate received ${signal} (cancelled): the ${key} server was not woken`)
+    await this.switchCall(side, 'wake_up', 'woken')
+    const entry = this.entry(side) as Prepared
+    return this.ready(entry, key)
+  }
+
+  private async switchCall(side: LaunchSide, route: string, what: string, query: Record<string, string> = {}): Promise<void> {
+    const entry = this.entry(side)
+    const key = this.keyOf(side)
+    if (!entry?.server) throw new LaunchError('launch.none', `the ${key} server is not running: it cannot be ${what}`)
+    const target = new URL(rootRouteUrl(entry.deployment.baseUrl, route))
+    for (const [name, value] of Object.entries(query)) target.searchParams.set(name, value)
+    const url = target.href
+    const apiKey = apiKeyOf(entry.deployment, this.options.env)
+    let problem: string | null = null
+    try {
+      const answer = await request(url, {
+        method: 'POST',
+        headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
+        headersTimeout: entry.spec.readyTimeoutSeconds * 1000,
+        bodyTimeout: entry.spec.readyTimeoutSeconds * 1000
+      })
+      await answer.body.dump()
+      if (answer.statusCode >= 300) problem = `HTTP ${answer.statusCode}`
+    } catch (error) {
+      problem = (error as Error).message
+    }
+    if (problem !== null) {
+      throw new LaunchError(
+        'launch.switch_failed',
+        `the ${key} server could not be ${what} (POST ${redactUrl(url)}: ${problem}); switch: sleep needs vLLM started with --enable-sleep-mode and VLLM_SERVER_DEV_MODE=1; its output is in ${entry.record.log_file}`,
+        { field: `${entry.spec.field}.switch`, value: 'sleep' }
+      )
+    }
   }
 
   /** Stops the side's server when no other side still uses it. Never throws. */

@@ -4,10 +4,12 @@
  * how long it may take to get ready and how it is stopped. Nothing is started.
  */
 import type { LaunchSettings, LaunchSpec } from '../config/launch.js'
-import type { Deployment } from '../config/types.js'
+import type { LoadSettings } from '../config/load-types.js'
+import type { Deployment, GateConfig } from '../config/types.js'
 import { GateError } from '../errors.js'
 import { routeUrl } from '../server/endpoint.js'
 import { redactUrl } from '../secrets/redact.js'
+import { blockPlan, swapsNeeded } from '../load/run-load.js'
 import { expandLaunch } from './expand.js'
 
 export interface LaunchPlanInput {
@@ -28,7 +30,7 @@ export function scheduleLine(input: LaunchPlanInput): string {
   const schedule = input.sequential ? 'sequential' : (input.settings?.schedule ?? 'concurrent')
   if (schedule === 'sequential') {
     const why = input.sequential ? '--sequential' : 'the gate file'
-    return `# schedule: sequential (${why}): baseline up, measured, down; then the candidate; drift between the two periods is not cancelled`
+    return `# schedule: sequential (${why}): baseline up, measured, down; then the candidate (the quality half: drift between the two periods is not cancelled; the load half swaps the sides between blocks)`
   }
   return '# schedule: concurrent: both sides at the same time (run --sequential to change)'
 }
@@ -83,4 +85,94 @@ function safeRoute(baseUrl: string): string {
   } catch {
     return baseUrl
   }
+}
+
+const SIDES = ['baseline', 'candidate'] as const
+
+/**
+ * What `plan` says about the load half's mode and why: both sides up at once (servers always up, a
+ * concurrent schedule), swapped between blocks (launched on a sequential schedule), or one period
+ * per side (a side that cannot be swapped). With `swapMs` (plan --measure-swap) also the swaps and
+ * blocks load.swap_budget_seconds allows at that cost.
+ */
+export function loadModeLines(config: GateConfig, sequential: boolean, cores: number, swapMs: number | null): string[] {
+  const load = config.load
+  if (!load) return []
+  const sides = config.launch?.sides ?? {}
+  const launched = SIDES.filter(side => sides[side])
+  const schedule = sequential ? 'sequential' : (config.launch?.schedule ?? 'concurrent')
+  if (launched.length === 0) return ['# load half: both up (the servers are always up): blocks alternate A B B A']
+  if (launched.length === 1) {
+    const always = SIDES.find(side => !sides[side])
+    return [`# load half: both up (the ${always} is always up, the ${launched[0]} while launched): blocks alternate A B B A`]
+  }
+  const threads = threadSplit(config)
+  if (schedule === 'concurrent') {
+    return [
+      `# load half: both up at once (schedule: concurrent): blocks alternate A B B A with no swap; the two servers share the host${threads ? ` (--threads ${threads.baseline} + ${threads.candidate} of ${cores} cores)` : ': split its cores (--threads) or its accelerator memory between them'}`
+    ]
+  }
+  const lines: string[] = []
+  const fixed = launched.find(side => sides[side]?.switch === 'none')
+  const needed = swapsNeeded(blockPlan(load, 'swapped'))
+  if (fixed) {
+    lines.push(
+      `# load half: one period per side (deployments.${fixed}.launch.switch is none: swapping is impossible): drift between the periods is not cancelled, and the decision line says so`
+    )
+  } else {
+    const how = SIDES.map(side => `${side} ${sides[side]?.switch ?? 'restart'}`).join(', ')
+    lines.push(
+      `# load half: swapped (schedule: sequential, one side up at a time): blocks alternate A B B A with ${needed} swaps between them (switch: ${how}); after each swap the side is probed for readiness and warmed up again, outside the figures`
+    )
+    const budget = load.swapBudgetSeconds
+    if (swapMs === null) {
+      lines.push(
+        `#   swap cost: measured by run at the start of the load half (plan --measure-swap measures it now); load.swap_budget_seconds ${budget} s`
+      )
+    } else {
+      const allowed = swapMs > 0 ? Math.floor((budget * 1000) / swapMs) : Infinity
+      const most = mostRepetitions(load, allowed)
+      lines.push(
+        `#   swap cost: ${(swapMs / 1000).toFixed(1)} s (measured now: one side stopped or put to sleep, the other up and ready); load.swap_budget_seconds ${budget} s allows ${Number.isFinite(allowed) ? allowed : 'any number of'} swaps: ` +
+          (most === null
+            ? 'fewer than the fewest blocks (repetitions 3)'
+            : `at most ${2 * most * load.levels.length} blocks (repetitions ${most}${most >= 1000 ? ' or more' : ''})`) +
+          `; this plan needs ${needed} for ${2 * load.repetitions * load.levels.length} blocks`
+      )
+      if (needed * swapMs > budget * 1000) {
+        lines.push(
+          '# WARNING over the swap budget: run would measure each side in its own period (not interleaved), and say so in the decision line'
+        )
+      }
+    }
+  }
+  if (threads && threads.baseline + threads.candidate <= cores) {
+    lines.push(
+      `#   this host could hold both at once (--threads ${threads.baseline} + ${threads.candidate} <= ${cores} cores): schedule: concurrent, each side on its own port, measures them both up without swaps`
+    )
+  }
+  return lines
+}
+
+/** The most repetitions (3 to 1000) whose A B B A plan needs at most `allowed` swaps; null if none. */
+function mostRepetitions(load: LoadSettings, allowed: number): number | null {
+  let most: number | null = null
+  for (let repetitions = 3; repetitions <= 1000; repetitions++) {
+    if (swapsNeeded(blockPlan({ ...load, repetitions }, 'swapped')) > allowed) break
+    most = repetitions
+  }
+  return most
+}
+
+/** Each launched side's `--threads N` (`-t N`), when both give one: CPU engines that split the host. */
+function threadSplit(config: GateConfig): Record<'baseline' | 'candidate', number> | null {
+  const of = (side: 'baseline' | 'candidate'): number | null => {
+    const command = config.launch?.sides[side]?.command ?? []
+    const at = command.findIndex(arg => arg === '--threads' || arg === '-t')
+    const value = at >= 0 ? Number(command[at + 1]) : NaN
+    return Number.isInteger(value) && value > 0 ? value : null
+  }
+  const baseline = of('baseline')
+  const candidate = of('candidate')
+  return baseline !== null && candidate !== null ? { baseline, candidate } : null
 }

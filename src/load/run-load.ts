@@ -3,9 +3,20 @@
  * run the blocks A B B A ..., never both sides at once; then the figures, ratios and checks.
  * The I/O edge around the pure parts (workload, metrics, compare).
  */
+import { availableParallelism } from 'node:os'
 import type { GateConfig, ServerDeployment } from '../config/types.js'
 import type { LoadSettings } from '../config/load-types.js'
-import type { LoadBlock, LoadReport, LoadSide, LoadSummary } from '../model/load-report.js'
+import type { SideSwitchKind } from '../config/launch.js'
+import type {
+  LoadBlock,
+  LoadReport,
+  LoadSchedule,
+  LoadSide,
+  LoadSummary,
+  LoadTimeline,
+  SwapRecord,
+  UpPeriod
+} from '../model/load-report.js'
 import { GateError } from '../errors.js'
 import { apiKeyOf } from '../secrets/api-keys.js'
 import { LOG_RATIO_METHOD } from '../stats/log-ratio.js'
@@ -15,6 +26,7 @@ import { evaluateChecks, reportedRatios, worstVerdict } from './ratio-checks.js'
 import { figures, PERCENTILE_METHOD } from './metrics.js'
 import { probeSide, type StreamProbe } from './probe.js'
 import { abbaOrder } from './abba-order.js'
+import { serverTokenizer, sizedSyntheticSource, type SizedPrompts } from './server-tokens.js'
 import type { RequestTiming } from './types.js'
 import { fileSource, gateSetSource, requestBody, syntheticSource, trafficSource, type WorkloadSource } from './workload.js'
 
@@ -209,43 +221,279 @@ export function isOutcome(value: unknown): value is LoadOutcome {
   return typeof value === 'object' && value !== null && 'report' in value && 'timings' in value
 }
 
-export async function runLoad(config: GateConfig, options: LoadRunOptions): Promise<LoadOutcome> {
+/**
+ * Brings launched sides up one at a time between blocks, for servers that cannot be up together
+ * (src/launch/side-holder.ts). The load half calls it before a block of the side that is not up,
+ * then probes (the first time) and warms that side again: the warm-up is never measured.
+ */
+export interface SideSwitch {
+  /** How each side is swapped; null: the side is always up. */
+  readonly switches: Record<LoadSide, SideSwitchKind | null>
+  /** False: both sides stay up once brought up (no swaps); the blocks alternate as for servers always up. */
+  readonly oneAtATime: boolean
+  /**
+   * Makes `side` the one that is up (the other stopped or asleep) and waits until it is ready.
+   * Throws a GateError naming the side and `stage` when it cannot.
+   */
+  bringUp(side: LoadSide, stage: string): Promise<void>
+  /** Takes the side that is up down at the end of the load half, on every path. Never throws. */
+  release(): Promise<void>
+  /** The periods each side was up, so far. */
+  periods(): Record<LoadSide, UpPeriod[]>
+}
+
+/** A swap that failed: names the side and the block it was for. */
+export class SwapError extends GateError {}
+
+export async function runLoad(config: GateConfig, options: LoadRunOptions, holder?: SideSwitch): Promise<LoadOutcome> {
   const run = beginLoad(config, options)
   if (isOutcome(run)) return run
   const { load, targets, timeoutMs } = run
-
-  // Probe: both deployments live and streaming. Load figures are comparable only within one run
-  // on one machine, so an archived baseline never stands in for a live one.
-  const probes = {} as Record<LoadSide, StreamProbe>
-  for (const side of SIDES) probes[side] = await probeLoadSide(run, side)
-  const judged = judgeProbes(run, probes)
-  if (judged) return judged
-  const source = await workloadOf(run, options)
-  if (isOutcome(source)) return source
-
-  run.origin = performance.now()
   const timings: RequestTiming[] = []
   const blocks: LoadBlock[] = []
-  try {
-    for (const [li, level] of load.levels.entries()) {
-      const connections = {} as Record<LoadSide, Connection>
-      for (const side of SIDES) connections[side] = connect(targets[side], load.mode === 'concurrency' ? level : null, timeoutMs)
-      try {
-        for (const side of SIDES) await warmUp(run, connections[side], side, probes[side].ignoreEos, source, li, level)
-        const order = abbaOrder(load.repetitions)
-        for (const { side, repetition, position } of order) {
-          const block = { side, level, li, repetition, position, total: order.length }
-          await measureBlock(run, connections[side], probes[side].ignoreEos, source, block, blocks, timings)
-        }
-      } finally {
-        for (const side of SIDES) await connections[side].pool.close().catch(() => {})
+  const swaps: SwapRecord[] = []
+  let upNow: LoadSide | null = null
+  const swapping = holder?.oneAtATime === true
+  let schedule: { schedule: LoadSchedule; why: string } = swapping
+    ? {
+        schedule: 'swapped',
+        why: 'the launched sides are up one at a time (sequential schedule): swapped before each block of the other side'
       }
+    : { schedule: 'both-up', why: 'both sides are up at once' }
+  /** Swaps `side` in when it is not the one up; true when it did. */
+  const bringUp = async (side: LoadSide, stage: string): Promise<boolean> => {
+    // Both up at once: brought up for the probes, then held (no swaps).
+    if (!holder || upNow === side || (!swapping && stage !== 'the probe')) return false
+    const started = performance.now()
+    try {
+      await holder.bringUp(side, stage)
+    } catch (error) {
+      if (!(error instanceof GateError)) throw error
+      // The launch's own code (what to fix), the message naming the side and the block.
+      throw new SwapError(error.code, `the ${side} could not be brought up for ${stage}: ${error.message}`, {
+        field: error.location.field ?? `deployments.${side}.launch`
+      })
     }
-  } catch (error) {
-    if (error instanceof SideDownError) return sideDown(run, error, timings)
-    throw error
+    // The first start is a launch, not a swap: nothing was taken down before it.
+    if (upNow !== null && swapping) swaps.push({ side, before: stage, ms: Math.round(performance.now() - started) })
+    upNow = side
+    return true
   }
-  return finishLoad(run, blocks, timings)
+
+  const connections: Partial<Record<LoadSide, { conn: Connection; li: number }>> = {}
+  const closeAll = async (): Promise<void> => {
+    for (const side of SIDES) {
+      await connections[side]?.conn.pool.close().catch(() => {})
+      delete connections[side]
+    }
+  }
+  const measure = async (): Promise<LoadOutcome> => {
+    // Probe: both deployments live and streaming. Load figures are comparable only within one run
+    // on one machine, so an archived baseline never stands in for a live one. One at a time, the
+    // candidate first, so that the baseline is up for the first block.
+    const probes = {} as Record<LoadSide, StreamProbe>
+    for (const side of swapping ? (['candidate', 'baseline'] as const) : SIDES) {
+      await bringUp(side, 'the probe')
+      probes[side] = await probeLoadSide(run, side)
+    }
+    const judged = judgeProbes(run, probes)
+    if (judged) return judged
+    const words = await workloadOf(run, options)
+    if (isOutcome(words)) return words
+    if (swapping && holder) schedule = chooseSchedule(holder, load, swaps)
+    const plan = blockPlan(load, schedule.schedule)
+    const source = load.workload.prompts === 'synthetic' ? await sizeInServerTokens(run, words) : words
+
+    /** The side's connections at the level, opened and warmed up when they are new (not measured). */
+    const warmed = async (side: LoadSide, li: number, level: number): Promise<Connection> => {
+      const have = connections[side]
+      if (have && have.li === li) return have.conn
+      await have?.conn.pool.close().catch(() => {})
+      const conn = connect(targets[side], load.mode === 'concurrency' ? level : null, timeoutMs)
+      connections[side] = { conn, li }
+      await warmUp(run, conn, side, probes[side].ignoreEos, source, li, level)
+      return conn
+    }
+
+    run.origin = performance.now()
+    let level = -1
+    for (const at of plan) {
+      // Both up: both sides' connections opened and warmed at the start of each level, as one step.
+      if (!swapping && at.li !== level) for (const side of SIDES) await warmed(side, at.li, at.level)
+      level = at.li
+      // A side brought up again is a new server (or one just woken): new connections, a new warm-up.
+      if (await bringUp(at.side, `block ${at.position + 1}/${at.total} at ${levelName(load, at.level)}`)) await closeAll()
+      const conn = await warmed(at.side, at.li, at.level)
+      await measureBlock(run, conn, probes[at.side].ignoreEos, source, at, blocks, timings)
+    }
+    const finished = finishLoad(run, blocks, timings)
+    if (schedule.schedule === 'periods') markPeriods(finished.report, schedule.why)
+    return finished
+  }
+
+  let outcome: LoadOutcome
+  try {
+    outcome = await measure()
+  } catch (error) {
+    if (error instanceof SideDownError) outcome = sideDown(run, error, timings)
+    else if (error instanceof SwapError) outcome = { ...run.fail(error.code, error.message, error.location.field), timings }
+    else throw error
+  } finally {
+    await closeAll()
+    // The side still up goes down now, so that its period ends in the timeline.
+    await holder?.release()
+  }
+  if (holder) outcome.report.timeline = timelineOf(holder, schedule, swaps, load)
+  return outcome
+}
+
+/**
+ * Synthetic prompts sized with the baseline server's /tokenize when it has one (server-tokens.ts),
+ * every prompt of the warm-ups and blocks; the requested and realized counts go into the report.
+ * Without one, one word per token, said in a note.
+ */
+async function sizeInServerTokens(run: LoadRun, words: WorkloadSource): Promise<WorkloadSource> {
+  const { load, report } = run
+  const tokenizer = await serverTokenizer(run.targets.baseline, Math.min(run.timeoutMs, 30_000))
+  if (!tokenizer) {
+    report.prompt_tokens = {
+      sized_by: 'words',
+      tokenizer: null,
+      prompts: 0,
+      requested_mean: load.workload.inputTokens.mean,
+      realized_mean: null,
+      realized_min: null,
+      realized_max: null,
+      served: { baseline: null, candidate: null }
+    }
+    return words
+  }
+  const perBlock = load.requestsPerLevel === null ? 0 : Math.ceil(load.requestsPerLevel / load.repetitions)
+  const streams = [
+    // A sample for the tokens per word of prompts beyond these (blocks of duration_seconds).
+    { stream: 'calibration', count: 16 },
+    ...load.levels.flatMap((_, li) => [
+      { stream: `warmup:${li}`, count: load.warmupRequests },
+      ...Array.from({ length: load.repetitions }, (_, repetition) => ({ stream: `block:${li}:${repetition}`, count: perBlock }))
+    ])
+  ]
+  let sized: SizedPrompts
+  try {
+    sized = await sizedSyntheticSource(load, tokenizer, streams)
+  } catch (error) {
+    throw new GateError('load.tokenize', `the baseline's /tokenize failed while sizing the prompts: ${(error as Error).message}`, {
+      field: 'deployments.baseline.base_url'
+    })
+  }
+  const realized = sized.realized.slice(16)
+  const mean = (xs: number[]): number | null => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null)
+  report.prompt_tokens = {
+    sized_by: 'server',
+    tokenizer: `${tokenizer.shape} /tokenize of the baseline`,
+    prompts: realized.length,
+    requested_mean: mean(sized.requested.slice(16)) ?? load.workload.inputTokens.mean,
+    realized_mean: mean(realized),
+    realized_min: realized.length ? Math.min(...realized) : null,
+    realized_max: realized.length ? Math.max(...realized) : null,
+    served: { baseline: null, candidate: null }
+  }
+  run.say(
+    `load: ${realized.length} synthetic prompts sized with the baseline's /tokenize (${tokenizer.shape}): requested mean ${report.prompt_tokens.requested_mean.toFixed(1)}, realized mean ${report.prompt_tokens.realized_mean?.toFixed(1) ?? '-'} tokens`
+  )
+  return sized.source
+}
+
+/** Every block of the load half in run order: A B B A at each level, or each side in its own period. */
+export function blockPlan(load: LoadSettings, schedule: LoadSchedule): BlockAt[] {
+  const total = 2 * load.repetitions
+  if (schedule !== 'periods') {
+    return load.levels.flatMap((level, li) => abbaOrder(load.repetitions).map(block => ({ ...block, level, li, total })))
+  }
+  return SIDES.flatMap((side, si) =>
+    load.levels.flatMap((level, li) =>
+      Array.from({ length: load.repetitions }, (_, repetition) => ({
+        side,
+        level,
+        li,
+        repetition,
+        position: si * load.repetitions + repetition,
+        total
+      }))
+    )
+  )
+}
+
+/** Swaps a plan needs, starting with the baseline up (after the probes). */
+export function swapsNeeded(plan: Pick<BlockAt, 'side'>[]): number {
+  let up: LoadSide = 'baseline'
+  let swaps = 0
+  for (const block of plan) {
+    if (block.side !== up) swaps++
+    up = block.side
+  }
+  return swaps
+}
+
+/**
+ * Interleave by swapping, or fall back to one period per side: when a side cannot be swapped
+ * (`switch: none`), or when the swaps A B B A needs, at the cost measured by the probes' swap,
+ * would take longer than load.swap_budget_seconds.
+ */
+export function chooseSchedule(
+  holder: Pick<SideSwitch, 'switches'>,
+  load: LoadSettings,
+  swaps: SwapRecord[]
+): { schedule: LoadSchedule; why: string } {
+  const fixed = SIDES.find(side => holder.switches[side] === 'none')
+  if (fixed) {
+    return { schedule: 'periods', why: `swapping is impossible: deployments.${fixed}.launch.switch is none` }
+  }
+  const cost = medianMs(swaps)
+  const needed = swapsNeeded(blockPlan(load, 'swapped'))
+  const estimate = cost === null ? 0 : (needed * cost) / 1000
+  if (estimate > load.swapBudgetSeconds) {
+    return {
+      schedule: 'periods',
+      why: `swapping is over budget: ${needed} swaps at ${((cost ?? 0) / 1000).toFixed(1)} s each (measured) would take ${estimate.toFixed(0)} s, more than load.swap_budget_seconds (${load.swapBudgetSeconds} s)`
+    }
+  }
+  return {
+    schedule: 'swapped',
+    why: `the launched sides are up one at a time (sequential schedule): swapped before each block of the other side, ${needed} swaps at ${((cost ?? 0) / 1000).toFixed(1)} s each (measured), within load.swap_budget_seconds (${load.swapBudgetSeconds} s)`
+  }
+}
+
+function medianMs(swaps: SwapRecord[]): number | null {
+  if (swaps.length === 0) return null
+  const sorted = swaps.map(s => s.ms).sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+}
+
+function timelineOf(
+  holder: SideSwitch,
+  schedule: { schedule: LoadSchedule; why: string },
+  swaps: SwapRecord[],
+  load: LoadSettings
+): LoadTimeline {
+  return {
+    schedule: schedule.schedule,
+    why: schedule.why,
+    switches: { ...holder.switches },
+    swap_cost_ms: medianMs(swaps),
+    swap_budget_seconds: load.swapBudgetSeconds,
+    swaps: [...swaps],
+    up: holder.periods()
+  }
+}
+
+/** Each side measured in its own period: said in the report, first among the notes. */
+export function markPeriods(report: LoadReport, why: string): void {
+  report.interleaved = false
+  report.notes.unshift(
+    `Not interleaved (${why}): all of the baseline's blocks ran in one period, then all of the candidate's. ` +
+      'Block pairs are not adjacent in time: drift between the two periods (host load, thermal state) is not cancelled, and the intervals do not include it (nothing was widened for it).'
+  )
 }
 
 /**
@@ -418,6 +666,9 @@ export async function measureBlock(
   const watch = watchStage({ side, name, run }, conn, roundOf(load, level))
   const perBlock = load.requestsPerLevel === null ? null : Math.ceil(load.requestsPerLevel / load.repetitions)
   const blockSeconds = load.durationSeconds === null ? null : load.durationSeconds / load.repetitions
+  const startedAt = new Date()
+  const wallStart = performance.now()
+  const cpuStart = process.cpuUsage()
   const results = await runBlock(
     conn,
     targets[side],
@@ -435,8 +686,21 @@ export async function measureBlock(
   timings.push(...blockTimings)
   const first = results.reduce((m, r) => Math.min(m, r.start), Infinity)
   const last = results.reduce((m, r) => Math.max(m, r.end ?? r.failedAt), -Infinity)
+  const cpu = process.cpuUsage(cpuStart)
+  const wallMs = performance.now() - wallStart
+  const cpuMs = (cpu.user + cpu.system) / 1000
   const f = figures(blockTimings, Math.max(0, last - first) / 1000, load.slo)
-  blocks.push({ side, level, position, repetition, ...f })
+  blocks.push({
+    side,
+    level,
+    position,
+    repetition,
+    ...f,
+    started_at: startedAt.toISOString(),
+    ended_at: new Date().toISOString(),
+    client_cpu_ms: Math.round(cpuMs),
+    client_cpu_share: wallMs > 0 ? cpuMs / (wallMs * availableParallelism()) : 0
+  })
   run.say(
     `load: ${levelName(load, level)}, block ${position + 1}/${at.total} (${side}): ${f.requests} requests, ` +
       `${f.output_tokens_per_second.toFixed(1)} output tok/s, TTFT p50 ${f.ttft_ms.p50 === null ? '-' : f.ttft_ms.p50.toFixed(1)} ms, ${f.failed} failed`
@@ -451,6 +715,9 @@ export function finishLoad(run: LoadRun, blocks: LoadBlock[], timings: RequestTi
   report.ratios = reportedRatios(blocks, report.summary, load.checks, config.statistics.confidence)
   report.checks = evaluateChecks(load.checks, blocks, report.summary, config.statistics.confidence)
   addNotes(report)
+  promptNote(report, timings)
+  const cpuWarning = clientCpuWarning(blocks, load.clientCpuWarnShare, availableParallelism())
+  if (cpuWarning) report.warnings.push({ code: 'load.client_cpu', message: cpuWarning })
   for (const side of SIDES) {
     const note = chunkNote(side, timings)
     if (note) report.notes.push(note)
@@ -458,6 +725,41 @@ export function finishLoad(run: LoadRun, blocks: LoadBlock[], timings: RequestTi
   report.verdict = worstVerdict([...report.checks.map(c => c.verdict), ...(report.errors.length ? ['error' as const] : [])])
   report.headline = headline(report, load)
   return { report, timings }
+}
+
+/** The prompts' sizes: requested, realized by the tokenizer, and as each server counted them (usage). */
+function promptNote(report: LoadReport, timings: RequestTiming[]): void {
+  const p = report.prompt_tokens
+  if (!p) return
+  for (const side of SIDES) {
+    const counted = timings.filter(t => t.side === side && t.status === 'ok' && typeof t.prompt_tokens === 'number')
+    p.served[side] = counted.length ? counted.reduce((s, t) => s + (t.prompt_tokens as number), 0) / counted.length : null
+  }
+  const served = SIDES.map(side => `${side} ${p.served[side] === null ? 'unknown' : p.served[side]?.toFixed(1)}`).join(', ')
+  report.notes.push(
+    p.sized_by === 'server'
+      ? `Synthetic prompts sized with the ${p.tokenizer}: requested mean ${p.requested_mean.toFixed(1)} tokens, realized ${p.realized_mean?.toFixed(1)} (${p.realized_min} to ${p.realized_max}) over ${p.prompts} prompts, the same texts on both sides; counted by the servers (usage, chat template included): ${served}.`
+      : `Synthetic prompts sized at one word per token (the baseline serves no /tokenize): requested mean ${p.requested_mean.toFixed(1)} tokens; counted by the servers (usage): ${served}.`
+  )
+}
+
+/**
+ * On a small host the load client competes with a CPU engine for the cores: its CPU time is then
+ * part of what is measured. Warned when a block's share of the host's CPU time is above `limit`
+ * (docs/load.md, "Pinning the client and the engine apart").
+ */
+export function clientCpuWarning(blocks: LoadBlock[], limit: number, cores: number): string | null {
+  const over = blocks.filter(b => (b.client_cpu_share ?? 0) > limit)
+  if (over.length === 0) return null
+  const worst = Math.max(...over.map(b => b.client_cpu_share ?? 0))
+  return (
+    `The load client used more than ${pct(limit)} of the host's CPU time (${cores} core${cores === 1 ? '' : 's'}) in ${over.length} of ${blocks.length} blocks ` +
+    `(at most ${pct(worst)}): on a CPU engine the client competes with the server, so its own work is in the figures. Pin them apart (taskset, docs/load.md) or use a larger host.`
+  )
+}
+
+function pct(share: number): string {
+  return `${(share * 100).toFixed(share < 0.1 ? 1 : 0)} %`
 }
 
 interface Sent extends StreamResult {

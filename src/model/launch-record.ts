@@ -57,9 +57,9 @@ export interface LaunchRecord {
 export interface LaunchManifest {
   schedule: 'sequential' | 'concurrent'
   /**
-   * False with a sequential schedule: the two sides were up in separate periods, so a load
-   * measurement cannot interleave its blocks between them and drift between the periods is
-   * not cancelled (docs/launch.md).
+   * False with a sequential schedule: the quality half's two sides were up in separate periods.
+   * The load half then swaps the sides between its blocks to interleave them anyway; what it did
+   * is the manifest's `load_timeline` (docs/launch.md, "Interleaving one at a time").
    */
   interleaving_possible: boolean
   base_commit: string | null

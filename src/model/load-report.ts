@@ -42,6 +42,55 @@ export interface LoadBlock extends LoadFigures {
   position: number
   /** The side's block number at this level (0-based): block i of each side forms pair i. */
   repetition: number
+  /** When the block's first request was sent and its last answer ended (ISO times). */
+  started_at?: string
+  ended_at?: string
+  /** CPU time the load client (this process) used during the block, milliseconds (process.cpuUsage). */
+  client_cpu_ms?: number
+  /** That CPU time as a share of the host's (all cores) over the block's wall time. */
+  client_cpu_share?: number
+}
+
+/** How the two sides were up while the blocks ran (docs/launch.md, "Interleaving one at a time"). */
+export type LoadSchedule =
+  /** Both sides up at once: the blocks alternate A B B A with no swap. */
+  | 'both-up'
+  /** Launched sides up one at a time, swapped before each block of the other side: A B B A. */
+  | 'swapped'
+  /** Each side's blocks in its own period (swapping impossible or over the budget). */
+  | 'periods'
+
+/** One period in which a side's server was up (awake, for a sleep switch), ISO times. */
+export interface UpPeriod {
+  /** Swap started (start or wake requested). */
+  from: string
+  /** Ready: answering and, from the second period on, the model listed again. */
+  ready: string
+  /** Stopped or put to sleep; null when still up at the end (servers always up). */
+  to: string | null
+}
+
+/** One swap between blocks: the other side taken down and this one brought up and warmed. */
+export interface SwapRecord {
+  /** The side brought up. */
+  side: LoadSide
+  /** The block it was brought up for, e.g. `block 3/8 at concurrency 4`; `the probe` before the blocks. */
+  before: string
+  /** Down, up and ready, milliseconds (the warm-up excluded). */
+  ms: number
+}
+
+export interface LoadTimeline {
+  schedule: LoadSchedule
+  /** Why this schedule (one sentence, shown in the decision line when it is `periods`). */
+  why: string
+  /** How each launched side was swapped (null: not launched, always up). */
+  switches: Record<LoadSide, 'restart' | 'sleep' | 'none' | null>
+  /** The measured cost of one swap, the median over the swaps (ms); null without swaps. */
+  swap_cost_ms: number | null
+  swap_budget_seconds: number
+  swaps: SwapRecord[]
+  up: Record<LoadSide, UpPeriod[]>
 }
 
 export interface LoadInterval {
@@ -118,6 +167,22 @@ export interface LoadReport {
    * period (false: launched servers up one at a time; drift between the periods not cancelled).
    */
   interleaved?: boolean
+  /**
+   * Synthetic prompts: how they were sized (the baseline server's /tokenize, or one word per
+   * token), the counts asked for and realized, and each side's mean prompt tokens by its usage.
+   */
+  prompt_tokens?: {
+    sized_by: 'server' | 'words'
+    tokenizer: string | null
+    prompts: number
+    requested_mean: number
+    realized_mean: number | null
+    realized_min: number | null
+    realized_max: number | null
+    served: Record<LoadSide, number | null>
+  }
+  /** Launched servers: when each side was up, and the swaps between blocks. */
+  timeline?: LoadTimeline
   blocks: LoadBlock[]
   summary: LoadSummary[]
   ratios: LoadRatio[]

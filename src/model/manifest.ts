@@ -10,6 +10,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { InputError } from '../errors.js'
 import type { LaunchManifest } from './launch-record.js'
+import type { LoadReport, LoadSide, LoadTimeline } from './load-report.js'
 import type { Side } from './verdict.js'
 
 export const MANIFEST_FILE = 'manifest.json'
@@ -77,6 +78,11 @@ export interface Manifest {
   schedule: 'sequential' | 'concurrent'
   /** Launched servers: commands, commits, pids, start/ready/stop times, image digests. */
   launch: LaunchManifest | null
+  /**
+   * Launched servers' load half: when each side was up and when each block ran (absent when the
+   * load half did not launch anything).
+   */
+  load_timeline?: ManifestLoadTimeline
   started_at: string
   ended_at: string
   sides: Partial<Record<Side, SideRecord>>
@@ -92,6 +98,25 @@ export interface Manifest {
     pull_request: number | null
     head_sha: string
   } | null
+}
+
+export interface ManifestLoadTimeline extends LoadTimeline {
+  blocks: { side: LoadSide; level: number; position: number; started_at: string | null; ended_at: string | null }[]
+}
+
+/** The load report's timeline with its blocks' times, for the manifest; null without a timeline. */
+export function loadTimelineOf(load: LoadReport | undefined | null): ManifestLoadTimeline | null {
+  if (!load?.timeline) return null
+  return {
+    ...load.timeline,
+    blocks: load.blocks.map(b => ({
+      side: b.side,
+      level: b.level,
+      position: b.position,
+      started_at: b.started_at ?? null,
+      ended_at: b.ended_at ?? null
+    }))
+  }
 }
 
 export async function writeManifest(dir: string, manifest: Manifest): Promise<string> {

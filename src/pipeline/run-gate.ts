@@ -19,7 +19,7 @@ import path from 'node:path'
 import type { GateConfig, GatedRun } from '../config/types.js'
 import { GateError } from '../errors.js'
 import { compareOutputs } from '../gate/compare.js'
-import { manifestPath, writeManifest, type BaselineOrigin, type Manifest, type SideRecord } from '../model/manifest.js'
+import { loadTimelineOf, manifestPath, writeManifest, type BaselineOrigin, type Manifest, type SideRecord } from '../model/manifest.js'
 import { SIDES, type ChangedExample, type Report, type Side } from '../model/report.js'
 import { sidesFailedReport } from '../runner/failed-report.js'
 import { attachIdentity } from '../runner/engine-identity.js'
@@ -31,6 +31,7 @@ import { attachLoad, loadOnlyReport } from '../load/combine.js'
 import { runLoadHalf } from '../load/run-half.js'
 import type { LoadOutcome } from '../load/run-load.js'
 import { launchesAny, LoadWhileUp } from '../launch/load-while-up.js'
+import { holdsOneAtATime } from '../launch/side-holder.js'
 import { launchedLoadFor, runLaunchedLoad, type LaunchedLoadOptions } from '../launch/launched-load.js'
 import { trafficReplayFor } from '../replay/run-traffic.js'
 import { fidelityRunFor } from '../fidelity/run-fidelity.js'
@@ -135,8 +136,10 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
   // The performance half runs after the quality half, never at the same time (docs/load.md);
   // launched servers are gone after the quality half, so their load half runs while they are up.
   const load = settings.compare === false ? null : (settings.load ?? null)
+  // Launched sides up one at a time are swapped between load blocks after the quality half
+  // (src/launch/side-holder.ts): measuring each while it is up for helm-run would not interleave.
   const launchedLoad =
-    load && launchesAny(config) && SIDES.every(side => toRun.includes(side))
+    load && launchesAny(config) && !holdsOneAtATime(config, settings.sequential) && SIDES.every(side => toRun.includes(side))
       ? new LoadWhileUp(config, { env: settings.env ?? process.env, progress: settings.progress ?? (() => {}) })
       : null
   // The traffic set is replayed on each side while it is up, before the load half (src/traffic/).
@@ -236,7 +239,14 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
   report.notes.push(...(outcome?.notes ?? []))
   attachIdentity(report, manifest)
   if (!load) return { report, manifest, paths }
-  return { report: await loadHalf(settings, load, report, outDir, paths.baseline, launchedLoad), manifest, paths }
+  const joined = await loadHalf(settings, load, report, outDir, paths.baseline, launchedLoad)
+  // The load half's blocks and the periods its sides were up, beside the launch records.
+  const timeline = loadTimelineOf(joined.load)
+  if (timeline) {
+    manifest.load_timeline = timeline
+    await writeManifest(outDir, manifest)
+  }
+  return { report: joined, manifest, paths }
 }
 
 /**
@@ -272,8 +282,13 @@ async function loadHalf(
   if (relaunch) load.beforeRelaunch?.()
   const run = async (): Promise<Report> => {
     if (!launched) progress('helm-gate: quality half done; the load half starts (docs/load.md)')
-    if (relaunch)
-      progress('helm-gate: the servers the gate file launches are not up after the quality half: launching both for the load half')
+    if (relaunch) {
+      progress(
+        holdsOneAtATime(config, settings.sequential)
+          ? 'helm-gate: the launched servers are up one at a time (sequential schedule): the load half swaps them between blocks A B B A'
+          : 'helm-gate: the servers the gate file launches are not up after the quality half: launching both for the load half'
+      )
+    }
     const measured: (() => Promise<LoadOutcome>) | undefined = launched
       ? () => launched.result()
       : relaunch

@@ -105,6 +105,17 @@ function comparisonFigure(c: Comparison): string {
  */
 export function performanceText(load: LoadReport, deciding: boolean): string {
   if (load.skipped) return 'performance skipped (load.baseline: optional)'
+  // Measured in two periods: drift between them is charged to the change, so the line says so.
+  if (load.interleaved === false && load.errors.length === 0)
+    return `${measuredText(load, deciding)} [not interleaved: ${notInterleavedWhy(load)}]`
+  return measuredText(load, deciding)
+}
+
+function notInterleavedWhy(load: LoadReport): string {
+  return clip(load.timeline?.why ?? 'the launched sides were up one at a time, each measured in its own period')
+}
+
+function measuredText(load: LoadReport, deciding: boolean): string {
   const checks = load.checks
   if (load.verdict === 'pass') return `performance ${formatCount(checks.length)}/${formatCount(checks.length)} checks passed`
   const half = deciding ? 'performance' : `performance ${load.verdict}`

@@ -208,7 +208,9 @@ function parseOptions(argv) {
     'reject-unknown': { type: 'boolean', default: false },
     capacity: { type: 'boolean', default: false },
     'prompt-tokens': { type: 'string', default: '200' },
-    'output-tokens': { type: 'string', default: '128' }
+    'output-tokens': { type: 'string', default: '128' },
+    // Accepted as llama-server's --threads and ignored: gate files can split a host's cores.
+    threads: { type: 'string' }
   }
   for (const name of Object.keys(NUMERIC)) spec[name] = { type: 'string' }
   const { values } = parseArgs({ args: argv, options: spec })

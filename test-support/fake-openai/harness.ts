@@ -62,6 +62,8 @@ export interface FakeServerOptions {
   llamaCpp?: { ftype: string; defaultTemperature?: number }
   /** The chat template /props (llama.cpp) or /tokenizer_info (vLLM) reports: a Jinja text or a built-in name. */
   chatTemplate?: string
+  /** The /tokenize endpoint cuts words into pieces of this many characters (server.mjs --token-chars). */
+  tokenChars?: number
 }
 
 export interface FakeServer {
@@ -101,7 +103,8 @@ export async function startFakeServer(options: FakeServerOptions): Promise<FakeS
     ['--error-rate', options.errorRate],
     ['--hang-after', options.hangAfter],
     ['--die-after', options.dieAfter],
-    ['--traffic', options.traffic ? 1 : undefined]
+    ['--traffic', options.traffic ? 1 : undefined],
+    ['--token-chars', options.tokenChars]
   ]
   for (const [flag, value] of numeric) if (value !== undefined) args.push(flag, String(value))
   if (options.apiKey) args.push('--api-key', options.apiKey)

@@ -9,6 +9,7 @@
 //        [--config serving.json] [--start-delay-ms 0] [--fail-start MESSAGE] [--pid-file FILE]
 //        [--stream-engine '{"decodeSpeedup": 1.6}'] [--flavor llama.cpp] [--ftype Q4_0] [--traffic 1]
 //        [--chat-template TEXT] [--default-temperature 0.8]
+//        [--enable-sleep-mode] [--log-requests] [--token-chars N]
 //
 // --traffic 1 answers chat requests the answer key does not know (a traffic set's replay)
 // deterministically from a hash of the messages, with JSON mode and tool calls, and controls to
@@ -21,6 +22,11 @@
 // With the control `fidelity` set to 1 (--config or POST /control, with `fidelityShift`), chat
 // requests asking for `logprobs` are answered from known next-token distributions
 // (token-distribution.mjs), so fidelity's statistics can be checked exactly.
+//
+// --enable-sleep-mode serves vLLM's sleep mode: POST /sleep?level=1 and POST /wake_up at the root
+// (GET /is_sleeping says which); asleep, every POST below /v1 is answered 503. --log-requests prints
+// a line with the time of each streamed request and each sleep and wake, to the server's output.
+// --token-chars N cuts the tokenizer's words into pieces of N characters (several tokens a word).
 //
 // --flavor llama.cpp answers as llama.cpp's llama-server does where it differs from vLLM: no
 // /version but GET /props with `build_info`; /models entries with `meta` (`ftype` from --ftype,
@@ -92,6 +98,9 @@ function parseOptions(argv) {
       ftype: { type: 'string', default: 'F16' },
       'chat-template': { type: 'string' },
       'default-temperature': { type: 'string', default: '0.8' },
+      'enable-sleep-mode': { type: 'boolean', default: false },
+      'log-requests': { type: 'boolean', default: false },
+      'token-chars': { type: 'string', default: '0' },
       verbose: { type: 'boolean', default: false }
     }
   })
@@ -117,6 +126,9 @@ function parseOptions(argv) {
     // (test-support/fake-engine) with these options, as JSON: {"decodeSpeedup": 1.6}.
     streamEngine: values['stream-engine'] ? JSON.parse(values['stream-engine']) : {},
     verbose: values.verbose,
+    sleepMode: values['enable-sleep-mode'],
+    logRequests: values['log-requests'],
+    tokenChars: numberOption('token-chars', values['token-chars']),
     behaviour: {
       accuracy,
       perturbedAccuracy:
@@ -151,7 +163,10 @@ export function createFakeServer(options) {
   const counters = { models: 0, completions: 0, chat: 0, traffic: 0, matched: 0, unmatched: 0, correct: 0, wrong: 0, errors: 0 }
   const log = options.verbose ? line => process.stderr.write(`fake-openai: ${line}\n`) : () => {}
   const streaming = createEngineHandler({ engine: options.streamEngine ?? {}, model: options.models })
-  const tokenizer = new WhitespaceTokenizer()
+  const tokenizer = new WhitespaceTokenizer(options.tokenChars ?? 0)
+  // vLLM's sleep mode (--enable-sleep-mode): asleep, the server stays up but serves nothing.
+  let asleep = false
+  const say = line => options.logRequests && process.stdout.write(`${line}\n`)
 
   const server = createServer((request, response) => {
     const arrival = performance.now()
@@ -233,6 +248,16 @@ export function createFakeServer(options) {
     if (request.method === 'GET' && (path === '/version' || path === '/v1/version') && !llamaCpp) {
       return sendJson(response, 200, { version: 'fake-openai-1.0' })
     }
+    if (options.sleepMode && request.method === 'POST' && (path === '/sleep' || path === '/wake_up')) {
+      asleep = path === '/sleep'
+      say(`${asleep ? 'sleeping' : 'awake'} at ${new Date().toISOString()}`)
+      response.writeHead(200)
+      return response.end()
+    }
+    if (options.sleepMode && request.method === 'GET' && path === '/is_sleeping') return sendJson(response, 200, { is_sleeping: asleep })
+    if (asleep && request.method === 'POST') {
+      return sendJson(response, 503, { error: { message: 'the engine is asleep (POST /wake_up)', type: 'server_error' } })
+    }
     if (request.method === 'GET' && path === '/tokenizer_info') {
       return sendJson(response, 200, { eos_token: '</s>', bos_token: null, pad_token: null, model_max_length: 4096 })
     }
@@ -251,7 +276,11 @@ export function createFakeServer(options) {
     if (!isCompletions && !isChat) {
       return sendJson(response, 404, { error: { message: `No route ${request.method} ${path}`, type: 'not_found' } })
     }
-    if (wantsStream(body)) return streaming.handle(request, response, body, arrival)
+    if (wantsStream(body)) {
+      // Each streamed request with its time: the server's own record of which side served when.
+      say(`stream request at ${new Date().toISOString()}`)
+      return streaming.handle(request, response, body, arrival)
+    }
     counters[isChat ? 'chat' : 'completions'] += 1
     const served = counters.completions + counters.chat
     if (behaviour.dieAfter >= 0 && served > behaviour.dieAfter) {
@@ -350,13 +379,18 @@ function isTokenPrompt(prompt) {
 // Tokens are runs of whitespace with the word after them (and trailing whitespace), so decoding
 // the tokens of any text gives the text back; ids are handed out as tokens are first seen.
 class WhitespaceTokenizer {
-  constructor() {
+  // chars > 0: words are cut into pieces of at most that many characters (a small vocabulary, as
+  // the real-engine example's, where one word is several tokens).
+  constructor(chars = 0) {
     this.ids = new Map()
     this.tokens = []
+    this.chars = chars
   }
 
   encode(text) {
-    return (text.match(/\s*\S+|\s+$/g) ?? []).map(token => {
+    const words = text.match(/\s*\S+|\s+$/g) ?? []
+    const pieces = this.chars > 0 ? words.flatMap(word => word.match(new RegExp(`\\s*.{1,${this.chars}}`, 'gs')) ?? []) : words
+    return pieces.map(token => {
       let id = this.ids.get(token)
       if (id === undefined) {
         id = this.tokens.length

@@ -3,7 +3,7 @@
  * redacted) and the exact helm-run commands, without running anything.
  */
 import { join, resolve } from 'node:path'
-import { tmpdir } from 'node:os'
+import { availableParallelism, tmpdir } from 'node:os'
 import { GateError } from '../../errors.js'
 import { gateFingerprint } from '../../launch/gate-fingerprint.js'
 import { loadGateConfig } from '../../config/load.js'
@@ -22,7 +22,8 @@ import type { GateConfig } from '../../config/types.js'
 import { instanceLines } from './plan-instances.js'
 import { redactText, redactUrl } from '../../secrets/redact.js'
 import { apiKeyNames, apiKeyValues } from '../../secrets/api-keys.js'
-import { launchLines, scheduleLine, type LaunchPlanInput } from '../../launch/plan-lines.js'
+import { launchLines, loadModeLines, scheduleLine, type LaunchPlanInput } from '../../launch/plan-lines.js'
+import { measureSwap } from '../../launch/side-holder.js'
 import { childProcessEnv } from '../../secrets/child-env.js'
 import { PLAN_USAGE } from '../usage.js'
 
@@ -33,6 +34,7 @@ const SPECS = {
   'ready-timeout': { value: true },
   discordance: { value: true },
   'no-count': { value: false },
+  'measure-swap': { value: false },
   sequential: { value: false },
   'baseline-ref': { value: true },
   debug: { value: false },
@@ -86,6 +88,17 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   out.push(scheduleLine(launchInput), '# cache disabled; fresh suite per side')
   out.push(...readinessLines(prepared, config, readySeconds ?? DEFAULT_READINESS_TIMEOUT_MS / 1000, args.flags.has('self-check')))
   out.push(...launchLines(launchInput))
+  if (config.load) {
+    const swapMs = args.flags.has('measure-swap')
+      ? await measureSwap(config, {
+          cwd: io.cwd,
+          env: io.env,
+          baseRef: args.options.get('baseline-ref') ?? null,
+          progress: line => io.stderr(`${line}\n`)
+        })
+      : null
+    out.push('', ...loadModeLines(config, args.flags.has('sequential'), availableParallelism(), swapMs))
+  }
   if (config.traffic) out.push(...trafficPlanLines(config.traffic, config.statistics.confidence))
   if (config.fidelity) out.push(...(await fidelityPlanLines(config as typeof config & { fidelity: FidelitySettings }, io.env)))
   if (!args.flags.has('no-count')) {

@@ -1,0 +1,156 @@
+/**
+ * The one place that holds launched sides up for the load half. When they cannot be up together
+ * (both launched on a sequential schedule: one accelerator), before a block of the side that is
+ * down it takes the other side down (stopped, or put to sleep with `switch: sleep`) and brings
+ * this one up (started again, or woken), waiting until it serves the model. Otherwise (a
+ * concurrent schedule, or one side always up) each launched side is started once and held up
+ * until the release. It records each side's up periods for the report and the manifest. The load
+ * half (src/load/run-load.ts) decides when to swap; stopping everything on every path stays with
+ * the launcher's `close`.
+ */
+import type { SideSwitchKind } from '../config/launch.js'
+import type { GateConfig } from '../config/types.js'
+import { ConfigError } from '../errors.js'
+import type { LoadSide, UpPeriod } from '../model/load-report.js'
+import type { SideSwitch } from '../load/run-load.js'
+import { apiKeyNames, apiKeyValues } from '../secrets/api-keys.js'
+import { childProcessEnv } from '../secrets/child-env.js'
+import { Launcher } from './launcher.js'
+import { trackedTempDir } from './registry.js'
+
+const SIDES: LoadSide[] = ['baseline', 'candidate']
+
+export class SideHolder implements SideSwitch {
+  readonly switches: Record<LoadSide, SideSwitchKind | null>
+  /** One side up at a time (both launched, sequential): swapped; otherwise each stays up once brought up. */
+  readonly oneAtATime: boolean
+  private upNow: LoadSide | null = null
+  /** Both up at once: the launched sides brought up so far. */
+  private readonly held = new Set<LoadSide>()
+  /** Sides started and now asleep (switch: sleep): woken, not started, when brought up again. */
+  private readonly asleep = new Set<LoadSide>()
+  private readonly up: Record<LoadSide, UpPeriod[]> = { baseline: [], candidate: [] }
+
+  constructor(
+    private readonly launcher: Launcher,
+    config: GateConfig,
+    private readonly progress: (line: string) => void,
+    sequential?: boolean
+  ) {
+    const kind = (side: LoadSide): SideSwitchKind | null =>
+      launcher.launches(side) ? (config.launch?.sides[side]?.switch ?? 'restart') : null
+    this.switches = { baseline: kind('baseline'), candidate: kind('candidate') }
+    this.oneAtATime = holdsOneAtATime(config, sequential)
+  }
+
+  async bringUp(side: LoadSide, stage: string): Promise<void> {
+    if (!this.oneAtATime) return this.holdUp(side)
+    if (this.upNow === side) return
+    if (this.upNow !== null) await this.takeDown(this.upNow)
+    const from = new Date().toISOString()
+    if (this.asleep.has(side)) {
+      this.progress(`[${side}] waking the server for ${stage}`)
+      await this.launcher.wake(side)
+      this.asleep.delete(side)
+    } else {
+      await this.launcher.up(side)
+    }
+    this.up[side].push({ from, ready: new Date().toISOString(), to: null })
+    this.upNow = side
+  }
+
+  /** Takes what is up down at the end (the launcher's close stops what is asleep). */
+  async release(): Promise<void> {
+    if (this.upNow !== null) await this.takeDown(this.upNow, true)
+    for (const side of this.held) {
+      await this.launcher.down(side)
+      this.closePeriod(side)
+    }
+    this.held.clear()
+  }
+
+  periods(): Record<LoadSide, UpPeriod[]> {
+    return { baseline: this.up.baseline.map(p => ({ ...p })), candidate: this.up.candidate.map(p => ({ ...p })) }
+  }
+
+  /** Both up at once: a launched side is started once and stays up until the release; one not launched is always up. */
+  private async holdUp(side: LoadSide): Promise<void> {
+    if (this.switches[side] === null || this.held.has(side)) return
+    const from = new Date().toISOString()
+    // Held before it is ready: a failed start is still stopped by the release.
+    this.held.add(side)
+    await this.launcher.up(side)
+    this.up[side].push({ from, ready: new Date().toISOString(), to: null })
+  }
+
+  private async takeDown(side: LoadSide, last = false): Promise<void> {
+    try {
+      // Asleep between blocks keeps the weights off the accelerator but the server resident; at
+      // the end there is nothing to wake for, so it is stopped.
+      if (this.switches[side] === 'sleep' && !last) {
+        await this.launcher.sleep(side)
+        this.asleep.add(side)
+      } else {
+        await this.launcher.down(side)
+      }
+    } finally {
+      this.closePeriod(side)
+      this.upNow = null
+    }
+  }
+
+  private closePeriod(side: LoadSide): void {
+    const periods = this.up[side]
+    const open = periods[periods.length - 1]
+    if (open && open.to === null) open.to = new Date().toISOString()
+  }
+}
+
+/** Does the load half hold the launched sides up one at a time (both launched, sequential)? */
+export function holdsOneAtATime(config: GateConfig, sequential: boolean | undefined): boolean {
+  const sides = config.launch?.sides ?? {}
+  const schedule = sequential ? 'sequential' : (config.launch?.schedule ?? 'concurrent')
+  return schedule === 'sequential' && SIDES.every(side => sides[side] !== undefined)
+}
+
+/**
+ * `plan --measure-swap`: the cost of one swap as the load half pays it, measured now with the
+ * gate file's own launch commands: the candidate brought up, then the baseline (the candidate
+ * stopped or put to sleep, the baseline started or woken and ready). Everything is stopped after,
+ * and the servers' logs go to a temporary folder that is removed.
+ */
+export async function measureSwap(
+  config: GateConfig,
+  options: { cwd: string; env: NodeJS.ProcessEnv; baseRef: string | null; progress: (line: string) => void }
+): Promise<number> {
+  const keyNames = apiKeyNames(Object.values(config.deployments ?? {}))
+  const secrets = apiKeyValues(Object.values(config.deployments ?? {}), options.env)
+  const temp = trackedTempDir()
+  let launcher: Launcher | null = null
+  try {
+    launcher = await Launcher.open({
+      config,
+      cwd: options.cwd,
+      env: childProcessEnv(options.env, keyNames),
+      baseRef: options.baseRef,
+      outDir: temp.path,
+      secrets,
+      progress: options.progress,
+      tempDir: temp.path
+    })
+    if (!launcher || !holdsOneAtATime(config, true))
+      throw new ConfigError('plan.measure_swap', '--measure-swap needs both sides launched', { file: config.source, field: 'deployments' })
+    const holder = new SideHolder(launcher, config, options.progress, true)
+    try {
+      await holder.bringUp('candidate', 'the swap measurement')
+      const started = performance.now()
+      await holder.bringUp('baseline', 'the swap measurement')
+      return Math.round(performance.now() - started)
+    } finally {
+      await holder.release()
+    }
+  } finally {
+    await launcher?.close()
+    await temp.remove()
+  }
+}
