@@ -8,7 +8,8 @@ import 'node:string_decoder';
 import 'node:readline';
 import 'node:url';
 import 'node:worker_threads';
-import './cli-run-sides.js';
+import './cli-fidelity-client.js';
+import 'node:os';
 import 'node:child_process';
 import 'node:assert';
 import 'node:net';
@@ -27,7 +28,6 @@ import 'node:async_hooks';
 import 'node:console';
 import 'node:timers';
 import 'node:dns';
-import 'node:os';
 
 /**
  * `helm-gate load --config FILE --out DIR`: the performance half alone (docs/load.md). Probes

@@ -1,7 +1,7 @@
 import { join, delimiter, resolve } from 'node:path';
-import { tmpdir } from 'node:os';
-import { T as TRAFFIC_CHECKS, t as tangoInterval, m as readRunDirectory, o as runMatchesEntry, u as streamJson, M as MIN_BOOTSTRAP_UNITS, v as instancesNeeded, x as binarySd, y as twoSidedZ, G as GateError, z as redactUrl, p as parseArgs, P as PLAN_USAGE, r as requiredConfig, n as numberOption, l as loadGateConfig, g as redactText } from './cli.js';
-import { t as trackedTempDir, P as PROD_ENV_FILES, p as runHelmProcess, q as decisiveLine, v as readLogTail, x as expandLaunch, f as routeUrl, y as prepareRun, z as pluginPythonPath, D as DEFAULT_READINESS_TIMEOUT_MS, A as displayCommand, B as redactedFiles, k as gateFingerprint, a as apiKeyNames, b as apiKeyValues, d as childProcessEnv, C as resolveHelmRun } from './cli-run-sides.js';
+import { tmpdir, availableParallelism } from 'node:os';
+import { T as TRAFFIC_CHECKS, t as tangoInterval, o as readRunDirectory, u as runMatchesEntry, v as streamJson, x as MIN_BOOTSTRAP_UNITS, y as instancesNeeded, z as binarySd, A as twoSidedZ, G as GateError, B as redactUrl, p as parseArgs, P as PLAN_USAGE, r as requiredConfig, n as numberOption, l as loadGateConfig, g as redactText } from './cli.js';
+import { f as detectClient, e as apiKeyOf, t as trackedTempDir, P as PROD_ENV_FILES, x as runHelmProcess, y as decisiveLine, z as readLogTail, A as swapsNeeded, B as blockPlan, C as expandLaunch, d as routeUrl, D as prepareRun, E as pluginPythonPath, G as DEFAULT_READINESS_TIMEOUT_MS, H as measureSwap, I as displayCommand, J as redactedFiles, o as gateFingerprint, a as apiKeyNames, b as apiKeyValues, c as childProcessEnv, K as resolveHelmRun } from './cli-fidelity-client.js';
 import { mkdir, writeFile, readdir } from 'node:fs/promises';
 import 'node:crypto';
 import 'node:fs';
@@ -81,6 +81,32 @@ function unreachable(traffic, counts, confidence) {
                 low = mid;
         }
         lines.push(`traffic check ${check} applies to ${n} requests: even a candidate that changes nothing cannot pass its ${margin} margin (the interval reaches ${upper(n).toFixed(3)}); about ${enough} such requests would`);
+    }
+    return lines;
+}
+
+const ROUTES = 'llama-server: a grammar of the baseline token ids, one request per instance; vLLM: prompt_logprobs, one request per instance; any other OpenAI-style server: the shared greedy prefix (not teacher-forced)';
+async function fidelityPlanLines(config, env, probeTimeoutMs = 5000) {
+    const f = config.fidelity;
+    const source = config.traffic
+        ? `the traffic set (${config.traffic.instances.length} requests)`
+        : "the gate set's prompts (the baseline's request states)";
+    const checks = f.checks.length
+        ? f.checks.map(c => `${c.metric} ${c.bound === 'min' ? '>=' : '<='} ${c.value}`).join(', ')
+        : 'none (reported only)';
+    const lines = [
+        `# fidelity: the first ${f.instances} prompts of ${source}; the baseline's greedy answers up to ${f.maxAnswerTokens} tokens with the top-${f.topK} per position; ${f.baselineReruns ? 'an A/A floor (the baseline scored against itself)' : 'no A/A floor'}; checks: ${checks}`
+    ];
+    for (const side of ['baseline', 'candidate']) {
+        const d = config.deployments?.[side];
+        if (!d || d.kind !== 'server')
+            continue;
+        if (config.launch?.sides[side]) {
+            lines.push(`# fidelity ${side}: launched, route decided when it is up (${ROUTES})`);
+            continue;
+        }
+        const client = await detectClient({ side, baseUrl: d.baseUrl, model: d.model, apiKey: apiKeyOf(d, env), api: d.api }, probeTimeoutMs);
+        lines.push(`# fidelity ${side}: ${client.route} (asked ${d.baseUrl} now)`);
     }
     return lines;
 }
@@ -307,7 +333,7 @@ function scheduleLine(input) {
     const schedule = input.sequential ? 'sequential' : (input.settings?.schedule ?? 'concurrent');
     if (schedule === 'sequential') {
         const why = input.sequential ? '--sequential' : 'the gate file';
-        return `# schedule: sequential (${why}): baseline up, measured, down; then the candidate; drift between the two periods is not cancelled`;
+        return `# schedule: sequential (${why}): baseline up, measured, down; then the candidate (the quality half: drift between the two periods is not cancelled; the load half swaps the sides between blocks)`;
     }
     return '# schedule: concurrent: both sides at the same time (run --sequential to change)';
 }
@@ -359,6 +385,85 @@ function safeRoute(baseUrl) {
         return baseUrl;
     }
 }
+const SIDES = ['baseline', 'candidate'];
+/**
+ * What `plan` says about the load half's mode and why: both sides up at once (servers always up, a
+ * concurrent schedule), swapped between blocks (launched on a sequential schedule), or one period
+ * per side (a side that cannot be swapped). With `swapMs` (plan --measure-swap) also the swaps and
+ * blocks load.swap_budget_seconds allows at that cost.
+ */
+function loadModeLines(config, sequential, cores, swapMs) {
+    const load = config.load;
+    if (!load)
+        return [];
+    const sides = config.launch?.sides ?? {};
+    const launched = SIDES.filter(side => sides[side]);
+    const schedule = sequential ? 'sequential' : (config.launch?.schedule ?? 'concurrent');
+    if (launched.length === 0)
+        return ['# load half: both up (the servers are always up): blocks alternate A B B A'];
+    if (launched.length === 1) {
+        const always = SIDES.find(side => !sides[side]);
+        return [`# load half: both up (the ${always} is always up, the ${launched[0]} while launched): blocks alternate A B B A`];
+    }
+    const threads = threadSplit(config);
+    if (schedule === 'concurrent') {
+        return [
+            `# load half: both up at once (schedule: concurrent): blocks alternate A B B A with no swap; the two servers share the host${threads ? ` (--threads ${threads.baseline} + ${threads.candidate} of ${cores} cores)` : ': split its cores (--threads) or its accelerator memory between them'}`
+        ];
+    }
+    const lines = [];
+    const fixed = launched.find(side => sides[side]?.switch === 'none');
+    const needed = swapsNeeded(blockPlan(load, 'swapped'));
+    if (fixed) {
+        lines.push(`# load half: one period per side (deployments.${fixed}.launch.switch is none: swapping is impossible): drift between the periods is not cancelled, and the decision line says so`);
+    }
+    else {
+        const how = SIDES.map(side => `${side} ${sides[side]?.switch ?? 'restart'}`).join(', ');
+        lines.push(`# load half: swapped (schedule: sequential, one side up at a time): blocks alternate A B B A with ${needed} swaps between them (switch: ${how}); after each swap the side is probed for readiness and warmed up again, outside the figures`);
+        const budget = load.swapBudgetSeconds;
+        if (swapMs === null) {
+            lines.push(`#   swap cost: measured by run at the start of the load half (plan --measure-swap measures it now); load.swap_budget_seconds ${budget} s`);
+        }
+        else {
+            const allowed = swapMs > 0 ? Math.floor((budget * 1000) / swapMs) : Infinity;
+            const most = mostRepetitions(load, allowed);
+            lines.push(`#   swap cost: ${(swapMs / 1000).toFixed(1)} s (measured now: one side stopped or put to sleep, the other up and ready); load.swap_budget_seconds ${budget} s allows ${Number.isFinite(allowed) ? allowed : 'any number of'} swaps: ` +
+                (most === null
+                    ? 'fewer than the fewest blocks (repetitions 3)'
+                    : `at most ${2 * most * load.levels.length} blocks (repetitions ${most}${most >= 1000 ? ' or more' : ''})`) +
+                `; this plan needs ${needed} for ${2 * load.repetitions * load.levels.length} blocks`);
+            if (needed * swapMs > budget * 1000) {
+                lines.push('# WARNING over the swap budget: run would measure each side in its own period (not interleaved), and say so in the decision line');
+            }
+        }
+    }
+    if (threads && threads.baseline + threads.candidate <= cores) {
+        lines.push(`#   this host could hold both at once (--threads ${threads.baseline} + ${threads.candidate} <= ${cores} cores): schedule: concurrent, each side on its own port, measures them both up without swaps`);
+    }
+    return lines;
+}
+/** The most repetitions (3 to 1000) whose A B B A plan needs at most `allowed` swaps; null if none. */
+function mostRepetitions(load, allowed) {
+    let most = null;
+    for (let repetitions = 3; repetitions <= 1000; repetitions++) {
+        if (swapsNeeded(blockPlan({ ...load, repetitions }, 'swapped')) > allowed)
+            break;
+        most = repetitions;
+    }
+    return most;
+}
+/** Each launched side's `--threads N` (`-t N`), when both give one: CPU engines that split the host. */
+function threadSplit(config) {
+    const of = (side) => {
+        const command = config.launch?.sides[side]?.command ?? [];
+        const at = command.findIndex(arg => arg === '--threads' || arg === '-t');
+        const value = at >= 0 ? Number(command[at + 1]) : NaN;
+        return Number.isInteger(value) && value > 0 ? value : null;
+    };
+    const baseline = of('baseline');
+    const candidate = of('candidate');
+    return baseline !== null && candidate !== null ? { baseline, candidate } : null;
+}
 
 /**
  * `helm-gate plan --config FILE`: print the prod_env files each side would get (secrets
@@ -371,6 +476,7 @@ const SPECS = {
     'ready-timeout': { value: true },
     discordance: { value: true },
     'no-count': { value: false },
+    'measure-swap': { value: false },
     sequential: { value: false },
     'baseline-ref': { value: true },
     debug: { value: false },
@@ -421,8 +527,21 @@ async function planCommand(argv, io) {
     out.push(scheduleLine(launchInput), '# cache disabled; fresh suite per side');
     out.push(...readinessLines(prepared, config, readySeconds ?? DEFAULT_READINESS_TIMEOUT_MS / 1000, args.flags.has('self-check')));
     out.push(...launchLines(launchInput));
+    if (config.load) {
+        const swapMs = args.flags.has('measure-swap')
+            ? await measureSwap(config, {
+                cwd: io.cwd,
+                env: io.env,
+                baseRef: args.options.get('baseline-ref') ?? null,
+                progress: line => io.stderr(`${line}\n`)
+            })
+            : null;
+        out.push('', ...loadModeLines(config, args.flags.has('sequential'), availableParallelism(), swapMs));
+    }
     if (config.traffic)
         out.push(...trafficPlanLines(config.traffic, config.statistics.confidence));
+    if (config.fidelity)
+        out.push(...(await fidelityPlanLines(config, io.env)));
     if (!args.flags.has('no-count')) {
         out.push(...(runnerSides.length > 0
             ? [

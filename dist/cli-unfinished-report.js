@@ -1,7 +1,7 @@
 import path, { dirname, join, resolve } from 'node:path';
-import { mkdir, writeFile, readdir } from 'node:fs/promises';
-import { D as DEFAULT_STATISTICS, G as GateError, a as newReport, I as InputError, C as ConfigError, b as ajvExports, c as estimatePaired, s as smallSampleGuard, d as decideVerdict, f as REPORTED_MARGINS, g as redactText, q as qualityVerdict, h as qualityHeadline, i as redactTree, j as showValue, H as HELM_GATE_VERSION, k as compareOutputs, w as writeReportOutputs, e as exitCode, U as UsageError } from './cli.js';
-import { i as imageOf, w as worstVerdict, V as VERDICT_RANK, r as runLoad, l as launchesAny, a as apiKeyNames, b as apiKeyValues, L as LoadWhileUp, t as trackedTempDir, c as Launcher, d as childProcessEnv, e as withLaunchedSides, f as routeUrl, u as undiciExports, m as masker, s as secretValues, g as apiKeyOf, h as runSides, j as manifestPath, k as gateFingerprint, n as writeManifest, o as guardOnCancel } from './cli-run-sides.js';
+import { mkdir, writeFile, readFile, readdir } from 'node:fs/promises';
+import { D as DEFAULT_STATISTICS, G as GateError, a as newReport, I as InputError, C as ConfigError, b as ajvExports, c as estimatePaired, s as smallSampleGuard, d as decideVerdict, f as REPORTED_MARGINS, g as redactText, q as qualityVerdict, h as qualityHeadline, i as redactTree, j as showValue, k as GuardError, M as METRIC_SHAPE, F as FIDELITY_METRICS, H as HELM_GATE_VERSION, m as compareOutputs, w as writeReportOutputs, e as exitCode, U as UsageError } from './cli.js';
+import { i as imageOf, w as worstVerdict, V as VERDICT_RANK, r as runLoad, l as launchesAny, a as apiKeyNames, b as apiKeyValues, t as trackedTempDir, L as Launcher, c as childProcessEnv, S as SideHolder, d as routeUrl, u as undiciExports, m as masker, s as secretValues, e as apiKeyOf, f as detectClient, F as FidelityError, g as sharedPrefix, h as holdsOneAtATime, j as LoadWhileUp, k as runSides, n as manifestPath, o as gateFingerprint, p as writeManifest, q as loadTimelineOf, v as guardOnCancel } from './cli-fidelity-client.js';
 import { createWriteStream } from 'node:fs';
 
 const SIDES = ['baseline', 'candidate'];
@@ -48,6 +48,33 @@ function sidesFailedReport(errors, statistics, baselinePath, candidatePath) {
     return report;
 }
 
+/** The sampling settings named first in a cell, when the sides agree (the rest are in the JSON). */
+const CORE_SAMPLING = ['temperature', 'top_k', 'top_p', 'min_p', 'repeat_penalty', 'seed', 'n_ctx'];
+/**
+ * The header rows for the serving configuration (pure): the chat template by name and hash
+ * prefix, the sampling defaults by the settings that differ, or the core ones when none does.
+ * Only values both sides reported are compared: an engine that reports nothing is not a change.
+ */
+function compareServing(b, c) {
+    const template = (t) => t ? `${t.name ? `${t.name} · ` : ''}sha256 ${t.sha256.slice(0, 12)} · ${t.length} chars` : '';
+    const bt = b?.chat_template;
+    const ct = c?.chat_template;
+    const chat_template = bt || ct ? { baseline: template(bt), candidate: template(ct), differs: Boolean(bt && ct && bt.sha256 !== ct.sha256) } : null;
+    const bs = b?.sampling ?? null;
+    const cs = c?.sampling ?? null;
+    let sampling = null;
+    if (bs || cs) {
+        const differing = bs && cs ? [...new Set([...Object.keys(bs), ...Object.keys(cs)])].filter(k => bs[k] !== cs[k]).sort() : [];
+        const keys = (own) => (differing.length > 0 ? differing : CORE_SAMPLING.filter(k => k in own));
+        const cell = (own) => own
+            ? keys(own)
+                .map(k => `${k} ${k in own ? String(own[k]) : '(unset)'}`)
+                .join(' · ')
+            : '';
+        sampling = { baseline: cell(bs), candidate: cell(cs), differs: differing.length > 0 };
+    }
+    return chat_template || sampling ? { chat_template, sampling } : null;
+}
 /** host[:port] of a base URL without user, password, path or query; null when it does not parse. */
 function hostOf(baseUrl) {
     try {
@@ -117,8 +144,10 @@ function sideIdentity(record, manifest, side) {
     if (server && model) {
         const entry = modelEntry(server.response, model);
         const version = typeof server.engine_version === 'string' ? server.engine_version : null;
-        if (version || entry.root || entry.max_model_len !== null || entry.owned_by)
-            engine = { version, ...entry };
+        const serving = server.serving_config ?? null;
+        if (version || entry.root || entry.max_model_len !== null || entry.owned_by || serving) {
+            engine = { version, ...entry, ...(serving ? { serving } : {}) };
+        }
     }
     const origin = record.source === 'archived' && manifest.baseline_origin ? { ...manifest.baseline_origin } : { kind: record.source };
     const identity = {
@@ -153,6 +182,10 @@ function attachIdentity(report, manifest) {
     // Both sides' helm-run at the same time on this machine: the request times share one client.
     const bothRun = manifest.sides.baseline?.source === 'run' && manifest.sides.candidate?.source === 'run';
     report.context = { fingerprint: manifest.fingerprint, concurrent: bothRun && manifest.schedule === 'concurrent' };
+    // The chat template and sampling defaults, compared once here for every renderer.
+    const serving = compareServing(report.baseline.identity?.engine?.serving, report.candidate.identity?.engine?.serving);
+    if (serving)
+        report.context.serving = serving;
 }
 
 function attachLoad(report, load) {
@@ -250,18 +283,19 @@ async function runLoadHalf(config, outDir, options) {
 }
 
 /**
- * The performance half alone (`helm-gate load`, `run --only load`) for a gate that launches its
- * servers: start them on the gate file's schedule, run the load half while they are up (as in a
- * full run, src/launch/load-while-up.ts), stop them on every path. No helm-run is involved.
+ * The performance half alone (`helm-gate load`, `run --only load`, and a full run's load half when
+ * the launched sides are up one at a time or were not left up) for a gate that launches its
+ * servers: one measurement, the load half, while the one holder of the sides keeps them up
+ * (src/launch/side-holder.ts): both launched on a sequential schedule, swapped between blocks
+ * A B B A; otherwise each launched side started once and held up. Stopped on every path; the
+ * report is the load half's own, never patched. No helm-run is involved.
  * A side that cannot be launched is an error of the load half (its message quotes the server's
  * log), never a pass.
  */
 async function runLaunchedLoad(config, options) {
     const keyNames = apiKeyNames(Object.values(config.deployments ?? {}));
     const secrets = apiKeyValues(Object.values(config.deployments ?? {}), options.env);
-    const load = new LoadWhileUp(config, { env: options.env, progress: options.progress });
     const temp = trackedTempDir();
-    const errors = [];
     let launcher = null;
     try {
         launcher = await Launcher.open({
@@ -274,29 +308,15 @@ async function runLaunchedLoad(config, options) {
             progress: options.progress,
             tempDir: temp.path
         });
-        const schedule = options.sequential ? 'sequential' : (config.launch?.schedule ?? 'concurrent');
-        await withLaunchedSides(launcher, ['baseline', 'candidate'], schedule, {
-            side: side => side,
-            measure: async () => { },
-            whileUp: up => load.hold(up, {}),
-            failed: (_side, error) => void errors.push(error)
-        });
+        // One measurement while the holder keeps the sides up: swapped one at a time, or both held up.
+        // A side that cannot be brought up is the load half's error, naming the side and the block.
+        const holder = launcher ? new SideHolder(launcher, config, options.progress, options.sequential) : undefined;
+        return await runLoad(config, { env: options.env, progress: options.progress }, holder);
     }
     finally {
         await launcher?.close();
         await temp.remove();
     }
-    const outcome = await load.result();
-    if (errors.length > 0) {
-        const report = outcome.report;
-        // One cause, one error: a side that could not be launched then did not answer the load probe.
-        const failed = errors.map(error => /^deployments\.(baseline|candidate)\./.exec(error.location.field ?? '')?.[0]).filter(Boolean);
-        report.errors = report.errors.filter(issue => !failed.some(prefix => issue.field?.startsWith(prefix)));
-        report.errors.unshift(...errors.map(error => ({ code: error.code, message: error.message })));
-        report.verdict = 'error';
-        report.headline = `Performance: error: ${errors[0].message.split('\n')[0]}`;
-    }
-    return outcome;
 }
 /** For `runLoadHalf`'s `measured`: the launched load half when the gate launches, else undefined. */
 function launchedLoadFor(config, options) {
@@ -1132,6 +1152,548 @@ function trafficReplayFor(config, compare, options) {
 }
 
 /**
+ * The prompts fidelity scores: the traffic set's when the gate file has one (the team's own
+ * requests), otherwise the gate set's, exactly as helm-run sent them (the baseline's
+ * scenario_state.json files). Clean instances, first train trial, in file order.
+ */
+/** The last user message of a chat request (what a single-message chat carries), or its prompt text. */
+function promptText(request) {
+    if (typeof request.prompt === 'string' && request.prompt.length > 0 && !Array.isArray(request.messages))
+        return request.prompt;
+    const messages = request.messages;
+    if (!Array.isArray(messages))
+        return typeof request.prompt === 'string' && request.prompt.length > 0 ? request.prompt : null;
+    const user = [...messages].reverse().find(m => m?.role === 'user');
+    return typeof user?.content === 'string' && user.content.length > 0 ? user.content : null;
+}
+function trafficPrompts(instances) {
+    const out = [];
+    for (const instance of instances) {
+        const text = promptText(instance.request);
+        if (text !== null)
+            out.push({ id: instance.id, text });
+    }
+    return out;
+}
+async function scenarioStates(dir) {
+    const found = [];
+    const walk = async (d, depth) => {
+        if (depth > 6)
+            return;
+        for (const entry of (await readdir(d, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+            const full = path.join(d, entry.name);
+            if (entry.isDirectory())
+                await walk(full, depth + 1);
+            else if (entry.name === 'scenario_state.json')
+                found.push(full);
+        }
+    };
+    await walk(dir, 0);
+    return found;
+}
+/** Up to `limit` prompts from the baseline's HELM output (every run directory, in name order). */
+async function gateSetPrompts(outputDir, limit) {
+    const out = [];
+    for (const file of await scenarioStates(outputDir)) {
+        let parsed;
+        try {
+            parsed = JSON.parse(await readFile(file, 'utf8'));
+        }
+        catch (error) {
+            throw new InputError('fidelity.unreadable_states', `fidelity: cannot read the prompts helm-run sent: ${error.message}`, {
+                file
+            });
+        }
+        const states = Array.isArray(parsed.request_states) ? parsed.request_states : [];
+        const run = path.basename(path.dirname(file));
+        for (const state of states) {
+            const instance = state.instance;
+            if (instance?.perturbation || (state.train_trial_index ?? 0) !== 0)
+                continue;
+            const text = promptText((state.request ?? {}));
+            if (text === null)
+                continue;
+            out.push({ id: `${run}/${String(instance?.id ?? out.length)}`, text });
+            if (out.length >= limit)
+                return out;
+        }
+    }
+    return out;
+}
+
+/** The per-instance value of a metric for the candidate and for the floor (null: not measured). */
+function values(metric, s) {
+    const perfect = METRIC_SHAPE[metric].perfect;
+    if (metric === 'length_ratio') {
+        if (s.candidateTokens === null || s.baselineTokens === 0)
+            return null;
+        return {
+            candidate: s.candidateTokens / s.baselineTokens,
+            floor: s.rerunTokens === null ? perfect : s.rerunTokens / s.baselineTokens
+        };
+    }
+    const pick = (f) => metric === 'top1_agreement' ? f.top1Agreement : metric === 'kld_mean' ? f.klMean : metric === 'kld_max' ? f.klMax : f.deltaPMean;
+    return { candidate: pick(s.candidate), floor: s.floor === null ? perfect : pick(s.floor) };
+}
+function estimate(metric, rows, settings) {
+    const pairs = rows.map(r => values(metric, r));
+    if (pairs.length === 0 || pairs.some(p => p === null))
+        return null;
+    // Agreement is a share: where every instance's value is 0 or 1 (one-token answers, or all
+    // agreeing), auto gives Tango's interval, as for exact match. The others are continuous: a KL of
+    // exactly 0 on every instance is not a 0/1 outcome, so they always take the cluster bootstrap.
+    return estimatePaired(pairs.map(p => ({ baseline: [p.floor], candidate: [p.candidate] })), { ...settings, interval: metric === 'top1_agreement' ? 'auto' : 'bootstrap' });
+}
+function fidelityFigure(metric, rows, settings) {
+    const est = estimate(metric, rows, settings);
+    if (est === null)
+        return null;
+    return figureOf(metric, est);
+}
+function figureOf(metric, est) {
+    const perfect = METRIC_SHAPE[metric].perfect;
+    return {
+        metric,
+        candidate: est.candidateMean,
+        floor: est.baselineMean,
+        corrected: perfect + est.delta,
+        ci: { low: perfect + est.ci.low, high: perfect + est.ci.high, level: est.ci.level }
+    };
+}
+/**
+ * One check: pass when the whole interval of the corrected value is on the good side of the
+ * threshold, fail when it is all on the bad side, inconclusive otherwise (with the instances that
+ * would resolve it), by the same rule and n_needed as every other comparison (stats/decide-verdict.ts).
+ */
+function decideFidelityCheck(check, rows, settings) {
+    const est = estimate(check.metric, rows, settings);
+    if (est === null) {
+        throw new GuardError('fidelity.not_measured', `fidelity: ${check.metric} was not measured on every instance (the candidate's own answer is needed for length_ratio)`, { field: 'fidelity.checks', value: check.metric });
+    }
+    const perfect = METRIC_SHAPE[check.metric].perfect;
+    const margin = Math.abs(check.value - perfect);
+    const decision = decideVerdict(est, margin, check.bound === 'min' ? 'higher' : 'lower', settings.confidence);
+    const figure = figureOf(check.metric, est);
+    const shown = `${fmt(figure.corrected)} [${fmt(figure.ci.low)}, ${fmt(figure.ci.high)}]`;
+    const side = check.bound === 'min' ? 'at least' : 'at most';
+    const reason = decision.verdict === 'pass'
+        ? `${check.metric} ${shown}: the whole interval is within ${side} ${check.value}.`
+        : decision.verdict === 'fail'
+            ? `${check.metric} ${shown}: the whole interval is beyond ${check.value}; the candidate departs from the baseline more than tolerated.`
+            : decision.nNeeded === null
+                ? `${check.metric} ${shown}: the estimate itself is beyond ${check.value}; more instances would not make this pass.`
+                : `${check.metric} ${shown} straddles ${check.value}: about ${decision.nNeeded} instances (now ${est.n}) would resolve it; use more instances, not a looser threshold.`;
+    return {
+        verdict: decision.verdict,
+        metric: check.metric,
+        bound: check.bound,
+        threshold: check.value,
+        figure,
+        nNeeded: decision.nNeeded,
+        reason
+    };
+}
+/** Every figure that could be computed, in the order of FIDELITY_METRICS. */
+function fidelityFigures(rows, settings) {
+    const out = [];
+    for (const metric of FIDELITY_METRICS) {
+        const figure = fidelityFigure(metric, rows, settings);
+        if (figure !== null)
+            out.push(figure);
+    }
+    return out;
+}
+/** The instances with the largest mean KL (ties by id), for the reviewer to look at. */
+function worstInstances(rows, count) {
+    return [...rows]
+        .sort((a, b) => b.candidate.klMean - a.candidate.klMean || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+        .slice(0, count)
+        .map(r => ({
+        id: r.id,
+        positions: r.candidate.positions,
+        top1Agreement: r.candidate.top1Agreement,
+        klMean: r.candidate.klMean,
+        klMax: r.candidate.klMax,
+        deltaPMean: r.candidate.deltaPMean,
+        firstDivergence: r.candidate.firstDivergence,
+        lengthRatio: r.candidateTokens === null ? null : r.candidateTokens / r.baselineTokens
+    }));
+}
+function fmt(x) {
+    return Number(x.toPrecision(4)).toString();
+}
+
+/**
+ * Token-level fidelity of one instance (docs/fidelity.md): the candidate scored on the baseline's
+ * greedy answer, position by position. Pure: numbers in, numbers out.
+ *
+ * Servers report only the top-k of each next-token distribution. The KL divergence is taken over
+ * the tokens both sides reported (the shared top-k) plus one bucket holding everything else on
+ * each side (1 minus the reported mass). That bucketing is a deterministic merge of vocabulary
+ * cells applied to both distributions alike, so by the data-processing inequality the bucketed KL
+ * is a lower bound of the full KL(B || C). Tokens only one side reported go to the bucket: their
+ * probability on the other side is unknown, and guessing it would make the figure neither exact
+ * nor a bound.
+ */
+/**
+ * The smallest rest mass the candidate side is taken to have. Reported probabilities are rounded
+ * (llama.cpp sends floats), so 1 - sum can come out as 0 or a hair below while the baseline still
+ * puts mass there; the floor keeps the bound finite. It is far below the masses that matter
+ * (1e-9 of probability changes the KL by at most rB * ln(rB / 1e-9)).
+ */
+const REST_MASS_FLOOR = 1e-9;
+function positionFidelity(baseline, candidate) {
+    if (baseline.token !== candidate.token) {
+        throw new RangeError(`the candidate was scored on token ${candidate.token}, not the baseline's ${baseline.token}`);
+    }
+    const bTop = argmax(baseline.top);
+    const cTop = argmax(candidate.top);
+    const cMap = new Map(candidate.top.map(e => [e.token, Math.exp(e.logprob)]));
+    let kl = 0;
+    let sharedB = 0;
+    let sharedC = 0;
+    const seen = new Set();
+    for (const e of baseline.top) {
+        if (seen.has(e.token))
+            continue;
+        seen.add(e.token);
+        const pc = cMap.get(e.token);
+        if (pc === undefined)
+            continue;
+        const pb = Math.exp(e.logprob);
+        sharedB += pb;
+        sharedC += pc;
+        if (pb > 0)
+            kl += pb * (e.logprob - Math.log(pc));
+    }
+    const restB = clamp01(1 - sharedB);
+    const restC = Math.max(REST_MASS_FLOOR, clamp01(1 - sharedC));
+    if (restB > REST_MASS_FLOOR)
+        kl += restB * Math.log(restB / restC);
+    return {
+        top1: bTop !== null && bTop === cTop ? 1 : 0,
+        // A sum of rounded terms can dip a hair below zero; the divergence itself never does.
+        kl: Math.max(0, kl),
+        deltaP: Math.exp(candidate.logprob) - Math.exp(baseline.logprob),
+        restMass: restB
+    };
+}
+/**
+ * Per-instance means over positions (the instance, not the token, is the unit: tokens of one
+ * answer are correlated). An answer with no tokens has nothing to score and is refused.
+ */
+function instanceFidelity(baseline, candidate) {
+    if (baseline.length === 0)
+        throw new RangeError('an empty answer has no positions to score');
+    if (baseline.length !== candidate.length) {
+        throw new RangeError(`the candidate was scored on ${candidate.length} positions, the baseline's answer has ${baseline.length}`);
+    }
+    let top1 = 0;
+    let kl = 0;
+    let klMax = 0;
+    let dp = 0;
+    let rest = 0;
+    let firstDivergence = null;
+    for (let t = 0; t < baseline.length; t++) {
+        const p = positionFidelity(baseline[t], candidate[t]);
+        top1 += p.top1;
+        kl += p.kl;
+        klMax = Math.max(klMax, p.kl);
+        dp += p.deltaP;
+        rest += p.restMass;
+        if (firstDivergence === null && argmax(candidate[t].top) !== baseline[t].token)
+            firstDivergence = t;
+    }
+    const n = baseline.length;
+    return {
+        positions: n,
+        top1Agreement: top1 / n,
+        klMean: kl / n,
+        klMax,
+        deltaPMean: dp / n,
+        restMassMean: rest / n,
+        firstDivergence
+    };
+}
+/** The most likely reported token (the first of equals, as servers list them), or null for an empty list. */
+function argmax(top) {
+    let best = null;
+    for (const e of top)
+        if (best === null || e.logprob > best.logprob)
+            best = e;
+    return best === null ? null : best.token;
+}
+function clamp01(x) {
+    return x < 0 ? 0 : x > 1 ? 1 : x;
+}
+
+/** How many of the worst instances the report lists. */
+const WORST_SHOWN = 5;
+/**
+ * The measurement in two passes, so it also runs when the sides are up one after the other (a
+ * sequential schedule on one accelerator): `hold` with the sides that are up now, as the traffic
+ * replay's hold is called; the baseline must have been up before (or with) the candidate, since
+ * the candidate is scored on the baseline's answers.
+ */
+class FidelityMeasurement {
+    input;
+    prompts;
+    timeoutMs;
+    baselineClient = null;
+    candidateClient = null;
+    baselinePass = [];
+    rows = null;
+    seconds = { baseline: 0, candidate: 0 };
+    constructor(input) {
+        this.input = input;
+        this.prompts = input.prompts.slice(0, input.settings.instances);
+        if (this.prompts.length === 0) {
+            throw new GuardError('fidelity.no_prompts', 'fidelity: there are no prompts to score (the gate set sent none, and there is no traffic set)', { field: 'fidelity.instances', value: input.settings.instances });
+        }
+        this.timeoutMs = input.settings.requestTimeoutSeconds * 1000;
+    }
+    /** Runs the pass of each side that is up now and has not run. */
+    hold = async (up) => {
+        if (up.includes('baseline') && this.baselineClient === null)
+            await this.runBaseline();
+        if (up.includes('candidate') && this.candidateClient === null) {
+            if (this.baselineClient === null) {
+                throw new GuardError('fidelity.baseline_first', "fidelity: the candidate was up before the baseline, but it is scored on the baseline's answers: bring the baseline up first", { field: 'schedule' });
+            }
+            await this.runCandidate();
+        }
+    };
+    async timed(side, work) {
+        const started = performance.now();
+        try {
+            return await work();
+        }
+        finally {
+            this.seconds[side] += (performance.now() - started) / 1000;
+        }
+    }
+    async runBaseline() {
+        const { settings } = this.input;
+        const client = await (this.input.clientFor ?? detectClient)(this.input.sides.baseline, this.timeoutMs);
+        this.baselineClient = client;
+        await this.timed('baseline', () => client.checkTopK(this.prompts[0], settings.topK));
+        for (const [i, prompt] of this.prompts.entries()) {
+            this.input.progress?.(`helm-gate: fidelity: baseline, instance ${i + 1} of ${this.prompts.length}`);
+            const answer = await this.timed('baseline', () => client.generate(prompt, settings.maxAnswerTokens, settings.topK));
+            if (answer.length === 0) {
+                this.baselinePass.push(null);
+                continue;
+            }
+            const floor = { forced: null, rerun: null };
+            if (settings.baselineReruns === 1) {
+                // The A/A floor: the same procedure as the candidate's, on the baseline again.
+                floor.forced = await this.timed('baseline', () => client.score(prompt, answer, settings.topK));
+                if (floor.forced === null)
+                    floor.rerun = await this.timed('baseline', () => client.generate(prompt, settings.maxAnswerTokens, settings.topK));
+            }
+            this.baselinePass.push({ answer, floor });
+        }
+    }
+    async runCandidate() {
+        const { settings } = this.input;
+        const client = await (this.input.clientFor ?? detectClient)(this.input.sides.candidate, this.timeoutMs);
+        this.candidateClient = client;
+        await this.timed('candidate', () => client.checkTopK(this.prompts[0], settings.topK));
+        const forced = this.forced();
+        const rows = [];
+        for (const [i, prompt] of this.prompts.entries()) {
+            const pass = this.baselinePass[i];
+            if (pass === null)
+                continue;
+            this.input.progress?.(`helm-gate: fidelity: candidate, instance ${i + 1} of ${this.prompts.length}`);
+            const b1 = pass.answer;
+            let candidate;
+            let candidateTokens;
+            if (forced) {
+                const scored = await this.timed('candidate', () => client.score(prompt, b1, settings.topK));
+                if (scored === null)
+                    throw new FidelityError('fidelity.capability_missing', 'fidelity: the candidate could not be teacher-forced');
+                candidate = instanceFidelity(b1.positions, scored);
+                // Its own greedy answer, for the length ratio only.
+                candidateTokens = (await this.timed('candidate', () => client.generate(prompt, settings.maxAnswerTokens, 1))).length;
+            }
+            else {
+                const own = await this.timed('candidate', () => client.generate(prompt, settings.maxAnswerTokens, settings.topK));
+                candidateTokens = own.length;
+                candidate = prefixFidelity(b1, own);
+            }
+            const floor = pass.floor.forced !== null
+                ? instanceFidelity(b1.positions, pass.floor.forced)
+                : pass.floor.rerun !== null
+                    ? prefixFidelity(b1, pass.floor.rerun)
+                    : null;
+            const rerunTokens = pass.floor.rerun?.length ?? null;
+            rows.push({ id: prompt.id, candidate, floor, baselineTokens: b1.length, candidateTokens, rerunTokens });
+        }
+        this.rows = rows;
+    }
+    forced() {
+        return this.baselineClient?.route !== 'greedy-prefix' && this.candidateClient?.route !== 'greedy-prefix';
+    }
+    /** The figures and checks; an error when a side never ran or nothing could be scored. */
+    report() {
+        const { settings } = this.input;
+        for (const side of ['baseline', 'candidate']) {
+            if ((side === 'baseline' ? this.baselineClient : this.candidateClient) === null) {
+                throw new GuardError('fidelity.side_not_up', `fidelity: the ${side} was never up while the gate ran, so nothing was scored on it`, {
+                    field: `deployments.${side}`
+                });
+            }
+        }
+        const rows = this.rows ?? [];
+        if (rows.length === 0) {
+            throw new GuardError('fidelity.no_answers', `fidelity: the baseline's answer was empty on all ${this.prompts.length} prompts: there is nothing to score`, { field: 'fidelity.instances', value: this.prompts.length });
+        }
+        const forced = this.forced();
+        const positions = rows.reduce((s, r) => s + r.candidate.positions, 0);
+        const restMass = rows.reduce((s, r) => s + r.candidate.restMassMean * r.candidate.positions, 0);
+        const empty = this.baselinePass.filter(p => p === null).length;
+        const notes = [];
+        if (!forced) {
+            notes.push(`Not teacher-forced: ${this.baselineClient?.route === 'greedy-prefix' ? 'the baseline' : 'the candidate'} cannot score another side's answer, so the figures compare the two greedy answers along their shared prefix, up to the first position where they part.`);
+        }
+        if (empty > 0)
+            notes.push(`${empty} of ${this.prompts.length} prompts got an empty answer from the baseline and were not scored.`);
+        if (settings.baselineReruns === 0)
+            notes.push('No A/A floor (baseline_reruns: 0): the baseline is taken as deterministic.');
+        return {
+            route: forced ? this.candidateClient.route : 'greedy-prefix',
+            teacherForced: forced,
+            topK: settings.topK,
+            instances: rows.length,
+            positions,
+            restMassMean: positions > 0 ? restMass / positions : 0,
+            floorMeasured: settings.baselineReruns === 1,
+            figures: fidelityFigures(rows, this.input.statistics),
+            checks: settings.checks.map(check => decideFidelityCheck(check, rows, this.input.statistics)),
+            worst: worstInstances(rows, WORST_SHOWN),
+            cost: [
+                { side: 'baseline', requests: this.baselineClient?.requests ?? 0, seconds: this.seconds.baseline },
+                { side: 'candidate', requests: this.candidateClient?.requests ?? 0, seconds: this.seconds.candidate }
+            ],
+            notes
+        };
+    }
+}
+/** The greedy-prefix comparison of one instance (at least its first position, which both sides always share). */
+function prefixFidelity(b, c) {
+    const shared = sharedPrefix(b, c);
+    if (shared.baseline.length === 0) {
+        throw new FidelityError('fidelity.empty_answer', 'fidelity: the candidate gave an empty answer where the baseline did not; nothing can be compared');
+    }
+    return instanceFidelity(shared.baseline, shared.candidate);
+}
+
+class FidelityRun {
+    config;
+    options;
+    measurement = null;
+    errors = [];
+    done = new Set();
+    constructor(config, options) {
+        this.config = config;
+        this.options = options;
+    }
+    /** The sides as fidelity needs them; both are servers (the gate file's validation refuses anything else). */
+    sides() {
+        const of = (side) => {
+            const d = this.config.deployments?.[side];
+            if (!d || d.kind !== 'server')
+                throw new GateError('fidelity.not_a_server', `fidelity: deployments.${side} is not a server`);
+            return { side, baseUrl: d.baseUrl, model: d.model, apiKey: apiKeyOf(d, this.options.env), api: d.api };
+        };
+        return { baseline: of('baseline'), candidate: of('candidate') };
+    }
+    /** runSides' `whileUp`: the pass of each side that is up now; the baseline's HELM output gives the prompts. */
+    hold = async (up, outputs = {}) => {
+        const fresh = up.filter(side => !this.done.has(side));
+        if (fresh.length === 0 || this.errors.length > 0)
+            return;
+        for (const side of fresh)
+            this.done.add(side);
+        try {
+            if (this.measurement === null) {
+                const settings = this.config.fidelity;
+                const prompts = this.config.traffic
+                    ? trafficPrompts(this.config.traffic.instances)
+                    : outputs.baseline
+                        ? await gateSetPrompts(outputs.baseline, settings.instances)
+                        : [];
+                this.measurement = new FidelityMeasurement({
+                    sides: this.sides(),
+                    prompts,
+                    settings,
+                    statistics: this.config.statistics,
+                    progress: this.options.progress
+                });
+            }
+            await this.measurement.hold(fresh);
+        }
+        catch (error) {
+            if (!(error instanceof GateError))
+                throw error;
+            this.errors.push(error);
+        }
+    };
+    /** After the HELM half: the sides no launch brings up are servers that are always up. */
+    async holdAlwaysUp(outputs) {
+        const up = ['baseline', 'candidate'].filter(side => !this.config.launch?.sides[side]);
+        if (up.length > 0)
+            await this.hold(up, outputs);
+    }
+    /** The report with its fidelity part; a failed or inconclusive check decides like any other. */
+    attach(report) {
+        let part;
+        if (this.errors.length === 0 && this.measurement !== null) {
+            try {
+                part = this.measurement.report();
+            }
+            catch (error) {
+                if (!(error instanceof GateError))
+                    throw error;
+                this.errors.push(error);
+            }
+        }
+        else if (this.errors.length === 0) {
+            this.errors.push(new GateError('fidelity.side_not_up', 'fidelity: no side was up while the gate ran, so nothing was scored'));
+        }
+        const errors = [
+            ...report.errors,
+            ...this.errors.map(e => ({
+                code: e.code,
+                message: e.message,
+                ...(e.location.file ? { file: e.location.file } : {}),
+                ...(e.location.field ? { field: e.location.field } : {}),
+                ...(e.location.value !== undefined ? { value: showValue(e.location.value) } : {})
+            }))
+        ];
+        const verdicts = part?.checks.map(c => c.verdict) ?? [];
+        const own = this.errors.length > 0 ? 'error' : worst(verdicts);
+        const verdict = worst([report.verdict, own]);
+        const headline = verdict !== report.verdict && own === verdict
+            ? `Fidelity decides: ${own === 'error' ? 'the measurement could not be completed' : `${verdicts.filter(v => v === own).length} of ${verdicts.length} fidelity checks ${own === 'fail' ? 'failed' : 'were inconclusive'}`}.`
+            : report.headline;
+        return { ...report, verdict, headline, errors, ...(part ? { fidelity: part } : {}) };
+    }
+}
+const ORDER = ['pass', 'inconclusive', 'fail', 'error'];
+/** The worst verdict of a list (pass for none): error > fail > inconclusive > pass. */
+function worst(verdicts) {
+    return verdicts.reduce((w, v) => (ORDER.indexOf(v) > ORDER.indexOf(w) ? v : w), 'pass');
+}
+/** Fidelity of a gate that has the section and compares (a shard or a baseline-only run measures nothing). */
+function fidelityRunFor(config, compare, options) {
+    if (!config.fidelity || !compare)
+        return null;
+    return new FidelityRun(config, options);
+}
+
+/**
  * The pipeline, on one screen: run the sides that are not given, record how they were made,
  * compare, and load-test both deployments while they are up. `helm-gate run` and every action
  * mode go through here; each is a short adapter that says where the sides come from (helm-run, an
@@ -1159,7 +1721,9 @@ async function runGate(settings) {
     // The performance half runs after the quality half, never at the same time (docs/load.md);
     // launched servers are gone after the quality half, so their load half runs while they are up.
     const load = settings.compare === false ? null : (settings.load ?? null);
-    const launchedLoad = load && launchesAny(config) && SIDES.every(side => toRun.includes(side))
+    // Launched sides up one at a time are swapped between load blocks after the quality half
+    // (src/launch/side-holder.ts): measuring each while it is up for helm-run would not interleave.
+    const launchedLoad = load && launchesAny(config) && !holdsOneAtATime(config, settings.sequential) && SIDES.every(side => toRun.includes(side))
         ? new LoadWhileUp(config, { env: settings.env ?? process.env, progress: settings.progress ?? (() => { }) })
         : null;
     // The traffic set is replayed on each side while it is up, before the load half (src/traffic/).
@@ -1168,9 +1732,15 @@ async function runGate(settings) {
         env: settings.env ?? process.env,
         progress: settings.progress ?? (() => { })
     });
-    const whileUp = traffic || launchedLoad
+    // Token-level fidelity: each side's pass while it is up, after the traffic replay (src/fidelity/).
+    const fidelity = fidelityRunFor(config, settings.compare !== false, {
+        env: settings.env ?? process.env,
+        progress: settings.progress ?? (() => { })
+    });
+    const whileUp = traffic || launchedLoad || fidelity
         ? async (up, outputs) => {
             await traffic?.hold(up);
+            await fidelity?.hold(up, outputs);
             await launchedLoad?.hold(up, outputs);
         }
         : undefined;
@@ -1233,6 +1803,7 @@ async function runGate(settings) {
     await writeManifest(outDir, manifest);
     const sidePath = (side) => given[side]?.path ?? outcome?.paths[side] ?? path.join(outDir, side);
     const paths = { baseline: sidePath('baseline'), candidate: sidePath('candidate') };
+    await fidelity?.holdAlwaysUp(paths);
     if (settings.compare === false)
         return { report: runReport(wanted, complete, errors, config.statistics), manifest, paths };
     // One cause, one error: a side that did not complete has already said why; reading its output
@@ -1244,12 +1815,20 @@ async function runGate(settings) {
             examples: settings.examples,
             changedAnswers: settings.changedAnswers
         });
-    const report = traffic ? traffic.attach(quality, settings.changedAnswers, settings.examples) : quality;
+    const replayed = traffic ? traffic.attach(quality, settings.changedAnswers, settings.examples) : quality;
+    const report = fidelity ? fidelity.attach(replayed) : replayed;
     report.notes.push(...(outcome?.notes ?? []));
     attachIdentity(report, manifest);
     if (!load)
         return { report, manifest, paths };
-    return { report: await loadHalf(settings, load, report, outDir, paths.baseline, launchedLoad), manifest, paths };
+    const joined = await loadHalf(settings, load, report, outDir, paths.baseline, launchedLoad);
+    // The load half's blocks and the periods its sides were up, beside the launch records.
+    const timeline = loadTimelineOf(joined.load);
+    if (timeline) {
+        manifest.load_timeline = timeline;
+        await writeManifest(outDir, manifest);
+    }
+    return { report: joined, manifest, paths };
 }
 /**
  * The performance half alone (`helm-gate load`, `run --only load`): launched servers are started,
@@ -1278,8 +1857,11 @@ async function loadHalf(settings, load, report, outDir, gateSetOutput, launched)
     const run = async () => {
         if (!launched)
             progress('helm-gate: quality half done; the load half starts (docs/load.md)');
-        if (relaunch)
-            progress('helm-gate: the servers the gate file launches are not up after the quality half: launching both for the load half');
+        if (relaunch) {
+            progress(holdsOneAtATime(config, settings.sequential)
+                ? 'helm-gate: the launched servers are up one at a time (sequential schedule): the load half swaps them between blocks A B B A'
+                : 'helm-gate: the servers the gate file launches are not up after the quality half: launching both for the load half');
+        }
         const measured = launched
             ? () => launched.result()
             : relaunch

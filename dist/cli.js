@@ -74,6 +74,33 @@ function checkCommandOutputsAgree(f, baseline, candidate) {
     const describe = (d) => d.kind === 'command' ? `a runner command with command_output: ${kindOf(d)}` : `a ${d.kind} side, which helm-run makes HELM output for`;
     f.fail('candidate', `deployments.baseline is ${describe(baseline)} and deployments.candidate ${describe(candidate)}; both sides must write the same kind of output (set command_output alike on both)`, { baseline: b, candidate: c });
 }
+/** Programs that run a script or module named by a later argument. */
+const INTERPRETER = /^(?:python[\d.]*|pypy[\d.]*|node|deno|bun|uv|uvx|env|bash|sh|zsh)$/;
+/**
+ * The name messages give a runner command (never "helm-run"): its program's file name, or for an
+ * interpreter the module (`python -m flexllmgen.apps.helm_run`) or script it runs; an inline
+ * script (`sh -c ...`) is named by its interpreter.
+ */
+function runnerCommandName(command) {
+    const base = (arg) => arg.replace(/\/+$/, '').split('/').pop() || arg;
+    const program = base(command[0] ?? 'command');
+    if (!INTERPRETER.test(program))
+        return program;
+    for (let i = 1; i < command.length; i++) {
+        const arg = command[i];
+        if (arg === '-c' || arg === '-e')
+            return program;
+        if (arg === '-m' || arg === 'run') {
+            if (command[i + 1] !== undefined && !command[i + 1].startsWith('-'))
+                return command[i + 1];
+            continue;
+        }
+        if (arg.startsWith('-') || arg.includes('='))
+            continue;
+        return base(arg);
+    }
+    return program;
+}
 /** The command's arguments for one entry, every placeholder replaced (pure). */
 function expandRunnerCommand(command, values) {
     return command.map(arg => arg.replace(PLACEHOLDER, (whole, dollar, name) => dollar === '' && name in values ? values[name] : whole));
@@ -14912,6 +14939,10 @@ class Fields {
  * value is an error naming its key path, e.g. `load.checks[1].max_ratio`.
  */
 const MAX_TOKENS = 1_000_000;
+/** Ten minutes of swapping: a few dozen restarts of a server that loads in seconds. */
+const DEFAULT_SWAP_BUDGET_SECONDS = 600;
+/** A quarter of the host: above it the client competes with a CPU engine for the cores. */
+const DEFAULT_CLIENT_CPU_WARN_SHARE = 0.25;
 function parseLoad(f) {
     f.allow([
         'workload',
@@ -14926,7 +14957,9 @@ function parseLoad(f) {
         'slo',
         'checks',
         'baseline',
-        'seed'
+        'seed',
+        'swap_budget_seconds',
+        'client_cpu_warn_share'
     ]);
     const workloadFields = f.object('workload');
     const workload = parseWorkload(workloadFields ?? Fields.of(f.source, f.at('workload'), {}));
@@ -14963,12 +14996,14 @@ function parseLoad(f) {
     const sloFields = f.object('slo');
     const slo = sloFields ? parseSlo(sloFields) : [];
     const checkList = f.list('checks') ?? [];
-    const checks = checkList.map((item, i) => parseCheck(Fields.of(f.source, `${f.at('checks')}[${i}]`, item), mode, levels));
+    const checks = checkList.map((item, i) => parseCheck$1(Fields.of(f.source, `${f.at('checks')}[${i}]`, item), mode, levels));
     if (checks.some(c => c.metric === 'goodput') && slo.length === 0) {
         f.fail('slo', `${f.path} has a goodput check but no slo to define a good request`, null);
     }
     const baseline = f.choice('baseline', ['required', 'optional'], 'required');
     const seed = f.integer('seed', 0, 0, 2 ** 32 - 1);
+    const swapBudgetSeconds = f.number('swap_budget_seconds', DEFAULT_SWAP_BUDGET_SECONDS, n => n >= 0 && n <= 86_400, 'seconds between 0 and 86400');
+    const clientCpuWarnShare = f.number('client_cpu_warn_share', DEFAULT_CLIENT_CPU_WARN_SHARE, n => n > 0 && n <= 1, 'a share between 0 and 1');
     f.done();
     return {
         workload,
@@ -14983,7 +15018,9 @@ function parseLoad(f) {
         slo,
         checks,
         baseline,
-        seed
+        seed,
+        swapBudgetSeconds,
+        clientCpuWarnShare
     };
 }
 function parseLevels(f, mode, list) {
@@ -15075,7 +15112,7 @@ function parseSlo(f) {
     f.done();
     return bounds;
 }
-function parseCheck(f, mode, levels) {
+function parseCheck$1(f, mode, levels) {
     f.allow(['metric', 'concurrency', 'rate', 'min_ratio', 'max_ratio', 'min', 'max']);
     const metric = f.choice('metric', LOAD_METRICS, undefined);
     const other = mode === 'concurrency' ? 'rate' : 'concurrency';
@@ -23446,6 +23483,74 @@ function uncompilableSchema(request) {
 }
 
 /**
+ * The gate file's `fidelity:` section (docs/gate-file.md, docs/fidelity.md): token-level agreement
+ * of the candidate with the baseline, measured on the baseline's own greedy answers. Absent =
+ * nothing runs and nothing is probed.
+ */
+/** Every per-instance figure a check can gate, with the bound it takes and its perfect value. */
+const FIDELITY_METRICS = ['top1_agreement', 'kld_mean', 'kld_max', 'delta_p_mean', 'length_ratio'];
+/**
+ * The value a candidate identical to the baseline has, and which bounds make sense: agreement and
+ * delta-p can only get worse downwards (a `min`), divergences upwards (a `max`); the length ratio
+ * both ways.
+ */
+const METRIC_SHAPE = {
+    top1_agreement: { perfect: 1, bounds: ['min'] },
+    kld_mean: { perfect: 0, bounds: ['max'] },
+    kld_max: { perfect: 0, bounds: ['max'] },
+    delta_p_mean: { perfect: 0, bounds: ['min'] },
+    length_ratio: { perfect: 1, bounds: ['min', 'max'] }
+};
+function parseFidelity(f) {
+    f.allow(['instances', 'max_answer_tokens', 'top_k', 'baseline_reruns', 'checks', 'request_timeout_seconds']);
+    const instances = f.integer('instances', 100, 1, 100000);
+    const maxAnswerTokens = f.integer('max_answer_tokens', 64, 1, 4096);
+    const topK = f.integer('top_k', 20, 1, 1000);
+    const baselineReruns = f.integer('baseline_reruns', 1, 0, 1);
+    const list = f.list('checks') ?? [];
+    const checks = list.map((item, i) => parseCheck(f, i, item));
+    const requestTimeoutSeconds = f.number('request_timeout_seconds', 120, n => n > 0 && n <= 3600, 'seconds between 0 and 3600');
+    f.done();
+    return { instances, maxAnswerTokens, topK, baselineReruns, checks, requestTimeoutSeconds };
+}
+function parseCheck(parent, i, item) {
+    const c = Fields.of(parent.source, parent.at(`checks[${i}]`), item).allow(['metric', 'min', 'max']);
+    const metric = c.choice('metric', FIDELITY_METRICS, undefined);
+    const shape = METRIC_SHAPE[metric];
+    const given = ['min', 'max'].filter(b => c.has(b));
+    if (given.length !== 1) {
+        c.fail('metric', `${c.path} needs exactly one of min, max (${shape.bounds.join(' or ')} for ${metric})`, item);
+    }
+    const bound = given[0];
+    if (!shape.bounds.includes(bound)) {
+        c.fail(bound, `${metric} is bounded with ${shape.bounds.join(' or ')}, not ${bound}`);
+    }
+    // The bound must leave room for a perfect candidate (a min above it fails everything) and stay in
+    // the metric's range (agreement >= 0, delta-p >= -1).
+    const lowest = metric === 'delta_p_mean' ? -1 : 0;
+    const value = bound === 'min'
+        ? c.number(bound, undefined, n => n >= lowest && n < shape.perfect, `a number from ${lowest} up to (not including) ${shape.perfect}`)
+        : c.number(bound, undefined, n => n > shape.perfect, `a number above ${shape.perfect}`);
+    c.raw(bound === 'min' ? 'max' : 'min');
+    c.done();
+    return { metric, bound, value };
+}
+/**
+ * The section with the gate file's sides: fidelity sends its own requests, so both sides must be
+ * servers (a URL helm-gate can reach), launched or always up.
+ */
+function parseFidelityWithSides(f, deployments) {
+    const settings = parseFidelity(f);
+    for (const side of ['baseline', 'candidate']) {
+        const deployment = deployments?.[side];
+        if (!deployment || deployment.kind !== 'server') {
+            throw new ConfigError('config.invalid', `fidelity scores token probabilities over HTTP: deployments.${side} must be a server (base_url, model), not ${deployment ? deployment.kind : 'absent'}`, { file: f.source, field: `deployments.${side}`, value: deployment?.kind ?? null });
+        }
+    }
+    return settings;
+}
+
+/**
  * The gate file: the frozen gate set a team commits. Everything here is validated by
  * `config/load.ts`; the rest of the code receives only these typed, complete objects.
  *
@@ -23483,7 +23588,7 @@ const DEFAULT_STOP_TIMEOUT_SECONDS = 60;
 const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Reads `deployments.<side>.launch`. */
 function parseLaunch(f) {
-    f.allow(['command', 'checkout', 'env', 'ready_timeout_seconds', 'stop', 'stop_command']);
+    f.allow(['command', 'checkout', 'env', 'ready_timeout_seconds', 'stop', 'stop_command', 'switch']);
     const command = argumentList(f, 'command', true);
     const checkout = f.choice('checkout', ['head', 'base'], 'head');
     const env = {};
@@ -23515,8 +23620,9 @@ function parseLaunch(f) {
         stopFields.done();
     }
     const stopCommand = argumentList(f, 'stop_command', false);
+    const sideSwitch = f.choice('switch', ['restart', 'sleep', 'none'], 'restart');
     f.done();
-    return { command, checkout, env, readyTimeoutSeconds, stop, stopCommand, field: f.path };
+    return { command, checkout, env, readyTimeoutSeconds, stop, stopCommand, switch: sideSwitch, field: f.path };
 }
 /** Reads the top-level `schedule` and `fingerprint_paths`, given the parsed launch sections. */
 function parseLaunchSettings(top, sides) {
@@ -23540,9 +23646,16 @@ function parseLaunchSettings(top, sides) {
  * `-p 8000:8000` for both images): the runner checks the address is free before each launch.
  */
 function checkScheduleFits(top, settings, baseUrls) {
-    if (settings.schedule !== 'concurrent' || !settings.sides.baseline || !settings.sides.candidate)
+    if (!settings.sides.baseline || !settings.sides.candidate)
         return;
     const origin = (url) => (url ? new URL(url).host : null);
+    // A sleeping server stays resident and keeps its port: the other side cannot start on it.
+    const sleeper = ['baseline', 'candidate'].find(side => settings.sides[side]?.switch === 'sleep');
+    if (sleeper && origin(baseUrls.baseline) === origin(baseUrls.candidate)) {
+        top.fail('schedule', `deployments.${sleeper}.launch.switch is sleep, which keeps the server resident on its port, but both launched servers use the same host and port; give each its own port`, 'sleep');
+    }
+    if (settings.schedule !== 'concurrent')
+        return;
     if (origin(baseUrls.baseline) === origin(baseUrls.candidate)) {
         top.fail('schedule', 'schedule is concurrent but both launched servers use the same host and port; use schedule: sequential or another port', 'concurrent');
     }
@@ -23714,7 +23827,8 @@ function parseGateConfig(text, source, options = {}) {
         'load',
         'schedule',
         'fingerprint_paths',
-        'traffic'
+        'traffic',
+        'fidelity'
     ]);
     const version = top.integer('version', 1, 1, 1);
     const helmFields = top.object('helm');
@@ -23723,6 +23837,7 @@ function parseGateConfig(text, source, options = {}) {
     const statisticsFields = top.object('statistics');
     const loadFields = top.object('load');
     const trafficFields = top.object('traffic');
+    const fidelityFields = top.object('fidelity');
     const launches = {};
     const deployments = deploymentFields ? parseDeployments(deploymentFields, launches) : null;
     const launch = parseLaunchSettings(top, launches);
@@ -23758,6 +23873,7 @@ function parseGateConfig(text, source, options = {}) {
         runs,
         statistics: statisticsFields ? parseStatistics(statisticsFields) : { ...DEFAULT_STATISTICS },
         load: loadFields ? parseLoad(loadFields) : null,
+        fidelity: fidelityFields ? parseFidelityWithSides(fidelityFields, deployments) : null,
         launch,
         traffic
     };
@@ -24640,7 +24756,8 @@ function detectLayout(runSpec) {
  * Finding run directories under a HELM output path.
  *
  * Accepted inputs: an output path (`benchmark_output`, holding `runs/<suite>/`), its `runs/`
- * directory, a suite directory (`runs/<suite>`), or one run directory. Like HELM's own
+ * directory, a suite directory (`runs/<suite>`), FlexLLMGen's working folder (`runs/<run>/`, no
+ * suite level), or one run directory. Like HELM's own
  * summarize.py, only directories containing run_spec.json are runs; `eval_cache` and `groups`
  * are skipped. Directory names are never parsed: they are lossy (docs/helm.md "Run names").
  */
@@ -24712,6 +24829,8 @@ async function locateSuite(path) {
     }
     if (suitesDir === null)
         return null;
+    if (await containsRunDirectories(suitesDir))
+        return flatRunsFolder(path, suitesDir);
     const suites = await childDirectories(suitesDir);
     if (suites.length === 0) {
         throw new InputError('input.no_runs', `No HELM suite found in ${suitesDir} (expected runs/<suite>/<run>/run_spec.json)`, {
@@ -24722,6 +24841,24 @@ async function locateSuite(path) {
         throw new InputError('input.ambiguous_suites', `${path} holds several HELM suites (${suites.join(', ')}); pass one suite directory, e.g. ${join(suitesDir, suites[0])}`, { file: path, value: suites });
     }
     return join(suitesDir, suites[0]);
+}
+/**
+ * FlexLLMGen's working folder: its HELM script writes each run to `<--run-path>/<run name>/`,
+ * `runs/` by default, with no suite level, so `runs/` is one suite of runs. Taking each run for a
+ * suite would refuse the folder as ambiguous, and passing one run's folder would drop the others.
+ * A `runs/` that holds suites beside runs is neither layout and is refused, naming both kinds.
+ */
+async function flatRunsFolder(path, runsDir) {
+    const suites = [];
+    for (const child of await childDirectories(runsDir)) {
+        if ((await kindOf(join(runsDir, child, RUN_FILES.runSpec))) !== 'file' && (await containsRunDirectories(join(runsDir, child)))) {
+            suites.push(child);
+        }
+    }
+    if (suites.length > 0) {
+        throw new InputError('input.ambiguous_suites', `${runsDir} holds both run directories and HELM suites (${suites.join(', ')}); pass ${runsDir} for its own runs, or one suite directory, e.g. ${join(runsDir, suites[0])}`, { file: path, value: suites });
+    }
+    return runsDir;
 }
 /**
  * Everything under `path`: complete runs (with run_spec.json) and incomplete ones (a directory
@@ -24912,11 +25049,14 @@ function summarizeRequestState(value, index, file, excerptLength = DEFAULT_EXCER
         check.string(perturbation.name, 'instance.perturbation.name');
     const references = instance.references === undefined ? [] : check.array(instance.references, 'instance.references');
     const correct = [];
+    const referenceKeys = [];
     references.forEach((raw, r) => {
         const reference = check.object(raw, `instance.references.${r}`);
         const tags = reference.tags === undefined ? [] : check.array(reference.tags, `instance.references.${r}.tags`);
+        const text = check.text(reference.output, `instance.references.${r}.output`);
         if (tags.includes('correct'))
-            correct.push(check.text(reference.output, `instance.references.${r}.output`));
+            correct.push(text);
+        referenceKeys.push(sha256$1(JSON.stringify([text, [...tags].map(String).sort()])).slice(0, 16));
     });
     const request = check.object(state.request, 'request');
     const prompt = check.optionalString(request.prompt, 'request.prompt') ?? '';
@@ -24964,6 +25104,7 @@ function summarizeRequestState(value, index, file, excerptLength = DEFAULT_EXCER
         success: result ? check.optionalBoolean(result.success, 'result.success') : null,
         error: result ? check.optionalString(result.error, 'result.error') : null,
         promptHash,
+        referenceKeys,
         decoding,
         answered,
         inputExcerpt: excerpt(input, excerptLength),
@@ -25321,6 +25462,11 @@ function readSample(file, line, value) {
         filter,
         promptHash: sha256(stableJson(contexts)),
         genKwargsHash: kwargs.length > 0 ? sha256(stableJson(kwargs)) : null,
+        answerKey: {
+            target: stableJson(value['target'] ?? null),
+            doc_hash: typeof value['doc_hash'] === 'string' ? value['doc_hash'] : null,
+            target_hash: typeof value['target_hash'] === 'string' ? value['target_hash'] : null
+        },
         genKwargs: kwargs.length > 0 ? kwargs[0] : null,
         failure: failureOf(resps, kwargs.length > 0),
         metrics,
@@ -28445,7 +28591,7 @@ function requestStatesCover(run, side, values, data, log) {
     if (missing.length === 0)
         return requestsRan(run, side, values, data, log);
     const first = missing[0];
-    log.error('guard.no_request_state', `run ${run}: ${missing.length} ${side} scores have no request state in scenario_state.json, so cached or failed answers cannot be ruled out for them`, {
+    log.error('guard.no_request_state', `run ${run}: ${missing.length} ${side} ${missing.length === 1 ? 'score has' : 'scores have'} no request state in scenario_state.json, so cached or failed answers cannot be ruled out for them`, {
         file: data.scenarioStateFile ?? data.run.path,
         field: 'request_states',
         value: `instance ${first.instanceId}, trial ${first.trainTrialIndex}${first.perturbation ? `, perturbation ${first.perturbation}` : ''}`
@@ -28507,7 +28653,7 @@ function scoresCoverRequests(run, metric, sides, log) {
         if (failures.length === 0)
             continue;
         const [instance, trial, perturbation] = JSON.parse(failures[0]);
-        log.error('guard.scoring_failure', `run ${run}: ${failures.length} ${side} instances were requested but have no ${metric} score, while the other side scored them; an instance that ran but was not scored is a failure, not a missing instance`, {
+        log.error('guard.scoring_failure', `run ${run}: ${failures.length} ${side} ${failures.length === 1 ? 'instance was requested but has' : 'instances were requested but have'} no ${metric} score, while the other side scored them; an instance that ran but was not scored is a failure, not a missing instance`, {
             file: data.perInstanceStatsFile,
             field: metric,
             value: `instance ${instance}, trial ${trial}${perturbation ? `, perturbation ${perturbation}` : ''}`
@@ -29395,7 +29541,7 @@ function checkRequestStates(run, b, c, log) {
         }
         const cached = data.requestStates.filter(s => s.cached === true);
         if (cached.length > 0) {
-            log.error('guard.cached', `run ${run}: ${cached.length} ${side} answers were served from HELM's cache, so they may belong to another deployment; run with --disable-cache`, {
+            log.error('guard.cached', `run ${run}: ${several(cached.length, `${side} answer was`, `${side} answers were`)} served from HELM's cache, so they may belong to another deployment; run with --disable-cache`, {
                 file: data.scenarioStateFile ?? data.run.path,
                 field: 'result.cached',
                 value: `instance ${cached[0].instanceId}`
@@ -29404,7 +29550,7 @@ function checkRequestStates(run, b, c, log) {
         }
         const failed = data.requestStates.filter(s => s.success === false);
         if (failed.length > 0) {
-            log.error('guard.failed_requests', `run ${run}: ${failed.length} ${side} requests failed (${failed[0].error ?? 'no error text'}), so their scores are not the model's answers`, {
+            log.error('guard.failed_requests', `run ${run}: ${several(failed.length, `${side} request`, `${side} requests`)} failed (${failed[0].error ?? 'no error text'}), so their scores are not the model's answers`, {
                 file: data.scenarioStateFile ?? data.run.path,
                 field: 'result.success',
                 value: `instance ${failed[0].instanceId}`
@@ -29413,6 +29559,8 @@ function checkRequestStates(run, b, c, log) {
         }
     }
     if (!ok || b.requestStates === null || c.requestStates === null)
+        return false;
+    if (!checkAnswerKeys$1(run, b, c, log))
         return false;
     // A key can hold several request states: calibrated multiple choice sends an original and a
     // calibration request per reference, language modelling one request per window, and
@@ -29432,7 +29580,7 @@ function checkRequestStates(run, b, c, log) {
     if (!first && !checkDecoding(run, b, c, log))
         return false;
     if (first) {
-        log.error('guard.prompt_drift', `run ${run}: ${drifted} instances were rendered to different prompts on the two sides, so the comparison would measure prompt configuration, not the model`, {
+        log.error('guard.prompt_drift', `run ${run}: ${several(drifted, 'instance was', 'instances were')} rendered to different prompts on the two sides, so the comparison would measure prompt configuration, not the model`, {
             file: c.scenarioStateFile ?? c.run.path,
             field: 'request.prompt',
             value: `instance ${first.instanceId}, trial ${first.trainTrialIndex}`
@@ -29440,6 +29588,55 @@ function checkRequestStates(run, b, c, log) {
         return false;
     }
     return true;
+}
+/**
+ * The references of each paired instance (their texts and tags, so which one is correct) must be
+ * the same on both sides: an answer key edited between the runs (a data fix, an archived baseline
+ * made before it) changes the score of an unchanged answer, and the comparison would report that
+ * as the model's change. Checked before the prompts, since a changed multiple-choice option also
+ * changes the prompt and this names the cause.
+ */
+function checkAnswerKeys$1(run, b, c, log) {
+    const baseline = new Map();
+    for (const s of b.requestStates ?? [])
+        if (!baseline.has(requestKey(s)))
+            baseline.set(requestKey(s), s);
+    const drifted = new Set();
+    let first = null;
+    for (const sc of c.requestStates ?? []) {
+        const sb = baseline.get(requestKey(sc));
+        if (sb === undefined || sameKeys(sb.referenceKeys, sc.referenceKeys))
+            continue;
+        drifted.add(sc.instanceId);
+        first ??= [sb, sc];
+    }
+    if (!first)
+        return true;
+    const [sb, sc] = first;
+    log.error('guard.answer_key_drift', `run ${run}: ${several(drifted.size, 'instance has', 'instances have')} different references on the two sides (first: instance ${sc.instanceId}, trial ${sc.trainTrialIndex}${sc.perturbation ? `, perturbation ${sc.perturbation.name}` : ''}: ${referenceDifference(sb, sc)}), so a score change there would be the data's, not the model's`, {
+        file: c.scenarioStateFile ?? c.run.path,
+        field: 'instance.references',
+        value: `instance ${sc.instanceId}, trial ${sc.trainTrialIndex}`
+    });
+    return false;
+}
+/** "1 request was", "2 requests were". */
+function several(n, one, many) {
+    return `${n} ${n === 1 ? one : many}`;
+}
+function sameKeys(a, b) {
+    return a.length === b.length && a.every((key, i) => key === b[i]);
+}
+/** What differs, in words: the number of references, or the first one whose text or tags changed, and the correct answers. */
+function referenceDifference(b, c) {
+    const what = b.referenceKeys.length !== c.referenceKeys.length
+        ? `${b.referenceKeys.length} references on the baseline, ${c.referenceKeys.length} on the candidate`
+        : `reference ${b.referenceKeys.findIndex((key, i) => key !== c.referenceKeys[i])}'s text or tags differ`;
+    // The excerpts are empty past the text-keep limit; the hashes still decided.
+    const correct = b.referenceExcerpt !== c.referenceExcerpt && (b.referenceExcerpt !== '' || c.referenceExcerpt !== '')
+        ? `; correct answer baseline ${JSON.stringify(b.referenceExcerpt)}, candidate ${JSON.stringify(c.referenceExcerpt)}`
+        : '';
+    return what + correct;
 }
 function promptsByKey(states) {
     const byKey = new Map();
@@ -29560,7 +29757,7 @@ function checkDecoding(run, b, c, log) {
             if (!field)
                 continue;
             const count = data.requestStates.filter(s => s.decoding[field] !== undefined && canonicalJson(s.decoding[field]) !== canonicalJson(expected[field])).length;
-            log.error('guard.decoding_drift', `run ${run}: ${count} ${side} requests were sent with ${field} ${canonicalJson(state.decoding[field])} while the adapter spec says ${canonicalJson(expected[field])}, so the answers were decoded differently from what the run claims`, {
+            log.error('guard.decoding_drift', `run ${run}: ${several(count, `${side} request was`, `${side} requests were`)} sent with ${field} ${canonicalJson(state.decoding[field])} while the adapter spec says ${canonicalJson(expected[field])}, so the answers were decoded differently from what the run claims`, {
                 file: data.scenarioStateFile ?? data.run.path,
                 field: `request.${field}`,
                 value: { adapter_spec: expected[field], request: state.decoding[field], instance: state.instanceId }
@@ -29857,7 +30054,7 @@ function checkSamplesComplete(side, task, log) {
     const expected = task.effectiveSamples;
     for (const [filter, docs] of docsByFilter) {
         if (expected !== null && docs.size !== expected) {
-            log.error('lmeval.missing_samples', `task ${task.name}: the ${side} side logs ${docs.size} documents under filter ${filter} while its results file says ${expected} were evaluated, so samples are missing (a cut or edited samples file)`, { file: task.samplesFile, field: `filter ${filter}`, value: { logged: docs.size, evaluated: expected } });
+            log.error('lmeval.missing_samples', `task ${task.name}: the ${side} side logs ${count(docs.size, 'document')} under filter ${filter} while its results file says ${expected} were evaluated, so samples are missing (a cut or edited samples file)`, { file: task.samplesFile, field: `filter ${filter}`, value: { logged: docs.size, evaluated: expected } });
             return false;
         }
     }
@@ -29885,9 +30082,11 @@ function checkSamplesPaired(item, log) {
         const missing = [...own.values()].filter(s => !other.has(sampleKey(s)));
         if (missing.length === 0)
             continue;
-        log.error('lmeval.missing_samples', `task ${b.name}: ${missing.length} samples of the other side are missing on the ${side} side (first: doc_id ${missing[0].docId}, filter ${missing[0].filter}); documents missing on one side are rarely missing at random, so the gate does not compare the rest`, { file: task.samplesFile, field: 'doc_id', value: { doc_id: missing[0].docId, filter: missing[0].filter } });
+        log.error('lmeval.missing_samples', `task ${b.name}: ${count(missing.length, 'sample')} of the other side ${missing.length === 1 ? 'is' : 'are'} missing on the ${side} side (first: doc_id ${missing[0].docId}, filter ${missing[0].filter}); documents missing on one side are rarely missing at random, so the gate does not compare the rest`, { file: task.samplesFile, field: 'doc_id', value: { doc_id: missing[0].docId, filter: missing[0].filter } });
         return false;
     }
+    if (!checkAnswerKeys(b.name, byKeyB, byKeyC, c.samplesFile, log))
+        return false;
     let promptDrift = null;
     let kwargsDrift = null;
     let prompts = 0;
@@ -29905,12 +30104,12 @@ function checkSamplesPaired(item, log) {
     }
     if (promptDrift) {
         const s = promptDrift;
-        log.error('lmeval.prompt_drift', `task ${b.name}: ${prompts} samples were sent with different prompts on the two sides (first: doc_id ${s.docId}), so the comparison would measure prompt configuration, not the model`, { file: c.samplesFile, field: `line ${s.line}: arguments`, value: { doc_id: s.docId, filter: s.filter } });
+        log.error('lmeval.prompt_drift', `task ${b.name}: ${count(prompts, 'sample')} ${prompts === 1 ? 'was' : 'were'} sent with different prompts on the two sides (first: doc_id ${s.docId}), so the comparison would measure prompt configuration, not the model`, { file: c.samplesFile, field: `line ${s.line}: arguments`, value: { doc_id: s.docId, filter: s.filter } });
         return false;
     }
     if (kwargsDrift) {
         const [sb, sc] = kwargsDrift;
-        log.error('lmeval.generation_kwargs_drift', `task ${b.name}: ${kwargs} samples were sent with different generation kwargs on the two sides (first: doc_id ${sc.docId}), so the answers were decoded differently`, {
+        log.error('lmeval.generation_kwargs_drift', `task ${b.name}: ${count(kwargs, 'sample')} ${kwargs === 1 ? 'was' : 'were'} sent with different generation kwargs on the two sides (first: doc_id ${sc.docId}), so the answers were decoded differently`, {
             file: c.samplesFile,
             field: `line ${sc.line}: arguments.gen_args_0.arg_1`,
             value: { baseline: sb.genKwargs, candidate: sc.genKwargs }
@@ -29919,12 +30118,58 @@ function checkSamplesPaired(item, log) {
     }
     return true;
 }
+/**
+ * What each document is scored against must be the same on both sides: a target edited in the
+ * task's data (or a data fix between an archived baseline and the candidate) changes the score of
+ * an unchanged answer, and pairing it would count that as the model's win or loss. The hashes are
+ * compared where both sides logged them (lm-eval writes them since 0.4.3).
+ */
+function checkAnswerKeys(task, baseline, candidate, candidateFile, log) {
+    const drifted = new Set();
+    let first = null;
+    for (const [key, sc] of candidate) {
+        const sb = baseline.get(key);
+        const fields = answerKeyDifferences(sb.answerKey, sc.answerKey);
+        if (fields.length === 0)
+            continue;
+        drifted.add(sc.docId);
+        first ??= { b: sb, c: sc, fields };
+    }
+    if (!first)
+        return true;
+    const { b, c, fields } = first;
+    const shown = (k, f) => k[f] === null ? 'absent' : f === 'target' ? clip$1(k[f]) : k[f].slice(0, 16);
+    const differences = fields.map(f => `${f} baseline ${shown(b.answerKey, f)}, candidate ${shown(c.answerKey, f)}`).join('; ');
+    log.error('lmeval.answer_key_drift', `task ${task}: ${drifted.size} ${drifted.size === 1 ? 'document has' : 'documents have'} a different answer key on the two sides (first: doc_id ${c.docId}, filter ${c.filter}, candidate line ${c.line}: ${differences}), so a score change there would be the data's, not the model's`, {
+        file: candidateFile,
+        field: `line ${c.line}: ${fields[0]}`,
+        value: { doc_id: c.docId, filter: c.filter, baseline: b.answerKey[fields[0]], candidate: c.answerKey[fields[0]] }
+    });
+    return false;
+}
+/** The answer-key fields that differ; a hash only one side logged is not compared. */
+function answerKeyDifferences(b, c) {
+    const fields = [];
+    if (b.target !== c.target)
+        fields.push('target');
+    for (const f of ['doc_hash', 'target_hash'])
+        if (b[f] !== null && c[f] !== null && b[f] !== c[f])
+            fields.push(f);
+    return fields;
+}
+/** "1 sample", "2 samples". */
+function count(n, noun) {
+    return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+function clip$1(text) {
+    return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
 function checkFailures(side, task, log) {
     const failed = task.samples.filter(s => s.failure !== null);
     if (failed.length === 0)
         return true;
     const docs = new Set(failed.map(s => s.docId));
-    log.error('lmeval.failed_requests', `task ${task.name}: ${docs.size} ${side} documents have no real answer (${failed[0].failure}; first: doc_id ${failed[0].docId}), so their scores are not the model's answers`, { file: task.samplesFile, field: `line ${failed[0].line}: resps`, value: { doc_id: failed[0].docId } });
+    log.error('lmeval.failed_requests', `task ${task.name}: ${count(docs.size, `${side} document`)} ${docs.size === 1 ? 'has' : 'have'} no real answer (${failed[0].failure}; first: doc_id ${failed[0].docId}), so their scores are not the model's answers`, { file: task.samplesFile, field: `line ${failed[0].line}: resps`, value: { doc_id: failed[0].docId } });
     return false;
 }
 /**
@@ -29997,6 +30242,8 @@ function asRunData(task) {
         success: true,
         error: null,
         promptHash: s.promptHash.slice(0, 24),
+        // The answer key is compared in lm-eval's own terms (checkAnswerKeys), before this.
+        referenceKeys: [],
         decoding: {},
         answered: s.failure === null,
         inputExcerpt: s.inputExcerpt,
@@ -30850,6 +31097,15 @@ function comparisonFigure(c) {
 function performanceText(load, deciding) {
     if (load.skipped)
         return 'performance skipped (load.baseline: optional)';
+    // Measured in two periods: drift between them is charged to the change, so the line says so.
+    if (load.interleaved === false && load.errors.length === 0)
+        return `${measuredText(load, deciding)} [not interleaved: ${notInterleavedWhy(load)}]`;
+    return measuredText(load, deciding);
+}
+function notInterleavedWhy(load) {
+    return clip(load.timeline?.why ?? 'the launched sides were up one at a time, each measured in its own period');
+}
+function measuredText(load, deciding) {
     const checks = load.checks;
     if (load.verdict === 'pass')
         return `performance ${formatCount(checks.length)}/${formatCount(checks.length)} checks passed`;
@@ -30936,6 +31192,18 @@ function renderConsole(report, options) {
     const paint = painter(options.color);
     const out = [];
     out.push(`helm-gate ${safe(report.tool.version, 40)}: baseline ${safe(report.baseline.path, 120)} vs candidate ${safe(report.candidate.path, 120)}`);
+    // The serving configuration the servers reported, one line each; a difference is flagged, since
+    // it changes answers with the same engine and weights.
+    const serving = report.context?.serving;
+    for (const [label, row] of [
+        ['chat template', serving?.chat_template],
+        ['sampling', serving?.sampling]
+    ]) {
+        if (!row)
+            continue;
+        const line = `${label}: baseline ${safe(row.baseline || 'not reported', 160)}; candidate ${safe(row.candidate || 'not reported', 160)}`;
+        out.push(row.differs ? paint(`${line}  (differs)`, 'yellow') : paint(line, 'dim'));
+    }
     if (report.comparisons.length > 0) {
         const header = ['VERDICT', 'COMPARISON', 'N', 'DELTA', `${formatLevel(report.settings.confidence)} INTERVAL`, 'MARGIN', 'FLIPS'];
         const rows = report.comparisons.map(c => [
@@ -31101,7 +31369,7 @@ function renderJson(report) {
 
 // Generated by scripts/build-report-page.mjs from html-client.ts (npm run build): do not edit.
 // html.ts embeds it in report.html and allows exactly it by hash in the Content-Security-Policy.
-const REPORT_PAGE_SCRIPT = "(function () {\n    'use strict';\n\n    const data = JSON.parse(document.getElementById('helm-gate-data').textContent);\n    const report = data.report;\n    const changed = data.changed;\n    const comparisons = report.comparisons;\n    const root = document.getElementById('app');\n    const SVG = 'http://www.w3.org/2000/svg';\n    function el(tag, attrs = {}, ...children) {\n        const node = document.createElement(tag);\n        for (const [k, v] of Object.entries(attrs))\n            node.setAttribute(k, v);\n        for (const child of children)\n            if (child !== null)\n                node.append(child instanceof Node ? child : document.createTextNode(child));\n        return node;\n    }\n    function svg(tag, attrs) {\n        const node = document.createElementNS(SVG, tag);\n        for (const [k, v] of Object.entries(attrs))\n            node.setAttribute(k, String(v));\n        return node;\n    }\n    function num(value) {\n        if (typeof value !== 'number' || !Number.isFinite(value))\n            return '—';\n        if (Number.isInteger(value))\n            return String(value);\n        const magnitude = Math.floor(Math.log10(Math.abs(value)));\n        return value.toFixed(Math.min(4, Math.max(0, 3 - magnitude)));\n    }\n    function signed(value) {\n        const text = num(value);\n        return typeof value === 'number' && value > 0 && !/^0(\\.0*)?$/.test(text) ? `+${text}` : text;\n    }\n    const verdictOf = (c) => (c.gated ? c.verdict : 'info');\n    const marginOf = (c) => (c.direction === 'lower' ? c.max_drop : -c.max_drop);\n    const labelOf = (c) => [c.run, c.metric, c.split, c.perturbation].filter(p => p !== null && p !== '').join(' · ');\n    // ---- header: verdict, headline, sides, issues\n    function header() {\n        const box = el('header', {}, el('h1', { class: `verdict ${report.verdict}` }, `helm-gate: ${report.verdict}`), el('p', {}, report.headline));\n        const sides = el('table', { class: 'sides' });\n        const row = (label, read) => {\n            const cells = [read(report.baseline), read(report.candidate)];\n            if (cells.every(c => c === ''))\n                return;\n            sides.append(el('tr', {}, el('th', {}, label), ...cells.map(c => el('td', {}, c || '—'))));\n        };\n        sides.append(el('tr', {}, el('th', {}, ''), el('th', {}, 'Baseline'), el('th', {}, 'Candidate')));\n        row('Deployment', s => {\n            const id = s.identity;\n            return [id?.model ?? s.deployment, id?.host ? `on ${id.host}` : '', id?.api ? `(${id.api})` : ''].filter(Boolean).join(' ');\n        });\n        row('Engine', s => {\n            const e = s.identity?.engine;\n            if (!e)\n                return '';\n            return [\n                e.version && `version ${e.version}`,\n                e.root && `weights ${e.root}`,\n                e.max_model_len !== null && `context ${e.max_model_len}`,\n                e.owned_by && `by ${e.owned_by}`,\n                e.details\n            ]\n                .filter(Boolean)\n                .join(' · ');\n        });\n        row('Image', s => {\n            const i = s.identity?.image;\n            if (!i)\n                return '';\n            return [i.name, i.digest ? `digest ${i.digest}` : i.id ? `image id ${i.id} (no registry digest)` : 'digest unknown'].join(' · ');\n        });\n        row('Weights', s => {\n            const w = s.identity?.weights;\n            if (!w)\n                return '';\n            return [w.file, w.sha256 ? `sha256 ${w.sha256}` : (w.error ?? '')].filter(Boolean).join(' · ');\n        });\n        row('HELM', s => s.helm_version ?? '');\n        row('Source', s => {\n            const o = s.identity?.origin;\n            if (!o)\n                return '';\n            if (o.kind !== 'archived')\n                return o.kind === 'run' ? 'run by this gate' : `from ${o.artifact_name ?? 'shard artifacts'}`;\n            return [\n                'archived',\n                o.workflow_run_id !== undefined && `run ${o.workflow_run_id}`,\n                o.age_hours !== undefined && `${Math.round(o.age_hours)} h old`\n            ]\n                .filter(Boolean)\n                .join(', ');\n        });\n        box.append(sides);\n        const s = report.settings;\n        const fingerprint = report.context?.fingerprint;\n        box.append(el('p', { class: 'settings' }, `${fingerprint ? `Gate set ${String(fingerprint).slice(0, 16)} · ` : ''}${Math.round(s.confidence * 1000) / 10}% intervals (${s.interval}), ${s.resamples} resamples, seed ${s.seed}`));\n        for (const [kind, list] of [\n            ['errors', report.errors],\n            ['warnings', report.warnings]\n        ]) {\n            if (!list.length)\n                continue;\n            box.append(el('h2', {}, `${kind === 'errors' ? 'Errors' : 'Warnings'} (${list.length})`));\n            box.append(el('ul', { class: kind }, ...list.map((i) => el('li', {}, el('code', {}, i.code), ' ', i.message))));\n        }\n        return box;\n    }\n    // ---- filters shared by the plot, the table and the answers\n    const state = { run: '', perturbation: '', direction: '', search: '', stratum: '' };\n    const PERTURBATION_CLEAN = '(clean)';\n    const perturbationOf = (c) => c.perturbation ?? PERTURBATION_CLEAN;\n    const comparisonShown = (c) => (state.run === '' || c.run === state.run) && (state.perturbation === '' || perturbationOf(c) === state.perturbation);\n    function filters(onChange) {\n        const select = (name, label, values) => {\n            const s = el('select', { id: `filter-${name}`, 'aria-label': label }, el('option', { value: '' }, `all ${label}`));\n            for (const v of values)\n                s.append(el('option', { value: v }, v));\n            s.addEventListener('change', () => {\n                state[name] = s.value;\n                onChange();\n            });\n            return s;\n        };\n        const runs = [...new Set(comparisons.map(c => c.run))].sort();\n        const perturbations = [...new Set(comparisons.map(perturbationOf))].sort();\n        // Traffic rows' changed answers carry their stratum (`<tag>/<length>`): a filter when there are any.\n        const strata = [\n            ...new Set(Object.values(changed)\n                .flat()\n                .map(e => e.stratum)\n                .filter((v) => typeof v === 'string'))\n        ].sort();\n        const direction = el('select', { id: 'filter-direction', 'aria-label': 'changed answers' }, el('option', { value: '' }, 'won and lost'), el('option', { value: 'won' }, 'won (better)'), el('option', { value: 'lost' }, 'lost (worse)'));\n        direction.addEventListener('change', () => {\n            state.direction = direction.value;\n            onChange();\n        });\n        const search = el('input', { id: 'filter-search', type: 'search', placeholder: 'search answers, inputs, ids', 'aria-label': 'search' });\n        search.addEventListener('input', () => {\n            state.search = search.value.toLowerCase();\n            onChange();\n        });\n        return el('div', { class: 'filters' }, select('run', 'runs', runs), select('perturbation', 'perturbations', perturbations), ...(strata.length > 0 ? [select('stratum', 'strata', strata)] : []), direction, search);\n    }\n    // ---- forest plot: each comparison's interval and delta against its tolerated change\n    function forest() {\n        const rows = comparisons.filter(comparisonShown);\n        const values = [0];\n        for (const c of rows)\n            for (const v of [c.ci.low, c.ci.high, c.delta, marginOf(c)])\n                if (typeof v === 'number' && Number.isFinite(v))\n                    values.push(v);\n        let min = Math.min(...values);\n        let max = Math.max(...values);\n        const pad = (max - min) * 0.05 || 0.01;\n        min -= pad;\n        max += pad;\n        const left = 280;\n        const width = 440;\n        const rowHeight = 24;\n        const height = rows.length * rowHeight + 40;\n        const x = (v) => left + ((v - min) / (max - min)) * width;\n        const right = 40;\n        const plot = svg('svg', {\n            id: 'forest',\n            width: left + width + right,\n            height,\n            viewBox: `0 0 ${left + width + right} ${height}`,\n            'data-min': min,\n            'data-max': max,\n            'data-left': left,\n            'data-width': width,\n            role: 'img'\n        });\n        plot.append(svg('line', { x1: x(0), x2: x(0), y1: 0, y2: height - 30, class: 'zero' }));\n        rows.forEach((c, i) => {\n            const y = 16 + i * rowHeight;\n            const label = svg('text', { x: 4, y: y + 4, class: 'label' });\n            label.textContent = labelOf(c).length > 44 ? `${labelOf(c).slice(0, 43)}…` : labelOf(c);\n            const title = svg('title', {});\n            title.textContent = `${labelOf(c)}: ${signed(c.delta)} [${signed(c.ci.low)}, ${signed(c.ci.high)}], tolerated ${signed(marginOf(c))}, ${verdictOf(c)}`;\n            const group = svg('g', { class: `row ${verdictOf(c)}`, 'data-id': c.id });\n            group.append(title, label);\n            group.append(svg('line', { x1: x(marginOf(c)), x2: x(marginOf(c)), y1: y - 9, y2: y + 9, class: 'margin' }));\n            if (Number.isFinite(c.ci.low) && Number.isFinite(c.ci.high))\n                group.append(svg('line', { x1: x(c.ci.low), x2: x(c.ci.high), y1: y, y2: y, class: 'ci' }));\n            if (Number.isFinite(c.delta))\n                group.append(svg('circle', { cx: x(c.delta), cy: y, r: 5, class: 'mark', 'data-id': c.id }));\n            plot.append(group);\n        });\n        // Ticks at round values (1, 2 or 5 times a power of ten) so that at most about five labels\n        // share the axis; a label that would still touch its neighbour is left out (the three fixed\n        // ticks this replaced could land on one another: min, 0 and max close together).\n        const rough = (max - min) / 4;\n        const power = Math.pow(10, Math.floor(Math.log10(rough)));\n        const step = [1, 2, 5, 10].map(f => f * power).find(s => s >= rough) ?? 10 * power;\n        const digits = Math.max(0, -Math.floor(Math.log10(step)));\n        const tickText = (v) => {\n            const rounded = Math.abs(v) < step / 2 ? 0 : v;\n            const text = rounded.toFixed(digits);\n            return rounded > 0 ? `+${text}` : text;\n        };\n        const CHAR_WIDTH = 7;\n        let lastRight = -Infinity;\n        for (let k = Math.ceil(min / step); k * step <= max; k++) {\n            const v = k * step;\n            const text = tickText(v);\n            const half = (text.length * CHAR_WIDTH) / 2;\n            const at = x(v);\n            if (at - half < lastRight + 8)\n                continue;\n            lastRight = at + half;\n            plot.append(svg('line', { x1: at, x2: at, y1: height - 30, y2: height - 25, class: 'tick' }));\n            const t = svg('text', { x: at, y: height - 10, class: 'axis', 'text-anchor': 'middle', 'data-value': v });\n            t.textContent = text;\n            plot.append(t);\n        }\n        return plot;\n    }\n    // ---- the comparisons table, sortable by any column\n    const columns = [\n        ['Verdict', verdictOf],\n        ['Run', c => c.run],\n        ['Metric', c => c.metric],\n        ['Split', c => c.split ?? ''],\n        ['Perturbation', c => c.perturbation ?? ''],\n        ['n', c => c.n],\n        ['Baseline', c => c.baseline_mean],\n        ['Candidate', c => c.candidate_mean],\n        ['Δ', c => c.delta],\n        ['Interval', c => c.ci.low],\n        ['Tolerated', marginOf],\n        ['Better / worse', c => (c.direction === 'lower' ? c.losses : c.wins) - (c.direction === 'lower' ? c.wins : c.losses)]\n    ];\n    const sort = { column: -1, descending: false };\n    function table() {\n        const rows = comparisons.filter(comparisonShown);\n        if (sort.column >= 0) {\n            const read = columns[sort.column][1];\n            rows.sort((a, b) => {\n                const va = read(a);\n                const vb = read(b);\n                const order = typeof va === 'number' && typeof vb === 'number' ? va - vb : String(va).localeCompare(String(vb));\n                return sort.descending ? -order : order;\n            });\n        }\n        const head = el('tr', {});\n        columns.forEach(([name], i) => {\n            const th = el('th', { 'data-column': String(i), class: sort.column === i ? (sort.descending ? 'sorted desc' : 'sorted asc') : '' }, name);\n            th.addEventListener('click', () => {\n                sort.descending = sort.column === i ? !sort.descending : false;\n                sort.column = i;\n                redraw();\n            });\n            head.append(th);\n        });\n        const body = rows.map(c => {\n            const better = c.direction === 'lower' ? c.losses : c.wins;\n            const worse = c.direction === 'lower' ? c.wins : c.losses;\n            return el('tr', { 'data-id': c.id, class: verdictOf(c) }, el('td', { class: 'verdict-cell' }, verdictOf(c)), el('td', {}, c.run), el('td', {}, `${c.metric}${c.direction === 'lower' ? ' (lower is better)' : ''}`), el('td', {}, c.split ?? '—'), el('td', {}, c.perturbation ?? '—'), el('td', { class: 'num' }, String(c.n)), el('td', { class: 'num' }, num(c.baseline_mean)), el('td', { class: 'num' }, num(c.candidate_mean)), el('td', { class: 'num' }, signed(c.delta)), el('td', { class: 'num' }, `[${signed(c.ci.low)}, ${signed(c.ci.high)}]`), el('td', { class: 'num' }, signed(marginOf(c))), el('td', { class: 'num' }, `+${better} / -${worse}`));\n        });\n        return el('table', { id: 'comparisons' }, el('thead', {}, head), el('tbody', {}, ...body));\n    }\n    // ---- changed answers, side by side with the differing characters marked\n    function diffSegments(a, b) {\n        let start = 0;\n        while (start < a.length && start < b.length && a[start] === b[start])\n            start++;\n        let endA = a.length;\n        let endB = b.length;\n        while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {\n            endA--;\n            endB--;\n        }\n        const midA = a.slice(start, endA);\n        const midB = b.slice(start, endB);\n        const mark = (text) => el('mark', {}, text);\n        const text = (t) => document.createTextNode(t);\n        // Character LCS of the differing middle when it is small; otherwise the whole middle is marked.\n        if (midA.length * midB.length > 0 && midA.length * midB.length <= 250_000) {\n            const n = midA.length;\n            const m = midB.length;\n            const table = new Uint16Array((n + 1) * (m + 1));\n            for (let i = n - 1; i >= 0; i--) {\n                for (let j = m - 1; j >= 0; j--) {\n                    table[i * (m + 1) + j] =\n                        midA[i] === midB[j] ? table[(i + 1) * (m + 1) + j + 1] + 1 : Math.max(table[(i + 1) * (m + 1) + j], table[i * (m + 1) + j + 1]);\n                }\n            }\n            const outA = [text(a.slice(0, start))];\n            const outB = [text(b.slice(0, start))];\n            let i = 0;\n            let j = 0;\n            let same = '';\n            let onlyA = '';\n            let onlyB = '';\n            const flush = () => {\n                if (onlyA)\n                    outA.push(mark(onlyA));\n                if (onlyB)\n                    outB.push(mark(onlyB));\n                onlyA = '';\n                onlyB = '';\n            };\n            while (i < n || j < m) {\n                if (i < n && j < m && midA[i] === midB[j]) {\n                    flush();\n                    same += midA[i];\n                    i++;\n                    j++;\n                    continue;\n                }\n                if (same) {\n                    outA.push(text(same));\n                    outB.push(text(same));\n                    same = '';\n                }\n                if (j >= m || (i < n && table[(i + 1) * (m + 1) + j] >= table[i * (m + 1) + j + 1]))\n                    onlyA += midA[i++];\n                else\n                    onlyB += midB[j++];\n            }\n            flush();\n            if (same) {\n                outA.push(text(same));\n                outB.push(text(same));\n            }\n            outA.push(text(a.slice(endA)));\n            outB.push(text(b.slice(endB)));\n            return [outA, outB];\n        }\n        return [\n            [text(a.slice(0, start)), ...(midA ? [mark(midA)] : []), text(a.slice(endA))],\n            [text(b.slice(0, start)), ...(midB ? [mark(midB)] : []), text(b.slice(endB))]\n        ];\n    }\n    function answers() {\n        const box = el('div', { id: 'answers' });\n        let shown = 0;\n        for (const c of comparisons) {\n            if (!comparisonShown(c))\n                continue;\n            const list = changed[c.id] ?? c.examples ?? [];\n            if (!list.length)\n                continue;\n            const cards = [];\n            for (const e of list) {\n                const better = c.direction === 'lower' ? e.candidate_value < e.baseline_value : e.candidate_value > e.baseline_value;\n                if (state.direction === 'won' && !better)\n                    continue;\n                if (state.direction === 'lost' && better)\n                    continue;\n                if (state.stratum && e.stratum !== state.stratum)\n                    continue;\n                if (state.search) {\n                    const haystack = [e.instance_id, e.input, e.reference, e.failed_check ?? '', e.baseline_output, e.candidate_output]\n                        .join('\\n')\n                        .toLowerCase();\n                    if (!haystack.includes(state.search))\n                        continue;\n                }\n                const [b, k] = diffSegments(String(e.baseline_output ?? ''), String(e.candidate_output ?? ''));\n                cards.push(el('div', { class: `answer ${better ? 'won' : 'lost'}`, 'data-instance': e.instance_id }, el('div', { class: 'answer-head' }, `${e.instance_id}${e.stratum ? ` [${e.stratum}]` : ''} (trial ${e.train_trial_index}): ${num(e.baseline_value)} → ${num(e.candidate_value)}, ${better ? 'better' : 'worse'}`), el('div', { class: 'io' }, el('div', { class: 'label' }, 'Input'), el('pre', {}, String(e.input ?? ''))), el('div', { class: 'io' }, el('div', { class: 'label' }, 'Reference'), el('pre', {}, String(e.reference ?? ''))), ...(e.failed_check\n                    ? [el('div', { class: 'io' }, el('div', { class: 'label' }, 'Failed check'), el('pre', {}, String(e.failed_check)))]\n                    : []), el('div', { class: 'outputs' }, el('div', {}, el('div', { class: 'label' }, 'Baseline output'), el('pre', { class: 'baseline' }, ...b)), el('div', {}, el('div', { class: 'label' }, 'Candidate output'), el('pre', { class: 'candidate' }, ...k)))));\n            }\n            if (!cards.length)\n                continue;\n            shown += cards.length;\n            const details = el('details', { 'data-id': c.id, open: '' }, el('summary', {}, `${labelOf(c)}: ${cards.length} of ${list.length} changed answers`), ...cards);\n            box.append(details);\n        }\n        box.prepend(el('p', { id: 'answers-count' }, `${shown} changed answers shown`));\n        return box;\n    }\n    // ---- efficiency, and the load half\n    function efficiency() {\n        const entries = report.efficiency;\n        if (!entries.length)\n            return null;\n        const ms = (s) => (Math.abs(s) < 10 ? `${num(s * 1000)} ms` : `${num(s)} s`);\n        const ratio = (r) => `${num(r.estimate)}× [${num(r.low)}, ${num(r.high)}]`;\n        const box = el('section', { id: 'efficiency' }, el('h2', {}, 'Efficiency: request times (information only, not gated)'));\n        if (report.context?.concurrent)\n            box.append(el('p', { class: 'note' }, 'Both sides ran at the same time on one machine: the ratios reflect the shared client as much as the servers.'));\n        box.append(el('table', {}, el('tr', {}, ...['Run', 'n', 'Median baseline', 'Median candidate', 'Median ratio', 'p90 ratio'].map(h => el('th', {}, h))), ...entries.map(e => el('tr', {}, el('td', {}, e.run), el('td', {}, String(e.n)), el('td', {}, ms(e.baseline_median)), el('td', {}, ms(e.candidate_median)), el('td', {}, ratio(e.median_ratio)), el('td', {}, ratio(e.p90_ratio))))));\n        return box;\n    }\n    /**\n     * The load half (report.load): its verdict, then per level one table with a row per metric\n     * (baseline, candidate, the candidate/baseline ratio with its interval, and the checks on that\n     * metric with their verdicts). Server-provided text (model names, reasons) goes in as text.\n     */\n    function load(section) {\n        if (!section)\n            return null;\n        const box = el('section', { id: 'load' }, el('h2', { class: `load-verdict ${section.verdict}` }, `Load: ${section.verdict}`), el('p', {}, String(section.headline ?? '')));\n        if (section.skipped) {\n            box.append(el('p', { class: 'note' }, String(section.skipped)));\n            return box;\n        }\n        const units = { output_tokens_per_second: 'tok/s', request_throughput: 'req/s', goodput: 'req/s' };\n        const value = (metric, v) => {\n            if (typeof v !== 'number' || !Number.isFinite(v))\n                return '—';\n            if (metric === 'error_rate')\n                return `${Number((v * 100).toPrecision(3))}%`;\n            return `${Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3)} ${units[metric] ?? 'ms'}`;\n        };\n        // As in the comment: three decimals (one from 10 up).\n        const fixed = (v) => v.toFixed(v >= 10 ? 1 : 3);\n        const ratioText = (r) => (r ? `${fixed(r.estimate)}× [${fixed(r.low)}, ${fixed(r.high)}]` : '—');\n        const levelName = (level) => (section.mode === 'concurrency' ? `concurrency ${level}` : `${level} requests/s`);\n        const checkText = (c) => {\n            const op = c.kind === 'min_ratio' || c.kind === 'min' ? '≥' : '≤';\n            const bound = String(c.kind).endsWith('ratio') ? `${c.threshold}×` : value(c.metric, c.threshold);\n            return `${op} ${bound}: ${c.verdict}`;\n        };\n        const ratios = section.ratios ?? [];\n        const checks = section.checks ?? [];\n        for (const level of section.levels ?? []) {\n            const metrics = [...new Set([...ratios, ...checks].filter(r => r.level === level).map(r => String(r.metric)))];\n            if (!metrics.length)\n                continue;\n            const rows = metrics.map(metric => {\n                const r = ratios.find(x => x.level === level && x.metric === metric);\n                const own = checks.filter(c => c.level === level && c.metric === metric);\n                const verdicts = own.map(c => c.verdict);\n                const worst = ['error', 'fail', 'inconclusive', 'pass'].find(v => verdicts.includes(v)) ?? 'info';\n                const checkCell = el('td', { class: 'checks' });\n                own.forEach((c, i) => {\n                    if (i)\n                        checkCell.append(el('br'));\n                    checkCell.append(el('span', { class: `check ${c.verdict}`, title: String(c.reason ?? '') }, checkText(c)));\n                });\n                if (!own.length)\n                    checkCell.append('—');\n                return el('tr', { class: worst, 'data-metric': metric }, el('td', {}, metric), el('td', { class: 'num' }, value(metric, r?.baseline ?? own[0]?.baseline)), el('td', { class: 'num' }, value(metric, r?.candidate ?? own[0]?.candidate)), el('td', { class: 'num' }, ratioText(r?.ratio ?? own[0]?.ratio ?? null)), el('td', { class: 'num' }, String(r?.pairs ?? own[0]?.pairs ?? '—')), checkCell);\n            });\n            box.append(el('h3', {}, levelName(level)), el('table', { class: 'load-level', 'data-level': String(level) }, el('thead', {}, el('tr', {}, ...['Metric', 'Baseline', 'Candidate', 'Ratio [interval]', 'Pairs', 'Checks'].map(h => el('th', {}, h)))), el('tbody', {}, ...rows)));\n        }\n        const open = checks.filter(c => c.verdict === 'inconclusive' || c.verdict === 'error');\n        if (open.length)\n            box.append(el('ul', { class: 'load-reasons' }, ...open.map(c => el('li', {}, `${c.metric} at ${levelName(c.level)}: ${c.reason}`))));\n        for (const [kind, list] of [\n            ['errors', section.errors ?? []],\n            ['warnings', section.warnings ?? []]\n        ]) {\n            if (list.length)\n                box.append(el('ul', { class: kind }, ...list.map((i) => el('li', {}, el('code', {}, i.code), ' ', i.message))));\n        }\n        const st = section.settings ?? {};\n        box.append(el('p', { class: 'settings' }, `${st.repetitions} blocks per side per level, interleaved A B B A; intervals: ${st.interval_method}; percentiles: ${st.percentile_method}.`));\n        for (const note of section.notes ?? [])\n            box.append(el('p', { class: 'note' }, note));\n        return box;\n    }\n    // ---- layout\n    const plotBox = el('section', { id: 'plot' }, el('h2', {}, 'Forest plot'));\n    const tableBox = el('section', { id: 'table' }, el('h2', {}, 'Comparisons'));\n    const answersBox = el('section', { id: 'changed' }, el('h2', {}, 'Changed answers'));\n    function redraw() {\n        plotBox.replaceChildren(plotBox.firstChild, forest());\n        tableBox.replaceChildren(tableBox.firstChild, table());\n        answersBox.replaceChildren(answersBox.firstChild, answers());\n    }\n    root.append(header(), filters(redraw), plotBox, tableBox, answersBox);\n    const eff = efficiency();\n    if (eff)\n        root.append(eff);\n    const loadBox = load(report.load);\n    if (loadBox)\n        root.append(loadBox);\n    for (const note of report.notes)\n        root.append(el('p', { class: 'note' }, note));\n    redraw();\n\n})();\n";
+const REPORT_PAGE_SCRIPT = "(function () {\n    'use strict';\n\n    const data = JSON.parse(document.getElementById('helm-gate-data').textContent);\n    const report = data.report;\n    const changed = data.changed;\n    const comparisons = report.comparisons;\n    const root = document.getElementById('app');\n    const SVG = 'http://www.w3.org/2000/svg';\n    function el(tag, attrs = {}, ...children) {\n        const node = document.createElement(tag);\n        for (const [k, v] of Object.entries(attrs))\n            node.setAttribute(k, v);\n        for (const child of children)\n            if (child !== null)\n                node.append(child instanceof Node ? child : document.createTextNode(child));\n        return node;\n    }\n    function svg(tag, attrs) {\n        const node = document.createElementNS(SVG, tag);\n        for (const [k, v] of Object.entries(attrs))\n            node.setAttribute(k, String(v));\n        return node;\n    }\n    function num(value) {\n        if (typeof value !== 'number' || !Number.isFinite(value))\n            return '—';\n        if (Number.isInteger(value))\n            return String(value);\n        const magnitude = Math.floor(Math.log10(Math.abs(value)));\n        return value.toFixed(Math.min(4, Math.max(0, 3 - magnitude)));\n    }\n    function signed(value) {\n        const text = num(value);\n        return typeof value === 'number' && value > 0 && !/^0(\\.0*)?$/.test(text) ? `+${text}` : text;\n    }\n    const verdictOf = (c) => (c.gated ? c.verdict : 'info');\n    const marginOf = (c) => (c.direction === 'lower' ? c.max_drop : -c.max_drop);\n    const labelOf = (c) => [c.run, c.metric, c.split, c.perturbation].filter(p => p !== null && p !== '').join(' · ');\n    // ---- header: verdict, headline, sides, issues\n    function header() {\n        const box = el('header', {}, el('h1', { class: `verdict ${report.verdict}` }, `helm-gate: ${report.verdict}`), el('p', {}, report.headline));\n        const sides = el('table', { class: 'sides' });\n        const row = (label, read) => {\n            const cells = [read(report.baseline), read(report.candidate)];\n            if (cells.every(c => c === ''))\n                return;\n            sides.append(el('tr', {}, el('th', {}, label), ...cells.map(c => el('td', {}, c || '—'))));\n        };\n        sides.append(el('tr', {}, el('th', {}, ''), el('th', {}, 'Baseline'), el('th', {}, 'Candidate')));\n        row('Deployment', s => {\n            const id = s.identity;\n            return [id?.model ?? s.deployment, id?.host ? `on ${id.host}` : '', id?.api ? `(${id.api})` : ''].filter(Boolean).join(' ');\n        });\n        row('Engine', s => {\n            const e = s.identity?.engine;\n            if (!e)\n                return '';\n            return [\n                e.version && `version ${e.version}`,\n                e.root && `weights ${e.root}`,\n                e.max_model_len !== null && `context ${e.max_model_len}`,\n                e.owned_by && `by ${e.owned_by}`,\n                e.details\n            ]\n                .filter(Boolean)\n                .join(' · ');\n        });\n        // The serving configuration, compared when the report was built: a row whose sides differ is marked.\n        const serving = report.context?.serving;\n        for (const [label, r] of [\n            ['Chat template', serving?.chat_template],\n            ['Sampling', serving?.sampling]\n        ]) {\n            if (!r)\n                continue;\n            sides.append(el('tr', r.differs ? { class: 'differs' } : {}, el('th', {}, r.differs ? `${label} (differs)` : label), el('td', {}, r.baseline || '—'), el('td', {}, r.candidate || '—')));\n        }\n        row('Image', s => {\n            const i = s.identity?.image;\n            if (!i)\n                return '';\n            return [i.name, i.digest ? `digest ${i.digest}` : i.id ? `image id ${i.id} (no registry digest)` : 'digest unknown'].join(' · ');\n        });\n        row('Weights', s => {\n            const w = s.identity?.weights;\n            if (!w)\n                return '';\n            return [w.file, w.sha256 ? `sha256 ${w.sha256}` : (w.error ?? '')].filter(Boolean).join(' · ');\n        });\n        row('HELM', s => s.helm_version ?? '');\n        row('Source', s => {\n            const o = s.identity?.origin;\n            if (!o)\n                return '';\n            if (o.kind !== 'archived')\n                return o.kind === 'run' ? 'run by this gate' : `from ${o.artifact_name ?? 'shard artifacts'}`;\n            return [\n                'archived',\n                o.workflow_run_id !== undefined && `run ${o.workflow_run_id}`,\n                o.age_hours !== undefined && `${Math.round(o.age_hours)} h old`\n            ]\n                .filter(Boolean)\n                .join(', ');\n        });\n        box.append(sides);\n        const s = report.settings;\n        const fingerprint = report.context?.fingerprint;\n        box.append(el('p', { class: 'settings' }, `${fingerprint ? `Gate set ${String(fingerprint).slice(0, 16)} · ` : ''}${Math.round(s.confidence * 1000) / 10}% intervals (${s.interval}), ${s.resamples} resamples, seed ${s.seed}`));\n        for (const [kind, list] of [\n            ['errors', report.errors],\n            ['warnings', report.warnings]\n        ]) {\n            if (!list.length)\n                continue;\n            box.append(el('h2', {}, `${kind === 'errors' ? 'Errors' : 'Warnings'} (${list.length})`));\n            box.append(el('ul', { class: kind }, ...list.map((i) => el('li', {}, el('code', {}, i.code), ' ', i.message))));\n        }\n        return box;\n    }\n    // ---- filters shared by the plot, the table and the answers\n    const state = { run: '', perturbation: '', direction: '', search: '', stratum: '' };\n    const PERTURBATION_CLEAN = '(clean)';\n    const perturbationOf = (c) => c.perturbation ?? PERTURBATION_CLEAN;\n    const comparisonShown = (c) => (state.run === '' || c.run === state.run) && (state.perturbation === '' || perturbationOf(c) === state.perturbation);\n    function filters(onChange) {\n        const select = (name, label, values) => {\n            const s = el('select', { id: `filter-${name}`, 'aria-label': label }, el('option', { value: '' }, `all ${label}`));\n            for (const v of values)\n                s.append(el('option', { value: v }, v));\n            s.addEventListener('change', () => {\n                state[name] = s.value;\n                onChange();\n            });\n            return s;\n        };\n        const runs = [...new Set(comparisons.map(c => c.run))].sort();\n        const perturbations = [...new Set(comparisons.map(perturbationOf))].sort();\n        // Traffic rows' changed answers carry their stratum (`<tag>/<length>`): a filter when there are any.\n        const strata = [\n            ...new Set(Object.values(changed)\n                .flat()\n                .map(e => e.stratum)\n                .filter((v) => typeof v === 'string'))\n        ].sort();\n        const direction = el('select', { id: 'filter-direction', 'aria-label': 'changed answers' }, el('option', { value: '' }, 'won and lost'), el('option', { value: 'won' }, 'won (better)'), el('option', { value: 'lost' }, 'lost (worse)'));\n        direction.addEventListener('change', () => {\n            state.direction = direction.value;\n            onChange();\n        });\n        const search = el('input', { id: 'filter-search', type: 'search', placeholder: 'search answers, inputs, ids', 'aria-label': 'search' });\n        search.addEventListener('input', () => {\n            state.search = search.value.toLowerCase();\n            onChange();\n        });\n        return el('div', { class: 'filters' }, select('run', 'runs', runs), select('perturbation', 'perturbations', perturbations), ...(strata.length > 0 ? [select('stratum', 'strata', strata)] : []), direction, search);\n    }\n    // ---- forest plot: each comparison's interval and delta against its tolerated change\n    function forest() {\n        const rows = comparisons.filter(comparisonShown);\n        const values = [0];\n        for (const c of rows)\n            for (const v of [c.ci.low, c.ci.high, c.delta, marginOf(c)])\n                if (typeof v === 'number' && Number.isFinite(v))\n                    values.push(v);\n        let min = Math.min(...values);\n        let max = Math.max(...values);\n        const pad = (max - min) * 0.05 || 0.01;\n        min -= pad;\n        max += pad;\n        const left = 280;\n        const width = 440;\n        const rowHeight = 24;\n        const height = rows.length * rowHeight + 40;\n        const x = (v) => left + ((v - min) / (max - min)) * width;\n        const right = 40;\n        const plot = svg('svg', {\n            id: 'forest',\n            width: left + width + right,\n            height,\n            viewBox: `0 0 ${left + width + right} ${height}`,\n            'data-min': min,\n            'data-max': max,\n            'data-left': left,\n            'data-width': width,\n            role: 'img'\n        });\n        plot.append(svg('line', { x1: x(0), x2: x(0), y1: 0, y2: height - 30, class: 'zero' }));\n        rows.forEach((c, i) => {\n            const y = 16 + i * rowHeight;\n            const label = svg('text', { x: 4, y: y + 4, class: 'label' });\n            label.textContent = labelOf(c).length > 44 ? `${labelOf(c).slice(0, 43)}…` : labelOf(c);\n            const title = svg('title', {});\n            title.textContent = `${labelOf(c)}: ${signed(c.delta)} [${signed(c.ci.low)}, ${signed(c.ci.high)}], tolerated ${signed(marginOf(c))}, ${verdictOf(c)}`;\n            const group = svg('g', { class: `row ${verdictOf(c)}`, 'data-id': c.id });\n            group.append(title, label);\n            group.append(svg('line', { x1: x(marginOf(c)), x2: x(marginOf(c)), y1: y - 9, y2: y + 9, class: 'margin' }));\n            if (Number.isFinite(c.ci.low) && Number.isFinite(c.ci.high))\n                group.append(svg('line', { x1: x(c.ci.low), x2: x(c.ci.high), y1: y, y2: y, class: 'ci' }));\n            if (Number.isFinite(c.delta))\n                group.append(svg('circle', { cx: x(c.delta), cy: y, r: 5, class: 'mark', 'data-id': c.id }));\n            plot.append(group);\n        });\n        // Ticks at round values (1, 2 or 5 times a power of ten) so that at most about five labels\n        // share the axis; a label that would still touch its neighbour is left out (the three fixed\n        // ticks this replaced could land on one another: min, 0 and max close together).\n        const rough = (max - min) / 4;\n        const power = Math.pow(10, Math.floor(Math.log10(rough)));\n        const step = [1, 2, 5, 10].map(f => f * power).find(s => s >= rough) ?? 10 * power;\n        const digits = Math.max(0, -Math.floor(Math.log10(step)));\n        const tickText = (v) => {\n            const rounded = Math.abs(v) < step / 2 ? 0 : v;\n            const text = rounded.toFixed(digits);\n            return rounded > 0 ? `+${text}` : text;\n        };\n        const CHAR_WIDTH = 7;\n        let lastRight = -Infinity;\n        for (let k = Math.ceil(min / step); k * step <= max; k++) {\n            const v = k * step;\n            const text = tickText(v);\n            const half = (text.length * CHAR_WIDTH) / 2;\n            const at = x(v);\n            if (at - half < lastRight + 8)\n                continue;\n            lastRight = at + half;\n            plot.append(svg('line', { x1: at, x2: at, y1: height - 30, y2: height - 25, class: 'tick' }));\n            const t = svg('text', { x: at, y: height - 10, class: 'axis', 'text-anchor': 'middle', 'data-value': v });\n            t.textContent = text;\n            plot.append(t);\n        }\n        return plot;\n    }\n    // ---- the comparisons table, sortable by any column\n    const columns = [\n        ['Verdict', verdictOf],\n        ['Run', c => c.run],\n        ['Metric', c => c.metric],\n        ['Split', c => c.split ?? ''],\n        ['Perturbation', c => c.perturbation ?? ''],\n        ['n', c => c.n],\n        ['Baseline', c => c.baseline_mean],\n        ['Candidate', c => c.candidate_mean],\n        ['Δ', c => c.delta],\n        ['Interval', c => c.ci.low],\n        ['Tolerated', marginOf],\n        ['Better / worse', c => (c.direction === 'lower' ? c.losses : c.wins) - (c.direction === 'lower' ? c.wins : c.losses)]\n    ];\n    const sort = { column: -1, descending: false };\n    function table() {\n        const rows = comparisons.filter(comparisonShown);\n        if (sort.column >= 0) {\n            const read = columns[sort.column][1];\n            rows.sort((a, b) => {\n                const va = read(a);\n                const vb = read(b);\n                const order = typeof va === 'number' && typeof vb === 'number' ? va - vb : String(va).localeCompare(String(vb));\n                return sort.descending ? -order : order;\n            });\n        }\n        const head = el('tr', {});\n        columns.forEach(([name], i) => {\n            const th = el('th', { 'data-column': String(i), class: sort.column === i ? (sort.descending ? 'sorted desc' : 'sorted asc') : '' }, name);\n            th.addEventListener('click', () => {\n                sort.descending = sort.column === i ? !sort.descending : false;\n                sort.column = i;\n                redraw();\n            });\n            head.append(th);\n        });\n        const body = rows.map(c => {\n            const better = c.direction === 'lower' ? c.losses : c.wins;\n            const worse = c.direction === 'lower' ? c.wins : c.losses;\n            return el('tr', { 'data-id': c.id, class: verdictOf(c) }, el('td', { class: 'verdict-cell' }, verdictOf(c)), el('td', {}, c.run), el('td', {}, `${c.metric}${c.direction === 'lower' ? ' (lower is better)' : ''}`), el('td', {}, c.split ?? '—'), el('td', {}, c.perturbation ?? '—'), el('td', { class: 'num' }, String(c.n)), el('td', { class: 'num' }, num(c.baseline_mean)), el('td', { class: 'num' }, num(c.candidate_mean)), el('td', { class: 'num' }, signed(c.delta)), el('td', { class: 'num' }, `[${signed(c.ci.low)}, ${signed(c.ci.high)}]`), el('td', { class: 'num' }, signed(marginOf(c))), el('td', { class: 'num' }, `+${better} / -${worse}`));\n        });\n        return el('table', { id: 'comparisons' }, el('thead', {}, head), el('tbody', {}, ...body));\n    }\n    // ---- changed answers, side by side with the differing characters marked\n    function diffSegments(a, b) {\n        let start = 0;\n        while (start < a.length && start < b.length && a[start] === b[start])\n            start++;\n        let endA = a.length;\n        let endB = b.length;\n        while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {\n            endA--;\n            endB--;\n        }\n        const midA = a.slice(start, endA);\n        const midB = b.slice(start, endB);\n        const mark = (text) => el('mark', {}, text);\n        const text = (t) => document.createTextNode(t);\n        // Character LCS of the differing middle when it is small; otherwise the whole middle is marked.\n        if (midA.length * midB.length > 0 && midA.length * midB.length <= 250_000) {\n            const n = midA.length;\n            const m = midB.length;\n            const table = new Uint16Array((n + 1) * (m + 1));\n            for (let i = n - 1; i >= 0; i--) {\n                for (let j = m - 1; j >= 0; j--) {\n                    table[i * (m + 1) + j] =\n                        midA[i] === midB[j] ? table[(i + 1) * (m + 1) + j + 1] + 1 : Math.max(table[(i + 1) * (m + 1) + j], table[i * (m + 1) + j + 1]);\n                }\n            }\n            const outA = [text(a.slice(0, start))];\n            const outB = [text(b.slice(0, start))];\n            let i = 0;\n            let j = 0;\n            let same = '';\n            let onlyA = '';\n            let onlyB = '';\n            const flush = () => {\n                if (onlyA)\n                    outA.push(mark(onlyA));\n                if (onlyB)\n                    outB.push(mark(onlyB));\n                onlyA = '';\n                onlyB = '';\n            };\n            while (i < n || j < m) {\n                if (i < n && j < m && midA[i] === midB[j]) {\n                    flush();\n                    same += midA[i];\n                    i++;\n                    j++;\n                    continue;\n                }\n                if (same) {\n                    outA.push(text(same));\n                    outB.push(text(same));\n                    same = '';\n                }\n                if (j >= m || (i < n && table[(i + 1) * (m + 1) + j] >= table[i * (m + 1) + j + 1]))\n                    onlyA += midA[i++];\n                else\n                    onlyB += midB[j++];\n            }\n            flush();\n            if (same) {\n                outA.push(text(same));\n                outB.push(text(same));\n            }\n            outA.push(text(a.slice(endA)));\n            outB.push(text(b.slice(endB)));\n            return [outA, outB];\n        }\n        return [\n            [text(a.slice(0, start)), ...(midA ? [mark(midA)] : []), text(a.slice(endA))],\n            [text(b.slice(0, start)), ...(midB ? [mark(midB)] : []), text(b.slice(endB))]\n        ];\n    }\n    function answers() {\n        const box = el('div', { id: 'answers' });\n        let shown = 0;\n        for (const c of comparisons) {\n            if (!comparisonShown(c))\n                continue;\n            const list = changed[c.id] ?? c.examples ?? [];\n            if (!list.length)\n                continue;\n            const cards = [];\n            for (const e of list) {\n                const better = c.direction === 'lower' ? e.candidate_value < e.baseline_value : e.candidate_value > e.baseline_value;\n                if (state.direction === 'won' && !better)\n                    continue;\n                if (state.direction === 'lost' && better)\n                    continue;\n                if (state.stratum && e.stratum !== state.stratum)\n                    continue;\n                if (state.search) {\n                    const haystack = [e.instance_id, e.input, e.reference, e.failed_check ?? '', e.baseline_output, e.candidate_output]\n                        .join('\\n')\n                        .toLowerCase();\n                    if (!haystack.includes(state.search))\n                        continue;\n                }\n                const [b, k] = diffSegments(String(e.baseline_output ?? ''), String(e.candidate_output ?? ''));\n                cards.push(el('div', { class: `answer ${better ? 'won' : 'lost'}`, 'data-instance': e.instance_id }, el('div', { class: 'answer-head' }, `${e.instance_id}${e.stratum ? ` [${e.stratum}]` : ''} (trial ${e.train_trial_index}): ${num(e.baseline_value)} → ${num(e.candidate_value)}, ${better ? 'better' : 'worse'}`), el('div', { class: 'io' }, el('div', { class: 'label' }, 'Input'), el('pre', {}, String(e.input ?? ''))), el('div', { class: 'io' }, el('div', { class: 'label' }, 'Reference'), el('pre', {}, String(e.reference ?? ''))), ...(e.failed_check\n                    ? [el('div', { class: 'io' }, el('div', { class: 'label' }, 'Failed check'), el('pre', {}, String(e.failed_check)))]\n                    : []), el('div', { class: 'outputs' }, el('div', {}, el('div', { class: 'label' }, 'Baseline output'), el('pre', { class: 'baseline' }, ...b)), el('div', {}, el('div', { class: 'label' }, 'Candidate output'), el('pre', { class: 'candidate' }, ...k)))));\n            }\n            if (!cards.length)\n                continue;\n            shown += cards.length;\n            const details = el('details', { 'data-id': c.id, open: '' }, el('summary', {}, `${labelOf(c)}: ${cards.length} of ${list.length} changed answers`), ...cards);\n            box.append(details);\n        }\n        box.prepend(el('p', { id: 'answers-count' }, `${shown} changed answers shown`));\n        return box;\n    }\n    // ---- efficiency, and the load half\n    function efficiency() {\n        const entries = report.efficiency;\n        if (!entries.length)\n            return null;\n        const ms = (s) => (Math.abs(s) < 10 ? `${num(s * 1000)} ms` : `${num(s)} s`);\n        const ratio = (r) => `${num(r.estimate)}× [${num(r.low)}, ${num(r.high)}]`;\n        const box = el('section', { id: 'efficiency' }, el('h2', {}, 'Efficiency: request times (information only, not gated)'));\n        if (report.context?.concurrent)\n            box.append(el('p', { class: 'note' }, 'Both sides ran at the same time on one machine: the ratios reflect the shared client as much as the servers.'));\n        box.append(el('table', {}, el('tr', {}, ...['Run', 'n', 'Median baseline', 'Median candidate', 'Median ratio', 'p90 ratio'].map(h => el('th', {}, h))), ...entries.map(e => el('tr', {}, el('td', {}, e.run), el('td', {}, String(e.n)), el('td', {}, ms(e.baseline_median)), el('td', {}, ms(e.candidate_median)), el('td', {}, ratio(e.median_ratio)), el('td', {}, ratio(e.p90_ratio))))));\n        return box;\n    }\n    /**\n     * The load half (report.load): its verdict, then per level one table with a row per metric\n     * (baseline, candidate, the candidate/baseline ratio with its interval, and the checks on that\n     * metric with their verdicts). Server-provided text (model names, reasons) goes in as text.\n     */\n    function load(section) {\n        if (!section)\n            return null;\n        const box = el('section', { id: 'load' }, el('h2', { class: `load-verdict ${section.verdict}` }, `Load: ${section.verdict}`), el('p', {}, String(section.headline ?? '')));\n        if (section.skipped) {\n            box.append(el('p', { class: 'note' }, String(section.skipped)));\n            return box;\n        }\n        const units = { output_tokens_per_second: 'tok/s', request_throughput: 'req/s', goodput: 'req/s' };\n        const value = (metric, v) => {\n            if (typeof v !== 'number' || !Number.isFinite(v))\n                return '—';\n            if (metric === 'error_rate')\n                return `${Number((v * 100).toPrecision(3))}%`;\n            return `${Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3)} ${units[metric] ?? 'ms'}`;\n        };\n        // As in the comment: three decimals (one from 10 up).\n        const fixed = (v) => v.toFixed(v >= 10 ? 1 : 3);\n        const ratioText = (r) => (r ? `${fixed(r.estimate)}× [${fixed(r.low)}, ${fixed(r.high)}]` : '—');\n        const levelName = (level) => (section.mode === 'concurrency' ? `concurrency ${level}` : `${level} requests/s`);\n        const checkText = (c) => {\n            const op = c.kind === 'min_ratio' || c.kind === 'min' ? '≥' : '≤';\n            const bound = String(c.kind).endsWith('ratio') ? `${c.threshold}×` : value(c.metric, c.threshold);\n            return `${op} ${bound}: ${c.verdict}`;\n        };\n        const ratios = section.ratios ?? [];\n        const checks = section.checks ?? [];\n        for (const level of section.levels ?? []) {\n            const metrics = [...new Set([...ratios, ...checks].filter(r => r.level === level).map(r => String(r.metric)))];\n            if (!metrics.length)\n                continue;\n            const rows = metrics.map(metric => {\n                const r = ratios.find(x => x.level === level && x.metric === metric);\n                const own = checks.filter(c => c.level === level && c.metric === metric);\n                const verdicts = own.map(c => c.verdict);\n                const worst = ['error', 'fail', 'inconclusive', 'pass'].find(v => verdicts.includes(v)) ?? 'info';\n                const checkCell = el('td', { class: 'checks' });\n                own.forEach((c, i) => {\n                    if (i)\n                        checkCell.append(el('br'));\n                    checkCell.append(el('span', { class: `check ${c.verdict}`, title: String(c.reason ?? '') }, checkText(c)));\n                });\n                if (!own.length)\n                    checkCell.append('—');\n                return el('tr', { class: worst, 'data-metric': metric }, el('td', {}, metric), el('td', { class: 'num' }, value(metric, r?.baseline ?? own[0]?.baseline)), el('td', { class: 'num' }, value(metric, r?.candidate ?? own[0]?.candidate)), el('td', { class: 'num' }, ratioText(r?.ratio ?? own[0]?.ratio ?? null)), el('td', { class: 'num' }, String(r?.pairs ?? own[0]?.pairs ?? '—')), checkCell);\n            });\n            box.append(el('h3', {}, levelName(level)), el('table', { class: 'load-level', 'data-level': String(level) }, el('thead', {}, el('tr', {}, ...['Metric', 'Baseline', 'Candidate', 'Ratio [interval]', 'Pairs', 'Checks'].map(h => el('th', {}, h)))), el('tbody', {}, ...rows)));\n        }\n        const open = checks.filter(c => c.verdict === 'inconclusive' || c.verdict === 'error');\n        if (open.length)\n            box.append(el('ul', { class: 'load-reasons' }, ...open.map(c => el('li', {}, `${c.metric} at ${levelName(c.level)}: ${c.reason}`))));\n        for (const [kind, list] of [\n            ['errors', section.errors ?? []],\n            ['warnings', section.warnings ?? []]\n        ]) {\n            if (list.length)\n                box.append(el('ul', { class: kind }, ...list.map((i) => el('li', {}, el('code', {}, i.code), ' ', i.message))));\n        }\n        const st = section.settings ?? {};\n        box.append(el('p', { class: 'settings' }, `${st.repetitions} blocks per side per level, interleaved A B B A; intervals: ${st.interval_method}; percentiles: ${st.percentile_method}.`));\n        for (const note of section.notes ?? [])\n            box.append(el('p', { class: 'note' }, note));\n        return box;\n    }\n    // ---- layout\n    const plotBox = el('section', { id: 'plot' }, el('h2', {}, 'Forest plot'));\n    const tableBox = el('section', { id: 'table' }, el('h2', {}, 'Comparisons'));\n    const answersBox = el('section', { id: 'changed' }, el('h2', {}, 'Changed answers'));\n    function redraw() {\n        plotBox.replaceChildren(plotBox.firstChild, forest());\n        tableBox.replaceChildren(tableBox.firstChild, table());\n        answersBox.replaceChildren(answersBox.firstChild, answers());\n    }\n    root.append(header(), filters(redraw), plotBox, tableBox, answersBox);\n    const eff = efficiency();\n    if (eff)\n        root.append(eff);\n    const loadBox = load(report.load);\n    if (loadBox)\n        root.append(loadBox);\n    for (const note of report.notes)\n        root.append(el('p', { class: 'note' }, note));\n    redraw();\n\n})();\n";
 
 /**
  * report.html: one self-contained page (inline CSS and script, no network) for the reviewer who
@@ -31143,7 +31411,7 @@ details { border: 1px solid #d0d7de; border-radius: 6px; margin: 8px 0; padding:
 .outputs { display: grid; grid-template-columns: 1fr 1fr; gap: 8px; }
 pre { white-space: pre-wrap; word-break: break-word; background: #f6f8fa; padding: 6px; margin: 2px 0; max-height: 24em; overflow: auto; }
 .label { font-size: 12px; color: #59636e; } mark { background: #ffd7d5; } pre.candidate mark { background: #aceebb; }
-.note { color: #59636e; } .settings { color: #59636e; }
+.note { color: #59636e; } .settings { color: #59636e; } table.sides tr.differs th, table.sides tr.differs td { background: #fff8c5; }
 .check.pass, .load-verdict.pass { color: var(--pass); } .check.fail, .check.error, .load-verdict.fail, .load-verdict.error { color: var(--fail); } .check.inconclusive, .load-verdict.inconclusive { color: var(--inconclusive); }
 `;
 function renderHtml(report, changed = new Map()) {
@@ -31462,6 +31730,50 @@ function countText(load) {
 }
 
 /**
+ * The "Fidelity" section of the PR comment (docs/fidelity.md): one row per check, verdict first,
+ * the value corrected by the A/A floor with its interval, the candidate's own figure and the floor;
+ * then what an open check needs and how the candidate was scored. Pure; every text is escaped.
+ */
+const ROUTE_TEXT = {
+    'llamacpp-forced-grammar': 'teacher-forced (llama.cpp: a grammar of the baseline token ids, probabilities before the grammar)',
+    'llamacpp-prefix': 'teacher-forced (llama.cpp: one request per position)',
+    'vllm-prompt-logprobs': 'teacher-forced (vLLM prompt_logprobs)',
+    'greedy-prefix': 'not teacher-forced: the shared greedy prefix only'
+};
+function num(x) {
+    return Number(x.toPrecision(4)).toString();
+}
+function renderFidelityMarkdown(fidelity) {
+    if (!fidelity)
+        return [];
+    const order = ['pass', 'inconclusive', 'fail'];
+    const verdict = fidelity.checks.reduce((w, c) => (order.indexOf(c.verdict) > order.indexOf(w) ? c.verdict : w), 'pass');
+    const count = fidelity.checks.length;
+    const passed = fidelity.checks.filter(c => c.verdict === 'pass').length;
+    const lines = [
+        `### ${count ? VERDICT_EMOJI[verdict] : 'ℹ️'} Fidelity: ${count ? `${VERDICT_WORD[verdict]} (${passed} of ${count} checks passed)` : 'reported, no check'}`,
+        ''
+    ];
+    if (count > 0) {
+        lines.push('| verdict | check | value [95% interval] | candidate | A/A floor |', '|---|---|---|--:|--:|');
+        for (const c of fidelity.checks) {
+            const bound = `${c.bound === 'min' ? '≥' : '≤'} ${num(c.threshold)}`;
+            lines.push(`| ${VERDICT_EMOJI[c.verdict]} ${c.verdict} | ${codeSpan(c.metric, { inTable: true })} ${bound} | ${num(c.figure.corrected)} [${num(c.figure.ci.low)}, ${num(c.figure.ci.high)}] | ${num(c.figure.candidate)} | ${num(c.figure.floor)} |`);
+        }
+        lines.push('');
+        for (const c of fidelity.checks.filter(x => x.verdict !== 'pass'))
+            lines.push(`- ${escapeInline(c.reason, 400)}`);
+        if (fidelity.checks.some(x => x.verdict !== 'pass'))
+            lines.push('');
+    }
+    const shown = fidelity.figures.map(f => `${f.metric} ${num(f.corrected)}`).join(', ');
+    lines.push(`${fidelity.instances} instances, ${fidelity.positions} tokens, ${ROUTE_TEXT[fidelity.route]}; top-${fidelity.topK} (the KL is a lower bound: the baseline's mass outside the shared top-k, ${num(fidelity.restMassMean)} on average, is one bucket). ${escapeInline(shown, 400)}.`, '');
+    for (const note of fidelity.notes)
+        lines.push(`> ${escapeInline(note, 400)}`, '');
+    return lines;
+}
+
+/**
  * The report as GitHub-flavoured markdown: the sticky PR comment, the job summary and (split in
  * two) the check run's summary and text. Pure: a report and options in, a string out.
  *
@@ -31628,9 +31940,22 @@ function sidesBlock(report) {
             parts.push(ageText(o.age_hours));
         return parts.join(', ');
     };
+    // The serving configuration, compared once (model/side-identity.ts): a row whose sides differ is
+    // marked, since a changed chat template or sampling default changes answers with the same weights.
+    const serving = report.context?.serving;
+    const servingRow = (label, row) => row
+        ? [
+            [
+                row.differs ? `${label} **(differs)**` : label,
+                info => escapeInline(info === report.candidate ? row.candidate : row.baseline, 200)
+            ]
+        ]
+        : [];
     const rows = [
         ['Deployment', deployment],
         ['Engine', engine],
+        ...servingRow('Chat template', serving?.chat_template),
+        ...servingRow('Sampling', serving?.sampling),
         ['Image', info => imageCell(info.identity?.image)],
         ['Weights', info => weightsCell(info.identity?.weights)],
         ['HELM', info => (info.helm_version ? codeSpan(info.helm_version, { maxLength: 20, inTable: true }) : '')],
@@ -31994,6 +32319,8 @@ function renderAtLevel(report, options, detail, full) {
         lines.push(...forestBlock(shown));
     if (sections.has('table'))
         lines.push(...renderLoadMarkdown(report.load));
+    if (sections.has('table'))
+        lines.push(...renderFidelityMarkdown(report.fidelity));
     if (sections.has('inconclusive'))
         lines.push(...inconclusiveBlock(report, detail));
     if (sections.has('efficiency'))
@@ -32154,6 +32481,9 @@ counted by \`helm-run --dry-run\` with the same entries.
   --sequential           plan the sides one after the other (as run --sequential)
   --baseline-ref REF     the commit a launched baseline with checkout: base runs from (as run)
   --no-count             skip the dry run (no instance counts)
+  --measure-swap         launch each side once and time one swap as the load half pays it (both
+                         sides launched, sequential): the swaps and blocks load.swap_budget_seconds
+                         allows at that cost; the only option that starts anything
 `;
 const POWER_USAGE = `usage: helm-gate power --config FILE (--pilot DIR | --discordance R)
 
@@ -32520,4 +32850,4 @@ main(process.argv.slice(2), processIo()).then(code => {
     process.exitCode = 2;
 });
 
-export { redactString as $, getDefaultExportFromCjs as A, exp as B, ConfigError as C, DEFAULT_STATISTICS as D, log as E, abs as F, GateError as G, HELM_GATE_VERSION as H, InputError as I, sqrt as J, isFiniteNumber as K, LOAD_USAGE as L, MIN_BOOTSTRAP_UNITS as M, quantileSorted as N, createRandom as O, PLAN_USAGE as P, readTrafficSet as Q, RUN_USAGE as R, discoverRuns as S, TRAFFIC_CHECKS as T, UsageError as U, RUN_FILES as V, ServerNotReadyError as W, HelmRunError as X, parseDocument as Y, visit as Z, isScalar as _, newReport as a, looksLikeSecret as a0, isCredentialKey as a1, Scalar as a2, HIDDEN as a3, parseYamlFile as a4, stringify as a5, expandRunnerCommand as a6, checkDistinctDeployments as a7, looksLikeLmEvalOutput as a8, readLmEvalOutput as a9, taskMatchesEntry as aa, quantile as ab, TRAFFIC_USAGE as ac, ajvExports as b, estimatePaired as c, decideVerdict as d, exitCode as e, REPORTED_MARGINS as f, redactText as g, qualityHeadline as h, redactTree as i, showValue as j, compareOutputs as k, loadGateConfig as l, readRunDirectory as m, numberOption as n, runMatchesEntry as o, parseArgs as p, qualityVerdict as q, requiredConfig as r, smallSampleGuard as s, tangoInterval as t, streamJson as u, instancesNeeded as v, writeReportOutputs as w, binarySd as x, twoSidedZ as y, redactUrl as z };
+export { parseDocument as $, twoSidedZ as A, redactUrl as B, ConfigError as C, DEFAULT_STATISTICS as D, getDefaultExportFromCjs as E, FIDELITY_METRICS as F, GateError as G, HELM_GATE_VERSION as H, InputError as I, exp as J, log as K, LOAD_USAGE as L, METRIC_SHAPE as M, abs as N, sqrt as O, PLAN_USAGE as P, isFiniteNumber as Q, RUN_USAGE as R, quantileSorted as S, TRAFFIC_CHECKS as T, UsageError as U, createRandom as V, readTrafficSet as W, discoverRuns as X, RUN_FILES as Y, ServerNotReadyError as Z, HelmRunError as _, newReport as a, visit as a0, isScalar as a1, redactString as a2, looksLikeSecret as a3, isCredentialKey as a4, Scalar as a5, HIDDEN as a6, parseYamlFile as a7, stringify as a8, expandRunnerCommand as a9, checkDistinctDeployments as aa, looksLikeLmEvalOutput as ab, readLmEvalOutput as ac, taskMatchesEntry as ad, runnerCommandName as ae, quantile as af, TRAFFIC_USAGE as ag, ajvExports as b, estimatePaired as c, decideVerdict as d, exitCode as e, REPORTED_MARGINS as f, redactText as g, qualityHeadline as h, redactTree as i, showValue as j, GuardError as k, loadGateConfig as l, compareOutputs as m, numberOption as n, readRunDirectory as o, parseArgs as p, qualityVerdict as q, requiredConfig as r, smallSampleGuard as s, tangoInterval as t, runMatchesEntry as u, streamJson as v, writeReportOutputs as w, MIN_BOOTSTRAP_UNITS as x, instancesNeeded as y, binarySd as z };
