@@ -587,7 +587,7 @@ function load(section: LoadReport | undefined): HTMLElement | null {
     el(
       'p',
       { class: 'settings' },
-      `${st.repetitions} blocks per side per level, interleaved A B B A; intervals: ${st.interval_method}; percentiles: ${st.percentile_method}.`
+      `${st.repetitions} blocks per side per level, ${section.interleaved === false ? 'not interleaved (each side measured in its own period)' : 'interleaved A B B A'}; intervals: ${st.interval_method}; percentiles: ${st.percentile_method}.`
     )
   )
   for (const note of section.notes ?? []) box.append(el('p', { class: 'note' }, note))

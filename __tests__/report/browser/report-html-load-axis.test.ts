@@ -97,6 +97,15 @@ describe('report.html in headless Chromium: load tables and the plot axis', () =
     expect(shown.pwned).toBeUndefined()
   })
 
+  test('the load settings line says whether the blocks alternated: interleaved A B B A, or each side in its own period', async () => {
+    const settingsLine = (): string => document.querySelector('#load p.settings')?.textContent ?? ''
+    const interleaved = await open(makeReport({ load: makeLoadReport({ interleaved: true }) }), settingsLine)
+    expect(interleaved.read).toContain('interleaved A B B A')
+    const periods = await open(makeReport({ load: makeLoadReport({ interleaved: false }) }), settingsLine)
+    expect(periods.read).toContain('not interleaved (each side measured in its own period)')
+    expect(periods.read).not.toContain('A B B A')
+  })
+
   // Ranges where fixed min / 0 / max ticks fell on one another: every interval below zero (max is
   // 0), a hair-thin range around zero, a wide one, and many comparisons of mixed sign.
   const RANGES: [string, Partial<Comparison>[]][] = [
