@@ -14421,6 +14421,11 @@ function isRandomToken(token) {
         return false;
     if (token.includes('/') && token.split('/').some(segment => /^[a-z][a-z_-]{3,}$/.test(segment)))
         return false;
+    // A path or a name made of words with a random suffix (mkdtemp's `/tmp/helm-gate-launch-repo-XTM7GJ`)
+    // is not a key: two or more of its parts are lowercase words. Whether the suffix happens to hold
+    // an upper-case letter and a digit must not decide it (it did, and hid temporary folders in logs).
+    if (token.split(/[/_.-]/).filter(part => /^[a-z]{3,}$/.test(part)).length >= 2)
+        return false;
     if (!/[a-z]/.test(token) || !/[A-Z]/.test(token) || !/[0-9]/.test(token))
         return false;
     return entropyBitsPerChar(token) >= 3.5;

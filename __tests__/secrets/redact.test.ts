@@ -90,6 +90,24 @@ describe('8. config errors never print a credential', () => {
     expect(looksLikeSecret(text)).toBe(expected)
   })
 
+  // Temporary folders end in a random suffix (mkdtemp): whether it happens to hold an upper-case
+  // letter and a digit must not make the folder a key in the logs (a launch test's server log lost
+  // its `serving from <folder>` line to the redactor this way).
+  it.each([
+    'serving from /tmp/helm-gate-launch-repo-XTM7GJ',
+    '--pid-file /tmp/helm-gate-run-Ab3dE9/out/.pids/candidate.pid',
+    'checkout in /tmp/helm-gate-base-Q7xYz2/serving',
+    'wrote helm-gate-launch-repo-XTM7GJ9aZ'
+  ])('a folder named by words with a random suffix is shown: %s', text => {
+    expect(redactText(text)).toBe(text)
+  })
+
+  it('a key with one word in it is still hidden', () => {
+    const key = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq9Lm3Tk2x'
+    expect(redactText(`token=${key}`)).not.toContain(key)
+    expect(redactText(`the value ${key} appeared`)).not.toContain(key)
+  })
+
   it('showValue hides key-shaped strings anywhere and survives a 100,000-deep array', () => {
     let deep: unknown = []
     for (let i = 0; i < 100_000; i++) deep = [deep]
