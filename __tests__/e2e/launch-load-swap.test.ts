@@ -86,18 +86,24 @@ describeHelm('launched sides up one at a time: swapped between load blocks', () 
         inside: true
       })
       // The server's own log: this side served the block's requests, the other side nothing then.
-      // The log's times are whole milliseconds: the warm-up's last request can carry the block's
-      // start instant itself (it arrived earlier within that millisecond), and a measured request
-      // can too (it arrived later). So: no more than the block's requests strictly after its start,
-      // and no fewer from its start on.
-      const within = (side: LoadSide, from: (at: number) => boolean): number =>
-        times[side].filter(at => from(at) && at <= t(block.ended_at)).length
-      const after = within(block.side, at => at > t(block.started_at))
-      const fromStart = within(block.side, at => at >= t(block.started_at))
+      // The log's times are whole milliseconds: the warm-up's or the opening's last request can
+      // carry the block's start instant itself (it arrived earlier within that millisecond), the
+      // next block's opening request its end instant (it arrived later within it), and a measured
+      // request either. So: no more than the block's requests strictly inside it, and no fewer
+      // with both ends included.
+      const within = (side: LoadSide, strictly: boolean): number =>
+        times[side].filter(at =>
+          strictly ? at > t(block.started_at) && at < t(block.ended_at) : at >= t(block.started_at) && at <= t(block.ended_at)
+        ).length
+      const strictlyInside = within(block.side, true)
+      const endsIncluded = within(block.side, false)
       expect({
         position: block.position,
-        own: after <= REQUESTS_PER_BLOCK && REQUESTS_PER_BLOCK <= fromStart ? REQUESTS_PER_BLOCK : { after, fromStart },
-        other: within(other(block.side), at => at >= t(block.started_at))
+        own:
+          strictlyInside <= REQUESTS_PER_BLOCK && REQUESTS_PER_BLOCK <= endsIncluded
+            ? REQUESTS_PER_BLOCK
+            : { strictlyInside, endsIncluded },
+        other: within(other(block.side), false)
       }).toEqual({
         position: block.position,
         own: REQUESTS_PER_BLOCK,
