@@ -9,4 +9,5 @@ echo; echo "== streaming a 2 GB scenario_state.json (peak memory)"; node bench/r
 echo; echo "== downloading a 400 MB artifact: @actions/artifact streamed vs one Buffer in memory"; node bench/artifact-download.mjs
 echo; echo "== both sides concurrently vs one after the other"; node bench/concurrency.mjs
 echo; echo "== load generator overhead vs GuideLLM and AIPerf (fake engine)"; node bench/load.mjs
+echo; echo "== open-loop arrival schedule kept: helm-gate vs the previous release's sender and a naive setTimeout loop"; node bench/arrivals.mjs
 echo; echo "== redaction: false positives and recall vs secretlint alone; phone numbers vs libphonenumber-js"; node bench/redaction.mjs

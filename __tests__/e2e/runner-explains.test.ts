@@ -67,7 +67,10 @@ describeHelm('the runner explains itself', () => {
     expect(result.code).toBe(2)
     const written = await report(join(result.out, 'report.json'))
     expect(written.errors.map(e => e.code)).toEqual(['server.not_ready'])
-    expect(written.errors[0].message).toMatch(/^candidate server at http:\/\/127\.0\.0\.1:9\/v1\/models was not ready after 1\d s/)
+    // Not ready after at least the 10 s of the progress line below; a busy machine only adds to it.
+    const after = /^candidate server at http:\/\/127\.0\.0\.1:9\/v1\/models was not ready after (\d+) s/.exec(written.errors[0].message)
+    expect(after).not.toBeNull()
+    expect(Number(after![1])).toBeGreaterThanOrEqual(10)
     expect(written.errors[0].message).toMatch(/ECONNREFUSED.*the readiness timeout is 11 s \(run --ready-timeout SEC\)/)
     const progress = result.stderr.split('\n').filter(line => line.includes('waiting up to'))
     expect(progress).toEqual([

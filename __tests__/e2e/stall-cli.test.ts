@@ -63,7 +63,11 @@ describeHelm('a server that stops answering during helm-run', () => {
       stall: ['candidate', 'the candidate server stopped answering'],
       trace: ''
     })
-    expect(stall?.message).toMatch(/no request completed for 5\d s while \d+ waited, so helm-run was stopped \(the limit is 55 s;/)
+    // At least the limit without an answer; how much more is the machine's business.
+    const quiet = /no request completed for (\d+) s while \d+ waited, so helm-run was stopped \(the limit is 55 s;/.exec(
+      stall?.message ?? ''
+    )
+    expect({ quiet: quiet !== null && Number(quiet[1]) >= 55, trace: quiet ? '' : trace }).toEqual({ quiet: true, trace: '' })
     expect(stall?.message).toContain('logs/candidate.log')
     // Cut short by the stall limit (the message above names it and the seconds it waited), not by
     // the client's own end (about 77 s after the last answer): asserted by cause, not by a stopwatch.

@@ -36,8 +36,6 @@ checks:
 interface Outcome {
   code: number | null
   stderr: string
-  /** Seconds from the candidate's failure to helm-gate's exit. */
-  afterFailure: number
   report: { verdict: string; load: { errors: { code: string; message: string }[]; timings_file: string | null } }
   timings: { side: string; block: number; status: string }[]
 }
@@ -53,12 +51,12 @@ async function loadWithFailure(fail: (candidate: FakeEngine) => void): Promise<O
   const out = join(dir, 'out')
   const child = spawn(process.execPath, [CLI, 'load', '--config', gate, '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] })
   let stderr = ''
-  let failedAt = 0
+  let failed = false
   const exited = new Promise<number | null>(resolve => child.on('close', code => resolve(code)))
   child.stderr.on('data', chunk => {
     stderr += chunk
-    if (!failedAt && /block 1\/\d+ at concurrency 1 \(baseline\)|block 1\/\d+ \(baseline\)/.test(stderr)) {
-      failedAt = Date.now()
+    if (!failed && /block 1\/\d+ at concurrency 1 \(baseline\)|block 1\/\d+ \(baseline\)/.test(stderr)) {
+      failed = true
       fail(candidate)
     }
   })
@@ -70,13 +68,12 @@ async function loadWithFailure(fail: (candidate: FakeEngine) => void): Promise<O
         .split('\n')
         .map(line => JSON.parse(line) as Outcome['timings'][number])
     : []
-  return { code, stderr, afterFailure: (Date.now() - failedAt) / 1000, report, timings }
+  return { code, stderr, report, timings }
 }
 
 describe('a side that stops answering in the load half', () => {
   test('a hung candidate (SIGSTOP) is declared down after one request timeout; the baseline is not loaded further', async () => {
     const result = await loadWithFailure(candidate => candidate.process.kill('SIGSTOP'))
-    const trace = `exit ${result.code}\n${result.stderr}`
     expect({ code: result.code, verdict: result.report.verdict }).toEqual({ code: 2, verdict: 'error' })
     expect(result.report.load.errors.map(e => e.code)).toEqual(['load.side_down'])
     const message = result.report.load.errors[0].message
@@ -85,10 +82,12 @@ describe('a side that stops answering in the load half', () => {
     expect(message).toMatch(
       /^candidate is down in block 2\/20 at concurrency 1( \(opening its connections\))?: 1 request\(s\) in a row got no answer \(it timed out after 3 s\)/
     )
-    expect(message).toMatch(/declared down after [3-9]\.\d s of it, \d+\.\d s into the load half/)
+    // Declared down once the request's timeout (3 s) was over, never before: a busy machine only
+    // makes it later. One timeout, not one per request: the one request above, and no later block.
+    const after = /declared down after (\d+\.\d) s of it, \d+\.\d s into the load half/.exec(message)
+    expect(after).not.toBeNull()
+    expect(Number(after![1])).toBeGreaterThanOrEqual(3)
     expect(message).toContain('the baseline was not loaded further')
-    // One timeout (3 s), not one per request: well under two of them, with the start-up.
-    expect({ seconds: result.afterFailure < 9, trace: result.afterFailure < 9 ? '' : trace }).toEqual({ seconds: true, trace: '' })
     // The baseline's block 1, perhaps a little of the candidate's block 2, and nothing after them.
     expect(result.timings.filter(t => !(t.side === 'baseline' && t.block === 0) && !(t.side === 'candidate' && t.block === 1))).toEqual([])
     expect(result.stderr).not.toMatch(/block [3-9]\/20/)
@@ -101,7 +100,8 @@ describe('a side that stops answering in the load half', () => {
     expect(result.report.load.errors[0].message).toMatch(
       /^candidate is down in block 2\/20 at concurrency 1( \(opening its connections\))?: /
     )
-    expect(result.afterFailure).toBeLessThan(5)
+    // Refused connections, not timeouts: no request of the candidate waited for its timeout.
+    expect(result.timings.filter(t => t.side === 'candidate' && t.status === 'timeout')).toEqual([])
     expect(result.timings.filter(t => t.side === 'baseline' && t.block > 0)).toEqual([])
   }, 60_000)
 })

@@ -33,7 +33,9 @@ describe('probeServer on a server that is down', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(2_600)
     const message = (error as ServerNotReadyError).message
     const attempts = Number(/(\d+) attempts/.exec(message)?.[1])
-    expect(attempts).toBeGreaterThan(10)
+    // Far more attempts than progress lines (one try every 50 to 100 ms, one line a second); the
+    // count of attempts itself depends on how busy the machine is, so it is compared, not fixed.
+    expect(attempts).toBeGreaterThan(lines.length)
     // About one line per elapsed second, however many attempts were made.
     expect(lines.length).toBeGreaterThanOrEqual(1)
     expect(lines.length).toBeLessThanOrEqual(Math.ceil((Date.now() - started) / 1000))

@@ -20,12 +20,12 @@ import type {
 import { GateError } from '../errors.js'
 import { apiKeyOf } from '../secrets/api-keys.js'
 import { LOG_RATIO_METHOD } from '../stats/log-ratio.js'
-import { createRandom } from '../stats/random.js'
 import { connect, streamRequest, type Connection, type StreamResult, type Target } from './stream-client.js'
 import { evaluateChecks, reportedRatios, worstVerdict } from './ratio-checks.js'
 import { figures, PERCENTILE_METHOD } from './metrics.js'
 import { probeSide, type StreamProbe } from './probe.js'
 import { abbaOrder } from './abba-order.js'
+import { arrivalOffsets } from './arrivals.js'
 import { serverTokenizer, sizedSyntheticSource, type SizedPrompts } from './server-tokens.js'
 import type { RequestTiming } from './types.js'
 import { fileSource, gateSetSource, requestBody, syntheticSource, trafficSource, type WorkloadSource } from './workload.js'
@@ -764,6 +764,8 @@ function pct(share: number): string {
 
 interface Sent extends StreamResult {
   failedAt: number
+  /** Open loop: when the request was due (performance.now() clock); closed loop: none. */
+  scheduled?: number
 }
 
 /** Opens every connection of the pool with one one-token request each, so no block pays a connect. */
@@ -829,28 +831,35 @@ async function runBlock(
     watch.end()
     return results
   }
-  // Open loop: arrival times from the seed (the same for both sides of a pair).
-  const random = createRandom(load.seed, `arrivals:${stream}`)
+  // Open loop: the due times from the seed (the same for both sides of a pair), absolute from the
+  // block's start so a late send does not delay the rest.
+  const due = arrivalOffsets({
+    arrival: load.arrival,
+    rate: level,
+    seed: load.seed,
+    stream,
+    trafficGap: source.arrivalGap ? (i: number) => source.arrivalGap!(stream, i, level) : undefined
+  })
   const pending: Promise<void>[] = []
-  let at = 0
+  let at = due.next().value
   // A block of `seconds` holds the arrivals scheduled before its end: the schedule decides, not
   // the clock, which may read just past an arrival sent up to 1 ms early (no timer for less).
   for (let i = 0; watch.down === null && (count !== null ? i < count : start + at < deadline); i++) {
-    const wait = start + at - performance.now()
-    if (wait > 1) await new Promise(r => setTimeout(r, wait))
+    // A timer can fire early by as much as the event loop's cached clock is stale (libuv reads it
+    // once per turn, in whole ms), so look at the clock again after each wait.
+    for (let wait = start + at - performance.now(); wait > 1; wait = start + at - performance.now()) {
+      await new Promise(r => setTimeout(r, wait))
+    }
     if (watch.down) break
+    const scheduled = start + at
     pending.push(
       send(conn, body(i), timeoutMs).then(r => {
+        r.scheduled = scheduled
         results[i] = r
         watch.seen(r)
       })
     )
-    at +=
-      load.arrival === 'traffic' && source.arrivalGap
-        ? source.arrivalGap(stream, i, level)
-        : load.arrival === 'constant'
-          ? 1000 / level
-          : (-Math.log(random.double()) * 1000) / level
+    at = due.next().value
   }
   await Promise.all(pending)
   watch.end()
@@ -864,6 +873,7 @@ function toTiming(r: Sent, where: Pick<RequestTiming, 'side' | 'level' | 'block'
   return {
     ...where,
     send_ms: r.start - origin,
+    scheduled_ms: r.scheduled === undefined ? null : r.scheduled - origin,
     ttft_ms: r.firstContent === null ? null : r.firstContent - r.start,
     itl_ms: itl,
     latency_ms: ok && r.end !== null ? r.end - r.start : null,

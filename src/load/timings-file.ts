@@ -21,6 +21,7 @@ export async function writeTimings(file: string, timings: readonly RequestTiming
         repetition: t.repetition,
         index: t.index,
         send_ms: round(t.send_ms),
+        scheduled_ms: round(t.scheduled_ms ?? null),
         ttft_ms: round(t.ttft_ms),
         itl_ms: t.itl_ms.map(x => round(x)),
         latency_ms: round(t.latency_ms),

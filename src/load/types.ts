@@ -13,6 +13,12 @@ export interface RequestTiming {
   index: number
   /** When the request was handed to the connection, ms since the load half started. */
   send_ms: number
+  /**
+   * Open loop: when the request was due by the arrival schedule, ms since the load half started
+   * (`send_ms` minus it is how late it left); null in a closed loop. Absent in timings written
+   * before it was recorded.
+   */
+  scheduled_ms?: number | null
   /** Send to the first chunk carrying generated content; null when none arrived. */
   ttft_ms: number | null
   /** Gaps between consecutive content chunks. */
