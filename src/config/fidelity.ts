@@ -5,7 +5,7 @@
  */
 import { ConfigError } from '../errors.js'
 import { Fields } from './validate.js'
-import { ANSWER_LENGTH_METRIC, bandOf } from './answer-length.js'
+import { ANSWER_LENGTH_METRIC, bandOf } from './answer-length-band.js'
 
 /** Every per-instance figure a check can gate, with the bound it takes and its perfect value. */
 export const FIDELITY_METRICS = ['top1_agreement', 'kld_mean', 'kld_max', 'delta_p_mean', 'answer_length_ratio'] as const

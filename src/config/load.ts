@@ -14,7 +14,7 @@ import { DEFAULT_STATISTICS, type Deployment, type GateConfig, type GatedRun, ty
 import { checkScheduleFits, launchNeedsServer, parseLaunch, parseLaunchSettings, type LaunchSide, type LaunchSpec } from './launch.js'
 import { Fields } from './validate.js'
 import { checkComparableDeployments } from './deployment-rules.js'
-import { parseAnswerLengthBand } from './answer-length.js'
+import { parseAnswerLengthBand } from './answer-length-band.js'
 import { looksLikeSecret } from '../secrets/redact.js'
 
 export async function loadGateConfig(file: string): Promise<GateConfig> {

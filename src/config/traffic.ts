@@ -11,7 +11,7 @@ import { Ajv } from 'ajv'
 import { ConfigError } from '../errors.js'
 import type { TrafficInstance } from './traffic-set.js'
 import type { Fields } from './validate.js'
-import { ANSWER_LENGTH_METRIC, parseAnswerLengthBand, type AnswerLengthBand } from './answer-length.js'
+import { ANSWER_LENGTH_METRIC, parseAnswerLengthBand, type AnswerLengthBand } from './answer-length-band.js'
 
 export type SimilarityMeasure = 'token_f1' | 'rouge_l'
 

@@ -29,7 +29,7 @@ import type { CommandDeployment } from './runner-command.js'
 export type { CommandDeployment } from './runner-command.js'
 import type { TrafficSettings } from './traffic.js'
 import type { FidelitySettings } from './fidelity.js'
-import type { AnswerLengthBand } from './answer-length.js'
+import type { AnswerLengthBand } from './answer-length-band.js'
 
 export type Api = 'chat' | 'completions'
 export type IntervalMethod = 'auto' | 'bootstrap' | 'newcombe' | 'tango'

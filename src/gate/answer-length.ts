@@ -4,8 +4,8 @@
  * the gate file's band when there is one and shown against the default band otherwise. A chat
  * template or end-of-sequence change shows here before any score moves. Pure.
  */
-import type { AnswerLengthBand } from '../config/answer-length.js'
-import { ANSWER_LENGTH_METRIC } from '../config/answer-length.js'
+import type { AnswerLengthBand } from '../config/answer-length-band.js'
+import { ANSWER_LENGTH_METRIC } from '../config/answer-length-band.js'
 import type { GatedRun, StatisticsSettings } from '../config/types.js'
 import { GateError } from '../errors.js'
 import type { AnswerLength } from '../model/report.js'
