@@ -62,10 +62,15 @@ export function answerLengthRow(
 /** HELM's own count of a completion's tokens, per instance (basic metrics, every HELM version read). */
 export const HELM_LENGTH_STAT = 'num_output_tokens'
 
+/** The fallback where HELM records no tokens: its chat clients return completions without tokens, so the stat is 0. */
+export const HELM_CHARACTERS_UNIT = 'characters (HELM recorded no output tokens: its chat clients keep none)'
+
 /**
  * The answer-length row of one HELM run pair: HELM's `num_output_tokens` of the clean instances
- * in the compared split, paired by instance (the mean over train trials per instance). A run
- * without the stat is reported as a warning, or as an error when its band gates (fail closed).
+ * in the compared split, paired by instance (the mean over train trials per instance). Where HELM
+ * recorded no tokens on a side (the stat is absent, or 0 on every instance: its chat clients keep
+ * no tokens), both sides fall back to the code points of each answer's text in scenario_state.json.
+ * A run where neither can be read is a warning, or an error when its band gates (fail closed).
  */
 export function helmAnswerLength(
   run: string,
@@ -76,35 +81,51 @@ export function helmAnswerLength(
   statistics: StatisticsSettings,
   log: IssueLog
 ): AnswerLength | null {
-  const missing = [b, c].find(side => !side.metricNames().includes(HELM_LENGTH_STAT))
-  if (missing) {
-    const message = `run ${run}: no ${HELM_LENGTH_STAT} in per_instance_stats.json, so the answer lengths cannot be compared`
-    if (gated.answerLength) log.error('length.not_recorded', message, { file: missing.perInstanceStatsFile, field: ANSWER_LENGTH_METRIC })
-    else log.warn('length.not_recorded', message, { file: missing.perInstanceStatsFile })
+  const band = gated.answerLength ?? null
+  const problem = (message: string, file: string): null => {
+    if (band) log.error('length.not_recorded', `run ${run}: ${message}`, { file, field: ANSWER_LENGTH_METRIC })
+    else log.warn('length.not_recorded', `run ${run}: ${message}`, { file })
     return null
   }
-  const clean = (side: RunData): MetricValue[] => side.values(HELM_LENGTH_STAT, split).filter(v => v.perturbation === null)
-  const paired = pairValues(clean(b), clean(c))
+  const clean = (side: RunData): MetricValue[] =>
+    side.metricNames().includes(HELM_LENGTH_STAT) ? side.values(HELM_LENGTH_STAT, split).filter(v => v.perturbation === null) : []
+  const recorded = (values: MetricValue[]): boolean => values.some(v => v.value !== null && v.value > 0)
+  let values = { baseline: clean(b), candidate: clean(c) }
+  let unit = TOKENS_UNIT
+  if (!recorded(values.baseline) || !recorded(values.candidate)) {
+    const chars = (side: RunData): MetricValue[] | null =>
+      side.requestStates === null
+        ? null
+        : side.requestStates
+            .filter(s => s.perturbation === null)
+            .map(s => ({ instanceId: s.instanceId, trainTrialIndex: s.trainTrialIndex, perturbation: null, value: s.outputChars ?? null }))
+    const cb = chars(b)
+    const cc = chars(c)
+    if (cb === null || cc === null) {
+      return problem(
+        `no ${HELM_LENGTH_STAT} and no scenario_state.json, so the answer lengths cannot be compared`,
+        (cb === null ? b : c).perInstanceStatsFile
+      )
+    }
+    values = { baseline: cb, candidate: cc }
+    unit = HELM_CHARACTERS_UNIT
+  }
+  const paired = pairValues(values.baseline, values.candidate)
   const mean = (xs: number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length
-  if (paired.clusters.length === 0) {
-    const message = `run ${run}: no instance has ${HELM_LENGTH_STAT} on both sides`
-    if (gated.answerLength) log.error('length.not_recorded', message, { file: c.perInstanceStatsFile, field: ANSWER_LENGTH_METRIC })
-    else log.warn('length.not_recorded', message, { file: c.perInstanceStatsFile })
-    return null
-  }
+  if (paired.clusters.length === 0) return problem('no instance has an answer length on both sides', c.perInstanceStatsFile)
   try {
     return answerLengthRow(
       'helm',
       run,
-      TOKENS_UNIT,
+      unit,
       paired.clusters.map(k => mean(k.baseline)),
       paired.clusters.map(k => mean(k.candidate)),
-      gated.answerLength ?? null,
+      band,
       statistics
     )
   } catch (error) {
     if (!(error instanceof GateError)) throw error
-    if (gated.answerLength) log.fromError(error)
+    if (band) log.fromError(error)
     else log.warn(error.code, error.message, { file: c.perInstanceStatsFile })
     return null
   }

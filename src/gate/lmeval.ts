@@ -609,6 +609,7 @@ function asRunData(task: LmEvalTask): RunData {
     inputExcerpt: s.inputExcerpt,
     referenceExcerpt: s.referenceExcerpt,
     outputExcerpt: s.outputExcerpt,
+    outputChars: s.answerChars,
     requestTime: null
   }))
   const names = [...new Set(task.samples.flatMap(s => [...s.metrics.keys()]))].sort()
