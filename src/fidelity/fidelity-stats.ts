@@ -136,7 +136,8 @@ export function worstInstances(rows: InstanceScores[], count: number): FidelityI
       klMax: r.candidate.klMax,
       deltaPMean: r.candidate.deltaPMean,
       firstDivergence: r.candidate.firstDivergence,
-      lengthRatio: r.candidateTokens === null ? null : r.candidateTokens / r.baselineTokens
+      lengthRatio: r.candidateTokens === null ? null : r.candidateTokens / r.baselineTokens,
+      ...(r.candidate.cells ? { tokens: r.candidate.cells } : {})
     }))
 }
 
