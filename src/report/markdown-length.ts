@@ -9,9 +9,7 @@ import { formatNumber, VERDICT_EMOJI } from './format.js'
 import type { AnswerLength } from '../model/report.js'
 
 function band(row: AnswerLength): string {
-  return [row.min === null ? null : `≥ ${formatNumber(row.min)}`, row.max === null ? null : `≤ ${formatNumber(row.max)}`]
-    .filter(Boolean)
-    .join(', ')
+  return [row.min === null ? null : `≥ ${String(row.min)}`, row.max === null ? null : `≤ ${String(row.max)}`].filter(Boolean).join(', ')
 }
 
 export function renderAnswerLengthMarkdown(rows: AnswerLength[] | undefined): string[] {
@@ -25,12 +23,15 @@ export function renderAnswerLengthMarkdown(rows: AnswerLength[] | undefined): st
   for (const r of rows) {
     const verdict = r.gated ? `${VERDICT_EMOJI[r.verdict]} ${r.verdict}` : `ℹ️ reported (${r.verdict})`
     lines.push(
-      `| ${verdict} | ${r.source} ${codeSpan(r.run, { inTable: true, maxLength: 80 })} | ${formatNumber(r.ratio.estimate)}× [${formatNumber(r.ratio.low)}, ${formatNumber(r.ratio.high)}] | ${band(r)}${r.gated ? '' : ' (not gated)'} | ${formatNumber(r.baseline_mean)} → ${formatNumber(r.candidate_mean)} (n = ${r.n}) | ${escapeInline(r.unit, 80).replace(/\|/g, '\\|')} |`
+      `| ${verdict} | ${r.source} ${codeSpan(r.run, { inTable: true, maxLength: 80 })} | ${formatNumber(r.ratio.estimate)}× [${formatNumber(r.ratio.low)}, ${formatNumber(r.ratio.high)}] | ${band(r)}${r.gated ? '' : ' (not gated)'} | ${formatNumber(r.baseline_mean)} → ${formatNumber(r.candidate_mean)} (n = ${r.n}) | ${escapeInline(r.unit.split(' (')[0], 40)} |`
     )
   }
   lines.push('')
+  // The table keeps the unit short (it must fit a pull-request conversation); why a fallback was taken is said once below.
+  const why = [...new Set(rows.map(r => r.unit).filter(u => u.includes(' (')))]
+  for (const unit of why) lines.push(`- ${escapeInline(unit, 200)}`)
   const open = rows.filter(r => r.gated && r.verdict !== 'pass')
   for (const r of open) lines.push(`- ${r.source} ${codeSpan(r.run, { maxLength: 80 })}: ${escapeInline(r.reason, 400)}`)
-  if (open.length > 0) lines.push('')
+  if (open.length > 0 || why.length > 0) lines.push('')
   return lines
 }
