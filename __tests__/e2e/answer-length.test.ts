@@ -44,6 +44,6 @@ describeHelm('answer length end to end (real helm-run, fake servers)', () => {
     expect(report.verdict).toBe('fail')
     expect(code).not.toBe(0)
     const md = await readFile(join(out, 'report.md'), 'utf8')
-    expect(md).toMatch(/### Answer length[\s\S]*\| ❌ fail \| helm `dyck_language/)
+    expect(md).toMatch(/### Answer length[\s\S]*\| ❌ fail \| dyck\\_language[^|]*<br>helm \| \*\*/)
   }, 240_000)
 })

@@ -90,7 +90,7 @@ describe('answer length on lm-eval output', () => {
     expect(report.verdict).toBe('fail')
     const md = renderMarkdown(report, { maxLength: 65000 })
     expect(md).toContain('### Answer length')
-    expect(md).toMatch(/\| ❌ fail \| lm-eval `gate_arith` \| 1\.\d+× \[/)
+    expect(md).toMatch(/\| ❌ fail \| gate\\_arith<br>lm-eval \| \*\*1\.\d+×\*\*<br>\[/)
   })
 
   it('passes the band for an equivalent candidate', async () => {

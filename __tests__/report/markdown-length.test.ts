@@ -28,20 +28,21 @@ describe('renderAnswerLengthMarkdown', () => {
     expect(lines[0]).toBe('### Answer length')
     const m = (x: number): string => String(Number(x.toFixed(2)))
     expect(lines).toContain(
-      `| ❌ fail | helm \`run_a\` | 2× [2, 2] | ≥ 0.8, ≤ 1.25 | ${m(mean)} → ${m(2 * mean)} (n = 50) | output tokens |`
+      `| ❌ fail | run\\_a<br>helm | **2×**<br>[2, 2] | ≥ 0.8<br>≤ 1.25 | ${m(mean)} → ${m(2 * mean)}<br>output tokens, 50 |`
     )
     expect(lines).toContain(
-      `| ℹ️ reported (pass) | traffic \`traffic\` | 1× [1, 1] | ≥ 0.8, ≤ 1.25 (not gated) | ${m(mean)} → ${m(mean)} (n = 50) | output tokens |`
+      `| ℹ️ reported<br>(pass) | traffic<br>traffic | **1×**<br>[1, 1] | ≥ 0.8<br>≤ 1.25<br>(not gated) | ${m(mean)} → ${m(mean)}<br>output tokens, 50 |`
     )
     expect(lines.some(l => l.startsWith('- helm `run_a`: answer\\_length\\_ratio 2× \\[2, 2\\]: the whole interval is outside'))).toBe(true)
   })
 
-  it('keeps the unit short in the table and says the fallback once; run names stay code', () => {
+  it('keeps the unit short in the table and says the fallback once; run names are escaped', () => {
     const row = answerLengthRow('helm', 'run` @team <b>', HELM_CHARACTERS_UNIT, base, base, null, stats)
     const text = renderAnswerLengthMarkdown([row, { ...row, run: 'other' }]).join('\n')
-    expect(text).toContain('| characters |')
+    expect(text).toContain('<br>characters, 50 |')
     expect(text.split('HELM recorded no output tokens').length - 1).toBe(1)
-    // The run name (untrusted) stays inside a code span, whose backtick it cannot close.
-    expect(text).toContain('| helm ``run` @team <b>`` |')
+    // The run name is untrusted: markup and mentions are neutralised.
+    expect(text).not.toContain('<b>')
+    expect(text).not.toContain(' @team')
   })
 })

@@ -14,19 +14,23 @@ function band(row: AnswerLength): string {
 
 export function renderAnswerLengthMarkdown(rows: AnswerLength[] | undefined): string[] {
   if (!rows || rows.length === 0) return []
-  const lines = [
-    '### Answer length',
-    '',
-    '| verdict | measurement | candidate / baseline [95% interval] | band | mean length (baseline → candidate) | unit |',
-    '|---|---|---|---|---|---|'
-  ]
+  // Stacked cells (<br>) as in the comparisons table, so that the table fits a pull-request conversation.
+  const lines = ['### Answer length', '', '| Verdict | Answers of | C / B | Band | Mean length, n |', '|---|---|--:|--:|--:|']
   for (const r of rows) {
-    const verdict = r.gated ? `${VERDICT_EMOJI[r.verdict]} ${r.verdict}` : `ℹ️ reported (${r.verdict})`
-    lines.push(
-      `| ${verdict} | ${r.source} ${codeSpan(r.run, { inTable: true, maxLength: 80 })} | ${formatNumber(r.ratio.estimate)}× [${formatNumber(r.ratio.low)}, ${formatNumber(r.ratio.high)}] | ${band(r)}${r.gated ? '' : ' (not gated)'} | ${formatNumber(r.baseline_mean)} → ${formatNumber(r.candidate_mean)} (n = ${r.n}) | ${escapeInline(r.unit.split(' (')[0], 40)} |`
-    )
+    const verdict = r.gated ? `${VERDICT_EMOJI[r.verdict]} ${r.verdict}` : `ℹ️ reported<br>(${r.verdict})`
+    const cells = [
+      verdict,
+      `${escapeInline(r.run, 36)}<br>${r.source}`,
+      `**${formatNumber(r.ratio.estimate)}×**<br>[${formatNumber(r.ratio.low)}, ${formatNumber(r.ratio.high)}]`,
+      `${band(r).replace(', ', '<br>')}${r.gated ? '' : '<br>(not gated)'}`,
+      `${formatNumber(r.baseline_mean)} → ${formatNumber(r.candidate_mean)}<br>${escapeInline(r.unit.split(' (')[0], 40)}, ${r.n}`
+    ]
+    lines.push(`| ${cells.join(' | ')} |`)
   }
-  lines.push('')
+  lines.push(
+    '',
+    `_C / B: the candidate's mean answer length over the baseline's, with its ${Math.round(rows[0].ratio.level * 100)}% interval (paired bootstrap over instances)._`
+  )
   // The table keeps the unit short (it must fit a pull-request conversation); why a fallback was taken is said once below.
   const why = [...new Set(rows.map(r => r.unit).filter(u => u.includes(' (')))]
   for (const unit of why) lines.push(`- ${escapeInline(unit, 200)}`)
