@@ -36,7 +36,7 @@ describe('the fidelity section', () => {
   checks:
     - { metric: top1_agreement, min: 0.98 }
     - { metric: kld_mean, max: 0.02 }
-    - { metric: length_ratio, max: 1.2 }`).fidelity!
+    - { metric: answer_length_ratio, max: 1.2 }`).fidelity!
     expect(f).toEqual({
       instances: 40,
       maxAnswerTokens: 32,
@@ -46,7 +46,7 @@ describe('the fidelity section', () => {
       checks: [
         { metric: 'top1_agreement', bound: 'min', value: 0.98 },
         { metric: 'kld_mean', bound: 'max', value: 0.02 },
-        { metric: 'length_ratio', bound: 'max', value: 1.2 }
+        { metric: 'answer_length_ratio', bound: 'max', value: 1.2 }
       ]
     })
     expect(gate('  {}').fidelity).toMatchObject({ instances: 100, maxAnswerTokens: 64, topK: 20, checks: [] })

@@ -28,7 +28,14 @@ export interface SideSpec {
 export interface GateSpec {
   baseline: SideSpec
   candidate: SideSpec
-  runs: Array<{ entry: string; metric: string; max_drop?: number; split?: string; perturbations?: 'report' | 'gate' }>
+  runs: Array<{
+    entry: string
+    metric: string
+    max_drop?: number
+    split?: string
+    perturbations?: 'report' | 'gate'
+    answer_length_ratio?: { min?: number; max?: number }
+  }>
   maxEvalInstances: number
   timeoutMinutes?: number
   numThreads?: number

@@ -52,16 +52,16 @@ describe('fidelity figures', () => {
 
   it('gives the length ratio from the answers tokens, and every metric in order', () => {
     const r = rows([inst(1, 0), inst(1, 0)])
-    expect(fidelityFigure('length_ratio', r, settings)!.corrected).toBeCloseTo((1 + 1.1) / 2, 12)
+    expect(fidelityFigure('answer_length_ratio', r, settings)!.corrected).toBeCloseTo((1 + 1.1) / 2, 12)
     expect(fidelityFigures(r, settings).map(f => f.metric)).toEqual([
       'top1_agreement',
       'kld_mean',
       'kld_max',
       'delta_p_mean',
-      'length_ratio'
+      'answer_length_ratio'
     ])
     const noOwn = r.map(x => ({ ...x, candidateTokens: null }))
-    expect(fidelityFigure('length_ratio', noOwn, settings)).toBeNull()
+    expect(fidelityFigure('answer_length_ratio', noOwn, settings)).toBeNull()
   })
 })
 
@@ -92,7 +92,7 @@ describe('fidelity checks', () => {
 
   it('is a named error when a check needs a figure that was not measured', () => {
     const r = rows([inst(1, 0)]).map(x => ({ ...x, candidateTokens: null }))
-    expect(() => decideFidelityCheck({ metric: 'length_ratio', bound: 'max', value: 1.2 }, r, settings)).toThrow(
+    expect(() => decideFidelityCheck({ metric: 'answer_length_ratio', bound: 'max', value: 1.2 }, r, settings)).toThrow(
       expect.objectContaining({ code: 'fidelity.not_measured' })
     )
   })

@@ -97,7 +97,7 @@ describe('measureFidelity (greedy-prefix route, known distributions)', () => {
       mean(e => e.dp),
       10
     )
-    expect(fig('length_ratio').candidate).toBeCloseTo(
+    expect(fig('answer_length_ratio').candidate).toBeCloseTo(
       mean(e => e.lengthRatio),
       10
     )

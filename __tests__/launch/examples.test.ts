@@ -79,10 +79,10 @@ describe('the real-engine examples (examples/real-cpu/)', () => {
   it('vLLM on a GPU: the fidelity section is valid and plan names the routes of the launched sides', async () => {
     const config = realCpu('vllm-gpu-fp8.yml')
     expect(config.fidelity).toMatchObject({ instances: 200, topK: 20, baselineReruns: 1 })
-    expect(config.fidelity!.checks.map(c => c.metric)).toEqual(['kld_mean', 'top1_agreement', 'length_ratio'])
+    expect(config.fidelity!.checks.map(c => c.metric)).toEqual(['kld_mean', 'top1_agreement', 'answer_length_ratio'])
     const lines = await fidelityPlanLines(config as typeof config & { fidelity: FidelitySettings }, {})
     expect(lines[0]).toMatch(
-      /^# fidelity: the first 200 prompts of the gate set's prompts .* top-20 .* checks: kld_mean <= 0.02, top1_agreement >= 0.97, length_ratio <= 1.2$/
+      /^# fidelity: the first 200 prompts of the gate set's prompts .* top-20 .* checks: kld_mean <= 0.02, top1_agreement >= 0.97, answer_length_ratio <= 1.2$/
     )
     expect(lines[1]).toMatch(/^# fidelity baseline: launched, route decided when it is up \(.*vLLM: prompt_logprobs/)
   })

@@ -243,4 +243,44 @@ traffic:
     expect(report.verdict).toBe('error')
     expect(report.errors.map(e => e.code)).toEqual(['traffic.side_not_up'])
   })
+
+  it("measures answer length from the servers' token counts: a candidate that answers longer fails a gated band", async () => {
+    await baseline.control({ ...BREAKS })
+    await candidate.control({ ...BREAKS, answerPad: 8 })
+    try {
+      const config = await gate(60, 'longer', '  checks:\n    answer_length_ratio: { min: 0.8, max: 1.25 }')
+      const { report } = await runTraffic(config, 'longer')
+      const [row] = report.answer_lengths ?? []
+      expect(row).toMatchObject({ source: 'traffic', run: 'traffic', gated: true, n: 60, verdict: 'fail', min: 0.8, max: 1.25 })
+      expect(row.unit).toMatch(/^output tokens \(the servers' usage.completion_tokens\)/)
+      // The ratio of the usage counts stored in the evidence, summed per side.
+      const tokens = async (name: string): Promise<number> => {
+        const states = JSON.parse(await readFile(join(dir, 'longer', 'traffic', name, 'scenario_state.json'), 'utf8')) as {
+          request_states: { result: { response: { usage: { completion_tokens: number } } } }[]
+        }
+        return states.request_states.reduce((s, st) => s + st.result.response.usage.completion_tokens, 0)
+      }
+      expect(row.ratio.estimate).toBeCloseTo((await tokens('candidate')) / (await tokens('baseline-1')), 12)
+      expect(row.ratio.low).toBeGreaterThan(1.25)
+      expect(report.verdict).toBe('fail')
+    } finally {
+      await candidate.control({ answerPad: 0 })
+    }
+  })
+
+  it('reports the answer length of an unchanged candidate without gating it', async () => {
+    await baseline.control({ ...BREAKS })
+    await candidate.control({ ...BREAKS, answerPad: 0 })
+    const { report } = await runTraffic(await gate(40, 'same-length'), 'same-length')
+    expect(report.answer_lengths).toEqual([
+      expect.objectContaining({
+        source: 'traffic',
+        gated: false,
+        verdict: 'pass',
+        ratio: expect.objectContaining({ estimate: 1, low: 1, high: 1 })
+      })
+    ])
+    // Not gated: no verdict or headline is derived from it.
+    expect(report.comparisons.every(c => !c.metric.includes('length'))).toBe(true)
+  })
 })

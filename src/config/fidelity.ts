@@ -5,9 +5,10 @@
  */
 import { ConfigError } from '../errors.js'
 import { Fields } from './validate.js'
+import { ANSWER_LENGTH_METRIC, bandOf } from './answer-length-band.js'
 
 /** Every per-instance figure a check can gate, with the bound it takes and its perfect value. */
-export const FIDELITY_METRICS = ['top1_agreement', 'kld_mean', 'kld_max', 'delta_p_mean', 'length_ratio'] as const
+export const FIDELITY_METRICS = ['top1_agreement', 'kld_mean', 'kld_max', 'delta_p_mean', 'answer_length_ratio'] as const
 export type FidelityMetric = (typeof FIDELITY_METRICS)[number]
 
 /**
@@ -20,7 +21,7 @@ export const METRIC_SHAPE: Record<FidelityMetric, { perfect: number; bounds: rea
   kld_mean: { perfect: 0, bounds: ['max'] },
   kld_max: { perfect: 0, bounds: ['max'] },
   delta_p_mean: { perfect: 0, bounds: ['min'] },
-  length_ratio: { perfect: 1, bounds: ['min', 'max'] }
+  answer_length_ratio: { perfect: 1, bounds: ['min', 'max'] }
 }
 
 export interface FidelityCheck {
@@ -49,15 +50,27 @@ export function parseFidelity(f: Fields): FidelitySettings {
   const topK = f.integer('top_k', 20, 1, 1000)
   const baselineReruns = f.integer('baseline_reruns', 1, 0, 1) as 0 | 1
   const list = f.list('checks') ?? []
-  const checks = list.map((item, i) => parseCheck(f, i, item))
+  const checks = list.flatMap((item, i) => parseCheck(f, i, item))
   const requestTimeoutSeconds = f.number('request_timeout_seconds', 120, n => n > 0 && n <= 3600, 'seconds between 0 and 3600')
   f.done()
   return { instances, maxAnswerTokens, topK, baselineReruns, checks, requestTimeoutSeconds }
 }
 
-function parseCheck(parent: Fields, i: number, item: unknown): FidelityCheck {
+/**
+ * One check of the list; `answer_length_ratio` takes a band as in every other section
+ * (`{ metric: answer_length_ratio, min: 0.8, max: 1.25 }`), which becomes one check per bound.
+ */
+function parseCheck(parent: Fields, i: number, item: unknown): FidelityCheck[] {
   const c = Fields.of(parent.source, parent.at(`checks[${i}]`), item).allow(['metric', 'min', 'max'])
   const metric = c.choice('metric', FIDELITY_METRICS, undefined)
+  if (metric === ANSWER_LENGTH_METRIC) {
+    const band = bandOf(c, c.path)
+    c.done()
+    return [
+      ...(band.min === null ? [] : [{ metric, bound: 'min' as const, value: band.min }]),
+      ...(band.max === null ? [] : [{ metric, bound: 'max' as const, value: band.max }])
+    ]
+  }
   const shape = METRIC_SHAPE[metric]
   const given = (['min', 'max'] as const).filter(b => c.has(b))
   if (given.length !== 1) {
@@ -76,7 +89,7 @@ function parseCheck(parent: Fields, i: number, item: unknown): FidelityCheck {
       : c.number(bound, undefined, n => n > shape.perfect, `a number above ${shape.perfect}`)
   c.raw(bound === 'min' ? 'max' : 'min')
   c.done()
-  return { metric, bound, value }
+  return [{ metric, bound, value }]
 }
 
 /**

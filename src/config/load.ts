@@ -14,6 +14,7 @@ import { DEFAULT_STATISTICS, type Deployment, type GateConfig, type GatedRun, ty
 import { checkScheduleFits, launchNeedsServer, parseLaunch, parseLaunchSettings, type LaunchSide, type LaunchSpec } from './launch.js'
 import { Fields } from './validate.js'
 import { checkComparableDeployments } from './deployment-rules.js'
+import { parseAnswerLengthBand } from './answer-length-band.js'
 import { looksLikeSecret } from '../secrets/redact.js'
 
 export async function loadGateConfig(file: string): Promise<GateConfig> {
@@ -169,7 +170,7 @@ function baseUrlsOf(deployments: { baseline: Deployment; candidate: Deployment }
 }
 
 function parseRun(f: Fields): GatedRun {
-  f.allow(['entry', 'match', 'metric', 'split', 'max_drop', 'max_relative_drop', 'lower_is_better', 'perturbations'])
+  f.allow(['entry', 'match', 'metric', 'split', 'max_drop', 'max_relative_drop', 'lower_is_better', 'perturbations', 'answer_length_ratio'])
   const entry = f.string('entry')
   if (/(^|[:,])\s*model(_deployment)?\s*=/.test(entry)) {
     f.fail('entry', `${f.at('entry')} must not name a model: helm-gate adds each side's model itself`)
@@ -188,6 +189,7 @@ function parseRun(f: Fields): GatedRun {
   }
   const lowerIsBetter = f.boolean('lower_is_better', false)
   const perturbations = f.choice('perturbations', ['report', 'gate'] as const, 'report')
+  const answerLength = parseAnswerLengthBand(f)
   f.done()
   return {
     entry,
@@ -197,7 +199,8 @@ function parseRun(f: Fields): GatedRun {
     maxDrop,
     maxRelativeDrop,
     direction: lowerIsBetter ? 'lower' : 'higher',
-    perturbations
+    perturbations,
+    ...(answerLength ? { answerLength } : {})
   }
 }
 

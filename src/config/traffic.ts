@@ -11,6 +11,7 @@ import { Ajv } from 'ajv'
 import { ConfigError } from '../errors.js'
 import type { TrafficInstance } from './traffic-set.js'
 import type { Fields } from './validate.js'
+import { ANSWER_LENGTH_METRIC, parseAnswerLengthBand, type AnswerLengthBand } from './answer-length-band.js'
 
 export type SimilarityMeasure = 'token_f1' | 'rouge_l'
 
@@ -94,6 +95,8 @@ export interface TrafficSettings {
   /** Compare answers case-insensitively (after whitespace normalisation, which always applies). */
   ignoreCase: boolean
   checks: CheckMargins
+  /** `checks.answer_length_ratio`: the band of the candidate/baseline answer-length ratio; null: reported only. */
+  answerLength?: AnswerLengthBand | null
   refusalPatterns: string[]
   concurrency: number
   requestTimeoutSeconds: number
@@ -124,8 +127,10 @@ export function parseTraffic(f: Fields, gateFile: string, readSet?: SetReader): 
   const ignoreCase = f.boolean('ignore_case', false)
   const checksFields = f.object('checks')
   const checks = { ...DEFAULT_CHECK_MARGINS }
+  let answerLength: AnswerLengthBand | null = null
   if (checksFields) {
-    checksFields.allow(TRAFFIC_CHECKS)
+    checksFields.allow([...TRAFFIC_CHECKS, ANSWER_LENGTH_METRIC])
+    answerLength = parseAnswerLengthBand(checksFields)
     for (const name of TRAFFIC_CHECKS) {
       if (!checksFields.has(name)) continue
       if (checksFields.raw(name) === 'report') {
@@ -152,6 +157,7 @@ export function parseTraffic(f: Fields, gateFile: string, readSet?: SetReader): 
     similarity,
     ignoreCase,
     checks,
+    answerLength,
     refusalPatterns,
     concurrency,
     requestTimeoutSeconds

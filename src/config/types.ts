@@ -29,6 +29,7 @@ import type { CommandDeployment } from './runner-command.js'
 export type { CommandDeployment } from './runner-command.js'
 import type { TrafficSettings } from './traffic.js'
 import type { FidelitySettings } from './fidelity.js'
+import type { AnswerLengthBand } from './answer-length-band.js'
 
 export type Api = 'chat' | 'completions'
 export type IntervalMethod = 'auto' | 'bootstrap' | 'newcombe' | 'tango'
@@ -107,6 +108,8 @@ export interface GatedRun {
   direction: Direction
   /** `gate`: each perturbation and the worst case are gated too; `report`: shown only. */
   perturbations: PerturbationPolicy
+  /** The band of the candidate/baseline answer-length ratio (`answer_length_ratio`); null: reported only. */
+  answerLength?: AnswerLengthBand | null
 }
 
 export interface GateConfig {

@@ -252,7 +252,8 @@ function toPosition(p: LlamaProb): PositionDistribution {
   return {
     token: String(p.id),
     logprob: p.logprob,
-    top: p.top_logprobs.map(e => ({ token: String(e.id), logprob: e.logprob }))
+    top: p.top_logprobs.map(e => ({ token: String(e.id), logprob: e.logprob, text: e.token })),
+    text: p.token
   }
 }
 

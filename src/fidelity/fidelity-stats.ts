@@ -33,7 +33,7 @@ export interface InstanceScores {
 /** The per-instance value of a metric for the candidate and for the floor (null: not measured). */
 function values(metric: FidelityMetric, s: InstanceScores): { candidate: number; floor: number } | null {
   const perfect = METRIC_SHAPE[metric].perfect
-  if (metric === 'length_ratio') {
+  if (metric === 'answer_length_ratio') {
     if (s.candidateTokens === null || s.baselineTokens === 0) return null
     return {
       candidate: s.candidateTokens / s.baselineTokens,
@@ -84,7 +84,7 @@ export function decideFidelityCheck(check: FidelityCheck, rows: InstanceScores[]
   if (est === null) {
     throw new GuardError(
       'fidelity.not_measured',
-      `fidelity: ${check.metric} was not measured on every instance (the candidate's own answer is needed for length_ratio)`,
+      `fidelity: ${check.metric} was not measured on every instance (the candidate's own answer is needed for answer_length_ratio)`,
       { field: 'fidelity.checks', value: check.metric }
     )
   }
@@ -136,7 +136,8 @@ export function worstInstances(rows: InstanceScores[], count: number): FidelityI
       klMax: r.candidate.klMax,
       deltaPMean: r.candidate.deltaPMean,
       firstDivergence: r.candidate.firstDivergence,
-      lengthRatio: r.candidateTokens === null ? null : r.candidateTokens / r.baselineTokens
+      lengthRatio: r.candidateTokens === null ? null : r.candidateTokens / r.baselineTokens,
+      ...(r.candidate.cells ? { tokens: r.candidate.cells } : {})
     }))
 }
 

@@ -15,6 +15,8 @@
 export interface TopEntry {
   token: string
   logprob: number
+  /** The token's text where the server gives it beside the id (shown in report.html, never compared). */
+  text?: string
 }
 
 /** One position of an answer as a side reported it. */
@@ -25,6 +27,18 @@ export interface PositionDistribution {
   logprob: number
   /** The top-k alternatives, most likely first. */
   top: TopEntry[]
+  /** The token's text where the server gives it beside the id (shown in report.html, never compared). */
+  text?: string
+}
+
+/** One position for the reviewer: the baseline's token, the candidate's most likely one, and delta-p. */
+export interface TokenCell {
+  /** The baseline's token (its text, else its id as the server named it). */
+  baseline: string
+  /** The candidate's most likely token at this position (text, else id); null when it reported none. */
+  candidate: string | null
+  /** p_C(y_t) - p_B(y_t). */
+  deltaP: number
 }
 
 export interface PositionFidelity {
@@ -93,6 +107,8 @@ export interface InstanceFidelity {
    * token: where the candidate's own greedy answer leaves the baseline's. null when it never does.
    */
   firstDivergence: number | null
+  /** Per position, for the instances report.html shows side by side. */
+  cells?: TokenCell[]
 }
 
 /**
@@ -110,8 +126,15 @@ export function instanceFidelity(baseline: PositionDistribution[], candidate: Po
   let dp = 0
   let rest = 0
   let firstDivergence: number | null = null
+  const cells: TokenCell[] = []
   for (let t = 0; t < baseline.length; t++) {
     const p = positionFidelity(baseline[t], candidate[t])
+    const top = topEntry(candidate[t].top)
+    cells.push({
+      baseline: baseline[t].text ?? baseline[t].token,
+      candidate: top === null ? null : (top.text ?? top.token),
+      deltaP: p.deltaP
+    })
     top1 += p.top1
     kl += p.kl
     klMax = Math.max(klMax, p.kl)
@@ -127,15 +150,20 @@ export function instanceFidelity(baseline: PositionDistribution[], candidate: Po
     klMax,
     deltaPMean: dp / n,
     restMassMean: rest / n,
-    firstDivergence
+    firstDivergence,
+    cells
   }
 }
 
 /** The most likely reported token (the first of equals, as servers list them), or null for an empty list. */
 export function argmax(top: TopEntry[]): string | null {
+  return topEntry(top)?.token ?? null
+}
+
+function topEntry(top: TopEntry[]): TopEntry | null {
   let best: TopEntry | null = null
   for (const e of top) if (best === null || e.logprob > best.logprob) best = e
-  return best === null ? null : best.token
+  return best
 }
 
 function clamp01(x: number): number {

@@ -12,7 +12,16 @@ import { GateError, InputError } from '../errors.js'
 import { discoverRuns } from '../helm/read/discover.js'
 import { looksLikeLmEvalOutput } from '../lmeval/read.js'
 import type { RunDirectory } from '../helm/types.js'
-import { newReport, type ChangedExample, type Comparison, type EfficiencyEntry, type Report, type Verdict } from '../model/report.js'
+import {
+  newReport,
+  type AnswerLength,
+  type ChangedExample,
+  type Comparison,
+  type EfficiencyEntry,
+  type Report,
+  type Verdict
+} from '../model/report.js'
+import { helmAnswerLength } from './answer-length.js'
 import { buildComparisons } from './comparisons.js'
 import { adapterDrift, displayName, scoringDrift } from './run-identity.js'
 import { IssueLog } from './issues.js'
@@ -53,6 +62,7 @@ export async function compareOutputs(
   for (const error of options.priorErrors ?? []) log.fromError(error)
   const comparisons: Comparison[] = []
   const efficiency: EfficiencyEntry[] = []
+  const answerLengths: AnswerLength[] = []
   const sides = { baseline: [] as RunDirectory[], candidate: [] as RunDirectory[] }
   let lmEval: LmEvalSides | null = null
 
@@ -69,7 +79,8 @@ export async function compareOutputs(
         { defaults: options.defaults ?? null, examples: options.examples ?? 3, changedAnswers: options.changedAnswers },
         log,
         comparisons,
-        lmEval
+        lmEval,
+        answerLengths
       )
     } else {
       sides.baseline = await discoverHelmRuns(baselinePath)
@@ -77,7 +88,7 @@ export async function compareOutputs(
       const work = selectWork(sides.baseline, sides.candidate, config, options.defaults ?? null, log)
       if (work.length > 0) prewarmRatioWorker()
       for (const item of work) {
-        await compareRun(item, config, options.examples ?? 3, log, comparisons, efficiency, options.changedAnswers)
+        await compareRun(item, config, options.examples ?? 3, log, comparisons, efficiency, options.changedAnswers, answerLengths)
       }
     }
   } catch (error) {
@@ -85,17 +96,18 @@ export async function compareOutputs(
     log.fromError(error)
   }
 
-  const verdict = overallVerdict(comparisons, log)
+  const verdict = overallVerdict(comparisons, log, answerLengths)
   return newReport(config.statistics, {
     verdict,
-    headline: headline(verdict, comparisons, log),
+    headline: headline(verdict, comparisons, log, answerLengths),
     errors: log.errors,
     warnings: log.warnings,
     baseline: lmEval ? lmEvalSideInfo(baselinePath, lmEval.baseline) : sideInfo(baselinePath, sides.baseline),
     candidate: lmEval ? lmEvalSideInfo(candidatePath, lmEval.candidate) : sideInfo(candidatePath, sides.candidate),
     comparisons,
     efficiency,
-    notes: efficiency.length > 0 ? [EFFICIENCY_NOTE] : []
+    notes: efficiency.length > 0 ? [EFFICIENCY_NOTE] : [],
+    ...(answerLengths.length > 0 ? { answer_lengths: answerLengths } : {})
   })
 }
 
@@ -225,7 +237,8 @@ async function compareRun(
   log: IssueLog,
   comparisons: Comparison[],
   efficiency: EfficiencyEntry[],
-  changedAnswers?: Map<string, ChangedExample[]>
+  changedAnswers: Map<string, ChangedExample[]> | undefined,
+  answerLengths: AnswerLength[]
 ): Promise<void> {
   const { pair, gated } = item
   const name = displayName(pair.baseline.runSpec)
@@ -280,6 +293,8 @@ async function compareRun(
     }
   }
   comparisons.push(...built)
+  const length = helmAnswerLength(name, gated, built[0]?.split ?? gated.split, b, c, config.statistics, log)
+  if (length) answerLengths.push(length)
   // Request times are information only: a problem with them is a warning, never a gate error.
   try {
     const eff = await efficiencyTask
@@ -299,9 +314,12 @@ async function fillHelmExampleTexts(baseline: RunData, candidate: RunData, built
   fillExampleTexts(built, keyOf, b, c)
 }
 
-function overallVerdict(comparisons: Comparison[], log: IssueLog): Verdict {
+/** What a verdict is made of: every gated row, comparisons and answer lengths alike. */
+type GatedRow = Pick<Comparison, 'gated' | 'verdict'>
+
+function overallVerdict(comparisons: Comparison[], log: IssueLog, lengths: AnswerLength[]): Verdict {
   if (log.errors.length > 0) return 'error'
-  const gated = comparisons.filter(c => c.gated)
+  const gated: GatedRow[] = [...comparisons, ...lengths].filter(c => c.gated)
   if (gated.length === 0) {
     log.error('gate.empty', 'nothing was gated: no comparison was made, so nothing can pass')
     return 'error'
@@ -311,14 +329,14 @@ function overallVerdict(comparisons: Comparison[], log: IssueLog): Verdict {
   return 'pass'
 }
 
-function headline(verdict: Verdict, comparisons: Comparison[], log: IssueLog): string {
-  return qualityHeadline(verdict, comparisons, log.errors.length)
+function headline(verdict: Verdict, comparisons: Comparison[], log: IssueLog, lengths: AnswerLength[]): string {
+  return qualityHeadline(verdict, comparisons, log.errors.length, lengths)
 }
 
 /** The quality half's verdict from its comparisons and errors (also after the traffic rows join them). */
-export function qualityVerdict(comparisons: Comparison[], errorCount: number): Verdict {
+export function qualityVerdict(comparisons: Comparison[], errorCount: number, lengths: AnswerLength[] = []): Verdict {
   if (errorCount > 0) return 'error'
-  const gated = comparisons.filter(c => c.gated)
+  const gated: GatedRow[] = [...comparisons, ...lengths].filter(c => c.gated)
   if (gated.length === 0) return 'error'
   if (gated.some(c => c.verdict === 'fail')) return 'fail'
   if (gated.some(c => c.verdict === 'inconclusive')) return 'inconclusive'
@@ -326,8 +344,8 @@ export function qualityVerdict(comparisons: Comparison[], errorCount: number): V
 }
 
 /** The headline of a quality verdict. */
-export function qualityHeadline(verdict: Verdict, comparisons: Comparison[], errorCount: number): string {
-  const gated = comparisons.filter(c => c.gated)
+export function qualityHeadline(verdict: Verdict, comparisons: Comparison[], errorCount: number, lengths: AnswerLength[] = []): string {
+  const gated: GatedRow[] = [...comparisons, ...lengths].filter(c => c.gated)
   const count = (v: string): number => gated.filter(c => c.verdict === v).length
   switch (verdict) {
     case 'pass':

@@ -13,7 +13,9 @@ import type { GateConfig, GatedRun, StatisticsSettings } from '../config/types.j
 import type { RequestStateSummary, RunDirectory } from '../helm/types.js'
 import { readLmEvalOutput } from '../lmeval/read.js'
 import type { LmEvalAnswerKey, LmEvalOutput, LmEvalSample, LmEvalTask } from '../lmeval/types.js'
-import type { ChangedExample, Comparison, Report } from '../model/report.js'
+import type { AnswerLength, ChangedExample, Comparison, Report } from '../model/report.js'
+import { GateError } from '../errors.js'
+import { answerLengthRow, CHARACTERS_UNIT } from './answer-length.js'
 import { buildComparisons } from './comparisons.js'
 import { canonicalJson } from './run-identity.js'
 import type { IssueLog } from './issues.js'
@@ -43,7 +45,8 @@ export async function compareLmEval(
   options: LmEvalCompareOptions,
   log: IssueLog,
   comparisons: Comparison[],
-  sides: LmEvalSides
+  sides: LmEvalSides,
+  answerLengths: AnswerLength[]
 ): Promise<void> {
   sides.baseline = await readLmEvalOutput(baselinePath)
   sides.candidate = await readLmEvalOutput(candidatePath)
@@ -51,7 +54,7 @@ export async function compareLmEval(
   const c = sides.candidate
   if (!(await checkRunSettings(b, c, log))) return
   for (const item of selectTasks(b, c, config, options.defaults, log)) {
-    compareTask(item, config.statistics, options, log, comparisons)
+    compareTask(item, config.statistics, options, log, comparisons, answerLengths)
   }
 }
 
@@ -487,7 +490,8 @@ function compareTask(
   statistics: StatisticsSettings,
   options: LmEvalCompareOptions,
   log: IssueLog,
-  comparisons: Comparison[]
+  comparisons: Comparison[],
+  answerLengths: AnswerLength[]
 ): void {
   const { baseline: b, candidate: c, gated } = item
   if (!checkTaskSettings(item, log)) return
@@ -526,6 +530,53 @@ function compareTask(
     }
   }
   comparisons.push(...built)
+  const length = lmEvalAnswerLength(item, statistics, log)
+  if (length) answerLengths.push(length)
+}
+
+/**
+ * The answer-length row of one task: code points of each document's generated answer (lm-eval
+ * records no token counts), paired by doc_id; a task of loglikelihood requests has no answers to
+ * measure (an error only when its band gates).
+ */
+function lmEvalAnswerLength(item: TaskWork, statistics: StatisticsSettings, log: IssueLog): AnswerLength | null {
+  const { baseline: b, candidate: c, gated } = item
+  const lengths = (task: LmEvalTask): Map<number, number | null> => {
+    const out = new Map<number, number | null>()
+    for (const s of task.samples) if (!out.has(s.docId)) out.set(s.docId, s.answerChars)
+    return out
+  }
+  const lb = lengths(b)
+  const lc = lengths(c)
+  const baseline: number[] = []
+  const candidate: number[] = []
+  for (const [doc, vb] of [...lb].sort((x, y) => x[0] - y[0])) {
+    const vc = lc.get(doc)
+    if (vb === null || vc === null || vc === undefined) continue
+    baseline.push(vb)
+    candidate.push(vc)
+  }
+  if (baseline.length === 0) {
+    if (gated.answerLength) {
+      log.error(
+        'length.no_answers',
+        `task ${b.name}: no document has a generated answer on both sides (loglikelihood requests), so answer_length_ratio cannot be measured`,
+        {
+          file: c.samplesFile,
+          field: 'answer_length_ratio'
+        }
+      )
+    }
+    return null
+  }
+  try {
+    return answerLengthRow('lm-eval', b.name, CHARACTERS_UNIT, baseline, candidate, gated.answerLength ?? null, statistics)
+  } catch (error) {
+    if (!(error instanceof GateError)) throw error
+    if (gated.answerLength) log.fromError(error)
+    else log.warn(error.code, error.message, { file: c.samplesFile })
+    return null
+  }
 }
 
 /**
@@ -558,6 +609,7 @@ function asRunData(task: LmEvalTask): RunData {
     inputExcerpt: s.inputExcerpt,
     referenceExcerpt: s.referenceExcerpt,
     outputExcerpt: s.outputExcerpt,
+    outputChars: s.answerChars,
     requestTime: null
   }))
   const names = [...new Set(task.samples.flatMap(s => [...s.metrics.keys()]))].sort()

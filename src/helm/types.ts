@@ -103,6 +103,11 @@ export interface RequestStateSummary {
   referenceExcerpt: string
   /** completions[0].text, mapped through output_mapping for joint multiple choice, truncated. */
   outputExcerpt: string
+  /**
+   * Code points of completions[0].text as generated (before output_mapping), for the answer-length
+   * fallback where HELM records no output tokens (its chat clients); null without an answer.
+   */
+  outputChars?: number | null
   requestTime: number | null
 }
 

@@ -325,8 +325,15 @@ function readSample(file: string, line: number, value: unknown): LmEvalSample {
       choice?.reference ?? (typeof value['target'] === 'string' ? value['target'] : stableJson(value['target'])),
       EXCERPT_LENGTH
     ),
-    outputExcerpt: excerpt(choice?.output ?? outputOf(resps, filtered), EXCERPT_LENGTH)
+    outputExcerpt: excerpt(choice?.output ?? outputOf(resps, filtered), EXCERPT_LENGTH),
+    answerChars: kwargs.length > 0 ? generatedLength(resps) : null
   }
+}
+
+/** Code points of the first response when it is text (a generate_until answer); null otherwise. */
+function generatedLength(resps: unknown): number | null {
+  const first = Array.isArray(resps) && Array.isArray(resps[0]) ? resps[0][0] : undefined
+  return typeof first === 'string' ? Array.from(first).length : null
 }
 
 /**

@@ -35,6 +35,11 @@ export interface LmEvalSample {
   referenceExcerpt: string
   /** The first response, with the filtered answer when the filter changed it. */
   outputExcerpt: string
+  /**
+   * Code points of the first generated response as the model wrote it (before any filter), for the
+   * answer-length ratio: lm-eval records no token counts. null for loglikelihood requests (no answer).
+   */
+  answerChars: number | null
 }
 
 export interface LmEvalAnswerKey {

@@ -56,6 +56,11 @@ export interface FidelityInstanceRow {
   deltaPMean: number
   firstDivergence: number | null
   lengthRatio: number | null
+  /**
+   * Per position of the baseline's answer: its token, the candidate's most likely token and
+   * delta-p (untrusted model text: renderers escape it). report.html shows them side by side.
+   */
+  tokens?: { baseline: string; candidate: string | null; deltaP: number }[]
 }
 
 export interface FidelityReport {

@@ -76,6 +76,31 @@ export interface Comparison {
   examples: ChangedExample[]
 }
 
+/**
+ * The candidate/baseline ratio of tokens per answer of one measurement (docs/method.md "Answer
+ * length"), always reported; gated when the gate file gives a band.
+ */
+export interface AnswerLength {
+  /** Which measurement's answers: a HELM run, an lm-eval task, the traffic replay. */
+  source: 'helm' | 'lm-eval' | 'traffic'
+  /** The run (HELM run name, lm-eval task, `traffic`). */
+  run: string
+  /** What one answer's length counts: `output tokens` where the harness records them, else the stated fallback. */
+  unit: string
+  n: number
+  baseline_mean: number
+  candidate_mean: number
+  /** mean(candidate) / mean(baseline) with its paired bootstrap interval. */
+  ratio: { estimate: number; low: number; high: number; level: number; method: string }
+  gated: boolean
+  /** The band (null bounds are open); when not gated, the band the verdict is shown against. */
+  min: number | null
+  max: number | null
+  verdict: 'pass' | 'fail' | 'inconclusive'
+  n_needed: number | null
+  reason: string
+}
+
 export interface WorstCase {
   /** Instances (x trials) imputed on each side. */
   imputed: { baseline: number; candidate: number }
@@ -152,6 +177,8 @@ export interface Report {
   quality?: QualityHalf
   /** Token-level fidelity (docs/fidelity.md); absent when the gate file has no `fidelity:`. */
   fidelity?: FidelityReport
+  /** Answer lengths, candidate/baseline, per measurement with answers; absent when none has any. */
+  answer_lengths?: AnswerLength[]
 }
 
 /** The quality half's own verdict and errors in a report that joins both halves. */

@@ -171,12 +171,7 @@ export function judgeTraffic(
     }
   }
 
-  const ratio = lengthRatio(texts.b1, texts.c)
-  if (ratio !== null) {
-    notes.push(
-      `Traffic: the candidate's answers are ${ratio.toFixed(2)}x the baseline's in length (median of the per-request ratio of characters); information only.`
-    )
-  }
+  // The answer-length ratio is its own row with an interval (gate/answer-length.ts, run-traffic.ts).
   return { comparisons: rows, changed, notes }
 }
 
@@ -281,11 +276,4 @@ export function conversation(instance: TrafficInstance): string {
   return instance.request.messages
     .map(m => `${m.role}: ${typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? m.tool_calls ?? null)}`)
     .join('\n')
-}
-
-function lengthRatio(b: string[], c: string[]): number | null {
-  const ratios = b.flatMap((text, i) => (text.length > 0 ? [c[i].length / text.length] : [])).sort((x, y) => x - y)
-  if (ratios.length === 0) return null
-  const mid = Math.floor(ratios.length / 2)
-  return ratios.length % 2 ? ratios[mid] : (ratios[mid - 1] + ratios[mid]) / 2
 }

@@ -10,11 +10,12 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import type { GateConfig } from '../config/types.js'
+import type { GateConfig, StatisticsSettings } from '../config/types.js'
 import type { TrafficSettings } from '../config/traffic.js'
 import { GateError, showValue } from '../errors.js'
 import { qualityHeadline, qualityVerdict } from '../gate/compare.js'
-import type { ChangedExample, Report, Side } from '../model/report.js'
+import type { AnswerLength, ChangedExample, Report, Side } from '../model/report.js'
+import { answerLengthRow, CHARACTERS_UNIT, TOKENS_UNIT } from '../gate/answer-length.js'
 import { masker, secretValues } from '../secrets/mask.js'
 import { apiKeyOf, apiKeyValues } from '../secrets/api-keys.js'
 import { redactTree } from '../secrets/redact.js'
@@ -72,6 +73,8 @@ export class TrafficReplay {
     const errors = [...report.errors, ...this.errors.map(e => ({ code: e.code, message: e.message, ...where(e) }))]
     const notes = [...report.notes]
     const comparisons = [...report.comparisons]
+    const answerLengths = [...(report.answer_lengths ?? [])]
+    const warnings = [...report.warnings]
     if (this.errors.length === 0) {
       try {
         const answers = (name: ReplayName): Answer[] => (this.states.get(name) ?? []).map(s => answerOf(s) as Answer)
@@ -89,14 +92,33 @@ export class TrafficReplay {
         if (!(error instanceof GateError)) throw error
         errors.push({ code: error.code, message: error.message, ...where(error) })
       }
+      // Reported always; a failure to measure is an error only when its band gates (fail closed).
+      try {
+        answerLengths.push(
+          trafficAnswerLength(this.states.get('baseline-1') ?? [], this.states.get('candidate') ?? [], traffic, this.config.statistics)
+        )
+      } catch (error) {
+        if (!(error instanceof GateError)) throw error
+        if (traffic.answerLength) errors.push({ code: error.code, message: error.message, ...where(error) })
+        else warnings.push({ code: error.code, message: error.message, ...where(error) })
+      }
     }
     // A report that was an error stays one; otherwise the verdict is re-derived with the traffic rows.
-    const verdict = report.verdict === 'error' ? 'error' : qualityVerdict(comparisons, errors.length)
+    const verdict = report.verdict === 'error' ? 'error' : qualityVerdict(comparisons, errors.length, answerLengths)
     const headline =
       verdict === report.verdict && comparisons.length === report.comparisons.length
         ? report.headline
-        : qualityHeadline(verdict, comparisons, errors.length)
-    return { ...report, verdict, headline, errors, comparisons, notes }
+        : qualityHeadline(verdict, comparisons, errors.length, answerLengths)
+    return {
+      ...report,
+      verdict,
+      headline,
+      errors,
+      warnings,
+      comparisons,
+      notes,
+      ...(answerLengths.length > 0 ? { answer_lengths: answerLengths } : {})
+    }
   }
 
   private async replay(side: Side): Promise<void> {
@@ -164,4 +186,36 @@ function where(error: GateError): { file?: string; field?: string; value?: strin
 export function trafficReplayFor(config: GateConfig, compare: boolean, options: TrafficRunOptions): TrafficReplay | null {
   if (!config.traffic || !compare) return null
   return new TrafficReplay(config as GateConfig & { traffic: TrafficSettings }, options)
+}
+
+/** The server's own count of an answer's tokens (`usage.completion_tokens`), or null when it sent none. */
+function completionTokens(state: ReplayState): number | null {
+  const response = state.result.response
+  if (response === null || typeof response !== 'object') return null
+  const usage = (response as { usage?: unknown }).usage
+  const tokens = usage !== null && typeof usage === 'object' ? (usage as { completion_tokens?: unknown }).completion_tokens : undefined
+  return typeof tokens === 'number' && Number.isInteger(tokens) && tokens >= 0 ? tokens : null
+}
+
+/**
+ * The traffic answer-length row, B1 against C: the servers' `usage.completion_tokens` when every
+ * answer on both sides has it, else code points of the answers' text (said in the row's unit).
+ */
+function trafficAnswerLength(b1: ReplayState[], c: ReplayState[], traffic: TrafficSettings, statistics: StatisticsSettings): AnswerLength {
+  // A server that sends 0 for a non-empty answer does not count tokens: use the fallback for both sides.
+  const counted = [...b1, ...c].every(s => {
+    const t = completionTokens(s)
+    return t !== null && (t > 0 || (s.result.completions[0]?.text ?? '') === '')
+  })
+  const length = (s: ReplayState): number =>
+    counted ? (completionTokens(s) as number) : Array.from(s.result.completions[0]?.text ?? '').length
+  return answerLengthRow(
+    'traffic',
+    'traffic',
+    counted ? `${TOKENS_UNIT} (the servers' usage.completion_tokens)` : `${CHARACTERS_UNIT.replace('recorded', 'sent by a server')}`,
+    b1.map(length),
+    c.map(length),
+    traffic.answerLength ?? null,
+    statistics
+  )
 }

@@ -6,10 +6,10 @@
  * itself whenever the performance half decided. Pure; the callers escape for their medium.
  */
 import { truncateText } from './escape.js'
-import { formatCount, formatSigned, marginOf, VERDICT_WORD } from './format.js'
+import { formatCount, formatNumber, formatSigned, marginOf, VERDICT_WORD } from './format.js'
 import { checkName, levelLabel, loadValue, ratioText } from './load-text.js'
 import type { LoadCheckResult, LoadReport } from '../model/load-report.js'
-import type { Comparison, Report, ReportIssue, Verdict } from '../model/report.js'
+import type { AnswerLength, Comparison, Report, ReportIssue, Verdict } from '../model/report.js'
 
 export type Half = 'quality' | 'performance'
 
@@ -29,7 +29,13 @@ const MAX_MESSAGE = 160
 export function decide(report: Report): Decision {
   const load = report.load
   if (!load) {
-    const detail = qualityCounts(report, report.errors)
+    const counts = qualityCounts(report, report.errors)
+    const fidelity = fidelityVerdict(report)
+    if (fidelity === null) return finish(report.verdict, 'quality', counts)
+    // Fidelity's checks join the quality half's verdict; when they decide it, the line names them first.
+    const detail = fidelityDecides(report, fidelity)
+      ? [fidelityText(report, fidelity, true), counts].filter(Boolean).join('; ')
+      : [counts, fidelityText(report, fidelity, false)].filter(Boolean).join('; ')
     return finish(report.verdict, 'quality', detail)
   }
   // helm-gate load (or run --only load): no quality half at all.
@@ -57,9 +63,43 @@ function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim()
 }
 
+type GatedRow = Comparison | AnswerLength
+
+/** The rows the quality half gates: comparisons and answer-length bands (fidelity's checks are apart). */
+function gatedRows(report: Report): GatedRow[] {
+  return [...report.comparisons, ...(report.answer_lengths ?? [])].filter(c => c.gated)
+}
+
+function worstOf(verdicts: Verdict[]): Verdict {
+  return verdicts.reduce<Verdict>((w, v) => (RANK[v] > RANK[w] ? v : w), 'pass')
+}
+
+/** The worst of fidelity's checks; null without a fidelity section or without checks. */
+function fidelityVerdict(report: Report): Verdict | null {
+  const checks = report.fidelity?.checks ?? []
+  return checks.length === 0 ? null : worstOf(checks.map(c => c.verdict))
+}
+
+/** Fidelity decides when it is worse than every gated row and nothing errored. */
+function fidelityDecides(report: Report, fidelity: Verdict): boolean {
+  return report.errors.length === 0 && fidelity !== 'pass' && RANK[fidelity] > RANK[worstOf(gatedRows(report).map(r => r.verdict))]
+}
+
+/** `fidelity 2/2 checks passed`; `fidelity (kld_mean 0.05 [0.04, 0.06], needs ≤ 0.02)` when it decides. */
+function fidelityText(report: Report, verdict: Verdict, deciding: boolean): string {
+  const checks = report.fidelity?.checks ?? []
+  if (verdict === 'pass') return `fidelity ${formatCount(checks.length)}/${formatCount(checks.length)} checks passed`
+  const open = checks.filter(c => c.verdict === verdict)
+  const c = open[0]
+  // Four significant digits, as the Fidelity section shows them (KLs are small numbers).
+  const num = (x: number): string => Number(x.toPrecision(4)).toString()
+  const figure = `${c.metric} ${num(c.figure.corrected)} [${num(c.figure.ci.low)}, ${num(c.figure.ci.high)}], needs ${c.bound === 'min' ? '≥' : '≤'} ${num(c.threshold)}`
+  return `${deciding ? 'fidelity' : `fidelity ${verdict}`} (${figure}${more(open.length)})`
+}
+
 /** Without a load half: the counts the title has always shown (`1 error: 2/2 gated passed, …`). */
 function qualityCounts(report: Report, errors: readonly ReportIssue[]): string {
-  const gated = report.comparisons.filter(c => c.gated)
+  const gated = gatedRows(report)
   const count = (verdict: string): number => gated.filter(c => c.verdict === verdict).length
   const parts: string[] = []
   if (errors.length > 0) parts.push(`${formatCount(errors.length)} error${errors.length === 1 ? '' : 's'}`)
@@ -75,7 +115,16 @@ function qualityCounts(report: Report, errors: readonly ReportIssue[]): string {
 
 /** `quality 2/2 passed`, `quality 1/2 failed (run exact_match -0.12, tolerates -0.02)`, `quality (error message)`. */
 function qualityFigure(report: Report, verdict: Verdict, errors: readonly ReportIssue[]): string {
-  const gated = report.comparisons.filter(c => c.gated)
+  const fidelity = fidelityVerdict(report)
+  if (fidelity === null) return rowsFigure(report, verdict, errors)
+  if (errors.length === 0 && fidelityDecides(report, fidelity)) {
+    return `${fidelityText(report, fidelity, true)}; ${rowsFigure(report, worstOf(gatedRows(report).map(r => r.verdict)), errors)}`
+  }
+  return `${rowsFigure(report, verdict, errors)}; ${fidelityText(report, fidelity, false)}`
+}
+
+function rowsFigure(report: Report, verdict: Verdict, errors: readonly ReportIssue[]): string {
+  const gated = gatedRows(report)
   const of = (v: Verdict): string => `${formatCount(gated.filter(c => c.verdict === v).length)}/${formatCount(gated.length)}`
   switch (verdict) {
     case 'pass':
@@ -92,7 +141,13 @@ function qualityFigure(report: Report, verdict: Verdict, errors: readonly Report
   }
 }
 
-function comparisonFigure(c: Comparison): string {
+function comparisonFigure(c: GatedRow): string {
+  if ('ratio' in c) {
+    const bounds = [c.min === null ? null : `≥ ${formatNumber(c.min)}`, c.max === null ? null : `≤ ${formatNumber(c.max)}`].filter(Boolean)
+    const figure = `${clip(`${c.source} ${c.run}`, 80)} answer_length_ratio ${formatNumber(c.ratio.estimate)}×, needs ${bounds.join(' and ')}`
+    if (c.verdict !== 'inconclusive') return figure
+    return `${figure}; n = ${formatCount(c.n)}${c.n_needed !== null ? `, about ${formatCount(c.n_needed)} needed` : ''}`
+  }
   const name = [c.run, c.metric, c.split].filter(Boolean).join(' ')
   const figure = `${clip(name, 80)} ${formatSigned(c.delta)}, tolerates ${formatSigned(marginOf(c))}`
   if (c.verdict !== 'inconclusive') return figure

@@ -8,6 +8,7 @@
  * `textContent` or as SVG attributes: model output, prompts and run names are untrusted and never
  * become markup.
  */
+import type { FidelityReport } from '../model/fidelity-report.js'
 import type { LoadCheckResult, LoadInterval, LoadReport, LoadRatio } from '../model/load-report.js'
 import type { ChangedExample, Comparison, EfficiencyEntry, ReportIssue, SideInfo, Report } from '../model/report.js'
 
@@ -594,6 +595,91 @@ function load(section: LoadReport | undefined): HTMLElement | null {
   return box
 }
 
+// ---- fidelity: the instances with the largest divergence, token by token
+
+/** Whitespace made visible, so a changed space or line break can be seen in a token. */
+function visibleToken(text: string): string {
+  return text.replace(/ /g, '␣').replace(/\n/g, '⏎').replace(/\t/g, '⇥')
+}
+
+/** Red where the candidate gives the baseline's token less probability, green where more; the stronger, the larger |delta-p|. */
+function deltaShade(deltaP: number): string {
+  const alpha = Math.min(1, Math.abs(deltaP)) * 0.85
+  return deltaP < 0 ? `rgba(207, 34, 46, ${alpha.toFixed(3)})` : `rgba(26, 127, 55, ${alpha.toFixed(3)})`
+}
+
+/**
+ * report.fidelity: its checks, then each of the worst instances with the baseline's answer token by
+ * token above the candidate's most likely token at the same position, every column shaded by
+ * delta-p. Model text goes in with textContent only.
+ */
+function fidelity(section: FidelityReport | undefined): HTMLElement | null {
+  if (!section) return null
+  const box = el('section', { id: 'fidelity' }, el('h2', {}, 'Fidelity'))
+  if (section.checks.length > 0) {
+    const rows = section.checks.map(c =>
+      el(
+        'tr',
+        { class: c.verdict },
+        el('td', { class: 'verdict-cell' }, c.verdict),
+        el('td', {}, `${c.metric} ${c.bound === 'min' ? '≥' : '≤'} ${String(c.threshold)}`),
+        el('td', { class: 'num' }, `${num(c.figure.corrected)} [${num(c.figure.ci.low)}, ${num(c.figure.ci.high)}]`),
+        el('td', { class: 'num' }, num(c.figure.candidate)),
+        el('td', { class: 'num' }, num(c.figure.floor))
+      )
+    )
+    box.append(
+      el(
+        'table',
+        { class: 'fidelity-checks' },
+        el('thead', {}, el('tr', {}, ...['verdict', 'check', 'value [interval]', 'candidate', 'A/A floor'].map(h => el('th', {}, h)))),
+        el('tbody', {}, ...rows)
+      )
+    )
+  }
+  box.append(
+    el('h3', {}, 'Largest divergence'),
+    el(
+      'p',
+      { class: 'note' },
+      `The ${section.worst.length} instances with the largest mean KL. Per position, the baseline's token (above) and the candidate's most likely token there (below), shaded by delta-p = p_C - p_B of the baseline's token: red where the candidate gives it less probability, green where more. A framed column is where the candidate would pick another token.`
+    )
+  )
+  for (const row of section.worst) {
+    const head = el(
+      'div',
+      { class: 'answer-head' },
+      `${row.id}: mean KL ${num(row.klMean)}, max KL ${num(row.klMax)}, top-1 agreement ${num(row.top1Agreement)}, mean delta-p ${signed(row.deltaPMean)}, first divergence ${row.firstDivergence === null ? 'none' : `at token ${row.firstDivergence}`}`
+    )
+    const item = el('div', { class: 'fidelity-instance', 'data-id': row.id }, head)
+    const tokens = row.tokens ?? []
+    if (tokens.length > 0) {
+      const strip = el('div', { class: 'token-strip' })
+      tokens.forEach((cell, t) => {
+        const differs = cell.candidate !== null && cell.candidate !== cell.baseline
+        strip.append(
+          el(
+            'span',
+            {
+              class: differs ? 'token-pair differs' : 'token-pair',
+              style: `background-color: ${deltaShade(cell.deltaP)}`,
+              title: `position ${t}: delta-p ${signed(cell.deltaP)}`,
+              'data-delta-p': String(cell.deltaP)
+            },
+            el('span', { class: 'token baseline' }, visibleToken(cell.baseline)),
+            el('span', { class: 'token candidate' }, cell.candidate === null ? '—' : visibleToken(cell.candidate))
+          )
+        )
+      })
+      item.append(el('div', { class: 'label' }, 'Baseline answer / candidate top-1'), strip)
+    } else {
+      item.append(el('p', { class: 'note' }, 'No per-token figures were recorded for this instance.'))
+    }
+    box.append(item)
+  }
+  return box
+}
+
 // ---- layout
 const plotBox = el('section', { id: 'plot' }, el('h2', {}, 'Forest plot'))
 const tableBox = el('section', { id: 'table' }, el('h2', {}, 'Comparisons'))
@@ -608,5 +694,7 @@ const eff = efficiency()
 if (eff) root.append(eff)
 const loadBox = load(report.load)
 if (loadBox) root.append(loadBox)
+const fidelityBox = fidelity(report.fidelity)
+if (fidelityBox) root.append(fidelityBox)
 for (const note of report.notes) root.append(el('p', { class: 'note' }, note))
 redraw()

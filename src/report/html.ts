@@ -48,6 +48,8 @@ pre { white-space: pre-wrap; word-break: break-word; background: #f6f8fa; paddin
 .label { font-size: 12px; color: #59636e; } mark { background: #ffd7d5; } pre.candidate mark { background: #aceebb; }
 .note { color: #59636e; } .settings { color: #59636e; } table.sides tr.differs th, table.sides tr.differs td { background: #fff8c5; }
 .check.pass, .load-verdict.pass { color: var(--pass); } .check.fail, .check.error, .load-verdict.fail, .load-verdict.error { color: var(--fail); } .check.inconclusive, .load-verdict.inconclusive { color: var(--inconclusive); }
+.token-strip { display: flex; flex-wrap: wrap; gap: 2px; margin: 4px 0 8px; } .token-pair { display: inline-flex; flex-direction: column; padding: 1px 3px; border: 1px solid transparent; border-radius: 3px; font-family: ui-monospace, monospace; font-size: 12px; }
+.token-pair.differs { border-color: #1f2328; } .token.candidate { color: #59636e; border-top: 1px dotted #8c959f; }
 `
 
 export function renderHtml(report: Report, changed: ChangedAnswers = new Map()): string {

@@ -31,6 +31,7 @@ import {
   VERDICT_WORD
 } from './format.js'
 import { renderFidelityMarkdown } from './markdown-fidelity.js'
+import { renderAnswerLengthMarkdown } from './markdown-length.js'
 import type { ChangedExample, Comparison, EfficiencyEntry, Report, ReportIssue, SideInfo } from '../model/report.js'
 import type { ServingRow } from '../model/side-identity.js'
 
@@ -603,6 +604,7 @@ function renderAtLevel(report: Report, options: MarkdownOptions, detail: Detail,
   if (sections.has('table')) lines.push(...tableBlock(shown, omitted, report.comparisons.length))
   if (sections.has('forest')) lines.push(...forestBlock(shown))
   if (sections.has('table')) lines.push(...renderLoadMarkdown(report.load))
+  if (sections.has('table')) lines.push(...renderAnswerLengthMarkdown(report.answer_lengths))
   if (sections.has('table')) lines.push(...renderFidelityMarkdown(report.fidelity))
   if (sections.has('inconclusive')) lines.push(...inconclusiveBlock(report, detail))
   if (sections.has('efficiency')) lines.push(...efficiencyBlock(report, detail))

@@ -19,3 +19,11 @@ export { newcombeInterval, tangoInterval, type PairedTable } from './paired-prop
 export { createRandom, GENERATOR_NAME, type Random } from './random.js'
 export { quantile } from './quantile.js'
 export { decideExcess, decideSimilarityLoss, excessDisagreement, similarityLoss } from './noise-floor.js'
+export {
+  decideRatioBand,
+  MEAN_RATIO_STREAM,
+  ratioOfMeans,
+  type MeanRatioEstimate,
+  type RatioBand,
+  type RatioDecision
+} from './mean-ratio.js'

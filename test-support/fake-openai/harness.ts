@@ -64,6 +64,8 @@ export interface FakeServerOptions {
   chatTemplate?: string
   /** The /tokenize endpoint cuts words into pieces of this many characters (server.mjs --token-chars). */
   tokenChars?: number
+  /** Words appended to every generated answer (server.mjs --answer-pad): a candidate that answers longer. */
+  answerPad?: number
 }
 
 export interface FakeServer {
@@ -104,7 +106,8 @@ export async function startFakeServer(options: FakeServerOptions): Promise<FakeS
     ['--hang-after', options.hangAfter],
     ['--die-after', options.dieAfter],
     ['--traffic', options.traffic ? 1 : undefined],
-    ['--token-chars', options.tokenChars]
+    ['--token-chars', options.tokenChars],
+    ['--answer-pad', options.answerPad]
   ]
   for (const [flag, value] of numeric) if (value !== undefined) args.push(flag, String(value))
   if (options.apiKey) args.push('--api-key', options.apiKey)

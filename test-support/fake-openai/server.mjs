@@ -88,6 +88,7 @@ function parseOptions(argv) {
       'hang-after': { type: 'string', default: '-1' },
       'die-after': { type: 'string', default: '-1' },
       traffic: { type: 'string', default: '0' },
+      'answer-pad': { type: 'string', default: '0' },
       'api-key': { type: 'string' },
       'stream-engine': { type: 'string' },
       config: { type: 'string' },
@@ -143,6 +144,9 @@ function parseOptions(argv) {
       dieAfter: numberOption('die-after', fromFile('dieAfter', 'die-after')),
       // Chat requests the answer key does not know are answered as traffic (traffic-answers.mjs).
       traffic: numberOption('traffic', fromFile('traffic', 'traffic')),
+      // Words appended to every generated answer (a chat template or end-of-sequence change that
+      // lets the model run on): the answer-length check must see it.
+      answerPad: numberOption('answer-pad', fromFile('answerPad', 'answer-pad')),
       // Chat requests with `logprobs: true` are answered from known distributions (token-distribution.mjs).
       fidelity: numberOption('fidelity', file.fidelity ?? 0),
       fidelityShift: numberOption('fidelityShift', file.fidelityShift ?? 0),
@@ -309,7 +313,7 @@ export function createFakeServer(options) {
     if (isChat && !match && behaviour.traffic > 0) {
       counters.traffic += 1
       const answer = trafficAnswer(payload, behaviour)
-      const answerBody = chatBody(payload, answer.content, 1)
+      const answerBody = chatBody(payload, padded(answer.content, behaviour), 1)
       answerBody.choices[0].message.tool_calls = answer.tool_calls
       answerBody.choices[0].finish_reason = answer.finish_reason
       return sendJson(response, 200, llamaCpp ? asLlamaCpp(answerBody) : answerBody)
@@ -319,7 +323,8 @@ export function createFakeServer(options) {
     if (answer.correct !== null) counters[answer.correct ? 'correct' : 'wrong'] += 1
     log(`${isChat ? 'chat' : 'completions'} -> ${JSON.stringify(answer.text)} (${answer.correct})`)
     const n = Math.max(1, Number(payload.n ?? 1))
-    const answerBody = isChat ? chatBody(payload, answer.text, n) : completionBody(payload, prompt, answer.text, n)
+    const text = padded(answer.text, behaviour)
+    const answerBody = isChat ? chatBody(payload, text, n) : completionBody(payload, prompt, text, n)
     return sendJson(response, 200, llamaCpp ? asLlamaCpp(answerBody) : answerBody)
   }
 
@@ -421,7 +426,19 @@ function chatPrompt(messages) {
 
 // Chat: `logprobs` must be null (HELM reads the misspelled key `contents` otherwise) and
 // `message.content` a string.
+/** The answer with `answerPad` words appended (null content, a tool call's, stays as it is). */
+function padded(text, behaviour) {
+  if (typeof text !== 'string' || !(behaviour.answerPad > 0)) return text
+  return `${text}${' and so on'
+    .repeat(Math.ceil(behaviour.answerPad / 3))
+    .split(' ')
+    .slice(0, behaviour.answerPad + 1)
+    .join(' ')}`
+}
+
 function chatBody(payload, text, n) {
+  // Whitespace-separated words as the token count, as the completions body counts them.
+  const tokens = typeof text === 'string' ? (text.match(/\S+/g) ?? []).length : 0
   return {
     id: `chatcmpl-fake-${Date.now()}`,
     object: 'chat.completion',
@@ -433,7 +450,7 @@ function chatBody(payload, text, n) {
       logprobs: null,
       finish_reason: 'stop'
     })),
-    usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }
+    usage: { prompt_tokens: 0, completion_tokens: tokens * n, total_tokens: tokens * n }
   }
 }
 

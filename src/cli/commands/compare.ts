@@ -115,7 +115,8 @@ async function configFromArgs(args: ParsedArgs): Promise<{ config: GateConfig; d
       maxDrop: maxDrop ?? null,
       maxRelativeDrop: maxRelativeDrop ?? null,
       direction: args.flags.has('lower-is-better') ? 'lower' : 'higher',
-      perturbations: args.flags.has('gate-perturbations') ? 'gate' : 'report'
+      perturbations: args.flags.has('gate-perturbations') ? 'gate' : 'report',
+      answerLength: null
     }
   }
 }

@@ -152,6 +152,7 @@ export function summarizeRequestState(
 
   const result = check.optionalObject(state.result, 'result')
   let output = ''
+  let outputChars: number | null = null
   // Whether the request produced an answer at all: a result, at least one completion, and text
   // in every completion (an empty text is an answer; a missing one is not).
   let answered = result !== null && Array.isArray(result.completions) && result.completions.length > 0
@@ -162,6 +163,7 @@ export function summarizeRequestState(
       const text = check.optionalString(completion.text, `result.completions.${k}.text`)
       if (text === null) answered = false
       if (k === 0) output = text ?? ''
+      if (k === 0 && text !== null) outputChars = Array.from(text).length
     })
   }
   const mapping = check.optionalObject(state.output_mapping, 'output_mapping')
@@ -190,6 +192,7 @@ export function summarizeRequestState(
     inputExcerpt: excerpt(input, excerptLength),
     referenceExcerpt: excerpt(correct.join(' | '), excerptLength),
     outputExcerpt: excerpt(output, excerptLength),
+    outputChars,
     requestTime: result ? check.optionalNumber(result.request_time, 'result.request_time') : null
   }
 }

@@ -1,0 +1,107 @@
+import { describe, expect, it } from '@jest/globals'
+import { GuardError } from '../../src/errors.js'
+import { decideRatioBand, MEAN_RATIO_STREAM, ratioOfMeans, type MeanRatioEstimate } from '../../src/stats/mean-ratio.js'
+import { percentileInterval } from '../../src/stats/quantile.js'
+import { createRandom } from '../../src/stats/random.js'
+import { settings } from './helpers.js'
+
+/** A plain reference: one `rng.below(n)` per drawn instance, from the same stream. */
+function referenceInterval(b: number[], c: number[], resamples: number, seed: number): [number, number] {
+  const rng = createRandom(seed, MEAN_RATIO_STREAM)
+  const out = new Float64Array(resamples)
+  for (let r = 0; r < resamples; r++) {
+    let sb = 0
+    let sc = 0
+    for (let i = 0; i < b.length; i++) {
+      const k = rng.below(b.length)
+      sb += b[k]
+      sc += c[k]
+    }
+    out[r] = sc / sb
+  }
+  return percentileInterval(out, 0.95)
+}
+
+const LENGTHS_B = [12, 30, 7, 45, 18, 22, 9, 60, 15, 25, 33, 11, 40, 8, 19, 27, 14, 50, 21, 16]
+const LENGTHS_C = [14, 31, 9, 52, 18, 25, 12, 70, 15, 29, 35, 13, 44, 10, 22, 30, 15, 57, 24, 18]
+
+describe('ratioOfMeans', () => {
+  it('is the ratio of the two means, with both means, exactly as a hand computation', () => {
+    const est = ratioOfMeans(LENGTHS_B, LENGTHS_C, settings({ resamples: 2000 }))
+    const sum = (xs: number[]): number => xs.reduce((s, x) => s + x, 0)
+    expect(est.n).toBe(20)
+    expect(est.baselineMean).toBe(sum(LENGTHS_B) / 20)
+    expect(est.candidateMean).toBe(sum(LENGTHS_C) / 20)
+    expect(est.estimate).toBe(sum(LENGTHS_C) / sum(LENGTHS_B))
+    expect(est.low).toBeLessThan(est.estimate)
+    expect(est.high).toBeGreaterThan(est.estimate)
+  })
+
+  it('draws the same resamples as a plain one-index-at-a-time bootstrap of the same stream', () => {
+    const est = ratioOfMeans(LENGTHS_B, LENGTHS_C, settings({ resamples: 3000, seed: 5 }))
+    const [low, high] = referenceInterval(LENGTHS_B, LENGTHS_C, 3000, 5)
+    expect(est.low).toBe(low)
+    expect(est.high).toBe(high)
+  })
+
+  it('is seeded: the same inputs and seed give the same interval, another seed another one', () => {
+    const a = ratioOfMeans(LENGTHS_B, LENGTHS_C, settings({ resamples: 1000, seed: 1 }))
+    const b = ratioOfMeans(LENGTHS_B, LENGTHS_C, settings({ resamples: 1000, seed: 1 }))
+    const c = ratioOfMeans(LENGTHS_B, LENGTHS_C, settings({ resamples: 1000, seed: 2 }))
+    expect(b).toEqual(a)
+    expect([c.low, c.high]).not.toEqual([a.low, a.high])
+  })
+
+  it('keeps the pairing: identical answers give exactly [1, 1]', () => {
+    const est = ratioOfMeans(LENGTHS_B, LENGTHS_B, settings({ resamples: 500 }))
+    expect([est.estimate, est.low, est.high]).toEqual([1, 1, 1])
+  })
+
+  it('refuses unpaired, negative, non-finite and all-empty baselines with named errors', () => {
+    const s = settings({ resamples: 500 })
+    expect(() => ratioOfMeans([1, 2], [1], s)).toThrow(expect.objectContaining({ code: 'stats.ratio_unpaired' }))
+    expect(() => ratioOfMeans([], [], s)).toThrow(GuardError)
+    expect(() => ratioOfMeans([1, -2], [1, 2], s)).toThrow(expect.objectContaining({ code: 'stats.bad_length' }))
+    expect(() => ratioOfMeans([1, 2], [1, NaN], s)).toThrow(/candidate's is NaN/)
+    expect(() => ratioOfMeans([0, 0], [3, 4], s)).toThrow(expect.objectContaining({ code: 'stats.ratio_zero_baseline' }))
+  })
+})
+
+describe('decideRatioBand', () => {
+  const est = (estimate: number, low: number, high: number, n = 100): MeanRatioEstimate => ({
+    n,
+    baselineMean: 10,
+    candidateMean: 10 * estimate,
+    estimate,
+    low,
+    high,
+    level: 0.95
+  })
+  const band = { min: 0.8, max: 1.25 }
+
+  it('passes when the whole interval is inside the band', () => {
+    expect(decideRatioBand(est(1.02, 0.95, 1.1), band)).toMatchObject({ verdict: 'pass', nNeeded: null })
+    expect(decideRatioBand(est(1.02, 0.95, 1.3), { min: 0.8, max: null }).verdict).toBe('pass')
+  })
+
+  it('fails when the whole interval is beyond one bound, naming the direction', () => {
+    const longer = decideRatioBand(est(1.6, 1.4, 1.8), band)
+    expect(longer.verdict).toBe('fail')
+    expect(longer.reason).toMatch(/longer than tolerated/)
+    expect(decideRatioBand(est(0.5, 0.4, 0.7), band).reason).toMatch(/shorter than tolerated/)
+  })
+
+  it('is inconclusive when the interval straddles a bound, with instances needed from the log-scale half-width', () => {
+    const d = decideRatioBand(est(1.1, 0.9, 1.3), band)
+    expect(d.verdict).toBe('inconclusive')
+    const half = Math.max(Math.log(1.1 / 0.9), Math.log(1.3 / 1.1))
+    const distance = Math.min(Math.log(1.1 / 0.8), Math.log(1.25 / 1.1))
+    expect(d.nNeeded).toBe(Math.max(101, Math.ceil(100 * (half / distance) ** 2)))
+  })
+
+  it('says no instance count helps when the estimate itself is outside the band', () => {
+    const d = decideRatioBand(est(1.3, 1.2, 1.4), band)
+    expect(d).toMatchObject({ verdict: 'inconclusive', nNeeded: null })
+    expect(d.reason).toMatch(/more instances would not make this pass/)
+  })
+})
