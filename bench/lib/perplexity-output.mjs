@@ -34,7 +34,8 @@ export function parseKlDivergenceAt(out, chunk) {
   const row = out.split('\n').find(line => new RegExp(`^\\s*${chunk}\\s+[0-9]`).test(line))
   if (!row) throw new Error(`llama-perplexity output: no row for chunk ${chunk} in its table`)
   const n = row.match(/[-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?|nan|inf/g).map(Number)
-  if (n.length !== 11 || n.some(x => !Number.isFinite(x))) throw new Error(`llama-perplexity output: chunk ${chunk}'s row is not 11 numbers: ${row}`)
+  if (n.length !== 11 || n.some(x => !Number.isFinite(x)))
+    throw new Error(`llama-perplexity output: chunk ${chunk}'s row is not 11 numbers: ${row}`)
   return { kld: { value: n[5], se: n[6] }, top1: { value: n[9] / 100, se: n[10] / 100 } }
 }
 
