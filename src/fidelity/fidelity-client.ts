@@ -17,6 +17,7 @@ import { GateError } from '../errors.js'
 import type { FidelityRoute } from '../model/fidelity-report.js'
 import { redactText } from '../secrets/redact.js'
 import { rootRouteUrl, routeUrl } from '../server/endpoint.js'
+import { probeEngine } from '../server/engine-version.js'
 import type { PositionDistribution, TopEntry } from './token-metrics.js'
 
 export type SideName = 'baseline' | 'candidate'
@@ -530,43 +531,17 @@ export function vllmPromptPositions(
 }
 
 /**
- * Which route a side supports, from what it says about itself: llama-server answers GET /props
- * with `build_info`, vLLM answers GET /version (at its root) with `version`; anything else is
- * taken as an OpenAI-style server (the greedy prefix).
+ * Which route a side supports, from what it says about itself (src/server/engine-version.ts, the
+ * probe the readiness check makes): llama-server answers GET /props with `build_info`, vLLM answers
+ * GET /version; a /version server must also return prompt log-probabilities to be scored by them.
+ * Anything else is taken as an OpenAI-style server (the greedy prefix).
  */
 export async function detectClient(side: FidelitySide, timeoutMs: number): Promise<FidelityClient> {
-  try {
-    const response = await request(rootRouteUrl(side.baseUrl, 'props'), {
-      method: 'GET',
-      headers: side.apiKey ? { authorization: `Bearer ${side.apiKey}` } : {},
-      headersTimeout: Math.min(timeoutMs, 5000),
-      bodyTimeout: Math.min(timeoutMs, 5000)
-    })
-    const text = await response.body.text()
-    if (response.statusCode === 200) {
-      const props = JSON.parse(text) as { build_info?: unknown } | null
-      if (typeof props?.build_info === 'string') return new LlamaCppClient(side, timeoutMs)
-    }
-  } catch {
-    // Not llama-server: vLLM or the OpenAI-style route below.
-  }
-  try {
-    const response = await request(rootRouteUrl(side.baseUrl, 'version'), {
-      method: 'GET',
-      headers: side.apiKey ? { authorization: `Bearer ${side.apiKey}` } : {},
-      headersTimeout: Math.min(timeoutMs, 5000),
-      bodyTimeout: Math.min(timeoutMs, 5000)
-    })
-    const text = await response.body.text()
-    if (response.statusCode === 200) {
-      const version = JSON.parse(text) as { version?: unknown } | null
-      if (typeof version?.version === 'string') {
-        const vllm = new VllmClient(side, timeoutMs)
-        if (await vllm.scoresPrompts()) return vllm
-      }
-    }
-  } catch {
-    // Not vLLM either.
+  const engine = await probeEngine(side.baseUrl, side.apiKey)
+  if (engine?.endpoint === 'props') return new LlamaCppClient(side, timeoutMs)
+  if (engine?.endpoint === 'version') {
+    const vllm = new VllmClient(side, timeoutMs)
+    if (await vllm.scoresPrompts()) return vllm
   }
   return new OpenAiPrefixClient(side, timeoutMs)
 }
