@@ -18,7 +18,6 @@
 //   npx tsc -p bench/fidelity-tsconfig.json && \
 //   flock /work/locks/real-engine.lock node bench/fidelity-truth.mjs [--instances 400] [--top-k 20] \
 //     [--max-tokens 24] [--ctx 128] [--chunks 0] [--port 18640]
-import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -26,7 +25,7 @@ import { parseArgs } from 'node:util'
 import { measureFidelity } from '../.tmp/fidelity-bench/fidelity/measure-fidelity.js'
 import { additionPrompts } from './lib/addition-prompts.mjs'
 import { startLlamaServer } from './lib/llama-server.mjs'
-import { chunkPrompts, parseKlDivergence, parseKlDivergenceAt, readBaseTokens } from './lib/perplexity-output.mjs'
+import { chunkPrompts, parseKlDivergence, parseKlDivergenceAt, readBaseTokens, runPerplexity } from './lib/perplexity-output.mjs'
 
 const { values } = parseArgs({
   options: {
@@ -49,13 +48,9 @@ const STATISTICS = { confidence: 0.95, resamples: 2000, seed: 0, minOverlap: 0.9
 
 function perplexity(args) {
   const started = performance.now()
-  const r = spawnSync(join(values.bin, 'llama-perplexity'), [...args, '--threads', '1', '--ctx-size', values.ctx], {
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024
-  })
-  if (r.status !== 0) throw new Error(`llama-perplexity ${args.join(' ')} exited ${r.status}: ${`${r.stdout}\n${r.stderr}`.slice(-2000)}`)
   // The summary is on stdout; progress and logs on stderr (never mixed into what is parsed).
-  return { out: r.stdout, seconds: (performance.now() - started) / 1000 }
+  const { out, attempts } = runPerplexity(join(values.bin, 'llama-perplexity'), [...args, '--threads', '1', '--ctx-size', values.ctx])
+  return { out, attempts, seconds: (performance.now() - started) / 1000 }
 }
 
 async function measure(sides, prompts, topK, answers, reruns = 1) {
