@@ -115,7 +115,7 @@ try {
       const greedy = await measure(sides, prompts, scored.nVocab, 'greedy')
       rows.push({ q, llama, same, bound, greedy })
       console.log(
-        `${q}: llama-perplexity ${ref.seconds.toFixed(1)} s; helm-gate same tokens ${same.seconds.toFixed(1)} s, top-k ${values['top-k']} ${bound.seconds.toFixed(1)} s, greedy ${greedy.seconds.toFixed(1)} s`
+        `${q}: llama-perplexity ${ref.seconds.toFixed(1)} s in ${ref.attempts} run(s); helm-gate same tokens ${same.seconds.toFixed(1)} s, top-k ${values['top-k']} ${bound.seconds.toFixed(1)} s, greedy ${greedy.seconds.toFixed(1)} s`
       )
     } finally {
       for (const s of servers) s.kill('SIGTERM')
