@@ -15,9 +15,6 @@
 // already puts a 95% Clopper-Pearson interval above zero) in at least 80% of the draws. The
 // smallest such n of the grid is printed; "> N" when none is.
 //
-// The last row is a gate's check, { metric: kld_mean, max: --kld-max }: the share of draws in
-// which it is decided either way (fail for a candidate above the bound, pass for one below).
-//
 //   npx tsc -p bench/fidelity-tsconfig.json && \
 //   flock /work/locks/real-engine.lock node bench/fidelity-power.mjs [--instances 400] [--candidate Q4_0] \
 //     [--top-k 20] [--subsamples 200] [--port 18660]
@@ -35,7 +32,6 @@ const { values } = parseArgs({
     instances: { type: 'string', default: '400' },
     candidate: { type: 'string', default: 'Q4_0' },
     'top-k': { type: 'string', default: '20' },
-    'kld-max': { type: 'string', default: '0.0002' },
     'max-tokens': { type: 'string', default: '24' },
     subsamples: { type: 'string', default: '200' },
     resamples: { type: 'string', default: '1000' },

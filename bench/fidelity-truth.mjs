@@ -110,10 +110,28 @@ try {
     try {
       const side = (name, p) => ({ side: name, baseUrl: `http://127.0.0.1:${p}/v1`, model: 'addition', apiKey: null, api: 'completions' })
       const sides = { baseline: side('baseline', port), candidate: side('candidate', port + 1) }
-      const same = await measure(sides, windows, scored.nVocab, 'reference')
+      let same
+      try {
+        same = await measure(sides, windows, scored.nVocab, 'reference')
+      } catch (error) {
+        for (const s of servers) console.error(`llama-server exit ${s.exitCode} signal ${s.signalCode}: ${s.log().slice(-1500)}`)
+        throw error
+      }
       const bound = await measure(sides, windows, Number(values['top-k']), 'reference', 0)
       const greedy = await measure(sides, prompts, scored.nVocab, 'greedy')
       rows.push({ q, llama, same, bound, greedy })
+      // Each candidate's figures as soon as they are in (a later failure does not lose them).
+      const brief = r => Object.fromEntries(r.report.figures.map(f => [f.metric, [f.candidate, f.ci.low, f.ci.high]]))
+      console.log(
+        JSON.stringify({
+          q,
+          llama,
+          same: brief(same),
+          bound: brief(bound),
+          greedy: brief(greedy),
+          positions: [same.report.positions, greedy.report.positions]
+        })
+      )
       console.log(
         `${q}: llama-perplexity ${ref.seconds.toFixed(1)} s in ${ref.attempts} run(s); helm-gate same tokens ${same.seconds.toFixed(1)} s, top-k ${values['top-k']} ${bound.seconds.toFixed(1)} s, greedy ${greedy.seconds.toFixed(1)} s`
       )
