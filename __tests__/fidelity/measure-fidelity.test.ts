@@ -170,7 +170,9 @@ describe('measureFidelity (greedy-prefix route, known distributions)', () => {
     const prompts = [{ ...PROMPTS[0], reference: 'one two' }, PROMPTS[1]]
     expect(
       () => new FidelityMeasurement({ sides: sides(), prompts, settings: SETTINGS, statistics: DEFAULT_STATISTICS, answers: 'reference' })
-    ).toThrow(expect.objectContaining({ code: 'fidelity.no_reference', message: expect.stringMatching(/prompt p1 has no reference answer/) }))
+    ).toThrow(
+      expect.objectContaining({ code: 'fidelity.no_reference', message: expect.stringMatching(/prompt p1 has no reference answer/) })
+    )
   })
 
   it('in reference mode, a side that cannot be teacher-forced is a named error, never a greedy comparison', async () => {
