@@ -6,7 +6,9 @@
  * model are built on first use (`npm test`'s pretest does it; the set-up here too, when run
  * alone) and cached per machine. Serial: the load half measures a speed ratio on a 2-core machine
  * and the gates' port (18451) is fixed. The load half runs interleaved under the sequential
- * schedule (the sides swapped between blocks), checked from the manifest.
+ * schedule (the sides swapped between blocks), checked from the manifest. Both example gates
+ * carry a fidelity section with one bound on the mean KL divergence: Q8_0 passes it, Q4_0 fails
+ * it, while the quality half cannot tell them apart (neither fails it).
  */
 import { beforeAll, describe, expect, it } from '@jest/globals'
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
@@ -60,6 +62,13 @@ describeHelm('the real engine (llama.cpp) on both sides', () => {
     expect(comparison.baseline_mean).toBeGreaterThanOrEqual(0.5)
     expect(comparison.candidate_mean).toBeGreaterThanOrEqual(0.4)
     expect(comparison.n).toBe(400)
+    // Fidelity sees what accuracy does not: the quality half does not fail Q4_0, the KL bound Q8_0
+    // passes (below) fails it, teacher-forced by llama-server's grammar route on F16's answers.
+    expect(comparison.verdict).not.toBe('fail')
+    expect(report.fidelity?.route).toBe('llamacpp-forced-grammar')
+    expect(report.fidelity?.instances).toBe(100)
+    expect(report.fidelity?.checks.map(c => [c.metric, c.verdict])).toEqual([['kld_mean', 'fail']])
+    expect(report.verdict).toBe('fail')
     for (const side of ['baseline', 'candidate'] as const) {
       const engine = report[side].identity?.engine
       expect(engine?.owned_by).toBe('llamacpp')
@@ -110,9 +119,11 @@ describeHelm('the real engine (llama.cpp) on both sides', () => {
     expect(Math.abs((sized?.realized_mean ?? NaN) - (sized?.requested_mean ?? NaN))).toBeLessThanOrEqual(1)
   }, 900_000)
 
-  it('F16 against Q8_0 (completions): the quality half passes', async () => {
+  it('F16 against Q8_0 (completions): the quality half and the fidelity bound Q4_0 fails pass', async () => {
     const { report } = await gate('examples/real-cpu/q8.yml', ['--only', 'quality'])
     expect(report.verdict).toBe('pass')
+    expect(report.fidelity?.checks.map(c => [c.metric, c.verdict])).toEqual([['kld_mean', 'pass']])
+    expect(report.fidelity?.figures.find(f => f.metric === 'kld_mean')?.ci.high).toBeLessThan(0.0002)
     expect(report.candidate.identity?.engine?.details).toMatch(/^Q8_0 · /)
   }, 900_000)
 })

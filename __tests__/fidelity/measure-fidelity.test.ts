@@ -165,4 +165,26 @@ describe('measureFidelity (greedy-prefix route, known distributions)', () => {
     expect(apart.report().figures).toEqual(together.figures)
     await expect(new FidelityMeasurement(input).hold(['candidate'])).rejects.toMatchObject({ code: 'fidelity.baseline_first' })
   }, 60_000)
+
+  it('in reference mode, refuses a prompt without a reference answer, naming it', () => {
+    const prompts = [{ ...PROMPTS[0], reference: 'one two' }, PROMPTS[1]]
+    expect(
+      () => new FidelityMeasurement({ sides: sides(), prompts, settings: SETTINGS, statistics: DEFAULT_STATISTICS, answers: 'reference' })
+    ).toThrow(
+      expect.objectContaining({ code: 'fidelity.no_reference', message: expect.stringMatching(/prompt p1 has no reference answer/) })
+    )
+  })
+
+  it('in reference mode, a side that cannot be teacher-forced is a named error, never a greedy comparison', async () => {
+    // The fake answers chat completions with top log-probabilities only (the greedy-prefix route):
+    // it cannot tokenize the reference, so nothing is scored on it.
+    const prompts = PROMPTS.map(p => ({ ...p, reference: 'alpha beta' }))
+    await expect(
+      measureFidelity({ sides: sides(), prompts, settings: SETTINGS, statistics: DEFAULT_STATISTICS, answers: 'reference' })
+    ).rejects.toMatchObject({
+      code: 'fidelity.capability_missing',
+      message: expect.stringMatching(/the baseline cannot return token ids, so it cannot be scored on a reference answer/),
+      location: { field: 'deployments.baseline' }
+    })
+  }, 30_000)
 })

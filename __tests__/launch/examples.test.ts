@@ -67,6 +67,9 @@ describe('the real-engine examples (examples/real-cpu/)', () => {
     expect(config.deployments!.baseline).toMatchObject({ api, tokenizer: './.real-engine/model/tokenizer' })
     expect(config.runs[0].entry).toBe('custom_mcqa:path=./.real-engine/model/addition.jsonl')
     expect(config.load?.checks.length).toBeGreaterThan(0)
+    // The same fidelity bound on both: Q8_0 passes it, Q4_0 fails it (the real-engine e2e test).
+    expect(config.fidelity).toMatchObject({ instances: 100, topK: 20, baselineReruns: 1 })
+    expect(config.fidelity?.checks).toEqual([{ metric: 'kld_mean', bound: 'max', value: 0.0002 }])
   })
 
   it('vLLM on a GPU: `vllm serve` with the same weights, the candidate adds --quantization fp8', () => {

@@ -9,6 +9,8 @@ export async function startLlamaServer({ engine, modelDir, ftype, port }) {
   const child = spawn(engine, args, { stdio: ['ignore', 'ignore', 'pipe'] })
   let log = ''
   child.stderr.on('data', d => (log = (log + d).slice(-4000)))
+  // The end of its log, for a caller to show when the server stops answering.
+  child.log = () => log
   for (let i = 0; i < 600; i++) {
     try {
       const r = await fetch(`http://127.0.0.1:${port}/health`)

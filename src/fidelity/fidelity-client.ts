@@ -17,6 +17,7 @@ import { GateError } from '../errors.js'
 import type { FidelityRoute } from '../model/fidelity-report.js'
 import { redactText } from '../secrets/redact.js'
 import { rootRouteUrl, routeUrl } from '../server/endpoint.js'
+import { probeEngine } from '../server/engine-version.js'
 import type { PositionDistribution, TopEntry } from './token-metrics.js'
 
 export type SideName = 'baseline' | 'candidate'
@@ -34,6 +35,16 @@ export interface FidelitySide {
 export interface FidelityPrompt {
   id: string
   text: string
+  /**
+   * The prompt as token ids, sent as they are instead of the text (completions only): the truth
+   * bench uses it to score exactly the token windows llama-perplexity scores.
+   */
+  ids?: number[]
+  /**
+   * A given answer to teacher-force instead of the baseline's greedy one (the reference-text
+   * mode): a text, tokenized by the side, or token ids.
+   */
+  reference?: string | number[]
 }
 
 /** An answer with its per-position distributions; `ids` are token ids where the server gives them. */
@@ -58,6 +69,8 @@ export interface FidelityClient {
   score(prompt: FidelityPrompt, answer: ScoredAnswer, topK: number): Promise<PositionDistribution[] | null>
   /** The largest top-k the side returns; a named error when it returns fewer than asked. */
   checkTopK(prompt: FidelityPrompt, topK: number): Promise<void>
+  /** A text's token ids by the side's own tokenizer, with no special tokens added (a reference answer). */
+  tokenize(prompt: FidelityPrompt, text: string): Promise<number[]>
   readonly requests: number
 }
 
@@ -144,7 +157,8 @@ export class LlamaCppClient implements FidelityClient {
   }
 
   /** The prompt as the side's own chat template renders it (a chat deployment), or the text itself. */
-  private async prompt(p: FidelityPrompt): Promise<string> {
+  private async prompt(p: FidelityPrompt): Promise<string | number[]> {
+    if (p.ids !== undefined && this.side.api === 'completions') return p.ids
     if (this.side.api === 'completions') return p.text
     const cached = this.rendered.get(p.id)
     if (cached !== undefined) return cached
@@ -199,7 +213,7 @@ export class LlamaCppClient implements FidelityClient {
         // The prompt text, then the answer's first t tokens as ids; the next token is forced by a
         // one-token grammar so that the reported `logprob` is the baseline's token's.
         const { probs } = await this.complete({
-          prompt: [text, ...answer.ids.slice(0, t)],
+          prompt: [...(typeof text === 'string' ? [text] : text), ...answer.ids.slice(0, t)],
           n_predict: 1,
           n_probs: topK,
           grammar: answer.endsWithEos === true && t === last ? END_ONLY_GRAMMAR : forcedGrammar([answer.ids[t]])
@@ -238,6 +252,25 @@ export class LlamaCppClient implements FidelityClient {
     const returned = probs[0]?.top_logprobs.length ?? 0
     if (returned < topK) throw tooManyTopK(this.side, topK, returned)
   }
+
+  async tokenize(prompt: FidelityPrompt, text: string): Promise<number[]> {
+    const reply = await postJson(
+      this.side,
+      rootRouteUrl(this.side.baseUrl, 'tokenize'),
+      { content: text, add_special: false },
+      this.timeoutMs
+    )
+    this.requests++
+    return tokenIds(this.side, reply.tokens, prompt.id)
+  }
+}
+
+/** A /tokenize reply's `tokens` as ids, or the missing capability named. */
+function tokenIds(side: FidelitySide, tokens: unknown, id: string): number[] {
+  if (!Array.isArray(tokens) || tokens.some(t => typeof t !== 'number')) {
+    throw missing(side, 'token ids of a text (POST /tokenize)', id)
+  }
+  return tokens as number[]
 }
 
 /** A grammar that is complete at once: only an end-of-generation token can follow. */
@@ -318,6 +351,10 @@ export class OpenAiPrefixClient implements FidelityClient {
     return Promise.resolve(null)
   }
 
+  tokenize(prompt: FidelityPrompt): Promise<number[]> {
+    return Promise.reject(missing(this.side, 'token ids, so it cannot be scored on a reference answer', prompt.id))
+  }
+
   async checkTopK(prompt: FidelityPrompt, topK: number): Promise<void> {
     const answer = await this.generate(prompt, 1, topK)
     const returned = answer.positions[0]?.top.length ?? 0
@@ -374,6 +411,7 @@ export class VllmClient implements FidelityClient {
 
   /** The prompt's token ids by the side's own tokenizer (and chat template, for a chat deployment): POST /tokenize. */
   private async promptIds(p: FidelityPrompt): Promise<number[]> {
+    if (p.ids !== undefined && this.side.api === 'completions') return p.ids
     const cached = this.ids.get(p.id)
     if (cached) return cached
     const body =
@@ -421,6 +459,13 @@ export class VllmClient implements FidelityClient {
     const answer = await this.generate(prompt, 1, topK)
     const returned = answer.positions[0]?.top.length ?? 0
     if (returned < topK) throw tooManyTopK(this.side, topK, returned)
+  }
+
+  async tokenize(prompt: FidelityPrompt, text: string): Promise<number[]> {
+    const body = { model: this.side.model, prompt: text, add_special_tokens: false }
+    const reply = await postJson(this.side, rootRouteUrl(this.side.baseUrl, 'tokenize'), body, this.timeoutMs)
+    this.requests++
+    return tokenIds(this.side, reply.tokens, prompt.id)
   }
 
   /** Whether the server returns prompt log-probabilities (a server that answers /version may still not). */
@@ -487,43 +532,17 @@ export function vllmPromptPositions(
 }
 
 /**
- * Which route a side supports, from what it says about itself: llama-server answers GET /props
- * with `build_info`, vLLM answers GET /version (at its root) with `version`; anything else is
- * taken as an OpenAI-style server (the greedy prefix).
+ * Which route a side supports, from what it says about itself (src/server/engine-version.ts, the
+ * probe the readiness check makes): llama-server answers GET /props with `build_info`, vLLM answers
+ * GET /version; a /version server must also return prompt log-probabilities to be scored by them.
+ * Anything else is taken as an OpenAI-style server (the greedy prefix).
  */
 export async function detectClient(side: FidelitySide, timeoutMs: number): Promise<FidelityClient> {
-  try {
-    const response = await request(rootRouteUrl(side.baseUrl, 'props'), {
-      method: 'GET',
-      headers: side.apiKey ? { authorization: `Bearer ${side.apiKey}` } : {},
-      headersTimeout: Math.min(timeoutMs, 5000),
-      bodyTimeout: Math.min(timeoutMs, 5000)
-    })
-    const text = await response.body.text()
-    if (response.statusCode === 200) {
-      const props = JSON.parse(text) as { build_info?: unknown } | null
-      if (typeof props?.build_info === 'string') return new LlamaCppClient(side, timeoutMs)
-    }
-  } catch {
-    // Not llama-server: vLLM or the OpenAI-style route below.
-  }
-  try {
-    const response = await request(rootRouteUrl(side.baseUrl, 'version'), {
-      method: 'GET',
-      headers: side.apiKey ? { authorization: `Bearer ${side.apiKey}` } : {},
-      headersTimeout: Math.min(timeoutMs, 5000),
-      bodyTimeout: Math.min(timeoutMs, 5000)
-    })
-    const text = await response.body.text()
-    if (response.statusCode === 200) {
-      const version = JSON.parse(text) as { version?: unknown } | null
-      if (typeof version?.version === 'string') {
-        const vllm = new VllmClient(side, timeoutMs)
-        if (await vllm.scoresPrompts()) return vllm
-      }
-    }
-  } catch {
-    // Not vLLM either.
+  const engine = await probeEngine(side.baseUrl, side.apiKey)
+  if (engine?.endpoint === 'props') return new LlamaCppClient(side, timeoutMs)
+  if (engine?.endpoint === 'version') {
+    const vllm = new VllmClient(side, timeoutMs)
+    if (await vllm.scoresPrompts()) return vllm
   }
   return new OpenAiPrefixClient(side, timeoutMs)
 }

@@ -31,6 +31,13 @@ export interface FidelityInput {
   settings: FidelitySettings
   statistics: StatisticsSettings
   progress?: (line: string) => void
+  /**
+   * What is teacher-forced: `greedy` (the default) the baseline's own greedy answer; `reference`
+   * each prompt's given answer (FidelityPrompt.reference), scored on both sides, so that the
+   * figures are over the same tokens another tool scores (bench/fidelity-truth.mjs). Reference
+   * mode needs teacher forcing on both sides and has no length ratio (no side chose the answer).
+   */
+  answers?: 'greedy' | 'reference'
   /** How a side's client is chosen; the default asks the side what it is (detectClient). */
   clientFor?: (side: FidelitySide, timeoutMs: number) => Promise<FidelityClient>
 }
@@ -77,6 +84,41 @@ export class FidelityMeasurement {
       )
     }
     this.timeoutMs = input.settings.requestTimeoutSeconds * 1000
+    if (input.answers === 'reference') {
+      const without = this.prompts.find(p => p.reference === undefined || p.reference.length === 0)
+      if (without !== undefined) {
+        throw new GuardError('fidelity.no_reference', `fidelity: prompt ${without.id} has no reference answer to teacher-force`, {
+          field: 'fidelity.answers',
+          value: without.id
+        })
+      }
+    }
+  }
+
+  private get reference(): boolean {
+    return this.input.answers === 'reference'
+  }
+
+  /** The per-instance values behind the figures (after the candidate's pass), for benches that resample them. */
+  instances(): readonly InstanceScores[] {
+    return this.rows ?? []
+  }
+
+  /** The prompt's reference answer as token ids, scored on the baseline (teacher forcing). */
+  private async referenceAnswer(client: FidelityClient, prompt: FidelityPrompt, topK: number): Promise<ScoredAnswer> {
+    const ref = prompt.reference as string | number[]
+    const ids = typeof ref === 'string' ? await client.tokenize(prompt, ref) : ref
+    const positions = await client.score(prompt, { positions: [], ids, length: ids.length }, topK)
+    if (positions === null) throw this.notForced('baseline')
+    return { positions, ids, length: ids.length }
+  }
+
+  private notForced(side: Side): FidelityError {
+    return new FidelityError(
+      'fidelity.capability_missing',
+      `fidelity: the ${side} cannot be teacher-forced, so it cannot be scored on a reference answer`,
+      { field: `deployments.${side}` }
+    )
   }
 
   /** Runs the pass of each side that is up now and has not run. */
@@ -110,7 +152,11 @@ export class FidelityMeasurement {
     await this.timed('baseline', () => client.checkTopK(this.prompts[0], settings.topK))
     for (const [i, prompt] of this.prompts.entries()) {
       this.input.progress?.(`helm-gate: fidelity: baseline, instance ${i + 1} of ${this.prompts.length}`)
-      const answer = await this.timed('baseline', () => client.generate(prompt, settings.maxAnswerTokens, settings.topK))
+      const answer = await this.timed('baseline', () =>
+        this.reference
+          ? this.referenceAnswer(client, prompt, settings.topK)
+          : client.generate(prompt, settings.maxAnswerTokens, settings.topK)
+      )
       if (answer.length === 0) {
         this.baselinePass.push(null)
         continue
@@ -139,13 +185,17 @@ export class FidelityMeasurement {
       this.input.progress?.(`helm-gate: fidelity: candidate, instance ${i + 1} of ${this.prompts.length}`)
       const b1 = pass.answer
       let candidate: InstanceFidelity
-      let candidateTokens: number
+      let candidateTokens: number | null
       if (forced) {
         const scored = await this.timed('candidate', () => client.score(prompt, b1, settings.topK))
-        if (scored === null) throw new FidelityError('fidelity.capability_missing', 'fidelity: the candidate could not be teacher-forced')
+        if (scored === null) throw this.notForced('candidate')
         candidate = instanceFidelity(b1.positions, scored)
-        // Its own greedy answer, for the length ratio only.
-        candidateTokens = (await this.timed('candidate', () => client.generate(prompt, settings.maxAnswerTokens, 1))).length
+        // Its own greedy answer, for the length ratio only (none in reference mode: no side chose that answer).
+        candidateTokens = this.reference
+          ? null
+          : (await this.timed('candidate', () => client.generate(prompt, settings.maxAnswerTokens, 1))).length
+      } else if (this.reference) {
+        throw this.notForced('candidate')
       } else {
         const own = await this.timed('candidate', () => client.generate(prompt, settings.maxAnswerTokens, settings.topK))
         candidateTokens = own.length
@@ -195,6 +245,8 @@ export class FidelityMeasurement {
         `Not teacher-forced: ${this.baselineClient?.route === 'greedy-prefix' ? 'the baseline' : 'the candidate'} cannot score another side's answer, so the figures compare the two greedy answers along their shared prefix, up to the first position where they part.`
       )
     }
+    if (this.reference)
+      notes.push("Scored on each prompt's reference answer (teacher-forced on both sides), not on the baseline's greedy answer.")
     if (empty > 0) notes.push(`${empty} of ${this.prompts.length} prompts got an empty answer from the baseline and were not scored.`)
     if (settings.baselineReruns === 0) notes.push('No A/A floor (baseline_reruns: 0): the baseline is taken as deterministic.')
     return {

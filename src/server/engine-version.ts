@@ -15,6 +15,18 @@ const MAX_VERSION_LENGTH = 100
 
 /** The engine version a server reports, or null when it does not say (never throws). */
 export async function probeEngineVersion(baseUrl: string, apiKey: string | null): Promise<string | null> {
+  return (await probeEngine(baseUrl, apiKey))?.version ?? null
+}
+
+/**
+ * What a server says about itself, and where: `props` (llama.cpp's llama-server, `build_info`) or
+ * `version` (vLLM and servers like it). Fidelity picks its route by it (src/fidelity/). Null when
+ * neither answers (never throws).
+ */
+export async function probeEngine(
+  baseUrl: string,
+  apiKey: string | null
+): Promise<{ endpoint: 'version' | 'props'; version: string } | null> {
   const urls: string[] = []
   try {
     urls.push(routeUrl(baseUrl, 'version'))
@@ -35,8 +47,9 @@ export async function probeEngineVersion(baseUrl: string, apiKey: string | null)
       const text = await response.body.text()
       if (response.statusCode !== 200) continue
       const body = JSON.parse(text) as { version?: unknown; build_info?: unknown } | null
-      const version = url.endsWith('/props') ? body?.build_info : body?.version
-      if (typeof version === 'string' && version.length > 0) return version.slice(0, MAX_VERSION_LENGTH)
+      const endpoint = url.endsWith('/props') ? 'props' : 'version'
+      const version = endpoint === 'props' ? body?.build_info : body?.version
+      if (typeof version === 'string' && version.length > 0) return { endpoint, version: version.slice(0, MAX_VERSION_LENGTH) }
     } catch {
       // Not every server has /version or /props; the next URL, or none.
     }
