@@ -17,11 +17,12 @@ import { delimiter, resolve } from 'node:path'
 import type { GateConfig, GatedRun } from '../config/types.js'
 import { GateError } from '../errors.js'
 import { gateFingerprint } from '../launch/gate-fingerprint.js'
-import { withLaunchedSides } from '../launch/launched-sides.js'
 import { Launcher, type LaunchManifest } from '../launch/launcher.js'
 import { scheduleNotes } from '../launch/notes.js'
 import { trackedTempDir } from '../launch/registry.js'
+import { holdOnSchedule } from '../launch/side-holder.js'
 import type { SideRecord } from '../model/manifest.js'
+import type { SideMeasurement } from '../model/measurement.js'
 import { apiKeyNames, apiKeyOf, requiredApiKey } from '../secrets/api-keys.js'
 import { childProcessEnv, urlSecrets } from '../secrets/child-env.js'
 import { probeServer } from '../server/readiness.js'
@@ -52,13 +53,11 @@ export interface RunSidesOptions {
    */
   baseRef?: string | null
   /**
-   * Launched servers only: called while sides are still up after their helm-run, before they are
-   * stopped (a sequential schedule: each side alone; concurrent: both together), with every side
-   * up at that moment (the launched ones held, plus sides that are not launched: always up) and
-   * the HELM output folders. The load half measures launched deployments here (src/launch/
-   * load-while-up.ts), since afterwards they are gone.
+   * Taken while launched sides are still up after their helm-run, before they are stopped (a
+   * sequential schedule: each side alone; concurrent: both together), in this order, by the one
+   * holder of the sides (src/launch/side-holder.ts): afterwards they are gone.
    */
-  whileUp?: (sides: Side[], outputs: Partial<Record<Side, string>>) => Promise<void>
+  measurements?: readonly SideMeasurement[]
   /** How long to wait for each server's GET /models before giving up (default 120 s). */
   readinessTimeoutMs?: number
   /**
@@ -147,22 +146,26 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
         PYTHONPATH: [install.pluginPath, env.PYTHONPATH].filter(Boolean).join(delimiter)
       }
       const outcomeOf = (plan: SidePlan): SideOutcome => outcomes.get(plan.side) as SideOutcome
-      await withLaunchedSides(launcher, prepared.plans, schedule, {
-        side: plan => plan.side,
-        measure: async plan => {
-          const deployment = prepared.deployments[plan.side]
-          const timeoutMs = prepared.helm.timeoutMinutes * 60_000
-          await runSide(plan, outcomeOf(plan), prepared, { env: childEnv, deployment, timeoutMs, secrets, log, progress })
-          // A launched server that died is the cause; helm-run's "Connection refused" follows it.
-          const died = launcher?.diedWhileUp(plan.side)
-          if (died) serverDied(outcomeOf(plan), died)
+      await holdOnSchedule(
+        launcher,
+        prepared.plans,
+        schedule,
+        {
+          side: plan => plan.side,
+          output: plan => plan.outputPath,
+          measure: async plan => {
+            const deployment = prepared.deployments[plan.side]
+            const timeoutMs = prepared.helm.timeoutMinutes * 60_000
+            await runSide(plan, outcomeOf(plan), prepared, { env: childEnv, deployment, timeoutMs, secrets, log, progress })
+            // A launched server that died is the cause; helm-run's "Connection refused" follows it.
+            const died = launcher?.diedWhileUp(plan.side)
+            if (died) serverDied(outcomeOf(plan), died)
+          },
+          ready: (plan, probe) => void (outcomeOf(plan).server = probe),
+          failed: (plan, error) => void outcomeOf(plan).errors.push(error)
         },
-        ready: (plan, probe) => void (outcomeOf(plan).server = probe),
-        failed: (plan, error) => void outcomeOf(plan).errors.push(error),
-        whileUp: async up => {
-          await opts.whileUp?.(up, Object.fromEntries(prepared.plans.map(plan => [plan.side, plan.outputPath])))
-        }
-      })
+        opts.measurements ?? []
+      )
     }
     await launcher?.close()
 
@@ -213,7 +216,7 @@ function sideSecrets(prepared: PreparedRun, env: NodeJS.ProcessEnv, source: stri
 
 /**
  * Pre-flight: servers that are already up must answer before either side starts, so a dead one
- * costs seconds. Launched servers are probed when they are started (withLaunchedSides).
+ * costs seconds. Launched servers are probed when they are started (holdOnSchedule).
  */
 async function probeServersUp(
   prepared: PreparedRun,
