@@ -26,7 +26,7 @@ import { apiKeyNames, apiKeyValues } from '../secrets/api-keys.js'
 import { childProcessEnv } from '../secrets/child-env.js'
 import type { ProbeResult } from '../server/readiness.js'
 import { Launcher } from './launcher.js'
-import { trackedTempDir } from './registry.js'
+import { trackedTempDir } from '../process/registry.js'
 import { runOnSchedule } from './side-schedule.js'
 
 const SIDES: LoadSide[] = ['baseline', 'candidate']

@@ -28,7 +28,7 @@ import { loadTimelineOf, manifestPath, writeManifest, type BaselineOrigin, type 
 import { SIDES, type ChangedExample, type Report, type Side } from '../model/report.js'
 import { sidesFailedReport } from '../runner/failed-report.js'
 import { attachIdentity } from '../runner/engine-identity.js'
-import { gateFingerprint } from '../launch/gate-fingerprint.js'
+import { gateFingerprint } from '../identity/gate-fingerprint.js'
 import { runSides, type RunOutcome } from '../runner/run-sides.js'
 import { HELM_GATE_VERSION } from '../version.js'
 import { runReport } from '../model/error-report.js'

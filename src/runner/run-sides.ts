@@ -16,10 +16,10 @@
 import { delimiter, resolve } from 'node:path'
 import type { GateConfig, GatedRun } from '../config/types.js'
 import { GateError } from '../errors.js'
-import { gateFingerprint } from '../launch/gate-fingerprint.js'
+import { gateFingerprint } from '../identity/gate-fingerprint.js'
 import { Launcher, type LaunchManifest } from '../launch/launcher.js'
 import { scheduleNotes } from '../launch/notes.js'
-import { trackedTempDir } from '../launch/registry.js'
+import { trackedTempDir } from '../process/registry.js'
 import { holdOnSchedule } from '../launch/side-holder.js'
 import type { SideRecord } from '../model/manifest.js'
 import type { SideMeasurement } from '../model/measurement.js'
@@ -184,7 +184,7 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
     // Every path: a thrown error, a failed side. Stopping twice is harmless.
     await launcher?.close()
     // The local paths may hold a copy of the user's credentials.conf: never leave it behind. The
-    // signal path shares this removal (src/launch/registry.ts).
+    // signal path shares this removal (src/process/registry.ts).
     await temp.remove()
   }
 }

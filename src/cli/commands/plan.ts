@@ -5,7 +5,7 @@
 import { join, resolve } from 'node:path'
 import { availableParallelism, tmpdir } from 'node:os'
 import { GateError } from '../../errors.js'
-import { gateFingerprint } from '../../launch/gate-fingerprint.js'
+import { gateFingerprint } from '../../identity/gate-fingerprint.js'
 import { loadGateConfig } from '../../config/load.js'
 import { trafficPlanLines } from '../../replay/traffic-plan-lines.js'
 import { fidelityPlanLines } from '../../fidelity/fidelity-plan-lines.js'
