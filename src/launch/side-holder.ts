@@ -28,6 +28,7 @@ import type { ProbeResult } from '../server/readiness.js'
 import { Launcher } from './launcher.js'
 import { trackedTempDir } from '../process/registry.js'
 import { runOnSchedule } from './side-schedule.js'
+import { scheduleOf } from '../plan/run-plan.js'
 
 const SIDES: LoadSide[] = ['baseline', 'candidate']
 
@@ -120,8 +121,7 @@ export class SideHolder implements SideSwitch {
 /** Does the load half hold the launched sides up one at a time (both launched, sequential)? */
 export function holdsOneAtATime(config: GateConfig, sequential: boolean | undefined): boolean {
   const sides = config.launch?.sides ?? {}
-  const schedule = sequential ? 'sequential' : (config.launch?.schedule ?? 'concurrent')
-  return schedule === 'sequential' && SIDES.every(side => sides[side] !== undefined)
+  return scheduleOf(config, sequential) === 'sequential' && SIDES.every(side => sides[side] !== undefined)
 }
 
 export interface SideWork<T> {

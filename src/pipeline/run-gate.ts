@@ -28,7 +28,6 @@ import { loadTimelineOf, manifestPath, writeManifest, type BaselineOrigin, type 
 import { SIDES, type ChangedExample, type Report, type Side } from '../model/report.js'
 import { sidesFailedReport } from '../runner/failed-report.js'
 import { attachIdentity } from '../runner/engine-identity.js'
-import { gateFingerprint } from '../identity/gate-fingerprint.js'
 import { runSides, type RunOutcome } from '../runner/run-sides.js'
 import { HELM_GATE_VERSION } from '../version.js'
 import { runReport } from '../model/error-report.js'
@@ -36,6 +35,7 @@ import { loadOnlyReport } from '../load/combine.js'
 import { runLoadHalf } from '../load/run-half.js'
 import type { LoadHalf } from '../launch/load-measurement.js'
 import { launchedLoadFor, type LaunchedLoadOptions } from '../launch/launched-load.js'
+import { makeRunPlan } from '../plan/run-plan.js'
 import { measurementsFor } from './measurements.js'
 
 export interface GivenSide {
@@ -61,6 +61,11 @@ export interface GateSettings {
   sequential?: boolean
   /** The commit `checkout: base` launches and `fingerprint_paths` are read from. */
   baseRef?: string | null
+  /**
+   * The gate set's fingerprint when the adapter computed it already (the one an archived baseline
+   * or the shards were looked up by): the run plan takes it instead of computing it again.
+   */
+  fingerprint?: string
   readinessTimeoutMs?: number
   /**
    * Run the load half (docs/load.md) after the quality half: the adapter decides whether (the gate
@@ -121,6 +126,14 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
   const toRun = wanted.filter(side => !given[side])
   const errors: GateError[] = [...(settings.priorErrors ?? [])]
   await mkdir(outDir, { recursive: true })
+  // Made once, before anything runs (src/plan/run-plan.ts): the fingerprint the manifest records.
+  const plan = await makeRunPlan(config, {
+    env: settings.env ?? process.env,
+    cwd: settings.cwd ?? process.cwd(),
+    baseRef: settings.baseRef ?? null,
+    sequential: settings.sequential,
+    fingerprint: settings.fingerprint
+  })
 
   // The measurements beside the quality half (traffic replay, fidelity, the load half), each run
   // while its sides are up and joining its own part of the report (src/pipeline/measurements.ts).
@@ -145,6 +158,7 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
       runs: settings.runs,
       selfCheck: settings.selfCheck,
       sequential: settings.sequential,
+      fingerprint: plan.fingerprint,
       baseRef: settings.baseRef,
       readinessTimeoutMs: settings.readinessTimeoutMs,
       // Only the command line can change it (--ready-timeout); the action has no such input.
@@ -178,9 +192,8 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
     tool_version: HELM_GATE_VERSION,
     mode: settings.mode,
     config_source: settings.configSource ?? config.source,
-    // No side run (merged shards): the same fingerprint runSides records, fingerprint_paths included.
-    fingerprint:
-      outcome?.fingerprint ?? (await gateFingerprint(config, settings.cwd ?? process.cwd(), settings.baseRef ?? null, settings.env)),
+    // The run plan's, fingerprint_paths included, whether or not a side ran here (merged shards).
+    fingerprint: plan.fingerprint,
     helm_version: outcome?.helmVersion ?? config.helm?.version ?? null,
     entries: [...new Set((settings.runs ?? config.runs).map(run => run.entry))],
     self_check: Boolean(settings.selfCheck),

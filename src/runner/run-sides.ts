@@ -17,6 +17,7 @@ import { delimiter, resolve } from 'node:path'
 import type { GateConfig, GatedRun } from '../config/types.js'
 import { GateError } from '../errors.js'
 import { gateFingerprint } from '../identity/gate-fingerprint.js'
+import { scheduleOf } from '../plan/run-plan.js'
 import { Launcher, type LaunchManifest } from '../launch/launcher.js'
 import { scheduleNotes } from '../launch/notes.js'
 import { trackedTempDir } from '../process/registry.js'
@@ -58,6 +59,8 @@ export interface RunSidesOptions {
    * holder of the sides (src/launch/side-holder.ts): afterwards they are gone.
    */
   measurements?: readonly SideMeasurement[]
+  /** The gate set's fingerprint from the run plan (src/plan/run-plan.ts); computed here when not given. */
+  fingerprint?: string
   /** How long to wait for each server's GET /models before giving up (default 120 s). */
   readinessTimeoutMs?: number
   /**
@@ -108,7 +111,7 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
 
   // Holds each side's prod_env (credentials.conf) and the base commit's worktree.
   const temp = trackedTempDir()
-  const schedule = opts.sequential ? 'sequential' : (config.launch?.schedule ?? 'concurrent')
+  const schedule = scheduleOf(config, opts.sequential)
   let launcher: Launcher | null = null
   try {
     const prepared = await prepareRun(config, {
@@ -170,7 +173,7 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
     await launcher?.close()
 
     const ended = new Date()
-    const fingerprint = await gateFingerprint(config, cwd, opts.baseRef ?? null, env)
+    const fingerprint = opts.fingerprint ?? (await gateFingerprint(config, cwd, opts.baseRef ?? null, env))
     return collectOutcome(prepared, outcomes, {
       outDir,
       fingerprint,
