@@ -49,7 +49,9 @@ describe('makeRunPlan', () => {
 
 describe('scheduleOf', () => {
   it("is the gate file's schedule, concurrent by default, and --sequential overrides it", () => {
-    expect(scheduleOf(gate(), undefined)).toBe('concurrent')
-    expect(scheduleOf(gate(), true)).toBe('sequential')
+    expect(scheduleOf(gate().launch, undefined)).toBe('concurrent')
+    expect(scheduleOf(gate().launch, true)).toBe('sequential')
+    expect(scheduleOf({ schedule: 'sequential' }, undefined)).toBe('sequential')
+    expect(scheduleOf({ schedule: 'concurrent' }, true)).toBe('sequential')
   })
 })

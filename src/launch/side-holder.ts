@@ -121,7 +121,7 @@ export class SideHolder implements SideSwitch {
 /** Does the load half hold the launched sides up one at a time (both launched, sequential)? */
 export function holdsOneAtATime(config: GateConfig, sequential: boolean | undefined): boolean {
   const sides = config.launch?.sides ?? {}
-  return scheduleOf(config, sequential) === 'sequential' && SIDES.every(side => sides[side] !== undefined)
+  return scheduleOf(config.launch, sequential) === 'sequential' && SIDES.every(side => sides[side] !== undefined)
 }
 
 export interface SideWork<T> {

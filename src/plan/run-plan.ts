@@ -6,6 +6,7 @@
  * baseline), and the quality half, the measurements and the manifest read it instead of looking
  * each of these up again.
  */
+import type { LaunchSettings } from '../config/launch.js'
 import type { Api, GateConfig } from '../config/types.js'
 import { gateFingerprint } from '../identity/gate-fingerprint.js'
 import type { Side } from '../model/verdict.js'
@@ -46,8 +47,11 @@ export interface RunPlanInputs {
 }
 
 /** The schedule of the sides: `--sequential` overrides the gate file's `launch.schedule` (default concurrent). */
-export function scheduleOf(config: GateConfig, sequential: boolean | undefined): 'sequential' | 'concurrent' {
-  return sequential ? 'sequential' : (config.launch?.schedule ?? 'concurrent')
+export function scheduleOf(
+  launch: Pick<LaunchSettings, 'schedule'> | null | undefined,
+  sequential: boolean | undefined
+): 'sequential' | 'concurrent' {
+  return sequential ? 'sequential' : (launch?.schedule ?? 'concurrent')
 }
 
 export async function makeRunPlan(config: GateConfig, inputs: RunPlanInputs): Promise<RunPlan> {
@@ -62,7 +66,7 @@ export async function makeRunPlan(config: GateConfig, inputs: RunPlanInputs): Pr
     endpoints,
     keyNames: apiKeyNames(deployments),
     secrets: [...apiKeyValues(deployments, inputs.env), ...Object.values(endpoints).flatMap(e => (e ? urlSecrets(e.baseUrl) : []))],
-    schedule: scheduleOf(config, inputs.sequential),
+    schedule: scheduleOf(config.launch, inputs.sequential),
     fingerprint: inputs.fingerprint ?? (await gateFingerprint(config, inputs.cwd, inputs.baseRef, inputs.env))
   }
 }

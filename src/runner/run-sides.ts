@@ -111,7 +111,7 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
 
   // Holds each side's prod_env (credentials.conf) and the base commit's worktree.
   const temp = trackedTempDir()
-  const schedule = scheduleOf(config, opts.sequential)
+  const schedule = scheduleOf(config.launch, opts.sequential)
   let launcher: Launcher | null = null
   try {
     const prepared = await prepareRun(config, {
