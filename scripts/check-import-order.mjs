@@ -9,25 +9,20 @@ import { pathToFileURL } from 'node:url'
 import { importGraph } from './import-graph.mjs'
 
 /**
- * Lowest first. Names are folders of src/, or files directly in src/. One layer's members may
- * import each other: the error classes redact the values they show, the API-key lookup throws a
- * ConfigError; cli/ and action/ are two adapters of the same pipeline.
+ * Lowest first. Names are folders of src/, or files directly in src/. Each line is one real floor
+ * of the import graph (scripts/layer-floors.mjs --check keeps it so). Members of one line import
+ * each other only in a circle between folders: the error classes redact the values they show, the
+ * API-key lookup throws a ConfigError; cli/ and action/ are two adapters of the same pipeline.
  */
 export const FOLDER_ORDER = [
-  ['errors.ts', 'version.ts', 'secrets'],
-  ['config'],
-  ['model'],
-  ['stats'],
-  ['helm', 'lmeval', 'traffic'],
-  ['server'],
-  ['gate'],
-  ['load'],
+  ['errors.ts', 'version.ts', 'secrets', 'process'],
+  ['config', 'helm'],
+  ['model', 'stats', 'lmeval', 'identity'],
+  ['server', 'gate', 'traffic', 'report', 'github', 'plan'],
+  ['load', 'replay', 'fidelity', 'evidence'],
   ['launch'],
-  ['runner', 'replay', 'fidelity'],
+  ['runner'],
   ['pipeline'],
-  ['report'],
-  ['github'],
-  ['evidence'],
   ['cli', 'action'],
   ['cli-entry.ts', 'action-entry.ts']
 ]
@@ -45,6 +40,25 @@ function main() {
   const name = file => relative(process.cwd(), file)
   const problems = []
   const unplaced = new Set()
+  const units = new Map()
+  for (const file of files) {
+    const from = unitOf(root, file)
+    if (!units.has(from)) units.set(from, new Set())
+    for (const target of edges.get(file)) units.get(from).add(unitOf(root, target))
+  }
+  /** Does unit `a` import unit `b`, directly or through others? */
+  const reaches = (a, b) => {
+    const seen = new Set()
+    const todo = [a]
+    while (todo.length > 0) {
+      const u = todo.pop()
+      if (u === b && u !== a) return true
+      if (seen.has(u)) continue
+      seen.add(u)
+      todo.push(...(units.get(u) ?? []))
+    }
+    return false
+  }
   for (const file of files) {
     const from = unitOf(root, file)
     if (!rank.has(from)) {
@@ -55,6 +69,12 @@ function main() {
     }
     for (const target of edges.get(file)) {
       const to = unitOf(root, target)
+      if (rank.has(to) && to !== from && rank.get(to) === rank.get(from) && !reaches(to, from)) {
+        problems.push(
+          `import on one line: ${name(file)} (${from}) imports ${name(target)} (${to}), which shares its line of the folder order; only folders that import each other share a line: move ${to} down a line`
+        )
+        continue
+      }
       if (!rank.has(to) || rank.get(to) <= rank.get(from)) continue
       problems.push(
         `upward import: ${name(file)} (${from}) imports ${name(target)} (${to}), which is above ${from} in the folder order; move what both need down, or the importer up`

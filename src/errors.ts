@@ -53,6 +53,9 @@ export class ServerNotReadyError extends GateError {}
 /** A GitHub write was refused (fork or Dependabot pull requests have a read-only token). */
 export class PermissionDeniedError extends GateError {}
 
+/** Starting, readying or stopping a launched deployment failed, or a git step launching needs (src/launch, src/identity). */
+export class LaunchError extends GateError {}
+
 /**
  * A value for a one-line message: JSON-like, cut at `max` characters. Never walks more than a few
  * levels or a few hundred characters of the value (a 100,000-deep array from a hostile file must

@@ -15,7 +15,7 @@ import { planCommand } from '../../src/cli/commands/plan.js'
 import type { CliIo } from '../../src/cli/io.js'
 import { fingerprint } from '../../src/config/fingerprint.js'
 import { loadGateConfig } from '../../src/config/load.js'
-import { gateFingerprint } from '../../src/launch/gate-fingerprint.js'
+import { gateFingerprint } from '../../src/identity/gate-fingerprint.js'
 import { runGate } from '../../src/pipeline/run-gate.js'
 import { makeFixtureRepo } from '../../test-support/launch/fixture-repo.js'
 

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { reportFailure } from '../../src/cli/unfinished-report.js'
 import type { CliIo } from '../../src/cli/io.js'
 import { DEFAULT_STATISTICS } from '../../src/config/types.js'
-import { LaunchError } from '../../src/launch/launch-error.js'
+import { LaunchError } from '../../src/errors.js'
 import type { Report } from '../../src/model/report.js'
 
 function quietIo(): CliIo & { printed: string } {

@@ -198,7 +198,7 @@ describeHelm('helm-gate run with launched deployments (real helm-run)', () => {
     const baselinePid = Number((await readFile(join(fixture.pidDir, 'baseline.pid'), 'utf8')).trim())
     const leaders = [...log.matchAll(/process group (\d+)/g)].map(m => Number(m[1]))
     expect(leaders.length).toBeGreaterThan(0)
-    const { groupAlive, processAlive } = await import('../../src/launch/registry.js')
+    const { groupAlive, processAlive } = await import('../../src/process/registry.js')
     for (const pgid of leaders) expect(groupAlive(pgid)).toBe(false)
     expect(processAlive(baselinePid)).toBe(false)
     // helm-run's log is kept too; its process group was killed with the rest.

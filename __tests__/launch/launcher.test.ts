@@ -13,7 +13,7 @@ import { stringify } from 'yaml'
 import { parseGateConfig } from '../../src/config/load.js'
 import { GateError } from '../../src/errors.js'
 import { Launcher } from '../../src/launch/launcher.js'
-import { groupAlive, processAlive, trackedGroups } from '../../src/launch/registry.js'
+import { groupAlive, processAlive, trackedGroups } from '../../src/process/registry.js'
 import { SERVER_SCRIPT } from '../../test-support/fake-openai/harness.js'
 import { freePort, gitIn, makeFixtureRepo, type ServingBehaviour } from '../../test-support/launch/fixture-repo.js'
 

@@ -66,10 +66,10 @@ async function runTraffic(
   out: string
 ): Promise<{ report: Report; rows: Record<string, Comparison>; changed: Map<string, ChangedExample[]> }> {
   const replay = new TrafficReplay(config as never, { outDir: join(dir, out), env: {}, progress: () => {} })
-  await replay.replayAlwaysUp()
+  await replay.holdAlwaysUp()
   const changed = new Map<string, ChangedExample[]>()
   const empty = newReport(config.statistics, { verdict: 'pass', headline: 'quality half' })
-  const report = replay.attach(empty, changed)
+  const report = replay.attach(empty, { changedAnswers: changed })
   return { report, rows: Object.fromEntries(report.comparisons.map(c => [c.metric, c])), changed }
 }
 
@@ -222,7 +222,7 @@ traffic:
 `
       const config = parseGateConfig(text, join(dir, 'keyed.yml'))
       const replay = new TrafficReplay(config as never, { outDir: join(dir, 'keyed'), env: { TRAFFIC_KEY: key }, progress: () => {} })
-      await replay.replayAlwaysUp()
+      await replay.holdAlwaysUp()
       const report = replay.attach(newReport(config.statistics, { verdict: 'pass', headline: '' }))
       expect(report.errors).toEqual([])
       for (const name of ['baseline-1', 'baseline-2', 'candidate']) {

@@ -56,3 +56,30 @@ describe('check-import-order', () => {
     expect(shown).toEqual(FOLDER_ORDER)
   })
 })
+
+describe('check-import-order on one line', () => {
+  it('fails on an import between folders of one line that do not import each other, naming both', async () => {
+    const result = await inTempTree(
+      {
+        'config/a.ts': "import { h } from '../helm/h.js'\nexport const a = h\n",
+        'helm/h.ts': 'export const h = 1\n'
+      },
+      dir => run(process.execPath, [SCRIPT, dir], { cwd: dir })
+    )
+    expect(result.code).toBe(1)
+    expect(result.stderr.split('\n').filter(Boolean)).toEqual([
+      'import on one line: config/a.ts (config) imports helm/h.ts (helm), which shares its line of the folder order; only folders that import each other share a line: move helm down a line'
+    ])
+  })
+
+  it('passes folders of one line that import each other (a circle between folders)', async () => {
+    const result = await inTempTree(
+      {
+        'errors.ts': "import { s } from './secrets/s.js'\nexport const e = s\n",
+        'secrets/s.ts': "import type { T } from '../errors.js'\nexport const s = 1\nexport type U = T\n"
+      },
+      dir => run(process.execPath, [SCRIPT, dir], { cwd: dir })
+    )
+    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' })
+  })
+})

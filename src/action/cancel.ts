@@ -1,14 +1,14 @@
 /**
  * A cancelled job still leaves evidence. GitHub cancels a step with SIGINT, then SIGTERM 7.5 s
  * later, then SIGKILL. On the first signal helm-gate stops every process group it started and
- * removes the temporary folder and the base worktree (src/launch/registry.ts); then this hook writes an error report saying the run was cancelled
+ * removes the temporary folder and the base worktree (src/process/registry.ts); then this hook writes an error report saying the run was cancelled
  * next to the logs written so far (logs/<side>-server.log, logs/<side>.log) and uploads the
  * evidence folder, within the few seconds left. The mode's own path must not race it: once
  * cancelled it waits for the signal handler to end the process (`settle`).
  */
 import type { StatisticsSettings } from '../config/types.js'
 import { GateError } from '../errors.js'
-import { guardOnCancel, type CancelGuard } from '../launch/registry.js'
+import { guardOnCancel, type CancelGuard } from '../process/registry.js'
 import { errorReport } from '../model/error-report.js'
 import type { Session } from './session.js'
 import { uploadEvidence, writeReports } from './steps.js'

@@ -6,7 +6,7 @@
  */
 import type { GateConfig } from '../config/types.js'
 import { UsageError } from '../errors.js'
-import { gateFingerprint } from '../launch/gate-fingerprint.js'
+import { gateFingerprint } from '../identity/gate-fingerprint.js'
 import { INPUTS } from './constants.js'
 import type { EventInfo } from './event.js'
 import type { Session } from './session.js'

@@ -7,7 +7,7 @@
  */
 import type { GateConfig } from '../config/types.js'
 import { ConfigError } from '../errors.js'
-import type { LoadHalf } from '../pipeline/run-gate.js'
+import type { LoadHalf } from '../launch/load-measurement.js'
 import type { LoadPolicy } from './inputs.js'
 import type { Session } from './session.js'
 import { assertLaunchAllowed } from './launch-policy.js'

@@ -5,7 +5,7 @@
 import { join } from 'node:path'
 import type { GateConfig } from '../config/types.js'
 import { runLoadOnlyGate } from '../pipeline/run-gate.js'
-import type { CancelGuard } from '../launch/registry.js'
+import type { CancelGuard } from '../process/registry.js'
 import { exitCode } from '../model/publication.js'
 import type { ParsedArgs } from './args.js'
 import type { CliIo } from './io.js'

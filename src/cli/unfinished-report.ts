@@ -2,7 +2,7 @@
  * Every way `helm-gate run` / `load` can end leaves an output folder that says what happened, once
  * the folder holds anything of the run (a server's log, a side's folder).
  *
- * Ctrl-C (SIGINT) or SIGTERM: the signal handler (src/launch/registry.ts) first stops every
+ * Ctrl-C (SIGINT) or SIGTERM: the signal handler (src/process/registry.ts) first stops every
  * helm-run and launched server and removes the temporary files; then the hook below writes an
  * error report saying the run was cancelled next to the logs written so far (named by their place
  * in the output folder, as everywhere in the report), so the folder never reads as a gate that is still
@@ -12,7 +12,7 @@ import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { StatisticsSettings } from '../config/types.js'
 import { GateError } from '../errors.js'
-import { guardOnCancel, type CancelGuard } from '../launch/registry.js'
+import { guardOnCancel, type CancelGuard } from '../process/registry.js'
 import { errorReport, issueFrom } from '../model/error-report.js'
 import type { Report } from '../model/report.js'
 import type { CliIo } from './io.js'

@@ -10,13 +10,13 @@ import type { Deployment, GateConfig } from './types.js'
 export interface FingerprintExtras {
   /**
    * Repository path -> git blob digest at the base commit, for the files `fingerprint_paths`
-   * selects (launch/fingerprint-paths.ts): a change to the baseline's serving files makes a new
+   * selects (identity/fingerprint-paths.ts): a change to the baseline's serving files makes a new
    * fingerprint, a change to the candidate's only does not.
    */
   pathDigests?: Record<string, string>
   /**
    * The gate file's key -> sha256 of the traffic set it names (`load.workload.file` with
-   * `prompts: traffic`), read by launch/gate-fingerprint.ts: a new set is a new gate set.
+   * `prompts: traffic`), read by identity/gate-fingerprint.ts: a new set is a new gate set.
    */
   trafficSets?: Record<string, string>
 }

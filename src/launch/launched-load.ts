@@ -11,12 +11,8 @@
 import { resolve } from 'node:path'
 import type { GateConfig } from '../config/types.js'
 import { runLoad, type LoadOutcome } from '../load/run-load.js'
-import { apiKeyNames, apiKeyValues } from '../secrets/api-keys.js'
-import { childProcessEnv } from '../secrets/child-env.js'
-import { Launcher } from './launcher.js'
 import { launchesAny } from './load-while-up.js'
-import { trackedTempDir } from './registry.js'
-import { SideHolder } from './side-holder.js'
+import { SideHolder, withLauncher } from './side-holder.js'
 
 export interface LaunchedLoadOptions {
   /** Where `logs/<side>-server.log` go. */
@@ -30,29 +26,13 @@ export interface LaunchedLoadOptions {
 }
 
 export async function runLaunchedLoad(config: GateConfig, options: LaunchedLoadOptions): Promise<LoadOutcome> {
-  const keyNames = apiKeyNames(Object.values(config.deployments ?? {}))
-  const secrets = apiKeyValues(Object.values(config.deployments ?? {}), options.env)
-  const temp = trackedTempDir()
-  let launcher: Launcher | null = null
-  try {
-    launcher = await Launcher.open({
-      config,
-      cwd: options.cwd,
-      env: childProcessEnv(options.env, keyNames),
-      baseRef: options.baseRef,
-      outDir: resolve(options.cwd, options.outDir),
-      secrets,
-      progress: options.progress,
-      tempDir: temp.path
-    })
+  const { cwd, env, progress, baseRef } = options
+  return withLauncher(config, { outDir: resolve(cwd, options.outDir), cwd, env, progress, baseRef }, launcher => {
     // One measurement while the holder keeps the sides up: swapped one at a time, or both held up.
     // A side that cannot be brought up is the load half's error, naming the side and the block.
-    const holder = launcher ? new SideHolder(launcher, config, options.progress, options.sequential) : undefined
-    return await runLoad(config, { env: options.env, progress: options.progress }, holder)
-  } finally {
-    await launcher?.close()
-    await temp.remove()
-  }
+    const holder = launcher ? new SideHolder(launcher, config, progress, options.sequential) : undefined
+    return runLoad(config, { env, progress }, holder)
+  })
 }
 
 /** For `runLoadHalf`'s `measured`: the launched load half when the gate launches, else undefined. */

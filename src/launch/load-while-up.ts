@@ -1,6 +1,6 @@
 /**
  * The load half of a gate whose servers helm-gate launches: it can only measure while they are
- * up, so it runs inside runSides' `whileUp` hook (docs/launch.md, "The schedule"). When both sides
+ * up, so it runs while the holder keeps them up (src/launch/side-holder.ts `holdOnSchedule`) (docs/launch.md, "The schedule"). When both sides
  * are up at once (a concurrent schedule, or one side is a server that is always up) it is the
  * ordinary interleaved run (A B B A, docs/load.md); when they are up one at a time, each side's
  * blocks run while it is up and the compare step follows (src/load/per-side.ts).
@@ -15,16 +15,6 @@ export function launchesAny(config: GateConfig): boolean {
   return Object.keys(config.launch?.sides ?? {}).length > 0
 }
 
-/**
- * The sides up while `held` (launched sides between their measurement and their stop) are held:
- * those, plus every side that is not launched (a server that is always up).
- */
-export function sidesUpWhileHeld(held: Side[], launched: (side: Side) => boolean): Side[] {
-  if (held.length === 0) return []
-  const always = (['baseline', 'candidate'] as const).filter(side => !launched(side) && !held.includes(side))
-  return [...held, ...always]
-}
-
 export class LoadWhileUp {
   private interleaved: LoadOutcome | null = null
   private readonly perSide: PerSideLoad
@@ -36,7 +26,7 @@ export class LoadWhileUp {
     this.perSide = new PerSideLoad(config, options)
   }
 
-  /** runSides' `whileUp`: `up` are the sides up now; `outputs` their HELM output folders. */
+  /** While the holder keeps `up` up: `up` are the sides up now; `outputs` their HELM output folders. */
   readonly hold = async (up: Side[], outputs: Partial<Record<Side, string>>): Promise<void> => {
     const gateSetOutput = outputs.baseline ?? this.options.gateSetOutput ?? null
     if (up.includes('baseline') && up.includes('candidate')) {

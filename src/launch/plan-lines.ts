@@ -10,6 +10,7 @@ import { GateError } from '../errors.js'
 import { routeUrl } from '../server/endpoint.js'
 import { redactUrl } from '../secrets/redact.js'
 import { blockPlan, swapsNeeded } from '../load/run-load.js'
+import { scheduleOf } from '../plan/run-plan.js'
 import { expandLaunch } from './expand.js'
 
 export interface LaunchPlanInput {
@@ -27,7 +28,7 @@ export interface LaunchPlanInput {
 }
 
 export function scheduleLine(input: LaunchPlanInput): string {
-  const schedule = input.sequential ? 'sequential' : (input.settings?.schedule ?? 'concurrent')
+  const schedule = scheduleOf(input.settings, input.sequential)
   if (schedule === 'sequential') {
     const why = input.sequential ? '--sequential' : 'the gate file'
     return `# schedule: sequential (${why}): baseline up, measured, down; then the candidate (the quality half: drift between the two periods is not cancelled; the load half swaps the sides between blocks)`
@@ -100,7 +101,7 @@ export function loadModeLines(config: GateConfig, sequential: boolean, cores: nu
   if (!load) return []
   const sides = config.launch?.sides ?? {}
   const launched = SIDES.filter(side => sides[side])
-  const schedule = sequential ? 'sequential' : (config.launch?.schedule ?? 'concurrent')
+  const schedule = scheduleOf(config.launch, sequential)
   if (launched.length === 0) return ['# load half: both up (the servers are always up): blocks alternate A B B A']
   if (launched.length === 1) {
     const always = SIDES.find(side => !sides[side])

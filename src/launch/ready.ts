@@ -8,7 +8,7 @@
 import { request } from 'undici'
 import { routeUrl } from '../server/endpoint.js'
 import { probeOnce, type ProbeResult, type ProbeSettings } from '../server/readiness.js'
-import { LaunchError } from './launch-error.js'
+import { LaunchError } from '../errors.js'
 import type { ServerProcess } from './server-process.js'
 
 /** What the readiness probe needs (server/readiness.ts), plus what only a launched server has. */

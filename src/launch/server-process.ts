@@ -10,7 +10,7 @@ import { mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { createInterface } from 'node:readline'
 import type { StopSignal } from '../config/launch.js'
-import { groupAlive, killGroupNow, trackGroup } from './registry.js'
+import { groupAlive, killGroupNow, trackGroup } from '../process/registry.js'
 import type { StopRecord } from '../model/launch-record.js'
 export type { StopRecord } from '../model/launch-record.js'
 

@@ -1,5 +1,12 @@
 /**
- * The one place that holds launched sides up for the load half. When they cannot be up together
+ * The one place that holds launched sides up. The quality half (`holdOnSchedule`: helm-run or a
+ * runner command per side) brings each launched side up on the schedule (side-schedule.ts),
+ * waits for it, runs the side's work, holds it while the measurements (src/model/measurement.ts:
+ * traffic replay, fidelity, the load half) take their part with every side up at that moment, and
+ * stops it on every path. The load half alone (`SideHolder`) swaps or holds them. `withLauncher`
+ * is the one opening and closing of the launcher for the load half and `plan --measure-swap`.
+ *
+ * For the load half: when they cannot be up together
  * (both launched on a sequential schedule: one accelerator), before a block of the side that is
  * down it takes the other side down (stopped, or put to sleep with `switch: sleep`) and brings
  * this one up (started again, or woken), waiting until it serves the model. Otherwise (a
@@ -10,13 +17,18 @@
  */
 import type { SideSwitchKind } from '../config/launch.js'
 import type { GateConfig } from '../config/types.js'
-import { ConfigError } from '../errors.js'
+import { ConfigError, GateError } from '../errors.js'
 import type { LoadSide, UpPeriod } from '../model/load-report.js'
+import type { SideMeasurement } from '../model/measurement.js'
+import type { Side } from '../model/verdict.js'
 import type { SideSwitch } from '../load/run-load.js'
 import { apiKeyNames, apiKeyValues } from '../secrets/api-keys.js'
 import { childProcessEnv } from '../secrets/child-env.js'
+import type { ProbeResult } from '../server/readiness.js'
 import { Launcher } from './launcher.js'
-import { trackedTempDir } from './registry.js'
+import { trackedTempDir } from '../process/registry.js'
+import { runOnSchedule } from './side-schedule.js'
+import { scheduleOf } from '../plan/run-plan.js'
 
 const SIDES: LoadSide[] = ['baseline', 'candidate']
 
@@ -109,8 +121,112 @@ export class SideHolder implements SideSwitch {
 /** Does the load half hold the launched sides up one at a time (both launched, sequential)? */
 export function holdsOneAtATime(config: GateConfig, sequential: boolean | undefined): boolean {
   const sides = config.launch?.sides ?? {}
-  const schedule = sequential ? 'sequential' : (config.launch?.schedule ?? 'concurrent')
-  return schedule === 'sequential' && SIDES.every(side => sides[side] !== undefined)
+  return scheduleOf(config.launch, sequential) === 'sequential' && SIDES.every(side => sides[side] !== undefined)
+}
+
+export interface SideWork<T> {
+  side(item: T): Side
+  /** The side's HELM output folder, given to the measurements while it is held. */
+  output(item: T): string
+  /** The side's work while its server is up (helm-run or the runner command). */
+  measure(item: T): Promise<void>
+  /** A launched side's server is ready. */
+  ready?(item: T, probe: ProbeResult): void
+  /** A launched side's server could not be started or did not get ready (the schedule stops there when sequential). */
+  failed(item: T, error: GateError): void
+}
+
+/**
+ * The quality half's sides on the schedule: each launched side is started and waited for, its work
+ * run, held while every measurement takes its part (with every side up at that moment), and
+ * stopped on every path. A side that is not launched is a server that is always up: nothing to
+ * start or stop, and the measurements take it after the quality half (`holdAlwaysUp`).
+ */
+export async function holdOnSchedule<T>(
+  launcher: Launcher | null,
+  items: T[],
+  schedule: 'sequential' | 'concurrent',
+  work: SideWork<T>,
+  measurements: readonly SideMeasurement[]
+): Promise<void> {
+  const launched = (side: Side): boolean => launcher?.launches(side) ?? false
+  const outputs = Object.fromEntries(items.map(item => [work.side(item), work.output(item)])) as Partial<Record<Side, string>>
+  await runOnSchedule(items, schedule, {
+    up: async item => {
+      const side = work.side(item)
+      if (!launcher || !launched(side)) return true
+      try {
+        // Started first: an optional call skips its arguments when there is nothing to call.
+        const probe = await launcher.up(side)
+        work.ready?.(item, probe)
+        return true
+      } catch (error) {
+        if (!(error instanceof GateError)) throw error
+        work.failed(item, error)
+        return false
+      }
+    },
+    measure: item => work.measure(item),
+    hold: async held => {
+      const up = sidesUpWhileHeld(held.map(work.side).filter(launched), launched)
+      if (up.length === 0) return
+      for (const measurement of measurements) await measurement.hold(up, outputs)
+    },
+    down: async item => {
+      const side = work.side(item)
+      if (launcher && launched(side)) await launcher.down(side)
+    }
+  })
+}
+
+/**
+ * The sides up while `held` (launched sides between their measurement and their stop) are held:
+ * those, plus every side that is not launched (a server that is always up).
+ */
+export function sidesUpWhileHeld(held: Side[], launched: (side: Side) => boolean): Side[] {
+  if (held.length === 0) return []
+  const always = (['baseline', 'candidate'] as const).filter(side => !launched(side) && !held.includes(side))
+  return [...held, ...always]
+}
+
+export interface OpenLauncherOptions {
+  /** Where `logs/<side>-server.log` go (absolute); by default the temporary folder, removed after. */
+  outDir?: string
+  cwd: string
+  env: NodeJS.ProcessEnv
+  baseRef: string | null
+  progress: (line: string) => void
+}
+
+/**
+ * The launcher of the gate file's launched sides, open while `use` runs (null when nothing is
+ * launched), with the deployments' API keys masked in the servers' logs and kept out of their
+ * environment; every server stopped and the temporary folder removed on every path.
+ */
+export async function withLauncher<T>(
+  config: GateConfig,
+  options: OpenLauncherOptions,
+  use: (launcher: Launcher | null) => Promise<T>
+): Promise<T> {
+  const deployments = Object.values(config.deployments ?? {})
+  const temp = trackedTempDir()
+  let launcher: Launcher | null = null
+  try {
+    launcher = await Launcher.open({
+      config,
+      cwd: options.cwd,
+      env: childProcessEnv(options.env, apiKeyNames(deployments)),
+      baseRef: options.baseRef,
+      outDir: options.outDir ?? temp.path,
+      secrets: apiKeyValues(deployments, options.env),
+      progress: options.progress,
+      tempDir: temp.path
+    })
+    return await use(launcher)
+  } finally {
+    await launcher?.close()
+    await temp.remove()
+  }
 }
 
 /**
@@ -123,21 +239,7 @@ export async function measureSwap(
   config: GateConfig,
   options: { cwd: string; env: NodeJS.ProcessEnv; baseRef: string | null; progress: (line: string) => void }
 ): Promise<number> {
-  const keyNames = apiKeyNames(Object.values(config.deployments ?? {}))
-  const secrets = apiKeyValues(Object.values(config.deployments ?? {}), options.env)
-  const temp = trackedTempDir()
-  let launcher: Launcher | null = null
-  try {
-    launcher = await Launcher.open({
-      config,
-      cwd: options.cwd,
-      env: childProcessEnv(options.env, keyNames),
-      baseRef: options.baseRef,
-      outDir: temp.path,
-      secrets,
-      progress: options.progress,
-      tempDir: temp.path
-    })
+  return withLauncher(config, options, async launcher => {
     if (!launcher || !holdsOneAtATime(config, true))
       throw new ConfigError('plan.measure_swap', '--measure-swap needs both sides launched', { file: config.source, field: 'deployments' })
     const holder = new SideHolder(launcher, config, options.progress, true)
@@ -149,8 +251,5 @@ export async function measureSwap(
     } finally {
       await holder.release()
     }
-  } finally {
-    await launcher?.close()
-    await temp.remove()
-  }
+  })
 }

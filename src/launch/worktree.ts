@@ -8,8 +8,8 @@ import { mkdtempSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { git, resolveCommit } from './git.js'
-import { removeDirNow, runNow, trackLeftover } from './registry.js'
+import { git, resolveCommit } from '../identity/git.js'
+import { removeDirNow, runNow, trackLeftover } from '../process/registry.js'
 
 export interface Worktree {
   /** The worktree's root directory. */
@@ -28,7 +28,7 @@ export async function addBaseWorktree(
   const sha = await resolveCommit(root, ref, env, log)
   // Created and registered in one step (no await between), before git adds the worktree, so a
   // signal at any moment from here on finds it: the signal path waits for the add, then removes
-  // the worktree and its registration (src/launch/registry.ts).
+  // the worktree and its registration (src/process/registry.ts).
   const holder = mkdtempSync(join(parent, 'helm-gate-base-'))
   const dir = join(holder, 'tree')
   const gitEnv = { ...(env ?? process.env), GIT_TERMINAL_PROMPT: '0' }

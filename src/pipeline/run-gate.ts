@@ -5,8 +5,13 @@
  * archived baseline, shard artifacts), whether the load half runs, and where the results go
  * (files, a PR comment, an artifact).
  *
- *   gate file ─► runGate: runSides (helm-run per side; the load half while launched servers are up)
- *            ─► manifest.json ─► compareOutputs ─► the load half (unless measured already) ─► report
+ *   gate file ─► runGate: runSides (helm-run per side; the measurements while launched servers are up)
+ *            ─► the measurements on servers always up ─► manifest.json ─► compareOutputs
+ *            ─► each measurement joins its part (traffic, fidelity, the load half) ─► report
+ *
+ * The measurements (src/pipeline/measurements.ts) share one interface (src/model/measurement.ts);
+ * where the load half is measured (while launched servers are up, on servers launched again for
+ * it alone, or after the quality half) is its own decision (src/launch/load-measurement.ts).
  *
  * runLoadOnlyGate is the performance half alone (`helm-gate load`, `run --only load`).
  *
@@ -23,18 +28,15 @@ import { loadTimelineOf, manifestPath, writeManifest, type BaselineOrigin, type 
 import { SIDES, type ChangedExample, type Report, type Side } from '../model/report.js'
 import { sidesFailedReport } from '../runner/failed-report.js'
 import { attachIdentity } from '../runner/engine-identity.js'
-import { gateFingerprint } from '../launch/gate-fingerprint.js'
 import { runSides, type RunOutcome } from '../runner/run-sides.js'
 import { HELM_GATE_VERSION } from '../version.js'
 import { runReport } from '../model/error-report.js'
-import { attachLoad, loadOnlyReport } from '../load/combine.js'
+import { loadOnlyReport } from '../load/combine.js'
 import { runLoadHalf } from '../load/run-half.js'
-import type { LoadOutcome } from '../load/run-load.js'
-import { launchesAny, LoadWhileUp } from '../launch/load-while-up.js'
-import { holdsOneAtATime } from '../launch/side-holder.js'
-import { launchedLoadFor, runLaunchedLoad, type LaunchedLoadOptions } from '../launch/launched-load.js'
-import { trafficReplayFor } from '../replay/run-traffic.js'
-import { fidelityRunFor } from '../fidelity/run-fidelity.js'
+import type { LoadHalf } from '../launch/load-measurement.js'
+import { launchedLoadFor, type LaunchedLoadOptions } from '../launch/launched-load.js'
+import { makeRunPlan } from '../plan/run-plan.js'
+import { measurementsFor } from './measurements.js'
 
 export interface GivenSide {
   /** The side's HELM output directory (a suite or output path). */
@@ -59,6 +61,11 @@ export interface GateSettings {
   sequential?: boolean
   /** The commit `checkout: base` launches and `fingerprint_paths` are read from. */
   baseRef?: string | null
+  /**
+   * The gate set's fingerprint when the adapter computed it already (the one an archived baseline
+   * or the shards were looked up by): the run plan takes it instead of computing it again.
+   */
+  fingerprint?: string
   readinessTimeoutMs?: number
   /**
    * Run the load half (docs/load.md) after the quality half: the adapter decides whether (the gate
@@ -95,19 +102,6 @@ export interface GateSettings {
   sidesDone?: (logs: SideLog[]) => Promise<void>
 }
 
-/**
- * How the load half runs. Where it is measured is runGate's: a gate that launches its servers is
- * measured while they are up (inside runSides); when the quality half did not leave both up (an
- * archived baseline, shards that ran in other jobs) both are launched again for the load half
- * alone; servers that are always up are measured after the quality half.
- */
-export interface LoadHalf {
-  /** Runs the load half under a heading of its own (the action's job-log group). */
-  section?: <T>(run: () => Promise<T>) => Promise<T>
-  /** Called before the servers are launched again for the load half alone: the action's fork rule. */
-  beforeRelaunch?: () => void
-}
-
 /** A log file one side wrote while it ran: helm-run's output, or a launched server's. */
 export interface SideLog {
   title: string
@@ -132,35 +126,28 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
   const toRun = wanted.filter(side => !given[side])
   const errors: GateError[] = [...(settings.priorErrors ?? [])]
   await mkdir(outDir, { recursive: true })
+  // Made once, before anything runs (src/plan/run-plan.ts): the fingerprint the manifest records.
+  const plan = await makeRunPlan(config, {
+    env: settings.env ?? process.env,
+    cwd: settings.cwd ?? process.cwd(),
+    baseRef: settings.baseRef ?? null,
+    sequential: settings.sequential,
+    fingerprint: settings.fingerprint
+  })
 
-  // The performance half runs after the quality half, never at the same time (docs/load.md);
-  // launched servers are gone after the quality half, so their load half runs while they are up.
-  const load = settings.compare === false ? null : (settings.load ?? null)
-  // Launched sides up one at a time are swapped between load blocks after the quality half
-  // (src/launch/side-holder.ts): measuring each while it is up for helm-run would not interleave.
-  const launchedLoad =
-    load && launchesAny(config) && !holdsOneAtATime(config, settings.sequential) && SIDES.every(side => toRun.includes(side))
-      ? new LoadWhileUp(config, { env: settings.env ?? process.env, progress: settings.progress ?? (() => {}) })
-      : null
-  // The traffic set is replayed on each side while it is up, before the load half (src/traffic/).
-  const traffic = trafficReplayFor(config, settings.compare !== false, {
+  // The measurements beside the quality half (traffic replay, fidelity, the load half), each run
+  // while its sides are up and joining its own part of the report (src/pipeline/measurements.ts).
+  const measurements = measurementsFor(config, {
+    compare: settings.compare !== false,
+    load: settings.load ?? null,
     outDir,
+    cwd: settings.cwd ?? process.cwd(),
     env: settings.env ?? process.env,
-    progress: settings.progress ?? (() => {})
+    progress: settings.progress ?? (() => {}),
+    baseRef: settings.baseRef ?? null,
+    sequential: settings.sequential,
+    toRun
   })
-  // Token-level fidelity: each side's pass while it is up, after the traffic replay (src/fidelity/).
-  const fidelity = fidelityRunFor(config, settings.compare !== false, {
-    env: settings.env ?? process.env,
-    progress: settings.progress ?? (() => {})
-  })
-  const whileUp =
-    traffic || launchedLoad || fidelity
-      ? async (up: Side[], outputs: Partial<Record<Side, string>>): Promise<void> => {
-          await traffic?.hold(up)
-          await fidelity?.hold(up, outputs)
-          await launchedLoad?.hold(up, outputs)
-        }
-      : undefined
   let outcome: RunOutcome | null = null
   if (toRun.length > 0) {
     // Refusals before anything runs (HELM version, same deployment, missing key, an output folder
@@ -171,11 +158,12 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
       runs: settings.runs,
       selfCheck: settings.selfCheck,
       sequential: settings.sequential,
+      fingerprint: plan.fingerprint,
       baseRef: settings.baseRef,
       readinessTimeoutMs: settings.readinessTimeoutMs,
       // Only the command line can change it (--ready-timeout); the action has no such input.
       readinessTimeoutHint: settings.mode.startsWith('cli') ? undefined : null,
-      whileUp,
+      measurements,
       log: settings.log,
       progress: settings.progress,
       env: settings.env,
@@ -184,7 +172,10 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
     errors.push(...outcome.errors)
     await settings.sidesDone?.(sideLogs(outcome, outDir))
   }
-  await traffic?.replayAlwaysUp()
+  const sidePath = (side: Side): string => given[side]?.path ?? outcome?.paths[side] ?? path.join(outDir, side)
+  const paths = { baseline: sidePath('baseline'), candidate: sidePath('candidate') }
+  // The sides no launch brings up are servers that are always up: measured now.
+  for (const measurement of measurements) await measurement.holdAlwaysUp(paths)
 
   if (settings.announceErrors !== false) {
     for (const error of errors.slice(settings.priorErrors?.length ?? 0)) settings.progress?.(`helm-gate: ${error.describe()}`)
@@ -201,9 +192,8 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
     tool_version: HELM_GATE_VERSION,
     mode: settings.mode,
     config_source: settings.configSource ?? config.source,
-    // No side run (merged shards): the same fingerprint runSides records, fingerprint_paths included.
-    fingerprint:
-      outcome?.fingerprint ?? (await gateFingerprint(config, settings.cwd ?? process.cwd(), settings.baseRef ?? null, settings.env)),
+    // The run plan's, fingerprint_paths included, whether or not a side ran here (merged shards).
+    fingerprint: plan.fingerprint,
     helm_version: outcome?.helmVersion ?? config.helm?.version ?? null,
     entries: [...new Set((settings.runs ?? config.runs).map(run => run.entry))],
     self_check: Boolean(settings.selfCheck),
@@ -220,9 +210,6 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
   }
   await writeManifest(outDir, manifest)
 
-  const sidePath = (side: Side): string => given[side]?.path ?? outcome?.paths[side] ?? path.join(outDir, side)
-  const paths = { baseline: sidePath('baseline'), candidate: sidePath('candidate') }
-  await fidelity?.holdAlwaysUp(paths)
   if (settings.compare === false) return { report: runReport(wanted, complete, errors, config.statistics), manifest, paths }
   // One cause, one error: a side that did not complete has already said why; reading its output
   // would only add symptoms (and a healthy side that never started would look empty).
@@ -234,19 +221,19 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
           examples: settings.examples,
           changedAnswers: settings.changedAnswers
         })
-  const replayed = traffic ? traffic.attach(quality, settings.changedAnswers, settings.examples) : quality
-  const report = fidelity ? fidelity.attach(replayed) : replayed
+  let report = quality
+  for (const measurement of measurements) {
+    report = await measurement.attach(report, { paths, changedAnswers: settings.changedAnswers, examples: settings.examples })
+  }
   report.notes.push(...(outcome?.notes ?? []))
   attachIdentity(report, manifest)
-  if (!load) return { report, manifest, paths }
-  const joined = await loadHalf(settings, load, report, outDir, paths.baseline, launchedLoad)
   // The load half's blocks and the periods its sides were up, beside the launch records.
-  const timeline = loadTimelineOf(joined.load)
+  const timeline = loadTimelineOf(report.load)
   if (timeline) {
     manifest.load_timeline = timeline
     await writeManifest(outDir, manifest)
   }
-  return { report: joined, manifest, paths }
+  return { report, manifest, paths }
 }
 
 /**
@@ -263,50 +250,6 @@ export async function runLoadOnlyGate(config: GateConfig, options: LaunchedLoadO
     measured
   })
   return loadOnlyReport(config, outcome.report)
-}
-
-/** The load half joined to the quality half's report: measured already, or measured now. */
-async function loadHalf(
-  settings: GateSettings,
-  load: LoadHalf,
-  report: Report,
-  outDir: string,
-  gateSetOutput: string,
-  launched: LoadWhileUp | null
-): Promise<Report> {
-  const { config } = settings
-  const env = settings.env ?? process.env
-  const progress = settings.progress ?? (() => {})
-  // A launched gate whose quality half did not leave both servers up: launch them for the load half alone.
-  const relaunch = !launched && launchesAny(config)
-  if (relaunch) load.beforeRelaunch?.()
-  const run = async (): Promise<Report> => {
-    if (!launched) progress('helm-gate: quality half done; the load half starts (docs/load.md)')
-    if (relaunch) {
-      progress(
-        holdsOneAtATime(config, settings.sequential)
-          ? 'helm-gate: the launched servers are up one at a time (sequential schedule): the load half swaps them between blocks A B B A'
-          : 'helm-gate: the servers the gate file launches are not up after the quality half: launching both for the load half'
-      )
-    }
-    const measured: (() => Promise<LoadOutcome>) | undefined = launched
-      ? () => launched.result()
-      : relaunch
-        ? () =>
-            runLaunchedLoad(config, {
-              // Server logs append to the output folder's logs/<side>-server.log, after the quality half's.
-              outDir,
-              cwd: settings.cwd ?? process.cwd(),
-              env,
-              progress,
-              baseRef: settings.baseRef ?? null,
-              sequential: settings.sequential
-            })
-        : undefined
-    const loaded = await runLoadHalf(config, outDir, { env, progress, gateSetOutput, measured })
-    return attachLoad(report, loaded.report)
-  }
-  return load.section ? load.section(run) : run()
 }
 
 function sideLogs(outcome: RunOutcome, outDir: string): SideLog[] {

@@ -2,8 +2,9 @@
  * The traffic gate inside the one pipeline (src/pipeline/run-gate.ts): the set is replayed on
  * each side while it is up (B1 and B2 on the baseline, C on the candidate), every request state
  * is written to `<out>/traffic/<replay>/scenario_state.json`, and the judged rows join the quality
- * half's report. A launched side replays inside runSides' `whileUp` hold, before the load half;
- * a server that is always up replays after the HELM half.
+ * half's report. It is a measurement (src/model/measurement.ts): a launched side replays while the
+ * holder keeps it up (src/launch/side-holder.ts), before the load half; a server that is always up
+ * replays after the HELM half.
  *
  * Fail closed: a failed request, a side that was never up, or a replay that could not run makes
  * the report's verdict error; the states of the requests that did run are kept as evidence.
@@ -14,7 +15,8 @@ import type { GateConfig, StatisticsSettings } from '../config/types.js'
 import type { TrafficSettings } from '../config/traffic.js'
 import { GateError, showValue } from '../errors.js'
 import { qualityHeadline, qualityVerdict } from '../gate/compare.js'
-import type { AnswerLength, ChangedExample, Report, Side } from '../model/report.js'
+import type { MeasurementContext, SideMeasurement } from '../model/measurement.js'
+import type { AnswerLength, Report, Side } from '../model/report.js'
 import { answerLengthRow, CHARACTERS_UNIT, TOKENS_UNIT } from '../gate/answer-length.js'
 import { masker, secretValues } from '../secrets/mask.js'
 import { apiKeyOf, apiKeyValues } from '../secrets/api-keys.js'
@@ -31,7 +33,7 @@ export interface TrafficRunOptions {
   progress: (line: string) => void
 }
 
-export class TrafficReplay {
+export class TrafficReplay implements SideMeasurement {
   private readonly states = new Map<ReplayName, ReplayState[]>()
   private readonly done = new Set<Side>()
   private readonly errors: GateError[] = []
@@ -46,20 +48,21 @@ export class TrafficReplay {
     this.mask = masker(secretValues(options.env, apiKeyValues(deployments, options.env)))
   }
 
-  /** runSides' `whileUp` for launched sides: replay each side that is up now and has not replayed. */
+  /** While launched sides are held up: replay each side that is up now and has not replayed. */
   readonly hold = async (up: Side[]): Promise<void> => {
     for (const side of up) await this.replay(side)
   }
 
   /** After the HELM half: the sides no launch brings up are servers that are always up. */
-  async replayAlwaysUp(): Promise<void> {
+  async holdAlwaysUp(): Promise<void> {
     for (const side of ['baseline', 'candidate'] as const) {
       if (!this.config.launch?.sides[side]) await this.replay(side)
     }
   }
 
   /** Judges the replays and adds the traffic rows, errors and notes to the quality half's report. */
-  attach(report: Report, changedAnswers?: Map<string, ChangedExample[]>, examples = 3): Report {
+  attach(report: Report, context: Partial<MeasurementContext> = {}): Report {
+    const { changedAnswers, examples = 3 } = context
     const traffic = this.config.traffic
     for (const side of ['baseline', 'candidate'] as const) {
       if (!this.done.has(side)) {

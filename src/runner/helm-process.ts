@@ -15,7 +15,7 @@ import { mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { createInterface } from 'node:readline'
 import type { Readable } from 'node:stream'
-import { trackGroup } from '../launch/registry.js'
+import { trackGroup } from '../process/registry.js'
 import { masker } from '../secrets/mask.js'
 
 export interface HelmProcessSettings {

@@ -16,12 +16,14 @@
 import { delimiter, resolve } from 'node:path'
 import type { GateConfig, GatedRun } from '../config/types.js'
 import { GateError } from '../errors.js'
-import { gateFingerprint } from '../launch/gate-fingerprint.js'
-import { withLaunchedSides } from '../launch/launched-sides.js'
+import { gateFingerprint } from '../identity/gate-fingerprint.js'
+import { scheduleOf } from '../plan/run-plan.js'
 import { Launcher, type LaunchManifest } from '../launch/launcher.js'
 import { scheduleNotes } from '../launch/notes.js'
-import { trackedTempDir } from '../launch/registry.js'
+import { trackedTempDir } from '../process/registry.js'
+import { holdOnSchedule } from '../launch/side-holder.js'
 import type { SideRecord } from '../model/manifest.js'
+import type { SideMeasurement } from '../model/measurement.js'
 import { apiKeyNames, apiKeyOf, requiredApiKey } from '../secrets/api-keys.js'
 import { childProcessEnv, urlSecrets } from '../secrets/child-env.js'
 import { probeServer } from '../server/readiness.js'
@@ -52,13 +54,13 @@ export interface RunSidesOptions {
    */
   baseRef?: string | null
   /**
-   * Launched servers only: called while sides are still up after their helm-run, before they are
-   * stopped (a sequential schedule: each side alone; concurrent: both together), with every side
-   * up at that moment (the launched ones held, plus sides that are not launched: always up) and
-   * the HELM output folders. The load half measures launched deployments here (src/launch/
-   * load-while-up.ts), since afterwards they are gone.
+   * Taken while launched sides are still up after their helm-run, before they are stopped (a
+   * sequential schedule: each side alone; concurrent: both together), in this order, by the one
+   * holder of the sides (src/launch/side-holder.ts): afterwards they are gone.
    */
-  whileUp?: (sides: Side[], outputs: Partial<Record<Side, string>>) => Promise<void>
+  measurements?: readonly SideMeasurement[]
+  /** The gate set's fingerprint from the run plan (src/plan/run-plan.ts); computed here when not given. */
+  fingerprint?: string
   /** How long to wait for each server's GET /models before giving up (default 120 s). */
   readinessTimeoutMs?: number
   /**
@@ -109,7 +111,7 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
 
   // Holds each side's prod_env (credentials.conf) and the base commit's worktree.
   const temp = trackedTempDir()
-  const schedule = opts.sequential ? 'sequential' : (config.launch?.schedule ?? 'concurrent')
+  const schedule = scheduleOf(config.launch, opts.sequential)
   let launcher: Launcher | null = null
   try {
     const prepared = await prepareRun(config, {
@@ -147,27 +149,31 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
         PYTHONPATH: [install.pluginPath, env.PYTHONPATH].filter(Boolean).join(delimiter)
       }
       const outcomeOf = (plan: SidePlan): SideOutcome => outcomes.get(plan.side) as SideOutcome
-      await withLaunchedSides(launcher, prepared.plans, schedule, {
-        side: plan => plan.side,
-        measure: async plan => {
-          const deployment = prepared.deployments[plan.side]
-          const timeoutMs = prepared.helm.timeoutMinutes * 60_000
-          await runSide(plan, outcomeOf(plan), prepared, { env: childEnv, deployment, timeoutMs, secrets, log, progress })
-          // A launched server that died is the cause; helm-run's "Connection refused" follows it.
-          const died = launcher?.diedWhileUp(plan.side)
-          if (died) serverDied(outcomeOf(plan), died)
+      await holdOnSchedule(
+        launcher,
+        prepared.plans,
+        schedule,
+        {
+          side: plan => plan.side,
+          output: plan => plan.outputPath,
+          measure: async plan => {
+            const deployment = prepared.deployments[plan.side]
+            const timeoutMs = prepared.helm.timeoutMinutes * 60_000
+            await runSide(plan, outcomeOf(plan), prepared, { env: childEnv, deployment, timeoutMs, secrets, log, progress })
+            // A launched server that died is the cause; helm-run's "Connection refused" follows it.
+            const died = launcher?.diedWhileUp(plan.side)
+            if (died) serverDied(outcomeOf(plan), died)
+          },
+          ready: (plan, probe) => void (outcomeOf(plan).server = probe),
+          failed: (plan, error) => void outcomeOf(plan).errors.push(error)
         },
-        ready: (plan, probe) => void (outcomeOf(plan).server = probe),
-        failed: (plan, error) => void outcomeOf(plan).errors.push(error),
-        whileUp: async up => {
-          await opts.whileUp?.(up, Object.fromEntries(prepared.plans.map(plan => [plan.side, plan.outputPath])))
-        }
-      })
+        opts.measurements ?? []
+      )
     }
     await launcher?.close()
 
     const ended = new Date()
-    const fingerprint = await gateFingerprint(config, cwd, opts.baseRef ?? null, env)
+    const fingerprint = opts.fingerprint ?? (await gateFingerprint(config, cwd, opts.baseRef ?? null, env))
     return collectOutcome(prepared, outcomes, {
       outDir,
       fingerprint,
@@ -181,7 +187,7 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
     // Every path: a thrown error, a failed side. Stopping twice is harmless.
     await launcher?.close()
     // The local paths may hold a copy of the user's credentials.conf: never leave it behind. The
-    // signal path shares this removal (src/launch/registry.ts).
+    // signal path shares this removal (src/process/registry.ts).
     await temp.remove()
   }
 }
@@ -213,7 +219,7 @@ function sideSecrets(prepared: PreparedRun, env: NodeJS.ProcessEnv, source: stri
 
 /**
  * Pre-flight: servers that are already up must answer before either side starts, so a dead one
- * costs seconds. Launched servers are probed when they are started (withLaunchedSides).
+ * costs seconds. Launched servers are probed when they are started (holdOnSchedule).
  */
 async function probeServersUp(
   prepared: PreparedRun,

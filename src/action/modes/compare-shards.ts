@@ -47,7 +47,7 @@ export async function compareShardsMode(session: Session): Promise<ModeOutcome> 
     change = gateFile.change
     const given = givenSides(session)
     const shards = await phase(session, given ? 'sides' : 'shards', async () => {
-      if (given) return { merged: null, given, priorErrors: [] as GateError[], count: 0 }
+      if (given) return { merged: null, given, priorErrors: [] as GateError[], count: 0, fingerprint: undefined }
       const fingerprint = await sessionFingerprint(session, gateConfig)
       const fromOtherRun = event.eventName === 'workflow_run' && event.sourceRunId !== null
       const listed = fromOtherRun
@@ -96,7 +96,7 @@ export async function compareShardsMode(session: Session): Promise<ModeOutcome> 
         baseline: { path: path.join(merged, 'baseline'), source: 'artifact' as const },
         candidate: { path: path.join(merged, 'candidate'), source: 'artifact' as const }
       }
-      return { merged, given: fromShards, priorErrors, count: set.count }
+      return { merged, given: fromShards, priorErrors, count: set.count, fingerprint }
     })
     const settings = await pipelineSettings(session, gateConfig, gateFile.origin)
     // The shards' servers are gone with their jobs: a launched gate's load half launches them again.
@@ -104,6 +104,8 @@ export async function compareShardsMode(session: Session): Promise<ModeOutcome> 
     const result = await phase(session, 'compare', () =>
       runGate({
         ...settings,
+        // The one the shards were looked up by: the run plan's, computed once.
+        fingerprint: shards.fingerprint,
         given: shards.given,
         priorErrors: shards.priorErrors,
         baselineOrigin: origin,

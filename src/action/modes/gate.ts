@@ -36,9 +36,9 @@ export async function gateMode(session: Session): Promise<ModeOutcome> {
     config = gateFile.config
     change = gateFile.change
     const gateConfig = config
-    const plan = await phase(session, 'baseline', async () =>
-      planBaseline(session, gateConfig, await sessionFingerprint(session, gateConfig))
-    )
+    // The fingerprint the archived baseline is looked up by is the run plan's: computed once.
+    const fingerprint = await sessionFingerprint(session, gateConfig)
+    const plan = await phase(session, 'baseline', async () => planBaseline(session, gateConfig, fingerprint))
     origin = plan.origin
     // require-archived without an archive: nothing worth running.
     if (plan.errors.length > 0) throw plan.errors[0]
@@ -47,7 +47,7 @@ export async function gateMode(session: Session): Promise<ModeOutcome> {
     // of their own. A launched gate's load half runs inside it, while the servers are up (docs/launch.md).
     const load = actionLoadHalf(session, gateConfig, 'gate')
     const result = await phase(session, 'helm-run', () =>
-      runGate({ ...settings, given: givenBaseline(plan), baselineOrigin: plan.origin, load, changedAnswers })
+      runGate({ ...settings, fingerprint, given: givenBaseline(plan), baselineOrigin: plan.origin, load, changedAnswers })
     )
     report = result.report
     report.notes.push(plan.note, ...gateFile.notes)

@@ -32,8 +32,10 @@ export async function runShardMode(session: Session): Promise<ModeOutcome> {
     const { config, origin } = await phase(session, 'gate file', () => loadGateFile(session))
     statistics = config.statistics
     const runs = selectShard(config.runs, shard.index, shard.count)
+    // The fingerprint the archived baseline is looked up by is the run plan's: computed once.
+    const fingerprint = await sessionFingerprint(session, config)
     const { plan, archived } = await phase(session, 'baseline', async () => {
-      const plan = await planBaseline(session, config, await sessionFingerprint(session, config))
+      const plan = await planBaseline(session, config, fingerprint)
       if (plan.errors.length > 0) throw plan.errors[0]
       // The archived baseline is copied in, so the shard's artifact is self-contained.
       return { plan, archived: plan.archivedPath ? await copySide(plan.archivedPath, dir, 'baseline-archived') : null }
@@ -42,6 +44,7 @@ export async function runShardMode(session: Session): Promise<ModeOutcome> {
     const { report, manifest } = await phase(session, 'helm-run', () =>
       runGate({
         ...settings,
+        fingerprint,
         runs,
         shard,
         compare: false,

@@ -5,7 +5,7 @@
 import { join, resolve } from 'node:path'
 import { availableParallelism, tmpdir } from 'node:os'
 import { GateError } from '../../errors.js'
-import { gateFingerprint } from '../../launch/gate-fingerprint.js'
+import { makeRunPlan } from '../../plan/run-plan.js'
 import { loadGateConfig } from '../../config/load.js'
 import { trafficPlanLines } from '../../replay/traffic-plan-lines.js'
 import { fidelityPlanLines } from '../../fidelity/fidelity-plan-lines.js'
@@ -168,7 +168,7 @@ function readinessLines(prepared: PreparedRun, config: GateConfig, seconds: numb
  */
 async function fingerprintLine(config: GateConfig, io: CliIo, baseRef: string | null): Promise<string> {
   try {
-    return `# fingerprint ${await gateFingerprint(config, io.cwd, baseRef, io.env)}`
+    return `# fingerprint ${(await makeRunPlan(config, { env: io.env, cwd: io.cwd, baseRef })).fingerprint}`
   } catch (error) {
     if (!(error instanceof GateError)) throw error
     return `# fingerprint: could not be computed: ${error.describe()} (run would stop here)`

@@ -3,7 +3,7 @@
  * commit, fetch it into a shallow checkout, add and remove a worktree, list blob digests.
  */
 import { execFile } from 'node:child_process'
-import { LaunchError } from './launch-error.js'
+import { LaunchError } from '../errors.js'
 
 export interface GitResult {
   stdout: string

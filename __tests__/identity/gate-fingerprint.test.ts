@@ -3,8 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseGateConfig } from '../../src/config/load.js'
-import { gateFingerprint } from '../../src/launch/gate-fingerprint.js'
-import { pathDigests } from '../../src/launch/fingerprint-paths.js'
+import { gateFingerprint } from '../../src/identity/gate-fingerprint.js'
+import { pathDigests } from '../../src/identity/fingerprint-paths.js'
 import { gitIn, makeFixtureRepo } from '../../test-support/launch/fixture-repo.js'
 
 const config = (paths: string[]) =>

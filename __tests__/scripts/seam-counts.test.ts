@@ -1,0 +1,24 @@
+/**
+ * scripts/seam-counts.mjs on this tree: the numbers docs/development.md shows ("Where the sides
+ * are held"), and the seam they guard: one file brings launched sides up, the schedule is resolved
+ * once, the runner hands the holder no callback for the measurements.
+ */
+import { describe, expect, it } from '@jest/globals'
+import { join } from 'node:path'
+import { REPO_ROOT } from '../../test-support/fake-openai/harness.js'
+import { run } from '../support/spawn.js'
+
+const SCRIPT = join(REPO_ROOT, 'scripts', 'seam-counts.mjs')
+
+describe('seam-counts', () => {
+  it('finds one holder of the sides, one schedule resolution and the counts the development guide shows', async () => {
+    const result = await run(process.execPath, [SCRIPT, REPO_ROOT], { cwd: REPO_ROOT })
+    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' })
+    const lines = result.stdout.trim().split('\n')
+    expect(lines).toContain('bring a launched side up (Launcher#up): 3 in 1 files (src/launch/side-holder.ts)')
+    expect(lines).toContain('resolve the schedule (launch.schedule read): 1 in 1 files (src/plan/run-plan.ts)')
+    expect(lines.find(line => line.startsWith('runGate to either'))).toMatch(
+      /^runGate to either: \d+ stops, 0 climbs, 5 callbacks handed down/
+    )
+  }, 180_000)
+})

@@ -1,0 +1,37 @@
+/**
+ * The measurements a gate takes beside the quality half, in the order they run while the sides are
+ * up and join the report (src/model/measurement.ts): the traffic replay, token-level fidelity,
+ * then the load half (the performance half runs after the others, never at the same time:
+ * docs/load.md). A new measurement is a folder of its own and one line here.
+ */
+import type { GateConfig } from '../config/types.js'
+import { fidelityRunFor } from '../fidelity/run-fidelity.js'
+import { loadMeasurementFor, type LoadHalf } from '../launch/load-measurement.js'
+import type { SideMeasurement } from '../model/measurement.js'
+import type { Side } from '../model/verdict.js'
+import { trafficReplayFor } from '../replay/run-traffic.js'
+
+export interface MeasurementSettings {
+  /** false: a shard or a baseline-only run, which only runs and records: nothing is measured. */
+  compare: boolean
+  /** The load half's way of running, or null when it does not run. */
+  load: LoadHalf | null
+  outDir: string
+  cwd: string
+  env: NodeJS.ProcessEnv
+  progress: (line: string) => void
+  baseRef: string | null
+  sequential?: boolean
+  /** The sides the quality half runs here (the others are given). */
+  toRun: readonly Side[]
+}
+
+export function measurementsFor(config: GateConfig, s: MeasurementSettings): SideMeasurement[] {
+  const { compare, outDir, env, progress } = s
+  const measurements: (SideMeasurement | null)[] = [
+    trafficReplayFor(config, compare, { outDir, env, progress }),
+    fidelityRunFor(config, compare, { env, progress }),
+    loadMeasurementFor(config, compare ? s.load : null, s)
+  ]
+  return measurements.filter((m): m is SideMeasurement => m !== null)
+}
