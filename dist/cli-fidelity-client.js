@@ -1,12 +1,12 @@
 import path, { basename, resolve, dirname, join, relative, isAbsolute, delimiter } from 'node:path';
-import { E as getDefaultExportFromCjs, G as GateError, C as ConfigError, J as exp, K as log, N as abs, O as sqrt, Q as isFiniteNumber, S as quantileSorted, V as createRandom, I as InputError, W as readTrafficSet, X as discoverRuns, Y as RUN_FILES, g as redactText, B as redactUrl, Z as ServerNotReadyError, _ as HelmRunError, $ as parseDocument, a0 as visit, a1 as isScalar, a2 as redactString, a3 as looksLikeSecret, a4 as isCredentialKey, a5 as Scalar, a6 as HIDDEN, a7 as parseYamlFile, a8 as stringify, a9 as expandRunnerCommand, aa as checkDistinctDeployments, ab as looksLikeLmEvalOutput, ac as readLmEvalOutput, ad as taskMatchesEntry, o as readRunDirectory, u as runMatchesEntry, ae as runnerCommandName } from './cli.js';
+import { N as getDefaultExportFromCjs, O as LaunchError, C as ConfigError, i as redactText, K as redactUrl, S as ServerNotReadyError, G as GateError, Q as HelmRunError, V as parseDocument, W as visit, X as isScalar, Y as redactString, Z as looksLikeSecret, _ as isCredentialKey, $ as Scalar, a0 as HIDDEN, a1 as parseYamlFile, a2 as stringify, a3 as expandRunnerCommand, a4 as checkDistinctDeployments, a5 as looksLikeLmEvalOutput, a6 as readLmEvalOutput, I as InputError, a7 as taskMatchesEntry, a8 as RUN_FILES, x as readRunDirectory, y as runMatchesEntry, a9 as runnerCommandName, aa as exp, ab as log, ac as abs, ad as sqrt, ae as isFiniteNumber, af as quantileSorted, ag as createRandom, ah as readTrafficSet, ai as discoverRuns } from './cli.js';
 import require$$2$1, { createHash } from 'node:crypto';
 import require$$0$7, { writeFile, readFile, stat, rm, mkdir, realpath, access, constants as constants$7, open, readdir } from 'node:fs/promises';
-import { availableParallelism, tmpdir, constants as constants$6 } from 'node:os';
-import { readFileSync, createReadStream, mkdtempSync, rmSync, readdirSync, createWriteStream } from 'node:fs';
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import require$$0$6, { fileURLToPath } from 'node:url';
+import { createReadStream, mkdtempSync, rmSync, readdirSync, readFileSync, createWriteStream } from 'node:fs';
+import { tmpdir, constants as constants$6, availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
+import require$$0$6, { fileURLToPath } from 'node:url';
 import require$$0$1 from 'node:assert';
 import require$$1 from 'node:net';
 import require$$2 from 'node:http';
@@ -2746,10 +2746,6 @@ function deploymentIdentity(deployment) {
     };
 }
 
-/** Starting, readying or stopping a launched deployment failed (src/launch). */
-class LaunchError extends GateError {
-}
-
 /**
  * The few git operations launching needs, each an argument array (never a shell): resolve a
  * commit, fetch it into a shallow checkout, add and remove a worktree, list blob digests.
@@ -2887,177 +2883,87 @@ async function trafficSetDigests(config, cwd) {
     return sets;
 }
 
-class ParseError extends Error {
-  constructor(message, options) {
-    super(message), this.name = "ParseError", this.type = options.type, this.field = options.field, this.value = options.value, this.line = options.line;
-  }
+/**
+ * A server deployment's API key is never in the gate file: `api_key_env` names the environment
+ * variable that holds it. The one place that reads it (the runner, the launcher, the load half,
+ * `plan` and the action's masking all ask here).
+ */
+/** The variable names the deployments give as API keys. */
+function apiKeyNames(deployments) {
+    return [...deployments].flatMap(d => (d?.kind === 'server' && d.apiKeyEnv ? [d.apiKeyEnv] : []));
 }
-const LF = 10, CR = 13, SPACE = 32;
-function noop(_arg) {
+/** The deployment's API key, or null when it names none or the variable is empty. */
+function apiKeyOf(deployment, env) {
+    if (deployment.kind !== 'server' || !deployment.apiKeyEnv)
+        return null;
+    return env[deployment.apiKeyEnv] || null;
 }
-function createParser(config) {
-  if (typeof config == "function")
-    throw new TypeError(
-      "`config` must be an object, got a function instead. Did you mean `createParser({onEvent: fn})`?"
-    );
-  const { onEvent = noop, onError = noop, onRetry = noop, onComment, maxBufferSize } = config, pendingFragments = [];
-  let pendingFragmentsLength = 0, isFirstChunk = true, id, data = "", dataLines = 0, eventType, terminated = false;
-  function feed(chunk) {
-    if (terminated)
-      throw new Error(
-        "Cannot feed parser: it was terminated after exceeding the configured max buffer size. Call `reset()` to resume parsing."
-      );
-    if (isFirstChunk && (isFirstChunk = false, chunk.charCodeAt(0) === 239 && chunk.charCodeAt(1) === 187 && chunk.charCodeAt(2) === 191 && (chunk = chunk.slice(3))), pendingFragments.length === 0) {
-      const trailing2 = processLines(chunk);
-      trailing2 !== "" && (pendingFragments.push(trailing2), pendingFragmentsLength = trailing2.length), checkBufferSize();
-      return;
-    }
-    if (chunk.indexOf(`
-`) === -1 && chunk.indexOf("\r") === -1) {
-      pendingFragments.push(chunk), pendingFragmentsLength += chunk.length, checkBufferSize();
-      return;
-    }
-    pendingFragments.push(chunk);
-    const input = pendingFragments.join("");
-    pendingFragments.length = 0, pendingFragmentsLength = 0;
-    const trailing = processLines(input);
-    trailing !== "" && (pendingFragments.push(trailing), pendingFragmentsLength = trailing.length), checkBufferSize();
-  }
-  function checkBufferSize() {
-    maxBufferSize !== void 0 && (pendingFragmentsLength + data.length <= maxBufferSize || (terminated = true, pendingFragments.length = 0, pendingFragmentsLength = 0, id = void 0, data = "", dataLines = 0, eventType = void 0, onError(
-      new ParseError(`Buffered data exceeded max buffer size of ${maxBufferSize} characters`, {
-        type: "max-buffer-size-exceeded"
-      })
-    )));
-  }
-  function processLines(chunk) {
-    let searchIndex = 0;
-    if (chunk.indexOf("\r") === -1) {
-      let lfIndex = chunk.indexOf(`
-`, searchIndex);
-      for (; lfIndex !== -1; ) {
-        if (searchIndex === lfIndex) {
-          dataLines > 0 && onEvent({ id, event: eventType, data }), id = void 0, data = "", dataLines = 0, eventType = void 0, searchIndex = lfIndex + 1, lfIndex = chunk.indexOf(`
-`, searchIndex);
-          continue;
-        }
-        const firstCharCode = chunk.charCodeAt(searchIndex);
-        if (isDataPrefix(chunk, searchIndex, firstCharCode)) {
-          const valueStart = chunk.charCodeAt(searchIndex + 5) === SPACE ? searchIndex + 6 : searchIndex + 5, value = chunk.slice(valueStart, lfIndex);
-          if (dataLines === 0 && chunk.charCodeAt(lfIndex + 1) === LF) {
-            onEvent({ id, event: eventType, data: value }), id = void 0, data = "", eventType = void 0, searchIndex = lfIndex + 2, lfIndex = chunk.indexOf(`
-`, searchIndex);
-            continue;
-          }
-          data = dataLines === 0 ? value : `${data}
-${value}`, dataLines++;
-        } else isEventPrefix(chunk, searchIndex, firstCharCode) ? eventType = chunk.slice(
-          chunk.charCodeAt(searchIndex + 6) === SPACE ? searchIndex + 7 : searchIndex + 6,
-          lfIndex
-        ) || void 0 : parseLine(chunk, searchIndex, lfIndex);
-        searchIndex = lfIndex + 1, lfIndex = chunk.indexOf(`
-`, searchIndex);
-      }
-      return chunk.slice(searchIndex);
-    }
-    for (; searchIndex < chunk.length; ) {
-      const crIndex = chunk.indexOf("\r", searchIndex), lfIndex = chunk.indexOf(`
-`, searchIndex);
-      let lineEnd = -1;
-      if (crIndex !== -1 && lfIndex !== -1 ? lineEnd = crIndex < lfIndex ? crIndex : lfIndex : crIndex !== -1 ? crIndex === chunk.length - 1 ? lineEnd = -1 : lineEnd = crIndex : lfIndex !== -1 && (lineEnd = lfIndex), lineEnd === -1)
-        break;
-      parseLine(chunk, searchIndex, lineEnd), searchIndex = lineEnd + 1, chunk.charCodeAt(searchIndex - 1) === CR && chunk.charCodeAt(searchIndex) === LF && searchIndex++;
-    }
-    return chunk.slice(searchIndex);
-  }
-  function parseLine(chunk, start, end) {
-    if (start === end) {
-      dispatchEvent();
-      return;
-    }
-    const firstCharCode = chunk.charCodeAt(start);
-    if (isDataPrefix(chunk, start, firstCharCode)) {
-      const valueStart = chunk.charCodeAt(start + 5) === SPACE ? start + 6 : start + 5, value2 = chunk.slice(valueStart, end);
-      data = dataLines === 0 ? value2 : `${data}
-${value2}`, dataLines++;
-      return;
-    }
-    if (isEventPrefix(chunk, start, firstCharCode)) {
-      eventType = chunk.slice(chunk.charCodeAt(start + 6) === SPACE ? start + 7 : start + 6, end) || void 0;
-      return;
-    }
-    if (firstCharCode === 105 && chunk.charCodeAt(start + 1) === 100 && chunk.charCodeAt(start + 2) === 58) {
-      const value2 = chunk.slice(chunk.charCodeAt(start + 3) === SPACE ? start + 4 : start + 3, end);
-      value2.includes("\0") || (id = value2);
-      return;
-    }
-    if (firstCharCode === 58) {
-      if (onComment) {
-        const line2 = chunk.slice(start, end);
-        onComment(line2.slice(chunk.charCodeAt(start + 1) === SPACE ? 2 : 1));
-      }
-      return;
-    }
-    const line = chunk.slice(start, end), fieldSeparatorIndex = line.indexOf(":");
-    if (fieldSeparatorIndex === -1) {
-      processField(line, "", line);
-      return;
-    }
-    const field = line.slice(0, fieldSeparatorIndex), offset = line.charCodeAt(fieldSeparatorIndex + 1) === SPACE ? 2 : 1, value = line.slice(fieldSeparatorIndex + offset);
-    processField(field, value, line);
-  }
-  function processField(field, value, line) {
-    switch (field) {
-      case "event":
-        eventType = value || void 0;
-        break;
-      case "data":
-        data = dataLines === 0 ? value : `${data}
-${value}`, dataLines++;
-        break;
-      case "id":
-        value.includes("\0") || (id = value);
-        break;
-      case "retry":
-        /^\d+$/.test(value) ? onRetry(parseInt(value, 10)) : onError(
-          new ParseError(`Invalid \`retry\` value: "${value}"`, {
-            type: "invalid-retry",
-            value,
-            line
-          })
-        );
-        break;
-      default:
-        onError(
-          new ParseError(
-            `Unknown field "${field.length > 20 ? `${field.slice(0, 20)}\u2026` : field}"`,
-            { type: "unknown-field", field, value, line }
-          )
-        );
-        break;
-    }
-  }
-  function dispatchEvent() {
-    dataLines > 0 && onEvent({
-      id,
-      event: eventType,
-      data
-    }), id = void 0, data = "", dataLines = 0, eventType = void 0;
-  }
-  function reset(options = {}) {
-    if (options.consume && pendingFragments.length > 0) {
-      const incompleteLine = pendingFragments.join("");
-      parseLine(incompleteLine, 0, incompleteLine.length);
-    }
-    isFirstChunk = true, id = void 0, data = "", dataLines = 0, eventType = void 0, pendingFragments.length = 0, pendingFragmentsLength = 0, terminated = false;
-  }
-  return { feed, reset };
+/** The keys that are set: values to mask wherever output is shown or logged. */
+function apiKeyValues(deployments, env) {
+    return [...deployments].flatMap(d => {
+        const key = d ? apiKeyOf(d, env) : null;
+        return key ? [key] : [];
+    });
 }
-function isDataPrefix(chunk, i, firstCharCode) {
-  return firstCharCode === 100 && chunk.charCodeAt(i + 1) === 97 && chunk.charCodeAt(i + 2) === 116 && chunk.charCodeAt(i + 3) === 97 && chunk.charCodeAt(i + 4) === 58;
+/** The deployment's API key, refusing a named variable that is not set (before anything runs). */
+function requiredApiKey(deployment, env, source, side) {
+    const key = apiKeyOf(deployment, env);
+    if (deployment.kind === 'server' && deployment.apiKeyEnv && !key) {
+        throw new ConfigError('config.api_key_missing', `the environment variable ${deployment.apiKeyEnv} (the ${side} API key) is not set`, {
+            file: source,
+            field: `deployments.${side}.api_key_env`,
+            value: deployment.apiKeyEnv
+        });
+    }
+    return key;
 }
-function isEventPrefix(chunk, i, firstCharCode) {
-  return firstCharCode === 101 && chunk.charCodeAt(i + 1) === 118 && chunk.charCodeAt(i + 2) === 101 && chunk.charCodeAt(i + 3) === 110 && chunk.charCodeAt(i + 4) === 116 && chunk.charCodeAt(i + 5) === 58;
+
+/**
+ * What a third-party child process gets from helm-gate's environment: helm-run, a launched
+ * server, a runner command. Here, below runner/ and launch/, because both start such processes.
+ */
+/**
+ * The runner's own credentials, which no child needs: the action inputs (INPUT_GITHUB-TOKEN), the
+ * artifact service's runtime token and the OIDC request token. The child runs third-party code;
+ * it gets no more than it needs.
+ */
+const RUNNER_SECRETS = /^(INPUT_.*|ACTIONS_RUNTIME_TOKEN|ACTIONS_ID_TOKEN_REQUEST_TOKEN|ACTIONS_ID_TOKEN_REQUEST_URL|GITHUB_TOKEN|GH_TOKEN)$/;
+/** The environment (PATH, the API key variables, HF and NLTK settings) without the runner's credentials. */
+function childProcessEnv(env, apiKeyNames = []) {
+    // A variable the gate file names as an API key stays, whatever its name.
+    return Object.fromEntries(Object.entries(env).filter(([name]) => apiKeyNames.includes(name) || !RUNNER_SECRETS.test(name)));
+}
+/** Userinfo and query values of a base URL: masked in a child's log like API keys. */
+function urlSecrets(baseUrl) {
+    try {
+        const url = new URL(baseUrl);
+        return [url.username, url.password, ...url.searchParams.values()].filter(value => value.length >= 4);
+    }
+    catch {
+        return [];
+    }
+}
+
+/** The schedule of the sides: `--sequential` overrides the gate file's `launch.schedule` (default concurrent). */
+function scheduleOf(launch, sequential) {
+    return sequential ? 'sequential' : (launch?.schedule ?? 'concurrent');
+}
+async function makeRunPlan(config, inputs) {
+    const deployments = Object.values(config.deployments ?? {});
+    const endpoint = (side) => {
+        const d = config.deployments?.[side];
+        if (!d || d.kind !== 'server')
+            return null;
+        return { side, baseUrl: d.baseUrl, model: d.model, api: d.api, apiKey: apiKeyOf(d, inputs.env) };
+    };
+    const endpoints = { baseline: endpoint('baseline'), candidate: endpoint('candidate') };
+    return {
+        endpoints,
+        keyNames: apiKeyNames(deployments),
+        secrets: [...apiKeyValues(deployments, inputs.env), ...Object.values(endpoints).flatMap(e => (e ? urlSecrets(e.baseUrl) : []))],
+        schedule: scheduleOf(config.launch, inputs.sequential),
+        fingerprint: inputs.fingerprint ?? (await gateFingerprint(config, inputs.cwd, inputs.baseRef, inputs.env))
+    };
 }
 
 var undici = {exports: {}};
@@ -42130,983 +42036,6 @@ function requireUndici () {
 var undiciExports = requireUndici();
 
 /**
- * One streaming request on an undici Pool, timed on the generator's monotonic clock
- * (docs/load.md, "Where the clock starts and stops"):
- * - the clock starts on the connection, right before the request's headers are written (undici's
- *   dispatch hook `onRequestStart`); the pool is sized to the concurrency and its connections are
- *   opened before the measured blocks, so no request pays for a TCP connect;
- * - a content chunk is timed when the socket data carrying it is delivered (all events in one
- *   delivery share that time); the delivery callback only stamps it and queues the bytes, and
- *   the parsing runs once every socket that was ready has been read (`deliver`);
- * - TTFT stops at the first chunk that carries generated content (not the role-only chunk);
- * - latency stops when the stream ends after `[DONE]`; a stream that ends without it, an error
- *   event, a non-2xx status or the timeout make the request a failure.
- * SSE is parsed by eventsource-parser.
- */
-/**
- * A request written to a pooled keep-alive connection that the server had already closed fails
- * with "other side closed" (undici's socket error) before any status line arrives. llama.cpp's
- * llama-server closes the connection after every streamed answer although it announces
- * `Keep-Alive: timeout=5, max=100` and no `Connection: close`; a request sent on that socket
- * before its FIN arrives is lost that way (1 in 10 of back-to-back requests on one connection,
- * none with 20 ms between them). That is the client's reuse of a dead connection, not an answer
- * of the server: such a request is sent once more on a new connection. A server that fails the
- * second time too is an error as before.
- */
-function closedBeforeAnswer(error) {
-    const code = error.code;
-    return code === 'UND_ERR_SOCKET' && /other side closed/i.test(error.message);
-}
-function connect(target, connections, timeoutMs) {
-    const url = new URL(target.baseUrl);
-    const prefix = url.pathname.replace(/\/+$/, '');
-    const pool = new undiciExports.Pool(url.origin, {
-        connections,
-        pipelining: 1,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-        keepAliveTimeout: 600_000,
-        keepAliveMaxTimeout: 600_000
-    });
-    const headers = { 'content-type': 'application/json', accept: 'text/event-stream' };
-    if (target.apiKey)
-        headers.authorization = `Bearer ${target.apiKey}`;
-    return { pool, origin: url.origin, path: `${prefix}${target.api === 'chat' ? '/chat/completions' : '/completions'}`, headers };
-}
-function carriesContent(chunk) {
-    const choice = chunk.choices?.[0];
-    if (!choice)
-        return false;
-    if (typeof choice.text === 'string')
-        return choice.text.length > 0;
-    const delta = choice.delta;
-    if (!delta)
-        return false;
-    return !!(delta.content || delta.reasoning_content || delta.reasoning || (delta.tool_calls && delta.tool_calls.length > 0));
-}
-const END = 0;
-const ERROR = 1;
-/**
- * Deliveries waiting to be parsed, in the order they reached JS: receiver, time, what. The socket
- * callbacks of one poll phase only stamp and queue; the SSE parsing and JSON.parse run after them
- * (setImmediate, the check phase), so when the chunks of many streams arrive at once (an engine
- * step emits one per sequence) each is stamped as soon as its bytes reach JS, not after the
- * parsing of the streams read before it. The stamps stay those of delivery, as before.
- */
-const pending = [];
-let drainScheduled = false;
-function deliver(receiver, time, what) {
-    pending.push(receiver, time, what);
-    if (!drainScheduled) {
-        drainScheduled = true;
-        setImmediate(drainDeliveries);
-    }
-}
-/** Parses every queued delivery, in order (also run by a request's timeout before it fires). */
-function drainDeliveries() {
-    drainScheduled = false;
-    // Work done here may queue more (an abort's error): the loop reads the length afresh.
-    for (let i = 0; i < pending.length; i += 3) {
-        const receiver = pending[i];
-        const time = pending[i + 1];
-        const what = pending[i + 2];
-        try {
-            if (what === END)
-                receiver.end(time);
-            else if (Buffer.isBuffer(what))
-                receiver.data(time, what);
-            else
-                receiver.error(time, what.error);
-        }
-        catch (error) {
-            // As when undici catches a throwing callback: that request fails, the others go on.
-            receiver.error(time, error instanceof Error ? error : new Error(String(error)));
-        }
-    }
-    pending.length = 0;
-}
-function streamRequest(conn, body, timeoutMs) {
-    const result = {
-        status: 'error',
-        httpStatus: 0,
-        start: performance.now(),
-        firstContent: null,
-        contentTimes: [],
-        end: null,
-        usageTokens: null,
-        promptTokens: null,
-        id: null,
-        error: null,
-        notStreaming: false
-    };
-    return new Promise(resolvePromise => {
-        let settled = false;
-        let done = false;
-        // The delivery time of the data being parsed.
-        let now = 0;
-        let controller = null;
-        let errorBody = null;
-        const finish = (status, error) => {
-            if (settled)
-                return;
-            settled = true;
-            clearTimeout(timer);
-            result.status = status;
-            result.error = error;
-            result.end = status === 'ok' ? now : null;
-            if (status !== 'ok' && controller && !controller.aborted)
-                controller.abort(new Error(error ?? 'aborted'));
-            resolvePromise(result);
-        };
-        const timer = setTimeout(() => {
-            // Deliveries that reached JS before the deadline count: parse them first.
-            drainDeliveries();
-            finish('timeout', `no complete answer within ${timeoutMs / 1000} s`);
-        }, timeoutMs);
-        const parser = createParser({
-            onEvent(event) {
-                if (done || settled)
-                    return;
-                const data = event.data;
-                if (data === '[DONE]') {
-                    done = true;
-                    return;
-                }
-                let chunk;
-                try {
-                    chunk = JSON.parse(data);
-                }
-                catch {
-                    finish('error', `an event is not JSON: ${data.slice(0, 80)}`);
-                    return;
-                }
-                if (chunk.error) {
-                    const message = typeof chunk.error === 'string' ? chunk.error : (chunk.error.message ?? 'error');
-                    finish('error', `the stream carried an error: ${message.slice(0, 200)}`);
-                    return;
-                }
-                if (result.id === null && typeof chunk.id === 'string')
-                    result.id = chunk.id;
-                if (carriesContent(chunk)) {
-                    if (result.firstContent === null)
-                        result.firstContent = now;
-                    result.contentTimes.push(now);
-                }
-                if (chunk.usage && typeof chunk.usage.completion_tokens === 'number') {
-                    result.usageTokens = chunk.usage.completion_tokens;
-                    if (typeof chunk.usage.prompt_tokens === 'number')
-                        result.promptTokens = chunk.usage.prompt_tokens;
-                }
-            }
-        });
-        const decoder = new TextDecoder();
-        const receiver = {
-            data(time, data) {
-                if (settled)
-                    return;
-                now = time;
-                parser.feed(decoder.decode(data, { stream: true }));
-            },
-            end(time) {
-                if (settled)
-                    return;
-                now = time;
-                parser.feed(decoder.decode());
-                if (done)
-                    finish('ok', null);
-                else
-                    finish('error', 'the stream ended without [DONE]');
-            },
-            error(time, error) {
-                now = time;
-                if (!settled)
-                    finish('error', `the request failed: ${error.message}`);
-            }
-        };
-        // undici's dispatch API: onRequestStart runs on the connection right before the request's
-        // headers are written, so the clock starts there and not while the request waited in the pool.
-        let retried = false;
-        const dispatch = () => {
-            conn.pool.dispatch({ origin: conn.origin, path: conn.path, method: 'POST', headers: conn.headers, body }, {
-                onRequestStart(c) {
-                    controller = c;
-                    result.start = performance.now();
-                },
-                onResponseStart(_c, statusCode, headers) {
-                    now = performance.now();
-                    result.httpStatus = statusCode;
-                    if (statusCode < 200 || statusCode >= 300) {
-                        errorBody = '';
-                        return;
-                    }
-                    const type = String(headers['content-type'] ?? '');
-                    if (!type.startsWith('text/event-stream')) {
-                        result.notStreaming = true;
-                        finish('error', `the server answered ${type || 'without a content type'} instead of a text/event-stream: it does not stream`);
-                    }
-                },
-                // The stream's own work per delivery: the time and a place in the queue (see `deliver`).
-                // `data` is a view of the socket's read buffer, which Node allocates afresh for every read.
-                onResponseData(_c, data) {
-                    if (errorBody !== null) {
-                        if (errorBody.length < 1000)
-                            errorBody += data.toString('utf8');
-                        return;
-                    }
-                    deliver(receiver, performance.now(), data);
-                },
-                onResponseEnd() {
-                    if (errorBody !== null) {
-                        now = performance.now();
-                        finish('error', `HTTP ${result.httpStatus}: ${errorBody.replace(/\s+/g, ' ').slice(0, 200)}`);
-                        return;
-                    }
-                    deliver(receiver, performance.now(), END);
-                },
-                onResponseError(_c, error) {
-                    if (!settled && !retried && result.httpStatus === 0 && closedBeforeAnswer(error)) {
-                        // The pooled connection was closed by the server before any answer: the request
-                        // never reached a live connection. Once, on another connection (see
-                        // closedBeforeAnswer); its clock restarts there.
-                        retried = true;
-                        result.retriedClosedConnection = true;
-                        dispatch();
-                        return;
-                    }
-                    // After the data that reached JS before it, as before the parsing was deferred.
-                    if (!settled)
-                        deliver(receiver, performance.now(), { kind: ERROR, error });
-                }
-            });
-        };
-        dispatch();
-    });
-}
-
-/**
- * A server deployment's API key is never in the gate file: `api_key_env` names the environment
- * variable that holds it. The one place that reads it (the runner, the launcher, the load half,
- * `plan` and the action's masking all ask here).
- */
-/** The variable names the deployments give as API keys. */
-function apiKeyNames(deployments) {
-    return [...deployments].flatMap(d => (d?.kind === 'server' && d.apiKeyEnv ? [d.apiKeyEnv] : []));
-}
-/** The deployment's API key, or null when it names none or the variable is empty. */
-function apiKeyOf(deployment, env) {
-    if (deployment.kind !== 'server' || !deployment.apiKeyEnv)
-        return null;
-    return env[deployment.apiKeyEnv] || null;
-}
-/** The keys that are set: values to mask wherever output is shown or logged. */
-function apiKeyValues(deployments, env) {
-    return [...deployments].flatMap(d => {
-        const key = d ? apiKeyOf(d, env) : null;
-        return key ? [key] : [];
-    });
-}
-/** The deployment's API key, refusing a named variable that is not set (before anything runs). */
-function requiredApiKey(deployment, env, source, side) {
-    const key = apiKeyOf(deployment, env);
-    if (deployment.kind === 'server' && deployment.apiKeyEnv && !key) {
-        throw new ConfigError('config.api_key_missing', `the environment variable ${deployment.apiKeyEnv} (the ${side} API key) is not set`, {
-            file: source,
-            field: `deployments.${side}.api_key_env`,
-            value: deployment.apiKeyEnv
-        });
-    }
-    return key;
-}
-
-/**
- * Student's t distribution: the CDF from the regularized incomplete beta function (continued
- * fraction, modified Lentz) and the quantile by bisection on it. Accurate to about 1e-12, which is
- * far below anything a 95% interval over a handful of block pairs can resolve.
- */
-const LANCZOS = [
-    676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.6150291621406, 12.507343278686905, -0.13857109526572012,
-    9.9843695780195716e-6, 1.5056327351493116e-7
-];
-/** log Gamma(x) for x > 0 (Lanczos, g = 7, n = 9: relative error about 1e-15). */
-function logGamma(x) {
-    if (x < 0.5)
-        return log(Math.PI / Math.abs(Math.sin(Math.PI * x))) - logGamma(1 - x);
-    const z = x - 1;
-    let a = 0.99999999999980993;
-    const t = z + 7.5;
-    for (let i = 0; i < LANCZOS.length; i++)
-        a += LANCZOS[i] / (z + i + 1);
-    return 0.5 * log(2 * Math.PI) + (z + 0.5) * log(t) - t + log(a);
-}
-function betaContinuedFraction(x, a, b) {
-    const tiny = 1e-300;
-    let c = 1;
-    let d = 1 - ((a + b) * x) / (a + 1);
-    if (abs(d) < tiny)
-        d = tiny;
-    d = 1 / d;
-    let h = d;
-    for (let m = 1; m <= 10_000; m++) {
-        const m2 = 2 * m;
-        let aa = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
-        d = 1 + aa * d;
-        if (abs(d) < tiny)
-            d = tiny;
-        c = 1 + aa / c;
-        if (abs(c) < tiny)
-            c = tiny;
-        d = 1 / d;
-        h *= d * c;
-        aa = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
-        d = 1 + aa * d;
-        if (abs(d) < tiny)
-            d = tiny;
-        c = 1 + aa / c;
-        if (abs(c) < tiny)
-            c = tiny;
-        d = 1 / d;
-        const delta = d * c;
-        h *= delta;
-        if (abs(delta - 1) < 1e-15)
-            break;
-    }
-    return h;
-}
-/** The regularized incomplete beta function I_x(a, b). */
-function regularizedBeta(x, a, b) {
-    if (x <= 0)
-        return 0;
-    if (x >= 1)
-        return 1;
-    const front = exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * log(x) + b * log(1 - x));
-    if (x < (a + 1) / (a + b + 2))
-        return (front * betaContinuedFraction(x, a, b)) / a;
-    return 1 - (front * betaContinuedFraction(1 - x, b, a)) / b;
-}
-/** P(T <= t) for Student's t with `df` degrees of freedom. */
-function studentTCdf(t, df) {
-    const tail = 0.5 * regularizedBeta(df / (df + t * t), df / 2, 0.5);
-    return t >= 0 ? 1 - tail : tail;
-}
-/** The p-quantile of Student's t with `df` degrees of freedom (df >= 1). */
-function studentTQuantile(p, df) {
-    if (!(p > 0 && p < 1) || !(df >= 1))
-        return NaN;
-    if (p === 0.5)
-        return 0;
-    if (p < 0.5)
-        return -studentTQuantile(1 - p, df);
-    let high = 1;
-    while (studentTCdf(high, df) < p)
-        high *= 2;
-    let low = 0;
-    for (let i = 0; i < 200 && high - low > 1e-13 * high; i++) {
-        const mid = (low + high) / 2;
-        if (studentTCdf(mid, df) < p)
-            low = mid;
-        else
-            high = mid;
-    }
-    return (low + high) / 2;
-}
-/** The two-sided critical value: t such that P(|T| <= t) = confidence. */
-function twoSidedT(confidence, df) {
-    return studentTQuantile(1 - (1 - confidence) / 2, df);
-}
-
-/**
- * The candidate/baseline ratio of a load metric, with an interval from the blocks (docs/load.md,
- * "How the sides are compared"). Each adjacent (baseline, candidate) pair of blocks gives one
- * observation log(candidate / baseline); the interval is exp of a Student t interval over those
- * observations. Blocks, not requests, are the unit: requests within a block share the block's
- * drift, so resampling requests would give intervals that are too narrow.
- */
-const LOG_RATIO_METHOD = 'block-pair log-ratio t interval';
-/** Fewer pairs than this give no interval (a t interval on 2 pairs has 1 degree of freedom). */
-const MIN_PAIRS = 3;
-/** `baseline[i]` and `candidate[i]` are the i-th adjacent pair of blocks. */
-function blockPairRatio(baseline, candidate, confidence) {
-    const k = baseline.length;
-    if (k !== candidate.length)
-        return { ok: false, reason: `unequal block counts (${k} baseline, ${candidate.length} candidate)` };
-    if (k < MIN_PAIRS)
-        return { ok: false, reason: `${k} block pairs; an interval needs at least ${MIN_PAIRS}` };
-    const logs = [];
-    for (let i = 0; i < k; i++) {
-        const b = baseline[i];
-        const c = candidate[i];
-        if (!isFiniteNumber(b) || !isFiniteNumber(c))
-            return { ok: false, reason: `block pair ${i + 1} has no value on one side` };
-        if (!(b > 0))
-            return { ok: false, reason: `the baseline is ${b} in block pair ${i + 1}, so a ratio is undefined` };
-        if (!(c > 0))
-            return { ok: false, reason: `the candidate is ${c} in block pair ${i + 1}, so a ratio is undefined` };
-        logs.push(log(c / b));
-    }
-    const meanLog = logs.reduce((s, x) => s + x, 0) / k;
-    const variance = logs.reduce((s, x) => s + (x - meanLog) * (x - meanLog), 0) / (k - 1);
-    const sdLog = sqrt(variance);
-    const half = (twoSidedT(confidence, k - 1) * sdLog) / sqrt(k);
-    return { ok: true, ratio: { estimate: exp(meanLog), low: exp(meanLog - half), high: exp(meanLog + half), pairs: k, meanLog, sdLog } };
-}
-/**
- * The smallest number of pairs whose interval, with the observed mean and spread of the log
- * ratios, would lie entirely on one side of `threshold`; null when the estimate sits on the
- * threshold (more pairs cannot resolve it) or more than `maxPairs` would be needed.
- */
-function pairsToResolve(ratio, threshold, confidence, maxPairs = 1000) {
-    const distance = Math.abs(ratio.meanLog - log(threshold));
-    if (!(distance > 0))
-        return null;
-    if (ratio.sdLog === 0)
-        return ratio.pairs;
-    for (let k = Math.max(MIN_PAIRS, ratio.pairs); k <= maxPairs; k++) {
-        if ((twoSidedT(confidence, k - 1) * ratio.sdLog) / sqrt(k) < distance)
-            return k;
-    }
-    return null;
-}
-
-const PERCENTILE_METHOD = 'Hyndman-Fan type 7 (linear interpolation), over successful requests';
-function percentiles(values) {
-    if (values.length === 0)
-        return { p50: null, p90: null, p99: null, mean: null };
-    const sorted = Float64Array.from(values).sort();
-    let sum = 0;
-    for (const v of values)
-        sum += v;
-    return {
-        p50: quantileSorted(sorted, 0.5),
-        p90: quantileSorted(sorted, 0.9),
-        p99: quantileSorted(sorted, 0.99),
-        mean: sum / values.length
-    };
-}
-/** TPOT of one request: (latency - TTFT) / (output tokens - 1); null for one-token answers. */
-function tpotOf(t) {
-    if (t.status !== 'ok' || t.ttft_ms === null || t.latency_ms === null || t.output_tokens < 2)
-        return null;
-    return (t.latency_ms - t.ttft_ms) / (t.output_tokens - 1);
-}
-/** Whether a successful request meets every SLO bound. */
-function meetsSlo(t, slo) {
-    if (t.status !== 'ok')
-        return false;
-    for (const bound of slo) {
-        let value;
-        if (bound.metric === 'ttft')
-            value = t.ttft_ms;
-        else if (bound.metric === 'latency')
-            value = t.latency_ms;
-        else if (bound.metric === 'tpot')
-            value = tpotOf(t);
-        else
-            value = t.itl_ms.length === 0 ? 0 : quantileSorted(Float64Array.from(t.itl_ms).sort(), bound.percentile / 100);
-        if (value === null || !(value <= bound.maxMs)) {
-            // A one-token answer has no TPOT: it cannot violate a TPOT bound.
-            if (bound.metric === 'tpot' && value === null && t.output_tokens < 2)
-                continue;
-            return false;
-        }
-    }
-    return true;
-}
-/**
- * `durationS`: the wall time the requests occupied (a block's, or the sum of a side's blocks'
- * when pooling), so throughputs are per second of load, not per second of the whole run.
- */
-function figures(timings, durationS, slo) {
-    const ok = timings.filter(t => t.status === 'ok');
-    const ttft = [];
-    const itl = [];
-    const tpot = [];
-    const latency = [];
-    let tokens = 0;
-    let good = 0;
-    for (const t of ok) {
-        if (t.ttft_ms !== null)
-            ttft.push(t.ttft_ms);
-        if (t.latency_ms !== null)
-            latency.push(t.latency_ms);
-        for (const gap of t.itl_ms)
-            itl.push(gap);
-        const p = tpotOf(t);
-        if (p !== null)
-            tpot.push(p);
-        tokens += t.output_tokens;
-        if (slo.length > 0 && meetsSlo(t, slo))
-            good++;
-    }
-    const timedOut = timings.filter(t => t.status === 'timeout').length;
-    const per = (n) => (durationS > 0 ? n / durationS : 0);
-    return {
-        requests: timings.length,
-        ok: ok.length,
-        failed: timings.length - ok.length,
-        timed_out: timedOut,
-        duration_s: durationS,
-        request_throughput: per(ok.length),
-        output_tokens_per_second: per(tokens),
-        goodput: slo.length > 0 ? per(good) : null,
-        error_rate: timings.length > 0 ? (timings.length - ok.length) / timings.length : 0,
-        output_tokens: tokens,
-        mean_output_tokens: ok.length > 0 ? tokens / ok.length : null,
-        ttft_ms: percentiles(ttft),
-        itl_ms: percentiles(itl),
-        tpot_ms: percentiles(tpot),
-        latency_ms: percentiles(latency)
-    };
-}
-/** The value of a named check metric (`ttft_p99`, `goodput`, ...) in a set of figures. */
-function metricValue(f, metric) {
-    switch (metric) {
-        case 'output_tokens_per_second':
-            return f.output_tokens_per_second;
-        case 'request_throughput':
-            return f.request_throughput;
-        case 'goodput':
-            return f.goodput;
-        case 'error_rate':
-            return f.error_rate;
-    }
-    const match = /^(ttft|itl|tpot|latency)_(p50|p90|p99)$/.exec(metric);
-    if (!match)
-        return null;
-    const group = f[`${match[1]}_ms`];
-    return group[match[2]];
-}
-
-/** The ratios the report always shows, per level (checks may add others). */
-const REPORTED_RATIOS = [
-    'output_tokens_per_second',
-    'request_throughput',
-    'ttft_p50',
-    'ttft_p99',
-    'itl_p50',
-    'itl_p99',
-    'latency_p50'
-];
-function pairedValues(blocks, level, metric) {
-    const at = blocks.filter(b => b.level === level);
-    const side = (s) => at
-        .filter(b => b.side === s)
-        .sort((x, y) => x.repetition - y.repetition)
-        .map(b => metricValue(b, metric) ?? NaN);
-    return { baseline: side('baseline'), candidate: side('candidate') };
-}
-/** The pooled values of a metric at a level and the block-pair ratio (with the number of pairs). */
-function measured(blocks, summary, metric, confidence) {
-    const { baseline, candidate } = pairedValues(blocks, summary.level, metric);
-    return {
-        pooled: {
-            level: summary.level,
-            baseline: metricValue(summary.baseline, metric),
-            candidate: metricValue(summary.candidate, metric)
-        },
-        outcome: blockPairRatio(baseline, candidate, confidence),
-        pairs: Math.min(baseline.length, candidate.length)
-    };
-}
-function ratioAt(blocks, summary, metric, confidence) {
-    const { pooled, outcome, pairs } = measured(blocks, summary, metric, confidence);
-    return {
-        ...pooled,
-        metric,
-        ratio: outcome.ok ? interval(outcome.ratio) : null,
-        pairs,
-        reason: outcome.ok ? null : outcome.reason
-    };
-}
-function interval(r) {
-    return { estimate: r.estimate, low: r.low, high: r.high };
-}
-function reportedRatios(blocks, summary, checks, confidence) {
-    const out = [];
-    for (const s of summary) {
-        const metrics = new Set(REPORTED_RATIOS);
-        if (s.baseline.goodput !== null)
-            metrics.add('goodput');
-        for (const c of checks)
-            if ((c.minRatio !== null || c.maxRatio !== null) && (c.level === null || c.level === s.level))
-                metrics.add(c.metric);
-        for (const metric of metrics)
-            out.push(ratioAt(blocks, s, metric, confidence));
-    }
-    return out;
-}
-function fmt(x) {
-    return Number.isInteger(x) ? String(x) : x.toPrecision(3);
-}
-function evaluateCheck(check, blocks, summary, confidence) {
-    const { pooled, outcome, pairs } = measured(blocks, summary, check.metric, confidence);
-    const base = { metric: check.metric, ...pooled };
-    if (check.min !== null || check.max !== null) {
-        const kind = check.min !== null ? 'min' : 'max';
-        const threshold = (check.min ?? check.max);
-        const value = base.candidate;
-        if (value === null || !Number.isFinite(value)) {
-            return {
-                ...base,
-                kind,
-                threshold,
-                ratio: null,
-                pairs: 0,
-                verdict: 'error',
-                pairs_needed: null,
-                reason: `the candidate's ${check.metric} could not be measured (no successful request)`
-            };
-        }
-        const good = kind === 'max' ? value <= threshold : value >= threshold;
-        return {
-            ...base,
-            kind,
-            threshold,
-            ratio: null,
-            pairs: 0,
-            verdict: good ? 'pass' : 'fail',
-            pairs_needed: null,
-            reason: `candidate ${fmt(value)} ${good ? (kind === 'max' ? '<=' : '>=') : kind === 'max' ? '>' : '<'} ${fmt(threshold)}`
-        };
-    }
-    const kind = check.minRatio !== null ? 'min_ratio' : 'max_ratio';
-    const threshold = (check.minRatio ?? check.maxRatio);
-    if (!outcome.ok) {
-        return {
-            ...base,
-            kind,
-            threshold,
-            ratio: null,
-            pairs,
-            verdict: 'error',
-            pairs_needed: null,
-            reason: `no ratio: ${outcome.reason}`
-        };
-    }
-    const r = outcome.ratio;
-    let verdict;
-    if (kind === 'min_ratio')
-        verdict = r.low > threshold ? 'pass' : r.high < threshold ? 'fail' : 'inconclusive';
-    else
-        verdict = r.high < threshold ? 'pass' : r.low > threshold ? 'fail' : 'inconclusive';
-    const needed = verdict === 'inconclusive' ? pairsToResolve(r, threshold, confidence) : null;
-    const side = kind === 'min_ratio' ? 'above' : 'below';
-    const reason = verdict === 'pass'
-        ? `the whole interval is ${side} ${fmt(threshold)}`
-        : verdict === 'fail'
-            ? `the whole interval is on the wrong side of ${fmt(threshold)}`
-            : needed === null
-                ? `the interval contains ${fmt(threshold)} and the estimate sits on it: more pairs will not resolve it`
-                : `the interval contains ${fmt(threshold)}; about ${needed} block pairs (repetitions) would resolve it`;
-    return {
-        ...base,
-        kind,
-        threshold,
-        ratio: interval(r),
-        pairs: r.pairs,
-        verdict,
-        pairs_needed: needed,
-        reason
-    };
-}
-function evaluateChecks(checks, blocks, summary, confidence) {
-    const out = [];
-    for (const check of checks) {
-        for (const s of summary) {
-            if (check.level === null || check.level === s.level)
-                out.push(evaluateCheck(check, blocks, s, confidence));
-        }
-    }
-    return out;
-}
-/** How bad a verdict is: error > fail > inconclusive > pass. */
-const VERDICT_RANK = { pass: 0, inconclusive: 1, fail: 2, error: 3 };
-/** The worse of verdicts: error > fail > inconclusive > pass. */
-function worstVerdict(verdicts) {
-    return verdicts.reduce((worst, v) => (VERDICT_RANK[v] > VERDICT_RANK[worst] ? v : worst), 'pass');
-}
-
-/**
- * The requests of the load half (docs/load.md, "Workload"). Both sides get exactly the same
- * prompts in the same block pair; every block, level and warm-up gets prompts of its own, so no
- * server can answer from a prefix cache what it saw in an earlier block.
- *
- * - synthetic: token counts drawn from the configured normal distributions (rounded, clipped),
- *   text made of common English words, one word per token (exact for a whitespace tokenizer,
- *   approximate for BPE tokenizers: the report takes output counts from the server's usage);
- * - gate-set: the prompts HELM sent in the quality half (scenario_state.json), cycled;
- * - file: a JSONL of OpenAI request bodies (`messages` or `prompt`), cycled;
- * - traffic: a frozen traffic set's messages and max_tokens (docs/traffic.md), cycled in arrival
- *   order, and with `arrival: traffic` its arrival gaps scaled to each rate.
- */
-const VOCABULARY = ('time year people way day man thing woman life child world school state family student group country problem hand part ' +
-    'place case week company system program question work government number night point home water room mother area money ' +
-    'story fact month lot right study book eye job word business issue side kind head house service friend father power hour ' +
-    'game line end member law car city community name president team minute idea kid body information back parent face ' +
-    'others level office door health person art war history party result change morning reason research girl guy moment air ' +
-    'teacher force education foot boy age policy music market sense nation plan college interest death experience effect use ' +
-    'class control care field development role effort rate heart drug show leader light voice wife police mind price report').split(' ');
-function draw(random, d) {
-    if (d.stddev === 0)
-        return d.mean;
-    const u = random.double();
-    const v = random.double();
-    const z = Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-    return Math.min(d.max, Math.max(d.min, Math.round(d.mean + d.stddev * z)));
-}
-function words(random, n) {
-    const out = new Array(n);
-    for (let i = 0; i < n; i++)
-        out[i] = VOCABULARY[random.below(VOCABULARY.length)];
-    return out.join(' ');
-}
-function syntheticSource(settings) {
-    const { inputTokens, outputTokens } = settings.workload;
-    return {
-        item(stream, index) {
-            const random = createRandom(settings.seed, `load:${stream}:${index}`);
-            const maxTokens = draw(random, outputTokens);
-            return { kind: 'text', text: words(random, draw(random, inputTokens)), maxTokens };
-        }
-    };
-}
-function cycled(items, settings) {
-    // A fixed permutation per stream, so blocks draw different prompts but both sides the same.
-    return {
-        item(stream, index) {
-            const random = createRandom(settings.seed, `load:${stream}`);
-            const offset = random.below(items.length);
-            return items[(offset + index) % items.length];
-        }
-    };
-}
-async function fileSource(settings, configFile) {
-    const file = resolve(dirname(configFile), settings.workload.file);
-    let text;
-    try {
-        text = await readFile(file, 'utf8');
-    }
-    catch (error) {
-        throw new InputError('load.workload_unreadable', `cannot read the load workload file: ${error.message}`, {
-            file,
-            field: 'load.workload.file'
-        });
-    }
-    const items = [];
-    const fallback = settings.workload.outputTokens.mean;
-    text.split('\n').forEach((line, i) => {
-        if (line.trim() === '')
-            return;
-        let body;
-        try {
-            body = JSON.parse(line);
-        }
-        catch {
-            throw new InputError('load.workload_line', `line ${i + 1} is not JSON`, { file, field: `line ${i + 1}` });
-        }
-        if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-            throw new InputError('load.workload_line', `line ${i + 1} must be an OpenAI request body (an object)`, {
-                file,
-                field: `line ${i + 1}`
-            });
-        }
-        const b = body;
-        if (!Array.isArray(b.messages) && typeof b.prompt !== 'string') {
-            throw new InputError('load.workload_line', `line ${i + 1} has neither messages (chat) nor a prompt string (completions)`, {
-                file,
-                field: `line ${i + 1}`
-            });
-        }
-        const max = typeof b.max_tokens === 'number' ? b.max_tokens : typeof b.max_completion_tokens === 'number' ? b.max_completion_tokens : fallback;
-        items.push({ kind: 'body', body: b, maxTokens: max });
-    });
-    if (items.length === 0)
-        throw new InputError('load.workload_empty', 'the load workload file has no requests', { file });
-    return cycled(items, settings);
-}
-/**
- * The traffic set's requests: the messages and max_tokens as logged (output_tokens.mean when the
- * request had none). Only those: the load half measures serving speed on the team's prompts and
- * lengths; `response_format`, `tools` and `stop` are judged by the traffic gate's replay, and
- * sending them here would fail on a server that does not support them (a vLLM without a tool
- * parser) and, with ignore_eos, could force a guided decoder past the end of its grammar.
- */
-async function trafficSource(settings, configFile, arrival) {
-    const file = resolve(dirname(configFile), settings.workload.file);
-    const { instances } = readTrafficSet(file, readFileSync, 'load.workload.file');
-    const fallback = settings.workload.outputTokens.mean;
-    const ordered = arrival === 'traffic'
-        ? instances
-            .map((instance, i) => ({ instance, i }))
-            .sort((a, b) => a.instance.arrival_ms - b.instance.arrival_ms || a.i - b.i)
-        : instances.map((instance, i) => ({ instance, i }));
-    if (arrival === 'traffic') {
-        const missing = instances.findIndex(x => x.arrival_ms === null);
-        if (missing >= 0) {
-            throw new InputError('load.traffic_arrival', `load.arrival is traffic but instance ${JSON.stringify(instances[missing].id)} of the traffic set has no arrival_ms (the log had no timestamps); use arrival: poisson or constant`, { file, field: 'load.arrival' });
-        }
-    }
-    const items = ordered.map(({ instance }) => {
-        const r = instance.request;
-        const max = typeof r.max_tokens === 'number' ? r.max_tokens : typeof r.max_completion_tokens === 'number' ? r.max_completion_tokens : fallback;
-        return { kind: 'messages', messages: r.messages, maxTokens: max };
-    });
-    const source = cycled(items, settings);
-    if (arrival !== 'traffic')
-        return source;
-    const times = ordered.map(({ instance }) => instance.arrival_ms);
-    const span = times[times.length - 1] - times[0];
-    if (times.length < 2 || span <= 0) {
-        throw new InputError('load.traffic_arrival', 'load.arrival is traffic but the traffic set has fewer than two distinct arrival times to scale', {
-            file,
-            field: 'load.arrival'
-        });
-    }
-    const meanGap = span / (times.length - 1);
-    // The gap after the last request is the mean gap, so a full cycle keeps the set's mean rate.
-    const gaps = times.map((t, i) => (i + 1 < times.length ? times[i + 1] - t : meanGap));
-    return {
-        item: source.item,
-        arrivalGap(stream, index, rate) {
-            const offset = createRandom(settings.seed, `load:${stream}`).below(items.length);
-            return (gaps[(offset + index) % gaps.length] * (1000 / rate)) / meanGap;
-        }
-    };
-}
-/** The prompts the quality half sent, from the scenario_state.json files under `helmOutput`. */
-async function gateSetSource(settings, helmOutput) {
-    const runs = await discoverRuns(helmOutput);
-    const items = [];
-    const maxTokens = settings.workload.outputTokens.mean;
-    for (const run of runs) {
-        if (!run.files.scenarioState)
-            continue;
-        const file = join(run.path, RUN_FILES.scenarioState);
-        const state = JSON.parse(await readFile(file, 'utf8'));
-        for (const rs of state.request_states ?? []) {
-            const request = rs.request ?? {};
-            if (Array.isArray(request.messages) && request.messages.length > 0)
-                items.push({ kind: 'messages', messages: request.messages, maxTokens });
-            else if (typeof request.prompt === 'string' && request.prompt !== '')
-                items.push({ kind: 'text', text: request.prompt, maxTokens });
-        }
-    }
-    if (items.length === 0) {
-        throw new InputError('load.gate_set_empty', 'load.workload.prompts is gate-set but the quality half left no prompts (scenario_state.json)', { file: helmOutput, field: 'load.workload.prompts' });
-    }
-    return cycled(items, settings);
-}
-/**
- * The JSON body for one side. `ignoreEos`: ask the server to generate exactly `max_tokens`
- * (vLLM's `ignore_eos` and `min_tokens`), so both sides produce the same amount of work.
- */
-function requestBody(item, api, model, ignoreEos, maxTokensOverride) {
-    const maxTokens = item.maxTokens;
-    let body;
-    if (item.kind === 'body') {
-        body = { ...item.body };
-        if (api === 'chat' && !Array.isArray(body.messages))
-            body.messages = [{ role: 'user', content: String(body.prompt) }];
-        if (api === 'completions' && typeof body.prompt !== 'string') {
-            body.prompt = body.messages.map(m => (typeof m.content === 'string' ? m.content : '')).join('\n');
-        }
-        if (api === 'chat')
-            delete body.prompt;
-        else
-            delete body.messages;
-        delete body.max_completion_tokens;
-    }
-    else if (item.kind === 'messages') {
-        body =
-            api === 'chat'
-                ? { messages: item.messages }
-                : { prompt: item.messages.map(m => String(m.content ?? '')).join('\n') };
-    }
-    else {
-        body = api === 'chat' ? { messages: [{ role: 'user', content: item.text }] } : { prompt: item.text };
-    }
-    body.model = model;
-    body.max_tokens = maxTokens;
-    body.temperature = 0;
-    body.stream = true;
-    body.stream_options = { include_usage: true };
-    if (ignoreEos) {
-        body.ignore_eos = true;
-        body.min_tokens = maxTokens;
-    }
-    return JSON.stringify(body);
-}
-
-/**
- * One short streaming request per side before any load: is the server there, does it stream,
- * does it send `usage`, and does it accept `ignore_eos`/`min_tokens` (vLLM's way to generate
- * exactly `max_tokens`)? A server that rejects them (HTTP 4xx) is asked again without them, and
- * the report says that its output lengths are the model's own.
- */
-const PROBE_TOKENS = 4;
-async function probeSide(target, timeoutMs) {
-    const conn = connect(target, 1, timeoutMs);
-    try {
-        const item = { kind: 'text', text: 'Say something.', maxTokens: PROBE_TOKENS };
-        let result = await streamRequest(conn, requestBody(item, target.api, target.model, true), timeoutMs);
-        let ignoreEos = true;
-        if (result.httpStatus >= 400 && result.httpStatus < 500) {
-            ignoreEos = false;
-            result = await streamRequest(conn, requestBody(item, target.api, target.model, false), timeoutMs);
-        }
-        if (result.httpStatus === 0) {
-            return {
-                reachable: false,
-                streaming: false,
-                ignoreEos: false,
-                usage: false,
-                problem: `${target.baseUrl} is not reachable: ${result.error}`
-            };
-        }
-        if (result.notStreaming) {
-            return {
-                reachable: true,
-                streaming: false,
-                ignoreEos,
-                usage: false,
-                problem: `${target.baseUrl} does not stream: asked for stream: true it ${result.error?.replace(/^the server /, '')}; the load half measures time to first token and needs server-sent events`
-            };
-        }
-        if (result.status !== 'ok') {
-            return {
-                reachable: true,
-                streaming: true,
-                ignoreEos,
-                usage: false,
-                problem: `the probe request to ${target.baseUrl} failed: ${result.error}`
-            };
-        }
-        if (result.firstContent === null) {
-            return {
-                reachable: true,
-                streaming: true,
-                ignoreEos,
-                usage: result.usageTokens !== null,
-                problem: `the probe request to ${target.baseUrl} streamed no content`
-            };
-        }
-        return { reachable: true, streaming: true, ignoreEos, usage: result.usageTokens !== null, problem: null };
-    }
-    finally {
-        await conn.pool.close().catch(() => { });
-    }
-}
-
-function abbaOrder(repetitions) {
-    const order = [];
-    for (let i = 0; i < repetitions; i++) {
-        const sides = i % 2 === 0 ? ['baseline', 'candidate'] : ['candidate', 'baseline'];
-        for (const side of sides)
-            order.push({ side, repetition: i, position: order.length });
-    }
-    return order;
-}
-
-/**
  * URLs of a deployment's routes below its base URL (`{base_url}/models`, `{base_url}/version`).
  * Built with URL objects, not by appending text. The gate file refuses a base_url with a query
  * (HELM's OpenAI client appends the route after it: `/v1?api-version=1/chat/completions`), so
@@ -43125,1092 +42054,6 @@ function rootRouteUrl(baseUrl, route) {
     url.pathname = `/${route.replace(/^\/+/, '')}`;
     url.hash = '';
     return url.href;
-}
-
-/**
- * Synthetic prompts sized in the server's own tokens (docs/load.md, "Workload"). Words are not
- * tokens: on the real-engine example's small vocabulary 100 requested words became 404 prompt
- * tokens. llama.cpp's server and vLLM's both serve `POST /tokenize` and `POST /detokenize` at
- * their root (llama.cpp: `{content}` / `{tokens}` -> `{content}`; vLLM: `{model, prompt}` /
- * `{model, tokens}` -> `{prompt}`): each prompt's words are tokenized, cut to the drawn count and
- * turned back into text, which is tokenized once more for the realized count. The baseline's
- * tokenizer sizes them, and both sides get exactly the same texts.
- */
-async function post(target, route, body, timeoutMs) {
-    const answer = await undiciExports.request(rootRouteUrl(target.baseUrl, route), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {}) },
-        body: JSON.stringify(body),
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs
-    });
-    const text = await answer.body.text();
-    let json = null;
-    try {
-        json = JSON.parse(text);
-    }
-    catch {
-        // not JSON: the shape check below fails
-    }
-    return { status: answer.statusCode, json };
-}
-function tokensOf(json) {
-    const tokens = json?.tokens;
-    return Array.isArray(tokens) && tokens.every(t => Number.isInteger(t)) ? tokens : null;
-}
-/** The server's tokenizer, or null when it serves none (then prompts are sized in words). */
-async function serverTokenizer(target, timeoutMs) {
-    const shapes = {
-        // add_special_tokens false: the prompt's own tokens; the chat template adds its own anyway.
-        vllm: {
-            tokenize: text => ({ model: target.model, prompt: text, add_special_tokens: false }),
-            detokenize: tokens => ({ model: target.model, tokens }),
-            text: 'prompt'
-        },
-        'llama.cpp': { tokenize: text => ({ content: text, add_special: false }), detokenize: tokens => ({ tokens }), text: 'content' }
-    };
-    for (const shape of ['vllm', 'llama.cpp']) {
-        const spec = shapes[shape];
-        let tried;
-        try {
-            tried = await post(target, 'tokenize', spec.tokenize('time year people'), timeoutMs);
-        }
-        catch {
-            return null;
-        }
-        const tokens = tokensOf(tried.json);
-        if (tried.status !== 200 || !tokens || tokens.length === 0)
-            continue;
-        return {
-            shape,
-            async tokenize(text) {
-                const answer = await post(target, 'tokenize', spec.tokenize(text), timeoutMs);
-                const ids = tokensOf(answer.json);
-                if (answer.status !== 200 || !ids)
-                    throw new Error(`POST /tokenize answered HTTP ${answer.status}`);
-                return ids;
-            },
-            async detokenize(ids) {
-                const answer = await post(target, 'detokenize', spec.detokenize(ids), timeoutMs);
-                const text = answer.json?.[spec.text];
-                if (answer.status !== 200 || typeof text !== 'string')
-                    throw new Error(`POST /detokenize answered HTTP ${answer.status}`);
-                return text;
-            }
-        };
-    }
-    return null;
-}
-/**
- * The synthetic prompts of `streams` (name and count) sized with `tokenizer`; any other item (a
- * block of `duration_seconds` that outruns its count) falls back to the words, scaled by the
- * tokens per word seen here.
- */
-async function sizedSyntheticSource(settings, tokenizer, streams) {
-    const sized = new Map();
-    const requested = [];
-    const realized = [];
-    // The word draws stay those of syntheticSource (one word per requested token): its text's word
-    // count is the requested count, and workload.ts, whose bytes key the real-engine model's cache,
-    // is left as it is.
-    const words = syntheticSource(settings);
-    let wordCount = 0;
-    let tokenCount = 0;
-    for (const { stream, count } of streams) {
-        for (let index = 0; index < count; index++) {
-            const item = words.item(stream, index);
-            if (item.kind !== 'text')
-                continue;
-            const target = item.text.split(' ').length;
-            let text = item.text;
-            let ids = await tokenizer.tokenize(text);
-            wordCount += target;
-            tokenCount += ids.length;
-            // A tokenizer that merges words into fewer tokens than words: the same words again.
-            for (let more = 0; ids.length < target && more < 8; more++) {
-                text = `${text} ${item.text}`;
-                ids = await tokenizer.tokenize(text);
-            }
-            const cut = await tokenizer.detokenize(ids.slice(0, target));
-            requested.push(target);
-            realized.push((await tokenizer.tokenize(cut)).length);
-            sized.set(`${stream}\n${index}`, { kind: 'text', text: cut, maxTokens: item.maxTokens });
-        }
-    }
-    const perWord = wordCount > 0 && tokenCount > 0 ? tokenCount / wordCount : 1;
-    return {
-        requested,
-        realized,
-        source: {
-            item(stream, index) {
-                const known = sized.get(`${stream}\n${index}`);
-                if (known)
-                    return known;
-                // Beyond the sized prompts (blocks of duration_seconds): the words, scaled to the tokens per word seen.
-                const item = words.item(stream, index);
-                if (item.kind !== 'text')
-                    return item;
-                const all = item.text.split(' ');
-                const keep = Math.max(1, Math.min(all.length, Math.round(all.length / perWord)));
-                return { ...item, text: all.slice(0, keep).join(' ') };
-            }
-        }
-    };
-}
-
-/**
- * The load half (docs/load.md): probe both deployments, then per level warm the connections and
- * run the blocks A B B A ..., never both sides at once; then the figures, ratios and checks.
- * The I/O edge around the pure parts (workload, metrics, compare).
- */
-const SIDES$2 = ['baseline', 'candidate'];
-function targetOf(deployment, env) {
-    return {
-        api: deployment.api,
-        baseUrl: deployment.baseUrl,
-        model: deployment.model,
-        apiKey: apiKeyOf(deployment, env)
-    };
-}
-function emptyReport(config, load) {
-    const side = (s) => {
-        const d = config.deployments?.[s];
-        return {
-            api: d && d.kind === 'server' ? d.api : 'unknown',
-            model: d && d.kind === 'server' ? d.model : 'unknown',
-            ignore_eos: null,
-            usage: null
-        };
-    };
-    return {
-        verdict: 'error',
-        headline: '',
-        skipped: null,
-        mode: load.mode,
-        levels: load.levels,
-        settings: {
-            repetitions: load.repetitions,
-            requests_per_block: load.requestsPerLevel === null ? null : Math.ceil(load.requestsPerLevel / load.repetitions),
-            seconds_per_block: load.durationSeconds === null ? null : load.durationSeconds / load.repetitions,
-            warmup_requests: load.warmupRequests,
-            timeout_seconds: load.timeoutSeconds,
-            arrival: load.mode === 'rate' ? load.arrival : null,
-            confidence: config.statistics.confidence,
-            percentile_method: PERCENTILE_METHOD,
-            interval_method: LOG_RATIO_METHOD,
-            prompts: load.workload.prompts,
-            seed: load.seed
-        },
-        sides: { baseline: side('baseline'), candidate: side('candidate') },
-        interleaved: true,
-        blocks: [],
-        summary: [],
-        ratios: [],
-        checks: [],
-        errors: [],
-        warnings: [],
-        notes: [],
-        timings_file: null
-    };
-}
-function levelName(load, level) {
-    return load.mode === 'concurrency' ? `concurrency ${level}` : `rate ${level}/s`;
-}
-/** The checks before any request (a load section, server deployments on both sides). */
-function beginLoad(config, options) {
-    const load = config.load;
-    if (!load)
-        throw new Error('runLoad needs a load: section');
-    const report = emptyReport(config, load);
-    const fail = (code, message, field) => {
-        report.errors.push({ code, message, ...(field ? { field } : {}) });
-        report.verdict = 'error';
-        report.headline = `Performance: error: ${message}`;
-        return { report, timings: [] };
-    };
-    const deployments = config.deployments;
-    if (!deployments)
-        return fail('load.no_deployments', 'the load half needs deployments (base_url and model of each side)', 'deployments');
-    for (const side of SIDES$2) {
-        if (deployments[side].kind !== 'server') {
-            return fail('load.prod_env', `the load half needs deployments.${side} as api/base_url/model, not a prod_env reference or a runner command`, `deployments.${side}`);
-        }
-    }
-    const targets = {
-        baseline: targetOf(deployments.baseline, options.env),
-        candidate: targetOf(deployments.candidate, options.env)
-    };
-    const say = options.progress ?? (() => { });
-    const now = performance.now();
-    return { config, load, report, targets, timeoutMs: load.timeoutSeconds * 1000, say, origin: now, began: now, fail };
-}
-/** Probes one side (is it there, does it stream) and records what it accepts. */
-async function probeLoadSide(run, side) {
-    const probe = await probeSide(run.targets[side], Math.min(run.timeoutMs, 60_000));
-    run.report.sides[side].ignore_eos = probe.ignoreEos;
-    run.report.sides[side].usage = probe.usage;
-    return probe;
-}
-/** What the probes mean: an error, a loud skip (load.baseline: optional), or null to go on. */
-function judgeProbes(run, probes) {
-    const { report, load } = run;
-    if (!probes.baseline.reachable && probes.candidate.problem === null && load.baseline === 'optional') {
-        report.skipped = `the baseline deployment is not reachable (${probes.baseline.problem}); load.baseline is optional, so the load half was SKIPPED and nothing about performance was measured`;
-        report.verdict = 'pass';
-        report.headline = `Performance: SKIPPED: ${report.skipped}`;
-        report.warnings.push({ code: 'load.skipped', message: report.skipped });
-        return { report, timings: [] };
-    }
-    for (const side of SIDES$2) {
-        const problem = probes[side].problem;
-        if (problem) {
-            const hint = probes[side].reachable ? '' : unreachableHint(run.config, side);
-            // Three different fixes, so three codes: start the server, fix its answers, enable streaming.
-            const code = !probes[side].reachable ? 'load.unreachable' : probes[side].streaming ? 'load.probe' : 'load.not_streaming';
-            return run.fail(code, `${side}: ${problem}${hint}`, `deployments.${side}.base_url`);
-        }
-    }
-    return null;
-}
-/**
- * What to do about a side that does not answer. A launched server was started by helm-gate and
- * has died or stopped listening: its own output says why. A baseline that is not launched may be
- * down because the quality half reused an archived baseline and nobody started it.
- */
-function unreachableHint(config, side) {
-    if (config.launch?.sides[side])
-        return ` (the launched ${side} server is not answering: its output is in logs/${side}-server.log)`;
-    if (side === 'baseline') {
-        return ' (the load half needs the baseline deployment live even when the quality half reuses an archived baseline; set load.baseline: optional to skip it instead)';
-    }
-    return '';
-}
-/** The prompts of the run (the same for both sides: the streams are seeded). */
-async function workloadOf(run, options) {
-    const { load, config } = run;
-    try {
-        if (load.workload.prompts === 'synthetic')
-            return syntheticSource(load);
-        if (load.workload.prompts === 'file')
-            return await fileSource(load, config.source);
-        if (load.workload.prompts === 'traffic') {
-            return await trafficSource(load, config.source, load.mode === 'rate' && load.arrival === 'traffic' ? 'traffic' : null);
-        }
-        if (!options.gateSetOutput) {
-            return run.fail('load.gate_set', 'load.workload.prompts is gate-set, which needs the quality half to run first (helm-gate run)', 'load.workload.prompts');
-        }
-        return await gateSetSource(load, options.gateSetOutput);
-    }
-    catch (error) {
-        const e = error;
-        return run.fail(e.code ?? 'load.workload', e.describe ? e.describe() : e.message, 'load.workload');
-    }
-}
-function isOutcome(value) {
-    return typeof value === 'object' && value !== null && 'report' in value && 'timings' in value;
-}
-/** A swap that failed: names the side and the block it was for. */
-class SwapError extends GateError {
-}
-async function runLoad(config, options, holder) {
-    const run = beginLoad(config, options);
-    if (isOutcome(run))
-        return run;
-    const { load, targets, timeoutMs } = run;
-    const timings = [];
-    const blocks = [];
-    const swaps = [];
-    let upNow = null;
-    const swapping = holder?.oneAtATime === true;
-    let schedule = swapping
-        ? {
-            schedule: 'swapped',
-            why: 'the launched sides are up one at a time (sequential schedule): swapped before each block of the other side'
-        }
-        : { schedule: 'both-up', why: 'both sides are up at once' };
-    /** Swaps `side` in when it is not the one up; true when it did. */
-    const bringUp = async (side, stage) => {
-        // Both up at once: brought up for the probes, then held (no swaps).
-        if (!holder || upNow === side || (!swapping && stage !== 'the probe'))
-            return false;
-        const started = performance.now();
-        try {
-            await holder.bringUp(side, stage);
-        }
-        catch (error) {
-            if (!(error instanceof GateError))
-                throw error;
-            // The launch's own code (what to fix), the message naming the side and the block.
-            throw new SwapError(error.code, `the ${side} could not be brought up for ${stage}: ${error.message}`, {
-                field: error.location.field ?? `deployments.${side}.launch`
-            });
-        }
-        // The first start is a launch, not a swap: nothing was taken down before it.
-        if (upNow !== null && swapping)
-            swaps.push({ side, before: stage, ms: Math.round(performance.now() - started) });
-        upNow = side;
-        return true;
-    };
-    const connections = {};
-    const closeAll = async () => {
-        for (const side of SIDES$2) {
-            await connections[side]?.conn.pool.close().catch(() => { });
-            delete connections[side];
-        }
-    };
-    const measure = async () => {
-        // Probe: both deployments live and streaming. Load figures are comparable only within one run
-        // on one machine, so an archived baseline never stands in for a live one. One at a time, the
-        // candidate first, so that the baseline is up for the first block.
-        const probes = {};
-        for (const side of swapping ? ['candidate', 'baseline'] : SIDES$2) {
-            await bringUp(side, 'the probe');
-            probes[side] = await probeLoadSide(run, side);
-        }
-        const judged = judgeProbes(run, probes);
-        if (judged)
-            return judged;
-        const words = await workloadOf(run, options);
-        if (isOutcome(words))
-            return words;
-        if (swapping && holder)
-            schedule = chooseSchedule(holder, load, swaps);
-        const plan = blockPlan(load, schedule.schedule);
-        const source = load.workload.prompts === 'synthetic' ? await sizeInServerTokens(run, words) : words;
-        /** The side's connections at the level, opened and warmed up when they are new (not measured). */
-        const warmed = async (side, li, level) => {
-            const have = connections[side];
-            if (have && have.li === li)
-                return have.conn;
-            await have?.conn.pool.close().catch(() => { });
-            const conn = connect(targets[side], load.mode === 'concurrency' ? level : null, timeoutMs);
-            connections[side] = { conn, li };
-            await warmUp(run, conn, side, probes[side].ignoreEos, source, li, level);
-            return conn;
-        };
-        run.origin = performance.now();
-        let level = -1;
-        for (const at of plan) {
-            // Both up: both sides' connections opened and warmed at the start of each level, as one step.
-            if (!swapping && at.li !== level)
-                for (const side of SIDES$2)
-                    await warmed(side, at.li, at.level);
-            level = at.li;
-            // A side brought up again is a new server (or one just woken): new connections, a new warm-up.
-            if (await bringUp(at.side, `block ${at.position + 1}/${at.total} at ${levelName(load, at.level)}`))
-                await closeAll();
-            const conn = await warmed(at.side, at.li, at.level);
-            await measureBlock(run, conn, probes[at.side].ignoreEos, source, at, blocks, timings);
-        }
-        const finished = finishLoad(run, blocks, timings);
-        if (schedule.schedule === 'periods')
-            markPeriods(finished.report, schedule.why);
-        return finished;
-    };
-    let outcome;
-    try {
-        outcome = await measure();
-    }
-    catch (error) {
-        if (error instanceof SideDownError)
-            outcome = sideDown(run, error, timings);
-        else if (error instanceof SwapError)
-            outcome = { ...run.fail(error.code, error.message, error.location.field), timings };
-        else
-            throw error;
-    }
-    finally {
-        await closeAll();
-        // The side still up goes down now, so that its period ends in the timeline.
-        await holder?.release();
-    }
-    if (holder)
-        outcome.report.timeline = timelineOf(holder, schedule, swaps, load);
-    return outcome;
-}
-/**
- * Synthetic prompts sized with the baseline server's /tokenize when it has one (server-tokens.ts),
- * every prompt of the warm-ups and blocks; the requested and realized counts go into the report.
- * Without one, one word per token, said in a note.
- */
-async function sizeInServerTokens(run, words) {
-    const { load, report } = run;
-    const tokenizer = await serverTokenizer(run.targets.baseline, Math.min(run.timeoutMs, 30_000));
-    if (!tokenizer) {
-        report.prompt_tokens = {
-            sized_by: 'words',
-            tokenizer: null,
-            prompts: 0,
-            requested_mean: load.workload.inputTokens.mean,
-            realized_mean: null,
-            realized_min: null,
-            realized_max: null,
-            served: { baseline: null, candidate: null }
-        };
-        return words;
-    }
-    const perBlock = load.requestsPerLevel === null ? 0 : Math.ceil(load.requestsPerLevel / load.repetitions);
-    const streams = [
-        // A sample for the tokens per word of prompts beyond these (blocks of duration_seconds).
-        { stream: 'calibration', count: 16 },
-        ...load.levels.flatMap((_, li) => [
-            { stream: `warmup:${li}`, count: load.warmupRequests },
-            ...Array.from({ length: load.repetitions }, (_, repetition) => ({ stream: `block:${li}:${repetition}`, count: perBlock }))
-        ])
-    ];
-    let sized;
-    try {
-        sized = await sizedSyntheticSource(load, tokenizer, streams);
-    }
-    catch (error) {
-        throw new GateError('load.tokenize', `the baseline's /tokenize failed while sizing the prompts: ${error.message}`, {
-            field: 'deployments.baseline.base_url'
-        });
-    }
-    const realized = sized.realized.slice(16);
-    const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
-    report.prompt_tokens = {
-        sized_by: 'server',
-        tokenizer: `${tokenizer.shape} /tokenize of the baseline`,
-        prompts: realized.length,
-        requested_mean: mean(sized.requested.slice(16)) ?? load.workload.inputTokens.mean,
-        realized_mean: mean(realized),
-        realized_min: realized.length ? Math.min(...realized) : null,
-        realized_max: realized.length ? Math.max(...realized) : null,
-        served: { baseline: null, candidate: null }
-    };
-    run.say(`load: ${realized.length} synthetic prompts sized with the baseline's /tokenize (${tokenizer.shape}): requested mean ${report.prompt_tokens.requested_mean.toFixed(1)}, realized mean ${report.prompt_tokens.realized_mean?.toFixed(1) ?? '-'} tokens`);
-    return sized.source;
-}
-/** Every block of the load half in run order: A B B A at each level, or each side in its own period. */
-function blockPlan(load, schedule) {
-    const total = 2 * load.repetitions;
-    if (schedule !== 'periods') {
-        return load.levels.flatMap((level, li) => abbaOrder(load.repetitions).map(block => ({ ...block, level, li, total })));
-    }
-    return SIDES$2.flatMap((side, si) => load.levels.flatMap((level, li) => Array.from({ length: load.repetitions }, (_, repetition) => ({
-        side,
-        level,
-        li,
-        repetition,
-        position: si * load.repetitions + repetition,
-        total
-    }))));
-}
-/** Swaps a plan needs, starting with the baseline up (after the probes). */
-function swapsNeeded(plan) {
-    let up = 'baseline';
-    let swaps = 0;
-    for (const block of plan) {
-        if (block.side !== up)
-            swaps++;
-        up = block.side;
-    }
-    return swaps;
-}
-/**
- * Interleave by swapping, or fall back to one period per side: when a side cannot be swapped
- * (`switch: none`), or when the swaps A B B A needs, at the cost measured by the probes' swap,
- * would take longer than load.swap_budget_seconds.
- */
-function chooseSchedule(holder, load, swaps) {
-    const fixed = SIDES$2.find(side => holder.switches[side] === 'none');
-    if (fixed) {
-        return { schedule: 'periods', why: `swapping is impossible: deployments.${fixed}.launch.switch is none` };
-    }
-    const cost = medianMs(swaps);
-    const needed = swapsNeeded(blockPlan(load, 'swapped'));
-    const estimate = cost === null ? 0 : (needed * cost) / 1000;
-    if (estimate > load.swapBudgetSeconds) {
-        return {
-            schedule: 'periods',
-            why: `swapping is over budget: ${needed} swaps at ${((cost ?? 0) / 1000).toFixed(1)} s each (measured) would take ${estimate.toFixed(0)} s, more than load.swap_budget_seconds (${load.swapBudgetSeconds} s)`
-        };
-    }
-    return {
-        schedule: 'swapped',
-        why: `the launched sides are up one at a time (sequential schedule): swapped before each block of the other side, ${needed} swaps at ${((cost ?? 0) / 1000).toFixed(1)} s each (measured), within load.swap_budget_seconds (${load.swapBudgetSeconds} s)`
-    };
-}
-function medianMs(swaps) {
-    if (swaps.length === 0)
-        return null;
-    const sorted = swaps.map(s => s.ms).sort((a, b) => a - b);
-    const mid = Math.floor(sorted.length / 2);
-    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-function timelineOf(holder, schedule, swaps, load) {
-    return {
-        schedule: schedule.schedule,
-        why: schedule.why,
-        switches: { ...holder.switches },
-        swap_cost_ms: medianMs(swaps),
-        swap_budget_seconds: load.swapBudgetSeconds,
-        swaps: [...swaps],
-        up: holder.periods()
-    };
-}
-/** Each side measured in its own period: said in the report, first among the notes. */
-function markPeriods(report, why) {
-    report.interleaved = false;
-    report.notes.unshift(`Not interleaved (${why}): all of the baseline's blocks ran in one period, then all of the candidate's. ` +
-        'Block pairs are not adjacent in time: drift between the two periods (host load, thermal state) is not cancelled, and the intervals do not include it (nothing was widened for it).');
-}
-/**
- * A side that answered none of a block's requests (every one timed out or failed) is down: the
- * load half stops there with this error, and the other side is not loaded further. Without it, a
- * server that stops answering without closing its connections (a hung engine) held the job for
- * the per-request timeout times every request of every block left (docs/load.md, "A side that
- * stops answering").
- */
-class SideDownError extends GateError {
-}
-/** The load half's outcome once a side is down: an error, with what was measured until then. */
-function sideDown(run, error, timings) {
-    const outcome = run.fail(error.code, error.message, error.location.field);
-    return { ...outcome, timings };
-}
-/**
- * Watches one stage's requests. The side is down when a full round of requests in a row (one per
- * connection; one second of arrivals at a rate) got no answer at all (each timed out, or its
- * connection was refused or reset) with none succeeding in between: the rest of the stage would
- * only wait the timeout again, round after round. Or, at the end of the stage, when none of its
- * requests succeeded.
- */
-class DownWatch {
-    stage;
-    round;
-    onDown;
-    ok = 0;
-    failed = 0;
-    timedOut = 0;
-    /** Requests in a row without an answer since the last success, and how many of them timed out. */
-    silent = 0;
-    silentTimedOut = 0;
-    started = performance.now();
-    down = null;
-    constructor(stage, round, onDown) {
-        this.stage = stage;
-        this.round = round;
-        this.onDown = onDown;
-    }
-    /** Counts a finished request; returns true once the side is declared down. */
-    seen(r) {
-        if (this.down)
-            return true;
-        if (r.status === 'ok') {
-            this.ok++;
-            this.silent = 0;
-            this.silentTimedOut = 0;
-            return false;
-        }
-        this.failed++;
-        if (r.status === 'timeout')
-            this.timedOut++;
-        if (r.status === 'timeout' || r.httpStatus === 0) {
-            this.silent++;
-            if (r.status === 'timeout')
-                this.silentTimedOut++;
-        }
-        if (this.silent >= this.round) {
-            this.declare(`${this.silent} request(s) in a row got no answer (${this.how(this.silent, this.silentTimedOut)})`);
-        }
-        return this.down !== null;
-    }
-    /** At the end of the stage: down when nothing succeeded. */
-    end() {
-        if (!this.down && this.ok === 0 && this.failed > 0) {
-            this.declare(`none of its ${this.failed} request(s) succeeded (${this.how(this.failed, this.timedOut)})`);
-        }
-        if (this.down)
-            throw this.down;
-    }
-    how(count, timedOut) {
-        const limit = `${this.stage.run.load.timeoutSeconds} s`;
-        if (timedOut === count)
-            return `${count === 1 ? 'it' : `all ${count}`} timed out after ${limit}`;
-        if (timedOut === 0)
-            return count === 1 ? 'it failed' : `all ${count} failed`;
-        return `${timedOut} timed out after ${limit}, ${count - timedOut} failed`;
-    }
-    declare(what) {
-        const { side, name, run } = this.stage;
-        const other = side === 'baseline' ? 'candidate' : 'baseline';
-        const now = performance.now();
-        const launched = run.config.launch?.sides[side] ? ` (the launched ${side} server's output is in logs/${side}-server.log)` : '';
-        this.down = new SideDownError('load.side_down', `${side} is down in ${name}: ${what}; declared down after ${seconds$2(now - this.started)} s of it, ${seconds$2(now - run.began)} s into the load half. The load half stopped there and the ${other} was not loaded further${launched}`, { field: `deployments.${side}.base_url` });
-        this.onDown();
-    }
-}
-function seconds$2(ms) {
-    return (ms / 1000).toFixed(1);
-}
-/** A watch that, once the side is down, cuts the connections' requests in flight short. */
-function watchStage(stage, conn, round) {
-    // Destroying the pool fails every request still waiting at once: nothing more is learned by
-    // waiting for their timeouts. The pool is not used again (the load half stops).
-    return new DownWatch(stage, Math.max(1, round), () => void conn.pool.destroy().catch(() => { }));
-}
-/** Opens the side's connections and sends its warm-up requests at the level (not measured). */
-async function warmUp(run, conn, side, ignoreEos, source, li, level) {
-    const { load, targets, timeoutMs } = run;
-    await openConnections(conn, targets[side], load, level, timeoutMs, {
-        side,
-        name: `the warm-up at ${levelName(load, level)} (opening its connections)`,
-        run
-    });
-    if (load.warmupRequests <= 0)
-        return;
-    const watch = watchStage({ side, name: `the warm-up at ${levelName(load, level)}`, run }, conn, roundOf(load, level));
-    const warm = await runBlock(conn, targets[side], ignoreEos, load, source, `warmup:${li}`, level, load.warmupRequests, null, timeoutMs, watch);
-    const failed = warm.filter(r => r.status !== 'ok').length;
-    if (failed > 0)
-        run.say(`load: ${levelName(load, level)} warm-up (${side}): ${failed}/${warm.length} requests failed`);
-}
-/** One measured block: its requests, figures and a progress line. */
-async function measureBlock(run, conn, ignoreEos, source, at, blocks, timings) {
-    const { load, targets, timeoutMs } = run;
-    const { side, level, li, repetition, position } = at;
-    const name = `block ${position + 1}/${at.total} at ${levelName(load, level)}`;
-    await openConnections(conn, targets[side], load, level, timeoutMs, { side, name: `${name} (opening its connections)`, run });
-    const watch = watchStage({ side, name, run }, conn, roundOf(load, level));
-    const perBlock = load.requestsPerLevel === null ? null : Math.ceil(load.requestsPerLevel / load.repetitions);
-    const blockSeconds = load.durationSeconds === null ? null : load.durationSeconds / load.repetitions;
-    const startedAt = new Date();
-    const wallStart = performance.now();
-    const cpuStart = process.cpuUsage();
-    const results = await runBlock(conn, targets[side], ignoreEos, load, source, `block:${li}:${repetition}`, level, perBlock, blockSeconds, timeoutMs, watch);
-    const blockTimings = results.map((r, index) => toTiming(r, { side, level, block: position, repetition, index }, run.origin));
-    timings.push(...blockTimings);
-    const first = results.reduce((m, r) => Math.min(m, r.start), Infinity);
-    const last = results.reduce((m, r) => Math.max(m, r.end ?? r.failedAt), -Infinity);
-    const cpu = process.cpuUsage(cpuStart);
-    const wallMs = performance.now() - wallStart;
-    const cpuMs = (cpu.user + cpu.system) / 1000;
-    const f = figures(blockTimings, Math.max(0, last - first) / 1000, load.slo);
-    blocks.push({
-        side,
-        level,
-        position,
-        repetition,
-        ...f,
-        started_at: startedAt.toISOString(),
-        ended_at: new Date().toISOString(),
-        client_cpu_ms: Math.round(cpuMs),
-        client_cpu_share: wallMs > 0 ? cpuMs / (wallMs * availableParallelism()) : 0
-    });
-    run.say(`load: ${levelName(load, level)}, block ${position + 1}/${at.total} (${side}): ${f.requests} requests, ` +
-        `${f.output_tokens_per_second.toFixed(1)} output tok/s, TTFT p50 ${f.ttft_ms.p50 === null ? '-' : f.ttft_ms.p50.toFixed(1)} ms, ${f.failed} failed`);
-}
-/** The compare step: figures per level, ratios over the block pairs, checks and the verdict. */
-function finishLoad(run, blocks, timings) {
-    const { report, load, config } = run;
-    report.blocks = blocks;
-    report.summary = load.levels.map(level => summarize(level, timings, blocks, load));
-    report.ratios = reportedRatios(blocks, report.summary, load.checks, config.statistics.confidence);
-    report.checks = evaluateChecks(load.checks, blocks, report.summary, config.statistics.confidence);
-    addNotes(report);
-    promptNote(report, timings);
-    const cpuWarning = clientCpuWarning(blocks, load.clientCpuWarnShare, availableParallelism());
-    if (cpuWarning)
-        report.warnings.push({ code: 'load.client_cpu', message: cpuWarning });
-    for (const side of SIDES$2) {
-        const note = chunkNote(side, timings);
-        if (note)
-            report.notes.push(note);
-    }
-    report.verdict = worstVerdict([...report.checks.map(c => c.verdict), ...(report.errors.length ? ['error'] : [])]);
-    report.headline = headline(report, load);
-    return { report, timings };
-}
-/** The prompts' sizes: requested, realized by the tokenizer, and as each server counted them (usage). */
-function promptNote(report, timings) {
-    const p = report.prompt_tokens;
-    if (!p)
-        return;
-    for (const side of SIDES$2) {
-        const counted = timings.filter(t => t.side === side && t.status === 'ok' && typeof t.prompt_tokens === 'number');
-        p.served[side] = counted.length ? counted.reduce((s, t) => s + t.prompt_tokens, 0) / counted.length : null;
-    }
-    const served = SIDES$2.map(side => `${side} ${p.served[side] === null ? 'unknown' : p.served[side]?.toFixed(1)}`).join(', ');
-    report.notes.push(p.sized_by === 'server'
-        ? `Synthetic prompts sized with the ${p.tokenizer}: requested mean ${p.requested_mean.toFixed(1)} tokens, realized ${p.realized_mean?.toFixed(1)} (${p.realized_min} to ${p.realized_max}) over ${p.prompts} prompts, the same texts on both sides; counted by the servers (usage, chat template included): ${served}.`
-        : `Synthetic prompts sized at one word per token (the baseline serves no /tokenize): requested mean ${p.requested_mean.toFixed(1)} tokens; counted by the servers (usage): ${served}.`);
-}
-/**
- * On a small host the load client competes with a CPU engine for the cores: its CPU time is then
- * part of what is measured. Warned when a block's share of the host's CPU time is above `limit`
- * (docs/load.md, "Pinning the client and the engine apart").
- */
-function clientCpuWarning(blocks, limit, cores) {
-    const over = blocks.filter(b => (b.client_cpu_share ?? 0) > limit);
-    if (over.length === 0)
-        return null;
-    const worst = Math.max(...over.map(b => b.client_cpu_share ?? 0));
-    return (`The load client used more than ${pct(limit)} of the host's CPU time (${cores} core${cores === 1 ? '' : 's'}) in ${over.length} of ${blocks.length} blocks ` +
-        `(at most ${pct(worst)}): on a CPU engine the client competes with the server, so its own work is in the figures. Pin them apart (taskset, docs/load.md) or use a larger host.`);
-}
-function pct(share) {
-    return `${(share * 100).toFixed(share < 0.1 ? 1 : 0)} %`;
-}
-/** Opens every connection of the pool with one one-token request each, so no block pays a connect. */
-async function openConnections(conn, target, load, level, timeoutMs, stage) {
-    if (load.mode !== 'concurrency')
-        return;
-    const body = requestBody({ kind: 'text', text: 'Hi', maxTokens: 1 }, target.api, target.model, false);
-    // One request per connection, all at once: if none gets an answer the side is down now, not
-    // after the block has waited the timeout once more for each of its rounds.
-    const watch = watchStage(stage, conn, level);
-    await Promise.all(Array.from({ length: level }, async () => watch.seen(await streamRequest(conn, body, timeoutMs))));
-    if (watch.down)
-        throw watch.down;
-}
-/** Requests in one round: one per connection (concurrency), or one second of arrivals (rate). */
-function roundOf(load, level) {
-    return load.mode === 'concurrency' ? level : Math.ceil(level);
-}
-async function send(conn, body, timeoutMs) {
-    const r = (await streamRequest(conn, body, timeoutMs));
-    r.failedAt = performance.now();
-    return r;
-}
-/** One block: `count` requests (or `seconds` of them) at the level, closed or open loop. */
-async function runBlock(conn, target, ignoreEos, load, source, stream, level, count, seconds, timeoutMs, watch) {
-    const bodyAt = (i) => Buffer.from(requestBody(source.item(stream, i), target.api, target.model, ignoreEos));
-    const bodies = count === null ? [] : Array.from({ length: count }, (_, i) => bodyAt(i));
-    const results = [];
-    const start = performance.now();
-    const deadline = seconds === null ? Infinity : start + seconds * 1000;
-    const more = (i) => watch.down === null && (count !== null ? i < count : performance.now() < deadline);
-    const body = (i) => (count !== null ? bodies[i] : bodyAt(i));
-    if (load.mode === 'concurrency') {
-        let next = 0;
-        const worker = async () => {
-            while (more(next)) {
-                const i = next++;
-                results[i] = await send(conn, body(i), timeoutMs);
-                watch.seen(results[i]);
-            }
-        };
-        await Promise.all(Array.from({ length: level }, worker));
-        watch.end();
-        return results;
-    }
-    // Open loop: arrival times from the seed (the same for both sides of a pair).
-    const random = createRandom(load.seed, `arrivals:${stream}`);
-    const pending = [];
-    let at = 0;
-    // A block of `seconds` holds the arrivals scheduled before its end: the schedule decides, not
-    // the clock, which may read just past an arrival sent up to 1 ms early (no timer for less).
-    for (let i = 0; watch.down === null && (count !== null ? i < count : start + at < deadline); i++) {
-        const wait = start + at - performance.now();
-        if (wait > 1)
-            await new Promise(r => setTimeout(r, wait));
-        if (watch.down)
-            break;
-        pending.push(send(conn, body(i), timeoutMs).then(r => {
-            results[i] = r;
-            watch.seen(r);
-        }));
-        at +=
-            load.arrival === 'traffic' && source.arrivalGap
-                ? source.arrivalGap(stream, i, level)
-                : load.arrival === 'constant'
-                    ? 1000 / level
-                    : (-Math.log(random.double()) * 1000) / level;
-    }
-    await Promise.all(pending);
-    watch.end();
-    return results;
-}
-function toTiming(r, where, origin) {
-    const itl = [];
-    for (let i = 1; i < r.contentTimes.length; i++)
-        itl.push(r.contentTimes[i] - r.contentTimes[i - 1]);
-    const ok = r.status === 'ok';
-    return {
-        ...where,
-        send_ms: r.start - origin,
-        ttft_ms: r.firstContent === null ? null : r.firstContent - r.start,
-        itl_ms: itl,
-        latency_ms: ok && r.end !== null ? r.end - r.start : null,
-        output_tokens: r.usageTokens ?? r.contentTimes.length,
-        tokens_from: r.usageTokens === null ? 'chunks' : 'usage',
-        prompt_tokens: r.promptTokens,
-        status: r.status,
-        error: r.error,
-        id: r.id
-    };
-}
-function summarize(level, timings, blocks, load) {
-    const pooled = (side) => {
-        const duration = blocks.filter(b => b.level === level && b.side === side).reduce((s, b) => s + b.duration_s, 0);
-        return figures(timings.filter(t => t.level === level && t.side === side), duration, load.slo);
-    };
-    return { level, baseline: pooled('baseline'), candidate: pooled('candidate') };
-}
-/**
- * llama.cpp's server holds back a token that ends inside a UTF-8 character and sends it with the
- * next, and vLLM can put several tokens in one chunk too: then the gaps between chunks (ITL) are
- * not gaps between tokens, and a chunk-based ITL looks better than the engine's per-token pace.
- * Said when the successful requests' content chunks are fewer than 90 % of their output tokens
- * (by usage); TPOT (latency over tokens) is unaffected.
- */
-function chunkNote(side, timings) {
-    let chunks = 0;
-    let tokens = 0;
-    for (const t of timings) {
-        if (t.side !== side || t.status !== 'ok' || t.tokens_from !== 'usage' || t.ttft_ms === null)
-            continue;
-        chunks += t.itl_ms.length + 1;
-        tokens += t.output_tokens;
-    }
-    if (tokens === 0 || chunks >= 0.9 * tokens)
-        return null;
-    return `The ${side} sent ${chunks} content chunks for ${tokens} output tokens (${(tokens / chunks).toFixed(2)} tokens per chunk): its ITL is the gap between chunks, not between tokens; TPOT is per token.`;
-}
-function addNotes(report) {
-    for (const side of SIDES$2) {
-        if (report.sides[side].usage === false) {
-            report.notes.push(`The ${side} sends no usage in its stream: its output tokens are content chunks counted, which equals tokens only when each chunk carries one.`);
-        }
-        if (report.sides[side].ignore_eos === false) {
-            report.notes.push(`The ${side} rejected ignore_eos/min_tokens: its answers may stop before max_tokens, so the sides may not generate the same amount.`);
-        }
-    }
-    for (const s of report.summary) {
-        const b = s.baseline.mean_output_tokens;
-        const c = s.candidate.mean_output_tokens;
-        if (b !== null && c !== null && b > 0 && Math.abs(c / b - 1) > 0.05) {
-            const message = `At ${report.mode} ${s.level} the sides generated different lengths: ${b.toFixed(1)} (baseline) vs ${c.toFixed(1)} (candidate) output tokens per request; throughput ratios compare different work.`;
-            report.warnings.push({ code: 'load.output_length', message });
-        }
-        for (const side of SIDES$2) {
-            const f = s[side];
-            if (f.failed > 0) {
-                report.notes.push(`At ${report.mode} ${s.level} the ${side} had ${f.failed} failed request(s) of ${f.requests} (${f.timed_out} timed out): counted in the error rate and against goodput.`);
-            }
-        }
-    }
-}
-function headline(report, load) {
-    const checks = report.checks;
-    const bad = checks.filter(c => c.verdict === report.verdict);
-    const where = (c) => `${c.metric} at ${levelName(load, c.level)}`;
-    if (report.verdict === 'pass')
-        return `Performance: pass: all ${checks.length} load checks passed.`;
-    const first = bad[0];
-    const more = bad.length > 1 ? ` (and ${bad.length - 1} more)` : '';
-    if (!first)
-        return `Performance: ${report.verdict}.`;
-    return `Performance: ${report.verdict}: ${where(first)}: ${first.reason}${more}.`;
-}
-
-const SIDES$1 = ['baseline', 'candidate'];
-class PerSideLoad {
-    options;
-    run;
-    probes = {};
-    periods = {};
-    blocks = [];
-    timings = [];
-    /** The first problem that ends the load half (a workload that cannot be read, a side down). */
-    stopped = null;
-    constructor(config, options) {
-        this.options = options;
-        this.run = beginLoad(config, options);
-    }
-    /** All of `side`'s blocks, level by level, while it is up. A side that does not answer is recorded. */
-    async measureSide(side, options = {}) {
-        const run = this.run;
-        if (isOutcome(run) || this.stopped || this.probes[side])
-            return;
-        const started = new Date().toISOString();
-        const probe = await probeLoadSide(run, side);
-        this.probes[side] = probe;
-        if (probe.problem)
-            return;
-        const source = await workloadOf(run, { ...this.options, ...options });
-        if (isOutcome(source)) {
-            this.stopped = source;
-            return;
-        }
-        const { load } = run;
-        const offset = SIDES$1.indexOf(side) * load.repetitions;
-        try {
-            for (const [li, level] of load.levels.entries()) {
-                const conn = connect(run.targets[side], load.mode === 'concurrency' ? level : null, run.timeoutMs);
-                try {
-                    await warmUp(run, conn, side, probe.ignoreEos, source, li, level);
-                    for (let repetition = 0; repetition < load.repetitions; repetition++) {
-                        const at = { side, level, li, repetition, position: offset + repetition, total: 2 * load.repetitions };
-                        await measureBlock(run, conn, probe.ignoreEos, source, at, this.blocks, this.timings);
-                    }
-                }
-                finally {
-                    await conn.pool.close().catch(() => { });
-                }
-            }
-        }
-        catch (error) {
-            // A side that stopped answering ends the load half: the other side is not measured.
-            if (!(error instanceof SideDownError))
-                throw error;
-            this.stopped = sideDown(run, error, this.timings);
-            return;
-        }
-        this.periods[side] = { started, ended: new Date().toISOString() };
-    }
-    /**
-     * The compare step. A side that was never measured while up (its launch failed, or it is not
-     * launched and nothing called for it) is probed now: if it is down that is the load half's
-     * error (or a loud skip, with load.baseline: optional), never a silent pass.
-     */
-    async finish() {
-        const run = this.run;
-        if (isOutcome(run))
-            return run;
-        if (this.stopped)
-            return this.stopped;
-        for (const side of SIDES$1)
-            if (!this.probes[side])
-                await this.measureSide(side);
-        if (this.stopped)
-            return this.stopped;
-        const judged = judgeProbes(run, this.probes);
-        if (judged)
-            return judged;
-        run.report.interleaved = false;
-        const periods = SIDES$1.map(side => `${side} ${this.periods[side]?.started ?? '?'} to ${this.periods[side]?.ended ?? '?'}`).join('; ');
-        run.report.notes.unshift(`Not interleaved: the launched servers were up one at a time (sequential schedule), so all of the baseline's blocks ran while it was up, then all of the candidate's (${periods}). ` +
-            'Block pairs are not adjacent in time: drift between the two periods (host load, thermal state) is not cancelled, and the intervals do not include it (nothing was widened for it).');
-        return finishLoad(run, this.blocks, this.timings);
-    }
-}
-
-/** Does the gate launch any side? Then its load half must run while the servers are up. */
-function launchesAny(config) {
-    return Object.keys(config.launch?.sides ?? {}).length > 0;
-}
-/**
- * The sides up while `held` (launched sides between their measurement and their stop) are held:
- * those, plus every side that is not launched (a server that is always up).
- */
-function sidesUpWhileHeld(held, launched) {
-    if (held.length === 0)
-        return [];
-    const always = ['baseline', 'candidate'].filter(side => !launched(side) && !held.includes(side));
-    return [...held, ...always];
-}
-class LoadWhileUp {
-    config;
-    options;
-    interleaved = null;
-    perSide;
-    constructor(config, options) {
-        this.config = config;
-        this.options = options;
-        this.perSide = new PerSideLoad(config, options);
-    }
-    /** runSides' `whileUp`: `up` are the sides up now; `outputs` their HELM output folders. */
-    hold = async (up, outputs) => {
-        const gateSetOutput = outputs.baseline ?? this.options.gateSetOutput ?? null;
-        if (up.includes('baseline') && up.includes('candidate')) {
-            this.interleaved ??= await runLoad(this.config, { ...this.options, gateSetOutput });
-            return;
-        }
-        for (const side of up)
-            await this.perSide.measureSide(side, { gateSetOutput });
-    };
-    /** The load half's outcome, once the servers are down. */
-    async result() {
-        return this.interleaved ?? (await this.perSide.finish());
-    }
-}
-
-async function runOnSchedule(items, schedule, steps) {
-    if (schedule === 'sequential') {
-        for (const item of items) {
-            let ok;
-            try {
-                ok = await steps.up(item);
-                if (ok)
-                    await steps.measure(item);
-                if (ok)
-                    await steps.hold?.([item]);
-            }
-            finally {
-                await steps.down(item);
-            }
-            if (!ok)
-                return;
-        }
-        return;
-    }
-    let failure = null;
-    try {
-        const ups = await Promise.allSettled(items.map(item => steps.up(item)));
-        const rejected = ups.find((u) => u.status === 'rejected');
-        if (rejected)
-            throw rejected.reason;
-        if (ups.every(u => u.status === 'fulfilled' && u.value)) {
-            const measured = await Promise.allSettled(items.map(item => steps.measure(item)));
-            const thrown = measured.find((m) => m.status === 'rejected');
-            if (thrown)
-                throw thrown.reason;
-            await steps.hold?.(items);
-        }
-    }
-    catch (error) {
-        failure = error;
-    }
-    const downs = await Promise.allSettled(items.map(item => steps.down(item)));
-    if (failure !== null)
-        throw failure;
-    const thrown = downs.find((d) => d.status === 'rejected');
-    if (thrown)
-        throw thrown.reason;
-}
-
-/**
- * The one start/stop sequence of launched deployments, for the quality half (runSides: helm-run
- * per side) and the load half alone (runLaunchedLoad: no helm-run): on the schedule
- * (side-schedule.ts), each launched side is started and waited for, measured, held while the load half
- * runs (with every side up at that moment), and stopped on every path. A side that is not
- * launched is a server that is always up: nothing to start or stop.
- */
-async function withLaunchedSides(launcher, items, schedule, steps) {
-    const launched = (side) => launcher?.launches(side) ?? false;
-    await runOnSchedule(items, schedule, {
-        up: async (item) => {
-            const side = steps.side(item);
-            if (!launcher || !launched(side))
-                return true;
-            try {
-                // Started first: an optional call skips its arguments when there is nothing to call.
-                const probe = await launcher.up(side);
-                steps.ready?.(item, probe);
-                return true;
-            }
-            catch (error) {
-                if (!(error instanceof GateError))
-                    throw error;
-                steps.failed(item, error);
-                return false;
-            }
-        },
-        measure: item => steps.measure(item),
-        hold: async (held) => {
-            const up = sidesUpWhileHeld(held.map(steps.side).filter(launched), launched);
-            if (up.length > 0)
-                await steps.whileUp?.(up);
-        },
-        down: async (item) => {
-            const side = steps.side(item);
-            if (launcher && launched(side))
-                await launcher.down(side);
-        }
-    });
 }
 
 /**
@@ -44356,6 +42199,14 @@ const VERSION_TIMEOUT_MS = 3_000;
 const MAX_VERSION_LENGTH = 100;
 /** The engine version a server reports, or null when it does not say (never throws). */
 async function probeEngineVersion(baseUrl, apiKey) {
+    return (await probeEngine(baseUrl, apiKey))?.version ?? null;
+}
+/**
+ * What a server says about itself, and where: `props` (llama.cpp's llama-server, `build_info`) or
+ * `version` (vLLM and servers like it). Fidelity picks its route by it (src/fidelity/). Null when
+ * neither answers (never throws).
+ */
+async function probeEngine(baseUrl, apiKey) {
     const urls = [];
     try {
         urls.push(routeUrl(baseUrl, 'version'));
@@ -44379,9 +42230,10 @@ async function probeEngineVersion(baseUrl, apiKey) {
             if (response.statusCode !== 200)
                 continue;
             const body = JSON.parse(text);
-            const version = url.endsWith('/props') ? body?.build_info : body?.version;
+            const endpoint = url.endsWith('/props') ? 'props' : 'version';
+            const version = endpoint === 'props' ? body?.build_info : body?.version;
             if (typeof version === 'string' && version.length > 0)
-                return version.slice(0, MAX_VERSION_LENGTH);
+                return { endpoint, version: version.slice(0, MAX_VERSION_LENGTH) };
         }
         catch {
             // Not every server has /version or /props; the next URL, or none.
@@ -44596,10 +42448,10 @@ async function probeServer(settings) {
         // The last attempt is made at the deadline, so the whole timeout is used.
         if (elapsed >= settings.timeoutMs) {
             const hint = settings.timeoutHint === null ? '' : ` (${settings.timeoutHint ?? 'run --ready-timeout SEC'})`;
-            throw new ServerNotReadyError('server.not_ready', `${settings.side} server at ${shown} was not ready after ${Math.round(elapsed / 1000)} s and ${attempts} attempts (last: ${lastProblem}); the readiness timeout is ${seconds$1(settings.timeoutMs)} s${hint}`, { field: `deployments.${settings.side}.base_url`, value: redactUrl(settings.baseUrl) });
+            throw new ServerNotReadyError('server.not_ready', `${settings.side} server at ${shown} was not ready after ${Math.round(elapsed / 1000)} s and ${attempts} attempts (last: ${lastProblem}); the readiness timeout is ${seconds$2(settings.timeoutMs)} s${hint}`, { field: `deployments.${settings.side}.base_url`, value: redactUrl(settings.baseUrl) });
         }
         if (elapsed >= nextProgress) {
-            settings.log?.(`${settings.side} server at ${shown} not ready after ${seconds$1(elapsed)} s (${lastProblem}); waiting up to ${seconds$1(settings.timeoutMs)} s`);
+            settings.log?.(`${settings.side} server at ${shown} not ready after ${seconds$2(elapsed)} s (${lastProblem}); waiting up to ${seconds$2(settings.timeoutMs)} s`);
             while (nextProgress <= elapsed)
                 nextProgress += progressEvery;
         }
@@ -44624,7 +42476,7 @@ function modelIds(body) {
         return [];
     return data.map(item => item?.id).filter((id) => typeof id === 'string');
 }
-function seconds$1(ms) {
+function seconds$2(ms) {
     return Math.round(ms / 1000);
 }
 
@@ -44646,7 +42498,7 @@ async function waitUntilReady(server, settings) {
         const exit = server.exit;
         if (exit && !(settings.detachedAllowed && exit.code === 0 && exit.spawnError === null)) {
             const how = exit.spawnError ? `could not be started (${exit.spawnError})` : `exited with ${exit.signal ?? `status ${exit.code}`}`;
-            throw new LaunchError('launch.exited_before_ready', `${settings.side} server ${how} before it was ready, after ${seconds(Date.now() - started)} s; last lines of ${settings.logName}:${quote(server.lastLines())}`, { field: `deployments.${settings.side}.launch.command`, value: settings.logName });
+            throw new LaunchError('launch.exited_before_ready', `${settings.side} server ${how} before it was ready, after ${seconds$1(Date.now() - started)} s; last lines of ${settings.logName}:${quote(server.lastLines())}`, { field: `deployments.${settings.side}.launch.command`, value: settings.logName });
         }
         attempts++;
         // One attempt at a time: the launched server's own timeout (ready_timeout_seconds) is this
@@ -44657,11 +42509,11 @@ async function waitUntilReady(server, settings) {
         lastProblem = attempt.problem;
         const elapsed = Date.now() - started;
         if (elapsed >= settings.timeoutMs) {
-            throw new LaunchError('launch.ready_timeout', `${settings.side} server was not ready after ${seconds(elapsed)} s: its readiness timeout is ${seconds(settings.timeoutMs).replace(/\.0$/, '')} s (deployments.${settings.side}.launch.ready_timeout_seconds; last probe: ${lastProblem}); last lines of ${settings.logName}:${quote(server.lastLines())}`, { field: `deployments.${settings.side}.launch.ready_timeout_seconds`, value: Math.round(settings.timeoutMs / 1000) });
+            throw new LaunchError('launch.ready_timeout', `${settings.side} server was not ready after ${seconds$1(elapsed)} s: its readiness timeout is ${seconds$1(settings.timeoutMs).replace(/\.0$/, '')} s (deployments.${settings.side}.launch.ready_timeout_seconds; last probe: ${lastProblem}); last lines of ${settings.logName}:${quote(server.lastLines())}`, { field: `deployments.${settings.side}.launch.ready_timeout_seconds`, value: Math.round(settings.timeoutMs / 1000) });
         }
         if (Date.now() - lastReport >= 30_000) {
             lastReport = Date.now();
-            settings.log?.(`[${settings.side}] server starting for ${seconds(elapsed)} s (${lastProblem})`);
+            settings.log?.(`[${settings.side}] server starting for ${seconds$1(elapsed)} s (${lastProblem})`);
         }
         await sleepUnlessExited(server, Math.min(wait, settings.timeoutMs - elapsed));
         wait = Math.min(wait * 2, MAX_WAIT_MS);
@@ -44690,7 +42542,7 @@ async function sleepUnlessExited(server, ms) {
 function quote(lines) {
     return lines.length === 0 ? ' (empty)' : `\n${lines.map(line => `  ${line}`).join('\n')}`;
 }
-function seconds(ms) {
+function seconds$1(ms) {
     return (ms / 1000).toFixed(1);
 }
 
@@ -45155,7 +43007,7 @@ async function addBaseWorktree(root, ref, env, log, parent = tmpdir()) {
     const sha = await resolveCommit(root, ref, env, log);
     // Created and registered in one step (no await between), before git adds the worktree, so a
     // signal at any moment from here on finds it: the signal path waits for the add, then removes
-    // the worktree and its registration (src/launch/registry.ts).
+    // the worktree and its registration (src/process/registry.ts).
     const holder = mkdtempSync(join(parent, 'helm-gate-base-'));
     const dir = join(holder, 'tree');
     const gitEnv = { ...(env ?? process.env), GIT_TERMINAL_PROMPT: '0' };
@@ -45494,30 +43346,241 @@ function scheduleNotes(schedule, launch) {
     ];
 }
 
-/**
- * What a third-party child process gets from helm-gate's environment: helm-run, a launched
- * server, a runner command. Here, below runner/ and launch/, because both start such processes.
- */
-/**
- * The runner's own credentials, which no child needs: the action inputs (INPUT_GITHUB-TOKEN), the
- * artifact service's runtime token and the OIDC request token. The child runs third-party code;
- * it gets no more than it needs.
- */
-const RUNNER_SECRETS = /^(INPUT_.*|ACTIONS_RUNTIME_TOKEN|ACTIONS_ID_TOKEN_REQUEST_TOKEN|ACTIONS_ID_TOKEN_REQUEST_URL|GITHUB_TOKEN|GH_TOKEN)$/;
-/** The environment (PATH, the API key variables, HF and NLTK settings) without the runner's credentials. */
-function childProcessEnv(env, apiKeyNames = []) {
-    // A variable the gate file names as an API key stays, whatever its name.
-    return Object.fromEntries(Object.entries(env).filter(([name]) => apiKeyNames.includes(name) || !RUNNER_SECRETS.test(name)));
-}
-/** Userinfo and query values of a base URL: masked in a child's log like API keys. */
-function urlSecrets(baseUrl) {
+async function runOnSchedule(items, schedule, steps) {
+    if (schedule === 'sequential') {
+        for (const item of items) {
+            let ok;
+            try {
+                ok = await steps.up(item);
+                if (ok)
+                    await steps.measure(item);
+                if (ok)
+                    await steps.hold?.([item]);
+            }
+            finally {
+                await steps.down(item);
+            }
+            if (!ok)
+                return;
+        }
+        return;
+    }
+    let failure = null;
     try {
-        const url = new URL(baseUrl);
-        return [url.username, url.password, ...url.searchParams.values()].filter(value => value.length >= 4);
+        const ups = await Promise.allSettled(items.map(item => steps.up(item)));
+        const rejected = ups.find((u) => u.status === 'rejected');
+        if (rejected)
+            throw rejected.reason;
+        if (ups.every(u => u.status === 'fulfilled' && u.value)) {
+            const measured = await Promise.allSettled(items.map(item => steps.measure(item)));
+            const thrown = measured.find((m) => m.status === 'rejected');
+            if (thrown)
+                throw thrown.reason;
+            await steps.hold?.(items);
+        }
     }
-    catch {
+    catch (error) {
+        failure = error;
+    }
+    const downs = await Promise.allSettled(items.map(item => steps.down(item)));
+    if (failure !== null)
+        throw failure;
+    const thrown = downs.find((d) => d.status === 'rejected');
+    if (thrown)
+        throw thrown.reason;
+}
+
+const SIDES$1 = ['baseline', 'candidate'];
+class SideHolder {
+    launcher;
+    progress;
+    switches;
+    /** One side up at a time (both launched, sequential): swapped; otherwise each stays up once brought up. */
+    oneAtATime;
+    upNow = null;
+    /** Both up at once: the launched sides brought up so far. */
+    held = new Set();
+    /** Sides started and now asleep (switch: sleep): woken, not started, when brought up again. */
+    asleep = new Set();
+    up = { baseline: [], candidate: [] };
+    constructor(launcher, config, progress, sequential) {
+        this.launcher = launcher;
+        this.progress = progress;
+        const kind = (side) => launcher.launches(side) ? (config.launch?.sides[side]?.switch ?? 'restart') : null;
+        this.switches = { baseline: kind('baseline'), candidate: kind('candidate') };
+        this.oneAtATime = holdsOneAtATime(config, sequential);
+    }
+    async bringUp(side, stage) {
+        if (!this.oneAtATime)
+            return this.holdUp(side);
+        if (this.upNow === side)
+            return;
+        if (this.upNow !== null)
+            await this.takeDown(this.upNow);
+        const from = new Date().toISOString();
+        if (this.asleep.has(side)) {
+            this.progress(`[${side}] waking the server for ${stage}`);
+            await this.launcher.wake(side);
+            this.asleep.delete(side);
+        }
+        else {
+            await this.launcher.up(side);
+        }
+        this.up[side].push({ from, ready: new Date().toISOString(), to: null });
+        this.upNow = side;
+    }
+    /** Takes what is up down at the end (the launcher's close stops what is asleep). */
+    async release() {
+        if (this.upNow !== null)
+            await this.takeDown(this.upNow, true);
+        for (const side of this.held) {
+            await this.launcher.down(side);
+            this.closePeriod(side);
+        }
+        this.held.clear();
+    }
+    periods() {
+        return { baseline: this.up.baseline.map(p => ({ ...p })), candidate: this.up.candidate.map(p => ({ ...p })) };
+    }
+    /** Both up at once: a launched side is started once and stays up until the release; one not launched is always up. */
+    async holdUp(side) {
+        if (this.switches[side] === null || this.held.has(side))
+            return;
+        const from = new Date().toISOString();
+        // Held before it is ready: a failed start is still stopped by the release.
+        this.held.add(side);
+        await this.launcher.up(side);
+        this.up[side].push({ from, ready: new Date().toISOString(), to: null });
+    }
+    async takeDown(side, last = false) {
+        try {
+            // Asleep between blocks keeps the weights off the accelerator but the server resident; at
+            // the end there is nothing to wake for, so it is stopped.
+            if (this.switches[side] === 'sleep' && !last) {
+                await this.launcher.sleep(side);
+                this.asleep.add(side);
+            }
+            else {
+                await this.launcher.down(side);
+            }
+        }
+        finally {
+            this.closePeriod(side);
+            this.upNow = null;
+        }
+    }
+    closePeriod(side) {
+        const periods = this.up[side];
+        const open = periods[periods.length - 1];
+        if (open && open.to === null)
+            open.to = new Date().toISOString();
+    }
+}
+/** Does the load half hold the launched sides up one at a time (both launched, sequential)? */
+function holdsOneAtATime(config, sequential) {
+    const sides = config.launch?.sides ?? {};
+    return scheduleOf(config.launch, sequential) === 'sequential' && SIDES$1.every(side => sides[side] !== undefined);
+}
+/**
+ * The quality half's sides on the schedule: each launched side is started and waited for, its work
+ * run, held while every measurement takes its part (with every side up at that moment), and
+ * stopped on every path. A side that is not launched is a server that is always up: nothing to
+ * start or stop, and the measurements take it after the quality half (`holdAlwaysUp`).
+ */
+async function holdOnSchedule(launcher, items, schedule, work, measurements) {
+    const launched = (side) => launcher?.launches(side) ?? false;
+    const outputs = Object.fromEntries(items.map(item => [work.side(item), work.output(item)]));
+    await runOnSchedule(items, schedule, {
+        up: async (item) => {
+            const side = work.side(item);
+            if (!launcher || !launched(side))
+                return true;
+            try {
+                // Started first: an optional call skips its arguments when there is nothing to call.
+                const probe = await launcher.up(side);
+                work.ready?.(item, probe);
+                return true;
+            }
+            catch (error) {
+                if (!(error instanceof GateError))
+                    throw error;
+                work.failed(item, error);
+                return false;
+            }
+        },
+        measure: item => work.measure(item),
+        hold: async (held) => {
+            const up = sidesUpWhileHeld(held.map(work.side).filter(launched), launched);
+            if (up.length === 0)
+                return;
+            for (const measurement of measurements)
+                await measurement.hold(up, outputs);
+        },
+        down: async (item) => {
+            const side = work.side(item);
+            if (launcher && launched(side))
+                await launcher.down(side);
+        }
+    });
+}
+/**
+ * The sides up while `held` (launched sides between their measurement and their stop) are held:
+ * those, plus every side that is not launched (a server that is always up).
+ */
+function sidesUpWhileHeld(held, launched) {
+    if (held.length === 0)
         return [];
+    const always = ['baseline', 'candidate'].filter(side => !launched(side) && !held.includes(side));
+    return [...held, ...always];
+}
+/**
+ * The launcher of the gate file's launched sides, open while `use` runs (null when nothing is
+ * launched), with the deployments' API keys masked in the servers' logs and kept out of their
+ * environment; every server stopped and the temporary folder removed on every path.
+ */
+async function withLauncher(config, options, use) {
+    const deployments = Object.values(config.deployments ?? {});
+    const temp = trackedTempDir();
+    let launcher = null;
+    try {
+        launcher = await Launcher.open({
+            config,
+            cwd: options.cwd,
+            env: childProcessEnv(options.env, apiKeyNames(deployments)),
+            baseRef: options.baseRef,
+            outDir: options.outDir ?? temp.path,
+            secrets: apiKeyValues(deployments, options.env),
+            progress: options.progress,
+            tempDir: temp.path
+        });
+        return await use(launcher);
     }
+    finally {
+        await launcher?.close();
+        await temp.remove();
+    }
+}
+/**
+ * `plan --measure-swap`: the cost of one swap as the load half pays it, measured now with the
+ * gate file's own launch commands: the candidate brought up, then the baseline (the candidate
+ * stopped or put to sleep, the baseline started or woken and ready). Everything is stopped after,
+ * and the servers' logs go to a temporary folder that is removed.
+ */
+async function measureSwap(config, options) {
+    return withLauncher(config, options, async (launcher) => {
+        if (!launcher || !holdsOneAtATime(config, true))
+            throw new ConfigError('plan.measure_swap', '--measure-swap needs both sides launched', { file: config.source, field: 'deployments' });
+        const holder = new SideHolder(launcher, config, options.progress, true);
+        try {
+            await holder.bringUp('candidate', 'the swap measurement');
+            const started = performance.now();
+            await holder.bringUp('baseline', 'the swap measurement');
+            return Math.round(performance.now() - started);
+        }
+        finally {
+            await holder.release();
+        }
+    });
 }
 
 /**
@@ -46704,7 +44767,7 @@ async function runSides(config, opts) {
     const install = await checkHelmInstall(config, env, cwd);
     // Holds each side's prod_env (credentials.conf) and the base commit's worktree.
     const temp = trackedTempDir();
-    const schedule = opts.sequential ? 'sequential' : (config.launch?.schedule ?? 'concurrent');
+    const schedule = scheduleOf(config.launch, opts.sequential);
     let launcher = null;
     try {
         const prepared = await prepareRun(config, {
@@ -46741,8 +44804,9 @@ async function runSides(config, opts) {
                 PYTHONPATH: [install.pluginPath, env.PYTHONPATH].filter(Boolean).join(delimiter)
             };
             const outcomeOf = (plan) => outcomes.get(plan.side);
-            await withLaunchedSides(launcher, prepared.plans, schedule, {
+            await holdOnSchedule(launcher, prepared.plans, schedule, {
                 side: plan => plan.side,
+                output: plan => plan.outputPath,
                 measure: async (plan) => {
                     const deployment = prepared.deployments[plan.side];
                     const timeoutMs = prepared.helm.timeoutMinutes * 60_000;
@@ -46753,15 +44817,12 @@ async function runSides(config, opts) {
                         serverDied(outcomeOf(plan), died);
                 },
                 ready: (plan, probe) => void (outcomeOf(plan).server = probe),
-                failed: (plan, error) => void outcomeOf(plan).errors.push(error),
-                whileUp: async (up) => {
-                    await opts.whileUp?.(up, Object.fromEntries(prepared.plans.map(plan => [plan.side, plan.outputPath])));
-                }
-            });
+                failed: (plan, error) => void outcomeOf(plan).errors.push(error)
+            }, opts.measurements ?? []);
         }
         await launcher?.close();
         const ended = new Date();
-        const fingerprint = await gateFingerprint(config, cwd, opts.baseRef ?? null, env);
+        const fingerprint = opts.fingerprint ?? (await gateFingerprint(config, cwd, opts.baseRef ?? null, env));
         return collectOutcome(prepared, outcomes, {
             outDir,
             fingerprint,
@@ -46776,7 +44837,7 @@ async function runSides(config, opts) {
         // Every path: a thrown error, a failed side. Stopping twice is harmless.
         await launcher?.close();
         // The local paths may hold a copy of the user's credentials.conf: never leave it behind. The
-        // signal path shares this removal (src/launch/registry.ts).
+        // signal path shares this removal (src/process/registry.ts).
         await temp.remove();
     }
 }
@@ -46803,7 +44864,7 @@ function sideSecrets(prepared, env, source) {
 }
 /**
  * Pre-flight: servers that are already up must answer before either side starts, so a dead one
- * costs seconds. Launched servers are probed when they are started (withLaunchedSides).
+ * costs seconds. Launched servers are probed when they are started (holdOnSchedule).
  */
 async function probeServersUp(prepared, outcomes, launched, opts, env, progress) {
     await Promise.all(prepared.plans.map(async (plan) => {
@@ -46853,137 +44914,2036 @@ function collectOutcome(prepared, outcomes, run) {
     };
 }
 
-const SIDES = ['baseline', 'candidate'];
-class SideHolder {
-    launcher;
-    progress;
-    switches;
-    /** One side up at a time (both launched, sequential): swapped; otherwise each stays up once brought up. */
-    oneAtATime;
-    upNow = null;
-    /** Both up at once: the launched sides brought up so far. */
-    held = new Set();
-    /** Sides started and now asleep (switch: sleep): woken, not started, when brought up again. */
-    asleep = new Set();
-    up = { baseline: [], candidate: [] };
-    constructor(launcher, config, progress, sequential) {
-        this.launcher = launcher;
-        this.progress = progress;
-        const kind = (side) => launcher.launches(side) ? (config.launch?.sides[side]?.switch ?? 'restart') : null;
-        this.switches = { baseline: kind('baseline'), candidate: kind('candidate') };
-        this.oneAtATime = holdsOneAtATime(config, sequential);
-    }
-    async bringUp(side, stage) {
-        if (!this.oneAtATime)
-            return this.holdUp(side);
-        if (this.upNow === side)
-            return;
-        if (this.upNow !== null)
-            await this.takeDown(this.upNow);
-        const from = new Date().toISOString();
-        if (this.asleep.has(side)) {
-            this.progress(`[${side}] waking the server for ${stage}`);
-            await this.launcher.wake(side);
-            this.asleep.delete(side);
-        }
-        else {
-            await this.launcher.up(side);
-        }
-        this.up[side].push({ from, ready: new Date().toISOString(), to: null });
-        this.upNow = side;
-    }
-    /** Takes what is up down at the end (the launcher's close stops what is asleep). */
-    async release() {
-        if (this.upNow !== null)
-            await this.takeDown(this.upNow, true);
-        for (const side of this.held) {
-            await this.launcher.down(side);
-            this.closePeriod(side);
-        }
-        this.held.clear();
-    }
-    periods() {
-        return { baseline: this.up.baseline.map(p => ({ ...p })), candidate: this.up.candidate.map(p => ({ ...p })) };
-    }
-    /** Both up at once: a launched side is started once and stays up until the release; one not launched is always up. */
-    async holdUp(side) {
-        if (this.switches[side] === null || this.held.has(side))
-            return;
-        const from = new Date().toISOString();
-        // Held before it is ready: a failed start is still stopped by the release.
-        this.held.add(side);
-        await this.launcher.up(side);
-        this.up[side].push({ from, ready: new Date().toISOString(), to: null });
-    }
-    async takeDown(side, last = false) {
-        try {
-            // Asleep between blocks keeps the weights off the accelerator but the server resident; at
-            // the end there is nothing to wake for, so it is stopped.
-            if (this.switches[side] === 'sleep' && !last) {
-                await this.launcher.sleep(side);
-                this.asleep.add(side);
-            }
-            else {
-                await this.launcher.down(side);
-            }
-        }
-        finally {
-            this.closePeriod(side);
-            this.upNow = null;
-        }
-    }
-    closePeriod(side) {
-        const periods = this.up[side];
-        const open = periods[periods.length - 1];
-        if (open && open.to === null)
-            open.to = new Date().toISOString();
-    }
+/**
+ * Student's t distribution: the CDF from the regularized incomplete beta function (continued
+ * fraction, modified Lentz) and the quantile by bisection on it. Accurate to about 1e-12, which is
+ * far below anything a 95% interval over a handful of block pairs can resolve.
+ */
+const LANCZOS = [
+    676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.6150291621406, 12.507343278686905, -0.13857109526572012,
+    9.9843695780195716e-6, 1.5056327351493116e-7
+];
+/** log Gamma(x) for x > 0 (Lanczos, g = 7, n = 9: relative error about 1e-15). */
+function logGamma(x) {
+    if (x < 0.5)
+        return log(Math.PI / Math.abs(Math.sin(Math.PI * x))) - logGamma(1 - x);
+    const z = x - 1;
+    let a = 0.99999999999980993;
+    const t = z + 7.5;
+    for (let i = 0; i < LANCZOS.length; i++)
+        a += LANCZOS[i] / (z + i + 1);
+    return 0.5 * log(2 * Math.PI) + (z + 0.5) * log(t) - t + log(a);
 }
-/** Does the load half hold the launched sides up one at a time (both launched, sequential)? */
-function holdsOneAtATime(config, sequential) {
-    const sides = config.launch?.sides ?? {};
-    const schedule = sequential ? 'sequential' : (config.launch?.schedule ?? 'concurrent');
-    return schedule === 'sequential' && SIDES.every(side => sides[side] !== undefined);
+function betaContinuedFraction(x, a, b) {
+    const tiny = 1e-300;
+    let c = 1;
+    let d = 1 - ((a + b) * x) / (a + 1);
+    if (abs(d) < tiny)
+        d = tiny;
+    d = 1 / d;
+    let h = d;
+    for (let m = 1; m <= 10_000; m++) {
+        const m2 = 2 * m;
+        let aa = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
+        d = 1 + aa * d;
+        if (abs(d) < tiny)
+            d = tiny;
+        c = 1 + aa / c;
+        if (abs(c) < tiny)
+            c = tiny;
+        d = 1 / d;
+        h *= d * c;
+        aa = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
+        d = 1 + aa * d;
+        if (abs(d) < tiny)
+            d = tiny;
+        c = 1 + aa / c;
+        if (abs(c) < tiny)
+            c = tiny;
+        d = 1 / d;
+        const delta = d * c;
+        h *= delta;
+        if (abs(delta - 1) < 1e-15)
+            break;
+    }
+    return h;
+}
+/** The regularized incomplete beta function I_x(a, b). */
+function regularizedBeta(x, a, b) {
+    if (x <= 0)
+        return 0;
+    if (x >= 1)
+        return 1;
+    const front = exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * log(x) + b * log(1 - x));
+    if (x < (a + 1) / (a + b + 2))
+        return (front * betaContinuedFraction(x, a, b)) / a;
+    return 1 - (front * betaContinuedFraction(1 - x, b, a)) / b;
+}
+/** P(T <= t) for Student's t with `df` degrees of freedom. */
+function studentTCdf(t, df) {
+    const tail = 0.5 * regularizedBeta(df / (df + t * t), df / 2, 0.5);
+    return t >= 0 ? 1 - tail : tail;
+}
+/** The p-quantile of Student's t with `df` degrees of freedom (df >= 1). */
+function studentTQuantile(p, df) {
+    if (!(p > 0 && p < 1) || !(df >= 1))
+        return NaN;
+    if (p === 0.5)
+        return 0;
+    if (p < 0.5)
+        return -studentTQuantile(1 - p, df);
+    let high = 1;
+    while (studentTCdf(high, df) < p)
+        high *= 2;
+    let low = 0;
+    for (let i = 0; i < 200 && high - low > 1e-13 * high; i++) {
+        const mid = (low + high) / 2;
+        if (studentTCdf(mid, df) < p)
+            low = mid;
+        else
+            high = mid;
+    }
+    return (low + high) / 2;
+}
+/** The two-sided critical value: t such that P(|T| <= t) = confidence. */
+function twoSidedT(confidence, df) {
+    return studentTQuantile(1 - (1 - confidence) / 2, df);
+}
+
+/**
+ * The candidate/baseline ratio of a load metric, with an interval from the blocks (docs/load.md,
+ * "How the sides are compared"). Each adjacent (baseline, candidate) pair of blocks gives one
+ * observation log(candidate / baseline); the interval is exp of a Student t interval over those
+ * observations. Blocks, not requests, are the unit: requests within a block share the block's
+ * drift, so resampling requests would give intervals that are too narrow.
+ */
+const LOG_RATIO_METHOD = 'block-pair log-ratio t interval';
+/** Fewer pairs than this give no interval (a t interval on 2 pairs has 1 degree of freedom). */
+const MIN_PAIRS = 3;
+/** `baseline[i]` and `candidate[i]` are the i-th adjacent pair of blocks. */
+function blockPairRatio(baseline, candidate, confidence) {
+    const k = baseline.length;
+    if (k !== candidate.length)
+        return { ok: false, reason: `unequal block counts (${k} baseline, ${candidate.length} candidate)` };
+    if (k < MIN_PAIRS)
+        return { ok: false, reason: `${k} block pairs; an interval needs at least ${MIN_PAIRS}` };
+    const logs = [];
+    for (let i = 0; i < k; i++) {
+        const b = baseline[i];
+        const c = candidate[i];
+        if (!isFiniteNumber(b) || !isFiniteNumber(c))
+            return { ok: false, reason: `block pair ${i + 1} has no value on one side` };
+        if (!(b > 0))
+            return { ok: false, reason: `the baseline is ${b} in block pair ${i + 1}, so a ratio is undefined` };
+        if (!(c > 0))
+            return { ok: false, reason: `the candidate is ${c} in block pair ${i + 1}, so a ratio is undefined` };
+        logs.push(log(c / b));
+    }
+    const meanLog = logs.reduce((s, x) => s + x, 0) / k;
+    const variance = logs.reduce((s, x) => s + (x - meanLog) * (x - meanLog), 0) / (k - 1);
+    const sdLog = sqrt(variance);
+    const half = (twoSidedT(confidence, k - 1) * sdLog) / sqrt(k);
+    return { ok: true, ratio: { estimate: exp(meanLog), low: exp(meanLog - half), high: exp(meanLog + half), pairs: k, meanLog, sdLog } };
 }
 /**
- * `plan --measure-swap`: the cost of one swap as the load half pays it, measured now with the
- * gate file's own launch commands: the candidate brought up, then the baseline (the candidate
- * stopped or put to sleep, the baseline started or woken and ready). Everything is stopped after,
- * and the servers' logs go to a temporary folder that is removed.
+ * The smallest number of pairs whose interval, with the observed mean and spread of the log
+ * ratios, would lie entirely on one side of `threshold`; null when the estimate sits on the
+ * threshold (more pairs cannot resolve it) or more than `maxPairs` would be needed.
  */
-async function measureSwap(config, options) {
-    const keyNames = apiKeyNames(Object.values(config.deployments ?? {}));
-    const secrets = apiKeyValues(Object.values(config.deployments ?? {}), options.env);
-    const temp = trackedTempDir();
-    let launcher = null;
-    try {
-        launcher = await Launcher.open({
-            config,
-            cwd: options.cwd,
-            env: childProcessEnv(options.env, keyNames),
-            baseRef: options.baseRef,
-            outDir: temp.path,
-            secrets,
-            progress: options.progress,
-            tempDir: temp.path
-        });
-        if (!launcher || !holdsOneAtATime(config, true))
-            throw new ConfigError('plan.measure_swap', '--measure-swap needs both sides launched', { file: config.source, field: 'deployments' });
-        const holder = new SideHolder(launcher, config, options.progress, true);
+function pairsToResolve(ratio, threshold, confidence, maxPairs = 1000) {
+    const distance = Math.abs(ratio.meanLog - log(threshold));
+    if (!(distance > 0))
+        return null;
+    if (ratio.sdLog === 0)
+        return ratio.pairs;
+    for (let k = Math.max(MIN_PAIRS, ratio.pairs); k <= maxPairs; k++) {
+        if ((twoSidedT(confidence, k - 1) * ratio.sdLog) / sqrt(k) < distance)
+            return k;
+    }
+    return null;
+}
+
+const PERCENTILE_METHOD = 'Hyndman-Fan type 7 (linear interpolation), over successful requests';
+function percentiles(values) {
+    if (values.length === 0)
+        return { p50: null, p90: null, p99: null, mean: null };
+    const sorted = Float64Array.from(values).sort();
+    let sum = 0;
+    for (const v of values)
+        sum += v;
+    return {
+        p50: quantileSorted(sorted, 0.5),
+        p90: quantileSorted(sorted, 0.9),
+        p99: quantileSorted(sorted, 0.99),
+        mean: sum / values.length
+    };
+}
+/** TPOT of one request: (latency - TTFT) / (output tokens - 1); null for one-token answers. */
+function tpotOf(t) {
+    if (t.status !== 'ok' || t.ttft_ms === null || t.latency_ms === null || t.output_tokens < 2)
+        return null;
+    return (t.latency_ms - t.ttft_ms) / (t.output_tokens - 1);
+}
+/** Whether a successful request meets every SLO bound. */
+function meetsSlo(t, slo) {
+    if (t.status !== 'ok')
+        return false;
+    for (const bound of slo) {
+        let value;
+        if (bound.metric === 'ttft')
+            value = t.ttft_ms;
+        else if (bound.metric === 'latency')
+            value = t.latency_ms;
+        else if (bound.metric === 'tpot')
+            value = tpotOf(t);
+        else
+            value = t.itl_ms.length === 0 ? 0 : quantileSorted(Float64Array.from(t.itl_ms).sort(), bound.percentile / 100);
+        if (value === null || !(value <= bound.maxMs)) {
+            // A one-token answer has no TPOT: it cannot violate a TPOT bound.
+            if (bound.metric === 'tpot' && value === null && t.output_tokens < 2)
+                continue;
+            return false;
+        }
+    }
+    return true;
+}
+/**
+ * `durationS`: the wall time the requests occupied (a block's, or the sum of a side's blocks'
+ * when pooling), so throughputs are per second of load, not per second of the whole run.
+ */
+function figures(timings, durationS, slo) {
+    const ok = timings.filter(t => t.status === 'ok');
+    const ttft = [];
+    const itl = [];
+    const tpot = [];
+    const latency = [];
+    let tokens = 0;
+    let good = 0;
+    for (const t of ok) {
+        if (t.ttft_ms !== null)
+            ttft.push(t.ttft_ms);
+        if (t.latency_ms !== null)
+            latency.push(t.latency_ms);
+        for (const gap of t.itl_ms)
+            itl.push(gap);
+        const p = tpotOf(t);
+        if (p !== null)
+            tpot.push(p);
+        tokens += t.output_tokens;
+        if (slo.length > 0 && meetsSlo(t, slo))
+            good++;
+    }
+    const timedOut = timings.filter(t => t.status === 'timeout').length;
+    const per = (n) => (durationS > 0 ? n / durationS : 0);
+    return {
+        requests: timings.length,
+        ok: ok.length,
+        failed: timings.length - ok.length,
+        timed_out: timedOut,
+        duration_s: durationS,
+        request_throughput: per(ok.length),
+        output_tokens_per_second: per(tokens),
+        goodput: slo.length > 0 ? per(good) : null,
+        error_rate: timings.length > 0 ? (timings.length - ok.length) / timings.length : 0,
+        output_tokens: tokens,
+        mean_output_tokens: ok.length > 0 ? tokens / ok.length : null,
+        ttft_ms: percentiles(ttft),
+        itl_ms: percentiles(itl),
+        tpot_ms: percentiles(tpot),
+        latency_ms: percentiles(latency)
+    };
+}
+/** The value of a named check metric (`ttft_p99`, `goodput`, ...) in a set of figures. */
+function metricValue(f, metric) {
+    switch (metric) {
+        case 'output_tokens_per_second':
+            return f.output_tokens_per_second;
+        case 'request_throughput':
+            return f.request_throughput;
+        case 'goodput':
+            return f.goodput;
+        case 'error_rate':
+            return f.error_rate;
+    }
+    const match = /^(ttft|itl|tpot|latency)_(p50|p90|p99)$/.exec(metric);
+    if (!match)
+        return null;
+    const group = f[`${match[1]}_ms`];
+    return group[match[2]];
+}
+
+/** The ratios the report always shows, per level (checks may add others). */
+const REPORTED_RATIOS = [
+    'output_tokens_per_second',
+    'request_throughput',
+    'ttft_p50',
+    'ttft_p99',
+    'itl_p50',
+    'itl_p99',
+    'latency_p50'
+];
+function pairedValues(blocks, level, metric) {
+    const at = blocks.filter(b => b.level === level);
+    const side = (s) => at
+        .filter(b => b.side === s)
+        .sort((x, y) => x.repetition - y.repetition)
+        .map(b => metricValue(b, metric) ?? NaN);
+    return { baseline: side('baseline'), candidate: side('candidate') };
+}
+/** The pooled values of a metric at a level and the block-pair ratio (with the number of pairs). */
+function measured(blocks, summary, metric, confidence) {
+    const { baseline, candidate } = pairedValues(blocks, summary.level, metric);
+    return {
+        pooled: {
+            level: summary.level,
+            baseline: metricValue(summary.baseline, metric),
+            candidate: metricValue(summary.candidate, metric)
+        },
+        outcome: blockPairRatio(baseline, candidate, confidence),
+        pairs: Math.min(baseline.length, candidate.length)
+    };
+}
+function ratioAt(blocks, summary, metric, confidence) {
+    const { pooled, outcome, pairs } = measured(blocks, summary, metric, confidence);
+    return {
+        ...pooled,
+        metric,
+        ratio: outcome.ok ? interval(outcome.ratio) : null,
+        pairs,
+        reason: outcome.ok ? null : outcome.reason
+    };
+}
+function interval(r) {
+    return { estimate: r.estimate, low: r.low, high: r.high };
+}
+function reportedRatios(blocks, summary, checks, confidence) {
+    const out = [];
+    for (const s of summary) {
+        const metrics = new Set(REPORTED_RATIOS);
+        if (s.baseline.goodput !== null)
+            metrics.add('goodput');
+        for (const c of checks)
+            if ((c.minRatio !== null || c.maxRatio !== null) && (c.level === null || c.level === s.level))
+                metrics.add(c.metric);
+        for (const metric of metrics)
+            out.push(ratioAt(blocks, s, metric, confidence));
+    }
+    return out;
+}
+function fmt(x) {
+    return Number.isInteger(x) ? String(x) : x.toPrecision(3);
+}
+function evaluateCheck(check, blocks, summary, confidence) {
+    const { pooled, outcome, pairs } = measured(blocks, summary, check.metric, confidence);
+    const base = { metric: check.metric, ...pooled };
+    if (check.min !== null || check.max !== null) {
+        const kind = check.min !== null ? 'min' : 'max';
+        const threshold = (check.min ?? check.max);
+        const value = base.candidate;
+        if (value === null || !Number.isFinite(value)) {
+            return {
+                ...base,
+                kind,
+                threshold,
+                ratio: null,
+                pairs: 0,
+                verdict: 'error',
+                pairs_needed: null,
+                reason: `the candidate's ${check.metric} could not be measured (no successful request)`
+            };
+        }
+        const good = kind === 'max' ? value <= threshold : value >= threshold;
+        return {
+            ...base,
+            kind,
+            threshold,
+            ratio: null,
+            pairs: 0,
+            verdict: good ? 'pass' : 'fail',
+            pairs_needed: null,
+            reason: `candidate ${fmt(value)} ${good ? (kind === 'max' ? '<=' : '>=') : kind === 'max' ? '>' : '<'} ${fmt(threshold)}`
+        };
+    }
+    const kind = check.minRatio !== null ? 'min_ratio' : 'max_ratio';
+    const threshold = (check.minRatio ?? check.maxRatio);
+    if (!outcome.ok) {
+        return {
+            ...base,
+            kind,
+            threshold,
+            ratio: null,
+            pairs,
+            verdict: 'error',
+            pairs_needed: null,
+            reason: `no ratio: ${outcome.reason}`
+        };
+    }
+    const r = outcome.ratio;
+    let verdict;
+    if (kind === 'min_ratio')
+        verdict = r.low > threshold ? 'pass' : r.high < threshold ? 'fail' : 'inconclusive';
+    else
+        verdict = r.high < threshold ? 'pass' : r.low > threshold ? 'fail' : 'inconclusive';
+    const needed = verdict === 'inconclusive' ? pairsToResolve(r, threshold, confidence) : null;
+    const side = kind === 'min_ratio' ? 'above' : 'below';
+    const reason = verdict === 'pass'
+        ? `the whole interval is ${side} ${fmt(threshold)}`
+        : verdict === 'fail'
+            ? `the whole interval is on the wrong side of ${fmt(threshold)}`
+            : needed === null
+                ? `the interval contains ${fmt(threshold)} and the estimate sits on it: more pairs will not resolve it`
+                : `the interval contains ${fmt(threshold)}; about ${needed} block pairs (repetitions) would resolve it`;
+    return {
+        ...base,
+        kind,
+        threshold,
+        ratio: interval(r),
+        pairs: r.pairs,
+        verdict,
+        pairs_needed: needed,
+        reason
+    };
+}
+function evaluateChecks(checks, blocks, summary, confidence) {
+    const out = [];
+    for (const check of checks) {
+        for (const s of summary) {
+            if (check.level === null || check.level === s.level)
+                out.push(evaluateCheck(check, blocks, s, confidence));
+        }
+    }
+    return out;
+}
+/** How bad a verdict is: error > fail > inconclusive > pass. */
+const VERDICT_RANK = { pass: 0, inconclusive: 1, fail: 2, error: 3 };
+/** The worse of verdicts: error > fail > inconclusive > pass. */
+function worstVerdict(verdicts) {
+    return verdicts.reduce((worst, v) => (VERDICT_RANK[v] > VERDICT_RANK[worst] ? v : worst), 'pass');
+}
+
+class ParseError extends Error {
+  constructor(message, options) {
+    super(message), this.name = "ParseError", this.type = options.type, this.field = options.field, this.value = options.value, this.line = options.line;
+  }
+}
+const LF = 10, CR = 13, SPACE = 32;
+function noop(_arg) {
+}
+function createParser(config) {
+  if (typeof config == "function")
+    throw new TypeError(
+      "`config` must be an object, got a function instead. Did you mean `createParser({onEvent: fn})`?"
+    );
+  const { onEvent = noop, onError = noop, onRetry = noop, onComment, maxBufferSize } = config, pendingFragments = [];
+  let pendingFragmentsLength = 0, isFirstChunk = true, id, data = "", dataLines = 0, eventType, terminated = false;
+  function feed(chunk) {
+    if (terminated)
+      throw new Error(
+        "Cannot feed parser: it was terminated after exceeding the configured max buffer size. Call `reset()` to resume parsing."
+      );
+    if (isFirstChunk && (isFirstChunk = false, chunk.charCodeAt(0) === 239 && chunk.charCodeAt(1) === 187 && chunk.charCodeAt(2) === 191 && (chunk = chunk.slice(3))), pendingFragments.length === 0) {
+      const trailing2 = processLines(chunk);
+      trailing2 !== "" && (pendingFragments.push(trailing2), pendingFragmentsLength = trailing2.length), checkBufferSize();
+      return;
+    }
+    if (chunk.indexOf(`
+`) === -1 && chunk.indexOf("\r") === -1) {
+      pendingFragments.push(chunk), pendingFragmentsLength += chunk.length, checkBufferSize();
+      return;
+    }
+    pendingFragments.push(chunk);
+    const input = pendingFragments.join("");
+    pendingFragments.length = 0, pendingFragmentsLength = 0;
+    const trailing = processLines(input);
+    trailing !== "" && (pendingFragments.push(trailing), pendingFragmentsLength = trailing.length), checkBufferSize();
+  }
+  function checkBufferSize() {
+    maxBufferSize !== void 0 && (pendingFragmentsLength + data.length <= maxBufferSize || (terminated = true, pendingFragments.length = 0, pendingFragmentsLength = 0, id = void 0, data = "", dataLines = 0, eventType = void 0, onError(
+      new ParseError(`Buffered data exceeded max buffer size of ${maxBufferSize} characters`, {
+        type: "max-buffer-size-exceeded"
+      })
+    )));
+  }
+  function processLines(chunk) {
+    let searchIndex = 0;
+    if (chunk.indexOf("\r") === -1) {
+      let lfIndex = chunk.indexOf(`
+`, searchIndex);
+      for (; lfIndex !== -1; ) {
+        if (searchIndex === lfIndex) {
+          dataLines > 0 && onEvent({ id, event: eventType, data }), id = void 0, data = "", dataLines = 0, eventType = void 0, searchIndex = lfIndex + 1, lfIndex = chunk.indexOf(`
+`, searchIndex);
+          continue;
+        }
+        const firstCharCode = chunk.charCodeAt(searchIndex);
+        if (isDataPrefix(chunk, searchIndex, firstCharCode)) {
+          const valueStart = chunk.charCodeAt(searchIndex + 5) === SPACE ? searchIndex + 6 : searchIndex + 5, value = chunk.slice(valueStart, lfIndex);
+          if (dataLines === 0 && chunk.charCodeAt(lfIndex + 1) === LF) {
+            onEvent({ id, event: eventType, data: value }), id = void 0, data = "", eventType = void 0, searchIndex = lfIndex + 2, lfIndex = chunk.indexOf(`
+`, searchIndex);
+            continue;
+          }
+          data = dataLines === 0 ? value : `${data}
+${value}`, dataLines++;
+        } else isEventPrefix(chunk, searchIndex, firstCharCode) ? eventType = chunk.slice(
+          chunk.charCodeAt(searchIndex + 6) === SPACE ? searchIndex + 7 : searchIndex + 6,
+          lfIndex
+        ) || void 0 : parseLine(chunk, searchIndex, lfIndex);
+        searchIndex = lfIndex + 1, lfIndex = chunk.indexOf(`
+`, searchIndex);
+      }
+      return chunk.slice(searchIndex);
+    }
+    for (; searchIndex < chunk.length; ) {
+      const crIndex = chunk.indexOf("\r", searchIndex), lfIndex = chunk.indexOf(`
+`, searchIndex);
+      let lineEnd = -1;
+      if (crIndex !== -1 && lfIndex !== -1 ? lineEnd = crIndex < lfIndex ? crIndex : lfIndex : crIndex !== -1 ? crIndex === chunk.length - 1 ? lineEnd = -1 : lineEnd = crIndex : lfIndex !== -1 && (lineEnd = lfIndex), lineEnd === -1)
+        break;
+      parseLine(chunk, searchIndex, lineEnd), searchIndex = lineEnd + 1, chunk.charCodeAt(searchIndex - 1) === CR && chunk.charCodeAt(searchIndex) === LF && searchIndex++;
+    }
+    return chunk.slice(searchIndex);
+  }
+  function parseLine(chunk, start, end) {
+    if (start === end) {
+      dispatchEvent();
+      return;
+    }
+    const firstCharCode = chunk.charCodeAt(start);
+    if (isDataPrefix(chunk, start, firstCharCode)) {
+      const valueStart = chunk.charCodeAt(start + 5) === SPACE ? start + 6 : start + 5, value2 = chunk.slice(valueStart, end);
+      data = dataLines === 0 ? value2 : `${data}
+${value2}`, dataLines++;
+      return;
+    }
+    if (isEventPrefix(chunk, start, firstCharCode)) {
+      eventType = chunk.slice(chunk.charCodeAt(start + 6) === SPACE ? start + 7 : start + 6, end) || void 0;
+      return;
+    }
+    if (firstCharCode === 105 && chunk.charCodeAt(start + 1) === 100 && chunk.charCodeAt(start + 2) === 58) {
+      const value2 = chunk.slice(chunk.charCodeAt(start + 3) === SPACE ? start + 4 : start + 3, end);
+      value2.includes("\0") || (id = value2);
+      return;
+    }
+    if (firstCharCode === 58) {
+      if (onComment) {
+        const line2 = chunk.slice(start, end);
+        onComment(line2.slice(chunk.charCodeAt(start + 1) === SPACE ? 2 : 1));
+      }
+      return;
+    }
+    const line = chunk.slice(start, end), fieldSeparatorIndex = line.indexOf(":");
+    if (fieldSeparatorIndex === -1) {
+      processField(line, "", line);
+      return;
+    }
+    const field = line.slice(0, fieldSeparatorIndex), offset = line.charCodeAt(fieldSeparatorIndex + 1) === SPACE ? 2 : 1, value = line.slice(fieldSeparatorIndex + offset);
+    processField(field, value, line);
+  }
+  function processField(field, value, line) {
+    switch (field) {
+      case "event":
+        eventType = value || void 0;
+        break;
+      case "data":
+        data = dataLines === 0 ? value : `${data}
+${value}`, dataLines++;
+        break;
+      case "id":
+        value.includes("\0") || (id = value);
+        break;
+      case "retry":
+        /^\d+$/.test(value) ? onRetry(parseInt(value, 10)) : onError(
+          new ParseError(`Invalid \`retry\` value: "${value}"`, {
+            type: "invalid-retry",
+            value,
+            line
+          })
+        );
+        break;
+      default:
+        onError(
+          new ParseError(
+            `Unknown field "${field.length > 20 ? `${field.slice(0, 20)}\u2026` : field}"`,
+            { type: "unknown-field", field, value, line }
+          )
+        );
+        break;
+    }
+  }
+  function dispatchEvent() {
+    dataLines > 0 && onEvent({
+      id,
+      event: eventType,
+      data
+    }), id = void 0, data = "", dataLines = 0, eventType = void 0;
+  }
+  function reset(options = {}) {
+    if (options.consume && pendingFragments.length > 0) {
+      const incompleteLine = pendingFragments.join("");
+      parseLine(incompleteLine, 0, incompleteLine.length);
+    }
+    isFirstChunk = true, id = void 0, data = "", dataLines = 0, eventType = void 0, pendingFragments.length = 0, pendingFragmentsLength = 0, terminated = false;
+  }
+  return { feed, reset };
+}
+function isDataPrefix(chunk, i, firstCharCode) {
+  return firstCharCode === 100 && chunk.charCodeAt(i + 1) === 97 && chunk.charCodeAt(i + 2) === 116 && chunk.charCodeAt(i + 3) === 97 && chunk.charCodeAt(i + 4) === 58;
+}
+function isEventPrefix(chunk, i, firstCharCode) {
+  return firstCharCode === 101 && chunk.charCodeAt(i + 1) === 118 && chunk.charCodeAt(i + 2) === 101 && chunk.charCodeAt(i + 3) === 110 && chunk.charCodeAt(i + 4) === 116 && chunk.charCodeAt(i + 5) === 58;
+}
+
+/**
+ * One streaming request on an undici Pool, timed on the generator's monotonic clock
+ * (docs/load.md, "Where the clock starts and stops"):
+ * - the clock starts on the connection, right before the request's headers are written (undici's
+ *   dispatch hook `onRequestStart`); the pool is sized to the concurrency and its connections are
+ *   opened before the measured blocks, so no request pays for a TCP connect;
+ * - a content chunk is timed when the socket data carrying it is delivered (all events in one
+ *   delivery share that time); the delivery callback only stamps it and queues the bytes, and
+ *   the parsing runs once every socket that was ready has been read (`deliver`);
+ * - TTFT stops at the first chunk that carries generated content (not the role-only chunk);
+ * - latency stops when the stream ends after `[DONE]`; a stream that ends without it, an error
+ *   event, a non-2xx status or the timeout make the request a failure.
+ * SSE is parsed by eventsource-parser.
+ */
+/**
+ * A request written to a pooled keep-alive connection that the server had already closed fails
+ * with "other side closed" (undici's socket error) before any status line arrives. llama.cpp's
+ * llama-server closes the connection after every streamed answer although it announces
+ * `Keep-Alive: timeout=5, max=100` and no `Connection: close`; a request sent on that socket
+ * before its FIN arrives is lost that way (1 in 10 of back-to-back requests on one connection,
+ * none with 20 ms between them). That is the client's reuse of a dead connection, not an answer
+ * of the server: such a request is sent once more on a new connection. A server that fails the
+ * second time too is an error as before.
+ */
+function closedBeforeAnswer(error) {
+    const code = error.code;
+    return code === 'UND_ERR_SOCKET' && /other side closed/i.test(error.message);
+}
+function connect(target, connections, timeoutMs) {
+    const url = new URL(target.baseUrl);
+    const prefix = url.pathname.replace(/\/+$/, '');
+    const pool = new undiciExports.Pool(url.origin, {
+        connections,
+        pipelining: 1,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+        keepAliveTimeout: 600_000,
+        keepAliveMaxTimeout: 600_000
+    });
+    const headers = { 'content-type': 'application/json', accept: 'text/event-stream' };
+    if (target.apiKey)
+        headers.authorization = `Bearer ${target.apiKey}`;
+    return { pool, origin: url.origin, path: `${prefix}${target.api === 'chat' ? '/chat/completions' : '/completions'}`, headers };
+}
+function carriesContent(chunk) {
+    const choice = chunk.choices?.[0];
+    if (!choice)
+        return false;
+    if (typeof choice.text === 'string')
+        return choice.text.length > 0;
+    const delta = choice.delta;
+    if (!delta)
+        return false;
+    return !!(delta.content || delta.reasoning_content || delta.reasoning || (delta.tool_calls && delta.tool_calls.length > 0));
+}
+const END = 0;
+const ERROR = 1;
+/**
+ * Deliveries waiting to be parsed, in the order they reached JS: receiver, time, what. The socket
+ * callbacks of one poll phase only stamp and queue; the SSE parsing and JSON.parse run after them
+ * (setImmediate, the check phase), so when the chunks of many streams arrive at once (an engine
+ * step emits one per sequence) each is stamped as soon as its bytes reach JS, not after the
+ * parsing of the streams read before it. The stamps stay those of delivery, as before.
+ */
+const pending = [];
+let drainScheduled = false;
+function deliver(receiver, time, what) {
+    pending.push(receiver, time, what);
+    if (!drainScheduled) {
+        drainScheduled = true;
+        setImmediate(drainDeliveries);
+    }
+}
+/** Parses every queued delivery, in order (also run by a request's timeout before it fires). */
+function drainDeliveries() {
+    drainScheduled = false;
+    // Work done here may queue more (an abort's error): the loop reads the length afresh.
+    for (let i = 0; i < pending.length; i += 3) {
+        const receiver = pending[i];
+        const time = pending[i + 1];
+        const what = pending[i + 2];
         try {
-            await holder.bringUp('candidate', 'the swap measurement');
-            const started = performance.now();
-            await holder.bringUp('baseline', 'the swap measurement');
-            return Math.round(performance.now() - started);
+            if (what === END)
+                receiver.end(time);
+            else if (Buffer.isBuffer(what))
+                receiver.data(time, what);
+            else
+                receiver.error(time, what.error);
         }
-        finally {
-            await holder.release();
+        catch (error) {
+            // As when undici catches a throwing callback: that request fails, the others go on.
+            receiver.error(time, error instanceof Error ? error : new Error(String(error)));
         }
+    }
+    pending.length = 0;
+}
+function streamRequest(conn, body, timeoutMs) {
+    const result = {
+        status: 'error',
+        httpStatus: 0,
+        start: performance.now(),
+        firstContent: null,
+        contentTimes: [],
+        end: null,
+        usageTokens: null,
+        promptTokens: null,
+        id: null,
+        error: null,
+        notStreaming: false
+    };
+    return new Promise(resolvePromise => {
+        let settled = false;
+        let done = false;
+        // The delivery time of the data being parsed.
+        let now = 0;
+        let controller = null;
+        let errorBody = null;
+        const finish = (status, error) => {
+            if (settled)
+                return;
+            settled = true;
+            clearTimeout(timer);
+            result.status = status;
+            result.error = error;
+            result.end = status === 'ok' ? now : null;
+            if (status !== 'ok' && controller && !controller.aborted)
+                controller.abort(new Error(error ?? 'aborted'));
+            resolvePromise(result);
+        };
+        const timer = setTimeout(() => {
+            // Deliveries that reached JS before the deadline count: parse them first.
+            drainDeliveries();
+            finish('timeout', `no complete answer within ${timeoutMs / 1000} s`);
+        }, timeoutMs);
+        const parser = createParser({
+            onEvent(event) {
+                if (done || settled)
+                    return;
+                const data = event.data;
+                if (data === '[DONE]') {
+                    done = true;
+                    return;
+                }
+                let chunk;
+                try {
+                    chunk = JSON.parse(data);
+                }
+                catch {
+                    finish('error', `an event is not JSON: ${data.slice(0, 80)}`);
+                    return;
+                }
+                if (chunk.error) {
+                    const message = typeof chunk.error === 'string' ? chunk.error : (chunk.error.message ?? 'error');
+                    finish('error', `the stream carried an error: ${message.slice(0, 200)}`);
+                    return;
+                }
+                if (result.id === null && typeof chunk.id === 'string')
+                    result.id = chunk.id;
+                if (carriesContent(chunk)) {
+                    if (result.firstContent === null)
+                        result.firstContent = now;
+                    result.contentTimes.push(now);
+                }
+                if (chunk.usage && typeof chunk.usage.completion_tokens === 'number') {
+                    result.usageTokens = chunk.usage.completion_tokens;
+                    if (typeof chunk.usage.prompt_tokens === 'number')
+                        result.promptTokens = chunk.usage.prompt_tokens;
+                }
+            }
+        });
+        const decoder = new TextDecoder();
+        const receiver = {
+            data(time, data) {
+                if (settled)
+                    return;
+                now = time;
+                parser.feed(decoder.decode(data, { stream: true }));
+            },
+            end(time) {
+                if (settled)
+                    return;
+                now = time;
+                parser.feed(decoder.decode());
+                if (done)
+                    finish('ok', null);
+                else
+                    finish('error', 'the stream ended without [DONE]');
+            },
+            error(time, error) {
+                now = time;
+                if (!settled)
+                    finish('error', `the request failed: ${error.message}`);
+            }
+        };
+        // undici's dispatch API: onRequestStart runs on the connection right before the request's
+        // headers are written, so the clock starts there and not while the request waited in the pool.
+        let retried = false;
+        const dispatch = () => {
+            conn.pool.dispatch({ origin: conn.origin, path: conn.path, method: 'POST', headers: conn.headers, body }, {
+                onRequestStart(c) {
+                    controller = c;
+                    result.start = performance.now();
+                },
+                onResponseStart(_c, statusCode, headers) {
+                    now = performance.now();
+                    result.httpStatus = statusCode;
+                    if (statusCode < 200 || statusCode >= 300) {
+                        errorBody = '';
+                        return;
+                    }
+                    const type = String(headers['content-type'] ?? '');
+                    if (!type.startsWith('text/event-stream')) {
+                        result.notStreaming = true;
+                        finish('error', `the server answered ${type || 'without a content type'} instead of a text/event-stream: it does not stream`);
+                    }
+                },
+                // The stream's own work per delivery: the time and a place in the queue (see `deliver`).
+                // `data` is a view of the socket's read buffer, which Node allocates afresh for every read.
+                onResponseData(_c, data) {
+                    if (errorBody !== null) {
+                        if (errorBody.length < 1000)
+                            errorBody += data.toString('utf8');
+                        return;
+                    }
+                    deliver(receiver, performance.now(), data);
+                },
+                onResponseEnd() {
+                    if (errorBody !== null) {
+                        now = performance.now();
+                        finish('error', `HTTP ${result.httpStatus}: ${errorBody.replace(/\s+/g, ' ').slice(0, 200)}`);
+                        return;
+                    }
+                    deliver(receiver, performance.now(), END);
+                },
+                onResponseError(_c, error) {
+                    if (!settled && !retried && result.httpStatus === 0 && closedBeforeAnswer(error)) {
+                        // The pooled connection was closed by the server before any answer: the request
+                        // never reached a live connection. Once, on another connection (see
+                        // closedBeforeAnswer); its clock restarts there.
+                        retried = true;
+                        result.retriedClosedConnection = true;
+                        dispatch();
+                        return;
+                    }
+                    // After the data that reached JS before it, as before the parsing was deferred.
+                    if (!settled)
+                        deliver(receiver, performance.now(), { kind: ERROR, error });
+                }
+            });
+        };
+        dispatch();
+    });
+}
+
+/**
+ * The requests of the load half (docs/load.md, "Workload"). Both sides get exactly the same
+ * prompts in the same block pair; every block, level and warm-up gets prompts of its own, so no
+ * server can answer from a prefix cache what it saw in an earlier block.
+ *
+ * - synthetic: token counts drawn from the configured normal distributions (rounded, clipped),
+ *   text made of common English words, one word per token (exact for a whitespace tokenizer,
+ *   approximate for BPE tokenizers: the report takes output counts from the server's usage);
+ * - gate-set: the prompts HELM sent in the quality half (scenario_state.json), cycled;
+ * - file: a JSONL of OpenAI request bodies (`messages` or `prompt`), cycled;
+ * - traffic: a frozen traffic set's messages and max_tokens (docs/traffic.md), cycled in arrival
+ *   order, and with `arrival: traffic` its arrival gaps scaled to each rate.
+ */
+const VOCABULARY = ('time year people way day man thing woman life child world school state family student group country problem hand part ' +
+    'place case week company system program question work government number night point home water room mother area money ' +
+    'story fact month lot right study book eye job word business issue side kind head house service friend father power hour ' +
+    'game line end member law car city community name president team minute idea kid body information back parent face ' +
+    'others level office door health person art war history party result change morning reason research girl guy moment air ' +
+    'teacher force education foot boy age policy music market sense nation plan college interest death experience effect use ' +
+    'class control care field development role effort rate heart drug show leader light voice wife police mind price report').split(' ');
+function draw(random, d) {
+    if (d.stddev === 0)
+        return d.mean;
+    const u = random.double();
+    const v = random.double();
+    const z = Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+    return Math.min(d.max, Math.max(d.min, Math.round(d.mean + d.stddev * z)));
+}
+function words(random, n) {
+    const out = new Array(n);
+    for (let i = 0; i < n; i++)
+        out[i] = VOCABULARY[random.below(VOCABULARY.length)];
+    return out.join(' ');
+}
+function syntheticSource(settings) {
+    const { inputTokens, outputTokens } = settings.workload;
+    return {
+        item(stream, index) {
+            const random = createRandom(settings.seed, `load:${stream}:${index}`);
+            const maxTokens = draw(random, outputTokens);
+            return { kind: 'text', text: words(random, draw(random, inputTokens)), maxTokens };
+        }
+    };
+}
+function cycled(items, settings) {
+    // A fixed permutation per stream, so blocks draw different prompts but both sides the same.
+    return {
+        item(stream, index) {
+            const random = createRandom(settings.seed, `load:${stream}`);
+            const offset = random.below(items.length);
+            return items[(offset + index) % items.length];
+        }
+    };
+}
+async function fileSource(settings, configFile) {
+    const file = resolve(dirname(configFile), settings.workload.file);
+    let text;
+    try {
+        text = await readFile(file, 'utf8');
+    }
+    catch (error) {
+        throw new InputError('load.workload_unreadable', `cannot read the load workload file: ${error.message}`, {
+            file,
+            field: 'load.workload.file'
+        });
+    }
+    const items = [];
+    const fallback = settings.workload.outputTokens.mean;
+    text.split('\n').forEach((line, i) => {
+        if (line.trim() === '')
+            return;
+        let body;
+        try {
+            body = JSON.parse(line);
+        }
+        catch {
+            throw new InputError('load.workload_line', `line ${i + 1} is not JSON`, { file, field: `line ${i + 1}` });
+        }
+        if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+            throw new InputError('load.workload_line', `line ${i + 1} must be an OpenAI request body (an object)`, {
+                file,
+                field: `line ${i + 1}`
+            });
+        }
+        const b = body;
+        if (!Array.isArray(b.messages) && typeof b.prompt !== 'string') {
+            throw new InputError('load.workload_line', `line ${i + 1} has neither messages (chat) nor a prompt string (completions)`, {
+                file,
+                field: `line ${i + 1}`
+            });
+        }
+        const max = typeof b.max_tokens === 'number' ? b.max_tokens : typeof b.max_completion_tokens === 'number' ? b.max_completion_tokens : fallback;
+        items.push({ kind: 'body', body: b, maxTokens: max });
+    });
+    if (items.length === 0)
+        throw new InputError('load.workload_empty', 'the load workload file has no requests', { file });
+    return cycled(items, settings);
+}
+/**
+ * The traffic set's requests: the messages and max_tokens as logged (output_tokens.mean when the
+ * request had none). Only those: the load half measures serving speed on the team's prompts and
+ * lengths; `response_format`, `tools` and `stop` are judged by the traffic gate's replay, and
+ * sending them here would fail on a server that does not support them (a vLLM without a tool
+ * parser) and, with ignore_eos, could force a guided decoder past the end of its grammar.
+ */
+async function trafficSource(settings, configFile, arrival) {
+    const file = resolve(dirname(configFile), settings.workload.file);
+    const { instances } = readTrafficSet(file, readFileSync, 'load.workload.file');
+    const fallback = settings.workload.outputTokens.mean;
+    const ordered = arrival === 'traffic'
+        ? instances
+            .map((instance, i) => ({ instance, i }))
+            .sort((a, b) => a.instance.arrival_ms - b.instance.arrival_ms || a.i - b.i)
+        : instances.map((instance, i) => ({ instance, i }));
+    if (arrival === 'traffic') {
+        const missing = instances.findIndex(x => x.arrival_ms === null);
+        if (missing >= 0) {
+            throw new InputError('load.traffic_arrival', `load.arrival is traffic but instance ${JSON.stringify(instances[missing].id)} of the traffic set has no arrival_ms (the log had no timestamps); use arrival: poisson or constant`, { file, field: 'load.arrival' });
+        }
+    }
+    const items = ordered.map(({ instance }) => {
+        const r = instance.request;
+        const max = typeof r.max_tokens === 'number' ? r.max_tokens : typeof r.max_completion_tokens === 'number' ? r.max_completion_tokens : fallback;
+        return { kind: 'messages', messages: r.messages, maxTokens: max };
+    });
+    const source = cycled(items, settings);
+    if (arrival !== 'traffic')
+        return source;
+    const times = ordered.map(({ instance }) => instance.arrival_ms);
+    const span = times[times.length - 1] - times[0];
+    if (times.length < 2 || span <= 0) {
+        throw new InputError('load.traffic_arrival', 'load.arrival is traffic but the traffic set has fewer than two distinct arrival times to scale', {
+            file,
+            field: 'load.arrival'
+        });
+    }
+    const meanGap = span / (times.length - 1);
+    // The gap after the last request is the mean gap, so a full cycle keeps the set's mean rate.
+    const gaps = times.map((t, i) => (i + 1 < times.length ? times[i + 1] - t : meanGap));
+    return {
+        item: source.item,
+        arrivalGap(stream, index, rate) {
+            const offset = createRandom(settings.seed, `load:${stream}`).below(items.length);
+            return (gaps[(offset + index) % gaps.length] * (1000 / rate)) / meanGap;
+        }
+    };
+}
+/** The prompts the quality half sent, from the scenario_state.json files under `helmOutput`. */
+async function gateSetSource(settings, helmOutput) {
+    const runs = await discoverRuns(helmOutput);
+    const items = [];
+    const maxTokens = settings.workload.outputTokens.mean;
+    for (const run of runs) {
+        if (!run.files.scenarioState)
+            continue;
+        const file = join(run.path, RUN_FILES.scenarioState);
+        const state = JSON.parse(await readFile(file, 'utf8'));
+        for (const rs of state.request_states ?? []) {
+            const request = rs.request ?? {};
+            if (Array.isArray(request.messages) && request.messages.length > 0)
+                items.push({ kind: 'messages', messages: request.messages, maxTokens });
+            else if (typeof request.prompt === 'string' && request.prompt !== '')
+                items.push({ kind: 'text', text: request.prompt, maxTokens });
+        }
+    }
+    if (items.length === 0) {
+        throw new InputError('load.gate_set_empty', 'load.workload.prompts is gate-set but the quality half left no prompts (scenario_state.json)', { file: helmOutput, field: 'load.workload.prompts' });
+    }
+    return cycled(items, settings);
+}
+/**
+ * The JSON body for one side. `ignoreEos`: ask the server to generate exactly `max_tokens`
+ * (vLLM's `ignore_eos` and `min_tokens`), so both sides produce the same amount of work.
+ */
+function requestBody(item, api, model, ignoreEos, maxTokensOverride) {
+    const maxTokens = item.maxTokens;
+    let body;
+    if (item.kind === 'body') {
+        body = { ...item.body };
+        if (api === 'chat' && !Array.isArray(body.messages))
+            body.messages = [{ role: 'user', content: String(body.prompt) }];
+        if (api === 'completions' && typeof body.prompt !== 'string') {
+            body.prompt = body.messages.map(m => (typeof m.content === 'string' ? m.content : '')).join('\n');
+        }
+        if (api === 'chat')
+            delete body.prompt;
+        else
+            delete body.messages;
+        delete body.max_completion_tokens;
+    }
+    else if (item.kind === 'messages') {
+        body =
+            api === 'chat'
+                ? { messages: item.messages }
+                : { prompt: item.messages.map(m => String(m.content ?? '')).join('\n') };
+    }
+    else {
+        body = api === 'chat' ? { messages: [{ role: 'user', content: item.text }] } : { prompt: item.text };
+    }
+    body.model = model;
+    body.max_tokens = maxTokens;
+    body.temperature = 0;
+    body.stream = true;
+    body.stream_options = { include_usage: true };
+    if (ignoreEos) {
+        body.ignore_eos = true;
+        body.min_tokens = maxTokens;
+    }
+    return JSON.stringify(body);
+}
+
+/**
+ * One short streaming request per side before any load: is the server there, does it stream,
+ * does it send `usage`, and does it accept `ignore_eos`/`min_tokens` (vLLM's way to generate
+ * exactly `max_tokens`)? A server that rejects them (HTTP 4xx) is asked again without them, and
+ * the report says that its output lengths are the model's own.
+ */
+const PROBE_TOKENS = 4;
+async function probeSide(target, timeoutMs) {
+    const conn = connect(target, 1, timeoutMs);
+    try {
+        const item = { kind: 'text', text: 'Say something.', maxTokens: PROBE_TOKENS };
+        let result = await streamRequest(conn, requestBody(item, target.api, target.model, true), timeoutMs);
+        let ignoreEos = true;
+        if (result.httpStatus >= 400 && result.httpStatus < 500) {
+            ignoreEos = false;
+            result = await streamRequest(conn, requestBody(item, target.api, target.model, false), timeoutMs);
+        }
+        if (result.httpStatus === 0) {
+            return {
+                reachable: false,
+                streaming: false,
+                ignoreEos: false,
+                usage: false,
+                problem: `${target.baseUrl} is not reachable: ${result.error}`
+            };
+        }
+        if (result.notStreaming) {
+            return {
+                reachable: true,
+                streaming: false,
+                ignoreEos,
+                usage: false,
+                problem: `${target.baseUrl} does not stream: asked for stream: true it ${result.error?.replace(/^the server /, '')}; the load half measures time to first token and needs server-sent events`
+            };
+        }
+        if (result.status !== 'ok') {
+            return {
+                reachable: true,
+                streaming: true,
+                ignoreEos,
+                usage: false,
+                problem: `the probe request to ${target.baseUrl} failed: ${result.error}`
+            };
+        }
+        if (result.firstContent === null) {
+            return {
+                reachable: true,
+                streaming: true,
+                ignoreEos,
+                usage: result.usageTokens !== null,
+                problem: `the probe request to ${target.baseUrl} streamed no content`
+            };
+        }
+        return { reachable: true, streaming: true, ignoreEos, usage: result.usageTokens !== null, problem: null };
     }
     finally {
-        await launcher?.close();
-        await temp.remove();
+        await conn.pool.close().catch(() => { });
     }
+}
+
+function abbaOrder(repetitions) {
+    const order = [];
+    for (let i = 0; i < repetitions; i++) {
+        const sides = i % 2 === 0 ? ['baseline', 'candidate'] : ['candidate', 'baseline'];
+        for (const side of sides)
+            order.push({ side, repetition: i, position: order.length });
+    }
+    return order;
+}
+
+/**
+ * The due times of the block's requests, ms from its start: 0 first, then each gap added. Absolute
+ * offsets, so a late send does not delay the ones after it. Endless: the caller stops at its count
+ * or at the block's end.
+ */
+function* arrivalOffsets(spec) {
+    const gapOf = gapFunction(spec);
+    let at = 0;
+    for (let i = 0;; i++) {
+        yield at;
+        at += gapOf(i);
+    }
+}
+function gapFunction(spec) {
+    if (spec.arrival === 'traffic') {
+        // Without the set's gaps there is no traffic schedule: refuse rather than invent one.
+        if (!spec.trafficGap) {
+            throw new ConfigError('load.traffic_arrival', 'load.arrival is traffic but the workload has no traffic set to take its gaps from', {
+                field: 'load.arrival',
+                value: spec.arrival
+            });
+        }
+        return spec.trafficGap;
+    }
+    if (spec.arrival === 'constant')
+        return () => 1000 / spec.rate;
+    // Poisson arrivals: exponential gaps of mean 1000 / rate ms, by inversion of a seeded uniform.
+    const random = createRandom(spec.seed, `arrivals:${spec.stream}`);
+    return () => (-Math.log(random.double()) * 1000) / spec.rate;
+}
+
+/**
+ * Synthetic prompts sized in the server's own tokens (docs/load.md, "Workload"). Words are not
+ * tokens: on the real-engine example's small vocabulary 100 requested words became 404 prompt
+ * tokens. llama.cpp's server and vLLM's both serve `POST /tokenize` and `POST /detokenize` at
+ * their root (llama.cpp: `{content}` / `{tokens}` -> `{content}`; vLLM: `{model, prompt}` /
+ * `{model, tokens}` -> `{prompt}`): each prompt's words are tokenized, cut to the drawn count and
+ * turned back into text, which is tokenized once more for the realized count. The baseline's
+ * tokenizer sizes them, and both sides get exactly the same texts.
+ */
+async function post(target, route, body, timeoutMs) {
+    const answer = await undiciExports.request(rootRouteUrl(target.baseUrl, route), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {}) },
+        body: JSON.stringify(body),
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs
+    });
+    const text = await answer.body.text();
+    let json = null;
+    try {
+        json = JSON.parse(text);
+    }
+    catch {
+        // not JSON: the shape check below fails
+    }
+    return { status: answer.statusCode, json };
+}
+function tokensOf(json) {
+    const tokens = json?.tokens;
+    return Array.isArray(tokens) && tokens.every(t => Number.isInteger(t)) ? tokens : null;
+}
+/** The server's tokenizer, or null when it serves none (then prompts are sized in words). */
+async function serverTokenizer(target, timeoutMs) {
+    const shapes = {
+        // add_special_tokens false: the prompt's own tokens; the chat template adds its own anyway.
+        vllm: {
+            tokenize: text => ({ model: target.model, prompt: text, add_special_tokens: false }),
+            detokenize: tokens => ({ model: target.model, tokens }),
+            text: 'prompt'
+        },
+        'llama.cpp': { tokenize: text => ({ content: text, add_special: false }), detokenize: tokens => ({ tokens }), text: 'content' }
+    };
+    for (const shape of ['vllm', 'llama.cpp']) {
+        const spec = shapes[shape];
+        let tried;
+        try {
+            tried = await post(target, 'tokenize', spec.tokenize('time year people'), timeoutMs);
+        }
+        catch {
+            return null;
+        }
+        const tokens = tokensOf(tried.json);
+        if (tried.status !== 200 || !tokens || tokens.length === 0)
+            continue;
+        return {
+            shape,
+            async tokenize(text) {
+                const answer = await post(target, 'tokenize', spec.tokenize(text), timeoutMs);
+                const ids = tokensOf(answer.json);
+                if (answer.status !== 200 || !ids)
+                    throw new Error(`POST /tokenize answered HTTP ${answer.status}`);
+                return ids;
+            },
+            async detokenize(ids) {
+                const answer = await post(target, 'detokenize', spec.detokenize(ids), timeoutMs);
+                const text = answer.json?.[spec.text];
+                if (answer.status !== 200 || typeof text !== 'string')
+                    throw new Error(`POST /detokenize answered HTTP ${answer.status}`);
+                return text;
+            }
+        };
+    }
+    return null;
+}
+/**
+ * The synthetic prompts of `streams` (name and count) sized with `tokenizer`; any other item (a
+ * block of `duration_seconds` that outruns its count) falls back to the words, scaled by the
+ * tokens per word seen here.
+ */
+async function sizedSyntheticSource(settings, tokenizer, streams) {
+    const sized = new Map();
+    const requested = [];
+    const realized = [];
+    // The word draws stay those of syntheticSource (one word per requested token): its text's word
+    // count is the requested count, and workload.ts, whose bytes key the real-engine model's cache,
+    // is left as it is.
+    const words = syntheticSource(settings);
+    let wordCount = 0;
+    let tokenCount = 0;
+    for (const { stream, count } of streams) {
+        for (let index = 0; index < count; index++) {
+            const item = words.item(stream, index);
+            if (item.kind !== 'text')
+                continue;
+            const target = item.text.split(' ').length;
+            let text = item.text;
+            let ids = await tokenizer.tokenize(text);
+            wordCount += target;
+            tokenCount += ids.length;
+            // A tokenizer that merges words into fewer tokens than words: the same words again.
+            for (let more = 0; ids.length < target && more < 8; more++) {
+                text = `${text} ${item.text}`;
+                ids = await tokenizer.tokenize(text);
+            }
+            const cut = await tokenizer.detokenize(ids.slice(0, target));
+            requested.push(target);
+            realized.push((await tokenizer.tokenize(cut)).length);
+            sized.set(`${stream}\n${index}`, { kind: 'text', text: cut, maxTokens: item.maxTokens });
+        }
+    }
+    const perWord = wordCount > 0 && tokenCount > 0 ? tokenCount / wordCount : 1;
+    return {
+        requested,
+        realized,
+        source: {
+            item(stream, index) {
+                const known = sized.get(`${stream}\n${index}`);
+                if (known)
+                    return known;
+                // Beyond the sized prompts (blocks of duration_seconds): the words, scaled to the tokens per word seen.
+                const item = words.item(stream, index);
+                if (item.kind !== 'text')
+                    return item;
+                const all = item.text.split(' ');
+                const keep = Math.max(1, Math.min(all.length, Math.round(all.length / perWord)));
+                return { ...item, text: all.slice(0, keep).join(' ') };
+            }
+        }
+    };
+}
+
+/**
+ * The load half (docs/load.md): probe both deployments, then per level warm the connections and
+ * run the blocks A B B A ..., never both sides at once; then the figures, ratios and checks.
+ * The I/O edge around the pure parts (workload, metrics, compare).
+ */
+const SIDES = ['baseline', 'candidate'];
+function targetOf(deployment, env) {
+    return {
+        api: deployment.api,
+        baseUrl: deployment.baseUrl,
+        model: deployment.model,
+        apiKey: apiKeyOf(deployment, env)
+    };
+}
+function emptyReport(config, load) {
+    const side = (s) => {
+        const d = config.deployments?.[s];
+        return {
+            api: d && d.kind === 'server' ? d.api : 'unknown',
+            model: d && d.kind === 'server' ? d.model : 'unknown',
+            ignore_eos: null,
+            usage: null
+        };
+    };
+    return {
+        verdict: 'error',
+        headline: '',
+        skipped: null,
+        mode: load.mode,
+        levels: load.levels,
+        settings: {
+            repetitions: load.repetitions,
+            requests_per_block: load.requestsPerLevel === null ? null : Math.ceil(load.requestsPerLevel / load.repetitions),
+            seconds_per_block: load.durationSeconds === null ? null : load.durationSeconds / load.repetitions,
+            warmup_requests: load.warmupRequests,
+            timeout_seconds: load.timeoutSeconds,
+            arrival: load.mode === 'rate' ? load.arrival : null,
+            confidence: config.statistics.confidence,
+            percentile_method: PERCENTILE_METHOD,
+            interval_method: LOG_RATIO_METHOD,
+            prompts: load.workload.prompts,
+            seed: load.seed
+        },
+        sides: { baseline: side('baseline'), candidate: side('candidate') },
+        interleaved: true,
+        blocks: [],
+        summary: [],
+        ratios: [],
+        checks: [],
+        errors: [],
+        warnings: [],
+        notes: [],
+        timings_file: null
+    };
+}
+function levelName(load, level) {
+    return load.mode === 'concurrency' ? `concurrency ${level}` : `rate ${level}/s`;
+}
+/** The checks before any request (a load section, server deployments on both sides). */
+function beginLoad(config, options) {
+    const load = config.load;
+    if (!load)
+        throw new Error('runLoad needs a load: section');
+    const report = emptyReport(config, load);
+    const fail = (code, message, field) => {
+        report.errors.push({ code, message, ...(field ? { field } : {}) });
+        report.verdict = 'error';
+        report.headline = `Performance: error: ${message}`;
+        return { report, timings: [] };
+    };
+    const deployments = config.deployments;
+    if (!deployments)
+        return fail('load.no_deployments', 'the load half needs deployments (base_url and model of each side)', 'deployments');
+    for (const side of SIDES) {
+        if (deployments[side].kind !== 'server') {
+            return fail('load.prod_env', `the load half needs deployments.${side} as api/base_url/model, not a prod_env reference or a runner command`, `deployments.${side}`);
+        }
+    }
+    const targets = {
+        baseline: targetOf(deployments.baseline, options.env),
+        candidate: targetOf(deployments.candidate, options.env)
+    };
+    const say = options.progress ?? (() => { });
+    const now = performance.now();
+    return { config, load, report, targets, timeoutMs: load.timeoutSeconds * 1000, say, origin: now, began: now, fail };
+}
+/** Probes one side (is it there, does it stream) and records what it accepts. */
+async function probeLoadSide(run, side) {
+    const probe = await probeSide(run.targets[side], Math.min(run.timeoutMs, 60_000));
+    run.report.sides[side].ignore_eos = probe.ignoreEos;
+    run.report.sides[side].usage = probe.usage;
+    return probe;
+}
+/** What the probes mean: an error, a loud skip (load.baseline: optional), or null to go on. */
+function judgeProbes(run, probes) {
+    const { report, load } = run;
+    if (!probes.baseline.reachable && probes.candidate.problem === null && load.baseline === 'optional') {
+        report.skipped = `the baseline deployment is not reachable (${probes.baseline.problem}); load.baseline is optional, so the load half was SKIPPED and nothing about performance was measured`;
+        report.verdict = 'pass';
+        report.headline = `Performance: SKIPPED: ${report.skipped}`;
+        report.warnings.push({ code: 'load.skipped', message: report.skipped });
+        return { report, timings: [] };
+    }
+    for (const side of SIDES) {
+        const problem = probes[side].problem;
+        if (problem) {
+            const hint = probes[side].reachable ? '' : unreachableHint(run.config, side);
+            // Three different fixes, so three codes: start the server, fix its answers, enable streaming.
+            const code = !probes[side].reachable ? 'load.unreachable' : probes[side].streaming ? 'load.probe' : 'load.not_streaming';
+            return run.fail(code, `${side}: ${problem}${hint}`, `deployments.${side}.base_url`);
+        }
+    }
+    return null;
+}
+/**
+ * What to do about a side that does not answer. A launched server was started by helm-gate and
+ * has died or stopped listening: its own output says why. A baseline that is not launched may be
+ * down because the quality half reused an archived baseline and nobody started it.
+ */
+function unreachableHint(config, side) {
+    if (config.launch?.sides[side])
+        return ` (the launched ${side} server is not answering: its output is in logs/${side}-server.log)`;
+    if (side === 'baseline') {
+        return ' (the load half needs the baseline deployment live even when the quality half reuses an archived baseline; set load.baseline: optional to skip it instead)';
+    }
+    return '';
+}
+/** The prompts of the run (the same for both sides: the streams are seeded). */
+async function workloadOf(run, options) {
+    const { load, config } = run;
+    try {
+        if (load.workload.prompts === 'synthetic')
+            return syntheticSource(load);
+        if (load.workload.prompts === 'file')
+            return await fileSource(load, config.source);
+        if (load.workload.prompts === 'traffic') {
+            return await trafficSource(load, config.source, load.mode === 'rate' && load.arrival === 'traffic' ? 'traffic' : null);
+        }
+        if (!options.gateSetOutput) {
+            return run.fail('load.gate_set', 'load.workload.prompts is gate-set, which needs the quality half to run first (helm-gate run)', 'load.workload.prompts');
+        }
+        return await gateSetSource(load, options.gateSetOutput);
+    }
+    catch (error) {
+        const e = error;
+        return run.fail(e.code ?? 'load.workload', e.describe ? e.describe() : e.message, 'load.workload');
+    }
+}
+function isOutcome(value) {
+    return typeof value === 'object' && value !== null && 'report' in value && 'timings' in value;
+}
+/** A swap that failed: names the side and the block it was for. */
+class SwapError extends GateError {
+}
+async function runLoad(config, options, holder) {
+    const run = beginLoad(config, options);
+    if (isOutcome(run))
+        return run;
+    const { load, targets, timeoutMs } = run;
+    const timings = [];
+    const blocks = [];
+    const swaps = [];
+    let upNow = null;
+    const swapping = holder?.oneAtATime === true;
+    let schedule = swapping
+        ? {
+            schedule: 'swapped',
+            why: 'the launched sides are up one at a time (sequential schedule): swapped before each block of the other side'
+        }
+        : { schedule: 'both-up', why: 'both sides are up at once' };
+    /** Swaps `side` in when it is not the one up; true when it did. */
+    const bringUp = async (side, stage) => {
+        // Both up at once: brought up for the probes, then held (no swaps).
+        if (!holder || upNow === side || (!swapping && stage !== 'the probe'))
+            return false;
+        const started = performance.now();
+        try {
+            await holder.bringUp(side, stage);
+        }
+        catch (error) {
+            if (!(error instanceof GateError))
+                throw error;
+            // The launch's own code (what to fix), the message naming the side and the block.
+            throw new SwapError(error.code, `the ${side} could not be brought up for ${stage}: ${error.message}`, {
+                field: error.location.field ?? `deployments.${side}.launch`
+            });
+        }
+        // The first start is a launch, not a swap: nothing was taken down before it.
+        if (upNow !== null && swapping)
+            swaps.push({ side, before: stage, ms: Math.round(performance.now() - started) });
+        upNow = side;
+        return true;
+    };
+    const connections = {};
+    const closeAll = async () => {
+        for (const side of SIDES) {
+            await connections[side]?.conn.pool.close().catch(() => { });
+            delete connections[side];
+        }
+    };
+    const measure = async () => {
+        // Probe: both deployments live and streaming. Load figures are comparable only within one run
+        // on one machine, so an archived baseline never stands in for a live one. One at a time, the
+        // candidate first, so that the baseline is up for the first block.
+        const probes = {};
+        for (const side of swapping ? ['candidate', 'baseline'] : SIDES) {
+            await bringUp(side, 'the probe');
+            probes[side] = await probeLoadSide(run, side);
+        }
+        const judged = judgeProbes(run, probes);
+        if (judged)
+            return judged;
+        const words = await workloadOf(run, options);
+        if (isOutcome(words))
+            return words;
+        if (swapping && holder)
+            schedule = chooseSchedule(holder, load, swaps);
+        const plan = blockPlan(load, schedule.schedule);
+        const source = load.workload.prompts === 'synthetic' ? await sizeInServerTokens(run, words) : words;
+        /** The side's connections at the level, opened and warmed up when they are new (not measured). */
+        const warmed = async (side, li, level) => {
+            const have = connections[side];
+            if (have && have.li === li)
+                return have.conn;
+            await have?.conn.pool.close().catch(() => { });
+            const conn = connect(targets[side], load.mode === 'concurrency' ? level : null, timeoutMs);
+            connections[side] = { conn, li };
+            await warmUp(run, conn, side, probes[side].ignoreEos, source, li, level);
+            return conn;
+        };
+        run.origin = performance.now();
+        let level = -1;
+        for (const at of plan) {
+            // Both up: both sides' connections opened and warmed at the start of each level, as one step.
+            if (!swapping && at.li !== level)
+                for (const side of SIDES)
+                    await warmed(side, at.li, at.level);
+            level = at.li;
+            // A side brought up again is a new server (or one just woken): new connections, a new warm-up.
+            if (await bringUp(at.side, `block ${at.position + 1}/${at.total} at ${levelName(load, at.level)}`))
+                await closeAll();
+            const conn = await warmed(at.side, at.li, at.level);
+            await measureBlock(run, conn, probes[at.side].ignoreEos, source, at, blocks, timings);
+        }
+        const finished = finishLoad(run, blocks, timings);
+        if (schedule.schedule === 'periods')
+            markPeriods(finished.report, schedule.why);
+        return finished;
+    };
+    let outcome;
+    try {
+        outcome = await measure();
+    }
+    catch (error) {
+        if (error instanceof SideDownError)
+            outcome = sideDown(run, error, timings);
+        else if (error instanceof SwapError)
+            outcome = { ...run.fail(error.code, error.message, error.location.field), timings };
+        else
+            throw error;
+    }
+    finally {
+        await closeAll();
+        // The side still up goes down now, so that its period ends in the timeline.
+        await holder?.release();
+    }
+    if (holder)
+        outcome.report.timeline = timelineOf(holder, schedule, swaps, load);
+    return outcome;
+}
+/**
+ * Synthetic prompts sized with the baseline server's /tokenize when it has one (server-tokens.ts),
+ * every prompt of the warm-ups and blocks; the requested and realized counts go into the report.
+ * Without one, one word per token, said in a note.
+ */
+async function sizeInServerTokens(run, words) {
+    const { load, report } = run;
+    const tokenizer = await serverTokenizer(run.targets.baseline, Math.min(run.timeoutMs, 30_000));
+    if (!tokenizer) {
+        report.prompt_tokens = {
+            sized_by: 'words',
+            tokenizer: null,
+            prompts: 0,
+            requested_mean: load.workload.inputTokens.mean,
+            realized_mean: null,
+            realized_min: null,
+            realized_max: null,
+            served: { baseline: null, candidate: null }
+        };
+        return words;
+    }
+    const perBlock = load.requestsPerLevel === null ? 0 : Math.ceil(load.requestsPerLevel / load.repetitions);
+    const streams = [
+        // A sample for the tokens per word of prompts beyond these (blocks of duration_seconds).
+        { stream: 'calibration', count: 16 },
+        ...load.levels.flatMap((_, li) => [
+            { stream: `warmup:${li}`, count: load.warmupRequests },
+            ...Array.from({ length: load.repetitions }, (_, repetition) => ({ stream: `block:${li}:${repetition}`, count: perBlock }))
+        ])
+    ];
+    let sized;
+    try {
+        sized = await sizedSyntheticSource(load, tokenizer, streams);
+    }
+    catch (error) {
+        throw new GateError('load.tokenize', `the baseline's /tokenize failed while sizing the prompts: ${error.message}`, {
+            field: 'deployments.baseline.base_url'
+        });
+    }
+    const realized = sized.realized.slice(16);
+    const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
+    report.prompt_tokens = {
+        sized_by: 'server',
+        tokenizer: `${tokenizer.shape} /tokenize of the baseline`,
+        prompts: realized.length,
+        requested_mean: mean(sized.requested.slice(16)) ?? load.workload.inputTokens.mean,
+        realized_mean: mean(realized),
+        realized_min: realized.length ? Math.min(...realized) : null,
+        realized_max: realized.length ? Math.max(...realized) : null,
+        served: { baseline: null, candidate: null }
+    };
+    run.say(`load: ${realized.length} synthetic prompts sized with the baseline's /tokenize (${tokenizer.shape}): requested mean ${report.prompt_tokens.requested_mean.toFixed(1)}, realized mean ${report.prompt_tokens.realized_mean?.toFixed(1) ?? '-'} tokens`);
+    return sized.source;
+}
+/** Every block of the load half in run order: A B B A at each level, or each side in its own period. */
+function blockPlan(load, schedule) {
+    const total = 2 * load.repetitions;
+    if (schedule !== 'periods') {
+        return load.levels.flatMap((level, li) => abbaOrder(load.repetitions).map(block => ({ ...block, level, li, total })));
+    }
+    return SIDES.flatMap((side, si) => load.levels.flatMap((level, li) => Array.from({ length: load.repetitions }, (_, repetition) => ({
+        side,
+        level,
+        li,
+        repetition,
+        position: si * load.repetitions + repetition,
+        total
+    }))));
+}
+/** Swaps a plan needs, starting with the baseline up (after the probes). */
+function swapsNeeded(plan) {
+    let up = 'baseline';
+    let swaps = 0;
+    for (const block of plan) {
+        if (block.side !== up)
+            swaps++;
+        up = block.side;
+    }
+    return swaps;
+}
+/**
+ * Interleave by swapping, or fall back to one period per side: when a side cannot be swapped
+ * (`switch: none`), or when the swaps A B B A needs, at the cost measured by the probes' swap,
+ * would take longer than load.swap_budget_seconds.
+ */
+function chooseSchedule(holder, load, swaps) {
+    const fixed = SIDES.find(side => holder.switches[side] === 'none');
+    if (fixed) {
+        return { schedule: 'periods', why: `swapping is impossible: deployments.${fixed}.launch.switch is none` };
+    }
+    const cost = medianMs(swaps);
+    const needed = swapsNeeded(blockPlan(load, 'swapped'));
+    const estimate = cost === null ? 0 : (needed * cost) / 1000;
+    if (estimate > load.swapBudgetSeconds) {
+        return {
+            schedule: 'periods',
+            why: `swapping is over budget: ${needed} swaps at ${((cost ?? 0) / 1000).toFixed(1)} s each (measured) would take ${estimate.toFixed(0)} s, more than load.swap_budget_seconds (${load.swapBudgetSeconds} s)`
+        };
+    }
+    return {
+        schedule: 'swapped',
+        why: `the launched sides are up one at a time (sequential schedule): swapped before each block of the other side, ${needed} swaps at ${((cost ?? 0) / 1000).toFixed(1)} s each (measured), within load.swap_budget_seconds (${load.swapBudgetSeconds} s)`
+    };
+}
+function medianMs(swaps) {
+    if (swaps.length === 0)
+        return null;
+    const sorted = swaps.map(s => s.ms).sort((a, b) => a - b);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+function timelineOf(holder, schedule, swaps, load) {
+    return {
+        schedule: schedule.schedule,
+        why: schedule.why,
+        switches: { ...holder.switches },
+        swap_cost_ms: medianMs(swaps),
+        swap_budget_seconds: load.swapBudgetSeconds,
+        swaps: [...swaps],
+        up: holder.periods()
+    };
+}
+/** Each side measured in its own period: said in the report, first among the notes. */
+function markPeriods(report, why) {
+    report.interleaved = false;
+    report.notes.unshift(`Not interleaved (${why}): all of the baseline's blocks ran in one period, then all of the candidate's. ` +
+        'Block pairs are not adjacent in time: drift between the two periods (host load, thermal state) is not cancelled, and the intervals do not include it (nothing was widened for it).');
+}
+/**
+ * A side that answered none of a block's requests (every one timed out or failed) is down: the
+ * load half stops there with this error, and the other side is not loaded further. Without it, a
+ * server that stops answering without closing its connections (a hung engine) held the job for
+ * the per-request timeout times every request of every block left (docs/load.md, "A side that
+ * stops answering").
+ */
+class SideDownError extends GateError {
+}
+/** The load half's outcome once a side is down: an error, with what was measured until then. */
+function sideDown(run, error, timings) {
+    const outcome = run.fail(error.code, error.message, error.location.field);
+    return { ...outcome, timings };
+}
+/**
+ * Watches one stage's requests. The side is down when a full round of requests in a row (one per
+ * connection; one second of arrivals at a rate) got no answer at all (each timed out, or its
+ * connection was refused or reset) with none succeeding in between: the rest of the stage would
+ * only wait the timeout again, round after round. Or, at the end of the stage, when none of its
+ * requests succeeded.
+ */
+class DownWatch {
+    stage;
+    round;
+    onDown;
+    ok = 0;
+    failed = 0;
+    timedOut = 0;
+    /** Requests in a row without an answer since the last success, and how many of them timed out. */
+    silent = 0;
+    silentTimedOut = 0;
+    started = performance.now();
+    down = null;
+    constructor(stage, round, onDown) {
+        this.stage = stage;
+        this.round = round;
+        this.onDown = onDown;
+    }
+    /** Counts a finished request; returns true once the side is declared down. */
+    seen(r) {
+        if (this.down)
+            return true;
+        if (r.status === 'ok') {
+            this.ok++;
+            this.silent = 0;
+            this.silentTimedOut = 0;
+            return false;
+        }
+        this.failed++;
+        if (r.status === 'timeout')
+            this.timedOut++;
+        if (r.status === 'timeout' || r.httpStatus === 0) {
+            this.silent++;
+            if (r.status === 'timeout')
+                this.silentTimedOut++;
+        }
+        if (this.silent >= this.round) {
+            this.declare(`${this.silent} request(s) in a row got no answer (${this.how(this.silent, this.silentTimedOut)})`);
+        }
+        return this.down !== null;
+    }
+    /** At the end of the stage: down when nothing succeeded. */
+    end() {
+        if (!this.down && this.ok === 0 && this.failed > 0) {
+            this.declare(`none of its ${this.failed} request(s) succeeded (${this.how(this.failed, this.timedOut)})`);
+        }
+        if (this.down)
+            throw this.down;
+    }
+    how(count, timedOut) {
+        const limit = `${this.stage.run.load.timeoutSeconds} s`;
+        if (timedOut === count)
+            return `${count === 1 ? 'it' : `all ${count}`} timed out after ${limit}`;
+        if (timedOut === 0)
+            return count === 1 ? 'it failed' : `all ${count} failed`;
+        return `${timedOut} timed out after ${limit}, ${count - timedOut} failed`;
+    }
+    declare(what) {
+        const { side, name, run } = this.stage;
+        const other = side === 'baseline' ? 'candidate' : 'baseline';
+        const now = performance.now();
+        const launched = run.config.launch?.sides[side] ? ` (the launched ${side} server's output is in logs/${side}-server.log)` : '';
+        this.down = new SideDownError('load.side_down', `${side} is down in ${name}: ${what}; declared down after ${seconds(now - this.started)} s of it, ${seconds(now - run.began)} s into the load half. The load half stopped there and the ${other} was not loaded further${launched}`, { field: `deployments.${side}.base_url` });
+        this.onDown();
+    }
+}
+function seconds(ms) {
+    return (ms / 1000).toFixed(1);
+}
+/** A watch that, once the side is down, cuts the connections' requests in flight short. */
+function watchStage(stage, conn, round) {
+    // Destroying the pool fails every request still waiting at once: nothing more is learned by
+    // waiting for their timeouts. The pool is not used again (the load half stops).
+    return new DownWatch(stage, Math.max(1, round), () => void conn.pool.destroy().catch(() => { }));
+}
+/** Opens the side's connections and sends its warm-up requests at the level (not measured). */
+async function warmUp(run, conn, side, ignoreEos, source, li, level) {
+    const { load, targets, timeoutMs } = run;
+    await openConnections(conn, targets[side], load, level, timeoutMs, {
+        side,
+        name: `the warm-up at ${levelName(load, level)} (opening its connections)`,
+        run
+    });
+    if (load.warmupRequests <= 0)
+        return;
+    const watch = watchStage({ side, name: `the warm-up at ${levelName(load, level)}`, run }, conn, roundOf(load, level));
+    const warm = await runBlock(conn, targets[side], ignoreEos, load, source, `warmup:${li}`, level, load.warmupRequests, null, timeoutMs, watch);
+    const failed = warm.filter(r => r.status !== 'ok').length;
+    if (failed > 0)
+        run.say(`load: ${levelName(load, level)} warm-up (${side}): ${failed}/${warm.length} requests failed`);
+}
+/** One measured block: its requests, figures and a progress line. */
+async function measureBlock(run, conn, ignoreEos, source, at, blocks, timings) {
+    const { load, targets, timeoutMs } = run;
+    const { side, level, li, repetition, position } = at;
+    const name = `block ${position + 1}/${at.total} at ${levelName(load, level)}`;
+    await openConnections(conn, targets[side], load, level, timeoutMs, { side, name: `${name} (opening its connections)`, run });
+    const watch = watchStage({ side, name, run }, conn, roundOf(load, level));
+    const perBlock = load.requestsPerLevel === null ? null : Math.ceil(load.requestsPerLevel / load.repetitions);
+    const blockSeconds = load.durationSeconds === null ? null : load.durationSeconds / load.repetitions;
+    const startedAt = new Date();
+    const wallStart = performance.now();
+    const cpuStart = process.cpuUsage();
+    const results = await runBlock(conn, targets[side], ignoreEos, load, source, `block:${li}:${repetition}`, level, perBlock, blockSeconds, timeoutMs, watch);
+    const blockTimings = results.map((r, index) => toTiming(r, { side, level, block: position, repetition, index }, run.origin));
+    timings.push(...blockTimings);
+    const first = results.reduce((m, r) => Math.min(m, r.start), Infinity);
+    const last = results.reduce((m, r) => Math.max(m, r.end ?? r.failedAt), -Infinity);
+    const cpu = process.cpuUsage(cpuStart);
+    const wallMs = performance.now() - wallStart;
+    const cpuMs = (cpu.user + cpu.system) / 1000;
+    const f = figures(blockTimings, Math.max(0, last - first) / 1000, load.slo);
+    blocks.push({
+        side,
+        level,
+        position,
+        repetition,
+        ...f,
+        started_at: startedAt.toISOString(),
+        ended_at: new Date().toISOString(),
+        client_cpu_ms: Math.round(cpuMs),
+        client_cpu_share: wallMs > 0 ? cpuMs / (wallMs * availableParallelism()) : 0
+    });
+    run.say(`load: ${levelName(load, level)}, block ${position + 1}/${at.total} (${side}): ${f.requests} requests, ` +
+        `${f.output_tokens_per_second.toFixed(1)} output tok/s, TTFT p50 ${f.ttft_ms.p50 === null ? '-' : f.ttft_ms.p50.toFixed(1)} ms, ${f.failed} failed`);
+}
+/** The compare step: figures per level, ratios over the block pairs, checks and the verdict. */
+function finishLoad(run, blocks, timings) {
+    const { report, load, config } = run;
+    report.blocks = blocks;
+    report.summary = load.levels.map(level => summarize(level, timings, blocks, load));
+    report.ratios = reportedRatios(blocks, report.summary, load.checks, config.statistics.confidence);
+    report.checks = evaluateChecks(load.checks, blocks, report.summary, config.statistics.confidence);
+    addNotes(report);
+    promptNote(report, timings);
+    const cpuWarning = clientCpuWarning(blocks, load.clientCpuWarnShare, availableParallelism());
+    if (cpuWarning)
+        report.warnings.push({ code: 'load.client_cpu', message: cpuWarning });
+    for (const side of SIDES) {
+        const note = chunkNote(side, timings);
+        if (note)
+            report.notes.push(note);
+    }
+    report.verdict = worstVerdict([...report.checks.map(c => c.verdict), ...(report.errors.length ? ['error'] : [])]);
+    report.headline = headline(report, load);
+    return { report, timings };
+}
+/** The prompts' sizes: requested, realized by the tokenizer, and as each server counted them (usage). */
+function promptNote(report, timings) {
+    const p = report.prompt_tokens;
+    if (!p)
+        return;
+    for (const side of SIDES) {
+        const counted = timings.filter(t => t.side === side && t.status === 'ok' && typeof t.prompt_tokens === 'number');
+        p.served[side] = counted.length ? counted.reduce((s, t) => s + t.prompt_tokens, 0) / counted.length : null;
+    }
+    const served = SIDES.map(side => `${side} ${p.served[side] === null ? 'unknown' : p.served[side]?.toFixed(1)}`).join(', ');
+    report.notes.push(p.sized_by === 'server'
+        ? `Synthetic prompts sized with the ${p.tokenizer}: requested mean ${p.requested_mean.toFixed(1)} tokens, realized ${p.realized_mean?.toFixed(1)} (${p.realized_min} to ${p.realized_max}) over ${p.prompts} prompts, the same texts on both sides; counted by the servers (usage, chat template included): ${served}.`
+        : `Synthetic prompts sized at one word per token (the baseline serves no /tokenize): requested mean ${p.requested_mean.toFixed(1)} tokens; counted by the servers (usage): ${served}.`);
+}
+/**
+ * On a small host the load client competes with a CPU engine for the cores: its CPU time is then
+ * part of what is measured. Warned when a block's share of the host's CPU time is above `limit`
+ * (docs/load.md, "Pinning the client and the engine apart").
+ */
+function clientCpuWarning(blocks, limit, cores) {
+    const over = blocks.filter(b => (b.client_cpu_share ?? 0) > limit);
+    if (over.length === 0)
+        return null;
+    const worst = Math.max(...over.map(b => b.client_cpu_share ?? 0));
+    return (`The load client used more than ${pct(limit)} of the host's CPU time (${cores} core${cores === 1 ? '' : 's'}) in ${over.length} of ${blocks.length} blocks ` +
+        `(at most ${pct(worst)}): on a CPU engine the client competes with the server, so its own work is in the figures. Pin them apart (taskset, docs/load.md) or use a larger host.`);
+}
+function pct(share) {
+    return `${(share * 100).toFixed(share < 0.1 ? 1 : 0)} %`;
+}
+/** Opens every connection of the pool with one one-token request each, so no block pays a connect. */
+async function openConnections(conn, target, load, level, timeoutMs, stage) {
+    if (load.mode !== 'concurrency')
+        return;
+    const body = requestBody({ kind: 'text', text: 'Hi', maxTokens: 1 }, target.api, target.model, false);
+    // One request per connection, all at once: if none gets an answer the side is down now, not
+    // after the block has waited the timeout once more for each of its rounds.
+    const watch = watchStage(stage, conn, level);
+    await Promise.all(Array.from({ length: level }, async () => watch.seen(await streamRequest(conn, body, timeoutMs))));
+    if (watch.down)
+        throw watch.down;
+}
+/** Requests in one round: one per connection (concurrency), or one second of arrivals (rate). */
+function roundOf(load, level) {
+    return load.mode === 'concurrency' ? level : Math.ceil(level);
+}
+async function send(conn, body, timeoutMs) {
+    const r = (await streamRequest(conn, body, timeoutMs));
+    r.failedAt = performance.now();
+    return r;
+}
+/** One block: `count` requests (or `seconds` of them) at the level, closed or open loop. */
+async function runBlock(conn, target, ignoreEos, load, source, stream, level, count, seconds, timeoutMs, watch) {
+    const bodyAt = (i) => Buffer.from(requestBody(source.item(stream, i), target.api, target.model, ignoreEos));
+    const bodies = count === null ? [] : Array.from({ length: count }, (_, i) => bodyAt(i));
+    const results = [];
+    const start = performance.now();
+    const deadline = seconds === null ? Infinity : start + seconds * 1000;
+    const more = (i) => watch.down === null && (count !== null ? i < count : performance.now() < deadline);
+    const body = (i) => (count !== null ? bodies[i] : bodyAt(i));
+    if (load.mode === 'concurrency') {
+        let next = 0;
+        const worker = async () => {
+            while (more(next)) {
+                const i = next++;
+                results[i] = await send(conn, body(i), timeoutMs);
+                watch.seen(results[i]);
+            }
+        };
+        await Promise.all(Array.from({ length: level }, worker));
+        watch.end();
+        return results;
+    }
+    // Open loop: the due times from the seed (the same for both sides of a pair), absolute from the
+    // block's start so a late send does not delay the rest.
+    const due = arrivalOffsets({
+        arrival: load.arrival,
+        rate: level,
+        seed: load.seed,
+        stream,
+        trafficGap: source.arrivalGap ? (i) => source.arrivalGap(stream, i, level) : undefined
+    });
+    const pending = [];
+    let at = due.next().value;
+    // A block of `seconds` holds the arrivals scheduled before its end: the schedule decides, not
+    // the clock, which may read just past an arrival sent up to 1 ms early (no timer for less).
+    for (let i = 0; watch.down === null && (count !== null ? i < count : start + at < deadline); i++) {
+        // A timer can fire early by as much as the event loop's cached clock is stale (libuv reads it
+        // once per turn, in whole ms), so look at the clock again after each wait.
+        for (let wait = start + at - performance.now(); wait > 1; wait = start + at - performance.now()) {
+            await new Promise(r => setTimeout(r, wait));
+        }
+        if (watch.down)
+            break;
+        const scheduled = start + at;
+        pending.push(send(conn, body(i), timeoutMs).then(r => {
+            r.scheduled = scheduled;
+            results[i] = r;
+            watch.seen(r);
+        }));
+        at = due.next().value;
+    }
+    await Promise.all(pending);
+    watch.end();
+    return results;
+}
+function toTiming(r, where, origin) {
+    const itl = [];
+    for (let i = 1; i < r.contentTimes.length; i++)
+        itl.push(r.contentTimes[i] - r.contentTimes[i - 1]);
+    const ok = r.status === 'ok';
+    return {
+        ...where,
+        send_ms: r.start - origin,
+        scheduled_ms: r.scheduled === undefined ? null : r.scheduled - origin,
+        ttft_ms: r.firstContent === null ? null : r.firstContent - r.start,
+        itl_ms: itl,
+        latency_ms: ok && r.end !== null ? r.end - r.start : null,
+        output_tokens: r.usageTokens ?? r.contentTimes.length,
+        tokens_from: r.usageTokens === null ? 'chunks' : 'usage',
+        prompt_tokens: r.promptTokens,
+        status: r.status,
+        error: r.error,
+        id: r.id
+    };
+}
+function summarize(level, timings, blocks, load) {
+    const pooled = (side) => {
+        const duration = blocks.filter(b => b.level === level && b.side === side).reduce((s, b) => s + b.duration_s, 0);
+        return figures(timings.filter(t => t.level === level && t.side === side), duration, load.slo);
+    };
+    return { level, baseline: pooled('baseline'), candidate: pooled('candidate') };
+}
+/**
+ * llama.cpp's server holds back a token that ends inside a UTF-8 character and sends it with the
+ * next, and vLLM can put several tokens in one chunk too: then the gaps between chunks (ITL) are
+ * not gaps between tokens, and a chunk-based ITL looks better than the engine's per-token pace.
+ * Said when the successful requests' content chunks are fewer than 90 % of their output tokens
+ * (by usage); TPOT (latency over tokens) is unaffected.
+ */
+function chunkNote(side, timings) {
+    let chunks = 0;
+    let tokens = 0;
+    for (const t of timings) {
+        if (t.side !== side || t.status !== 'ok' || t.tokens_from !== 'usage' || t.ttft_ms === null)
+            continue;
+        chunks += t.itl_ms.length + 1;
+        tokens += t.output_tokens;
+    }
+    if (tokens === 0 || chunks >= 0.9 * tokens)
+        return null;
+    return `The ${side} sent ${chunks} content chunks for ${tokens} output tokens (${(tokens / chunks).toFixed(2)} tokens per chunk): its ITL is the gap between chunks, not between tokens; TPOT is per token.`;
+}
+function addNotes(report) {
+    for (const side of SIDES) {
+        if (report.sides[side].usage === false) {
+            report.notes.push(`The ${side} sends no usage in its stream: its output tokens are content chunks counted, which equals tokens only when each chunk carries one.`);
+        }
+        if (report.sides[side].ignore_eos === false) {
+            report.notes.push(`The ${side} rejected ignore_eos/min_tokens: its answers may stop before max_tokens, so the sides may not generate the same amount.`);
+        }
+    }
+    for (const s of report.summary) {
+        const b = s.baseline.mean_output_tokens;
+        const c = s.candidate.mean_output_tokens;
+        if (b !== null && c !== null && b > 0 && Math.abs(c / b - 1) > 0.05) {
+            const message = `At ${report.mode} ${s.level} the sides generated different lengths: ${b.toFixed(1)} (baseline) vs ${c.toFixed(1)} (candidate) output tokens per request; throughput ratios compare different work.`;
+            report.warnings.push({ code: 'load.output_length', message });
+        }
+        for (const side of SIDES) {
+            const f = s[side];
+            if (f.failed > 0) {
+                report.notes.push(`At ${report.mode} ${s.level} the ${side} had ${f.failed} failed request(s) of ${f.requests} (${f.timed_out} timed out): counted in the error rate and against goodput.`);
+            }
+        }
+    }
+}
+function headline(report, load) {
+    const checks = report.checks;
+    const bad = checks.filter(c => c.verdict === report.verdict);
+    const where = (c) => `${c.metric} at ${levelName(load, c.level)}`;
+    if (report.verdict === 'pass')
+        return `Performance: pass: all ${checks.length} load checks passed.`;
+    const first = bad[0];
+    const more = bad.length > 1 ? ` (and ${bad.length - 1} more)` : '';
+    if (!first)
+        return `Performance: ${report.verdict}.`;
+    return `Performance: ${report.verdict}: ${where(first)}: ${first.reason}${more}.`;
 }
 
 /**
@@ -47074,6 +47034,8 @@ class LlamaCppClient {
     }
     /** The prompt as the side's own chat template renders it (a chat deployment), or the text itself. */
     async prompt(p) {
+        if (p.ids !== undefined && this.side.api === 'completions')
+            return p.ids;
         if (this.side.api === 'completions')
             return p.text;
         const cached = this.rendered.get(p.id);
@@ -47121,7 +47083,7 @@ class LlamaCppClient {
                 // The prompt text, then the answer's first t tokens as ids; the next token is forced by a
                 // one-token grammar so that the reported `logprob` is the baseline's token's.
                 const { probs } = await this.complete({
-                    prompt: [text, ...answer.ids.slice(0, t)],
+                    prompt: [...(typeof text === 'string' ? [text] : text), ...answer.ids.slice(0, t)],
                     n_predict: 1,
                     n_probs: topK,
                     grammar: answer.endsWithEos === true && t === last ? END_ONLY_GRAMMAR : forcedGrammar([answer.ids[t]])
@@ -47155,6 +47117,18 @@ class LlamaCppClient {
         if (returned < topK)
             throw tooManyTopK(this.side, topK, returned);
     }
+    async tokenize(prompt, text) {
+        const reply = await postJson(this.side, rootRouteUrl(this.side.baseUrl, 'tokenize'), { content: text, add_special: false }, this.timeoutMs);
+        this.requests++;
+        return tokenIds(this.side, reply.tokens, prompt.id);
+    }
+}
+/** A /tokenize reply's `tokens` as ids, or the missing capability named. */
+function tokenIds(side, tokens, id) {
+    if (!Array.isArray(tokens) || tokens.some(t => typeof t !== 'number')) {
+        throw missing(side, 'token ids of a text (POST /tokenize)', id);
+    }
+    return tokens;
 }
 /** A grammar that is complete at once: only an end-of-generation token can follow. */
 const END_ONLY_GRAMMAR = 'root ::= ""';
@@ -47166,7 +47140,8 @@ function toPosition(p) {
     return {
         token: String(p.id),
         logprob: p.logprob,
-        top: p.top_logprobs.map(e => ({ token: String(e.id), logprob: e.logprob }))
+        top: p.top_logprobs.map(e => ({ token: String(e.id), logprob: e.logprob, text: e.token })),
+        text: p.token
     };
 }
 function tooManyTopK(side, asked, returned) {
@@ -47208,6 +47183,9 @@ class OpenAiPrefixClient {
     }
     score() {
         return Promise.resolve(null);
+    }
+    tokenize(prompt) {
+        return Promise.reject(missing(this.side, 'token ids, so it cannot be scored on a reference answer', prompt.id));
     }
     async checkTopK(prompt, topK) {
         const answer = await this.generate(prompt, 1, topK);
@@ -47252,6 +47230,8 @@ class VllmClient {
     }
     /** The prompt's token ids by the side's own tokenizer (and chat template, for a chat deployment): POST /tokenize. */
     async promptIds(p) {
+        if (p.ids !== undefined && this.side.api === 'completions')
+            return p.ids;
         const cached = this.ids.get(p.id);
         if (cached)
             return cached;
@@ -47294,6 +47274,12 @@ class VllmClient {
         const returned = answer.positions[0]?.top.length ?? 0;
         if (returned < topK)
             throw tooManyTopK(this.side, topK, returned);
+    }
+    async tokenize(prompt, text) {
+        const body = { model: this.side.model, prompt: text, add_special_tokens: false };
+        const reply = await postJson(this.side, rootRouteUrl(this.side.baseUrl, 'tokenize'), body, this.timeoutMs);
+        this.requests++;
+        return tokenIds(this.side, reply.tokens, prompt.id);
     }
     /** Whether the server returns prompt log-probabilities (a server that answers /version may still not). */
     async scoresPrompts() {
@@ -47353,49 +47339,21 @@ function vllmPromptPositions(side, choice, promptLength, answerIds, topK) {
     });
 }
 /**
- * Which route a side supports, from what it says about itself: llama-server answers GET /props
- * with `build_info`, vLLM answers GET /version (at its root) with `version`; anything else is
- * taken as an OpenAI-style server (the greedy prefix).
+ * Which route a side supports, from what it says about itself (src/server/engine-version.ts, the
+ * probe the readiness check makes): llama-server answers GET /props with `build_info`, vLLM answers
+ * GET /version; a /version server must also return prompt log-probabilities to be scored by them.
+ * Anything else is taken as an OpenAI-style server (the greedy prefix).
  */
 async function detectClient(side, timeoutMs) {
-    try {
-        const response = await undiciExports.request(rootRouteUrl(side.baseUrl, 'props'), {
-            method: 'GET',
-            headers: side.apiKey ? { authorization: `Bearer ${side.apiKey}` } : {},
-            headersTimeout: Math.min(timeoutMs, 5000),
-            bodyTimeout: Math.min(timeoutMs, 5000)
-        });
-        const text = await response.body.text();
-        if (response.statusCode === 200) {
-            const props = JSON.parse(text);
-            if (typeof props?.build_info === 'string')
-                return new LlamaCppClient(side, timeoutMs);
-        }
-    }
-    catch {
-        // Not llama-server: vLLM or the OpenAI-style route below.
-    }
-    try {
-        const response = await undiciExports.request(rootRouteUrl(side.baseUrl, 'version'), {
-            method: 'GET',
-            headers: side.apiKey ? { authorization: `Bearer ${side.apiKey}` } : {},
-            headersTimeout: Math.min(timeoutMs, 5000),
-            bodyTimeout: Math.min(timeoutMs, 5000)
-        });
-        const text = await response.body.text();
-        if (response.statusCode === 200) {
-            const version = JSON.parse(text);
-            if (typeof version?.version === 'string') {
-                const vllm = new VllmClient(side, timeoutMs);
-                if (await vllm.scoresPrompts())
-                    return vllm;
-            }
-        }
-    }
-    catch {
-        // Not vLLM either.
+    const engine = await probeEngine(side.baseUrl, side.apiKey);
+    if (engine?.endpoint === 'props')
+        return new LlamaCppClient(side, timeoutMs);
+    if (engine?.endpoint === 'version') {
+        const vllm = new VllmClient(side, timeoutMs);
+        if (await vllm.scoresPrompts())
+            return vllm;
     }
     return new OpenAiPrefixClient(side, timeoutMs);
 }
 
-export { swapsNeeded as A, blockPlan as B, expandLaunch as C, prepareRun as D, pluginPythonPath as E, FidelityError as F, DEFAULT_READINESS_TIMEOUT_MS as G, measureSwap as H, displayCommand as I, redactedFiles as J, resolveHelmRun as K, Launcher as L, PROD_ENV_FILES as P, SideHolder as S, VERDICT_RANK as V, apiKeyNames as a, apiKeyValues as b, childProcessEnv as c, routeUrl as d, apiKeyOf as e, detectClient as f, sharedPrefix as g, holdsOneAtATime as h, imageOf as i, LoadWhileUp as j, runSides as k, launchesAny as l, masker as m, manifestPath as n, gateFingerprint as o, writeManifest as p, loadTimelineOf as q, runLoad as r, secretValues as s, trackedTempDir as t, undiciExports as u, guardOnCancel as v, worstVerdict as w, runHelmProcess as x, decisiveLine as y, readLogTail as z };
+export { manifestPath as A, writeManifest as B, loadTimelineOf as C, guardOnCancel as D, trackedTempDir as E, FidelityError as F, runHelmProcess as G, decisiveLine as H, readLogTail as I, scheduleOf as J, swapsNeeded as K, blockPlan as L, expandLaunch as M, prepareRun as N, pluginPythonPath as O, PROD_ENV_FILES as P, DEFAULT_READINESS_TIMEOUT_MS as Q, measureSwap as R, SideDownError as S, displayCommand as T, redactedFiles as U, VERDICT_RANK as V, apiKeyNames as W, childProcessEnv as X, resolveHelmRun as Y, isOutcome as a, beginLoad as b, workloadOf as c, connect as d, warmUp as e, finishLoad as f, withLauncher as g, SideHolder as h, imageOf as i, judgeProbes as j, detectClient as k, sharedPrefix as l, measureBlock as m, apiKeyOf as n, holdsOneAtATime as o, probeLoadSide as p, routeUrl as q, runLoad as r, sideDown as s, masker as t, undiciExports as u, secretValues as v, worstVerdict as w, apiKeyValues as x, makeRunPlan as y, runSides as z };

@@ -1,7 +1,7 @@
 import { join, delimiter, resolve } from 'node:path';
 import { tmpdir, availableParallelism } from 'node:os';
-import { T as TRAFFIC_CHECKS, t as tangoInterval, o as readRunDirectory, u as runMatchesEntry, v as streamJson, x as MIN_BOOTSTRAP_UNITS, y as instancesNeeded, z as binarySd, A as twoSidedZ, G as GateError, B as redactUrl, p as parseArgs, P as PLAN_USAGE, r as requiredConfig, n as numberOption, l as loadGateConfig, g as redactText } from './cli.js';
-import { f as detectClient, e as apiKeyOf, t as trackedTempDir, P as PROD_ENV_FILES, x as runHelmProcess, y as decisiveLine, z as readLogTail, A as swapsNeeded, B as blockPlan, C as expandLaunch, d as routeUrl, D as prepareRun, E as pluginPythonPath, G as DEFAULT_READINESS_TIMEOUT_MS, H as measureSwap, I as displayCommand, J as redactedFiles, o as gateFingerprint, a as apiKeyNames, b as apiKeyValues, c as childProcessEnv, K as resolveHelmRun } from './cli-fidelity-client.js';
+import { u as TRAFFIC_CHECKS, v as tangoInterval, x as readRunDirectory, y as runMatchesEntry, z as streamJson, A as MIN_BOOTSTRAP_UNITS, B as instancesNeeded, E as binarySd, J as twoSidedZ, G as GateError, K as redactUrl, p as parseArgs, P as PLAN_USAGE, r as requiredConfig, n as numberOption, l as loadGateConfig, i as redactText } from './cli.js';
+import { k as detectClient, n as apiKeyOf, E as trackedTempDir, P as PROD_ENV_FILES, G as runHelmProcess, H as decisiveLine, I as readLogTail, J as scheduleOf, K as swapsNeeded, L as blockPlan, M as expandLaunch, q as routeUrl, N as prepareRun, O as pluginPythonPath, Q as DEFAULT_READINESS_TIMEOUT_MS, R as measureSwap, T as displayCommand, U as redactedFiles, y as makeRunPlan, W as apiKeyNames, x as apiKeyValues, X as childProcessEnv, Y as resolveHelmRun } from './cli-fidelity-client.js';
 import { mkdir, writeFile, readdir } from 'node:fs/promises';
 import 'node:crypto';
 import 'node:fs';
@@ -330,7 +330,7 @@ function percent(rate) {
 }
 
 function scheduleLine(input) {
-    const schedule = input.sequential ? 'sequential' : (input.settings?.schedule ?? 'concurrent');
+    const schedule = scheduleOf(input.settings, input.sequential);
     if (schedule === 'sequential') {
         const why = input.sequential ? '--sequential' : 'the gate file';
         return `# schedule: sequential (${why}): baseline up, measured, down; then the candidate (the quality half: drift between the two periods is not cancelled; the load half swaps the sides between blocks)`;
@@ -398,7 +398,7 @@ function loadModeLines(config, sequential, cores, swapMs) {
         return [];
     const sides = config.launch?.sides ?? {};
     const launched = SIDES.filter(side => sides[side]);
-    const schedule = sequential ? 'sequential' : (config.launch?.schedule ?? 'concurrent');
+    const schedule = scheduleOf(config.launch, sequential);
     if (launched.length === 0)
         return ['# load half: both up (the servers are always up): blocks alternate A B B A'];
     if (launched.length === 1) {
@@ -600,7 +600,7 @@ function readinessLines(prepared, config, seconds, selfCheck) {
  */
 async function fingerprintLine(config, io, baseRef) {
     try {
-        return `# fingerprint ${await gateFingerprint(config, io.cwd, baseRef, io.env)}`;
+        return `# fingerprint ${(await makeRunPlan(config, { env: io.env, cwd: io.cwd, baseRef })).fingerprint}`;
     }
     catch (error) {
         if (!(error instanceof GateError))

@@ -1,10 +1,10 @@
 import path, { dirname, join, resolve } from 'node:path';
-import { mkdir, writeFile, readFile, readdir } from 'node:fs/promises';
-import { D as DEFAULT_STATISTICS, G as GateError, a as newReport, I as InputError, C as ConfigError, b as ajvExports, c as estimatePaired, s as smallSampleGuard, d as decideVerdict, f as REPORTED_MARGINS, g as redactText, q as qualityVerdict, h as qualityHeadline, i as redactTree, j as showValue, k as GuardError, M as METRIC_SHAPE, F as FIDELITY_METRICS, H as HELM_GATE_VERSION, m as compareOutputs, w as writeReportOutputs, e as exitCode, U as UsageError } from './cli.js';
-import { i as imageOf, w as worstVerdict, V as VERDICT_RANK, r as runLoad, l as launchesAny, a as apiKeyNames, b as apiKeyValues, t as trackedTempDir, L as Launcher, c as childProcessEnv, S as SideHolder, d as routeUrl, u as undiciExports, m as masker, s as secretValues, e as apiKeyOf, f as detectClient, F as FidelityError, g as sharedPrefix, h as holdsOneAtATime, j as LoadWhileUp, k as runSides, n as manifestPath, o as gateFingerprint, p as writeManifest, q as loadTimelineOf, v as guardOnCancel } from './cli-fidelity-client.js';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { D as DEFAULT_STATISTICS, G as GateError, a as newReport, I as InputError, C as ConfigError, b as GuardError, M as METRIC_SHAPE, d as decideVerdict, F as FIDELITY_METRICS, c as estimatePaired, s as showValue, f as ajvExports, g as smallSampleGuard, h as REPORTED_MARGINS, i as redactText, q as qualityVerdict, j as qualityHeadline, k as redactTree, m as answerLengthRow, T as TOKENS_UNIT, o as CHARACTERS_UNIT, H as HELM_GATE_VERSION, t as compareOutputs, w as writeReportOutputs, e as exitCode, U as UsageError } from './cli.js';
+import { i as imageOf, w as worstVerdict, V as VERDICT_RANK, r as runLoad, b as beginLoad, a as isOutcome, p as probeLoadSide, c as workloadOf, d as connect, e as warmUp, m as measureBlock, S as SideDownError, s as sideDown, j as judgeProbes, f as finishLoad, g as withLauncher, h as SideHolder, F as FidelityError, k as detectClient, l as sharedPrefix, n as apiKeyOf, o as holdsOneAtATime, q as routeUrl, u as undiciExports, t as masker, v as secretValues, x as apiKeyValues, y as makeRunPlan, z as runSides, A as manifestPath, B as writeManifest, C as loadTimelineOf, D as guardOnCancel } from './cli-fidelity-client.js';
 import { createWriteStream } from 'node:fs';
 
-const SIDES = ['baseline', 'candidate'];
+const SIDES$1 = ['baseline', 'candidate'];
 
 /**
  * A report for a gate that could not compare at all (the gate file is invalid, helm-run could
@@ -172,7 +172,7 @@ function launchRecord(manifest, side) {
 }
 /** Names the report's sides and context from the manifest (paths stay as they are, in the JSON). */
 function attachIdentity(report, manifest) {
-    for (const side of SIDES) {
+    for (const side of SIDES$1) {
         const identity = sideIdentity(manifest.sides[side], manifest, side);
         if (identity)
             report[side].identity = identity;
@@ -245,6 +245,7 @@ async function writeTimings(file, timings) {
                 repetition: t.repetition,
                 index: t.index,
                 send_ms: round(t.send_ms),
+                scheduled_ms: round(t.scheduled_ms ?? null),
                 ttft_ms: round(t.ttft_ms),
                 itl_ms: t.itl_ms.map(x => round(x)),
                 latency_ms: round(t.latency_ms),
@@ -282,6 +283,118 @@ async function runLoadHalf(config, outDir, options) {
     return outcome;
 }
 
+const SIDES = ['baseline', 'candidate'];
+class PerSideLoad {
+    options;
+    run;
+    probes = {};
+    periods = {};
+    blocks = [];
+    timings = [];
+    /** The first problem that ends the load half (a workload that cannot be read, a side down). */
+    stopped = null;
+    constructor(config, options) {
+        this.options = options;
+        this.run = beginLoad(config, options);
+    }
+    /** All of `side`'s blocks, level by level, while it is up. A side that does not answer is recorded. */
+    async measureSide(side, options = {}) {
+        const run = this.run;
+        if (isOutcome(run) || this.stopped || this.probes[side])
+            return;
+        const started = new Date().toISOString();
+        const probe = await probeLoadSide(run, side);
+        this.probes[side] = probe;
+        if (probe.problem)
+            return;
+        const source = await workloadOf(run, { ...this.options, ...options });
+        if (isOutcome(source)) {
+            this.stopped = source;
+            return;
+        }
+        const { load } = run;
+        const offset = SIDES.indexOf(side) * load.repetitions;
+        try {
+            for (const [li, level] of load.levels.entries()) {
+                const conn = connect(run.targets[side], load.mode === 'concurrency' ? level : null, run.timeoutMs);
+                try {
+                    await warmUp(run, conn, side, probe.ignoreEos, source, li, level);
+                    for (let repetition = 0; repetition < load.repetitions; repetition++) {
+                        const at = { side, level, li, repetition, position: offset + repetition, total: 2 * load.repetitions };
+                        await measureBlock(run, conn, probe.ignoreEos, source, at, this.blocks, this.timings);
+                    }
+                }
+                finally {
+                    await conn.pool.close().catch(() => { });
+                }
+            }
+        }
+        catch (error) {
+            // A side that stopped answering ends the load half: the other side is not measured.
+            if (!(error instanceof SideDownError))
+                throw error;
+            this.stopped = sideDown(run, error, this.timings);
+            return;
+        }
+        this.periods[side] = { started, ended: new Date().toISOString() };
+    }
+    /**
+     * The compare step. A side that was never measured while up (its launch failed, or it is not
+     * launched and nothing called for it) is probed now: if it is down that is the load half's
+     * error (or a loud skip, with load.baseline: optional), never a silent pass.
+     */
+    async finish() {
+        const run = this.run;
+        if (isOutcome(run))
+            return run;
+        if (this.stopped)
+            return this.stopped;
+        for (const side of SIDES)
+            if (!this.probes[side])
+                await this.measureSide(side);
+        if (this.stopped)
+            return this.stopped;
+        const judged = judgeProbes(run, this.probes);
+        if (judged)
+            return judged;
+        run.report.interleaved = false;
+        const periods = SIDES.map(side => `${side} ${this.periods[side]?.started ?? '?'} to ${this.periods[side]?.ended ?? '?'}`).join('; ');
+        run.report.notes.unshift(`Not interleaved: the launched servers were up one at a time (sequential schedule), so all of the baseline's blocks ran while it was up, then all of the candidate's (${periods}). ` +
+            'Block pairs are not adjacent in time: drift between the two periods (host load, thermal state) is not cancelled, and the intervals do not include it (nothing was widened for it).');
+        return finishLoad(run, this.blocks, this.timings);
+    }
+}
+
+/** Does the gate launch any side? Then its load half must run while the servers are up. */
+function launchesAny(config) {
+    return Object.keys(config.launch?.sides ?? {}).length > 0;
+}
+class LoadWhileUp {
+    config;
+    options;
+    interleaved = null;
+    perSide;
+    constructor(config, options) {
+        this.config = config;
+        this.options = options;
+        this.perSide = new PerSideLoad(config, options);
+    }
+    /** While the holder keeps `up` up: `up` are the sides up now; `outputs` their HELM output folders. */
+    hold = async (up, outputs) => {
+        const gateSetOutput = outputs.baseline ?? this.options.gateSetOutput ?? null;
+        if (up.includes('baseline') && up.includes('candidate')) {
+            this.interleaved ??= await runLoad(this.config, { ...this.options, gateSetOutput });
+            return;
+        }
+        for (const side of up)
+            await this.perSide.measureSide(side, { gateSetOutput });
+    };
+    /** The load half's outcome, once the servers are down. */
+    async result() {
+        return this.interleaved ?? (await this.perSide.finish());
+    }
+}
+
 /**
  * The performance half alone (`helm-gate load`, `run --only load`, and a full run's load half when
  * the launched sides are up one at a time or were not left up) for a gate that launches its
@@ -293,34 +406,670 @@ async function runLoadHalf(config, outDir, options) {
  * log), never a pass.
  */
 async function runLaunchedLoad(config, options) {
-    const keyNames = apiKeyNames(Object.values(config.deployments ?? {}));
-    const secrets = apiKeyValues(Object.values(config.deployments ?? {}), options.env);
-    const temp = trackedTempDir();
-    let launcher = null;
-    try {
-        launcher = await Launcher.open({
-            config,
-            cwd: options.cwd,
-            env: childProcessEnv(options.env, keyNames),
-            baseRef: options.baseRef,
-            outDir: resolve(options.cwd, options.outDir),
-            secrets,
-            progress: options.progress,
-            tempDir: temp.path
-        });
+    const { cwd, env, progress, baseRef } = options;
+    return withLauncher(config, { outDir: resolve(cwd, options.outDir), cwd, env, progress, baseRef }, launcher => {
         // One measurement while the holder keeps the sides up: swapped one at a time, or both held up.
         // A side that cannot be brought up is the load half's error, naming the side and the block.
-        const holder = launcher ? new SideHolder(launcher, config, options.progress, options.sequential) : undefined;
-        return await runLoad(config, { env: options.env, progress: options.progress }, holder);
-    }
-    finally {
-        await launcher?.close();
-        await temp.remove();
-    }
+        const holder = launcher ? new SideHolder(launcher, config, progress, options.sequential) : undefined;
+        return runLoad(config, { env, progress }, holder);
+    });
 }
 /** For `runLoadHalf`'s `measured`: the launched load half when the gate launches, else undefined. */
 function launchedLoadFor(config, options) {
     return launchesAny(config) ? () => runLaunchedLoad(config, options) : undefined;
+}
+
+/**
+ * The prompts fidelity scores: the traffic set's when the gate file has one (the team's own
+ * requests), otherwise the gate set's, exactly as helm-run sent them (the baseline's
+ * scenario_state.json files). Clean instances, first train trial, in file order.
+ */
+/** The last user message of a chat request (what a single-message chat carries), or its prompt text. */
+function promptText(request) {
+    if (typeof request.prompt === 'string' && request.prompt.length > 0 && !Array.isArray(request.messages))
+        return request.prompt;
+    const messages = request.messages;
+    if (!Array.isArray(messages))
+        return typeof request.prompt === 'string' && request.prompt.length > 0 ? request.prompt : null;
+    const user = [...messages].reverse().find(m => m?.role === 'user');
+    return typeof user?.content === 'string' && user.content.length > 0 ? user.content : null;
+}
+function trafficPrompts(instances) {
+    const out = [];
+    for (const instance of instances) {
+        const text = promptText(instance.request);
+        if (text !== null)
+            out.push({ id: instance.id, text });
+    }
+    return out;
+}
+async function scenarioStates(dir) {
+    const found = [];
+    const walk = async (d, depth) => {
+        if (depth > 6)
+            return;
+        for (const entry of (await readdir(d, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+            const full = path.join(d, entry.name);
+            if (entry.isDirectory())
+                await walk(full, depth + 1);
+            else if (entry.name === 'scenario_state.json')
+                found.push(full);
+        }
+    };
+    await walk(dir, 0);
+    return found;
+}
+/** Up to `limit` prompts from the baseline's HELM output (every run directory, in name order). */
+async function gateSetPrompts(outputDir, limit) {
+    const out = [];
+    for (const file of await scenarioStates(outputDir)) {
+        let parsed;
+        try {
+            parsed = JSON.parse(await readFile(file, 'utf8'));
+        }
+        catch (error) {
+            throw new InputError('fidelity.unreadable_states', `fidelity: cannot read the prompts helm-run sent: ${error.message}`, {
+                file
+            });
+        }
+        const states = Array.isArray(parsed.request_states) ? parsed.request_states : [];
+        const run = path.basename(path.dirname(file));
+        for (const state of states) {
+            const instance = state.instance;
+            if (instance?.perturbation || (state.train_trial_index ?? 0) !== 0)
+                continue;
+            const text = promptText((state.request ?? {}));
+            if (text === null)
+                continue;
+            out.push({ id: `${run}/${String(instance?.id ?? out.length)}`, text });
+            if (out.length >= limit)
+                return out;
+        }
+    }
+    return out;
+}
+
+/** The per-instance value of a metric for the candidate and for the floor (null: not measured). */
+function values(metric, s) {
+    const perfect = METRIC_SHAPE[metric].perfect;
+    if (metric === 'answer_length_ratio') {
+        if (s.candidateTokens === null || s.baselineTokens === 0)
+            return null;
+        return {
+            candidate: s.candidateTokens / s.baselineTokens,
+            floor: s.rerunTokens === null ? perfect : s.rerunTokens / s.baselineTokens
+        };
+    }
+    const pick = (f) => metric === 'top1_agreement' ? f.top1Agreement : metric === 'kld_mean' ? f.klMean : metric === 'kld_max' ? f.klMax : f.deltaPMean;
+    return { candidate: pick(s.candidate), floor: s.floor === null ? perfect : pick(s.floor) };
+}
+function estimate(metric, rows, settings) {
+    const pairs = rows.map(r => values(metric, r));
+    if (pairs.length === 0 || pairs.some(p => p === null))
+        return null;
+    // Agreement is a share: where every instance's value is 0 or 1 (one-token answers, or all
+    // agreeing), auto gives Tango's interval, as for exact match. The others are continuous: a KL of
+    // exactly 0 on every instance is not a 0/1 outcome, so they always take the cluster bootstrap.
+    return estimatePaired(pairs.map(p => ({ baseline: [p.floor], candidate: [p.candidate] })), { ...settings, interval: metric === 'top1_agreement' ? 'auto' : 'bootstrap' });
+}
+function fidelityFigure(metric, rows, settings) {
+    const est = estimate(metric, rows, settings);
+    if (est === null)
+        return null;
+    return figureOf(metric, est);
+}
+function figureOf(metric, est) {
+    const perfect = METRIC_SHAPE[metric].perfect;
+    return {
+        metric,
+        candidate: est.candidateMean,
+        floor: est.baselineMean,
+        corrected: perfect + est.delta,
+        ci: { low: perfect + est.ci.low, high: perfect + est.ci.high, level: est.ci.level }
+    };
+}
+/**
+ * One check: pass when the whole interval of the corrected value is on the good side of the
+ * threshold, fail when it is all on the bad side, inconclusive otherwise (with the instances that
+ * would resolve it), by the same rule and n_needed as every other comparison (stats/decide-verdict.ts).
+ */
+function decideFidelityCheck(check, rows, settings) {
+    const est = estimate(check.metric, rows, settings);
+    if (est === null) {
+        throw new GuardError('fidelity.not_measured', `fidelity: ${check.metric} was not measured on every instance (the candidate's own answer is needed for answer_length_ratio)`, { field: 'fidelity.checks', value: check.metric });
+    }
+    const perfect = METRIC_SHAPE[check.metric].perfect;
+    const margin = Math.abs(check.value - perfect);
+    const decision = decideVerdict(est, margin, check.bound === 'min' ? 'higher' : 'lower', settings.confidence);
+    const figure = figureOf(check.metric, est);
+    const shown = `${fmt(figure.corrected)} [${fmt(figure.ci.low)}, ${fmt(figure.ci.high)}]`;
+    const side = check.bound === 'min' ? 'at least' : 'at most';
+    const reason = decision.verdict === 'pass'
+        ? `${check.metric} ${shown}: the whole interval is within ${side} ${check.value}.`
+        : decision.verdict === 'fail'
+            ? `${check.metric} ${shown}: the whole interval is beyond ${check.value}; the candidate departs from the baseline more than tolerated.`
+            : decision.nNeeded === null
+                ? `${check.metric} ${shown}: the estimate itself is beyond ${check.value}; more instances would not make this pass.`
+                : `${check.metric} ${shown} straddles ${check.value}: about ${decision.nNeeded} instances (now ${est.n}) would resolve it; use more instances, not a looser threshold.`;
+    return {
+        verdict: decision.verdict,
+        metric: check.metric,
+        bound: check.bound,
+        threshold: check.value,
+        figure,
+        nNeeded: decision.nNeeded,
+        reason
+    };
+}
+/** Every figure that could be computed, in the order of FIDELITY_METRICS. */
+function fidelityFigures(rows, settings) {
+    const out = [];
+    for (const metric of FIDELITY_METRICS) {
+        const figure = fidelityFigure(metric, rows, settings);
+        if (figure !== null)
+            out.push(figure);
+    }
+    return out;
+}
+/** The instances with the largest mean KL (ties by id), for the reviewer to look at. */
+function worstInstances(rows, count) {
+    return [...rows]
+        .sort((a, b) => b.candidate.klMean - a.candidate.klMean || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+        .slice(0, count)
+        .map(r => ({
+        id: r.id,
+        positions: r.candidate.positions,
+        top1Agreement: r.candidate.top1Agreement,
+        klMean: r.candidate.klMean,
+        klMax: r.candidate.klMax,
+        deltaPMean: r.candidate.deltaPMean,
+        firstDivergence: r.candidate.firstDivergence,
+        lengthRatio: r.candidateTokens === null ? null : r.candidateTokens / r.baselineTokens,
+        ...(r.candidate.cells ? { tokens: r.candidate.cells } : {})
+    }));
+}
+function fmt(x) {
+    return Number(x.toPrecision(4)).toString();
+}
+
+/**
+ * Token-level fidelity of one instance (docs/fidelity.md): the candidate scored on the baseline's
+ * greedy answer, position by position. Pure: numbers in, numbers out.
+ *
+ * Servers report only the top-k of each next-token distribution. The KL divergence is taken over
+ * the tokens both sides reported (the shared top-k) plus one bucket holding everything else on
+ * each side (1 minus the reported mass). That bucketing is a deterministic merge of vocabulary
+ * cells applied to both distributions alike, so by the data-processing inequality the bucketed KL
+ * is a lower bound of the full KL(B || C). Tokens only one side reported go to the bucket: their
+ * probability on the other side is unknown, and guessing it would make the figure neither exact
+ * nor a bound.
+ */
+/**
+ * The smallest rest mass the candidate side is taken to have. Reported probabilities are rounded
+ * (llama.cpp sends floats), so 1 - sum can come out as 0 or a hair below while the baseline still
+ * puts mass there; the floor keeps the bound finite. It is far below the masses that matter
+ * (1e-9 of probability changes the KL by at most rB * ln(rB / 1e-9)).
+ */
+const REST_MASS_FLOOR = 1e-9;
+function positionFidelity(baseline, candidate) {
+    if (baseline.token !== candidate.token) {
+        throw new RangeError(`the candidate was scored on token ${candidate.token}, not the baseline's ${baseline.token}`);
+    }
+    const bTop = argmax(baseline.top);
+    const cTop = argmax(candidate.top);
+    const cMap = new Map(candidate.top.map(e => [e.token, Math.exp(e.logprob)]));
+    let kl = 0;
+    let sharedB = 0;
+    let sharedC = 0;
+    const seen = new Set();
+    for (const e of baseline.top) {
+        if (seen.has(e.token))
+            continue;
+        seen.add(e.token);
+        const pc = cMap.get(e.token);
+        if (pc === undefined)
+            continue;
+        const pb = Math.exp(e.logprob);
+        sharedB += pb;
+        sharedC += pc;
+        if (pb > 0)
+            kl += pb * (e.logprob - Math.log(pc));
+    }
+    const restB = clamp01(1 - sharedB);
+    const restC = Math.max(REST_MASS_FLOOR, clamp01(1 - sharedC));
+    if (restB > REST_MASS_FLOOR)
+        kl += restB * Math.log(restB / restC);
+    return {
+        top1: bTop !== null && bTop === cTop ? 1 : 0,
+        // A sum of rounded terms can dip a hair below zero; the divergence itself never does.
+        kl: Math.max(0, kl),
+        deltaP: Math.exp(candidate.logprob) - Math.exp(baseline.logprob),
+        restMass: restB
+    };
+}
+/**
+ * Per-instance means over positions (the instance, not the token, is the unit: tokens of one
+ * answer are correlated). An answer with no tokens has nothing to score and is refused.
+ */
+function instanceFidelity(baseline, candidate) {
+    if (baseline.length === 0)
+        throw new RangeError('an empty answer has no positions to score');
+    if (baseline.length !== candidate.length) {
+        throw new RangeError(`the candidate was scored on ${candidate.length} positions, the baseline's answer has ${baseline.length}`);
+    }
+    let top1 = 0;
+    let kl = 0;
+    let klMax = 0;
+    let dp = 0;
+    let rest = 0;
+    let firstDivergence = null;
+    const cells = [];
+    for (let t = 0; t < baseline.length; t++) {
+        const p = positionFidelity(baseline[t], candidate[t]);
+        const top = topEntry(candidate[t].top);
+        cells.push({
+            baseline: baseline[t].text ?? baseline[t].token,
+            candidate: top === null ? null : (top.text ?? top.token),
+            deltaP: p.deltaP
+        });
+        top1 += p.top1;
+        kl += p.kl;
+        klMax = Math.max(klMax, p.kl);
+        dp += p.deltaP;
+        rest += p.restMass;
+        if (firstDivergence === null && argmax(candidate[t].top) !== baseline[t].token)
+            firstDivergence = t;
+    }
+    const n = baseline.length;
+    return {
+        positions: n,
+        top1Agreement: top1 / n,
+        klMean: kl / n,
+        klMax,
+        deltaPMean: dp / n,
+        restMassMean: rest / n,
+        firstDivergence,
+        cells
+    };
+}
+/** The most likely reported token (the first of equals, as servers list them), or null for an empty list. */
+function argmax(top) {
+    return topEntry(top)?.token ?? null;
+}
+function topEntry(top) {
+    let best = null;
+    for (const e of top)
+        if (best === null || e.logprob > best.logprob)
+            best = e;
+    return best;
+}
+function clamp01(x) {
+    return x < 0 ? 0 : x > 1 ? 1 : x;
+}
+
+/** How many of the worst instances the report lists. */
+const WORST_SHOWN = 5;
+/**
+ * The measurement in two passes, so it also runs when the sides are up one after the other (a
+ * sequential schedule on one accelerator): `hold` with the sides that are up now, as the traffic
+ * replay's hold is called; the baseline must have been up before (or with) the candidate, since
+ * the candidate is scored on the baseline's answers.
+ */
+class FidelityMeasurement {
+    input;
+    prompts;
+    timeoutMs;
+    baselineClient = null;
+    candidateClient = null;
+    baselinePass = [];
+    rows = null;
+    seconds = { baseline: 0, candidate: 0 };
+    constructor(input) {
+        this.input = input;
+        this.prompts = input.prompts.slice(0, input.settings.instances);
+        if (this.prompts.length === 0) {
+            throw new GuardError('fidelity.no_prompts', 'fidelity: there are no prompts to score (the gate set sent none, and there is no traffic set)', { field: 'fidelity.instances', value: input.settings.instances });
+        }
+        this.timeoutMs = input.settings.requestTimeoutSeconds * 1000;
+        if (input.answers === 'reference') {
+            const without = this.prompts.find(p => p.reference === undefined || p.reference.length === 0);
+            if (without !== undefined) {
+                throw new GuardError('fidelity.no_reference', `fidelity: prompt ${without.id} has no reference answer to teacher-force`, {
+                    field: 'fidelity.answers',
+                    value: without.id
+                });
+            }
+        }
+    }
+    get reference() {
+        return this.input.answers === 'reference';
+    }
+    /** The per-instance values behind the figures (after the candidate's pass), for benches that resample them. */
+    instances() {
+        return this.rows ?? [];
+    }
+    /** The prompt's reference answer as token ids, scored on the baseline (teacher forcing). */
+    async referenceAnswer(client, prompt, topK) {
+        const ref = prompt.reference;
+        const ids = typeof ref === 'string' ? await client.tokenize(prompt, ref) : ref;
+        const positions = await client.score(prompt, { positions: [], ids, length: ids.length }, topK);
+        if (positions === null)
+            throw this.notForced('baseline');
+        return { positions, ids, length: ids.length };
+    }
+    notForced(side) {
+        return new FidelityError('fidelity.capability_missing', `fidelity: the ${side} cannot be teacher-forced, so it cannot be scored on a reference answer`, { field: `deployments.${side}` });
+    }
+    /** Runs the pass of each side that is up now and has not run. */
+    hold = async (up) => {
+        if (up.includes('baseline') && this.baselineClient === null)
+            await this.runBaseline();
+        if (up.includes('candidate') && this.candidateClient === null) {
+            if (this.baselineClient === null) {
+                throw new GuardError('fidelity.baseline_first', "fidelity: the candidate was up before the baseline, but it is scored on the baseline's answers: bring the baseline up first", { field: 'schedule' });
+            }
+            await this.runCandidate();
+        }
+    };
+    async timed(side, work) {
+        const started = performance.now();
+        try {
+            return await work();
+        }
+        finally {
+            this.seconds[side] += (performance.now() - started) / 1000;
+        }
+    }
+    async runBaseline() {
+        const { settings } = this.input;
+        const client = await (this.input.clientFor ?? detectClient)(this.input.sides.baseline, this.timeoutMs);
+        this.baselineClient = client;
+        await this.timed('baseline', () => client.checkTopK(this.prompts[0], settings.topK));
+        for (const [i, prompt] of this.prompts.entries()) {
+            this.input.progress?.(`helm-gate: fidelity: baseline, instance ${i + 1} of ${this.prompts.length}`);
+            const answer = await this.timed('baseline', () => this.reference
+                ? this.referenceAnswer(client, prompt, settings.topK)
+                : client.generate(prompt, settings.maxAnswerTokens, settings.topK));
+            if (answer.length === 0) {
+                this.baselinePass.push(null);
+                continue;
+            }
+            const floor = { forced: null, rerun: null };
+            if (settings.baselineReruns === 1) {
+                // The A/A floor: the same procedure as the candidate's, on the baseline again.
+                floor.forced = await this.timed('baseline', () => client.score(prompt, answer, settings.topK));
+                if (floor.forced === null)
+                    floor.rerun = await this.timed('baseline', () => client.generate(prompt, settings.maxAnswerTokens, settings.topK));
+            }
+            this.baselinePass.push({ answer, floor });
+        }
+    }
+    async runCandidate() {
+        const { settings } = this.input;
+        const client = await (this.input.clientFor ?? detectClient)(this.input.sides.candidate, this.timeoutMs);
+        this.candidateClient = client;
+        await this.timed('candidate', () => client.checkTopK(this.prompts[0], settings.topK));
+        const forced = this.forced();
+        const rows = [];
+        for (const [i, prompt] of this.prompts.entries()) {
+            const pass = this.baselinePass[i];
+            if (pass === null)
+                continue;
+            this.input.progress?.(`helm-gate: fidelity: candidate, instance ${i + 1} of ${this.prompts.length}`);
+            const b1 = pass.answer;
+            let candidate;
+            let candidateTokens;
+            if (forced) {
+                const scored = await this.timed('candidate', () => client.score(prompt, b1, settings.topK));
+                if (scored === null)
+                    throw this.notForced('candidate');
+                candidate = instanceFidelity(b1.positions, scored);
+                // Its own greedy answer, for the length ratio only (none in reference mode: no side chose that answer).
+                candidateTokens = this.reference
+                    ? null
+                    : (await this.timed('candidate', () => client.generate(prompt, settings.maxAnswerTokens, 1))).length;
+            }
+            else if (this.reference) {
+                throw this.notForced('candidate');
+            }
+            else {
+                const own = await this.timed('candidate', () => client.generate(prompt, settings.maxAnswerTokens, settings.topK));
+                candidateTokens = own.length;
+                candidate = prefixFidelity(b1, own);
+            }
+            const floor = pass.floor.forced !== null
+                ? instanceFidelity(b1.positions, pass.floor.forced)
+                : pass.floor.rerun !== null
+                    ? prefixFidelity(b1, pass.floor.rerun)
+                    : null;
+            const rerunTokens = pass.floor.rerun?.length ?? null;
+            rows.push({ id: prompt.id, candidate, floor, baselineTokens: b1.length, candidateTokens, rerunTokens });
+        }
+        this.rows = rows;
+    }
+    forced() {
+        return this.baselineClient?.route !== 'greedy-prefix' && this.candidateClient?.route !== 'greedy-prefix';
+    }
+    /** The figures and checks; an error when a side never ran or nothing could be scored. */
+    report() {
+        const { settings } = this.input;
+        for (const side of ['baseline', 'candidate']) {
+            if ((side === 'baseline' ? this.baselineClient : this.candidateClient) === null) {
+                throw new GuardError('fidelity.side_not_up', `fidelity: the ${side} was never up while the gate ran, so nothing was scored on it`, {
+                    field: `deployments.${side}`
+                });
+            }
+        }
+        const rows = this.rows ?? [];
+        if (rows.length === 0) {
+            throw new GuardError('fidelity.no_answers', `fidelity: the baseline's answer was empty on all ${this.prompts.length} prompts: there is nothing to score`, { field: 'fidelity.instances', value: this.prompts.length });
+        }
+        const forced = this.forced();
+        const positions = rows.reduce((s, r) => s + r.candidate.positions, 0);
+        const restMass = rows.reduce((s, r) => s + r.candidate.restMassMean * r.candidate.positions, 0);
+        const empty = this.baselinePass.filter(p => p === null).length;
+        const notes = [];
+        if (!forced) {
+            notes.push(`Not teacher-forced: ${this.baselineClient?.route === 'greedy-prefix' ? 'the baseline' : 'the candidate'} cannot score another side's answer, so the figures compare the two greedy answers along their shared prefix, up to the first position where they part.`);
+        }
+        if (this.reference)
+            notes.push("Scored on each prompt's reference answer (teacher-forced on both sides), not on the baseline's greedy answer.");
+        if (empty > 0)
+            notes.push(`${empty} of ${this.prompts.length} prompts got an empty answer from the baseline and were not scored.`);
+        if (settings.baselineReruns === 0)
+            notes.push('No A/A floor (baseline_reruns: 0): the baseline is taken as deterministic.');
+        return {
+            route: forced ? this.candidateClient.route : 'greedy-prefix',
+            teacherForced: forced,
+            topK: settings.topK,
+            instances: rows.length,
+            positions,
+            restMassMean: positions > 0 ? restMass / positions : 0,
+            floorMeasured: settings.baselineReruns === 1,
+            figures: fidelityFigures(rows, this.input.statistics),
+            checks: settings.checks.map(check => decideFidelityCheck(check, rows, this.input.statistics)),
+            worst: worstInstances(rows, WORST_SHOWN),
+            cost: [
+                { side: 'baseline', requests: this.baselineClient?.requests ?? 0, seconds: this.seconds.baseline },
+                { side: 'candidate', requests: this.candidateClient?.requests ?? 0, seconds: this.seconds.candidate }
+            ],
+            notes
+        };
+    }
+}
+/** The greedy-prefix comparison of one instance (at least its first position, which both sides always share). */
+function prefixFidelity(b, c) {
+    const shared = sharedPrefix(b, c);
+    if (shared.baseline.length === 0) {
+        throw new FidelityError('fidelity.empty_answer', 'fidelity: the candidate gave an empty answer where the baseline did not; nothing can be compared');
+    }
+    return instanceFidelity(shared.baseline, shared.candidate);
+}
+
+class FidelityRun {
+    config;
+    options;
+    measurement = null;
+    errors = [];
+    done = new Set();
+    constructor(config, options) {
+        this.config = config;
+        this.options = options;
+    }
+    /** The sides as fidelity needs them; both are servers (the gate file's validation refuses anything else). */
+    sides() {
+        const of = (side) => {
+            const d = this.config.deployments?.[side];
+            if (!d || d.kind !== 'server')
+                throw new GateError('fidelity.not_a_server', `fidelity: deployments.${side} is not a server`);
+            return { side, baseUrl: d.baseUrl, model: d.model, apiKey: apiKeyOf(d, this.options.env), api: d.api };
+        };
+        return { baseline: of('baseline'), candidate: of('candidate') };
+    }
+    /** runSides' `whileUp`: the pass of each side that is up now; the baseline's HELM output gives the prompts. */
+    hold = async (up, outputs = {}) => {
+        const fresh = up.filter(side => !this.done.has(side));
+        if (fresh.length === 0 || this.errors.length > 0)
+            return;
+        for (const side of fresh)
+            this.done.add(side);
+        try {
+            if (this.measurement === null) {
+                const settings = this.config.fidelity;
+                const prompts = this.config.traffic
+                    ? trafficPrompts(this.config.traffic.instances)
+                    : outputs.baseline
+                        ? await gateSetPrompts(outputs.baseline, settings.instances)
+                        : [];
+                this.measurement = new FidelityMeasurement({
+                    sides: this.sides(),
+                    prompts,
+                    settings,
+                    statistics: this.config.statistics,
+                    progress: this.options.progress
+                });
+            }
+            await this.measurement.hold(fresh);
+        }
+        catch (error) {
+            if (!(error instanceof GateError))
+                throw error;
+            this.errors.push(error);
+        }
+    };
+    /** After the HELM half: the sides no launch brings up are servers that are always up. */
+    async holdAlwaysUp(outputs) {
+        const up = ['baseline', 'candidate'].filter(side => !this.config.launch?.sides[side]);
+        if (up.length > 0)
+            await this.hold(up, outputs);
+    }
+    /** The report with its fidelity part; a failed or inconclusive check decides like any other. */
+    attach(report) {
+        let part;
+        if (this.errors.length === 0 && this.measurement !== null) {
+            try {
+                part = this.measurement.report();
+            }
+            catch (error) {
+                if (!(error instanceof GateError))
+                    throw error;
+                this.errors.push(error);
+            }
+        }
+        else if (this.errors.length === 0) {
+            this.errors.push(new GateError('fidelity.side_not_up', 'fidelity: no side was up while the gate ran, so nothing was scored'));
+        }
+        const errors = [
+            ...report.errors,
+            ...this.errors.map(e => ({
+                code: e.code,
+                message: e.message,
+                ...(e.location.file ? { file: e.location.file } : {}),
+                ...(e.location.field ? { field: e.location.field } : {}),
+                ...(e.location.value !== undefined ? { value: showValue(e.location.value) } : {})
+            }))
+        ];
+        const verdicts = part?.checks.map(c => c.verdict) ?? [];
+        const own = this.errors.length > 0 ? 'error' : worst(verdicts);
+        const verdict = worst([report.verdict, own]);
+        const headline = verdict !== report.verdict && own === verdict
+            ? `Fidelity decides: ${own === 'error' ? 'the measurement could not be completed' : `${verdicts.filter(v => v === own).length} of ${verdicts.length} fidelity checks ${own === 'fail' ? 'failed' : 'were inconclusive'}`}.`
+            : report.headline;
+        return { ...report, verdict, headline, errors, ...(part ? { fidelity: part } : {}) };
+    }
+}
+const ORDER = ['pass', 'inconclusive', 'fail', 'error'];
+/** The worst verdict of a list (pass for none): error > fail > inconclusive > pass. */
+function worst(verdicts) {
+    return verdicts.reduce((w, v) => (ORDER.indexOf(v) > ORDER.indexOf(w) ? v : w), 'pass');
+}
+/** Fidelity of a gate that has the section and compares (a shard or a baseline-only run measures nothing). */
+function fidelityRunFor(config, compare, options) {
+    if (!config.fidelity || !compare)
+        return null;
+    return new FidelityRun(config, options);
+}
+
+class LoadMeasurement {
+    config;
+    half;
+    options;
+    /** Launched sides left both up by the quality half: measured while they are. */
+    whileUp;
+    constructor(config, half, options) {
+        this.config = config;
+        this.half = half;
+        this.options = options;
+        // Launched sides up one at a time are swapped between load blocks after the quality half
+        // (src/launch/side-holder.ts): measuring each while it is up for helm-run would not interleave.
+        const leftUp = launchesAny(config) &&
+            !holdsOneAtATime(config, options.sequential) &&
+            ['baseline', 'candidate'].every(side => options.toRun.includes(side));
+        this.whileUp = leftUp ? new LoadWhileUp(config, { env: options.env, progress: options.progress }) : null;
+    }
+    async hold(up, outputs) {
+        await this.whileUp?.hold(up, outputs);
+    }
+    /** Servers that are always up are measured in `attach`, after the quality half is compared. */
+    async holdAlwaysUp() { }
+    /** The load half joined to the quality half's report: measured already, or measured now. */
+    async attach(report, context) {
+        const { config, options, whileUp } = this;
+        const { env, progress } = options;
+        // A launched gate whose quality half did not leave both servers up: launch them for the load half alone.
+        const relaunch = !whileUp && launchesAny(config);
+        if (relaunch)
+            this.half.beforeRelaunch?.();
+        const run = async () => {
+            if (!whileUp)
+                progress('helm-gate: quality half done; the load half starts (docs/load.md)');
+            if (relaunch) {
+                progress(holdsOneAtATime(config, options.sequential)
+                    ? 'helm-gate: the launched servers are up one at a time (sequential schedule): the load half swaps them between blocks A B B A'
+                    : 'helm-gate: the servers the gate file launches are not up after the quality half: launching both for the load half');
+            }
+            const measured = whileUp
+                ? () => whileUp.result()
+                : relaunch
+                    ? () => runLaunchedLoad(config, {
+                        // Server logs append to the output folder's logs/<side>-server.log, after the quality half's.
+                        outDir: options.outDir,
+                        cwd: options.cwd,
+                        env,
+                        progress,
+                        baseRef: options.baseRef,
+                        sequential: options.sequential
+                    })
+                    : undefined;
+            const loaded = await runLoadHalf(config, options.outDir, { env, progress, gateSetOutput: context.paths.baseline, measured });
+            return attachLoad(report, loaded.report);
+        };
+        return this.half.section ? this.half.section(run) : run();
+    }
+}
+/** The load half of a gate that runs it (the adapter's `load`), or null. */
+function loadMeasurementFor(config, half, options) {
+    return half ? new LoadMeasurement(config, half, options) : null;
 }
 
 /**
@@ -798,10 +1547,7 @@ function judgeTraffic(instances, replayed, traffic, statistics, examples) {
             addRow(ctx, check, 'higher', withReference, withReference.map(i => metric(gold(i), texts.b1[i])), withReference.map(i => metric(gold(i), texts.c[i])), 'against the reference, C against B1');
         }
     }
-    const ratio = lengthRatio(texts.b1, texts.c);
-    if (ratio !== null) {
-        notes.push(`Traffic: the candidate's answers are ${ratio.toFixed(2)}x the baseline's in length (median of the per-request ratio of characters); information only.`);
-    }
+    // The answer-length ratio is its own row with an interval (gate/answer-length.ts, run-traffic.ts).
     return { comparisons: rows, changed, notes };
 }
 /**
@@ -884,13 +1630,6 @@ function conversation(instance) {
     return instance.request.messages
         .map(m => `${m.role}: ${typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? m.tool_calls ?? null)}`)
         .join('\n');
-}
-function lengthRatio(b, c) {
-    const ratios = b.flatMap((text, i) => (text.length > 0 ? [c[i].length / text.length] : [])).sort((x, y) => x - y);
-    if (ratios.length === 0)
-        return null;
-    const mid = Math.floor(ratios.length / 2);
-    return ratios.length % 2 ? ratios[mid] : (ratios[mid - 1] + ratios[mid]) / 2;
 }
 
 /**
@@ -1026,8 +1765,9 @@ function answerOf(state) {
  * The traffic gate inside the one pipeline (src/pipeline/run-gate.ts): the set is replayed on
  * each side while it is up (B1 and B2 on the baseline, C on the candidate), every request state
  * is written to `<out>/traffic/<replay>/scenario_state.json`, and the judged rows join the quality
- * half's report. A launched side replays inside runSides' `whileUp` hold, before the load half;
- * a server that is always up replays after the HELM half.
+ * half's report. It is a measurement (src/model/measurement.ts): a launched side replays while the
+ * holder keeps it up (src/launch/side-holder.ts), before the load half; a server that is always up
+ * replays after the HELM half.
  *
  * Fail closed: a failed request, a side that was never up, or a replay that could not run makes
  * the report's verdict error; the states of the requests that did run are kept as evidence.
@@ -1046,20 +1786,21 @@ class TrafficReplay {
         const deployments = Object.values(config.deployments ?? {});
         this.mask = masker(secretValues(options.env, apiKeyValues(deployments, options.env)));
     }
-    /** runSides' `whileUp` for launched sides: replay each side that is up now and has not replayed. */
+    /** While launched sides are held up: replay each side that is up now and has not replayed. */
     hold = async (up) => {
         for (const side of up)
             await this.replay(side);
     };
     /** After the HELM half: the sides no launch brings up are servers that are always up. */
-    async replayAlwaysUp() {
+    async holdAlwaysUp() {
         for (const side of ['baseline', 'candidate']) {
             if (!this.config.launch?.sides[side])
                 await this.replay(side);
         }
     }
     /** Judges the replays and adds the traffic rows, errors and notes to the quality half's report. */
-    attach(report, changedAnswers, examples = 3) {
+    attach(report, context = {}) {
+        const { changedAnswers, examples = 3 } = context;
         const traffic = this.config.traffic;
         for (const side of ['baseline', 'candidate']) {
             if (!this.done.has(side)) {
@@ -1071,6 +1812,8 @@ class TrafficReplay {
         const errors = [...report.errors, ...this.errors.map(e => ({ code: e.code, message: e.message, ...where(e) }))];
         const notes = [...report.notes];
         const comparisons = [...report.comparisons];
+        const answerLengths = [...(report.answer_lengths ?? [])];
+        const warnings = [...report.warnings];
         if (this.errors.length === 0) {
             try {
                 const answers = (name) => (this.states.get(name) ?? []).map(s => answerOf(s));
@@ -1085,13 +1828,34 @@ class TrafficReplay {
                     throw error;
                 errors.push({ code: error.code, message: error.message, ...where(error) });
             }
+            // Reported always; a failure to measure is an error only when its band gates (fail closed).
+            try {
+                answerLengths.push(trafficAnswerLength(this.states.get('baseline-1') ?? [], this.states.get('candidate') ?? [], traffic, this.config.statistics));
+            }
+            catch (error) {
+                if (!(error instanceof GateError))
+                    throw error;
+                if (traffic.answerLength)
+                    errors.push({ code: error.code, message: error.message, ...where(error) });
+                else
+                    warnings.push({ code: error.code, message: error.message, ...where(error) });
+            }
         }
         // A report that was an error stays one; otherwise the verdict is re-derived with the traffic rows.
-        const verdict = report.verdict === 'error' ? 'error' : qualityVerdict(comparisons, errors.length);
+        const verdict = report.verdict === 'error' ? 'error' : qualityVerdict(comparisons, errors.length, answerLengths);
         const headline = verdict === report.verdict && comparisons.length === report.comparisons.length
             ? report.headline
-            : qualityHeadline(verdict, comparisons, errors.length);
-        return { ...report, verdict, headline, errors, comparisons, notes };
+            : qualityHeadline(verdict, comparisons, errors.length, answerLengths);
+        return {
+            ...report,
+            verdict,
+            headline,
+            errors,
+            warnings,
+            comparisons,
+            notes,
+            ...(answerLengths.length > 0 ? { answer_lengths: answerLengths } : {})
+        };
     }
     async replay(side) {
         if (this.done.has(side))
@@ -1150,547 +1914,37 @@ function trafficReplayFor(config, compare, options) {
         return null;
     return new TrafficReplay(config, options);
 }
-
-/**
- * The prompts fidelity scores: the traffic set's when the gate file has one (the team's own
- * requests), otherwise the gate set's, exactly as helm-run sent them (the baseline's
- * scenario_state.json files). Clean instances, first train trial, in file order.
- */
-/** The last user message of a chat request (what a single-message chat carries), or its prompt text. */
-function promptText(request) {
-    if (typeof request.prompt === 'string' && request.prompt.length > 0 && !Array.isArray(request.messages))
-        return request.prompt;
-    const messages = request.messages;
-    if (!Array.isArray(messages))
-        return typeof request.prompt === 'string' && request.prompt.length > 0 ? request.prompt : null;
-    const user = [...messages].reverse().find(m => m?.role === 'user');
-    return typeof user?.content === 'string' && user.content.length > 0 ? user.content : null;
-}
-function trafficPrompts(instances) {
-    const out = [];
-    for (const instance of instances) {
-        const text = promptText(instance.request);
-        if (text !== null)
-            out.push({ id: instance.id, text });
-    }
-    return out;
-}
-async function scenarioStates(dir) {
-    const found = [];
-    const walk = async (d, depth) => {
-        if (depth > 6)
-            return;
-        for (const entry of (await readdir(d, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-            const full = path.join(d, entry.name);
-            if (entry.isDirectory())
-                await walk(full, depth + 1);
-            else if (entry.name === 'scenario_state.json')
-                found.push(full);
-        }
-    };
-    await walk(dir, 0);
-    return found;
-}
-/** Up to `limit` prompts from the baseline's HELM output (every run directory, in name order). */
-async function gateSetPrompts(outputDir, limit) {
-    const out = [];
-    for (const file of await scenarioStates(outputDir)) {
-        let parsed;
-        try {
-            parsed = JSON.parse(await readFile(file, 'utf8'));
-        }
-        catch (error) {
-            throw new InputError('fidelity.unreadable_states', `fidelity: cannot read the prompts helm-run sent: ${error.message}`, {
-                file
-            });
-        }
-        const states = Array.isArray(parsed.request_states) ? parsed.request_states : [];
-        const run = path.basename(path.dirname(file));
-        for (const state of states) {
-            const instance = state.instance;
-            if (instance?.perturbation || (state.train_trial_index ?? 0) !== 0)
-                continue;
-            const text = promptText((state.request ?? {}));
-            if (text === null)
-                continue;
-            out.push({ id: `${run}/${String(instance?.id ?? out.length)}`, text });
-            if (out.length >= limit)
-                return out;
-        }
-    }
-    return out;
-}
-
-/** The per-instance value of a metric for the candidate and for the floor (null: not measured). */
-function values(metric, s) {
-    const perfect = METRIC_SHAPE[metric].perfect;
-    if (metric === 'length_ratio') {
-        if (s.candidateTokens === null || s.baselineTokens === 0)
-            return null;
-        return {
-            candidate: s.candidateTokens / s.baselineTokens,
-            floor: s.rerunTokens === null ? perfect : s.rerunTokens / s.baselineTokens
-        };
-    }
-    const pick = (f) => metric === 'top1_agreement' ? f.top1Agreement : metric === 'kld_mean' ? f.klMean : metric === 'kld_max' ? f.klMax : f.deltaPMean;
-    return { candidate: pick(s.candidate), floor: s.floor === null ? perfect : pick(s.floor) };
-}
-function estimate(metric, rows, settings) {
-    const pairs = rows.map(r => values(metric, r));
-    if (pairs.length === 0 || pairs.some(p => p === null))
+/** The server's own count of an answer's tokens (`usage.completion_tokens`), or null when it sent none. */
+function completionTokens(state) {
+    const response = state.result.response;
+    if (response === null || typeof response !== 'object')
         return null;
-    // Agreement is a share: where every instance's value is 0 or 1 (one-token answers, or all
-    // agreeing), auto gives Tango's interval, as for exact match. The others are continuous: a KL of
-    // exactly 0 on every instance is not a 0/1 outcome, so they always take the cluster bootstrap.
-    return estimatePaired(pairs.map(p => ({ baseline: [p.floor], candidate: [p.candidate] })), { ...settings, interval: metric === 'top1_agreement' ? 'auto' : 'bootstrap' });
-}
-function fidelityFigure(metric, rows, settings) {
-    const est = estimate(metric, rows, settings);
-    if (est === null)
-        return null;
-    return figureOf(metric, est);
-}
-function figureOf(metric, est) {
-    const perfect = METRIC_SHAPE[metric].perfect;
-    return {
-        metric,
-        candidate: est.candidateMean,
-        floor: est.baselineMean,
-        corrected: perfect + est.delta,
-        ci: { low: perfect + est.ci.low, high: perfect + est.ci.high, level: est.ci.level }
-    };
+    const usage = response.usage;
+    const tokens = usage !== null && typeof usage === 'object' ? usage.completion_tokens : undefined;
+    return typeof tokens === 'number' && Number.isInteger(tokens) && tokens >= 0 ? tokens : null;
 }
 /**
- * One check: pass when the whole interval of the corrected value is on the good side of the
- * threshold, fail when it is all on the bad side, inconclusive otherwise (with the instances that
- * would resolve it), by the same rule and n_needed as every other comparison (stats/decide-verdict.ts).
+ * The traffic answer-length row, B1 against C: the servers' `usage.completion_tokens` when every
+ * answer on both sides has it, else code points of the answers' text (said in the row's unit).
  */
-function decideFidelityCheck(check, rows, settings) {
-    const est = estimate(check.metric, rows, settings);
-    if (est === null) {
-        throw new GuardError('fidelity.not_measured', `fidelity: ${check.metric} was not measured on every instance (the candidate's own answer is needed for length_ratio)`, { field: 'fidelity.checks', value: check.metric });
-    }
-    const perfect = METRIC_SHAPE[check.metric].perfect;
-    const margin = Math.abs(check.value - perfect);
-    const decision = decideVerdict(est, margin, check.bound === 'min' ? 'higher' : 'lower', settings.confidence);
-    const figure = figureOf(check.metric, est);
-    const shown = `${fmt(figure.corrected)} [${fmt(figure.ci.low)}, ${fmt(figure.ci.high)}]`;
-    const side = check.bound === 'min' ? 'at least' : 'at most';
-    const reason = decision.verdict === 'pass'
-        ? `${check.metric} ${shown}: the whole interval is within ${side} ${check.value}.`
-        : decision.verdict === 'fail'
-            ? `${check.metric} ${shown}: the whole interval is beyond ${check.value}; the candidate departs from the baseline more than tolerated.`
-            : decision.nNeeded === null
-                ? `${check.metric} ${shown}: the estimate itself is beyond ${check.value}; more instances would not make this pass.`
-                : `${check.metric} ${shown} straddles ${check.value}: about ${decision.nNeeded} instances (now ${est.n}) would resolve it; use more instances, not a looser threshold.`;
-    return {
-        verdict: decision.verdict,
-        metric: check.metric,
-        bound: check.bound,
-        threshold: check.value,
-        figure,
-        nNeeded: decision.nNeeded,
-        reason
-    };
-}
-/** Every figure that could be computed, in the order of FIDELITY_METRICS. */
-function fidelityFigures(rows, settings) {
-    const out = [];
-    for (const metric of FIDELITY_METRICS) {
-        const figure = fidelityFigure(metric, rows, settings);
-        if (figure !== null)
-            out.push(figure);
-    }
-    return out;
-}
-/** The instances with the largest mean KL (ties by id), for the reviewer to look at. */
-function worstInstances(rows, count) {
-    return [...rows]
-        .sort((a, b) => b.candidate.klMean - a.candidate.klMean || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-        .slice(0, count)
-        .map(r => ({
-        id: r.id,
-        positions: r.candidate.positions,
-        top1Agreement: r.candidate.top1Agreement,
-        klMean: r.candidate.klMean,
-        klMax: r.candidate.klMax,
-        deltaPMean: r.candidate.deltaPMean,
-        firstDivergence: r.candidate.firstDivergence,
-        lengthRatio: r.candidateTokens === null ? null : r.candidateTokens / r.baselineTokens
-    }));
-}
-function fmt(x) {
-    return Number(x.toPrecision(4)).toString();
+function trafficAnswerLength(b1, c, traffic, statistics) {
+    // A server that sends 0 for a non-empty answer does not count tokens: use the fallback for both sides.
+    const counted = [...b1, ...c].every(s => {
+        const t = completionTokens(s);
+        return t !== null && (t > 0 || (s.result.completions[0]?.text ?? '') === '');
+    });
+    const length = (s) => counted ? completionTokens(s) : Array.from(s.result.completions[0]?.text ?? '').length;
+    return answerLengthRow('traffic', 'traffic', counted ? `${TOKENS_UNIT} (the servers' usage.completion_tokens)` : `${CHARACTERS_UNIT.replace('recorded', 'sent by a server')}`, b1.map(length), c.map(length), traffic.answerLength ?? null, statistics);
 }
 
-/**
- * Token-level fidelity of one instance (docs/fidelity.md): the candidate scored on the baseline's
- * greedy answer, position by position. Pure: numbers in, numbers out.
- *
- * Servers report only the top-k of each next-token distribution. The KL divergence is taken over
- * the tokens both sides reported (the shared top-k) plus one bucket holding everything else on
- * each side (1 minus the reported mass). That bucketing is a deterministic merge of vocabulary
- * cells applied to both distributions alike, so by the data-processing inequality the bucketed KL
- * is a lower bound of the full KL(B || C). Tokens only one side reported go to the bucket: their
- * probability on the other side is unknown, and guessing it would make the figure neither exact
- * nor a bound.
- */
-/**
- * The smallest rest mass the candidate side is taken to have. Reported probabilities are rounded
- * (llama.cpp sends floats), so 1 - sum can come out as 0 or a hair below while the baseline still
- * puts mass there; the floor keeps the bound finite. It is far below the masses that matter
- * (1e-9 of probability changes the KL by at most rB * ln(rB / 1e-9)).
- */
-const REST_MASS_FLOOR = 1e-9;
-function positionFidelity(baseline, candidate) {
-    if (baseline.token !== candidate.token) {
-        throw new RangeError(`the candidate was scored on token ${candidate.token}, not the baseline's ${baseline.token}`);
-    }
-    const bTop = argmax(baseline.top);
-    const cTop = argmax(candidate.top);
-    const cMap = new Map(candidate.top.map(e => [e.token, Math.exp(e.logprob)]));
-    let kl = 0;
-    let sharedB = 0;
-    let sharedC = 0;
-    const seen = new Set();
-    for (const e of baseline.top) {
-        if (seen.has(e.token))
-            continue;
-        seen.add(e.token);
-        const pc = cMap.get(e.token);
-        if (pc === undefined)
-            continue;
-        const pb = Math.exp(e.logprob);
-        sharedB += pb;
-        sharedC += pc;
-        if (pb > 0)
-            kl += pb * (e.logprob - Math.log(pc));
-    }
-    const restB = clamp01(1 - sharedB);
-    const restC = Math.max(REST_MASS_FLOOR, clamp01(1 - sharedC));
-    if (restB > REST_MASS_FLOOR)
-        kl += restB * Math.log(restB / restC);
-    return {
-        top1: bTop !== null && bTop === cTop ? 1 : 0,
-        // A sum of rounded terms can dip a hair below zero; the divergence itself never does.
-        kl: Math.max(0, kl),
-        deltaP: Math.exp(candidate.logprob) - Math.exp(baseline.logprob),
-        restMass: restB
-    };
-}
-/**
- * Per-instance means over positions (the instance, not the token, is the unit: tokens of one
- * answer are correlated). An answer with no tokens has nothing to score and is refused.
- */
-function instanceFidelity(baseline, candidate) {
-    if (baseline.length === 0)
-        throw new RangeError('an empty answer has no positions to score');
-    if (baseline.length !== candidate.length) {
-        throw new RangeError(`the candidate was scored on ${candidate.length} positions, the baseline's answer has ${baseline.length}`);
-    }
-    let top1 = 0;
-    let kl = 0;
-    let klMax = 0;
-    let dp = 0;
-    let rest = 0;
-    let firstDivergence = null;
-    for (let t = 0; t < baseline.length; t++) {
-        const p = positionFidelity(baseline[t], candidate[t]);
-        top1 += p.top1;
-        kl += p.kl;
-        klMax = Math.max(klMax, p.kl);
-        dp += p.deltaP;
-        rest += p.restMass;
-        if (firstDivergence === null && argmax(candidate[t].top) !== baseline[t].token)
-            firstDivergence = t;
-    }
-    const n = baseline.length;
-    return {
-        positions: n,
-        top1Agreement: top1 / n,
-        klMean: kl / n,
-        klMax,
-        deltaPMean: dp / n,
-        restMassMean: rest / n,
-        firstDivergence
-    };
-}
-/** The most likely reported token (the first of equals, as servers list them), or null for an empty list. */
-function argmax(top) {
-    let best = null;
-    for (const e of top)
-        if (best === null || e.logprob > best.logprob)
-            best = e;
-    return best === null ? null : best.token;
-}
-function clamp01(x) {
-    return x < 0 ? 0 : x > 1 ? 1 : x;
-}
-
-/** How many of the worst instances the report lists. */
-const WORST_SHOWN = 5;
-/**
- * The measurement in two passes, so it also runs when the sides are up one after the other (a
- * sequential schedule on one accelerator): `hold` with the sides that are up now, as the traffic
- * replay's hold is called; the baseline must have been up before (or with) the candidate, since
- * the candidate is scored on the baseline's answers.
- */
-class FidelityMeasurement {
-    input;
-    prompts;
-    timeoutMs;
-    baselineClient = null;
-    candidateClient = null;
-    baselinePass = [];
-    rows = null;
-    seconds = { baseline: 0, candidate: 0 };
-    constructor(input) {
-        this.input = input;
-        this.prompts = input.prompts.slice(0, input.settings.instances);
-        if (this.prompts.length === 0) {
-            throw new GuardError('fidelity.no_prompts', 'fidelity: there are no prompts to score (the gate set sent none, and there is no traffic set)', { field: 'fidelity.instances', value: input.settings.instances });
-        }
-        this.timeoutMs = input.settings.requestTimeoutSeconds * 1000;
-    }
-    /** Runs the pass of each side that is up now and has not run. */
-    hold = async (up) => {
-        if (up.includes('baseline') && this.baselineClient === null)
-            await this.runBaseline();
-        if (up.includes('candidate') && this.candidateClient === null) {
-            if (this.baselineClient === null) {
-                throw new GuardError('fidelity.baseline_first', "fidelity: the candidate was up before the baseline, but it is scored on the baseline's answers: bring the baseline up first", { field: 'schedule' });
-            }
-            await this.runCandidate();
-        }
-    };
-    async timed(side, work) {
-        const started = performance.now();
-        try {
-            return await work();
-        }
-        finally {
-            this.seconds[side] += (performance.now() - started) / 1000;
-        }
-    }
-    async runBaseline() {
-        const { settings } = this.input;
-        const client = await (this.input.clientFor ?? detectClient)(this.input.sides.baseline, this.timeoutMs);
-        this.baselineClient = client;
-        await this.timed('baseline', () => client.checkTopK(this.prompts[0], settings.topK));
-        for (const [i, prompt] of this.prompts.entries()) {
-            this.input.progress?.(`helm-gate: fidelity: baseline, instance ${i + 1} of ${this.prompts.length}`);
-            const answer = await this.timed('baseline', () => client.generate(prompt, settings.maxAnswerTokens, settings.topK));
-            if (answer.length === 0) {
-                this.baselinePass.push(null);
-                continue;
-            }
-            const floor = { forced: null, rerun: null };
-            if (settings.baselineReruns === 1) {
-                // The A/A floor: the same procedure as the candidate's, on the baseline again.
-                floor.forced = await this.timed('baseline', () => client.score(prompt, answer, settings.topK));
-                if (floor.forced === null)
-                    floor.rerun = await this.timed('baseline', () => client.generate(prompt, settings.maxAnswerTokens, settings.topK));
-            }
-            this.baselinePass.push({ answer, floor });
-        }
-    }
-    async runCandidate() {
-        const { settings } = this.input;
-        const client = await (this.input.clientFor ?? detectClient)(this.input.sides.candidate, this.timeoutMs);
-        this.candidateClient = client;
-        await this.timed('candidate', () => client.checkTopK(this.prompts[0], settings.topK));
-        const forced = this.forced();
-        const rows = [];
-        for (const [i, prompt] of this.prompts.entries()) {
-            const pass = this.baselinePass[i];
-            if (pass === null)
-                continue;
-            this.input.progress?.(`helm-gate: fidelity: candidate, instance ${i + 1} of ${this.prompts.length}`);
-            const b1 = pass.answer;
-            let candidate;
-            let candidateTokens;
-            if (forced) {
-                const scored = await this.timed('candidate', () => client.score(prompt, b1, settings.topK));
-                if (scored === null)
-                    throw new FidelityError('fidelity.capability_missing', 'fidelity: the candidate could not be teacher-forced');
-                candidate = instanceFidelity(b1.positions, scored);
-                // Its own greedy answer, for the length ratio only.
-                candidateTokens = (await this.timed('candidate', () => client.generate(prompt, settings.maxAnswerTokens, 1))).length;
-            }
-            else {
-                const own = await this.timed('candidate', () => client.generate(prompt, settings.maxAnswerTokens, settings.topK));
-                candidateTokens = own.length;
-                candidate = prefixFidelity(b1, own);
-            }
-            const floor = pass.floor.forced !== null
-                ? instanceFidelity(b1.positions, pass.floor.forced)
-                : pass.floor.rerun !== null
-                    ? prefixFidelity(b1, pass.floor.rerun)
-                    : null;
-            const rerunTokens = pass.floor.rerun?.length ?? null;
-            rows.push({ id: prompt.id, candidate, floor, baselineTokens: b1.length, candidateTokens, rerunTokens });
-        }
-        this.rows = rows;
-    }
-    forced() {
-        return this.baselineClient?.route !== 'greedy-prefix' && this.candidateClient?.route !== 'greedy-prefix';
-    }
-    /** The figures and checks; an error when a side never ran or nothing could be scored. */
-    report() {
-        const { settings } = this.input;
-        for (const side of ['baseline', 'candidate']) {
-            if ((side === 'baseline' ? this.baselineClient : this.candidateClient) === null) {
-                throw new GuardError('fidelity.side_not_up', `fidelity: the ${side} was never up while the gate ran, so nothing was scored on it`, {
-                    field: `deployments.${side}`
-                });
-            }
-        }
-        const rows = this.rows ?? [];
-        if (rows.length === 0) {
-            throw new GuardError('fidelity.no_answers', `fidelity: the baseline's answer was empty on all ${this.prompts.length} prompts: there is nothing to score`, { field: 'fidelity.instances', value: this.prompts.length });
-        }
-        const forced = this.forced();
-        const positions = rows.reduce((s, r) => s + r.candidate.positions, 0);
-        const restMass = rows.reduce((s, r) => s + r.candidate.restMassMean * r.candidate.positions, 0);
-        const empty = this.baselinePass.filter(p => p === null).length;
-        const notes = [];
-        if (!forced) {
-            notes.push(`Not teacher-forced: ${this.baselineClient?.route === 'greedy-prefix' ? 'the baseline' : 'the candidate'} cannot score another side's answer, so the figures compare the two greedy answers along their shared prefix, up to the first position where they part.`);
-        }
-        if (empty > 0)
-            notes.push(`${empty} of ${this.prompts.length} prompts got an empty answer from the baseline and were not scored.`);
-        if (settings.baselineReruns === 0)
-            notes.push('No A/A floor (baseline_reruns: 0): the baseline is taken as deterministic.');
-        return {
-            route: forced ? this.candidateClient.route : 'greedy-prefix',
-            teacherForced: forced,
-            topK: settings.topK,
-            instances: rows.length,
-            positions,
-            restMassMean: positions > 0 ? restMass / positions : 0,
-            floorMeasured: settings.baselineReruns === 1,
-            figures: fidelityFigures(rows, this.input.statistics),
-            checks: settings.checks.map(check => decideFidelityCheck(check, rows, this.input.statistics)),
-            worst: worstInstances(rows, WORST_SHOWN),
-            cost: [
-                { side: 'baseline', requests: this.baselineClient?.requests ?? 0, seconds: this.seconds.baseline },
-                { side: 'candidate', requests: this.candidateClient?.requests ?? 0, seconds: this.seconds.candidate }
-            ],
-            notes
-        };
-    }
-}
-/** The greedy-prefix comparison of one instance (at least its first position, which both sides always share). */
-function prefixFidelity(b, c) {
-    const shared = sharedPrefix(b, c);
-    if (shared.baseline.length === 0) {
-        throw new FidelityError('fidelity.empty_answer', 'fidelity: the candidate gave an empty answer where the baseline did not; nothing can be compared');
-    }
-    return instanceFidelity(shared.baseline, shared.candidate);
-}
-
-class FidelityRun {
-    config;
-    options;
-    measurement = null;
-    errors = [];
-    done = new Set();
-    constructor(config, options) {
-        this.config = config;
-        this.options = options;
-    }
-    /** The sides as fidelity needs them; both are servers (the gate file's validation refuses anything else). */
-    sides() {
-        const of = (side) => {
-            const d = this.config.deployments?.[side];
-            if (!d || d.kind !== 'server')
-                throw new GateError('fidelity.not_a_server', `fidelity: deployments.${side} is not a server`);
-            return { side, baseUrl: d.baseUrl, model: d.model, apiKey: apiKeyOf(d, this.options.env), api: d.api };
-        };
-        return { baseline: of('baseline'), candidate: of('candidate') };
-    }
-    /** runSides' `whileUp`: the pass of each side that is up now; the baseline's HELM output gives the prompts. */
-    hold = async (up, outputs = {}) => {
-        const fresh = up.filter(side => !this.done.has(side));
-        if (fresh.length === 0 || this.errors.length > 0)
-            return;
-        for (const side of fresh)
-            this.done.add(side);
-        try {
-            if (this.measurement === null) {
-                const settings = this.config.fidelity;
-                const prompts = this.config.traffic
-                    ? trafficPrompts(this.config.traffic.instances)
-                    : outputs.baseline
-                        ? await gateSetPrompts(outputs.baseline, settings.instances)
-                        : [];
-                this.measurement = new FidelityMeasurement({
-                    sides: this.sides(),
-                    prompts,
-                    settings,
-                    statistics: this.config.statistics,
-                    progress: this.options.progress
-                });
-            }
-            await this.measurement.hold(fresh);
-        }
-        catch (error) {
-            if (!(error instanceof GateError))
-                throw error;
-            this.errors.push(error);
-        }
-    };
-    /** After the HELM half: the sides no launch brings up are servers that are always up. */
-    async holdAlwaysUp(outputs) {
-        const up = ['baseline', 'candidate'].filter(side => !this.config.launch?.sides[side]);
-        if (up.length > 0)
-            await this.hold(up, outputs);
-    }
-    /** The report with its fidelity part; a failed or inconclusive check decides like any other. */
-    attach(report) {
-        let part;
-        if (this.errors.length === 0 && this.measurement !== null) {
-            try {
-                part = this.measurement.report();
-            }
-            catch (error) {
-                if (!(error instanceof GateError))
-                    throw error;
-                this.errors.push(error);
-            }
-        }
-        else if (this.errors.length === 0) {
-            this.errors.push(new GateError('fidelity.side_not_up', 'fidelity: no side was up while the gate ran, so nothing was scored'));
-        }
-        const errors = [
-            ...report.errors,
-            ...this.errors.map(e => ({
-                code: e.code,
-                message: e.message,
-                ...(e.location.file ? { file: e.location.file } : {}),
-                ...(e.location.field ? { field: e.location.field } : {}),
-                ...(e.location.value !== undefined ? { value: showValue(e.location.value) } : {})
-            }))
-        ];
-        const verdicts = part?.checks.map(c => c.verdict) ?? [];
-        const own = this.errors.length > 0 ? 'error' : worst(verdicts);
-        const verdict = worst([report.verdict, own]);
-        const headline = verdict !== report.verdict && own === verdict
-            ? `Fidelity decides: ${own === 'error' ? 'the measurement could not be completed' : `${verdicts.filter(v => v === own).length} of ${verdicts.length} fidelity checks ${own === 'fail' ? 'failed' : 'were inconclusive'}`}.`
-            : report.headline;
-        return { ...report, verdict, headline, errors, ...(part ? { fidelity: part } : {}) };
-    }
-}
-const ORDER = ['pass', 'inconclusive', 'fail', 'error'];
-/** The worst verdict of a list (pass for none): error > fail > inconclusive > pass. */
-function worst(verdicts) {
-    return verdicts.reduce((w, v) => (ORDER.indexOf(v) > ORDER.indexOf(w) ? v : w), 'pass');
-}
-/** Fidelity of a gate that has the section and compares (a shard or a baseline-only run measures nothing). */
-function fidelityRunFor(config, compare, options) {
-    if (!config.fidelity || !compare)
-        return null;
-    return new FidelityRun(config, options);
+function measurementsFor(config, s) {
+    const { compare, outDir, env, progress } = s;
+    const measurements = [
+        trafficReplayFor(config, compare, { outDir, env, progress }),
+        fidelityRunFor(config, compare, { env, progress }),
+        loadMeasurementFor(config, compare ? s.load : null, s)
+    ];
+    return measurements.filter((m) => m !== null);
 }
 
 /**
@@ -1700,8 +1954,13 @@ function fidelityRunFor(config, compare, options) {
  * archived baseline, shard artifacts), whether the load half runs, and where the results go
  * (files, a PR comment, an artifact).
  *
- *   gate file ─► runGate: runSides (helm-run per side; the load half while launched servers are up)
- *            ─► manifest.json ─► compareOutputs ─► the load half (unless measured already) ─► report
+ *   gate file ─► runGate: runSides (helm-run per side; the measurements while launched servers are up)
+ *            ─► the measurements on servers always up ─► manifest.json ─► compareOutputs
+ *            ─► each measurement joins its part (traffic, fidelity, the load half) ─► report
+ *
+ * The measurements (src/pipeline/measurements.ts) share one interface (src/model/measurement.ts);
+ * where the load half is measured (while launched servers are up, on servers launched again for
+ * it alone, or after the quality half) is its own decision (src/launch/load-measurement.ts).
  *
  * runLoadOnlyGate is the performance half alone (`helm-gate load`, `run --only load`).
  *
@@ -1713,37 +1972,32 @@ async function runGate(settings) {
     const { config } = settings;
     const started = new Date();
     const outDir = path.resolve(settings.cwd ?? process.cwd(), settings.outDir);
-    const wanted = settings.sides ?? [...SIDES];
+    const wanted = settings.sides ?? [...SIDES$1];
     const given = settings.given ?? {};
     const toRun = wanted.filter(side => !given[side]);
     const errors = [...(settings.priorErrors ?? [])];
     await mkdir(outDir, { recursive: true });
-    // The performance half runs after the quality half, never at the same time (docs/load.md);
-    // launched servers are gone after the quality half, so their load half runs while they are up.
-    const load = settings.compare === false ? null : (settings.load ?? null);
-    // Launched sides up one at a time are swapped between load blocks after the quality half
-    // (src/launch/side-holder.ts): measuring each while it is up for helm-run would not interleave.
-    const launchedLoad = load && launchesAny(config) && !holdsOneAtATime(config, settings.sequential) && SIDES.every(side => toRun.includes(side))
-        ? new LoadWhileUp(config, { env: settings.env ?? process.env, progress: settings.progress ?? (() => { }) })
-        : null;
-    // The traffic set is replayed on each side while it is up, before the load half (src/traffic/).
-    const traffic = trafficReplayFor(config, settings.compare !== false, {
+    // Made once, before anything runs (src/plan/run-plan.ts): the fingerprint the manifest records.
+    const plan = await makeRunPlan(config, {
+        env: settings.env ?? process.env,
+        cwd: settings.cwd ?? process.cwd(),
+        baseRef: settings.baseRef ?? null,
+        sequential: settings.sequential,
+        fingerprint: settings.fingerprint
+    });
+    // The measurements beside the quality half (traffic replay, fidelity, the load half), each run
+    // while its sides are up and joining its own part of the report (src/pipeline/measurements.ts).
+    const measurements = measurementsFor(config, {
+        compare: settings.compare !== false,
+        load: settings.load ?? null,
         outDir,
+        cwd: settings.cwd ?? process.cwd(),
         env: settings.env ?? process.env,
-        progress: settings.progress ?? (() => { })
+        progress: settings.progress ?? (() => { }),
+        baseRef: settings.baseRef ?? null,
+        sequential: settings.sequential,
+        toRun
     });
-    // Token-level fidelity: each side's pass while it is up, after the traffic replay (src/fidelity/).
-    const fidelity = fidelityRunFor(config, settings.compare !== false, {
-        env: settings.env ?? process.env,
-        progress: settings.progress ?? (() => { })
-    });
-    const whileUp = traffic || launchedLoad || fidelity
-        ? async (up, outputs) => {
-            await traffic?.hold(up);
-            await fidelity?.hold(up, outputs);
-            await launchedLoad?.hold(up, outputs);
-        }
-        : undefined;
     let outcome = null;
     if (toRun.length > 0) {
         // Refusals before anything runs (HELM version, same deployment, missing key, an output folder
@@ -1754,11 +2008,12 @@ async function runGate(settings) {
             runs: settings.runs,
             selfCheck: settings.selfCheck,
             sequential: settings.sequential,
+            fingerprint: plan.fingerprint,
             baseRef: settings.baseRef,
             readinessTimeoutMs: settings.readinessTimeoutMs,
             // Only the command line can change it (--ready-timeout); the action has no such input.
             readinessTimeoutHint: settings.mode.startsWith('cli') ? undefined : null,
-            whileUp,
+            measurements,
             log: settings.log,
             progress: settings.progress,
             env: settings.env,
@@ -1767,7 +2022,11 @@ async function runGate(settings) {
         errors.push(...outcome.errors);
         await settings.sidesDone?.(sideLogs(outcome, outDir));
     }
-    await traffic?.replayAlwaysUp();
+    const sidePath = (side) => given[side]?.path ?? outcome?.paths[side] ?? path.join(outDir, side);
+    const paths = { baseline: sidePath('baseline'), candidate: sidePath('candidate') };
+    // The sides no launch brings up are servers that are always up: measured now.
+    for (const measurement of measurements)
+        await measurement.holdAlwaysUp(paths);
     if (settings.announceErrors !== false) {
         for (const error of errors.slice(settings.priorErrors?.length ?? 0))
             settings.progress?.(`helm-gate: ${error.describe()}`);
@@ -1784,8 +2043,8 @@ async function runGate(settings) {
         tool_version: HELM_GATE_VERSION,
         mode: settings.mode,
         config_source: settings.configSource ?? config.source,
-        // No side run (merged shards): the same fingerprint runSides records, fingerprint_paths included.
-        fingerprint: outcome?.fingerprint ?? (await gateFingerprint(config, settings.cwd ?? process.cwd(), settings.baseRef ?? null, settings.env)),
+        // The run plan's, fingerprint_paths included, whether or not a side ran here (merged shards).
+        fingerprint: plan.fingerprint,
         helm_version: outcome?.helmVersion ?? config.helm?.version ?? null,
         entries: [...new Set((settings.runs ?? config.runs).map(run => run.entry))],
         self_check: Boolean(settings.selfCheck),
@@ -1801,9 +2060,6 @@ async function runGate(settings) {
         event: settings.event ?? null
     };
     await writeManifest(outDir, manifest);
-    const sidePath = (side) => given[side]?.path ?? outcome?.paths[side] ?? path.join(outDir, side);
-    const paths = { baseline: sidePath('baseline'), candidate: sidePath('candidate') };
-    await fidelity?.holdAlwaysUp(paths);
     if (settings.compare === false)
         return { report: runReport(wanted, complete, errors, config.statistics), manifest, paths };
     // One cause, one error: a side that did not complete has already said why; reading its output
@@ -1815,20 +2071,19 @@ async function runGate(settings) {
             examples: settings.examples,
             changedAnswers: settings.changedAnswers
         });
-    const replayed = traffic ? traffic.attach(quality, settings.changedAnswers, settings.examples) : quality;
-    const report = fidelity ? fidelity.attach(replayed) : replayed;
+    let report = quality;
+    for (const measurement of measurements) {
+        report = await measurement.attach(report, { paths, changedAnswers: settings.changedAnswers, examples: settings.examples });
+    }
     report.notes.push(...(outcome?.notes ?? []));
     attachIdentity(report, manifest);
-    if (!load)
-        return { report, manifest, paths };
-    const joined = await loadHalf(settings, load, report, outDir, paths.baseline, launchedLoad);
     // The load half's blocks and the periods its sides were up, beside the launch records.
-    const timeline = loadTimelineOf(joined.load);
+    const timeline = loadTimelineOf(report.load);
     if (timeline) {
         manifest.load_timeline = timeline;
         await writeManifest(outDir, manifest);
     }
-    return { report: joined, manifest, paths };
+    return { report, manifest, paths };
 }
 /**
  * The performance half alone (`helm-gate load`, `run --only load`): launched servers are started,
@@ -1845,44 +2100,9 @@ async function runLoadOnlyGate(config, options) {
     });
     return loadOnlyReport(config, outcome.report);
 }
-/** The load half joined to the quality half's report: measured already, or measured now. */
-async function loadHalf(settings, load, report, outDir, gateSetOutput, launched) {
-    const { config } = settings;
-    const env = settings.env ?? process.env;
-    const progress = settings.progress ?? (() => { });
-    // A launched gate whose quality half did not leave both servers up: launch them for the load half alone.
-    const relaunch = !launched && launchesAny(config);
-    if (relaunch)
-        load.beforeRelaunch?.();
-    const run = async () => {
-        if (!launched)
-            progress('helm-gate: quality half done; the load half starts (docs/load.md)');
-        if (relaunch) {
-            progress(holdsOneAtATime(config, settings.sequential)
-                ? 'helm-gate: the launched servers are up one at a time (sequential schedule): the load half swaps them between blocks A B B A'
-                : 'helm-gate: the servers the gate file launches are not up after the quality half: launching both for the load half');
-        }
-        const measured = launched
-            ? () => launched.result()
-            : relaunch
-                ? () => runLaunchedLoad(config, {
-                    // Server logs append to the output folder's logs/<side>-server.log, after the quality half's.
-                    outDir,
-                    cwd: settings.cwd ?? process.cwd(),
-                    env,
-                    progress,
-                    baseRef: settings.baseRef ?? null,
-                    sequential: settings.sequential
-                })
-                : undefined;
-        const loaded = await runLoadHalf(config, outDir, { env, progress, gateSetOutput, measured });
-        return attachLoad(report, loaded.report);
-    };
-    return load.section ? load.section(run) : run();
-}
 function sideLogs(outcome, outDir) {
     const logs = [];
-    for (const side of SIDES) {
+    for (const side of SIDES$1) {
         const ran = outcome.sides[side];
         if (ran)
             logs.push({ title: `${side} helm-run output`, prefix: `[${side}]`, file: ran.logFile });
@@ -1952,7 +2172,7 @@ async function assertFreshOutputFolder(dir) {
  * Every way `helm-gate run` / `load` can end leaves an output folder that says what happened, once
  * the folder holds anything of the run (a server's log, a side's folder).
  *
- * Ctrl-C (SIGINT) or SIGTERM: the signal handler (src/launch/registry.ts) first stops every
+ * Ctrl-C (SIGINT) or SIGTERM: the signal handler (src/process/registry.ts) first stops every
  * helm-run and launched server and removes the temporary files; then the hook below writes an
  * error report saying the run was cancelled next to the logs written so far (named by their place
  * in the output folder, as everywhere in the report), so the folder never reads as a gate that is still

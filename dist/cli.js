@@ -14719,6 +14719,9 @@ class HelmRunError extends GateError {
 /** A deployment's server did not become ready. */
 class ServerNotReadyError extends GateError {
 }
+/** Starting, readying or stopping a launched deployment failed, or a git step launching needs (src/launch, src/identity). */
+class LaunchError extends GateError {
+}
 /**
  * A value for a one-line message: JSON-like, cut at `max` characters. Never walks more than a few
  * levels or a few hundred characters of the value (a 100,000-deep array from a hostile file must
@@ -23237,6 +23240,26 @@ function requireAjv () {
 
 var ajvExports = /*@__PURE__*/ requireAjv();
 
+const ANSWER_LENGTH_METRIC = 'answer_length_ratio';
+/** `key` of `f` as a band; null when absent or `report`. Errors name the key path and the value. */
+function parseAnswerLengthBand(f, key = ANSWER_LENGTH_METRIC) {
+    if (!f.has(key) || f.raw(key) === 'report') {
+        f.raw(key);
+        return null;
+    }
+    const band = f.object(key);
+    band.allow(['min', 'max']);
+    return bandOf(band, f.at(key));
+}
+/** The `min`/`max` keys of a mapping (also a fidelity check's, whose `metric` key is read by the caller). */
+function bandOf(band, path) {
+    const min = band.optionalNumber('min', n => n > 0 && n < 1, 'a ratio above 0 and below 1 (an unchanged candidate has 1)');
+    const max = band.optionalNumber('max', n => n > 1, 'a ratio above 1 (an unchanged candidate has 1)');
+    if (min === null && max === null)
+        band.fail('min', `${path} needs min, max or both (a band around 1, e.g. { min: 0.8, max: 1.25 })`, null);
+    return { min, max };
+}
+
 /**
  * The gate file's `traffic:` section (docs/gate-file.md, docs/traffic.md "Replay and judging"):
  * the frozen traffic set replayed on both sides, the baseline's rerun for the noise floor, and
@@ -23322,8 +23345,10 @@ function parseTraffic(f, gateFile, readSet) {
     const ignoreCase = f.boolean('ignore_case', false);
     const checksFields = f.object('checks');
     const checks = { ...DEFAULT_CHECK_MARGINS };
+    let answerLength = null;
     if (checksFields) {
-        checksFields.allow(TRAFFIC_CHECKS);
+        checksFields.allow([...TRAFFIC_CHECKS, ANSWER_LENGTH_METRIC]);
+        answerLength = parseAnswerLengthBand(checksFields);
         for (const name of TRAFFIC_CHECKS) {
             if (!checksFields.has(name))
                 continue;
@@ -23351,6 +23376,7 @@ function parseTraffic(f, gateFile, readSet) {
         similarity,
         ignoreCase,
         checks,
+        answerLength,
         refusalPatterns,
         concurrency,
         requestTimeoutSeconds
@@ -23493,7 +23519,7 @@ function uncompilableSchema(request) {
  * nothing runs and nothing is probed.
  */
 /** Every per-instance figure a check can gate, with the bound it takes and its perfect value. */
-const FIDELITY_METRICS = ['top1_agreement', 'kld_mean', 'kld_max', 'delta_p_mean', 'length_ratio'];
+const FIDELITY_METRICS = ['top1_agreement', 'kld_mean', 'kld_max', 'delta_p_mean', 'answer_length_ratio'];
 /**
  * The value a candidate identical to the baseline has, and which bounds make sense: agreement and
  * delta-p can only get worse downwards (a `min`), divergences upwards (a `max`); the length ratio
@@ -23504,7 +23530,7 @@ const METRIC_SHAPE = {
     kld_mean: { perfect: 0, bounds: ['max'] },
     kld_max: { perfect: 0, bounds: ['max'] },
     delta_p_mean: { perfect: 0, bounds: ['min'] },
-    length_ratio: { perfect: 1, bounds: ['min', 'max'] }
+    answer_length_ratio: { perfect: 1, bounds: ['min', 'max'] }
 };
 function parseFidelity(f) {
     f.allow(['instances', 'max_answer_tokens', 'top_k', 'baseline_reruns', 'checks', 'request_timeout_seconds']);
@@ -23513,14 +23539,26 @@ function parseFidelity(f) {
     const topK = f.integer('top_k', 20, 1, 1000);
     const baselineReruns = f.integer('baseline_reruns', 1, 0, 1);
     const list = f.list('checks') ?? [];
-    const checks = list.map((item, i) => parseCheck(f, i, item));
+    const checks = list.flatMap((item, i) => parseCheck(f, i, item));
     const requestTimeoutSeconds = f.number('request_timeout_seconds', 120, n => n > 0 && n <= 3600, 'seconds between 0 and 3600');
     f.done();
     return { instances, maxAnswerTokens, topK, baselineReruns, checks, requestTimeoutSeconds };
 }
+/**
+ * One check of the list; `answer_length_ratio` takes a band as in every other section
+ * (`{ metric: answer_length_ratio, min: 0.8, max: 1.25 }`), which becomes one check per bound.
+ */
 function parseCheck(parent, i, item) {
     const c = Fields.of(parent.source, parent.at(`checks[${i}]`), item).allow(['metric', 'min', 'max']);
     const metric = c.choice('metric', FIDELITY_METRICS, undefined);
+    if (metric === ANSWER_LENGTH_METRIC) {
+        const band = bandOf(c, c.path);
+        c.done();
+        return [
+            ...(band.min === null ? [] : [{ metric, bound: 'min', value: band.min }]),
+            ...(band.max === null ? [] : [{ metric, bound: 'max', value: band.max }])
+        ];
+    }
     const shape = METRIC_SHAPE[metric];
     const given = ['min', 'max'].filter(b => c.has(b));
     if (given.length !== 1) {
@@ -23538,7 +23576,7 @@ function parseCheck(parent, i, item) {
         : c.number(bound, undefined, n => n > shape.perfect, `a number above ${shape.perfect}`);
     c.raw(bound === 'min' ? 'max' : 'min');
     c.done();
-    return { metric, bound, value };
+    return [{ metric, bound, value }];
 }
 /**
  * The section with the gate file's sides: fidelity sends its own requests, so both sides must be
@@ -23907,7 +23945,7 @@ function baseUrlsOf(deployments) {
     return { baseline: url(deployments?.baseline), candidate: url(deployments?.candidate) };
 }
 function parseRun(f) {
-    f.allow(['entry', 'match', 'metric', 'split', 'max_drop', 'max_relative_drop', 'lower_is_better', 'perturbations']);
+    f.allow(['entry', 'match', 'metric', 'split', 'max_drop', 'max_relative_drop', 'lower_is_better', 'perturbations', 'answer_length_ratio']);
     const entry = f.string('entry');
     if (/(^|[:,])\s*model(_deployment)?\s*=/.test(entry)) {
         f.fail('entry', `${f.at('entry')} must not name a model: helm-gate adds each side's model itself`);
@@ -23927,6 +23965,7 @@ function parseRun(f) {
     }
     const lowerIsBetter = f.boolean('lower_is_better', false);
     const perturbations = f.choice('perturbations', ['report', 'gate'], 'report');
+    const answerLength = parseAnswerLengthBand(f);
     f.done();
     return {
         entry,
@@ -23936,7 +23975,8 @@ function parseRun(f) {
         maxDrop,
         maxRelativeDrop,
         direction: lowerIsBetter ? 'lower' : 'higher',
-        perturbations
+        perturbations,
+        ...(answerLength ? { answerLength } : {})
     };
 }
 function parseHelm(f) {
@@ -25074,6 +25114,7 @@ function summarizeRequestState(value, index, file, excerptLength = DEFAULT_EXCER
         promptHash = sha256$1(prompt);
     const result = check.optionalObject(state.result, 'result');
     let output = '';
+    let outputChars = null;
     // Whether the request produced an answer at all: a result, at least one completion, and text
     // in every completion (an empty text is an answer; a missing one is not).
     let answered = result !== null && Array.isArray(result.completions) && result.completions.length > 0;
@@ -25086,6 +25127,8 @@ function summarizeRequestState(value, index, file, excerptLength = DEFAULT_EXCER
                 answered = false;
             if (k === 0)
                 output = text ?? '';
+            if (k === 0 && text !== null)
+                outputChars = Array.from(text).length;
         });
     }
     const mapping = check.optionalObject(state.output_mapping, 'output_mapping');
@@ -25115,6 +25158,7 @@ function summarizeRequestState(value, index, file, excerptLength = DEFAULT_EXCER
         inputExcerpt: excerpt(input, excerptLength),
         referenceExcerpt: excerpt(correct.join(' | '), excerptLength),
         outputExcerpt: excerpt(output, excerptLength),
+        outputChars,
         requestTime: result ? check.optionalNumber(result.request_time, 'result.request_time') : null
     };
 }
@@ -25477,8 +25521,14 @@ function readSample(file, line, value) {
         metrics,
         inputExcerpt: excerpt(questionOf(contexts[0]), EXCERPT_LENGTH),
         referenceExcerpt: excerpt(choice?.reference ?? (typeof value['target'] === 'string' ? value['target'] : stableJson(value['target'])), EXCERPT_LENGTH),
-        outputExcerpt: excerpt(choice?.output ?? outputOf(resps, filtered), EXCERPT_LENGTH)
+        outputExcerpt: excerpt(choice?.output ?? outputOf(resps, filtered), EXCERPT_LENGTH),
+        answerChars: kwargs.length > 0 ? generatedLength(resps) : null
     };
+}
+/** Code points of the first response when it is text (a generate_until answer); null otherwise. */
+function generatedLength(resps) {
+    const first = Array.isArray(resps) && Array.isArray(resps[0]) ? resps[0][0] : undefined;
+    return typeof first === 'string' ? Array.from(first).length : null;
 }
 /**
  * lm-eval's API models write an empty string where the server answered null content or an answer
@@ -25683,7 +25733,7 @@ class BinomialSampler {
  * Bootstrap distributions of the mean paired difference. Both return the `resamples` resampled
  * deltas; `percentileInterval` turns them into bounds.
  */
-const TWO_POW_32$2 = 0x100000000;
+const TWO_POW_32$3 = 0x100000000;
 /**
  * Cluster bootstrap: draw n clusters with replacement; a resample's delta is the sum of the drawn
  * clusters' differences over their number of pairs (the same pooled mean the point estimate uses).
@@ -25699,7 +25749,7 @@ function clusterBootstrap(sums, sizes, uniformSize, resamples, rng) {
     const out = new Float64Array(resamples);
     const int32 = rng.int32;
     // Inlined unbiased draw in [0, n) (see random.ts uniformBelow): this loop runs resamples * n times.
-    const bucket = floor(TWO_POW_32$2 / n);
+    const bucket = floor(TWO_POW_32$3 / n);
     const limit = bucket * n;
     if (sizes === null) {
         const pairs = n * uniformSize;
@@ -27069,7 +27119,7 @@ var seedrandom = /*@__PURE__*/getDefaultExportFromCjs(seedrandomExports);
  * is not the studied generator. Changing the algorithm or the seed string changes every published
  * interval: treat both as part of the report format.
  */
-const TWO_POW_32$1 = 0x100000000;
+const TWO_POW_32$2 = 0x100000000;
 function createRandom(seed, stream = '') {
     if (!isFiniteNumber(seed)) {
         throw new UsageError('stats.bad_seed', 'The statistics seed must be a finite number.', {
@@ -27090,7 +27140,7 @@ function createRandom(seed, stream = '') {
  * so every residue is equally likely (plain `floor(u * n)` over-weights some values by up to n/2^32).
  */
 function uniformBelow(int32, n) {
-    const bucket = floor(TWO_POW_32$1 / n);
+    const bucket = floor(TWO_POW_32$2 / n);
     const limit = bucket * n;
     let u;
     do
@@ -27366,8 +27416,8 @@ function decideVerdict(est, maxDrop, direction, confidence = est.ci.level) {
     const low = sign === 1 ? est.ci.low : -est.ci.high;
     const high = sign === 1 ? est.ci.high : -est.ci.low;
     const level = `${formatLevel$1(confidence)} interval`;
-    const shown = `[${fmt$1(est.ci.low)}, ${fmt$1(est.ci.high)}]`;
-    const bound = sign === 1 ? `-${fmt$1(maxDrop)}` : `+${fmt$1(maxDrop)}`;
+    const shown = `[${fmt$2(est.ci.low)}, ${fmt$2(est.ci.high)}]`;
+    const bound = sign === 1 ? `-${fmt$2(maxDrop)}` : `+${fmt$2(maxDrop)}`;
     const worse = sign === 1 ? 'drop' : 'rise';
     if (low > -maxDrop) {
         return {
@@ -27380,14 +27430,14 @@ function decideVerdict(est, maxDrop, direction, confidence = est.ci.level) {
         return {
             verdict: 'fail',
             nNeeded: null,
-            reason: `The ${level} of the difference ${shown} lies entirely ${sign === 1 ? 'below' : 'above'} ${bound}: a real ${worse} larger than the tolerated ${fmt$1(maxDrop)}.`
+            reason: `The ${level} of the difference ${shown} lies entirely ${sign === 1 ? 'below' : 'above'} ${bound}: a real ${worse} larger than the tolerated ${fmt$2(maxDrop)}.`
         };
     }
     if (gain <= -maxDrop) {
         return {
             verdict: 'inconclusive',
             nNeeded: null,
-            reason: `The observed ${worse} (${fmt$1(abs(est.delta))}) already reaches the tolerated ${fmt$1(maxDrop)}: more instances would not make this pass; the candidate is likely worse.`
+            reason: `The observed ${worse} (${fmt$2(abs(est.delta))}) already reaches the tolerated ${fmt$2(maxDrop)}: more instances would not make this pass; the candidate is likely worse.`
         };
     }
     const nNeeded = instancesToResolve(est.n, (high - low) / 2, gain + maxDrop);
@@ -27408,7 +27458,7 @@ function checkMargin(margin, field, value) {
 function formatLevel$1(confidence) {
     return `${Number((confidence * 100).toPrecision(6))}%`;
 }
-function fmt$1(x) {
+function fmt$2(x) {
     return Number(x.toPrecision(3)).toString();
 }
 
@@ -27543,7 +27593,7 @@ class SortedSide {
     }
 }
 const HALF_RANGE = 0x10000;
-const TWO_POW_32 = 0x100000000;
+const TWO_POW_32$1 = 0x100000000;
 function tallyFrom(source, n) {
     const indices = new Int32Array(n);
     return drawn => {
@@ -27594,7 +27644,7 @@ function pairedTally(rng, n) {
 function pairedIndices(rng, n) {
     const int32 = rng.int32;
     if (n > HALF_RANGE) {
-        const bucket = floor(TWO_POW_32 / n);
+        const bucket = floor(TWO_POW_32$1 / n);
         const limit = bucket * n;
         return out => {
             for (let i = 0; i < out.length; i++) {
@@ -27620,6 +27670,343 @@ function pairedIndices(rng, n) {
                 out[i++] = (low / bucket) | 0;
         }
     };
+}
+
+/**
+ * The candidate/baseline ratio of mean answer lengths (docs/method.md "Answer length"), with a
+ * paired percentile bootstrap: a resample draws instances, and both sides' lengths of a drawn
+ * instance move together, so the interval keeps the pairing (a longer answer on a harder question
+ * is long on both sides). The ratio of means, not the mean of per-instance ratios: an empty
+ * baseline answer has no ratio, and one very short baseline answer would dominate a mean of ratios.
+ *
+ * Checks take a band (`min` and/or `max`) around 1 and follow the same three-way rule as every
+ * other check: pass when the whole interval is inside the band, fail when it is all outside one
+ * bound, inconclusive otherwise, with the instances that would resolve it.
+ */
+/** The generator stream the answer-length intervals are drawn from (part of the report format). */
+const MEAN_RATIO_STREAM = 'answer-length-ratio';
+const TWO_POW_32 = 0x100000000;
+/**
+ * `baseline[i]` and `candidate[i]` are the lengths of one instance's two answers (>= 0, finite).
+ * Throws a named GuardError for unpaired or impossible input, and when the baseline's answers are
+ * all empty (no ratio exists).
+ */
+function ratioOfMeans(baseline, candidate, settings) {
+    checkConfidence(settings.confidence);
+    checkResamples(settings.resamples, settings.confidence);
+    const n = baseline.length;
+    if (n === 0 || candidate.length !== n) {
+        throw new GuardError('stats.ratio_unpaired', 'A ratio of mean answer lengths needs the same, non-zero number of instances on both sides.', {
+            value: { baseline: n, candidate: candidate.length }
+        });
+    }
+    const b = Float64Array.from(baseline);
+    const c = Float64Array.from(candidate);
+    let sumB = 0;
+    let sumC = 0;
+    for (let i = 0; i < n; i++) {
+        for (const [side, v] of [
+            ['baseline', b[i]],
+            ['candidate', c[i]]
+        ]) {
+            if (!isFiniteNumber(v) || v < 0) {
+                throw new GuardError('stats.bad_length', `An answer length must be a finite number >= 0; the ${side}'s is ${String(v)}.`, {
+                    field: `[${i}]`,
+                    value: String(v)
+                });
+            }
+        }
+        sumB += b[i];
+        sumC += c[i];
+    }
+    if (!(sumB > 0)) {
+        throw new GuardError('stats.ratio_zero_baseline', 'Every baseline answer is empty, so the candidate/baseline length ratio is undefined.', {
+            value: sumB
+        });
+    }
+    const rng = createRandom(settings.seed, MEAN_RATIO_STREAM);
+    const int32 = rng.int32;
+    const bucket = floor(TWO_POW_32 / n);
+    const limit = bucket * n;
+    const ratios = new Float64Array(settings.resamples);
+    for (let r = 0; r < ratios.length; r++) {
+        let rb = 0;
+        let rc = 0;
+        for (let i = 0; i < n; i++) {
+            // An unbiased index in [0, n) (see random.ts uniformBelow), inlined: this runs resamples * n times.
+            let u = int32() >>> 0;
+            while (u >= limit)
+                u = int32() >>> 0;
+            const k = floor(u / bucket);
+            rb += b[k];
+            rc += c[k];
+        }
+        // A resample of only empty baseline answers: the ratio is unbounded (or 1 when both are empty).
+        ratios[r] = rb > 0 ? rc / rb : rc > 0 ? Infinity : 1;
+    }
+    const [low, high] = percentileInterval(ratios, settings.confidence);
+    return { n, baselineMean: sumB / n, candidateMean: sumC / n, estimate: sumC / sumB, low, high, level: settings.confidence };
+}
+/**
+ * Pass when the interval lies strictly inside the band, fail when it lies wholly beyond one bound,
+ * inconclusive otherwise. n_needed uses the log scale (a ratio's interval is about symmetric there):
+ * the interval's half-width against the distance from the estimate to the nearer bound, as
+ * instancesToResolve does for differences; none when the estimate itself is outside the band.
+ */
+function decideRatioBand(est, band, metric = 'answer_length_ratio') {
+    const lowOk = band.min === null || est.low > band.min;
+    const highOk = band.max === null || est.high < band.max;
+    const shown = `${fmt$1(est.estimate)}× [${fmt$1(est.low)}, ${fmt$1(est.high)}]`;
+    const bandText = [band.min === null ? null : `≥ ${band.min}`, band.max === null ? null : `≤ ${band.max}`].filter(Boolean).join(' and ');
+    if (lowOk && highOk)
+        return { verdict: 'pass', nNeeded: null, reason: `${metric} ${shown}: the whole interval is within ${bandText}.` };
+    if ((band.min !== null && est.high < band.min) || (band.max !== null && est.low > band.max)) {
+        return {
+            verdict: 'fail',
+            nNeeded: null,
+            reason: `${metric} ${shown}: the whole interval is outside ${bandText}; the candidate's answers are ${est.estimate < 1 ? 'shorter' : 'longer'} than tolerated.`
+        };
+    }
+    const distances = [];
+    if (band.min !== null)
+        distances.push(log(est.estimate / band.min));
+    if (band.max !== null)
+        distances.push(log(band.max / est.estimate));
+    const distance = min(...distances);
+    if (!(distance > 0) || !(est.low > 0) || !isFiniteNumber(est.high)) {
+        return {
+            verdict: 'inconclusive',
+            nNeeded: null,
+            reason: `${metric} ${shown}: the estimate itself is outside ${bandText}; more instances would not make this pass.`
+        };
+    }
+    const halfWidth = max(log(est.estimate / est.low), log(est.high / est.estimate));
+    const nNeeded = instancesToResolve(est.n, halfWidth, distance);
+    return {
+        verdict: 'inconclusive',
+        nNeeded: ceil(nNeeded),
+        reason: `${metric} ${shown} straddles ${bandText}: about ${nNeeded} instances (now ${est.n}) would resolve it; use more instances, not a looser band.`
+    };
+}
+function fmt$1(x) {
+    return Number(x.toPrecision(4)).toString();
+}
+
+function clusterKey(instanceId, perturbation) {
+    return perturbation === null ? instanceId : `${instanceId}\u0000${perturbation}`;
+}
+function valueKey(v) {
+    return `${clusterKey(v.instanceId, v.perturbation)}\u0000${v.trainTrialIndex}`;
+}
+function index(values) {
+    const byKey = new Map();
+    for (const v of values)
+        byKey.set(valueKey(v), v);
+    return byKey;
+}
+function pairValues(baseline, candidate) {
+    const b = index(baseline);
+    const c = index(candidate);
+    let matched = 0;
+    let pairs = 0;
+    const dropped = { baseline: 0, candidate: 0 };
+    let oneSided = 0;
+    const byCluster = new Map();
+    for (const [key, bv] of b) {
+        const cv = c.get(key);
+        if (!cv)
+            continue;
+        matched++;
+        if (bv.value === null || cv.value === null) {
+            if (bv.value === null)
+                dropped.baseline++;
+            if (cv.value === null)
+                dropped.candidate++;
+            if ((bv.value === null) !== (cv.value === null))
+                oneSided++;
+            continue;
+        }
+        const ck = clusterKey(bv.instanceId, bv.perturbation);
+        let list = byCluster.get(ck);
+        if (!list)
+            byCluster.set(ck, (list = []));
+        list.push({ trial: bv.trainTrialIndex, b: bv.value, c: cv.value });
+        pairs++;
+    }
+    const clusterKeys = [...byCluster.keys()].sort();
+    const clusters = [];
+    const trials = [];
+    for (const key of clusterKeys) {
+        const list = byCluster.get(key).sort((x, y) => x.trial - y.trial);
+        clusters.push({ baseline: list.map(x => x.b), candidate: list.map(x => x.c) });
+        trials.push(list.map(x => x.trial));
+    }
+    const larger = Math.max(b.size, c.size);
+    return {
+        clusters,
+        clusterKeys,
+        trials,
+        pairs,
+        unmatched: { baseline: b.size - matched, candidate: c.size - matched },
+        dropped,
+        oneSided,
+        overlap: larger === 0 ? 0 : (matched - oneSided) / larger,
+        keys: { baseline: b.size, candidate: c.size }
+    };
+}
+/**
+ * Per-instance worst case over the clean instance and its perturbed variants (docs/method.md
+ * "Robustness"). Only variants present on both sides enter, so that a variant missing on one
+ * side cannot make that side look better; missing variants are caught by the per-perturbation
+ * overlap guard.
+ */
+function worstCase(baseline, candidate, direction) {
+    const c = index(candidate);
+    const pick = direction === 'higher' ? Math.min : Math.max;
+    const worstB = new Map();
+    const worstC = new Map();
+    const fold = (into, v) => {
+        const key = `${v.instanceId}\u0000${v.trainTrialIndex}`;
+        const prev = into.get(key);
+        if (!prev) {
+            into.set(key, { ...v, perturbation: null });
+        }
+        else if (prev.value !== null) {
+            into.set(key, { ...prev, value: v.value === null ? null : pick(prev.value, v.value) });
+        }
+    };
+    for (const bv of baseline) {
+        const cv = c.get(valueKey(bv));
+        if (!cv)
+            continue;
+        fold(worstB, bv);
+        fold(worstC, cv);
+    }
+    return { baseline: [...worstB.values()], candidate: [...worstC.values()] };
+}
+/**
+ * Both sides completed for the worst-case bound (docs/method.md "Missing data: the worst-case
+ * bound"): a key measured on one side only gets `fill.candidate` (the metric's worst) where the
+ * candidate lacks it and `fill.baseline` (its best) where the baseline lacks it. Keys measured on
+ * neither side say nothing about either deployment and stay out.
+ */
+function imputeMissing(baseline, candidate, fill) {
+    const b = index(baseline);
+    const c = index(candidate);
+    const out = { baseline: [], candidate: [], imputedKeys: { baseline: [], candidate: [] } };
+    const keys = new Set([...b.keys(), ...c.keys()]);
+    for (const key of keys) {
+        const bv = b.get(key);
+        const cv = c.get(key);
+        const measuredB = bv !== undefined && bv.value !== null;
+        const measuredC = cv !== undefined && cv.value !== null;
+        if (!measuredB && !measuredC)
+            continue;
+        const like = (measuredB ? bv : cv);
+        if (measuredB)
+            out.baseline.push(bv);
+        else {
+            out.baseline.push({ ...like, value: fill.baseline, occurrences: 1 });
+            out.imputedKeys.baseline.push(key);
+        }
+        if (measuredC)
+            out.candidate.push(cv);
+        else {
+            out.candidate.push({ ...like, value: fill.candidate, occurrences: 1 });
+            out.imputedKeys.candidate.push(key);
+        }
+    }
+    return out;
+}
+
+/** The band an ungated row's verdict is shown against (it never decides). */
+const REPORTED_LENGTH_BAND = { min: 0.8, max: 1.25 };
+const LENGTH_INTERVAL_METHOD = 'paired bootstrap of the ratio of means';
+/** The unit where the harness records no token counts. */
+const CHARACTERS_UNIT = 'characters (no token counts recorded)';
+const TOKENS_UNIT = 'output tokens';
+function answerLengthRow(source, run, unit, baseline, candidate, band, statistics) {
+    let est;
+    try {
+        est = ratioOfMeans(baseline, candidate, statistics);
+    }
+    catch (error) {
+        if (error instanceof GateError)
+            throw new GateError(error.code, `${source} ${run}, ${ANSWER_LENGTH_METRIC}: ${error.message}`, error.location);
+        throw error;
+    }
+    const shownBand = band ?? REPORTED_LENGTH_BAND;
+    const decision = decideRatioBand(est, shownBand);
+    return {
+        source,
+        run,
+        unit,
+        n: est.n,
+        baseline_mean: est.baselineMean,
+        candidate_mean: est.candidateMean,
+        ratio: { estimate: est.estimate, low: est.low, high: est.high, level: est.level, method: LENGTH_INTERVAL_METHOD },
+        gated: band !== null,
+        min: shownBand.min,
+        max: shownBand.max,
+        verdict: decision.verdict,
+        n_needed: decision.nNeeded,
+        reason: decision.reason
+    };
+}
+/** HELM's own count of a completion's tokens, per instance (basic metrics, every HELM version read). */
+const HELM_LENGTH_STAT = 'num_output_tokens';
+/** The fallback where HELM records no tokens: its chat clients return completions without tokens, so the stat is 0. */
+const HELM_CHARACTERS_UNIT = 'characters (HELM recorded no output tokens: its chat clients keep none)';
+/**
+ * The answer-length row of one HELM run pair: HELM's `num_output_tokens` of the clean instances
+ * in the compared split, paired by instance (the mean over train trials per instance). Where HELM
+ * recorded no tokens on a side (the stat is absent, or 0 on every instance: its chat clients keep
+ * no tokens), both sides fall back to the code points of each answer's text in scenario_state.json.
+ * A run where neither can be read is a warning, or an error when its band gates (fail closed).
+ */
+function helmAnswerLength(run, gated, split, b, c, statistics, log) {
+    const band = gated.answerLength ?? null;
+    const problem = (message, file) => {
+        if (band)
+            log.error('length.not_recorded', `run ${run}: ${message}`, { file, field: ANSWER_LENGTH_METRIC });
+        else
+            log.warn('length.not_recorded', `run ${run}: ${message}`, { file });
+        return null;
+    };
+    const clean = (side) => side.metricNames().includes(HELM_LENGTH_STAT) ? side.values(HELM_LENGTH_STAT, split).filter(v => v.perturbation === null) : [];
+    const recorded = (values) => values.some(v => v.value !== null && v.value > 0);
+    let values = { baseline: clean(b), candidate: clean(c) };
+    let unit = TOKENS_UNIT;
+    if (!recorded(values.baseline) || !recorded(values.candidate)) {
+        const chars = (side) => side.requestStates === null
+            ? null
+            : side.requestStates
+                .filter(s => s.perturbation === null)
+                .map(s => ({ instanceId: s.instanceId, trainTrialIndex: s.trainTrialIndex, perturbation: null, value: s.outputChars ?? null }));
+        const cb = chars(b);
+        const cc = chars(c);
+        if (cb === null || cc === null) {
+            return problem(`no ${HELM_LENGTH_STAT} and no scenario_state.json, so the answer lengths cannot be compared`, (cb === null ? b : c).perInstanceStatsFile);
+        }
+        values = { baseline: cb, candidate: cc };
+        unit = HELM_CHARACTERS_UNIT;
+    }
+    const paired = pairValues(values.baseline, values.candidate);
+    const mean = (xs) => xs.reduce((s, x) => s + x, 0) / xs.length;
+    if (paired.clusters.length === 0)
+        return problem('no instance has an answer length on both sides', c.perInstanceStatsFile);
+    try {
+        return answerLengthRow('helm', run, unit, paired.clusters.map(k => mean(k.baseline)), paired.clusters.map(k => mean(k.candidate)), band, statistics);
+    }
+    catch (error) {
+        if (!(error instanceof GateError))
+            throw error;
+        if (band)
+            log.fromError(error);
+        else
+            log.warn(error.code, error.message, { file: c.perInstanceStatsFile });
+        return null;
+    }
 }
 
 /**
@@ -28668,133 +29055,6 @@ function scoresCoverRequests(run, metric, sides, log) {
     return true;
 }
 
-function clusterKey(instanceId, perturbation) {
-    return perturbation === null ? instanceId : `${instanceId}\u0000${perturbation}`;
-}
-function valueKey(v) {
-    return `${clusterKey(v.instanceId, v.perturbation)}\u0000${v.trainTrialIndex}`;
-}
-function index(values) {
-    const byKey = new Map();
-    for (const v of values)
-        byKey.set(valueKey(v), v);
-    return byKey;
-}
-function pairValues(baseline, candidate) {
-    const b = index(baseline);
-    const c = index(candidate);
-    let matched = 0;
-    let pairs = 0;
-    const dropped = { baseline: 0, candidate: 0 };
-    let oneSided = 0;
-    const byCluster = new Map();
-    for (const [key, bv] of b) {
-        const cv = c.get(key);
-        if (!cv)
-            continue;
-        matched++;
-        if (bv.value === null || cv.value === null) {
-            if (bv.value === null)
-                dropped.baseline++;
-            if (cv.value === null)
-                dropped.candidate++;
-            if ((bv.value === null) !== (cv.value === null))
-                oneSided++;
-            continue;
-        }
-        const ck = clusterKey(bv.instanceId, bv.perturbation);
-        let list = byCluster.get(ck);
-        if (!list)
-            byCluster.set(ck, (list = []));
-        list.push({ trial: bv.trainTrialIndex, b: bv.value, c: cv.value });
-        pairs++;
-    }
-    const clusterKeys = [...byCluster.keys()].sort();
-    const clusters = [];
-    const trials = [];
-    for (const key of clusterKeys) {
-        const list = byCluster.get(key).sort((x, y) => x.trial - y.trial);
-        clusters.push({ baseline: list.map(x => x.b), candidate: list.map(x => x.c) });
-        trials.push(list.map(x => x.trial));
-    }
-    const larger = Math.max(b.size, c.size);
-    return {
-        clusters,
-        clusterKeys,
-        trials,
-        pairs,
-        unmatched: { baseline: b.size - matched, candidate: c.size - matched },
-        dropped,
-        oneSided,
-        overlap: larger === 0 ? 0 : (matched - oneSided) / larger,
-        keys: { baseline: b.size, candidate: c.size }
-    };
-}
-/**
- * Per-instance worst case over the clean instance and its perturbed variants (docs/method.md
- * "Robustness"). Only variants present on both sides enter, so that a variant missing on one
- * side cannot make that side look better; missing variants are caught by the per-perturbation
- * overlap guard.
- */
-function worstCase(baseline, candidate, direction) {
-    const c = index(candidate);
-    const pick = direction === 'higher' ? Math.min : Math.max;
-    const worstB = new Map();
-    const worstC = new Map();
-    const fold = (into, v) => {
-        const key = `${v.instanceId}\u0000${v.trainTrialIndex}`;
-        const prev = into.get(key);
-        if (!prev) {
-            into.set(key, { ...v, perturbation: null });
-        }
-        else if (prev.value !== null) {
-            into.set(key, { ...prev, value: v.value === null ? null : pick(prev.value, v.value) });
-        }
-    };
-    for (const bv of baseline) {
-        const cv = c.get(valueKey(bv));
-        if (!cv)
-            continue;
-        fold(worstB, bv);
-        fold(worstC, cv);
-    }
-    return { baseline: [...worstB.values()], candidate: [...worstC.values()] };
-}
-/**
- * Both sides completed for the worst-case bound (docs/method.md "Missing data: the worst-case
- * bound"): a key measured on one side only gets `fill.candidate` (the metric's worst) where the
- * candidate lacks it and `fill.baseline` (its best) where the baseline lacks it. Keys measured on
- * neither side say nothing about either deployment and stay out.
- */
-function imputeMissing(baseline, candidate, fill) {
-    const b = index(baseline);
-    const c = index(candidate);
-    const out = { baseline: [], candidate: [], imputedKeys: { baseline: [], candidate: [] } };
-    const keys = new Set([...b.keys(), ...c.keys()]);
-    for (const key of keys) {
-        const bv = b.get(key);
-        const cv = c.get(key);
-        const measuredB = bv !== undefined && bv.value !== null;
-        const measuredC = cv !== undefined && cv.value !== null;
-        if (!measuredB && !measuredC)
-            continue;
-        const like = (measuredB ? bv : cv);
-        if (measuredB)
-            out.baseline.push(bv);
-        else {
-            out.baseline.push({ ...like, value: fill.baseline, occurrences: 1 });
-            out.imputedKeys.baseline.push(key);
-        }
-        if (measuredC)
-            out.candidate.push(cv);
-        else {
-            out.candidate.push({ ...like, value: fill.candidate, occurrences: 1 });
-            out.imputedKeys.candidate.push(key);
-        }
-    }
-    return out;
-}
-
 function buildComparisons(run, gated, b, c, statistics, examples, log) {
     const split = resolveSplit(run, gated, b, c, log);
     if (split === undefined)
@@ -29828,7 +30088,7 @@ function differingField(a, b) {
  * comparison.
  */
 /** Reads both folders and appends the comparisons of every gated task; problems go to `log`. */
-async function compareLmEval(baselinePath, candidatePath, config, options, log, comparisons, sides) {
+async function compareLmEval(baselinePath, candidatePath, config, options, log, comparisons, sides, answerLengths) {
     sides.baseline = await readLmEvalOutput(baselinePath);
     sides.candidate = await readLmEvalOutput(candidatePath);
     const b = sides.baseline;
@@ -29836,7 +30096,7 @@ async function compareLmEval(baselinePath, candidatePath, config, options, log, 
     if (!(await checkRunSettings(b, c, log)))
         return;
     for (const item of selectTasks(b, c, config, options.defaults, log)) {
-        compareTask(item, config.statistics, options, log, comparisons);
+        compareTask(item, config.statistics, options, log, comparisons, answerLengths);
     }
 }
 /** What the report says about one side. */
@@ -30191,7 +30451,7 @@ function checkPerSampleMetric(side, task, metric, log) {
     log.error('lmeval.metric_not_per_sample', `task ${task.name}: ${metric} on the ${side} side is not a number for doc_id ${notNumber.docId}; lm-eval logs the inputs of corpus-level metrics (bleu, chrf, ter, perplexity) per sample, not a score, so they cannot be paired per instance`, { file: task.samplesFile, field: `line ${notNumber.line}: ${metric}` });
     return false;
 }
-function compareTask(item, statistics, options, log, comparisons) {
+function compareTask(item, statistics, options, log, comparisons, answerLengths) {
     const { baseline: b, candidate: c, gated } = item;
     if (!checkTaskSettings(item, log))
         return;
@@ -30221,6 +30481,56 @@ function compareTask(item, statistics, options, log, comparisons) {
         }
     }
     comparisons.push(...built);
+    const length = lmEvalAnswerLength(item, statistics, log);
+    if (length)
+        answerLengths.push(length);
+}
+/**
+ * The answer-length row of one task: code points of each document's generated answer (lm-eval
+ * records no token counts), paired by doc_id; a task of loglikelihood requests has no answers to
+ * measure (an error only when its band gates).
+ */
+function lmEvalAnswerLength(item, statistics, log) {
+    const { baseline: b, candidate: c, gated } = item;
+    const lengths = (task) => {
+        const out = new Map();
+        for (const s of task.samples)
+            if (!out.has(s.docId))
+                out.set(s.docId, s.answerChars);
+        return out;
+    };
+    const lb = lengths(b);
+    const lc = lengths(c);
+    const baseline = [];
+    const candidate = [];
+    for (const [doc, vb] of [...lb].sort((x, y) => x[0] - y[0])) {
+        const vc = lc.get(doc);
+        if (vb === null || vc === null || vc === undefined)
+            continue;
+        baseline.push(vb);
+        candidate.push(vc);
+    }
+    if (baseline.length === 0) {
+        if (gated.answerLength) {
+            log.error('length.no_answers', `task ${b.name}: no document has a generated answer on both sides (loglikelihood requests), so answer_length_ratio cannot be measured`, {
+                file: c.samplesFile,
+                field: 'answer_length_ratio'
+            });
+        }
+        return null;
+    }
+    try {
+        return answerLengthRow('lm-eval', b.name, CHARACTERS_UNIT, baseline, candidate, gated.answerLength ?? null, statistics);
+    }
+    catch (error) {
+        if (!(error instanceof GateError))
+            throw error;
+        if (gated.answerLength)
+            log.fromError(error);
+        else
+            log.warn(error.code, error.message, { file: c.samplesFile });
+        return null;
+    }
 }
 /**
  * One task as the run data the HELM comparison reads: doc_id is the instance (one trial, no
@@ -30254,6 +30564,7 @@ function asRunData(task) {
         inputExcerpt: s.inputExcerpt,
         referenceExcerpt: s.referenceExcerpt,
         outputExcerpt: s.outputExcerpt,
+        outputChars: s.answerChars,
         requestTime: null
     }));
     const names = [...new Set(task.samples.flatMap(s => [...s.metrics.keys()]))].sort();
@@ -30293,6 +30604,7 @@ async function compareOutputs(baselinePath, candidatePath, config, options = {})
         log.fromError(error);
     const comparisons = [];
     const efficiency = [];
+    const answerLengths = [];
     const sides = { baseline: [], candidate: [] };
     let lmEval = null;
     try {
@@ -30301,7 +30613,7 @@ async function compareOutputs(baselinePath, candidatePath, config, options = {})
         }
         if ((await sidesKind(baselinePath, candidatePath)) === 'lm-eval') {
             lmEval = { baseline: null, candidate: null };
-            await compareLmEval(baselinePath, candidatePath, config, { defaults: options.defaults ?? null, examples: options.examples ?? 3, changedAnswers: options.changedAnswers }, log, comparisons, lmEval);
+            await compareLmEval(baselinePath, candidatePath, config, { defaults: options.defaults ?? null, examples: options.examples ?? 3, changedAnswers: options.changedAnswers }, log, comparisons, lmEval, answerLengths);
         }
         else {
             sides.baseline = await discoverHelmRuns(baselinePath);
@@ -30310,7 +30622,7 @@ async function compareOutputs(baselinePath, candidatePath, config, options = {})
             if (work.length > 0)
                 prewarmRatioWorker();
             for (const item of work) {
-                await compareRun(item, config, options.examples ?? 3, log, comparisons, efficiency, options.changedAnswers);
+                await compareRun(item, config, options.examples ?? 3, log, comparisons, efficiency, options.changedAnswers, answerLengths);
             }
         }
     }
@@ -30319,17 +30631,18 @@ async function compareOutputs(baselinePath, candidatePath, config, options = {})
             throw error;
         log.fromError(error);
     }
-    const verdict = overallVerdict(comparisons, log);
+    const verdict = overallVerdict(comparisons, log, answerLengths);
     return newReport(config.statistics, {
         verdict,
-        headline: headline(verdict, comparisons, log),
+        headline: headline(verdict, comparisons, log, answerLengths),
         errors: log.errors,
         warnings: log.warnings,
         baseline: lmEval ? lmEvalSideInfo(baselinePath, lmEval.baseline) : sideInfo(baselinePath, sides.baseline),
         candidate: lmEval ? lmEvalSideInfo(candidatePath, lmEval.candidate) : sideInfo(candidatePath, sides.candidate),
         comparisons,
         efficiency,
-        notes: efficiency.length > 0 ? [EFFICIENCY_NOTE] : []
+        notes: efficiency.length > 0 ? [EFFICIENCY_NOTE] : [],
+        ...(answerLengths.length > 0 ? { answer_lengths: answerLengths } : {})
     });
 }
 async function isDirectory(path) {
@@ -30428,7 +30741,7 @@ function selectWork(baseline, candidate, config, defaults, log) {
     }
     return work;
 }
-async function compareRun(item, config, examples, log, comparisons, efficiency, changedAnswers) {
+async function compareRun(item, config, examples, log, comparisons, efficiency, changedAnswers, answerLengths) {
     const { pair, gated } = item;
     const name = displayName(pair.baseline.runSpec);
     // Checked first: across HELM generations every other field may differ for that reason alone.
@@ -30478,6 +30791,9 @@ async function compareRun(item, config, examples, log, comparisons, efficiency, 
         }
     }
     comparisons.push(...built);
+    const length = helmAnswerLength(name, gated, built[0]?.split ?? gated.split, b, c, config.statistics, log);
+    if (length)
+        answerLengths.push(length);
     // Request times are information only: a problem with them is a warning, never a gate error.
     try {
         const eff = await efficiencyTask;
@@ -30498,10 +30814,10 @@ async function fillHelmExampleTexts(baseline, candidate, built) {
     const [b, c] = await Promise.all([loadExampleTexts(baseline, wanted), loadExampleTexts(candidate, wanted)]);
     fillExampleTexts(built, keyOf, b, c);
 }
-function overallVerdict(comparisons, log) {
+function overallVerdict(comparisons, log, lengths) {
     if (log.errors.length > 0)
         return 'error';
-    const gated = comparisons.filter(c => c.gated);
+    const gated = [...comparisons, ...lengths].filter(c => c.gated);
     if (gated.length === 0) {
         log.error('gate.empty', 'nothing was gated: no comparison was made, so nothing can pass');
         return 'error';
@@ -30512,14 +30828,14 @@ function overallVerdict(comparisons, log) {
         return 'inconclusive';
     return 'pass';
 }
-function headline(verdict, comparisons, log) {
-    return qualityHeadline(verdict, comparisons, log.errors.length);
+function headline(verdict, comparisons, log, lengths) {
+    return qualityHeadline(verdict, comparisons, log.errors.length, lengths);
 }
 /** The quality half's verdict from its comparisons and errors (also after the traffic rows join them). */
-function qualityVerdict(comparisons, errorCount) {
+function qualityVerdict(comparisons, errorCount, lengths = []) {
     if (errorCount > 0)
         return 'error';
-    const gated = comparisons.filter(c => c.gated);
+    const gated = [...comparisons, ...lengths].filter(c => c.gated);
     if (gated.length === 0)
         return 'error';
     if (gated.some(c => c.verdict === 'fail'))
@@ -30529,8 +30845,8 @@ function qualityVerdict(comparisons, errorCount) {
     return 'pass';
 }
 /** The headline of a quality verdict. */
-function qualityHeadline(verdict, comparisons, errorCount) {
-    const gated = comparisons.filter(c => c.gated);
+function qualityHeadline(verdict, comparisons, errorCount, lengths = []) {
+    const gated = [...comparisons, ...lengths].filter(c => c.gated);
     const count = (v) => gated.filter(c => c.verdict === v).length;
     switch (verdict) {
         case 'pass':
@@ -31034,7 +31350,14 @@ const MAX_MESSAGE$1 = 160;
 function decide(report) {
     const load = report.load;
     if (!load) {
-        const detail = qualityCounts(report, report.errors);
+        const counts = qualityCounts(report, report.errors);
+        const fidelity = fidelityVerdict(report);
+        if (fidelity === null)
+            return finish(report.verdict, 'quality', counts);
+        // Fidelity's checks join the quality half's verdict; when they decide it, the line names them first.
+        const detail = fidelityDecides(report, fidelity)
+            ? [fidelityText(report, fidelity, true), counts].filter(Boolean).join('; ')
+            : [counts, fidelityText(report, fidelity, false)].filter(Boolean).join('; ');
         return finish(report.verdict, 'quality', detail);
     }
     // helm-gate load (or run --only load): no quality half at all.
@@ -31056,9 +31379,37 @@ function finish(verdict, decidedBy, detail) {
 function oneLine(text) {
     return text.replace(/\s+/g, ' ').trim();
 }
+/** The rows the quality half gates: comparisons and answer-length bands (fidelity's checks are apart). */
+function gatedRows(report) {
+    return [...report.comparisons, ...(report.answer_lengths ?? [])].filter(c => c.gated);
+}
+function worstOf(verdicts) {
+    return verdicts.reduce((w, v) => (RANK[v] > RANK[w] ? v : w), 'pass');
+}
+/** The worst of fidelity's checks; null without a fidelity section or without checks. */
+function fidelityVerdict(report) {
+    const checks = report.fidelity?.checks ?? [];
+    return checks.length === 0 ? null : worstOf(checks.map(c => c.verdict));
+}
+/** Fidelity decides when it is worse than every gated row and nothing errored. */
+function fidelityDecides(report, fidelity) {
+    return report.errors.length === 0 && fidelity !== 'pass' && RANK[fidelity] > RANK[worstOf(gatedRows(report).map(r => r.verdict))];
+}
+/** `fidelity 2/2 checks passed`; `fidelity (kld_mean 0.05 [0.04, 0.06], needs ≤ 0.02)` when it decides. */
+function fidelityText(report, verdict, deciding) {
+    const checks = report.fidelity?.checks ?? [];
+    if (verdict === 'pass')
+        return `fidelity ${formatCount(checks.length)}/${formatCount(checks.length)} checks passed`;
+    const open = checks.filter(c => c.verdict === verdict);
+    const c = open[0];
+    // Four significant digits, as the Fidelity section shows them (KLs are small numbers).
+    const num = (x) => Number(x.toPrecision(4)).toString();
+    const figure = `${c.metric} ${num(c.figure.corrected)} [${num(c.figure.ci.low)}, ${num(c.figure.ci.high)}], needs ${c.bound === 'min' ? '≥' : '≤'} ${num(c.threshold)}`;
+    return `${deciding ? 'fidelity' : `fidelity ${verdict}`} (${figure}${more(open.length)})`;
+}
 /** Without a load half: the counts the title has always shown (`1 error: 2/2 gated passed, …`). */
 function qualityCounts(report, errors) {
-    const gated = report.comparisons.filter(c => c.gated);
+    const gated = gatedRows(report);
     const count = (verdict) => gated.filter(c => c.verdict === verdict).length;
     const parts = [];
     if (errors.length > 0)
@@ -31072,7 +31423,16 @@ function qualityCounts(report, errors) {
 }
 /** `quality 2/2 passed`, `quality 1/2 failed (run exact_match -0.12, tolerates -0.02)`, `quality (error message)`. */
 function qualityFigure(report, verdict, errors) {
-    const gated = report.comparisons.filter(c => c.gated);
+    const fidelity = fidelityVerdict(report);
+    if (fidelity === null)
+        return rowsFigure(report, verdict, errors);
+    if (errors.length === 0 && fidelityDecides(report, fidelity)) {
+        return `${fidelityText(report, fidelity, true)}; ${rowsFigure(report, worstOf(gatedRows(report).map(r => r.verdict)), errors)}`;
+    }
+    return `${rowsFigure(report, verdict, errors)}; ${fidelityText(report, fidelity, false)}`;
+}
+function rowsFigure(report, verdict, errors) {
+    const gated = gatedRows(report);
     const of = (v) => `${formatCount(gated.filter(c => c.verdict === v).length)}/${formatCount(gated.length)}`;
     switch (verdict) {
         case 'pass':
@@ -31089,6 +31449,13 @@ function qualityFigure(report, verdict, errors) {
     }
 }
 function comparisonFigure(c) {
+    if ('ratio' in c) {
+        const bounds = [c.min === null ? null : `≥ ${formatNumber(c.min)}`, c.max === null ? null : `≤ ${formatNumber(c.max)}`].filter(Boolean);
+        const figure = `${clip(`${c.source} ${c.run}`, 80)} answer_length_ratio ${formatNumber(c.ratio.estimate)}×, needs ${bounds.join(' and ')}`;
+        if (c.verdict !== 'inconclusive')
+            return figure;
+        return `${figure}; n = ${formatCount(c.n)}${c.n_needed !== null ? `, about ${formatCount(c.n_needed)} needed` : ''}`;
+    }
     const name = [c.run, c.metric, c.split].filter(Boolean).join(' ');
     const figure = `${clip(name, 80)} ${formatSigned(c.delta)}, tolerates ${formatSigned(marginOf(c))}`;
     if (c.verdict !== 'inconclusive')
@@ -31374,7 +31741,7 @@ function renderJson(report) {
 
 // Generated by scripts/build-report-page.mjs from html-client.ts (npm run build): do not edit.
 // html.ts embeds it in report.html and allows exactly it by hash in the Content-Security-Policy.
-const REPORT_PAGE_SCRIPT = "(function () {\n    'use strict';\n\n    const data = JSON.parse(document.getElementById('helm-gate-data').textContent);\n    const report = data.report;\n    const changed = data.changed;\n    const comparisons = report.comparisons;\n    const root = document.getElementById('app');\n    const SVG = 'http://www.w3.org/2000/svg';\n    function el(tag, attrs = {}, ...children) {\n        const node = document.createElement(tag);\n        for (const [k, v] of Object.entries(attrs))\n            node.setAttribute(k, v);\n        for (const child of children)\n            if (child !== null)\n                node.append(child instanceof Node ? child : document.createTextNode(child));\n        return node;\n    }\n    function svg(tag, attrs) {\n        const node = document.createElementNS(SVG, tag);\n        for (const [k, v] of Object.entries(attrs))\n            node.setAttribute(k, String(v));\n        return node;\n    }\n    function num(value) {\n        if (typeof value !== 'number' || !Number.isFinite(value))\n            return '—';\n        if (Number.isInteger(value))\n            return String(value);\n        const magnitude = Math.floor(Math.log10(Math.abs(value)));\n        return value.toFixed(Math.min(4, Math.max(0, 3 - magnitude)));\n    }\n    function signed(value) {\n        const text = num(value);\n        return typeof value === 'number' && value > 0 && !/^0(\\.0*)?$/.test(text) ? `+${text}` : text;\n    }\n    const verdictOf = (c) => (c.gated ? c.verdict : 'info');\n    const marginOf = (c) => (c.direction === 'lower' ? c.max_drop : -c.max_drop);\n    const labelOf = (c) => [c.run, c.metric, c.split, c.perturbation].filter(p => p !== null && p !== '').join(' · ');\n    // ---- header: verdict, headline, sides, issues\n    function header() {\n        const box = el('header', {}, el('h1', { class: `verdict ${report.verdict}` }, `helm-gate: ${report.verdict}`), el('p', {}, report.headline));\n        const sides = el('table', { class: 'sides' });\n        const row = (label, read) => {\n            const cells = [read(report.baseline), read(report.candidate)];\n            if (cells.every(c => c === ''))\n                return;\n            sides.append(el('tr', {}, el('th', {}, label), ...cells.map(c => el('td', {}, c || '—'))));\n        };\n        sides.append(el('tr', {}, el('th', {}, ''), el('th', {}, 'Baseline'), el('th', {}, 'Candidate')));\n        row('Deployment', s => {\n            const id = s.identity;\n            return [id?.model ?? s.deployment, id?.host ? `on ${id.host}` : '', id?.api ? `(${id.api})` : ''].filter(Boolean).join(' ');\n        });\n        row('Engine', s => {\n            const e = s.identity?.engine;\n            if (!e)\n                return '';\n            return [\n                e.version && `version ${e.version}`,\n                e.root && `weights ${e.root}`,\n                e.max_model_len !== null && `context ${e.max_model_len}`,\n                e.owned_by && `by ${e.owned_by}`,\n                e.details\n            ]\n                .filter(Boolean)\n                .join(' · ');\n        });\n        // The serving configuration, compared when the report was built: a row whose sides differ is marked.\n        const serving = report.context?.serving;\n        for (const [label, r] of [\n            ['Chat template', serving?.chat_template],\n            ['Sampling', serving?.sampling]\n        ]) {\n            if (!r)\n                continue;\n            sides.append(el('tr', r.differs ? { class: 'differs' } : {}, el('th', {}, r.differs ? `${label} (differs)` : label), el('td', {}, r.baseline || '—'), el('td', {}, r.candidate || '—')));\n        }\n        row('Image', s => {\n            const i = s.identity?.image;\n            if (!i)\n                return '';\n            return [i.name, i.digest ? `digest ${i.digest}` : i.id ? `image id ${i.id} (no registry digest)` : 'digest unknown'].join(' · ');\n        });\n        row('Weights', s => {\n            const w = s.identity?.weights;\n            if (!w)\n                return '';\n            return [w.file, w.sha256 ? `sha256 ${w.sha256}` : (w.error ?? '')].filter(Boolean).join(' · ');\n        });\n        row('HELM', s => s.helm_version ?? '');\n        row('Source', s => {\n            const o = s.identity?.origin;\n            if (!o)\n                return '';\n            if (o.kind !== 'archived')\n                return o.kind === 'run' ? 'run by this gate' : `from ${o.artifact_name ?? 'shard artifacts'}`;\n            return [\n                'archived',\n                o.workflow_run_id !== undefined && `run ${o.workflow_run_id}`,\n                o.age_hours !== undefined && `${Math.round(o.age_hours)} h old`\n            ]\n                .filter(Boolean)\n                .join(', ');\n        });\n        box.append(sides);\n        const s = report.settings;\n        const fingerprint = report.context?.fingerprint;\n        box.append(el('p', { class: 'settings' }, `${fingerprint ? `Gate set ${String(fingerprint).slice(0, 16)} · ` : ''}${Math.round(s.confidence * 1000) / 10}% intervals (${s.interval}), ${s.resamples} resamples, seed ${s.seed}`));\n        for (const [kind, list] of [\n            ['errors', report.errors],\n            ['warnings', report.warnings]\n        ]) {\n            if (!list.length)\n                continue;\n            box.append(el('h2', {}, `${kind === 'errors' ? 'Errors' : 'Warnings'} (${list.length})`));\n            box.append(el('ul', { class: kind }, ...list.map((i) => el('li', {}, el('code', {}, i.code), ' ', i.message))));\n        }\n        return box;\n    }\n    // ---- filters shared by the plot, the table and the answers\n    const state = { run: '', perturbation: '', direction: '', search: '', stratum: '' };\n    const PERTURBATION_CLEAN = '(clean)';\n    const perturbationOf = (c) => c.perturbation ?? PERTURBATION_CLEAN;\n    const comparisonShown = (c) => (state.run === '' || c.run === state.run) && (state.perturbation === '' || perturbationOf(c) === state.perturbation);\n    function filters(onChange) {\n        const select = (name, label, values) => {\n            const s = el('select', { id: `filter-${name}`, 'aria-label': label }, el('option', { value: '' }, `all ${label}`));\n            for (const v of values)\n                s.append(el('option', { value: v }, v));\n            s.addEventListener('change', () => {\n                state[name] = s.value;\n                onChange();\n            });\n            return s;\n        };\n        const runs = [...new Set(comparisons.map(c => c.run))].sort();\n        const perturbations = [...new Set(comparisons.map(perturbationOf))].sort();\n        // Traffic rows' changed answers carry their stratum (`<tag>/<length>`): a filter when there are any.\n        const strata = [\n            ...new Set(Object.values(changed)\n                .flat()\n                .map(e => e.stratum)\n                .filter((v) => typeof v === 'string'))\n        ].sort();\n        const direction = el('select', { id: 'filter-direction', 'aria-label': 'changed answers' }, el('option', { value: '' }, 'won and lost'), el('option', { value: 'won' }, 'won (better)'), el('option', { value: 'lost' }, 'lost (worse)'));\n        direction.addEventListener('change', () => {\n            state.direction = direction.value;\n            onChange();\n        });\n        const search = el('input', { id: 'filter-search', type: 'search', placeholder: 'search answers, inputs, ids', 'aria-label': 'search' });\n        search.addEventListener('input', () => {\n            state.search = search.value.toLowerCase();\n            onChange();\n        });\n        return el('div', { class: 'filters' }, select('run', 'runs', runs), select('perturbation', 'perturbations', perturbations), ...(strata.length > 0 ? [select('stratum', 'strata', strata)] : []), direction, search);\n    }\n    // ---- forest plot: each comparison's interval and delta against its tolerated change\n    function forest() {\n        const rows = comparisons.filter(comparisonShown);\n        const values = [0];\n        for (const c of rows)\n            for (const v of [c.ci.low, c.ci.high, c.delta, marginOf(c)])\n                if (typeof v === 'number' && Number.isFinite(v))\n                    values.push(v);\n        let min = Math.min(...values);\n        let max = Math.max(...values);\n        const pad = (max - min) * 0.05 || 0.01;\n        min -= pad;\n        max += pad;\n        const left = 280;\n        const width = 440;\n        const rowHeight = 24;\n        const height = rows.length * rowHeight + 40;\n        const x = (v) => left + ((v - min) / (max - min)) * width;\n        const right = 40;\n        const plot = svg('svg', {\n            id: 'forest',\n            width: left + width + right,\n            height,\n            viewBox: `0 0 ${left + width + right} ${height}`,\n            'data-min': min,\n            'data-max': max,\n            'data-left': left,\n            'data-width': width,\n            role: 'img'\n        });\n        plot.append(svg('line', { x1: x(0), x2: x(0), y1: 0, y2: height - 30, class: 'zero' }));\n        rows.forEach((c, i) => {\n            const y = 16 + i * rowHeight;\n            const label = svg('text', { x: 4, y: y + 4, class: 'label' });\n            label.textContent = labelOf(c).length > 44 ? `${labelOf(c).slice(0, 43)}…` : labelOf(c);\n            const title = svg('title', {});\n            title.textContent = `${labelOf(c)}: ${signed(c.delta)} [${signed(c.ci.low)}, ${signed(c.ci.high)}], tolerated ${signed(marginOf(c))}, ${verdictOf(c)}`;\n            const group = svg('g', { class: `row ${verdictOf(c)}`, 'data-id': c.id });\n            group.append(title, label);\n            group.append(svg('line', { x1: x(marginOf(c)), x2: x(marginOf(c)), y1: y - 9, y2: y + 9, class: 'margin' }));\n            if (Number.isFinite(c.ci.low) && Number.isFinite(c.ci.high))\n                group.append(svg('line', { x1: x(c.ci.low), x2: x(c.ci.high), y1: y, y2: y, class: 'ci' }));\n            if (Number.isFinite(c.delta))\n                group.append(svg('circle', { cx: x(c.delta), cy: y, r: 5, class: 'mark', 'data-id': c.id }));\n            plot.append(group);\n        });\n        // Ticks at round values (1, 2 or 5 times a power of ten) so that at most about five labels\n        // share the axis; a label that would still touch its neighbour is left out (the three fixed\n        // ticks this replaced could land on one another: min, 0 and max close together).\n        const rough = (max - min) / 4;\n        const power = Math.pow(10, Math.floor(Math.log10(rough)));\n        const step = [1, 2, 5, 10].map(f => f * power).find(s => s >= rough) ?? 10 * power;\n        const digits = Math.max(0, -Math.floor(Math.log10(step)));\n        const tickText = (v) => {\n            const rounded = Math.abs(v) < step / 2 ? 0 : v;\n            const text = rounded.toFixed(digits);\n            return rounded > 0 ? `+${text}` : text;\n        };\n        const CHAR_WIDTH = 7;\n        let lastRight = -Infinity;\n        for (let k = Math.ceil(min / step); k * step <= max; k++) {\n            const v = k * step;\n            const text = tickText(v);\n            const half = (text.length * CHAR_WIDTH) / 2;\n            const at = x(v);\n            if (at - half < lastRight + 8)\n                continue;\n            lastRight = at + half;\n            plot.append(svg('line', { x1: at, x2: at, y1: height - 30, y2: height - 25, class: 'tick' }));\n            const t = svg('text', { x: at, y: height - 10, class: 'axis', 'text-anchor': 'middle', 'data-value': v });\n            t.textContent = text;\n            plot.append(t);\n        }\n        return plot;\n    }\n    // ---- the comparisons table, sortable by any column\n    const columns = [\n        ['Verdict', verdictOf],\n        ['Run', c => c.run],\n        ['Metric', c => c.metric],\n        ['Split', c => c.split ?? ''],\n        ['Perturbation', c => c.perturbation ?? ''],\n        ['n', c => c.n],\n        ['Baseline', c => c.baseline_mean],\n        ['Candidate', c => c.candidate_mean],\n        ['Δ', c => c.delta],\n        ['Interval', c => c.ci.low],\n        ['Tolerated', marginOf],\n        ['Better / worse', c => (c.direction === 'lower' ? c.losses : c.wins) - (c.direction === 'lower' ? c.wins : c.losses)]\n    ];\n    const sort = { column: -1, descending: false };\n    function table() {\n        const rows = comparisons.filter(comparisonShown);\n        if (sort.column >= 0) {\n            const read = columns[sort.column][1];\n            rows.sort((a, b) => {\n                const va = read(a);\n                const vb = read(b);\n                const order = typeof va === 'number' && typeof vb === 'number' ? va - vb : String(va).localeCompare(String(vb));\n                return sort.descending ? -order : order;\n            });\n        }\n        const head = el('tr', {});\n        columns.forEach(([name], i) => {\n            const th = el('th', { 'data-column': String(i), class: sort.column === i ? (sort.descending ? 'sorted desc' : 'sorted asc') : '' }, name);\n            th.addEventListener('click', () => {\n                sort.descending = sort.column === i ? !sort.descending : false;\n                sort.column = i;\n                redraw();\n            });\n            head.append(th);\n        });\n        const body = rows.map(c => {\n            const better = c.direction === 'lower' ? c.losses : c.wins;\n            const worse = c.direction === 'lower' ? c.wins : c.losses;\n            return el('tr', { 'data-id': c.id, class: verdictOf(c) }, el('td', { class: 'verdict-cell' }, verdictOf(c)), el('td', {}, c.run), el('td', {}, `${c.metric}${c.direction === 'lower' ? ' (lower is better)' : ''}`), el('td', {}, c.split ?? '—'), el('td', {}, c.perturbation ?? '—'), el('td', { class: 'num' }, String(c.n)), el('td', { class: 'num' }, num(c.baseline_mean)), el('td', { class: 'num' }, num(c.candidate_mean)), el('td', { class: 'num' }, signed(c.delta)), el('td', { class: 'num' }, `[${signed(c.ci.low)}, ${signed(c.ci.high)}]`), el('td', { class: 'num' }, signed(marginOf(c))), el('td', { class: 'num' }, `+${better} / -${worse}`));\n        });\n        return el('table', { id: 'comparisons' }, el('thead', {}, head), el('tbody', {}, ...body));\n    }\n    // ---- changed answers, side by side with the differing characters marked\n    function diffSegments(a, b) {\n        let start = 0;\n        while (start < a.length && start < b.length && a[start] === b[start])\n            start++;\n        let endA = a.length;\n        let endB = b.length;\n        while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {\n            endA--;\n            endB--;\n        }\n        const midA = a.slice(start, endA);\n        const midB = b.slice(start, endB);\n        const mark = (text) => el('mark', {}, text);\n        const text = (t) => document.createTextNode(t);\n        // Character LCS of the differing middle when it is small; otherwise the whole middle is marked.\n        if (midA.length * midB.length > 0 && midA.length * midB.length <= 250_000) {\n            const n = midA.length;\n            const m = midB.length;\n            const table = new Uint16Array((n + 1) * (m + 1));\n            for (let i = n - 1; i >= 0; i--) {\n                for (let j = m - 1; j >= 0; j--) {\n                    table[i * (m + 1) + j] =\n                        midA[i] === midB[j] ? table[(i + 1) * (m + 1) + j + 1] + 1 : Math.max(table[(i + 1) * (m + 1) + j], table[i * (m + 1) + j + 1]);\n                }\n            }\n            const outA = [text(a.slice(0, start))];\n            const outB = [text(b.slice(0, start))];\n            let i = 0;\n            let j = 0;\n            let same = '';\n            let onlyA = '';\n            let onlyB = '';\n            const flush = () => {\n                if (onlyA)\n                    outA.push(mark(onlyA));\n                if (onlyB)\n                    outB.push(mark(onlyB));\n                onlyA = '';\n                onlyB = '';\n            };\n            while (i < n || j < m) {\n                if (i < n && j < m && midA[i] === midB[j]) {\n                    flush();\n                    same += midA[i];\n                    i++;\n                    j++;\n                    continue;\n                }\n                if (same) {\n                    outA.push(text(same));\n                    outB.push(text(same));\n                    same = '';\n                }\n                if (j >= m || (i < n && table[(i + 1) * (m + 1) + j] >= table[i * (m + 1) + j + 1]))\n                    onlyA += midA[i++];\n                else\n                    onlyB += midB[j++];\n            }\n            flush();\n            if (same) {\n                outA.push(text(same));\n                outB.push(text(same));\n            }\n            outA.push(text(a.slice(endA)));\n            outB.push(text(b.slice(endB)));\n            return [outA, outB];\n        }\n        return [\n            [text(a.slice(0, start)), ...(midA ? [mark(midA)] : []), text(a.slice(endA))],\n            [text(b.slice(0, start)), ...(midB ? [mark(midB)] : []), text(b.slice(endB))]\n        ];\n    }\n    function answers() {\n        const box = el('div', { id: 'answers' });\n        let shown = 0;\n        for (const c of comparisons) {\n            if (!comparisonShown(c))\n                continue;\n            const list = changed[c.id] ?? c.examples ?? [];\n            if (!list.length)\n                continue;\n            const cards = [];\n            for (const e of list) {\n                const better = c.direction === 'lower' ? e.candidate_value < e.baseline_value : e.candidate_value > e.baseline_value;\n                if (state.direction === 'won' && !better)\n                    continue;\n                if (state.direction === 'lost' && better)\n                    continue;\n                if (state.stratum && e.stratum !== state.stratum)\n                    continue;\n                if (state.search) {\n                    const haystack = [e.instance_id, e.input, e.reference, e.failed_check ?? '', e.baseline_output, e.candidate_output]\n                        .join('\\n')\n                        .toLowerCase();\n                    if (!haystack.includes(state.search))\n                        continue;\n                }\n                const [b, k] = diffSegments(String(e.baseline_output ?? ''), String(e.candidate_output ?? ''));\n                cards.push(el('div', { class: `answer ${better ? 'won' : 'lost'}`, 'data-instance': e.instance_id }, el('div', { class: 'answer-head' }, `${e.instance_id}${e.stratum ? ` [${e.stratum}]` : ''} (trial ${e.train_trial_index}): ${num(e.baseline_value)} → ${num(e.candidate_value)}, ${better ? 'better' : 'worse'}`), el('div', { class: 'io' }, el('div', { class: 'label' }, 'Input'), el('pre', {}, String(e.input ?? ''))), el('div', { class: 'io' }, el('div', { class: 'label' }, 'Reference'), el('pre', {}, String(e.reference ?? ''))), ...(e.failed_check\n                    ? [el('div', { class: 'io' }, el('div', { class: 'label' }, 'Failed check'), el('pre', {}, String(e.failed_check)))]\n                    : []), el('div', { class: 'outputs' }, el('div', {}, el('div', { class: 'label' }, 'Baseline output'), el('pre', { class: 'baseline' }, ...b)), el('div', {}, el('div', { class: 'label' }, 'Candidate output'), el('pre', { class: 'candidate' }, ...k)))));\n            }\n            if (!cards.length)\n                continue;\n            shown += cards.length;\n            const details = el('details', { 'data-id': c.id, open: '' }, el('summary', {}, `${labelOf(c)}: ${cards.length} of ${list.length} changed answers`), ...cards);\n            box.append(details);\n        }\n        box.prepend(el('p', { id: 'answers-count' }, `${shown} changed answers shown`));\n        return box;\n    }\n    // ---- efficiency, and the load half\n    function efficiency() {\n        const entries = report.efficiency;\n        if (!entries.length)\n            return null;\n        const ms = (s) => (Math.abs(s) < 10 ? `${num(s * 1000)} ms` : `${num(s)} s`);\n        const ratio = (r) => `${num(r.estimate)}× [${num(r.low)}, ${num(r.high)}]`;\n        const box = el('section', { id: 'efficiency' }, el('h2', {}, 'Efficiency: request times (information only, not gated)'));\n        if (report.context?.concurrent)\n            box.append(el('p', { class: 'note' }, 'Both sides ran at the same time on one machine: the ratios reflect the shared client as much as the servers.'));\n        box.append(el('table', {}, el('tr', {}, ...['Run', 'n', 'Median baseline', 'Median candidate', 'Median ratio', 'p90 ratio'].map(h => el('th', {}, h))), ...entries.map(e => el('tr', {}, el('td', {}, e.run), el('td', {}, String(e.n)), el('td', {}, ms(e.baseline_median)), el('td', {}, ms(e.candidate_median)), el('td', {}, ratio(e.median_ratio)), el('td', {}, ratio(e.p90_ratio))))));\n        return box;\n    }\n    /**\n     * The load half (report.load): its verdict, then per level one table with a row per metric\n     * (baseline, candidate, the candidate/baseline ratio with its interval, and the checks on that\n     * metric with their verdicts). Server-provided text (model names, reasons) goes in as text.\n     */\n    function load(section) {\n        if (!section)\n            return null;\n        const box = el('section', { id: 'load' }, el('h2', { class: `load-verdict ${section.verdict}` }, `Load: ${section.verdict}`), el('p', {}, String(section.headline ?? '')));\n        if (section.skipped) {\n            box.append(el('p', { class: 'note' }, String(section.skipped)));\n            return box;\n        }\n        const units = { output_tokens_per_second: 'tok/s', request_throughput: 'req/s', goodput: 'req/s' };\n        const value = (metric, v) => {\n            if (typeof v !== 'number' || !Number.isFinite(v))\n                return '—';\n            if (metric === 'error_rate')\n                return `${Number((v * 100).toPrecision(3))}%`;\n            return `${Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3)} ${units[metric] ?? 'ms'}`;\n        };\n        // As in the comment: three decimals (one from 10 up).\n        const fixed = (v) => v.toFixed(v >= 10 ? 1 : 3);\n        const ratioText = (r) => (r ? `${fixed(r.estimate)}× [${fixed(r.low)}, ${fixed(r.high)}]` : '—');\n        const levelName = (level) => (section.mode === 'concurrency' ? `concurrency ${level}` : `${level} requests/s`);\n        const checkText = (c) => {\n            const op = c.kind === 'min_ratio' || c.kind === 'min' ? '≥' : '≤';\n            const bound = String(c.kind).endsWith('ratio') ? `${c.threshold}×` : value(c.metric, c.threshold);\n            return `${op} ${bound}: ${c.verdict}`;\n        };\n        const ratios = section.ratios ?? [];\n        const checks = section.checks ?? [];\n        for (const level of section.levels ?? []) {\n            const metrics = [...new Set([...ratios, ...checks].filter(r => r.level === level).map(r => String(r.metric)))];\n            if (!metrics.length)\n                continue;\n            const rows = metrics.map(metric => {\n                const r = ratios.find(x => x.level === level && x.metric === metric);\n                const own = checks.filter(c => c.level === level && c.metric === metric);\n                const verdicts = own.map(c => c.verdict);\n                const worst = ['error', 'fail', 'inconclusive', 'pass'].find(v => verdicts.includes(v)) ?? 'info';\n                const checkCell = el('td', { class: 'checks' });\n                own.forEach((c, i) => {\n                    if (i)\n                        checkCell.append(el('br'));\n                    checkCell.append(el('span', { class: `check ${c.verdict}`, title: String(c.reason ?? '') }, checkText(c)));\n                });\n                if (!own.length)\n                    checkCell.append('—');\n                return el('tr', { class: worst, 'data-metric': metric }, el('td', {}, metric), el('td', { class: 'num' }, value(metric, r?.baseline ?? own[0]?.baseline)), el('td', { class: 'num' }, value(metric, r?.candidate ?? own[0]?.candidate)), el('td', { class: 'num' }, ratioText(r?.ratio ?? own[0]?.ratio ?? null)), el('td', { class: 'num' }, String(r?.pairs ?? own[0]?.pairs ?? '—')), checkCell);\n            });\n            box.append(el('h3', {}, levelName(level)), el('table', { class: 'load-level', 'data-level': String(level) }, el('thead', {}, el('tr', {}, ...['Metric', 'Baseline', 'Candidate', 'Ratio [interval]', 'Pairs', 'Checks'].map(h => el('th', {}, h)))), el('tbody', {}, ...rows)));\n        }\n        const open = checks.filter(c => c.verdict === 'inconclusive' || c.verdict === 'error');\n        if (open.length)\n            box.append(el('ul', { class: 'load-reasons' }, ...open.map(c => el('li', {}, `${c.metric} at ${levelName(c.level)}: ${c.reason}`))));\n        for (const [kind, list] of [\n            ['errors', section.errors ?? []],\n            ['warnings', section.warnings ?? []]\n        ]) {\n            if (list.length)\n                box.append(el('ul', { class: kind }, ...list.map((i) => el('li', {}, el('code', {}, i.code), ' ', i.message))));\n        }\n        const st = section.settings ?? {};\n        box.append(el('p', { class: 'settings' }, `${st.repetitions} blocks per side per level, ${section.interleaved === false ? 'not interleaved (each side measured in its own period)' : 'interleaved A B B A'}; intervals: ${st.interval_method}; percentiles: ${st.percentile_method}.`));\n        for (const note of section.notes ?? [])\n            box.append(el('p', { class: 'note' }, note));\n        return box;\n    }\n    // ---- layout\n    const plotBox = el('section', { id: 'plot' }, el('h2', {}, 'Forest plot'));\n    const tableBox = el('section', { id: 'table' }, el('h2', {}, 'Comparisons'));\n    const answersBox = el('section', { id: 'changed' }, el('h2', {}, 'Changed answers'));\n    function redraw() {\n        plotBox.replaceChildren(plotBox.firstChild, forest());\n        tableBox.replaceChildren(tableBox.firstChild, table());\n        answersBox.replaceChildren(answersBox.firstChild, answers());\n    }\n    root.append(header(), filters(redraw), plotBox, tableBox, answersBox);\n    const eff = efficiency();\n    if (eff)\n        root.append(eff);\n    const loadBox = load(report.load);\n    if (loadBox)\n        root.append(loadBox);\n    for (const note of report.notes)\n        root.append(el('p', { class: 'note' }, note));\n    redraw();\n\n})();\n";
+const REPORT_PAGE_SCRIPT = "(function () {\n    'use strict';\n\n    const data = JSON.parse(document.getElementById('helm-gate-data').textContent);\n    const report = data.report;\n    const changed = data.changed;\n    const comparisons = report.comparisons;\n    const root = document.getElementById('app');\n    const SVG = 'http://www.w3.org/2000/svg';\n    function el(tag, attrs = {}, ...children) {\n        const node = document.createElement(tag);\n        for (const [k, v] of Object.entries(attrs))\n            node.setAttribute(k, v);\n        for (const child of children)\n            if (child !== null)\n                node.append(child instanceof Node ? child : document.createTextNode(child));\n        return node;\n    }\n    function svg(tag, attrs) {\n        const node = document.createElementNS(SVG, tag);\n        for (const [k, v] of Object.entries(attrs))\n            node.setAttribute(k, String(v));\n        return node;\n    }\n    function num(value) {\n        if (typeof value !== 'number' || !Number.isFinite(value))\n            return '—';\n        if (Number.isInteger(value))\n            return String(value);\n        const magnitude = Math.floor(Math.log10(Math.abs(value)));\n        return value.toFixed(Math.min(4, Math.max(0, 3 - magnitude)));\n    }\n    function signed(value) {\n        const text = num(value);\n        return typeof value === 'number' && value > 0 && !/^0(\\.0*)?$/.test(text) ? `+${text}` : text;\n    }\n    const verdictOf = (c) => (c.gated ? c.verdict : 'info');\n    const marginOf = (c) => (c.direction === 'lower' ? c.max_drop : -c.max_drop);\n    const labelOf = (c) => [c.run, c.metric, c.split, c.perturbation].filter(p => p !== null && p !== '').join(' · ');\n    // ---- header: verdict, headline, sides, issues\n    function header() {\n        const box = el('header', {}, el('h1', { class: `verdict ${report.verdict}` }, `helm-gate: ${report.verdict}`), el('p', {}, report.headline));\n        const sides = el('table', { class: 'sides' });\n        const row = (label, read) => {\n            const cells = [read(report.baseline), read(report.candidate)];\n            if (cells.every(c => c === ''))\n                return;\n            sides.append(el('tr', {}, el('th', {}, label), ...cells.map(c => el('td', {}, c || '—'))));\n        };\n        sides.append(el('tr', {}, el('th', {}, ''), el('th', {}, 'Baseline'), el('th', {}, 'Candidate')));\n        row('Deployment', s => {\n            const id = s.identity;\n            return [id?.model ?? s.deployment, id?.host ? `on ${id.host}` : '', id?.api ? `(${id.api})` : ''].filter(Boolean).join(' ');\n        });\n        row('Engine', s => {\n            const e = s.identity?.engine;\n            if (!e)\n                return '';\n            return [\n                e.version && `version ${e.version}`,\n                e.root && `weights ${e.root}`,\n                e.max_model_len !== null && `context ${e.max_model_len}`,\n                e.owned_by && `by ${e.owned_by}`,\n                e.details\n            ]\n                .filter(Boolean)\n                .join(' · ');\n        });\n        // The serving configuration, compared when the report was built: a row whose sides differ is marked.\n        const serving = report.context?.serving;\n        for (const [label, r] of [\n            ['Chat template', serving?.chat_template],\n            ['Sampling', serving?.sampling]\n        ]) {\n            if (!r)\n                continue;\n            sides.append(el('tr', r.differs ? { class: 'differs' } : {}, el('th', {}, r.differs ? `${label} (differs)` : label), el('td', {}, r.baseline || '—'), el('td', {}, r.candidate || '—')));\n        }\n        row('Image', s => {\n            const i = s.identity?.image;\n            if (!i)\n                return '';\n            return [i.name, i.digest ? `digest ${i.digest}` : i.id ? `image id ${i.id} (no registry digest)` : 'digest unknown'].join(' · ');\n        });\n        row('Weights', s => {\n            const w = s.identity?.weights;\n            if (!w)\n                return '';\n            return [w.file, w.sha256 ? `sha256 ${w.sha256}` : (w.error ?? '')].filter(Boolean).join(' · ');\n        });\n        row('HELM', s => s.helm_version ?? '');\n        row('Source', s => {\n            const o = s.identity?.origin;\n            if (!o)\n                return '';\n            if (o.kind !== 'archived')\n                return o.kind === 'run' ? 'run by this gate' : `from ${o.artifact_name ?? 'shard artifacts'}`;\n            return [\n                'archived',\n                o.workflow_run_id !== undefined && `run ${o.workflow_run_id}`,\n                o.age_hours !== undefined && `${Math.round(o.age_hours)} h old`\n            ]\n                .filter(Boolean)\n                .join(', ');\n        });\n        box.append(sides);\n        const s = report.settings;\n        const fingerprint = report.context?.fingerprint;\n        box.append(el('p', { class: 'settings' }, `${fingerprint ? `Gate set ${String(fingerprint).slice(0, 16)} · ` : ''}${Math.round(s.confidence * 1000) / 10}% intervals (${s.interval}), ${s.resamples} resamples, seed ${s.seed}`));\n        for (const [kind, list] of [\n            ['errors', report.errors],\n            ['warnings', report.warnings]\n        ]) {\n            if (!list.length)\n                continue;\n            box.append(el('h2', {}, `${kind === 'errors' ? 'Errors' : 'Warnings'} (${list.length})`));\n            box.append(el('ul', { class: kind }, ...list.map((i) => el('li', {}, el('code', {}, i.code), ' ', i.message))));\n        }\n        return box;\n    }\n    // ---- filters shared by the plot, the table and the answers\n    const state = { run: '', perturbation: '', direction: '', search: '', stratum: '' };\n    const PERTURBATION_CLEAN = '(clean)';\n    const perturbationOf = (c) => c.perturbation ?? PERTURBATION_CLEAN;\n    const comparisonShown = (c) => (state.run === '' || c.run === state.run) && (state.perturbation === '' || perturbationOf(c) === state.perturbation);\n    function filters(onChange) {\n        const select = (name, label, values) => {\n            const s = el('select', { id: `filter-${name}`, 'aria-label': label }, el('option', { value: '' }, `all ${label}`));\n            for (const v of values)\n                s.append(el('option', { value: v }, v));\n            s.addEventListener('change', () => {\n                state[name] = s.value;\n                onChange();\n            });\n            return s;\n        };\n        const runs = [...new Set(comparisons.map(c => c.run))].sort();\n        const perturbations = [...new Set(comparisons.map(perturbationOf))].sort();\n        // Traffic rows' changed answers carry their stratum (`<tag>/<length>`): a filter when there are any.\n        const strata = [\n            ...new Set(Object.values(changed)\n                .flat()\n                .map(e => e.stratum)\n                .filter((v) => typeof v === 'string'))\n        ].sort();\n        const direction = el('select', { id: 'filter-direction', 'aria-label': 'changed answers' }, el('option', { value: '' }, 'won and lost'), el('option', { value: 'won' }, 'won (better)'), el('option', { value: 'lost' }, 'lost (worse)'));\n        direction.addEventListener('change', () => {\n            state.direction = direction.value;\n            onChange();\n        });\n        const search = el('input', { id: 'filter-search', type: 'search', placeholder: 'search answers, inputs, ids', 'aria-label': 'search' });\n        search.addEventListener('input', () => {\n            state.search = search.value.toLowerCase();\n            onChange();\n        });\n        return el('div', { class: 'filters' }, select('run', 'runs', runs), select('perturbation', 'perturbations', perturbations), ...(strata.length > 0 ? [select('stratum', 'strata', strata)] : []), direction, search);\n    }\n    // ---- forest plot: each comparison's interval and delta against its tolerated change\n    function forest() {\n        const rows = comparisons.filter(comparisonShown);\n        const values = [0];\n        for (const c of rows)\n            for (const v of [c.ci.low, c.ci.high, c.delta, marginOf(c)])\n                if (typeof v === 'number' && Number.isFinite(v))\n                    values.push(v);\n        let min = Math.min(...values);\n        let max = Math.max(...values);\n        const pad = (max - min) * 0.05 || 0.01;\n        min -= pad;\n        max += pad;\n        const left = 280;\n        const width = 440;\n        const rowHeight = 24;\n        const height = rows.length * rowHeight + 40;\n        const x = (v) => left + ((v - min) / (max - min)) * width;\n        const right = 40;\n        const plot = svg('svg', {\n            id: 'forest',\n            width: left + width + right,\n            height,\n            viewBox: `0 0 ${left + width + right} ${height}`,\n            'data-min': min,\n            'data-max': max,\n            'data-left': left,\n            'data-width': width,\n            role: 'img'\n        });\n        plot.append(svg('line', { x1: x(0), x2: x(0), y1: 0, y2: height - 30, class: 'zero' }));\n        rows.forEach((c, i) => {\n            const y = 16 + i * rowHeight;\n            const label = svg('text', { x: 4, y: y + 4, class: 'label' });\n            label.textContent = labelOf(c).length > 44 ? `${labelOf(c).slice(0, 43)}…` : labelOf(c);\n            const title = svg('title', {});\n            title.textContent = `${labelOf(c)}: ${signed(c.delta)} [${signed(c.ci.low)}, ${signed(c.ci.high)}], tolerated ${signed(marginOf(c))}, ${verdictOf(c)}`;\n            const group = svg('g', { class: `row ${verdictOf(c)}`, 'data-id': c.id });\n            group.append(title, label);\n            group.append(svg('line', { x1: x(marginOf(c)), x2: x(marginOf(c)), y1: y - 9, y2: y + 9, class: 'margin' }));\n            if (Number.isFinite(c.ci.low) && Number.isFinite(c.ci.high))\n                group.append(svg('line', { x1: x(c.ci.low), x2: x(c.ci.high), y1: y, y2: y, class: 'ci' }));\n            if (Number.isFinite(c.delta))\n                group.append(svg('circle', { cx: x(c.delta), cy: y, r: 5, class: 'mark', 'data-id': c.id }));\n            plot.append(group);\n        });\n        // Ticks at round values (1, 2 or 5 times a power of ten) so that at most about five labels\n        // share the axis; a label that would still touch its neighbour is left out (the three fixed\n        // ticks this replaced could land on one another: min, 0 and max close together).\n        const rough = (max - min) / 4;\n        const power = Math.pow(10, Math.floor(Math.log10(rough)));\n        const step = [1, 2, 5, 10].map(f => f * power).find(s => s >= rough) ?? 10 * power;\n        const digits = Math.max(0, -Math.floor(Math.log10(step)));\n        const tickText = (v) => {\n            const rounded = Math.abs(v) < step / 2 ? 0 : v;\n            const text = rounded.toFixed(digits);\n            return rounded > 0 ? `+${text}` : text;\n        };\n        const CHAR_WIDTH = 7;\n        let lastRight = -Infinity;\n        for (let k = Math.ceil(min / step); k * step <= max; k++) {\n            const v = k * step;\n            const text = tickText(v);\n            const half = (text.length * CHAR_WIDTH) / 2;\n            const at = x(v);\n            if (at - half < lastRight + 8)\n                continue;\n            lastRight = at + half;\n            plot.append(svg('line', { x1: at, x2: at, y1: height - 30, y2: height - 25, class: 'tick' }));\n            const t = svg('text', { x: at, y: height - 10, class: 'axis', 'text-anchor': 'middle', 'data-value': v });\n            t.textContent = text;\n            plot.append(t);\n        }\n        return plot;\n    }\n    // ---- the comparisons table, sortable by any column\n    const columns = [\n        ['Verdict', verdictOf],\n        ['Run', c => c.run],\n        ['Metric', c => c.metric],\n        ['Split', c => c.split ?? ''],\n        ['Perturbation', c => c.perturbation ?? ''],\n        ['n', c => c.n],\n        ['Baseline', c => c.baseline_mean],\n        ['Candidate', c => c.candidate_mean],\n        ['Δ', c => c.delta],\n        ['Interval', c => c.ci.low],\n        ['Tolerated', marginOf],\n        ['Better / worse', c => (c.direction === 'lower' ? c.losses : c.wins) - (c.direction === 'lower' ? c.wins : c.losses)]\n    ];\n    const sort = { column: -1, descending: false };\n    function table() {\n        const rows = comparisons.filter(comparisonShown);\n        if (sort.column >= 0) {\n            const read = columns[sort.column][1];\n            rows.sort((a, b) => {\n                const va = read(a);\n                const vb = read(b);\n                const order = typeof va === 'number' && typeof vb === 'number' ? va - vb : String(va).localeCompare(String(vb));\n                return sort.descending ? -order : order;\n            });\n        }\n        const head = el('tr', {});\n        columns.forEach(([name], i) => {\n            const th = el('th', { 'data-column': String(i), class: sort.column === i ? (sort.descending ? 'sorted desc' : 'sorted asc') : '' }, name);\n            th.addEventListener('click', () => {\n                sort.descending = sort.column === i ? !sort.descending : false;\n                sort.column = i;\n                redraw();\n            });\n            head.append(th);\n        });\n        const body = rows.map(c => {\n            const better = c.direction === 'lower' ? c.losses : c.wins;\n            const worse = c.direction === 'lower' ? c.wins : c.losses;\n            return el('tr', { 'data-id': c.id, class: verdictOf(c) }, el('td', { class: 'verdict-cell' }, verdictOf(c)), el('td', {}, c.run), el('td', {}, `${c.metric}${c.direction === 'lower' ? ' (lower is better)' : ''}`), el('td', {}, c.split ?? '—'), el('td', {}, c.perturbation ?? '—'), el('td', { class: 'num' }, String(c.n)), el('td', { class: 'num' }, num(c.baseline_mean)), el('td', { class: 'num' }, num(c.candidate_mean)), el('td', { class: 'num' }, signed(c.delta)), el('td', { class: 'num' }, `[${signed(c.ci.low)}, ${signed(c.ci.high)}]`), el('td', { class: 'num' }, signed(marginOf(c))), el('td', { class: 'num' }, `+${better} / -${worse}`));\n        });\n        return el('table', { id: 'comparisons' }, el('thead', {}, head), el('tbody', {}, ...body));\n    }\n    // ---- changed answers, side by side with the differing characters marked\n    function diffSegments(a, b) {\n        let start = 0;\n        while (start < a.length && start < b.length && a[start] === b[start])\n            start++;\n        let endA = a.length;\n        let endB = b.length;\n        while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {\n            endA--;\n            endB--;\n        }\n        const midA = a.slice(start, endA);\n        const midB = b.slice(start, endB);\n        const mark = (text) => el('mark', {}, text);\n        const text = (t) => document.createTextNode(t);\n        // Character LCS of the differing middle when it is small; otherwise the whole middle is marked.\n        if (midA.length * midB.length > 0 && midA.length * midB.length <= 250_000) {\n            const n = midA.length;\n            const m = midB.length;\n            const table = new Uint16Array((n + 1) * (m + 1));\n            for (let i = n - 1; i >= 0; i--) {\n                for (let j = m - 1; j >= 0; j--) {\n                    table[i * (m + 1) + j] =\n                        midA[i] === midB[j] ? table[(i + 1) * (m + 1) + j + 1] + 1 : Math.max(table[(i + 1) * (m + 1) + j], table[i * (m + 1) + j + 1]);\n                }\n            }\n            const outA = [text(a.slice(0, start))];\n            const outB = [text(b.slice(0, start))];\n            let i = 0;\n            let j = 0;\n            let same = '';\n            let onlyA = '';\n            let onlyB = '';\n            const flush = () => {\n                if (onlyA)\n                    outA.push(mark(onlyA));\n                if (onlyB)\n                    outB.push(mark(onlyB));\n                onlyA = '';\n                onlyB = '';\n            };\n            while (i < n || j < m) {\n                if (i < n && j < m && midA[i] === midB[j]) {\n                    flush();\n                    same += midA[i];\n                    i++;\n                    j++;\n                    continue;\n                }\n                if (same) {\n                    outA.push(text(same));\n                    outB.push(text(same));\n                    same = '';\n                }\n                if (j >= m || (i < n && table[(i + 1) * (m + 1) + j] >= table[i * (m + 1) + j + 1]))\n                    onlyA += midA[i++];\n                else\n                    onlyB += midB[j++];\n            }\n            flush();\n            if (same) {\n                outA.push(text(same));\n                outB.push(text(same));\n            }\n            outA.push(text(a.slice(endA)));\n            outB.push(text(b.slice(endB)));\n            return [outA, outB];\n        }\n        return [\n            [text(a.slice(0, start)), ...(midA ? [mark(midA)] : []), text(a.slice(endA))],\n            [text(b.slice(0, start)), ...(midB ? [mark(midB)] : []), text(b.slice(endB))]\n        ];\n    }\n    function answers() {\n        const box = el('div', { id: 'answers' });\n        let shown = 0;\n        for (const c of comparisons) {\n            if (!comparisonShown(c))\n                continue;\n            const list = changed[c.id] ?? c.examples ?? [];\n            if (!list.length)\n                continue;\n            const cards = [];\n            for (const e of list) {\n                const better = c.direction === 'lower' ? e.candidate_value < e.baseline_value : e.candidate_value > e.baseline_value;\n                if (state.direction === 'won' && !better)\n                    continue;\n                if (state.direction === 'lost' && better)\n                    continue;\n                if (state.stratum && e.stratum !== state.stratum)\n                    continue;\n                if (state.search) {\n                    const haystack = [e.instance_id, e.input, e.reference, e.failed_check ?? '', e.baseline_output, e.candidate_output]\n                        .join('\\n')\n                        .toLowerCase();\n                    if (!haystack.includes(state.search))\n                        continue;\n                }\n                const [b, k] = diffSegments(String(e.baseline_output ?? ''), String(e.candidate_output ?? ''));\n                cards.push(el('div', { class: `answer ${better ? 'won' : 'lost'}`, 'data-instance': e.instance_id }, el('div', { class: 'answer-head' }, `${e.instance_id}${e.stratum ? ` [${e.stratum}]` : ''} (trial ${e.train_trial_index}): ${num(e.baseline_value)} → ${num(e.candidate_value)}, ${better ? 'better' : 'worse'}`), el('div', { class: 'io' }, el('div', { class: 'label' }, 'Input'), el('pre', {}, String(e.input ?? ''))), el('div', { class: 'io' }, el('div', { class: 'label' }, 'Reference'), el('pre', {}, String(e.reference ?? ''))), ...(e.failed_check\n                    ? [el('div', { class: 'io' }, el('div', { class: 'label' }, 'Failed check'), el('pre', {}, String(e.failed_check)))]\n                    : []), el('div', { class: 'outputs' }, el('div', {}, el('div', { class: 'label' }, 'Baseline output'), el('pre', { class: 'baseline' }, ...b)), el('div', {}, el('div', { class: 'label' }, 'Candidate output'), el('pre', { class: 'candidate' }, ...k)))));\n            }\n            if (!cards.length)\n                continue;\n            shown += cards.length;\n            const details = el('details', { 'data-id': c.id, open: '' }, el('summary', {}, `${labelOf(c)}: ${cards.length} of ${list.length} changed answers`), ...cards);\n            box.append(details);\n        }\n        box.prepend(el('p', { id: 'answers-count' }, `${shown} changed answers shown`));\n        return box;\n    }\n    // ---- efficiency, and the load half\n    function efficiency() {\n        const entries = report.efficiency;\n        if (!entries.length)\n            return null;\n        const ms = (s) => (Math.abs(s) < 10 ? `${num(s * 1000)} ms` : `${num(s)} s`);\n        const ratio = (r) => `${num(r.estimate)}× [${num(r.low)}, ${num(r.high)}]`;\n        const box = el('section', { id: 'efficiency' }, el('h2', {}, 'Efficiency: request times (information only, not gated)'));\n        if (report.context?.concurrent)\n            box.append(el('p', { class: 'note' }, 'Both sides ran at the same time on one machine: the ratios reflect the shared client as much as the servers.'));\n        box.append(el('table', {}, el('tr', {}, ...['Run', 'n', 'Median baseline', 'Median candidate', 'Median ratio', 'p90 ratio'].map(h => el('th', {}, h))), ...entries.map(e => el('tr', {}, el('td', {}, e.run), el('td', {}, String(e.n)), el('td', {}, ms(e.baseline_median)), el('td', {}, ms(e.candidate_median)), el('td', {}, ratio(e.median_ratio)), el('td', {}, ratio(e.p90_ratio))))));\n        return box;\n    }\n    /**\n     * The load half (report.load): its verdict, then per level one table with a row per metric\n     * (baseline, candidate, the candidate/baseline ratio with its interval, and the checks on that\n     * metric with their verdicts). Server-provided text (model names, reasons) goes in as text.\n     */\n    function load(section) {\n        if (!section)\n            return null;\n        const box = el('section', { id: 'load' }, el('h2', { class: `load-verdict ${section.verdict}` }, `Load: ${section.verdict}`), el('p', {}, String(section.headline ?? '')));\n        if (section.skipped) {\n            box.append(el('p', { class: 'note' }, String(section.skipped)));\n            return box;\n        }\n        const units = { output_tokens_per_second: 'tok/s', request_throughput: 'req/s', goodput: 'req/s' };\n        const value = (metric, v) => {\n            if (typeof v !== 'number' || !Number.isFinite(v))\n                return '—';\n            if (metric === 'error_rate')\n                return `${Number((v * 100).toPrecision(3))}%`;\n            return `${Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3)} ${units[metric] ?? 'ms'}`;\n        };\n        // As in the comment: three decimals (one from 10 up).\n        const fixed = (v) => v.toFixed(v >= 10 ? 1 : 3);\n        const ratioText = (r) => (r ? `${fixed(r.estimate)}× [${fixed(r.low)}, ${fixed(r.high)}]` : '—');\n        const levelName = (level) => (section.mode === 'concurrency' ? `concurrency ${level}` : `${level} requests/s`);\n        const checkText = (c) => {\n            const op = c.kind === 'min_ratio' || c.kind === 'min' ? '≥' : '≤';\n            const bound = String(c.kind).endsWith('ratio') ? `${c.threshold}×` : value(c.metric, c.threshold);\n            return `${op} ${bound}: ${c.verdict}`;\n        };\n        const ratios = section.ratios ?? [];\n        const checks = section.checks ?? [];\n        for (const level of section.levels ?? []) {\n            const metrics = [...new Set([...ratios, ...checks].filter(r => r.level === level).map(r => String(r.metric)))];\n            if (!metrics.length)\n                continue;\n            const rows = metrics.map(metric => {\n                const r = ratios.find(x => x.level === level && x.metric === metric);\n                const own = checks.filter(c => c.level === level && c.metric === metric);\n                const verdicts = own.map(c => c.verdict);\n                const worst = ['error', 'fail', 'inconclusive', 'pass'].find(v => verdicts.includes(v)) ?? 'info';\n                const checkCell = el('td', { class: 'checks' });\n                own.forEach((c, i) => {\n                    if (i)\n                        checkCell.append(el('br'));\n                    checkCell.append(el('span', { class: `check ${c.verdict}`, title: String(c.reason ?? '') }, checkText(c)));\n                });\n                if (!own.length)\n                    checkCell.append('—');\n                return el('tr', { class: worst, 'data-metric': metric }, el('td', {}, metric), el('td', { class: 'num' }, value(metric, r?.baseline ?? own[0]?.baseline)), el('td', { class: 'num' }, value(metric, r?.candidate ?? own[0]?.candidate)), el('td', { class: 'num' }, ratioText(r?.ratio ?? own[0]?.ratio ?? null)), el('td', { class: 'num' }, String(r?.pairs ?? own[0]?.pairs ?? '—')), checkCell);\n            });\n            box.append(el('h3', {}, levelName(level)), el('table', { class: 'load-level', 'data-level': String(level) }, el('thead', {}, el('tr', {}, ...['Metric', 'Baseline', 'Candidate', 'Ratio [interval]', 'Pairs', 'Checks'].map(h => el('th', {}, h)))), el('tbody', {}, ...rows)));\n        }\n        const open = checks.filter(c => c.verdict === 'inconclusive' || c.verdict === 'error');\n        if (open.length)\n            box.append(el('ul', { class: 'load-reasons' }, ...open.map(c => el('li', {}, `${c.metric} at ${levelName(c.level)}: ${c.reason}`))));\n        for (const [kind, list] of [\n            ['errors', section.errors ?? []],\n            ['warnings', section.warnings ?? []]\n        ]) {\n            if (list.length)\n                box.append(el('ul', { class: kind }, ...list.map((i) => el('li', {}, el('code', {}, i.code), ' ', i.message))));\n        }\n        const st = section.settings ?? {};\n        box.append(el('p', { class: 'settings' }, `${st.repetitions} blocks per side per level, ${section.interleaved === false ? 'not interleaved (each side measured in its own period)' : 'interleaved A B B A'}; intervals: ${st.interval_method}; percentiles: ${st.percentile_method}.`));\n        for (const note of section.notes ?? [])\n            box.append(el('p', { class: 'note' }, note));\n        return box;\n    }\n    // ---- fidelity: the instances with the largest divergence, token by token\n    /** Whitespace made visible, so a changed space or line break can be seen in a token. */\n    function visibleToken(text) {\n        return text.replace(/ /g, '␣').replace(/\\n/g, '⏎').replace(/\\t/g, '⇥');\n    }\n    /** Red where the candidate gives the baseline's token less probability, green where more; the stronger, the larger |delta-p|. */\n    function deltaShade(deltaP) {\n        const alpha = Math.min(1, Math.abs(deltaP)) * 0.85;\n        return deltaP < 0 ? `rgba(207, 34, 46, ${alpha.toFixed(3)})` : `rgba(26, 127, 55, ${alpha.toFixed(3)})`;\n    }\n    /**\n     * report.fidelity: its checks, then each of the worst instances with the baseline's answer token by\n     * token above the candidate's most likely token at the same position, every column shaded by\n     * delta-p. Model text goes in with textContent only.\n     */\n    function fidelity(section) {\n        if (!section)\n            return null;\n        const box = el('section', { id: 'fidelity' }, el('h2', {}, 'Fidelity'));\n        if (section.checks.length > 0) {\n            const rows = section.checks.map(c => el('tr', { class: c.verdict }, el('td', { class: 'verdict-cell' }, c.verdict), el('td', {}, `${c.metric} ${c.bound === 'min' ? '≥' : '≤'} ${String(c.threshold)}`), el('td', { class: 'num' }, `${num(c.figure.corrected)} [${num(c.figure.ci.low)}, ${num(c.figure.ci.high)}]`), el('td', { class: 'num' }, num(c.figure.candidate)), el('td', { class: 'num' }, num(c.figure.floor))));\n            box.append(el('table', { class: 'fidelity-checks' }, el('thead', {}, el('tr', {}, ...['verdict', 'check', 'value [interval]', 'candidate', 'A/A floor'].map(h => el('th', {}, h)))), el('tbody', {}, ...rows)));\n        }\n        box.append(el('h3', {}, 'Largest divergence'), el('p', { class: 'note' }, `The ${section.worst.length} instances with the largest mean KL. Per position, the baseline's token (above) and the candidate's most likely token there (below), shaded by delta-p = p_C - p_B of the baseline's token: red where the candidate gives it less probability, green where more. A framed column is where the candidate would pick another token.`));\n        for (const row of section.worst) {\n            const head = el('div', { class: 'answer-head' }, `${row.id}: mean KL ${num(row.klMean)}, max KL ${num(row.klMax)}, top-1 agreement ${num(row.top1Agreement)}, mean delta-p ${signed(row.deltaPMean)}, first divergence ${row.firstDivergence === null ? 'none' : `at token ${row.firstDivergence}`}`);\n            const item = el('div', { class: 'fidelity-instance', 'data-id': row.id }, head);\n            const tokens = row.tokens ?? [];\n            if (tokens.length > 0) {\n                const strip = el('div', { class: 'token-strip' });\n                tokens.forEach((cell, t) => {\n                    const differs = cell.candidate !== null && cell.candidate !== cell.baseline;\n                    strip.append(el('span', {\n                        class: differs ? 'token-pair differs' : 'token-pair',\n                        style: `background-color: ${deltaShade(cell.deltaP)}`,\n                        title: `position ${t}: delta-p ${signed(cell.deltaP)}`,\n                        'data-delta-p': String(cell.deltaP)\n                    }, el('span', { class: 'token baseline' }, visibleToken(cell.baseline)), el('span', { class: 'token candidate' }, cell.candidate === null ? '—' : visibleToken(cell.candidate))));\n                });\n                item.append(el('div', { class: 'label' }, 'Baseline answer / candidate top-1'), strip);\n            }\n            else {\n                item.append(el('p', { class: 'note' }, 'No per-token figures were recorded for this instance.'));\n            }\n            box.append(item);\n        }\n        return box;\n    }\n    // ---- layout\n    const plotBox = el('section', { id: 'plot' }, el('h2', {}, 'Forest plot'));\n    const tableBox = el('section', { id: 'table' }, el('h2', {}, 'Comparisons'));\n    const answersBox = el('section', { id: 'changed' }, el('h2', {}, 'Changed answers'));\n    function redraw() {\n        plotBox.replaceChildren(plotBox.firstChild, forest());\n        tableBox.replaceChildren(tableBox.firstChild, table());\n        answersBox.replaceChildren(answersBox.firstChild, answers());\n    }\n    root.append(header(), filters(redraw), plotBox, tableBox, answersBox);\n    const eff = efficiency();\n    if (eff)\n        root.append(eff);\n    const loadBox = load(report.load);\n    if (loadBox)\n        root.append(loadBox);\n    const fidelityBox = fidelity(report.fidelity);\n    if (fidelityBox)\n        root.append(fidelityBox);\n    for (const note of report.notes)\n        root.append(el('p', { class: 'note' }, note));\n    redraw();\n\n})();\n";
 
 /**
  * report.html: one self-contained page (inline CSS and script, no network) for the reviewer who
@@ -31418,6 +31785,8 @@ pre { white-space: pre-wrap; word-break: break-word; background: #f6f8fa; paddin
 .label { font-size: 12px; color: #59636e; } mark { background: #ffd7d5; } pre.candidate mark { background: #aceebb; }
 .note { color: #59636e; } .settings { color: #59636e; } table.sides tr.differs th, table.sides tr.differs td { background: #fff8c5; }
 .check.pass, .load-verdict.pass { color: var(--pass); } .check.fail, .check.error, .load-verdict.fail, .load-verdict.error { color: var(--fail); } .check.inconclusive, .load-verdict.inconclusive { color: var(--inconclusive); }
+.token-strip { display: flex; flex-wrap: wrap; gap: 2px; margin: 4px 0 8px; } .token-pair { display: inline-flex; flex-direction: column; padding: 1px 3px; border: 1px solid transparent; border-radius: 3px; font-family: ui-monospace, monospace; font-size: 12px; }
+.token-pair.differs { border-color: #1f2328; } .token.candidate { color: #59636e; border-top: 1px dotted #8c959f; }
 `;
 function renderHtml(report, changed = new Map()) {
     const script = REPORT_PAGE_SCRIPT;
@@ -31775,6 +32144,44 @@ function renderFidelityMarkdown(fidelity) {
     lines.push(`${fidelity.instances} instances, ${fidelity.positions} tokens, ${ROUTE_TEXT[fidelity.route]}; top-${fidelity.topK} (the KL is a lower bound: the baseline's mass outside the shared top-k, ${num(fidelity.restMassMean)} on average, is one bucket). ${escapeInline(shown, 400)}.`, '');
     for (const note of fidelity.notes)
         lines.push(`> ${escapeInline(note, 400)}`, '');
+    return lines;
+}
+
+/**
+ * The "Answer length" section of the PR comment (docs/method.md "Answer length"): per measurement
+ * with answers, verdict first, the candidate/baseline ratio of mean answer length with its
+ * interval, the band, both means and the unit. Ungated rows say `reported`: they never decide.
+ * Pure; run names come from output files and are escaped.
+ */
+function band(row) {
+    return [row.min === null ? null : `≥ ${String(row.min)}`, row.max === null ? null : `≤ ${String(row.max)}`].filter(Boolean).join(', ');
+}
+function renderAnswerLengthMarkdown(rows) {
+    if (!rows || rows.length === 0)
+        return [];
+    // Stacked cells (<br>) as in the comparisons table, so that the table fits a pull-request conversation.
+    const lines = ['### Answer length', '', '| Verdict | Answers of | C / B | Band | Mean length, n |', '|---|---|--:|--:|--:|'];
+    for (const r of rows) {
+        const verdict = r.gated ? `${VERDICT_EMOJI[r.verdict]} ${r.verdict}` : `ℹ️ reported<br>(${r.verdict})`;
+        const cells = [
+            verdict,
+            `${escapeInline(r.run, 36)}<br>${r.source}`,
+            `**${formatNumber(r.ratio.estimate)}×**<br>[${formatNumber(r.ratio.low)}, ${formatNumber(r.ratio.high)}]`,
+            `${band(r).replace(', ', '<br>')}${r.gated ? '' : '<br>(not gated)'}`,
+            `${formatNumber(r.baseline_mean)} → ${formatNumber(r.candidate_mean)}<br>${escapeInline(r.unit.split(' (')[0], 40)}, ${r.n}`
+        ];
+        lines.push(`| ${cells.join(' | ')} |`);
+    }
+    lines.push('', `_C / B: the candidate's mean answer length over the baseline's, with its ${Math.round(rows[0].ratio.level * 100)}% interval (paired bootstrap over instances)._`);
+    // The table keeps the unit short (it must fit a pull-request conversation); why a fallback was taken is said once below.
+    const why = [...new Set(rows.map(r => r.unit).filter(u => u.includes(' (')))];
+    for (const unit of why)
+        lines.push(`- ${escapeInline(unit, 200)}`);
+    const open = rows.filter(r => r.gated && r.verdict !== 'pass');
+    for (const r of open)
+        lines.push(`- ${r.source} ${codeSpan(r.run, { maxLength: 80 })}: ${escapeInline(r.reason, 400)}`);
+    if (open.length > 0 || why.length > 0)
+        lines.push('');
     return lines;
 }
 
@@ -32325,6 +32732,8 @@ function renderAtLevel(report, options, detail, full) {
     if (sections.has('table'))
         lines.push(...renderLoadMarkdown(report.load));
     if (sections.has('table'))
+        lines.push(...renderAnswerLengthMarkdown(report.answer_lengths));
+    if (sections.has('table'))
         lines.push(...renderFidelityMarkdown(report.fidelity));
     if (sections.has('inconclusive'))
         lines.push(...inconclusiveBlock(report, detail));
@@ -32629,7 +33038,8 @@ async function configFromArgs(args) {
             maxDrop: maxDrop ?? null,
             maxRelativeDrop: maxRelativeDrop ?? null,
             direction: args.flags.has('lower-is-better') ? 'lower' : 'higher',
-            perturbations: args.flags.has('gate-perturbations') ? 'gate' : 'report'
+            perturbations: args.flags.has('gate-perturbations') ? 'gate' : 'report',
+            answerLength: null
         }
     };
 }
@@ -32855,4 +33265,4 @@ main(process.argv.slice(2), processIo()).then(code => {
     process.exitCode = 2;
 });
 
-export { parseDocument as $, twoSidedZ as A, redactUrl as B, ConfigError as C, DEFAULT_STATISTICS as D, getDefaultExportFromCjs as E, FIDELITY_METRICS as F, GateError as G, HELM_GATE_VERSION as H, InputError as I, exp as J, log as K, LOAD_USAGE as L, METRIC_SHAPE as M, abs as N, sqrt as O, PLAN_USAGE as P, isFiniteNumber as Q, RUN_USAGE as R, quantileSorted as S, TRAFFIC_CHECKS as T, UsageError as U, createRandom as V, readTrafficSet as W, discoverRuns as X, RUN_FILES as Y, ServerNotReadyError as Z, HelmRunError as _, newReport as a, visit as a0, isScalar as a1, redactString as a2, looksLikeSecret as a3, isCredentialKey as a4, Scalar as a5, HIDDEN as a6, parseYamlFile as a7, stringify as a8, expandRunnerCommand as a9, checkDistinctDeployments as aa, looksLikeLmEvalOutput as ab, readLmEvalOutput as ac, taskMatchesEntry as ad, runnerCommandName as ae, quantile as af, TRAFFIC_USAGE as ag, ajvExports as b, estimatePaired as c, decideVerdict as d, exitCode as e, REPORTED_MARGINS as f, redactText as g, qualityHeadline as h, redactTree as i, showValue as j, GuardError as k, loadGateConfig as l, compareOutputs as m, numberOption as n, readRunDirectory as o, parseArgs as p, qualityVerdict as q, requiredConfig as r, smallSampleGuard as s, tangoInterval as t, runMatchesEntry as u, streamJson as v, writeReportOutputs as w, MIN_BOOTSTRAP_UNITS as x, instancesNeeded as y, binarySd as z };
+export { Scalar as $, MIN_BOOTSTRAP_UNITS as A, instancesNeeded as B, ConfigError as C, DEFAULT_STATISTICS as D, binarySd as E, FIDELITY_METRICS as F, GateError as G, HELM_GATE_VERSION as H, InputError as I, twoSidedZ as J, redactUrl as K, LOAD_USAGE as L, METRIC_SHAPE as M, getDefaultExportFromCjs as N, LaunchError as O, PLAN_USAGE as P, HelmRunError as Q, RUN_USAGE as R, ServerNotReadyError as S, TOKENS_UNIT as T, UsageError as U, parseDocument as V, visit as W, isScalar as X, redactString as Y, looksLikeSecret as Z, isCredentialKey as _, newReport as a, HIDDEN as a0, parseYamlFile as a1, stringify as a2, expandRunnerCommand as a3, checkDistinctDeployments as a4, looksLikeLmEvalOutput as a5, readLmEvalOutput as a6, taskMatchesEntry as a7, RUN_FILES as a8, runnerCommandName as a9, exp as aa, log as ab, abs as ac, sqrt as ad, isFiniteNumber as ae, quantileSorted as af, createRandom as ag, readTrafficSet as ah, discoverRuns as ai, quantile as aj, TRAFFIC_USAGE as ak, GuardError as b, estimatePaired as c, decideVerdict as d, exitCode as e, ajvExports as f, smallSampleGuard as g, REPORTED_MARGINS as h, redactText as i, qualityHeadline as j, redactTree as k, loadGateConfig as l, answerLengthRow as m, numberOption as n, CHARACTERS_UNIT as o, parseArgs as p, qualityVerdict as q, requiredConfig as r, showValue as s, compareOutputs as t, TRAFFIC_CHECKS as u, tangoInterval as v, writeReportOutputs as w, readRunDirectory as x, runMatchesEntry as y, streamJson as z };
