@@ -157,6 +157,7 @@ describe('traffic: the fingerprint', () => {
     )
     expect(lines).toMatch(/twice on the baseline \(B1, B2: the noise floor\)/)
     expect(lines).toMatch(/disagreement <= 0.05, similarity report/)
+    expect(lines).toMatch(/; answer_length_ratio report; similarity token_f1/)
     // 24 tool requests cannot resolve a 5-point margin even with no failure; 120 requests can.
     expect(lines).toMatch(
       /WARNING traffic check invalid_tool_calls applies to 24 requests: even a candidate that changes nothing cannot pass its 0.05 margin \(the interval reaches 0\.\d+\); about \d+ such requests would/
@@ -170,6 +171,13 @@ describe('traffic: the fingerprint', () => {
     const upper = (n: number): number => tangoInterval({ both: 0, wins: 0, losses: 0, neither: n }, 0.95)[1]
     expect(upper(needed)).toBeLessThan(0.02)
     expect(upper(needed - 1)).toBeGreaterThanOrEqual(0.02)
+  })
+
+  it('says the answer-length band of the traffic checks', () => {
+    const config = gate('  set: traffic.jsonl\n  checks: { answer_length_ratio: { min: 0.8, max: 1.25 } }')
+    expect(trafficPlanLines(config.traffic!).join('\n')).toMatch(/answer_length_ratio gated >= 0.8 and <= 1.25; similarity/)
+    const upper = gate('  set: traffic.jsonl\n  checks: { answer_length_ratio: { max: 1.5 } }')
+    expect(trafficPlanLines(upper.traffic!).join('\n')).toMatch(/answer_length_ratio gated <= 1.5;/)
   })
 })
 

@@ -50,6 +50,28 @@ describe('fidelity figures', () => {
     expect(fidelityFigure('kld_mean', r, settings)!.corrected).toBeCloseTo(0.04, 12)
   })
 
+  it('shows an interval no wider than the values can reach, and decides on the interval as computed', () => {
+    // Every instance agrees on every position, floor perfect: Tango's interval of the difference is
+    // symmetric around 0 and would put the upper bound of the agreement above 1.
+    const r = rows(Array.from({ length: 30 }, () => PERFECT))
+    const top1 = fidelityFigure('top1_agreement', r, settings)!
+    expect(top1.corrected).toBe(1)
+    expect(top1.ci.high).toBe(1)
+    expect(top1.ci.low).toBeLessThan(1)
+    // A candidate closer to the baseline than the floor's noise: KL's corrected value may be
+    // negative, but no lower than 0 - floor mean.
+    const noisy = rows(
+      Array.from({ length: 30 }, (_, i) => inst(1, i % 3 === 0 ? 0.001 : 0)),
+      Array.from({ length: 30 }, (_, i) => inst(1, i % 2 === 0 ? 0.01 : 0.002))
+    )
+    const kl = fidelityFigure('kld_mean', noisy, settings)!
+    expect(kl.ci.low).toBeGreaterThanOrEqual(-kl.floor - 1e-15)
+    expect(kl.ci.low).toBeLessThanOrEqual(kl.corrected)
+    const check = decideFidelityCheck({ metric: 'top1_agreement', bound: 'min', value: 0.8 }, r, settings)
+    expect(check.figure.ci.high).toBe(1)
+    expect(check.verdict).toBe('pass')
+  })
+
   it('gives the length ratio from the answers tokens, and every metric in order', () => {
     const r = rows([inst(1, 0), inst(1, 0)])
     expect(fidelityFigure('answer_length_ratio', r, settings)!.corrected).toBeCloseTo((1 + 1.1) / 2, 12)

@@ -32,3 +32,10 @@ export function bandOf(band: Fields, path: string): AnswerLengthBand {
   if (min === null && max === null) band.fail('min', `${path} needs min, max or both (a band around 1, e.g. { min: 0.8, max: 1.25 })`, null)
   return { min, max }
 }
+
+/** The band as `plan` and the docs say it: `report` (shown, not gated) or its bounds. */
+export function describeBand(band: AnswerLengthBand | null | undefined): string {
+  if (!band) return 'report'
+  const bounds = [band.min === null ? null : `>= ${band.min}`, band.max === null ? null : `<= ${band.max}`]
+  return `gated ${bounds.filter(b => b !== null).join(' and ')}`
+}

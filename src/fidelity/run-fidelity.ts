@@ -1,7 +1,8 @@
 /**
- * Fidelity inside the one pipeline (src/pipeline/run-gate.ts), beside the traffic replay: each
- * side's pass runs while it is up (runSides' `whileUp` for launched sides, after the HELM half for
- * servers that are always up), and `attach` adds the measurement's own part to the report and
+ * Fidelity, one of the measurements listed in src/pipeline/measurements.ts (model/measurement.ts's
+ * SideMeasurement), beside the traffic replay: each side's pass runs while it is up (`hold`, called
+ * by the side holder for launched sides; `holdAlwaysUp` after the HELM half for servers that are
+ * always up), and `attach` adds the measurement's own part to the report and
  * joins its checks into the verdict. Any error makes the verdict error (fail closed).
  */
 import type { FidelitySettings } from '../config/fidelity.js'
@@ -39,7 +40,7 @@ export class FidelityRun {
     return { baseline: of('baseline'), candidate: of('candidate') }
   }
 
-  /** runSides' `whileUp`: the pass of each side that is up now; the baseline's HELM output gives the prompts. */
+  /** Called by the side holder while sides are up: the pass of each side that is up now; the baseline's HELM output gives the prompts. */
   readonly hold = async (up: Side[], outputs: Partial<Record<Side, string>> = {}): Promise<void> => {
     const fresh = up.filter(side => !this.done.has(side))
     if (fresh.length === 0 || this.errors.length > 0) return

@@ -1,6 +1,7 @@
 /** What `helm-gate plan` shows of the traffic gate: the set, what is replayed where, the checks. */
 import type { TrafficCheck, TrafficSettings } from '../config/traffic.js'
 import { TRAFFIC_CHECKS } from '../config/traffic.js'
+import { describeBand } from '../config/answer-length-band.js'
 import { tangoInterval } from '../stats/index.js'
 
 export function trafficPlanLines(traffic: TrafficSettings, confidence = 0.95): string[] {
@@ -14,7 +15,7 @@ export function trafficPlanLines(traffic: TrafficSettings, confidence = 0.95): s
       ` ${json} in JSON mode, ${tools} with tools, ${references} with a reference`,
     `#   replayed ${traffic.baselineReruns ? 'twice on the baseline (B1, B2: the noise floor)' : 'once on the baseline (no noise floor)'} and once on the candidate,` +
       ` temperature ${traffic.temperature ?? 'as logged'}, ${traffic.concurrency} at a time, ${traffic.requestTimeoutSeconds} s per request, no retries`,
-    `#   checks (tolerated excess): ${checks.join(', ')}; similarity ${traffic.similarity}${traffic.ignoreCase ? ', case ignored' : ''}`,
+    `#   checks (tolerated excess): ${checks.join(', ')}; answer_length_ratio ${describeBand(traffic.answerLength)}; similarity ${traffic.similarity}${traffic.ignoreCase ? ', case ignored' : ''}`,
     `#   refusal patterns: ${traffic.refusalPatterns.length}`,
     ...unreachable(traffic, { json, tools, references }, confidence).map(line => `# WARNING ${line}`)
   ]

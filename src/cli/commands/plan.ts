@@ -8,6 +8,7 @@ import { GateError } from '../../errors.js'
 import { makeRunPlan } from '../../plan/run-plan.js'
 import { loadGateConfig } from '../../config/load.js'
 import { trafficPlanLines } from '../../replay/traffic-plan-lines.js'
+import { describeBand } from '../../config/answer-length-band.js'
 import { fidelityPlanLines } from '../../fidelity/fidelity-plan-lines.js'
 import type { FidelitySettings } from '../../config/fidelity.js'
 import { pluginPythonPath, resolveHelmRun } from '../../runner/helm-install.js'
@@ -99,6 +100,8 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
       : null
     out.push('', ...loadModeLines(config, args.flags.has('sequential'), availableParallelism(), swapMs))
   }
+  const lengthBands = config.runs.filter(run => run.answerLength).map(run => `${run.entry} ${describeBand(run.answerLength)}`)
+  if (lengthBands.length > 0) out.push(`# answer_length_ratio (candidate/baseline mean answer length): ${lengthBands.join('; ')}`)
   if (config.traffic) out.push(...trafficPlanLines(config.traffic, config.statistics.confidence))
   if (config.fidelity) out.push(...(await fidelityPlanLines(config as typeof config & { fidelity: FidelitySettings }, io.env)))
   if (!args.flags.has('no-count')) {
