@@ -1,6 +1,6 @@
 import { join, delimiter, resolve } from 'node:path';
 import { tmpdir, availableParallelism } from 'node:os';
-import { u as TRAFFIC_CHECKS, v as tangoInterval, x as readRunDirectory, y as runMatchesEntry, z as streamJson, A as MIN_BOOTSTRAP_UNITS, B as instancesNeeded, E as binarySd, J as twoSidedZ, G as GateError, K as redactUrl, p as parseArgs, P as PLAN_USAGE, r as requiredConfig, n as numberOption, l as loadGateConfig, i as redactText } from './cli.js';
+import { u as TRAFFIC_CHECKS, v as describeBand, x as tangoInterval, y as readRunDirectory, z as runMatchesEntry, A as streamJson, B as MIN_BOOTSTRAP_UNITS, E as instancesNeeded, J as binarySd, K as twoSidedZ, G as GateError, N as redactUrl, p as parseArgs, P as PLAN_USAGE, r as requiredConfig, n as numberOption, l as loadGateConfig, i as redactText } from './cli.js';
 import { k as detectClient, n as apiKeyOf, E as trackedTempDir, P as PROD_ENV_FILES, G as runHelmProcess, H as decisiveLine, I as readLogTail, J as scheduleOf, K as swapsNeeded, L as blockPlan, M as expandLaunch, q as routeUrl, N as prepareRun, O as pluginPythonPath, Q as DEFAULT_READINESS_TIMEOUT_MS, R as measureSwap, T as displayCommand, U as redactedFiles, y as makeRunPlan, W as apiKeyNames, x as apiKeyValues, X as childProcessEnv, Y as resolveHelmRun } from './cli-fidelity-client.js';
 import { mkdir, writeFile, readdir } from 'node:fs/promises';
 import 'node:crypto';
@@ -39,7 +39,7 @@ function trafficPlanLines(traffic, confidence = 0.95) {
             ` ${json} in JSON mode, ${tools} with tools, ${references} with a reference`,
         `#   replayed ${traffic.baselineReruns ? 'twice on the baseline (B1, B2: the noise floor)' : 'once on the baseline (no noise floor)'} and once on the candidate,` +
             ` temperature ${traffic.temperature ?? 'as logged'}, ${traffic.concurrency} at a time, ${traffic.requestTimeoutSeconds} s per request, no retries`,
-        `#   checks (tolerated excess): ${checks.join(', ')}; similarity ${traffic.similarity}${traffic.ignoreCase ? ', case ignored' : ''}`,
+        `#   checks (tolerated excess): ${checks.join(', ')}; answer_length_ratio ${describeBand(traffic.answerLength)}; similarity ${traffic.similarity}${traffic.ignoreCase ? ', case ignored' : ''}`,
         `#   refusal patterns: ${traffic.refusalPatterns.length}`,
         ...unreachable(traffic, { json, tools, references }, confidence).map(line => `# WARNING ${line}`)
     ];
@@ -538,6 +538,9 @@ async function planCommand(argv, io) {
             : null;
         out.push('', ...loadModeLines(config, args.flags.has('sequential'), availableParallelism(), swapMs));
     }
+    const lengthBands = config.runs.filter(run => run.answerLength).map(run => `${run.entry} ${describeBand(run.answerLength)}`);
+    if (lengthBands.length > 0)
+        out.push(`# answer_length_ratio (candidate/baseline mean answer length): ${lengthBands.join('; ')}`);
     if (config.traffic)
         out.push(...trafficPlanLines(config.traffic, config.statistics.confidence));
     if (config.fidelity)

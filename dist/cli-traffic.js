@@ -1,6 +1,6 @@
 import { readFile, mkdir, writeFile } from 'node:fs/promises';
 import { resolve, dirname } from 'node:path';
-import { I as InputError, ag as createRandom, _ as isCredentialKey, i as redactText, aj as quantile, ak as TRAFFIC_USAGE, U as UsageError, p as parseArgs, n as numberOption } from './cli.js';
+import { I as InputError, ah as createRandom, $ as isCredentialKey, i as redactText, ak as quantile, al as TRAFFIC_USAGE, U as UsageError, p as parseArgs, n as numberOption } from './cli.js';
 import { createHash } from 'node:crypto';
 import 'node:fs';
 import 'node:string_decoder';

@@ -518,14 +518,34 @@ function fidelityFigure(metric, rows, settings) {
         return null;
     return figureOf(metric, est);
 }
+/** The values one instance can take, per metric. */
+const METRIC_RANGE = {
+    top1_agreement: { low: 0, high: 1 },
+    kld_mean: { low: 0, high: Infinity },
+    kld_max: { low: 0, high: Infinity },
+    delta_p_mean: { low: -1, high: 1 },
+    answer_length_ratio: { low: 0, high: Infinity }
+};
 function figureOf(metric, est) {
     const perfect = METRIC_SHAPE[metric].perfect;
+    // Each instance's candidate - floor lies in [low - floor, high - floor], so their mean lies in
+    // [low - F, high - F] for the floor's mean F. Tango's interval (and a bootstrap near the edge)
+    // can reach past that: all-agreeing answers gave top-1 agreement [0.886, 1.114]. The shown
+    // interval is cut to what the values can be; the verdict is decided on the interval as computed
+    // (decideFidelityCheck), and a cut bound is one no threshold inside the range can lie beyond.
+    const range = METRIC_RANGE[metric];
+    const lowest = perfect + range.low - est.baselineMean;
+    const highest = perfect + range.high - est.baselineMean;
     return {
         metric,
         candidate: est.candidateMean,
         floor: est.baselineMean,
         corrected: perfect + est.delta,
-        ci: { low: perfect + est.ci.low, high: perfect + est.ci.high, level: est.ci.level }
+        ci: {
+            low: Math.min(highest, Math.max(lowest, perfect + est.ci.low)),
+            high: Math.max(lowest, Math.min(highest, perfect + est.ci.high)),
+            level: est.ci.level
+        }
     };
 }
 /**
@@ -926,7 +946,7 @@ class FidelityRun {
         };
         return { baseline: of('baseline'), candidate: of('candidate') };
     }
-    /** runSides' `whileUp`: the pass of each side that is up now; the baseline's HELM output gives the prompts. */
+    /** Called by the side holder while sides are up: the pass of each side that is up now; the baseline's HELM output gives the prompts. */
     hold = async (up, outputs = {}) => {
         const fresh = up.filter(side => !this.done.has(side));
         if (fresh.length === 0 || this.errors.length > 0)

@@ -23259,6 +23259,13 @@ function bandOf(band, path) {
         band.fail('min', `${path} needs min, max or both (a band around 1, e.g. { min: 0.8, max: 1.25 })`, null);
     return { min, max };
 }
+/** The band as `plan` and the docs say it: `report` (shown, not gated) or its bounds. */
+function describeBand(band) {
+    if (!band)
+        return 'report';
+    const bounds = [band.min === null ? null : `>= ${band.min}`, band.max === null ? null : `<= ${band.max}`];
+    return `gated ${bounds.filter(b => b !== null).join(' and ')}`;
+}
 
 /**
  * The gate file's `traffic:` section (docs/gate-file.md, docs/traffic.md "Replay and judging"):
@@ -33265,4 +33272,4 @@ main(process.argv.slice(2), processIo()).then(code => {
     process.exitCode = 2;
 });
 
-export { Scalar as $, MIN_BOOTSTRAP_UNITS as A, instancesNeeded as B, ConfigError as C, DEFAULT_STATISTICS as D, binarySd as E, FIDELITY_METRICS as F, GateError as G, HELM_GATE_VERSION as H, InputError as I, twoSidedZ as J, redactUrl as K, LOAD_USAGE as L, METRIC_SHAPE as M, getDefaultExportFromCjs as N, LaunchError as O, PLAN_USAGE as P, HelmRunError as Q, RUN_USAGE as R, ServerNotReadyError as S, TOKENS_UNIT as T, UsageError as U, parseDocument as V, visit as W, isScalar as X, redactString as Y, looksLikeSecret as Z, isCredentialKey as _, newReport as a, HIDDEN as a0, parseYamlFile as a1, stringify as a2, expandRunnerCommand as a3, checkDistinctDeployments as a4, looksLikeLmEvalOutput as a5, readLmEvalOutput as a6, taskMatchesEntry as a7, RUN_FILES as a8, runnerCommandName as a9, exp as aa, log as ab, abs as ac, sqrt as ad, isFiniteNumber as ae, quantileSorted as af, createRandom as ag, readTrafficSet as ah, discoverRuns as ai, quantile as aj, TRAFFIC_USAGE as ak, GuardError as b, estimatePaired as c, decideVerdict as d, exitCode as e, ajvExports as f, smallSampleGuard as g, REPORTED_MARGINS as h, redactText as i, qualityHeadline as j, redactTree as k, loadGateConfig as l, answerLengthRow as m, numberOption as n, CHARACTERS_UNIT as o, parseArgs as p, qualityVerdict as q, requiredConfig as r, showValue as s, compareOutputs as t, TRAFFIC_CHECKS as u, tangoInterval as v, writeReportOutputs as w, readRunDirectory as x, runMatchesEntry as y, streamJson as z };
+export { isCredentialKey as $, streamJson as A, MIN_BOOTSTRAP_UNITS as B, ConfigError as C, DEFAULT_STATISTICS as D, instancesNeeded as E, FIDELITY_METRICS as F, GateError as G, HELM_GATE_VERSION as H, InputError as I, binarySd as J, twoSidedZ as K, LOAD_USAGE as L, METRIC_SHAPE as M, redactUrl as N, getDefaultExportFromCjs as O, PLAN_USAGE as P, LaunchError as Q, RUN_USAGE as R, ServerNotReadyError as S, TOKENS_UNIT as T, UsageError as U, HelmRunError as V, parseDocument as W, visit as X, isScalar as Y, redactString as Z, looksLikeSecret as _, newReport as a, Scalar as a0, HIDDEN as a1, parseYamlFile as a2, stringify as a3, expandRunnerCommand as a4, checkDistinctDeployments as a5, looksLikeLmEvalOutput as a6, readLmEvalOutput as a7, taskMatchesEntry as a8, RUN_FILES as a9, runnerCommandName as aa, exp as ab, log as ac, abs as ad, sqrt as ae, isFiniteNumber as af, quantileSorted as ag, createRandom as ah, readTrafficSet as ai, discoverRuns as aj, quantile as ak, TRAFFIC_USAGE as al, GuardError as b, estimatePaired as c, decideVerdict as d, exitCode as e, ajvExports as f, smallSampleGuard as g, REPORTED_MARGINS as h, redactText as i, qualityHeadline as j, redactTree as k, loadGateConfig as l, answerLengthRow as m, numberOption as n, CHARACTERS_UNIT as o, parseArgs as p, qualityVerdict as q, requiredConfig as r, showValue as s, compareOutputs as t, TRAFFIC_CHECKS as u, describeBand as v, writeReportOutputs as w, tangoInterval as x, readRunDirectory as y, runMatchesEntry as z };
