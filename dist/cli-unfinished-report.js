@@ -889,6 +889,8 @@ class FidelityMeasurement {
         const restMass = rows.reduce((s, r) => s + r.candidate.restMassMean * r.candidate.positions, 0);
         const empty = this.baselinePass.filter(p => p === null).length;
         const notes = [];
+        if (this.input.source)
+            notes.push(`Prompts: ${this.input.source}, the first ${this.prompts.length}.`);
         if (!forced) {
             notes.push(`Not teacher-forced: ${this.baselineClient?.route === 'greedy-prefix' ? 'the baseline' : 'the candidate'} cannot score another side's answer, so the figures compare the two greedy answers along their shared prefix, up to the first position where they part.`);
         }
@@ -964,6 +966,9 @@ class FidelityRun {
                 this.measurement = new FidelityMeasurement({
                     sides: this.sides(),
                     prompts,
+                    source: this.config.traffic
+                        ? `the traffic set (${this.config.traffic.set})`
+                        : "the gate set (the prompts helm-run sent, from the baseline's scenario_state.json)",
                     settings,
                     statistics: this.config.statistics,
                     progress: this.options.progress

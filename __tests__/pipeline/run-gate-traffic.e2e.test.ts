@@ -34,7 +34,7 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true })
 })
 
-function gateText(): string {
+function gateText(extra: string[] = []): string {
   const side = (name: string, baseUrl: string): string =>
     `  ${name}: { api: chat, base_url: ${baseUrl}, model: ci-model, tokenizer: simple/tokenizer1, max_sequence_length: 2048 }`
   return [
@@ -53,12 +53,15 @@ function gateText(): string {
     `  set: ${JSON.stringify(SET)}`,
     // 120 requests: 24 offer tools, too few for the default 5-point margin; this test is about the pipeline.
     '  checks: { invalid_tool_calls: report, invalid_json: report }',
+    ...extra,
     ''
   ].join('\n')
 }
 
-async function gate(): Promise<{ outDir: string; result: Awaited<ReturnType<typeof runGate>>; changed: Map<string, ChangedExample[]> }> {
-  const config = parseGateConfig(gateText(), path.join(root, 'gate.yml'))
+async function gate(
+  extra: string[] = []
+): Promise<{ outDir: string; result: Awaited<ReturnType<typeof runGate>>; changed: Map<string, ChangedExample[]> }> {
+  const config = parseGateConfig(gateText(extra), path.join(root, 'gate.yml'))
   const outDir = await mkdtemp(path.join(root, 'out-'))
   const changed = new Map<string, ChangedExample[]>()
   const result = await runGate({
@@ -101,6 +104,31 @@ describe('runGate with a traffic section', () => {
     const id = report.comparisons.find(c => c.metric === 'disagreement')?.id ?? ''
     expect(changed.get(id)?.length).toBeGreaterThan(20)
     await candidate.control({ trafficDiffer: 0 })
+  }, 150_000)
+
+  test('fidelity scores the traffic set: a candidate whose next-token distributions moved fails its check, the report says which prompts', async () => {
+    // Both servers answer log-probability requests from known distributions (fidelity mode); the
+    // candidate's are shifted. The traffic replay itself is unchanged (it asks for no log-probabilities).
+    await baseline.control({ fidelity: 1, fidelityShift: 0 })
+    await candidate.control({ fidelity: 1, fidelityShift: 1.5, trafficDiffer: 0 })
+    try {
+      const { result } = await gate([
+        'fidelity:',
+        '  instances: 40',
+        '  max_answer_tokens: 8',
+        '  top_k: 8',
+        '  checks: [{ metric: kld_mean, max: 0.001 }]'
+      ])
+      const { report } = result
+      expect(report.errors).toEqual([])
+      expect(report.comparisons.find(c => c.metric === 'disagreement')?.verdict).toBe('pass')
+      expect(report.fidelity?.instances).toBe(40)
+      expect(report.fidelity?.notes[0]).toBe(`Prompts: the traffic set (${SET}), the first 40.`)
+      expect(report.fidelity?.checks.map(c => `${c.metric} ${c.verdict}`)).toEqual(['kld_mean fail'])
+      expect(report.verdict).toBe('fail')
+    } finally {
+      await Promise.all([baseline.control({ fidelity: 0 }), candidate.control({ fidelity: 0, fidelityShift: 0 })])
+    }
   }, 150_000)
 })
 

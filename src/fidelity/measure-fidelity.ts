@@ -31,6 +31,8 @@ export interface FidelityInput {
   settings: FidelitySettings
   statistics: StatisticsSettings
   progress?: (line: string) => void
+  /** Where the prompts came from, said in the report's notes (e.g. the traffic set and its file). */
+  source?: string
   /**
    * What is teacher-forced: `greedy` (the default) the baseline's own greedy answer; `reference`
    * each prompt's given answer (FidelityPrompt.reference), scored on both sides, so that the
@@ -240,6 +242,7 @@ export class FidelityMeasurement {
     const restMass = rows.reduce((s, r) => s + r.candidate.restMassMean * r.candidate.positions, 0)
     const empty = this.baselinePass.filter(p => p === null).length
     const notes: string[] = []
+    if (this.input.source) notes.push(`Prompts: ${this.input.source}, the first ${this.prompts.length}.`)
     if (!forced) {
       notes.push(
         `Not teacher-forced: ${this.baselineClient?.route === 'greedy-prefix' ? 'the baseline' : 'the candidate'} cannot score another side's answer, so the figures compare the two greedy answers along their shared prefix, up to the first position where they part.`

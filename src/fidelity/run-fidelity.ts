@@ -56,6 +56,9 @@ export class FidelityRun {
         this.measurement = new FidelityMeasurement({
           sides: this.sides(),
           prompts,
+          source: this.config.traffic
+            ? `the traffic set (${this.config.traffic.set})`
+            : "the gate set (the prompts helm-run sent, from the baseline's scenario_state.json)",
           settings,
           statistics: this.config.statistics,
           progress: this.options.progress
