@@ -5,7 +5,7 @@
  * mode, truncates, breaks tool calls or answers differently fails with the right rows; a failed
  * request fails closed.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -16,6 +16,10 @@ import type { ReplayState } from '../../src/replay/replay.js'
 import { startFakeServer, type FakeServer } from '../../test-support/fake-openai/harness.js'
 import { makeSet } from '../../test-support/traffic/make-set.mjs'
 import { fixedExamples } from '../../test-support/credentials.js'
+
+// Each case replays the set three times on real servers and bootstraps every check: 23 to 26 s
+// alone on the 2-core machine, over jest's 30 s default when the parallel phase crowds it.
+jest.setTimeout(120_000)
 
 let dir: string
 let baseline: FakeServer
