@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Starts the demo's two fake OpenAI-compatible servers on loopback, in the background, for
 # examples/demo/gate.yml: the baseline on port 18431, the candidate on 18432 (same seed, so both
-# get the same instances right; the candidate changes a few more answers at random and is a
+# get the same instances right; the candidate changes a few more answers at random, the same ones
+# on every run (--noise-seed: the verdict must not depend on luck), and is a
 # little slower on HELM's requests, like a numerically different but equivalent build, and decodes
 # 1.5x faster under streaming load, as an FP8 build would). Used by `npm run demo` and
 # by the workflow that gates helm-gate's own pull requests.
@@ -31,7 +32,7 @@ start() { # name port extra-options...
 start baseline 18431 --stream-engine '{"decodeBaseMs": 8}'
 # Streaming requests (the load half) reach a fake continuous-batching engine; the candidate's
 # decodes 1.5x faster, like an FP8 build.
-start candidate 18432 --noise 0.1 --latency-ms 5 --stream-engine '{"decodeBaseMs": 8, "decodeSpeedup": 1.5}'
+start candidate 18432 --noise 0.1 --noise-seed 1 --latency-ms 5 --stream-engine '{"decodeBaseMs": 8, "decodeSpeedup": 1.5}'
 
 for name in baseline candidate; do
   for _ in $(seq 1 100); do

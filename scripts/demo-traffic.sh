@@ -29,15 +29,15 @@ cleanup() {
 trap cleanup EXIT
 
 case "${DEMO_CANDIDATE:-equivalent}" in
-  equivalent) candidate='{"trafficNoise": 0.005}' ;;
-  break-json) candidate='{"trafficNoise": 0.005, "trafficBreakJson": 1}' ;;
-  truncate) candidate='{"trafficNoise": 0.005, "trafficTruncate": 0.2}' ;;
+  equivalent) candidate='{"trafficNoise": 0.005, "noiseSeed": 1}' ;;
+  break-json) candidate='{"trafficNoise": 0.005, "noiseSeed": 1, "trafficBreakJson": 1}' ;;
+  truncate) candidate='{"trafficNoise": 0.005, "noiseSeed": 1, "trafficTruncate": 0.2}' ;;
   *)
     echo "demo: DEMO_CANDIDATE must be equivalent, break-json or truncate" >&2
     exit 2
     ;;
 esac
-echo '{"trafficNoise": 0.005}' >"$work/baseline.json"
+echo '{"trafficNoise": 0.005, "noiseSeed": 1}' >"$work/baseline.json"
 echo "$candidate" >"$work/candidate.json"
 
 echo "demo: starting the two fake servers (the answer key is built from HELM's own scenario)"

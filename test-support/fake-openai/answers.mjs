@@ -11,9 +11,25 @@ export function unitHash(seed, text) {
   return digest.readUInt32BE(0) / 2 ** 32
 }
 
+// How many times each text has been drawn for noise, so that with a noise seed the n-th asking of
+// a prompt gets the same draw on every run whatever order concurrent requests arrive in.
+const noiseAskings = new Map()
+
+/**
+ * A noise draw in [0, 1): Math.random without a noise seed (a fresh draw on every run), else fixed
+ * by the seed, the text and how many times the text was asked before (a rerun repeats it).
+ */
+export function noiseDraw(noiseSeed, salt, text) {
+  if (noiseSeed === null || noiseSeed === undefined) return Math.random()
+  const key = `${noiseSeed}\u0000${salt}\u0000${text}`
+  const asking = noiseAskings.get(key) ?? 0
+  noiseAskings.set(key, asking + 1)
+  return unitHash(`${noiseSeed}:${salt}:${asking}`, text)
+}
+
 /**
  * @param {{ instance: import('./answer-key.mjs').KeyInstance, exact: boolean } | null} match
- * @param {{ seed: number, accuracy: number, perturbedAccuracy: number, noise: number }} behaviour
+ * @param {{ seed: number, accuracy: number, perturbedAccuracy: number, noise: number, noiseSeed: number | null }} behaviour
  * @returns {{ text: string, correct: boolean | null }}
  */
 export function answerFor(match, behaviour) {
@@ -21,10 +37,11 @@ export function answerFor(match, behaviour) {
   const { instance, exact } = match
   // Perturbed copies get their own draw (salted), so a candidate can be made worse on them only.
   const accuracy = exact ? behaviour.accuracy : behaviour.perturbedAccuracy
+  const text = exact ? instance.input : `perturbed\u0000${instance.input}`
   const draw =
-    behaviour.noise > 0 && Math.random() < behaviour.noise
-      ? Math.random()
-      : unitHash(behaviour.seed, exact ? instance.input : `perturbed\u0000${instance.input}`)
+    behaviour.noise > 0 && noiseDraw(behaviour.noiseSeed, 'noise', text) < behaviour.noise
+      ? noiseDraw(behaviour.noiseSeed, 'answer', text)
+      : unitHash(behaviour.seed, text)
   const correct = draw < accuracy
   return { text: textFor(instance, correct), correct }
 }

@@ -4,7 +4,7 @@
 // answers HELM's offline scenarios from an answer key with a controlled accuracy.
 //
 //   node test-support/fake-openai/server.mjs --answer-key key.json --model gate-model \
-//        [--port 0] [--accuracy 0.9] [--perturbed-accuracy 0.8] [--seed 0] [--noise 0]
+//        [--port 0] [--accuracy 0.9] [--perturbed-accuracy 0.8] [--seed 0] [--noise 0] [--noise-seed N]
 //        [--latency-ms 0] [--error-rate 0] [--hang-after N] [--die-after N] [--api-key KEY]
 //        [--config serving.json] [--start-delay-ms 0] [--fail-start MESSAGE] [--pid-file FILE]
 //        [--stream-engine '{"decodeSpeedup": 1.6}'] [--flavor llama.cpp] [--ftype Q4_0] [--traffic 1]
@@ -83,6 +83,7 @@ function parseOptions(argv) {
       'perturbed-accuracy': { type: 'string' },
       seed: { type: 'string', default: '0' },
       noise: { type: 'string', default: '0' },
+      'noise-seed': { type: 'string' },
       'latency-ms': { type: 'string', default: '0' },
       'error-rate': { type: 'string', default: '0' },
       'hang-after': { type: 'string', default: '-1' },
@@ -138,6 +139,9 @@ function parseOptions(argv) {
           : numberOption('perturbed-accuracy', fromFile('perturbedAccuracy', 'perturbed-accuracy')),
       seed: numberOption('seed', fromFile('seed', 'seed')),
       noise: numberOption('noise', fromFile('noise', 'noise')),
+      // Without it the noise is Math.random (differs run to run); with it a rerun repeats the
+      // same noisy answers (the demo's verdict must not depend on luck).
+      noiseSeed: fromFile('noiseSeed', 'noise-seed') === undefined ? null : numberOption('noise-seed', fromFile('noiseSeed', 'noise-seed')),
       latencyMs: numberOption('latency-ms', fromFile('latencyMs', 'latency-ms')),
       errorRate: numberOption('error-rate', fromFile('errorRate', 'error-rate')),
       hangAfter: numberOption('hang-after', fromFile('hangAfter', 'hang-after')),

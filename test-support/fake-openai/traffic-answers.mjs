@@ -3,12 +3,13 @@
 // request alike and a rerun gives the same answers. Controls (shares in [0, 1], each drawn per
 // request from its own salted hash, so the same requests are affected on every run):
 //   trafficDiffer     answer differently (another wording) on this share of requests
-//   trafficNoise      answer differently at random (Math.random): the noise floor of a real GPU
+//   trafficNoise      answer differently at random (Math.random, or fixed by --noise-seed): the
+//                     noise floor of a real GPU
 //   trafficBreakJson  in JSON mode, answer with text that is not JSON
 //   trafficTruncate   stop at max_tokens: half the answer, finish_reason "length"
 //   trafficBadTools   call a tool that was not offered
 //   trafficRefuse     refuse ("I'm sorry, I can't help with that.")
-import { unitHash } from './answers.mjs'
+import { noiseDraw, unitHash } from './answers.mjs'
 
 const WORDS = (
   'your order ships within two business days and you can track it from the account page ' +
@@ -20,7 +21,9 @@ const WORDS = (
 export function trafficAnswer(payload, behaviour) {
   const key = JSON.stringify(payload.messages ?? [])
   const share = (name, value) => value > 0 && unitHash(`${behaviour.seed}:${name}`, key) < value
-  const differ = share('differ', behaviour.trafficDiffer) || (behaviour.trafficNoise > 0 && Math.random() < behaviour.trafficNoise)
+  const differ =
+    share('differ', behaviour.trafficDiffer) ||
+    (behaviour.trafficNoise > 0 && noiseDraw(behaviour.noiseSeed, 'traffic', key) < behaviour.trafficNoise)
   const variant = differ ? 'other' : 'base'
   if (share('refuse', behaviour.trafficRefuse)) return { content: "I'm sorry, I can't help with that.", finish_reason: 'stop' }
 
