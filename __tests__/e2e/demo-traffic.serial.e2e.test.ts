@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Report } from '../../src/model/report.js'
 import { helmAvailable, REPO_ROOT } from '../../test-support/fake-openai/harness.js'
+// @ts-expect-error: a plain ESM module of the test support, without types
 import { makeSet } from '../../test-support/traffic/make-set.mjs'
 import { run } from '../support/spawn.js'
 import { listening } from '../support/listening.js'

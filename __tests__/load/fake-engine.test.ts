@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, test } from '@jest/globals'
 import type { AddressInfo, Socket } from 'node:net'
+// @ts-expect-error: a plain ESM module of the test support, without types
 import { createEngineServer } from '../../test-support/fake-engine/server.mjs'
 
 interface Seq {

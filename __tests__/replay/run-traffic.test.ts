@@ -14,6 +14,7 @@ import { newReport, type ChangedExample, type Comparison, type Report } from '..
 import { TrafficReplay } from '../../src/replay/run-traffic.js'
 import type { ReplayState } from '../../src/replay/replay.js'
 import { startFakeServer, type FakeServer } from '../../test-support/fake-openai/harness.js'
+// @ts-expect-error: a plain ESM module of the test support, without types
 import { makeSet } from '../../test-support/traffic/make-set.mjs'
 import { fixedExamples } from '../../test-support/credentials.js'
 

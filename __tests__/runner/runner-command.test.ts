@@ -74,7 +74,7 @@ describe('runSides with runner command sides', () => {
     expect(existsSync(join(dir, 'data'))).toBe(false)
     const log = await readFile(join(dir, 'out', 'logs', 'candidate.log'), 'utf8')
     expect(log).toContain('entry synthetic_reasoning:mode=pattern_match side candidate')
-    const record = outcome.records.baseline as { command: string[]; deployment: { kind: string } }
+    const record = outcome.records.baseline as unknown as { command: string[]; deployment: { kind: string } }
     expect(record.deployment.kind).toBe('command')
     expect(record.command).toContain(join(dir, 'marker-baseline'))
     expect(outcome.schedule).toBe('sequential')

@@ -6,6 +6,7 @@ import { describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parse } from 'yaml'
+// @ts-expect-error: a plain ESM module of script, without types
 import { inputsTable, MARKERS, outputsTable, renderReadme } from '../../scripts/action-docs.mjs'
 import { REPO_ROOT } from '../../test-support/fake-openai/harness.js'
 

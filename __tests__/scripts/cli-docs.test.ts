@@ -6,6 +6,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+// @ts-expect-error: a plain ESM module of script, without types
 import { commandNames, MARKERS, renderCliDocs } from '../../scripts/cli-docs.mjs'
 import { main } from '../../src/cli/main.js'
 import { COMMAND_LINES, TRAFFIC_USAGE } from '../../src/cli/usage.js'

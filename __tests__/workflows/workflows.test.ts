@@ -102,12 +102,18 @@ describe("helm-gate's own workflows", () => {
     expect(steps(workflow('.github/workflows/ci.yml')).map(s => s.run)).toContain('npm run lint')
   })
 
-  it(".ci/run runs the README's test command and only lint and the dist check besides", () => {
+  it(".ci/run runs the README's test command and only lint, types and the dist check besides", () => {
     // Any other set-up step here would let CI pass where the README's command fails.
     const commands = read('.ci/run')
       .split('\n')
       .filter(line => line !== '' && !/^(#|set |cd |echo )/.test(line))
-    expect(commands).toEqual(['npm ci --no-audit --no-fund', 'npm run --silent lint', 'bash scripts/check-dist.sh', 'npm test'])
+    expect(commands).toEqual([
+      'npm ci --no-audit --no-fund',
+      'npm run --silent lint',
+      'npm run --silent typecheck',
+      'bash scripts/check-dist.sh',
+      'npm test'
+    ])
     expect(read('README.md')).toContain('npm ci && npm test ')
   })
 
