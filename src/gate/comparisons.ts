@@ -7,17 +7,17 @@ import { GateError } from '../errors.js'
 import type { ChangedExample, Comparison, WorstCase } from '../model/report.js'
 import { decideVerdict, estimatePaired, resolveMaxDrop } from '../stats/index.js'
 import type { PairedEstimate, VerdictDecision } from '../stats/types.js'
-import type { IssueLog } from './issues.js'
+import type { IssueLog } from '../model/issue-log.js'
 import { checkMetricValues } from './coverage-guards.js'
 import { metricRange, type MetricRange } from './metric-range.js'
-import { imputeMissing, pairValues, worstCase, type MetricValue, type PairedData } from './pairing.js'
-import type { RunData } from './run-data.js'
+import type { MetricValue, UnitValues } from '../model/harness.js'
+import { imputeMissing, pairValues, worstCase, type PairedData } from './pairing.js'
 
 export function buildComparisons(
   run: string,
   gated: GatedRun,
-  b: RunData,
-  c: RunData,
+  b: UnitValues,
+  c: UnitValues,
   statistics: StatisticsSettings,
   examples: number,
   log: IssueLog
@@ -68,7 +68,7 @@ export function smallSampleGuard(decision: VerdictDecision, n: number, method: s
 }
 
 /** undefined = an error was logged. */
-function resolveSplit(run: string, gated: GatedRun, b: RunData, c: RunData, log: IssueLog): string | null | undefined {
+function resolveSplit(run: string, gated: GatedRun, b: UnitValues, c: UnitValues, log: IssueLog): string | null | undefined {
   const splitsB = b.splits(gated.metric)
   const splitsC = c.splits(gated.metric)
   for (const [side, splits, data] of [
@@ -130,8 +130,8 @@ interface OneContext {
   gated: GatedRun
   split: string | null
   range: MetricRange | null
-  b: RunData
-  c: RunData
+  b: UnitValues
+  c: UnitValues
   statistics: StatisticsSettings
   examples: number
   log: IssueLog
