@@ -9,6 +9,7 @@
  * sides; a missing or duplicated sample, a failed request and lm-eval's request cache stop the
  * comparison.
  */
+import { createHash } from 'node:crypto'
 import { realpath, stat } from 'node:fs/promises'
 import type { GateConfig, GatedRun } from '../config/types.js'
 import { looksLikeLmEvalOutput, readLmEvalOutput } from '../lmeval/read.js'
@@ -559,8 +560,10 @@ function asUnitValues(task: LmEvalTask): UnitValues {
     success: true,
     error: null,
     promptHash: s.promptHash.slice(0, 24),
-    // The answer key is compared in lm-eval's own terms (checkAnswerKeys), before this.
-    referenceKeys: [],
+    // The answer key's digest, in the place HELM's references give theirs (the target as logged,
+    // 16 hex digits); it was compared in lm-eval's own terms, with its hashes, before this
+    // (checkAnswerKeys).
+    referenceKeys: [createHash('sha256').update(s.answerKey.target).digest('hex').slice(0, 16)],
     decoding: {},
     answered: s.failure === null,
     inputExcerpt: s.inputExcerpt,
