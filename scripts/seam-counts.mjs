@@ -254,3 +254,18 @@ show(
   literalSites(endpoint, f => f.includes(`${sep}src${sep}config${sep}`))
 )
 show('fingerprint computed (gateFingerprint called)', callSites(['gateFingerprint']))
+
+// The comparison's seam (docs/development.md "Harness output"): the object literals that make a
+// comparison row (both `ci` and `n_needed`: the answer-length row has a ratio instead), and what
+// gate/compare.ts imports of one harness (a reader in helm/ or lmeval/, or one harness's own file).
+const row = n => ts.isObjectLiteralExpression(n) && ['ci', 'n_needed'].every(k => n.properties.some(p => (p.name?.getText?.() ?? '') === k))
+show(
+  'comparison rows built ({ ci, n_needed } literals)',
+  literalSites(row, () => false)
+)
+const compareFile = program.getSourceFile(resolve(src, 'gate', 'compare.ts'))
+const harnessImports = compareFile.statements
+  .filter(s => ts.isImportDeclaration(s))
+  .map(s => s.moduleSpecifier.text)
+  .filter(m => /^\.\.\/(helm|lmeval)\/|^\.\/(lmeval|helm-[\w-]+)\.js$/.test(m))
+console.log(`harness-specific imports of gate/compare.ts: ${harnessImports.length} (${harnessImports.join(', ')})`)

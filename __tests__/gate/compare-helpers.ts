@@ -1,7 +1,8 @@
 /** compareOutputs as the plain CLI calls it (no gate file), with test-sized statistics. */
 import { copyToTemp } from '../support/fixture-copy.js'
 import { DEFAULT_STATISTICS, type GateConfig } from '../../src/config/types.js'
-import { compareOutputs, type RunDefaults } from '../../src/gate/compare.js'
+import { compareOutputs } from '../../src/gate/compare.js'
+import type { RunDefaults } from '../../src/model/harness.js'
 import type { Report } from '../../src/model/report.js'
 
 export function cliConfig(resamples: number): GateConfig {

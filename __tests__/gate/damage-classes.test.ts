@@ -8,7 +8,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { linkSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { RunDefaults } from '../../src/gate/compare.js'
+import type { RunDefaults } from '../../src/model/harness.js'
 import type { Report } from '../../src/model/report.js'
 import { ALTERED_SUITE, BASELINE_SUITE, HELM_0516, MCQA_RUN, REASONING_RUN, ROBUSTNESS_RUN } from '../helm/read/fixtures.js'
 import { copyToTemp, editJson } from '../support/fixture-copy.js'

@@ -10,7 +10,8 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writ
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import seedrandom from 'seedrandom'
-import { compareOutputs, type RunDefaults } from '../../src/gate/compare.js'
+import { compareOutputs } from '../../src/gate/compare.js'
+import type { RunDefaults } from '../../src/model/harness.js'
 import { ALTERED_SUITE, BASELINE_SUITE, HELM_0516, MCQA_RUN } from '../helm/read/fixtures.js'
 import { cliConfig } from './compare-helpers.js'
 

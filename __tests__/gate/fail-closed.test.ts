@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { join } from 'node:path'
-import type { RunDefaults } from '../../src/gate/compare.js'
+import type { RunDefaults } from '../../src/model/harness.js'
 import { cliConfig, comparer, errorCodes, twin } from './compare-helpers.js'
 import { pairRuns } from '../../src/gate/match.js'
 import type { RunDirectory, RunSpecJson } from '../../src/helm/types.js'

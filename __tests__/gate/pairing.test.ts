@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
-import { pairValues, worstCase, type MetricValue } from '../../src/gate/pairing.js'
+import type { MetricValue } from '../../src/model/harness.js'
+import { pairValues, worstCase } from '../../src/gate/pairing.js'
 
 const v = (instanceId: string, value: number | null, trial = 0, perturbation: string | null = null): MetricValue => ({
   instanceId,

@@ -1,7 +1,8 @@
 /**
  * scripts/seam-counts.mjs on this tree: the numbers docs/development.md shows ("Where the sides
  * are held"), and the seam they guard: one file brings launched sides up, the schedule is resolved
- * once, the runner hands the holder no callback for the measurements.
+ * once, the runner hands the holder no callback for the measurements; one builder makes every
+ * comparison row and the comparison imports nothing of one harness.
  */
 import { describe, expect, it } from '@jest/globals'
 import { join } from 'node:path'
@@ -17,6 +18,9 @@ describe('seam-counts', () => {
     const lines = result.stdout.trim().split('\n')
     expect(lines).toContain('bring a launched side up (Launcher#up): 3 in 1 files (src/launch/side-holder.ts)')
     expect(lines).toContain('resolve the schedule (launch.schedule read): 1 in 1 files (src/plan/run-plan.ts)')
+    // The comparison's seam: one row builder, and compare.ts imports nothing of one harness.
+    expect(lines).toContain('comparison rows built ({ ci, n_needed } literals): 1 in 1 files (src/gate/comparison-row.ts)')
+    expect(lines).toContain('harness-specific imports of gate/compare.ts: 0 ()')
     expect(lines.find(line => line.startsWith('runGate to either'))).toMatch(
       /^runGate to either: \d+ stops, 0 climbs, 5 callbacks handed down/
     )

@@ -10,8 +10,9 @@ import type { GatedRun, StatisticsSettings } from '../config/types.js'
 import { GateError } from '../errors.js'
 import type { AnswerLength } from '../model/report.js'
 import { decideRatioBand, ratioOfMeans } from '../stats/index.js'
-import type { IssueLog } from './issues.js'
-import { pairValues, type MetricValue } from './pairing.js'
+import type { IssueLog } from '../model/issue-log.js'
+import type { MetricValue, PairedLengths } from '../model/harness.js'
+import { pairValues } from './pairing.js'
 import type { RunData } from './run-data.js'
 
 /** The band an ungated row's verdict is shown against (it never decides). */
@@ -66,21 +67,44 @@ export const HELM_LENGTH_STAT = 'num_output_tokens'
 export const HELM_CHARACTERS_UNIT = 'characters (HELM recorded no output tokens: its chat clients keep none)'
 
 /**
- * The answer-length row of one HELM run pair: HELM's `num_output_tokens` of the clean instances
- * in the compared split, paired by instance (the mean over train trials per instance). Where HELM
+ * The answer-length row of one paired unit from the lengths its harness paired (a HELM run's
+ * output tokens or characters, an lm-eval task's characters): decided against the entry's band,
+ * or shown against the default one. A row that cannot be computed is an error when its band
+ * gates (fail closed), a warning otherwise.
+ */
+export function unitAnswerLength(
+  name: string,
+  gated: GatedRun,
+  lengths: PairedLengths,
+  statistics: StatisticsSettings,
+  log: IssueLog
+): AnswerLength | null {
+  const band = gated.answerLength ?? null
+  try {
+    return answerLengthRow(lengths.source, name, lengths.unit, lengths.baseline, lengths.candidate, band, statistics)
+  } catch (error) {
+    if (!(error instanceof GateError)) throw error
+    if (band) log.fromError(error)
+    else log.warn(error.code, error.message, { file: lengths.file })
+    return null
+  }
+}
+
+/**
+ * The answer lengths of one HELM run pair: HELM's `num_output_tokens` of the clean instances in
+ * the compared split, paired by instance (the mean over train trials per instance). Where HELM
  * recorded no tokens on a side (the stat is absent, or 0 on every instance: its chat clients keep
  * no tokens), both sides fall back to the code points of each answer's text in scenario_state.json.
  * A run where neither can be read is a warning, or an error when its band gates (fail closed).
  */
-export function helmAnswerLength(
+export function helmLengths(
   run: string,
   gated: GatedRun,
   split: string | null,
   b: RunData,
   c: RunData,
-  statistics: StatisticsSettings,
   log: IssueLog
-): AnswerLength | null {
+): PairedLengths | null {
   const band = gated.answerLength ?? null
   const problem = (message: string, file: string): null => {
     if (band) log.error('length.not_recorded', `run ${run}: ${message}`, { file, field: ANSWER_LENGTH_METRIC })
@@ -113,20 +137,11 @@ export function helmAnswerLength(
   const paired = pairValues(values.baseline, values.candidate)
   const mean = (xs: number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length
   if (paired.clusters.length === 0) return problem('no instance has an answer length on both sides', c.perInstanceStatsFile)
-  try {
-    return answerLengthRow(
-      'helm',
-      run,
-      unit,
-      paired.clusters.map(k => mean(k.baseline)),
-      paired.clusters.map(k => mean(k.candidate)),
-      band,
-      statistics
-    )
-  } catch (error) {
-    if (!(error instanceof GateError)) throw error
-    if (band) log.fromError(error)
-    else log.warn(error.code, error.message, { file: c.perInstanceStatsFile })
-    return null
+  return {
+    source: 'helm',
+    unit,
+    baseline: paired.clusters.map(k => mean(k.baseline)),
+    candidate: paired.clusters.map(k => mean(k.candidate)),
+    file: c.perInstanceStatsFile
   }
 }

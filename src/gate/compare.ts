@@ -1,17 +1,18 @@
 /**
- * The comparison core: two sets of HELM run directories (or two lm-eval output folders, see
- * lmeval.ts) in, one report out. It never throws
+ * The comparison core: two harness outputs in (HELM run directories, lm-eval output folders:
+ * any harness behind src/model/harness.ts), one report out. It never asks which harness it
+ * holds: the harness reads each side, runs its own checks and pairs its units, and every paired
+ * unit's rows, answer lengths and changed answers are built here the same way. It never throws
  * for problems in the data: every doubt (missing runs, drift, cached answers, low overlap,
  * absent metrics) becomes an error in the report, and an error verdict. Only a complete,
  * well-paired comparison can produce a pass.
  */
-import type { GateConfig, GatedRun } from '../config/types.js'
+import type { GateConfig } from '../config/types.js'
 import { resolve } from 'node:path'
 import { stat } from 'node:fs/promises'
 import { GateError, InputError } from '../errors.js'
-import { discoverRuns } from '../helm/read/discover.js'
-import { looksLikeLmEvalOutput } from '../lmeval/read.js'
-import type { RunDirectory } from '../helm/types.js'
+import type { Harness, HarnessSide, PairedUnit, RunDefaults } from '../model/harness.js'
+import { IssueLog } from '../model/issue-log.js'
 import {
   newReport,
   type AnswerLength,
@@ -21,20 +22,9 @@ import {
   type Report,
   type Verdict
 } from '../model/report.js'
-import { helmAnswerLength } from './answer-length.js'
+import { unitAnswerLength } from './answer-length.js'
 import { buildComparisons } from './comparisons.js'
-import { adapterDrift, displayName, scoringDrift } from './run-identity.js'
-import { IssueLog } from './issues.js'
-import { pairRuns, runMatchesEntry, type RunPair } from './match.js'
-import { efficiencyFor } from './efficiency.js'
-import { prewarmRatioWorker } from '../stats/off-thread.js'
-import { checkOwnScores, checkRequestStates, checkSameEvidence } from './guards.js'
-import { checkSameLayout, warnUnsupportedGuards } from './helm-layout.js'
-import { exampleKey, fillExampleTexts, loadExampleTexts, loadRunData, type RunData } from './run-data.js'
-import { compareLmEval, lmEvalSideInfo, type LmEvalSides } from './lmeval.js'
-
-/** Applied to every run found on both sides when the gate file lists no runs (plain CLI use). */
-export type RunDefaults = Omit<GatedRun, 'entry' | 'match'>
+import { HARNESSES } from './harnesses.js'
 
 export interface CompareOptions {
   defaults?: RunDefaults | null
@@ -47,6 +37,8 @@ export interface CompareOptions {
    * texts, for report.html; the report itself still keeps only `examples` per comparison.
    */
   changedAnswers?: Map<string, ChangedExample[]>
+  /** The harnesses whose output is recognised; the listed ones (harnesses.ts) when absent. */
+  harnesses?: readonly Harness[]
 }
 
 export const EFFICIENCY_NOTE =
@@ -60,36 +52,30 @@ export async function compareOutputs(
 ): Promise<Report> {
   const log = new IssueLog()
   for (const error of options.priorErrors ?? []) log.fromError(error)
+  const harnesses = options.harnesses ?? HARNESSES
   const comparisons: Comparison[] = []
   const efficiency: EfficiencyEntry[] = []
   const answerLengths: AnswerLength[] = []
-  const sides = { baseline: [] as RunDirectory[], candidate: [] as RunDirectory[] }
-  let lmEval: LmEvalSides | null = null
+  const sides: { baseline: HarnessSide | null; candidate: HarnessSide | null } = { baseline: null, candidate: null }
+  const context: UnitContext = {
+    config,
+    examples: options.examples ?? 3,
+    changedAnswers: options.changedAnswers,
+    log,
+    comparisons,
+    efficiency,
+    answerLengths
+  }
 
   try {
     if (resolve(baselinePath) === resolve(candidatePath)) {
       log.warn('sides.same_path', `baseline and candidate are the same output (${resolve(baselinePath)}): this compares a run with itself`)
     }
-    if ((await sidesKind(baselinePath, candidatePath)) === 'lm-eval') {
-      lmEval = { baseline: null, candidate: null }
-      await compareLmEval(
-        baselinePath,
-        candidatePath,
-        config,
-        { defaults: options.defaults ?? null, examples: options.examples ?? 3, changedAnswers: options.changedAnswers },
-        log,
-        comparisons,
-        lmEval,
-        answerLengths
-      )
-    } else {
-      sides.baseline = await discoverHelmRuns(baselinePath)
-      sides.candidate = await discoverHelmRuns(candidatePath)
-      const work = selectWork(sides.baseline, sides.candidate, config, options.defaults ?? null, log)
-      if (work.length > 0) prewarmRatioWorker()
-      for (const item of work) {
-        await compareRun(item, config, options.examples ?? 3, log, comparisons, efficiency, options.changedAnswers, answerLengths)
-      }
+    const harness = await sidesHarness(harnesses, baselinePath, candidatePath)
+    const baseline = (sides.baseline = await readSide(harnesses, harness, baselinePath))
+    const candidate = (sides.candidate = await readSide(harnesses, harness, candidatePath))
+    for (const unit of await harness.pair(baseline, candidate, config, options.defaults ?? null, log)) {
+      await compareUnit(unit, context)
     }
   } catch (error) {
     if (!(error instanceof GateError)) throw error
@@ -102,8 +88,8 @@ export async function compareOutputs(
     headline: headline(verdict, comparisons, log, answerLengths),
     errors: log.errors,
     warnings: log.warnings,
-    baseline: lmEval ? lmEvalSideInfo(baselinePath, lmEval.baseline) : sideInfo(baselinePath, sides.baseline),
-    candidate: lmEval ? lmEvalSideInfo(candidatePath, lmEval.candidate) : sideInfo(candidatePath, sides.candidate),
+    baseline: sideInfo(baselinePath, sides.baseline),
+    candidate: sideInfo(candidatePath, sides.candidate),
     comparisons,
     efficiency,
     notes: efficiency.length > 0 ? [EFFICIENCY_NOTE] : [],
@@ -119,199 +105,93 @@ async function isDirectory(path: string): Promise<boolean> {
   }
 }
 
+/** The harness that reads any folder the others do not recognise. */
+function fallbackOf(harnesses: readonly Harness[]): Harness {
+  const fallback = harnesses.find(h => h.fallback)
+  if (!fallback) throw new Error('no harness reads unrecognised folders (set fallback on one)')
+  return fallback
+}
+
 /**
- * Which reader both sides get: lm-eval output is recognised by its files (results_<date>.json,
- * samples_<task>_<date>.jsonl), everything else is read as HELM output, whose reader reports a
- * missing path. Two kinds cannot be compared: their prompts, metrics and scoring differ.
+ * Which reader both sides get: each harness recognises its output by its files (lm-eval's
+ * results_<date>.json, samples_<task>_<date>.jsonl), everything else is read by the fallback
+ * (HELM), whose reader reports a missing path. Two kinds cannot be compared: their prompts,
+ * metrics and scoring differ.
  */
-async function sidesKind(baselinePath: string, candidatePath: string): Promise<'helm' | 'lm-eval'> {
-  const kind = async (path: string): Promise<'helm' | 'lm-eval' | null> =>
-    !(await isDirectory(path)) ? null : (await looksLikeLmEvalOutput(path)) ? 'lm-eval' : 'helm'
+async function sidesHarness(harnesses: readonly Harness[], baselinePath: string, candidatePath: string): Promise<Harness> {
+  const fallback = fallbackOf(harnesses)
+  const kind = async (path: string): Promise<Harness | null> => {
+    if (!(await isDirectory(path))) return null
+    for (const h of harnesses) if (!h.fallback && (await h.recognises(path))) return h
+    return fallback
+  }
   const [b, c] = await Promise.all([kind(baselinePath), kind(candidatePath)])
   if (b !== null && c !== null && b !== c) {
     // A folder with neither kind of output is named as such, not as the other harness's.
-    await discoverHelmRuns(b === 'helm' ? baselinePath : candidatePath)
+    if (b === fallback || c === fallback) await readSide(harnesses, fallback, b === fallback ? baselinePath : candidatePath)
     throw new InputError(
       'sides.different_kinds',
-      `the baseline is ${b === 'helm' ? 'HELM' : 'lm-eval'} output and the candidate ${c === 'helm' ? 'HELM' : 'lm-eval'} output; both sides must come from the same harness, whose prompts and metrics differ`,
-      { file: c === 'lm-eval' ? candidatePath : baselinePath, value: { baseline: b, candidate: c } }
+      `the baseline is ${b.name} output and the candidate ${c.name} output; both sides must come from the same harness, whose prompts and metrics differ`,
+      { file: c !== fallback ? candidatePath : baselinePath, value: { baseline: b.name.toLowerCase(), candidate: c.name.toLowerCase() } }
     )
   }
-  return b === 'lm-eval' || c === 'lm-eval' ? 'lm-eval' : 'helm'
+  return [b, c].find(h => h !== null && !h.fallback) ?? fallback
 }
 
-/** discoverRuns, with a folder that holds neither HELM nor lm-eval output named as such. */
-async function discoverHelmRuns(path: string): Promise<RunDirectory[]> {
+/** One side read by its harness, with a folder that holds no harness's output named as such. */
+async function readSide(harnesses: readonly Harness[], harness: Harness, path: string): Promise<HarnessSide> {
   try {
-    return await discoverRuns(path)
+    return await harness.read(path)
   } catch (error) {
-    if (!(error instanceof InputError) || error.code !== 'input.no_runs') throw error
-    throw new InputError(
-      'input.no_runs',
-      `${resolve(path)} is neither HELM output (no <output>/runs/<suite>/<run>/run_spec.json) nor lm-eval output (no results_<date>.json or samples_<task>_<date>.jsonl in it or one folder below)`,
-      error.location
-    )
+    if (!(error instanceof InputError) || error.code !== 'input.no_runs' || !harness.fallback) throw error
+    throw new InputError('input.no_runs', `${resolve(path)} is neither ${harnesses.map(h => h.expects).join(' nor ')}`, error.location)
   }
 }
 
-interface WorkItem {
-  pair: RunPair
-  gated: GatedRun
-}
-
-/** Decides which run pairs are compared under which gate entry, reporting everything unpaired. */
-function selectWork(
-  baseline: RunDirectory[],
-  candidate: RunDirectory[],
-  config: GateConfig,
-  defaults: RunDefaults | null,
+/** What every unit's comparison appends to. */
+interface UnitContext {
+  config: GateConfig
+  examples: number
+  changedAnswers: Map<string, ChangedExample[]> | undefined
   log: IssueLog
-): WorkItem[] {
-  const pairing = pairRuns(baseline, candidate)
-  for (const dup of pairing.duplicates) {
-    log.error(
-      'runs.ambiguous',
-      `the ${dup.side} side has ${dup.runs.length} runs of the same scenario and augmentation; give one suite per side`,
-      { file: dup.runs[0].path, value: dup.runs.map(r => r.runSpec.name) }
-    )
-  }
-  const gatedEntries = config.runs
-  const concerns = (run: RunDirectory): boolean => gatedEntries.length === 0 || gatedEntries.some(g => runMatchesEntry(run, g))
-  for (const [side, runs] of [
-    ['baseline', pairing.onlyBaseline],
-    ['candidate', pairing.onlyCandidate]
-  ] as const) {
-    for (const run of runs) {
-      const other = side === 'baseline' ? 'candidate' : 'baseline'
-      const message = `run ${displayName(run.runSpec)} exists only on the ${side} side: the gate cannot judge what the ${other} did not run`
-      if (concerns(run)) log.error('runs.one_sided', message, { file: run.path })
-      else log.warn('runs.one_sided', `${message} (not in the gate file; ignored)`, { file: run.path })
-    }
-  }
-
-  if (gatedEntries.length === 0) {
-    if (!defaults) return []
-    return pairing.pairs.map(pair => ({
-      pair,
-      gated: { entry: displayName(pair.baseline.runSpec), match: null, ...defaults }
-    }))
-  }
-
-  const work: WorkItem[] = []
-  gatedEntries.forEach((gated, i) => {
-    const matches = pairing.pairs.filter(p => runMatchesEntry(p.baseline, gated))
-    if (matches.length === 1) {
-      work.push({ pair: matches[0], gated })
-      return
-    }
-    const found = [...baseline, ...candidate].filter(r => runMatchesEntry(r, gated))
-    if (matches.length === 0 && found.length === 0) {
-      const available = [...new Set([...baseline, ...candidate].map(r => displayName(r.runSpec)))].sort()
-      log.error('runs.missing', `no run found for gate entry ${gated.entry} on either side`, {
-        file: config.source,
-        field: `runs[${i}].entry`,
-        value: available.length ? `available: ${available.join('; ')}` : 'no runs at all'
-      })
-    } else if (matches.length > 1) {
-      log.error('runs.ambiguous', `gate entry ${gated.entry} matches ${matches.length} runs; set runs[${i}].match`, {
-        file: config.source,
-        field: `runs[${i}].entry`,
-        value: matches.map(m => displayName(m.baseline.runSpec))
-      })
-    }
-  })
-  for (const run of [...pairing.pairs.map(p => p.baseline)]) {
-    if (!gatedEntries.some(g => runMatchesEntry(run, g))) {
-      log.warn('runs.ungated', `run ${displayName(run.runSpec)} is on both sides but not in the gate file; not compared`, {
-        file: run.path
-      })
-    }
-  }
-  return work
+  comparisons: Comparison[]
+  efficiency: EfficiencyEntry[]
+  answerLengths: AnswerLength[]
 }
 
-async function compareRun(
-  item: WorkItem,
-  config: GateConfig,
-  examples: number,
-  log: IssueLog,
-  comparisons: Comparison[],
-  efficiency: EfficiencyEntry[],
-  changedAnswers: Map<string, ChangedExample[]> | undefined,
-  answerLengths: AnswerLength[]
-): Promise<void> {
-  const { pair, gated } = item
-  const name = displayName(pair.baseline.runSpec)
-  // Checked first: across HELM generations every other field may differ for that reason alone.
-  if (!checkSameLayout(name, pair, log)) return
-  const drift = adapterDrift(pair.baseline.runSpec, pair.candidate.runSpec)
-  for (const d of drift) {
-    log.error(
-      'guard.adapter_drift',
-      `run ${name}: the two sides used different ${d.field}, so the comparison would measure configuration, not the model`,
-      {
-        file: pair.candidate.path,
-        field: d.field,
-        value: { baseline: d.baseline, candidate: d.candidate }
-      }
-    )
-  }
-  const scoring = scoringDrift(pair.baseline.runSpec, pair.candidate.runSpec)
-  for (const d of scoring) {
-    log.error(
-      'guard.scoring_drift',
-      `run ${name}: the two sides were scored with different ${d.field}, so the comparison would measure the scoring, not the model`,
-      {
-        file: pair.candidate.path,
-        field: `${d.field}[${d.index ?? 0}]`,
-        value: { baseline: d.baseline, candidate: d.candidate }
-      }
-    )
-  }
-  if (drift.length > 0 || scoring.length > 0) return
-
-  const [b, c] = await Promise.all([loadRunData(pair.baseline), loadRunData(pair.candidate)])
-  warnUnsupportedGuards(name, b, c, log)
-  if (!checkSameEvidence(name, b, c, log)) return
-  if (!checkRequestStates(name, b, c, log)) return
-  // Started before the gated comparisons so that its bootstrap overlaps theirs (see efficiencyFor).
-  const efficiencyTask = efficiencyFor(name, b, c, config.statistics)
-  // Settled here too, so that a return before it is awaited leaves no unhandled rejection.
-  efficiencyTask.catch(() => undefined)
+/** One paired unit: the harness's checks, then the rows, changed answers, answer length and request times. */
+async function compareUnit(unit: PairedUnit, context: UnitContext): Promise<void> {
+  const { config, examples, changedAnswers, log } = context
+  const { name, gated } = unit
+  const opened = await unit.open(log)
+  if (!opened) return
   const errorsBefore = log.errors.length
-  // For report.html every changed answer is read (texts are bounded excerpts; a run with more
-  // request states than TEXT_KEEP_LIMIT is streamed again, never held whole), then the report
-  // keeps the first `examples`.
-  const built = buildComparisons(name, gated, b, c, config.statistics, changedAnswers ? Number.MAX_SAFE_INTEGER : examples, log)
-  // Copied scores are reported only when nothing more specific was found.
-  if (log.errors.length === errorsBefore && !checkOwnScores(name, b, c, log)) return
-  await fillHelmExampleTexts(b, c, built)
+  // For report.html every changed answer is read (texts are bounded excerpts; a HELM run with
+  // more request states than TEXT_KEEP_LIMIT is streamed again, never held whole), then the
+  // report keeps the first `examples`.
+  const built = buildComparisons(
+    name,
+    gated,
+    opened.baseline,
+    opened.candidate,
+    config.statistics,
+    changedAnswers ? Number.MAX_SAFE_INTEGER : examples,
+    log
+  )
+  if (log.errors.length === errorsBefore && !opened.checkAfterRows(log)) return
+  await opened.fillExamples(built)
   if (changedAnswers) {
     for (const cmp of built) {
       changedAnswers.set(cmp.id, cmp.examples)
       cmp.examples = cmp.examples.slice(0, examples)
     }
   }
-  comparisons.push(...built)
-  const length = helmAnswerLength(name, gated, built[0]?.split ?? gated.split, b, c, config.statistics, log)
-  if (length) answerLengths.push(length)
-  // Request times are information only: a problem with them is a warning, never a gate error.
-  try {
-    const eff = await efficiencyTask
-    if (eff) efficiency.push(eff)
-  } catch (error) {
-    if (!(error instanceof GateError)) throw error
-    log.warn('efficiency.skipped', `run ${name}: request-time ratios not computed: ${error.message}`)
-  }
-}
-
-async function fillHelmExampleTexts(baseline: RunData, candidate: RunData, built: Comparison[]): Promise<void> {
-  const keyOf = (cmp: Comparison, e: ChangedExample): string =>
-    exampleKey({ instanceId: e.instance_id, trainTrialIndex: e.train_trial_index, perturbation: cmp.perturbation })
-  const wanted = new Set(built.flatMap(cmp => cmp.examples.map(e => keyOf(cmp, e))))
-  if (wanted.size === 0) return
-  const [b, c] = await Promise.all([loadExampleTexts(baseline, wanted), loadExampleTexts(candidate, wanted)])
-  fillExampleTexts(built, keyOf, b, c)
+  context.comparisons.push(...built)
+  const lengths = opened.answerLengths(built[0]?.split ?? gated.split, log)
+  const length = lengths ? unitAnswerLength(name, gated, lengths, config.statistics, log) : null
+  if (length) context.answerLengths.push(length)
+  const eff = await opened.efficiency(log)
+  if (eff) context.efficiency.push(eff)
 }
 
 /** What a verdict is made of: every gated row, comparisons and answer lengths alike. */
@@ -359,14 +239,7 @@ export function qualityHeadline(verdict: Verdict, comparisons: Comparison[], err
   }
 }
 
-function sideInfo(path: string, runs: RunDirectory[]): Report['baseline'] {
-  const deployments = [
-    ...new Set(runs.map(r => String(r.runSpec.adapter_spec?.['model_deployment'] || r.runSpec.adapter_spec?.['model'] || '')))
-  ].filter(Boolean)
-  return {
-    path,
-    runs: runs.map(r => r.runSpec.name).sort(),
-    deployment: deployments.length === 1 ? deployments[0] : deployments.length ? deployments.join(', ') : null,
-    helm_version: null
-  }
+/** What the report says about a side; a side that could not be read holds no runs. */
+function sideInfo(path: string, side: HarnessSide | null): Report['baseline'] {
+  return side ? side.info(path) : { path, runs: [], deployment: null, helm_version: null }
 }

@@ -7,17 +7,18 @@ import { GateError } from '../errors.js'
 import type { ChangedExample, Comparison, WorstCase } from '../model/report.js'
 import { decideVerdict, estimatePaired, resolveMaxDrop } from '../stats/index.js'
 import type { PairedEstimate, VerdictDecision } from '../stats/types.js'
-import type { IssueLog } from './issues.js'
+import type { IssueLog } from '../model/issue-log.js'
+import { comparisonRow, pairedDecision } from './comparison-row.js'
 import { checkMetricValues } from './coverage-guards.js'
 import { metricRange, type MetricRange } from './metric-range.js'
-import { imputeMissing, pairValues, worstCase, type MetricValue, type PairedData } from './pairing.js'
-import type { RunData } from './run-data.js'
+import type { MetricValue, UnitValues } from '../model/harness.js'
+import { imputeMissing, pairValues, worstCase, type PairedData } from './pairing.js'
 
 export function buildComparisons(
   run: string,
   gated: GatedRun,
-  b: RunData,
-  c: RunData,
+  b: UnitValues,
+  c: UnitValues,
   statistics: StatisticsSettings,
   examples: number,
   log: IssueLog
@@ -50,25 +51,8 @@ export function buildComparisons(
   return out
 }
 
-/**
- * A percentile bootstrap on a handful of instances under-covers badly (with one instance it has
- * zero width), so it could pass on no evidence. Below this many resampling units a bootstrap
- * interval can fail or be inconclusive, never pass. The analytic 0/1 intervals stay honest at
- * small n and are not capped.
- */
-export const MIN_BOOTSTRAP_UNITS = 20
-
-export function smallSampleGuard(decision: VerdictDecision, n: number, method: string): VerdictDecision {
-  if (decision.verdict !== 'pass' || !method.startsWith('bootstrap') || n >= MIN_BOOTSTRAP_UNITS) return decision
-  return {
-    verdict: 'inconclusive',
-    nNeeded: MIN_BOOTSTRAP_UNITS,
-    reason: `Only ${n} instances: a bootstrap interval needs at least ${MIN_BOOTSTRAP_UNITS} to be trusted, so this cannot pass; use more instances.`
-  }
-}
-
 /** undefined = an error was logged. */
-function resolveSplit(run: string, gated: GatedRun, b: RunData, c: RunData, log: IssueLog): string | null | undefined {
+function resolveSplit(run: string, gated: GatedRun, b: UnitValues, c: UnitValues, log: IssueLog): string | null | undefined {
   const splitsB = b.splits(gated.metric)
   const splitsC = c.splits(gated.metric)
   for (const [side, splits, data] of [
@@ -130,8 +114,8 @@ interface OneContext {
   gated: GatedRun
   split: string | null
   range: MetricRange | null
-  b: RunData
-  c: RunData
+  b: UnitValues
+  c: UnitValues
   statistics: StatisticsSettings
   examples: number
   log: IssueLog
@@ -183,7 +167,7 @@ function compareOne(
   try {
     estimate = estimatePaired(paired.clusters, statistics)
     maxDrop = resolveMaxDrop(gated.maxDrop, gated.maxRelativeDrop, estimate.baselineMean)
-    decision = smallSampleGuard(decideVerdict(estimate, maxDrop, gated.direction, statistics.confidence), estimate.n, estimate.ci.method)
+    decision = pairedDecision(estimate, maxDrop, gated.direction, statistics)
     worst = worstCaseBound(ctx, paired, estimate, maxDrop, valuesB, valuesC, variants)
   } catch (error) {
     if (error instanceof GateError) {
@@ -209,36 +193,29 @@ function compareOne(
       reason: `Passes on the instances both sides scored, but not with the ${worst.imputed.baseline + worst.imputed.candidate} unmatched ones imputed at their worst: ${worst.reason}`
     }
   }
-  return {
-    id: [run, gated.metric, split ?? '', perturbation ?? 'clean'].join(' | '),
-    run,
-    entry: gated.entry,
-    metric: gated.metric,
-    split,
-    perturbation,
-    gated: isGated,
-    direction: gated.direction,
-    binary: estimate.binary,
-    n: estimate.n,
-    pairs: estimate.pairs,
-    unmatched: paired.unmatched,
-    dropped: paired.dropped,
-    baseline_mean: estimate.baselineMean,
-    candidate_mean: estimate.candidateMean,
-    delta: estimate.delta,
-    ci: { level: estimate.ci.level, low: estimate.ci.low, high: estimate.ci.high, method: estimate.ci.method },
-    worst_case: { imputed: worst.imputed, low: worst.low, high: worst.high, method: worst.method, verdict: worst.verdict },
-    wins: estimate.wins,
-    losses: estimate.losses,
-    unchanged: estimate.unchanged,
-    p_value: estimate.pValue,
-    max_drop: maxDrop,
-    max_relative_drop: gated.maxRelativeDrop,
-    verdict: decision.verdict,
-    n_needed: decision.nNeeded,
-    reason: decision.reason,
-    examples: perturbation === 'worst' ? [] : changedExamples(paired, examples, statistics.flipTolerance)
-  }
+  return comparisonRow(
+    {
+      id: [run, gated.metric, split ?? '', perturbation ?? 'clean'].join(' | '),
+      run,
+      entry: gated.entry,
+      metric: gated.metric,
+      split,
+      perturbation,
+      gated: isGated,
+      direction: gated.direction,
+      unmatched: paired.unmatched,
+      dropped: paired.dropped,
+      max_drop: maxDrop,
+      max_relative_drop: gated.maxRelativeDrop
+    },
+    estimate,
+    decision,
+    {
+      worstCase: { imputed: worst.imputed, low: worst.low, high: worst.high, method: worst.method, verdict: worst.verdict },
+      reason: decision.reason,
+      examples: perturbation === 'worst' ? [] : changedExamples(paired, examples, statistics.flipTolerance)
+    }
+  )
 }
 
 /** Three significant digits for the pairing.worst_case warning, which sets both intervals side by side. */
@@ -317,11 +294,7 @@ function worstCaseBound(
   }
   const completed = pairValues(baseline, candidate)
   const imputedEstimate = estimatePaired(completed.clusters, statistics)
-  const decision = smallSampleGuard(
-    decideVerdict(imputedEstimate, maxDrop, gated.direction, statistics.confidence),
-    imputedEstimate.n,
-    imputedEstimate.ci.method
-  )
+  const decision = pairedDecision(imputedEstimate, maxDrop, gated.direction, statistics)
   return {
     imputed,
     low: imputedEstimate.ci.low,

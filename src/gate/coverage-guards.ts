@@ -8,16 +8,16 @@
 import { perturbationKey } from '../helm/read/instance-stats.js'
 import type { RequestStateSummary } from '../helm/types.js'
 import type { Side } from '../model/verdict.js'
-import type { IssueLog } from './issues.js'
+import type { IssueLog } from '../model/issue-log.js'
 import { describeValueKey, firstHuge, firstOutOfRange, MAX_MAGNITUDE, type MetricRange } from './metric-range.js'
-import type { MetricValue } from './pairing.js'
-import { exampleKey, type RunData } from './run-data.js'
+import type { MetricValue, UnitValues } from '../model/harness.js'
+import { exampleKey } from './run-data.js'
 
 /** One side's values of the metric and the run they come from. */
 interface SideValues {
   side: Side
   values: MetricValue[]
-  data: RunData
+  data: UnitValues
 }
 
 /** Returns false (with the error logged) when the metric's values must not be compared. */
@@ -27,8 +27,8 @@ export function checkMetricValues(
   range: MetricRange | null,
   valuesB: MetricValue[],
   valuesC: MetricValue[],
-  b: RunData,
-  c: RunData,
+  b: UnitValues,
+  c: UnitValues,
   log: IssueLog
 ): boolean {
   const sides: SideValues[] = [
@@ -86,7 +86,7 @@ function stateKey(s: RequestStateSummary): string {
  * scenario_state.json cut down to save space, or a file from another run). HELM writes both
  * files from the same request states, so a complete run always passes this.
  */
-function requestStatesCover(run: string, side: string, values: MetricValue[], data: RunData, log: IssueLog): boolean {
+function requestStatesCover(run: string, side: string, values: MetricValue[], data: UnitValues, log: IssueLog): boolean {
   if (data.requestStates === null) return true // already an error (guard.no_scenario_state)
   const present = new Set(data.requestStates.map(s => stateKey(s)))
   const missing = values.filter(v => v.value !== null && !present.has(exampleKey(v)))
@@ -96,7 +96,7 @@ function requestStatesCover(run: string, side: string, values: MetricValue[], da
     'guard.no_request_state',
     `run ${run}: ${missing.length} ${side} ${missing.length === 1 ? 'score has' : 'scores have'} no request state in scenario_state.json, so cached or failed answers cannot be ruled out for them`,
     {
-      file: data.scenarioStateFile ?? data.run.path,
+      file: data.scenarioStateFile ?? data.perInstanceStatsFile,
       field: 'request_states',
       value: `instance ${first.instanceId}, trial ${first.trainTrialIndex}${first.perturbation ? `, perturbation ${first.perturbation}` : ''}`
     }
@@ -109,7 +109,7 @@ function requestStatesCover(run: string, side: string, values: MetricValue[], da
  * without text) was computed from nothing: HELM scores an empty answer as wrong, or worse,
  * whatever a metric makes of it. Failed requests are caught by guard.failed_requests.
  */
-function requestsRan(run: string, side: string, values: MetricValue[], data: RunData, log: IssueLog): boolean {
+function requestsRan(run: string, side: string, values: MetricValue[], data: UnitValues, log: IssueLog): boolean {
   if (data.requestStates === null) return true
   const scored = new Set(values.filter(v => v.value !== null).map(v => exampleKey(v)))
   const silent = data.requestStates.filter(s => !s.answered && scored.has(stateKey(s)))
@@ -119,7 +119,7 @@ function requestsRan(run: string, side: string, values: MetricValue[], data: Run
     'guard.request_not_run',
     `run ${run}: ${silent.length} ${side} requests that have a score never produced an answer (no result, no completions or a completion without text), so their scores are not the model's answers`,
     {
-      file: data.scenarioStateFile ?? data.run.path,
+      file: data.scenarioStateFile ?? data.perInstanceStatsFile,
       field: 'result.completions',
       value: `instance ${first.instanceId}, trial ${first.trainTrialIndex}`
     }

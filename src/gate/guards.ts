@@ -8,7 +8,7 @@
 import { DECODING_FIELDS, type DecodingField, type RequestDecoding, type RequestStateSummary } from '../helm/types.js'
 import { noRequestTimes } from './helm-layout.js'
 import { canonicalJson } from './run-identity.js'
-import type { IssueLog } from './issues.js'
+import type { IssueLog } from '../model/issue-log.js'
 import type { RunData } from './run-data.js'
 
 export function requestKey(s: Pick<RequestStateSummary, 'instanceId' | 'trainTrialIndex' | 'perturbation' | 'referenceIndex'>): string {

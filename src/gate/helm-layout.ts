@@ -10,7 +10,7 @@
  *   resolved from the run entry, not the program that answered.
  */
 import type { HelmLayout } from '../helm/types.js'
-import type { IssueLog } from './issues.js'
+import type { IssueLog } from '../model/issue-log.js'
 import type { RunPair } from './match.js'
 import type { RunData } from './run-data.js'
 

@@ -1,70 +1,47 @@
 /**
  * Comparing two lm-evaluation-harness output folders (docs/lm-eval.md). Tasks are paired by name,
  * samples by (task, filter, doc_id); the per-sample metric values become the same per-instance
- * values a HELM run gives (instance = doc_id, split = lm-eval's filter), so the same paired
- * statistics, verdicts, flips and changed answers follow (buildComparisons). The guards are HELM's
+ * values a HELM run gives (instance = doc_id, split = lm-eval's filter): lm-eval behind the harness
+ * interface (src/model/harness.ts), so the same paired statistics, verdicts, flips and changed
+ * answers follow in compare.ts, which never asks which harness it holds. The guards are HELM's
  * in lm-eval's terms, and each failure is an error, never a pass: task version, n-shot, generation
  * kwargs, filters, the rest of the task config and each sample's prompt must match between the
  * sides; a missing or duplicated sample, a failed request and lm-eval's request cache stop the
  * comparison.
  */
+import { createHash } from 'node:crypto'
 import { realpath, stat } from 'node:fs/promises'
-import type { GateConfig, GatedRun, StatisticsSettings } from '../config/types.js'
-import type { RequestStateSummary, RunDirectory } from '../helm/types.js'
-import { readLmEvalOutput } from '../lmeval/read.js'
+import type { GateConfig, GatedRun } from '../config/types.js'
+import { looksLikeLmEvalOutput, readLmEvalOutput } from '../lmeval/read.js'
 import type { LmEvalAnswerKey, LmEvalOutput, LmEvalSample, LmEvalTask } from '../lmeval/types.js'
-import type { AnswerLength, ChangedExample, Comparison, Report } from '../model/report.js'
-import { GateError } from '../errors.js'
-import { answerLengthRow, CHARACTERS_UNIT } from './answer-length.js'
-import { buildComparisons } from './comparisons.js'
+import type { Harness, HarnessSide, MetricValue, OpenedUnit, PairedLengths, PairedUnit, RunDefaults, UnitValues } from '../model/harness.js'
+import type { IssueLog } from '../model/issue-log.js'
+import type { Comparison, Report } from '../model/report.js'
+import { CHARACTERS_UNIT } from './answer-length.js'
 import { canonicalJson } from './run-identity.js'
-import type { IssueLog } from './issues.js'
 import { globMatches } from './match.js'
-import type { MetricValue } from './pairing.js'
-import { fillExampleTexts, type FileRead, type RunData } from './run-data.js'
+import { fillExampleTexts, type FileRead } from './run-data.js'
 
-/** The same as compare.ts's RunDefaults (not imported from there: compare.ts imports this file). */
-type Defaults = Omit<GatedRun, 'entry' | 'match'>
+/** One side's lm-eval output folder, as its reader read it. */
+export class LmEvalSide implements HarnessSide {
+  constructor(readonly output: LmEvalOutput) {}
 
-export interface LmEvalCompareOptions {
-  defaults: Defaults | null
-  examples: number
-  changedAnswers?: Map<string, ChangedExample[]>
-}
-
-export interface LmEvalSides {
-  baseline: LmEvalOutput | null
-  candidate: LmEvalOutput | null
-}
-
-/** Reads both folders and appends the comparisons of every gated task; problems go to `log`. */
-export async function compareLmEval(
-  baselinePath: string,
-  candidatePath: string,
-  config: GateConfig,
-  options: LmEvalCompareOptions,
-  log: IssueLog,
-  comparisons: Comparison[],
-  sides: LmEvalSides,
-  answerLengths: AnswerLength[]
-): Promise<void> {
-  sides.baseline = await readLmEvalOutput(baselinePath)
-  sides.candidate = await readLmEvalOutput(candidatePath)
-  const b = sides.baseline
-  const c = sides.candidate
-  if (!(await checkRunSettings(b, c, log))) return
-  for (const item of selectTasks(b, c, config, options.defaults, log)) {
-    compareTask(item, config.statistics, options, log, comparisons, answerLengths)
+  info(path: string): Report['baseline'] {
+    return { path, runs: this.output.tasks.map(t => t.name), deployment: this.output.model, helm_version: null }
   }
 }
 
-/** What the report says about one side. */
-export function lmEvalSideInfo(path: string, output: LmEvalOutput | null): Report['baseline'] {
-  return {
-    path,
-    runs: output ? output.tasks.map(t => t.name) : [],
-    deployment: output?.model ?? null,
-    helm_version: null
+export const lmEvalHarness: Harness<LmEvalSide> = {
+  name: 'lm-eval',
+  expects: 'lm-eval output (no results_<date>.json or samples_<task>_<date>.jsonl in it or one folder below)',
+  fallback: false,
+  recognises: looksLikeLmEvalOutput,
+  read: async path => new LmEvalSide(await readLmEvalOutput(path)),
+  pair: async (baseline, candidate, config, defaults, log) => {
+    const b = baseline.output
+    const c = candidate.output
+    if (!(await checkRunSettings(b, c, log))) return []
+    return selectTasks(b, c, config, defaults, log).map(item => new LmEvalTaskPair(item))
   }
 }
 
@@ -167,7 +144,7 @@ export function taskMatchesEntry(task: string, gated: GatedRun): boolean {
 }
 
 /** Which task pairs are compared under which gate entry; every one-sided task is reported. */
-function selectTasks(b: LmEvalOutput, c: LmEvalOutput, config: GateConfig, defaults: Defaults | null, log: IssueLog): TaskWork[] {
+function selectTasks(b: LmEvalOutput, c: LmEvalOutput, config: GateConfig, defaults: RunDefaults | null, log: IssueLog): TaskWork[] {
   const byName = (o: LmEvalOutput): Map<string, LmEvalTask> => new Map(o.tasks.map(t => [t.name, t]))
   const tasksB = byName(b)
   const tasksC = byName(c)
@@ -485,61 +462,55 @@ function checkPerSampleMetric(side: string, task: LmEvalTask, metric: string, lo
   return false
 }
 
-function compareTask(
-  item: TaskWork,
-  statistics: StatisticsSettings,
-  options: LmEvalCompareOptions,
-  log: IssueLog,
-  comparisons: Comparison[],
-  answerLengths: AnswerLength[]
-): void {
-  const { baseline: b, candidate: c, gated } = item
-  if (!checkTaskSettings(item, log)) return
-  let ok = checkSamplesComplete('baseline', b, log)
-  ok = checkSamplesComplete('candidate', c, log) && ok
-  if (!ok) return
-  ok = checkFailures('baseline', b, log)
-  ok = checkFailures('candidate', c, log) && ok
-  if (!ok || !checkSamplesPaired(item, log)) return
-  ok = checkPerSampleMetric('baseline', b, gated.metric, log)
-  ok = checkPerSampleMetric('candidate', c, gated.metric, log) && ok
-  if (!ok) return
-  if (b.samplesDigest === c.samplesDigest) {
-    log.warn(
-      'sides.same_content',
-      `task ${b.name}: the samples file is byte for byte the same on both sides (sha256 ${b.samplesDigest.slice(0, 16)}); the deployments answered every document alike, or one run was copied to both sides`,
-      { file: c.samplesFile }
-    )
+/** One task of both sides under one gate entry. */
+class LmEvalTaskPair implements PairedUnit {
+  readonly name: string
+  readonly gated: GatedRun
+
+  constructor(private readonly item: TaskWork) {
+    this.name = item.baseline.name
+    this.gated = item.gated
   }
-  const dataB = asRunData(b)
-  const dataC = asRunData(c)
-  const built = buildComparisons(
-    b.name,
-    gated,
-    dataB,
-    dataC,
-    statistics,
-    options.changedAnswers ? Number.MAX_SAFE_INTEGER : options.examples,
-    log
-  )
-  fillTexts(b, c, built)
-  if (options.changedAnswers) {
-    for (const cmp of built) {
-      options.changedAnswers.set(cmp.id, cmp.examples)
-      cmp.examples = cmp.examples.slice(0, options.examples)
+
+  async open(log: IssueLog): Promise<OpenedUnit | null> {
+    const item = this.item
+    const { baseline: b, candidate: c, gated } = item
+    if (!checkTaskSettings(item, log)) return null
+    let ok = checkSamplesComplete('baseline', b, log)
+    ok = checkSamplesComplete('candidate', c, log) && ok
+    if (!ok) return null
+    ok = checkFailures('baseline', b, log)
+    ok = checkFailures('candidate', c, log) && ok
+    if (!ok || !checkSamplesPaired(item, log)) return null
+    ok = checkPerSampleMetric('baseline', b, gated.metric, log)
+    ok = checkPerSampleMetric('candidate', c, gated.metric, log) && ok
+    if (!ok) return null
+    if (b.samplesDigest === c.samplesDigest) {
+      log.warn(
+        'sides.same_content',
+        `task ${b.name}: the samples file is byte for byte the same on both sides (sha256 ${b.samplesDigest.slice(0, 16)}); the deployments answered every document alike, or one run was copied to both sides`,
+        { file: c.samplesFile }
+      )
+    }
+    return {
+      baseline: asUnitValues(b),
+      candidate: asUnitValues(c),
+      // lm-eval's request guards all ran above, before the rows.
+      checkAfterRows: () => true,
+      fillExamples: async rows => fillTexts(b, c, rows),
+      answerLengths: (_split, lengthLog) => lmEvalLengths(item, lengthLog),
+      // lm-eval records no request times.
+      efficiency: async () => null
     }
   }
-  comparisons.push(...built)
-  const length = lmEvalAnswerLength(item, statistics, log)
-  if (length) answerLengths.push(length)
 }
 
 /**
- * The answer-length row of one task: code points of each document's generated answer (lm-eval
+ * The answer lengths of one task: code points of each document's generated answer (lm-eval
  * records no token counts), paired by doc_id; a task of loglikelihood requests has no answers to
  * measure (an error only when its band gates).
  */
-function lmEvalAnswerLength(item: TaskWork, statistics: StatisticsSettings, log: IssueLog): AnswerLength | null {
+function lmEvalLengths(item: TaskWork, log: IssueLog): PairedLengths | null {
   const { baseline: b, candidate: c, gated } = item
   const lengths = (task: LmEvalTask): Map<number, number | null> => {
     const out = new Map<number, number | null>()
@@ -569,31 +540,18 @@ function lmEvalAnswerLength(item: TaskWork, statistics: StatisticsSettings, log:
     }
     return null
   }
-  try {
-    return answerLengthRow('lm-eval', b.name, CHARACTERS_UNIT, baseline, candidate, gated.answerLength ?? null, statistics)
-  } catch (error) {
-    if (!(error instanceof GateError)) throw error
-    if (gated.answerLength) log.fromError(error)
-    else log.warn(error.code, error.message, { file: c.samplesFile })
-    return null
-  }
+  return { source: 'lm-eval', unit: CHARACTERS_UNIT, baseline, candidate, file: c.samplesFile }
 }
 
 /**
- * One task as the run data the HELM comparison reads: doc_id is the instance (one trial, no
+ * One task as the values the comparison reads: doc_id is the instance (one trial, no
  * perturbation), the filter is the split, and each document is one answered request. The request
- * guards of a HELM run (cache, failures, prompt drift) were already applied in lm-eval's terms.
+ * guards (cache, failures, prompt and answer-key drift) were already applied in lm-eval's terms.
  */
-function asRunData(task: LmEvalTask): RunData {
-  const run: RunDirectory = {
-    path: task.samplesFile,
-    runSpec: { name: task.name, scenario_spec: { class_name: 'lm-eval', args: { task: task.name } }, adapter_spec: {}, metric_specs: [] },
-    scenarioName: task.name,
-    files: { runSpec: true, scenario: true, scenarioState: true, stats: true, perInstanceStats: true }
-  }
+function asUnitValues(task: LmEvalTask): UnitValues {
   const perDoc = new Map<number, LmEvalSample>()
   for (const s of task.samples) if (!perDoc.has(s.docId)) perDoc.set(s.docId, s)
-  const requestStates: RequestStateSummary[] = [...perDoc.values()].map(s => ({
+  const requestStates: UnitValues['requestStates'] = [...perDoc.values()].map(s => ({
     instanceId: String(s.docId),
     trainTrialIndex: 0,
     perturbation: null,
@@ -602,8 +560,10 @@ function asRunData(task: LmEvalTask): RunData {
     success: true,
     error: null,
     promptHash: s.promptHash.slice(0, 24),
-    // The answer key is compared in lm-eval's own terms (checkAnswerKeys), before this.
-    referenceKeys: [],
+    // The answer key's digest, in the place HELM's references give theirs (the target as logged,
+    // 16 hex digits); it was compared in lm-eval's own terms, with its hashes, before this
+    // (checkAnswerKeys).
+    referenceKeys: [createHash('sha256').update(s.answerKey.target).digest('hex').slice(0, 16)],
     decoding: {},
     answered: s.failure === null,
     inputExcerpt: s.inputExcerpt,
@@ -621,18 +581,12 @@ function asRunData(task: LmEvalTask): RunData {
         return { instanceId: String(s.docId), trainTrialIndex: 0, perturbation: null, value: v, raw: v, occurrences: 1 }
       })
   return {
-    run,
     perInstanceStatsFile: task.samplesFile,
     scenarioStateFile: task.samplesFile,
     requestStates,
-    hasTexts: true,
-    scenarioStateDigest: task.samplesDigest,
-    perInstanceStatsDigest: task.samplesDigest,
-    filesRead: [],
     metricNames: () => names,
     splits: metric => [...new Set(task.samples.filter(s => s.metrics.has(metric)).map(s => s.filter))].sort(),
-    values,
-    runtimes: () => []
+    values
   }
 }
 

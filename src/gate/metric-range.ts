@@ -2,7 +2,7 @@
  * What values a metric can take, so that impossible values are refused and missing instances can
  * be imputed at the metric's worst (docs/method.md "Missing data: the worst-case bound").
  */
-import type { MetricValue } from './pairing.js'
+import type { MetricValue } from '../model/harness.js'
 
 export interface MetricRange {
   low: number

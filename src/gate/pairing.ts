@@ -3,21 +3,8 @@
  * (instance, train trial, perturbation); the resampling unit is the instance with its
  * perturbation: all trials of one instance move together (cluster bootstrap).
  */
+import type { MetricValue } from '../model/harness.js'
 import type { PairedCluster } from '../stats/types.js'
-
-/** One measured (or unmeasurable) value of one metric on one side. */
-export interface MetricValue {
-  instanceId: string
-  trainTrialIndex: number
-  /** Perturbation identity (name and seed), null for the clean instance. */
-  perturbation: string | null
-  /** sum / count, or null when the stat is not a measurement (count 0, non-finite). */
-  value: number | null
-  /** Stats merged into this value; more than 1 only when the file repeats the stat (1 when absent). */
-  occurrences?: number
-  /** sum / count as written, even when not finite (null for count 0): for range checks. */
-  raw?: number | null
-}
 
 export interface PairedData {
   clusters: PairedCluster[]

@@ -14,16 +14,12 @@ import { streamJsonArray } from '../helm/read/json-stream.js'
 import { readRequestStates } from '../helm/read/request-states.js'
 import type { PerInstanceStatsTable, RequestStateSummary, RunDirectory } from '../helm/types.js'
 import type { ChangedExample, Comparison } from '../model/report.js'
-import type { MetricValue } from './pairing.js'
+import type { MetricValue, UnitValues } from '../model/harness.js'
 import { redactText } from '../secrets/redact.js'
 
-export interface RunData {
+/** One HELM run as the gate reads it: the values and request states, plus what HELM's own guards read. */
+export interface RunData extends UnitValues {
   run: RunDirectory
-  perInstanceStatsFile: string
-  /** null when the run has no scenario_state.json. */
-  scenarioStateFile: string | null
-  /** Request states (texts only while hasTexts); null when there is no scenario_state.json. */
-  requestStates: RequestStateSummary[] | null
   /** Whether requestStates still carry their text excerpts (see TEXT_KEEP_LIMIT). */
   hasTexts: boolean
   /** SHA-256 of scenario_state.json's bytes; null when there is none. */
@@ -32,10 +28,6 @@ export interface RunData {
   perInstanceStatsDigest: string
   /** Every file read, with its real path and its device:inode identity (see sameEvidence). */
   filesRead: FileRead[]
-  metricNames(): string[]
-  splits(metric: string): (string | null)[]
-  /** Clean and perturbed values of a metric in one split, in file order. */
-  values(metric: string, split: string | null): MetricValue[]
   /** Clean inference_runtime values, all splits. */
   runtimes(): MetricValue[]
 }

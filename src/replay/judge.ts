@@ -8,10 +8,10 @@ import type { CheckMargins, TrafficCheck, TrafficSettings } from '../config/traf
 import { REPORTED_MARGINS } from '../config/traffic.js'
 import type { StatisticsSettings } from '../config/types.js'
 import { GateError } from '../errors.js'
-import { smallSampleGuard } from '../gate/comparisons.js'
+import { comparisonRow, pairedDecision } from '../gate/comparison-row.js'
 import type { ChangedExample, Comparison } from '../model/report.js'
 import type { TrafficInstance } from '../config/traffic-set.js'
-import { decideVerdict, estimatePaired } from '../stats/index.js'
+import { estimatePaired } from '../stats/index.js'
 import type { Direction, PairedCluster } from '../stats/types.js'
 import { SchemaCache, structuralChecks, type Answer, type StructuralOutcome } from './answer-checks.js'
 import { exactMatch, f1Score, quasiExactMatch, rougeL, whitespaceFix } from './text-metrics.js'
@@ -210,11 +210,7 @@ function addRow(
     if (error instanceof GateError) throw new GateError(error.code, `traffic ${check}: ${error.message}`, error.location)
     throw error
   }
-  const decision = smallSampleGuard(
-    decideVerdict(estimate, tolerated, direction, ctx.statistics.confidence),
-    estimate.n,
-    estimate.ci.method
-  )
+  const decision = pairedDecision(estimate, tolerated, direction, ctx.statistics)
   const id = [ctx.run, check, '', 'clean'].join(' | ')
   const all: ChangedExample[] = []
   indices.forEach((i, k) => {
@@ -240,35 +236,27 @@ function addRow(
     all.push(example)
   })
   ctx.changed.set(id, all)
-  ctx.rows.push({
-    id,
-    run: ctx.run,
-    entry: 'traffic',
-    metric: check,
-    split: null,
-    perturbation: null,
-    gated: margin !== null,
-    direction,
-    binary: estimate.binary,
-    n: estimate.n,
-    pairs: estimate.pairs,
-    unmatched: { baseline: 0, candidate: 0 },
-    dropped: { baseline: 0, candidate: 0 },
-    baseline_mean: estimate.baselineMean,
-    candidate_mean: estimate.candidateMean,
-    delta: estimate.delta,
-    ci: { level: estimate.ci.level, low: estimate.ci.low, high: estimate.ci.high, method: estimate.ci.method },
-    wins: estimate.wins,
-    losses: estimate.losses,
-    unchanged: estimate.unchanged,
-    p_value: estimate.pValue,
-    max_drop: tolerated,
-    max_relative_drop: null,
-    verdict: decision.verdict,
-    n_needed: decision.nNeeded,
-    reason: `${what}: ${decision.reason}`,
-    examples: all.slice(0, ctx.examples)
-  })
+  ctx.rows.push(
+    comparisonRow(
+      {
+        id,
+        run: ctx.run,
+        entry: 'traffic',
+        metric: check,
+        split: null,
+        perturbation: null,
+        gated: margin !== null,
+        direction,
+        unmatched: { baseline: 0, candidate: 0 },
+        dropped: { baseline: 0, candidate: 0 },
+        max_drop: tolerated,
+        max_relative_drop: null
+      },
+      estimate,
+      decision,
+      { reason: `${what}: ${decision.reason}`, examples: all.slice(0, ctx.examples) }
+    )
+  )
 }
 
 /** The conversation as one text for the report: each message as `role: content` (untrusted: renderers escape it). */

@@ -12,7 +12,7 @@
  *   self-check) a warning is given when the instances needed for R exceed n.
  */
 import type { GateConfig } from '../../config/types.js'
-import { MIN_BOOTSTRAP_UNITS } from '../../gate/comparisons.js'
+import { MIN_BOOTSTRAP_UNITS } from '../../gate/comparison-row.js'
 import type { InstanceCount } from '../../runner/instance-count.js'
 import { binarySd, instancesNeeded } from '../../stats/power.js'
 import { twoSidedZ } from '../../stats/normal.js'

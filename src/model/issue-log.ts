@@ -1,6 +1,6 @@
 /** Collects the errors and warnings of one comparison run into report issues. */
 import { GateError, showValue } from '../errors.js'
-import type { ReportIssue } from '../model/report.js'
+import type { ReportIssue } from './report.js'
 
 export class IssueLog {
   readonly errors: ReportIssue[] = []
