@@ -1,7 +1,8 @@
 /**
  * scripts/seam-counts.mjs on this tree: the numbers docs/development.md shows ("Where the sides
  * are held"), and the seam they guard: one file brings launched sides up, the schedule is resolved
- * once, the runner hands the holder no callback for the measurements.
+ * once, the runner hands the holder no callback for the measurements, and only the run plan looks
+ * API keys up, builds the sides' endpoints and computes the fingerprint.
  */
 import { describe, expect, it } from '@jest/globals'
 import { join } from 'node:path'
@@ -17,6 +18,10 @@ describe('seam-counts', () => {
     const lines = result.stdout.trim().split('\n')
     expect(lines).toContain('bring a launched side up (Launcher#up): 3 in 1 files (src/launch/side-holder.ts)')
     expect(lines).toContain('resolve the schedule (launch.schedule read): 1 in 1 files (src/plan/run-plan.ts)')
+    // The run plan is what runs: keys looked up, endpoints built and the fingerprint computed there alone.
+    expect(lines.find(line => line.startsWith('API key lookups'))).toMatch(/^API key lookups: \d+ in 1 files \(src\/plan\/run-plan\.ts\)$/)
+    expect(lines).toContain('endpoint rebuilds ({ baseUrl, model } outside config/): 1 in 1 files (src/plan/run-plan.ts)')
+    expect(lines).toContain('fingerprint computed (gateFingerprint called): 1 in 1 files (src/plan/run-plan.ts)')
     expect(lines.find(line => line.startsWith('runGate to either'))).toMatch(
       /^runGate to either: \d+ stops, 0 climbs, 5 callbacks handed down/
     )
