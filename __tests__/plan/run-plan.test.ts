@@ -6,7 +6,8 @@
 import { describe, expect, it } from '@jest/globals'
 import { parseGateConfig } from '../../src/config/load.js'
 import { gateFingerprint } from '../../src/identity/gate-fingerprint.js'
-import { makeRunPlan, scheduleOf } from '../../src/plan/run-plan.js'
+import { ConfigError } from '../../src/errors.js'
+import { endpointFor, makeRunPlan, planSides, requireKeys, scheduleOf } from '../../src/plan/run-plan.js'
 
 const gate = (schedule = '') =>
   parseGateConfig(
@@ -53,5 +54,30 @@ describe('scheduleOf', () => {
     expect(scheduleOf(gate().launch, true)).toBe('sequential')
     expect(scheduleOf({ schedule: 'sequential' }, undefined)).toBe('sequential')
     expect(scheduleOf({ schedule: 'concurrent' }, true)).toBe('sequential')
+  })
+})
+
+describe('planSides', () => {
+  it("names each side's key variable, and a self-check takes the baseline's endpoint for the candidate", () => {
+    const sides = planSides(gate(), { BASE_KEY: 'sk-base-0123456789' })
+    expect(sides.keyVariables).toEqual({ baseline: 'BASE_KEY', candidate: 'CAND_KEY' })
+    expect(endpointFor(sides, 'candidate')).toMatchObject({ side: 'candidate', model: 'b', apiKey: null })
+    expect(endpointFor(sides, 'candidate', true)).toMatchObject({ side: 'candidate', model: 'a', apiKey: 'sk-base-0123456789' })
+  })
+
+  it('requireKeys refuses a side about to run whose named key is not set, naming the variable and the field', () => {
+    const sides = planSides(gate(), { BASE_KEY: 'sk-base-0123456789' })
+    expect(() => requireKeys(sides, ['baseline'], 'gate.yml')).not.toThrow()
+    // A self-check runs the baseline's deployment (and key) on both sides.
+    expect(() => requireKeys(sides, ['baseline', 'candidate'], 'gate.yml', true)).not.toThrow()
+    let refused: unknown
+    try {
+      requireKeys(sides, ['baseline', 'candidate'], 'gate.yml')
+    } catch (error) {
+      refused = error
+    }
+    expect(refused).toBeInstanceOf(ConfigError)
+    expect((refused as ConfigError).code).toBe('config.api_key_missing')
+    expect((refused as ConfigError).location).toEqual({ file: 'gate.yml', field: 'deployments.candidate.api_key_env', value: 'CAND_KEY' })
   })
 })

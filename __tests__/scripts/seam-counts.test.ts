@@ -1,7 +1,8 @@
 /**
  * scripts/seam-counts.mjs on this tree: the numbers docs/development.md shows ("Where the sides
  * are held"), and the seam they guard: one file brings launched sides up, the schedule is resolved
- * once, the runner hands the holder no callback for the measurements; one builder makes every
+ * once, the runner hands the holder no callback for the measurements, only the run plan looks
+ * API keys up, builds the sides' endpoints and computes the fingerprint; one builder makes every
  * comparison row and the comparison imports nothing of one harness.
  */
 import { describe, expect, it } from '@jest/globals'
@@ -21,6 +22,10 @@ describe('seam-counts', () => {
     // The comparison's seam: one row builder, and compare.ts imports nothing of one harness.
     expect(lines).toContain('comparison rows built ({ ci, n_needed } literals): 1 in 1 files (src/gate/comparison-row.ts)')
     expect(lines).toContain('harness-specific imports of gate/compare.ts: 0 ()')
+    // The run plan is what runs: keys looked up, endpoints built and the fingerprint computed there alone.
+    expect(lines.find(line => line.startsWith('API key lookups'))).toMatch(/^API key lookups: \d+ in 1 files \(src\/plan\/run-plan\.ts\)$/)
+    expect(lines).toContain('endpoint rebuilds ({ baseUrl, model } outside config/): 1 in 1 files (src/plan/run-plan.ts)')
+    expect(lines).toContain('fingerprint computed (gateFingerprint called): 1 in 1 files (src/plan/run-plan.ts)')
     expect(lines.find(line => line.startsWith('runGate to either'))).toMatch(
       /^runGate to either: \d+ stops, 0 climbs, 5 callbacks handed down/
     )

@@ -6,7 +6,7 @@
  */
 import type { GateConfig } from '../config/types.js'
 import { UsageError } from '../errors.js'
-import { gateFingerprint } from '../identity/gate-fingerprint.js'
+import { makeRunPlan } from '../plan/run-plan.js'
 import { INPUTS } from './constants.js'
 import type { EventInfo } from './event.js'
 import type { Session } from './session.js'
@@ -50,5 +50,6 @@ export function launchSettings(session: Session, config: GateConfig): { baseRef:
  * of those files at the base commit join it (read from the checkout's git history).
  */
 export async function sessionFingerprint(session: Session, config: GateConfig): Promise<string> {
-  return gateFingerprint(config, session.workDir, launchBaseRef(session.event, session.deps.env.GITHUB_SHA), session.deps.env)
+  const baseRef = launchBaseRef(session.event, session.deps.env.GITHUB_SHA)
+  return (await makeRunPlan(config, { env: session.deps.env, cwd: session.workDir, baseRef })).fingerprint
 }

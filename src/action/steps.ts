@@ -23,7 +23,7 @@ import { evidenceDir, manifestEvent } from './evidence.js'
 import { launchSettings } from './launch-policy.js'
 import { resolveGateFile, type ResolvedGateFile } from './gate-file.js'
 import type { Session } from './session.js'
-import { apiKeyValues } from '../secrets/api-keys.js'
+import { planSides } from '../plan/run-plan.js'
 
 export async function loadGateFile(session: Session): Promise<ResolvedGateFile> {
   const { deps, client, repo, repoPath, configFile } = session
@@ -103,7 +103,8 @@ export async function loadGateFile(session: Session): Promise<ResolvedGateFile> 
  * here covers every later line of the job: exceptions, a server echoing the header, other steps.
  */
 function maskApiKeys(session: Session, config: GateConfig): void {
-  for (const value of apiKeyValues(Object.values(config.deployments ?? {}), session.deps.env)) session.deps.io.setSecret(value)
+  // The run plan's secrets (src/plan/run-plan.ts): the keys that are set and the base URLs' credentials.
+  for (const value of planSides(config, session.deps.env).secrets) session.deps.io.setSecret(value)
 }
 
 export interface BaselinePlan {

@@ -71,9 +71,11 @@ same time, blocks A B B A ...) at the gate file's load levels, and checks the cl
 
 export const PLAN_USAGE = `usage: helm-gate plan --config FILE [options]
 
-Prints the prod_env files generated for each side (secrets redacted) and the exact helm-run
-commands that \`helm-gate run\` would execute, how many instances each comparison will have and
-whether that can resolve its tolerated drop. Sends no request to any server: the instances are
+Prints the run plan \`helm-gate run\` would execute (each side's endpoint, the name of its API key
+variable and whether it is set, never its value, launched or always up; the schedule; the
+fingerprint; the measurements in the order they run), the prod_env files generated for each side
+(secrets redacted) and the exact helm-run commands, how many instances each comparison will have
+and whether that can resolve its tolerated drop. Sends no request to any server: the instances are
 counted by \`helm-run --dry-run\` with the same entries.
 
   --config FILE          gate file

@@ -6,7 +6,8 @@
  */
 import type { FidelitySettings } from '../config/fidelity.js'
 import type { GateConfig } from '../config/types.js'
-import { apiKeyOf } from '../secrets/api-keys.js'
+import type { Side } from '../model/verdict.js'
+import { planSides, type SideEndpoint } from '../plan/run-plan.js'
 import { detectClient } from './fidelity-client.js'
 
 const ROUTES =
@@ -15,7 +16,9 @@ const ROUTES =
 export async function fidelityPlanLines(
   config: GateConfig & { fidelity: FidelitySettings },
   env: NodeJS.ProcessEnv,
-  probeTimeoutMs = 5000
+  probeTimeoutMs = 5000,
+  /** The run plan's endpoints (`plan` gives its own); resolved from the gate file and `env` when not given. */
+  endpoints: Record<Side, SideEndpoint | null> = planSides(config, env).endpoints
 ): Promise<string[]> {
   const f = config.fidelity
   const source = config.traffic
@@ -28,14 +31,14 @@ export async function fidelityPlanLines(
     `# fidelity: the first ${f.instances} prompts of ${source}; the baseline's greedy answers up to ${f.maxAnswerTokens} tokens with the top-${f.topK} per position; ${f.baselineReruns ? 'an A/A floor (the baseline scored against itself)' : 'no A/A floor'}; checks: ${checks}`
   ]
   for (const side of ['baseline', 'candidate'] as const) {
-    const d = config.deployments?.[side]
-    if (!d || d.kind !== 'server') continue
+    const endpoint = endpoints[side]
+    if (!endpoint) continue
     if (config.launch?.sides[side]) {
       lines.push(`# fidelity ${side}: launched, route decided when it is up (${ROUTES})`)
       continue
     }
-    const client = await detectClient({ side, baseUrl: d.baseUrl, model: d.model, apiKey: apiKeyOf(d, env), api: d.api }, probeTimeoutMs)
-    lines.push(`# fidelity ${side}: ${client.route} (asked ${d.baseUrl} now)`)
+    const client = await detectClient(endpoint, probeTimeoutMs)
+    lines.push(`# fidelity ${side}: ${client.route} (asked ${endpoint.baseUrl} now)`)
   }
   return lines
 }

@@ -8,19 +8,26 @@
 import type { FidelitySettings } from '../config/fidelity.js'
 import type { GateConfig } from '../config/types.js'
 import { GateError, showValue } from '../errors.js'
+import type { SideMeasurement } from '../model/measurement.js'
 import type { Report } from '../model/report.js'
 import type { Side, Verdict } from '../model/verdict.js'
-import { apiKeyOf } from '../secrets/api-keys.js'
+import { planSides, type SideEndpoint } from '../plan/run-plan.js'
 import type { FidelitySide } from './fidelity-client.js'
 import { gateSetPrompts, trafficPrompts } from './fidelity-prompts.js'
 import { FidelityMeasurement } from './measure-fidelity.js'
 
 export interface FidelityRunOptions {
   env: NodeJS.ProcessEnv
+  /**
+   * Each side's endpoint and key from the run plan (src/plan/run-plan.ts); resolved from the gate
+   * file and `env` by the plan's own function when not given.
+   */
+  endpoints?: Record<Side, SideEndpoint | null>
   progress: (line: string) => void
 }
 
-export class FidelityRun {
+export class FidelityRun implements SideMeasurement {
+  readonly name = "token-level fidelity (the candidate scored on the baseline's greedy answers)"
   private measurement: FidelityMeasurement | null = null
   private readonly errors: GateError[] = []
   private readonly done = new Set<Side>()
@@ -32,10 +39,11 @@ export class FidelityRun {
 
   /** The sides as fidelity needs them; both are servers (the gate file's validation refuses anything else). */
   private sides(): Record<Side, FidelitySide> {
+    const endpoints = this.options.endpoints ?? planSides(this.config, this.options.env).endpoints
     const of = (side: Side): FidelitySide => {
-      const d = this.config.deployments?.[side]
-      if (!d || d.kind !== 'server') throw new GateError('fidelity.not_a_server', `fidelity: deployments.${side} is not a server`)
-      return { side, baseUrl: d.baseUrl, model: d.model, apiKey: apiKeyOf(d, this.options.env), api: d.api }
+      const endpoint = endpoints[side]
+      if (!endpoint) throw new GateError('fidelity.not_a_server', `fidelity: deployments.${side} is not a server`)
+      return endpoint
     }
     return { baseline: of('baseline'), candidate: of('candidate') }
   }

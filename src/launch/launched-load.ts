@@ -11,6 +11,7 @@
 import { resolve } from 'node:path'
 import type { GateConfig } from '../config/types.js'
 import { runLoad, type LoadOutcome } from '../load/run-load.js'
+import { planSides, type PlannedSides } from '../plan/run-plan.js'
 import { launchesAny } from './load-while-up.js'
 import { SideHolder, withLauncher } from './side-holder.js'
 
@@ -23,15 +24,18 @@ export interface LaunchedLoadOptions {
   baseRef: string | null
   /** One side after the other whatever the gate file says (`--sequential`). */
   sequential?: boolean
+  /** The run plan's sides (endpoints, key names, secrets); resolved from the gate file when not given. */
+  sides?: PlannedSides
 }
 
 export async function runLaunchedLoad(config: GateConfig, options: LaunchedLoadOptions): Promise<LoadOutcome> {
   const { cwd, env, progress, baseRef } = options
-  return withLauncher(config, { outDir: resolve(cwd, options.outDir), cwd, env, progress, baseRef }, launcher => {
+  const sides = options.sides ?? planSides(config, env)
+  return withLauncher(config, { outDir: resolve(cwd, options.outDir), cwd, env, progress, baseRef, sides }, launcher => {
     // One measurement while the holder keeps the sides up: swapped one at a time, or both held up.
     // A side that cannot be brought up is the load half's error, naming the side and the block.
     const holder = launcher ? new SideHolder(launcher, config, progress, options.sequential) : undefined
-    return runLoad(config, { env, progress }, holder)
+    return runLoad(config, { env, progress, endpoints: sides.endpoints }, holder)
   })
 }
 

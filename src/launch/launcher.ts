@@ -8,7 +8,7 @@
 import { realpath } from 'node:fs/promises'
 import { relative, resolve } from 'node:path'
 import type { LaunchSettings, LaunchSide, LaunchSpec } from '../config/launch.js'
-import type { GateConfig, ServerDeployment } from '../config/types.js'
+import type { GateConfig } from '../config/types.js'
 import { ConfigError, GateError, LaunchError } from '../errors.js'
 import { request } from 'undici'
 import type { ProbeResult } from '../server/readiness.js'
@@ -24,10 +24,17 @@ import type { LaunchManifest, LaunchRecord } from '../model/launch-record.js'
 export type { LaunchManifest, LaunchRecord } from '../model/launch-record.js'
 import { addBaseWorktree, type Worktree } from './worktree.js'
 import { redactUrl } from '../secrets/redact.js'
-import { apiKeyOf } from '../secrets/api-keys.js'
+import { planSides, type SideEndpoint } from '../plan/run-plan.js'
+import type { Side } from '../model/verdict.js'
 
 export interface LauncherOptions {
   config: GateConfig
+  /**
+   * Each side's endpoint and key from the run plan (src/plan/run-plan.ts): where a launched
+   * server must answer and the key it is asked with. Resolved from the gate file by the plan's
+   * own function when not given (a launcher opened on its own).
+   */
+  endpoints?: Record<Side, SideEndpoint | null>
   /** The checked-out tree's working directory (`checkout: head`). */
   cwd: string
   /** The servers' environment: the runner's, without the runner's own credentials. */
@@ -49,7 +56,8 @@ export interface LauncherOptions {
 
 interface Prepared {
   spec: LaunchSpec
-  deployment: ServerDeployment
+  /** The run plan's endpoint of the side: its base URL, model and key, in one place. */
+  endpoint: SideEndpoint
   command: string[]
   env: NodeJS.ProcessEnv
   stopCommand: string[] | null
@@ -77,11 +85,12 @@ export class Launcher {
     const deployments = options.config.deployments
     if (!deployments) return null
     const prepared: Partial<Record<LaunchSide, Prepared>> = {}
+    const endpoints = options.endpoints ?? planSides(options.config, options.env).endpoints
     for (const side of ['baseline', 'candidate'] as const) {
       const spec = settings.sides[side]
       if (!spec) continue
-      const deployment = deployments[side]
-      if (deployment.kind !== 'server') {
+      const endpoint = endpoints[side]
+      if (deployments[side].kind !== 'server' || !endpoint) {
         throw new ConfigError('config.invalid', `${spec.field} needs a server deployment`, { file: source, field: spec.field })
       }
       if (spec.checkout === 'base' && !options.baseRef) {
@@ -97,7 +106,7 @@ export class Launcher {
       const logFile = resolve(options.outDir, 'logs', `${side}-server.log`)
       prepared[side] = {
         spec,
-        deployment,
+        endpoint,
         command,
         env,
         stopCommand,
@@ -153,12 +162,12 @@ export class Launcher {
     const progress = this.options.progress ?? (() => {})
     const logName = entry.record.log_file
     try {
-      const busy = await addressAnswers(entry.deployment.baseUrl)
+      const busy = await addressAnswers(entry.endpoint.baseUrl)
       if (busy !== null) {
         throw new LaunchError(
           'launch.address_in_use',
-          `something already answers at ${redactUrl(entry.deployment.baseUrl)} (HTTP ${busy}) before the ${key} server was launched; stop it first, or it would be measured in place of the launched server`,
-          { field: `deployments.${key}.base_url`, value: redactUrl(entry.deployment.baseUrl) }
+          `something already answers at ${redactUrl(entry.endpoint.baseUrl)} (HTTP ${busy}) before the ${key} server was launched; stop it first, or it would be measured in place of the launched server`,
+          { field: `deployments.${key}.base_url`, value: redactUrl(entry.endpoint.baseUrl) }
         )
       }
       progress(
@@ -183,7 +192,7 @@ export class Launcher {
       entry.record.ready_ms = readyAt.getTime() - entry.server.startedAt.getTime()
       entry.record.docker = await dockerIdentity(entry.command, entry.env, entry.cwd)
       entry.record.weights = await weightsIdentity(entry.command, entry.cwd)
-      progress(`[${key}] server ready after ${(entry.record.ready_ms / 1000).toFixed(1)} s: ${result.url} lists ${entry.deployment.model}`)
+      progress(`[${key}] server ready after ${(entry.record.ready_ms / 1000).toFixed(1)} s: ${result.url} lists ${entry.endpoint.model}`)
       return result
     } catch (error) {
       if (error instanceof GateError) entry.record.errors.push({ code: error.code, message: error.message })
@@ -238,10 +247,10 @@ export class Launcher {
     const entry = this.entry(side)
     const key = this.keyOf(side)
     if (!entry?.server) throw new LaunchError('launch.none', `the ${key} server is not running: it cannot be ${what}`)
-    const target = new URL(rootRouteUrl(entry.deployment.baseUrl, route))
+    const target = new URL(rootRouteUrl(entry.endpoint.baseUrl, route))
     for (const [name, value] of Object.entries(query)) target.searchParams.set(name, value)
     const url = target.href
-    const apiKey = apiKeyOf(entry.deployment, this.options.env)
+    const apiKey = entry.endpoint.apiKey
     let problem: string | null = null
     try {
       const answer = await request(url, {
@@ -308,10 +317,8 @@ export class Launcher {
   /** What waiting for a side's server needs, for the first start and for the second user alike. */
   private readySettings(entry: Prepared, key: LaunchSide): ReadySettings {
     return {
+      ...entry.endpoint,
       side: key,
-      baseUrl: entry.deployment.baseUrl,
-      model: entry.deployment.model,
-      apiKey: apiKeyOf(entry.deployment, this.options.env),
       timeoutMs: entry.spec.readyTimeoutSeconds * 1000,
       detachedAllowed: entry.stopCommand !== null,
       logName: entry.record.log_file

@@ -13,6 +13,7 @@ import type { LoadOutcome } from '../load/run-load.js'
 import type { MeasurementContext, SideMeasurement } from '../model/measurement.js'
 import type { Report } from '../model/report.js'
 import type { Side } from '../model/verdict.js'
+import type { PlannedSides } from '../plan/run-plan.js'
 import { runLaunchedLoad } from './launched-load.js'
 import { launchesAny, LoadWhileUp } from './load-while-up.js'
 import { holdsOneAtATime } from './side-holder.js'
@@ -38,9 +39,12 @@ export interface LoadMeasurementOptions {
   sequential?: boolean
   /** The sides this invocation runs (the quality half); both, for the launched sides to be left up. */
   toRun: readonly Side[]
+  /** The run plan's sides: each side's endpoint and key, the key names, the secrets. */
+  sides: PlannedSides
 }
 
 export class LoadMeasurement implements SideMeasurement {
+  readonly name = 'the load half (both sides under load, blocks A B B A; docs/load.md)'
   /** Launched sides left both up by the quality half: measured while they are. */
   private readonly whileUp: LoadWhileUp | null
 
@@ -55,7 +59,9 @@ export class LoadMeasurement implements SideMeasurement {
       launchesAny(config) &&
       !holdsOneAtATime(config, options.sequential) &&
       (['baseline', 'candidate'] as const).every(side => options.toRun.includes(side))
-    this.whileUp = leftUp ? new LoadWhileUp(config, { env: options.env, progress: options.progress }) : null
+    this.whileUp = leftUp
+      ? new LoadWhileUp(config, { env: options.env, progress: options.progress, endpoints: options.sides.endpoints })
+      : null
   }
 
   async hold(up: Side[], outputs: Partial<Record<Side, string>>): Promise<void> {
@@ -92,10 +98,17 @@ export class LoadMeasurement implements SideMeasurement {
                 env,
                 progress,
                 baseRef: options.baseRef,
-                sequential: options.sequential
+                sequential: options.sequential,
+                sides: options.sides
               })
           : undefined
-      const loaded = await runLoadHalf(config, options.outDir, { env, progress, gateSetOutput: context.paths.baseline, measured })
+      const loaded = await runLoadHalf(config, options.outDir, {
+        env,
+        progress,
+        gateSetOutput: context.paths.baseline,
+        endpoints: options.sides.endpoints,
+        measured
+      })
       return attachLoad(report, loaded.report)
     }
     return this.half.section ? this.half.section(run) : run()

@@ -22,13 +22,12 @@ import type { LoadSide, UpPeriod } from '../model/load-report.js'
 import type { SideMeasurement } from '../model/measurement.js'
 import type { Side } from '../model/verdict.js'
 import type { SideSwitch } from '../load/run-load.js'
-import { apiKeyNames, apiKeyValues } from '../secrets/api-keys.js'
 import { childProcessEnv } from '../secrets/child-env.js'
 import type { ProbeResult } from '../server/readiness.js'
 import { Launcher } from './launcher.js'
 import { trackedTempDir } from '../process/registry.js'
 import { runOnSchedule } from './side-schedule.js'
-import { scheduleOf } from '../plan/run-plan.js'
+import { planSides, scheduleOf, type PlannedSides } from '../plan/run-plan.js'
 
 const SIDES: LoadSide[] = ['baseline', 'candidate']
 
@@ -196,6 +195,8 @@ export interface OpenLauncherOptions {
   env: NodeJS.ProcessEnv
   baseRef: string | null
   progress: (line: string) => void
+  /** The run plan's sides (endpoints, key names, secrets); resolved from the gate file when not given. */
+  sides?: PlannedSides
 }
 
 /**
@@ -208,17 +209,18 @@ export async function withLauncher<T>(
   options: OpenLauncherOptions,
   use: (launcher: Launcher | null) => Promise<T>
 ): Promise<T> {
-  const deployments = Object.values(config.deployments ?? {})
+  const sides = options.sides ?? planSides(config, options.env)
   const temp = trackedTempDir()
   let launcher: Launcher | null = null
   try {
     launcher = await Launcher.open({
       config,
+      endpoints: sides.endpoints,
       cwd: options.cwd,
-      env: childProcessEnv(options.env, apiKeyNames(deployments)),
+      env: childProcessEnv(options.env, sides.keyNames),
       baseRef: options.baseRef,
       outDir: options.outDir ?? temp.path,
-      secrets: apiKeyValues(deployments, options.env),
+      secrets: sides.secrets,
       progress: options.progress,
       tempDir: temp.path
     })
@@ -235,10 +237,7 @@ export async function withLauncher<T>(
  * stopped or put to sleep, the baseline started or woken and ready). Everything is stopped after,
  * and the servers' logs go to a temporary folder that is removed.
  */
-export async function measureSwap(
-  config: GateConfig,
-  options: { cwd: string; env: NodeJS.ProcessEnv; baseRef: string | null; progress: (line: string) => void }
-): Promise<number> {
+export async function measureSwap(config: GateConfig, options: OpenLauncherOptions): Promise<number> {
   return withLauncher(config, options, async launcher => {
     if (!launcher || !holdsOneAtATime(config, true))
       throw new ConfigError('plan.measure_swap', '--measure-swap needs both sides launched', { file: config.source, field: 'deployments' })

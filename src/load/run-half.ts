@@ -2,6 +2,8 @@
 import { join } from 'node:path'
 import type { GateConfig } from '../config/types.js'
 import { ConfigError } from '../errors.js'
+import type { SideEndpoint } from '../plan/run-plan.js'
+import type { Side } from '../model/verdict.js'
 import { runLoad, type LoadOutcome } from './run-load.js'
 import { TIMINGS_FILE, writeTimings } from './timings-file.js'
 
@@ -13,6 +15,8 @@ export async function runLoadHalf(
     env: Record<string, string | undefined>
     progress: (line: string) => void
     gateSetOutput: string | null
+    /** Each side's endpoint and key from the run plan (src/plan/run-plan.ts). */
+    endpoints?: Record<Side, SideEndpoint | null>
     /** The outcome measured already, while launched servers were up (src/launch/load-while-up.ts). */
     measured?: () => Promise<LoadOutcome>
   }

@@ -4,7 +4,7 @@
  * The I/O edge around the pure parts (workload, metrics, compare).
  */
 import { availableParallelism } from 'node:os'
-import type { GateConfig, ServerDeployment } from '../config/types.js'
+import type { GateConfig } from '../config/types.js'
 import type { LoadSettings } from '../config/load-types.js'
 import type { SideSwitchKind } from '../config/launch.js'
 import type {
@@ -18,7 +18,8 @@ import type {
   UpPeriod
 } from '../model/load-report.js'
 import { GateError } from '../errors.js'
-import { apiKeyOf } from '../secrets/api-keys.js'
+import { planSides, type SideEndpoint } from '../plan/run-plan.js'
+import type { Side } from '../model/verdict.js'
 import { LOG_RATIO_METHOD } from '../stats/log-ratio.js'
 import { connect, streamRequest, type Connection, type StreamResult, type Target } from './stream-client.js'
 import { evaluateChecks, reportedRatios, worstVerdict } from './ratio-checks.js'
@@ -32,6 +33,11 @@ import { fileSource, gateSetSource, requestBody, syntheticSource, trafficSource,
 
 export interface LoadRunOptions {
   env: Record<string, string | undefined>
+  /**
+   * Each side's endpoint and key from the run plan (src/plan/run-plan.ts); resolved from the gate
+   * file and `env` by the plan's own function when not given (the load half run on its own).
+   */
+  endpoints?: Record<Side, SideEndpoint | null>
   /** Progress lines (one per block). */
   progress?: (line: string) => void
   /** The quality half's HELM output of the baseline, for `prompts: gate-set`. */
@@ -44,15 +50,6 @@ export interface LoadOutcome {
 }
 
 const SIDES: LoadSide[] = ['baseline', 'candidate']
-
-function targetOf(deployment: ServerDeployment, env: Record<string, string | undefined>): Target {
-  return {
-    api: deployment.api,
-    baseUrl: deployment.baseUrl,
-    model: deployment.model,
-    apiKey: apiKeyOf(deployment, env)
-  }
-}
 
 function emptyReport(config: GateConfig, load: LoadSettings): LoadReport {
   const side = (s: LoadSide) => {
@@ -142,10 +139,9 @@ export function beginLoad(config: GateConfig, options: LoadRunOptions): LoadRun 
       )
     }
   }
-  const targets = {
-    baseline: targetOf(deployments.baseline as ServerDeployment, options.env),
-    candidate: targetOf(deployments.candidate as ServerDeployment, options.env)
-  }
+  // The plan's endpoints are the targets: both are servers (checked above).
+  const endpoints = options.endpoints ?? planSides(config, options.env).endpoints
+  const targets = { baseline: endpoints.baseline as Target, candidate: endpoints.candidate as Target }
   const say = options.progress ?? (() => {})
   const now = performance.now()
   return { config, load, report, targets, timeoutMs: load.timeoutSeconds * 1000, say, origin: now, began: now, fail }

@@ -19,6 +19,8 @@ export interface MeasurementContext {
 }
 
 export interface SideMeasurement {
+  /** What it measures, as `plan` lists the measurements in the order they run. */
+  readonly name: string
   /**
    * While launched sides are up, before they are stopped: `up` are the sides up at that moment
    * (the launched ones held, plus those always up); `outputs` their HELM output folders.

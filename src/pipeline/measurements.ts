@@ -9,6 +9,7 @@ import { fidelityRunFor } from '../fidelity/run-fidelity.js'
 import { loadMeasurementFor, type LoadHalf } from '../launch/load-measurement.js'
 import type { SideMeasurement } from '../model/measurement.js'
 import type { Side } from '../model/verdict.js'
+import type { PlannedSides } from '../plan/run-plan.js'
 import { trafficReplayFor } from '../replay/run-traffic.js'
 
 export interface MeasurementSettings {
@@ -24,14 +25,16 @@ export interface MeasurementSettings {
   sequential?: boolean
   /** The sides the quality half runs here (the others are given). */
   toRun: readonly Side[]
+  /** The run plan's sides: each measurement takes each side's endpoint and key from it. */
+  plan: PlannedSides
 }
 
 export function measurementsFor(config: GateConfig, s: MeasurementSettings): SideMeasurement[] {
-  const { compare, outDir, env, progress } = s
+  const { compare, outDir, env, progress, plan } = s
   const measurements: (SideMeasurement | null)[] = [
-    trafficReplayFor(config, compare, { outDir, env, progress }),
-    fidelityRunFor(config, compare, { env, progress }),
-    loadMeasurementFor(config, compare ? s.load : null, s)
+    trafficReplayFor(config, compare, { outDir, env, progress, sides: plan }),
+    fidelityRunFor(config, compare, { env, progress, endpoints: plan.endpoints }),
+    loadMeasurementFor(config, compare ? s.load : null, { ...s, sides: plan })
   ]
   return measurements.filter((m): m is SideMeasurement => m !== null)
 }

@@ -35,7 +35,7 @@ import { loadOnlyReport } from '../load/combine.js'
 import { runLoadHalf } from '../load/run-half.js'
 import type { LoadHalf } from '../launch/load-measurement.js'
 import { launchedLoadFor, type LaunchedLoadOptions } from '../launch/launched-load.js'
-import { makeRunPlan } from '../plan/run-plan.js'
+import { makeRunPlan, planSides } from '../plan/run-plan.js'
 import { measurementsFor } from './measurements.js'
 
 export interface GivenSide {
@@ -146,7 +146,8 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
     progress: settings.progress ?? (() => {}),
     baseRef: settings.baseRef ?? null,
     sequential: settings.sequential,
-    toRun
+    toRun,
+    plan
   })
   let outcome: RunOutcome | null = null
   if (toRun.length > 0) {
@@ -158,7 +159,7 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
       runs: settings.runs,
       selfCheck: settings.selfCheck,
       sequential: settings.sequential,
-      fingerprint: plan.fingerprint,
+      plan,
       baseRef: settings.baseRef,
       readinessTimeoutMs: settings.readinessTimeoutMs,
       // Only the command line can change it (--ready-timeout); the action has no such input.
@@ -242,11 +243,14 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
  * load-tested as they are. The report says the quality half did not run.
  */
 export async function runLoadOnlyGate(config: GateConfig, options: LaunchedLoadOptions): Promise<Report> {
-  const measured = launchedLoadFor(config, options)
+  // The plan's sides, made once (no fingerprint: nothing is recorded for the load half alone).
+  const sides = options.sides ?? planSides(config, options.env)
+  const measured = launchedLoadFor(config, { ...options, sides })
   const outcome = await runLoadHalf(config, options.outDir, {
     env: options.env,
     progress: options.progress,
     gateSetOutput: null,
+    endpoints: sides.endpoints,
     measured
   })
   return loadOnlyReport(config, outcome.report)

@@ -19,7 +19,7 @@ import type { MeasurementContext, SideMeasurement } from '../model/measurement.j
 import type { AnswerLength, Report, Side } from '../model/report.js'
 import { answerLengthRow, CHARACTERS_UNIT, TOKENS_UNIT } from '../gate/answer-length.js'
 import { masker, secretValues } from '../secrets/mask.js'
-import { apiKeyOf, apiKeyValues } from '../secrets/api-keys.js'
+import { planSides, type PlannedSides } from '../plan/run-plan.js'
 import { redactTree } from '../secrets/redact.js'
 import { judgeTraffic } from './judge.js'
 import { answerOf, replaySide, type ReplayState } from './replay.js'
@@ -31,21 +31,28 @@ export interface TrafficRunOptions {
   outDir: string
   env: NodeJS.ProcessEnv
   progress: (line: string) => void
+  /**
+   * The run plan's sides (src/plan/run-plan.ts): each side's endpoint and key, the values to mask;
+   * resolved from the gate file and `env` by the plan's own function when not given.
+   */
+  sides?: PlannedSides
 }
 
 export class TrafficReplay implements SideMeasurement {
+  readonly name = 'the traffic replay (the set on each side while it is up)'
   private readonly states = new Map<ReplayName, ReplayState[]>()
   private readonly done = new Set<Side>()
   private readonly errors: GateError[] = []
   /** The deployments' API keys and secret-named variables, masked wherever a replay's text is kept. */
   private readonly mask: (text: string) => string
+  private readonly sides: PlannedSides
 
   constructor(
     private readonly config: GateConfig & { traffic: TrafficSettings },
     private readonly options: TrafficRunOptions
   ) {
-    const deployments = Object.values(config.deployments ?? {})
-    this.mask = masker(secretValues(options.env, apiKeyValues(deployments, options.env)))
+    this.sides = options.sides ?? planSides(config, options.env)
+    this.mask = masker(secretValues(options.env, this.sides.secrets))
   }
 
   /** While launched sides are held up: replay each side that is up now and has not replayed. */
@@ -128,19 +135,19 @@ export class TrafficReplay implements SideMeasurement {
     if (this.done.has(side)) return
     this.done.add(side)
     const traffic = this.config.traffic
-    const deployment = this.config.deployments?.[side]
-    if (!deployment || deployment.kind !== 'server') return // refused by the gate file's validation
+    const endpoint = this.sides.endpoints[side]
+    if (!endpoint) return // refused by the gate file's validation
     const names: ReplayName[] =
       side === 'candidate' ? ['candidate'] : traffic.baselineReruns ? ['baseline-1', 'baseline-2'] : ['baseline-1']
     for (const name of names) {
       this.options.progress(`helm-gate: traffic: replaying ${traffic.instances.length} requests on the ${side} (${name})`)
       let states: ReplayState[]
       try {
-        states = await replaySide(
-          traffic.instances,
-          { baseUrl: deployment.baseUrl, model: deployment.model, apiKey: apiKeyOf(deployment, this.options.env) },
-          { temperature: traffic.temperature, concurrency: traffic.concurrency, timeoutMs: traffic.requestTimeoutSeconds * 1000 }
-        )
+        states = await replaySide(traffic.instances, endpoint, {
+          temperature: traffic.temperature,
+          concurrency: traffic.concurrency,
+          timeoutMs: traffic.requestTimeoutSeconds * 1000
+        })
       } catch (error) {
         this.errors.push(
           new GateError('traffic.replay_failed', `traffic: the replay on the ${side} (${name}) could not run: ${(error as Error).message}`)

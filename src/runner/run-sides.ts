@@ -16,16 +16,14 @@
 import { delimiter, resolve } from 'node:path'
 import type { GateConfig, GatedRun } from '../config/types.js'
 import { GateError } from '../errors.js'
-import { gateFingerprint } from '../identity/gate-fingerprint.js'
-import { scheduleOf } from '../plan/run-plan.js'
+import { endpointFor, makeRunPlan, requireKeys, type RunPlan } from '../plan/run-plan.js'
 import { Launcher, type LaunchManifest } from '../launch/launcher.js'
 import { scheduleNotes } from '../launch/notes.js'
 import { trackedTempDir } from '../process/registry.js'
 import { holdOnSchedule } from '../launch/side-holder.js'
 import type { SideRecord } from '../model/manifest.js'
 import type { SideMeasurement } from '../model/measurement.js'
-import { apiKeyNames, apiKeyOf, requiredApiKey } from '../secrets/api-keys.js'
-import { childProcessEnv, urlSecrets } from '../secrets/child-env.js'
+import { childProcessEnv } from '../secrets/child-env.js'
 import { probeServer } from '../server/readiness.js'
 import { checkHelmInstall, prepareRun, prepareSideFolders, stampOf, type PreparedRun } from './prepare-run.js'
 import { produceSideRuns, type ProduceContext } from './produce-side.js'
@@ -59,8 +57,11 @@ export interface RunSidesOptions {
    * holder of the sides (src/launch/side-holder.ts): afterwards they are gone.
    */
   measurements?: readonly SideMeasurement[]
-  /** The gate set's fingerprint from the run plan (src/plan/run-plan.ts); computed here when not given. */
-  fingerprint?: string
+  /**
+   * The run plan (src/plan/run-plan.ts): each side's endpoint and key, the key names, the secrets,
+   * the schedule and the fingerprint. runGate gives its own; made here when not given.
+   */
+  plan?: RunPlan
   /** How long to wait for each server's GET /models before giving up (default 120 s). */
   readinessTimeoutMs?: number
   /**
@@ -108,10 +109,11 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
   const outDir = resolve(cwd, opts.outDir)
   const sides = [...new Set(opts.sides)]
   const install = await checkHelmInstall(config, env, cwd)
+  const plan = opts.plan ?? (await makeRunPlan(config, { env, cwd, baseRef: opts.baseRef ?? null, sequential: opts.sequential }))
 
   // Holds each side's prod_env (credentials.conf) and the base commit's worktree.
   const temp = trackedTempDir()
-  const schedule = scheduleOf(config.launch, opts.sequential)
+  const schedule = plan.schedule
   let launcher: Launcher | null = null
   try {
     const prepared = await prepareRun(config, {
@@ -126,10 +128,12 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
     })
     await prepareSideFolders(outDir, prepared.plans)
     const outcomes = new Map<Side, SideOutcome>(prepared.plans.map(plan => [plan.side, emptyOutcome(plan)]))
-    const secrets = sideSecrets(prepared, env, config.source)
-    const keyNames = apiKeyNames(Object.values(prepared.deployments))
+    // A side about to run whose key variable is named but not set is refused before anything starts.
+    requireKeys(plan, sides, config.source, opts.selfCheck)
+    const { secrets, keyNames } = plan
     launcher = await Launcher.open({
       config,
+      endpoints: plan.endpoints,
       cwd,
       env: childProcessEnv(env, keyNames),
       baseRef: opts.baseRef ?? null,
@@ -141,7 +145,7 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
       tempDir: temp.path
     })
     const launched = (side: Side): boolean => launcher?.launches(side) ?? false
-    await probeServersUp(prepared, outcomes, launched, opts, env, progress)
+    await probeServersUp(prepared, outcomes, launched, plan, opts, progress)
 
     if ([...outcomes.values()].every(outcome => outcome.errors.length === 0)) {
       const childEnv = {
@@ -173,10 +177,9 @@ export async function runSides(config: GateConfig, opts: RunSidesOptions): Promi
     await launcher?.close()
 
     const ended = new Date()
-    const fingerprint = opts.fingerprint ?? (await gateFingerprint(config, cwd, opts.baseRef ?? null, env))
     return collectOutcome(prepared, outcomes, {
       outDir,
-      fingerprint,
+      fingerprint: plan.fingerprint,
       helmVersion: install.version,
       started,
       ended,
@@ -204,19 +207,6 @@ async function runSide(plan: SidePlan, outcome: SideOutcome, prepared: PreparedR
   )
 }
 
-/** The server sides' API keys (refused when named but not set) and URL credentials: masked in every log. */
-function sideSecrets(prepared: PreparedRun, env: NodeJS.ProcessEnv, source: string): string[] {
-  const secrets: string[] = []
-  for (const plan of prepared.plans) {
-    const deployment = prepared.deployments[plan.side]
-    if (deployment.kind !== 'server') continue
-    const apiKey = requiredApiKey(deployment, env, source, plan.side)
-    if (apiKey) secrets.push(apiKey)
-    secrets.push(...urlSecrets(deployment.baseUrl))
-  }
-  return secrets
-}
-
 /**
  * Pre-flight: servers that are already up must answer before either side starts, so a dead one
  * costs seconds. Launched servers are probed when they are started (holdOnSchedule).
@@ -225,26 +215,24 @@ async function probeServersUp(
   prepared: PreparedRun,
   outcomes: Map<Side, SideOutcome>,
   launched: (side: Side) => boolean,
+  run: RunPlan,
   opts: RunSidesOptions,
-  env: NodeJS.ProcessEnv,
   progress: (line: string) => void
 ): Promise<void> {
   await Promise.all(
     prepared.plans.map(async plan => {
       const outcome = outcomes.get(plan.side) as SideOutcome
-      const deployment = prepared.deployments[plan.side]
-      if (deployment.kind !== 'server' || launched(plan.side)) return
+      // The side's deployment as the runner has it: a self-check runs the baseline's on both sides.
+      const endpoint = endpointFor(run, plan.side, opts.selfCheck)
+      if (!endpoint || launched(plan.side)) return
       try {
         outcome.server = await probeServer({
-          side: plan.side,
-          baseUrl: deployment.baseUrl,
-          model: deployment.model,
-          apiKey: apiKeyOf(deployment, env),
+          ...endpoint,
           timeoutMs: opts.readinessTimeoutMs ?? DEFAULT_READINESS_TIMEOUT_MS,
           timeoutHint: opts.readinessTimeoutHint,
           log: progress
         })
-        progress(`[${plan.side}] server ready: ${outcome.server.url} lists ${deployment.model}`)
+        progress(`[${plan.side}] server ready: ${outcome.server.url} lists ${endpoint.model}`)
       } catch (error) {
         if (!(error instanceof GateError)) throw error
         outcome.errors.push(error)

@@ -1,7 +1,7 @@
 /**
  * A server deployment's API key is never in the gate file: `api_key_env` names the environment
- * variable that holds it. The one place that reads it (the runner, the launcher, the load half,
- * `plan` and the action's masking all ask here).
+ * variable that holds it. The one place that reads it; the run plan (src/plan/run-plan.ts) is
+ * the one that asks, and everything else takes each side's key from the plan.
  */
 import { ConfigError } from '../errors.js'
 
@@ -38,12 +38,15 @@ export function apiKeyValues(deployments: Iterable<KeyedDeployment | undefined>,
 /** The deployment's API key, refusing a named variable that is not set (before anything runs). */
 export function requiredApiKey(deployment: KeyedDeployment, env: Env, source: string, side: string): string | null {
   const key = apiKeyOf(deployment, env)
-  if (deployment.kind === 'server' && deployment.apiKeyEnv && !key) {
-    throw new ConfigError('config.api_key_missing', `the environment variable ${deployment.apiKeyEnv} (the ${side} API key) is not set`, {
-      file: source,
-      field: `deployments.${side}.api_key_env`,
-      value: deployment.apiKeyEnv
-    })
-  }
+  if (deployment.kind === 'server' && deployment.apiKeyEnv && !key) throw missingKeyError(deployment.apiKeyEnv, side, source)
   return key
+}
+
+/** The refusal of a side whose gate file names a key variable that is not set. */
+export function missingKeyError(name: string, side: string, source: string): ConfigError {
+  return new ConfigError('config.api_key_missing', `the environment variable ${name} (the ${side} API key) is not set`, {
+    file: source,
+    field: `deployments.${side}.api_key_env`,
+    value: name
+  })
 }

@@ -1,11 +1,15 @@
 /**
- * `helm-gate plan --config FILE`: print the prod_env files each side would get (secrets
- * redacted) and the exact helm-run commands, without running anything.
+ * `helm-gate plan --config FILE`: print the run plan (src/plan/run-plan.ts, made as run makes
+ * it: each side's endpoint and key variable, launch, the schedule, the fingerprint, the
+ * measurements in order), the prod_env files each side would get (secrets redacted) and the exact
+ * helm-run commands, without running anything.
  */
 import { join, resolve } from 'node:path'
 import { availableParallelism, tmpdir } from 'node:os'
 import { GateError } from '../../errors.js'
-import { makeRunPlan } from '../../plan/run-plan.js'
+import { makeRunPlan, planSides, type PlannedSides } from '../../plan/run-plan.js'
+import { runPlanLines } from '../../plan/run-plan-lines.js'
+import { measurementsFor } from '../../pipeline/measurements.js'
 import { loadGateConfig } from '../../config/load.js'
 import { trafficPlanLines } from '../../replay/traffic-plan-lines.js'
 import { describeBand } from '../../config/answer-length-band.js'
@@ -22,7 +26,6 @@ import type { CliIo } from '../io.js'
 import type { GateConfig } from '../../config/types.js'
 import { instanceLines } from './plan-instances.js'
 import { redactText, redactUrl } from '../../secrets/redact.js'
-import { apiKeyNames, apiKeyValues } from '../../secrets/api-keys.js'
 import { launchLines, loadModeLines, scheduleLine, type LaunchPlanInput } from '../../launch/plan-lines.js'
 import { measureSwap } from '../../launch/side-holder.js'
 import { childProcessEnv } from '../../secrets/child-env.js'
@@ -84,26 +87,31 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
         : `# ${runnerSides.join(' and ')}: made by a runner command, once per entry, in a private working directory; the command brings its own HELM`
     )
   }
-  out.push(await fingerprintLine(config, io, args.options.get('baseline-ref') ?? null))
-  const launchInput = launchPlanInput(config, prepared, io.env, args.flags.has('sequential'), args.options.get('baseline-ref') ?? null)
-  out.push(scheduleLine(launchInput), '# cache disabled; fresh suite per side')
+  const baseRef = args.options.get('baseline-ref') ?? null
+  const sequential = args.flags.has('sequential')
+  const selfCheck = args.flags.has('self-check')
+  const { sides, fingerprintLine } = await shownPlan(config, io, baseRef, sequential)
+  out.push(fingerprintLine)
+  const launchInput = launchPlanInput(config, prepared, io.env, sides, sequential, baseRef)
+  out.push(scheduleLine(launchInput))
+  out.push(
+    ...runPlanLines({ config, sides, selfCheck, ...measurementNames(config, prepared, sides, io, { baseRef, sequential, selfCheck }) })
+  )
+  out.push('# cache disabled; fresh suite per side')
   out.push(...readinessLines(prepared, config, readySeconds ?? DEFAULT_READINESS_TIMEOUT_MS / 1000, args.flags.has('self-check')))
   out.push(...launchLines(launchInput))
   if (config.load) {
     const swapMs = args.flags.has('measure-swap')
-      ? await measureSwap(config, {
-          cwd: io.cwd,
-          env: io.env,
-          baseRef: args.options.get('baseline-ref') ?? null,
-          progress: line => io.stderr(`${line}\n`)
-        })
+      ? await measureSwap(config, { cwd: io.cwd, env: io.env, baseRef, progress: line => io.stderr(`${line}\n`), sides })
       : null
-    out.push('', ...loadModeLines(config, args.flags.has('sequential'), availableParallelism(), swapMs))
+    out.push('', ...loadModeLines(config, sequential, availableParallelism(), swapMs))
   }
   const lengthBands = config.runs.filter(run => run.answerLength).map(run => `${run.entry} ${describeBand(run.answerLength)}`)
   if (lengthBands.length > 0) out.push(`# answer_length_ratio (candidate/baseline mean answer length): ${lengthBands.join('; ')}`)
   if (config.traffic) out.push(...trafficPlanLines(config.traffic, config.statistics.confidence))
-  if (config.fidelity) out.push(...(await fidelityPlanLines(config as typeof config & { fidelity: FidelitySettings }, io.env)))
+  if (config.fidelity) {
+    out.push(...(await fidelityPlanLines(config as typeof config & { fidelity: FidelitySettings }, io.env, undefined, sides.endpoints)))
+  }
   if (!args.flags.has('no-count')) {
     out.push(
       ...(runnerSides.length > 0
@@ -166,16 +174,55 @@ function readinessLines(prepared: PreparedRun, config: GateConfig, seconds: numb
 }
 
 /**
- * The fingerprint run records and archived baselines are looked up by: with fingerprint_paths,
- * the selected files' digests at the base commit join it, exactly as in run and the action.
+ * The run plan as run makes it (src/plan/run-plan.ts), and the fingerprint run records and
+ * archived baselines are looked up by: with fingerprint_paths, the selected files' digests at the
+ * base commit join it, exactly as in run and the action. A fingerprint that cannot be computed is
+ * shown as the problem (run stops there) beside the plan's sides.
  */
-async function fingerprintLine(config: GateConfig, io: CliIo, baseRef: string | null): Promise<string> {
+async function shownPlan(
+  config: GateConfig,
+  io: CliIo,
+  baseRef: string | null,
+  sequential: boolean
+): Promise<{ sides: PlannedSides; fingerprintLine: string }> {
   try {
-    return `# fingerprint ${(await makeRunPlan(config, { env: io.env, cwd: io.cwd, baseRef })).fingerprint}`
+    const plan = await makeRunPlan(config, { env: io.env, cwd: io.cwd, baseRef, sequential })
+    return { sides: plan, fingerprintLine: `# fingerprint ${plan.fingerprint}` }
   } catch (error) {
     if (!(error instanceof GateError)) throw error
-    return `# fingerprint: could not be computed: ${error.describe()} (run would stop here)`
+    return {
+      sides: planSides(config, io.env),
+      fingerprintLine: `# fingerprint: could not be computed: ${error.describe()} (run would stop here)`
+    }
   }
+}
+
+/**
+ * The measurements run would take, in order, named by themselves (src/pipeline/measurements.ts
+ * lists them; nothing is measured here): the quality half first, then each of the others. The
+ * load half follows a full run when the gate file has load: (not with --self-check, as in run).
+ */
+function measurementNames(
+  config: GateConfig,
+  prepared: PreparedRun,
+  sides: PlannedSides,
+  io: CliIo,
+  run: { baseRef: string | null; sequential: boolean; selfCheck: boolean }
+): { quality: string; measurements: string[] } {
+  const makers = [...new Set(prepared.plans.map(plan => (plan.runner ? 'a runner command' : 'helm-run')))]
+  const measurements = measurementsFor(config, {
+    compare: true,
+    load: config.load && !run.selfCheck ? {} : null,
+    outDir: io.cwd,
+    cwd: io.cwd,
+    env: io.env,
+    progress: () => {},
+    baseRef: run.baseRef,
+    sequential: run.sequential,
+    toRun: ['baseline', 'candidate'],
+    plan: sides
+  })
+  return { quality: `the quality half (${makers.join(' or ')} on each side)`, measurements: measurements.map(m => m.name) }
 }
 
 /** Instances per comparison, counted by a helm-run dry run; a failure to count is a note, not an error. */
@@ -198,17 +245,16 @@ function launchPlanInput(
   config: GateConfig,
   prepared: PreparedRun,
   env: NodeJS.ProcessEnv,
+  sides: PlannedSides,
   sequential: boolean,
   baseRef: string | null
 ): LaunchPlanInput {
-  const keyNames = apiKeyNames(Object.values(prepared.deployments))
-  const secrets = apiKeyValues(Object.values(prepared.deployments), env)
   return {
     settings: config.launch,
     deployments: prepared.deployments,
     source: config.source,
-    env: childProcessEnv(env, keyNames),
-    secrets,
+    env: childProcessEnv(env, sides.keyNames),
+    secrets: sides.secrets,
     sequential,
     baseRef
   }
