@@ -18,7 +18,7 @@ if [ ! -f dist/cli.js ]; then
 fi
 prepared=$(date +%s)
 
-gate="${HELM_GATE_REAL_GATE:-examples/real-cpu/gate.yml}"
+gate="${HELM_GATE_REAL_GATE:-examples/real-cpu/demo.yml}"
 out="${HELM_GATE_DEMO_OUT:-demo-output/real-$(date +%Y%m%d-%H%M%S)}"
 status=0
 node dist/cli.js run --config "$gate" --out "$out" || status=$?
