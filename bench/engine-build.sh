@@ -5,6 +5,9 @@
 # batched into a few large ones, so the shared headers are parsed once per batch, not per file).
 # Prints the seconds of each build, the load average around it and the ratio. Minutes of CPU:
 # not part of `npm run bench`; run it alone (a second build beside it distorts both figures).
+# With llama-cpp-python 0.3.36 the unity variant does not compile (common/json.cpp and
+# tools/mtmd/mtmd-helper*.cpp refuse to share a unit: docs/real-engine.md "Measured"), so it
+# stops there with the compiler's errors; it is kept to measure a version or patch that builds.
 #   bash bench/engine-build.sh [variant...]     (variants: plain unity; default: both)
 set -euo pipefail
 
