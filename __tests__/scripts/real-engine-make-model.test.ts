@@ -3,14 +3,23 @@
  * venv only, never the engine (prepare.sh runs it while llama.cpp compiles), and its folder's name
  * does not depend on the engine's build flags, so a new engine build does not train again.
  */
-import { describe, expect, it } from '@jest/globals'
+import { afterAll, describe, expect, it } from '@jest/globals'
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { REPO_ROOT } from '../../test-support/fake-openai/harness.js'
 
 const SCRIPTS = join(REPO_ROOT, 'scripts', 'real-engine')
+const caches: string[] = []
+afterAll(() => caches.forEach(dir => rmSync(dir, { recursive: true, force: true })))
+
+/** A scratch cache folder, removed after the tests. */
+function scratchCache(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'helm-gate-make-model-'))
+  caches.push(dir)
+  return dir
+}
 
 function bash(script: string, cache: string) {
   return spawnSync('bash', ['-c', script], {
@@ -23,7 +32,7 @@ function bash(script: string, cache: string) {
 
 describe('make-model.sh', () => {
   it('the train step reuses a trained folder and never builds or waits for the engine', () => {
-    const cache = mkdtempSync(join(tmpdir(), 'helm-gate-make-model-'))
+    const cache = scratchCache()
     const folder = bash(`source ${JSON.stringify(join(SCRIPTS, 'common.sh'))}; trained_dir`, cache).stdout.trim()
     expect(folder).toMatch(new RegExp(`^${cache}/real-cpu-trained-[0-9a-f]{12}$`))
     mkdirSync(folder)
@@ -38,7 +47,7 @@ describe('make-model.sh', () => {
   })
 
   it("the trained folder's name is the same whatever the engine's build flags", () => {
-    const cache = mkdtempSync(join(tmpdir(), 'helm-gate-make-model-'))
+    const cache = scratchCache()
     const common = JSON.stringify(join(SCRIPTS, 'common.sh'))
     const asIs = bash(`source ${common}; engine_dir; trained_dir`, cache).stdout.split('\n')
     const otherFlags = bash(
@@ -50,7 +59,7 @@ describe('make-model.sh', () => {
   })
 
   it('names an unknown step and exits 2 before doing anything', () => {
-    const cache = mkdtempSync(join(tmpdir(), 'helm-gate-make-model-'))
+    const cache = scratchCache()
     const r = bash(`bash ${JSON.stringify(join(SCRIPTS, 'make-model.sh'))} convert`, cache)
     expect(r.status).toBe(2)
     expect(r.stderr.trim()).toBe("make-model: unknown step 'convert' (train, or none for the whole model)")
