@@ -12,6 +12,8 @@ import { expandLaunch } from '../../src/launch/expand.js'
 import { REPO_ROOT } from '../../test-support/fake-openai/harness.js'
 import { fidelityPlanLines } from '../../src/fidelity/fidelity-plan-lines.js'
 import type { FidelitySettings } from '../../src/config/fidelity.js'
+import { main } from '../../src/cli/main.js'
+import type { CliIo } from '../../src/cli/io.js'
 
 const example = (name: string) => {
   const file = join(REPO_ROOT, 'examples', 'launch', name)
@@ -70,6 +72,37 @@ describe('the real-engine examples (examples/real-cpu/)', () => {
     // The same fidelity bound on both: Q8_0 passes it, Q4_0 fails it (the real-engine e2e test).
     expect(config.fidelity).toMatchObject({ instances: 100, topK: 20, baselineReruns: 1 })
     expect(config.fidelity?.checks).toEqual([{ metric: 'kld_mean', bound: 'max', value: 0.0002 }])
+  })
+
+  it('demo.yml (what `npm run demo:real` runs): gate.yml with the same servers and checks, smaller budgets', () => {
+    const demo = realCpu('demo.yml')
+    const full = realCpu('gate.yml')
+    // The servers, their flags and model files, the task and every bound: gate.yml's.
+    expect(demo.launch!.sides).toEqual(full.launch!.sides)
+    expect(demo.deployments).toEqual(full.deployments)
+    expect(demo.runs).toEqual(full.runs)
+    expect(demo.load!.checks).toEqual(full.load!.checks)
+    expect(demo.fidelity!.checks).toEqual(full.fidelity!.checks)
+    // Only the budgets shrink: fewer questions and blocks, the claim's level kept.
+    expect(demo.helm.maxEvalInstances).toBeLessThan(full.helm.maxEvalInstances)
+    expect(demo.load!.repetitions).toBeLessThan(full.load!.repetitions)
+    // The one level kept is the one the throughput claim is about.
+    expect(demo.load!.levels).toEqual([4])
+    expect(full.load!.checks.map(c => c.level).filter(level => level !== null)).toEqual([4])
+    // Fidelity costs a request per prompt: the demo scores every prompt the quality half sent.
+    expect(demo.fidelity!.instances).toBe(demo.helm.maxEvalInstances)
+    expect(readFileSync(join(REPO_ROOT, 'scripts', 'demo-real.sh'), 'utf8')).toContain('examples/real-cpu/demo.yml')
+  })
+
+  it('demo.yml plans: the launch commands, the load blocks and the fidelity prompts it will use', async () => {
+    let out = ''
+    const io: CliIo = { stdout: s => (out += s), stderr: s => (out += s), env: { PATH: process.env.PATH }, cwd: REPO_ROOT }
+    const code = await main(['plan', '--config', 'examples/real-cpu/demo.yml', '--no-count'], io)
+    expect(out).not.toMatch(/error/i)
+    expect(code).toBe(0)
+    expect(out).toContain('./.real-engine/model/model-Q4_0.gguf')
+    expect(out).toMatch(/blocks alternate A B B A with 6 swaps/)
+    expect(out).toMatch(/# fidelity: the first 150 prompts .*checks: kld_mean <= 0.0002/)
   })
 
   it('vLLM on a GPU: `vllm serve` with the same weights, the candidate adds --quantization fp8', () => {

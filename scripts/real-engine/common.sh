@@ -26,6 +26,16 @@ engine_dir() {
   echo "$(cache_root)/llama.cpp-$LLAMA_CPP_PYTHON_VERSION-$key"
 }
 
+# The trained model's folder (make-model.sh train): keyed by what decides the weights, the task and
+# training scripts and the load half's words (the tokenizer learns them), not by the engine, so a
+# new engine build converts the same weights again without training again.
+trained_dir() {
+  local here key
+  here=$(dirname "${BASH_SOURCE[0]}")
+  key=$(cat "$here/make_task.py" "$here/train_model.py" "$here/../../src/load/workload.ts" | sha256sum | cut -c1-12)
+  echo "$(cache_root)/real-cpu-trained-$key"
+}
+
 # Runs a step of the first-run preparation with a line on stderr every
 # HELM_GATE_PROGRESS_SECONDS (60) saying how long it has run and how long it took when measured,
 # so a first run that takes many minutes is never mistaken for a hang. The step's stdout is kept

@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
-# Makes the real-engine example's model once per machine, offline and seeded: the addition task
-# (custom_mcqa JSONL), a tiny Llama trained on it on the CPU with a SentencePiece tokenizer,
-# converted to GGUF F16 by llama.cpp's converter and quantized to Q8_0, Q4_0 and Q2_K by its
-# quantizer. Writes manifest.json with every file's sha256 and the times taken. Idempotent: a
-# complete folder whose key (the scripts, the engine build) matches is reused. Prints the model
-# folder on its last line.
+# Makes the real-engine example's model once per machine, offline and seeded, in two steps:
+#   make-model.sh train   the addition task (custom_mcqa JSONL) and a tiny Llama trained on it on
+#                         the CPU with a SentencePiece tokenizer, into real-cpu-trained-<key>/.
+#                         Needs only the HELM venv (torch), not the engine, so prepare.sh runs it
+#                         while llama.cpp compiles.
+#   make-model.sh         the above (reused when done), then the trained model converted to GGUF
+#                         F16 by llama.cpp's converter and quantized to Q8_0, Q4_0 and Q2_K by its
+#                         quantizer, into real-cpu-model-<key>/ with manifest.json (every file's
+#                         sha256 and the times taken).
+# Idempotent: a complete folder whose key matches is reused (the trained one: the task and
+# training scripts and the load words; the model: those, this script and the engine build), so a
+# new engine build converts again without training again. Prints the folder on its last line.
 #
-# Needs the engine (build-engine.sh, run first here) and the HELM venv (scripts/python-env.sh:
-# torch, transformers, sentencepiece, protobuf).
+# Needs the HELM venv (scripts/python-env.sh: torch, transformers, sentencepiece, protobuf) and,
+# for the second step, the engine (build-engine.sh; it waits for a build under way).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -15,10 +21,46 @@ here="$root/scripts/real-engine"
 # shellcheck source=scripts/real-engine/common.sh
 source "$here/common.sh"
 venv="${HELM_GATE_VENV:-$root/.venv}"
+python="$venv/bin/python"
+step="${1:-model}"
+case "$step" in
+  train | model) ;;
+  *) echo "make-model: unknown step '$step' (train, or none for the whole model)" >&2; exit 2 ;;
+esac
+
+trained_dir=$(trained_dir)
+mkdir -p "$(cache_root)"
+
+# The task and the trained Hugging Face folder. Single-threaded and seeded (train_model.py), so
+# the weights are the same bytes whether or not a compiler runs beside it.
+if [ ! -f "$trained_dir/training.json" ]; then
+  exec 8>"$trained_dir.lock"
+  flock 8
+  if [ ! -f "$trained_dir/training.json" ]; then
+    work=$(mktemp -d "$trained_dir.build.XXXXXX")
+    trap 'rm -rf "$work"' EXIT
+    echo "make-model: training the real-engine example's model into $trained_dir (minutes, once per machine)" >&2
+    t0=$(date +%s)
+    "$python" "$here/make_task.py" --out "$work/addition.jsonl"
+    "$python" "$here/train_model.py" --out "$work/hf" >&2
+    echo $(($(date +%s) - t0)) >"$work/seconds"
+    mv "$work/hf/training.json" "$work/training.json"
+    rm -rf "$trained_dir"
+    mv "$work" "$trained_dir"
+    trap - EXIT
+    echo "make-model: trained in $(cat "$trained_dir/seconds") s" >&2
+  fi
+  exec 8>&-
+else
+  echo "make-model: reusing $trained_dir" >&2
+fi
+if [ "$step" = train ]; then
+  echo "$trained_dir"
+  exit 0
+fi
 
 engine=$(bash "$here/build-engine.sh" | tail -1)
-key=$(cat "$here/make_task.py" "$here/train_model.py" "$here/make-model.sh" "$root/src/load/workload.ts" \
-  | { cat; echo "$engine"; } | sha256sum | cut -c1-12)
+key=$(cat "$here/make-model.sh" | { cat; echo "$trained_dir"; echo "$engine"; } | sha256sum | cut -c1-12)
 model_dir="$(cache_root)/real-cpu-model-$key"
 if [ -f "$model_dir/manifest.json" ]; then
   echo "make-model: reusing $model_dir" >&2
@@ -36,13 +78,9 @@ fi
 
 work=$(mktemp -d "$model_dir.build.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-python="$venv/bin/python"
-echo "make-model: training the real-engine example's model into $model_dir (minutes, once per machine)" >&2
-t0=$(date +%s)
-"$python" "$here/make_task.py" --out "$work/addition.jsonl"
-"$python" "$here/train_model.py" --out "$work/hf" >&2
+echo "make-model: converting and quantizing the trained model into $model_dir" >&2
 t1=$(date +%s)
-PYTHONPATH="$engine/gguf-py" "$python" "$engine/convert_hf_to_gguf.py" "$work/hf" --outtype f16 \
+PYTHONPATH="$engine/gguf-py" "$python" "$engine/convert_hf_to_gguf.py" "$trained_dir/hf" --outtype f16 \
   --outfile "$work/model-F16.gguf" >"$work/convert.log" 2>&1 || { tail -30 "$work/convert.log" >&2; exit 1; }
 for type in Q8_0 Q4_0 Q2_K; do
   "$engine/bin/llama-quantize" "$work/model-F16.gguf" "$work/model-$type.gguf" "$type" >"$work/quantize-$type.log" 2>&1 \
@@ -52,11 +90,10 @@ t2=$(date +%s)
 
 # HELM's tokenizer folder: what transformers reads, nothing else (no weights).
 mkdir -p "$work/tokenizer"
-cp "$work/hf/tokenizer.model" "$work/hf/tokenizer.json" "$work/hf/tokenizer_config.json" "$work/tokenizer/"
-cp "$work/hf/training.json" "$work/training.json"
-rm -rf "$work/hf"
+cp "$trained_dir/hf/tokenizer.model" "$trained_dir/hf/tokenizer.json" "$trained_dir/hf/tokenizer_config.json" "$work/tokenizer/"
+cp "$trained_dir/addition.jsonl" "$trained_dir/training.json" "$work/"
 
-"$python" - "$work" "$engine" $((t1 - t0)) $((t2 - t1)) <<'PY'
+"$python" - "$work" "$engine" "$(cat "$trained_dir/seconds")" $((t2 - t1)) <<'PY'
 import hashlib, json, os, sys
 work, engine, train_seconds, convert_seconds = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 files = {}
@@ -82,5 +119,5 @@ mv "$work/manifest.json.tmp" "$work/manifest.json"
 rm -rf "$model_dir"
 mv "$work" "$model_dir"
 trap - EXIT
-echo "make-model: done in $((t2 - t0)) s" >&2
+echo "make-model: converted and quantized in $((t2 - t1)) s" >&2
 echo "$model_dir"
