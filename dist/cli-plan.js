@@ -1,14 +1,14 @@
 import { join, delimiter, resolve } from 'node:path';
 import { tmpdir, availableParallelism } from 'node:os';
-import { u as TRAFFIC_CHECKS, v as describeBand, x as tangoInterval, y as readRunDirectory, z as runMatchesEntry, A as streamJson, B as MIN_BOOTSTRAP_UNITS, E as instancesNeeded, J as binarySd, K as twoSidedZ, G as GateError, N as redactUrl, p as parseArgs, P as PLAN_USAGE, r as requiredConfig, n as numberOption, l as loadGateConfig, i as redactText } from './cli.js';
-import { k as detectClient, n as apiKeyOf, E as trackedTempDir, P as PROD_ENV_FILES, G as runHelmProcess, H as decisiveLine, I as readLogTail, J as scheduleOf, K as swapsNeeded, L as blockPlan, M as expandLaunch, q as routeUrl, N as prepareRun, O as pluginPythonPath, Q as DEFAULT_READINESS_TIMEOUT_MS, R as measureSwap, T as displayCommand, U as redactedFiles, y as makeRunPlan, W as apiKeyNames, x as apiKeyValues, X as childProcessEnv, Y as resolveHelmRun } from './cli-fidelity-client.js';
+import { b as redactUrl, T as TRAFFIC_CHECKS, d as describeBand, t as tangoInterval, f as readRunDirectory, g as runMatchesEntry, s as streamJson, M as MIN_BOOTSTRAP_UNITS, i as instancesNeeded, h as binarySd, j as twoSidedZ, G as GateError, p as parseArgs, P as PLAN_USAGE, r as requiredConfig, n as numberOption, l as loadGateConfig, k as redactText } from './cli.js';
+import { f as detectClient, p as planSides, t as trackedTempDir, P as PROD_ENV_FILES, h as runHelmProcess, j as decisiveLine, k as readLogTail, s as scheduleOf, n as swapsNeeded, o as blockPlan, q as expandLaunch, u as routeUrl, v as prepareRun, x as pluginPythonPath, D as DEFAULT_READINESS_TIMEOUT_MS, y as measureSwap, z as displayCommand, A as redactedFiles, m as makeRunPlan, B as childProcessEnv, a as measurementsFor, C as resolveHelmRun } from './cli-measurements.js';
 import { mkdir, writeFile, readdir } from 'node:fs/promises';
 import 'node:crypto';
 import 'node:fs';
 import 'node:string_decoder';
-import 'node:readline';
 import 'node:url';
 import 'node:worker_threads';
+import 'node:readline';
 import 'node:child_process';
 import 'node:assert';
 import 'node:net';
@@ -27,6 +27,34 @@ import 'node:async_hooks';
 import 'node:console';
 import 'node:timers';
 import 'node:dns';
+
+function runPlanLines(input) {
+    const out = ['# run plan (made once before anything runs; run executes it):'];
+    for (const side of ['baseline', 'candidate'])
+        out.push(`#   ${side}: ${sideLine(input, side)}`);
+    out.push(`#   measurements, in order: ${[input.quality, ...input.measurements].join('; then ')}`);
+    return out;
+}
+function sideLine(input, side) {
+    const { config, sides, selfCheck } = input;
+    const from = selfCheck ? 'baseline' : side;
+    const deployment = config.deployments?.[from];
+    const same = from !== side ? ' (self-check: the baseline deployment)' : '';
+    if (!deployment)
+        return 'no deployment';
+    if (deployment.kind === 'prod_env')
+        return `HELM deployment ${deployment.deployment} from a prod_env${same}`;
+    if (deployment.kind === 'command')
+        return `a runner command (${deployment.output} output)${same}`;
+    const endpoint = sides.endpoints[from];
+    if (!endpoint)
+        return 'no endpoint';
+    const name = sides.keyVariables[from];
+    const key = name ? `key ${name} (${endpoint.apiKey ? 'set' : 'NOT SET: run refuses it'})` : 'no key';
+    const launch = config.launch?.sides[from];
+    const up = launch ? `launched by helm-gate (${launch.field})` : 'always up (probed before the side runs)';
+    return `${redactUrl(endpoint.baseUrl)} model ${endpoint.model}, api ${endpoint.api}, ${key}; ${up}${same}`;
+}
 
 function trafficPlanLines(traffic, confidence = 0.95) {
     const count = (test) => traffic.instances.filter(test).length;
@@ -86,7 +114,9 @@ function unreachable(traffic, counts, confidence) {
 }
 
 const ROUTES = 'llama-server: a grammar of the baseline token ids, one request per instance; vLLM: prompt_logprobs, one request per instance; any other OpenAI-style server: the shared greedy prefix (not teacher-forced)';
-async function fidelityPlanLines(config, env, probeTimeoutMs = 5000) {
+async function fidelityPlanLines(config, env, probeTimeoutMs = 5000, 
+/** The run plan's endpoints (`plan` gives its own); resolved from the gate file and `env` when not given. */
+endpoints = planSides(config, env).endpoints) {
     const f = config.fidelity;
     const source = config.traffic
         ? `the traffic set (${config.traffic.instances.length} requests)`
@@ -98,15 +128,15 @@ async function fidelityPlanLines(config, env, probeTimeoutMs = 5000) {
         `# fidelity: the first ${f.instances} prompts of ${source}; the baseline's greedy answers up to ${f.maxAnswerTokens} tokens with the top-${f.topK} per position; ${f.baselineReruns ? 'an A/A floor (the baseline scored against itself)' : 'no A/A floor'}; checks: ${checks}`
     ];
     for (const side of ['baseline', 'candidate']) {
-        const d = config.deployments?.[side];
-        if (!d || d.kind !== 'server')
+        const endpoint = endpoints[side];
+        if (!endpoint)
             continue;
         if (config.launch?.sides[side]) {
             lines.push(`# fidelity ${side}: launched, route decided when it is up (${ROUTES})`);
             continue;
         }
-        const client = await detectClient({ side, baseUrl: d.baseUrl, model: d.model, apiKey: apiKeyOf(d, env), api: d.api }, probeTimeoutMs);
-        lines.push(`# fidelity ${side}: ${client.route} (asked ${d.baseUrl} now)`);
+        const client = await detectClient(endpoint, probeTimeoutMs);
+        lines.push(`# fidelity ${side}: ${client.route} (asked ${endpoint.baseUrl} now)`);
     }
     return lines;
 }
@@ -466,8 +496,10 @@ function threadSplit(config) {
 }
 
 /**
- * `helm-gate plan --config FILE`: print the prod_env files each side would get (secrets
- * redacted) and the exact helm-run commands, without running anything.
+ * `helm-gate plan --config FILE`: print the run plan (src/plan/run-plan.ts, made as run makes
+ * it: each side's endpoint and key variable, launch, the schedule, the fingerprint, the
+ * measurements in order), the prod_env files each side would get (secrets redacted) and the exact
+ * helm-run commands, without running anything.
  */
 const SPECS = {
     config: { value: true },
@@ -522,29 +554,31 @@ async function planCommand(argv, io) {
             ? `# ${runnerSides.join(' and ')}: made by a runner command writing lm-eval output (command_output: lm-eval), once per side for all entries (--tasks), in a private working directory`
             : `# ${runnerSides.join(' and ')}: made by a runner command, once per entry, in a private working directory; the command brings its own HELM`);
     }
-    out.push(await fingerprintLine(config, io, args.options.get('baseline-ref') ?? null));
-    const launchInput = launchPlanInput(config, prepared, io.env, args.flags.has('sequential'), args.options.get('baseline-ref') ?? null);
-    out.push(scheduleLine(launchInput), '# cache disabled; fresh suite per side');
+    const baseRef = args.options.get('baseline-ref') ?? null;
+    const sequential = args.flags.has('sequential');
+    const selfCheck = args.flags.has('self-check');
+    const { sides, fingerprintLine } = await shownPlan(config, io, baseRef, sequential);
+    out.push(fingerprintLine);
+    const launchInput = launchPlanInput(config, prepared, io.env, sides, sequential, baseRef);
+    out.push(scheduleLine(launchInput));
+    out.push(...runPlanLines({ config, sides, selfCheck, ...measurementNames(config, prepared, sides, io, { baseRef, sequential, selfCheck }) }));
+    out.push('# cache disabled; fresh suite per side');
     out.push(...readinessLines(prepared, config, readySeconds ?? DEFAULT_READINESS_TIMEOUT_MS / 1000, args.flags.has('self-check')));
     out.push(...launchLines(launchInput));
     if (config.load) {
         const swapMs = args.flags.has('measure-swap')
-            ? await measureSwap(config, {
-                cwd: io.cwd,
-                env: io.env,
-                baseRef: args.options.get('baseline-ref') ?? null,
-                progress: line => io.stderr(`${line}\n`)
-            })
+            ? await measureSwap(config, { cwd: io.cwd, env: io.env, baseRef, progress: line => io.stderr(`${line}\n`), sides })
             : null;
-        out.push('', ...loadModeLines(config, args.flags.has('sequential'), availableParallelism(), swapMs));
+        out.push('', ...loadModeLines(config, sequential, availableParallelism(), swapMs));
     }
     const lengthBands = config.runs.filter(run => run.answerLength).map(run => `${run.entry} ${describeBand(run.answerLength)}`);
     if (lengthBands.length > 0)
         out.push(`# answer_length_ratio (candidate/baseline mean answer length): ${lengthBands.join('; ')}`);
     if (config.traffic)
         out.push(...trafficPlanLines(config.traffic, config.statistics.confidence));
-    if (config.fidelity)
-        out.push(...(await fidelityPlanLines(config, io.env)));
+    if (config.fidelity) {
+        out.push(...(await fidelityPlanLines(config, io.env, undefined, sides.endpoints)));
+    }
     if (!args.flags.has('no-count')) {
         out.push(...(runnerSides.length > 0
             ? [
@@ -598,18 +632,45 @@ function readinessLines(prepared, config, seconds, selfCheck) {
     return ['# readiness: before helm-run starts, each server must answer:', ...servers];
 }
 /**
- * The fingerprint run records and archived baselines are looked up by: with fingerprint_paths,
- * the selected files' digests at the base commit join it, exactly as in run and the action.
+ * The run plan as run makes it (src/plan/run-plan.ts), and the fingerprint run records and
+ * archived baselines are looked up by: with fingerprint_paths, the selected files' digests at the
+ * base commit join it, exactly as in run and the action. A fingerprint that cannot be computed is
+ * shown as the problem (run stops there) beside the plan's sides.
  */
-async function fingerprintLine(config, io, baseRef) {
+async function shownPlan(config, io, baseRef, sequential) {
     try {
-        return `# fingerprint ${(await makeRunPlan(config, { env: io.env, cwd: io.cwd, baseRef })).fingerprint}`;
+        const plan = await makeRunPlan(config, { env: io.env, cwd: io.cwd, baseRef, sequential });
+        return { sides: plan, fingerprintLine: `# fingerprint ${plan.fingerprint}` };
     }
     catch (error) {
         if (!(error instanceof GateError))
             throw error;
-        return `# fingerprint: could not be computed: ${error.describe()} (run would stop here)`;
+        return {
+            sides: planSides(config, io.env),
+            fingerprintLine: `# fingerprint: could not be computed: ${error.describe()} (run would stop here)`
+        };
     }
+}
+/**
+ * The measurements run would take, in order, named by themselves (src/pipeline/measurements.ts
+ * lists them; nothing is measured here): the quality half first, then each of the others. The
+ * load half follows a full run when the gate file has load: (not with --self-check, as in run).
+ */
+function measurementNames(config, prepared, sides, io, run) {
+    const makers = [...new Set(prepared.plans.map(plan => (plan.runner ? 'a runner command' : 'helm-run')))];
+    const measurements = measurementsFor(config, {
+        compare: true,
+        load: config.load && !run.selfCheck ? {} : null,
+        outDir: io.cwd,
+        cwd: io.cwd,
+        env: io.env,
+        progress: () => { },
+        baseRef: run.baseRef,
+        sequential: run.sequential,
+        toRun: ['baseline', 'candidate'],
+        plan: sides
+    });
+    return { quality: `the quality half (${makers.join(' or ')} on each side)`, measurements: measurements.map(m => m.name) };
 }
 /** Instances per comparison, counted by a helm-run dry run; a failure to count is a note, not an error. */
 async function countLines(config, prepared, discordance, io) {
@@ -628,15 +689,13 @@ async function countLines(config, prepared, discordance, io) {
     return [head, ...lines.map(line => `#   ${line}`), ...warnings.map(line => `# WARNING ${line}`)];
 }
 /** The launch part of the plan sees what run would: the environment without the runner's credentials. */
-function launchPlanInput(config, prepared, env, sequential, baseRef) {
-    const keyNames = apiKeyNames(Object.values(prepared.deployments));
-    const secrets = apiKeyValues(Object.values(prepared.deployments), env);
+function launchPlanInput(config, prepared, env, sides, sequential, baseRef) {
     return {
         settings: config.launch,
         deployments: prepared.deployments,
         source: config.source,
-        env: childProcessEnv(env, keyNames),
-        secrets,
+        env: childProcessEnv(env, sides.keyNames),
+        secrets: sides.secrets,
         sequential,
         baseRef
     };

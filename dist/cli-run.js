@@ -5,12 +5,11 @@ import 'node:fs/promises';
 import 'node:crypto';
 import 'node:fs';
 import 'node:string_decoder';
-import 'node:readline';
 import 'node:url';
 import 'node:worker_threads';
-import './cli-fidelity-client.js';
+import 'node:readline';
+import './cli-measurements.js';
 import 'node:child_process';
-import 'node:os';
 import 'node:assert';
 import 'node:net';
 import 'node:http';
@@ -28,6 +27,7 @@ import 'node:async_hooks';
 import 'node:console';
 import 'node:timers';
 import 'node:dns';
+import 'node:os';
 
 /**
  * `helm-gate run --config FILE`: run both deployments with helm-run (at the same time), compare

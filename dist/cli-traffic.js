@@ -1,12 +1,12 @@
 import { readFile, mkdir, writeFile } from 'node:fs/promises';
 import { resolve, dirname } from 'node:path';
-import { I as InputError, ah as createRandom, $ as isCredentialKey, i as redactText, ak as quantile, al as TRAFFIC_USAGE, U as UsageError, p as parseArgs, n as numberOption } from './cli.js';
+import { Q as InputError, a2 as createRandom, A as isCredentialKey, k as redactText, al as quantile, am as TRAFFIC_USAGE, U as UsageError, p as parseArgs, n as numberOption } from './cli.js';
 import { createHash } from 'node:crypto';
 import 'node:fs';
 import 'node:string_decoder';
-import 'node:readline';
 import 'node:url';
 import 'node:worker_threads';
+import 'node:readline';
 
 /**
  * Reading one line of a request log into a record (docs/traffic.md, "Building a set"). The

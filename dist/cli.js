@@ -2,11 +2,11 @@
 import { readFile, open, stat, readdir, realpath, mkdir, writeFile } from 'node:fs/promises';
 import path, { resolve as resolve$1, join, dirname } from 'node:path';
 import { createHash } from 'node:crypto';
-import { readFileSync, createReadStream, existsSync } from 'node:fs';
+import { readFileSync, existsSync, createReadStream } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { createInterface } from 'node:readline';
 
 const RUNNER_PLACEHOLDERS = ['entry', 'model', 'output', 'max_eval_instances', 'seed'];
 const COMMAND_OUTPUTS = ['helm', 'lm-eval'];
@@ -24089,1524 +24089,29 @@ function parseStatistics(f) {
     return settings;
 }
 
-/**
- * A lenient, streaming JSON parser for HELM's output files.
- *
- * Why not JSON.parse: scenario_state.json can be several GB, more than one JS string can hold,
- * and HELM writes the non-JSON tokens `NaN`, `Infinity` and `-Infinity` (json.dumps default,
- * docs/helm.md "Serialisation"). The parser reads bytes chunk by chunk and materialises only the
- * values a caller asks for (the elements of a big array), so memory is bounded by the largest
- * element, not by the file.
- *
- * Apart from the three extra number tokens it is as strict as JSON.parse: no comments, no
- * trailing commas, no raw control characters in strings. Values inside skipped subtrees are
- * only scanned for structure (brackets and string ends), not validated.
- */
-var Mode;
-(function (Mode) {
-    Mode[Mode["Descend"] = 0] = "Descend";
-    Mode[Mode["Build"] = 1] = "Build";
-    Mode[Mode["Skip"] = 2] = "Skip";
-})(Mode || (Mode = {}));
-var State;
-(function (State) {
-    State[State["Value"] = 0] = "Value";
-    State[State["ArrayFirst"] = 1] = "ArrayFirst";
-    State[State["ObjectFirst"] = 2] = "ObjectFirst";
-    State[State["Key"] = 3] = "Key";
-    State[State["Colon"] = 4] = "Colon";
-    State[State["AfterValue"] = 5] = "AfterValue";
-    State[State["String"] = 6] = "String";
-    State[State["Escape"] = 7] = "Escape";
-    State[State["Unicode"] = 8] = "Unicode";
-    State[State["Bare"] = 9] = "Bare";
-    State[State["End"] = 10] = "End";
-})(State || (State = {}));
-/**
- * Deepest nesting accepted in any HELM file. HELM's own files nest about a dozen levels; the
- * limit keeps every later walk over a parsed value (canonical JSON, error messages) far from the
- * call-stack limit, and a 100,000-deep array is reported as what it is instead of a crash.
- */
-const MAX_JSON_DEPTH = 256;
-const QUOTE$1 = 0x22;
-const BACKSLASH$1 = 0x5c;
-const MAX_BARE_WORD = 64;
-const NUMBER_PATTERN = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
-const SIMPLE_ESCAPES = {
-    0x22: '"',
-    0x5c: '\\',
-    0x2f: '/',
-    0x62: '\b',
-    0x66: '\f',
-    0x6e: '\n',
-    0x72: '\r',
-    0x74: '\t'
-};
-function isWhitespace(b) {
-    return b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
-}
-function isBareWordByte(b) {
-    return (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b === 0x2d || b === 0x2b || b === 0x2e;
-}
-function hexValue(b) {
-    if (b >= 0x30 && b <= 0x39)
-        return b - 0x30;
-    if (b >= 0x41 && b <= 0x46)
-        return b - 0x37;
-    if (b >= 0x61 && b <= 0x66)
-        return b - 0x57;
-    return -1;
-}
-function describeByte(b) {
-    return b >= 0x20 && b < 0x7f ? `'${String.fromCharCode(b)}'` : `byte 0x${b.toString(16).padStart(2, '0')}`;
-}
-/** `request_states[14].result.cached` style path. */
-function formatJsonPath(path) {
-    let out = '';
-    for (const segment of path) {
-        if (typeof segment === 'number')
-            out += `[${segment}]`;
-        else if (/^[A-Za-z_$][\w$@]*$/.test(segment))
-            out += out ? `.${segment}` : segment;
-        else
-            out += `[${JSON.stringify(segment)}]`;
+/** Collects the errors and warnings of one comparison run into report issues. */
+class IssueLog {
+    errors = [];
+    warnings = [];
+    error(code, message, where = {}) {
+        this.errors.push(issue(code, message, where));
     }
+    warn(code, message, where = {}) {
+        this.warnings.push(issue(code, message, where));
+    }
+    fromError(error) {
+        this.errors.push(issue(error.code, error.message, error.location));
+    }
+}
+function issue(code, message, where) {
+    const out = { code, message };
+    if (where.file !== undefined)
+        out.file = where.file;
+    if (where.field !== undefined)
+        out.field = where.field;
+    if (where.value !== undefined)
+        out.value = showValue(where.value);
     return out;
-}
-const defaultPlan = (path) => (path.length === 0 ? 'descend' : 'emit');
-/**
- * Push parser: feed chunks with write(), call end() at EOF, take events with drain().
- * Exposed for tests and for callers that read from something other than a file.
- */
-class JsonStreamParser {
-    file;
-    plan;
-    skipPatterns;
-    stack = [];
-    events = [];
-    state = State.Value;
-    /** Bytes consumed before the current chunk. */
-    consumed = 0;
-    // The value being scanned (string or bare word) and where it goes.
-    valueMode = Mode.Descend;
-    stringIsKey = false;
-    stringText = '';
-    decoderHolds = false;
-    decoder = new StringDecoder('utf8');
-    unicodeDigits = 0;
-    unicodeValue = 0;
-    bareWord = '';
-    bareStart = 0;
-    constructor(file, options = {}) {
-        this.file = file;
-        this.plan = options.plan ?? defaultPlan;
-        this.skipPatterns = options.skip ?? [];
-    }
-    /** Events produced so far; the internal queue is emptied. */
-    drain() {
-        const out = this.events;
-        this.events = [];
-        return out;
-    }
-    get bytesConsumed() {
-        return this.consumed;
-    }
-    write(chunk) {
-        const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-        const n = buf.length;
-        let i = 0;
-        while (i < n) {
-            switch (this.state) {
-                case State.String: {
-                    i = this.scanString(buf, i, n);
-                    break;
-                }
-                case State.Escape: {
-                    this.takeEscape(buf[i], i);
-                    i++;
-                    break;
-                }
-                case State.Unicode: {
-                    const h = hexValue(buf[i]);
-                    if (h < 0)
-                        this.fail(i, `invalid \\u escape digit ${describeByte(buf[i])}`);
-                    this.unicodeValue = this.unicodeValue * 16 + h;
-                    i++;
-                    if (++this.unicodeDigits === 4) {
-                        // Surrogate halves are appended as single UTF-16 code units; two consecutive halves
-                        // form the pair in the JS string wherever the chunk boundary fell.
-                        if (this.valueMode !== Mode.Skip)
-                            this.stringText += String.fromCharCode(this.unicodeValue);
-                        this.state = State.String;
-                    }
-                    break;
-                }
-                case State.Bare: {
-                    let j = i;
-                    while (j < n && isBareWordByte(buf[j]))
-                        j++;
-                    this.bareWord += buf.toString('latin1', i, j);
-                    if (this.bareWord.length > MAX_BARE_WORD)
-                        this.fail(this.bareStart - this.consumed, 'token too long');
-                    i = j;
-                    if (j < n)
-                        this.finishBareWord();
-                    break;
-                }
-                default: {
-                    const b = buf[i];
-                    if (isWhitespace(b)) {
-                        i++;
-                        while (i < n && isWhitespace(buf[i]))
-                            i++;
-                        break;
-                    }
-                    this.structural(b, i);
-                    i++;
-                }
-            }
-        }
-        this.consumed += n;
-    }
-    /** Signals EOF; throws if the document is incomplete. */
-    end() {
-        if (this.state === State.Bare)
-            this.finishBareWord();
-        if (this.state !== State.End) {
-            const what = this.state === State.Value && this.stack.length === 0 ? 'empty input' : 'unexpected end of file (truncated?)';
-            this.fail(0, what);
-        }
-    }
-    structural(b, i) {
-        switch (this.state) {
-            case State.Value:
-                this.startValue(b, i);
-                return;
-            case State.ArrayFirst:
-                if (b === 0x5d)
-                    this.closeContainer(true, i);
-                else
-                    this.startValue(b, i);
-                return;
-            case State.ObjectFirst:
-                if (b === 0x7d)
-                    this.closeContainer(false, i);
-                else
-                    this.startKey(b, i);
-                return;
-            case State.Key:
-                this.startKey(b, i);
-                return;
-            case State.Colon:
-                if (b !== 0x3a)
-                    this.fail(i, `expected ':' after object key, found ${describeByte(b)}`);
-                this.state = State.Value;
-                return;
-            case State.AfterValue: {
-                const top = this.stack[this.stack.length - 1];
-                if (b === 0x2c) {
-                    if (top.isArray) {
-                        top.index++;
-                        this.state = State.Value;
-                    }
-                    else {
-                        this.state = State.Key;
-                    }
-                }
-                else if (b === 0x5d || b === 0x7d) {
-                    this.closeContainer(b === 0x5d, i);
-                }
-                else {
-                    this.fail(i, `expected ',' or '${top.isArray ? ']' : '}'}', found ${describeByte(b)}`);
-                }
-                return;
-            }
-            case State.End:
-                this.fail(i, `unexpected ${describeByte(b)} after the end of the JSON value`);
-        }
-    }
-    startKey(b, i) {
-        if (b !== QUOTE$1)
-            this.fail(i, `expected a string key, found ${describeByte(b)}`);
-        this.beginString(true, this.stack[this.stack.length - 1].mode === Mode.Skip ? Mode.Skip : Mode.Descend);
-    }
-    startValue(b, i) {
-        const { mode, live } = this.childMode();
-        if (b === 0x7b || b === 0x5b) {
-            if (this.stack.length >= MAX_JSON_DEPTH)
-                throw tooDeep(this.file, this.consumed + i);
-            const isArray = b === 0x5b;
-            const container = mode === Mode.Build ? (isArray ? [] : {}) : null;
-            if (mode === Mode.Descend)
-                this.events.push({ kind: 'open', path: this.currentPath(), type: isArray ? 'array' : 'object' });
-            this.stack.push({ isArray, mode, container, key: '', index: 0, live });
-            this.state = isArray ? State.ArrayFirst : State.ObjectFirst;
-            return;
-        }
-        this.valueMode = mode;
-        if (b === QUOTE$1) {
-            this.beginString(false, mode);
-            return;
-        }
-        if (b === 0x2d || (b >= 0x30 && b <= 0x39) || b === 0x4e || b === 0x49 || b === 0x74 || b === 0x66 || b === 0x6e) {
-            this.bareWord = String.fromCharCode(b);
-            this.bareStart = this.consumed + i;
-            this.state = State.Bare;
-            return;
-        }
-        this.fail(i, `unexpected ${describeByte(b)} where a value was expected`);
-    }
-    /** How the value about to start is handled, from its parent frame (or the plan at the root). */
-    childMode() {
-        const parent = this.stack[this.stack.length - 1];
-        if (!parent || parent.mode === Mode.Descend) {
-            const plan = this.plan(this.currentPath());
-            if (plan === 'descend')
-                return { mode: Mode.Descend, live: null };
-            if (plan === 'skip')
-                return { mode: Mode.Skip, live: null };
-            const live = [];
-            for (let p = 0; p < this.skipPatterns.length; p++)
-                if (this.skipPatterns[p].length > 0)
-                    live.push(p, 0);
-            return { mode: Mode.Build, live: live.length ? live : null };
-        }
-        if (parent.mode === Mode.Skip)
-            return { mode: Mode.Skip, live: null };
-        if (!parent.live)
-            return { mode: Mode.Build, live: null };
-        const segment = parent.isArray ? String(parent.index) : parent.key;
-        let next = null;
-        for (let k = 0; k < parent.live.length; k += 2) {
-            const pattern = this.skipPatterns[parent.live[k]];
-            const pos = parent.live[k + 1];
-            if (pattern[pos] !== '*' && pattern[pos] !== segment)
-                continue;
-            if (pos + 1 === pattern.length)
-                return { mode: Mode.Skip, live: null };
-            (next ??= []).push(parent.live[k], pos + 1);
-        }
-        return { mode: Mode.Build, live: next };
-    }
-    beginString(isKey, mode) {
-        this.stringIsKey = isKey;
-        if (isKey)
-            this.valueMode = mode;
-        this.stringText = '';
-        this.decoderHolds = false;
-        this.state = State.String;
-    }
-    /** Scans string bytes from i; returns the index to continue from. */
-    scanString(buf, i, n) {
-        let j = i;
-        while (j < n) {
-            const b = buf[j];
-            if (b === QUOTE$1 || b === BACKSLASH$1 || b < 0x20)
-                break;
-            j++;
-        }
-        const decode = this.valueMode !== Mode.Skip;
-        if (j === n) {
-            if (decode && j > i) {
-                // The chunk may end inside a multi-byte character: the decoder holds its first bytes.
-                this.stringText += this.decoder.write(buf.subarray(i, j));
-                this.decoderHolds = true;
-            }
-            return n;
-        }
-        const b = buf[j];
-        if (b < 0x20)
-            this.fail(j, `raw control character ${describeByte(b)} in a string`);
-        if (decode) {
-            if (this.decoderHolds) {
-                // end() flushes (and resets) what the decoder held back from the previous chunk.
-                this.stringText += this.decoder.write(buf.subarray(i, j)) + this.decoder.end();
-                this.decoderHolds = false;
-            }
-            else if (j > i) {
-                this.stringText += buf.toString('utf8', i, j);
-            }
-        }
-        if (b === BACKSLASH$1) {
-            this.state = State.Escape;
-        }
-        else {
-            this.finishString();
-        }
-        return j + 1;
-    }
-    takeEscape(b, i) {
-        if (b === 0x75) {
-            this.unicodeDigits = 0;
-            this.unicodeValue = 0;
-            this.state = State.Unicode;
-            return;
-        }
-        const text = SIMPLE_ESCAPES[b];
-        if (text === undefined)
-            this.fail(i, `invalid escape \\${String.fromCharCode(b)}`);
-        if (this.valueMode !== Mode.Skip)
-            this.stringText += text;
-        this.state = State.String;
-    }
-    finishString() {
-        const text = this.stringText;
-        this.stringText = '';
-        if (this.stringIsKey) {
-            this.stack[this.stack.length - 1].key = text;
-            this.state = State.Colon;
-            return;
-        }
-        this.completeValue(text, this.valueMode);
-    }
-    finishBareWord() {
-        const word = this.bareWord;
-        this.bareWord = '';
-        if (this.valueMode === Mode.Skip) {
-            this.completeValue(null, Mode.Skip);
-            return;
-        }
-        let value;
-        if (word === 'true')
-            value = true;
-        else if (word === 'false')
-            value = false;
-        else if (word === 'null')
-            value = null;
-        else if (word === 'NaN')
-            value = Number.NaN;
-        else if (word === 'Infinity')
-            value = Number.POSITIVE_INFINITY;
-        else if (word === '-Infinity')
-            value = Number.NEGATIVE_INFINITY;
-        else if (NUMBER_PATTERN.test(word))
-            value = Number(word);
-        else {
-            this.fail(this.bareStart - this.consumed, `invalid token ${JSON.stringify(word)}`);
-        }
-        this.completeValue(value, this.valueMode);
-    }
-    closeContainer(isArray, i) {
-        const frame = this.stack[this.stack.length - 1];
-        if (frame.isArray !== isArray)
-            this.fail(i, `unexpected '${isArray ? ']' : '}'}'`);
-        this.stack.pop();
-        if (frame.mode === Mode.Descend) {
-            this.afterValue();
-            return;
-        }
-        this.completeValue(frame.container, frame.mode);
-    }
-    completeValue(value, mode) {
-        const parent = this.stack[this.stack.length - 1];
-        if (mode === Mode.Skip) {
-            if (parent && parent.mode === Mode.Build && parent.isArray)
-                parent.container.push(null);
-        }
-        else if (parent && parent.mode === Mode.Build) {
-            if (parent.isArray)
-                parent.container.push(value);
-            else if (parent.key === '__proto__') {
-                // Plain assignment would replace the prototype; JSON.parse makes an own property.
-                Object.defineProperty(parent.container, parent.key, { value, enumerable: true, writable: true, configurable: true });
-            }
-            else
-                parent.container[parent.key] = value;
-        }
-        else {
-            // A value emitted by the plan, or a scalar where the plan expected a container to descend
-            // into: the caller sees it and decides whether its type is acceptable.
-            this.events.push({ kind: 'value', path: this.currentPath(), value });
-        }
-        this.afterValue();
-    }
-    afterValue() {
-        this.state = this.stack.length === 0 ? State.End : State.AfterValue;
-    }
-    currentPath() {
-        return this.stack.map(frame => (frame.isArray ? frame.index : frame.key));
-    }
-    fail(i, what) {
-        const offset = this.consumed + i;
-        const path = formatJsonPath(this.currentPath());
-        throw new InputError('input.malformed_json', `Malformed JSON in ${this.file} at byte ${offset}${path ? ` (in ${path})` : ''}: ${what}`, {
-            file: this.file,
-            field: path || undefined,
-            value: offset
-        });
-    }
-}
-function tooDeep(file, offset) {
-    return new InputError('input.too_deep', `${file} nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep${offset === undefined ? '' : ` (at byte ${offset})`}; no HELM file does, so it is damaged or hostile`, { file, field: `depth > ${MAX_JSON_DEPTH}`, value: offset });
-}
-/**
- * Whether JSON text nests deeper than `limit`, by one pass over its characters (brackets inside
- * strings do not count). No recursion and no allocation, so any depth is safe and the check costs
- * a small fraction of the parse it guards. Given the UTF-8 bytes, it reads them instead: every
- * byte of a multi-byte character is above 0x7f, so quotes, backslashes and brackets are the same
- * bytes as characters, and indexing bytes is several times faster than `charCodeAt`.
- */
-function textExceedsDepth(text, limit = MAX_JSON_DEPTH) {
-    if (typeof text !== 'string')
-        return bytesExceedDepth(text, limit);
-    let depth = 0;
-    let inString = false;
-    for (let i = 0; i < text.length; i++) {
-        const c = text.charCodeAt(i);
-        if (inString) {
-            if (c === BACKSLASH$1)
-                i++;
-            else if (c === QUOTE$1)
-                inString = false;
-        }
-        else if (c === QUOTE$1) {
-            inString = true;
-        }
-        else if (c === 0x5b || c === 0x7b) {
-            if (++depth > limit)
-                return true;
-        }
-        else if (c === 0x5d || c === 0x7d) {
-            depth--;
-        }
-    }
-    return false;
-}
-/**
- * Inside a string only its closing quote matters, so the search for it is left to the native
- * `indexOf` (memchr speed) instead of a JavaScript loop over every byte: scenario_state.json is
- * mostly prompt and completion text, and this made the check about three times faster on a
- * real-shaped file (bench/compare.mjs). A quote preceded by an odd run of backslashes is escaped.
- */
-function bytesExceedDepth(bytes, limit) {
-    let depth = 0;
-    const n = bytes.length;
-    for (let i = 0; i < n; i++) {
-        const c = bytes[i];
-        if (c === QUOTE$1) {
-            let close = bytes.indexOf(QUOTE$1, i + 1);
-            for (;;) {
-                if (close < 0)
-                    return false;
-                let slashes = 0;
-                while (bytes[close - 1 - slashes] === BACKSLASH$1)
-                    slashes++;
-                if (slashes % 2 === 0)
-                    break;
-                close = bytes.indexOf(QUOTE$1, close + 1);
-            }
-            i = close;
-        }
-        else if (c === 0x5b || c === 0x7b) {
-            if (++depth > limit)
-                return true;
-        }
-        else if (c === 0x5d || c === 0x7d) {
-            depth--;
-        }
-    }
-    return false;
-}
-/**
- * Streams the events of a JSON file. Reads `chunkSize` bytes at a time into one reused buffer;
- * every yielded value is a fresh copy, so callers may keep it.
- */
-async function* streamJson(file, options = {}) {
-    const native = options.chunkSize === undefined ? await parseNatively(file, options.digest) : undefined;
-    if (native !== undefined) {
-        yield* walkParsed(native.value, [], options.plan ?? defaultPlan);
-        return;
-    }
-    const parser = new JsonStreamParser(file, options);
-    let handle;
-    try {
-        handle = await open(file, 'r');
-    }
-    catch (error) {
-        throw new InputError('input.unreadable', `Cannot open ${file}: ${error.message}`, { file });
-    }
-    try {
-        const buffer = Buffer.allocUnsafe(options.chunkSize ?? 1 << 20);
-        for (;;) {
-            const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
-            if (bytesRead === 0)
-                break;
-            options.digest?.update(buffer.subarray(0, bytesRead));
-            parser.write(buffer.subarray(0, bytesRead));
-            yield* parser.drain();
-        }
-        parser.end();
-        yield* parser.drain();
-    }
-    finally {
-        await handle.close();
-    }
-}
-/**
- * Files up to this size are parsed with the native JSON.parse first: it is about ten times
- * faster than the byte-level parser, and at this size the whole document fits in memory
- * comfortably. A file it rejects (HELM's NaN/Infinity tokens, truncation) falls through to the
- * streaming parser, which accepts those tokens and names the byte offset of real errors. Larger
- * files always stream, so memory stays bounded by one element.
- */
-const NATIVE_PARSE_LIMIT = 64 * 1024 * 1024;
-async function parseNatively(file, digest) {
-    let text;
-    let bytes;
-    try {
-        const info = await stat(file);
-        if (!info.isFile() || info.size > NATIVE_PARSE_LIMIT)
-            return undefined;
-        bytes = await readFile(file);
-        text = bytes.toString('utf8');
-    }
-    catch {
-        // Let the streaming path report the problem with its usual message.
-        return undefined;
-    }
-    // JSON.parse itself copes with any depth; every later walk over the value must not have to.
-    if (textExceedsDepth(bytes))
-        throw tooDeep(file);
-    let value;
-    try {
-        value = JSON.parse(text);
-    }
-    catch {
-        return undefined;
-    }
-    digest?.update(bytes);
-    return { value };
-}
-/** The events the streaming parser would yield for an already parsed document. */
-function* walkParsed(value, path, plan) {
-    const action = plan(path);
-    if (action === 'skip')
-        return;
-    const container = value !== null && typeof value === 'object';
-    if (action === 'emit' || !container) {
-        yield { kind: 'value', path: [...path], value };
-        return;
-    }
-    if (Array.isArray(value)) {
-        yield { kind: 'open', path: [...path], type: 'array' };
-        for (let i = 0; i < value.length; i++)
-            yield* walkParsed(value[i], [...path, i], plan);
-        return;
-    }
-    yield { kind: 'open', path: [...path], type: 'object' };
-    for (const [key, member] of Object.entries(value))
-        yield* walkParsed(member, [...path, key], plan);
-}
-/**
- * Yields the elements of a file whose top level is an array (stats.json,
- * per_instance_stats.json), with their index.
- */
-async function* streamJsonArray(file, options = {}) {
-    for await (const event of streamJson(file, options)) {
-        if (event.kind === 'open' && event.type === 'array')
-            continue;
-        if (event.kind === 'value' && typeof event.path[0] === 'number') {
-            yield { index: event.path[0], value: event.value };
-            continue;
-        }
-        const found = event.kind === 'open' ? `an ${event.type}` : describeJsonType(event.value);
-        throw new InputError('input.wrong_type', `Expected a JSON array at the top of ${file}, found ${found}`, { file });
-    }
-}
-function describeJsonType(value) {
-    if (value === null)
-        return 'null';
-    if (Array.isArray(value))
-        return 'an array';
-    if (typeof value === 'object')
-        return 'an object';
-    return `a ${typeof value}`;
-}
-/** Parses a small document held in memory (run_spec.json, scenario.json) with the same leniency. */
-function parseLenientJson(text, file) {
-    const parser = new JsonStreamParser(file, { plan: () => 'emit' });
-    parser.write(typeof text === 'string' ? Buffer.from(text, 'utf8') : text);
-    parser.end();
-    const events = parser.drain();
-    return events.length === 1 && events[0].kind === 'value' ? events[0].value : undefined;
-}
-
-/**
- * run_spec.json and scenario.json: small files, read whole, checked for the fields the gate uses.
- */
-async function readSmallJson(file) {
-    let bytes;
-    try {
-        bytes = await readFile(file);
-    }
-    catch (error) {
-        throw new InputError('input.unreadable', `Cannot read ${file}: ${error.message}`, { file });
-    }
-    return parseLenientJson(bytes, file);
-}
-function isObject(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-function wrongType(file, field, expected, value) {
-    return new InputError('input.wrong_type', `${field} in ${file} must be ${expected}, found ${describeJsonType(value)}`, {
-        file,
-        field,
-        value
-    });
-}
-function checkObjectSpec(file, field, value) {
-    if (!isObject(value))
-        throw wrongType(file, field, 'an object', value);
-    if (typeof value.class_name !== 'string')
-        throw wrongType(file, `${field}.class_name`, 'a string', value.class_name);
-    // `args` is written as {} when empty; absent is tolerated for hand-written files.
-    if (value.args !== undefined && !isObject(value.args))
-        throw wrongType(file, `${field}.args`, 'an object', value.args);
-}
-function validateRunSpec(value, file) {
-    if (!isObject(value))
-        throw wrongType(file, 'run_spec', 'an object', value);
-    if (typeof value.name !== 'string' || value.name === '')
-        throw wrongType(file, 'name', 'a non-empty string', value.name);
-    checkObjectSpec(file, 'scenario_spec', value.scenario_spec);
-    if (!isObject(value.adapter_spec))
-        throw wrongType(file, 'adapter_spec', 'an object', value.adapter_spec);
-    if (!Array.isArray(value.metric_specs))
-        throw wrongType(file, 'metric_specs', 'an array', value.metric_specs);
-    value.metric_specs.forEach((spec, i) => checkObjectSpec(file, `metric_specs[${i}]`, spec));
-    if (value.data_augmenter_spec !== undefined && !isObject(value.data_augmenter_spec)) {
-        throw wrongType(file, 'data_augmenter_spec', 'an object', value.data_augmenter_spec);
-    }
-    if (value.groups !== undefined && !(Array.isArray(value.groups) && value.groups.every(g => typeof g === 'string'))) {
-        throw wrongType(file, 'groups', 'an array of strings', value.groups);
-    }
-    return value;
-}
-async function readRunSpec(file) {
-    return validateRunSpec(await readSmallJson(file), file);
-}
-/** scenario.json `name`, or null when the file has none. */
-async function readScenarioName(file) {
-    const value = await readSmallJson(file);
-    if (!isObject(value))
-        throw wrongType(file, 'scenario', 'an object', value);
-    if (value.name === undefined)
-        return null;
-    if (typeof value.name !== 'string')
-        throw wrongType(file, 'name', 'a string', value.name);
-    return value.name;
-}
-/**
- * `model_deployment` entered AdapterSpec in HELM 0.4.0 (#1903) and is always written since
- * (default ""), so its absence marks the 0.2.x shapes.
- */
-function detectLayout(runSpec) {
-    return 'model_deployment' in runSpec.adapter_spec ? '0.4+' : '0.2';
-}
-
-/**
- * Finding run directories under a HELM output path.
- *
- * Accepted inputs: an output path (`benchmark_output`, holding `runs/<suite>/`), its `runs/`
- * directory, a suite directory (`runs/<suite>`), FlexLLMGen's working folder (`runs/<run>/`, no
- * suite level), or one run directory. Like HELM's own
- * summarize.py, only directories containing run_spec.json are runs; `eval_cache` and `groups`
- * are skipped. Directory names are never parsed: they are lossy (docs/helm.md "Run names").
- */
-const RUN_FILES = {
-    runSpec: 'run_spec.json',
-    scenario: 'scenario.json',
-    scenarioState: 'scenario_state.json',
-    stats: 'stats.json',
-    perInstanceStats: 'per_instance_stats.json'
-};
-/** Written next to run directories by helm-run / helm-summarize; not runs. */
-const NOT_RUNS = new Set(['eval_cache', 'groups']);
-async function kindOf(path) {
-    try {
-        const info = await stat(path);
-        return info.isDirectory() ? 'directory' : info.isFile() ? 'file' : null;
-    }
-    catch {
-        return null;
-    }
-}
-async function childDirectories(dir) {
-    const entries = await readdir(dir, { withFileTypes: true });
-    return entries
-        .filter(entry => entry.isDirectory() && !entry.name.startsWith('.') && !NOT_RUNS.has(entry.name))
-        .map(entry => entry.name)
-        .sort();
-}
-async function presentFiles(dir) {
-    const files = {};
-    for (const [flag, name] of Object.entries(RUN_FILES)) {
-        files[flag] = (await kindOf(join(dir, name))) === 'file';
-    }
-    return files;
-}
-/** Reads one directory that contains run_spec.json. */
-async function readRunDirectory(dir) {
-    const path = resolve$1(dir);
-    const files = await presentFiles(path);
-    if (!files.runSpec) {
-        throw new InputError('input.not_a_run', `${path} is not a HELM run directory: it has no run_spec.json`, { file: path });
-    }
-    const runSpec = await readRunSpec(join(path, RUN_FILES.runSpec));
-    const scenarioName = files.scenario ? await readScenarioName(join(path, RUN_FILES.scenario)) : null;
-    return { path, runSpec, scenarioName, files, layout: detectLayout(runSpec) };
-}
-async function containsRunDirectories(dir) {
-    for (const child of await childDirectories(dir)) {
-        if ((await kindOf(join(dir, child, RUN_FILES.runSpec))) === 'file')
-            return true;
-    }
-    return false;
-}
-/** The suite directory to scan under `path`, or null when `path` is itself a suite. */
-async function locateSuite(path) {
-    let suitesDir = null;
-    if ((await kindOf(join(path, 'runs'))) === 'directory') {
-        suitesDir = join(path, 'runs');
-    }
-    else if (!(await containsRunDirectories(path))) {
-        // Perhaps a `runs/` directory: its children are suites holding run directories.
-        const children = await childDirectories(path);
-        const suites = [];
-        for (const child of children)
-            if (await containsRunDirectories(join(path, child)))
-                suites.push(child);
-        if (suites.length > 0)
-            suitesDir = path;
-    }
-    if (suitesDir === null)
-        return null;
-    if (await containsRunDirectories(suitesDir))
-        return flatRunsFolder(path, suitesDir);
-    const suites = await childDirectories(suitesDir);
-    if (suites.length === 0) {
-        throw new InputError('input.no_runs', `No HELM suite found in ${suitesDir} (expected runs/<suite>/<run>/run_spec.json)`, {
-            file: suitesDir
-        });
-    }
-    if (suites.length > 1) {
-        throw new InputError('input.ambiguous_suites', `${path} holds several HELM suites (${suites.join(', ')}); pass one suite directory, e.g. ${join(suitesDir, suites[0])}`, { file: path, value: suites });
-    }
-    return join(suitesDir, suites[0]);
-}
-/**
- * FlexLLMGen's working folder: its HELM script writes each run to `<--run-path>/<run name>/`,
- * `runs/` by default, with no suite level, so `runs/` is one suite of runs. Taking each run for a
- * suite would refuse the folder as ambiguous, and passing one run's folder would drop the others.
- * A `runs/` that holds suites beside runs is neither layout and is refused, naming both kinds.
- */
-async function flatRunsFolder(path, runsDir) {
-    const suites = [];
-    for (const child of await childDirectories(runsDir)) {
-        if ((await kindOf(join(runsDir, child, RUN_FILES.runSpec))) !== 'file' && (await containsRunDirectories(join(runsDir, child)))) {
-            suites.push(child);
-        }
-    }
-    if (suites.length > 0) {
-        throw new InputError('input.ambiguous_suites', `${runsDir} holds both run directories and HELM suites (${suites.join(', ')}); pass ${runsDir} for its own runs, or one suite directory, e.g. ${join(runsDir, suites[0])}`, { file: path, value: suites });
-    }
-    return runsDir;
-}
-/**
- * Everything under `path`: complete runs (with run_spec.json) and incomplete ones (a directory
- * where a run should be, without run_spec.json: what a failed helm-run leaves). Sorted by path.
- */
-async function scanRuns(inputPath) {
-    const path = resolve$1(inputPath);
-    const kind = await kindOf(path);
-    if (kind === null)
-        throw new InputError('input.not_found', `HELM output path ${path} does not exist`, { file: path });
-    if (kind !== 'directory') {
-        throw new InputError('input.not_a_directory', `HELM output path ${path} is not a directory`, { file: path });
-    }
-    if ((await kindOf(join(path, RUN_FILES.runSpec))) === 'file') {
-        return { root: path, runs: [await readRunDirectory(path)], incomplete: [] };
-    }
-    const suite = (await locateSuite(path)) ?? path;
-    const runs = [];
-    const incomplete = [];
-    for (const child of await childDirectories(suite)) {
-        const dir = join(suite, child);
-        const files = await presentFiles(dir);
-        if (files.runSpec)
-            runs.push(await readRunDirectory(dir));
-        else
-            incomplete.push({ path: dir, files });
-    }
-    if (runs.length === 0 && incomplete.length === 0) {
-        throw new InputError('input.no_runs', `No HELM run directories found in ${path} (expected <output>/runs/<suite>/<run>/run_spec.json)`, {
-            file: path
-        });
-    }
-    const byPath = (a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
-    return { root: suite, runs: runs.sort(byPath), incomplete: incomplete.sort(byPath) };
-}
-/**
- * The complete run directories under `path`, sorted by path. Throws InputError
- * `input.incomplete_run` when any run directory lacks run_spec.json: a failed helm-run must
- * fail the gate, never shrink the comparison silently. Callers that want to list such runs
- * themselves use scanRuns().
- */
-async function discoverRuns(path) {
-    const scan = await scanRuns(path);
-    if (scan.incomplete.length > 0) {
-        const names = scan.incomplete.map(run => run.path);
-        throw new InputError('input.incomplete_run', `${names.length} HELM run director${names.length === 1 ? 'y has' : 'ies have'} no run_spec.json (a failed helm-run leaves an empty directory): ${names.join(', ')}`, { file: names[0], value: names });
-    }
-    return scan.runs;
-}
-
-/**
- * What the run-directory reader hands to the rest of helm-gate. Shapes follow HELM's JSON
- * (docs/helm.md "The five run files"), from 0.2.x (FlexLLMGen) through 0.5.16.
- */
-/** Request fields that decide how the model decodes; both sides must send the same. */
-const DECODING_FIELDS = ['temperature', 'max_tokens', 'stop_sequences', 'top_p', 'num_completions', 'echo_prompt'];
-
-/**
- * Type checks for one element of a HELM array file (a per_instance_stats entry, a request
- * state). A wrong type is an InputError naming the file, the full key path and the value, so a
- * hand-edited or truncated file is reported exactly where it is wrong.
- */
-class ElementChecker {
-    file;
-    constructor(file) {
-        this.file = file;
-    }
-    fail(field, expected, value) {
-        const path = this.pathOf(field);
-        throw new InputError('input.wrong_type', `${path} in ${this.file} must be ${expected}, found ${value === undefined ? 'nothing' : describeJsonType(value)}`, { file: this.file, field: path, value });
-    }
-    object(value, field) {
-        if (typeof value !== 'object' || value === null || Array.isArray(value))
-            this.fail(field, 'an object', value);
-        return value;
-    }
-    string(value, field) {
-        if (typeof value !== 'string')
-            this.fail(field, 'a string', value);
-        return value;
-    }
-    /** Counts and indices: non-negative integers. */
-    natural(value, field) {
-        if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
-            this.fail(field, 'a non-negative integer', value);
-        return value;
-    }
-}
-
-/**
- * scenario_state.json → one bounded RequestStateSummary per request state, streamed: the file
- * can be several GB, so only one request state is materialised at a time, without its token
- * lists (docs/helm.md "scenario_state.json").
- *
- * Shapes read: HELM 0.5.16 and the 0.2.x ones (docs/helm.md "Version drift"): `Instance.input` and
- * `Reference.output` as plain strings (before 0.2.0) or `{text}` objects, `Request.model` only,
- * `Sequence` tokens with `top_logprobs`, `request_time: 0`, no `error_flags`.
- */
-const FILE_NAME$1 = 'scenario_state.json';
-const DEFAULT_EXCERPT_LENGTH = 200;
-/** Big subtrees no summary needs; they are scanned but never materialised. */
-const SKIPPED_SUBTREES = [
-    ['result', 'completions', '*', 'tokens'],
-    ['result', 'embedding'],
-    ['instance', 'contrast_inputs'],
-    ['instance', 'contrast_references'],
-    ['annotations']
-];
-/**
- * At most `max` code points (the last one '…' when cut), cut at a code point boundary so no
- * half surrogate pair ends an excerpt.
- */
-function excerpt(text, max) {
-    if (text.length <= max)
-        return text;
-    // 2 * max + 2 code units always hold more than max code points, so a short head means the
-    // whole text fits.
-    const head = Array.from(text.slice(0, 2 * max + 2));
-    return head.length <= max ? text : `${head.slice(0, Math.max(0, max - 1)).join('')}…`;
-}
-class StateChecker extends ElementChecker {
-    index;
-    constructor(file, index) {
-        super(file);
-        this.index = index;
-    }
-    pathOf(field) {
-        const segments = field
-            .split('.')
-            .filter(Boolean)
-            .map(segment => (/^\d+$/.test(segment) ? Number(segment) : segment));
-        return formatJsonPath(['request_states', this.index, ...segments]);
-    }
-    optionalObject(value, field) {
-        return value === undefined || value === null ? null : this.object(value, field);
-    }
-    array(value, field) {
-        if (!Array.isArray(value))
-            this.fail(field, 'an array', value);
-        return value;
-    }
-    optionalString(value, field) {
-        return value === undefined || value === null ? null : this.string(value, field);
-    }
-    optionalBoolean(value, field) {
-        if (value === undefined || value === null)
-            return null;
-        if (typeof value !== 'boolean')
-            this.fail(field, 'a boolean', value);
-        return value;
-    }
-    optionalNumber(value, field) {
-        if (value === undefined || value === null)
-            return null;
-        if (typeof value !== 'number')
-            this.fail(field, 'a number', value);
-        return value;
-    }
-    /** Input / Output: a plain string before HELM 0.2.0, `{text, ...}` since. */
-    text(value, field) {
-        if (typeof value === 'string')
-            return value;
-        const object = this.object(value, field);
-        if (object.text === undefined && Array.isArray(object.messages))
-            return messagesText(object.messages);
-        return object.text === undefined ? '' : this.string(object.text, `${field}.text`);
-    }
-}
-function messagesText(messages) {
-    return messages
-        .map(m => typeof m === 'object' && m !== null && typeof m.content === 'string'
-        ? m.content
-        : '')
-        .join('\n');
-}
-function sha256$1(text) {
-    return createHash('sha256').update(text, 'utf8').digest('hex');
-}
-/** Builds the summary of one request state (the element at request_states[index]). */
-function summarizeRequestState(value, index, file, excerptLength = DEFAULT_EXCERPT_LENGTH) {
-    const check = new StateChecker(file, index);
-    const state = check.object(value, '');
-    const instance = check.object(state.instance, 'instance');
-    const instanceId = check.string(instance.id, 'instance.id');
-    const input = check.text(instance.input, 'instance.input');
-    const perturbation = check.optionalObject(instance.perturbation, 'instance.perturbation');
-    if (perturbation)
-        check.string(perturbation.name, 'instance.perturbation.name');
-    const references = instance.references === undefined ? [] : check.array(instance.references, 'instance.references');
-    const correct = [];
-    const referenceKeys = [];
-    references.forEach((raw, r) => {
-        const reference = check.object(raw, `instance.references.${r}`);
-        const tags = reference.tags === undefined ? [] : check.array(reference.tags, `instance.references.${r}.tags`);
-        const text = check.text(reference.output, `instance.references.${r}.output`);
-        if (tags.includes('correct'))
-            correct.push(text);
-        referenceKeys.push(sha256$1(JSON.stringify([text, [...tags].map(String).sort()])).slice(0, 16));
-    });
-    const request = check.object(state.request, 'request');
-    const prompt = check.optionalString(request.prompt, 'request.prompt') ?? '';
-    let promptHash;
-    if (prompt === '' && Array.isArray(request.messages))
-        promptHash = sha256$1(JSON.stringify(request.messages));
-    else if (prompt === '' && request.multimodal_prompt !== undefined)
-        promptHash = sha256$1(JSON.stringify(request.multimodal_prompt));
-    else
-        promptHash = sha256$1(prompt);
-    const result = check.optionalObject(state.result, 'result');
-    let output = '';
-    let outputChars = null;
-    // Whether the request produced an answer at all: a result, at least one completion, and text
-    // in every completion (an empty text is an answer; a missing one is not).
-    let answered = result !== null && Array.isArray(result.completions) && result.completions.length > 0;
-    if (result && result.completions !== undefined) {
-        const completions = check.array(result.completions, 'result.completions');
-        completions.forEach((raw, k) => {
-            const completion = check.object(raw, `result.completions.${k}`);
-            const text = check.optionalString(completion.text, `result.completions.${k}.text`);
-            if (text === null)
-                answered = false;
-            if (k === 0)
-                output = text ?? '';
-            if (k === 0 && text !== null)
-                outputChars = Array.from(text).length;
-        });
-    }
-    const mapping = check.optionalObject(state.output_mapping, 'output_mapping');
-    if (mapping) {
-        // HELM strips the completion before looking it up (" A" -> "A" -> "Even").
-        const mapped = mapping[output.trim()];
-        if (typeof mapped === 'string')
-            output = mapped;
-    }
-    const decoding = {};
-    for (const field of DECODING_FIELDS)
-        if (request[field] !== undefined)
-            decoding[field] = request[field];
-    const referenceIndex = state.reference_index === undefined ? null : check.natural(state.reference_index, 'reference_index');
-    return {
-        instanceId,
-        trainTrialIndex: check.natural(state.train_trial_index, 'train_trial_index'),
-        perturbation: perturbation,
-        referenceIndex,
-        cached: result ? check.optionalBoolean(result.cached, 'result.cached') : null,
-        success: result ? check.optionalBoolean(result.success, 'result.success') : null,
-        error: result ? check.optionalString(result.error, 'result.error') : null,
-        promptHash,
-        referenceKeys,
-        decoding,
-        answered,
-        inputExcerpt: excerpt(input, excerptLength),
-        referenceExcerpt: excerpt(correct.join(' | '), excerptLength),
-        outputExcerpt: excerpt(output, excerptLength),
-        outputChars,
-        requestTime: result ? check.optionalNumber(result.request_time, 'result.request_time') : null
-    };
-}
-function planScenarioState(path) {
-    return path.length === 0 || (path.length === 1 && path[0] === 'request_states') ? 'descend' : 'emit';
-}
-function wrongTop(file, field, expected, found) {
-    return new InputError('input.wrong_type', `${field || 'The top level'} of ${file} must be ${expected}, found ${found}`, {
-        file,
-        field: field || undefined
-    });
-}
-/**
- * Streams scenario_state.json, calling `onRequestState` for each request state in file order
- * (awaited, so a slow consumer applies back-pressure). Returns the adapter spec and the count.
- */
-async function readRequestStates(run, onRequestState, options = {}) {
-    let file;
-    if (typeof run === 'string') {
-        file = run;
-    }
-    else {
-        file = join(run.path, FILE_NAME$1);
-        if (!run.files.scenarioState)
-            throw new InputError('input.missing_file', `${run.path} has no ${FILE_NAME$1}`, { file });
-    }
-    const excerptLength = options.excerptLength ?? DEFAULT_EXCERPT_LENGTH;
-    let adapterSpec = null;
-    let sawRequestStates = false;
-    let count = 0;
-    for await (const event of streamJson(file, {
-        plan: planScenarioState,
-        skip: SKIPPED_SUBTREES,
-        chunkSize: options.chunkSize,
-        digest: options.digest
-    })) {
-        const [top, index] = event.path;
-        if (event.kind === 'open') {
-            if (event.path.length === 0 && event.type !== 'object')
-                throw wrongTop(file, '', 'an object', 'an array');
-            if (top === 'request_states') {
-                if (event.type !== 'array')
-                    throw wrongTop(file, 'request_states', 'an array', 'an object');
-                sawRequestStates = true;
-            }
-            continue;
-        }
-        if (event.path.length === 0)
-            throw wrongTop(file, '', 'an object', describeJsonType(event.value));
-        if (top === 'request_states' && typeof index === 'number') {
-            await onRequestState(summarizeRequestState(event.value, index, file, excerptLength), index);
-            count++;
-        }
-        else if (top === 'request_states') {
-            throw wrongTop(file, 'request_states', 'an array', describeJsonType(event.value));
-        }
-        else if (top === 'adapter_spec') {
-            const value = event.value;
-            if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-                throw wrongTop(file, 'adapter_spec', 'an object', describeJsonType(value));
-            }
-            adapterSpec = value;
-        }
-    }
-    if (!sawRequestStates) {
-        throw new InputError('input.missing_field', `${file} has no request_states array`, { file, field: 'request_states' });
-    }
-    return { file, adapterSpec, requestStates: count };
-}
-
-/**
- * Reading the output of `lm_eval ... --log_samples --output_path OUT` (lm-evaluation-harness
- * 0.4.x). lm-eval writes, under OUT/<model_name_sanitized>/, one `results_<date>.json` and, per
- * task, `samples_<task>_<date>.jsonl` with the same `<date>` (docs/lm-eval.md "What lm-eval
- * writes"). Samples files can be large, so they are streamed line by line and each sample is kept
- * as hashes and short excerpts. Every malformed or missing piece is an InputError naming the file,
- * the field (or line) and the value.
- */
-const EXCERPT_LENGTH = 200;
-const RESULTS_FILE = /^results_(.+)\.json$/;
-const SAMPLES_FILE = /^samples_(.+)\.jsonl$/;
-async function isDirectory$1(path) {
-    try {
-        return (await stat(path)).isDirectory();
-    }
-    catch {
-        return false;
-    }
-}
-async function listDir(dir) {
-    try {
-        return await readdir(dir, { withFileTypes: true });
-    }
-    catch (error) {
-        throw new InputError('input.unreadable', `Cannot read the folder ${dir}: ${error.message}`, { file: dir });
-    }
-}
-async function filesIn(dir) {
-    return (await listDir(dir)).filter(e => e.isFile()).map(e => e.name);
-}
-/** The folders to look in: the path itself and its direct subfolders (OUT/<model>/). */
-async function candidateFolders(path) {
-    if (!(await isDirectory$1(path)))
-        return [];
-    const children = (await listDir(path))
-        .filter(e => e.isDirectory() && !e.name.startsWith('.'))
-        .map(e => join(path, e.name))
-        .sort();
-    return [path, ...children];
-}
-/**
- * Whether `path` holds lm-eval output: a results or samples file in it or one folder below. HELM
- * output never has such files, so this decides which reader a side gets.
- */
-async function looksLikeLmEvalOutput(path) {
-    for (const dir of await candidateFolders(resolve$1(path))) {
-        const names = await filesIn(dir);
-        if (names.some(n => RESULTS_FILE.test(n) || SAMPLES_FILE.test(n)))
-            return true;
-    }
-    return false;
-}
-async function locate(path) {
-    const found = [];
-    let samplesOnly = null;
-    for (const dir of await candidateFolders(path)) {
-        const names = (await filesIn(dir)).sort();
-        for (const name of names) {
-            const m = RESULTS_FILE.exec(name);
-            if (m)
-                found.push({ dir, resultsFile: join(dir, name), dateId: m[1] });
-        }
-        if (samplesOnly === null && names.some(n => SAMPLES_FILE.test(n)))
-            samplesOnly = dir;
-    }
-    if (found.length === 0) {
-        throw new InputError('input.lmeval_no_results', `${samplesOnly ?? path} holds lm-eval samples but no results_<date>.json: lm-eval writes the results file when a run finishes, so this run did not finish or was copied in part`, { file: samplesOnly ?? path });
-    }
-    if (found.length > 1) {
-        throw new InputError('input.lmeval_ambiguous', `${path} holds ${found.length} lm-eval runs (results files ${found.map(f => f.resultsFile).join(', ')}); give the folder of one run per side`, { file: path, value: found.map(f => f.resultsFile) });
-    }
-    return found[0];
-}
-function isRecord(value) {
-    return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-/** Stable JSON (object keys sorted), so equal content hashes equally whatever the key order. */
-function stableJson(value) {
-    if (Array.isArray(value))
-        return `[${value.map(stableJson).join(',')}]`;
-    if (isRecord(value)) {
-        return `{${Object.keys(value)
-            .sort()
-            .map(k => `${JSON.stringify(k)}:${stableJson(value[k])}`)
-            .join(',')}}`;
-    }
-    return JSON.stringify(value) ?? 'null';
-}
-function sha256(text) {
-    return createHash('sha256').update(text).digest('hex');
-}
-async function readResults(file) {
-    let text;
-    try {
-        text = await readFile(file, 'utf8');
-    }
-    catch (error) {
-        throw new InputError('input.unreadable', `Cannot read ${file}: ${error.message}`, { file });
-    }
-    let parsed;
-    try {
-        parsed = JSON.parse(text);
-    }
-    catch (error) {
-        throw new InputError('input.malformed_json', `${file} is not valid JSON (${error.message})`, { file });
-    }
-    if (!isRecord(parsed))
-        throw new InputError('input.wrong_type', `${file} must hold a JSON object`, { file });
-    for (const field of ['configs', 'versions', 'n-shot', 'config']) {
-        if (!isRecord(parsed[field])) {
-            throw new InputError('input.wrong_type', `${file}: ${field} must be an object, as lm-eval 0.4 writes it`, {
-                file,
-                field,
-                value: parsed[field] ?? null
-            });
-        }
-    }
-    return parsed;
-}
-async function readLmEvalOutput(inputPath) {
-    const path = resolve$1(inputPath);
-    const { dir, resultsFile, dateId } = await locate(path);
-    const results = await readResults(resultsFile);
-    const configs = results['configs'];
-    const versions = results['versions'];
-    const nShot = results['n-shot'];
-    const nSamples = isRecord(results['n-samples']) ? results['n-samples'] : {};
-    const runConfig = results['config'];
-    const taskNames = Object.keys(configs).sort();
-    if (taskNames.length === 0) {
-        throw new InputError('input.lmeval_no_tasks', `${resultsFile} lists no task in configs`, { file: resultsFile, field: 'configs' });
-    }
-    const suffix = `_${dateId}.jsonl`;
-    const samplesFiles = new Map();
-    for (const name of await filesIn(dir)) {
-        if (name.startsWith('samples_') && name.endsWith(suffix))
-            samplesFiles.set(name.slice('samples_'.length, -suffix.length), name);
-    }
-    for (const task of samplesFiles.keys()) {
-        if (!(task in configs)) {
-            throw new InputError('input.lmeval_unknown_task', `${join(dir, samplesFiles.get(task))} holds samples of task ${task}, which ${resultsFile} does not list`, {
-                file: join(dir, samplesFiles.get(task)),
-                field: 'configs',
-                value: task
-            });
-        }
-    }
-    const tasks = [];
-    for (const name of taskNames) {
-        const config = configs[name];
-        if (!isRecord(config)) {
-            throw new InputError('input.wrong_type', `${resultsFile}: configs.${name} must be an object`, {
-                file: resultsFile,
-                field: `configs.${name}`
-            });
-        }
-        const fileName = samplesFiles.get(name);
-        if (!fileName) {
-            throw new InputError('input.lmeval_no_samples', `${dir} has no samples_${name}_${dateId}.jsonl for task ${name}: run lm_eval with --log_samples, since the gate pairs per sample`, { file: resultsFile, field: `configs.${name}` });
-        }
-        const counts = nSamples[name];
-        const effective = isRecord(counts) && typeof counts['effective'] === 'number' ? counts['effective'] : null;
-        const samplesFile = join(dir, fileName);
-        const { samples, digest } = await readSamples(samplesFile);
-        tasks.push({
-            name,
-            samplesFile,
-            version: versions[name] ?? null,
-            nShot: nShot[name] ?? null,
-            config,
-            effectiveSamples: effective,
-            samples,
-            samplesDigest: digest
-        });
-    }
-    const modelArgs = isRecord(runConfig['model_args']) ? runConfig['model_args'] : {};
-    const str = (v) => (typeof v === 'string' && v !== '' ? v : null);
-    return {
-        dir,
-        resultsFile,
-        dateId,
-        lmEvalVersion: str(results['lm_eval_version']),
-        modelType: str(runConfig['model']),
-        model: str(modelArgs['model']) ?? str(results['model_name']),
-        runConfig,
-        promptSettings: {
-            fewshot_as_multiturn: results['fewshot_as_multiturn'] ?? null,
-            system_instruction_sha: results['system_instruction_sha'] ?? null,
-            chat_template_sha: results['chat_template_sha'] ?? null
-        },
-        tasks
-    };
-}
-/** Streams one samples file; each line is one document under one filter. */
-async function readSamples(file) {
-    const samples = [];
-    const digest = createHash('sha256');
-    const stream = createReadStream(file);
-    stream.on('data', chunk => digest.update(chunk));
-    const lines = createInterface({ input: stream, crlfDelay: Infinity });
-    let line = 0;
-    try {
-        for await (const text of lines) {
-            line++;
-            if (text.trim() === '')
-                continue;
-            let parsed;
-            try {
-                parsed = JSON.parse(text);
-            }
-            catch (error) {
-                throw new InputError('input.malformed_json', `${file} line ${line} is not valid JSON (${error.message}); the file is cut or damaged`, {
-                    file,
-                    field: `line ${line}`,
-                    value: text.slice(0, 80)
-                });
-            }
-            samples.push(readSample(file, line, parsed));
-        }
-    }
-    catch (error) {
-        if (error instanceof InputError)
-            throw error;
-        throw new InputError('input.unreadable', `Cannot read ${file}: ${error.message}`, { file });
-    }
-    finally {
-        stream.destroy();
-    }
-    return { samples, digest: digest.digest('hex') };
-}
-function readSample(file, line, value) {
-    const bad = (field, what, got) => new InputError('input.wrong_type', `${file} line ${line}: ${field} must be ${what}`, {
-        file,
-        field: `line ${line}: ${field}`,
-        value: got ?? null
-    });
-    if (!isRecord(value))
-        throw bad('the sample', 'a JSON object', value);
-    const docId = value['doc_id'];
-    if (typeof docId !== 'number' || !Number.isInteger(docId) || docId < 0)
-        throw bad('doc_id', 'a non-negative integer', docId);
-    const filter = value['filter'];
-    if (typeof filter !== 'string' || filter === '')
-        throw bad('filter', 'a filter name', filter);
-    const args = value['arguments'];
-    if (!isRecord(args) || Object.keys(args).length === 0)
-        throw bad('arguments', 'an object of gen_args_<i> requests', args);
-    const requests = Object.keys(args)
-        .sort((a, b) => Number(a.replace(/\D/g, '')) - Number(b.replace(/\D/g, '')))
-        .map(k => args[k]);
-    if (!requests.every(isRecord))
-        throw bad('arguments', 'an object of gen_args_<i> requests', args);
-    const metricNames = value['metrics'];
-    if (!Array.isArray(metricNames) || !metricNames.every(m => typeof m === 'string'))
-        throw bad('metrics', 'a list of metric names', metricNames);
-    // generate_until requests carry (context, generation kwargs); loglikelihood ones (context,
-    // continuation). Kwargs are a dict; a continuation is a string.
-    const contexts = [];
-    const kwargs = [];
-    for (const request of requests) {
-        if (isRecord(request['arg_1'])) {
-            contexts.push(request['arg_0'] ?? null);
-            kwargs.push(request['arg_1']);
-        }
-        else {
-            contexts.push([request['arg_0'] ?? null, request['arg_1'] ?? null]);
-        }
-    }
-    const metrics = new Map();
-    for (const name of metricNames) {
-        const v = value[name];
-        metrics.set(name, typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'boolean' ? Number(v) : null);
-    }
-    const resps = value['resps'];
-    const filtered = value['filtered_resps'];
-    const choice = kwargs.length === 0 ? choiceAnswer(requests, resps, value['target']) : null;
-    return {
-        line,
-        docId,
-        filter,
-        promptHash: sha256(stableJson(contexts)),
-        genKwargsHash: kwargs.length > 0 ? sha256(stableJson(kwargs)) : null,
-        answerKey: {
-            target: stableJson(value['target'] ?? null),
-            doc_hash: typeof value['doc_hash'] === 'string' ? value['doc_hash'] : null,
-            target_hash: typeof value['target_hash'] === 'string' ? value['target_hash'] : null
-        },
-        genKwargs: kwargs.length > 0 ? kwargs[0] : null,
-        failure: failureOf(resps, kwargs.length > 0),
-        metrics,
-        inputExcerpt: excerpt(questionOf(contexts[0]), EXCERPT_LENGTH),
-        referenceExcerpt: excerpt(choice?.reference ?? (typeof value['target'] === 'string' ? value['target'] : stableJson(value['target'])), EXCERPT_LENGTH),
-        outputExcerpt: excerpt(choice?.output ?? outputOf(resps, filtered), EXCERPT_LENGTH),
-        answerChars: kwargs.length > 0 ? generatedLength(resps) : null
-    };
-}
-/** Code points of the first response when it is text (a generate_until answer); null otherwise. */
-function generatedLength(resps) {
-    const first = Array.isArray(resps) && Array.isArray(resps[0]) ? resps[0][0] : undefined;
-    return typeof first === 'string' ? Array.from(first).length : null;
-}
-/**
- * lm-eval's API models write an empty string where the server answered null content or an answer
- * it could not parse (LMEVAL_MODEL_NONE_ANSWER_PLACEHOLDER, "" by default), and a response list
- * can be empty when a request never ran. Either is not the model's answer.
- */
-function failureOf(resps, generates) {
-    if (!Array.isArray(resps) || resps.length === 0)
-        return 'no responses (resps is empty or missing)';
-    for (const perRequest of resps) {
-        if (!Array.isArray(perRequest) || perRequest.length === 0)
-            return 'a request has no response';
-        for (const r of perRequest) {
-            if (r === null || r === undefined)
-                return 'a response is null';
-            if (generates && r === '')
-                return 'an empty response (lm-eval writes "" when the server answered null content or could not be parsed)';
-            // lm-eval logs a log-likelihood answer as [logprob, is_greedy], both as strings ("-0.1", "True").
-            if (Array.isArray(r) && (r[0] === null || r[0] === undefined || !Number.isFinite(Number(r[0])))) {
-                return 'a log-likelihood response is null or not a number';
-            }
-        }
-    }
-    return null;
-}
-/** The question of a prompt: the last message of a chat prompt (lm-eval writes it as JSON), else the end of the text. */
-function questionOf(context) {
-    if (Array.isArray(context))
-        return questionOf(context[0]);
-    if (typeof context !== 'string')
-        return stableJson(context);
-    if (context.startsWith('[')) {
-        try {
-            const messages = JSON.parse(context);
-            if (Array.isArray(messages) && messages.length > 0) {
-                const last = messages[messages.length - 1];
-                if (isRecord(last) && typeof last['content'] === 'string')
-                    return last['content'];
-            }
-        }
-        catch {
-            // Not a chat prompt after all: shown as text.
-        }
-    }
-    return context.length > EXCERPT_LENGTH ? `…${context.slice(-199)}` : context;
-}
-/**
- * A multiple-choice sample shown as a person reads it: the choice with the highest log-likelihood
- * (what the model "answered") and the target choice, instead of logprob pairs and an index.
- */
-function choiceAnswer(requests, resps, target) {
-    const continuations = requests.map(r => r['arg_1']);
-    if (!continuations.every(c => typeof c === 'string') || !Array.isArray(resps) || resps.length !== requests.length)
-        return null;
-    const scores = resps.map(r => (Array.isArray(r) && Array.isArray(r[0]) ? Number(r[0][0]) : NaN));
-    if (!scores.every(Number.isFinite))
-        return null;
-    const best = scores.indexOf(Math.max(...scores));
-    const index = typeof target === 'string' && /^\d+$/.test(target) ? Number(target) : null;
-    const text = (i) => continuations[i].trim();
-    return {
-        output: text(best),
-        reference: index !== null && index < continuations.length ? text(index) : typeof target === 'string' ? target : stableJson(target)
-    };
-}
-function outputOf(resps, filtered) {
-    const first = Array.isArray(resps) && Array.isArray(resps[0]) ? resps[0][0] : undefined;
-    const raw = typeof first === 'string' ? first : first === undefined ? '' : stableJson(first);
-    const kept = Array.isArray(filtered) ? filtered[0] : filtered;
-    const shown = typeof kept === 'string' ? kept : kept === undefined ? raw : stableJson(kept);
-    return shown === raw ? raw : `${raw} → ${shown}`;
 }
 
 /** Kept equal to package.json's version (a test checks it). */
@@ -27965,13 +26470,34 @@ const HELM_LENGTH_STAT = 'num_output_tokens';
 /** The fallback where HELM records no tokens: its chat clients return completions without tokens, so the stat is 0. */
 const HELM_CHARACTERS_UNIT = 'characters (HELM recorded no output tokens: its chat clients keep none)';
 /**
- * The answer-length row of one HELM run pair: HELM's `num_output_tokens` of the clean instances
- * in the compared split, paired by instance (the mean over train trials per instance). Where HELM
+ * The answer-length row of one paired unit from the lengths its harness paired (a HELM run's
+ * output tokens or characters, an lm-eval task's characters): decided against the entry's band,
+ * or shown against the default one. A row that cannot be computed is an error when its band
+ * gates (fail closed), a warning otherwise.
+ */
+function unitAnswerLength(name, gated, lengths, statistics, log) {
+    const band = gated.answerLength ?? null;
+    try {
+        return answerLengthRow(lengths.source, name, lengths.unit, lengths.baseline, lengths.candidate, band, statistics);
+    }
+    catch (error) {
+        if (!(error instanceof GateError))
+            throw error;
+        if (band)
+            log.fromError(error);
+        else
+            log.warn(error.code, error.message, { file: lengths.file });
+        return null;
+    }
+}
+/**
+ * The answer lengths of one HELM run pair: HELM's `num_output_tokens` of the clean instances in
+ * the compared split, paired by instance (the mean over train trials per instance). Where HELM
  * recorded no tokens on a side (the stat is absent, or 0 on every instance: its chat clients keep
  * no tokens), both sides fall back to the code points of each answer's text in scenario_state.json.
  * A run where neither can be read is a warning, or an error when its band gates (fail closed).
  */
-function helmAnswerLength(run, gated, split, b, c, statistics, log) {
+function helmLengths(run, gated, split, b, c, log) {
     const band = gated.answerLength ?? null;
     const problem = (message, file) => {
         if (band)
@@ -28002,17 +26528,739 @@ function helmAnswerLength(run, gated, split, b, c, statistics, log) {
     const mean = (xs) => xs.reduce((s, x) => s + x, 0) / xs.length;
     if (paired.clusters.length === 0)
         return problem('no instance has an answer length on both sides', c.perInstanceStatsFile);
+    return {
+        source: 'helm',
+        unit,
+        baseline: paired.clusters.map(k => mean(k.baseline)),
+        candidate: paired.clusters.map(k => mean(k.candidate)),
+        file: c.perInstanceStatsFile
+    };
+}
+
+/**
+ * A percentile bootstrap on a handful of instances under-covers badly (with one instance it has
+ * zero width), so it could pass on no evidence. Below this many resampling units a bootstrap
+ * interval can fail or be inconclusive, never pass. The analytic 0/1 intervals stay honest at
+ * small n and are not capped.
+ */
+const MIN_BOOTSTRAP_UNITS = 20;
+function smallSampleGuard(decision, n, method) {
+    if (decision.verdict !== 'pass' || !method.startsWith('bootstrap') || n >= MIN_BOOTSTRAP_UNITS)
+        return decision;
+    return {
+        verdict: 'inconclusive',
+        nNeeded: MIN_BOOTSTRAP_UNITS,
+        reason: `Only ${n} instances: a bootstrap interval needs at least ${MIN_BOOTSTRAP_UNITS} to be trusted, so this cannot pass; use more instances.`
+    };
+}
+/** The verdict of a paired estimate against the tolerated drop, small samples never passing on a bootstrap. */
+function pairedDecision(estimate, maxDrop, direction, statistics) {
+    return smallSampleGuard(decideVerdict(estimate, maxDrop, direction, statistics.confidence), estimate.n, estimate.ci.method);
+}
+function comparisonRow(identity, estimate, decision, rest) {
+    return {
+        id: identity.id,
+        run: identity.run,
+        entry: identity.entry,
+        metric: identity.metric,
+        split: identity.split,
+        perturbation: identity.perturbation,
+        gated: identity.gated,
+        direction: identity.direction,
+        binary: estimate.binary,
+        n: estimate.n,
+        pairs: estimate.pairs,
+        unmatched: identity.unmatched,
+        dropped: identity.dropped,
+        baseline_mean: estimate.baselineMean,
+        candidate_mean: estimate.candidateMean,
+        delta: estimate.delta,
+        ci: { level: estimate.ci.level, low: estimate.ci.low, high: estimate.ci.high, method: estimate.ci.method },
+        ...(rest.worstCase ? { worst_case: rest.worstCase } : {}),
+        wins: estimate.wins,
+        losses: estimate.losses,
+        unchanged: estimate.unchanged,
+        p_value: estimate.pValue,
+        max_drop: identity.max_drop,
+        max_relative_drop: identity.max_relative_drop,
+        verdict: decision.verdict,
+        n_needed: decision.nNeeded,
+        reason: rest.reason,
+        examples: rest.examples
+    };
+}
+
+/**
+ * A lenient, streaming JSON parser for HELM's output files.
+ *
+ * Why not JSON.parse: scenario_state.json can be several GB, more than one JS string can hold,
+ * and HELM writes the non-JSON tokens `NaN`, `Infinity` and `-Infinity` (json.dumps default,
+ * docs/helm.md "Serialisation"). The parser reads bytes chunk by chunk and materialises only the
+ * values a caller asks for (the elements of a big array), so memory is bounded by the largest
+ * element, not by the file.
+ *
+ * Apart from the three extra number tokens it is as strict as JSON.parse: no comments, no
+ * trailing commas, no raw control characters in strings. Values inside skipped subtrees are
+ * only scanned for structure (brackets and string ends), not validated.
+ */
+var Mode;
+(function (Mode) {
+    Mode[Mode["Descend"] = 0] = "Descend";
+    Mode[Mode["Build"] = 1] = "Build";
+    Mode[Mode["Skip"] = 2] = "Skip";
+})(Mode || (Mode = {}));
+var State;
+(function (State) {
+    State[State["Value"] = 0] = "Value";
+    State[State["ArrayFirst"] = 1] = "ArrayFirst";
+    State[State["ObjectFirst"] = 2] = "ObjectFirst";
+    State[State["Key"] = 3] = "Key";
+    State[State["Colon"] = 4] = "Colon";
+    State[State["AfterValue"] = 5] = "AfterValue";
+    State[State["String"] = 6] = "String";
+    State[State["Escape"] = 7] = "Escape";
+    State[State["Unicode"] = 8] = "Unicode";
+    State[State["Bare"] = 9] = "Bare";
+    State[State["End"] = 10] = "End";
+})(State || (State = {}));
+/**
+ * Deepest nesting accepted in any HELM file. HELM's own files nest about a dozen levels; the
+ * limit keeps every later walk over a parsed value (canonical JSON, error messages) far from the
+ * call-stack limit, and a 100,000-deep array is reported as what it is instead of a crash.
+ */
+const MAX_JSON_DEPTH = 256;
+const QUOTE$1 = 0x22;
+const BACKSLASH$1 = 0x5c;
+const MAX_BARE_WORD = 64;
+const NUMBER_PATTERN = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+const SIMPLE_ESCAPES = {
+    0x22: '"',
+    0x5c: '\\',
+    0x2f: '/',
+    0x62: '\b',
+    0x66: '\f',
+    0x6e: '\n',
+    0x72: '\r',
+    0x74: '\t'
+};
+function isWhitespace(b) {
+    return b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+}
+function isBareWordByte(b) {
+    return (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b === 0x2d || b === 0x2b || b === 0x2e;
+}
+function hexValue(b) {
+    if (b >= 0x30 && b <= 0x39)
+        return b - 0x30;
+    if (b >= 0x41 && b <= 0x46)
+        return b - 0x37;
+    if (b >= 0x61 && b <= 0x66)
+        return b - 0x57;
+    return -1;
+}
+function describeByte(b) {
+    return b >= 0x20 && b < 0x7f ? `'${String.fromCharCode(b)}'` : `byte 0x${b.toString(16).padStart(2, '0')}`;
+}
+/** `request_states[14].result.cached` style path. */
+function formatJsonPath(path) {
+    let out = '';
+    for (const segment of path) {
+        if (typeof segment === 'number')
+            out += `[${segment}]`;
+        else if (/^[A-Za-z_$][\w$@]*$/.test(segment))
+            out += out ? `.${segment}` : segment;
+        else
+            out += `[${JSON.stringify(segment)}]`;
+    }
+    return out;
+}
+const defaultPlan = (path) => (path.length === 0 ? 'descend' : 'emit');
+/**
+ * Push parser: feed chunks with write(), call end() at EOF, take events with drain().
+ * Exposed for tests and for callers that read from something other than a file.
+ */
+class JsonStreamParser {
+    file;
+    plan;
+    skipPatterns;
+    stack = [];
+    events = [];
+    state = State.Value;
+    /** Bytes consumed before the current chunk. */
+    consumed = 0;
+    // The value being scanned (string or bare word) and where it goes.
+    valueMode = Mode.Descend;
+    stringIsKey = false;
+    stringText = '';
+    decoderHolds = false;
+    decoder = new StringDecoder('utf8');
+    unicodeDigits = 0;
+    unicodeValue = 0;
+    bareWord = '';
+    bareStart = 0;
+    constructor(file, options = {}) {
+        this.file = file;
+        this.plan = options.plan ?? defaultPlan;
+        this.skipPatterns = options.skip ?? [];
+    }
+    /** Events produced so far; the internal queue is emptied. */
+    drain() {
+        const out = this.events;
+        this.events = [];
+        return out;
+    }
+    get bytesConsumed() {
+        return this.consumed;
+    }
+    write(chunk) {
+        const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+        const n = buf.length;
+        let i = 0;
+        while (i < n) {
+            switch (this.state) {
+                case State.String: {
+                    i = this.scanString(buf, i, n);
+                    break;
+                }
+                case State.Escape: {
+                    this.takeEscape(buf[i], i);
+                    i++;
+                    break;
+                }
+                case State.Unicode: {
+                    const h = hexValue(buf[i]);
+                    if (h < 0)
+                        this.fail(i, `invalid \\u escape digit ${describeByte(buf[i])}`);
+                    this.unicodeValue = this.unicodeValue * 16 + h;
+                    i++;
+                    if (++this.unicodeDigits === 4) {
+                        // Surrogate halves are appended as single UTF-16 code units; two consecutive halves
+                        // form the pair in the JS string wherever the chunk boundary fell.
+                        if (this.valueMode !== Mode.Skip)
+                            this.stringText += String.fromCharCode(this.unicodeValue);
+                        this.state = State.String;
+                    }
+                    break;
+                }
+                case State.Bare: {
+                    let j = i;
+                    while (j < n && isBareWordByte(buf[j]))
+                        j++;
+                    this.bareWord += buf.toString('latin1', i, j);
+                    if (this.bareWord.length > MAX_BARE_WORD)
+                        this.fail(this.bareStart - this.consumed, 'token too long');
+                    i = j;
+                    if (j < n)
+                        this.finishBareWord();
+                    break;
+                }
+                default: {
+                    const b = buf[i];
+                    if (isWhitespace(b)) {
+                        i++;
+                        while (i < n && isWhitespace(buf[i]))
+                            i++;
+                        break;
+                    }
+                    this.structural(b, i);
+                    i++;
+                }
+            }
+        }
+        this.consumed += n;
+    }
+    /** Signals EOF; throws if the document is incomplete. */
+    end() {
+        if (this.state === State.Bare)
+            this.finishBareWord();
+        if (this.state !== State.End) {
+            const what = this.state === State.Value && this.stack.length === 0 ? 'empty input' : 'unexpected end of file (truncated?)';
+            this.fail(0, what);
+        }
+    }
+    structural(b, i) {
+        switch (this.state) {
+            case State.Value:
+                this.startValue(b, i);
+                return;
+            case State.ArrayFirst:
+                if (b === 0x5d)
+                    this.closeContainer(true, i);
+                else
+                    this.startValue(b, i);
+                return;
+            case State.ObjectFirst:
+                if (b === 0x7d)
+                    this.closeContainer(false, i);
+                else
+                    this.startKey(b, i);
+                return;
+            case State.Key:
+                this.startKey(b, i);
+                return;
+            case State.Colon:
+                if (b !== 0x3a)
+                    this.fail(i, `expected ':' after object key, found ${describeByte(b)}`);
+                this.state = State.Value;
+                return;
+            case State.AfterValue: {
+                const top = this.stack[this.stack.length - 1];
+                if (b === 0x2c) {
+                    if (top.isArray) {
+                        top.index++;
+                        this.state = State.Value;
+                    }
+                    else {
+                        this.state = State.Key;
+                    }
+                }
+                else if (b === 0x5d || b === 0x7d) {
+                    this.closeContainer(b === 0x5d, i);
+                }
+                else {
+                    this.fail(i, `expected ',' or '${top.isArray ? ']' : '}'}', found ${describeByte(b)}`);
+                }
+                return;
+            }
+            case State.End:
+                this.fail(i, `unexpected ${describeByte(b)} after the end of the JSON value`);
+        }
+    }
+    startKey(b, i) {
+        if (b !== QUOTE$1)
+            this.fail(i, `expected a string key, found ${describeByte(b)}`);
+        this.beginString(true, this.stack[this.stack.length - 1].mode === Mode.Skip ? Mode.Skip : Mode.Descend);
+    }
+    startValue(b, i) {
+        const { mode, live } = this.childMode();
+        if (b === 0x7b || b === 0x5b) {
+            if (this.stack.length >= MAX_JSON_DEPTH)
+                throw tooDeep(this.file, this.consumed + i);
+            const isArray = b === 0x5b;
+            const container = mode === Mode.Build ? (isArray ? [] : {}) : null;
+            if (mode === Mode.Descend)
+                this.events.push({ kind: 'open', path: this.currentPath(), type: isArray ? 'array' : 'object' });
+            this.stack.push({ isArray, mode, container, key: '', index: 0, live });
+            this.state = isArray ? State.ArrayFirst : State.ObjectFirst;
+            return;
+        }
+        this.valueMode = mode;
+        if (b === QUOTE$1) {
+            this.beginString(false, mode);
+            return;
+        }
+        if (b === 0x2d || (b >= 0x30 && b <= 0x39) || b === 0x4e || b === 0x49 || b === 0x74 || b === 0x66 || b === 0x6e) {
+            this.bareWord = String.fromCharCode(b);
+            this.bareStart = this.consumed + i;
+            this.state = State.Bare;
+            return;
+        }
+        this.fail(i, `unexpected ${describeByte(b)} where a value was expected`);
+    }
+    /** How the value about to start is handled, from its parent frame (or the plan at the root). */
+    childMode() {
+        const parent = this.stack[this.stack.length - 1];
+        if (!parent || parent.mode === Mode.Descend) {
+            const plan = this.plan(this.currentPath());
+            if (plan === 'descend')
+                return { mode: Mode.Descend, live: null };
+            if (plan === 'skip')
+                return { mode: Mode.Skip, live: null };
+            const live = [];
+            for (let p = 0; p < this.skipPatterns.length; p++)
+                if (this.skipPatterns[p].length > 0)
+                    live.push(p, 0);
+            return { mode: Mode.Build, live: live.length ? live : null };
+        }
+        if (parent.mode === Mode.Skip)
+            return { mode: Mode.Skip, live: null };
+        if (!parent.live)
+            return { mode: Mode.Build, live: null };
+        const segment = parent.isArray ? String(parent.index) : parent.key;
+        let next = null;
+        for (let k = 0; k < parent.live.length; k += 2) {
+            const pattern = this.skipPatterns[parent.live[k]];
+            const pos = parent.live[k + 1];
+            if (pattern[pos] !== '*' && pattern[pos] !== segment)
+                continue;
+            if (pos + 1 === pattern.length)
+                return { mode: Mode.Skip, live: null };
+            (next ??= []).push(parent.live[k], pos + 1);
+        }
+        return { mode: Mode.Build, live: next };
+    }
+    beginString(isKey, mode) {
+        this.stringIsKey = isKey;
+        if (isKey)
+            this.valueMode = mode;
+        this.stringText = '';
+        this.decoderHolds = false;
+        this.state = State.String;
+    }
+    /** Scans string bytes from i; returns the index to continue from. */
+    scanString(buf, i, n) {
+        let j = i;
+        while (j < n) {
+            const b = buf[j];
+            if (b === QUOTE$1 || b === BACKSLASH$1 || b < 0x20)
+                break;
+            j++;
+        }
+        const decode = this.valueMode !== Mode.Skip;
+        if (j === n) {
+            if (decode && j > i) {
+                // The chunk may end inside a multi-byte character: the decoder holds its first bytes.
+                this.stringText += this.decoder.write(buf.subarray(i, j));
+                this.decoderHolds = true;
+            }
+            return n;
+        }
+        const b = buf[j];
+        if (b < 0x20)
+            this.fail(j, `raw control character ${describeByte(b)} in a string`);
+        if (decode) {
+            if (this.decoderHolds) {
+                // end() flushes (and resets) what the decoder held back from the previous chunk.
+                this.stringText += this.decoder.write(buf.subarray(i, j)) + this.decoder.end();
+                this.decoderHolds = false;
+            }
+            else if (j > i) {
+                this.stringText += buf.toString('utf8', i, j);
+            }
+        }
+        if (b === BACKSLASH$1) {
+            this.state = State.Escape;
+        }
+        else {
+            this.finishString();
+        }
+        return j + 1;
+    }
+    takeEscape(b, i) {
+        if (b === 0x75) {
+            this.unicodeDigits = 0;
+            this.unicodeValue = 0;
+            this.state = State.Unicode;
+            return;
+        }
+        const text = SIMPLE_ESCAPES[b];
+        if (text === undefined)
+            this.fail(i, `invalid escape \\${String.fromCharCode(b)}`);
+        if (this.valueMode !== Mode.Skip)
+            this.stringText += text;
+        this.state = State.String;
+    }
+    finishString() {
+        const text = this.stringText;
+        this.stringText = '';
+        if (this.stringIsKey) {
+            this.stack[this.stack.length - 1].key = text;
+            this.state = State.Colon;
+            return;
+        }
+        this.completeValue(text, this.valueMode);
+    }
+    finishBareWord() {
+        const word = this.bareWord;
+        this.bareWord = '';
+        if (this.valueMode === Mode.Skip) {
+            this.completeValue(null, Mode.Skip);
+            return;
+        }
+        let value;
+        if (word === 'true')
+            value = true;
+        else if (word === 'false')
+            value = false;
+        else if (word === 'null')
+            value = null;
+        else if (word === 'NaN')
+            value = Number.NaN;
+        else if (word === 'Infinity')
+            value = Number.POSITIVE_INFINITY;
+        else if (word === '-Infinity')
+            value = Number.NEGATIVE_INFINITY;
+        else if (NUMBER_PATTERN.test(word))
+            value = Number(word);
+        else {
+            this.fail(this.bareStart - this.consumed, `invalid token ${JSON.stringify(word)}`);
+        }
+        this.completeValue(value, this.valueMode);
+    }
+    closeContainer(isArray, i) {
+        const frame = this.stack[this.stack.length - 1];
+        if (frame.isArray !== isArray)
+            this.fail(i, `unexpected '${isArray ? ']' : '}'}'`);
+        this.stack.pop();
+        if (frame.mode === Mode.Descend) {
+            this.afterValue();
+            return;
+        }
+        this.completeValue(frame.container, frame.mode);
+    }
+    completeValue(value, mode) {
+        const parent = this.stack[this.stack.length - 1];
+        if (mode === Mode.Skip) {
+            if (parent && parent.mode === Mode.Build && parent.isArray)
+                parent.container.push(null);
+        }
+        else if (parent && parent.mode === Mode.Build) {
+            if (parent.isArray)
+                parent.container.push(value);
+            else if (parent.key === '__proto__') {
+                // Plain assignment would replace the prototype; JSON.parse makes an own property.
+                Object.defineProperty(parent.container, parent.key, { value, enumerable: true, writable: true, configurable: true });
+            }
+            else
+                parent.container[parent.key] = value;
+        }
+        else {
+            // A value emitted by the plan, or a scalar where the plan expected a container to descend
+            // into: the caller sees it and decides whether its type is acceptable.
+            this.events.push({ kind: 'value', path: this.currentPath(), value });
+        }
+        this.afterValue();
+    }
+    afterValue() {
+        this.state = this.stack.length === 0 ? State.End : State.AfterValue;
+    }
+    currentPath() {
+        return this.stack.map(frame => (frame.isArray ? frame.index : frame.key));
+    }
+    fail(i, what) {
+        const offset = this.consumed + i;
+        const path = formatJsonPath(this.currentPath());
+        throw new InputError('input.malformed_json', `Malformed JSON in ${this.file} at byte ${offset}${path ? ` (in ${path})` : ''}: ${what}`, {
+            file: this.file,
+            field: path || undefined,
+            value: offset
+        });
+    }
+}
+function tooDeep(file, offset) {
+    return new InputError('input.too_deep', `${file} nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep${offset === undefined ? '' : ` (at byte ${offset})`}; no HELM file does, so it is damaged or hostile`, { file, field: `depth > ${MAX_JSON_DEPTH}`, value: offset });
+}
+/**
+ * Whether JSON text nests deeper than `limit`, by one pass over its characters (brackets inside
+ * strings do not count). No recursion and no allocation, so any depth is safe and the check costs
+ * a small fraction of the parse it guards. Given the UTF-8 bytes, it reads them instead: every
+ * byte of a multi-byte character is above 0x7f, so quotes, backslashes and brackets are the same
+ * bytes as characters, and indexing bytes is several times faster than `charCodeAt`.
+ */
+function textExceedsDepth(text, limit = MAX_JSON_DEPTH) {
+    if (typeof text !== 'string')
+        return bytesExceedDepth(text, limit);
+    let depth = 0;
+    let inString = false;
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (inString) {
+            if (c === BACKSLASH$1)
+                i++;
+            else if (c === QUOTE$1)
+                inString = false;
+        }
+        else if (c === QUOTE$1) {
+            inString = true;
+        }
+        else if (c === 0x5b || c === 0x7b) {
+            if (++depth > limit)
+                return true;
+        }
+        else if (c === 0x5d || c === 0x7d) {
+            depth--;
+        }
+    }
+    return false;
+}
+/**
+ * Inside a string only its closing quote matters, so the search for it is left to the native
+ * `indexOf` (memchr speed) instead of a JavaScript loop over every byte: scenario_state.json is
+ * mostly prompt and completion text, and this made the check about three times faster on a
+ * real-shaped file (bench/compare.mjs). A quote preceded by an odd run of backslashes is escaped.
+ */
+function bytesExceedDepth(bytes, limit) {
+    let depth = 0;
+    const n = bytes.length;
+    for (let i = 0; i < n; i++) {
+        const c = bytes[i];
+        if (c === QUOTE$1) {
+            let close = bytes.indexOf(QUOTE$1, i + 1);
+            for (;;) {
+                if (close < 0)
+                    return false;
+                let slashes = 0;
+                while (bytes[close - 1 - slashes] === BACKSLASH$1)
+                    slashes++;
+                if (slashes % 2 === 0)
+                    break;
+                close = bytes.indexOf(QUOTE$1, close + 1);
+            }
+            i = close;
+        }
+        else if (c === 0x5b || c === 0x7b) {
+            if (++depth > limit)
+                return true;
+        }
+        else if (c === 0x5d || c === 0x7d) {
+            depth--;
+        }
+    }
+    return false;
+}
+/**
+ * Streams the events of a JSON file. Reads `chunkSize` bytes at a time into one reused buffer;
+ * every yielded value is a fresh copy, so callers may keep it.
+ */
+async function* streamJson(file, options = {}) {
+    const native = options.chunkSize === undefined ? await parseNatively(file, options.digest) : undefined;
+    if (native !== undefined) {
+        yield* walkParsed(native.value, [], options.plan ?? defaultPlan);
+        return;
+    }
+    const parser = new JsonStreamParser(file, options);
+    let handle;
     try {
-        return answerLengthRow('helm', run, unit, paired.clusters.map(k => mean(k.baseline)), paired.clusters.map(k => mean(k.candidate)), band, statistics);
+        handle = await open(file, 'r');
     }
     catch (error) {
-        if (!(error instanceof GateError))
-            throw error;
-        if (band)
-            log.fromError(error);
-        else
-            log.warn(error.code, error.message, { file: c.perInstanceStatsFile });
-        return null;
+        throw new InputError('input.unreadable', `Cannot open ${file}: ${error.message}`, { file });
+    }
+    try {
+        const buffer = Buffer.allocUnsafe(options.chunkSize ?? 1 << 20);
+        for (;;) {
+            const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+            if (bytesRead === 0)
+                break;
+            options.digest?.update(buffer.subarray(0, bytesRead));
+            parser.write(buffer.subarray(0, bytesRead));
+            yield* parser.drain();
+        }
+        parser.end();
+        yield* parser.drain();
+    }
+    finally {
+        await handle.close();
+    }
+}
+/**
+ * Files up to this size are parsed with the native JSON.parse first: it is about ten times
+ * faster than the byte-level parser, and at this size the whole document fits in memory
+ * comfortably. A file it rejects (HELM's NaN/Infinity tokens, truncation) falls through to the
+ * streaming parser, which accepts those tokens and names the byte offset of real errors. Larger
+ * files always stream, so memory stays bounded by one element.
+ */
+const NATIVE_PARSE_LIMIT = 64 * 1024 * 1024;
+async function parseNatively(file, digest) {
+    let text;
+    let bytes;
+    try {
+        const info = await stat(file);
+        if (!info.isFile() || info.size > NATIVE_PARSE_LIMIT)
+            return undefined;
+        bytes = await readFile(file);
+        text = bytes.toString('utf8');
+    }
+    catch {
+        // Let the streaming path report the problem with its usual message.
+        return undefined;
+    }
+    // JSON.parse itself copes with any depth; every later walk over the value must not have to.
+    if (textExceedsDepth(bytes))
+        throw tooDeep(file);
+    let value;
+    try {
+        value = JSON.parse(text);
+    }
+    catch {
+        return undefined;
+    }
+    digest?.update(bytes);
+    return { value };
+}
+/** The events the streaming parser would yield for an already parsed document. */
+function* walkParsed(value, path, plan) {
+    const action = plan(path);
+    if (action === 'skip')
+        return;
+    const container = value !== null && typeof value === 'object';
+    if (action === 'emit' || !container) {
+        yield { kind: 'value', path: [...path], value };
+        return;
+    }
+    if (Array.isArray(value)) {
+        yield { kind: 'open', path: [...path], type: 'array' };
+        for (let i = 0; i < value.length; i++)
+            yield* walkParsed(value[i], [...path, i], plan);
+        return;
+    }
+    yield { kind: 'open', path: [...path], type: 'object' };
+    for (const [key, member] of Object.entries(value))
+        yield* walkParsed(member, [...path, key], plan);
+}
+/**
+ * Yields the elements of a file whose top level is an array (stats.json,
+ * per_instance_stats.json), with their index.
+ */
+async function* streamJsonArray(file, options = {}) {
+    for await (const event of streamJson(file, options)) {
+        if (event.kind === 'open' && event.type === 'array')
+            continue;
+        if (event.kind === 'value' && typeof event.path[0] === 'number') {
+            yield { index: event.path[0], value: event.value };
+            continue;
+        }
+        const found = event.kind === 'open' ? `an ${event.type}` : describeJsonType(event.value);
+        throw new InputError('input.wrong_type', `Expected a JSON array at the top of ${file}, found ${found}`, { file });
+    }
+}
+function describeJsonType(value) {
+    if (value === null)
+        return 'null';
+    if (Array.isArray(value))
+        return 'an array';
+    if (typeof value === 'object')
+        return 'an object';
+    return `a ${typeof value}`;
+}
+/** Parses a small document held in memory (run_spec.json, scenario.json) with the same leniency. */
+function parseLenientJson(text, file) {
+    const parser = new JsonStreamParser(file, { plan: () => 'emit' });
+    parser.write(typeof text === 'string' ? Buffer.from(text, 'utf8') : text);
+    parser.end();
+    const events = parser.drain();
+    return events.length === 1 && events[0].kind === 'value' ? events[0].value : undefined;
+}
+
+/**
+ * Type checks for one element of a HELM array file (a per_instance_stats entry, a request
+ * state). A wrong type is an InputError naming the file, the full key path and the value, so a
+ * hand-edited or truncated file is reported exactly where it is wrong.
+ */
+class ElementChecker {
+    file;
+    constructor(file) {
+        this.file = file;
+    }
+    fail(field, expected, value) {
+        const path = this.pathOf(field);
+        throw new InputError('input.wrong_type', `${path} in ${this.file} must be ${expected}, found ${value === undefined ? 'nothing' : describeJsonType(value)}`, { file: this.file, field: path, value });
+    }
+    object(value, field) {
+        if (typeof value !== 'object' || value === null || Array.isArray(value))
+            this.fail(field, 'an object', value);
+        return value;
+    }
+    string(value, field) {
+        if (typeof value !== 'string')
+            this.fail(field, 'a string', value);
+        return value;
+    }
+    /** Counts and indices: non-negative integers. */
+    natural(value, field) {
+        if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
+            this.fail(field, 'a non-negative integer', value);
+        return value;
     }
 }
 
@@ -28498,13 +27746,86 @@ function isHex(c) {
 }
 
 /**
+ * run_spec.json and scenario.json: small files, read whole, checked for the fields the gate uses.
+ */
+async function readSmallJson(file) {
+    let bytes;
+    try {
+        bytes = await readFile(file);
+    }
+    catch (error) {
+        throw new InputError('input.unreadable', `Cannot read ${file}: ${error.message}`, { file });
+    }
+    return parseLenientJson(bytes, file);
+}
+function isObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+function wrongType(file, field, expected, value) {
+    return new InputError('input.wrong_type', `${field} in ${file} must be ${expected}, found ${describeJsonType(value)}`, {
+        file,
+        field,
+        value
+    });
+}
+function checkObjectSpec(file, field, value) {
+    if (!isObject(value))
+        throw wrongType(file, field, 'an object', value);
+    if (typeof value.class_name !== 'string')
+        throw wrongType(file, `${field}.class_name`, 'a string', value.class_name);
+    // `args` is written as {} when empty; absent is tolerated for hand-written files.
+    if (value.args !== undefined && !isObject(value.args))
+        throw wrongType(file, `${field}.args`, 'an object', value.args);
+}
+function validateRunSpec(value, file) {
+    if (!isObject(value))
+        throw wrongType(file, 'run_spec', 'an object', value);
+    if (typeof value.name !== 'string' || value.name === '')
+        throw wrongType(file, 'name', 'a non-empty string', value.name);
+    checkObjectSpec(file, 'scenario_spec', value.scenario_spec);
+    if (!isObject(value.adapter_spec))
+        throw wrongType(file, 'adapter_spec', 'an object', value.adapter_spec);
+    if (!Array.isArray(value.metric_specs))
+        throw wrongType(file, 'metric_specs', 'an array', value.metric_specs);
+    value.metric_specs.forEach((spec, i) => checkObjectSpec(file, `metric_specs[${i}]`, spec));
+    if (value.data_augmenter_spec !== undefined && !isObject(value.data_augmenter_spec)) {
+        throw wrongType(file, 'data_augmenter_spec', 'an object', value.data_augmenter_spec);
+    }
+    if (value.groups !== undefined && !(Array.isArray(value.groups) && value.groups.every(g => typeof g === 'string'))) {
+        throw wrongType(file, 'groups', 'an array of strings', value.groups);
+    }
+    return value;
+}
+async function readRunSpec(file) {
+    return validateRunSpec(await readSmallJson(file), file);
+}
+/** scenario.json `name`, or null when the file has none. */
+async function readScenarioName(file) {
+    const value = await readSmallJson(file);
+    if (!isObject(value))
+        throw wrongType(file, 'scenario', 'an object', value);
+    if (value.name === undefined)
+        return null;
+    if (typeof value.name !== 'string')
+        throw wrongType(file, 'name', 'a string', value.name);
+    return value.name;
+}
+/**
+ * `model_deployment` entered AdapterSpec in HELM 0.4.0 (#1903) and is always written since
+ * (default ""), so its absence marks the 0.2.x shapes.
+ */
+function detectLayout(runSpec) {
+    return 'model_deployment' in runSpec.adapter_spec ? '0.4+' : '0.2';
+}
+
+/**
  * per_instance_stats.json → values the gate can pair instance by instance.
  *
  * HELM quirks handled here (docs/helm.md "per_instance_stats.json"): several entries can share a key (one per
  * metric class) and are merged; perturbed copies share `instance_id` with the clean instance;
  * the split exists only inside each stat's name; rows are not sorted.
  */
-const FILE_NAME = 'per_instance_stats.json';
+const FILE_NAME$1 = 'per_instance_stats.json';
 /**
  * Identity of a perturbation for pairing: name, seed, and computed_on when it is not the usual
  * "perturbed". Never the whole object: fairness perturbations embed local file paths
@@ -28591,10 +27912,10 @@ async function readPerInstanceStats(run, options = {}) {
         layout = '0.4+';
     }
     else {
-        file = join(run.path, FILE_NAME);
+        file = join(run.path, FILE_NAME$1);
         layout = run.layout ?? detectLayout(run.runSpec);
         if (!run.files.perInstanceStats) {
-            throw new InputError('input.missing_file', `${run.path} has no ${FILE_NAME}`, { file });
+            throw new InputError('input.missing_file', `${run.path} has no ${FILE_NAME$1}`, { file });
         }
     }
     const series = new Map();
@@ -28759,6 +28080,406 @@ function firstHuge(values) {
 }
 function describeValueKey(v) {
     return `instance ${v.instanceId}, trial ${v.trainTrialIndex}${v.perturbation ? `, perturbation ${v.perturbation}` : ''}`;
+}
+
+/**
+ * Finding run directories under a HELM output path.
+ *
+ * Accepted inputs: an output path (`benchmark_output`, holding `runs/<suite>/`), its `runs/`
+ * directory, a suite directory (`runs/<suite>`), FlexLLMGen's working folder (`runs/<run>/`, no
+ * suite level), or one run directory. Like HELM's own
+ * summarize.py, only directories containing run_spec.json are runs; `eval_cache` and `groups`
+ * are skipped. Directory names are never parsed: they are lossy (docs/helm.md "Run names").
+ */
+const RUN_FILES = {
+    runSpec: 'run_spec.json',
+    scenario: 'scenario.json',
+    scenarioState: 'scenario_state.json',
+    stats: 'stats.json',
+    perInstanceStats: 'per_instance_stats.json'
+};
+/** Written next to run directories by helm-run / helm-summarize; not runs. */
+const NOT_RUNS = new Set(['eval_cache', 'groups']);
+async function kindOf(path) {
+    try {
+        const info = await stat(path);
+        return info.isDirectory() ? 'directory' : info.isFile() ? 'file' : null;
+    }
+    catch {
+        return null;
+    }
+}
+async function childDirectories(dir) {
+    const entries = await readdir(dir, { withFileTypes: true });
+    return entries
+        .filter(entry => entry.isDirectory() && !entry.name.startsWith('.') && !NOT_RUNS.has(entry.name))
+        .map(entry => entry.name)
+        .sort();
+}
+async function presentFiles(dir) {
+    const files = {};
+    for (const [flag, name] of Object.entries(RUN_FILES)) {
+        files[flag] = (await kindOf(join(dir, name))) === 'file';
+    }
+    return files;
+}
+/** Reads one directory that contains run_spec.json. */
+async function readRunDirectory(dir) {
+    const path = resolve$1(dir);
+    const files = await presentFiles(path);
+    if (!files.runSpec) {
+        throw new InputError('input.not_a_run', `${path} is not a HELM run directory: it has no run_spec.json`, { file: path });
+    }
+    const runSpec = await readRunSpec(join(path, RUN_FILES.runSpec));
+    const scenarioName = files.scenario ? await readScenarioName(join(path, RUN_FILES.scenario)) : null;
+    return { path, runSpec, scenarioName, files, layout: detectLayout(runSpec) };
+}
+async function containsRunDirectories(dir) {
+    for (const child of await childDirectories(dir)) {
+        if ((await kindOf(join(dir, child, RUN_FILES.runSpec))) === 'file')
+            return true;
+    }
+    return false;
+}
+/** The suite directory to scan under `path`, or null when `path` is itself a suite. */
+async function locateSuite(path) {
+    let suitesDir = null;
+    if ((await kindOf(join(path, 'runs'))) === 'directory') {
+        suitesDir = join(path, 'runs');
+    }
+    else if (!(await containsRunDirectories(path))) {
+        // Perhaps a `runs/` directory: its children are suites holding run directories.
+        const children = await childDirectories(path);
+        const suites = [];
+        for (const child of children)
+            if (await containsRunDirectories(join(path, child)))
+                suites.push(child);
+        if (suites.length > 0)
+            suitesDir = path;
+    }
+    if (suitesDir === null)
+        return null;
+    if (await containsRunDirectories(suitesDir))
+        return flatRunsFolder(path, suitesDir);
+    const suites = await childDirectories(suitesDir);
+    if (suites.length === 0) {
+        throw new InputError('input.no_runs', `No HELM suite found in ${suitesDir} (expected runs/<suite>/<run>/run_spec.json)`, {
+            file: suitesDir
+        });
+    }
+    if (suites.length > 1) {
+        throw new InputError('input.ambiguous_suites', `${path} holds several HELM suites (${suites.join(', ')}); pass one suite directory, e.g. ${join(suitesDir, suites[0])}`, { file: path, value: suites });
+    }
+    return join(suitesDir, suites[0]);
+}
+/**
+ * FlexLLMGen's working folder: its HELM script writes each run to `<--run-path>/<run name>/`,
+ * `runs/` by default, with no suite level, so `runs/` is one suite of runs. Taking each run for a
+ * suite would refuse the folder as ambiguous, and passing one run's folder would drop the others.
+ * A `runs/` that holds suites beside runs is neither layout and is refused, naming both kinds.
+ */
+async function flatRunsFolder(path, runsDir) {
+    const suites = [];
+    for (const child of await childDirectories(runsDir)) {
+        if ((await kindOf(join(runsDir, child, RUN_FILES.runSpec))) !== 'file' && (await containsRunDirectories(join(runsDir, child)))) {
+            suites.push(child);
+        }
+    }
+    if (suites.length > 0) {
+        throw new InputError('input.ambiguous_suites', `${runsDir} holds both run directories and HELM suites (${suites.join(', ')}); pass ${runsDir} for its own runs, or one suite directory, e.g. ${join(runsDir, suites[0])}`, { file: path, value: suites });
+    }
+    return runsDir;
+}
+/**
+ * Everything under `path`: complete runs (with run_spec.json) and incomplete ones (a directory
+ * where a run should be, without run_spec.json: what a failed helm-run leaves). Sorted by path.
+ */
+async function scanRuns(inputPath) {
+    const path = resolve$1(inputPath);
+    const kind = await kindOf(path);
+    if (kind === null)
+        throw new InputError('input.not_found', `HELM output path ${path} does not exist`, { file: path });
+    if (kind !== 'directory') {
+        throw new InputError('input.not_a_directory', `HELM output path ${path} is not a directory`, { file: path });
+    }
+    if ((await kindOf(join(path, RUN_FILES.runSpec))) === 'file') {
+        return { root: path, runs: [await readRunDirectory(path)], incomplete: [] };
+    }
+    const suite = (await locateSuite(path)) ?? path;
+    const runs = [];
+    const incomplete = [];
+    for (const child of await childDirectories(suite)) {
+        const dir = join(suite, child);
+        const files = await presentFiles(dir);
+        if (files.runSpec)
+            runs.push(await readRunDirectory(dir));
+        else
+            incomplete.push({ path: dir, files });
+    }
+    if (runs.length === 0 && incomplete.length === 0) {
+        throw new InputError('input.no_runs', `No HELM run directories found in ${path} (expected <output>/runs/<suite>/<run>/run_spec.json)`, {
+            file: path
+        });
+    }
+    const byPath = (a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+    return { root: suite, runs: runs.sort(byPath), incomplete: incomplete.sort(byPath) };
+}
+/**
+ * The complete run directories under `path`, sorted by path. Throws InputError
+ * `input.incomplete_run` when any run directory lacks run_spec.json: a failed helm-run must
+ * fail the gate, never shrink the comparison silently. Callers that want to list such runs
+ * themselves use scanRuns().
+ */
+async function discoverRuns(path) {
+    const scan = await scanRuns(path);
+    if (scan.incomplete.length > 0) {
+        const names = scan.incomplete.map(run => run.path);
+        throw new InputError('input.incomplete_run', `${names.length} HELM run director${names.length === 1 ? 'y has' : 'ies have'} no run_spec.json (a failed helm-run leaves an empty directory): ${names.join(', ')}`, { file: names[0], value: names });
+    }
+    return scan.runs;
+}
+
+/**
+ * What the run-directory reader hands to the rest of helm-gate. Shapes follow HELM's JSON
+ * (docs/helm.md "The five run files"), from 0.2.x (FlexLLMGen) through 0.5.16.
+ */
+/** Request fields that decide how the model decodes; both sides must send the same. */
+const DECODING_FIELDS = ['temperature', 'max_tokens', 'stop_sequences', 'top_p', 'num_completions', 'echo_prompt'];
+
+/**
+ * scenario_state.json → one bounded RequestStateSummary per request state, streamed: the file
+ * can be several GB, so only one request state is materialised at a time, without its token
+ * lists (docs/helm.md "scenario_state.json").
+ *
+ * Shapes read: HELM 0.5.16 and the 0.2.x ones (docs/helm.md "Version drift"): `Instance.input` and
+ * `Reference.output` as plain strings (before 0.2.0) or `{text}` objects, `Request.model` only,
+ * `Sequence` tokens with `top_logprobs`, `request_time: 0`, no `error_flags`.
+ */
+const FILE_NAME = 'scenario_state.json';
+const DEFAULT_EXCERPT_LENGTH = 200;
+/** Big subtrees no summary needs; they are scanned but never materialised. */
+const SKIPPED_SUBTREES = [
+    ['result', 'completions', '*', 'tokens'],
+    ['result', 'embedding'],
+    ['instance', 'contrast_inputs'],
+    ['instance', 'contrast_references'],
+    ['annotations']
+];
+/**
+ * At most `max` code points (the last one '…' when cut), cut at a code point boundary so no
+ * half surrogate pair ends an excerpt.
+ */
+function excerpt(text, max) {
+    if (text.length <= max)
+        return text;
+    // 2 * max + 2 code units always hold more than max code points, so a short head means the
+    // whole text fits.
+    const head = Array.from(text.slice(0, 2 * max + 2));
+    return head.length <= max ? text : `${head.slice(0, Math.max(0, max - 1)).join('')}…`;
+}
+class StateChecker extends ElementChecker {
+    index;
+    constructor(file, index) {
+        super(file);
+        this.index = index;
+    }
+    pathOf(field) {
+        const segments = field
+            .split('.')
+            .filter(Boolean)
+            .map(segment => (/^\d+$/.test(segment) ? Number(segment) : segment));
+        return formatJsonPath(['request_states', this.index, ...segments]);
+    }
+    optionalObject(value, field) {
+        return value === undefined || value === null ? null : this.object(value, field);
+    }
+    array(value, field) {
+        if (!Array.isArray(value))
+            this.fail(field, 'an array', value);
+        return value;
+    }
+    optionalString(value, field) {
+        return value === undefined || value === null ? null : this.string(value, field);
+    }
+    optionalBoolean(value, field) {
+        if (value === undefined || value === null)
+            return null;
+        if (typeof value !== 'boolean')
+            this.fail(field, 'a boolean', value);
+        return value;
+    }
+    optionalNumber(value, field) {
+        if (value === undefined || value === null)
+            return null;
+        if (typeof value !== 'number')
+            this.fail(field, 'a number', value);
+        return value;
+    }
+    /** Input / Output: a plain string before HELM 0.2.0, `{text, ...}` since. */
+    text(value, field) {
+        if (typeof value === 'string')
+            return value;
+        const object = this.object(value, field);
+        if (object.text === undefined && Array.isArray(object.messages))
+            return messagesText(object.messages);
+        return object.text === undefined ? '' : this.string(object.text, `${field}.text`);
+    }
+}
+function messagesText(messages) {
+    return messages
+        .map(m => typeof m === 'object' && m !== null && typeof m.content === 'string'
+        ? m.content
+        : '')
+        .join('\n');
+}
+function sha256$1(text) {
+    return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+/** Builds the summary of one request state (the element at request_states[index]). */
+function summarizeRequestState(value, index, file, excerptLength = DEFAULT_EXCERPT_LENGTH) {
+    const check = new StateChecker(file, index);
+    const state = check.object(value, '');
+    const instance = check.object(state.instance, 'instance');
+    const instanceId = check.string(instance.id, 'instance.id');
+    const input = check.text(instance.input, 'instance.input');
+    const perturbation = check.optionalObject(instance.perturbation, 'instance.perturbation');
+    if (perturbation)
+        check.string(perturbation.name, 'instance.perturbation.name');
+    const references = instance.references === undefined ? [] : check.array(instance.references, 'instance.references');
+    const correct = [];
+    const referenceKeys = [];
+    references.forEach((raw, r) => {
+        const reference = check.object(raw, `instance.references.${r}`);
+        const tags = reference.tags === undefined ? [] : check.array(reference.tags, `instance.references.${r}.tags`);
+        const text = check.text(reference.output, `instance.references.${r}.output`);
+        if (tags.includes('correct'))
+            correct.push(text);
+        referenceKeys.push(sha256$1(JSON.stringify([text, [...tags].map(String).sort()])).slice(0, 16));
+    });
+    const request = check.object(state.request, 'request');
+    const prompt = check.optionalString(request.prompt, 'request.prompt') ?? '';
+    let promptHash;
+    if (prompt === '' && Array.isArray(request.messages))
+        promptHash = sha256$1(JSON.stringify(request.messages));
+    else if (prompt === '' && request.multimodal_prompt !== undefined)
+        promptHash = sha256$1(JSON.stringify(request.multimodal_prompt));
+    else
+        promptHash = sha256$1(prompt);
+    const result = check.optionalObject(state.result, 'result');
+    let output = '';
+    let outputChars = null;
+    // Whether the request produced an answer at all: a result, at least one completion, and text
+    // in every completion (an empty text is an answer; a missing one is not).
+    let answered = result !== null && Array.isArray(result.completions) && result.completions.length > 0;
+    if (result && result.completions !== undefined) {
+        const completions = check.array(result.completions, 'result.completions');
+        completions.forEach((raw, k) => {
+            const completion = check.object(raw, `result.completions.${k}`);
+            const text = check.optionalString(completion.text, `result.completions.${k}.text`);
+            if (text === null)
+                answered = false;
+            if (k === 0)
+                output = text ?? '';
+            if (k === 0 && text !== null)
+                outputChars = Array.from(text).length;
+        });
+    }
+    const mapping = check.optionalObject(state.output_mapping, 'output_mapping');
+    if (mapping) {
+        // HELM strips the completion before looking it up (" A" -> "A" -> "Even").
+        const mapped = mapping[output.trim()];
+        if (typeof mapped === 'string')
+            output = mapped;
+    }
+    const decoding = {};
+    for (const field of DECODING_FIELDS)
+        if (request[field] !== undefined)
+            decoding[field] = request[field];
+    const referenceIndex = state.reference_index === undefined ? null : check.natural(state.reference_index, 'reference_index');
+    return {
+        instanceId,
+        trainTrialIndex: check.natural(state.train_trial_index, 'train_trial_index'),
+        perturbation: perturbation,
+        referenceIndex,
+        cached: result ? check.optionalBoolean(result.cached, 'result.cached') : null,
+        success: result ? check.optionalBoolean(result.success, 'result.success') : null,
+        error: result ? check.optionalString(result.error, 'result.error') : null,
+        promptHash,
+        referenceKeys,
+        decoding,
+        answered,
+        inputExcerpt: excerpt(input, excerptLength),
+        referenceExcerpt: excerpt(correct.join(' | '), excerptLength),
+        outputExcerpt: excerpt(output, excerptLength),
+        outputChars,
+        requestTime: result ? check.optionalNumber(result.request_time, 'result.request_time') : null
+    };
+}
+function planScenarioState(path) {
+    return path.length === 0 || (path.length === 1 && path[0] === 'request_states') ? 'descend' : 'emit';
+}
+function wrongTop(file, field, expected, found) {
+    return new InputError('input.wrong_type', `${field || 'The top level'} of ${file} must be ${expected}, found ${found}`, {
+        file,
+        field: field || undefined
+    });
+}
+/**
+ * Streams scenario_state.json, calling `onRequestState` for each request state in file order
+ * (awaited, so a slow consumer applies back-pressure). Returns the adapter spec and the count.
+ */
+async function readRequestStates(run, onRequestState, options = {}) {
+    let file;
+    if (typeof run === 'string') {
+        file = run;
+    }
+    else {
+        file = join(run.path, FILE_NAME);
+        if (!run.files.scenarioState)
+            throw new InputError('input.missing_file', `${run.path} has no ${FILE_NAME}`, { file });
+    }
+    const excerptLength = options.excerptLength ?? DEFAULT_EXCERPT_LENGTH;
+    let adapterSpec = null;
+    let sawRequestStates = false;
+    let count = 0;
+    for await (const event of streamJson(file, {
+        plan: planScenarioState,
+        skip: SKIPPED_SUBTREES,
+        chunkSize: options.chunkSize,
+        digest: options.digest
+    })) {
+        const [top, index] = event.path;
+        if (event.kind === 'open') {
+            if (event.path.length === 0 && event.type !== 'object')
+                throw wrongTop(file, '', 'an object', 'an array');
+            if (top === 'request_states') {
+                if (event.type !== 'array')
+                    throw wrongTop(file, 'request_states', 'an array', 'an object');
+                sawRequestStates = true;
+            }
+            continue;
+        }
+        if (event.path.length === 0)
+            throw wrongTop(file, '', 'an object', describeJsonType(event.value));
+        if (top === 'request_states' && typeof index === 'number') {
+            await onRequestState(summarizeRequestState(event.value, index, file, excerptLength), index);
+            count++;
+        }
+        else if (top === 'request_states') {
+            throw wrongTop(file, 'request_states', 'an array', describeJsonType(event.value));
+        }
+        else if (top === 'adapter_spec') {
+            const value = event.value;
+            if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+                throw wrongTop(file, 'adapter_spec', 'an object', describeJsonType(value));
+            }
+            adapterSpec = value;
+        }
+    }
+    if (!sawRequestStates) {
+        throw new InputError('input.missing_field', `${file} has no request_states array`, { file, field: 'request_states' });
+    }
+    return { file, adapterSpec, requestStates: count };
 }
 
 /**
@@ -28991,7 +28712,7 @@ function requestStatesCover(run, side, values, data, log) {
         return requestsRan(run, side, values, data, log);
     const first = missing[0];
     log.error('guard.no_request_state', `run ${run}: ${missing.length} ${side} ${missing.length === 1 ? 'score has' : 'scores have'} no request state in scenario_state.json, so cached or failed answers cannot be ruled out for them`, {
-        file: data.scenarioStateFile ?? data.run.path,
+        file: data.scenarioStateFile ?? data.perInstanceStatsFile,
         field: 'request_states',
         value: `instance ${first.instanceId}, trial ${first.trainTrialIndex}${first.perturbation ? `, perturbation ${first.perturbation}` : ''}`
     });
@@ -29011,7 +28732,7 @@ function requestsRan(run, side, values, data, log) {
         return true;
     const first = silent[0];
     log.error('guard.request_not_run', `run ${run}: ${silent.length} ${side} requests that have a score never produced an answer (no result, no completions or a completion without text), so their scores are not the model's answers`, {
-        file: data.scenarioStateFile ?? data.run.path,
+        file: data.scenarioStateFile ?? data.perInstanceStatsFile,
         field: 'result.completions',
         value: `instance ${first.instanceId}, trial ${first.trainTrialIndex}`
     });
@@ -29092,22 +28813,6 @@ function buildComparisons(run, gated, b, c, statistics, examples, log) {
             out.push(cmp);
     }
     return out;
-}
-/**
- * A percentile bootstrap on a handful of instances under-covers badly (with one instance it has
- * zero width), so it could pass on no evidence. Below this many resampling units a bootstrap
- * interval can fail or be inconclusive, never pass. The analytic 0/1 intervals stay honest at
- * small n and are not capped.
- */
-const MIN_BOOTSTRAP_UNITS = 20;
-function smallSampleGuard(decision, n, method) {
-    if (decision.verdict !== 'pass' || !method.startsWith('bootstrap') || n >= MIN_BOOTSTRAP_UNITS)
-        return decision;
-    return {
-        verdict: 'inconclusive',
-        nNeeded: MIN_BOOTSTRAP_UNITS,
-        reason: `Only ${n} instances: a bootstrap interval needs at least ${MIN_BOOTSTRAP_UNITS} to be trusted, so this cannot pass; use more instances.`
-    };
 }
 /** undefined = an error was logged. */
 function resolveSplit(run, gated, b, c, log) {
@@ -29191,7 +28896,7 @@ variants) {
     try {
         estimate = estimatePaired(paired.clusters, statistics);
         maxDrop = resolveMaxDrop(gated.maxDrop, gated.maxRelativeDrop, estimate.baselineMean);
-        decision = smallSampleGuard(decideVerdict(estimate, maxDrop, gated.direction, statistics.confidence), estimate.n, estimate.ci.method);
+        decision = pairedDecision(estimate, maxDrop, gated.direction, statistics);
         worst = worstCaseBound(ctx, paired, estimate, maxDrop, valuesB, valuesC, variants);
     }
     catch (error) {
@@ -29214,7 +28919,7 @@ variants) {
             reason: `Passes on the instances both sides scored, but not with the ${worst.imputed.baseline + worst.imputed.candidate} unmatched ones imputed at their worst: ${worst.reason}`
         };
     }
-    return {
+    return comparisonRow({
         id: [run, gated.metric, split ?? '', perturbation ?? 'clean'].join(' | '),
         run,
         entry: gated.entry,
@@ -29223,27 +28928,15 @@ variants) {
         perturbation,
         gated: isGated,
         direction: gated.direction,
-        binary: estimate.binary,
-        n: estimate.n,
-        pairs: estimate.pairs,
         unmatched: paired.unmatched,
         dropped: paired.dropped,
-        baseline_mean: estimate.baselineMean,
-        candidate_mean: estimate.candidateMean,
-        delta: estimate.delta,
-        ci: { level: estimate.ci.level, low: estimate.ci.low, high: estimate.ci.high, method: estimate.ci.method },
-        worst_case: { imputed: worst.imputed, low: worst.low, high: worst.high, method: worst.method, verdict: worst.verdict },
-        wins: estimate.wins,
-        losses: estimate.losses,
-        unchanged: estimate.unchanged,
-        p_value: estimate.pValue,
         max_drop: maxDrop,
-        max_relative_drop: gated.maxRelativeDrop,
-        verdict: decision.verdict,
-        n_needed: decision.nNeeded,
+        max_relative_drop: gated.maxRelativeDrop
+    }, estimate, decision, {
+        worstCase: { imputed: worst.imputed, low: worst.low, high: worst.high, method: worst.method, verdict: worst.verdict },
         reason: decision.reason,
         examples: perturbation === 'worst' ? [] : changedExamples(paired, examples, statistics.flipTolerance)
-    };
+    });
 }
 /** Three significant digits for the pairing.worst_case warning, which sets both intervals side by side. */
 function fmt(x) {
@@ -29305,7 +28998,7 @@ function worstCaseBound(ctx, paired, estimate, maxDrop, valuesB, valuesC, varian
     }
     const completed = pairValues(baseline, candidate);
     const imputedEstimate = estimatePaired(completed.clusters, statistics);
-    const decision = smallSampleGuard(decideVerdict(imputedEstimate, maxDrop, gated.direction, statistics.confidence), imputedEstimate.n, imputedEstimate.ci.method);
+    const decision = pairedDecision(imputedEstimate, maxDrop, gated.direction, statistics);
     return {
         imputed,
         low: imputedEstimate.ci.low,
@@ -29363,240 +29056,6 @@ function changedExamples(paired, limit, tolerance) {
         }
     }
     return out;
-}
-
-/**
- * What a run *is*, independent of which deployment answered it. Run directory names are lossy
- * and depend on the order of keys in the run entry (docs/helm.md "Run names"), so runs are matched
- * across sides by their run_spec.json content instead.
- */
-/** Adapter fields that name the deployment: the only ones allowed to differ between sides. */
-const MODEL_FIELDS = new Set(['model', 'model_deployment']);
-/** Stable JSON: object keys sorted, so equal content always gives equal text. */
-function canonicalJson(value) {
-    if (Array.isArray(value))
-        return `[${value.map(canonicalJson).join(',')}]`;
-    if (value !== null && typeof value === 'object') {
-        const obj = value;
-        const keys = Object.keys(obj)
-            .filter(k => obj[k] !== undefined)
-            .sort();
-        return `{${keys.map(k => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(',')}}`;
-    }
-    return JSON.stringify(value) ?? 'null';
-}
-/**
- * The matching key of a run: its scenario and data augmentation. The adapter spec is checked
- * separately (see adapterDrift) so that a drifted adapter is reported as drift, naming the field,
- * rather than as two unrelated runs.
- */
-function runIdentity(spec) {
-    const identity = {
-        scenario: spec.scenario_spec,
-        augmentation: augmentationIdentity(spec.data_augmenter_spec)
-    };
-    return createHash('sha256').update(canonicalJson(identity)).digest('hex').slice(0, 16);
-}
-/**
- * HELM always writes a data_augmenter_spec; a run without augmentation has an empty
- * perturbation list. Older layouts omit it. Both mean "no augmentation".
- */
-function augmentationIdentity(spec) {
-    if (!spec)
-        return null;
-    const perturbations = spec['perturbation_specs'];
-    if (Array.isArray(perturbations) && perturbations.length === 0)
-        return null;
-    return spec;
-}
-/** Adapter-spec fields that differ between the two sides, model fields excepted. */
-function adapterDrift(baseline, candidate) {
-    const b = baseline.adapter_spec ?? {};
-    const c = candidate.adapter_spec ?? {};
-    const fields = [...new Set([...Object.keys(b), ...Object.keys(c)])].filter(f => !MODEL_FIELDS.has(f)).sort();
-    return fields
-        .filter(field => canonicalJson(b[field]) !== canonicalJson(c[field]))
-        .map(field => ({ field: `adapter_spec.${field}`, baseline: b[field], candidate: c[field] }));
-}
-/**
- * Run-spec fields that decide how answers are scored. Runs are matched by scenario and
- * augmentation only, so two runs of one scenario scored by different metric specs or annotators
- * (another HELM version, a hand-edited run spec) would pair up and their difference would
- * measure the scorer, not the model.
- */
-const SCORING_FIELDS = ['metric_specs', 'annotators'];
-function scoringDrift(baseline, candidate) {
-    const out = [];
-    for (const field of SCORING_FIELDS) {
-        const b = baseline[field] ?? [];
-        const c = candidate[field] ?? [];
-        if (canonicalJson(b) === canonicalJson(c))
-            continue;
-        // Name the first spec that differs: the whole lists are too long for a one-line message.
-        let i = 0;
-        while (i < b.length && i < c.length && canonicalJson(b[i]) === canonicalJson(c[i]))
-            i++;
-        out.push({ field, baseline: b[i] ?? null, candidate: c[i] ?? null, index: i });
-    }
-    return out;
-}
-/** The run's name with the model parts removed, for display and for `match` globs. */
-function displayName(spec) {
-    const [base, ...parts] = spec.name.split(/(?=[:,])/);
-    const kept = [];
-    let carryColon = false;
-    for (const part of parts) {
-        if (/^[:,]\s*(model|model_deployment)=/.test(part)) {
-            carryColon ||= part.startsWith(':');
-            continue;
-        }
-        // The removed part opened the argument list: the next part takes over its colon.
-        kept.push(carryColon && part.startsWith(',') ? `:${part.slice(1)}` : part);
-        carryColon = false;
-    }
-    return base + kept.join('');
-}
-/** The scenario's base name from the run name (`dyck_language_np=3` → `dyck_language_np=3`, `a:b=1` → `a`). */
-function baseName(spec) {
-    return spec.name.split(/[:,]/)[0];
-}
-
-/** Collects the errors and warnings of one comparison run into report issues. */
-class IssueLog {
-    errors = [];
-    warnings = [];
-    error(code, message, where = {}) {
-        this.errors.push(issue(code, message, where));
-    }
-    warn(code, message, where = {}) {
-        this.warnings.push(issue(code, message, where));
-    }
-    fromError(error) {
-        this.errors.push(issue(error.code, error.message, error.location));
-    }
-}
-function issue(code, message, where) {
-    const out = { code, message };
-    if (where.file !== undefined)
-        out.file = where.file;
-    if (where.field !== undefined)
-        out.field = where.field;
-    if (where.value !== undefined)
-        out.value = showValue(where.value);
-    return out;
-}
-
-/** Keys that HELM's run expanders consume; they never appear in scenario_spec.args. */
-const EXPANDER_KEYS = new Set(['data_augmentation', 'max_train_instances', 'eval_split', 'num_outputs', 'num_train_trials']);
-function parseEntry(entry) {
-    const colon = entry.indexOf(':');
-    const scenario = colon < 0 ? entry : entry.slice(0, colon);
-    const args = new Map();
-    if (colon >= 0) {
-        for (const part of entry.slice(colon + 1).split(',')) {
-            if (!part)
-                continue;
-            const eq = part.indexOf('=');
-            if (eq < 0)
-                args.set(part, 'true');
-            else
-                args.set(part.slice(0, eq), part.slice(eq + 1));
-        }
-    }
-    return { scenario, args };
-}
-function hasAugmentation(spec) {
-    const perturbations = spec.data_augmenter_spec?.['perturbation_specs'];
-    return Array.isArray(perturbations) && perturbations.length > 0;
-}
-/** Glob with `*` (any run of characters) and `?` (one character); everything else is literal. */
-function globMatches(pattern, text) {
-    const re = pattern
-        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-        .replace(/\*/g, '.*')
-        .replace(/\?/g, '.');
-    return new RegExp(`^${re}$`).test(text);
-}
-function argSatisfied(spec, key, value) {
-    const nameValue = value.replace(/\//g, '_');
-    const segments = spec.name.split(/[:,]/);
-    if (segments.includes(`${key}=${nameValue}`))
-        return true;
-    const scenarioArg = spec.scenario_spec?.args?.[key];
-    if (scenarioArg !== undefined && String(scenarioArg).replace(/\//g, '_') === nameValue)
-        return true;
-    // `path=./data/gate.jsonl` reaches HELM resolved to an absolute path (src/runner/side-plan.ts).
-    if (key === 'path' && (value.startsWith('./') || value.startsWith('../')) && typeof scenarioArg === 'string') {
-        const tail = value
-            .split('/')
-            .filter(segment => segment !== '' && segment !== '.' && segment !== '..')
-            .join('/');
-        if (scenarioArg.startsWith('/') && scenarioArg.endsWith(`/${tail}`))
-            return true;
-    }
-    const adapterArg = spec.adapter_spec?.[key];
-    if (EXPANDER_KEYS.has(key) && adapterArg !== undefined && String(adapterArg) === value)
-        return true;
-    return false;
-}
-/** Does this run come from this gate entry? */
-function runMatchesEntry(run, gated) {
-    const spec = run.runSpec;
-    if (gated.match !== null)
-        return globMatches(gated.match, displayName(spec));
-    const { scenario, args } = parseEntry(gated.entry);
-    const base = baseName(spec);
-    // dyck_language:num_parenthesis_pairs=3 is named dyck_language_np=3 by its run-spec function.
-    if (base !== scenario && !base.startsWith(`${scenario}_`))
-        return false;
-    const wantsAugmentation = args.has('data_augmentation');
-    if (wantsAugmentation !== hasAugmentation(spec))
-        return false;
-    for (const [key, value] of args) {
-        if (key === 'data_augmentation') {
-            if (!spec.name.split(/[:,]/).includes(`data_augmentation=${value}`))
-                return false;
-            continue;
-        }
-        if (!argSatisfied(spec, key, value))
-            return false;
-    }
-    return true;
-}
-function pairRuns(baseline, candidate) {
-    const group = (runs) => {
-        const map = new Map();
-        for (const run of runs) {
-            const id = runIdentity(run.runSpec);
-            map.set(id, [...(map.get(id) ?? []), run]);
-        }
-        return map;
-    };
-    const b = group(baseline);
-    const c = group(candidate);
-    const result = { pairs: [], onlyBaseline: [], onlyCandidate: [], duplicates: [] };
-    for (const [id, runs] of b) {
-        if (runs.length > 1)
-            result.duplicates.push({ side: 'baseline', runs });
-        const other = c.get(id);
-        if (!other)
-            result.onlyBaseline.push(...runs);
-        else
-            result.pairs.push({ identity: id, baseline: runs[0], candidate: other[0] });
-    }
-    for (const [id, runs] of c) {
-        if (runs.length > 1)
-            result.duplicates.push({ side: 'candidate', runs });
-        if (!b.has(id))
-            result.onlyCandidate.push(...runs);
-    }
-    // UTF-16 code-unit order: localeCompare depends on the machine's locale ("ä" sorts before "z" in
-    // en-US, after it in sv-SE), and this order is the order of the JSON report.
-    result.pairs.sort((x, y) => compareCodePoints(x.baseline.runSpec.name, y.baseline.runSpec.name));
-    return result;
-}
-function compareCodePoints(a, b) {
-    return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**
@@ -29784,6 +29243,102 @@ function warnUnsupportedGuards(run, b, c, log) {
     }
     const model = String(b.run.runSpec.adapter_spec?.['model'] ?? '');
     log.warn('helm_0_2.model_unverified', `run ${run}: HELM 0.2.x output names the model its run entry resolves to (${model || 'none'}), not the program or weights that answered (FlexLLMGen writes the entry's model, never its --model), so the report cannot say which deployment produced each side; the command that made it is the identity`, { file: b.run.path, field: 'run_spec.json adapter_spec.model', value: model });
+}
+
+/**
+ * What a run *is*, independent of which deployment answered it. Run directory names are lossy
+ * and depend on the order of keys in the run entry (docs/helm.md "Run names"), so runs are matched
+ * across sides by their run_spec.json content instead.
+ */
+/** Adapter fields that name the deployment: the only ones allowed to differ between sides. */
+const MODEL_FIELDS = new Set(['model', 'model_deployment']);
+/** Stable JSON: object keys sorted, so equal content always gives equal text. */
+function canonicalJson(value) {
+    if (Array.isArray(value))
+        return `[${value.map(canonicalJson).join(',')}]`;
+    if (value !== null && typeof value === 'object') {
+        const obj = value;
+        const keys = Object.keys(obj)
+            .filter(k => obj[k] !== undefined)
+            .sort();
+        return `{${keys.map(k => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(',')}}`;
+    }
+    return JSON.stringify(value) ?? 'null';
+}
+/**
+ * The matching key of a run: its scenario and data augmentation. The adapter spec is checked
+ * separately (see adapterDrift) so that a drifted adapter is reported as drift, naming the field,
+ * rather than as two unrelated runs.
+ */
+function runIdentity(spec) {
+    const identity = {
+        scenario: spec.scenario_spec,
+        augmentation: augmentationIdentity(spec.data_augmenter_spec)
+    };
+    return createHash('sha256').update(canonicalJson(identity)).digest('hex').slice(0, 16);
+}
+/**
+ * HELM always writes a data_augmenter_spec; a run without augmentation has an empty
+ * perturbation list. Older layouts omit it. Both mean "no augmentation".
+ */
+function augmentationIdentity(spec) {
+    if (!spec)
+        return null;
+    const perturbations = spec['perturbation_specs'];
+    if (Array.isArray(perturbations) && perturbations.length === 0)
+        return null;
+    return spec;
+}
+/** Adapter-spec fields that differ between the two sides, model fields excepted. */
+function adapterDrift(baseline, candidate) {
+    const b = baseline.adapter_spec ?? {};
+    const c = candidate.adapter_spec ?? {};
+    const fields = [...new Set([...Object.keys(b), ...Object.keys(c)])].filter(f => !MODEL_FIELDS.has(f)).sort();
+    return fields
+        .filter(field => canonicalJson(b[field]) !== canonicalJson(c[field]))
+        .map(field => ({ field: `adapter_spec.${field}`, baseline: b[field], candidate: c[field] }));
+}
+/**
+ * Run-spec fields that decide how answers are scored. Runs are matched by scenario and
+ * augmentation only, so two runs of one scenario scored by different metric specs or annotators
+ * (another HELM version, a hand-edited run spec) would pair up and their difference would
+ * measure the scorer, not the model.
+ */
+const SCORING_FIELDS = ['metric_specs', 'annotators'];
+function scoringDrift(baseline, candidate) {
+    const out = [];
+    for (const field of SCORING_FIELDS) {
+        const b = baseline[field] ?? [];
+        const c = candidate[field] ?? [];
+        if (canonicalJson(b) === canonicalJson(c))
+            continue;
+        // Name the first spec that differs: the whole lists are too long for a one-line message.
+        let i = 0;
+        while (i < b.length && i < c.length && canonicalJson(b[i]) === canonicalJson(c[i]))
+            i++;
+        out.push({ field, baseline: b[i] ?? null, candidate: c[i] ?? null, index: i });
+    }
+    return out;
+}
+/** The run's name with the model parts removed, for display and for `match` globs. */
+function displayName(spec) {
+    const [base, ...parts] = spec.name.split(/(?=[:,])/);
+    const kept = [];
+    let carryColon = false;
+    for (const part of parts) {
+        if (/^[:,]\s*(model|model_deployment)=/.test(part)) {
+            carryColon ||= part.startsWith(':');
+            continue;
+        }
+        // The removed part opened the argument list: the next part takes over its colon.
+        kept.push(carryColon && part.startsWith(',') ? `:${part.slice(1)}` : part);
+        carryColon = false;
+    }
+    return base + kept.join('');
+}
+/** The scenario's base name from the run name (`dyck_language_np=3` → `dyck_language_np=3`, `a:b=1` → `a`). */
+function baseName(spec) {
+    return spec.name.split(/[:,]/)[0];
 }
 
 /**
@@ -30084,37 +29639,710 @@ function differingField(a, b) {
     return null;
 }
 
+/** Keys that HELM's run expanders consume; they never appear in scenario_spec.args. */
+const EXPANDER_KEYS = new Set(['data_augmentation', 'max_train_instances', 'eval_split', 'num_outputs', 'num_train_trials']);
+function parseEntry(entry) {
+    const colon = entry.indexOf(':');
+    const scenario = colon < 0 ? entry : entry.slice(0, colon);
+    const args = new Map();
+    if (colon >= 0) {
+        for (const part of entry.slice(colon + 1).split(',')) {
+            if (!part)
+                continue;
+            const eq = part.indexOf('=');
+            if (eq < 0)
+                args.set(part, 'true');
+            else
+                args.set(part.slice(0, eq), part.slice(eq + 1));
+        }
+    }
+    return { scenario, args };
+}
+function hasAugmentation(spec) {
+    const perturbations = spec.data_augmenter_spec?.['perturbation_specs'];
+    return Array.isArray(perturbations) && perturbations.length > 0;
+}
+/** Glob with `*` (any run of characters) and `?` (one character); everything else is literal. */
+function globMatches(pattern, text) {
+    const re = pattern
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*/g, '.*')
+        .replace(/\?/g, '.');
+    return new RegExp(`^${re}$`).test(text);
+}
+function argSatisfied(spec, key, value) {
+    const nameValue = value.replace(/\//g, '_');
+    const segments = spec.name.split(/[:,]/);
+    if (segments.includes(`${key}=${nameValue}`))
+        return true;
+    const scenarioArg = spec.scenario_spec?.args?.[key];
+    if (scenarioArg !== undefined && String(scenarioArg).replace(/\//g, '_') === nameValue)
+        return true;
+    // `path=./data/gate.jsonl` reaches HELM resolved to an absolute path (src/runner/side-plan.ts).
+    if (key === 'path' && (value.startsWith('./') || value.startsWith('../')) && typeof scenarioArg === 'string') {
+        const tail = value
+            .split('/')
+            .filter(segment => segment !== '' && segment !== '.' && segment !== '..')
+            .join('/');
+        if (scenarioArg.startsWith('/') && scenarioArg.endsWith(`/${tail}`))
+            return true;
+    }
+    const adapterArg = spec.adapter_spec?.[key];
+    if (EXPANDER_KEYS.has(key) && adapterArg !== undefined && String(adapterArg) === value)
+        return true;
+    return false;
+}
+/** Does this run come from this gate entry? */
+function runMatchesEntry(run, gated) {
+    const spec = run.runSpec;
+    if (gated.match !== null)
+        return globMatches(gated.match, displayName(spec));
+    const { scenario, args } = parseEntry(gated.entry);
+    const base = baseName(spec);
+    // dyck_language:num_parenthesis_pairs=3 is named dyck_language_np=3 by its run-spec function.
+    if (base !== scenario && !base.startsWith(`${scenario}_`))
+        return false;
+    const wantsAugmentation = args.has('data_augmentation');
+    if (wantsAugmentation !== hasAugmentation(spec))
+        return false;
+    for (const [key, value] of args) {
+        if (key === 'data_augmentation') {
+            if (!spec.name.split(/[:,]/).includes(`data_augmentation=${value}`))
+                return false;
+            continue;
+        }
+        if (!argSatisfied(spec, key, value))
+            return false;
+    }
+    return true;
+}
+function pairRuns(baseline, candidate) {
+    const group = (runs) => {
+        const map = new Map();
+        for (const run of runs) {
+            const id = runIdentity(run.runSpec);
+            map.set(id, [...(map.get(id) ?? []), run]);
+        }
+        return map;
+    };
+    const b = group(baseline);
+    const c = group(candidate);
+    const result = { pairs: [], onlyBaseline: [], onlyCandidate: [], duplicates: [] };
+    for (const [id, runs] of b) {
+        if (runs.length > 1)
+            result.duplicates.push({ side: 'baseline', runs });
+        const other = c.get(id);
+        if (!other)
+            result.onlyBaseline.push(...runs);
+        else
+            result.pairs.push({ identity: id, baseline: runs[0], candidate: other[0] });
+    }
+    for (const [id, runs] of c) {
+        if (runs.length > 1)
+            result.duplicates.push({ side: 'candidate', runs });
+        if (!b.has(id))
+            result.onlyCandidate.push(...runs);
+    }
+    // UTF-16 code-unit order: localeCompare depends on the machine's locale ("ä" sorts before "z" in
+    // en-US, after it in sv-SE), and this order is the order of the JSON report.
+    result.pairs.sort((x, y) => compareCodePoints(x.baseline.runSpec.name, y.baseline.runSpec.name));
+    return result;
+}
+function compareCodePoints(a, b) {
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** One side's HELM output: its run directories. */
+class HelmSide {
+    runs;
+    constructor(runs) {
+        this.runs = runs;
+    }
+    info(path) {
+        const deployments = [
+            ...new Set(this.runs.map(r => String(r.runSpec.adapter_spec?.['model_deployment'] || r.runSpec.adapter_spec?.['model'] || '')))
+        ].filter(Boolean);
+        return {
+            path,
+            runs: this.runs.map(r => r.runSpec.name).sort(),
+            deployment: deployments.length === 1 ? deployments[0] : deployments.length ? deployments.join(', ') : null,
+            helm_version: null
+        };
+    }
+}
+const helmHarness = {
+    name: 'HELM',
+    expects: 'HELM output (no <output>/runs/<suite>/<run>/run_spec.json)',
+    // Anything no other harness recognises is read as HELM output, whose reader names a folder without runs.
+    fallback: true,
+    recognises: async () => true,
+    read: async (path) => new HelmSide(await discoverRuns(path)),
+    pair: async (baseline, candidate, config, defaults, log) => {
+        const work = selectWork(baseline.runs, candidate.runs, config, defaults, log);
+        if (work.length > 0)
+            prewarmRatioWorker();
+        return work.map(item => new HelmRunPair(item.pair, item.gated, config));
+    }
+};
+/** Decides which run pairs are compared under which gate entry, reporting everything unpaired. */
+function selectWork(baseline, candidate, config, defaults, log) {
+    const pairing = pairRuns(baseline, candidate);
+    for (const dup of pairing.duplicates) {
+        log.error('runs.ambiguous', `the ${dup.side} side has ${dup.runs.length} runs of the same scenario and augmentation; give one suite per side`, { file: dup.runs[0].path, value: dup.runs.map(r => r.runSpec.name) });
+    }
+    const gatedEntries = config.runs;
+    const concerns = (run) => gatedEntries.length === 0 || gatedEntries.some(g => runMatchesEntry(run, g));
+    for (const [side, runs] of [
+        ['baseline', pairing.onlyBaseline],
+        ['candidate', pairing.onlyCandidate]
+    ]) {
+        for (const run of runs) {
+            const other = side === 'baseline' ? 'candidate' : 'baseline';
+            const message = `run ${displayName(run.runSpec)} exists only on the ${side} side: the gate cannot judge what the ${other} did not run`;
+            if (concerns(run))
+                log.error('runs.one_sided', message, { file: run.path });
+            else
+                log.warn('runs.one_sided', `${message} (not in the gate file; ignored)`, { file: run.path });
+        }
+    }
+    if (gatedEntries.length === 0) {
+        if (!defaults)
+            return [];
+        return pairing.pairs.map(pair => ({
+            pair,
+            gated: { entry: displayName(pair.baseline.runSpec), match: null, ...defaults }
+        }));
+    }
+    const work = [];
+    gatedEntries.forEach((gated, i) => {
+        const matches = pairing.pairs.filter(p => runMatchesEntry(p.baseline, gated));
+        if (matches.length === 1) {
+            work.push({ pair: matches[0], gated });
+            return;
+        }
+        const found = [...baseline, ...candidate].filter(r => runMatchesEntry(r, gated));
+        if (matches.length === 0 && found.length === 0) {
+            const available = [...new Set([...baseline, ...candidate].map(r => displayName(r.runSpec)))].sort();
+            log.error('runs.missing', `no run found for gate entry ${gated.entry} on either side`, {
+                file: config.source,
+                field: `runs[${i}].entry`,
+                value: available.length ? `available: ${available.join('; ')}` : 'no runs at all'
+            });
+        }
+        else if (matches.length > 1) {
+            log.error('runs.ambiguous', `gate entry ${gated.entry} matches ${matches.length} runs; set runs[${i}].match`, {
+                file: config.source,
+                field: `runs[${i}].entry`,
+                value: matches.map(m => displayName(m.baseline.runSpec))
+            });
+        }
+    });
+    for (const run of [...pairing.pairs.map(p => p.baseline)]) {
+        if (!gatedEntries.some(g => runMatchesEntry(run, g))) {
+            log.warn('runs.ungated', `run ${displayName(run.runSpec)} is on both sides but not in the gate file; not compared`, {
+                file: run.path
+            });
+        }
+    }
+    return work;
+}
+/** One run pair under one gate entry. */
+class HelmRunPair {
+    pair;
+    gated;
+    config;
+    name;
+    constructor(pair, gated, config) {
+        this.pair = pair;
+        this.gated = gated;
+        this.config = config;
+        this.name = displayName(pair.baseline.runSpec);
+    }
+    async open(log) {
+        const { pair, name } = this;
+        // Checked first: across HELM generations every other field may differ for that reason alone.
+        if (!checkSameLayout(name, pair, log))
+            return null;
+        const drift = adapterDrift(pair.baseline.runSpec, pair.candidate.runSpec);
+        for (const d of drift) {
+            log.error('guard.adapter_drift', `run ${name}: the two sides used different ${d.field}, so the comparison would measure configuration, not the model`, {
+                file: pair.candidate.path,
+                field: d.field,
+                value: { baseline: d.baseline, candidate: d.candidate }
+            });
+        }
+        const scoring = scoringDrift(pair.baseline.runSpec, pair.candidate.runSpec);
+        for (const d of scoring) {
+            log.error('guard.scoring_drift', `run ${name}: the two sides were scored with different ${d.field}, so the comparison would measure the scoring, not the model`, {
+                file: pair.candidate.path,
+                field: `${d.field}[${d.index ?? 0}]`,
+                value: { baseline: d.baseline, candidate: d.candidate }
+            });
+        }
+        if (drift.length > 0 || scoring.length > 0)
+            return null;
+        const [b, c] = await Promise.all([loadRunData(pair.baseline), loadRunData(pair.candidate)]);
+        warnUnsupportedGuards(name, b, c, log);
+        if (!checkSameEvidence$1(name, b, c, log))
+            return null;
+        if (!checkRequestStates(name, b, c, log))
+            return null;
+        return new OpenedHelmRun(name, this.gated, b, c, this.config);
+    }
+}
+class OpenedHelmRun {
+    name;
+    gated;
+    baseline;
+    candidate;
+    efficiencyTask;
+    constructor(name, gated, baseline, candidate, config) {
+        this.name = name;
+        this.gated = gated;
+        this.baseline = baseline;
+        this.candidate = candidate;
+        // Started before the gated comparisons so that its bootstrap overlaps theirs (see efficiencyFor).
+        this.efficiencyTask = efficiencyFor(name, baseline, candidate, config.statistics);
+        // Settled here too, so that a return before it is awaited leaves no unhandled rejection.
+        this.efficiencyTask.catch(() => undefined);
+    }
+    checkAfterRows(log) {
+        // Copied scores are reported only when nothing more specific was found (the caller's condition).
+        return checkOwnScores(this.name, this.baseline, this.candidate, log);
+    }
+    async fillExamples(rows) {
+        const keyOf = (cmp, e) => exampleKey({ instanceId: e.instance_id, trainTrialIndex: e.train_trial_index, perturbation: cmp.perturbation });
+        const wanted = new Set(rows.flatMap(cmp => cmp.examples.map(e => keyOf(cmp, e))));
+        if (wanted.size === 0)
+            return;
+        const [b, c] = await Promise.all([loadExampleTexts(this.baseline, wanted), loadExampleTexts(this.candidate, wanted)]);
+        fillExampleTexts(rows, keyOf, b, c);
+    }
+    answerLengths(split, log) {
+        return helmLengths(this.name, this.gated, split, this.baseline, this.candidate, log);
+    }
+    async efficiency(log) {
+        // Request times are information only: a problem with them is a warning, never a gate error.
+        try {
+            return await this.efficiencyTask;
+        }
+        catch (error) {
+            if (!(error instanceof GateError))
+                throw error;
+            log.warn('efficiency.skipped', `run ${this.name}: request-time ratios not computed: ${error.message}`);
+            return null;
+        }
+    }
+}
+
+/**
+ * Reading the output of `lm_eval ... --log_samples --output_path OUT` (lm-evaluation-harness
+ * 0.4.x). lm-eval writes, under OUT/<model_name_sanitized>/, one `results_<date>.json` and, per
+ * task, `samples_<task>_<date>.jsonl` with the same `<date>` (docs/lm-eval.md "What lm-eval
+ * writes"). Samples files can be large, so they are streamed line by line and each sample is kept
+ * as hashes and short excerpts. Every malformed or missing piece is an InputError naming the file,
+ * the field (or line) and the value.
+ */
+const EXCERPT_LENGTH = 200;
+const RESULTS_FILE = /^results_(.+)\.json$/;
+const SAMPLES_FILE = /^samples_(.+)\.jsonl$/;
+async function isDirectory$1(path) {
+    try {
+        return (await stat(path)).isDirectory();
+    }
+    catch {
+        return false;
+    }
+}
+async function listDir(dir) {
+    try {
+        return await readdir(dir, { withFileTypes: true });
+    }
+    catch (error) {
+        throw new InputError('input.unreadable', `Cannot read the folder ${dir}: ${error.message}`, { file: dir });
+    }
+}
+async function filesIn(dir) {
+    return (await listDir(dir)).filter(e => e.isFile()).map(e => e.name);
+}
+/** The folders to look in: the path itself and its direct subfolders (OUT/<model>/). */
+async function candidateFolders(path) {
+    if (!(await isDirectory$1(path)))
+        return [];
+    const children = (await listDir(path))
+        .filter(e => e.isDirectory() && !e.name.startsWith('.'))
+        .map(e => join(path, e.name))
+        .sort();
+    return [path, ...children];
+}
+/**
+ * Whether `path` holds lm-eval output: a results or samples file in it or one folder below. HELM
+ * output never has such files, so this decides which reader a side gets.
+ */
+async function looksLikeLmEvalOutput(path) {
+    for (const dir of await candidateFolders(resolve$1(path))) {
+        const names = await filesIn(dir);
+        if (names.some(n => RESULTS_FILE.test(n) || SAMPLES_FILE.test(n)))
+            return true;
+    }
+    return false;
+}
+async function locate(path) {
+    const found = [];
+    let samplesOnly = null;
+    for (const dir of await candidateFolders(path)) {
+        const names = (await filesIn(dir)).sort();
+        for (const name of names) {
+            const m = RESULTS_FILE.exec(name);
+            if (m)
+                found.push({ dir, resultsFile: join(dir, name), dateId: m[1] });
+        }
+        if (samplesOnly === null && names.some(n => SAMPLES_FILE.test(n)))
+            samplesOnly = dir;
+    }
+    if (found.length === 0) {
+        throw new InputError('input.lmeval_no_results', `${samplesOnly ?? path} holds lm-eval samples but no results_<date>.json: lm-eval writes the results file when a run finishes, so this run did not finish or was copied in part`, { file: samplesOnly ?? path });
+    }
+    if (found.length > 1) {
+        throw new InputError('input.lmeval_ambiguous', `${path} holds ${found.length} lm-eval runs (results files ${found.map(f => f.resultsFile).join(', ')}); give the folder of one run per side`, { file: path, value: found.map(f => f.resultsFile) });
+    }
+    return found[0];
+}
+function isRecord(value) {
+    return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+/** Stable JSON (object keys sorted), so equal content hashes equally whatever the key order. */
+function stableJson(value) {
+    if (Array.isArray(value))
+        return `[${value.map(stableJson).join(',')}]`;
+    if (isRecord(value)) {
+        return `{${Object.keys(value)
+            .sort()
+            .map(k => `${JSON.stringify(k)}:${stableJson(value[k])}`)
+            .join(',')}}`;
+    }
+    return JSON.stringify(value) ?? 'null';
+}
+function sha256(text) {
+    return createHash('sha256').update(text).digest('hex');
+}
+async function readResults(file) {
+    let text;
+    try {
+        text = await readFile(file, 'utf8');
+    }
+    catch (error) {
+        throw new InputError('input.unreadable', `Cannot read ${file}: ${error.message}`, { file });
+    }
+    let parsed;
+    try {
+        parsed = JSON.parse(text);
+    }
+    catch (error) {
+        throw new InputError('input.malformed_json', `${file} is not valid JSON (${error.message})`, { file });
+    }
+    if (!isRecord(parsed))
+        throw new InputError('input.wrong_type', `${file} must hold a JSON object`, { file });
+    for (const field of ['configs', 'versions', 'n-shot', 'config']) {
+        if (!isRecord(parsed[field])) {
+            throw new InputError('input.wrong_type', `${file}: ${field} must be an object, as lm-eval 0.4 writes it`, {
+                file,
+                field,
+                value: parsed[field] ?? null
+            });
+        }
+    }
+    return parsed;
+}
+async function readLmEvalOutput(inputPath) {
+    const path = resolve$1(inputPath);
+    const { dir, resultsFile, dateId } = await locate(path);
+    const results = await readResults(resultsFile);
+    const configs = results['configs'];
+    const versions = results['versions'];
+    const nShot = results['n-shot'];
+    const nSamples = isRecord(results['n-samples']) ? results['n-samples'] : {};
+    const runConfig = results['config'];
+    const taskNames = Object.keys(configs).sort();
+    if (taskNames.length === 0) {
+        throw new InputError('input.lmeval_no_tasks', `${resultsFile} lists no task in configs`, { file: resultsFile, field: 'configs' });
+    }
+    const suffix = `_${dateId}.jsonl`;
+    const samplesFiles = new Map();
+    for (const name of await filesIn(dir)) {
+        if (name.startsWith('samples_') && name.endsWith(suffix))
+            samplesFiles.set(name.slice('samples_'.length, -suffix.length), name);
+    }
+    for (const task of samplesFiles.keys()) {
+        if (!(task in configs)) {
+            throw new InputError('input.lmeval_unknown_task', `${join(dir, samplesFiles.get(task))} holds samples of task ${task}, which ${resultsFile} does not list`, {
+                file: join(dir, samplesFiles.get(task)),
+                field: 'configs',
+                value: task
+            });
+        }
+    }
+    const tasks = [];
+    for (const name of taskNames) {
+        const config = configs[name];
+        if (!isRecord(config)) {
+            throw new InputError('input.wrong_type', `${resultsFile}: configs.${name} must be an object`, {
+                file: resultsFile,
+                field: `configs.${name}`
+            });
+        }
+        const fileName = samplesFiles.get(name);
+        if (!fileName) {
+            throw new InputError('input.lmeval_no_samples', `${dir} has no samples_${name}_${dateId}.jsonl for task ${name}: run lm_eval with --log_samples, since the gate pairs per sample`, { file: resultsFile, field: `configs.${name}` });
+        }
+        const counts = nSamples[name];
+        const effective = isRecord(counts) && typeof counts['effective'] === 'number' ? counts['effective'] : null;
+        const samplesFile = join(dir, fileName);
+        const { samples, digest } = await readSamples(samplesFile);
+        tasks.push({
+            name,
+            samplesFile,
+            version: versions[name] ?? null,
+            nShot: nShot[name] ?? null,
+            config,
+            effectiveSamples: effective,
+            samples,
+            samplesDigest: digest
+        });
+    }
+    const modelArgs = isRecord(runConfig['model_args']) ? runConfig['model_args'] : {};
+    const str = (v) => (typeof v === 'string' && v !== '' ? v : null);
+    return {
+        dir,
+        resultsFile,
+        dateId,
+        lmEvalVersion: str(results['lm_eval_version']),
+        modelType: str(runConfig['model']),
+        model: str(modelArgs['model']) ?? str(results['model_name']),
+        runConfig,
+        promptSettings: {
+            fewshot_as_multiturn: results['fewshot_as_multiturn'] ?? null,
+            system_instruction_sha: results['system_instruction_sha'] ?? null,
+            chat_template_sha: results['chat_template_sha'] ?? null
+        },
+        tasks
+    };
+}
+/** Streams one samples file; each line is one document under one filter. */
+async function readSamples(file) {
+    const samples = [];
+    const digest = createHash('sha256');
+    const stream = createReadStream(file);
+    stream.on('data', chunk => digest.update(chunk));
+    const lines = createInterface({ input: stream, crlfDelay: Infinity });
+    let line = 0;
+    try {
+        for await (const text of lines) {
+            line++;
+            if (text.trim() === '')
+                continue;
+            let parsed;
+            try {
+                parsed = JSON.parse(text);
+            }
+            catch (error) {
+                throw new InputError('input.malformed_json', `${file} line ${line} is not valid JSON (${error.message}); the file is cut or damaged`, {
+                    file,
+                    field: `line ${line}`,
+                    value: text.slice(0, 80)
+                });
+            }
+            samples.push(readSample(file, line, parsed));
+        }
+    }
+    catch (error) {
+        if (error instanceof InputError)
+            throw error;
+        throw new InputError('input.unreadable', `Cannot read ${file}: ${error.message}`, { file });
+    }
+    finally {
+        stream.destroy();
+    }
+    return { samples, digest: digest.digest('hex') };
+}
+function readSample(file, line, value) {
+    const bad = (field, what, got) => new InputError('input.wrong_type', `${file} line ${line}: ${field} must be ${what}`, {
+        file,
+        field: `line ${line}: ${field}`,
+        value: got ?? null
+    });
+    if (!isRecord(value))
+        throw bad('the sample', 'a JSON object', value);
+    const docId = value['doc_id'];
+    if (typeof docId !== 'number' || !Number.isInteger(docId) || docId < 0)
+        throw bad('doc_id', 'a non-negative integer', docId);
+    const filter = value['filter'];
+    if (typeof filter !== 'string' || filter === '')
+        throw bad('filter', 'a filter name', filter);
+    const args = value['arguments'];
+    if (!isRecord(args) || Object.keys(args).length === 0)
+        throw bad('arguments', 'an object of gen_args_<i> requests', args);
+    const requests = Object.keys(args)
+        .sort((a, b) => Number(a.replace(/\D/g, '')) - Number(b.replace(/\D/g, '')))
+        .map(k => args[k]);
+    if (!requests.every(isRecord))
+        throw bad('arguments', 'an object of gen_args_<i> requests', args);
+    const metricNames = value['metrics'];
+    if (!Array.isArray(metricNames) || !metricNames.every(m => typeof m === 'string'))
+        throw bad('metrics', 'a list of metric names', metricNames);
+    // generate_until requests carry (context, generation kwargs); loglikelihood ones (context,
+    // continuation). Kwargs are a dict; a continuation is a string.
+    const contexts = [];
+    const kwargs = [];
+    for (const request of requests) {
+        if (isRecord(request['arg_1'])) {
+            contexts.push(request['arg_0'] ?? null);
+            kwargs.push(request['arg_1']);
+        }
+        else {
+            contexts.push([request['arg_0'] ?? null, request['arg_1'] ?? null]);
+        }
+    }
+    const metrics = new Map();
+    for (const name of metricNames) {
+        const v = value[name];
+        metrics.set(name, typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'boolean' ? Number(v) : null);
+    }
+    const resps = value['resps'];
+    const filtered = value['filtered_resps'];
+    const choice = kwargs.length === 0 ? choiceAnswer(requests, resps, value['target']) : null;
+    return {
+        line,
+        docId,
+        filter,
+        promptHash: sha256(stableJson(contexts)),
+        genKwargsHash: kwargs.length > 0 ? sha256(stableJson(kwargs)) : null,
+        answerKey: {
+            target: stableJson(value['target'] ?? null),
+            doc_hash: typeof value['doc_hash'] === 'string' ? value['doc_hash'] : null,
+            target_hash: typeof value['target_hash'] === 'string' ? value['target_hash'] : null
+        },
+        genKwargs: kwargs.length > 0 ? kwargs[0] : null,
+        failure: failureOf(resps, kwargs.length > 0),
+        metrics,
+        inputExcerpt: excerpt(questionOf(contexts[0]), EXCERPT_LENGTH),
+        referenceExcerpt: excerpt(choice?.reference ?? (typeof value['target'] === 'string' ? value['target'] : stableJson(value['target'])), EXCERPT_LENGTH),
+        outputExcerpt: excerpt(choice?.output ?? outputOf(resps, filtered), EXCERPT_LENGTH),
+        answerChars: kwargs.length > 0 ? generatedLength(resps) : null
+    };
+}
+/** Code points of the first response when it is text (a generate_until answer); null otherwise. */
+function generatedLength(resps) {
+    const first = Array.isArray(resps) && Array.isArray(resps[0]) ? resps[0][0] : undefined;
+    return typeof first === 'string' ? Array.from(first).length : null;
+}
+/**
+ * lm-eval's API models write an empty string where the server answered null content or an answer
+ * it could not parse (LMEVAL_MODEL_NONE_ANSWER_PLACEHOLDER, "" by default), and a response list
+ * can be empty when a request never ran. Either is not the model's answer.
+ */
+function failureOf(resps, generates) {
+    if (!Array.isArray(resps) || resps.length === 0)
+        return 'no responses (resps is empty or missing)';
+    for (const perRequest of resps) {
+        if (!Array.isArray(perRequest) || perRequest.length === 0)
+            return 'a request has no response';
+        for (const r of perRequest) {
+            if (r === null || r === undefined)
+                return 'a response is null';
+            if (generates && r === '')
+                return 'an empty response (lm-eval writes "" when the server answered null content or could not be parsed)';
+            // lm-eval logs a log-likelihood answer as [logprob, is_greedy], both as strings ("-0.1", "True").
+            if (Array.isArray(r) && (r[0] === null || r[0] === undefined || !Number.isFinite(Number(r[0])))) {
+                return 'a log-likelihood response is null or not a number';
+            }
+        }
+    }
+    return null;
+}
+/** The question of a prompt: the last message of a chat prompt (lm-eval writes it as JSON), else the end of the text. */
+function questionOf(context) {
+    if (Array.isArray(context))
+        return questionOf(context[0]);
+    if (typeof context !== 'string')
+        return stableJson(context);
+    if (context.startsWith('[')) {
+        try {
+            const messages = JSON.parse(context);
+            if (Array.isArray(messages) && messages.length > 0) {
+                const last = messages[messages.length - 1];
+                if (isRecord(last) && typeof last['content'] === 'string')
+                    return last['content'];
+            }
+        }
+        catch {
+            // Not a chat prompt after all: shown as text.
+        }
+    }
+    return context.length > EXCERPT_LENGTH ? `…${context.slice(-199)}` : context;
+}
+/**
+ * A multiple-choice sample shown as a person reads it: the choice with the highest log-likelihood
+ * (what the model "answered") and the target choice, instead of logprob pairs and an index.
+ */
+function choiceAnswer(requests, resps, target) {
+    const continuations = requests.map(r => r['arg_1']);
+    if (!continuations.every(c => typeof c === 'string') || !Array.isArray(resps) || resps.length !== requests.length)
+        return null;
+    const scores = resps.map(r => (Array.isArray(r) && Array.isArray(r[0]) ? Number(r[0][0]) : NaN));
+    if (!scores.every(Number.isFinite))
+        return null;
+    const best = scores.indexOf(Math.max(...scores));
+    const index = typeof target === 'string' && /^\d+$/.test(target) ? Number(target) : null;
+    const text = (i) => continuations[i].trim();
+    return {
+        output: text(best),
+        reference: index !== null && index < continuations.length ? text(index) : typeof target === 'string' ? target : stableJson(target)
+    };
+}
+function outputOf(resps, filtered) {
+    const first = Array.isArray(resps) && Array.isArray(resps[0]) ? resps[0][0] : undefined;
+    const raw = typeof first === 'string' ? first : first === undefined ? '' : stableJson(first);
+    const kept = Array.isArray(filtered) ? filtered[0] : filtered;
+    const shown = typeof kept === 'string' ? kept : kept === undefined ? raw : stableJson(kept);
+    return shown === raw ? raw : `${raw} → ${shown}`;
+}
+
 /**
  * Comparing two lm-evaluation-harness output folders (docs/lm-eval.md). Tasks are paired by name,
  * samples by (task, filter, doc_id); the per-sample metric values become the same per-instance
- * values a HELM run gives (instance = doc_id, split = lm-eval's filter), so the same paired
- * statistics, verdicts, flips and changed answers follow (buildComparisons). The guards are HELM's
+ * values a HELM run gives (instance = doc_id, split = lm-eval's filter): lm-eval behind the harness
+ * interface (src/model/harness.ts), so the same paired statistics, verdicts, flips and changed
+ * answers follow in compare.ts, which never asks which harness it holds. The guards are HELM's
  * in lm-eval's terms, and each failure is an error, never a pass: task version, n-shot, generation
  * kwargs, filters, the rest of the task config and each sample's prompt must match between the
  * sides; a missing or duplicated sample, a failed request and lm-eval's request cache stop the
  * comparison.
  */
-/** Reads both folders and appends the comparisons of every gated task; problems go to `log`. */
-async function compareLmEval(baselinePath, candidatePath, config, options, log, comparisons, sides, answerLengths) {
-    sides.baseline = await readLmEvalOutput(baselinePath);
-    sides.candidate = await readLmEvalOutput(candidatePath);
-    const b = sides.baseline;
-    const c = sides.candidate;
-    if (!(await checkRunSettings(b, c, log)))
-        return;
-    for (const item of selectTasks(b, c, config, options.defaults, log)) {
-        compareTask(item, config.statistics, options, log, comparisons, answerLengths);
+/** One side's lm-eval output folder, as its reader read it. */
+class LmEvalSide {
+    output;
+    constructor(output) {
+        this.output = output;
+    }
+    info(path) {
+        return { path, runs: this.output.tasks.map(t => t.name), deployment: this.output.model, helm_version: null };
     }
 }
-/** What the report says about one side. */
-function lmEvalSideInfo(path, output) {
-    return {
-        path,
-        runs: output ? output.tasks.map(t => t.name) : [],
-        deployment: output?.model ?? null,
-        helm_version: null
-    };
-}
+const lmEvalHarness = {
+    name: 'lm-eval',
+    expects: 'lm-eval output (no results_<date>.json or samples_<task>_<date>.jsonl in it or one folder below)',
+    fallback: false,
+    recognises: looksLikeLmEvalOutput,
+    read: async (path) => new LmEvalSide(await readLmEvalOutput(path)),
+    pair: async (baseline, candidate, config, defaults, log) => {
+        const b = baseline.output;
+        const c = candidate.output;
+        if (!(await checkRunSettings(b, c, log)))
+            return [];
+        return selectTasks(b, c, config, defaults, log).map(item => new LmEvalTaskPair(item));
+    }
+};
 /** Settings of the whole lm_eval command that decide every answer or score. */
 async function checkRunSettings(b, c, log) {
     let ok = await checkSameEvidence(b, c, log);
@@ -30458,46 +30686,54 @@ function checkPerSampleMetric(side, task, metric, log) {
     log.error('lmeval.metric_not_per_sample', `task ${task.name}: ${metric} on the ${side} side is not a number for doc_id ${notNumber.docId}; lm-eval logs the inputs of corpus-level metrics (bleu, chrf, ter, perplexity) per sample, not a score, so they cannot be paired per instance`, { file: task.samplesFile, field: `line ${notNumber.line}: ${metric}` });
     return false;
 }
-function compareTask(item, statistics, options, log, comparisons, answerLengths) {
-    const { baseline: b, candidate: c, gated } = item;
-    if (!checkTaskSettings(item, log))
-        return;
-    let ok = checkSamplesComplete('baseline', b, log);
-    ok = checkSamplesComplete('candidate', c, log) && ok;
-    if (!ok)
-        return;
-    ok = checkFailures('baseline', b, log);
-    ok = checkFailures('candidate', c, log) && ok;
-    if (!ok || !checkSamplesPaired(item, log))
-        return;
-    ok = checkPerSampleMetric('baseline', b, gated.metric, log);
-    ok = checkPerSampleMetric('candidate', c, gated.metric, log) && ok;
-    if (!ok)
-        return;
-    if (b.samplesDigest === c.samplesDigest) {
-        log.warn('sides.same_content', `task ${b.name}: the samples file is byte for byte the same on both sides (sha256 ${b.samplesDigest.slice(0, 16)}); the deployments answered every document alike, or one run was copied to both sides`, { file: c.samplesFile });
+/** One task of both sides under one gate entry. */
+class LmEvalTaskPair {
+    item;
+    name;
+    gated;
+    constructor(item) {
+        this.item = item;
+        this.name = item.baseline.name;
+        this.gated = item.gated;
     }
-    const dataB = asRunData(b);
-    const dataC = asRunData(c);
-    const built = buildComparisons(b.name, gated, dataB, dataC, statistics, options.changedAnswers ? Number.MAX_SAFE_INTEGER : options.examples, log);
-    fillTexts(b, c, built);
-    if (options.changedAnswers) {
-        for (const cmp of built) {
-            options.changedAnswers.set(cmp.id, cmp.examples);
-            cmp.examples = cmp.examples.slice(0, options.examples);
+    async open(log) {
+        const item = this.item;
+        const { baseline: b, candidate: c, gated } = item;
+        if (!checkTaskSettings(item, log))
+            return null;
+        let ok = checkSamplesComplete('baseline', b, log);
+        ok = checkSamplesComplete('candidate', c, log) && ok;
+        if (!ok)
+            return null;
+        ok = checkFailures('baseline', b, log);
+        ok = checkFailures('candidate', c, log) && ok;
+        if (!ok || !checkSamplesPaired(item, log))
+            return null;
+        ok = checkPerSampleMetric('baseline', b, gated.metric, log);
+        ok = checkPerSampleMetric('candidate', c, gated.metric, log) && ok;
+        if (!ok)
+            return null;
+        if (b.samplesDigest === c.samplesDigest) {
+            log.warn('sides.same_content', `task ${b.name}: the samples file is byte for byte the same on both sides (sha256 ${b.samplesDigest.slice(0, 16)}); the deployments answered every document alike, or one run was copied to both sides`, { file: c.samplesFile });
         }
+        return {
+            baseline: asUnitValues(b),
+            candidate: asUnitValues(c),
+            // lm-eval's request guards all ran above, before the rows.
+            checkAfterRows: () => true,
+            fillExamples: async (rows) => fillTexts(b, c, rows),
+            answerLengths: (_split, lengthLog) => lmEvalLengths(item, lengthLog),
+            // lm-eval records no request times.
+            efficiency: async () => null
+        };
     }
-    comparisons.push(...built);
-    const length = lmEvalAnswerLength(item, statistics, log);
-    if (length)
-        answerLengths.push(length);
 }
 /**
- * The answer-length row of one task: code points of each document's generated answer (lm-eval
+ * The answer lengths of one task: code points of each document's generated answer (lm-eval
  * records no token counts), paired by doc_id; a task of loglikelihood requests has no answers to
  * measure (an error only when its band gates).
  */
-function lmEvalAnswerLength(item, statistics, log) {
+function lmEvalLengths(item, log) {
     const { baseline: b, candidate: c, gated } = item;
     const lengths = (task) => {
         const out = new Map();
@@ -30526,31 +30762,14 @@ function lmEvalAnswerLength(item, statistics, log) {
         }
         return null;
     }
-    try {
-        return answerLengthRow('lm-eval', b.name, CHARACTERS_UNIT, baseline, candidate, gated.answerLength ?? null, statistics);
-    }
-    catch (error) {
-        if (!(error instanceof GateError))
-            throw error;
-        if (gated.answerLength)
-            log.fromError(error);
-        else
-            log.warn(error.code, error.message, { file: c.samplesFile });
-        return null;
-    }
+    return { source: 'lm-eval', unit: CHARACTERS_UNIT, baseline, candidate, file: c.samplesFile };
 }
 /**
- * One task as the run data the HELM comparison reads: doc_id is the instance (one trial, no
+ * One task as the values the comparison reads: doc_id is the instance (one trial, no
  * perturbation), the filter is the split, and each document is one answered request. The request
- * guards of a HELM run (cache, failures, prompt drift) were already applied in lm-eval's terms.
+ * guards (cache, failures, prompt and answer-key drift) were already applied in lm-eval's terms.
  */
-function asRunData(task) {
-    const run = {
-        path: task.samplesFile,
-        runSpec: { name: task.name, scenario_spec: { class_name: 'lm-eval', args: { task: task.name } }, adapter_spec: {}, metric_specs: [] },
-        scenarioName: task.name,
-        files: { runSpec: true, scenario: true, scenarioState: true, stats: true, perInstanceStats: true }
-    };
+function asUnitValues(task) {
     const perDoc = new Map();
     for (const s of task.samples)
         if (!perDoc.has(s.docId))
@@ -30564,8 +30783,10 @@ function asRunData(task) {
         success: true,
         error: null,
         promptHash: s.promptHash.slice(0, 24),
-        // The answer key is compared in lm-eval's own terms (checkAnswerKeys), before this.
-        referenceKeys: [],
+        // The answer key's digest, in the place HELM's references give theirs (the target as logged,
+        // 16 hex digits); it was compared in lm-eval's own terms, with its hashes, before this
+        // (checkAnswerKeys).
+        referenceKeys: [createHash('sha256').update(s.answerKey.target).digest('hex').slice(0, 16)],
         decoding: {},
         answered: s.failure === null,
         inputExcerpt: s.inputExcerpt,
@@ -30582,18 +30803,12 @@ function asRunData(task) {
         return { instanceId: String(s.docId), trainTrialIndex: 0, perturbation: null, value: v, raw: v, occurrences: 1 };
     });
     return {
-        run,
         perInstanceStatsFile: task.samplesFile,
         scenarioStateFile: task.samplesFile,
         requestStates,
-        hasTexts: true,
-        scenarioStateDigest: task.samplesDigest,
-        perInstanceStatsDigest: task.samplesDigest,
-        filesRead: [],
         metricNames: () => names,
         splits: metric => [...new Set(task.samples.filter(s => s.metrics.has(metric)).map(s => s.filter))].sort(),
-        values,
-        runtimes: () => []
+        values
     };
 }
 /** The changed answers' texts: the question, the target and each side's response under the comparison's filter. */
@@ -30604,33 +30819,37 @@ function fillTexts(b, c, built) {
     fillExampleTexts(built, (cmp, e) => sampleKey({ filter: cmp.split ?? '', docId: Number(e.instance_id) }), byB, byC);
 }
 
+// Listed in the order "neither ... nor ..." names them when a folder holds none.
+const HARNESSES = [helmHarness, lmEvalHarness];
+
 const EFFICIENCY_NOTE = 'Request times are how long the HELM process waited for each answer, not time-to-first-token under load; the ratios are information only and never gate.';
 async function compareOutputs(baselinePath, candidatePath, config, options = {}) {
     const log = new IssueLog();
     for (const error of options.priorErrors ?? [])
         log.fromError(error);
+    const harnesses = options.harnesses ?? HARNESSES;
     const comparisons = [];
     const efficiency = [];
     const answerLengths = [];
-    const sides = { baseline: [], candidate: [] };
-    let lmEval = null;
+    const sides = { baseline: null, candidate: null };
+    const context = {
+        config,
+        examples: options.examples ?? 3,
+        changedAnswers: options.changedAnswers,
+        log,
+        comparisons,
+        efficiency,
+        answerLengths
+    };
     try {
         if (resolve$1(baselinePath) === resolve$1(candidatePath)) {
             log.warn('sides.same_path', `baseline and candidate are the same output (${resolve$1(baselinePath)}): this compares a run with itself`);
         }
-        if ((await sidesKind(baselinePath, candidatePath)) === 'lm-eval') {
-            lmEval = { baseline: null, candidate: null };
-            await compareLmEval(baselinePath, candidatePath, config, { defaults: options.defaults ?? null, examples: options.examples ?? 3, changedAnswers: options.changedAnswers }, log, comparisons, lmEval, answerLengths);
-        }
-        else {
-            sides.baseline = await discoverHelmRuns(baselinePath);
-            sides.candidate = await discoverHelmRuns(candidatePath);
-            const work = selectWork(sides.baseline, sides.candidate, config, options.defaults ?? null, log);
-            if (work.length > 0)
-                prewarmRatioWorker();
-            for (const item of work) {
-                await compareRun(item, config, options.examples ?? 3, log, comparisons, efficiency, options.changedAnswers, answerLengths);
-            }
+        const harness = await sidesHarness(harnesses, baselinePath, candidatePath);
+        const baseline = (sides.baseline = await readSide(harnesses, harness, baselinePath));
+        const candidate = (sides.candidate = await readSide(harnesses, harness, candidatePath));
+        for (const unit of await harness.pair(baseline, candidate, config, options.defaults ?? null, log)) {
+            await compareUnit(unit, context);
         }
     }
     catch (error) {
@@ -30644,8 +30863,8 @@ async function compareOutputs(baselinePath, candidatePath, config, options = {})
         headline: headline(verdict, comparisons, log, answerLengths),
         errors: log.errors,
         warnings: log.warnings,
-        baseline: lmEval ? lmEvalSideInfo(baselinePath, lmEval.baseline) : sideInfo(baselinePath, sides.baseline),
-        candidate: lmEval ? lmEvalSideInfo(candidatePath, lmEval.candidate) : sideInfo(candidatePath, sides.candidate),
+        baseline: sideInfo(baselinePath, sides.baseline),
+        candidate: sideInfo(candidatePath, sides.candidate),
         comparisons,
         efficiency,
         notes: efficiency.length > 0 ? [EFFICIENCY_NOTE] : [],
@@ -30660,166 +30879,78 @@ async function isDirectory(path) {
         return false;
     }
 }
+/** The harness that reads any folder the others do not recognise. */
+function fallbackOf(harnesses) {
+    const fallback = harnesses.find(h => h.fallback);
+    if (!fallback)
+        throw new Error('no harness reads unrecognised folders (set fallback on one)');
+    return fallback;
+}
 /**
- * Which reader both sides get: lm-eval output is recognised by its files (results_<date>.json,
- * samples_<task>_<date>.jsonl), everything else is read as HELM output, whose reader reports a
- * missing path. Two kinds cannot be compared: their prompts, metrics and scoring differ.
+ * Which reader both sides get: each harness recognises its output by its files (lm-eval's
+ * results_<date>.json, samples_<task>_<date>.jsonl), everything else is read by the fallback
+ * (HELM), whose reader reports a missing path. Two kinds cannot be compared: their prompts,
+ * metrics and scoring differ.
  */
-async function sidesKind(baselinePath, candidatePath) {
-    const kind = async (path) => !(await isDirectory(path)) ? null : (await looksLikeLmEvalOutput(path)) ? 'lm-eval' : 'helm';
+async function sidesHarness(harnesses, baselinePath, candidatePath) {
+    const fallback = fallbackOf(harnesses);
+    const kind = async (path) => {
+        if (!(await isDirectory(path)))
+            return null;
+        for (const h of harnesses)
+            if (!h.fallback && (await h.recognises(path)))
+                return h;
+        return fallback;
+    };
     const [b, c] = await Promise.all([kind(baselinePath), kind(candidatePath)]);
     if (b !== null && c !== null && b !== c) {
         // A folder with neither kind of output is named as such, not as the other harness's.
-        await discoverHelmRuns(b === 'helm' ? baselinePath : candidatePath);
-        throw new InputError('sides.different_kinds', `the baseline is ${b === 'helm' ? 'HELM' : 'lm-eval'} output and the candidate ${c === 'helm' ? 'HELM' : 'lm-eval'} output; both sides must come from the same harness, whose prompts and metrics differ`, { file: c === 'lm-eval' ? candidatePath : baselinePath, value: { baseline: b, candidate: c } });
+        if (b === fallback || c === fallback)
+            await readSide(harnesses, fallback, b === fallback ? baselinePath : candidatePath);
+        throw new InputError('sides.different_kinds', `the baseline is ${b.name} output and the candidate ${c.name} output; both sides must come from the same harness, whose prompts and metrics differ`, { file: c !== fallback ? candidatePath : baselinePath, value: { baseline: b.name.toLowerCase(), candidate: c.name.toLowerCase() } });
     }
-    return b === 'lm-eval' || c === 'lm-eval' ? 'lm-eval' : 'helm';
+    return [b, c].find(h => h !== null && !h.fallback) ?? fallback;
 }
-/** discoverRuns, with a folder that holds neither HELM nor lm-eval output named as such. */
-async function discoverHelmRuns(path) {
+/** One side read by its harness, with a folder that holds no harness's output named as such. */
+async function readSide(harnesses, harness, path) {
     try {
-        return await discoverRuns(path);
+        return await harness.read(path);
     }
     catch (error) {
-        if (!(error instanceof InputError) || error.code !== 'input.no_runs')
+        if (!(error instanceof InputError) || error.code !== 'input.no_runs' || !harness.fallback)
             throw error;
-        throw new InputError('input.no_runs', `${resolve$1(path)} is neither HELM output (no <output>/runs/<suite>/<run>/run_spec.json) nor lm-eval output (no results_<date>.json or samples_<task>_<date>.jsonl in it or one folder below)`, error.location);
+        throw new InputError('input.no_runs', `${resolve$1(path)} is neither ${harnesses.map(h => h.expects).join(' nor ')}`, error.location);
     }
 }
-/** Decides which run pairs are compared under which gate entry, reporting everything unpaired. */
-function selectWork(baseline, candidate, config, defaults, log) {
-    const pairing = pairRuns(baseline, candidate);
-    for (const dup of pairing.duplicates) {
-        log.error('runs.ambiguous', `the ${dup.side} side has ${dup.runs.length} runs of the same scenario and augmentation; give one suite per side`, { file: dup.runs[0].path, value: dup.runs.map(r => r.runSpec.name) });
-    }
-    const gatedEntries = config.runs;
-    const concerns = (run) => gatedEntries.length === 0 || gatedEntries.some(g => runMatchesEntry(run, g));
-    for (const [side, runs] of [
-        ['baseline', pairing.onlyBaseline],
-        ['candidate', pairing.onlyCandidate]
-    ]) {
-        for (const run of runs) {
-            const other = side === 'baseline' ? 'candidate' : 'baseline';
-            const message = `run ${displayName(run.runSpec)} exists only on the ${side} side: the gate cannot judge what the ${other} did not run`;
-            if (concerns(run))
-                log.error('runs.one_sided', message, { file: run.path });
-            else
-                log.warn('runs.one_sided', `${message} (not in the gate file; ignored)`, { file: run.path });
-        }
-    }
-    if (gatedEntries.length === 0) {
-        if (!defaults)
-            return [];
-        return pairing.pairs.map(pair => ({
-            pair,
-            gated: { entry: displayName(pair.baseline.runSpec), match: null, ...defaults }
-        }));
-    }
-    const work = [];
-    gatedEntries.forEach((gated, i) => {
-        const matches = pairing.pairs.filter(p => runMatchesEntry(p.baseline, gated));
-        if (matches.length === 1) {
-            work.push({ pair: matches[0], gated });
-            return;
-        }
-        const found = [...baseline, ...candidate].filter(r => runMatchesEntry(r, gated));
-        if (matches.length === 0 && found.length === 0) {
-            const available = [...new Set([...baseline, ...candidate].map(r => displayName(r.runSpec)))].sort();
-            log.error('runs.missing', `no run found for gate entry ${gated.entry} on either side`, {
-                file: config.source,
-                field: `runs[${i}].entry`,
-                value: available.length ? `available: ${available.join('; ')}` : 'no runs at all'
-            });
-        }
-        else if (matches.length > 1) {
-            log.error('runs.ambiguous', `gate entry ${gated.entry} matches ${matches.length} runs; set runs[${i}].match`, {
-                file: config.source,
-                field: `runs[${i}].entry`,
-                value: matches.map(m => displayName(m.baseline.runSpec))
-            });
-        }
-    });
-    for (const run of [...pairing.pairs.map(p => p.baseline)]) {
-        if (!gatedEntries.some(g => runMatchesEntry(run, g))) {
-            log.warn('runs.ungated', `run ${displayName(run.runSpec)} is on both sides but not in the gate file; not compared`, {
-                file: run.path
-            });
-        }
-    }
-    return work;
-}
-async function compareRun(item, config, examples, log, comparisons, efficiency, changedAnswers, answerLengths) {
-    const { pair, gated } = item;
-    const name = displayName(pair.baseline.runSpec);
-    // Checked first: across HELM generations every other field may differ for that reason alone.
-    if (!checkSameLayout(name, pair, log))
+/** One paired unit: the harness's checks, then the rows, changed answers, answer length and request times. */
+async function compareUnit(unit, context) {
+    const { config, examples, changedAnswers, log } = context;
+    const { name, gated } = unit;
+    const opened = await unit.open(log);
+    if (!opened)
         return;
-    const drift = adapterDrift(pair.baseline.runSpec, pair.candidate.runSpec);
-    for (const d of drift) {
-        log.error('guard.adapter_drift', `run ${name}: the two sides used different ${d.field}, so the comparison would measure configuration, not the model`, {
-            file: pair.candidate.path,
-            field: d.field,
-            value: { baseline: d.baseline, candidate: d.candidate }
-        });
-    }
-    const scoring = scoringDrift(pair.baseline.runSpec, pair.candidate.runSpec);
-    for (const d of scoring) {
-        log.error('guard.scoring_drift', `run ${name}: the two sides were scored with different ${d.field}, so the comparison would measure the scoring, not the model`, {
-            file: pair.candidate.path,
-            field: `${d.field}[${d.index ?? 0}]`,
-            value: { baseline: d.baseline, candidate: d.candidate }
-        });
-    }
-    if (drift.length > 0 || scoring.length > 0)
-        return;
-    const [b, c] = await Promise.all([loadRunData(pair.baseline), loadRunData(pair.candidate)]);
-    warnUnsupportedGuards(name, b, c, log);
-    if (!checkSameEvidence$1(name, b, c, log))
-        return;
-    if (!checkRequestStates(name, b, c, log))
-        return;
-    // Started before the gated comparisons so that its bootstrap overlaps theirs (see efficiencyFor).
-    const efficiencyTask = efficiencyFor(name, b, c, config.statistics);
-    // Settled here too, so that a return before it is awaited leaves no unhandled rejection.
-    efficiencyTask.catch(() => undefined);
     const errorsBefore = log.errors.length;
-    // For report.html every changed answer is read (texts are bounded excerpts; a run with more
-    // request states than TEXT_KEEP_LIMIT is streamed again, never held whole), then the report
-    // keeps the first `examples`.
-    const built = buildComparisons(name, gated, b, c, config.statistics, changedAnswers ? Number.MAX_SAFE_INTEGER : examples, log);
-    // Copied scores are reported only when nothing more specific was found.
-    if (log.errors.length === errorsBefore && !checkOwnScores(name, b, c, log))
+    // For report.html every changed answer is read (texts are bounded excerpts; a HELM run with
+    // more request states than TEXT_KEEP_LIMIT is streamed again, never held whole), then the
+    // report keeps the first `examples`.
+    const built = buildComparisons(name, gated, opened.baseline, opened.candidate, config.statistics, changedAnswers ? Number.MAX_SAFE_INTEGER : examples, log);
+    if (log.errors.length === errorsBefore && !opened.checkAfterRows(log))
         return;
-    await fillHelmExampleTexts(b, c, built);
+    await opened.fillExamples(built);
     if (changedAnswers) {
         for (const cmp of built) {
             changedAnswers.set(cmp.id, cmp.examples);
             cmp.examples = cmp.examples.slice(0, examples);
         }
     }
-    comparisons.push(...built);
-    const length = helmAnswerLength(name, gated, built[0]?.split ?? gated.split, b, c, config.statistics, log);
+    context.comparisons.push(...built);
+    const lengths = opened.answerLengths(built[0]?.split ?? gated.split, log);
+    const length = lengths ? unitAnswerLength(name, gated, lengths, config.statistics, log) : null;
     if (length)
-        answerLengths.push(length);
-    // Request times are information only: a problem with them is a warning, never a gate error.
-    try {
-        const eff = await efficiencyTask;
-        if (eff)
-            efficiency.push(eff);
-    }
-    catch (error) {
-        if (!(error instanceof GateError))
-            throw error;
-        log.warn('efficiency.skipped', `run ${name}: request-time ratios not computed: ${error.message}`);
-    }
-}
-async function fillHelmExampleTexts(baseline, candidate, built) {
-    const keyOf = (cmp, e) => exampleKey({ instanceId: e.instance_id, trainTrialIndex: e.train_trial_index, perturbation: cmp.perturbation });
-    const wanted = new Set(built.flatMap(cmp => cmp.examples.map(e => keyOf(cmp, e))));
-    if (wanted.size === 0)
-        return;
-    const [b, c] = await Promise.all([loadExampleTexts(baseline, wanted), loadExampleTexts(candidate, wanted)]);
-    fillExampleTexts(built, keyOf, b, c);
+        context.answerLengths.push(length);
+    const eff = await opened.efficiency(log);
+    if (eff)
+        context.efficiency.push(eff);
 }
 function overallVerdict(comparisons, log, lengths) {
     if (log.errors.length > 0)
@@ -30866,16 +30997,9 @@ function qualityHeadline(verdict, comparisons, errorCount, lengths = []) {
             return `The gate could not make a sound comparison (${errorCount} error${errorCount === 1 ? '' : 's'}); nothing passes until it can.`;
     }
 }
-function sideInfo(path, runs) {
-    const deployments = [
-        ...new Set(runs.map(r => String(r.runSpec.adapter_spec?.['model_deployment'] || r.runSpec.adapter_spec?.['model'] || '')))
-    ].filter(Boolean);
-    return {
-        path,
-        runs: runs.map(r => r.runSpec.name).sort(),
-        deployment: deployments.length === 1 ? deployments[0] : deployments.length ? deployments.join(', ') : null,
-        helm_version: null
-    };
+/** What the report says about a side; a side that could not be read holds no runs. */
+function sideInfo(path, side) {
+    return side ? side.info(path) : { path, runs: [], deployment: null, helm_version: null };
 }
 
 /**
@@ -32887,9 +33011,11 @@ same time, blocks A B B A ...) at the gate file's load levels, and checks the cl
 `;
 const PLAN_USAGE = `usage: helm-gate plan --config FILE [options]
 
-Prints the prod_env files generated for each side (secrets redacted) and the exact helm-run
-commands that \`helm-gate run\` would execute, how many instances each comparison will have and
-whether that can resolve its tolerated drop. Sends no request to any server: the instances are
+Prints the run plan \`helm-gate run\` would execute (each side's endpoint, the name of its API key
+variable and whether it is set, never its value, launched or always up; the schedule; the
+fingerprint; the measurements in the order they run), the prod_env files generated for each side
+(secrets redacted) and the exact helm-run commands, how many instances each comparison will have
+and whether that can resolve its tolerated drop. Sends no request to any server: the instances are
 counted by \`helm-run --dry-run\` with the same entries.
 
   --config FILE          gate file
@@ -33272,4 +33398,4 @@ main(process.argv.slice(2), processIo()).then(code => {
     process.exitCode = 2;
 });
 
-export { isCredentialKey as $, streamJson as A, MIN_BOOTSTRAP_UNITS as B, ConfigError as C, DEFAULT_STATISTICS as D, instancesNeeded as E, FIDELITY_METRICS as F, GateError as G, HELM_GATE_VERSION as H, InputError as I, binarySd as J, twoSidedZ as K, LOAD_USAGE as L, METRIC_SHAPE as M, redactUrl as N, getDefaultExportFromCjs as O, PLAN_USAGE as P, LaunchError as Q, RUN_USAGE as R, ServerNotReadyError as S, TOKENS_UNIT as T, UsageError as U, HelmRunError as V, parseDocument as W, visit as X, isScalar as Y, redactString as Z, looksLikeSecret as _, newReport as a, Scalar as a0, HIDDEN as a1, parseYamlFile as a2, stringify as a3, expandRunnerCommand as a4, checkDistinctDeployments as a5, looksLikeLmEvalOutput as a6, readLmEvalOutput as a7, taskMatchesEntry as a8, RUN_FILES as a9, runnerCommandName as aa, exp as ab, log as ac, abs as ad, sqrt as ae, isFiniteNumber as af, quantileSorted as ag, createRandom as ah, readTrafficSet as ai, discoverRuns as aj, quantile as ak, TRAFFIC_USAGE as al, GuardError as b, estimatePaired as c, decideVerdict as d, exitCode as e, ajvExports as f, smallSampleGuard as g, REPORTED_MARGINS as h, redactText as i, qualityHeadline as j, redactTree as k, loadGateConfig as l, answerLengthRow as m, numberOption as n, CHARACTERS_UNIT as o, parseArgs as p, qualityVerdict as q, requiredConfig as r, showValue as s, compareOutputs as t, TRAFFIC_CHECKS as u, describeBand as v, writeReportOutputs as w, tangoInterval as x, readRunDirectory as y, runMatchesEntry as z };
+export { sqrt as $, isCredentialKey as A, Scalar as B, ConfigError as C, DEFAULT_STATISTICS as D, HIDDEN as E, parseYamlFile as F, GateError as G, HELM_GATE_VERSION as H, stringify as I, expandRunnerCommand as J, checkDistinctDeployments as K, LOAD_USAGE as L, MIN_BOOTSTRAP_UNITS as M, looksLikeLmEvalOutput as N, readLmEvalOutput as O, PLAN_USAGE as P, InputError as Q, RUN_USAGE as R, ServerNotReadyError as S, TRAFFIC_CHECKS as T, UsageError as U, taskMatchesEntry as V, RUN_FILES as W, runnerCommandName as X, exp as Y, log as Z, abs as _, newReport as a, isFiniteNumber as a0, quantileSorted as a1, createRandom as a2, readTrafficSet as a3, discoverRuns as a4, GuardError as a5, METRIC_SHAPE as a6, decideVerdict as a7, FIDELITY_METRICS as a8, estimatePaired as a9, showValue as aa, ajvExports as ab, pairedDecision as ac, comparisonRow as ad, REPORTED_MARGINS as ae, qualityVerdict as af, qualityHeadline as ag, redactTree as ah, answerLengthRow as ai, TOKENS_UNIT as aj, CHARACTERS_UNIT as ak, quantile as al, TRAFFIC_USAGE as am, redactUrl as b, compareOutputs as c, describeBand as d, exitCode as e, readRunDirectory as f, runMatchesEntry as g, binarySd as h, instancesNeeded as i, twoSidedZ as j, redactText as k, loadGateConfig as l, getDefaultExportFromCjs as m, numberOption as n, LaunchError as o, parseArgs as p, HelmRunError as q, requiredConfig as r, streamJson as s, tangoInterval as t, parseDocument as u, visit as v, writeReportOutputs as w, isScalar as x, redactString as y, looksLikeSecret as z };

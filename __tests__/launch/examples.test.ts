@@ -84,13 +84,13 @@ describe('the real-engine examples (examples/real-cpu/)', () => {
     expect(demo.load!.checks).toEqual(full.load!.checks)
     expect(demo.fidelity!.checks).toEqual(full.fidelity!.checks)
     // Only the budgets shrink: fewer questions and blocks, the claim's level kept.
-    expect(demo.helm.maxEvalInstances).toBeLessThan(full.helm.maxEvalInstances)
+    expect(demo.helm!.maxEvalInstances).toBeLessThan(full.helm!.maxEvalInstances)
     expect(demo.load!.repetitions).toBeLessThan(full.load!.repetitions)
     // The one level kept is the one the throughput claim is about.
     expect(demo.load!.levels).toEqual([4])
     expect(full.load!.checks.map(c => c.level).filter(level => level !== null)).toEqual([4])
     // Fidelity costs a request per prompt: the demo scores every prompt the quality half sent.
-    expect(demo.fidelity!.instances).toBe(demo.helm.maxEvalInstances)
+    expect(demo.fidelity!.instances).toBe(demo.helm!.maxEvalInstances)
     expect(readFileSync(join(REPO_ROOT, 'scripts', 'demo-real.sh'), 'utf8')).toContain('examples/real-cpu/demo.yml')
   })
 
