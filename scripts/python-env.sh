@@ -25,7 +25,25 @@ torch_version="2.13.0"
 torchvision_version="0.28.0"
 sentencepiece_version="0.2.2"
 protobuf_version="6.33.6"
+uv_version="0.13.9"
 stamp="crfm-helm[openai]==$helm_version torch==$torch_version sentencepiece==$sentencepiece_version protobuf==$protobuf_version -torchvision nltk:punkt_tab"
+
+# pip's configuration (pip.conf and PIP_* variables, as `pip config list` shows them) as uv
+# arguments, one per line: the package indexes, find-links folders and constraint files a machine
+# sets up for pip apply to uv too.
+uv_pip_config() {
+  python3 -m pip config list 2>/dev/null | python3 -c '
+import re, shlex, sys
+flags = {"index-url": "--index-url", "extra-index-url": "--extra-index-url", "find-links": "--find-links", "constraint": "--constraint"}
+for line in sys.stdin:
+    m = re.match(r"^[^.]*\.([a-z-]+)=(.*)$", line.strip())
+    if not m or m.group(1) not in flags:
+        continue
+    for value in shlex.split(shlex.split(m.group(2))[0] if m.group(2) else ""):
+        print(flags[m.group(1)])
+        print(value)
+'
+}
 
 if [ -f "$venv/.helm-gate-stamp" ] && [ "$(cat "$venv/.helm-gate-stamp")" = "$stamp" ] \
   && "$venv/bin/python" -c "import helm" 2>/dev/null; then
@@ -38,15 +56,24 @@ python3 -m venv "$venv"
 # This machine's pip config lists local indexes that hold only some packages; pip warns once per
 # package it does not find there. The warnings are noise, real errors still fail the script.
 quiet_pip() { "$venv/bin/python" -m pip install --quiet "$@" 2>&1 | (grep -v 'is ignored: it is neither a file nor a directory' || true); }
-quiet_pip --upgrade pip
+# Why uv: it installs the same packages (the same versions, checked against pip's freeze) in about
+# a minute where pip took 2 min alone and 3.7 min beside the llama.cpp compile of a first
+# `demo:real` (docs/real-engine.md "Measured"): the venv is on that run's critical path. uv is
+# pinned and lives in the venv; it reads no pip.conf, so pip's configured indexes, find-links and
+# constraints are handed to it (uv_pip_config), and `unsafe-best-match` picks the best version
+# across all indexes, as pip does (uv's default takes the first index that has a package).
+quiet_pip "uv==$uv_version"
+uv_args=()
+while IFS= read -r arg; do uv_args+=("$arg"); done < <(uv_pip_config)
 # Where no CPU wheel of torch is at hand (a GitHub runner), HELM_GATE_TORCH_INDEX can name a
-# package index that serves CPU builds, so pip does not fetch a multi-GB CUDA build.
-torch_index=()
-[ -n "${HELM_GATE_TORCH_INDEX:-}" ] && torch_index=(--extra-index-url "$HELM_GATE_TORCH_INDEX")
-quiet_pip "${torch_index[@]}" "torch==$torch_version"
-quiet_pip "torch==$torch_version" "torchvision==$torchvision_version" "crfm-helm[openai]==$helm_version" \
+# package index that serves CPU builds, so no multi-GB CUDA build is fetched.
+[ -n "${HELM_GATE_TORCH_INDEX:-}" ] && uv_args+=(--extra-index-url "$HELM_GATE_TORCH_INDEX")
+uv() { "$venv/bin/uv" "$@" --quiet --python "$venv/bin/python"; }
+# torchvision is named so that the resolver keeps the CPU torch (see above), then removed again.
+uv pip install --index-strategy unsafe-best-match "${uv_args[@]}" "torch==$torch_version" \
+  "torchvision==$torchvision_version" "crfm-helm[openai]==$helm_version" \
   "sentencepiece==$sentencepiece_version" "protobuf==$protobuf_version"
-"$venv/bin/python" -m pip uninstall --quiet --yes torchvision
+uv pip uninstall torchvision
 # Fail here, not in the first gate, if a Hugging Face tokenizer cannot load in this venv.
 "$venv/bin/python" -c "import transformers.models.llama, sentencepiece.sentencepiece_model_pb2; from transformers import AutoTokenizer"
 
