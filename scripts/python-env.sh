@@ -28,23 +28,6 @@ protobuf_version="6.33.6"
 uv_version="0.13.9"
 stamp="crfm-helm[openai]==$helm_version torch==$torch_version sentencepiece==$sentencepiece_version protobuf==$protobuf_version -torchvision nltk:punkt_tab"
 
-# pip's configuration (pip.conf and PIP_* variables, as `pip config list` shows them) as uv
-# arguments, one per line: the package indexes, find-links folders and constraint files a machine
-# sets up for pip apply to uv too.
-uv_pip_config() {
-  python3 -m pip config list 2>/dev/null | python3 -c '
-import re, shlex, sys
-flags = {"index-url": "--index-url", "extra-index-url": "--extra-index-url", "find-links": "--find-links", "constraint": "--constraint"}
-for line in sys.stdin:
-    m = re.match(r"^[^.]*\.([a-z-]+)=(.*)$", line.strip())
-    if not m or m.group(1) not in flags:
-        continue
-    for value in shlex.split(shlex.split(m.group(2))[0] if m.group(2) else ""):
-        print(flags[m.group(1)])
-        print(value)
-'
-}
-
 if [ -f "$venv/.helm-gate-stamp" ] && [ "$(cat "$venv/.helm-gate-stamp")" = "$stamp" ] \
   && "$venv/bin/python" -c "import helm" 2>/dev/null; then
   echo "python-env: reusing $venv (crfm-helm $helm_version)"
@@ -60,11 +43,11 @@ quiet_pip() { "$venv/bin/python" -m pip install --quiet "$@" 2>&1 | (grep -v 'is
 # a minute where pip took 2 min alone and 3.7 min beside the llama.cpp compile of a first
 # `demo:real` (docs/real-engine.md "Measured"): the venv is on that run's critical path. uv is
 # pinned and lives in the venv; it reads no pip.conf, so pip's configured indexes, find-links and
-# constraints are handed to it (uv_pip_config), and `unsafe-best-match` picks the best version
+# constraints are handed to it (scripts/uv-pip-args.py), and `unsafe-best-match` picks the best version
 # across all indexes, as pip does (uv's default takes the first index that has a package).
 quiet_pip "uv==$uv_version"
 uv_args=()
-while IFS= read -r arg; do uv_args+=("$arg"); done < <(uv_pip_config)
+while IFS= read -r arg; do uv_args+=("$arg"); done < <(python3 -m pip config list 2>/dev/null | python3 "$root/scripts/uv-pip-args.py")
 # Where no CPU wheel of torch is at hand (a GitHub runner), HELM_GATE_TORCH_INDEX can name a
 # package index that serves CPU builds, so no multi-GB CUDA build is fetched.
 [ -n "${HELM_GATE_TORCH_INDEX:-}" ] && uv_args+=(--extra-index-url "$HELM_GATE_TORCH_INDEX")
