@@ -4,7 +4,7 @@
 #
 # Why these pins: crfm-helm depends on torch and torchvision. Asking for torch without a pin
 # pulls a multi-GB CUDA build; the CPU wheel of torch 2.13.0 is what we want, and
-# torchvision 0.28.0 is the release built for torch 2.13 (so pip keeps the CPU torch).
+# torchvision 0.28.0 is the release built for torch 2.13 (so the resolver keeps the CPU torch).
 # HELM's offline scenarios never import torchvision (docs/helm.md "Python dependencies").
 #
 # Why torchvision is then removed again: that torchvision wheel is built against the CUDA torch,
