@@ -4,7 +4,7 @@
 #
 # Why these pins: crfm-helm depends on torch and torchvision. Asking for torch without a pin
 # pulls a multi-GB CUDA build; the CPU wheel of torch 2.13.0 is what we want, and
-# torchvision 0.28.0 is the release built for torch 2.13 (so pip keeps the CPU torch).
+# torchvision 0.28.0 is the release built for torch 2.13 (so the resolver keeps the CPU torch).
 # HELM's offline scenarios never import torchvision (docs/helm.md "Python dependencies").
 #
 # Why torchvision is then removed again: that torchvision wheel is built against the CUDA torch,
@@ -25,6 +25,7 @@ torch_version="2.13.0"
 torchvision_version="0.28.0"
 sentencepiece_version="0.2.2"
 protobuf_version="6.33.6"
+uv_version="0.13.9"
 stamp="crfm-helm[openai]==$helm_version torch==$torch_version sentencepiece==$sentencepiece_version protobuf==$protobuf_version -torchvision nltk:punkt_tab"
 
 if [ -f "$venv/.helm-gate-stamp" ] && [ "$(cat "$venv/.helm-gate-stamp")" = "$stamp" ] \
@@ -38,15 +39,24 @@ python3 -m venv "$venv"
 # This machine's pip config lists local indexes that hold only some packages; pip warns once per
 # package it does not find there. The warnings are noise, real errors still fail the script.
 quiet_pip() { "$venv/bin/python" -m pip install --quiet "$@" 2>&1 | (grep -v 'is ignored: it is neither a file nor a directory' || true); }
-quiet_pip --upgrade pip
+# Why uv: it installs the same packages (the same versions, checked against pip's freeze) in about
+# a minute where pip took 2 min alone and 3.7 min beside the llama.cpp compile of a first
+# `demo:real` (docs/real-engine.md "Measured"): the venv is on that run's critical path. uv is
+# pinned and lives in the venv; it reads no pip.conf, so pip's configured indexes, find-links and
+# constraints are handed to it (scripts/uv-pip-args.py), and `unsafe-best-match` picks the best version
+# across all indexes, as pip does (uv's default takes the first index that has a package).
+quiet_pip "uv==$uv_version"
+uv_args=()
+while IFS= read -r arg; do uv_args+=("$arg"); done < <(python3 -m pip config list 2>/dev/null | python3 "$root/scripts/uv-pip-args.py")
 # Where no CPU wheel of torch is at hand (a GitHub runner), HELM_GATE_TORCH_INDEX can name a
-# package index that serves CPU builds, so pip does not fetch a multi-GB CUDA build.
-torch_index=()
-[ -n "${HELM_GATE_TORCH_INDEX:-}" ] && torch_index=(--extra-index-url "$HELM_GATE_TORCH_INDEX")
-quiet_pip "${torch_index[@]}" "torch==$torch_version"
-quiet_pip "torch==$torch_version" "torchvision==$torchvision_version" "crfm-helm[openai]==$helm_version" \
+# package index that serves CPU builds, so no multi-GB CUDA build is fetched.
+[ -n "${HELM_GATE_TORCH_INDEX:-}" ] && uv_args+=(--extra-index-url "$HELM_GATE_TORCH_INDEX")
+uv() { "$venv/bin/uv" "$@" --quiet --python "$venv/bin/python"; }
+# torchvision is named so that the resolver keeps the CPU torch (see above), then removed again.
+uv pip install --index-strategy unsafe-best-match "${uv_args[@]}" "torch==$torch_version" \
+  "torchvision==$torchvision_version" "crfm-helm[openai]==$helm_version" \
   "sentencepiece==$sentencepiece_version" "protobuf==$protobuf_version"
-"$venv/bin/python" -m pip uninstall --quiet --yes torchvision
+uv pip uninstall torchvision
 # Fail here, not in the first gate, if a Hugging Face tokenizer cannot load in this venv.
 "$venv/bin/python" -c "import transformers.models.llama, sentencepiece.sentencepiece_model_pb2; from transformers import AutoTokenizer"
 
