@@ -140,6 +140,7 @@ function callsIn(fn) {
 
 function findFunction(file, name) {
   const sf = program.getSourceFile(resolve(src, file))
+  if (!sf) return null
   let found = null
   ts.forEachChild(sf, function visit(n) {
     if (!found && isFn(n) && nameOf(n).endsWith(`:${name}`)) found = n
@@ -303,8 +304,11 @@ for (const [file, name] of [
   ['launch/side-holder.ts', 'holdOnSchedule']
 ]) {
   const fn = findFunction(file, name)
-  const taken = fn ? callbacksOf(fn) : []
-  console.log(`callbacks ${name} takes: ${taken.length} (${taken.join(', ')})`)
+  if (!fn) console.log(`callbacks ${name} takes: no ${name} in ${file}`)
+  else {
+    const taken = callbacksOf(fn)
+    console.log(`callbacks ${name} takes: ${taken.length} (${taken.join(', ')})`)
+  }
 }
 
 const measurementClasses = (implementers.get('SideMeasurement') ?? []).map(c => `${rel(c.getSourceFile().fileName)}:${c.name?.getText()}`)
@@ -316,4 +320,5 @@ if (listed)
     if (!entries.length && ts.isArrayLiteralExpression(n)) entries = n.elements.map(e => e.getText().split('(')[0])
     ts.forEachChild(n, visit)
   })
-console.log(`measurements listed in pipeline/measurements.ts: ${entries.length} (${entries.join(', ')})`)
+if (!listed) console.log('measurements listed in pipeline/measurements.ts: no measurementsFor there')
+else console.log(`measurements listed in pipeline/measurements.ts: ${entries.length} (${entries.join(', ')})`)
