@@ -12,7 +12,12 @@
 //  - the places the schedule is resolved (reading `launch.schedule`);
 //  - the API key lookups (apiKeyOf, requiredApiKey, apiKeyValues, apiKeyNames called);
 //  - the endpoint rebuilds (an object literal with both `baseUrl` and `model` outside config/);
-//  - the places the gate set's fingerprint is computed (gateFingerprint called).
+//  - the places the gate set's fingerprint is computed (gateFingerprint called);
+//  - the callbacks runGate and the holder of the sides take: the function-typed members of their
+//    parameters' interfaces (GateSettings; holdOnSchedule's), followed into members that are
+//    interfaces of src/ themselves (not classes, arrays or library types);
+//  - the measurements: the classes implementing SideMeasurement, and the entries of the list in
+//    pipeline/measurements.ts.
 // `node scripts/seam-counts.mjs [ROOT]` (default: this checkout), read-only.
 import { relative, resolve, sep } from 'node:path'
 import ts from 'typescript'
@@ -135,6 +140,7 @@ function callsIn(fn) {
 
 function findFunction(file, name) {
   const sf = program.getSourceFile(resolve(src, file))
+  if (!sf) return null
   let found = null
   ts.forEachChild(sf, function visit(n) {
     if (!found && isFn(n) && nameOf(n).endsWith(`:${name}`)) found = n
@@ -269,3 +275,50 @@ const harnessImports = compareFile.statements
   .map(s => s.moduleSpecifier.text)
   .filter(m => /^\.\.\/(helm|lmeval)\/|^\.\/(lmeval|helm-[\w-]+)\.js$/.test(m))
 console.log(`harness-specific imports of gate/compare.ts: ${harnessImports.length} (${harnessImports.join(', ')})`)
+
+// The callbacks taken through the seam: a function-typed member of a parameter's interface is code
+// the caller hands down for the callee to call back (runGate's settings, the holder's work).
+function callbacksOf(fn) {
+  const found = []
+  const seen = new Set()
+  const walk = (type, where) => {
+    const decl = type.getSymbol()?.declarations?.[0]
+    if (!decl || !decl.getSourceFile().fileName.startsWith(src)) return
+    if (!(ts.isInterfaceDeclaration(decl) || ts.isTypeLiteralNode(decl)) || seen.has(decl)) return
+    seen.add(decl)
+    for (const prop of checker.getPropertiesOfType(type)) {
+      const declared = prop.valueDeclaration ?? prop.declarations?.[0]
+      if (!declared) continue
+      const t = checker.getNonNullableType(checker.getTypeOfSymbolAtLocation(prop, declared))
+      if (ts.isMethodSignature(declared) || t.getCallSignatures().length > 0) found.push(`${where}.${prop.getName()}`)
+      else walk(t, `${where}.${prop.getName()}`)
+    }
+  }
+  for (const param of fn.parameters) {
+    walk(checker.getNonNullableType(checker.getTypeAtLocation(param)), param.name.getText())
+  }
+  return found
+}
+for (const [file, name] of [
+  ['pipeline/run-gate.ts', 'runGate'],
+  ['launch/side-holder.ts', 'holdOnSchedule']
+]) {
+  const fn = findFunction(file, name)
+  if (!fn) console.log(`callbacks ${name} takes: no ${name} in ${file}`)
+  else {
+    const taken = callbacksOf(fn)
+    console.log(`callbacks ${name} takes: ${taken.length} (${taken.join(', ')})`)
+  }
+}
+
+const measurementClasses = (implementers.get('SideMeasurement') ?? []).map(c => `${rel(c.getSourceFile().fileName)}:${c.name?.getText()}`)
+console.log(`measurements implementing SideMeasurement: ${measurementClasses.length} (${measurementClasses.sort().join(', ')})`)
+const listed = findFunction('pipeline/measurements.ts', 'measurementsFor')
+let entries = []
+if (listed)
+  ts.forEachChild(listed, function visit(n) {
+    if (!entries.length && ts.isArrayLiteralExpression(n)) entries = n.elements.map(e => e.getText().split('(')[0])
+    ts.forEachChild(n, visit)
+  })
+if (!listed) console.log('measurements listed in pipeline/measurements.ts: no measurementsFor there')
+else console.log(`measurements listed in pipeline/measurements.ts: ${entries.length} (${entries.join(', ')})`)

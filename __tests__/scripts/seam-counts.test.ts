@@ -1,7 +1,8 @@
 /**
  * scripts/seam-counts.mjs on this tree: the numbers docs/development.md shows ("Where the sides
  * are held"), and the seam they guard: one file brings launched sides up, the schedule is resolved
- * once, the runner hands the holder no callback for the measurements, only the run plan looks
+ * once, nothing hands the holder a callback (the quality half is a measurement like the others,
+ * listed first), only the run plan looks
  * API keys up, builds the sides' endpoints and computes the fingerprint; one builder makes every
  * comparison row and the comparison imports nothing of one harness.
  */
@@ -26,8 +27,16 @@ describe('seam-counts', () => {
     expect(lines.find(line => line.startsWith('API key lookups'))).toMatch(/^API key lookups: \d+ in 1 files \(src\/plan\/run-plan\.ts\)$/)
     expect(lines).toContain('endpoint rebuilds ({ baseUrl, model } outside config/): 1 in 1 files (src/plan/run-plan.ts)')
     expect(lines).toContain('fingerprint computed (gateFingerprint called): 1 in 1 files (src/plan/run-plan.ts)')
+    // The holder calls the quality half through the measurement interface (the one climb), never a callback.
     expect(lines.find(line => line.startsWith('runGate to either'))).toMatch(
-      /^runGate to either: \d+ stops, 0 climbs, 5 callbacks handed down/
+      /^runGate to either: \d+ stops, 1 climbs, 0 callbacks handed down/
+    )
+    expect(lines).toContain('callbacks holdOnSchedule takes: 0 ()')
+    expect(lines.find(line => line.startsWith('measurements implementing SideMeasurement'))).toContain(
+      'src/runner/run-sides.ts:QualityMeasurement'
+    )
+    expect(lines.find(line => line.startsWith('measurements listed in pipeline/measurements.ts'))).toMatch(
+      /^measurements listed in pipeline\/measurements\.ts: 4 \(s\.quality \?\? null, trafficReplayFor, fidelityRunFor, loadMeasurementFor\)$/
     )
   }, 180_000)
 })

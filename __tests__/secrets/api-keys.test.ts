@@ -2,7 +2,7 @@
 import { describe, expect, it } from '@jest/globals'
 import type { Deployment } from '../../src/config/types.js'
 import { ConfigError } from '../../src/errors.js'
-import { apiKeyNames, apiKeyOf, apiKeyValues, requiredApiKey } from '../../src/secrets/api-keys.js'
+import { apiKeyNames, apiKeyOf, apiKeyValues, missingKeyError } from '../../src/secrets/api-keys.js'
 
 const server = (apiKeyEnv: string | null) =>
   ({ kind: 'server', api: 'chat', baseUrl: 'http://127.0.0.1:1/v1', model: 'm', apiKeyEnv }) as unknown as Deployment
@@ -21,17 +21,10 @@ describe('API keys from the environment', () => {
   })
 
   it('refuses a named variable that is not set, naming the field and the variable, never a value', () => {
-    expect(requiredApiKey(server(null), env, 'gate.yml', 'baseline')).toBeNull()
-    const error = (() => {
-      try {
-        requiredApiKey(server('EMPTY_KEY'), env, 'gate.yml', 'candidate')
-      } catch (e) {
-        return e as ConfigError
-      }
-      return null
-    })()
+    const error = missingKeyError('EMPTY_KEY', 'candidate', 'gate.yml')
     expect(error).toBeInstanceOf(ConfigError)
-    expect(error?.describe()).toBe(
+    expect(error.code).toBe('config.api_key_missing')
+    expect(error.describe()).toBe(
       'the environment variable EMPTY_KEY (the candidate API key) is not set (file: gate.yml, field: deployments.candidate.api_key_env, value: "EMPTY_KEY")'
     )
   })

@@ -1,9 +1,8 @@
 /**
- * The one place that holds launched sides up. The quality half (`holdOnSchedule`: helm-run or a
- * runner command per side) brings each launched side up on the schedule (side-schedule.ts),
- * waits for it, runs the side's work, holds it while the measurements (src/model/measurement.ts:
- * traffic replay, fidelity, the load half) take their part with every side up at that moment, and
- * stops it on every path. The load half alone (`SideHolder`) swaps or holds them. `withLauncher`
+ * The one place that holds launched sides up. `holdOnSchedule` brings each launched side up on
+ * the schedule (side-schedule.ts), waits for it, holds it while the measurements
+ * (src/model/measurement.ts: the quality half first, then traffic replay, fidelity, the load half)
+ * take their part with every side up at that moment, and stops it on every path. The load half alone (`SideHolder`) swaps or holds them. `withLauncher`
  * is the one opening and closing of the launcher for the load half and `plan --measure-swap`.
  *
  * For the load half: when they cannot be up together
@@ -123,59 +122,61 @@ export function holdsOneAtATime(config: GateConfig, sequential: boolean | undefi
   return scheduleOf(config.launch, sequential) === 'sequential' && SIDES.every(side => sides[side] !== undefined)
 }
 
-export interface SideWork<T> {
-  side(item: T): Side
-  /** The side's HELM output folder, given to the measurements while it is held. */
-  output(item: T): string
-  /** The side's work while its server is up (helm-run or the runner command). */
-  measure(item: T): Promise<void>
-  /** A launched side's server is ready. */
-  ready?(item: T, probe: ProbeResult): void
-  /** A launched side's server could not be started or did not get ready (the schedule stops there when sequential). */
-  failed(item: T, error: GateError): void
+/** A side on the quality half's schedule and its HELM output folder (known before anything runs). */
+export interface ScheduledSide {
+  side: Side
+  output: string
 }
 
+/** What the holder saw of a launched side: its readiness probe, or why it could not be brought up or got ready. */
+export type SideSeen = { probe: ProbeResult; error?: undefined } | { probe?: undefined; error: GateError }
+
 /**
- * The quality half's sides on the schedule: each launched side is started and waited for, its work
- * run, held while every measurement takes its part (with every side up at that moment), and
- * stopped on every path. A side that is not launched is a server that is always up: nothing to
- * start or stop, and the measurements take it after the quality half (`holdAlwaysUp`).
+ * The sides on the schedule, in order: each launched side is started and waited for, held while
+ * every measurement takes its part (the quality half first: helm-run or the runner command, whose
+ * output folders the others are given), and stopped on every path. A measurement held on every
+ * side (`everySide`, the quality half) gets the sides just brought up, always-up servers included;
+ * the others get the sides up while a launched side is held (those, plus every side that is not
+ * launched) and take servers that are always up after the quality half (`holdAlwaysUp`). A side
+ * that could not come up stops a sequential schedule. Returns what it saw of each launched side.
  */
-export async function holdOnSchedule<T>(
+export async function holdOnSchedule(
   launcher: Launcher | null,
-  items: T[],
+  sides: readonly ScheduledSide[],
   schedule: 'sequential' | 'concurrent',
-  work: SideWork<T>,
   measurements: readonly SideMeasurement[]
-): Promise<void> {
+): Promise<Partial<Record<Side, SideSeen>>> {
   const launched = (side: Side): boolean => launcher?.launches(side) ?? false
-  const outputs = Object.fromEntries(items.map(item => [work.side(item), work.output(item)])) as Partial<Record<Side, string>>
-  await runOnSchedule(items, schedule, {
-    up: async item => {
-      const side = work.side(item)
-      if (!launcher || !launched(side)) return true
-      try {
-        // Started first: an optional call skips its arguments when there is nothing to call.
-        const probe = await launcher.up(side)
-        work.ready?.(item, probe)
-        return true
-      } catch (error) {
-        if (!(error instanceof GateError)) throw error
-        work.failed(item, error)
-        return false
+  const outputs = Object.fromEntries(sides.map(s => [s.side, s.output])) as Partial<Record<Side, string>>
+  const seen: Partial<Record<Side, SideSeen>> = {}
+  await runOnSchedule(
+    sides.map(s => s.side),
+    schedule,
+    {
+      up: async side => {
+        if (!launcher || !launched(side)) return true
+        try {
+          seen[side] = { probe: await launcher.up(side) }
+          return true
+        } catch (error) {
+          if (!(error instanceof GateError)) throw error
+          seen[side] = { error }
+          return false
+        }
+      },
+      hold: async held => {
+        const launchedUp = sidesUpWhileHeld(held.filter(launched), launched)
+        for (const measurement of measurements) {
+          const up = measurement.everySide ? held : launchedUp
+          if (up.length > 0) await measurement.hold(up, outputs)
+        }
+      },
+      down: async side => {
+        if (launcher && launched(side)) await launcher.down(side)
       }
-    },
-    measure: item => work.measure(item),
-    hold: async held => {
-      const up = sidesUpWhileHeld(held.map(work.side).filter(launched), launched)
-      if (up.length === 0) return
-      for (const measurement of measurements) await measurement.hold(up, outputs)
-    },
-    down: async item => {
-      const side = work.side(item)
-      if (launcher && launched(side)) await launcher.down(side)
     }
-  })
+  )
+  return seen
 }
 
 /**

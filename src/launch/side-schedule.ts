@@ -8,7 +8,8 @@
 export interface ScheduleSteps<T> {
   /** Starts the side's server and waits for it; false when it could not (the error is recorded). */
   up(item: T): Promise<boolean>
-  measure(item: T): Promise<void>
+  /** Each side's own step once it is up (the holder of the sides has none: everything it runs is a measurement's `hold`). */
+  measure?(item: T): Promise<void>
   /**
    * Runs while the given sides are still up after being measured, before they are stopped:
    * each side alone in a sequential schedule, all of them together in a concurrent one (the
@@ -24,7 +25,7 @@ export async function runOnSchedule<T>(items: T[], schedule: 'sequential' | 'con
       let ok: boolean
       try {
         ok = await steps.up(item)
-        if (ok) await steps.measure(item)
+        if (ok) await steps.measure?.(item)
         if (ok) await steps.hold?.([item])
       } finally {
         await steps.down(item)
@@ -39,7 +40,7 @@ export async function runOnSchedule<T>(items: T[], schedule: 'sequential' | 'con
     const rejected = ups.find((u): u is PromiseRejectedResult => u.status === 'rejected')
     if (rejected) throw rejected.reason
     if (ups.every(u => u.status === 'fulfilled' && u.value)) {
-      const measured = await Promise.allSettled(items.map(item => steps.measure(item)))
+      const measured = await Promise.allSettled(items.map(async item => steps.measure?.(item)))
       const thrown = measured.find((m): m is PromiseRejectedResult => m.status === 'rejected')
       if (thrown) throw thrown.reason
       await steps.hold?.(items)

@@ -97,11 +97,7 @@ function levelName(load: LoadSettings, level: number): string {
   return load.mode === 'concurrency' ? `concurrency ${level}` : `rate ${level}/s`
 }
 
-/**
- * One load half in progress: the settings, the report being filled and the two targets. Shared by
- * the interleaved run (runLoad) and the per-side run of launched servers that are up one at a
- * time (per-side.ts).
- */
+/** One load half in progress: the settings, the report being filled and the two targets (runLoad). */
 export interface LoadRun {
   config: GateConfig
   load: LoadSettings
@@ -148,7 +144,7 @@ export function beginLoad(config: GateConfig, options: LoadRunOptions): LoadRun 
 }
 
 /** Probes one side (is it there, does it stream) and records what it accepts. */
-export async function probeLoadSide(run: LoadRun, side: LoadSide): Promise<StreamProbe> {
+async function probeLoadSide(run: LoadRun, side: LoadSide): Promise<StreamProbe> {
   const probe = await probeSide(run.targets[side], Math.min(run.timeoutMs, 60_000))
   run.report.sides[side].ignore_eos = probe.ignoreEos
   run.report.sides[side].usage = probe.usage
@@ -191,7 +187,7 @@ function unreachableHint(config: GateConfig, side: LoadSide): string {
 }
 
 /** The prompts of the run (the same for both sides: the streams are seeded). */
-export async function workloadOf(run: LoadRun, options: LoadRunOptions): Promise<WorkloadSource | LoadOutcome> {
+async function workloadOf(run: LoadRun, options: LoadRunOptions): Promise<WorkloadSource | LoadOutcome> {
   const { load, config } = run
   try {
     if (load.workload.prompts === 'synthetic') return syntheticSource(load)
@@ -499,10 +495,10 @@ export function markPeriods(report: LoadReport, why: string): void {
  * the per-request timeout times every request of every block left (docs/load.md, "A side that
  * stops answering").
  */
-export class SideDownError extends GateError {}
+class SideDownError extends GateError {}
 
 /** The load half's outcome once a side is down: an error, with what was measured until then. */
-export function sideDown(run: LoadRun, error: SideDownError, timings: RequestTiming[]): LoadOutcome {
+function sideDown(run: LoadRun, error: SideDownError, timings: RequestTiming[]): LoadOutcome {
   const outcome = run.fail(error.code, error.message, error.location.field)
   return { ...outcome, timings }
 }
@@ -600,7 +596,7 @@ function watchStage(stage: Stage, conn: Connection, round: number): DownWatch {
 }
 
 /** Opens the side's connections and sends its warm-up requests at the level (not measured). */
-export async function warmUp(
+async function warmUp(
   run: LoadRun,
   conn: Connection,
   side: LoadSide,
@@ -646,7 +642,7 @@ export interface BlockAt {
 }
 
 /** One measured block: its requests, figures and a progress line. */
-export async function measureBlock(
+async function measureBlock(
   run: LoadRun,
   conn: Connection,
   ignoreEos: boolean,
@@ -704,7 +700,7 @@ export async function measureBlock(
 }
 
 /** The compare step: figures per level, ratios over the block pairs, checks and the verdict. */
-export function finishLoad(run: LoadRun, blocks: LoadBlock[], timings: RequestTiming[]): LoadOutcome {
+function finishLoad(run: LoadRun, blocks: LoadBlock[], timings: RequestTiming[]): LoadOutcome {
   const { report, load, config } = run
   report.blocks = blocks
   report.summary = load.levels.map(level => summarize(level, timings, blocks, load))

@@ -1,7 +1,8 @@
 /**
- * The measurements a gate takes beside the quality half, in the order they run while the sides are
- * up and join the report (src/model/measurement.ts): the traffic replay, token-level fidelity,
- * then the load half (the performance half runs after the others, never at the same time:
+ * The measurements a gate takes, in the order they run while the sides are up and join the report
+ * (src/model/measurement.ts): the quality half (helm-run or the runner command on each side; its
+ * output folders are what the others are given), the traffic replay, token-level fidelity, then
+ * the load half (the performance half runs after the others, never at the same time:
  * docs/load.md). A new measurement is a folder of its own and one line here.
  */
 import type { GateConfig } from '../config/types.js'
@@ -27,11 +28,14 @@ export interface MeasurementSettings {
   toRun: readonly Side[]
   /** The run plan's sides: each measurement takes each side's endpoint and key from it. */
   plan: PlannedSides
+  /** The quality half on the sides run here (src/runner/run-sides.ts); none when every side is given. */
+  quality?: SideMeasurement | null
 }
 
 export function measurementsFor(config: GateConfig, s: MeasurementSettings): SideMeasurement[] {
   const { compare, outDir, env, progress, plan } = s
   const measurements: (SideMeasurement | null)[] = [
+    s.quality ?? null,
     trafficReplayFor(config, compare, { outDir, env, progress, sides: plan }),
     fidelityRunFor(config, compare, { env, progress, endpoints: plan.endpoints }),
     loadMeasurementFor(config, compare ? s.load : null, { ...s, sides: plan })

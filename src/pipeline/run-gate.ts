@@ -5,7 +5,8 @@
  * archived baseline, shard artifacts), whether the load half runs, and where the results go
  * (files, a PR comment, an artifact).
  *
- *   gate file ─► runGate: runSides (helm-run per side; the measurements while launched servers are up)
+ *   gate file ─► runGate: the run plan ─► the sides held on the schedule with every measurement
+ *            (the quality half first: helm-run per side; then traffic, fidelity, the load half)
  *            ─► the measurements on servers always up ─► manifest.json ─► compareOutputs
  *            ─► each measurement joins its part (traffic, fidelity, the load half) ─► report
  *
@@ -28,7 +29,7 @@ import { loadTimelineOf, manifestPath, writeManifest, type BaselineOrigin, type 
 import { SIDES, type ChangedExample, type Report, type Side } from '../model/report.js'
 import { sidesFailedReport } from '../runner/failed-report.js'
 import { attachIdentity } from '../runner/engine-identity.js'
-import { runSides, type RunOutcome } from '../runner/run-sides.js'
+import { QualityMeasurement, type RunOutcome } from '../runner/run-sides.js'
 import { HELM_GATE_VERSION } from '../version.js'
 import { runReport } from '../model/error-report.js'
 import { loadOnlyReport } from '../load/combine.js'
@@ -135,8 +136,30 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
     fingerprint: settings.fingerprint
   })
 
-  // The measurements beside the quality half (traffic replay, fidelity, the load half), each run
-  // while its sides are up and joining its own part of the report (src/pipeline/measurements.ts).
+  // Refusals before anything runs (HELM version, same deployment, missing key, an output folder
+  // in use) are thrown by the quality half's run: there is nothing to record or compare, and stale
+  // files must not be.
+  const quality =
+    toRun.length > 0
+      ? new QualityMeasurement(config, {
+          outDir,
+          sides: toRun,
+          runs: settings.runs,
+          selfCheck: settings.selfCheck,
+          sequential: settings.sequential,
+          plan,
+          baseRef: settings.baseRef,
+          readinessTimeoutMs: settings.readinessTimeoutMs,
+          // Only the command line can change it (--ready-timeout); the action has no such input.
+          readinessTimeoutHint: settings.mode.startsWith('cli') ? undefined : null,
+          log: settings.log,
+          progress: settings.progress,
+          env: settings.env,
+          cwd: settings.cwd
+        })
+      : null
+  // Every measurement, the quality half first, each run while its sides are up and joining its own
+  // part of the report (src/pipeline/measurements.ts).
   const measurements = measurementsFor(config, {
     compare: settings.compare !== false,
     load: settings.load ?? null,
@@ -147,29 +170,12 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
     baseRef: settings.baseRef ?? null,
     sequential: settings.sequential,
     toRun,
-    plan
+    plan,
+    quality
   })
   let outcome: RunOutcome | null = null
-  if (toRun.length > 0) {
-    // Refusals before anything runs (HELM version, same deployment, missing key, an output folder
-    // in use) are thrown: there is nothing to record or compare, and stale files must not be.
-    outcome = await runSides(config, {
-      outDir,
-      sides: toRun,
-      runs: settings.runs,
-      selfCheck: settings.selfCheck,
-      sequential: settings.sequential,
-      plan,
-      baseRef: settings.baseRef,
-      readinessTimeoutMs: settings.readinessTimeoutMs,
-      // Only the command line can change it (--ready-timeout); the action has no such input.
-      readinessTimeoutHint: settings.mode.startsWith('cli') ? undefined : null,
-      measurements,
-      log: settings.log,
-      progress: settings.progress,
-      env: settings.env,
-      cwd: settings.cwd
-    })
+  if (quality) {
+    outcome = await quality.run(measurements)
     errors.push(...outcome.errors)
     await settings.sidesDone?.(sideLogs(outcome, outDir))
   }
@@ -214,7 +220,7 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
   if (settings.compare === false) return { report: runReport(wanted, complete, errors, config.statistics), manifest, paths }
   // One cause, one error: a side that did not complete has already said why; reading its output
   // would only add symptoms (and a healthy side that never started would look empty).
-  const quality =
+  const compared =
     (outcome?.errors.length ?? 0) > 0
       ? sidesFailedReport(errors, config.statistics, paths.baseline, paths.candidate)
       : await compareOutputs(paths.baseline, paths.candidate, config, {
@@ -222,7 +228,7 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
           examples: settings.examples,
           changedAnswers: settings.changedAnswers
         })
-  let report = quality
+  let report = compared
   for (const measurement of measurements) {
     report = await measurement.attach(report, { paths, changedAnswers: settings.changedAnswers, examples: settings.examples })
   }

@@ -4,8 +4,10 @@
  * generated prod_env, fresh suite and output path and cache disabled. Then checks that every
  * expected run directory is complete.
  *
- * This file is the order of things (check HELM, prepare, open the launcher, probe the servers
- * already up, run each side on the schedule, collect); the parts are prepare-run.ts,
+ * The quality half is the first measurement (`QualityMeasurement`, src/model/measurement.ts): this file is
+ * the order of things (check HELM, prepare, open the launcher, probe the servers already up, hand
+ * the sides and the measurements, this one first, to the one holder of the sides
+ * (src/launch/side-holder.ts), collect); the parts are prepare-run.ts,
  * produce-side.ts (how a side's run directories are made) and side-outcome.ts (what a side did).
  *
  * Problems found before anything runs (bad config, wrong HELM version) are thrown; problems of a
@@ -20,9 +22,10 @@ import { endpointFor, makeRunPlan, requireKeys, type RunPlan } from '../plan/run
 import { Launcher, type LaunchManifest } from '../launch/launcher.js'
 import { scheduleNotes } from '../launch/notes.js'
 import { trackedTempDir } from '../process/registry.js'
-import { holdOnSchedule } from '../launch/side-holder.js'
+import { holdOnSchedule, type SideSeen } from '../launch/side-holder.js'
 import type { SideRecord } from '../model/manifest.js'
 import type { SideMeasurement } from '../model/measurement.js'
+import type { Report } from '../model/report.js'
 import { childProcessEnv } from '../secrets/child-env.js'
 import { probeServer } from '../server/readiness.js'
 import { checkHelmInstall, prepareRun, prepareSideFolders, stampOf, type PreparedRun } from './prepare-run.js'
@@ -52,9 +55,10 @@ export interface RunSidesOptions {
    */
   baseRef?: string | null
   /**
-   * Taken while launched sides are still up after their helm-run, before they are stopped (a
-   * sequential schedule: each side alone; concurrent: both together), in this order, by the one
-   * holder of the sides (src/launch/side-holder.ts): afterwards they are gone.
+   * For `runSides`: the measurements after the quality half, taken while launched sides are still
+   * up after their helm-run, before they are stopped (a sequential schedule: each side alone;
+   * concurrent: both together), in this order, by the one holder of the sides
+   * (src/launch/side-holder.ts): afterwards they are gone.
    */
   measurements?: readonly SideMeasurement[]
   /**
@@ -100,98 +104,159 @@ export interface RunOutcome {
 
 export const DEFAULT_READINESS_TIMEOUT_MS = 120_000
 
+/**
+ * The quality half on its own (the runner's tests, a caller without other measurements): the
+ * sides run with `opts.measurements` held after it on the same sides.
+ */
 export async function runSides(config: GateConfig, opts: RunSidesOptions): Promise<RunOutcome> {
-  const env = opts.env ?? process.env
-  const cwd = opts.cwd ?? process.cwd()
-  const log = opts.log ?? (() => {})
-  const progress = opts.progress ?? log
-  const started = new Date()
-  const outDir = resolve(cwd, opts.outDir)
-  const sides = [...new Set(opts.sides)]
-  const install = await checkHelmInstall(config, env, cwd)
-  const plan = opts.plan ?? (await makeRunPlan(config, { env, cwd, baseRef: opts.baseRef ?? null, sequential: opts.sequential }))
+  const quality = new QualityMeasurement(config, opts)
+  return quality.run([quality, ...(opts.measurements ?? [])])
+}
 
-  // Holds each side's prod_env (credentials.conf) and the base commit's worktree.
-  const temp = trackedTempDir()
-  const schedule = plan.schedule
-  let launcher: Launcher | null = null
-  try {
-    const prepared = await prepareRun(config, {
-      outDir,
-      sides,
-      runs: opts.runs,
-      selfCheck: opts.selfCheck,
-      tempDir: temp.path,
-      stamp: stampOf(started),
-      command: install.helmRun,
-      cwd
-    })
-    await prepareSideFolders(outDir, prepared.plans)
-    const outcomes = new Map<Side, SideOutcome>(prepared.plans.map(plan => [plan.side, emptyOutcome(plan)]))
-    // A side about to run whose key variable is named but not set is refused before anything starts.
-    requireKeys(plan, sides, config.source, opts.selfCheck)
-    const { secrets, keyNames } = plan
-    launcher = await Launcher.open({
-      config,
-      endpoints: plan.endpoints,
-      cwd,
-      env: childProcessEnv(env, keyNames),
-      baseRef: opts.baseRef ?? null,
-      outDir,
-      selfCheck: opts.selfCheck,
-      secrets,
-      progress,
-      echo: opts.log === undefined ? undefined : log,
-      tempDir: temp.path
-    })
-    const launched = (side: Side): boolean => launcher?.launches(side) ?? false
-    await probeServersUp(prepared, outcomes, launched, plan, opts, progress)
+/** What the quality half holds while the sides run: made by its pre-flight, used by `hold`. */
+interface Running {
+  prepared: PreparedRun
+  outcomes: Map<Side, SideOutcome>
+  launcher: Launcher | null
+  context: Omit<ProduceContext, 'deployment' | 'timeoutMs'>
+}
 
-    if ([...outcomes.values()].every(outcome => outcome.errors.length === 0)) {
-      const childEnv = {
-        ...childProcessEnv(env, keyNames),
-        PYTHONPATH: [install.pluginPath, env.PYTHONPATH].filter(Boolean).join(delimiter)
+/**
+ * The quality half as the first measurement (src/model/measurement.ts): `run` is its pre-flight
+ * (refusals thrown before anything is held: HELM's version, keys, an output folder in use; the
+ * servers that are always up probed first), then the one holder of the sides with every
+ * measurement, this one first, then each side's outcome. Its `hold` runs helm-run or the runner
+ * command on the sides just brought up that it has not run yet (at once when several) and records
+ * a launched server that died while it ran. Its part of the report is the run outcome `run`
+ * returns (records, errors, notes), which runGate compares.
+ */
+export class QualityMeasurement implements SideMeasurement {
+  readonly name = 'the quality half (helm-run or the runner command on each side)'
+  readonly everySide = true
+  private running: Running | null = null
+  private readonly ran = new Set<Side>()
+
+  constructor(
+    private readonly config: GateConfig,
+    private readonly opts: RunSidesOptions
+  ) {}
+
+  /** The sides run on the schedule with `measurements` (this quality half first), then collected. */
+  async run(measurements: readonly SideMeasurement[]): Promise<RunOutcome> {
+    if (measurements[0] !== this) throw new Error('the quality half must be the first measurement held')
+    const { config, opts } = this
+    const env = opts.env ?? process.env
+    const cwd = opts.cwd ?? process.cwd()
+    const log = opts.log ?? (() => {})
+    const progress = opts.progress ?? log
+    const started = new Date()
+    const outDir = resolve(cwd, opts.outDir)
+    const sides = [...new Set(opts.sides)]
+    const install = await checkHelmInstall(config, env, cwd)
+    const plan = opts.plan ?? (await makeRunPlan(config, { env, cwd, baseRef: opts.baseRef ?? null, sequential: opts.sequential }))
+
+    // Holds each side's prod_env (credentials.conf) and the base commit's worktree.
+    const temp = trackedTempDir()
+    const schedule = plan.schedule
+    let launcher: Launcher | null = null
+    try {
+      const prepared = await prepareRun(config, {
+        outDir,
+        sides,
+        runs: opts.runs,
+        selfCheck: opts.selfCheck,
+        tempDir: temp.path,
+        stamp: stampOf(started),
+        command: install.helmRun,
+        cwd
+      })
+      await prepareSideFolders(outDir, prepared.plans)
+      const outcomes = new Map<Side, SideOutcome>(prepared.plans.map(plan => [plan.side, emptyOutcome(plan)]))
+      // A side about to run whose key variable is named but not set is refused before anything starts.
+      requireKeys(plan, sides, config.source, opts.selfCheck)
+      const { secrets, keyNames } = plan
+      launcher = await Launcher.open({
+        config,
+        endpoints: plan.endpoints,
+        cwd,
+        env: childProcessEnv(env, keyNames),
+        baseRef: opts.baseRef ?? null,
+        outDir,
+        selfCheck: opts.selfCheck,
+        secrets,
+        progress,
+        echo: opts.log === undefined ? undefined : log,
+        tempDir: temp.path
+      })
+      const opened = launcher
+      await probeServersUp(prepared, outcomes, side => opened?.launches(side) ?? false, plan, opts, progress)
+
+      if ([...outcomes.values()].every(outcome => outcome.errors.length === 0)) {
+        const childEnv = {
+          ...childProcessEnv(env, keyNames),
+          PYTHONPATH: [install.pluginPath, env.PYTHONPATH].filter(Boolean).join(delimiter)
+        }
+        this.running = { prepared, outcomes, launcher, context: { env: childEnv, secrets, log, progress } }
+        const scheduled = prepared.plans.map(plan => ({ side: plan.side, output: plan.outputPath }))
+        const seen = await holdOnSchedule(launcher, scheduled, schedule, measurements)
+        // Each launched side's readiness, or its launch's own error (code and location), is its outcome's.
+        for (const [side, saw] of Object.entries(seen) as [Side, SideSeen][]) {
+          const outcome = outcomes.get(side) as SideOutcome
+          if (saw.error) outcome.errors.push(saw.error)
+          else outcome.server = saw.probe
+        }
       }
-      const outcomeOf = (plan: SidePlan): SideOutcome => outcomes.get(plan.side) as SideOutcome
-      await holdOnSchedule(
-        launcher,
-        prepared.plans,
-        schedule,
-        {
-          side: plan => plan.side,
-          output: plan => plan.outputPath,
-          measure: async plan => {
-            const deployment = prepared.deployments[plan.side]
-            const timeoutMs = prepared.helm.timeoutMinutes * 60_000
-            await runSide(plan, outcomeOf(plan), prepared, { env: childEnv, deployment, timeoutMs, secrets, log, progress })
-            // A launched server that died is the cause; helm-run's "Connection refused" follows it.
-            const died = launcher?.diedWhileUp(plan.side)
-            if (died) serverDied(outcomeOf(plan), died)
-          },
-          ready: (plan, probe) => void (outcomeOf(plan).server = probe),
-          failed: (plan, error) => void outcomeOf(plan).errors.push(error)
-        },
-        opts.measurements ?? []
-      )
-    }
-    await launcher?.close()
+      await launcher?.close()
 
-    const ended = new Date()
-    return collectOutcome(prepared, outcomes, {
-      outDir,
-      fingerprint: plan.fingerprint,
-      helmVersion: install.version,
-      started,
-      ended,
-      schedule,
-      launch: launcher?.manifest() ?? null
-    })
-  } finally {
-    // Every path: a thrown error, a failed side. Stopping twice is harmless.
-    await launcher?.close()
-    // The local paths may hold a copy of the user's credentials.conf: never leave it behind. The
-    // signal path shares this removal (src/process/registry.ts).
-    await temp.remove()
+      const ended = new Date()
+      return collectOutcome(prepared, outcomes, {
+        outDir,
+        fingerprint: plan.fingerprint,
+        helmVersion: install.version,
+        started,
+        ended,
+        schedule,
+        launch: launcher?.manifest() ?? null
+      })
+    } finally {
+      this.running = null
+      // Every path: a thrown error, a failed side. Stopping twice is harmless.
+      await launcher?.close()
+      // The local paths may hold a copy of the user's credentials.conf: never leave it behind. The
+      // signal path shares this removal (src/process/registry.ts).
+      await temp.remove()
+    }
+  }
+
+  /** helm-run or the runner command on the sides of `up` not run yet, at once when several. */
+  async hold(up: Side[]): Promise<void> {
+    const running = this.running
+    if (!running) throw new Error('the quality half is held only by its own run')
+    const plans = running.prepared.plans.filter(plan => up.includes(plan.side) && !this.ran.has(plan.side))
+    for (const plan of plans) this.ran.add(plan.side)
+    // Every side finishes before a thrown error (a bug, not a side's problem) is passed on.
+    const settled = await Promise.allSettled(plans.map(plan => this.runOne(plan, running)))
+    const thrown = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected')
+    if (thrown) throw thrown.reason
+  }
+
+  /** It runs every side while it is held: nothing is left for servers that are always up. */
+  async holdAlwaysUp(): Promise<void> {}
+
+  /** Its part is the run outcome (`run`), which runGate compares (compareOutputs) or reports failed. */
+  attach(report: Report): Report {
+    return report
+  }
+
+  private async runOne(plan: SidePlan, running: Running): Promise<void> {
+    const { prepared, outcomes, launcher, context } = running
+    const outcome = outcomes.get(plan.side) as SideOutcome
+    const deployment = prepared.deployments[plan.side]
+    const timeoutMs = prepared.helm.timeoutMinutes * 60_000
+    await runSide(plan, outcome, prepared, { ...context, deployment, timeoutMs })
+    // A launched server that died is the cause; helm-run's "Connection refused" follows it.
+    const died = launcher?.diedWhileUp(plan.side)
+    if (died) serverDied(outcome, died)
   }
 }
 

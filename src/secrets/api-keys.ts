@@ -35,14 +35,7 @@ export function apiKeyValues(deployments: Iterable<KeyedDeployment | undefined>,
   })
 }
 
-/** The deployment's API key, refusing a named variable that is not set (before anything runs). */
-export function requiredApiKey(deployment: KeyedDeployment, env: Env, source: string, side: string): string | null {
-  const key = apiKeyOf(deployment, env)
-  if (deployment.kind === 'server' && deployment.apiKeyEnv && !key) throw missingKeyError(deployment.apiKeyEnv, side, source)
-  return key
-}
-
-/** The refusal of a side whose gate file names a key variable that is not set. */
+/** The refusal of a side whose gate file names a key variable that is not set (the run plan's requireKeys throws it). */
 export function missingKeyError(name: string, side: string, source: string): ConfigError {
   return new ConfigError('config.api_key_missing', `the environment variable ${name} (the ${side} API key) is not set`, {
     file: source,
