@@ -2905,7 +2905,7 @@ function apiKeyValues(deployments, env) {
         return key ? [key] : [];
     });
 }
-/** The refusal of a side whose gate file names a key variable that is not set. */
+/** The refusal of a side whose gate file names a key variable that is not set (the run plan's requireKeys throws it). */
 function missingKeyError(name, side, source) {
     return new ConfigError('config.api_key_missing', `the environment variable ${name} (the ${side} API key) is not set`, {
         file: source,
@@ -43375,7 +43375,7 @@ async function runOnSchedule(items, schedule, steps) {
             try {
                 ok = await steps.up(item);
                 if (ok)
-                    await steps.measure(item);
+                    await steps.measure?.(item);
                 if (ok)
                     await steps.hold?.([item]);
             }
@@ -43394,7 +43394,7 @@ async function runOnSchedule(items, schedule, steps) {
         if (rejected)
             throw rejected.reason;
         if (ups.every(u => u.status === 'fulfilled' && u.value)) {
-            const measured = await Promise.allSettled(items.map(item => steps.measure(item)));
+            const measured = await Promise.allSettled(items.map(async (item) => steps.measure?.(item)));
             const thrown = measured.find((m) => m.status === 'rejected');
             if (thrown)
                 throw thrown.reason;
@@ -43412,7 +43412,7 @@ async function runOnSchedule(items, schedule, steps) {
         throw thrown.reason;
 }
 
-const SIDES$2 = ['baseline', 'candidate'];
+const SIDES$1 = ['baseline', 'candidate'];
 class SideHolder {
     launcher;
     progress;
@@ -43501,49 +43501,50 @@ class SideHolder {
 /** Does the load half hold the launched sides up one at a time (both launched, sequential)? */
 function holdsOneAtATime(config, sequential) {
     const sides = config.launch?.sides ?? {};
-    return scheduleOf(config.launch, sequential) === 'sequential' && SIDES$2.every(side => sides[side] !== undefined);
+    return scheduleOf(config.launch, sequential) === 'sequential' && SIDES$1.every(side => sides[side] !== undefined);
 }
 /**
- * The quality half's sides on the schedule: each launched side is started and waited for, its work
- * run, held while every measurement takes its part (with every side up at that moment), and
- * stopped on every path. A side that is not launched is a server that is always up: nothing to
- * start or stop, and the measurements take it after the quality half (`holdAlwaysUp`).
+ * The sides on the schedule, in order: each launched side is started and waited for, held while
+ * every measurement takes its part (the quality half first: helm-run or the runner command, whose
+ * output folders the others are given), and stopped on every path. A measurement held on every
+ * side (`everySide`, the quality half) gets the sides just brought up, always-up servers included;
+ * the others get the sides up while a launched side is held (those, plus every side that is not
+ * launched) and take servers that are always up after the quality half (`holdAlwaysUp`). A side
+ * that could not come up stops a sequential schedule. Returns what it saw of each launched side.
  */
-async function holdOnSchedule(launcher, items, schedule, work, measurements) {
+async function holdOnSchedule(launcher, sides, schedule, measurements) {
     const launched = (side) => launcher?.launches(side) ?? false;
-    const outputs = Object.fromEntries(items.map(item => [work.side(item), work.output(item)]));
-    await runOnSchedule(items, schedule, {
-        up: async (item) => {
-            const side = work.side(item);
+    const outputs = Object.fromEntries(sides.map(s => [s.side, s.output]));
+    const seen = {};
+    await runOnSchedule(sides.map(s => s.side), schedule, {
+        up: async (side) => {
             if (!launcher || !launched(side))
                 return true;
             try {
-                // Started first: an optional call skips its arguments when there is nothing to call.
-                const probe = await launcher.up(side);
-                work.ready?.(item, probe);
+                seen[side] = { probe: await launcher.up(side) };
                 return true;
             }
             catch (error) {
                 if (!(error instanceof GateError))
                     throw error;
-                work.failed(item, error);
+                seen[side] = { error };
                 return false;
             }
         },
-        measure: item => work.measure(item),
         hold: async (held) => {
-            const up = sidesUpWhileHeld(held.map(work.side).filter(launched), launched);
-            if (up.length === 0)
-                return;
-            for (const measurement of measurements)
-                await measurement.hold(up, outputs);
+            const launchedUp = sidesUpWhileHeld(held.filter(launched), launched);
+            for (const measurement of measurements) {
+                const up = measurement.everySide ? held : launchedUp;
+                if (up.length > 0)
+                    await measurement.hold(up, outputs);
+            }
         },
-        down: async (item) => {
-            const side = work.side(item);
+        down: async (side) => {
             if (launcher && launched(side))
                 await launcher.down(side);
         }
     });
+    return seen;
 }
 /**
  * The sides up while `held` (launched sides between their measurement and their stop) are held:
@@ -44769,8 +44770,10 @@ function sideRecord(plan, outcome, deployment, outDir) {
  * generated prod_env, fresh suite and output path and cache disabled. Then checks that every
  * expected run directory is complete.
  *
- * This file is the order of things (check HELM, prepare, open the launcher, probe the servers
- * already up, run each side on the schedule, collect); the parts are prepare-run.ts,
+ * The quality half is the first measurement (`QualityMeasurement`, src/model/measurement.ts): this file is
+ * the order of things (check HELM, prepare, open the launcher, probe the servers already up, hand
+ * the sides and the measurements, this one first, to the one holder of the sides
+ * (src/launch/side-holder.ts), collect); the parts are prepare-run.ts,
  * produce-side.ts (how a side's run directories are made) and side-outcome.ts (what a side did).
  *
  * Problems found before anything runs (bad config, wrong HELM version) are thrown; problems of a
@@ -44779,91 +44782,143 @@ function sideRecord(plan, outcome, deployment, outDir) {
  * as its manifest record; runGate (pipeline/run-gate.ts) writes the manifest.
  */
 const DEFAULT_READINESS_TIMEOUT_MS = 120_000;
-async function runSides(config, opts) {
-    const env = opts.env ?? process.env;
-    const cwd = opts.cwd ?? process.cwd();
-    const log = opts.log ?? (() => { });
-    const progress = opts.progress ?? log;
-    const started = new Date();
-    const outDir = resolve(cwd, opts.outDir);
-    const sides = [...new Set(opts.sides)];
-    const install = await checkHelmInstall(config, env, cwd);
-    const plan = opts.plan ?? (await makeRunPlan(config, { env, cwd, baseRef: opts.baseRef ?? null, sequential: opts.sequential }));
-    // Holds each side's prod_env (credentials.conf) and the base commit's worktree.
-    const temp = trackedTempDir();
-    const schedule = plan.schedule;
-    let launcher = null;
-    try {
-        const prepared = await prepareRun(config, {
-            outDir,
-            sides,
-            runs: opts.runs,
-            selfCheck: opts.selfCheck,
-            tempDir: temp.path,
-            stamp: stampOf(started),
-            command: install.helmRun,
-            cwd
-        });
-        await prepareSideFolders(outDir, prepared.plans);
-        const outcomes = new Map(prepared.plans.map(plan => [plan.side, emptyOutcome(plan)]));
-        // A side about to run whose key variable is named but not set is refused before anything starts.
-        requireKeys(plan, sides, config.source, opts.selfCheck);
-        const { secrets, keyNames } = plan;
-        launcher = await Launcher.open({
-            config,
-            endpoints: plan.endpoints,
-            cwd,
-            env: childProcessEnv(env, keyNames),
-            baseRef: opts.baseRef ?? null,
-            outDir,
-            selfCheck: opts.selfCheck,
-            secrets,
-            progress,
-            echo: opts.log === undefined ? undefined : log,
-            tempDir: temp.path
-        });
-        const launched = (side) => launcher?.launches(side) ?? false;
-        await probeServersUp(prepared, outcomes, launched, plan, opts, progress);
-        if ([...outcomes.values()].every(outcome => outcome.errors.length === 0)) {
-            const childEnv = {
-                ...childProcessEnv(env, keyNames),
-                PYTHONPATH: [install.pluginPath, env.PYTHONPATH].filter(Boolean).join(delimiter)
-            };
-            const outcomeOf = (plan) => outcomes.get(plan.side);
-            await holdOnSchedule(launcher, prepared.plans, schedule, {
-                side: plan => plan.side,
-                output: plan => plan.outputPath,
-                measure: async (plan) => {
-                    const deployment = prepared.deployments[plan.side];
-                    const timeoutMs = prepared.helm.timeoutMinutes * 60_000;
-                    await runSide(plan, outcomeOf(plan), prepared, { env: childEnv, deployment, timeoutMs, secrets, log, progress });
-                    // A launched server that died is the cause; helm-run's "Connection refused" follows it.
-                    const died = launcher?.diedWhileUp(plan.side);
-                    if (died)
-                        serverDied(outcomeOf(plan), died);
-                },
-                ready: (plan, probe) => void (outcomeOf(plan).server = probe),
-                failed: (plan, error) => void outcomeOf(plan).errors.push(error)
-            }, opts.measurements ?? []);
-        }
-        await launcher?.close();
-        const ended = new Date();
-        return collectOutcome(prepared, outcomes, {
-            outDir,
-            fingerprint: plan.fingerprint,
-            helmVersion: install.version,
-            started,
-            ended,
-            schedule,
-            launch: launcher?.manifest() ?? null
-        });
+/**
+ * The quality half as the first measurement (src/model/measurement.ts): `run` is its pre-flight
+ * (refusals thrown before anything is held: HELM's version, keys, an output folder in use; the
+ * servers that are always up probed first), then the one holder of the sides with every
+ * measurement, this one first, then each side's outcome. Its `hold` runs helm-run or the runner
+ * command on the sides just brought up that it has not run yet (at once when several) and records
+ * a launched server that died while it ran. Its part of the report is the run outcome `run`
+ * returns (records, errors, notes), which runGate compares.
+ */
+class QualityMeasurement {
+    config;
+    opts;
+    name = 'the quality half (helm-run or the runner command on each side)';
+    everySide = true;
+    running = null;
+    ran = new Set();
+    constructor(config, opts) {
+        this.config = config;
+        this.opts = opts;
     }
-    finally {
-        // Every path: a thrown error, a failed side. Stopping twice is harmless.
-        await launcher?.close();
-        // The local paths may hold a copy of the user's credentials.conf: never leave it behind. The
-        // signal path shares this removal (src/process/registry.ts).
-        await temp.remove();
+    /** The sides run on the schedule with `measurements` (this quality half first), then collected. */
+    async run(measurements) {
+        if (measurements[0] !== this)
+            throw new Error('the quality half must be the first measurement held');
+        const { config, opts } = this;
+        const env = opts.env ?? process.env;
+        const cwd = opts.cwd ?? process.cwd();
+        const log = opts.log ?? (() => { });
+        const progress = opts.progress ?? log;
+        const started = new Date();
+        const outDir = resolve(cwd, opts.outDir);
+        const sides = [...new Set(opts.sides)];
+        const install = await checkHelmInstall(config, env, cwd);
+        const plan = opts.plan ?? (await makeRunPlan(config, { env, cwd, baseRef: opts.baseRef ?? null, sequential: opts.sequential }));
+        // Holds each side's prod_env (credentials.conf) and the base commit's worktree.
+        const temp = trackedTempDir();
+        const schedule = plan.schedule;
+        let launcher = null;
+        try {
+            const prepared = await prepareRun(config, {
+                outDir,
+                sides,
+                runs: opts.runs,
+                selfCheck: opts.selfCheck,
+                tempDir: temp.path,
+                stamp: stampOf(started),
+                command: install.helmRun,
+                cwd
+            });
+            await prepareSideFolders(outDir, prepared.plans);
+            const outcomes = new Map(prepared.plans.map(plan => [plan.side, emptyOutcome(plan)]));
+            // A side about to run whose key variable is named but not set is refused before anything starts.
+            requireKeys(plan, sides, config.source, opts.selfCheck);
+            const { secrets, keyNames } = plan;
+            launcher = await Launcher.open({
+                config,
+                endpoints: plan.endpoints,
+                cwd,
+                env: childProcessEnv(env, keyNames),
+                baseRef: opts.baseRef ?? null,
+                outDir,
+                selfCheck: opts.selfCheck,
+                secrets,
+                progress,
+                echo: opts.log === undefined ? undefined : log,
+                tempDir: temp.path
+            });
+            const opened = launcher;
+            await probeServersUp(prepared, outcomes, side => opened?.launches(side) ?? false, plan, opts, progress);
+            if ([...outcomes.values()].every(outcome => outcome.errors.length === 0)) {
+                const childEnv = {
+                    ...childProcessEnv(env, keyNames),
+                    PYTHONPATH: [install.pluginPath, env.PYTHONPATH].filter(Boolean).join(delimiter)
+                };
+                this.running = { prepared, outcomes, launcher, context: { env: childEnv, secrets, log, progress } };
+                const scheduled = prepared.plans.map(plan => ({ side: plan.side, output: plan.outputPath }));
+                const seen = await holdOnSchedule(launcher, scheduled, schedule, measurements);
+                // Each launched side's readiness, or its launch's own error (code and location), is its outcome's.
+                for (const [side, saw] of Object.entries(seen)) {
+                    const outcome = outcomes.get(side);
+                    if (saw.error)
+                        outcome.errors.push(saw.error);
+                    else
+                        outcome.server = saw.probe;
+                }
+            }
+            await launcher?.close();
+            const ended = new Date();
+            return collectOutcome(prepared, outcomes, {
+                outDir,
+                fingerprint: plan.fingerprint,
+                helmVersion: install.version,
+                started,
+                ended,
+                schedule,
+                launch: launcher?.manifest() ?? null
+            });
+        }
+        finally {
+            this.running = null;
+            // Every path: a thrown error, a failed side. Stopping twice is harmless.
+            await launcher?.close();
+            // The local paths may hold a copy of the user's credentials.conf: never leave it behind. The
+            // signal path shares this removal (src/process/registry.ts).
+            await temp.remove();
+        }
+    }
+    /** helm-run or the runner command on the sides of `up` not run yet, at once when several. */
+    async hold(up) {
+        const running = this.running;
+        if (!running)
+            throw new Error('the quality half is held only by its own run');
+        const plans = running.prepared.plans.filter(plan => up.includes(plan.side) && !this.ran.has(plan.side));
+        for (const plan of plans)
+            this.ran.add(plan.side);
+        // Every side finishes before a thrown error (a bug, not a side's problem) is passed on.
+        const settled = await Promise.allSettled(plans.map(plan => this.runOne(plan, running)));
+        const thrown = settled.find((s) => s.status === 'rejected');
+        if (thrown)
+            throw thrown.reason;
+    }
+    /** It runs every side while it is held: nothing is left for servers that are always up. */
+    async holdAlwaysUp() { }
+    /** Its part is the run outcome (`run`), which runGate compares (compareOutputs) or reports failed. */
+    attach(report) {
+        return report;
+    }
+    async runOne(plan, running) {
+        const { prepared, outcomes, launcher, context } = running;
+        const outcome = outcomes.get(plan.side);
+        const deployment = prepared.deployments[plan.side];
+        const timeoutMs = prepared.helm.timeoutMinutes * 60_000;
+        await runSide(plan, outcome, prepared, { ...context, deployment, timeoutMs });
+        // A launched server that died is the cause; helm-run's "Connection refused" follows it.
+        const died = launcher?.diedWhileUp(plan.side);
+        if (died)
+            serverDied(outcome, died);
     }
 }
 /** One side's run: its run directories made (produce-side.ts), then checked and recorded. */
@@ -46247,7 +46302,7 @@ async function sizedSyntheticSource(settings, tokenizer, streams) {
  * run the blocks A B B A ..., never both sides at once; then the figures, ratios and checks.
  * The I/O edge around the pure parts (workload, metrics, compare).
  */
-const SIDES$1 = ['baseline', 'candidate'];
+const SIDES = ['baseline', 'candidate'];
 function emptyReport(config, load) {
     const side = (s) => {
         const d = config.deployments?.[s];
@@ -46307,7 +46362,7 @@ function beginLoad(config, options) {
     const deployments = config.deployments;
     if (!deployments)
         return fail('load.no_deployments', 'the load half needs deployments (base_url and model of each side)', 'deployments');
-    for (const side of SIDES$1) {
+    for (const side of SIDES) {
         if (deployments[side].kind !== 'server') {
             return fail('load.prod_env', `the load half needs deployments.${side} as api/base_url/model, not a prod_env reference or a runner command`, `deployments.${side}`);
         }
@@ -46336,7 +46391,7 @@ function judgeProbes(run, probes) {
         report.warnings.push({ code: 'load.skipped', message: report.skipped });
         return { report, timings: [] };
     }
-    for (const side of SIDES$1) {
+    for (const side of SIDES) {
         const problem = probes[side].problem;
         if (problem) {
             const hint = probes[side].reachable ? '' : unreachableHint(run.config, side);
@@ -46428,7 +46483,7 @@ async function runLoad(config, options, holder) {
     };
     const connections = {};
     const closeAll = async () => {
-        for (const side of SIDES$1) {
+        for (const side of SIDES) {
             await connections[side]?.conn.pool.close().catch(() => { });
             delete connections[side];
         }
@@ -46438,7 +46493,7 @@ async function runLoad(config, options, holder) {
         // on one machine, so an archived baseline never stands in for a live one. One at a time, the
         // candidate first, so that the baseline is up for the first block.
         const probes = {};
-        for (const side of swapping ? ['candidate', 'baseline'] : SIDES$1) {
+        for (const side of swapping ? ['candidate', 'baseline'] : SIDES) {
             await bringUp(side, 'the probe');
             probes[side] = await probeLoadSide(run, side);
         }
@@ -46468,7 +46523,7 @@ async function runLoad(config, options, holder) {
         for (const at of plan) {
             // Both up: both sides' connections opened and warmed at the start of each level, as one step.
             if (!swapping && at.li !== level)
-                for (const side of SIDES$1)
+                for (const side of SIDES)
                     await warmed(side, at.li, at.level);
             level = at.li;
             // A side brought up again is a new server (or one just woken): new connections, a new warm-up.
@@ -46563,7 +46618,7 @@ function blockPlan(load, schedule) {
     if (schedule !== 'periods') {
         return load.levels.flatMap((level, li) => abbaOrder(load.repetitions).map(block => ({ ...block, level, li, total })));
     }
-    return SIDES$1.flatMap((side, si) => load.levels.flatMap((level, li) => Array.from({ length: load.repetitions }, (_, repetition) => ({
+    return SIDES.flatMap((side, si) => load.levels.flatMap((level, li) => Array.from({ length: load.repetitions }, (_, repetition) => ({
         side,
         level,
         li,
@@ -46589,7 +46644,7 @@ function swapsNeeded(plan) {
  * would take longer than load.swap_budget_seconds.
  */
 function chooseSchedule(holder, load, swaps) {
-    const fixed = SIDES$1.find(side => holder.switches[side] === 'none');
+    const fixed = SIDES.find(side => holder.switches[side] === 'none');
     if (fixed) {
         return { schedule: 'periods', why: `swapping is impossible: deployments.${fixed}.launch.switch is none` };
     }
@@ -46789,7 +46844,7 @@ function finishLoad(run, blocks, timings) {
     const cpuWarning = clientCpuWarning(blocks, load.clientCpuWarnShare, availableParallelism());
     if (cpuWarning)
         report.warnings.push({ code: 'load.client_cpu', message: cpuWarning });
-    for (const side of SIDES$1) {
+    for (const side of SIDES) {
         const note = chunkNote(side, timings);
         if (note)
             report.notes.push(note);
@@ -46803,11 +46858,11 @@ function promptNote(report, timings) {
     const p = report.prompt_tokens;
     if (!p)
         return;
-    for (const side of SIDES$1) {
+    for (const side of SIDES) {
         const counted = timings.filter(t => t.side === side && t.status === 'ok' && typeof t.prompt_tokens === 'number');
         p.served[side] = counted.length ? counted.reduce((s, t) => s + t.prompt_tokens, 0) / counted.length : null;
     }
-    const served = SIDES$1.map(side => `${side} ${p.served[side] === null ? 'unknown' : p.served[side]?.toFixed(1)}`).join(', ');
+    const served = SIDES.map(side => `${side} ${p.served[side] === null ? 'unknown' : p.served[side]?.toFixed(1)}`).join(', ');
     report.notes.push(p.sized_by === 'server'
         ? `Synthetic prompts sized with the ${p.tokenizer}: requested mean ${p.requested_mean.toFixed(1)} tokens, realized ${p.realized_mean?.toFixed(1)} (${p.realized_min} to ${p.realized_max}) over ${p.prompts} prompts, the same texts on both sides; counted by the servers (usage, chat template included): ${served}.`
         : `Synthetic prompts sized at one word per token (the baseline serves no /tokenize): requested mean ${p.requested_mean.toFixed(1)} tokens; counted by the servers (usage): ${served}.`);
@@ -46952,7 +47007,7 @@ function chunkNote(side, timings) {
     return `The ${side} sent ${chunks} content chunks for ${tokens} output tokens (${(tokens / chunks).toFixed(2)} tokens per chunk): its ITL is the gap between chunks, not between tokens; TPOT is per token.`;
 }
 function addNotes(report) {
-    for (const side of SIDES$1) {
+    for (const side of SIDES) {
         if (report.sides[side].usage === false) {
             report.notes.push(`The ${side} sends no usage in its stream: its output tokens are content chunks counted, which equals tokens only when each chunk carries one.`);
         }
@@ -46967,7 +47022,7 @@ function addNotes(report) {
             const message = `At ${report.mode} ${s.level} the sides generated different lengths: ${b.toFixed(1)} (baseline) vs ${c.toFixed(1)} (candidate) output tokens per request; throughput ratios compare different work.`;
             report.warnings.push({ code: 'load.output_length', message });
         }
-        for (const side of SIDES$1) {
+        for (const side of SIDES) {
             const f = s[side];
             if (f.failed > 0) {
                 report.notes.push(`At ${report.mode} ${s.level} the ${side} had ${f.failed} failed request(s) of ${f.requests} (${f.timed_out} timed out): counted in the error rate and against goodput.`);
@@ -47041,88 +47096,6 @@ async function runLoadHalf(config, outDir, options) {
     return outcome;
 }
 
-const SIDES = ['baseline', 'candidate'];
-class PerSideLoad {
-    options;
-    run;
-    probes = {};
-    periods = {};
-    blocks = [];
-    timings = [];
-    /** The first problem that ends the load half (a workload that cannot be read, a side down). */
-    stopped = null;
-    constructor(config, options) {
-        this.options = options;
-        this.run = beginLoad(config, options);
-    }
-    /** All of `side`'s blocks, level by level, while it is up. A side that does not answer is recorded. */
-    async measureSide(side, options = {}) {
-        const run = this.run;
-        if (isOutcome(run) || this.stopped || this.probes[side])
-            return;
-        const started = new Date().toISOString();
-        const probe = await probeLoadSide(run, side);
-        this.probes[side] = probe;
-        if (probe.problem)
-            return;
-        const source = await workloadOf(run, { ...this.options, ...options });
-        if (isOutcome(source)) {
-            this.stopped = source;
-            return;
-        }
-        const { load } = run;
-        const offset = SIDES.indexOf(side) * load.repetitions;
-        try {
-            for (const [li, level] of load.levels.entries()) {
-                const conn = connect(run.targets[side], load.mode === 'concurrency' ? level : null, run.timeoutMs);
-                try {
-                    await warmUp(run, conn, side, probe.ignoreEos, source, li, level);
-                    for (let repetition = 0; repetition < load.repetitions; repetition++) {
-                        const at = { side, level, li, repetition, position: offset + repetition, total: 2 * load.repetitions };
-                        await measureBlock(run, conn, probe.ignoreEos, source, at, this.blocks, this.timings);
-                    }
-                }
-                finally {
-                    await conn.pool.close().catch(() => { });
-                }
-            }
-        }
-        catch (error) {
-            // A side that stopped answering ends the load half: the other side is not measured.
-            if (!(error instanceof SideDownError))
-                throw error;
-            this.stopped = sideDown(run, error, this.timings);
-            return;
-        }
-        this.periods[side] = { started, ended: new Date().toISOString() };
-    }
-    /**
-     * The compare step. A side that was never measured while up (its launch failed, or it is not
-     * launched and nothing called for it) is probed now: if it is down that is the load half's
-     * error (or a loud skip, with load.baseline: optional), never a silent pass.
-     */
-    async finish() {
-        const run = this.run;
-        if (isOutcome(run))
-            return run;
-        if (this.stopped)
-            return this.stopped;
-        for (const side of SIDES)
-            if (!this.probes[side])
-                await this.measureSide(side);
-        if (this.stopped)
-            return this.stopped;
-        const judged = judgeProbes(run, this.probes);
-        if (judged)
-            return judged;
-        run.report.interleaved = false;
-        const periods = SIDES.map(side => `${side} ${this.periods[side]?.started ?? '?'} to ${this.periods[side]?.ended ?? '?'}`).join('; ');
-        run.report.notes.unshift(`Not interleaved: the launched servers were up one at a time (sequential schedule), so all of the baseline's blocks ran while it was up, then all of the candidate's (${periods}). ` +
-            'Block pairs are not adjacent in time: drift between the two periods (host load, thermal state) is not cancelled, and the intervals do not include it (nothing was widened for it).');
-        return finishLoad(run, this.blocks, this.timings);
-    }
-}
-
 /** Does the gate launch any side? Then its load half must run while the servers are up. */
 function launchesAny(config) {
     return Object.keys(config.launch?.sides ?? {}).length > 0;
@@ -47131,25 +47104,21 @@ class LoadWhileUp {
     config;
     options;
     interleaved = null;
-    perSide;
     constructor(config, options) {
         this.config = config;
         this.options = options;
-        this.perSide = new PerSideLoad(config, options);
     }
     /** While the holder keeps `up` up: `up` are the sides up now; `outputs` their HELM output folders. */
     hold = async (up, outputs) => {
-        const gateSetOutput = outputs.baseline ?? this.options.gateSetOutput ?? null;
-        if (up.includes('baseline') && up.includes('candidate')) {
-            this.interleaved ??= await runLoad(this.config, { ...this.options, gateSetOutput });
+        // Both are up whenever the holder calls (the quality half left both up); once is enough.
+        if (!up.includes('baseline') || !up.includes('candidate'))
             return;
-        }
-        for (const side of up)
-            await this.perSide.measureSide(side, { gateSetOutput });
+        const gateSetOutput = outputs.baseline ?? this.options.gateSetOutput ?? null;
+        this.interleaved ??= await runLoad(this.config, { ...this.options, gateSetOutput });
     };
     /** The load half's outcome, once the servers are down. */
     async result() {
-        return this.interleaved ?? (await this.perSide.finish());
+        return this.interleaved ?? (await runLoad(this.config, this.options));
     }
 }
 
@@ -49137,6 +49106,7 @@ function trafficAnswerLength(b1, c, traffic, statistics) {
 function measurementsFor(config, s) {
     const { compare, outDir, env, progress, plan } = s;
     const measurements = [
+        s.quality ?? null,
         trafficReplayFor(config, compare, { outDir, env, progress, sides: plan }),
         fidelityRunFor(config, compare, { env, progress, endpoints: plan.endpoints }),
         loadMeasurementFor(config, compare ? s.load : null, { ...s, sides: plan })
@@ -49144,4 +49114,4 @@ function measurementsFor(config, s) {
     return measurements.filter((m) => m !== null);
 }
 
-export { redactedFiles as A, childProcessEnv as B, resolveHelmRun as C, DEFAULT_READINESS_TIMEOUT_MS as D, PROD_ENV_FILES as P, measurementsFor as a, manifestPath as b, launchedLoadFor as c, runLoadHalf as d, loadOnlyReport as e, detectClient as f, guardOnCancel as g, runHelmProcess as h, imageOf as i, decisiveLine as j, readLogTail as k, loadTimelineOf as l, makeRunPlan as m, swapsNeeded as n, blockPlan as o, planSides as p, expandLaunch as q, runSides as r, scheduleOf as s, trackedTempDir as t, routeUrl as u, prepareRun as v, writeManifest as w, pluginPythonPath as x, measureSwap as y, displayCommand as z };
+export { childProcessEnv as A, resolveHelmRun as B, DEFAULT_READINESS_TIMEOUT_MS as D, PROD_ENV_FILES as P, QualityMeasurement as Q, measurementsFor as a, manifestPath as b, launchedLoadFor as c, loadOnlyReport as d, detectClient as e, runHelmProcess as f, guardOnCancel as g, decisiveLine as h, imageOf as i, readLogTail as j, swapsNeeded as k, loadTimelineOf as l, makeRunPlan as m, blockPlan as n, expandLaunch as o, planSides as p, routeUrl as q, runLoadHalf as r, scheduleOf as s, trackedTempDir as t, prepareRun as u, pluginPythonPath as v, writeManifest as w, measureSwap as x, displayCommand as y, redactedFiles as z };

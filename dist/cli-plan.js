@@ -1,7 +1,7 @@
 import { join, delimiter, resolve } from 'node:path';
 import { tmpdir, availableParallelism } from 'node:os';
 import { b as redactUrl, T as TRAFFIC_CHECKS, d as describeBand, t as tangoInterval, f as readRunDirectory, g as runMatchesEntry, s as streamJson, M as MIN_BOOTSTRAP_UNITS, i as instancesNeeded, h as binarySd, j as twoSidedZ, G as GateError, p as parseArgs, P as PLAN_USAGE, r as requiredConfig, n as numberOption, l as loadGateConfig, k as redactText } from './cli.js';
-import { f as detectClient, p as planSides, t as trackedTempDir, P as PROD_ENV_FILES, h as runHelmProcess, j as decisiveLine, k as readLogTail, s as scheduleOf, n as swapsNeeded, o as blockPlan, q as expandLaunch, u as routeUrl, v as prepareRun, x as pluginPythonPath, D as DEFAULT_READINESS_TIMEOUT_MS, y as measureSwap, z as displayCommand, A as redactedFiles, m as makeRunPlan, B as childProcessEnv, a as measurementsFor, C as resolveHelmRun } from './cli-measurements.js';
+import { e as detectClient, p as planSides, t as trackedTempDir, P as PROD_ENV_FILES, f as runHelmProcess, h as decisiveLine, j as readLogTail, s as scheduleOf, k as swapsNeeded, n as blockPlan, o as expandLaunch, q as routeUrl, u as prepareRun, v as pluginPythonPath, D as DEFAULT_READINESS_TIMEOUT_MS, x as measureSwap, y as displayCommand, z as redactedFiles, m as makeRunPlan, A as childProcessEnv, a as measurementsFor, B as resolveHelmRun } from './cli-measurements.js';
 import { mkdir, writeFile, readdir } from 'node:fs/promises';
 import 'node:crypto';
 import 'node:fs';

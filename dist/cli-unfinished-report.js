@@ -1,7 +1,7 @@
 import path, { join } from 'node:path';
 import { mkdir, readdir } from 'node:fs/promises';
 import { D as DEFAULT_STATISTICS, G as GateError, a as newReport, H as HELM_GATE_VERSION, c as compareOutputs, w as writeReportOutputs, e as exitCode, U as UsageError } from './cli.js';
-import { i as imageOf, m as makeRunPlan, a as measurementsFor, r as runSides, b as manifestPath, w as writeManifest, l as loadTimelineOf, p as planSides, c as launchedLoadFor, d as runLoadHalf, e as loadOnlyReport, g as guardOnCancel } from './cli-measurements.js';
+import { i as imageOf, m as makeRunPlan, Q as QualityMeasurement, a as measurementsFor, b as manifestPath, w as writeManifest, l as loadTimelineOf, p as planSides, c as launchedLoadFor, r as runLoadHalf, d as loadOnlyReport, g as guardOnCancel } from './cli-measurements.js';
 
 const SIDES = ['baseline', 'candidate'];
 
@@ -194,7 +194,8 @@ function attachIdentity(report, manifest) {
  * archived baseline, shard artifacts), whether the load half runs, and where the results go
  * (files, a PR comment, an artifact).
  *
- *   gate file ─► runGate: runSides (helm-run per side; the measurements while launched servers are up)
+ *   gate file ─► runGate: the run plan ─► the sides held on the schedule with every measurement
+ *            (the quality half first: helm-run per side; then traffic, fidelity, the load half)
  *            ─► the measurements on servers always up ─► manifest.json ─► compareOutputs
  *            ─► each measurement joins its part (traffic, fidelity, the load half) ─► report
  *
@@ -225,25 +226,11 @@ async function runGate(settings) {
         sequential: settings.sequential,
         fingerprint: settings.fingerprint
     });
-    // The measurements beside the quality half (traffic replay, fidelity, the load half), each run
-    // while its sides are up and joining its own part of the report (src/pipeline/measurements.ts).
-    const measurements = measurementsFor(config, {
-        compare: settings.compare !== false,
-        load: settings.load ?? null,
-        outDir,
-        cwd: settings.cwd ?? process.cwd(),
-        env: settings.env ?? process.env,
-        progress: settings.progress ?? (() => { }),
-        baseRef: settings.baseRef ?? null,
-        sequential: settings.sequential,
-        toRun,
-        plan
-    });
-    let outcome = null;
-    if (toRun.length > 0) {
-        // Refusals before anything runs (HELM version, same deployment, missing key, an output folder
-        // in use) are thrown: there is nothing to record or compare, and stale files must not be.
-        outcome = await runSides(config, {
+    // Refusals before anything runs (HELM version, same deployment, missing key, an output folder
+    // in use) are thrown by the quality half's run: there is nothing to record or compare, and stale
+    // files must not be.
+    const quality = toRun.length > 0
+        ? new QualityMeasurement(config, {
             outDir,
             sides: toRun,
             runs: settings.runs,
@@ -254,12 +241,30 @@ async function runGate(settings) {
             readinessTimeoutMs: settings.readinessTimeoutMs,
             // Only the command line can change it (--ready-timeout); the action has no such input.
             readinessTimeoutHint: settings.mode.startsWith('cli') ? undefined : null,
-            measurements,
             log: settings.log,
             progress: settings.progress,
             env: settings.env,
             cwd: settings.cwd
-        });
+        })
+        : null;
+    // Every measurement, the quality half first, each run while its sides are up and joining its own
+    // part of the report (src/pipeline/measurements.ts).
+    const measurements = measurementsFor(config, {
+        compare: settings.compare !== false,
+        load: settings.load ?? null,
+        outDir,
+        cwd: settings.cwd ?? process.cwd(),
+        env: settings.env ?? process.env,
+        progress: settings.progress ?? (() => { }),
+        baseRef: settings.baseRef ?? null,
+        sequential: settings.sequential,
+        toRun,
+        plan,
+        quality
+    });
+    let outcome = null;
+    if (quality) {
+        outcome = await quality.run(measurements);
         errors.push(...outcome.errors);
         await settings.sidesDone?.(sideLogs(outcome, outDir));
     }
@@ -305,14 +310,14 @@ async function runGate(settings) {
         return { report: runReport(wanted, complete, errors, config.statistics), manifest, paths };
     // One cause, one error: a side that did not complete has already said why; reading its output
     // would only add symptoms (and a healthy side that never started would look empty).
-    const quality = (outcome?.errors.length ?? 0) > 0
+    const compared = (outcome?.errors.length ?? 0) > 0
         ? sidesFailedReport(errors, config.statistics, paths.baseline, paths.candidate)
         : await compareOutputs(paths.baseline, paths.candidate, config, {
             priorErrors: errors,
             examples: settings.examples,
             changedAnswers: settings.changedAnswers
         });
-    let report = quality;
+    let report = compared;
     for (const measurement of measurements) {
         report = await measurement.attach(report, { paths, changedAnswers: settings.changedAnswers, examples: settings.examples });
     }

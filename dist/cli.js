@@ -33015,8 +33015,11 @@ Prints the run plan \`helm-gate run\` would execute (each side's endpoint, the n
 variable and whether it is set, never its value, launched or always up; the schedule; the
 fingerprint; the measurements in the order they run), the prod_env files generated for each side
 (secrets redacted) and the exact helm-run commands, how many instances each comparison will have
-and whether that can resolve its tolerated drop. Sends no request to any server: the instances are
-counted by \`helm-run --dry-run\` with the same entries.
+and whether that can resolve its tolerated drop. The instances are counted by \`helm-run
+--dry-run\` with the same entries. Starts nothing (but --measure-swap) and sends no request to any
+server, except when the gate file has a fidelity section: each server always up is asked which
+fidelity route it supports (GET /version and /props; one that answers /version also gets POST
+/tokenize and a one-token completion with prompt_logprobs).
 
   --config FILE          gate file
   --out DIR              the output folder run would use

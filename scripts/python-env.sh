@@ -39,12 +39,15 @@ python3 -m venv "$venv"
 # This machine's pip config lists local indexes that hold only some packages; pip warns once per
 # package it does not find there. The warnings are noise, real errors still fail the script.
 quiet_pip() { "$venv/bin/python" -m pip install --quiet "$@" 2>&1 | (grep -v 'is ignored: it is neither a file nor a directory' || true); }
-# Why uv: it installs the same packages (the same versions, checked against pip's freeze) in about
-# a minute where pip took 2 min alone and 3.7 min beside the llama.cpp compile of a first
-# `demo:real` (docs/real-engine.md "Measured"): the venv is on that run's critical path. uv is
-# pinned and lives in the venv; it reads no pip.conf, so pip's configured indexes, find-links and
-# constraints are handed to it (scripts/uv-pip-args.py), and `unsafe-best-match` picks the best version
-# across all indexes, as pip does (uv's default takes the first index that has a package).
+# Why uv: it installs the same packages (the same versions, checked against pip's freeze) in
+# 118 s where pip took 182 s, both with empty caches on the quiet 2-core machine (docs/real-engine.md
+# "Measured"); every fresh venv (`npm test`'s set-up, the demos) waits for it. uv is pinned and
+# lives in the venv; it reads no pip.conf, so pip's configured indexes, find-links and
+# constraints are handed to it (scripts/uv-pip-args.py), and `unsafe-best-match` picks the best
+# version across all indexes, as pip does (uv's default takes the first index that has a package).
+# --compile-bytecode: pip writes the .pyc files at install, uv does not by default, and where
+# PYTHONDONTWRITEBYTECODE is set (this machine) every Python start then compiled its imports again
+# (importing HELM's runner: 1.70 s against 0.57 s); the real-engine demo's gate took 66 s, not 34.
 quiet_pip "uv==$uv_version"
 uv_args=()
 while IFS= read -r arg; do uv_args+=("$arg"); done < <(python3 -m pip config list 2>/dev/null | python3 "$root/scripts/uv-pip-args.py")
@@ -53,7 +56,7 @@ while IFS= read -r arg; do uv_args+=("$arg"); done < <(python3 -m pip config lis
 [ -n "${HELM_GATE_TORCH_INDEX:-}" ] && uv_args+=(--extra-index-url "$HELM_GATE_TORCH_INDEX")
 uv() { "$venv/bin/uv" "$@" --quiet --python "$venv/bin/python"; }
 # torchvision is named so that the resolver keeps the CPU torch (see above), then removed again.
-uv pip install --index-strategy unsafe-best-match "${uv_args[@]}" "torch==$torch_version" \
+uv pip install --compile-bytecode --index-strategy unsafe-best-match "${uv_args[@]}" "torch==$torch_version" \
   "torchvision==$torchvision_version" "crfm-helm[openai]==$helm_version" \
   "sentencepiece==$sentencepiece_version" "protobuf==$protobuf_version"
 uv pip uninstall torchvision

@@ -47,7 +47,7 @@ describe('uv-pip-args', () => {
 
   it('reads what pip itself reports, PIP_* variables included', () => {
     // PIP_CONFIG_FILE=/dev/null: pip loads no configuration file, so only the variables remain.
-    const env = {
+    const env: NodeJS.ProcessEnv = {
       ...process.env,
       PIP_CONFIG_FILE: '/dev/null',
       PIP_FIND_LINKS: '/srv/wheels /srv/more',

@@ -18,18 +18,18 @@ source "$here/common.sh"
 # beside the build, and only its conversion and quantization (seconds) wait for the engine: in a
 # cold run at load 7 the training (28 min) ended inside the build (37 min), where before it
 # started after it. The expected times printed are first runs measured on the 2-core machine,
-# quiet (each step alone) and at load 7 (all at once; README "How long demo:real takes"); each
-# step takes a second once cached.
+# quiet (nothing else running) and at load 7, each step beside the others (README "How long
+# demo:real takes"); each step takes a second once cached.
 t0=$(date +%s)
 engine_out=$(mktemp)
 bash "$here/build-engine.sh" >"$engine_out" &
 engine_build=$!
 with_progress "the HELM venv (llama.cpp builds meanwhile)" "about 2 min quiet, 9 at load 7" bash scripts/python-env.sh >&2
 t1=$(date +%s)
-with_progress "training the model (llama.cpp builds meanwhile)" "about 5 min quiet, 28 at load 7" \
+with_progress "training the model (llama.cpp builds meanwhile)" "about 8 min quiet, 28 at load 7" \
   bash "$here/make-model.sh" train >/dev/null
 t2=$(date +%s)
-with_progress "building llama.cpp (the rest of it)" "about 5 min in all quiet, 37 at load 7" wait "$engine_build"
+with_progress "building llama.cpp (the rest of it)" "about 10 to 11 min in all quiet, 37 at load 7" wait "$engine_build"
 engine=$(tail -1 "$engine_out")
 rm -f "$engine_out"
 t3=$(date +%s)
