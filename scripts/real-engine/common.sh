@@ -26,14 +26,37 @@ engine_dir() {
   echo "$(cache_root)/llama.cpp-$LLAMA_CPP_PYTHON_VERSION-$key"
 }
 
-# The trained model's folder (make-model.sh train): keyed by what decides the weights, the task and
-# training scripts and the load half's words (the tokenizer learns them), not by the engine, so a
-# new engine build converts the same weights again without training again.
-trained_dir() {
-  local here key
+# The key of the trained model: what decides the weights, the task and training scripts and the
+# load half's words (the tokenizer learns them), not the engine, so a new engine build converts
+# the same weights again without training again.
+trained_key() {
+  local here
   here=$(dirname "${BASH_SOURCE[0]}")
-  key=$(cat "$here/make_task.py" "$here/train_model.py" "$here/../../src/load/workload.ts" | sha256sum | cut -c1-12)
-  echo "$(cache_root)/real-cpu-trained-$key"
+  cat "$here/make_task.py" "$here/train_model.py" "$here/../../src/load/workload.ts" | sha256sum | cut -c1-12
+}
+
+# The trained model's folder in the cache (make-model.sh train).
+trained_dir() {
+  echo "$(cache_root)/real-cpu-trained-$(trained_key)"
+}
+
+# The trained model as committed (KEY, SHA256SUMS, the task and the Hugging Face folder): what
+# train_model.py made from the scripts whose key KEY holds. A first run takes it instead of
+# training for 6 to 7 CPU minutes; check-trained.sh trains again and compares the bytes.
+committed_trained_dir() {
+  echo "$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/examples/real-cpu/trained-model"
+}
+
+# Makes the task and trains the model into folder $2 (created) with the venv's Python $1:
+# addition.jsonl, hf/ and training.json. Single-threaded and seeded (train_model.py), so the
+# weights are the same bytes whether or not a compiler runs beside it.
+train_into() {
+  local python=$1 out=$2 here
+  here=$(dirname "${BASH_SOURCE[0]}")
+  mkdir -p "$out"
+  "$python" "$here/make_task.py" --out "$out/addition.jsonl"
+  "$python" "$here/train_model.py" --out "$out/hf" >&2
+  mv "$out/hf/training.json" "$out/training.json"
 }
 
 # Runs a step of the first-run preparation with a line on stderr every

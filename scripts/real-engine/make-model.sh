@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Makes the real-engine example's model once per machine, offline and seeded, in two steps:
 #   make-model.sh train   the addition task (custom_mcqa JSONL) and a tiny Llama trained on it on
-#                         the CPU with a SentencePiece tokenizer, into real-cpu-trained-<key>/.
-#                         Needs only the HELM venv (torch), not the engine, so prepare.sh runs it
+#                         the CPU with a SentencePiece tokenizer, into real-cpu-trained-<key>/:
+#                         copied from the committed examples/real-cpu/trained-model when that was
+#                         made by these scripts (its KEY), trained here otherwise. Never needs the
+#                         engine; training needs the HELM venv (torch), so prepare.sh runs it
 #                         while llama.cpp compiles.
 #   make-model.sh         the above (reused when done), then the trained model converted to GGUF
 #                         F16 by llama.cpp's converter and quantized to Q8_0, Q4_0 and Q2_K by its
@@ -31,24 +33,35 @@ esac
 trained_dir=$(trained_dir)
 mkdir -p "$(cache_root)"
 
-# The task and the trained Hugging Face folder. Single-threaded and seeded (train_model.py), so
-# the weights are the same bytes whether or not a compiler runs beside it.
+# The task and the trained Hugging Face folder. The committed one (examples/real-cpu/trained-model)
+# when its KEY is these scripts' key: it is what they train, byte for byte (check-trained.sh trains
+# again and compares), and copying it takes a second where training takes 6 to 7 CPU minutes,
+# the largest part of a first run after the compile. Otherwise (the scripts changed and the
+# committed folder was not made again) it trains here, as it did before, and says why.
 if [ ! -f "$trained_dir/training.json" ]; then
   exec 8>"$trained_dir.lock"
   flock 8
   if [ ! -f "$trained_dir/training.json" ]; then
     work=$(mktemp -d "$trained_dir.build.XXXXXX")
     trap 'rm -rf "$work"' EXIT
-    echo "make-model: training the real-engine example's model into $trained_dir (minutes, once per machine)" >&2
+    committed=$(committed_trained_dir)
+    committed_key=$(cat "$committed/KEY" 2>/dev/null || echo none)
     t0=$(date +%s)
-    "$python" "$here/make_task.py" --out "$work/addition.jsonl"
-    "$python" "$here/train_model.py" --out "$work/hf" >&2
+    if [ "$committed_key" = "$(trained_key)" ]; then
+      echo "make-model: taking the committed trained model ($committed, key $committed_key) into $trained_dir" >&2
+      cp -r "$committed/." "$work/"
+      (cd "$work" && sha256sum --quiet --check SHA256SUMS) >&2 \
+        || { echo "make-model: $committed does not match its SHA256SUMS (see above): check out the folder again, or make it with bash scripts/real-engine/check-trained.sh --write" >&2; exit 1; }
+    else
+      echo "make-model: the committed trained model is for other training scripts (its KEY: $committed_key; these scripts: $(trained_key)); training here instead (minutes, once per machine; bash scripts/real-engine/check-trained.sh --write makes the committed one again)" >&2
+      echo "make-model: training the real-engine example's model into $trained_dir (minutes, once per machine)" >&2
+      train_into "$python" "$work"
+    fi
     echo $(($(date +%s) - t0)) >"$work/seconds"
-    mv "$work/hf/training.json" "$work/training.json"
     rm -rf "$trained_dir"
     mv "$work" "$trained_dir"
     trap - EXIT
-    echo "make-model: trained in $(cat "$trained_dir/seconds") s" >&2
+    echo "make-model: trained model ready in $(cat "$trained_dir/seconds") s" >&2
   fi
   exec 8>&-
 else

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Trains the real-engine example's model again, in a scratch folder, and compares every file with
+# the committed one (examples/real-cpu/trained-model/SHA256SUMS): the committed weights must be
+# what these scripts make, byte for byte. About 7 minutes of one core; a match is remembered in
+# the cache (real-cpu-reproduced-<key>), so it trains once per machine and key.
+#   check-trained.sh           train and compare; exit 1 on any difference, naming the files
+#   check-trained.sh --write   train and replace the committed folder (after changing make_task.py,
+#                              train_model.py or the load words); commit the folder with the change
+# Needs the HELM venv (scripts/python-env.sh: torch, transformers, sentencepiece).
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+here="$root/scripts/real-engine"
+# shellcheck source=scripts/real-engine/common.sh
+source "$here/common.sh"
+python="${HELM_GATE_VENV:-$root/.venv}/bin/python"
+committed=$(committed_trained_dir)
+key=$(trained_key)
+
+write=0
+case "${1:-}" in
+  "") ;;
+  --write) write=1 ;;
+  *) echo "check-trained: unknown argument '$1' (none, or --write)" >&2; exit 2 ;;
+esac
+[ -x "$python" ] || { echo "check-trained: no Python at $python (run bash scripts/python-env.sh first)" >&2; exit 2; }
+
+marker="$(cache_root)/real-cpu-reproduced-$key"
+if [ "$write" = 0 ] && [ -f "$marker" ] && [ -f "$committed/SHA256SUMS" ] && cmp -s "$marker" "$committed/SHA256SUMS"; then
+  echo "check-trained: the committed weights (key $key) were reproduced on this machine before ($marker)"
+  exit 0
+fi
+if [ "$write" = 0 ] && [ "$(cat "$committed/KEY" 2>/dev/null)" != "$key" ]; then
+  echo "check-trained: $committed/KEY is '$(cat "$committed/KEY" 2>/dev/null)', the training scripts' key is $key: the committed weights are stale (bash scripts/real-engine/check-trained.sh --write makes them again)" >&2
+  exit 1
+fi
+
+mkdir -p "$(cache_root)"
+work=$(mktemp -d "$(cache_root)/real-cpu-check.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+t0=$(date +%s)
+echo "check-trained: training the model again in $work (about 7 min of one core)" >&2
+train_into "$python" "$work/trained"
+# The list of files and their hashes; training.json is left out (it records the seconds taken).
+(cd "$work/trained" && find . -type f ! -name training.json | sed 's|^\./||' | LC_ALL=C sort | xargs sha256sum) >"$work/SHA256SUMS"
+echo "check-trained: trained in $(($(date +%s) - t0)) s" >&2
+
+if [ "$write" = 1 ]; then
+  rm -rf "$committed"
+  cp -r "$work/trained" "$committed"
+  cp "$work/SHA256SUMS" "$committed/SHA256SUMS"
+  echo "$key" >"$committed/KEY"
+  echo "check-trained: wrote $committed (key $key); commit it with the change that made it"
+  exit 0
+fi
+
+if ! diff_out=$(diff "$committed/SHA256SUMS" "$work/SHA256SUMS"); then
+  echo "check-trained: training again made other bytes than the committed weights (< committed, > trained now):" >&2
+  echo "$diff_out" >&2
+  exit 1
+fi
+cp "$work/SHA256SUMS" "$marker"
+echo "check-trained: reproduced: training again made the committed weights byte for byte ($(wc -l <"$committed/SHA256SUMS") files, key $key)"
