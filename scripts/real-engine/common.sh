@@ -20,9 +20,15 @@ engine_targets() {
   echo llama-server llama-quantize llama-perplexity
 }
 
+# The project include that shortens the compile (unity builds, -O0 for the unused multimodal
+# library): see its own comment.
+engine_build_speed() {
+  echo "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/build-speed.cmake"
+}
+
 engine_dir() {
   local key
-  key=$(echo "$LLAMA_CPP_PYTHON_VERSION $(engine_cmake_flags) $(engine_targets)" | sha256sum | cut -c1-12)
+  key=$( (echo "$LLAMA_CPP_PYTHON_VERSION $(engine_cmake_flags) $(engine_targets)"; cat "$(engine_build_speed)") | sha256sum | cut -c1-12)
   echo "$(cache_root)/llama.cpp-$LLAMA_CPP_PYTHON_VERSION-$key"
 }
 
