@@ -1,14 +1,12 @@
 #!/usr/bin/env bash
 # Compile time of the real-engine example's llama.cpp targets, one build per variant, back to back
-# on the same sources and the same machine: the project's flags as they are (the named
-# alternative) and with a unity build (-DCMAKE_UNITY_BUILD=ON: the compile units of each target
-# batched into a few large ones, so the shared headers are parsed once per batch, not per file).
-# Prints the seconds of each build, the load average around it and the ratio. Minutes of CPU:
-# not part of `npm run bench`; run it alone (a second build beside it distorts both figures).
-# With llama-cpp-python 0.3.36 the unity variant does not compile (common/json.cpp and
-# tools/mtmd/mtmd-helper*.cpp refuse to share a unit: docs/real-engine.md "Measured"), so it
-# stops there with the compiler's errors; it is kept to measure a version or patch that builds.
-#   bash bench/engine-build.sh [variant...]     (variants: plain unity; default: both)
+# on the same sources and the same machine: `plain`, upstream's build (the project's flags, Make:
+# the named alternative), and `fast`, what build-engine.sh does (the same flags with
+# build-speed.cmake, unity builds for common/ and mtmd and mtmd at -O0, and Ninja where installed).
+# Prints each build's seconds, its CPU seconds, the load average around it and the ratios.
+# Minutes of CPU: not part of `npm run bench`; run it alone (a second build beside it distorts both
+# figures).
+#   bash bench/engine-build.sh [variant...]     (variants: plain fast; default: both)
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,7 +14,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 source "$root/scripts/real-engine/common.sh"
 
 variants=("$@")
-[ ${#variants[@]} -gt 0 ] || variants=(plain unity)
+[ ${#variants[@]} -gt 0 ] || variants=(plain fast)
 work=$(mktemp -d "${TMPDIR:-/tmp}/engine-build-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
@@ -27,13 +25,16 @@ src=$(echo "$work"/llama_cpp_python-*/vendor/llama.cpp)
 
 # shellcheck disable=SC2207
 flags=($(engine_cmake_flags))
-declare -A seconds
+declare -A seconds cpu
 for variant in "${variants[@]}"; do
-  extra=()
+  extra=(-G "Unix Makefiles")
   case "$variant" in
     plain) ;;
-    unity) extra=(-DCMAKE_UNITY_BUILD=ON) ;;
-    *) echo "engine-build: unknown variant '$variant' (plain, unity)" >&2; exit 2 ;;
+    fast)
+      extra=(-DCMAKE_PROJECT_llama.cpp_INCLUDE="$(engine_build_speed)")
+      if command -v ninja >/dev/null 2>&1; then extra+=(-G Ninja); else extra+=(-G "Unix Makefiles"); fi
+      ;;
+    *) echo "engine-build: unknown variant '$variant' (plain, fast)" >&2; exit 2 ;;
   esac
   build="$work/build-$variant"
   load_before=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -41,13 +42,19 @@ for variant in "${variants[@]}"; do
   cmake -S "$src" -B "$build" "${flags[@]}" "${extra[@]}" >"$work/cmake-$variant.log" 2>&1 \
     || { cat "$work/cmake-$variant.log" >&2; exit 1; }
   # shellcheck disable=SC2046
-  cmake --build "$build" --parallel "$(nproc)" --target $(engine_targets) >"$work/make-$variant.log" 2>&1 \
-    || { tail -30 "$work/make-$variant.log" >&2; exit 1; }
+  # The CPU seconds (user + sys) of this shell's finished children, before and after: bash's
+  # `times`, run in this shell (in a pipe or $(...) it would report a subshell's children).
+  times >"$work/times"
+  cpu_before=$(tail -1 "$work/times")
+  cmake --build "$build" --parallel "$(nproc)" --target $(engine_targets) >"$work/build-$variant.log" 2>&1 \
+    || { tail -30 "$work/build-$variant.log" >&2; exit 1; }
+  times >"$work/times"
+  cpu_after=$(tail -1 "$work/times")
   end=$(date +%s)
   seconds[$variant]=$((end - start))
-  units=$(grep -c 'Building C' "$work/make-$variant.log" || true)
-  echo "engine-build: $variant: $((end - start)) s for $(engine_targets) with $(nproc) jobs, $units compile units (load average before ${load_before}, after $(cut -d' ' -f1-3 /proc/loadavg))"
+  cpu[$variant]=$(echo "$cpu_before $cpu_after" | awk 'function s(t) { split(t, p, "m"); return p[1] * 60 + p[2] } { printf "%.0f", s($3) + s($4) - s($1) - s($2) }')
+  echo "engine-build: $variant: $((end - start)) s, CPU ${cpu[$variant]} s, for $(engine_targets) with $(nproc) jobs (load average before ${load_before}, after $(cut -d' ' -f1-3 /proc/loadavg))"
 done
-if [ -n "${seconds[plain]:-}" ] && [ -n "${seconds[unity]:-}" ]; then
-  echo "engine-build: unity/plain = $(awk -v u="${seconds[unity]}" -v p="${seconds[plain]}" 'BEGIN { printf "%.2f", u / p }')"
+if [ -n "${seconds[plain]:-}" ] && [ -n "${seconds[fast]:-}" ]; then
+  echo "engine-build: fast/plain = $(awk -v f="${seconds[fast]}" -v p="${seconds[plain]}" 'BEGIN { printf "%.2f", f / p }') in time, $(awk -v f="${cpu[fast]}" -v p="${cpu[plain]}" 'BEGIN { printf "%.2f", f / p }') in CPU"
 fi

@@ -9,10 +9,10 @@
 # - -O0 for mtmd, the multimodal library: llama-server links it, but it runs only with --mmproj,
 #   which no gate file here passes.
 #
-# With both, the three programs took 661 CPU seconds instead of 757 on the 2-core machine. The
+# With both, the three programs took 666 CPU seconds instead of 757 on the 2-core machine. The
 # compute kernels (ggml), the llama library and the server's own libraries are compiled as
 # upstream builds them: a unity build of the server's libraries as well saved 30 CPU seconds
-# more, but that server delivered 3 to 6 % fewer output tokens per second than the plain build
+# more, but that server delivered 3 to 7 % fewer output tokens per second than the plain build
 # in all four interleaved load runs, F16 on both sides.
 #
 # Files that cannot share a unit stay out of the batches: common/json.cpp specializes

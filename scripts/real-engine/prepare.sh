@@ -29,7 +29,7 @@ t1=$(date +%s)
 with_progress "the trained model (llama.cpp builds meanwhile)" "a second from the committed one; 8 min quiet if it trains" \
   bash "$here/make-model.sh" train >/dev/null
 t2=$(date +%s)
-with_progress "building llama.cpp (the rest of it)" "about 7 to 10 min in all quiet, 37 at load 7" wait "$engine_build"
+with_progress "building llama.cpp (the rest of it)" "about 7.5 min in all quiet, several times that on a busy machine" wait "$engine_build"
 engine=$(tail -1 "$engine_out")
 rm -f "$engine_out"
 t3=$(date +%s)
