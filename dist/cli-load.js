@@ -1,6 +1,6 @@
 import { resolve, join } from 'node:path';
 import { p as parseArgs, L as LOAD_USAGE, U as UsageError, l as loadGateConfig, r as requiredConfig } from './cli.js';
-import { a as assertFreshOutputFolder, r as reportingUnfinished, b as runLoadOnly } from './cli-unfinished-report.js';
+import { a as assertFreshOutputFolder, r as reportingUnfinished, p as progressSink, b as runLoadOnly } from './cli-progress-line.js';
 import 'node:fs/promises';
 import 'node:crypto';
 import 'node:fs';
@@ -57,7 +57,7 @@ async function loadCommand(argv, io) {
     const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', new Date().toISOString().replace(/[:.]/g, '-')));
     await assertFreshOutputFolder(outDir);
     const quiet = args.flags.has('quiet');
-    const say = quiet ? () => { } : (line) => io.stderr(`${line}\n`);
+    const say = quiet ? () => { } : progressSink(io);
     say(`helm-gate: load test, baseline vs candidate, output in ${outDir}`);
     return reportingUnfinished(outDir, config.statistics, io, false, cancel => runLoadOnly(config, outDir, args, io, say, cancel));
 }

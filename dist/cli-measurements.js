@@ -43355,6 +43355,10 @@ function launchesDiffer(config) {
     const identity = (spec) => JSON.stringify([spec.command, spec.env, spec.checkout]);
     return identity(baseline) !== identity(candidate);
 }
+/**
+ * The quality half's schedule only: the load half says its own (swapped between blocks, or one
+ * period per side and why) in its section, so this note claims nothing about it.
+ */
 function scheduleNotes(schedule, launch) {
     if (schedule !== 'sequential')
         return [];
@@ -43362,9 +43366,9 @@ function scheduleNotes(schedule, launch) {
         .filter(record => record.started_at)
         .map(record => `${record.side} up ${record.started_at} to ${record.stop?.stopped_at ?? 'unknown'}`);
     return [
-        'Sequential schedule: the sides were measured one after the other' +
+        'Sequential schedule: the quality half measured the sides one after the other' +
             (periods.length ? ` (${periods.join('; ')})` : '') +
-            '. Pairing removes instance difficulty, not drift between the two periods (host load, thermal state), and a load measurement cannot interleave its blocks between the sides.'
+            '. Pairing removes instance difficulty, not drift between the two periods (host load, thermal state).'
     ];
 }
 
@@ -47938,13 +47942,25 @@ class FidelityMeasurement {
             this.seconds[side] += (performance.now() - started) / 1000;
         }
     }
+    /**
+     * One line per tenth of the prompts, and the last one, not one per prompt (300 lines for 150
+     * prompts before): a CI log stays readable, and the CLI turns them into one updating line on a
+     * terminal (src/cli/progress-line.ts).
+     */
+    countedProgress(side, index) {
+        const total = this.prompts.length;
+        const done = index + 1;
+        if (done !== total && Math.floor((done * 10) / total) === Math.floor((index * 10) / total))
+            return;
+        this.input.progress?.(`helm-gate: fidelity: ${side}, ${done} of ${total} instances (${Math.floor((done * 100) / total)}%)`);
+    }
     async runBaseline() {
         const { settings } = this.input;
         const client = await (this.input.clientFor ?? detectClient)(this.input.sides.baseline, this.timeoutMs);
         this.baselineClient = client;
         await this.timed('baseline', () => client.checkTopK(this.prompts[0], settings.topK));
         for (const [i, prompt] of this.prompts.entries()) {
-            this.input.progress?.(`helm-gate: fidelity: baseline, instance ${i + 1} of ${this.prompts.length}`);
+            this.countedProgress('baseline', i);
             const answer = await this.timed('baseline', () => this.reference
                 ? this.referenceAnswer(client, prompt, settings.topK)
                 : client.generate(prompt, settings.maxAnswerTokens, settings.topK));
@@ -47973,7 +47989,7 @@ class FidelityMeasurement {
             const pass = this.baselinePass[i];
             if (pass === null)
                 continue;
-            this.input.progress?.(`helm-gate: fidelity: candidate, instance ${i + 1} of ${this.prompts.length}`);
+            this.countedProgress('candidate', i);
             const b1 = pass.answer;
             let candidate;
             let candidateTokens;

@@ -1,6 +1,6 @@
 import { resolve, join } from 'node:path';
 import { p as parseArgs, R as RUN_USAGE, U as UsageError, r as requiredConfig, n as numberOption, l as loadGateConfig, w as writeReportOutputs, e as exitCode } from './cli.js';
-import { a as assertFreshOutputFolder, r as reportingUnfinished, b as runLoadOnly, c as runGate } from './cli-unfinished-report.js';
+import { a as assertFreshOutputFolder, r as reportingUnfinished, b as runLoadOnly, c as runGate, p as progressSink } from './cli-progress-line.js';
 import 'node:fs/promises';
 import 'node:crypto';
 import 'node:fs';
@@ -71,7 +71,7 @@ async function runCommand(argv, io) {
     const config = await loadGateConfig(resolve(io.cwd, configPath));
     const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', new Date().toISOString().replace(/[:.]/g, '-')));
     await assertFreshOutputFolder(outDir);
-    const say = quiet ? () => { } : (line) => io.stderr(`${line}\n`);
+    const say = quiet ? () => { } : progressSink(io);
     return reportingUnfinished(outDir, config.statistics, io, only !== 'load', async (cancel) => {
         if (only === 'load') {
             if (selfCheck)

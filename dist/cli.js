@@ -33387,7 +33387,8 @@ function processIo() {
         stdout: s => process.stdout.write(s),
         stderr: s => process.stderr.write(s),
         env: process.env,
-        cwd: process.cwd()
+        cwd: process.cwd(),
+        stderrIsTerminal: process.stderr.isTTY === true
     };
 }
 

@@ -20,41 +20,35 @@
 #   (removed in Python 3.11): it is downloaded (checked against its sha256), patched to fall back
 #   to getfullargspec, and installed from the patched folder.
 # - pytrec-eval-terrier replaces pytrec-eval 0.5, whose build downloads from GitHub.
+# The pins themselves are the locks' inputs: python/locks/helm-0.2.in (installed with their
+# dependencies) and python/locks/helm-0.2-nodeps.in (without); both are installed from their
+# committed locks with hashes (docs/development.md "Python environments and their locks").
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 venv="${HELM_GATE_VENV_0_2:-$root/.venv-helm-0.2}"
-helm_version="0.2.1"
-torch_version="2.13.0"
 pyext_url="https://files.pythonhosted.org/packages/b0/be/9b6005ac644aaef022527ce49617263379e49dbdbd433d1d3dd66d71f570/pyext-0.7.tar.gz"
 pyext_sha256="e618a635be4e8c4a84b443cc27186601ad052efe35f01839815f2a2cf3947cdf"
-packages=(
-  "torch==$torch_version" zstandard==0.25.0 tqdm==4.70.1 pyhocon==0.3.63 datasets==5.2.0 jsonlines==4.0.0
-  dacite==1.9.2 sympy==1.14.0 Mako==1.4.3 sqlitedict==2.1.0 retrying==1.4.2 pymongo==4.20.1
-  sentencepiece==0.2.3 websocket-client==1.9.2 openai==0.25.0 transformers==5.24.0
-  google-api-python-client==2.202.0 protobuf==3.20.3 nltk==3.10.4 scipy==1.17.1
-  uncertainty-calibration==0.1.4 importlib-resources==7.1.0 rouge-score==0.1.2 numba==0.68.1
-  sacrebleu==2.6.0 pytrec-eval-terrier==0.5.11 spacy==3.8.18 scikit-learn==1.9.1 matplotlib==3.11.2
-  pillow==13.0.0
-)
-no_deps=("crfm-helm==$helm_version" torchvision==0.15.2 icetk==0.0.7 bert-score==0.3.13)
-stamp="crfm-helm==$helm_version ${packages[*]} --no-deps ${no_deps[*]} pyext-0.7-patched"
+# shellcheck source=scripts/python-lock.sh
+source "$root/scripts/python-lock.sh"
+check_lock helm-0.2
+check_lock helm-0.2-nodeps
+stamp="$(lock_stamp helm-0.2 helm-0.2-nodeps) pyext-0.7-patched"
 
 if [ -f "$venv/.helm-gate-stamp" ] && [ "$(cat "$venv/.helm-gate-stamp")" = "$stamp" ] \
   && "$venv/bin/python" -c "import helm.benchmark.runner" 2>/dev/null; then
-  echo "helm-0.2-env: reusing $venv (crfm-helm $helm_version)"
+  lock_freeze "$venv" | check_installed_against_lock "$venv" helm-0.2 helm-0.2-nodeps +pyext==0.7
+  echo "helm-0.2-env: reusing $venv (crfm-helm 0.2.1, python/locks/helm-0.2.txt)"
   exit 0
 fi
 
-echo "helm-0.2-env: creating $venv with crfm-helm==$helm_version"
+echo "helm-0.2-env: creating $venv with crfm-helm 0.2.1 from python/locks/helm-0.2.txt and helm-0.2-nodeps.txt"
 rm -rf "$venv"
-python3 -m venv "$venv"
-# As in scripts/python-env.sh: this machine's local indexes make pip warn once per package.
-quiet_pip() { "$venv/bin/python" -m pip install --quiet "$@" 2>&1 | (grep -v -e 'is ignored: it is neither a file nor a directory' -e 'dependency resolver does not currently' -e 'requires .*, which is not installed' -e 'requires .*, but you have' || true); }
-torch_index=()
-[ -n "${HELM_GATE_TORCH_INDEX:-}" ] && torch_index=(--extra-index-url "$HELM_GATE_TORCH_INDEX")
-quiet_pip "${torch_index[@]}" "${packages[@]}"
-quiet_pip --no-deps "${no_deps[@]}"
+python3 -m venv --without-pip "$venv"
+lock_install_uv "$venv/.uv"
+# `uv pip sync` installs exactly the listed files and resolves nothing, so the no-deps lock sits
+# beside the other without pulling what crfm-helm 0.2.1 pins.
+lock_sync "$venv/.uv/bin/uv" "$venv" helm-0.2 helm-0.2-nodeps
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -69,7 +63,11 @@ PY
 tar xzf "$work/pyext.tar.gz" -C "$work"
 sed -i 's/^oargspec = inspect.getargspec$/oargspec = getattr(inspect, "getargspec", inspect.getfullargspec)/' "$work/pyext-0.7/pyext.py"
 grep -q 'getattr(inspect, "getargspec"' "$work/pyext-0.7/pyext.py" || { echo "helm-0.2-env: could not patch pyext" >&2; exit 1; }
-quiet_pip --no-deps --no-build-isolation "$work/pyext-0.7" 2>/dev/null || quiet_pip --no-deps "$work/pyext-0.7"
+# The sdist is checked against its sha256 above; its build backend (setuptools) comes from the index.
+uv_args=()
+while IFS= read -r arg; do uv_args+=("$arg"); done < <(lock_uv_args)
+"$venv/.uv/bin/uv" pip install --quiet --python "$venv/bin/python" --no-deps "${uv_args[@]}" "$work/pyext-0.7"
+lock_freeze "$venv" | check_installed_against_lock "$venv" helm-0.2 helm-0.2-nodeps +pyext==0.7
 
 # Fail here, not in the first test, if the modules FlexLLMGen calls do not import.
 "$venv/bin/python" -c "

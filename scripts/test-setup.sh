@@ -11,5 +11,5 @@ bash scripts/install-chromium.sh
 # The Python environment with the pinned HELM (.venv/, or HELM_GATE_VENV).
 bash scripts/python-env.sh
 # crfm-helm 0.2.1 in its own venv (.venv-helm-0.2/, or HELM_GATE_VENV_0_2) for the FlexLLMGen
-# stand-in the runner-command tests run; about three minutes the first time.
+# stand-in the runner-command tests run; about a minute the first time (both from python/locks/).
 bash scripts/helm-0.2-env.sh

@@ -1,8 +1,10 @@
 /**
  * The committed trained model is what the training scripts make: scripts/real-engine/check-trained.sh
  * trains the model again in a scratch folder (seeded, one torch thread: about 7 minutes of one
- * core) and compares every file's sha256 with examples/real-cpu/trained-model/SHA256SUMS. A match
- * is remembered in the cache per key, so a machine trains once. Serial: it holds a core for minutes.
+ * core) and compares it with examples/real-cpu/trained-model/: weights and tokenizer byte for byte,
+ * the JSON configs by content without their writer's transformers_version (content_sums.py). A
+ * match is remembered in the cache per key, so a machine trains once. Serial: it holds a core for
+ * minutes.
  */
 import { describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
@@ -13,7 +15,7 @@ import { run } from '../support/spawn.js'
 const describeHelm = helmAvailable() ? describe : describe.skip
 
 describeHelm('the committed trained model', () => {
-  it('training again makes it byte for byte', async () => {
+  it('training again makes the same weights, tokenizer and configs', async () => {
     const checked = await run('bash', [join(REPO_ROOT, 'scripts', 'real-engine', 'check-trained.sh')], {
       cwd: REPO_ROOT,
       timeoutMs: 3_600_000
@@ -25,7 +27,7 @@ describeHelm('the committed trained model', () => {
     // Reproduced now, or on this machine before (the marker holds the same SHA256SUMS).
     expect(checked.stdout).toMatch(
       new RegExp(
-        `^check-trained: (reproduced: training again made the committed weights byte for byte \\(${files} files|the committed weights \\(key [0-9a-f]{12}\\) were reproduced on this machine before)`
+        `^check-trained: (reproduced: training again made the committed files \\(${files} files: weights and tokenizer byte for byte|the committed weights \\(key [0-9a-f]{12}\\) were reproduced on this machine before)`
       )
     )
   }, 3_600_000)

@@ -74,6 +74,27 @@ function expected(prompt: string) {
   return { top1: top1 / n, kl: kl / n, dp: dp / n, lengthRatio: c.tokens.length / b.tokens.length }
 }
 
+describe('measureFidelity progress', () => {
+  it('reports each side every tenth of the prompts and at the end, not once per prompt', async () => {
+    const lines: string[] = []
+    await measureFidelity({
+      sides: sides(),
+      prompts: PROMPTS,
+      settings: SETTINGS,
+      statistics: DEFAULT_STATISTICS,
+      progress: line => lines.push(line)
+    })
+    const counted = lines.filter(line => / of 24 instances/.test(line))
+    // 24 prompts: the tenths fall after prompts 3, 5, 8, 10, 12, 15, 17, 20, 22 and 24.
+    const at = [3, 5, 8, 10, 12, 15, 17, 20, 22, 24]
+    expect(counted).toEqual(
+      (['baseline', 'candidate'] as const).flatMap(side =>
+        at.map(n => `helm-gate: fidelity: ${side}, ${n} of 24 instances (${Math.floor((n * 100) / 24)}%)`)
+      )
+    )
+  })
+})
+
 describe('measureFidelity (greedy-prefix route, known distributions)', () => {
   it('equals the hand computation over the full vocabulary, with a perfect A/A floor', async () => {
     const report = await measureFidelity({ sides: sides(), prompts: PROMPTS, settings: SETTINGS, statistics: DEFAULT_STATISTICS })

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Trains the real-engine example's model again, in a scratch folder, and compares every file with
-# the committed one (examples/real-cpu/trained-model/SHA256SUMS): the committed weights must be
-# what these scripts make, byte for byte. About 7 minutes of one core; a match is remembered in
-# the cache (real-cpu-reproduced-<key>), so it trains once per machine and key.
+# the committed one (examples/real-cpu/trained-model/): the committed weights, tokenizer and data
+# must be what these scripts make, byte for byte, and the JSON configs the same content without
+# the `transformers_version` their writer stamps in (content_sums.py says why). About 7 minutes of
+# one core; a match is remembered in the cache (real-cpu-reproduced-<key>), so it trains once per
+# machine and key.
 #   check-trained.sh           train and compare; exit 1 on any difference, naming the files
 #   check-trained.sh --write   train and replace the committed folder (after changing make_task.py,
 #                              train_model.py or the load words); commit the folder with the change
@@ -54,10 +56,18 @@ if [ "$write" = 1 ]; then
   exit 0
 fi
 
-if ! diff_out=$(diff "$committed/SHA256SUMS" "$work/SHA256SUMS"); then
-  echo "check-trained: training again made other bytes than the committed weights (< committed, > trained now):" >&2
+# The committed folder is first held to its own SHA256SUMS, byte for byte; then both folders are
+# compared by what matters (content_sums.py): a changed weight fails, a newer writer's stamp not.
+if ! (cd "$committed" && sha256sum --check --quiet SHA256SUMS >&2); then
+  echo "check-trained: $committed does not match its SHA256SUMS" >&2
+  exit 1
+fi
+"$python" "$here/content_sums.py" "$committed" >"$work/committed.sums"
+"$python" "$here/content_sums.py" "$work/trained" >"$work/trained.sums"
+if ! diff_out=$(diff "$work/committed.sums" "$work/trained.sums"); then
+  echo "check-trained: training again made other files than the committed ones (< committed, > trained now; JSON configs compared without transformers_version):" >&2
   echo "$diff_out" >&2
   exit 1
 fi
-cp "$work/SHA256SUMS" "$marker"
-echo "check-trained: reproduced: training again made the committed weights byte for byte ($(wc -l <"$committed/SHA256SUMS") files, key $key)"
+cp "$committed/SHA256SUMS" "$marker"
+echo "check-trained: reproduced: training again made the committed files ($(wc -l <"$work/committed.sums") files: weights and tokenizer byte for byte, JSON configs by content without transformers_version; key $key)"

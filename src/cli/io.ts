@@ -4,6 +4,8 @@ export interface CliIo {
   stderr: (s: string) => void
   env: NodeJS.ProcessEnv
   cwd: string
+  /** Standard error is a terminal: counted progress lines replace each other (progress-line.ts). */
+  stderrIsTerminal?: boolean
 }
 
 export function processIo(): CliIo {
@@ -11,6 +13,7 @@ export function processIo(): CliIo {
     stdout: s => process.stdout.write(s),
     stderr: s => process.stderr.write(s),
     env: process.env,
-    cwd: process.cwd()
+    cwd: process.cwd(),
+    stderrIsTerminal: process.stderr.isTTY === true
   }
 }

@@ -147,13 +147,25 @@ export class FidelityMeasurement {
     }
   }
 
+  /**
+   * One line per tenth of the prompts, and the last one, not one per prompt (300 lines for 150
+   * prompts before): a CI log stays readable, and the CLI turns them into one updating line on a
+   * terminal (src/cli/progress-line.ts).
+   */
+  private countedProgress(side: Side, index: number): void {
+    const total = this.prompts.length
+    const done = index + 1
+    if (done !== total && Math.floor((done * 10) / total) === Math.floor((index * 10) / total)) return
+    this.input.progress?.(`helm-gate: fidelity: ${side}, ${done} of ${total} instances (${Math.floor((done * 100) / total)}%)`)
+  }
+
   private async runBaseline(): Promise<void> {
     const { settings } = this.input
     const client = await (this.input.clientFor ?? detectClient)(this.input.sides.baseline, this.timeoutMs)
     this.baselineClient = client
     await this.timed('baseline', () => client.checkTopK(this.prompts[0], settings.topK))
     for (const [i, prompt] of this.prompts.entries()) {
-      this.input.progress?.(`helm-gate: fidelity: baseline, instance ${i + 1} of ${this.prompts.length}`)
+      this.countedProgress('baseline', i)
       const answer = await this.timed('baseline', () =>
         this.reference
           ? this.referenceAnswer(client, prompt, settings.topK)
@@ -184,7 +196,7 @@ export class FidelityMeasurement {
     for (const [i, prompt] of this.prompts.entries()) {
       const pass = this.baselinePass[i]
       if (pass === null) continue
-      this.input.progress?.(`helm-gate: fidelity: candidate, instance ${i + 1} of ${this.prompts.length}`)
+      this.countedProgress('candidate', i)
       const b1 = pass.answer
       let candidate: InstanceFidelity
       let candidateTokens: number | null

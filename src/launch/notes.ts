@@ -16,14 +16,18 @@ export function launchesDiffer(config: GateConfig): boolean {
   return identity(baseline) !== identity(candidate)
 }
 
+/**
+ * The quality half's schedule only: the load half says its own (swapped between blocks, or one
+ * period per side and why) in its section, so this note claims nothing about it.
+ */
 export function scheduleNotes(schedule: 'sequential' | 'concurrent', launch: LaunchManifest | null): string[] {
   if (schedule !== 'sequential') return []
   const periods = Object.values(launch?.sides ?? {})
     .filter(record => record.started_at)
     .map(record => `${record.side} up ${record.started_at} to ${record.stop?.stopped_at ?? 'unknown'}`)
   return [
-    'Sequential schedule: the sides were measured one after the other' +
+    'Sequential schedule: the quality half measured the sides one after the other' +
       (periods.length ? ` (${periods.join('; ')})` : '') +
-      '. Pairing removes instance difficulty, not drift between the two periods (host load, thermal state), and a load measurement cannot interleave its blocks between the sides.'
+      '. Pairing removes instance difficulty, not drift between the two periods (host load, thermal state).'
   ]
 }

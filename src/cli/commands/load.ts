@@ -13,6 +13,7 @@ import type { CliIo } from '../io.js'
 import { assertFreshOutputFolder } from '../out-folder.js'
 import { reportingUnfinished } from '../unfinished-report.js'
 import { LOAD_USAGE } from '../usage.js'
+import { progressSink } from '../progress-line.js'
 
 const SPECS = {
   config: { value: true },
@@ -37,7 +38,7 @@ export async function loadCommand(argv: string[], io: CliIo): Promise<number> {
   const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', new Date().toISOString().replace(/[:.]/g, '-')))
   await assertFreshOutputFolder(outDir)
   const quiet = args.flags.has('quiet')
-  const say = quiet ? () => {} : (line: string) => io.stderr(`${line}\n`)
+  const say = quiet ? () => {} : progressSink(io)
   say(`helm-gate: load test, baseline vs candidate, output in ${outDir}`)
   return reportingUnfinished(outDir, config.statistics, io, false, cancel => runLoadOnly(config, outDir, args, io, say, cancel))
 }

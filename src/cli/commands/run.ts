@@ -18,6 +18,7 @@ import { writeReportOutputs } from '../output.js'
 import { assertFreshOutputFolder } from '../out-folder.js'
 import { reportingUnfinished } from '../unfinished-report.js'
 import { RUN_USAGE } from '../usage.js'
+import { progressSink } from '../progress-line.js'
 
 const SPECS = {
   config: { value: true },
@@ -58,7 +59,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const config = await loadGateConfig(resolve(io.cwd, configPath))
   const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', new Date().toISOString().replace(/[:.]/g, '-')))
   await assertFreshOutputFolder(outDir)
-  const say = quiet ? () => {} : (line: string) => io.stderr(`${line}\n`)
+  const say = quiet ? () => {} : progressSink(io)
   return reportingUnfinished(outDir, config.statistics, io, only !== 'load', async cancel => {
     if (only === 'load') {
       if (selfCheck) throw new UsageError('usage.option', '--self-check measures the quality half; it does not combine with --only load')
