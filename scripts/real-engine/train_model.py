@@ -12,7 +12,12 @@ tokenizer's training text makes each one a single piece, so a synthetic prompt o
 close to N tokens for the server too.
 
 Reproducible: every random draw is seeded and torch runs on one thread (the order of a
-multi-threaded reduction can change the last bit of a weight, and so, rarely, an answer).
+multi-threaded reduction can change the last bit of a weight, and so, rarely, an answer). And the
+CPU kernels are pinned to AVX2 (CPU_DISPATCH below, set before torch loads): torch, MKL and oneDNN
+otherwise pick the widest instructions the CPU has, and the same seeded training on a CPU with
+AVX-512 and AMX ended 1500 steps with other weights (test accuracy 0.585 against 0.5425) than on
+the CPU that made the committed model. Every x86-64 CPU a runner has supports AVX2, and MKL's
+conditional numerical reproducibility (MKL_CBWR) makes its results the same on all of them.
 """
 
 import argparse
@@ -23,11 +28,15 @@ import random
 import re
 import time
 
-import sentencepiece as spm
-import torch
-from transformers import AutoTokenizer, LlamaConfig, LlamaForCausalLM
+# Before torch is imported: the libraries read these once, when they load.
+CPU_DISPATCH = {"ATEN_CPU_CAPABILITY": "avx2", "MKL_CBWR": "AVX2", "ONEDNN_MAX_CPU_ISA": "AVX2"}
+os.environ.update(CPU_DISPATCH)
 
-from make_task import LETTERS, TASK_COUNT, TASK_SEED, prompt, question, test_questions
+import sentencepiece as spm  # noqa: E402
+import torch  # noqa: E402
+from transformers import AutoTokenizer, LlamaConfig, LlamaForCausalLM  # noqa: E402
+
+from make_task import LETTERS, TASK_COUNT, TASK_SEED, prompt, question, test_questions  # noqa: E402
 
 ANSWER_WEIGHT = 20.0
 CHAT_TEMPLATE = "{% for message in messages %}{{ message['content'] }}{% endfor %}"
@@ -210,6 +219,7 @@ def main() -> None:
                 "steps": args.steps,
                 "seed": args.seed,
                 "torch_accuracy": accuracy,
+                "cpu_dispatch": {**CPU_DISPATCH, "torch_capability": torch.backends.cpu.get_cpu_capability()},
                 "train_seconds": round(time.time() - started, 1),
             },
             f,
