@@ -11,3 +11,4 @@ echo; echo "== both sides concurrently vs one after the other"; node bench/concu
 echo; echo "== load generator overhead vs GuideLLM and AIPerf (fake engine)"; node bench/load.mjs
 echo; echo "== open-loop arrival schedule kept: helm-gate vs the previous release's sender and a naive setTimeout loop"; node bench/arrivals.mjs
 echo; echo "== redaction: false positives and recall vs secretlint alone; phone numbers vs libphonenumber-js"; node bench/redaction.mjs
+echo; echo "== sequential verdicts: false-pass rate, power and instances spent vs peeking at the fixed interval and the fixed design"; npx tsc -p bench/sequential-tsconfig.json && node bench/sequential-study.mjs
