@@ -23,7 +23,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { logNormalTimes, mulberry32, writeSyntheticRun } from './lib/synthetic-run.mjs'
+import { writeBenchPair } from './lib/synthetic-run.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const python = process.env.BENCH_PYTHON ?? join(root, '.venv', 'bin', 'python')
@@ -36,13 +36,7 @@ const scipyCheck = spawnSync(python, ['-c', 'import scipy'], { encoding: 'utf8' 
 if (scipyCheck.status !== 0) throw new Error(`${python} has no scipy (set BENCH_PYTHON): ${scipyCheck.stderr.trim()}`)
 
 const work = mkdtempSync(join(tmpdir(), 'helm-gate-bench-'))
-const rand = mulberry32(42)
-const baseline = Array.from({ length: n }, () => Math.round(rand() * 1000) / 1000)
-const candidate = baseline.map(v => Math.min(1, Math.max(0, Math.round((v + (rand() - 0.52) * 0.2) * 1000) / 1000)))
-const baseTimes = logNormalTimes(rand, n, 0.8)
-const candTimes = baseTimes.map(t => Math.round(t * (0.9 + rand() * 0.3) * 1e6) / 1e6)
-const bDir = writeSyntheticRun(join(work, 'baseline'), { model: 'bench/baseline', values: baseline, runtimes: baseTimes })
-const cDir = writeSyntheticRun(join(work, 'candidate'), { model: 'bench/candidate', values: candidate, runtimes: candTimes })
+const { bDir, cDir } = writeBenchPair(work, n)
 
 // Both alternatives take the gated metric's value from the same file helm-gate reads.
 const loadScores = `

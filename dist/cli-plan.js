@@ -5,9 +5,9 @@ import { e as detectClient, p as planSides, t as trackedTempDir, P as PROD_ENV_F
 import { mkdir, writeFile, readdir } from 'node:fs/promises';
 import 'node:crypto';
 import 'node:fs';
-import 'node:string_decoder';
 import 'node:url';
 import 'node:worker_threads';
+import 'node:string_decoder';
 import 'node:readline';
 import 'node:child_process';
 import 'node:assert';

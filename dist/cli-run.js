@@ -4,9 +4,10 @@ import { a as assertFreshOutputFolder, r as reportingUnfinished, b as runLoadOnl
 import 'node:fs/promises';
 import 'node:crypto';
 import 'node:fs';
-import 'node:string_decoder';
+import 'node:os';
 import 'node:url';
 import 'node:worker_threads';
+import 'node:string_decoder';
 import 'node:readline';
 import './cli-measurements.js';
 import 'node:child_process';
@@ -27,7 +28,6 @@ import 'node:async_hooks';
 import 'node:console';
 import 'node:timers';
 import 'node:dns';
-import 'node:os';
 
 /**
  * `helm-gate run --config FILE`: run both deployments with helm-run (at the same time), compare

@@ -3,9 +3,10 @@ import { resolve, dirname } from 'node:path';
 import { Q as InputError, a2 as createRandom, A as isCredentialKey, k as redactText, al as quantile, am as TRAFFIC_USAGE, U as UsageError, p as parseArgs, n as numberOption } from './cli.js';
 import { createHash } from 'node:crypto';
 import 'node:fs';
-import 'node:string_decoder';
+import 'node:os';
 import 'node:url';
 import 'node:worker_threads';
+import 'node:string_decoder';
 import 'node:readline';
 
 /**

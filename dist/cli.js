@@ -3,9 +3,10 @@ import { readFile, open, stat, readdir, realpath, mkdir, writeFile } from 'node:
 import path, { resolve as resolve$1, join, dirname } from 'node:path';
 import { createHash } from 'node:crypto';
 import { readFileSync, existsSync, createReadStream } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { StringDecoder } from 'node:string_decoder';
 import { createInterface } from 'node:readline';
 
 const RUNNER_PLACEHOLDERS = ['entry', 'model', 'output', 'max_eval_instances', 'seed'];
@@ -24245,7 +24246,7 @@ class BinomialSampler {
  * Bootstrap distributions of the mean paired difference. Both return the `resamples` resampled
  * deltas; `percentileInterval` turns them into bounds.
  */
-const TWO_POW_32$3 = 0x100000000;
+const TWO_POW_32$2 = 0x100000000;
 /**
  * Cluster bootstrap: draw n clusters with replacement; a resample's delta is the sum of the drawn
  * clusters' differences over their number of pairs (the same pooled mean the point estimate uses).
@@ -24261,7 +24262,7 @@ function clusterBootstrap(sums, sizes, uniformSize, resamples, rng) {
     const out = new Float64Array(resamples);
     const int32 = rng.int32;
     // Inlined unbiased draw in [0, n) (see random.ts uniformBelow): this loop runs resamples * n times.
-    const bucket = floor(TWO_POW_32$3 / n);
+    const bucket = floor(TWO_POW_32$2 / n);
     const limit = bucket * n;
     if (sizes === null) {
         const pairs = n * uniformSize;
@@ -25631,7 +25632,7 @@ var seedrandom = /*@__PURE__*/getDefaultExportFromCjs(seedrandomExports);
  * is not the studied generator. Changing the algorithm or the seed string changes every published
  * interval: treat both as part of the report format.
  */
-const TWO_POW_32$2 = 0x100000000;
+const TWO_POW_32$1 = 0x100000000;
 function createRandom(seed, stream = '') {
     if (!isFiniteNumber(seed)) {
         throw new UsageError('stats.bad_seed', 'The statistics seed must be a finite number.', {
@@ -25652,7 +25653,7 @@ function createRandom(seed, stream = '') {
  * so every residue is equally likely (plain `floor(u * n)` over-weights some values by up to n/2^32).
  */
 function uniformBelow(int32, n) {
-    const bucket = floor(TWO_POW_32$2 / n);
+    const bucket = floor(TWO_POW_32$1 / n);
     const limit = bucket * n;
     let u;
     do
@@ -26105,7 +26106,7 @@ class SortedSide {
     }
 }
 const HALF_RANGE = 0x10000;
-const TWO_POW_32$1 = 0x100000000;
+const TWO_POW_32 = 0x100000000;
 function tallyFrom(source, n) {
     const indices = new Int32Array(n);
     return drawn => {
@@ -26156,7 +26157,7 @@ function pairedTally(rng, n) {
 function pairedIndices(rng, n) {
     const int32 = rng.int32;
     if (n > HALF_RANGE) {
-        const bucket = floor(TWO_POW_32$1 / n);
+        const bucket = floor(TWO_POW_32 / n);
         const limit = bucket * n;
         return out => {
             for (let i = 0; i < out.length; i++) {
@@ -26197,7 +26198,6 @@ function pairedIndices(rng, n) {
  */
 /** The generator stream the answer-length intervals are drawn from (part of the report format). */
 const MEAN_RATIO_STREAM = 'answer-length-ratio';
-const TWO_POW_32 = 0x100000000;
 /**
  * `baseline[i]` and `candidate[i]` are the lengths of one instance's two answers (>= 0, finite).
  * Throws a named GuardError for unpaired or impossible input, and when the baseline's answers are
@@ -26236,26 +26236,15 @@ function ratioOfMeans(baseline, candidate, settings) {
             value: sumB
         });
     }
-    const rng = createRandom(settings.seed, MEAN_RATIO_STREAM);
-    const int32 = rng.int32;
-    const bucket = floor(TWO_POW_32 / n);
-    const limit = bucket * n;
-    const ratios = new Float64Array(settings.resamples);
-    for (let r = 0; r < ratios.length; r++) {
-        let rb = 0;
-        let rc = 0;
-        for (let i = 0; i < n; i++) {
-            // An unbiased index in [0, n) (see random.ts uniformBelow), inlined: this runs resamples * n times.
-            let u = int32() >>> 0;
-            while (u >= limit)
-                u = int32() >>> 0;
-            const k = floor(u / bucket);
-            rb += b[k];
-            rc += c[k];
-        }
-        // A resample of only empty baseline answers: the ratio is unbounded (or 1 when both are empty).
-        ratios[r] = rb > 0 ? rc / rb : rc > 0 ? Infinity : 1;
-    }
+    // A resample's ratio is sum(candidate) / sum(baseline) over the drawn instances: exactly the
+    // cluster bootstrap's pooled mean with the candidate's lengths as the sums and the baseline's as
+    // the sizes, so it draws through the same owner (two indices per 32-bit draw up to 65,536
+    // instances), which halves the generator calls of the answer-length row.
+    const ratios = clusterBootstrap(c, b, 0, settings.resamples, createRandom(settings.seed, MEAN_RATIO_STREAM));
+    // A resample of only empty baseline answers: the ratio is unbounded (or 1 when both are empty).
+    for (let r = 0; r < ratios.length; r++)
+        if (Number.isNaN(ratios[r]))
+            ratios[r] = 1;
     const [low, high] = percentileInterval(ratios, settings.confidence);
     return { n, baselineMean: sumB / n, candidateMean: sumC / n, estimate: sumC / sumB, low, high, level: settings.confidence };
 }
@@ -26302,6 +26291,154 @@ function decideRatioBand(est, band, metric = 'answer_length_ratio') {
 }
 function fmt$1(x) {
     return Number(x.toPrecision(4)).toString();
+}
+
+/**
+ * The information-only intervals (the efficiency ratios of quantiles and the answer-length ratio
+ * of means) on worker threads, so that they run while the main thread computes the gated
+ * bootstrap instead of after it. All three are CPU-bound and of about the same size (measured by
+ * bench/compare.mjs: 10,000 resamples of 5,000 instances each). One worker doing both
+ * information-only intervals one after the other took longer than the gated bootstrap, so the
+ * work is shared by a pool of up to POOL_SIZE workers, each task going to the least busy one
+ * (bench/release-compare.mjs measures the result against the previous release). A worker draws
+ * from the same seeded stream with the same code, so every figure is identical to the in-process
+ * result.
+ *
+ * The workers run the bundled `ratio-worker.js` next to the running bundle (dist/). Where it does
+ * not exist (the TypeScript sources under test) or cannot start, the same function runs in
+ * process: the result is the same, only the overlap is lost.
+ */
+const WORKER_FILE = 'ratio-worker.js';
+/**
+ * Two workers beside the main thread: the gated bootstrap, the efficiency intervals and the
+ * answer-length interval each get a thread. Never more than the machine's cores.
+ */
+const POOL_SIZE = 2;
+function rebuildError(sent) {
+    if (sent.kind === 'GuardError')
+        return new GuardError(sent.code, sent.message, sent.location);
+    if (sent.kind === 'UsageError')
+        return new UsageError(sent.code, sent.message, sent.location);
+    return new Error(`statistics worker: ${sent.message}`);
+}
+/** The task's figures, computed here: what a worker runs, and the fallback without one. */
+function computeTask(task) {
+    if (task.kind === 'mean-ratio')
+        return ratioOfMeans(task.baseline, task.candidate, task.settings);
+    return ratiosOfQuantiles(task.baseline, task.candidate, task.qs, task.settings);
+}
+let pool = [];
+let broken = false;
+let nextId = 0;
+/** The worker script beside this bundle, or null when running from the sources. */
+function workerPath(moduleUrl = import.meta.url) {
+    const file = fileURLToPath(new URL(`./${WORKER_FILE}`, moduleUrl));
+    return existsSync(file) ? file : null;
+}
+function settle(p) {
+    try {
+        p.resolve(computeTask(p.task));
+    }
+    catch (error) {
+        p.reject(error);
+    }
+}
+/** A worker that failed to start or died: finish what every worker held here, and stop using them. */
+function abandon() {
+    broken = true;
+    const held = pool.flatMap(w => [...w.pending.values()]);
+    const stopped = pool;
+    pool = [];
+    for (const w of stopped) {
+        w.pending.clear();
+        void w.thread.terminate().catch(() => undefined);
+    }
+    for (const p of held)
+        settle(p);
+}
+function startWorker(file) {
+    const member = { thread: new Worker(file), pending: new Map() };
+    member.thread.on('message', (reply) => {
+        const p = member.pending.get(reply.id);
+        if (!p)
+            return;
+        member.pending.delete(reply.id);
+        // An idle worker never keeps the process alive: a finished compare exits without closing it.
+        if (member.pending.size === 0)
+            member.thread.unref();
+        if ('error' in reply)
+            p.reject(rebuildError(reply.error));
+        else
+            p.resolve(reply.result);
+    });
+    member.thread.on('error', abandon);
+    member.thread.on('exit', () => {
+        if (pool.includes(member))
+            abandon();
+    });
+    member.thread.unref();
+    pool.push(member);
+    return member;
+}
+function poolLimit() {
+    return max(1, min(POOL_SIZE, availableParallelism()));
+}
+/** The least busy worker, starting another while the pool has room and every worker is busy. */
+function pickWorker(file) {
+    const idle = pool.find(w => w.pending.size === 0);
+    if (idle)
+        return idle;
+    if (pool.length < poolLimit())
+        return startWorker(file);
+    return pool.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
+}
+/**
+ * Starts one worker now, so that its start-up (a thread and a module load, tens of milliseconds)
+ * overlaps the reading of the run files instead of delaying the first interval.
+ */
+function prewarmRatioWorker(file = workerPath()) {
+    if (file === null || broken || pool.length > 0)
+        return;
+    try {
+        startWorker(file);
+    }
+    catch {
+        abandon();
+    }
+}
+function offThread(input, file) {
+    const task = { ...input, id: nextId++ };
+    if (file === null || broken)
+        return new Promise(resolve => resolve(computeTask(task)));
+    return new Promise((resolve, reject) => {
+        const pending = { resolve, reject, task };
+        try {
+            const member = pickWorker(file);
+            member.pending.set(task.id, pending);
+            // Held while a task is out: an unreferenced worker would let the process exit mid-await.
+            member.thread.ref();
+            member.thread.postMessage(task);
+        }
+        catch {
+            abandon();
+            settle(pending);
+        }
+    });
+}
+/**
+ * ratiosOfQuantiles with the default seeded stream, computed on a worker thread when the bundle
+ * has one. Rejects with the same GuardError or UsageError the in-process call would throw.
+ */
+async function ratiosOfQuantilesOffThread(baseline, candidate, qs, settings, file = workerPath()) {
+    const input = { kind: 'quantile-ratios', baseline: [...baseline], candidate: [...candidate], qs: [...qs], settings };
+    return (await offThread(input, file));
+}
+/** ratioOfMeans (the answer-length interval) on a worker thread, as ratiosOfQuantilesOffThread. */
+async function ratioOfMeansOffThread(baseline, candidate, settings, file = workerPath()) {
+    // Only the fields the interval uses cross the thread boundary.
+    const own = { confidence: settings.confidence, resamples: settings.resamples, seed: settings.seed };
+    const input = { kind: 'mean-ratio', baseline: [...baseline], candidate: [...candidate], settings: own };
+    return (await offThread(input, file));
 }
 
 function clusterKey(instanceId, perturbation) {
@@ -26443,10 +26580,18 @@ function answerLengthRow(source, run, unit, baseline, candidate, band, statistic
         est = ratioOfMeans(baseline, candidate, statistics);
     }
     catch (error) {
-        if (error instanceof GateError)
-            throw new GateError(error.code, `${source} ${run}, ${ANSWER_LENGTH_METRIC}: ${error.message}`, error.location);
-        throw error;
+        throw named(source, run, error);
     }
+    return rowFromEstimate(source, run, unit, est, band);
+}
+/** A GateError from the interval, said of its row. */
+function named(source, run, error) {
+    if (error instanceof GateError)
+        return new GateError(error.code, `${source} ${run}, ${ANSWER_LENGTH_METRIC}: ${error.message}`, error.location);
+    return error;
+}
+/** The row from its interval: decided against the band, or shown against the default one. */
+function rowFromEstimate(source, run, unit, est, band) {
     const shownBand = band ?? REPORTED_LENGTH_BAND;
     const decision = decideRatioBand(est, shownBand);
     return {
@@ -26472,22 +26617,33 @@ const HELM_CHARACTERS_UNIT = 'characters (HELM recorded no output tokens: its ch
 /**
  * The answer-length row of one paired unit from the lengths its harness paired (a HELM run's
  * output tokens or characters, an lm-eval task's characters): decided against the entry's band,
- * or shown against the default one. A row that cannot be computed is an error when its band
- * gates (fail closed), a warning otherwise.
+ * or shown against the default one. Its interval is computed on a statistics worker
+ * (stats/off-thread.ts): start it before the gated comparisons and await it after them, and it
+ * adds no time to the gated path (issue "no release slower than the last"; measured by
+ * bench/release-compare.mjs). A row that cannot be computed is an error when its band gates
+ * (fail closed), a warning otherwise; the issue is logged by `settle`, when the caller awaits it,
+ * so the log keeps the order it had when the row was computed in place.
  */
-function unitAnswerLength(name, gated, lengths, statistics, log) {
+async function unitAnswerLength(name, gated, lengths, statistics) {
     const band = gated.answerLength ?? null;
     try {
-        return answerLengthRow(lengths.source, name, lengths.unit, lengths.baseline, lengths.candidate, band, statistics);
+        const est = await ratioOfMeansOffThread(lengths.baseline, lengths.candidate, statistics);
+        const row = rowFromEstimate(lengths.source, name, lengths.unit, est, band);
+        return { settle: () => row };
     }
-    catch (error) {
+    catch (caught) {
+        const error = named(lengths.source, name, caught);
         if (!(error instanceof GateError))
             throw error;
-        if (band)
-            log.fromError(error);
-        else
-            log.warn(error.code, error.message, { file: lengths.file });
-        return null;
+        return {
+            settle: log => {
+                if (band)
+                    log.fromError(error);
+                else
+                    log.warn(error.code, error.message, { file: lengths.file });
+                return null;
+            }
+        };
     }
 }
 /**
@@ -28534,11 +28690,19 @@ async function checkStatsFile(run) {
         throw incomplete('holds no statistics');
     return file;
 }
-async function loadRunData(run, textKeepLimit = TEXT_KEEP_LIMIT) {
+async function readRunStats(run) {
     const statsFile = await checkStatsFile(run);
     const statsDigest = createHash('sha256');
     const table = await readPerInstanceStats(run, { digest: statsDigest });
-    const perInstanceStatsDigest = statsDigest.digest('hex');
+    const collect = valueCollector(table);
+    return { statsFile, table, perInstanceStatsDigest: statsDigest.digest('hex'), runtimes: () => collect(isCleanRuntime) };
+}
+/**
+ * `stats` is this run's readRunStats when the caller read them first: the request-time intervals
+ * need only them, so they can start on a worker while this thread reads the request states.
+ */
+async function loadRunData(run, textKeepLimit = TEXT_KEEP_LIMIT, stats) {
+    const { statsFile, table, perInstanceStatsDigest } = stats ?? (await readRunStats(run));
     const reads = [join(run.path, RUN_FILES.runSpec), statsFile, table.file];
     let requestStates = null;
     let hasTexts = false;
@@ -28573,8 +28737,29 @@ function stripTexts(summary) {
     summary.outputExcerpt = '';
 }
 function makeRunData(run, table, requestStates, hasTexts) {
-    const series = [...table.series.values()].filter(s => s.computedOn === null || s.computedOn === 'perturbed');
-    const collect = (keep) => {
+    const collect = valueCollector(table);
+    const series = measuredSeries(table);
+    return {
+        run,
+        perInstanceStatsFile: table.file,
+        scenarioStateFile: run.files.scenarioState ? join(run.path, 'scenario_state.json') : null,
+        requestStates,
+        hasTexts,
+        metricNames: () => [...new Set(series.map(s => s.metric))].sort(),
+        splits: metric => [...new Set(series.filter(s => s.metric === metric).map(s => s.split))].sort(),
+        values: (metric, split) => collect((m, sp) => m === metric && sp === split),
+        runtimes: () => collect(isCleanRuntime)
+    };
+}
+/** The series the gate reads: clean ones and those HELM computed on the perturbed instances. */
+function measuredSeries(table) {
+    return [...table.series.values()].filter(s => s.computedOn === null || s.computedOn === 'perturbed');
+}
+const isCleanRuntime = (metric, _split, perturbation) => metric === RUNTIME_METRIC$1 && perturbation === null;
+/** The per-instance values (the mean over an instance's occurrences) of the series a filter keeps. */
+function valueCollector(table) {
+    const series = measuredSeries(table);
+    return keep => {
         const out = [];
         for (const s of series) {
             if (!keep(s.metric, s.split, s.perturbation))
@@ -28592,17 +28777,6 @@ function makeRunData(run, table, requestStates, hasTexts) {
             }
         }
         return out;
-    };
-    return {
-        run,
-        perInstanceStatsFile: table.file,
-        scenarioStateFile: run.files.scenarioState ? join(run.path, 'scenario_state.json') : null,
-        requestStates,
-        hasTexts,
-        metricNames: () => [...new Set(series.map(s => s.metric))].sort(),
-        splits: metric => [...new Set(series.filter(s => s.metric === metric).map(s => s.split))].sort(),
-        values: (metric, split) => collect((m, sp) => m === metric && sp === split),
-        runtimes: () => collect((m, _sp, p) => m === RUNTIME_METRIC$1 && p === null)
     };
 }
 function exampleKey(k) {
@@ -28783,10 +28957,8 @@ function scoresCoverRequests(run, metric, sides, log) {
     return true;
 }
 
-function buildComparisons(run, gated, b, c, statistics, examples, log) {
-    const split = resolveSplit(run, gated, b, c, log);
-    if (split === undefined)
-        return [];
+/** `split` is resolveSplit's answer (the caller resolves it first to start the answer-length row). */
+function buildComparisons(run, gated, split, b, c, statistics, examples, log) {
     const valuesB = b.values(gated.metric, split);
     const valuesC = c.values(gated.metric, split);
     const range = metricRange(gated.metric, valuesB, valuesC);
@@ -28814,7 +28986,7 @@ function buildComparisons(run, gated, b, c, statistics, examples, log) {
     }
     return out;
 }
-/** undefined = an error was logged. */
+/** The split a run's gated metric is compared on; undefined = an error was logged. */
 function resolveSplit(run, gated, b, c, log) {
     const splitsB = b.splits(gated.metric);
     const splitsC = c.splits(gated.metric);
@@ -29058,119 +29230,15 @@ function changedExamples(paired, limit, tolerance) {
     return out;
 }
 
-/**
- * The efficiency intervals (ratiosOfQuantiles) on a worker thread, so that they run while the
- * main thread computes the gated bootstrap instead of after it. Both are CPU-bound and about the
- * same size (measured by bench/compare.mjs: 10,000 resamples of 5,000 instances each), so on a
- * machine with two cores the pair takes the time of the longer one. The worker draws from the
- * same seeded stream with the same code, so every figure is identical to the in-process result.
- *
- * The worker is the bundled `ratio-worker.js` next to the running bundle (dist/). Where it does
- * not exist (the TypeScript sources under test) or cannot start, the same function runs in
- * process: the result is the same, only the overlap is lost.
- */
-const WORKER_FILE = 'ratio-worker.js';
-function rebuildError(sent) {
-    if (sent.kind === 'GuardError')
-        return new GuardError(sent.code, sent.message, sent.location);
-    if (sent.kind === 'UsageError')
-        return new UsageError(sent.code, sent.message, sent.location);
-    return new Error(`efficiency worker: ${sent.message}`);
-}
-let worker = null;
-let broken = false;
-let nextId = 0;
-const pending = new Map();
-/** The worker script beside this bundle, or null when running from the sources. */
-function workerPath(moduleUrl = import.meta.url) {
-    const file = fileURLToPath(new URL(`./${WORKER_FILE}`, moduleUrl));
-    return existsSync(file) ? file : null;
-}
-function inProcess(task) {
-    return ratiosOfQuantiles(task.baseline, task.candidate, task.qs, task.settings);
-}
-/** A worker that failed to start or died: finish what it held here, and stop using it. */
-function abandon() {
-    broken = true;
-    const held = [...pending.values()];
-    pending.clear();
-    worker = null;
-    for (const p of held) {
-        try {
-            p.resolve(inProcess(p.task));
-        }
-        catch (error) {
-            p.reject(error);
-        }
-    }
-}
-function startWorker(file) {
-    const started = new Worker(file);
-    started.on('message', (reply) => {
-        const p = pending.get(reply.id);
-        if (!p)
-            return;
-        pending.delete(reply.id);
-        // An idle worker never keeps the process alive: a finished compare exits without closing it.
-        if (pending.size === 0)
-            started.unref();
-        if ('error' in reply)
-            p.reject(rebuildError(reply.error));
-        else
-            p.resolve(reply.estimates);
-    });
-    started.on('error', abandon);
-    started.on('exit', () => {
-        if (worker === started)
-            abandon();
-    });
-    return started;
-}
-/**
- * Starts the worker now, so that its start-up (a thread and a module load, tens of milliseconds)
- * overlaps the reading of the run files instead of delaying the first interval.
- */
-function prewarmRatioWorker(file = workerPath()) {
-    if (file === null || broken || worker !== null)
-        return;
-    try {
-        worker = startWorker(file);
-        worker.unref();
-    }
-    catch {
-        abandon();
-    }
-}
-/**
- * ratiosOfQuantiles with the default seeded stream, computed on the worker thread when the bundle
- * has one. Rejects with the same GuardError or UsageError the in-process call would throw.
- */
-function ratiosOfQuantilesOffThread(baseline, candidate, qs, settings, file = workerPath()) {
-    const task = { id: nextId++, baseline: [...baseline], candidate: [...candidate], qs: [...qs], settings };
-    if (file === null || broken)
-        return new Promise(resolve => resolve(inProcess(task)));
-    return new Promise((resolve, reject) => {
-        pending.set(task.id, { resolve, reject, task });
-        try {
-            worker ??= startWorker(file);
-            // Held while a task is out: an unreferenced worker would let the process exit mid-await.
-            worker.ref();
-            worker.postMessage(task);
-        }
-        catch {
-            abandon();
-        }
-    });
-}
-
 const RUNTIME_METRIC = 'inference_runtime';
 /**
  * The request-time ratios of one run. Asynchronous because the bootstrap runs on a worker thread
- * where the bundle has one (stats/off-thread.ts): start it before the gated comparisons and await
- * it after them, and the two overlap.
+ * where the bundle has one (stats/off-thread.ts): start it as soon as both sides' per-instance
+ * stats are read (the request times are among them) and await it after the gated comparisons, and
+ * it overlaps the reading of the request states and the gated bootstrap.
  */
-async function efficiencyFor(run, b, c, statistics) {
-    const paired = pairValues(b.runtimes(), c.runtimes());
+async function efficiencyFor(run, baselineRuntimes, candidateRuntimes, statistics) {
+    const paired = pairValues(baselineRuntimes, candidateRuntimes);
     const baseline = [];
     const candidate = [];
     for (const cluster of paired.clusters) {
@@ -29881,13 +29949,22 @@ class HelmRunPair {
         }
         if (drift.length > 0 || scoring.length > 0)
             return null;
-        const [b, c] = await Promise.all([loadRunData(pair.baseline), loadRunData(pair.candidate)]);
+        const [bStats, cStats] = await Promise.all([readRunStats(pair.baseline), readRunStats(pair.candidate)]);
+        // The request-time intervals need only the stats: started now, their bootstrap runs on a
+        // worker while this thread reads the request states (docs/benchmarks.md "Against the previous
+        // release"). Settled here too, so that a return before it is awaited leaves no unhandled rejection.
+        const efficiencyTask = efficiencyFor(name, bStats.runtimes(), cStats.runtimes(), this.config.statistics);
+        efficiencyTask.catch(() => undefined);
+        const [b, c] = await Promise.all([
+            loadRunData(pair.baseline, TEXT_KEEP_LIMIT, bStats),
+            loadRunData(pair.candidate, TEXT_KEEP_LIMIT, cStats)
+        ]);
         warnUnsupportedGuards(name, b, c, log);
         if (!checkSameEvidence$1(name, b, c, log))
             return null;
         if (!checkRequestStates(name, b, c, log))
             return null;
-        return new OpenedHelmRun(name, this.gated, b, c, this.config);
+        return new OpenedHelmRun(name, this.gated, b, c, efficiencyTask);
     }
 }
 class OpenedHelmRun {
@@ -29896,15 +29973,12 @@ class OpenedHelmRun {
     baseline;
     candidate;
     efficiencyTask;
-    constructor(name, gated, baseline, candidate, config) {
+    constructor(name, gated, baseline, candidate, efficiencyTask) {
         this.name = name;
         this.gated = gated;
         this.baseline = baseline;
         this.candidate = candidate;
-        // Started before the gated comparisons so that its bootstrap overlaps theirs (see efficiencyFor).
-        this.efficiencyTask = efficiencyFor(name, baseline, candidate, config.statistics);
-        // Settled here too, so that a return before it is awaited leaves no unhandled rejection.
-        this.efficiencyTask.catch(() => undefined);
+        this.efficiencyTask = efficiencyTask;
     }
     checkAfterRows(log) {
         // Copied scores are reported only when nothing more specific was found (the caller's condition).
@@ -30933,7 +31007,17 @@ async function compareUnit(unit, context) {
     // For report.html every changed answer is read (texts are bounded excerpts; a HELM run with
     // more request states than TEXT_KEEP_LIMIT is streamed again, never held whole), then the
     // report keeps the first `examples`.
-    const built = buildComparisons(name, gated, opened.baseline, opened.candidate, config.statistics, changedAnswers ? Number.MAX_SAFE_INTEGER : examples, log);
+    // The answer-length interval starts first, on a statistics worker, so that it overlaps the
+    // gated bootstrap below; its issues go to the log after the comparisons', where they always were.
+    const split = resolveSplit(name, gated, opened.baseline, opened.candidate, log);
+    const lengthLog = new IssueLog();
+    const lengths = opened.answerLengths(split ?? gated.split, lengthLog);
+    const lengthTask = lengths ? unitAnswerLength(name, gated, lengths, config.statistics) : null;
+    // Settled here too, so that a return before it is awaited leaves no unhandled rejection.
+    lengthTask?.catch(() => undefined);
+    const built = split === undefined
+        ? []
+        : buildComparisons(name, gated, split, opened.baseline, opened.candidate, config.statistics, changedAnswers ? Number.MAX_SAFE_INTEGER : examples, log);
     if (log.errors.length === errorsBefore && !opened.checkAfterRows(log))
         return;
     await opened.fillExamples(built);
@@ -30944,8 +31028,9 @@ async function compareUnit(unit, context) {
         }
     }
     context.comparisons.push(...built);
-    const lengths = opened.answerLengths(built[0]?.split ?? gated.split, log);
-    const length = lengths ? unitAnswerLength(name, gated, lengths, config.statistics, log) : null;
+    log.errors.push(...lengthLog.errors);
+    log.warnings.push(...lengthLog.warnings);
+    const length = lengthTask ? (await lengthTask).settle(log) : null;
     if (length)
         context.answerLengths.push(length);
     const eff = await opened.efficiency(log);

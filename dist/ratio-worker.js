@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import 'node:fs';
+import 'node:os';
 import 'node:url';
 import path from 'node:path';
 
@@ -7634,6 +7635,101 @@ function boundedJson(value, depth, budget) {
 const { ceil, floor, min} = Math;
 const { isFinite: isFiniteNumber, isInteger } = Number;
 
+/**
+ * Bootstrap distributions of the mean paired difference. Both return the `resamples` resampled
+ * deltas; `percentileInterval` turns them into bounds.
+ */
+const TWO_POW_32$2 = 0x100000000;
+/**
+ * Cluster bootstrap: draw n clusters with replacement; a resample's delta is the sum of the drawn
+ * clusters' differences over their number of pairs (the same pooled mean the point estimate uses).
+ * With one trial per cluster this is the ordinary bootstrap of the mean.
+ *
+ * @param sums  per cluster, the sum of d over its trials
+ * @param sizes per cluster, its number of trials; null when every cluster has `uniformSize`
+ */
+function clusterBootstrap(sums, sizes, uniformSize, resamples, rng) {
+    const n = sums.length;
+    if (n <= HALF_RANGE$1)
+        return halfWordBootstrap(sums, sizes, uniformSize, resamples, rng);
+    const out = new Float64Array(resamples);
+    const int32 = rng.int32;
+    // Inlined unbiased draw in [0, n) (see random.ts uniformBelow): this loop runs resamples * n times.
+    const bucket = floor(TWO_POW_32$2 / n);
+    const limit = bucket * n;
+    if (sizes === null) {
+        const pairs = n * uniformSize;
+        for (let r = 0; r < resamples; r++) {
+            let total = 0;
+            for (let i = 0; i < n; i++) {
+                let u = int32() >>> 0;
+                while (u >= limit)
+                    u = int32() >>> 0;
+                total += sums[floor(u / bucket)];
+            }
+            out[r] = total / pairs;
+        }
+        return out;
+    }
+    for (let r = 0; r < resamples; r++) {
+        let total = 0;
+        let pairs = 0;
+        for (let i = 0; i < n; i++) {
+            let u = int32() >>> 0;
+            while (u >= limit)
+                u = int32() >>> 0;
+            const k = floor(u / bucket);
+            total += sums[k];
+            pairs += sizes[k];
+        }
+        out[r] = total / pairs;
+    }
+    return out;
+}
+const HALF_RANGE$1 = 0x10000;
+/**
+ * The same bootstrap for up to 65,536 clusters, taking two indices from each 32-bit draw (its
+ * high and low 16 bits), which halves the generator calls of the hot loop. Each half is accepted
+ * only below the largest multiple of n under 2^16 (rejection per half), so every index stays
+ * exactly equally likely and the halves are independent: the same distribution as drawing
+ * indices one by one, from a differently ordered stream.
+ */
+function halfWordBootstrap(sums, sizes, uniformSize, resamples, rng) {
+    const n = sums.length;
+    const out = new Float64Array(resamples);
+    const int32 = rng.int32;
+    const bucket = floor(HALF_RANGE$1 / n);
+    const limit = bucket * n;
+    // The low half of the last draw, or -1 when it has been used.
+    let spare = -1;
+    for (let r = 0; r < resamples; r++) {
+        let total = 0;
+        let pairs = 0;
+        for (let i = 0; i < n; i++) {
+            let h;
+            for (;;) {
+                if (spare >= 0) {
+                    h = spare;
+                    spare = -1;
+                }
+                else {
+                    const u = int32() >>> 0;
+                    h = u >>> 16;
+                    spare = u & 0xffff;
+                }
+                if (h < limit)
+                    break;
+            }
+            const k = (h / bucket) | 0;
+            total += sums[k];
+            if (sizes !== null)
+                pairs += sizes[k];
+        }
+        out[r] = total / (sizes === null ? n * uniformSize : pairs);
+    }
+    return out;
+}
+
 /** Sample quantiles, one definition everywhere so intervals and medians are reproducible. */
 /**
  * Hyndman & Fan type 7 (linear interpolation between order statistics; R's and NumPy's default)
@@ -8737,6 +8833,70 @@ function uniformBelow(int32, n) {
 }
 
 /**
+ * The candidate/baseline ratio of mean answer lengths (docs/method.md "Answer length"), with a
+ * paired percentile bootstrap: a resample draws instances, and both sides' lengths of a drawn
+ * instance move together, so the interval keeps the pairing (a longer answer on a harder question
+ * is long on both sides). The ratio of means, not the mean of per-instance ratios: an empty
+ * baseline answer has no ratio, and one very short baseline answer would dominate a mean of ratios.
+ *
+ * Checks take a band (`min` and/or `max`) around 1 and follow the same three-way rule as every
+ * other check: pass when the whole interval is inside the band, fail when it is all outside one
+ * bound, inconclusive otherwise, with the instances that would resolve it.
+ */
+/** The generator stream the answer-length intervals are drawn from (part of the report format). */
+const MEAN_RATIO_STREAM = 'answer-length-ratio';
+/**
+ * `baseline[i]` and `candidate[i]` are the lengths of one instance's two answers (>= 0, finite).
+ * Throws a named GuardError for unpaired or impossible input, and when the baseline's answers are
+ * all empty (no ratio exists).
+ */
+function ratioOfMeans(baseline, candidate, settings) {
+    checkConfidence(settings.confidence);
+    checkResamples(settings.resamples, settings.confidence);
+    const n = baseline.length;
+    if (n === 0 || candidate.length !== n) {
+        throw new GuardError('stats.ratio_unpaired', 'A ratio of mean answer lengths needs the same, non-zero number of instances on both sides.', {
+            value: { baseline: n, candidate: candidate.length }
+        });
+    }
+    const b = Float64Array.from(baseline);
+    const c = Float64Array.from(candidate);
+    let sumB = 0;
+    let sumC = 0;
+    for (let i = 0; i < n; i++) {
+        for (const [side, v] of [
+            ['baseline', b[i]],
+            ['candidate', c[i]]
+        ]) {
+            if (!isFiniteNumber(v) || v < 0) {
+                throw new GuardError('stats.bad_length', `An answer length must be a finite number >= 0; the ${side}'s is ${String(v)}.`, {
+                    field: `[${i}]`,
+                    value: String(v)
+                });
+            }
+        }
+        sumB += b[i];
+        sumC += c[i];
+    }
+    if (!(sumB > 0)) {
+        throw new GuardError('stats.ratio_zero_baseline', 'Every baseline answer is empty, so the candidate/baseline length ratio is undefined.', {
+            value: sumB
+        });
+    }
+    // A resample's ratio is sum(candidate) / sum(baseline) over the drawn instances: exactly the
+    // cluster bootstrap's pooled mean with the candidate's lengths as the sums and the baseline's as
+    // the sizes, so it draws through the same owner (two indices per 32-bit draw up to 65,536
+    // instances), which halves the generator calls of the answer-length row.
+    const ratios = clusterBootstrap(c, b, 0, settings.resamples, createRandom(settings.seed, MEAN_RATIO_STREAM));
+    // A resample of only empty baseline answers: the ratio is unbounded (or 1 when both are empty).
+    for (let r = 0; r < ratios.length; r++)
+        if (Number.isNaN(ratios[r]))
+            ratios[r] = 1;
+    const [low, high] = percentileInterval(ratios, settings.confidence);
+    return { n, baselineMean: sumB / n, candidateMean: sumC / n, estimate: sumC / sumB, low, high, level: settings.confidence };
+}
+
+/**
  * Candidate/baseline ratios of quantiles of per-instance request times, with paired bootstrap
  * intervals. Information only: harness wait times are not serving latency under load.
  *
@@ -8947,13 +9107,17 @@ function pairedIndices(rng, n) {
 }
 
 /**
- * The efficiency intervals (ratiosOfQuantiles) on a worker thread, so that they run while the
- * main thread computes the gated bootstrap instead of after it. Both are CPU-bound and about the
- * same size (measured by bench/compare.mjs: 10,000 resamples of 5,000 instances each), so on a
- * machine with two cores the pair takes the time of the longer one. The worker draws from the
- * same seeded stream with the same code, so every figure is identical to the in-process result.
+ * The information-only intervals (the efficiency ratios of quantiles and the answer-length ratio
+ * of means) on worker threads, so that they run while the main thread computes the gated
+ * bootstrap instead of after it. All three are CPU-bound and of about the same size (measured by
+ * bench/compare.mjs: 10,000 resamples of 5,000 instances each). One worker doing both
+ * information-only intervals one after the other took longer than the gated bootstrap, so the
+ * work is shared by a pool of up to POOL_SIZE workers, each task going to the least busy one
+ * (bench/release-compare.mjs measures the result against the previous release). A worker draws
+ * from the same seeded stream with the same code, so every figure is identical to the in-process
+ * result.
  *
- * The worker is the bundled `ratio-worker.js` next to the running bundle (dist/). Where it does
+ * The workers run the bundled `ratio-worker.js` next to the running bundle (dist/). Where it does
  * not exist (the TypeScript sources under test) or cannot start, the same function runs in
  * process: the result is the same, only the overlap is lost.
  */
@@ -8962,15 +9126,21 @@ function sendError(error) {
         return { kind: error.name, code: error.code, message: error.message, location: error.location };
     return { kind: 'Error', code: 'internal', message: error instanceof Error ? (error.stack ?? error.message) : String(error), location: {} };
 }
+/** The task's figures, computed here: what a worker runs, and the fallback without one. */
+function computeTask(task) {
+    if (task.kind === 'mean-ratio')
+        return ratioOfMeans(task.baseline, task.candidate, task.settings);
+    return ratiosOfQuantiles(task.baseline, task.candidate, task.qs, task.settings);
+}
 
 /**
- * Entry of the efficiency worker thread (bundled as dist/ratio-worker.js; see off-thread.ts):
- * computes each task it is sent and posts the estimates, or the expected error, back.
+ * Entry of a statistics worker thread (bundled as dist/ratio-worker.js; see off-thread.ts):
+ * computes each task it is sent and posts the figures, or the expected error, back.
  */
 parentPort?.on('message', (task) => {
     let reply;
     try {
-        reply = { id: task.id, estimates: ratiosOfQuantiles(task.baseline, task.candidate, task.qs, task.settings) };
+        reply = { id: task.id, result: computeTask(task) };
     }
     catch (error) {
         reply = { id: task.id, error: sendError(error) };

@@ -29,7 +29,7 @@ const helmGate = (...args: string[]) => run(process.execPath, [CLI, ...args])
 const tmp = () => mkdtempSync(join(tmpdir(), 'helm-gate-cli-'))
 
 describe('helm-gate compare (bundled CLI)', () => {
-  it('takes its efficiency intervals from the worker thread, equal to the in-process figures', async () => {
+  it('takes its efficiency and answer-length intervals from worker threads, equal to the in-process figures', async () => {
     // dist/cli.js has dist/ratio-worker.js beside it and computes them there; the sources have
     // no worker file and compute them in process.
     const dir = tmp()
@@ -57,6 +57,9 @@ describe('helm-gate compare (bundled CLI)', () => {
     const inProcess = JSON.parse(renderJson(await compareOutputs(BASELINE_SUITE, ALTERED_SUITE, cliConfig(10_000), { defaults })))
     expect(bundled.efficiency.length).toBeGreaterThan(0)
     expect(bundled.efficiency).toEqual(inProcess.efficiency)
+    // The answer-length intervals come from the other statistics worker.
+    expect(bundled.answer_lengths.length).toBeGreaterThan(0)
+    expect(bundled.answer_lengths).toEqual(inProcess.answer_lengths)
   })
 
   it('exits 0 on pass and writes JSON and markdown', async () => {

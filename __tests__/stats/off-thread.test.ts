@@ -1,6 +1,7 @@
 /**
- * The efficiency intervals on a worker thread: the same figures and the same expected errors as
- * in process, and a worker that cannot start costs the overlap, never the result.
+ * The information-only intervals (efficiency ratios of quantiles, the answer-length ratio of
+ * means) on worker threads: the same figures and the same expected errors as in process, and a
+ * worker that cannot start costs the overlap, never the result.
  */
 import { describe, expect, it } from '@jest/globals'
 import { mkdtempSync, writeFileSync } from 'node:fs'
@@ -8,7 +9,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { GuardError } from '../../src/errors.js'
-import { ratiosOfQuantilesOffThread, workerPath, WORKER_FILE } from '../../src/stats/off-thread.js'
+import { ratioOfMeans } from '../../src/stats/mean-ratio.js'
+import { ratioOfMeansOffThread, ratiosOfQuantilesOffThread, workerPath, WORKER_FILE } from '../../src/stats/off-thread.js'
 import { ratiosOfQuantiles } from '../../src/stats/ratio.js'
 import type { StatisticsSettings } from '../../src/stats/types.js'
 
@@ -57,5 +59,34 @@ describe('ratiosOfQuantilesOffThread', () => {
   it('finds no worker beside the TypeScript sources, and finds the bundled one beside dist/', () => {
     expect(workerPath(new URL('../../src/stats/off-thread.ts', import.meta.url).href)).toBeNull()
     expect(workerPath(new URL('../../dist/cli.js', import.meta.url).href)).toBe(BUNDLED_WORKER)
+  })
+})
+
+describe('ratioOfMeansOffThread', () => {
+  const baseline = times(300, 5, 40).map(Math.round)
+  const candidate = times(300, 6, 48).map(Math.round)
+
+  it('gives, from the bundled worker, exactly the in-process estimate, beside a quantile task on the pool', async () => {
+    const expected = ratioOfMeans(baseline, candidate, settings)
+    // Both tasks at once: the pool gives them to two workers (or queues them on one core).
+    const [lengths, quantiles] = await Promise.all([
+      ratioOfMeansOffThread(baseline, candidate, settings, BUNDLED_WORKER),
+      ratiosOfQuantilesOffThread(baseline, candidate, [0.5], settings, BUNDLED_WORKER)
+    ])
+    expect(lengths).toEqual(expected)
+    expect(lengths.low).toBeLessThan(lengths.estimate)
+    expect(lengths.high).toBeGreaterThan(lengths.estimate)
+    expect(quantiles).toEqual(ratiosOfQuantiles(baseline, candidate, [0.5], settings))
+  })
+
+  it('rejects with the same GuardError the in-process call throws', async () => {
+    const call = ratioOfMeansOffThread(
+      baseline.map(() => 0),
+      candidate,
+      settings,
+      BUNDLED_WORKER
+    )
+    await expect(call).rejects.toBeInstanceOf(GuardError)
+    await expect(call).rejects.toMatchObject({ code: 'stats.ratio_zero_baseline' })
   })
 })

@@ -5,6 +5,7 @@
 // few-shot prompt, a completion with tokens and the request time. Values are continuous scores.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { mulberry32 } from '../../test-support/mulberry32.mjs'
 
 /** The stats of one instance, in the order HELM 0.5.16 writes them for a generation run. */
 function instanceStats(metric, value, runtime, promptTokens) {
@@ -135,7 +136,7 @@ export function writeSyntheticRun(dir, { model, values, runtimes, metric = 'f1_s
 }
 
 // The same data on every run: mulberry32 (test-support), re-exported for the bench scripts.
-export { mulberry32 } from '../../test-support/mulberry32.mjs'
+export { mulberry32 }
 
 /** Request times shaped like a served model's: log-normal around `medianSeconds`. */
 export function logNormalTimes(rand, n, medianSeconds, sigma = 0.4) {
@@ -145,4 +146,21 @@ export function logNormalTimes(rand, n, medianSeconds, sigma = 0.4) {
     const z = Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2)
     return Math.round(medianSeconds * Math.exp(sigma * z) * 1e6) / 1e6
   })
+}
+
+/**
+ * The real-shaped pair both compare benchmarks time (bench/compare.mjs, bench/release-compare.mjs):
+ * n instances of f1_score in [0, 1] with a small drop, and request times around 0.8 s with the
+ * candidate 5% slower on average. Returns the two run directories under `work`.
+ */
+export function writeBenchPair(work, n) {
+  const rand = mulberry32(42)
+  const baseline = Array.from({ length: n }, () => Math.round(rand() * 1000) / 1000)
+  const candidate = baseline.map(v => Math.min(1, Math.max(0, Math.round((v + (rand() - 0.52) * 0.2) * 1000) / 1000)))
+  const baseTimes = logNormalTimes(rand, n, 0.8)
+  const candTimes = baseTimes.map(t => Math.round(t * (0.9 + rand() * 0.3) * 1e6) / 1e6)
+  return {
+    bDir: writeSyntheticRun(join(work, 'baseline'), { model: 'bench/baseline', values: baseline, runtimes: baseTimes }),
+    cDir: writeSyntheticRun(join(work, 'candidate'), { model: 'bench/candidate', values: candidate, runtimes: candTimes })
+  }
 }

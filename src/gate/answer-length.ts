@@ -9,7 +9,8 @@ import { ANSWER_LENGTH_METRIC } from '../config/answer-length-band.js'
 import type { GatedRun, StatisticsSettings } from '../config/types.js'
 import { GateError } from '../errors.js'
 import type { AnswerLength } from '../model/report.js'
-import { decideRatioBand, ratioOfMeans } from '../stats/index.js'
+import { decideRatioBand, ratioOfMeans, type MeanRatioEstimate } from '../stats/index.js'
+import { ratioOfMeansOffThread } from '../stats/off-thread.js'
 import type { IssueLog } from '../model/issue-log.js'
 import type { MetricValue, PairedLengths } from '../model/harness.js'
 import { pairValues } from './pairing.js'
@@ -37,10 +38,26 @@ export function answerLengthRow(
   try {
     est = ratioOfMeans(baseline, candidate, statistics)
   } catch (error) {
-    if (error instanceof GateError)
-      throw new GateError(error.code, `${source} ${run}, ${ANSWER_LENGTH_METRIC}: ${error.message}`, error.location)
-    throw error
+    throw named(source, run, error)
   }
+  return rowFromEstimate(source, run, unit, est, band)
+}
+
+/** A GateError from the interval, said of its row. */
+function named(source: AnswerLength['source'], run: string, error: unknown): unknown {
+  if (error instanceof GateError)
+    return new GateError(error.code, `${source} ${run}, ${ANSWER_LENGTH_METRIC}: ${error.message}`, error.location)
+  return error
+}
+
+/** The row from its interval: decided against the band, or shown against the default one. */
+function rowFromEstimate(
+  source: AnswerLength['source'],
+  run: string,
+  unit: string,
+  est: MeanRatioEstimate,
+  band: AnswerLengthBand | null
+): AnswerLength {
   const shownBand = band ?? REPORTED_LENGTH_BAND
   const decision = decideRatioBand(est, shownBand)
   return {
@@ -69,24 +86,34 @@ export const HELM_CHARACTERS_UNIT = 'characters (HELM recorded no output tokens:
 /**
  * The answer-length row of one paired unit from the lengths its harness paired (a HELM run's
  * output tokens or characters, an lm-eval task's characters): decided against the entry's band,
- * or shown against the default one. A row that cannot be computed is an error when its band
- * gates (fail closed), a warning otherwise.
+ * or shown against the default one. Its interval is computed on a statistics worker
+ * (stats/off-thread.ts): start it before the gated comparisons and await it after them, and it
+ * adds no time to the gated path (issue "no release slower than the last"; measured by
+ * bench/release-compare.mjs). A row that cannot be computed is an error when its band gates
+ * (fail closed), a warning otherwise; the issue is logged by `settle`, when the caller awaits it,
+ * so the log keeps the order it had when the row was computed in place.
  */
-export function unitAnswerLength(
+export async function unitAnswerLength(
   name: string,
   gated: GatedRun,
   lengths: PairedLengths,
-  statistics: StatisticsSettings,
-  log: IssueLog
-): AnswerLength | null {
+  statistics: StatisticsSettings
+): Promise<{ settle(log: IssueLog): AnswerLength | null }> {
   const band = gated.answerLength ?? null
   try {
-    return answerLengthRow(lengths.source, name, lengths.unit, lengths.baseline, lengths.candidate, band, statistics)
-  } catch (error) {
+    const est = await ratioOfMeansOffThread(lengths.baseline, lengths.candidate, statistics)
+    const row = rowFromEstimate(lengths.source, name, lengths.unit, est, band)
+    return { settle: () => row }
+  } catch (caught) {
+    const error = named(lengths.source, name, caught)
     if (!(error instanceof GateError)) throw error
-    if (band) log.fromError(error)
-    else log.warn(error.code, error.message, { file: lengths.file })
-    return null
+    return {
+      settle: log => {
+        if (band) log.fromError(error)
+        else log.warn(error.code, error.message, { file: lengths.file })
+        return null
+      }
+    }
   }
 }
 

@@ -23,7 +23,7 @@ import {
   type Verdict
 } from '../model/report.js'
 import { unitAnswerLength } from './answer-length.js'
-import { buildComparisons } from './comparisons.js'
+import { buildComparisons, resolveSplit } from './comparisons.js'
 import { HARNESSES } from './harnesses.js'
 
 export interface CompareOptions {
@@ -169,15 +169,27 @@ async function compareUnit(unit: PairedUnit, context: UnitContext): Promise<void
   // For report.html every changed answer is read (texts are bounded excerpts; a HELM run with
   // more request states than TEXT_KEEP_LIMIT is streamed again, never held whole), then the
   // report keeps the first `examples`.
-  const built = buildComparisons(
-    name,
-    gated,
-    opened.baseline,
-    opened.candidate,
-    config.statistics,
-    changedAnswers ? Number.MAX_SAFE_INTEGER : examples,
-    log
-  )
+  // The answer-length interval starts first, on a statistics worker, so that it overlaps the
+  // gated bootstrap below; its issues go to the log after the comparisons', where they always were.
+  const split = resolveSplit(name, gated, opened.baseline, opened.candidate, log)
+  const lengthLog = new IssueLog()
+  const lengths = opened.answerLengths(split ?? gated.split, lengthLog)
+  const lengthTask = lengths ? unitAnswerLength(name, gated, lengths, config.statistics) : null
+  // Settled here too, so that a return before it is awaited leaves no unhandled rejection.
+  lengthTask?.catch(() => undefined)
+  const built =
+    split === undefined
+      ? []
+      : buildComparisons(
+          name,
+          gated,
+          split,
+          opened.baseline,
+          opened.candidate,
+          config.statistics,
+          changedAnswers ? Number.MAX_SAFE_INTEGER : examples,
+          log
+        )
   if (log.errors.length === errorsBefore && !opened.checkAfterRows(log)) return
   await opened.fillExamples(built)
   if (changedAnswers) {
@@ -187,8 +199,9 @@ async function compareUnit(unit: PairedUnit, context: UnitContext): Promise<void
     }
   }
   context.comparisons.push(...built)
-  const lengths = opened.answerLengths(built[0]?.split ?? gated.split, log)
-  const length = lengths ? unitAnswerLength(name, gated, lengths, config.statistics, log) : null
+  log.errors.push(...lengthLog.errors)
+  log.warnings.push(...lengthLog.warnings)
+  const length = lengthTask ? (await lengthTask).settle(log) : null
   if (length) context.answerLengths.push(length)
   const eff = await opened.efficiency(log)
   if (eff) context.efficiency.push(eff)

@@ -14,17 +14,17 @@ import { metricRange, type MetricRange } from './metric-range.js'
 import type { MetricValue, UnitValues } from '../model/harness.js'
 import { imputeMissing, pairValues, worstCase, type PairedData } from './pairing.js'
 
+/** `split` is resolveSplit's answer (the caller resolves it first to start the answer-length row). */
 export function buildComparisons(
   run: string,
   gated: GatedRun,
+  split: string | null,
   b: UnitValues,
   c: UnitValues,
   statistics: StatisticsSettings,
   examples: number,
   log: IssueLog
 ): Comparison[] {
-  const split = resolveSplit(run, gated, b, c, log)
-  if (split === undefined) return []
   const valuesB = b.values(gated.metric, split)
   const valuesC = c.values(gated.metric, split)
   const range = metricRange(gated.metric, valuesB, valuesC)
@@ -51,8 +51,8 @@ export function buildComparisons(
   return out
 }
 
-/** undefined = an error was logged. */
-function resolveSplit(run: string, gated: GatedRun, b: UnitValues, c: UnitValues, log: IssueLog): string | null | undefined {
+/** The split a run's gated metric is compared on; undefined = an error was logged. */
+export function resolveSplit(run: string, gated: GatedRun, b: UnitValues, c: UnitValues, log: IssueLog): string | null | undefined {
   const splitsB = b.splits(gated.metric)
   const splitsC = c.splits(gated.metric)
   for (const [side, splits, data] of [

@@ -4,21 +4,27 @@
  */
 import type { StatisticsSettings } from '../config/types.js'
 import { GuardError } from '../errors.js'
+import type { MetricValue } from '../model/harness.js'
 import type { EfficiencyEntry } from '../model/report.js'
 import { quantile } from '../stats/index.js'
 import { ratiosOfQuantilesOffThread } from '../stats/off-thread.js'
 import { pairValues } from './pairing.js'
-import type { RunData } from './run-data.js'
 
 const RUNTIME_METRIC = 'inference_runtime'
 
 /**
  * The request-time ratios of one run. Asynchronous because the bootstrap runs on a worker thread
- * where the bundle has one (stats/off-thread.ts): start it before the gated comparisons and await
- * it after them, and the two overlap.
+ * where the bundle has one (stats/off-thread.ts): start it as soon as both sides' per-instance
+ * stats are read (the request times are among them) and await it after the gated comparisons, and
+ * it overlaps the reading of the request states and the gated bootstrap.
  */
-export async function efficiencyFor(run: string, b: RunData, c: RunData, statistics: StatisticsSettings): Promise<EfficiencyEntry | null> {
-  const paired = pairValues(b.runtimes(), c.runtimes())
+export async function efficiencyFor(
+  run: string,
+  baselineRuntimes: MetricValue[],
+  candidateRuntimes: MetricValue[],
+  statistics: StatisticsSettings
+): Promise<EfficiencyEntry | null> {
+  const paired = pairValues(baselineRuntimes, candidateRuntimes)
   const baseline: number[] = []
   const candidate: number[] = []
   for (const cluster of paired.clusters) {

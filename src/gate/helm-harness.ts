@@ -21,7 +21,7 @@ import { checkOwnScores, checkRequestStates, checkSameEvidence } from './guards.
 import { checkSameLayout, warnUnsupportedGuards } from './helm-layout.js'
 import { pairRuns, runMatchesEntry, type RunPair } from './match.js'
 import { adapterDrift, displayName, scoringDrift } from './run-identity.js'
-import { exampleKey, fillExampleTexts, loadExampleTexts, loadRunData, type RunData } from './run-data.js'
+import { exampleKey, fillExampleTexts, loadExampleTexts, loadRunData, readRunStats, TEXT_KEEP_LIMIT, type RunData } from './run-data.js'
 
 /** One side's HELM output: its run directories. */
 export class HelmSide implements HarnessSide {
@@ -172,29 +172,31 @@ class HelmRunPair implements PairedUnit {
     }
     if (drift.length > 0 || scoring.length > 0) return null
 
-    const [b, c] = await Promise.all([loadRunData(pair.baseline), loadRunData(pair.candidate)])
+    const [bStats, cStats] = await Promise.all([readRunStats(pair.baseline), readRunStats(pair.candidate)])
+    // The request-time intervals need only the stats: started now, their bootstrap runs on a
+    // worker while this thread reads the request states (docs/benchmarks.md "Against the previous
+    // release"). Settled here too, so that a return before it is awaited leaves no unhandled rejection.
+    const efficiencyTask = efficiencyFor(name, bStats.runtimes(), cStats.runtimes(), this.config.statistics)
+    efficiencyTask.catch(() => undefined)
+    const [b, c] = await Promise.all([
+      loadRunData(pair.baseline, TEXT_KEEP_LIMIT, bStats),
+      loadRunData(pair.candidate, TEXT_KEEP_LIMIT, cStats)
+    ])
     warnUnsupportedGuards(name, b, c, log)
     if (!checkSameEvidence(name, b, c, log)) return null
     if (!checkRequestStates(name, b, c, log)) return null
-    return new OpenedHelmRun(name, this.gated, b, c, this.config)
+    return new OpenedHelmRun(name, this.gated, b, c, efficiencyTask)
   }
 }
 
 class OpenedHelmRun implements OpenedUnit {
-  private readonly efficiencyTask: ReturnType<typeof efficiencyFor>
-
   constructor(
     private readonly name: string,
     private readonly gated: GatedRun,
     readonly baseline: RunData,
     readonly candidate: RunData,
-    config: GateConfig
-  ) {
-    // Started before the gated comparisons so that its bootstrap overlaps theirs (see efficiencyFor).
-    this.efficiencyTask = efficiencyFor(name, baseline, candidate, config.statistics)
-    // Settled here too, so that a return before it is awaited leaves no unhandled rejection.
-    this.efficiencyTask.catch(() => undefined)
-  }
+    private readonly efficiencyTask: ReturnType<typeof efficiencyFor>
+  ) {}
 
   checkAfterRows(log: IssueLog): boolean {
     // Copied scores are reported only when nothing more specific was found (the caller's condition).

@@ -12,7 +12,7 @@ import { RUN_FILES } from '../helm/read/discover.js'
 import { perturbationKey, readPerInstanceStats } from '../helm/read/instance-stats.js'
 import { streamJsonArray } from '../helm/read/json-stream.js'
 import { readRequestStates } from '../helm/read/request-states.js'
-import type { PerInstanceStatsTable, RequestStateSummary, RunDirectory } from '../helm/types.js'
+import type { PerInstanceSeries, PerInstanceStatsTable, RequestStateSummary, RunDirectory } from '../helm/types.js'
 import type { ChangedExample, Comparison } from '../model/report.js'
 import type { MetricValue, UnitValues } from '../model/harness.js'
 import { redactText } from '../secrets/redact.js'
@@ -85,11 +85,29 @@ export async function checkStatsFile(run: RunDirectory): Promise<string> {
   return file
 }
 
-export async function loadRunData(run: RunDirectory, textKeepLimit = TEXT_KEEP_LIMIT): Promise<RunData> {
+/** A run's per-instance stats, read before its request states (see loadRunData). */
+export interface RunStats {
+  statsFile: string
+  table: PerInstanceStatsTable
+  perInstanceStatsDigest: string
+  /** Clean inference_runtime values, all splits (the same as RunData.runtimes). */
+  runtimes(): MetricValue[]
+}
+
+export async function readRunStats(run: RunDirectory): Promise<RunStats> {
   const statsFile = await checkStatsFile(run)
   const statsDigest = createHash('sha256')
   const table = await readPerInstanceStats(run, { digest: statsDigest })
-  const perInstanceStatsDigest = statsDigest.digest('hex')
+  const collect = valueCollector(table)
+  return { statsFile, table, perInstanceStatsDigest: statsDigest.digest('hex'), runtimes: () => collect(isCleanRuntime) }
+}
+
+/**
+ * `stats` is this run's readRunStats when the caller read them first: the request-time intervals
+ * need only them, so they can start on a worker while this thread reads the request states.
+ */
+export async function loadRunData(run: RunDirectory, textKeepLimit = TEXT_KEEP_LIMIT, stats?: RunStats): Promise<RunData> {
+  const { statsFile, table, perInstanceStatsDigest } = stats ?? (await readRunStats(run))
   const reads = [join(run.path, RUN_FILES.runSpec), statsFile, table.file]
   let requestStates: RequestStateSummary[] | null = null
   let hasTexts = false
@@ -132,8 +150,34 @@ function makeRunData(
   requestStates: RequestStateSummary[] | null,
   hasTexts: boolean
 ): Omit<RunData, 'scenarioStateDigest' | 'perInstanceStatsDigest' | 'filesRead'> {
-  const series = [...table.series.values()].filter(s => s.computedOn === null || s.computedOn === 'perturbed')
-  const collect = (keep: (metric: string, split: string | null, perturbation: string | null) => boolean): MetricValue[] => {
+  const collect = valueCollector(table)
+  const series = measuredSeries(table)
+  return {
+    run,
+    perInstanceStatsFile: table.file,
+    scenarioStateFile: run.files.scenarioState ? join(run.path, 'scenario_state.json') : null,
+    requestStates,
+    hasTexts,
+    metricNames: () => [...new Set(series.map(s => s.metric))].sort(),
+    splits: metric => [...new Set(series.filter(s => s.metric === metric).map(s => s.split))].sort(),
+    values: (metric, split) => collect((m, sp) => m === metric && sp === split),
+    runtimes: () => collect(isCleanRuntime)
+  }
+}
+
+/** The series the gate reads: clean ones and those HELM computed on the perturbed instances. */
+function measuredSeries(table: PerInstanceStatsTable): PerInstanceSeries[] {
+  return [...table.series.values()].filter(s => s.computedOn === null || s.computedOn === 'perturbed')
+}
+
+type SeriesFilter = (metric: string, split: string | null, perturbation: string | null) => boolean
+
+const isCleanRuntime: SeriesFilter = (metric, _split, perturbation) => metric === RUNTIME_METRIC && perturbation === null
+
+/** The per-instance values (the mean over an instance's occurrences) of the series a filter keeps. */
+function valueCollector(table: PerInstanceStatsTable): (keep: SeriesFilter) => MetricValue[] {
+  const series = measuredSeries(table)
+  return keep => {
     const out: MetricValue[] = []
     for (const s of series) {
       if (!keep(s.metric, s.split, s.perturbation)) continue
@@ -150,17 +194,6 @@ function makeRunData(
       }
     }
     return out
-  }
-  return {
-    run,
-    perInstanceStatsFile: table.file,
-    scenarioStateFile: run.files.scenarioState ? join(run.path, 'scenario_state.json') : null,
-    requestStates,
-    hasTexts,
-    metricNames: () => [...new Set(series.map(s => s.metric))].sort(),
-    splits: metric => [...new Set(series.filter(s => s.metric === metric).map(s => s.split))].sort(),
-    values: (metric, split) => collect((m, sp) => m === metric && sp === split),
-    runtimes: () => collect((m, _sp, p) => m === RUNTIME_METRIC && p === null)
   }
 }
 

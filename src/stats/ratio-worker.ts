@@ -1,15 +1,14 @@
 /**
- * Entry of the efficiency worker thread (bundled as dist/ratio-worker.js; see off-thread.ts):
- * computes each task it is sent and posts the estimates, or the expected error, back.
+ * Entry of a statistics worker thread (bundled as dist/ratio-worker.js; see off-thread.ts):
+ * computes each task it is sent and posts the figures, or the expected error, back.
  */
 import { parentPort } from 'node:worker_threads'
-import { sendError, type RatioReply, type RatioTask } from './off-thread.js'
-import { ratiosOfQuantiles } from './ratio.js'
+import { computeTask, sendError, type OffThreadReply, type OffThreadTask } from './off-thread.js'
 
-parentPort?.on('message', (task: RatioTask) => {
-  let reply: RatioReply
+parentPort?.on('message', (task: OffThreadTask) => {
+  let reply: OffThreadReply
   try {
-    reply = { id: task.id, estimates: ratiosOfQuantiles(task.baseline, task.candidate, task.qs, task.settings) }
+    reply = { id: task.id, result: computeTask(task) }
   } catch (error) {
     reply = { id: task.id, error: sendError(error) }
   }
