@@ -26297,10 +26297,10 @@ function fmt$1(x) {
  * The information-only intervals (the efficiency ratios of quantiles and the answer-length ratio
  * of means) on worker threads, so that they run while the main thread computes the gated
  * bootstrap instead of after it. All three are CPU-bound and of about the same size (measured by
- * bench/compare.mjs: 10,000 resamples of 5,000 instances each). One worker doing both
- * information-only intervals one after the other took longer than the gated bootstrap, so the
- * work is shared by a pool of up to POOL_SIZE workers, each task going to the least busy one
- * (bench/release-compare.mjs measures the result against the previous release). A worker draws
+ * bench/compare.mjs: 10,000 resamples of 5,000 instances each). The work is shared by a pool of
+ * up to POOL_SIZE workers, each task going to the least busy one, so the answer-length interval
+ * never waits behind the request-time one where there are cores for both; on two cores one
+ * worker and two measured the same (bench/release-compare.mjs, docs/benchmarks.md). A worker draws
  * from the same seeded stream with the same code, so every figure is identical to the in-process
  * result.
  *
@@ -26619,8 +26619,8 @@ const HELM_CHARACTERS_UNIT = 'characters (HELM recorded no output tokens: its ch
  * output tokens or characters, an lm-eval task's characters): decided against the entry's band,
  * or shown against the default one. Its interval is computed on a statistics worker
  * (stats/off-thread.ts): start it before the gated comparisons and await it after them, and it
- * adds no time to the gated path (issue "no release slower than the last"; measured by
- * bench/release-compare.mjs). A row that cannot be computed is an error when its band gates
+ * overlaps the gated path instead of following it (docs/benchmarks.md "Against the previous
+ * release"). A row that cannot be computed is an error when its band gates
  * (fail closed), a warning otherwise; the issue is logged by `settle`, when the caller awaits it,
  * so the log keeps the order it had when the row was computed in place.
  */

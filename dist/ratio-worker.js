@@ -9110,10 +9110,10 @@ function pairedIndices(rng, n) {
  * The information-only intervals (the efficiency ratios of quantiles and the answer-length ratio
  * of means) on worker threads, so that they run while the main thread computes the gated
  * bootstrap instead of after it. All three are CPU-bound and of about the same size (measured by
- * bench/compare.mjs: 10,000 resamples of 5,000 instances each). One worker doing both
- * information-only intervals one after the other took longer than the gated bootstrap, so the
- * work is shared by a pool of up to POOL_SIZE workers, each task going to the least busy one
- * (bench/release-compare.mjs measures the result against the previous release). A worker draws
+ * bench/compare.mjs: 10,000 resamples of 5,000 instances each). The work is shared by a pool of
+ * up to POOL_SIZE workers, each task going to the least busy one, so the answer-length interval
+ * never waits behind the request-time one where there are cores for both; on two cores one
+ * worker and two measured the same (bench/release-compare.mjs, docs/benchmarks.md). A worker draws
  * from the same seeded stream with the same code, so every figure is identical to the in-process
  * result.
  *

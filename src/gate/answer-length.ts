@@ -88,8 +88,8 @@ export const HELM_CHARACTERS_UNIT = 'characters (HELM recorded no output tokens:
  * output tokens or characters, an lm-eval task's characters): decided against the entry's band,
  * or shown against the default one. Its interval is computed on a statistics worker
  * (stats/off-thread.ts): start it before the gated comparisons and await it after them, and it
- * adds no time to the gated path (issue "no release slower than the last"; measured by
- * bench/release-compare.mjs). A row that cannot be computed is an error when its band gates
+ * overlaps the gated path instead of following it (docs/benchmarks.md "Against the previous
+ * release"). A row that cannot be computed is an error when its band gates
  * (fail closed), a warning otherwise; the issue is logged by `settle`, when the caller awaits it,
  * so the log keeps the order it had when the row was computed in place.
  */
