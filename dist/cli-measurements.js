@@ -1,7 +1,7 @@
+import { q as getDefaultExportFromCjs, u as LaunchError, C as ConfigError, o as redactText, f as redactUrl, S as ServerNotReadyError, G as GateError, v as parseDocument, x as visit, y as isScalar, z as redactString, A as looksLikeSecret, B as isCredentialKey, E as Scalar, F as HIDDEN, I as parseYamlFile, J as stringify, K as HelmRunError, N as expandRunnerCommand, O as closestWords, Q as checkDistinctDeployments, c as counted, V as looksLikeLmEvalOutput, W as readLmEvalOutput, X as InputError, Y as taskMatchesEntry, Z as RUN_FILES, h as readRunDirectory, i as runMatchesEntry, _ as runnerCommandName, $ as exp, a0 as log, a1 as abs, a2 as sqrt, a3 as isFiniteNumber, a4 as quantileSorted, b as newReport, a5 as createRandom, a6 as readTrafficSet, a7 as discoverRuns, a8 as GuardError, a9 as METRIC_SHAPE, aa as decideVerdict, ab as FIDELITY_METRICS, ac as estimatePaired, ad as showValue, ae as ajvExports, af as pairedDecision, ag as comparisonRow, ah as REPORTED_MARGINS, ai as qualityVerdict, aj as qualityHeadline, ak as redactTree, al as answerLengthRow, am as TOKENS_UNIT, an as CHARACTERS_UNIT } from './cli.js';
 import path, { basename, resolve, dirname, join, relative, isAbsolute, delimiter } from 'node:path';
-import { m as getDefaultExportFromCjs, o as LaunchError, C as ConfigError, k as redactText, b as redactUrl, S as ServerNotReadyError, G as GateError, q as HelmRunError, u as parseDocument, v as visit, x as isScalar, y as redactString, z as looksLikeSecret, A as isCredentialKey, B as Scalar, E as HIDDEN, F as parseYamlFile, I as stringify, J as expandRunnerCommand, K as checkDistinctDeployments, N as looksLikeLmEvalOutput, O as readLmEvalOutput, Q as InputError, V as taskMatchesEntry, W as RUN_FILES, f as readRunDirectory, g as runMatchesEntry, X as runnerCommandName, Y as exp, Z as log, _ as abs, $ as sqrt, a0 as isFiniteNumber, a1 as quantileSorted, a as newReport, a2 as createRandom, a3 as readTrafficSet, a4 as discoverRuns, a5 as GuardError, a6 as METRIC_SHAPE, a7 as decideVerdict, a8 as FIDELITY_METRICS, a9 as estimatePaired, aa as showValue, ab as ajvExports, ac as pairedDecision, ad as comparisonRow, ae as REPORTED_MARGINS, af as qualityVerdict, ag as qualityHeadline, ah as redactTree, ai as answerLengthRow, aj as TOKENS_UNIT, ak as CHARACTERS_UNIT } from './cli.js';
-import require$$0$7, { writeFile, readFile, stat, rm, mkdir, realpath, access, constants as constants$7, open, readdir } from 'node:fs/promises';
 import { execFile, execFileSync, spawn } from 'node:child_process';
+import require$$0$7, { writeFile, readFile, stat, rm, mkdir, realpath, access, constants as constants$7, open, readdir } from 'node:fs/promises';
 import require$$0$6, { fileURLToPath } from 'node:url';
 import { createReadStream, mkdtempSync, rmSync, readdirSync, readFileSync, createWriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -43612,111 +43612,6 @@ async function measureSwap(config, options) {
 }
 
 /**
- * Finding the installed helm-run, its Python, the installed crfm-helm version and the plugin
- * package helm-gate ships. Nothing in HELM's output records its version (docs/helm.md "The HELM version"),
- * so it is read from the package metadata and recorded in the manifest.
- */
-/** Resolves `helm.command` (a path, or a name looked up on PATH) to an executable file. */
-async function resolveHelmRun(command, env, cwd) {
-    const candidates = command.includes('/')
-        ? [isAbsolute(command) ? command : resolve(cwd, command)]
-        : (env.PATH ?? '')
-            .split(delimiter)
-            .filter(Boolean)
-            .map(dir => join(dir, command));
-    for (const candidate of candidates) {
-        try {
-            await access(candidate, constants$7.X_OK);
-            if ((await stat(candidate)).isFile())
-                return candidate;
-        }
-        catch {
-            // not this one
-        }
-    }
-    throw new HelmRunError('runner.helm_missing', `helm-run was not found (${command}); create the environment with scripts/python-env.sh or set helm.command`, { field: 'helm.command', value: command });
-}
-/**
- * The Python interpreter that runs helm-run: pip writes console scripts with a `#!/path/python`
- * line. Falls back to `python` next to the script (a venv's bin directory).
- */
-async function pythonFor(helmRun) {
-    let firstLine;
-    try {
-        const handle = await open(helmRun, 'r');
-        try {
-            const buffer = Buffer.alloc(512);
-            const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-            firstLine = buffer.subarray(0, bytesRead).toString('utf8').split('\n')[0];
-        }
-        finally {
-            await handle.close();
-        }
-    }
-    catch {
-        firstLine = '';
-    }
-    if (firstLine.startsWith('#!')) {
-        const parts = firstLine.slice(2).trim().split(/\s+/).filter(Boolean);
-        if (parts.length > 0 && /python/.test(parts[parts.length - 1]))
-            return parts;
-    }
-    return [join(dirname(helmRun), 'python')];
-}
-/** The installed crfm-helm version, read with importlib.metadata through helm-run's Python. */
-async function installedHelmVersion(python, env) {
-    const [file, ...prefix] = python;
-    const code = 'import importlib.metadata as m; print(m.version("crfm-helm"))';
-    return new Promise((resolvePromise, reject) => {
-        execFile(file, [...prefix, '-c', code], { env, timeout: 60_000 }, (error, stdout, stderr) => {
-            if (error) {
-                reject(new HelmRunError('runner.helm_version_unknown', `cannot read the installed crfm-helm version: ${firstLineOf(stderr) || error.message}`, {
-                    value: python.join(' ')
-                }));
-                return;
-            }
-            resolvePromise(stdout.trim());
-        });
-    });
-}
-/** Refuses to run a HELM other than the pinned one: results would not be comparable with the archive. */
-function assertPinnedVersion(installed, pinned, source) {
-    if (installed !== pinned) {
-        throw new HelmRunError('runner.helm_version', `installed crfm-helm is ${installed} but the gate file pins ${pinned}; install the pinned version or change helm.version`, { file: source, field: 'helm.version', value: installed });
-    }
-}
-/**
- * The directory that holds `helm_gate_plugins/` (put on PYTHONPATH of helm-run). Searched upwards
- * from this module, so it works from src/ (tests), dist/ (the action and CLI bundles) alike;
- * HELM_GATE_PYTHONPATH overrides it.
- */
-async function pluginPythonPath(env) {
-    const override = env.HELM_GATE_PYTHONPATH;
-    const starts = override ? [override] : ancestors(dirname(fileURLToPath(import.meta.url)), 5).map(dir => join(dir, 'python'));
-    for (const dir of starts) {
-        try {
-            await access(join(dir, 'helm_gate_plugins', 'clients.py'), constants$7.R_OK);
-            return dir;
-        }
-        catch {
-            // keep looking
-        }
-    }
-    throw new HelmRunError('runner.plugins_missing', 'the helm_gate_plugins Python package was not found next to helm-gate', {
-        value: starts[0]
-    });
-}
-function ancestors(dir, count) {
-    const out = [dir];
-    for (let i = 0; i < count; i++)
-        out.push(dirname(out[out.length - 1]));
-    return [...new Set(out)];
-}
-function firstLineOf(text) {
-    return text.trim().split('\n').filter(Boolean).pop() ?? '';
-}
-
-/**
  * The `--local-path` directory (HELM's "prod_env") generated for one side. Each side gets its own
  * directory so the two can never share HELM's request cache (docs/helm.md "The request cache"), and both sides
  * get the same HELM model name, tags, tokenizer and lengths so run specs and prompts are identical
@@ -43966,6 +43861,111 @@ function yamlWithHeader(value, options = {}) {
 }
 
 /**
+ * Finding the installed helm-run, its Python, the installed crfm-helm version and the plugin
+ * package helm-gate ships. Nothing in HELM's output records its version (docs/helm.md "The HELM version"),
+ * so it is read from the package metadata and recorded in the manifest.
+ */
+/** Resolves `helm.command` (a path, or a name looked up on PATH) to an executable file. */
+async function resolveHelmRun(command, env, cwd) {
+    const candidates = command.includes('/')
+        ? [isAbsolute(command) ? command : resolve(cwd, command)]
+        : (env.PATH ?? '')
+            .split(delimiter)
+            .filter(Boolean)
+            .map(dir => join(dir, command));
+    for (const candidate of candidates) {
+        try {
+            await access(candidate, constants$7.X_OK);
+            if ((await stat(candidate)).isFile())
+                return candidate;
+        }
+        catch {
+            // not this one
+        }
+    }
+    throw new HelmRunError('runner.helm_missing', `helm-run was not found (${command}); create the environment with scripts/python-env.sh or set helm.command`, { field: 'helm.command', value: command });
+}
+/**
+ * The Python interpreter that runs helm-run: pip writes console scripts with a `#!/path/python`
+ * line. Falls back to `python` next to the script (a venv's bin directory).
+ */
+async function pythonFor(helmRun) {
+    let firstLine;
+    try {
+        const handle = await open(helmRun, 'r');
+        try {
+            const buffer = Buffer.alloc(512);
+            const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+            firstLine = buffer.subarray(0, bytesRead).toString('utf8').split('\n')[0];
+        }
+        finally {
+            await handle.close();
+        }
+    }
+    catch {
+        firstLine = '';
+    }
+    if (firstLine.startsWith('#!')) {
+        const parts = firstLine.slice(2).trim().split(/\s+/).filter(Boolean);
+        if (parts.length > 0 && /python/.test(parts[parts.length - 1]))
+            return parts;
+    }
+    return [join(dirname(helmRun), 'python')];
+}
+/** The installed crfm-helm version, read with importlib.metadata through helm-run's Python. */
+async function installedHelmVersion(python, env) {
+    const [file, ...prefix] = python;
+    const code = 'import importlib.metadata as m; print(m.version("crfm-helm"))';
+    return new Promise((resolvePromise, reject) => {
+        execFile(file, [...prefix, '-c', code], { env, timeout: 60_000 }, (error, stdout, stderr) => {
+            if (error) {
+                reject(new HelmRunError('runner.helm_version_unknown', `cannot read the installed crfm-helm version: ${firstLineOf(stderr) || error.message}`, {
+                    value: python.join(' ')
+                }));
+                return;
+            }
+            resolvePromise(stdout.trim());
+        });
+    });
+}
+/** Refuses to run a HELM other than the pinned one: results would not be comparable with the archive. */
+function assertPinnedVersion(installed, pinned, source) {
+    if (installed !== pinned) {
+        throw new HelmRunError('runner.helm_version', `installed crfm-helm is ${installed} but the gate file pins ${pinned}; install the pinned version or change helm.version`, { file: source, field: 'helm.version', value: installed });
+    }
+}
+/**
+ * The directory that holds `helm_gate_plugins/` (put on PYTHONPATH of helm-run). Searched upwards
+ * from this module, so it works from src/ (tests), dist/ (the action and CLI bundles) alike;
+ * HELM_GATE_PYTHONPATH overrides it.
+ */
+async function pluginPythonPath(env) {
+    const override = env.HELM_GATE_PYTHONPATH;
+    const starts = override ? [override] : ancestors(dirname(fileURLToPath(import.meta.url)), 5).map(dir => join(dir, 'python'));
+    for (const dir of starts) {
+        try {
+            await access(join(dir, 'helm_gate_plugins', 'clients.py'), constants$7.R_OK);
+            return dir;
+        }
+        catch {
+            // keep looking
+        }
+    }
+    throw new HelmRunError('runner.plugins_missing', 'the helm_gate_plugins Python package was not found next to helm-gate', {
+        value: starts[0]
+    });
+}
+function ancestors(dir, count) {
+    const out = [dir];
+    for (let i = 0; i < count; i++)
+        out.push(dirname(out[out.length - 1]));
+    return [...new Set(out)];
+}
+function firstLineOf(text) {
+    return text.trim().split('\n').filter(Boolean).pop() ?? '';
+}
+
+/**
  * What one side's helm-run invocation will be: its entries, argument array, directories and
  * environment. Pure, so `plan` can print exactly what `run` executes.
  */
@@ -44097,6 +44097,193 @@ function displayCommand(command, args, env = {}) {
     const quote = (text) => (/^[A-Za-z0-9_./:=,@%+-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`);
     const prefix = Object.entries(env).map(([name, value]) => `${name}=${quote(value)}`);
     return [...prefix, quote(command), ...args.map(quote)].join(' ');
+}
+
+/**
+ * Gated metric names checked before anything is spent (docs/helm.md "Metric names before the
+ * run"): helm-gate's Python helper (python/helm_gate_plugins/metric_names.py) builds each run
+ * entry's run specs as helm-run does and asks their metrics which names they declare, without
+ * building the scenario. `plan` prints the result; `run` refuses an undeclared name before it
+ * launches or runs anything, with the closest declared names. A name that could not be checked
+ * (the helper failed, a metric declares nothing) is said so and left to guard.metric_missing,
+ * which still reads the names the runs wrote.
+ */
+/** HELM's import and the run specs take about 6 s on a busy 2-core machine; this bounds a hang. */
+const HELPER_TIMEOUT_MS = 120_000;
+/** Asks the helper, with the side's entries and prod_env (written to a private folder, removed on every path). */
+async function declaredMetricNames(plan, settings) {
+    const temp = trackedTempDir('helm-gate-metrics-');
+    try {
+        const localPath = join(temp.path, 'prod_env');
+        await mkdir(localPath, { recursive: true });
+        for (const name of PROD_ENV_FILES)
+            await writeFile(join(localPath, name), plan.prodEnv.files[name], { mode: 0o600 });
+        const [file, ...prefix] = settings.python;
+        const args = [...prefix, '-m', 'helm_gate_plugins.metric_names', '--local-path', localPath, ...plan.entries];
+        const env = { ...settings.env, PYTHONPATH: [settings.pluginPath, settings.env.PYTHONPATH].filter(Boolean).join(delimiter) };
+        const finished = await runBounded(file, args, env);
+        if (finished.problem)
+            return { ok: false, problem: finished.problem };
+        return parseHelperOutput(finished.stdout);
+    }
+    finally {
+        await temp.remove();
+    }
+}
+/** The helper's JSON, checked for its shape; anything else is a problem, never a pass. */
+function parseHelperOutput(stdout) {
+    let parsed;
+    try {
+        parsed = JSON.parse(stdout);
+    }
+    catch {
+        return { ok: false, problem: `the metric-name helper printed no JSON (${JSON.stringify(stdout.slice(0, 120))})` };
+    }
+    const entries = parsed.entries;
+    if (!Array.isArray(entries))
+        return { ok: false, problem: 'the metric-name helper printed no entries' };
+    const out = [];
+    for (const item of entries) {
+        if (typeof item?.entry !== 'string')
+            return { ok: false, problem: 'the metric-name helper printed an entry without its name' };
+        if (typeof item.error === 'string') {
+            out.push({ entry: item.entry, error: item.error });
+            continue;
+        }
+        if (!Array.isArray(item.run_specs))
+            return { ok: false, problem: `the metric-name helper printed no run specs for ${item.entry}` };
+        out.push({
+            entry: item.entry,
+            runSpecs: item.run_specs.map(spec => ({
+                name: String(spec.name),
+                numOutputs: Number(spec.num_outputs),
+                declared: Array.isArray(spec.declared) ? spec.declared.map(String) : [],
+                undeclared: Array.isArray(spec.undeclared) ? spec.undeclared.map(String) : []
+            }))
+        });
+    }
+    return { ok: true, entries: out };
+}
+/**
+ * Each gated run's metric against the names its entry's run specs declare. HELM writes
+ * `<name>@<k>` beside `<name>` when a run asks for k > 1 outputs per instance (simple_mcqa: 5), so
+ * that form is accepted exactly for the run specs' own k (for every declared name: the check only
+ * refuses what cannot be written, and guard.metric_missing still reads what was).
+ */
+function checkMetricNames(runs, declared, source) {
+    if (!declared.ok)
+        return { lines: [`not checked: ${declared.problem}`], refused: [] };
+    const lines = [];
+    const refused = [];
+    for (const [index, run] of runs.entries()) {
+        const found = declared.byEntry.get(run.entry);
+        const name = `${run.entry} ${run.metric}`;
+        if (!found) {
+            lines.push(`${name}: not checked (the helper did not answer for this entry)`);
+            continue;
+        }
+        if ('error' in found) {
+            lines.push(`${name}: not checked (HELM could not build the run spec: ${found.error})`);
+            continue;
+        }
+        const names = new Set(found.runSpecs.flatMap(spec => spec.declared));
+        const outputs = [...new Set(found.runSpecs.map(spec => spec.numOutputs).filter(k => k > 1))];
+        const withOutputs = [...names].flatMap(metric => outputs.map(k => `${metric}@${k}`));
+        if (names.has(run.metric) || withOutputs.includes(run.metric)) {
+            lines.push(`${name}: declared by the run spec`);
+            continue;
+        }
+        const silent = [...new Set(found.runSpecs.flatMap(spec => spec.undeclared))];
+        if (silent.length > 0) {
+            lines.push(`${name}: not checked (${silent.join(', ')} declares no names; the run's own output is checked)`);
+            continue;
+        }
+        const near = closestWords(run.metric, [...names, ...withOutputs]);
+        const hint = near.length > 0 ? `; did you mean ${near.join(' or ')}?` : '';
+        const alsoAt = outputs.length > 0 ? `, each also as <name>@${outputs.join(' or @')}` : '';
+        lines.push(`${name}: NOT among the names its metrics write${hint}`);
+        refused.push(new ConfigError('config.metric_unknown', `run ${run.entry}: HELM's metrics for this entry write no metric ${run.metric}${hint} (they write ${[...names].sort().join(', ')}${alsoAt})`, { file: source, field: `runs[${index}].metric`, value: run.metric }));
+    }
+    return { lines, refused };
+}
+/**
+ * The check for a prepared run: asked of the first side helm-run makes (both sides run the same
+ * entries; only the model differs). null when no side is made by helm-run (a runner command
+ * brings its own HELM, whose names this helper cannot speak for).
+ */
+async function checkPreparedMetricNames(prepared, settings) {
+    const plan = prepared.plans.find(side => side.runner === null);
+    if (!plan)
+        return null;
+    let declared;
+    try {
+        declared = await declaredMetricNames(plan, {
+            python: await pythonFor(settings.helmRun),
+            pluginPath: settings.pluginPath,
+            env: settings.env
+        });
+    }
+    catch (error) {
+        declared = { ok: false, problem: error.message };
+    }
+    return checkMetricNames(prepared.runs, byGateEntry(prepared.runs, plan.entries, declared), settings.source);
+}
+/**
+ * The helper's answers keyed by the gate file's entry. The side plan's entries are the gate
+ * file's unique entries in order, each with the side's model added (side-plan.ts), and the helper
+ * answers in the order it was asked; an answer out of that order is a problem, never a guess.
+ */
+function byGateEntry(runs, fullEntries, declared) {
+    if (!declared.ok)
+        return declared;
+    const unique = uniqueEntries(runs);
+    if (unique.length !== fullEntries.length || declared.entries.some((answer, i) => answer.entry !== fullEntries[i])) {
+        return { ok: false, problem: 'the metric-name helper answered for other entries than it was asked' };
+    }
+    return { ok: true, byEntry: new Map(unique.map((entry, i) => [entry, declared.entries[i]])) };
+}
+/** Every refusal as one error (the first one's location), so a gate file is fixed in one pass. */
+function refusalOf(check) {
+    if (!check || check.refused.length === 0)
+        return null;
+    const [first, ...rest] = check.refused;
+    if (rest.length === 0)
+        return first;
+    return new ConfigError(first.code, check.refused.map(error => error.message).join('; '), first.location);
+}
+async function runBounded(file, args, env) {
+    return new Promise(resolve => {
+        let stdout = '';
+        let stderr = '';
+        let child;
+        try {
+            child = spawn(file, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+        }
+        catch (error) {
+            resolve({ stdout: '', problem: `could not start ${file}: ${error.message}` });
+            return;
+        }
+        const pgid = child.pid;
+        const release = pgid ? trackGroup({ pgid, label: 'metric-name helper', stop: async () => killGroupNow(pgid) }) : () => { };
+        const timer = setTimeout(() => pgid && killGroupNow(pgid), HELPER_TIMEOUT_MS);
+        child.stdout.on('data', chunk => (stdout += chunk));
+        child.stderr.on('data', chunk => (stderr = (stderr + chunk).slice(-4e3)));
+        child.on('error', error => {
+            clearTimeout(timer);
+            release();
+            resolve({ stdout: '', problem: `could not start ${file}: ${error.message}` });
+        });
+        child.on('close', (code, signal) => {
+            clearTimeout(timer);
+            release();
+            if (code === 0) {
+                resolve({ stdout });
+                return;
+            }
+            const last = stderr.trim().split('\n').filter(Boolean).pop() ?? '';
+            resolve({ stdout, problem: `the metric-name helper exited with ${code ?? signal}${last ? `: ${last}` : ''}` });
+        });
+    });
 }
 
 /**
@@ -44245,7 +44432,7 @@ async function runHelmProcess(settings) {
         const processed = /\bProcessed (\d+) requests\b/.exec(line);
         if (processed) {
             state.requests += Number(processed[1]);
-            settings.progress?.(`${prefix} ${state.requests} requests done`);
+            settings.progress?.(`${prefix} ${counted(state.requests, 'request')} done`);
         }
         const failed = /Failed runs: \[(.*)\]/.exec(line);
         if (failed)
@@ -44303,7 +44490,7 @@ async function runHelmProcess(settings) {
         : undefined;
     const heartbeat = setInterval(() => {
         const seconds = Math.round((Date.now() - started) / 1000);
-        settings.progress?.(`${prefix} still running after ${seconds} s: run ${state.runsStarted.length}/${settings.expectedRuns}, ${state.requests} requests done`);
+        settings.progress?.(`${prefix} still running after ${seconds} s: run ${state.runsStarted.length}/${settings.expectedRuns}, ${counted(state.requests, 'request')} done`);
     }, settings.heartbeatMs ?? 30_000);
     const exit = await new Promise(resolve => {
         child.once('error', error => resolve({ code: null, signal: null, spawnError: error.message }));
@@ -44507,13 +44694,10 @@ function consequences(symptoms) {
     const entries = symptoms.filter(s => s.code === 'runner.run_missing').map(s => String(s.location.value));
     const incomplete = symptoms.filter(s => s.code === 'runner.incomplete_run').length;
     if (entries.length > 0)
-        return `so ${plural(entries.length, 'entry has', 'entries have')} no complete run: ${entries.join(', ')}`;
+        return `so ${counted(entries.length, 'entry has', 'entries have')} no complete run: ${entries.join(', ')}`;
     if (incomplete > 0)
-        return `so ${plural(incomplete, 'run is', 'runs are')} incomplete`;
+        return `so ${counted(incomplete, 'run is', 'runs are')} incomplete`;
     return '';
-}
-function plural(n, one, many) {
-    return n === 1 ? `1 ${one}` : `${n} ${many}`;
 }
 /** The tail of a log file (the whole file up to a bound), or '' when it cannot be read. */
 async function readLogTail(file) {
@@ -44836,6 +45020,14 @@ class QualityMeasurement {
                 cwd
             });
             await prepareSideFolders(outDir, prepared.plans);
+            // A gated metric no run spec declares is refused now, before any server or helm-run is
+            // spent on it (docs/helm.md "Metric names before the run").
+            const names = await checkPreparedMetricNames(prepared, { ...install, env, source: config.source });
+            const refusal = refusalOf(names);
+            if (refusal)
+                throw refusal;
+            for (const line of names?.lines.filter(text => text.includes('not checked')) ?? [])
+                progress(`helm-gate: metric names: ${line}`);
             const outcomes = new Map(prepared.plans.map(plan => [plan.side, emptyOutcome(plan)]));
             // A side about to run whose key variable is named but not set is refused before anything starts.
             requireKeys(plan, sides, config.source, opts.selfCheck);
@@ -44927,10 +45119,10 @@ class QualityMeasurement {
 }
 /** One side's run: its run directories made (produce-side.ts), then checked and recorded. */
 async function runSide(plan, outcome, prepared, context) {
-    context.progress(`[${plan.side}] starting ${plan.runner ? 'the runner command' : 'helm-run'} (${plan.entries.length} entries, log: ${plan.logFile})`);
+    context.progress(`[${plan.side}] starting ${plan.runner ? 'the runner command' : 'helm-run'} (${counted(plan.entries.length, 'entry', 'entries')}, log: ${plan.logFile})`);
     const result = await produceSideRuns(plan, context);
     await finishSide(plan, result, outcome, prepared.runs, context.deployment);
-    context.progress(`[${plan.side}] ${outcome.complete ? 'complete' : 'FAILED'} in ${Math.round((result.durationMs ?? 0) / 100) / 10} s, ${result.requests} requests`);
+    context.progress(`[${plan.side}] ${outcome.complete ? 'complete' : 'FAILED'} in ${Math.round((result.durationMs ?? 0) / 100) / 10} s, ${counted(result.requests, 'request')}`);
 }
 /**
  * Pre-flight: servers that are already up must answer before either side starts, so a dead one
@@ -46658,12 +46850,12 @@ function chooseSchedule(holder, load, swaps) {
     if (estimate > load.swapBudgetSeconds) {
         return {
             schedule: 'periods',
-            why: `swapping is over budget: ${needed} swaps at ${((cost ?? 0) / 1000).toFixed(1)} s each (measured) would take ${estimate.toFixed(0)} s, more than load.swap_budget_seconds (${load.swapBudgetSeconds} s)`
+            why: `swapping is over budget: ${counted(needed, 'swap')} at ${((cost ?? 0) / 1000).toFixed(1)} s each (measured) would take ${estimate.toFixed(0)} s, more than load.swap_budget_seconds (${load.swapBudgetSeconds} s)`
         };
     }
     return {
         schedule: 'swapped',
-        why: `the launched sides are up one at a time (sequential schedule): swapped before each block of the other side, ${needed} swaps at ${((cost ?? 0) / 1000).toFixed(1)} s each (measured), within load.swap_budget_seconds (${load.swapBudgetSeconds} s)`
+        why: `the launched sides are up one at a time (sequential schedule): swapped before each block of the other side, ${counted(needed, 'swap')} at ${((cost ?? 0) / 1000).toFixed(1)} s each (measured), within load.swap_budget_seconds (${load.swapBudgetSeconds} s)`
     };
 }
 function medianMs(swaps) {
@@ -46799,7 +46991,7 @@ async function warmUp(run, conn, side, ignoreEos, source, li, level) {
     const warm = await runBlock(conn, targets[side], ignoreEos, load, source, `warmup:${li}`, level, load.warmupRequests, null, timeoutMs, watch);
     const failed = warm.filter(r => r.status !== 'ok').length;
     if (failed > 0)
-        run.say(`load: ${levelName(load, level)} warm-up (${side}): ${failed}/${warm.length} requests failed`);
+        run.say(`load: ${levelName(load, level)} warm-up (${side}): ${failed}/${counted(warm.length, 'request')} failed`);
 }
 /** One measured block: its requests, figures and a progress line. */
 async function measureBlock(run, conn, ignoreEos, source, at, blocks, timings) {
@@ -46833,7 +47025,7 @@ async function measureBlock(run, conn, ignoreEos, source, at, blocks, timings) {
         client_cpu_ms: Math.round(cpuMs),
         client_cpu_share: wallMs > 0 ? cpuMs / (wallMs * availableParallelism()) : 0
     });
-    run.say(`load: ${levelName(load, level)}, block ${position + 1}/${at.total} (${side}): ${f.requests} requests, ` +
+    run.say(`load: ${levelName(load, level)}, block ${position + 1}/${at.total} (${side}): ${counted(f.requests, 'request')}, ` +
         `${f.output_tokens_per_second.toFixed(1)} output tok/s, TTFT p50 ${f.ttft_ms.p50 === null ? '-' : f.ttft_ms.p50.toFixed(1)} ms, ${f.failed} failed`);
 }
 /** The compare step: figures per level, ratios over the block pairs, checks and the verdict. */
@@ -47869,6 +48061,16 @@ function clamp01(x) {
     return x < 0 ? 0 : x > 1 ? 1 : x;
 }
 
+/**
+ * The fidelity measurement (docs/fidelity.md): run while both sides are up, it takes the resolved
+ * sides, the prompts and the settings, and returns its own part of the report. Sequential on
+ * purpose: one request at a time per side keeps the server's batch (and so its numerics) the same
+ * for the baseline, its rerun and the candidate.
+ *
+ * Per instance: the baseline's greedy answer B1 with its top-k; the candidate scored on B1 (teacher
+ * forcing where the route allows it, the shared greedy prefix otherwise); the floor, the baseline
+ * scored on B1 again (a second pass of itself); the candidate's own greedy answer for its length.
+ */
 /** How many of the worst instances the report lists. */
 const WORST_SHOWN = 5;
 /**
@@ -47952,7 +48154,7 @@ class FidelityMeasurement {
         const done = index + 1;
         if (done !== total && Math.floor((done * 10) / total) === Math.floor((index * 10) / total))
             return;
-        this.input.progress?.(`helm-gate: fidelity: ${side}, ${done} of ${total} instances (${Math.floor((done * 100) / total)}%)`);
+        this.input.progress?.(`helm-gate: fidelity: ${side}, ${done} of ${counted(total, 'instance')} (${Math.floor((done * 100) / total)}%)`);
     }
     async runBaseline() {
         const { settings } = this.input;
@@ -48051,7 +48253,7 @@ class FidelityMeasurement {
         if (this.reference)
             notes.push("Scored on each prompt's reference answer (teacher-forced on both sides), not on the baseline's greedy answer.");
         if (empty > 0)
-            notes.push(`${empty} of ${this.prompts.length} prompts got an empty answer from the baseline and were not scored.`);
+            notes.push(`${empty} of ${counted(this.prompts.length, 'prompt')} got an empty answer from the baseline and were not scored.`);
         if (settings.baselineReruns === 0)
             notes.push('No A/A floor (baseline_reruns: 0): the baseline is taken as deterministic.');
         return {
@@ -49045,7 +49247,7 @@ class TrafficReplay {
             return; // refused by the gate file's validation
         const names = side === 'candidate' ? ['candidate'] : traffic.baselineReruns ? ['baseline-1', 'baseline-2'] : ['baseline-1'];
         for (const name of names) {
-            this.options.progress(`helm-gate: traffic: replaying ${traffic.instances.length} requests on the ${side} (${name})`);
+            this.options.progress(`helm-gate: traffic: replaying ${counted(traffic.instances.length, 'request')} on the ${side} (${name})`);
             let states;
             try {
                 states = await replaySide(traffic.instances, endpoint, {
@@ -49063,7 +49265,7 @@ class TrafficReplay {
             const failed = states.filter(s => !s.result.success);
             if (failed.length > 0) {
                 const first = failed[0];
-                this.errors.push(new GateError('traffic.request_failed', `traffic: ${failed.length} of ${states.length} requests failed on the ${side} (${name}); a failed request is never judged, so nothing passes`, { file, field: `instance ${first.instance.id}`, value: this.mask(first.result.error ?? 'failed') }));
+                this.errors.push(new GateError('traffic.request_failed', `traffic: ${failed.length} of ${counted(states.length, 'request')} failed on the ${side} (${name}); a failed request is never judged, so nothing passes`, { file, field: `instance ${first.instance.id}`, value: this.mask(first.result.error ?? 'failed') }));
             }
         }
     }
@@ -49130,4 +49332,4 @@ function measurementsFor(config, s) {
     return measurements.filter((m) => m !== null);
 }
 
-export { childProcessEnv as A, resolveHelmRun as B, DEFAULT_READINESS_TIMEOUT_MS as D, PROD_ENV_FILES as P, QualityMeasurement as Q, measurementsFor as a, manifestPath as b, launchedLoadFor as c, loadOnlyReport as d, detectClient as e, runHelmProcess as f, guardOnCancel as g, decisiveLine as h, imageOf as i, readLogTail as j, swapsNeeded as k, loadTimelineOf as l, makeRunPlan as m, blockPlan as n, expandLaunch as o, planSides as p, routeUrl as q, runLoadHalf as r, scheduleOf as s, trackedTempDir as t, prepareRun as u, pluginPythonPath as v, writeManifest as w, measureSwap as x, displayCommand as y, redactedFiles as z };
+export { displayCommand as A, childProcessEnv as B, resolveHelmRun as C, DEFAULT_READINESS_TIMEOUT_MS as D, checkPreparedMetricNames as E, PROD_ENV_FILES as P, QualityMeasurement as Q, measurementsFor as a, manifestPath as b, launchedLoadFor as c, loadOnlyReport as d, detectClient as e, runHelmProcess as f, guardOnCancel as g, decisiveLine as h, imageOf as i, readLogTail as j, redactedFiles as k, loadTimelineOf as l, makeRunPlan as m, swapsNeeded as n, blockPlan as o, planSides as p, expandLaunch as q, runLoadHalf as r, scheduleOf as s, trackedTempDir as t, routeUrl as u, prepareRun as v, writeManifest as w, pluginPythonPath as x, measureSwap as y, refusalOf as z };

@@ -1,7 +1,7 @@
 import { join, delimiter, resolve } from 'node:path';
 import { tmpdir, availableParallelism } from 'node:os';
-import { b as redactUrl, T as TRAFFIC_CHECKS, d as describeBand, t as tangoInterval, f as readRunDirectory, g as runMatchesEntry, s as streamJson, M as MIN_BOOTSTRAP_UNITS, i as instancesNeeded, h as binarySd, j as twoSidedZ, G as GateError, p as parseArgs, P as PLAN_USAGE, r as requiredConfig, n as numberOption, l as loadGateConfig, k as redactText } from './cli.js';
-import { e as detectClient, p as planSides, t as trackedTempDir, P as PROD_ENV_FILES, f as runHelmProcess, h as decisiveLine, j as readLogTail, s as scheduleOf, k as swapsNeeded, n as blockPlan, o as expandLaunch, q as routeUrl, u as prepareRun, v as pluginPythonPath, D as DEFAULT_READINESS_TIMEOUT_MS, x as measureSwap, y as displayCommand, z as redactedFiles, m as makeRunPlan, A as childProcessEnv, a as measurementsFor, B as resolveHelmRun } from './cli-measurements.js';
+import { f as redactUrl, T as TRAFFIC_CHECKS, c as counted, g as describeBand, t as tangoInterval, h as readRunDirectory, i as runMatchesEntry, s as streamJson, M as MIN_BOOTSTRAP_UNITS, j as instancesNeeded, k as binarySd, m as twoSidedZ, o as redactText, G as GateError, p as parseArgs, P as PLAN_USAGE, r as requiredConfig, n as numberOption, l as loadGateConfig } from './cli.js';
+import { e as detectClient, p as planSides, t as trackedTempDir, P as PROD_ENV_FILES, f as runHelmProcess, h as decisiveLine, j as readLogTail, k as redactedFiles, s as scheduleOf, n as swapsNeeded, o as blockPlan, q as expandLaunch, u as routeUrl, v as prepareRun, x as pluginPythonPath, D as DEFAULT_READINESS_TIMEOUT_MS, y as measureSwap, z as refusalOf, A as displayCommand, m as makeRunPlan, B as childProcessEnv, a as measurementsFor, C as resolveHelmRun, E as checkPreparedMetricNames } from './cli-measurements.js';
 import { mkdir, writeFile, readdir } from 'node:fs/promises';
 import 'node:crypto';
 import 'node:fs';
@@ -56,6 +56,7 @@ function sideLine(input, side) {
     return `${redactUrl(endpoint.baseUrl)} model ${endpoint.model}, api ${endpoint.api}, ${key}; ${up}${same}`;
 }
 
+/** What `helm-gate plan` shows of the traffic gate: the set, what is replayed where, the checks. */
 function trafficPlanLines(traffic, confidence = 0.95) {
     const count = (test) => traffic.instances.filter(test).length;
     const json = count(i => typeof i.request.response_format === 'object' && i.request.response_format !== null);
@@ -63,7 +64,7 @@ function trafficPlanLines(traffic, confidence = 0.95) {
     const references = count(i => i.reference !== null);
     const checks = TRAFFIC_CHECKS.map(name => `${name} ${traffic.checks[name] === null ? 'report' : `<= ${traffic.checks[name]}`}`);
     return [
-        `# traffic: ${traffic.instances.length} requests from ${traffic.set} (sha256 ${traffic.setSha256.slice(0, 16)}, in the fingerprint):` +
+        `# traffic: ${counted(traffic.instances.length, 'request')} from ${traffic.set} (sha256 ${traffic.setSha256.slice(0, 16)}, in the fingerprint):` +
             ` ${json} in JSON mode, ${tools} with tools, ${references} with a reference`,
         `#   replayed ${traffic.baselineReruns ? 'twice on the baseline (B1, B2: the noise floor)' : 'once on the baseline (no noise floor)'} and once on the candidate,` +
             ` temperature ${traffic.temperature ?? 'as logged'}, ${traffic.concurrency} at a time, ${traffic.requestTimeoutSeconds} s per request, no retries`,
@@ -113,19 +114,25 @@ function unreachable(traffic, counts, confidence) {
     return lines;
 }
 
+/**
+ * What `plan` says about fidelity: the budget, the prompts' source, the checks, and the route each
+ * side will take. A server that is always up is asked now (the same detection the run uses); a
+ * launched side is not up at plan time, so its route is decided when it is, and plan says which
+ * routes are possible.
+ */
 const ROUTES = 'llama-server: a grammar of the baseline token ids, one request per instance; vLLM: prompt_logprobs, one request per instance; any other OpenAI-style server: the shared greedy prefix (not teacher-forced)';
 async function fidelityPlanLines(config, env, probeTimeoutMs = 5000, 
 /** The run plan's endpoints (`plan` gives its own); resolved from the gate file and `env` when not given. */
 endpoints = planSides(config, env).endpoints) {
     const f = config.fidelity;
     const source = config.traffic
-        ? `the traffic set (${config.traffic.instances.length} requests)`
+        ? `the traffic set (${counted(config.traffic.instances.length, 'request')})`
         : "the gate set's prompts (the baseline's request states)";
     const checks = f.checks.length
         ? f.checks.map(c => `${c.metric} ${c.bound === 'min' ? '>=' : '<='} ${c.value}`).join(', ')
         : 'none (reported only)';
     const lines = [
-        `# fidelity: the first ${f.instances} prompts of ${source}; the baseline's greedy answers up to ${f.maxAnswerTokens} tokens with the top-${f.topK} per position; ${f.baselineReruns ? 'an A/A floor (the baseline scored against itself)' : 'no A/A floor'}; checks: ${checks}`
+        `# fidelity: the first ${counted(f.instances, 'prompt')} of ${source}; the baseline's greedy answers up to ${f.maxAnswerTokens} tokens with the top-${f.topK} per position; ${f.baselineReruns ? 'an A/A floor (the baseline scored against itself)' : 'no A/A floor'}; checks: ${checks}`
     ];
     for (const side of ['baseline', 'candidate']) {
         const endpoint = endpoints[side];
@@ -359,6 +366,73 @@ function percent(rate) {
     return `${Number((rate * 100).toPrecision(2))}%`;
 }
 
+/** Raised when the document's shape changes incompatibly. */
+const PLAN_JSON_VERSION = 1;
+function renderPlanJson(input) {
+    const doc = {
+        plan_json_version: PLAN_JSON_VERSION,
+        config: input.source,
+        helm_version: input.prepared.helm.version,
+        max_eval_instances: input.prepared.helm.maxEvalInstances,
+        fingerprint: 'value' in input.fingerprint ? input.fingerprint.value : null,
+        fingerprint_problem: 'problem' in input.fingerprint ? input.fingerprint.problem : null,
+        measurements: input.measurements,
+        instances: instancesPart(input.counts),
+        metric_names: input.names === null
+            ? { checked: false, lines: [], refused: [] }
+            : {
+                checked: true,
+                lines: input.names.lines,
+                refused: input.names.refused.map(error => ({ code: error.code, message: error.message, ...error.location }))
+            },
+        sides: input.prepared.plans.map(plan => plan.runner
+            ? {
+                side: plan.side,
+                made_by: 'runner command',
+                working_directory: plan.workDir,
+                invocations: plan.runner.map(call => ({ entry: call.entry, argv: [call.command, ...call.args] }))
+            }
+            : {
+                side: plan.side,
+                made_by: 'helm-run',
+                deployment: plan.prodEnv.deployment,
+                entries: plan.entries,
+                argv: [plan.command, ...plan.args],
+                env: { PYTHONPATH: input.pythonPath },
+                prod_env: Object.fromEntries(PROD_ENV_FILES.map(name => [name, redactedFiles(plan.prodEnv)[name]]))
+            }),
+        lines: input.lines
+    };
+    // Every string through the one redactor (as the text plan is), then the whole text once more:
+    // a credential in a command line or a template is hidden whatever field it sits in.
+    return `${redactText(JSON.stringify(redactStrings(doc), null, 2))}\n`;
+}
+function instancesPart(counts) {
+    if (counts === null)
+        return { counted: false, problem: 'not counted' };
+    if (!counts.ok)
+        return { counted: false, problem: counts.problem };
+    return {
+        counted: true,
+        comparisons: counts.counts.map(c => ({ entry: c.run.entry, metric: c.run.metric, split: c.split, n: c.n }))
+    };
+}
+function redactStrings(value) {
+    if (typeof value === 'string')
+        return redactText(value);
+    if (Array.isArray(value))
+        return value.map(redactStrings);
+    if (value !== null && typeof value === 'object') {
+        return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactStrings(item)]));
+    }
+    return value;
+}
+
+/**
+ * What `helm-gate plan` says about launching: the schedule, and per launched side the command as
+ * it would be spawned (`${NAME}` filled from this environment, secrets masked), where it runs,
+ * how long it may take to get ready and how it is stopped. Nothing is started.
+ */
 function scheduleLine(input) {
     const schedule = scheduleOf(input.settings, input.sequential);
     if (schedule === 'sequential') {
@@ -449,7 +523,7 @@ function loadModeLines(config, sequential, cores, swapMs) {
     }
     else {
         const how = SIDES.map(side => `${side} ${sides[side]?.switch ?? 'restart'}`).join(', ');
-        lines.push(`# load half: swapped (schedule: sequential, one side up at a time): blocks alternate A B B A with ${needed} swaps between them (switch: ${how}); after each swap the side is probed for readiness and warmed up again, outside the figures`);
+        lines.push(`# load half: swapped (schedule: sequential, one side up at a time): blocks alternate A B B A with ${counted(needed, 'swap')} between them (switch: ${how}); after each swap the side is probed for readiness and warmed up again, outside the figures`);
         const budget = load.swapBudgetSeconds;
         if (swapMs === null) {
             lines.push(`#   swap cost: measured by run at the start of the load half (plan --measure-swap measures it now); load.swap_budget_seconds ${budget} s`);
@@ -511,6 +585,7 @@ const SPECS = {
     'measure-swap': { value: false },
     sequential: { value: false },
     'baseline-ref': { value: true },
+    json: { value: false },
     debug: { value: false },
     help: { value: false }
 };
@@ -557,11 +632,14 @@ async function planCommand(argv, io) {
     const baseRef = args.options.get('baseline-ref') ?? null;
     const sequential = args.flags.has('sequential');
     const selfCheck = args.flags.has('self-check');
-    const { sides, fingerprintLine } = await shownPlan(config, io, baseRef, sequential);
-    out.push(fingerprintLine);
+    const { sides, fingerprint } = await shownPlan(config, io, baseRef, sequential);
+    out.push('value' in fingerprint
+        ? `# fingerprint ${fingerprint.value}`
+        : `# fingerprint: could not be computed: ${fingerprint.problem} (run would stop here)`);
     const launchInput = launchPlanInput(config, prepared, io.env, sides, sequential, baseRef);
     out.push(scheduleLine(launchInput));
-    out.push(...runPlanLines({ config, sides, selfCheck, ...measurementNames(config, prepared, sides, io, { baseRef, sequential, selfCheck }) }));
+    const planned = measurementNames(config, prepared, sides, io, { baseRef, sequential, selfCheck });
+    out.push(...runPlanLines({ config, sides, selfCheck, ...planned }));
     out.push('# cache disabled; fresh suite per side');
     out.push(...readinessLines(prepared, config, readySeconds ?? DEFAULT_READINESS_TIMEOUT_MS / 1000, args.flags.has('self-check')));
     out.push(...launchLines(launchInput));
@@ -579,16 +657,26 @@ async function planCommand(argv, io) {
     if (config.fidelity) {
         out.push(...(await fidelityPlanLines(config, io.env, undefined, sides.endpoints)));
     }
+    let counts = null;
     if (!args.flags.has('no-count')) {
-        out.push(...(runnerSides.length > 0
-            ? [
-                '# instances per comparison: not counted (helm-run --dry-run cannot speak for a runner command); at most helm.max_eval_instances'
-            ]
-            : await countLines(config, prepared, discordance, io)));
+        if (runnerSides.length > 0) {
+            out.push('# instances per comparison: not counted (helm-run --dry-run cannot speak for a runner command); at most helm.max_eval_instances');
+        }
+        else {
+            counts = await countAll(prepared, io);
+            out.push(...countLines(counts, config, prepared, discordance));
+        }
     }
+    // The gated metric names, checked as run checks them before it spends anything.
+    const names = args.flags.has('no-count') || runnerSides.length === prepared.plans.length ? null : await metricNames(prepared, config, io);
+    if (names) {
+        out.push("# gated metric names (each run spec's metrics asked what they write; no scenario is built):");
+        out.push(...names.lines.map(line => `#   ${line}`));
+    }
+    const refusal = refusalOf(names);
     for (const plan of prepared.plans) {
         if (plan.runner) {
-            const count = `${plan.entries.length} ${plan.entries.length === 1 ? 'entry' : 'entries'}`;
+            const count = counted(plan.entries.length, 'entry', 'entries');
             out.push('', `## ${plan.side}: runner command, ${lmEvalSide(config, plan.side) ? `lm-eval output, ${count} in one invocation` : count}`);
             out.push(`## working directory ${plan.workDir} (temporary, removed after the run)`);
             for (const call of plan.runner)
@@ -602,9 +690,18 @@ async function planCommand(argv, io) {
         }
         out.push('', `### command`, displayCommand(plan.command, plan.args, { PYTHONPATH: pythonPath }));
     }
-    // The prod_env files are redacted by structure above; the whole plan then goes through the one
-    // redactor, so a credential in a command line, a launch template or a comment is hidden too.
-    io.stdout(`${redactText(out.join('\n'))}\n`);
+    if (args.flags.has('json')) {
+        const measurements = [planned.quality, ...planned.measurements];
+        io.stdout(renderPlanJson({ source: config.source, prepared, fingerprint, measurements, counts, names, pythonPath, lines: out }));
+    }
+    else {
+        // The prod_env files are redacted by structure above; the whole plan then goes through the one
+        // redactor, so a credential in a command line, a launch template or a comment is hidden too.
+        io.stdout(`${redactText(out.join('\n'))}\n`);
+    }
+    // The plan is printed either way; a gate file run would refuse exits 2 with run's own error.
+    if (refusal)
+        throw refusal;
     return 0;
 }
 function lmEvalSide(config, side) {
@@ -640,15 +737,12 @@ function readinessLines(prepared, config, seconds, selfCheck) {
 async function shownPlan(config, io, baseRef, sequential) {
     try {
         const plan = await makeRunPlan(config, { env: io.env, cwd: io.cwd, baseRef, sequential });
-        return { sides: plan, fingerprintLine: `# fingerprint ${plan.fingerprint}` };
+        return { sides: plan, fingerprint: { value: plan.fingerprint } };
     }
     catch (error) {
         if (!(error instanceof GateError))
             throw error;
-        return {
-            sides: planSides(config, io.env),
-            fingerprintLine: `# fingerprint: could not be computed: ${error.describe()} (run would stop here)`
-        };
+        return { sides: planSides(config, io.env), fingerprint: { problem: error.describe() } };
     }
 }
 /**
@@ -673,16 +767,27 @@ function measurementNames(config, prepared, sides, io, run) {
     return { quality: `the quality half (${makers.join(' or ')} on each side)`, measurements: measurements.map(m => m.name) };
 }
 /** Instances per comparison, counted by a helm-run dry run; a failure to count is a note, not an error. */
-async function countLines(config, prepared, discordance, io) {
-    const head = '# instances per comparison (helm-run --dry-run with the same entries; no request sent):';
-    let result;
+async function countAll(prepared, io) {
     try {
         const helmRun = await resolveHelmRun(prepared.helm.command, io.env, io.cwd);
-        result = await countInstances(prepared.plans[0], prepared.runs, { helmRun, pluginPath: await pluginPythonPath(io.env), env: io.env });
+        return await countInstances(prepared.plans[0], prepared.runs, { helmRun, pluginPath: await pluginPythonPath(io.env), env: io.env });
     }
     catch (error) {
-        result = { ok: false, problem: error instanceof Error ? error.message : String(error) };
+        return { ok: false, problem: error instanceof Error ? error.message : String(error) };
     }
+}
+async function metricNames(prepared, config, io) {
+    try {
+        const helmRun = await resolveHelmRun(prepared.helm.command, io.env, io.cwd);
+        const pluginPath = await pluginPythonPath(io.env);
+        return ((await checkPreparedMetricNames(prepared, { helmRun, pluginPath, env: io.env, source: config.source })) ?? { lines: [], refused: [] });
+    }
+    catch (error) {
+        return { lines: [`not checked: ${error instanceof Error ? error.message : String(error)}`], refused: [] };
+    }
+}
+function countLines(result, config, prepared, discordance) {
+    const head = '# instances per comparison (helm-run --dry-run with the same entries; no request sent):';
     if (!result.ok)
         return [head, `#   could not count them: ${result.problem} (plan --no-count skips this)`];
     const { lines, warnings } = instanceLines(result.counts, config, { maxEvalInstances: prepared.helm.maxEvalInstances, discordance });

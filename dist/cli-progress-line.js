@@ -1,6 +1,6 @@
 import path, { join } from 'node:path';
 import { mkdir, readdir } from 'node:fs/promises';
-import { D as DEFAULT_STATISTICS, G as GateError, a as newReport, H as HELM_GATE_VERSION, c as compareOutputs, w as writeReportOutputs, e as exitCode, U as UsageError } from './cli.js';
+import { D as DEFAULT_STATISTICS, G as GateError, b as newReport, H as HELM_GATE_VERSION, d as compareOutputs, w as writeReportOutputs, e as exitCode, U as UsageError, c as counted } from './cli.js';
 import { i as imageOf, m as makeRunPlan, Q as QualityMeasurement, a as measurementsFor, b as manifestPath, w as writeManifest, l as loadTimelineOf, p as planSides, c as launchedLoadFor, r as runLoadHalf, d as loadOnlyReport, g as guardOnCancel } from './cli-measurements.js';
 
 const SIDES = ['baseline', 'candidate'];
@@ -368,7 +368,9 @@ function sideLogs(outcome, outDir) {
  * the CLI's options; the report goes to the output folder.
  */
 /** Runs the load half into `outDir` and writes its report; returns the exit status. */
-async function runLoadOnly(config, outDir, args, io, say, cancel) {
+async function runLoadOnly(config, outDir, args, io, say, cancel, 
+/** `run --only load`'s --json/--markdown/--html copies, once the folder's report is written. */
+extraReports) {
     const report = await runLoadOnlyGate(config, {
         outDir,
         cwd: io.cwd,
@@ -384,6 +386,7 @@ async function runLoadOnly(config, outDir, args, io, say, cancel) {
         quiet: args.flags.has('quiet'),
         io
     });
+    await extraReports?.(report);
     return exitCode(report.verdict);
 }
 
@@ -414,7 +417,7 @@ async function assertFreshOutputFolder(dir) {
     const names = entries.map(entry => (entry.isDirectory() ? `${entry.name}/` : entry.name)).sort();
     const shown = names.length > SHOWN ? `${names.slice(0, SHOWN).join(', ')} and ${names.length - SHOWN} more` : names.join(', ');
     const own = names.some(name => OWN_MARKERS.includes(name));
-    throw new UsageError('usage.out_not_empty', `--out ${dir} is not empty: it holds ${own ? 'an earlier helm-gate output' : `${names.length} ${names.length === 1 ? 'entry' : 'entries'}`} (${shown}); give a new or empty folder`, { field: '--out', value: dir });
+    throw new UsageError('usage.out_not_empty', `--out ${dir} is not empty: it holds ${own ? 'an earlier helm-gate output' : counted(names.length, 'entry', 'entries')} (${shown}); give a new or empty folder`, { field: '--out', value: dir });
 }
 
 /**

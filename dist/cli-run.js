@@ -1,5 +1,5 @@
+import { p as parseArgs, R as RUN_USAGE, U as UsageError, r as requiredConfig, n as numberOption, a as reportStreams, l as loadGateConfig, c as counted, w as writeReportOutputs, e as exitCode } from './cli.js';
 import { resolve, join } from 'node:path';
-import { p as parseArgs, R as RUN_USAGE, U as UsageError, r as requiredConfig, n as numberOption, l as loadGateConfig, w as writeReportOutputs, e as exitCode } from './cli.js';
 import { a as assertFreshOutputFolder, r as reportingUnfinished, b as runLoadOnly, c as runGate, p as progressSink } from './cli-progress-line.js';
 import 'node:fs/promises';
 import 'node:crypto';
@@ -68,16 +68,18 @@ async function runCommand(argv, io) {
     if (only !== null && only !== 'quality' && only !== 'load') {
         throw new UsageError('usage.value', '--only must be quality or load', { field: '--only', value: only });
     }
+    const { human, jsonStdout } = reportStreams(io, args.options.get('json'));
+    const extraReports = (report, changed) => writeExtraReports(report, { ...args, json: args.options.get('json'), jsonStdout }, human, changed);
     const config = await loadGateConfig(resolve(io.cwd, configPath));
     const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', new Date().toISOString().replace(/[:.]/g, '-')));
     await assertFreshOutputFolder(outDir);
-    const say = quiet ? () => { } : progressSink(io);
-    return reportingUnfinished(outDir, config.statistics, io, only !== 'load', async (cancel) => {
+    const say = quiet ? () => { } : progressSink(human);
+    return reportingUnfinished(outDir, config.statistics, human, only !== 'load', async (cancel) => {
         if (only === 'load') {
             if (selfCheck)
                 throw new UsageError('usage.option', '--self-check measures the quality half; it does not combine with --only load');
             say(`helm-gate: load test only, baseline vs candidate, output in ${outDir}`);
-            return await runLoadOnly(config, outDir, args, io, say, cancel);
+            return await runLoadOnly(config, outDir, args, human, say, cancel, report => extraReports(report));
         }
         say(`helm-gate: ${selfCheck ? 'self-check (baseline against itself)' : 'baseline vs candidate'}, output in ${outDir}`);
         const changedAnswers = new Map();
@@ -113,15 +115,15 @@ async function runCommand(argv, io) {
             html: join(outDir, 'report.html'),
             changed: changedAnswers,
             quiet,
-            io
+            io: human
         });
-        await writeExtraReports(report, args.options.get('json'), args.options.get('markdown'), io, args.options.get('html'), changedAnswers);
+        await extraReports(report, changedAnswers);
         if (selfCheck && !quiet)
-            io.stdout(noiseFloor(report));
+            human.stdout(noiseFloor(report));
         if (!quiet)
-            io.stdout(budgetAdvice(report, config.helm?.maxEvalInstances ?? null));
+            human.stdout(budgetAdvice(report, config.helm?.maxEvalInstances ?? null));
         if (!quiet) {
-            io.stdout(`\nrun directories, logs (logs/), manifest.json and report.{json,md,html}: ${outDir}\n`);
+            human.stdout(`\nrun directories, logs (logs/), manifest.json and report.{json,md,html}: ${outDir}\n`);
         }
         // A self-check is a measurement, not a gate: its verdict compares a server with itself, so
         // only an error (the runs or the comparison could not be made) is a failure.
@@ -148,7 +150,7 @@ function budgetAdvice(report, current) {
             continue;
         }
         const split = c.split ? `in ${c.split}` : 'in its split';
-        lines.push(`  ${name}: about ${c.n_needed} instances needed ${split} (now ${c.n}); ${budgetTarget(c.n, c.n_needed, current, split)}`);
+        lines.push(`  ${name}: about ${counted(c.n_needed, 'instance')} needed ${split} (now ${c.n}); ${budgetTarget(c.n, c.n_needed, current, split)}`);
     }
     return lines.length ? `\nInconclusive: more instances, not a looser threshold\n${lines.join('\n')}\n` : '';
 }
@@ -195,12 +197,18 @@ function noiseFloor(report) {
     }
     return `${lines.join('\n')}\n`;
 }
-/** `--json FILE`, `--markdown FILE` and `--html FILE`: the same report, where compare would write it. */
-async function writeExtraReports(report, json, markdown, io, html, changed) {
-    if (json === undefined && markdown === undefined && html === undefined)
+/**
+ * `--json FILE` (or `-`: standard output), `--markdown FILE` and `--html FILE`: the same report,
+ * where compare would write it.
+ */
+async function writeExtraReports(report, wanted, io, changed) {
+    const markdown = wanted.options.get('markdown');
+    const html = wanted.options.get('html');
+    if (wanted.json === undefined && markdown === undefined && html === undefined)
         return;
     await writeReportOutputs(report, {
-        json: json === undefined ? null : resolve(io.cwd, json),
+        json: wanted.json === undefined || wanted.jsonStdout ? null : resolve(io.cwd, wanted.json),
+        jsonStdout: wanted.jsonStdout,
         markdown: markdown === undefined ? null : resolve(io.cwd, markdown),
         html: html === undefined ? null : resolve(io.cwd, html),
         changed,

@@ -26694,6 +26694,52 @@ function helmLengths(run, gated, split, b, c, log) {
 }
 
 /**
+ * Counted words, the one owner of the rule: "1 entry", "2 entries". Every message that states a
+ * count goes through here, so a run of one instance never reads "1 instances".
+ */
+function counted(n, one, many = `${one}s`, format = String) {
+    return `${format(n)} ${chosen(n, one, many)}`;
+}
+/** The words that agree with a count stated elsewhere in the sentence ("so its score is", "so their scores are"). */
+function chosen(n, one, many) {
+    return n === 1 ? one : many;
+}
+/**
+ * The known words closest to a mistyped one, for "did you mean": at most `limit`, nearest first,
+ * each within an edit distance of a third of the word's length (at least 2), or holding the word
+ * whole (`exact_match` -> `exact_match_indicator`). Our own dozen lines rather than a dependency
+ * in the bundled action: the lists are a few dozen metric names, checked once per run.
+ */
+function closestWords(word, known, limit = 2) {
+    const reach = Math.max(2, Math.floor(word.length / 3));
+    return [...new Set(known)]
+        .map(candidate => ({ candidate, distance: editDistance(word.toLowerCase(), candidate.toLowerCase()) }))
+        .filter(({ candidate, distance }) => distance <= reach || candidate.includes(word) || word.includes(candidate))
+        .sort((a, b) => a.distance - b.distance || a.candidate.localeCompare(b.candidate))
+        .slice(0, limit)
+        .map(({ candidate }) => candidate);
+}
+/** Levenshtein distance: insertions, deletions and substitutions, one row at a time. */
+function editDistance(a, b) {
+    let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+        const row = [i];
+        for (let j = 1; j <= b.length; j++) {
+            row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        }
+        previous = row;
+    }
+    return previous[b.length];
+}
+
+/**
+ * The one builder of a comparison row (a line of the report's comparisons): from a paired
+ * estimate and the tolerated drop, the statistic, its interval, the flips (wins, losses,
+ * unchanged), the verdict and the instances needed. Every comparison makes its rows here: HELM
+ * runs and lm-eval tasks (comparisons.ts), the traffic replay's checks (src/replay/judge.ts).
+ * Pure.
+ */
+/**
  * A percentile bootstrap on a handful of instances under-covers badly (with one instance it has
  * zero width), so it could pass on no evidence. Below this many resampling units a bootstrap
  * interval can fail or be inconclusive, never pass. The analytic 0/1 intervals stay honest at
@@ -26706,7 +26752,7 @@ function smallSampleGuard(decision, n, method) {
     return {
         verdict: 'inconclusive',
         nNeeded: MIN_BOOTSTRAP_UNITS,
-        reason: `Only ${n} instances: a bootstrap interval needs at least ${MIN_BOOTSTRAP_UNITS} to be trusted, so this cannot pass; use more instances.`
+        reason: `Only ${counted(n, 'instance')}: a bootstrap interval needs at least ${MIN_BOOTSTRAP_UNITS} to be trusted, so this cannot pass; use more instances.`
     };
 }
 /** The verdict of a paired estimate against the tolerated drop, small samples never passing on a bootstrap. */
@@ -28905,7 +28951,7 @@ function requestsRan(run, side, values, data, log) {
     if (silent.length === 0)
         return true;
     const first = silent[0];
-    log.error('guard.request_not_run', `run ${run}: ${silent.length} ${side} requests that have a score never produced an answer (no result, no completions or a completion without text), so their scores are not the model's answers`, {
+    log.error('guard.request_not_run', `run ${run}: ${counted(silent.length, `${side} request that has a score`, `${side} requests that have a score`)} never produced an answer (no result, no completions or a completion without text), so ${chosen(silent.length, "its score is not the model's answer", "their scores are not the model's answers")}`, {
         file: data.scenarioStateFile ?? data.perInstanceStatsFile,
         field: 'result.completions',
         value: `instance ${first.instanceId}, trial ${first.trainTrialIndex}`
@@ -29436,7 +29482,7 @@ function checkRequestStates(run, b, c, log) {
         }
         const cached = data.requestStates.filter(s => s.cached === true);
         if (cached.length > 0) {
-            log.error('guard.cached', `run ${run}: ${several(cached.length, `${side} answer was`, `${side} answers were`)} served from HELM's cache, so they may belong to another deployment; run with --disable-cache`, {
+            log.error('guard.cached', `run ${run}: ${counted(cached.length, `${side} answer was`, `${side} answers were`)} served from HELM's cache, so they may belong to another deployment; run with --disable-cache`, {
                 file: data.scenarioStateFile ?? data.run.path,
                 field: 'result.cached',
                 value: `instance ${cached[0].instanceId}`
@@ -29445,7 +29491,7 @@ function checkRequestStates(run, b, c, log) {
         }
         const failed = data.requestStates.filter(s => s.success === false);
         if (failed.length > 0) {
-            log.error('guard.failed_requests', `run ${run}: ${several(failed.length, `${side} request`, `${side} requests`)} failed (${failed[0].error ?? 'no error text'}), so their scores are not the model's answers`, {
+            log.error('guard.failed_requests', `run ${run}: ${counted(failed.length, `${side} request`, `${side} requests`)} failed (${failed[0].error ?? 'no error text'}), so their scores are not the model's answers`, {
                 file: data.scenarioStateFile ?? data.run.path,
                 field: 'result.success',
                 value: `instance ${failed[0].instanceId}`
@@ -29475,7 +29521,7 @@ function checkRequestStates(run, b, c, log) {
     if (!first && !checkDecoding(run, b, c, log))
         return false;
     if (first) {
-        log.error('guard.prompt_drift', `run ${run}: ${several(drifted, 'instance was', 'instances were')} rendered to different prompts on the two sides, so the comparison would measure prompt configuration, not the model`, {
+        log.error('guard.prompt_drift', `run ${run}: ${counted(drifted, 'instance was', 'instances were')} rendered to different prompts on the two sides, so the comparison would measure prompt configuration, not the model`, {
             file: c.scenarioStateFile ?? c.run.path,
             field: 'request.prompt',
             value: `instance ${first.instanceId}, trial ${first.trainTrialIndex}`
@@ -29508,16 +29554,12 @@ function checkAnswerKeys$1(run, b, c, log) {
     if (!first)
         return true;
     const [sb, sc] = first;
-    log.error('guard.answer_key_drift', `run ${run}: ${several(drifted.size, 'instance has', 'instances have')} different references on the two sides (first: instance ${sc.instanceId}, trial ${sc.trainTrialIndex}${sc.perturbation ? `, perturbation ${sc.perturbation.name}` : ''}: ${referenceDifference(sb, sc)}), so a score change there would be the data's, not the model's`, {
+    log.error('guard.answer_key_drift', `run ${run}: ${counted(drifted.size, 'instance has', 'instances have')} different references on the two sides (first: instance ${sc.instanceId}, trial ${sc.trainTrialIndex}${sc.perturbation ? `, perturbation ${sc.perturbation.name}` : ''}: ${referenceDifference(sb, sc)}), so a score change there would be the data's, not the model's`, {
         file: c.scenarioStateFile ?? c.run.path,
         field: 'instance.references',
         value: `instance ${sc.instanceId}, trial ${sc.trainTrialIndex}`
     });
     return false;
-}
-/** "1 request was", "2 requests were". */
-function several(n, one, many) {
-    return `${n} ${n === 1 ? one : many}`;
 }
 function sameKeys(a, b) {
     return a.length === b.length && a.every((key, i) => key === b[i]);
@@ -29652,7 +29694,7 @@ function checkDecoding(run, b, c, log) {
             if (!field)
                 continue;
             const count = data.requestStates.filter(s => s.decoding[field] !== undefined && canonicalJson(s.decoding[field]) !== canonicalJson(expected[field])).length;
-            log.error('guard.decoding_drift', `run ${run}: ${several(count, `${side} request was`, `${side} requests were`)} sent with ${field} ${canonicalJson(state.decoding[field])} while the adapter spec says ${canonicalJson(expected[field])}, so the answers were decoded differently from what the run claims`, {
+            log.error('guard.decoding_drift', `run ${run}: ${counted(count, `${side} request was`, `${side} requests were`)} sent with ${field} ${canonicalJson(state.decoding[field])} while the adapter spec says ${canonicalJson(expected[field])}, so the answers were decoded differently from what the run claims`, {
                 file: data.scenarioStateFile ?? data.run.path,
                 field: `request.${field}`,
                 value: { adapter_spec: expected[field], request: state.decoding[field], instance: state.instanceId }
@@ -31089,7 +31131,7 @@ function sideInfo(path, side) {
 
 /**
  * A small, strict argument parser: `--name value`, `--name=value`, boolean flags and
- * positionals. Unknown options are usage errors (exit 2), never ignored: a mistyped
+ * positionals (and `-h` for --help). Unknown options are usage errors (exit 2), never ignored: a mistyped
  * `--max-drop` must not leave the gate on a default.
  */
 function parseArgs(argv, specs) {
@@ -31099,6 +31141,11 @@ function parseArgs(argv, specs) {
         if (arg === '--') {
             parsed.positionals.push(...argv.slice(i + 1));
             break;
+        }
+        // `-h` is the one short option: every command reads it as --help, as people expect.
+        if (arg === '-h' && specs.help && !specs.help.value) {
+            parsed.flags.add('help');
+            continue;
         }
         if (!arg.startsWith('--') || arg === '-') {
             if (arg.startsWith('-') && arg !== '-')
@@ -32470,9 +32517,6 @@ function linkTarget(url, field) {
     }
     return parsed.href.replace(/\(/g, '%28').replace(/\)/g, '%29');
 }
-function plural(count, one, many) {
-    return `${formatCount(count)} ${count === 1 ? one : many}`;
-}
 function rowIncluded(comparison, rows) {
     if (rows === 'all')
         return true;
@@ -32492,9 +32536,9 @@ function verdictCell(comparison) {
 /** Marker, verdict heading, headline sentence (one half) and the error and warning counts. */
 function headlineBlock(report) {
     const counts = [
-        `**${plural(report.errors.length, 'error', 'errors')}**`,
-        plural(report.warnings.length, 'warning', 'warnings'),
-        `${plural(report.comparisons.length, 'comparison', 'comparisons')} (${formatCount(report.comparisons.filter(c => c.gated).length)} gated)`
+        `**${counted(report.errors.length, 'error', 'errors', formatCount)}**`,
+        counted(report.warnings.length, 'warning', 'warnings', formatCount),
+        `${counted(report.comparisons.length, 'comparison', 'comparisons', formatCount)} (${formatCount(report.comparisons.filter(c => c.gated).length)} gated)`
     ];
     if (report.load) {
         // Two halves: the heading says which one decided and its figure (report/decision.ts), so the
@@ -32725,7 +32769,7 @@ function omittedLine(omitted) {
     const passing = omitted.filter(c => c.verdict === 'pass').length;
     return [
         '',
-        `_${plural(omitted.length, 'comparison', 'comparisons')} omitted to fit the size limit (${formatCount(passing)} passing, ${formatCount(omitted.length - passing)} ungated and not passing); ${OMISSION_NOTICE}._`
+        `_${counted(omitted.length, 'comparison', 'comparisons', formatCount)} omitted to fit the size limit (${formatCount(passing)} passing, ${formatCount(omitted.length - passing)} ungated and not passing); ${OMISSION_NOTICE}._`
     ];
 }
 function tableBlock(shown, omitted, total) {
@@ -32811,7 +32855,7 @@ function efficiencyBlock(report, detail) {
             lines.push('', '_Ratios are candidate / baseline with their intervals; above 1 the candidate took longer._');
         }
         else {
-            lines.push(`_${plural(report.efficiency.length, 'efficiency entry', 'efficiency entries')} omitted to fit the size limit._`);
+            lines.push(`_${counted(report.efficiency.length, 'efficiency entry', 'efficiency entries', formatCount)} omitted to fit the size limit._`);
         }
         lines.push('', '</details>', '');
     }
@@ -32865,7 +32909,7 @@ function detailsSection(c, detail) {
         '<details>',
         `<summary>${escapeHtmlText(comparisonName(c), 300)}: ${formatCount(shown.length)} of ${formatCount(Math.max(changed, shown.length))} changed answers</summary>`,
         '',
-        `Mean ${formatNumber(c.baseline_mean)} → ${formatNumber(c.candidate_mean)} on ${plural(c.n, 'instance', 'instances')} (${escapeInline(formatFlips(c), 80)}).`,
+        `Mean ${formatNumber(c.baseline_mean)} → ${formatNumber(c.candidate_mean)} on ${counted(c.n, 'instance', 'instances', formatCount)} (${escapeInline(formatFlips(c), 80)}).`,
         ''
     ];
     for (const example of shown)
@@ -32910,10 +32954,10 @@ function omittedExamplesNote(examples, detail, full) {
     if (examples.shown === 0)
         what = 'Changed answers omitted';
     else if (examples.shown < examples.of) {
-        what = `Changed answers shown for ${formatCount(examples.shown)} of ${plural(examples.of, 'comparison', 'comparisons')} (failing and inconclusive first, ${plural(detail.examples, 'answer', 'answers')} each)`;
+        what = `Changed answers shown for ${formatCount(examples.shown)} of ${counted(examples.of, 'comparison', 'comparisons', formatCount)} (failing and inconclusive first, ${counted(detail.examples, 'answer', 'answers', formatCount)} each)`;
     }
     else if (detail.examples < full)
-        what = `Only ${plural(detail.examples, 'changed answer', 'changed answers')} per comparison shown`;
+        what = `Only ${counted(detail.examples, 'changed answer', 'changed answers', formatCount)} per comparison shown`;
     else
         return [];
     return [`_${what} to fit the size limit; ${OMISSION_NOTICE}._`, ''];
@@ -33001,6 +33045,18 @@ function renderMarkdown(report, options) {
 }
 
 /** Writing a finished report where the user asked for it. */
+/** `--json -`: the JSON report goes to standard output instead of a file. */
+const STANDARD_OUTPUT = '-';
+/**
+ * The streams of a command given `--json VALUE`. With `--json -` the JSON report is the whole of
+ * standard output, so it can be piped into `jq`; every line meant for a person (the summary,
+ * progress, advice) moves to standard error. Otherwise both are the command's own.
+ */
+function reportStreams(io, json) {
+    if (json !== STANDARD_OUTPUT)
+        return { human: io, jsonStdout: null };
+    return { human: { ...io, stdout: io.stderr }, jsonStdout: io.stdout };
+}
 async function writeReportOutputs(report, opts) {
     if (opts.json)
         await writeText(opts.json, renderJson(report));
@@ -33008,6 +33064,8 @@ async function writeReportOutputs(report, opts) {
         await writeText(opts.html, renderHtml(report, opts.changed));
     if (opts.markdown)
         await writeText(opts.markdown, renderMarkdown(report, { maxLength: LIMITS.markdownFile }));
+    if (opts.jsonStdout)
+        opts.jsonStdout(renderJson(report));
     if (opts.print === false)
         return;
     if (!opts.quiet)
@@ -33052,7 +33110,8 @@ OUT/<model>), where runs are tasks and --split names the lm-eval filter.
   --interval METHOD         auto | bootstrap | newcombe | tango (0/1 metrics)
   --min-overlap F           shared instances needed (default 0.95)
   --examples N              changed answers shown per comparison (default 3)
-  --json FILE               write the JSON report
+  --json FILE|-             write the JSON report (-: to standard output, and the summary
+                            to standard error, so the output can be piped)
   --markdown FILE           write the markdown report (the PR comment body)
   --html FILE               write report.html: plot, sortable table, every changed answer
   --quiet                   print nothing but errors
@@ -33075,7 +33134,8 @@ once), then compares them per instance.
   --examples N           changed answers shown per comparison (default 3)
   --only quality|load    run one half only (default: quality, then the load half when the gate
                          file has load:)
-  --json FILE            also write the JSON report to FILE (it is always in the output folder)
+  --json FILE|-          also write the JSON report to FILE (it is always in the output folder);
+                         -: to standard output, and every other line to standard error
   --markdown FILE        also write the markdown report (the PR comment body) to FILE
   --html FILE            also write report.html (it is always in the output folder) to FILE
   --verbose              stream every helm-run log line (prefixed with its side)
@@ -33101,10 +33161,12 @@ variable and whether it is set, never its value, launched or always up; the sche
 fingerprint; the measurements in the order they run), the prod_env files generated for each side
 (secrets redacted) and the exact helm-run commands, how many instances each comparison will have
 and whether that can resolve its tolerated drop. The instances are counted by \`helm-run
---dry-run\` with the same entries. Starts nothing (but --measure-swap) and sends no request to any
-server, except when the gate file has a fidelity section: each server always up is asked which
-fidelity route it supports (GET /version and /props; one that answers /version also gets POST
-/tokenize and a one-token completion with prompt_logprobs).
+--dry-run\` with the same entries, and each gated metric name is checked against the names the
+run spec's metrics declare (exit 2 for one they never write, with "did you mean"). Starts
+nothing (but --measure-swap) and sends no request to any server, except when the gate file has
+a fidelity section: each server always up is asked which fidelity route it supports (GET
+/version and /props; one that answers /version also gets POST /tokenize and a one-token
+completion with prompt_logprobs).
 
   --config FILE          gate file
   --out DIR              the output folder run would use
@@ -33115,7 +33177,9 @@ fidelity route it supports (GET /version and /props; one that answers /version a
                          rate): warn when a comparison has too few instances for it
   --sequential           plan the sides one after the other (as run --sequential)
   --baseline-ref REF     the commit a launched baseline with checkout: base runs from (as run)
-  --no-count             skip the dry run (no instance counts)
+  --no-count             skip the dry run and the metric-name check (both ask HELM)
+  --json                 print the plan as one JSON document (fingerprint, measurements,
+                         instances, each side's argv and prod_env files, the text lines)
   --measure-swap         launch each side once and time one swap as the load half pays it (both
                          sides launched, sequential): the swaps and blocks load.swap_budget_seconds
                          allows at that cost; the only option that starts anything
@@ -33203,13 +33267,16 @@ async function compareCommand(argv, io) {
         examples: examples ?? 3,
         changedAnswers
     });
+    const json = args.options.get('json');
+    const { human, jsonStdout } = reportStreams(io, json);
     await writeReportOutputs(report, {
-        json: args.options.get('json') ?? null,
+        json: jsonStdout ? null : (json ?? null),
+        jsonStdout,
         markdown: args.options.get('markdown') ?? null,
         html,
         changed: changedAnswers,
         quiet: args.flags.has('quiet'),
-        io
+        io: human
     });
     return exitCode(report.verdict);
 }
@@ -33414,7 +33481,7 @@ const COLUMN = Math.max(...COMMAND_LINES.map(c => c.name.length)) + 3;
 /** The general help: every command in one line; `helm-gate <command> --help` gives its usage. */
 const USAGE = `helm-gate ${HELM_GATE_VERSION}: is the candidate deployment meaningfully worse than the baseline?
 
-usage: helm-gate <command> [options]      helm-gate <command> --help: that command's usage
+usage: helm-gate <command> [options]      helm-gate <command> --help (or -h): its usage
 
 ${COMMAND_LINES.map(c => `  ${c.name.padEnd(COLUMN)}${c.summary}`).join('\n')}
 
@@ -33487,4 +33554,4 @@ main(process.argv.slice(2), processIo()).then(code => {
     process.exitCode = 2;
 });
 
-export { sqrt as $, isCredentialKey as A, Scalar as B, ConfigError as C, DEFAULT_STATISTICS as D, HIDDEN as E, parseYamlFile as F, GateError as G, HELM_GATE_VERSION as H, stringify as I, expandRunnerCommand as J, checkDistinctDeployments as K, LOAD_USAGE as L, MIN_BOOTSTRAP_UNITS as M, looksLikeLmEvalOutput as N, readLmEvalOutput as O, PLAN_USAGE as P, InputError as Q, RUN_USAGE as R, ServerNotReadyError as S, TRAFFIC_CHECKS as T, UsageError as U, taskMatchesEntry as V, RUN_FILES as W, runnerCommandName as X, exp as Y, log as Z, abs as _, newReport as a, isFiniteNumber as a0, quantileSorted as a1, createRandom as a2, readTrafficSet as a3, discoverRuns as a4, GuardError as a5, METRIC_SHAPE as a6, decideVerdict as a7, FIDELITY_METRICS as a8, estimatePaired as a9, showValue as aa, ajvExports as ab, pairedDecision as ac, comparisonRow as ad, REPORTED_MARGINS as ae, qualityVerdict as af, qualityHeadline as ag, redactTree as ah, answerLengthRow as ai, TOKENS_UNIT as aj, CHARACTERS_UNIT as ak, quantile as al, TRAFFIC_USAGE as am, redactUrl as b, compareOutputs as c, describeBand as d, exitCode as e, readRunDirectory as f, runMatchesEntry as g, binarySd as h, instancesNeeded as i, twoSidedZ as j, redactText as k, loadGateConfig as l, getDefaultExportFromCjs as m, numberOption as n, LaunchError as o, parseArgs as p, HelmRunError as q, requiredConfig as r, streamJson as s, tangoInterval as t, parseDocument as u, visit as v, writeReportOutputs as w, isScalar as x, redactString as y, looksLikeSecret as z };
+export { exp as $, looksLikeSecret as A, isCredentialKey as B, ConfigError as C, DEFAULT_STATISTICS as D, Scalar as E, HIDDEN as F, GateError as G, HELM_GATE_VERSION as H, parseYamlFile as I, stringify as J, HelmRunError as K, LOAD_USAGE as L, MIN_BOOTSTRAP_UNITS as M, expandRunnerCommand as N, closestWords as O, PLAN_USAGE as P, checkDistinctDeployments as Q, RUN_USAGE as R, ServerNotReadyError as S, TRAFFIC_CHECKS as T, UsageError as U, looksLikeLmEvalOutput as V, readLmEvalOutput as W, InputError as X, taskMatchesEntry as Y, RUN_FILES as Z, runnerCommandName as _, reportStreams as a, log as a0, abs as a1, sqrt as a2, isFiniteNumber as a3, quantileSorted as a4, createRandom as a5, readTrafficSet as a6, discoverRuns as a7, GuardError as a8, METRIC_SHAPE as a9, decideVerdict as aa, FIDELITY_METRICS as ab, estimatePaired as ac, showValue as ad, ajvExports as ae, pairedDecision as af, comparisonRow as ag, REPORTED_MARGINS as ah, qualityVerdict as ai, qualityHeadline as aj, redactTree as ak, answerLengthRow as al, TOKENS_UNIT as am, CHARACTERS_UNIT as an, quantile as ao, TRAFFIC_USAGE as ap, newReport as b, counted as c, compareOutputs as d, exitCode as e, redactUrl as f, describeBand as g, readRunDirectory as h, runMatchesEntry as i, instancesNeeded as j, binarySd as k, loadGateConfig as l, twoSidedZ as m, numberOption as n, redactText as o, parseArgs as p, getDefaultExportFromCjs as q, requiredConfig as r, streamJson as s, tangoInterval as t, LaunchError as u, parseDocument as v, writeReportOutputs as w, visit as x, isScalar as y, redactString as z };

@@ -15,7 +15,7 @@ import { importGraph } from './import-graph.mjs'
  * API-key lookup throws a ConfigError; cli/ and action/ are two adapters of the same pipeline.
  */
 export const FOLDER_ORDER = [
-  ['errors.ts', 'version.ts', 'secrets', 'process'],
+  ['errors.ts', 'version.ts', 'words.ts', 'secrets', 'process'],
   ['config', 'helm'],
   ['model', 'stats', 'lmeval', 'identity'],
   ['server', 'gate', 'traffic', 'report', 'github', 'plan', 'sequential'],

@@ -31,11 +31,14 @@ interface CliRun {
 describeHelm('dist/cli.js run end to end (real helm-run, fake servers)', () => {
   const server = useFakeServers(ENTRIES)
 
-  async function bundledRun(spec: GateSpec): Promise<CliRun> {
+  async function bundledRun(spec: GateSpec, extra: string[] = []): Promise<CliRun> {
     const dir = await freshDir('cli')
     const config = await writeGateFile(dir, spec)
     const outDir = join(dir, 'out')
-    const finished = await run(process.execPath, [CLI, 'run', '--config', config, '--out', outDir], { cwd: dir, timeoutMs: 150_000 })
+    const finished = await run(process.execPath, [CLI, 'run', '--config', config, '--out', outDir, ...extra], {
+      cwd: dir,
+      timeoutMs: 150_000
+    })
     let report: Report
     try {
       report = JSON.parse(await readFile(join(outDir, 'report.json'), 'utf8')) as Report
@@ -88,15 +91,21 @@ describeHelm('dist/cli.js run end to end (real helm-run, fake servers)', () => {
     expect(result.stderr).toContain('[candidate] server ready')
   }, 180_000)
 
-  it('exits 1 with a fail verdict for a candidate that loses about 15% of the answers', async () => {
+  it('exits 1 with a fail verdict for a candidate that loses about 15% of the answers (--json -: the report on stdout)', async () => {
     const baseline = await server({ accuracy: 1, seed: 4 })
     const candidate = await server({ accuracy: 0.85, seed: 4 })
-    const result = await bundledRun({
-      baseline: { baseUrl: baseline.baseUrl },
-      candidate: { baseUrl: candidate.baseUrl, api: 'completions' },
-      runs: [{ entry: DYCK, metric: 'exact_match_indicator', max_drop: 0.05 }],
-      maxEvalInstances: 100
-    })
+    const result = await bundledRun(
+      {
+        baseline: { baseUrl: baseline.baseUrl },
+        candidate: { baseUrl: candidate.baseUrl, api: 'completions' },
+        runs: [{ entry: DYCK, metric: 'exact_match_indicator', max_drop: 0.05 }],
+        maxEvalInstances: 100
+      },
+      ['--json', '-']
+    )
+    // Standard output is the JSON report alone (the folder's copy); the summary is on stderr.
+    expect(JSON.parse(result.stdout)).toEqual(result.report)
+    expect(result.stderr).toContain('run directories, logs (logs/)')
     const [comparison] = result.report.comparisons
     expect(comparison.baseline_mean).toBe(1)
     expect(comparison.wins).toBe(0)
@@ -106,6 +115,31 @@ describeHelm('dist/cli.js run end to end (real helm-run, fake servers)', () => {
     expect(result.code).toBe(1)
     expect((await candidate.state()).counters.completions).toBe(100)
   }, 180_000)
+
+  it('refuses a gated metric no run spec declares before any server is asked anything (exit 2, did you mean)', async () => {
+    const baseline = await server({ accuracy: 1 })
+    const candidate = await server({ accuracy: 1 })
+    // dyck_language writes exact_match_indicator, never exact_match.
+    const result = await bundledRun({
+      baseline: { baseUrl: baseline.baseUrl },
+      candidate: { baseUrl: candidate.baseUrl },
+      runs: [{ entry: DYCK, metric: 'exact_match', max_drop: 0.05 }],
+      maxEvalInstances: 10
+    })
+    expect(result.code).toBe(2)
+    expect(result.report.verdict).toBe('error')
+    expect(result.report.errors.map(e => e.code)).toEqual(['config.metric_unknown'])
+    expect(result.stderr).toContain('did you mean exact_match_indicator?')
+    // Nothing was spent: not even the readiness probe reached a server.
+    for (const side of [baseline, candidate]) {
+      const { counters } = await side.state()
+      expect({ models: counters.models, chat: counters.chat, completions: counters.completions }).toEqual({
+        models: 0,
+        chat: 0,
+        completions: 0
+      })
+    }
+  }, 120_000)
 
   it('Ctrl-C (SIGINT) mid-run stops both helm-runs and leaves a cancelled report in --out, exit 130', async () => {
     // Slow answers keep helm-run busy long enough to be interrupted in the middle.

@@ -248,7 +248,9 @@ describe('4. requests that never ran', () => {
     const report = await verdictOf(dirs)
     expect(report.verdict).toBe('error')
     const error = report.errors.find(e => e.code === 'guard.request_not_run')!
-    expect(error.message).toContain(`${side} requests that have a score never produced an answer`)
+    // One damaged request: the message counts it in the singular.
+    expect(error.message).toContain(`1 ${side} request that has a score never produced an answer`)
+    expect(error.message).toContain("so its score is not the model's answer")
   })
 })
 

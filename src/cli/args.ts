@@ -1,6 +1,6 @@
 /**
  * A small, strict argument parser: `--name value`, `--name=value`, boolean flags and
- * positionals. Unknown options are usage errors (exit 2), never ignored: a mistyped
+ * positionals (and `-h` for --help). Unknown options are usage errors (exit 2), never ignored: a mistyped
  * `--max-drop` must not leave the gate on a default.
  */
 import { UsageError } from '../errors.js'
@@ -23,6 +23,11 @@ export function parseArgs(argv: string[], specs: Record<string, OptionSpec>): Pa
     if (arg === '--') {
       parsed.positionals.push(...argv.slice(i + 1))
       break
+    }
+    // `-h` is the one short option: every command reads it as --help, as people expect.
+    if (arg === '-h' && specs.help && !specs.help.value) {
+      parsed.flags.add('help')
+      continue
     }
     if (!arg.startsWith('--') || arg === '-') {
       if (arg.startsWith('-') && arg !== '-') throw new UsageError('usage.option', `unknown option ${arg}`, { value: arg })

@@ -7,6 +7,7 @@ import type { GateConfig } from '../config/types.js'
 import { runLoadOnlyGate } from '../pipeline/run-gate.js'
 import type { CancelGuard } from '../process/registry.js'
 import { exitCode } from '../model/publication.js'
+import type { Report } from '../model/report.js'
 import type { ParsedArgs } from './args.js'
 import type { CliIo } from './io.js'
 import { writeReportOutputs } from './output.js'
@@ -18,7 +19,9 @@ export async function runLoadOnly(
   args: ParsedArgs,
   io: CliIo,
   say: (line: string) => void,
-  cancel: CancelGuard
+  cancel: CancelGuard,
+  /** `run --only load`'s --json/--markdown/--html copies, once the folder's report is written. */
+  extraReports?: (report: Report) => Promise<void>
 ): Promise<number> {
   const report = await runLoadOnlyGate(config, {
     outDir,
@@ -35,5 +38,6 @@ export async function runLoadOnly(
     quiet: args.flags.has('quiet'),
     io
   })
+  await extraReports?.(report)
   return exitCode(report.verdict)
 }

@@ -16,7 +16,7 @@ const COLUMN = Math.max(...COMMAND_LINES.map(c => c.name.length)) + 3
 /** The general help: every command in one line; `helm-gate <command> --help` gives its usage. */
 const USAGE = `helm-gate ${HELM_GATE_VERSION}: is the candidate deployment meaningfully worse than the baseline?
 
-usage: helm-gate <command> [options]      helm-gate <command> --help: that command's usage
+usage: helm-gate <command> [options]      helm-gate <command> --help (or -h): its usage
 
 ${COMMAND_LINES.map(c => `  ${c.name.padEnd(COLUMN)}${c.summary}`).join('\n')}
 

@@ -4,6 +4,7 @@
  * run, so only a new or empty folder is accepted; the refusal names what is there, and says when
  * it is an earlier helm-gate output (which must not be overwritten either: it is evidence).
  */
+import { counted } from '../words.js'
 import { readdir } from 'node:fs/promises'
 import { UsageError } from '../errors.js'
 
@@ -28,7 +29,7 @@ export async function assertFreshOutputFolder(dir: string): Promise<void> {
   const own = names.some(name => OWN_MARKERS.includes(name))
   throw new UsageError(
     'usage.out_not_empty',
-    `--out ${dir} is not empty: it holds ${own ? 'an earlier helm-gate output' : `${names.length} ${names.length === 1 ? 'entry' : 'entries'}`} (${shown}); give a new or empty folder`,
+    `--out ${dir} is not empty: it holds ${own ? 'an earlier helm-gate output' : counted(names.length, 'entry', 'entries')} (${shown}); give a new or empty folder`,
     { field: '--out', value: dir }
   )
 }

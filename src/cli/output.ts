@@ -10,10 +10,25 @@ import { LIMITS } from '../model/publication.js'
 import type { Report } from '../model/report.js'
 import type { CliIo } from './io.js'
 
+/** `--json -`: the JSON report goes to standard output instead of a file. */
+export const STANDARD_OUTPUT = '-'
+
+/**
+ * The streams of a command given `--json VALUE`. With `--json -` the JSON report is the whole of
+ * standard output, so it can be piped into `jq`; every line meant for a person (the summary,
+ * progress, advice) moves to standard error. Otherwise both are the command's own.
+ */
+export function reportStreams(io: CliIo, json: string | undefined): { human: CliIo; jsonStdout: ((s: string) => void) | null } {
+  if (json !== STANDARD_OUTPUT) return { human: io, jsonStdout: null }
+  return { human: { ...io, stdout: io.stderr }, jsonStdout: io.stdout }
+}
+
 export async function writeReportOutputs(
   report: Report,
   opts: {
     json: string | null
+    /** Where `--json -` sends the JSON report (reportStreams); written after the files. */
+    jsonStdout?: ((s: string) => void) | null
     markdown: string | null
     /** report.html, with every changed answer when `changed` has them. */
     html?: string | null
@@ -28,6 +43,7 @@ export async function writeReportOutputs(
   if (opts.json) await writeText(opts.json, renderJson(report))
   if (opts.html) await writeText(opts.html, renderHtml(report, opts.changed))
   if (opts.markdown) await writeText(opts.markdown, renderMarkdown(report, { maxLength: LIMITS.markdownFile }))
+  if (opts.jsonStdout) opts.jsonStdout(renderJson(report))
   if (opts.print === false) return
   if (!opts.quiet) opts.io.stdout(renderConsole(report, { color: opts.color ?? false }))
   // --quiet prints nothing but errors: the summary is not printed, so the errors are, once each.

@@ -24,7 +24,8 @@ OUT/<model>), where runs are tasks and --split names the lm-eval filter.
   --interval METHOD         auto | bootstrap | newcombe | tango (0/1 metrics)
   --min-overlap F           shared instances needed (default 0.95)
   --examples N              changed answers shown per comparison (default 3)
-  --json FILE               write the JSON report
+  --json FILE|-             write the JSON report (-: to standard output, and the summary
+                            to standard error, so the output can be piped)
   --markdown FILE           write the markdown report (the PR comment body)
   --html FILE               write report.html: plot, sortable table, every changed answer
   --quiet                   print nothing but errors
@@ -48,7 +49,8 @@ once), then compares them per instance.
   --examples N           changed answers shown per comparison (default 3)
   --only quality|load    run one half only (default: quality, then the load half when the gate
                          file has load:)
-  --json FILE            also write the JSON report to FILE (it is always in the output folder)
+  --json FILE|-          also write the JSON report to FILE (it is always in the output folder);
+                         -: to standard output, and every other line to standard error
   --markdown FILE        also write the markdown report (the PR comment body) to FILE
   --html FILE            also write report.html (it is always in the output folder) to FILE
   --verbose              stream every helm-run log line (prefixed with its side)
@@ -76,10 +78,12 @@ variable and whether it is set, never its value, launched or always up; the sche
 fingerprint; the measurements in the order they run), the prod_env files generated for each side
 (secrets redacted) and the exact helm-run commands, how many instances each comparison will have
 and whether that can resolve its tolerated drop. The instances are counted by \`helm-run
---dry-run\` with the same entries. Starts nothing (but --measure-swap) and sends no request to any
-server, except when the gate file has a fidelity section: each server always up is asked which
-fidelity route it supports (GET /version and /props; one that answers /version also gets POST
-/tokenize and a one-token completion with prompt_logprobs).
+--dry-run\` with the same entries, and each gated metric name is checked against the names the
+run spec's metrics declare (exit 2 for one they never write, with "did you mean"). Starts
+nothing (but --measure-swap) and sends no request to any server, except when the gate file has
+a fidelity section: each server always up is asked which fidelity route it supports (GET
+/version and /props; one that answers /version also gets POST /tokenize and a one-token
+completion with prompt_logprobs).
 
   --config FILE          gate file
   --out DIR              the output folder run would use
@@ -90,7 +94,9 @@ fidelity route it supports (GET /version and /props; one that answers /version a
                          rate): warn when a comparison has too few instances for it
   --sequential           plan the sides one after the other (as run --sequential)
   --baseline-ref REF     the commit a launched baseline with checkout: base runs from (as run)
-  --no-count             skip the dry run (no instance counts)
+  --no-count             skip the dry run and the metric-name check (both ask HELM)
+  --json                 print the plan as one JSON document (fingerprint, measurements,
+                         instances, each side's argv and prod_env files, the text lines)
   --measure-swap         launch each side once and time one swap as the load half pays it (both
                          sides launched, sequential): the swaps and blocks load.swap_budget_seconds
                          allows at that cost; the only option that starts anything

@@ -4,6 +4,7 @@
  * launched side is not up at plan time, so its route is decided when it is, and plan says which
  * routes are possible.
  */
+import { counted } from '../words.js'
 import type { FidelitySettings } from '../config/fidelity.js'
 import type { GateConfig } from '../config/types.js'
 import type { Side } from '../model/verdict.js'
@@ -22,13 +23,13 @@ export async function fidelityPlanLines(
 ): Promise<string[]> {
   const f = config.fidelity
   const source = config.traffic
-    ? `the traffic set (${config.traffic.instances.length} requests)`
+    ? `the traffic set (${counted(config.traffic.instances.length, 'request')})`
     : "the gate set's prompts (the baseline's request states)"
   const checks = f.checks.length
     ? f.checks.map(c => `${c.metric} ${c.bound === 'min' ? '>=' : '<='} ${c.value}`).join(', ')
     : 'none (reported only)'
   const lines = [
-    `# fidelity: the first ${f.instances} prompts of ${source}; the baseline's greedy answers up to ${f.maxAnswerTokens} tokens with the top-${f.topK} per position; ${f.baselineReruns ? 'an A/A floor (the baseline scored against itself)' : 'no A/A floor'}; checks: ${checks}`
+    `# fidelity: the first ${counted(f.instances, 'prompt')} of ${source}; the baseline's greedy answers up to ${f.maxAnswerTokens} tokens with the top-${f.topK} per position; ${f.baselineReruns ? 'an A/A floor (the baseline scored against itself)' : 'no A/A floor'}; checks: ${checks}`
   ]
   for (const side of ['baseline', 'candidate'] as const) {
     const endpoint = endpoints[side]

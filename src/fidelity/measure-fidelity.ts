@@ -8,6 +8,7 @@
  * forcing where the route allows it, the shared greedy prefix otherwise); the floor, the baseline
  * scored on B1 again (a second pass of itself); the candidate's own greedy answer for its length.
  */
+import { counted } from '../words.js'
 import type { FidelitySettings } from '../config/fidelity.js'
 import type { StatisticsSettings } from '../config/types.js'
 import { GuardError } from '../errors.js'
@@ -156,7 +157,7 @@ export class FidelityMeasurement {
     const total = this.prompts.length
     const done = index + 1
     if (done !== total && Math.floor((done * 10) / total) === Math.floor((index * 10) / total)) return
-    this.input.progress?.(`helm-gate: fidelity: ${side}, ${done} of ${total} instances (${Math.floor((done * 100) / total)}%)`)
+    this.input.progress?.(`helm-gate: fidelity: ${side}, ${done} of ${counted(total, 'instance')} (${Math.floor((done * 100) / total)}%)`)
   }
 
   private async runBaseline(): Promise<void> {
@@ -262,7 +263,8 @@ export class FidelityMeasurement {
     }
     if (this.reference)
       notes.push("Scored on each prompt's reference answer (teacher-forced on both sides), not on the baseline's greedy answer.")
-    if (empty > 0) notes.push(`${empty} of ${this.prompts.length} prompts got an empty answer from the baseline and were not scored.`)
+    if (empty > 0)
+      notes.push(`${empty} of ${counted(this.prompts.length, 'prompt')} got an empty answer from the baseline and were not scored.`)
     if (settings.baselineReruns === 0) notes.push('No A/A floor (baseline_reruns: 0): the baseline is taken as deterministic.')
     return {
       route: forced ? (this.candidateClient as FidelityClient).route : 'greedy-prefix',

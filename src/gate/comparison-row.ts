@@ -5,6 +5,7 @@
  * runs and lm-eval tasks (comparisons.ts), the traffic replay's checks (src/replay/judge.ts).
  * Pure.
  */
+import { counted } from '../words.js'
 import type { ChangedExample, Comparison, WorstCase } from '../model/report.js'
 import type { StatisticsSettings } from '../config/types.js'
 import { decideVerdict } from '../stats/index.js'
@@ -23,7 +24,7 @@ export function smallSampleGuard(decision: VerdictDecision, n: number, method: s
   return {
     verdict: 'inconclusive',
     nNeeded: MIN_BOOTSTRAP_UNITS,
-    reason: `Only ${n} instances: a bootstrap interval needs at least ${MIN_BOOTSTRAP_UNITS} to be trusted, so this cannot pass; use more instances.`
+    reason: `Only ${counted(n, 'instance')}: a bootstrap interval needs at least ${MIN_BOOTSTRAP_UNITS} to be trusted, so this cannot pass; use more instances.`
   }
 }
 

@@ -5,6 +5,7 @@
  * request that produced an answer, within what the metric can take, and scored wherever the other
  * side scored the same request.
  */
+import { chosen, counted } from '../words.js'
 import { perturbationKey } from '../helm/read/instance-stats.js'
 import type { RequestStateSummary } from '../helm/types.js'
 import type { Side } from '../model/verdict.js'
@@ -117,7 +118,7 @@ function requestsRan(run: string, side: string, values: MetricValue[], data: Uni
   const first = silent[0]
   log.error(
     'guard.request_not_run',
-    `run ${run}: ${silent.length} ${side} requests that have a score never produced an answer (no result, no completions or a completion without text), so their scores are not the model's answers`,
+    `run ${run}: ${counted(silent.length, `${side} request that has a score`, `${side} requests that have a score`)} never produced an answer (no result, no completions or a completion without text), so ${chosen(silent.length, "its score is not the model's answer", "their scores are not the model's answers")}`,
     {
       file: data.scenarioStateFile ?? data.perInstanceStatsFile,
       field: 'result.completions',

@@ -10,6 +10,7 @@ import { noRequestTimes } from './helm-layout.js'
 import { canonicalJson } from './run-identity.js'
 import type { IssueLog } from '../model/issue-log.js'
 import type { RunData } from './run-data.js'
+import { counted } from '../words.js'
 
 export function requestKey(s: Pick<RequestStateSummary, 'instanceId' | 'trainTrialIndex' | 'perturbation' | 'referenceIndex'>): string {
   const p = s.perturbation ? `${s.perturbation.name}#${s.perturbation.seed ?? ''}` : ''
@@ -38,7 +39,7 @@ export function checkRequestStates(run: string, b: RunData, c: RunData, log: Iss
     if (cached.length > 0) {
       log.error(
         'guard.cached',
-        `run ${run}: ${several(cached.length, `${side} answer was`, `${side} answers were`)} served from HELM's cache, so they may belong to another deployment; run with --disable-cache`,
+        `run ${run}: ${counted(cached.length, `${side} answer was`, `${side} answers were`)} served from HELM's cache, so they may belong to another deployment; run with --disable-cache`,
         {
           file: data.scenarioStateFile ?? data.run.path,
           field: 'result.cached',
@@ -51,7 +52,7 @@ export function checkRequestStates(run: string, b: RunData, c: RunData, log: Iss
     if (failed.length > 0) {
       log.error(
         'guard.failed_requests',
-        `run ${run}: ${several(failed.length, `${side} request`, `${side} requests`)} failed (${failed[0].error ?? 'no error text'}), so their scores are not the model's answers`,
+        `run ${run}: ${counted(failed.length, `${side} request`, `${side} requests`)} failed (${failed[0].error ?? 'no error text'}), so their scores are not the model's answers`,
         {
           file: data.scenarioStateFile ?? data.run.path,
           field: 'result.success',
@@ -84,7 +85,7 @@ export function checkRequestStates(run: string, b: RunData, c: RunData, log: Iss
   if (first) {
     log.error(
       'guard.prompt_drift',
-      `run ${run}: ${several(drifted, 'instance was', 'instances were')} rendered to different prompts on the two sides, so the comparison would measure prompt configuration, not the model`,
+      `run ${run}: ${counted(drifted, 'instance was', 'instances were')} rendered to different prompts on the two sides, so the comparison would measure prompt configuration, not the model`,
       {
         file: c.scenarioStateFile ?? c.run.path,
         field: 'request.prompt',
@@ -118,7 +119,7 @@ function checkAnswerKeys(run: string, b: RunData, c: RunData, log: IssueLog): bo
   const [sb, sc] = first
   log.error(
     'guard.answer_key_drift',
-    `run ${run}: ${several(drifted.size, 'instance has', 'instances have')} different references on the two sides (first: instance ${sc.instanceId}, trial ${sc.trainTrialIndex}${sc.perturbation ? `, perturbation ${sc.perturbation.name}` : ''}: ${referenceDifference(sb, sc)}), so a score change there would be the data's, not the model's`,
+    `run ${run}: ${counted(drifted.size, 'instance has', 'instances have')} different references on the two sides (first: instance ${sc.instanceId}, trial ${sc.trainTrialIndex}${sc.perturbation ? `, perturbation ${sc.perturbation.name}` : ''}: ${referenceDifference(sb, sc)}), so a score change there would be the data's, not the model's`,
     {
       file: c.scenarioStateFile ?? c.run.path,
       field: 'instance.references',
@@ -126,11 +127,6 @@ function checkAnswerKeys(run: string, b: RunData, c: RunData, log: IssueLog): bo
     }
   )
   return false
-}
-
-/** "1 request was", "2 requests were". */
-function several(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`
 }
 
 function sameKeys(a: string[], b: string[]): boolean {
@@ -295,7 +291,7 @@ function checkDecoding(run: string, b: RunData, c: RunData, log: IssueLog): bool
       ).length
       log.error(
         'guard.decoding_drift',
-        `run ${run}: ${several(count, `${side} request was`, `${side} requests were`)} sent with ${field} ${canonicalJson(state.decoding[field])} while the adapter spec says ${canonicalJson(expected[field])}, so the answers were decoded differently from what the run claims`,
+        `run ${run}: ${counted(count, `${side} request was`, `${side} requests were`)} sent with ${field} ${canonicalJson(state.decoding[field])} while the adapter spec says ${canonicalJson(expected[field])}, so the answers were decoded differently from what the run claims`,
         {
           file: data.scenarioStateFile ?? data.run.path,
           field: `request.${field}`,

@@ -3,6 +3,7 @@
  * it would be spawned (`${NAME}` filled from this environment, secrets masked), where it runs,
  * how long it may take to get ready and how it is stopped. Nothing is started.
  */
+import { counted } from '../words.js'
 import type { LaunchSettings, LaunchSpec } from '../config/launch.js'
 import type { LoadSettings } from '../config/load-types.js'
 import type { Deployment, GateConfig } from '../config/types.js'
@@ -123,7 +124,7 @@ export function loadModeLines(config: GateConfig, sequential: boolean, cores: nu
   } else {
     const how = SIDES.map(side => `${side} ${sides[side]?.switch ?? 'restart'}`).join(', ')
     lines.push(
-      `# load half: swapped (schedule: sequential, one side up at a time): blocks alternate A B B A with ${needed} swaps between them (switch: ${how}); after each swap the side is probed for readiness and warmed up again, outside the figures`
+      `# load half: swapped (schedule: sequential, one side up at a time): blocks alternate A B B A with ${counted(needed, 'swap')} between them (switch: ${how}); after each swap the side is probed for readiness and warmed up again, outside the figures`
     )
     const budget = load.swapBudgetSeconds
     if (swapMs === null) {

@@ -3,6 +3,7 @@
  * run the blocks A B B A ..., never both sides at once; then the figures, ratios and checks.
  * The I/O edge around the pure parts (workload, metrics, compare).
  */
+import { counted } from '../words.js'
 import { availableParallelism } from 'node:os'
 import type { GateConfig } from '../config/types.js'
 import type { LoadSettings } from '../config/load-types.js'
@@ -446,12 +447,12 @@ export function chooseSchedule(
   if (estimate > load.swapBudgetSeconds) {
     return {
       schedule: 'periods',
-      why: `swapping is over budget: ${needed} swaps at ${((cost ?? 0) / 1000).toFixed(1)} s each (measured) would take ${estimate.toFixed(0)} s, more than load.swap_budget_seconds (${load.swapBudgetSeconds} s)`
+      why: `swapping is over budget: ${counted(needed, 'swap')} at ${((cost ?? 0) / 1000).toFixed(1)} s each (measured) would take ${estimate.toFixed(0)} s, more than load.swap_budget_seconds (${load.swapBudgetSeconds} s)`
     }
   }
   return {
     schedule: 'swapped',
-    why: `the launched sides are up one at a time (sequential schedule): swapped before each block of the other side, ${needed} swaps at ${((cost ?? 0) / 1000).toFixed(1)} s each (measured), within load.swap_budget_seconds (${load.swapBudgetSeconds} s)`
+    why: `the launched sides are up one at a time (sequential schedule): swapped before each block of the other side, ${counted(needed, 'swap')} at ${((cost ?? 0) / 1000).toFixed(1)} s each (measured), within load.swap_budget_seconds (${load.swapBudgetSeconds} s)`
   }
 }
 
@@ -627,7 +628,7 @@ async function warmUp(
     watch
   )
   const failed = warm.filter(r => r.status !== 'ok').length
-  if (failed > 0) run.say(`load: ${levelName(load, level)} warm-up (${side}): ${failed}/${warm.length} requests failed`)
+  if (failed > 0) run.say(`load: ${levelName(load, level)} warm-up (${side}): ${failed}/${counted(warm.length, 'request')} failed`)
 }
 
 export interface BlockAt {
@@ -694,7 +695,7 @@ async function measureBlock(
     client_cpu_share: wallMs > 0 ? cpuMs / (wallMs * availableParallelism()) : 0
   })
   run.say(
-    `load: ${levelName(load, level)}, block ${position + 1}/${at.total} (${side}): ${f.requests} requests, ` +
+    `load: ${levelName(load, level)}, block ${position + 1}/${at.total} (${side}): ${counted(f.requests, 'request')}, ` +
       `${f.output_tokens_per_second.toFixed(1)} output tok/s, TTFT p50 ${f.ttft_ms.p50 === null ? '-' : f.ttft_ms.p50.toFixed(1)} ms, ${f.failed} failed`
   )
 }

@@ -9,6 +9,7 @@
  * Fail closed: a failed request, a side that was never up, or a replay that could not run makes
  * the report's verdict error; the states of the requests that did run are kept as evidence.
  */
+import { counted } from '../words.js'
 import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { GateConfig, StatisticsSettings } from '../config/types.js'
@@ -140,7 +141,7 @@ export class TrafficReplay implements SideMeasurement {
     const names: ReplayName[] =
       side === 'candidate' ? ['candidate'] : traffic.baselineReruns ? ['baseline-1', 'baseline-2'] : ['baseline-1']
     for (const name of names) {
-      this.options.progress(`helm-gate: traffic: replaying ${traffic.instances.length} requests on the ${side} (${name})`)
+      this.options.progress(`helm-gate: traffic: replaying ${counted(traffic.instances.length, 'request')} on the ${side} (${name})`)
       let states: ReplayState[]
       try {
         states = await replaySide(traffic.instances, endpoint, {
@@ -162,7 +163,7 @@ export class TrafficReplay implements SideMeasurement {
         this.errors.push(
           new GateError(
             'traffic.request_failed',
-            `traffic: ${failed.length} of ${states.length} requests failed on the ${side} (${name}); a failed request is never judged, so nothing passes`,
+            `traffic: ${failed.length} of ${counted(states.length, 'request')} failed on the ${side} (${name}); a failed request is never judged, so nothing passes`,
             { file, field: `instance ${first.instance.id}`, value: this.mask(first.result.error ?? 'failed') }
           )
         )

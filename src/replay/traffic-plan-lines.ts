@@ -1,4 +1,5 @@
 /** What `helm-gate plan` shows of the traffic gate: the set, what is replayed where, the checks. */
+import { counted } from '../words.js'
 import type { TrafficCheck, TrafficSettings } from '../config/traffic.js'
 import { TRAFFIC_CHECKS } from '../config/traffic.js'
 import { describeBand } from '../config/answer-length-band.js'
@@ -11,7 +12,7 @@ export function trafficPlanLines(traffic: TrafficSettings, confidence = 0.95): s
   const references = count(i => i.reference !== null)
   const checks = TRAFFIC_CHECKS.map(name => `${name} ${traffic.checks[name] === null ? 'report' : `<= ${traffic.checks[name]}`}`)
   return [
-    `# traffic: ${traffic.instances.length} requests from ${traffic.set} (sha256 ${traffic.setSha256.slice(0, 16)}, in the fingerprint):` +
+    `# traffic: ${counted(traffic.instances.length, 'request')} from ${traffic.set} (sha256 ${traffic.setSha256.slice(0, 16)}, in the fingerprint):` +
       ` ${json} in JSON mode, ${tools} with tools, ${references} with a reference`,
     `#   replayed ${traffic.baselineReruns ? 'twice on the baseline (B1, B2: the noise floor)' : 'once on the baseline (no noise floor)'} and once on the candidate,` +
       ` temperature ${traffic.temperature ?? 'as logged'}, ${traffic.concurrency} at a time, ${traffic.requestTimeoutSeconds} s per request, no retries`,

@@ -12,6 +12,7 @@
  * headline verdict and the number of errors come first, so they always survive.
  */
 import { UsageError } from '../errors.js'
+import { counted } from '../words.js'
 import { cutAtLineBoundary, measure, type LengthUnit } from './budget.js'
 import { codeBlock, codeSpan, escapeHtmlText, escapeInline, sanitizeText, tailText, truncateText } from './escape.js'
 import { renderForestPlot, type ForestRow } from './forest-plot.js'
@@ -133,10 +134,6 @@ function linkTarget(url: string, field: string): string {
   return parsed.href.replace(/\(/g, '%28').replace(/\)/g, '%29')
 }
 
-function plural(count: number, one: string, many: string): string {
-  return `${formatCount(count)} ${count === 1 ? one : many}`
-}
-
 function rowIncluded(comparison: Comparison, rows: Detail['rows']): boolean {
   if (rows === 'all') return true
   const notPassing = comparison.verdict !== 'pass'
@@ -157,9 +154,9 @@ function verdictCell(comparison: Comparison): string {
 /** Marker, verdict heading, headline sentence (one half) and the error and warning counts. */
 function headlineBlock(report: Report): string[] {
   const counts = [
-    `**${plural(report.errors.length, 'error', 'errors')}**`,
-    plural(report.warnings.length, 'warning', 'warnings'),
-    `${plural(report.comparisons.length, 'comparison', 'comparisons')} (${formatCount(report.comparisons.filter(c => c.gated).length)} gated)`
+    `**${counted(report.errors.length, 'error', 'errors', formatCount)}**`,
+    counted(report.warnings.length, 'warning', 'warnings', formatCount),
+    `${counted(report.comparisons.length, 'comparison', 'comparisons', formatCount)} (${formatCount(report.comparisons.filter(c => c.gated).length)} gated)`
   ]
   if (report.load) {
     // Two halves: the heading says which one decided and its figure (report/decision.ts), so the
@@ -382,7 +379,7 @@ function omittedLine(omitted: Comparison[]): string[] {
   const passing = omitted.filter(c => c.verdict === 'pass').length
   return [
     '',
-    `_${plural(omitted.length, 'comparison', 'comparisons')} omitted to fit the size limit (${formatCount(passing)} passing, ${formatCount(omitted.length - passing)} ungated and not passing); ${OMISSION_NOTICE}._`
+    `_${counted(omitted.length, 'comparison', 'comparisons', formatCount)} omitted to fit the size limit (${formatCount(passing)} passing, ${formatCount(omitted.length - passing)} ungated and not passing); ${OMISSION_NOTICE}._`
   ]
 }
 
@@ -477,7 +474,9 @@ function efficiencyBlock(report: Report, detail: Detail): string[] {
       }
       lines.push('', '_Ratios are candidate / baseline with their intervals; above 1 the candidate took longer._')
     } else {
-      lines.push(`_${plural(report.efficiency.length, 'efficiency entry', 'efficiency entries')} omitted to fit the size limit._`)
+      lines.push(
+        `_${counted(report.efficiency.length, 'efficiency entry', 'efficiency entries', formatCount)} omitted to fit the size limit._`
+      )
     }
     lines.push('', '</details>', '')
   }
@@ -531,7 +530,7 @@ function detailsSection(c: Comparison, detail: Detail): string[] {
     '<details>',
     `<summary>${escapeHtmlText(comparisonName(c), 300)}: ${formatCount(shown.length)} of ${formatCount(Math.max(changed, shown.length))} changed answers</summary>`,
     '',
-    `Mean ${formatNumber(c.baseline_mean)} → ${formatNumber(c.candidate_mean)} on ${plural(c.n, 'instance', 'instances')} (${escapeInline(formatFlips(c), 80)}).`,
+    `Mean ${formatNumber(c.baseline_mean)} → ${formatNumber(c.candidate_mean)} on ${counted(c.n, 'instance', 'instances', formatCount)} (${escapeInline(formatFlips(c), 80)}).`,
     ''
   ]
   for (const example of shown) lines.push(...exampleLines(example, detail.excerpt))
@@ -577,8 +576,9 @@ function omittedExamplesNote(examples: ExamplesRender, detail: Detail, full: num
   let what: string
   if (examples.shown === 0) what = 'Changed answers omitted'
   else if (examples.shown < examples.of) {
-    what = `Changed answers shown for ${formatCount(examples.shown)} of ${plural(examples.of, 'comparison', 'comparisons')} (failing and inconclusive first, ${plural(detail.examples, 'answer', 'answers')} each)`
-  } else if (detail.examples < full) what = `Only ${plural(detail.examples, 'changed answer', 'changed answers')} per comparison shown`
+    what = `Changed answers shown for ${formatCount(examples.shown)} of ${counted(examples.of, 'comparison', 'comparisons', formatCount)} (failing and inconclusive first, ${counted(detail.examples, 'answer', 'answers', formatCount)} each)`
+  } else if (detail.examples < full)
+    what = `Only ${counted(detail.examples, 'changed answer', 'changed answers', formatCount)} per comparison shown`
   else return []
   return [`_${what} to fit the size limit; ${OMISSION_NOTICE}._`, '']
 }

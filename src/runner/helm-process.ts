@@ -9,6 +9,7 @@
  * client error comes for as long as the client's own timeouts and retries allow): helm-run is
  * stopped, and the result says so (docs/helm.md "A server that stops answering").
  */
+import { counted } from '../words.js'
 import { spawn } from 'node:child_process'
 import { createWriteStream } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
@@ -103,7 +104,7 @@ export async function runHelmProcess(settings: HelmProcessSettings): Promise<Hel
     const processed = /\bProcessed (\d+) requests\b/.exec(line)
     if (processed) {
       state.requests += Number(processed[1])
-      settings.progress?.(`${prefix} ${state.requests} requests done`)
+      settings.progress?.(`${prefix} ${counted(state.requests, 'request')} done`)
     }
     const failed = /Failed runs: \[(.*)\]/.exec(line)
     if (failed) state.failedRuns = [...failed[1].matchAll(/"([^"]*)"/g)].map(m => m[1])
@@ -162,7 +163,7 @@ export async function runHelmProcess(settings: HelmProcessSettings): Promise<Hel
   const heartbeat = setInterval(() => {
     const seconds = Math.round((Date.now() - started) / 1000)
     settings.progress?.(
-      `${prefix} still running after ${seconds} s: run ${state.runsStarted.length}/${settings.expectedRuns}, ${state.requests} requests done`
+      `${prefix} still running after ${seconds} s: run ${state.runsStarted.length}/${settings.expectedRuns}, ${counted(state.requests, 'request')} done`
     )
   }, settings.heartbeatMs ?? 30_000)
 

@@ -8,6 +8,7 @@
 import { open } from 'node:fs/promises'
 import { relative } from 'node:path'
 import { GateError } from '../errors.js'
+import { counted } from '../words.js'
 
 /** Errors that say why a side failed. */
 const ROOT_CAUSES = /^(server\.|runner\.(spawn|timeout|stalled|exit)$)/
@@ -80,13 +81,9 @@ export function groupByRootCause(errors: readonly GateError[], quote: LogQuote |
 function consequences(symptoms: readonly GateError[]): string {
   const entries = symptoms.filter(s => s.code === 'runner.run_missing').map(s => String(s.location.value))
   const incomplete = symptoms.filter(s => s.code === 'runner.incomplete_run').length
-  if (entries.length > 0) return `so ${plural(entries.length, 'entry has', 'entries have')} no complete run: ${entries.join(', ')}`
-  if (incomplete > 0) return `so ${plural(incomplete, 'run is', 'runs are')} incomplete`
+  if (entries.length > 0) return `so ${counted(entries.length, 'entry has', 'entries have')} no complete run: ${entries.join(', ')}`
+  if (incomplete > 0) return `so ${counted(incomplete, 'run is', 'runs are')} incomplete`
   return ''
-}
-
-function plural(n: number, one: string, many: string): string {
-  return n === 1 ? `1 ${one}` : `${n} ${many}`
 }
 
 /** The tail of a log file (the whole file up to a bound), or '' when it cannot be read. */

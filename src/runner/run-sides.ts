@@ -15,6 +15,7 @@
  * so the caller can still compare, report and upload the evidence. What each side did is returned
  * as its manifest record; runGate (pipeline/run-gate.ts) writes the manifest.
  */
+import { counted } from '../words.js'
 import { delimiter, resolve } from 'node:path'
 import type { GateConfig, GatedRun } from '../config/types.js'
 import { GateError } from '../errors.js'
@@ -28,6 +29,7 @@ import type { SideMeasurement } from '../model/measurement.js'
 import type { Report } from '../model/report.js'
 import { childProcessEnv } from '../secrets/child-env.js'
 import { probeServer } from '../server/readiness.js'
+import { checkPreparedMetricNames, refusalOf } from './metric-names.js'
 import { checkHelmInstall, prepareRun, prepareSideFolders, stampOf, type PreparedRun } from './prepare-run.js'
 import { produceSideRuns, type ProduceContext } from './produce-side.js'
 import { emptyOutcome, finishSide, serverDied, sideRecord, type SideOutcome } from './side-outcome.js'
@@ -171,6 +173,12 @@ export class QualityMeasurement implements SideMeasurement {
         cwd
       })
       await prepareSideFolders(outDir, prepared.plans)
+      // A gated metric no run spec declares is refused now, before any server or helm-run is
+      // spent on it (docs/helm.md "Metric names before the run").
+      const names = await checkPreparedMetricNames(prepared, { ...install, env, source: config.source })
+      const refusal = refusalOf(names)
+      if (refusal) throw refusal
+      for (const line of names?.lines.filter(text => text.includes('not checked')) ?? []) progress(`helm-gate: metric names: ${line}`)
       const outcomes = new Map<Side, SideOutcome>(prepared.plans.map(plan => [plan.side, emptyOutcome(plan)]))
       // A side about to run whose key variable is named but not set is refused before anything starts.
       requireKeys(plan, sides, config.source, opts.selfCheck)
@@ -263,12 +271,12 @@ export class QualityMeasurement implements SideMeasurement {
 /** One side's run: its run directories made (produce-side.ts), then checked and recorded. */
 async function runSide(plan: SidePlan, outcome: SideOutcome, prepared: PreparedRun, context: ProduceContext): Promise<void> {
   context.progress(
-    `[${plan.side}] starting ${plan.runner ? 'the runner command' : 'helm-run'} (${plan.entries.length} entries, log: ${plan.logFile})`
+    `[${plan.side}] starting ${plan.runner ? 'the runner command' : 'helm-run'} (${counted(plan.entries.length, 'entry', 'entries')}, log: ${plan.logFile})`
   )
   const result = await produceSideRuns(plan, context)
   await finishSide(plan, result, outcome, prepared.runs, context.deployment)
   context.progress(
-    `[${plan.side}] ${outcome.complete ? 'complete' : 'FAILED'} in ${Math.round((result.durationMs ?? 0) / 100) / 10} s, ${result.requests} requests`
+    `[${plan.side}] ${outcome.complete ? 'complete' : 'FAILED'} in ${Math.round((result.durationMs ?? 0) / 100) / 10} s, ${counted(result.requests, 'request')}`
   )
 }
 

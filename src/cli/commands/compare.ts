@@ -11,7 +11,7 @@ import type { ChangedExample } from '../../model/report.js'
 import { numberOption, parseArgs, type ParsedArgs } from '../args.js'
 import type { CliIo } from '../io.js'
 import { exitCode } from '../../model/publication.js'
-import { writeReportOutputs } from '../output.js'
+import { reportStreams, writeReportOutputs } from '../output.js'
 import { COMPARE_USAGE } from '../usage.js'
 
 const SPECS = {
@@ -57,13 +57,16 @@ export async function compareCommand(argv: string[], io: CliIo): Promise<number>
     examples: examples ?? 3,
     changedAnswers
   })
+  const json = args.options.get('json')
+  const { human, jsonStdout } = reportStreams(io, json)
   await writeReportOutputs(report, {
-    json: args.options.get('json') ?? null,
+    json: jsonStdout ? null : (json ?? null),
+    jsonStdout,
     markdown: args.options.get('markdown') ?? null,
     html,
     changed: changedAnswers,
     quiet: args.flags.has('quiet'),
-    io
+    io: human
   })
   return exitCode(report.verdict)
 }

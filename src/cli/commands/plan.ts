@@ -16,7 +16,8 @@ import { describeBand } from '../../config/answer-length-band.js'
 import { fidelityPlanLines } from '../../fidelity/fidelity-plan-lines.js'
 import type { FidelitySettings } from '../../config/fidelity.js'
 import { pluginPythonPath, resolveHelmRun } from '../../runner/helm-install.js'
-import { countInstances } from '../../runner/instance-count.js'
+import { countInstances, type CountResult } from '../../runner/instance-count.js'
+import { checkPreparedMetricNames, refusalOf, type MetricNameCheck } from '../../runner/metric-names.js'
 import { PROD_ENV_FILES, redactedFiles } from '../../runner/prod-env.js'
 import { prepareRun, type PreparedRun } from '../../runner/prepare-run.js'
 import { DEFAULT_READINESS_TIMEOUT_MS } from '../../runner/run-sides.js'
@@ -25,11 +26,13 @@ import { numberOption, parseArgs, requiredConfig } from '../args.js'
 import type { CliIo } from '../io.js'
 import type { GateConfig } from '../../config/types.js'
 import { instanceLines } from './plan-instances.js'
+import { renderPlanJson } from './plan-json.js'
 import { redactText, redactUrl } from '../../secrets/redact.js'
 import { launchLines, loadModeLines, scheduleLine, type LaunchPlanInput } from '../../launch/plan-lines.js'
 import { measureSwap } from '../../launch/side-holder.js'
 import { childProcessEnv } from '../../secrets/child-env.js'
 import { PLAN_USAGE } from '../usage.js'
+import { counted } from '../../words.js'
 
 const SPECS = {
   config: { value: true },
@@ -41,6 +44,7 @@ const SPECS = {
   'measure-swap': { value: false },
   sequential: { value: false },
   'baseline-ref': { value: true },
+  json: { value: false },
   debug: { value: false },
   help: { value: false }
 }
@@ -90,13 +94,16 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   const baseRef = args.options.get('baseline-ref') ?? null
   const sequential = args.flags.has('sequential')
   const selfCheck = args.flags.has('self-check')
-  const { sides, fingerprintLine } = await shownPlan(config, io, baseRef, sequential)
-  out.push(fingerprintLine)
+  const { sides, fingerprint } = await shownPlan(config, io, baseRef, sequential)
+  out.push(
+    'value' in fingerprint
+      ? `# fingerprint ${fingerprint.value}`
+      : `# fingerprint: could not be computed: ${fingerprint.problem} (run would stop here)`
+  )
   const launchInput = launchPlanInput(config, prepared, io.env, sides, sequential, baseRef)
   out.push(scheduleLine(launchInput))
-  out.push(
-    ...runPlanLines({ config, sides, selfCheck, ...measurementNames(config, prepared, sides, io, { baseRef, sequential, selfCheck }) })
-  )
+  const planned = measurementNames(config, prepared, sides, io, { baseRef, sequential, selfCheck })
+  out.push(...runPlanLines({ config, sides, selfCheck, ...planned }))
   out.push('# cache disabled; fresh suite per side')
   out.push(...readinessLines(prepared, config, readySeconds ?? DEFAULT_READINESS_TIMEOUT_MS / 1000, args.flags.has('self-check')))
   out.push(...launchLines(launchInput))
@@ -112,18 +119,27 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   if (config.fidelity) {
     out.push(...(await fidelityPlanLines(config as typeof config & { fidelity: FidelitySettings }, io.env, undefined, sides.endpoints)))
   }
+  let counts: CountResult | null = null
   if (!args.flags.has('no-count')) {
-    out.push(
-      ...(runnerSides.length > 0
-        ? [
-            '# instances per comparison: not counted (helm-run --dry-run cannot speak for a runner command); at most helm.max_eval_instances'
-          ]
-        : await countLines(config, prepared, discordance, io))
-    )
+    if (runnerSides.length > 0) {
+      out.push(
+        '# instances per comparison: not counted (helm-run --dry-run cannot speak for a runner command); at most helm.max_eval_instances'
+      )
+    } else {
+      counts = await countAll(prepared, io)
+      out.push(...countLines(counts, config, prepared, discordance))
+    }
   }
+  // The gated metric names, checked as run checks them before it spends anything.
+  const names = args.flags.has('no-count') || runnerSides.length === prepared.plans.length ? null : await metricNames(prepared, config, io)
+  if (names) {
+    out.push("# gated metric names (each run spec's metrics asked what they write; no scenario is built):")
+    out.push(...names.lines.map(line => `#   ${line}`))
+  }
+  const refusal = refusalOf(names)
   for (const plan of prepared.plans) {
     if (plan.runner) {
-      const count = `${plan.entries.length} ${plan.entries.length === 1 ? 'entry' : 'entries'}`
+      const count = counted(plan.entries.length, 'entry', 'entries')
       out.push(
         '',
         `## ${plan.side}: runner command, ${lmEvalSide(config, plan.side) ? `lm-eval output, ${count} in one invocation` : count}`
@@ -143,9 +159,16 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
     }
     out.push('', `### command`, displayCommand(plan.command, plan.args, { PYTHONPATH: pythonPath }))
   }
-  // The prod_env files are redacted by structure above; the whole plan then goes through the one
-  // redactor, so a credential in a command line, a launch template or a comment is hidden too.
-  io.stdout(`${redactText(out.join('\n'))}\n`)
+  if (args.flags.has('json')) {
+    const measurements = [planned.quality, ...planned.measurements]
+    io.stdout(renderPlanJson({ source: config.source, prepared, fingerprint, measurements, counts, names, pythonPath, lines: out }))
+  } else {
+    // The prod_env files are redacted by structure above; the whole plan then goes through the one
+    // redactor, so a credential in a command line, a launch template or a comment is hidden too.
+    io.stdout(`${redactText(out.join('\n'))}\n`)
+  }
+  // The plan is printed either way; a gate file run would refuse exits 2 with run's own error.
+  if (refusal) throw refusal
   return 0
 }
 
@@ -184,16 +207,13 @@ async function shownPlan(
   io: CliIo,
   baseRef: string | null,
   sequential: boolean
-): Promise<{ sides: PlannedSides; fingerprintLine: string }> {
+): Promise<{ sides: PlannedSides; fingerprint: { value: string } | { problem: string } }> {
   try {
     const plan = await makeRunPlan(config, { env: io.env, cwd: io.cwd, baseRef, sequential })
-    return { sides: plan, fingerprintLine: `# fingerprint ${plan.fingerprint}` }
+    return { sides: plan, fingerprint: { value: plan.fingerprint } }
   } catch (error) {
     if (!(error instanceof GateError)) throw error
-    return {
-      sides: planSides(config, io.env),
-      fingerprintLine: `# fingerprint: could not be computed: ${error.describe()} (run would stop here)`
-    }
+    return { sides: planSides(config, io.env), fingerprint: { problem: error.describe() } }
   }
 }
 
@@ -226,15 +246,29 @@ function measurementNames(
 }
 
 /** Instances per comparison, counted by a helm-run dry run; a failure to count is a note, not an error. */
-async function countLines(config: GateConfig, prepared: PreparedRun, discordance: number | undefined, io: CliIo): Promise<string[]> {
-  const head = '# instances per comparison (helm-run --dry-run with the same entries; no request sent):'
-  let result
+async function countAll(prepared: PreparedRun, io: CliIo): Promise<CountResult> {
   try {
     const helmRun = await resolveHelmRun(prepared.helm.command, io.env, io.cwd)
-    result = await countInstances(prepared.plans[0], prepared.runs, { helmRun, pluginPath: await pluginPythonPath(io.env), env: io.env })
+    return await countInstances(prepared.plans[0], prepared.runs, { helmRun, pluginPath: await pluginPythonPath(io.env), env: io.env })
   } catch (error) {
-    result = { ok: false as const, problem: error instanceof Error ? error.message : String(error) }
+    return { ok: false, problem: error instanceof Error ? error.message : String(error) }
   }
+}
+
+async function metricNames(prepared: PreparedRun, config: GateConfig, io: CliIo): Promise<MetricNameCheck> {
+  try {
+    const helmRun = await resolveHelmRun(prepared.helm.command, io.env, io.cwd)
+    const pluginPath = await pluginPythonPath(io.env)
+    return (
+      (await checkPreparedMetricNames(prepared, { helmRun, pluginPath, env: io.env, source: config.source })) ?? { lines: [], refused: [] }
+    )
+  } catch (error) {
+    return { lines: [`not checked: ${error instanceof Error ? error.message : String(error)}`], refused: [] }
+  }
+}
+
+function countLines(result: CountResult, config: GateConfig, prepared: PreparedRun, discordance: number | undefined): string[] {
+  const head = '# instances per comparison (helm-run --dry-run with the same entries; no request sent):'
   if (!result.ok) return [head, `#   could not count them: ${result.problem} (plan --no-count skips this)`]
   const { lines, warnings } = instanceLines(result.counts, config, { maxEvalInstances: prepared.helm.maxEvalInstances, discordance })
   return [head, ...lines.map(line => `#   ${line}`), ...warnings.map(line => `# WARNING ${line}`)]

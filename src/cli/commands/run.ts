@@ -3,6 +3,7 @@
  * them and write report.json, report.md, the run directories and logs to the output folder.
  * Exit 0 pass, 1 fail or inconclusive, 2 error.
  */
+import { counted } from '../../words.js'
 import { join, resolve } from 'node:path'
 import { loadGateConfig } from '../../config/load.js'
 import { UsageError } from '../../errors.js'
@@ -10,11 +11,11 @@ import type { Report } from '../../model/report.js'
 import { runGate } from '../../pipeline/run-gate.js'
 import type { ChangedAnswers } from '../../report/html.js'
 import type { ChangedExample } from '../../model/report.js'
-import { numberOption, parseArgs, requiredConfig } from '../args.js'
+import { numberOption, parseArgs, requiredConfig, type ParsedArgs } from '../args.js'
 import { runLoadOnly } from '../load-only.js'
 import type { CliIo } from '../io.js'
 import { exitCode } from '../../model/publication.js'
-import { writeReportOutputs } from '../output.js'
+import { reportStreams, writeReportOutputs } from '../output.js'
 import { assertFreshOutputFolder } from '../out-folder.js'
 import { reportingUnfinished } from '../unfinished-report.js'
 import { RUN_USAGE } from '../usage.js'
@@ -56,15 +57,18 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   if (only !== null && only !== 'quality' && only !== 'load') {
     throw new UsageError('usage.value', '--only must be quality or load', { field: '--only', value: only })
   }
+  const { human, jsonStdout } = reportStreams(io, args.options.get('json'))
+  const extraReports = (report: Report, changed?: ChangedAnswers): Promise<void> =>
+    writeExtraReports(report, { ...args, json: args.options.get('json'), jsonStdout }, human, changed)
   const config = await loadGateConfig(resolve(io.cwd, configPath))
   const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', new Date().toISOString().replace(/[:.]/g, '-')))
   await assertFreshOutputFolder(outDir)
-  const say = quiet ? () => {} : progressSink(io)
-  return reportingUnfinished(outDir, config.statistics, io, only !== 'load', async cancel => {
+  const say = quiet ? () => {} : progressSink(human)
+  return reportingUnfinished(outDir, config.statistics, human, only !== 'load', async cancel => {
     if (only === 'load') {
       if (selfCheck) throw new UsageError('usage.option', '--self-check measures the quality half; it does not combine with --only load')
       say(`helm-gate: load test only, baseline vs candidate, output in ${outDir}`)
-      return await runLoadOnly(config, outDir, args, io, say, cancel)
+      return await runLoadOnly(config, outDir, args, human, say, cancel, report => extraReports(report))
     }
     say(`helm-gate: ${selfCheck ? 'self-check (baseline against itself)' : 'baseline vs candidate'}, output in ${outDir}`)
 
@@ -100,13 +104,13 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       html: join(outDir, 'report.html'),
       changed: changedAnswers,
       quiet,
-      io
+      io: human
     })
-    await writeExtraReports(report, args.options.get('json'), args.options.get('markdown'), io, args.options.get('html'), changedAnswers)
-    if (selfCheck && !quiet) io.stdout(noiseFloor(report))
-    if (!quiet) io.stdout(budgetAdvice(report, config.helm?.maxEvalInstances ?? null))
+    await extraReports(report, changedAnswers)
+    if (selfCheck && !quiet) human.stdout(noiseFloor(report))
+    if (!quiet) human.stdout(budgetAdvice(report, config.helm?.maxEvalInstances ?? null))
     if (!quiet) {
-      io.stdout(`\nrun directories, logs (logs/), manifest.json and report.{json,md,html}: ${outDir}\n`)
+      human.stdout(`\nrun directories, logs (logs/), manifest.json and report.{json,md,html}: ${outDir}\n`)
     }
     // A self-check is a measurement, not a gate: its verdict compares a server with itself, so
     // only an error (the runs or the comparison could not be made) is a failure.
@@ -132,7 +136,9 @@ export function budgetAdvice(report: Report, current: number | null): string {
       continue
     }
     const split = c.split ? `in ${c.split}` : 'in its split'
-    lines.push(`  ${name}: about ${c.n_needed} instances needed ${split} (now ${c.n}); ${budgetTarget(c.n, c.n_needed, current, split)}`)
+    lines.push(
+      `  ${name}: about ${counted(c.n_needed, 'instance')} needed ${split} (now ${c.n}); ${budgetTarget(c.n, c.n_needed, current, split)}`
+    )
   }
   return lines.length ? `\nInconclusive: more instances, not a looser threshold\n${lines.join('\n')}\n` : ''
 }
@@ -193,18 +199,22 @@ export function noiseFloor(report: Report): string {
   return `${lines.join('\n')}\n`
 }
 
-/** `--json FILE`, `--markdown FILE` and `--html FILE`: the same report, where compare would write it. */
+/**
+ * `--json FILE` (or `-`: standard output), `--markdown FILE` and `--html FILE`: the same report,
+ * where compare would write it.
+ */
 async function writeExtraReports(
   report: Report,
-  json: string | undefined,
-  markdown: string | undefined,
+  wanted: ParsedArgs & { json: string | undefined; jsonStdout: ((s: string) => void) | null },
   io: CliIo,
-  html?: string,
   changed?: ChangedAnswers
 ): Promise<void> {
-  if (json === undefined && markdown === undefined && html === undefined) return
+  const markdown = wanted.options.get('markdown')
+  const html = wanted.options.get('html')
+  if (wanted.json === undefined && markdown === undefined && html === undefined) return
   await writeReportOutputs(report, {
-    json: json === undefined ? null : resolve(io.cwd, json),
+    json: wanted.json === undefined || wanted.jsonStdout ? null : resolve(io.cwd, wanted.json),
+    jsonStdout: wanted.jsonStdout,
     markdown: markdown === undefined ? null : resolve(io.cwd, markdown),
     html: html === undefined ? null : resolve(io.cwd, html),
     changed,
