@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
 import type { GatedRun } from '../../src/config/types.js'
-import { adapterDrift, canonicalJson, displayName, runIdentity } from '../../src/gate/run-identity.js'
+import { adapterDrift, canonicalJson, displayName, readableName, runIdentity } from '../../src/gate/run-identity.js'
 import { globMatches, pairRuns, parseEntry, runMatchesEntry } from '../../src/gate/match.js'
 import type { RunDirectory, RunSpecJson } from '../../src/helm/types.js'
 
@@ -75,6 +75,18 @@ describe('run identity', () => {
     expect(displayName(spec('simple_mcqa:model=ci_baseline,data_augmentation=robustness'))).toBe('simple_mcqa:data_augmentation=robustness')
     expect(displayName(spec('synthetic_reasoning:mode=induction,model=ci_baseline'))).toBe('synthetic_reasoning:mode=induction')
     expect(displayName(spec('simple_classification:model=ci_baseline,model_deployment=cand_ci_baseline'))).toBe('simple_classification')
+  })
+
+  it("readable names show a path= scenario's file, not the host's folders it was kept in", () => {
+    const custom = spec('custom_mcqa,path=_tmp_helm-gate-x1_model_addition.jsonl,method=multiple_choice_joint:model=ci_baseline', {
+      path: '/tmp/helm-gate-x1/model/addition.jsonl'
+    })
+    expect(displayName(custom)).toBe('custom_mcqa,path=_tmp_helm-gate-x1_model_addition.jsonl,method=multiple_choice_joint')
+    expect(readableName(custom)).toBe('custom_mcqa,path=addition.jsonl,method=multiple_choice_joint')
+    // Nothing to shorten: the name is displayName's.
+    expect(readableName(spec('simple_mcqa:model=ci_baseline'))).toBe('simple_mcqa')
+    const relative = spec('custom_mcqa,path=set.jsonl:model=ci_baseline', { path: 'set.jsonl' })
+    expect(readableName(relative)).toBe('custom_mcqa,path=set.jsonl')
   })
 })
 

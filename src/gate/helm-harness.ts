@@ -20,7 +20,7 @@ import { efficiencyFor } from './efficiency.js'
 import { checkOwnScores, checkRequestStates, checkSameEvidence } from './guards.js'
 import { checkSameLayout, warnUnsupportedGuards } from './helm-layout.js'
 import { pairRuns, runMatchesEntry, type RunPair } from './match.js'
-import { adapterDrift, displayName, scoringDrift } from './run-identity.js'
+import { adapterDrift, displayName, readableName, scoringDrift } from './run-identity.js'
 import { exampleKey, fillExampleTexts, loadExampleTexts, loadRunData, readRunStats, TEXT_KEEP_LIMIT, type RunData } from './run-data.js'
 
 /** One side's HELM output: its run directories. */
@@ -139,7 +139,7 @@ class HelmRunPair implements PairedUnit {
     readonly gated: GatedRun,
     private readonly config: GateConfig
   ) {
-    this.name = displayName(pair.baseline.runSpec)
+    this.name = readableName(pair.baseline.runSpec)
   }
 
   async open(log: IssueLog): Promise<OpenedUnit | null> {

@@ -103,6 +103,22 @@ export function displayName(spec: RunSpecJson): string {
   return base + kept.join('')
 }
 
+/**
+ * The name a reviewer reads (the report's `run`, every message about the run): displayName with
+ * the host's folders taken out of `path=`. HELM writes the scenario's absolute path into the run
+ * name with each `/` as `_` (`custom_mcqa,path=_tmp_helm-gate-x_model_addition.jsonl`), which says
+ * where this machine kept the file, not which file it was; the file's own name does. `match`
+ * globs still see displayName, the name HELM gave.
+ */
+export function readableName(spec: RunSpecJson): string {
+  const name = displayName(spec)
+  const path = spec.scenario_spec?.args?.path
+  if (typeof path !== 'string' || !path.includes('/')) return name
+  const file = path.split('/').filter(Boolean).pop()
+  if (!file) return name
+  return name.split(`path=${path.replace(/\//g, '_')}`).join(`path=${file}`)
+}
+
 /** The scenario's base name from the run name (`dyck_language_np=3` → `dyck_language_np=3`, `a:b=1` → `a`). */
 export function baseName(spec: RunSpecJson): string {
   return spec.name.split(/[:,]/)[0]

@@ -2,7 +2,8 @@
 /**
  * The script of report.html, run in the reader's browser: its own bundle entry
  * (scripts/build-report-page.mjs bundles it into html-client.bundle.ts, which html.ts embeds),
- * typed against the report model. It imports types only: nothing of Node may reach the page.
+ * typed against the report model. It imports types and plot-labels.ts, which imports nothing:
+ * nothing of Node may reach the page.
  *
  * Everything shown comes from the JSON block `#helm-gate-data` and is inserted with
  * `textContent` or as SVG attributes: model output, prompts and run names are untrusted and never
@@ -11,6 +12,7 @@
 import type { FidelityReport } from '../model/fidelity-report.js'
 import type { LoadCheckResult, LoadInterval, LoadReport, LoadRatio } from '../model/load-report.js'
 import type { ChangedExample, Comparison, EfficiencyEntry, ReportIssue, SideInfo, Report } from '../model/report.js'
+import { fullLabel, plotLabels } from './plot-labels.js'
 
 /** What html.ts embeds in `#helm-gate-data`. */
 interface PageData {
@@ -51,7 +53,7 @@ function signed(value: unknown): string {
 }
 const verdictOf = (c: Comparison): string => (c.gated ? c.verdict : 'info')
 const marginOf = (c: Comparison): number => (c.direction === 'lower' ? c.max_drop : -c.max_drop)
-const labelOf = (c: Comparison): string => [c.run, c.metric, c.split, c.perturbation].filter(p => p !== null && p !== '').join(' · ')
+const labelOf = (c: Comparison): string => fullLabel(c)
 
 // ---- header: verdict, headline, sides, issues
 function header(): HTMLElement {
@@ -230,10 +232,12 @@ function forest(): SVGElement {
     role: 'img'
   })
   plot.append(svg('line', { x1: x(0), x2: x(0), y1: 0, y2: height - 30, class: 'zero' }))
+  // 44 characters fit beside the plot at 11 px (the label column is 280 px wide).
+  const shown = plotLabels(rows, 44)
   rows.forEach((c, i) => {
     const y = 16 + i * rowHeight
     const label = svg('text', { x: 4, y: y + 4, class: 'label' })
-    label.textContent = labelOf(c).length > 44 ? `${labelOf(c).slice(0, 43)}…` : labelOf(c)
+    label.textContent = shown[i]
     const title = svg('title', {})
     title.textContent = `${labelOf(c)}: ${signed(c.delta)} [${signed(c.ci.low)}, ${signed(c.ci.high)}], tolerated ${signed(marginOf(c))}, ${verdictOf(c)}`
     const group = svg('g', { class: `row ${verdictOf(c)}`, 'data-id': c.id })
