@@ -49,6 +49,30 @@ describe('the committed trained model', () => {
     expect(readFileSync(join(COMMITTED, 'KEY'), 'utf8').trim()).toBe(key)
   })
 
+  it("each CPU vendor's recorded training is for the committed KEY and the same files, differing only in weights", () => {
+    const dir = join(REPO_ROOT, 'scripts', 'real-engine', 'cpu-reproductions')
+    const key = readFileSync(join(COMMITTED, 'KEY'), 'utf8').trim()
+    const records = existsSync(dir) ? readdirSync(dir) : []
+    const committed = spawnSync(
+      join(REPO_ROOT, '.venv', 'bin', 'python'),
+      [join(REPO_ROOT, 'scripts', 'real-engine', 'content_sums.py'), COMMITTED],
+      {
+        encoding: 'utf8'
+      }
+    )
+    if (committed.status !== 0) return // no venv: content_sums.py's own test covers the sums
+    const lines = (text: string) => text.trim().split('\n')
+    for (const name of records) {
+      // A record for other training scripts no longer applies: record it again or remove it.
+      expect(name).toBe(`${name.split('-')[0]}-${key}.sums`)
+      const recorded = lines(readFileSync(join(dir, name), 'utf8'))
+      const expected = lines(committed.stdout)
+      expect(recorded.map(line => line.split(/\s+/)[1])).toEqual(expected.map(line => line.split(/\s+/)[1]))
+      const differing = recorded.filter((line, i) => line !== expected[i]).map(line => line.split(/\s+/)[1])
+      expect(differing).toEqual(['hf/model.safetensors'])
+    }
+  })
+
   it('SHA256SUMS names every file but itself, KEY and training.json, and every hash holds', () => {
     const listed = readFileSync(join(COMMITTED, 'SHA256SUMS'), 'utf8')
       .trim()
@@ -118,7 +142,7 @@ describe('check-trained.sh', () => {
   it('names an unknown argument and exits 2', () => {
     const r = bash('bash scripts/real-engine/check-trained.sh --force', { env: { HELM_GATE_VENV: fakeVenv(), HELM_GATE_CACHE: tempDir() } })
     expect(r.status).toBe(2)
-    expect(r.stderr.trim()).toBe("check-trained: unknown argument '--force' (none, or --write)")
+    expect(r.stderr.trim()).toBe("check-trained: unknown argument '--force' (none, --write or --record-cpu)")
   })
 
   it('refuses a stale committed KEY before training, and names the command that makes it again', () => {
