@@ -14,14 +14,13 @@
 // --pin runs the engine on CPU 0 and the tool on CPU 1 (taskset), as when the engine has cores of
 // its own: on a 2-core machine the kernel otherwise wakes a reader on its writer's core, so each
 // process waits for the other's burst of writes (docs/load.md, "Where the rest of the error is").
-import { execFile, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
-import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { exec, FAKE_ENGINE, startFakeEngine, timedUnder } from './lib/fake-engine.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const { values } = parseArgs({
@@ -44,7 +43,6 @@ const ENGINE_FLAGS = [
   ['--decode-base-ms', ENGINE.decodeBaseMs],
   ['--decode-per-seq-ms', ENGINE.decodePerSeqMs]
 ].flatMap(([flag, value]) => [flag, String(value)])
-const SERVER = join(root, 'test-support', 'fake-engine', 'server.mjs')
 const PIN = values.pin
 // With --pin: the engine on CPU 0, the tool (and its child processes) on CPU 1.
 const ENGINE_CPU = PIN ? ['taskset', '-c', '0'] : []
@@ -57,39 +55,9 @@ const quantile = (values, q) => {
   return a[lo] + (h - lo) * (a[Math.min(lo + 1, a.length - 1)] - a[lo])
 }
 
-function exec(command, args, options = {}) {
-  return new Promise(resolvePromise => {
-    execFile(command, args, { maxBuffer: 64 << 20, ...options }, (error, stdout, stderr) =>
-      resolvePromise({ code: error ? (error.code ?? 1) : 0, stdout, stderr })
-    )
-  })
-}
-
-async function startEngine() {
-  const [command, ...prefix] = [...ENGINE_CPU, process.execPath]
-  const child = spawn(command, [...prefix, SERVER, '--port', '0', ...ENGINE_FLAGS], { stdio: ['ignore', 'pipe', 'inherit'] })
-  const url = await new Promise((resolvePromise, reject) => {
-    createInterface({ input: child.stdout }).on('line', line => {
-      const m = /listening on (\S+)/.exec(line)
-      if (m) resolvePromise(m[1])
-    })
-    child.once('exit', code => reject(new Error(`engine exited ${code}`)))
-  })
-  const origin = url.replace(/\/v1$/, '')
-  const get = async path => (await fetch(origin + path)).json()
-  return {
-    url,
-    origin,
-    records: () => get('/engine/records'),
-    stats: () => get('/engine/stats'),
-    reset: () => fetch(`${origin}/engine/reset`, { method: 'POST' }),
-    stop: () => child.kill('SIGTERM')
-  }
-}
-
 async function capacity() {
   const r = await exec(process.execPath, [
-    SERVER,
+    FAKE_ENGINE,
     '--capacity',
     ...ENGINE_FLAGS,
     '--prompt-tokens',
@@ -98,13 +66,6 @@ async function capacity() {
     String(OUTPUT)
   ])
   return JSON.parse(r.stdout).capacity_tokens_per_second
-}
-
-/** Runs a command under GNU time: CPU seconds (user + system, children included) and peak RSS. */
-async function timed(command, args, env) {
-  const r = await exec('/usr/bin/time', ['-f', 'TIME %U %S %M', ...TOOL_CPU, command, ...args], { env: { ...process.env, ...env } })
-  const m = /TIME (\S+) (\S+) (\d+)\s*$/.exec(r.stderr)
-  return { ...r, cpu: m ? Number(m[1]) + Number(m[2]) : NaN, rssMb: m ? Number(m[3]) / 1024 : NaN }
 }
 
 async function helmGate(engine, level, dir) {
@@ -129,7 +90,7 @@ load:
 `
   )
   const out = join(dir, `helm-gate-${level}`)
-  const r = await timed(process.execPath, [join(root, 'dist', 'cli.js'), 'load', '--config', gate, '--out', out, '--quiet'])
+  const r = await timedUnder(TOOL_CPU, process.execPath, [join(root, 'dist', 'cli.js'), 'load', '--config', gate, '--out', out, '--quiet'])
   if (r.code !== 0) throw new Error(`helm-gate load exited ${r.code}: ${r.stderr.slice(-500)}`)
   const timings = (await readFile(join(out, 'load-timings.jsonl'), 'utf8'))
     .trim()
@@ -158,7 +119,7 @@ async function guideLLM(engine, level, dir) {
   const bin = join(values.venv, 'bin', 'guidellm')
   const out = join(dir, `guidellm-${level}.json`)
   const count = 3 * Math.max(2 * level, 20)
-  const r = await timed(bin, [
+  const r = await timedUnder(TOOL_CPU, bin, [
     'run',
     '--backend',
     `kind=openai_http,target=${engine.origin},model=engine-model`,
@@ -186,7 +147,8 @@ async function aiperf(engine, level, dir) {
   const artifacts = join(dir, `aiperf-${level}`)
   const count = 3 * Math.max(2 * level, 20)
   // HF_HUB_OFFLINE must be unset: AIPerf 0.13 refuses a local tokenizer path when it is set.
-  const r = await timed(
+  const r = await timedUnder(
+    TOOL_CPU,
     bin,
     [
       'profile',
@@ -245,7 +207,7 @@ async function main() {
       const tools = [['helm-gate', helmGate]]
       if (peers) tools.push(['GuideLLM 0.8.1', guideLLM], ['AIPerf 0.13.0', aiperf])
       for (const [name, run] of tools) {
-        const engine = await startEngine()
+        const engine = await startFakeEngine(ENGINE_FLAGS, ENGINE_CPU)
         const loadBefore = loadavg()[0]
         try {
           const result = await run(engine, level, dir)

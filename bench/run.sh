@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 echo "== generator speed (seedrandom algorithms)"; node bench/stats-rng.mjs
 echo; echo "== compare: helm-gate CLI vs plain Python vs scipy.stats.bootstrap"; node bench/compare.mjs
 echo; echo "== compare: this checkout vs the previous release's dist/ (9bb43d8)"; node bench/release-compare.mjs
+echo; echo "== load at 1 stream: this checkout vs the previous release's dist/ (9bb43d8)"; node bench/release-load.mjs
 echo; echo "== streaming a 2 GB scenario_state.json (peak memory)"; node bench/read-scenario-state.mjs
 echo; echo "== downloading a 400 MB artifact: @actions/artifact streamed vs one Buffer in memory"; node bench/artifact-download.mjs
 echo; echo "== both sides concurrently vs one after the other"; node bench/concurrency.mjs
