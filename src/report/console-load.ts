@@ -3,6 +3,7 @@ import { escapeTerminal, truncateText } from './escape.js'
 import { loadChart } from './load-chart.js'
 import type { LoadReport } from '../model/load-report.js'
 import { checkName, levelLabel, loadValue, ratioText } from './load-text.js'
+import { loadScheduleText } from './load-schedule.js'
 
 const safe = (text: string, max: number): string => truncateText(escapeTerminal(text), max)
 
@@ -30,6 +31,7 @@ export function renderLoadConsole(load: LoadReport | undefined): string[] {
   }
   const chart = loadChart(load)
   if (chart.length) out.push('', ...chart)
+  out.push(`  schedule: ${load.settings.repetitions} blocks per side per level, ${safe(loadScheduleText(load), 400)}`)
   for (const note of load.notes.slice(0, 10)) out.push(`  note: ${safe(note, 400)}`)
   return out
 }

@@ -13,6 +13,7 @@ import type { FidelityReport } from '../model/fidelity-report.js'
 import type { LoadCheckResult, LoadInterval, LoadReport, LoadRatio } from '../model/load-report.js'
 import type { ChangedExample, Comparison, EfficiencyEntry, ReportIssue, SideInfo, Report } from '../model/report.js'
 import { fullLabel, plotLabels } from './plot-labels.js'
+import { loadScheduleText } from './load-schedule.js'
 
 /** What html.ts embeds in `#helm-gate-data`. */
 interface PageData {
@@ -592,7 +593,7 @@ function load(section: LoadReport | undefined): HTMLElement | null {
     el(
       'p',
       { class: 'settings' },
-      `${st.repetitions} blocks per side per level, ${section.interleaved === false ? 'not interleaved (each side measured in its own period)' : 'interleaved A B B A'}; intervals: ${st.interval_method}; percentiles: ${st.percentile_method}.`
+      `${st.repetitions} blocks per side per level, ${loadScheduleText(section)}; intervals: ${st.interval_method}; percentiles: ${st.percentile_method}.`
     )
   )
   for (const note of section.notes ?? []) box.append(el('p', { class: 'note' }, note))

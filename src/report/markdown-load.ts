@@ -8,6 +8,7 @@ import { formatLevel, VERDICT_EMOJI, VERDICT_WORD } from './format.js'
 import { loadChart } from './load-chart.js'
 import type { LoadReport } from '../model/load-report.js'
 import { checkName, levelLabel, loadValue, ratioText } from './load-text.js'
+import { loadScheduleText } from './load-schedule.js'
 
 export function renderLoadMarkdown(load: LoadReport | undefined): string[] {
   if (!load) return []
@@ -40,7 +41,7 @@ export function renderLoadMarkdown(load: LoadReport | undefined): string[] {
   const chart = loadChart(load)
   if (chart.length) lines.push(codeBlock(chart.join('\n'), 'text'), '')
   lines.push(
-    `_${load.settings.repetitions} blocks per side per level, ${load.interleaved === false ? 'not interleaved (each side measured in its own period)' : 'interleaved A B B A'}; ratio intervals are ${escapeInline(load.settings.interval_method, 80)} over adjacent block pairs; percentiles ${escapeInline(load.settings.percentile_method, 120)}.${load.timings_file ? ` Per-request timings: ${escapeInline(load.timings_file, 80)} in the artifact.` : ''}_`
+    `_${load.settings.repetitions} blocks per side per level, ${escapeInline(loadScheduleText(load), 400)}; ratio intervals are ${escapeInline(load.settings.interval_method, 80)} over adjacent block pairs; percentiles ${escapeInline(load.settings.percentile_method, 120)}.${load.timings_file ? ` Per-request timings: ${escapeInline(load.timings_file, 80)} in the artifact.` : ''}_`
   )
   for (const note of load.notes.slice(0, 10)) lines.push(`- ${escapeInline(note, 400)}`)
   lines.push('')

@@ -102,7 +102,7 @@ describe('report.html in headless Chromium: load tables and the plot axis', () =
     const interleaved = await open(makeReport({ load: makeLoadReport({ interleaved: true }) }), settingsLine)
     expect(interleaved.read).toContain('interleaved A B B A')
     const periods = await open(makeReport({ load: makeLoadReport({ interleaved: false }) }), settingsLine)
-    expect(periods.read).toContain('not interleaved (each side measured in its own period)')
+    expect(periods.read).toContain('not interleaved: each side measured in its own period')
     expect(periods.read).not.toContain('A B B A')
   })
 
