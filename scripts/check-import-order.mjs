@@ -18,7 +18,7 @@ export const FOLDER_ORDER = [
   ['errors.ts', 'version.ts', 'words.ts', 'secrets', 'process'],
   ['config', 'helm'],
   ['model', 'stats', 'lmeval', 'identity'],
-  ['server', 'gate', 'traffic', 'report', 'github', 'plan', 'sequential'],
+  ['server', 'gate', 'traffic', 'report', 'github', 'plan', 'sequential', 'holistic'],
   ['load', 'replay', 'fidelity', 'evidence'],
   ['launch'],
   ['runner'],

@@ -95,7 +95,9 @@ describeHelm('the load half of launched deployments runs while they are up (real
       expect({ position: block.position, up }).toEqual({ position: block.position, up: true })
     }
     expect(report.load.notes.some(note => note.startsWith('Not interleaved'))).toBe(false)
-    expect(await readFile(join(outDir, 'report.md'), 'utf8')).toContain('interleaved A B B A, the launched sides swapped before each block of the other side')
+    expect(await readFile(join(outDir, 'report.md'), 'utf8')).toContain(
+      'interleaved A B B A, the launched sides swapped before each block of the other side'
+    )
     const claim = report.load.checks.find(c => c.metric === 'output_tokens_per_second')
     expect({ verdict: claim?.verdict, ratio: claim?.ratio }).toEqual({ verdict: 'pass', ratio: expect.anything() })
     expect(report.load.checks.find(c => c.metric === 'error_rate')?.verdict).toBe('pass')

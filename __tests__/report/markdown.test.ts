@@ -101,7 +101,8 @@ describe('renderMarkdown: content', () => {
     expect(table[2]).toContain('**-0.0500**<br>[-0.0800, -0.0300]')
     expect(table[2]).toContain('| -0.0200 |')
     // One label cell: the run without its model argument, then metric, split, perturbation.
-    expect(table[2]).toContain('mmlu: subject=anatomy<br>exact\\_match · test')
+    // A break opportunity after `=` and `_` lets a long argument wrap inside the cell.
+    expect(table[2]).toContain('mmlu: subject=<wbr>anatomy<br>exact\\_<wbr>match · test')
   })
 
   test('the forest plot is a text block with one line per comparison', () => {

@@ -31,7 +31,8 @@ const STYLE = `
 body { font: 14px/1.5 -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; margin: 0; color: #1f2328; }
 #app { max-width: 1200px; margin: 0 auto; padding: 16px 24px; }
 h1.verdict { margin: 0 0 4px; } h1.pass { color: var(--pass); } h1.fail, h1.error { color: var(--fail); } h1.inconclusive { color: var(--inconclusive); }
-#table { overflow-x: auto; } table { border-collapse: collapse; margin: 8px 0; } th, td { border: 1px solid #d0d7de; padding: 4px 8px; text-align: left; vertical-align: top; }
+table { border-collapse: collapse; margin: 8px 0; max-width: 100%; } th, td { border: 1px solid #d0d7de; padding: 4px 8px; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
+#comparisons { width: 100%; } #forest { display: block; max-width: 100%; height: auto; }
 th[data-column] { cursor: pointer; user-select: none; } th.sorted.asc::after { content: " ▲"; } th.sorted.desc::after { content: " ▼"; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 tr.pass .verdict-cell { color: var(--pass); } tr.fail .verdict-cell { color: var(--fail); } tr.inconclusive .verdict-cell { color: var(--inconclusive); } tr.info .verdict-cell { color: var(--info); }
@@ -43,8 +44,8 @@ tr.pass .verdict-cell { color: var(--pass); } tr.fail .verdict-cell { color: var
 #forest .inconclusive .ci, #forest .inconclusive .mark { stroke: var(--inconclusive); fill: var(--inconclusive); } #forest .info .ci, #forest .info .mark { stroke: var(--info); fill: var(--info); }
 details { border: 1px solid #d0d7de; border-radius: 6px; margin: 8px 0; padding: 4px 8px; } summary { cursor: pointer; font-weight: 600; }
 .answer { border-top: 1px solid #d0d7de; padding: 8px 0; } .answer.won .answer-head { color: var(--pass); } .answer.lost .answer-head { color: var(--fail); }
-.outputs { display: grid; grid-template-columns: 1fr 1fr; gap: 8px; }
-pre { white-space: pre-wrap; word-break: break-word; background: #f6f8fa; padding: 6px; margin: 2px 0; max-height: 24em; overflow: auto; }
+.outputs { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 8px; }
+pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f6f8fa; padding: 6px; margin: 2px 0; max-height: 24em; overflow: auto; }
 .label { font-size: 12px; color: #59636e; } mark { background: #ffd7d5; } pre.candidate mark { background: #aceebb; }
 .note { color: #59636e; } .settings { color: #59636e; } table.sides tr.differs th, table.sides tr.differs td { background: #fff8c5; }
 .check.pass, .load-verdict.pass { color: var(--pass); } .check.fail, .check.error, .load-verdict.fail, .load-verdict.error { color: var(--fail); } .check.inconclusive, .load-verdict.inconclusive { color: var(--inconclusive); }

@@ -173,6 +173,9 @@ function headlineBlock(report: Report): string[] {
   ]
 }
 
+/** A code span in the header holds at most this many characters: two sides' cells then fit 800 px (the full values are in the JSON). */
+const IDENTITY_CODE_LENGTH = 40
+
 /**
  * The two sides named by what they are (served model, host, API, engine, HELM version, where an
  * archived baseline came from), in a three-column table that fits the page; never file-system
@@ -185,8 +188,8 @@ function sidesBlock(report: Report): string[] {
     const id = info.identity
     const model = id?.model ?? info.deployment
     const parts: string[] = []
-    if (model) parts.push(codeSpan(model, { maxLength: 60, inTable: true }))
-    if (id?.host) parts.push(`on ${codeSpan(id.host, { maxLength: 60, inTable: true })}`)
+    if (model) parts.push(codeSpan(model, { maxLength: IDENTITY_CODE_LENGTH, inTable: true }))
+    if (id?.host) parts.push(`on ${codeSpan(id.host, { maxLength: IDENTITY_CODE_LENGTH, inTable: true })}`)
     if (id?.api) parts.push(`(${escapeInline(id.api, 20)})`)
     return parts.join(' ')
   }
@@ -195,7 +198,7 @@ function sidesBlock(report: Report): string[] {
     if (!e) return ''
     const parts: string[] = []
     if (e.version) parts.push(`version ${codeSpan(e.version, { maxLength: 40, inTable: true })}`)
-    if (e.root) parts.push(`weights ${codeSpan(e.root, { maxLength: 60, inTable: true })}`)
+    if (e.root) parts.push(`weights ${codeSpan(e.root, { maxLength: IDENTITY_CODE_LENGTH, inTable: true })}`)
     if (e.max_model_len !== null) parts.push(`context ${formatCount(e.max_model_len)}`)
     if (e.owned_by) parts.push(`by ${escapeInline(e.owned_by, 30)}`)
     if (e.details) parts.push(escapeInline(e.details, 80))
@@ -334,7 +337,10 @@ function labelCell(comparison: Comparison): string {
     (part): part is string => part !== null && part !== ''
   )
   const direction = comparison.direction === 'lower' ? ' (lower is better)' : ''
-  return `${escapeInline(runLabel(comparison.run), RUN_LABEL_LENGTH)}<br>${escapeInline(details.join(' · '), 120)}${direction}`
+  // A break opportunity after each `=`, `_` and `#` (never inside an entity such as `&#39;`): a long argument (`subject=high_school_european_history`)
+  // or perturbation name wraps inside its cell instead of widening the table past the comment.
+  const wrap = (text: string): string => text.replace(/(=|\\?_|(?<!&)#)/g, '$1<wbr>')
+  return `${wrap(escapeInline(runLabel(comparison.run), RUN_LABEL_LENGTH))}<br>${wrap(escapeInline(details.join(' · '), 120))}${direction}`
 }
 
 function deltaCell(comparison: Comparison): string {
