@@ -58,11 +58,17 @@ checks:
     const { report } = await runLoad(config, { env: {} })
     expect(report.errors).toEqual([])
     expect(report.ratios.length).toBeGreaterThanOrEqual(14)
-    for (const r of report.ratios) {
-      expect(r.ratio).not.toBeNull()
-      // Timer-quantised figures (ITL p50 is one decode step) can vary so little between blocks that
-      // a t interval is a few tenths of a percent wide: equal engines must then be within 5% of 1.
-      expect([r.metric, r.level, r.ratio!.low <= 1.05 && 0.95 <= r.ratio!.high]).toEqual([r.metric, r.level, true])
+    for (const r of report.ratios) expect([r.metric, r.level, r.ratio]).not.toEqual([r.metric, r.level, null])
+    // Timer-quantised figures (ITL p50 is one decode step) can vary so little between blocks that
+    // a t interval is a few tenths of a percent wide: equal engines must then be within 5% of 1.
+    // Sixteen 99% intervals are read at once, so even with equal truths one misses now and then
+    // (CI once saw TTFT p50 at 16 streams do so): at most one may miss, and none by more than 10%.
+    // A real difference between the sides moves several figures together and still fails here.
+    const misses = report.ratios.filter(r => !(r.ratio!.low <= 1.05 && 0.95 <= r.ratio!.high))
+    const shown = misses.map(r => `${r.metric} at ${r.level}: [${r.ratio!.low}, ${r.ratio!.high}]`)
+    expect(misses.length <= 1 ? [] : shown).toEqual([])
+    for (const r of misses) {
+      expect([r.metric, r.level, r.ratio!.low <= 1.1 && 0.9 <= r.ratio!.high]).toEqual([r.metric, r.level, true])
     }
     expect(report.checks.map(x => [x.metric, x.level, x.verdict])).toEqual([
       ['output_tokens_per_second', 4, 'pass'],
