@@ -1,4 +1,4 @@
-import { q as getDefaultExportFromCjs, u as LaunchError, C as ConfigError, o as redactText, f as redactUrl, S as ServerNotReadyError, G as GateError, v as parseDocument, x as visit, y as isScalar, z as redactString, A as looksLikeSecret, B as isCredentialKey, E as Scalar, F as HIDDEN, I as parseYamlFile, J as stringify, K as HelmRunError, N as expandRunnerCommand, O as closestWords, Q as checkDistinctDeployments, c as counted, V as looksLikeLmEvalOutput, W as readLmEvalOutput, X as InputError, Y as taskMatchesEntry, Z as RUN_FILES, h as readRunDirectory, i as runMatchesEntry, _ as runnerCommandName, $ as exp, a0 as log, a1 as abs, a2 as sqrt, a3 as isFiniteNumber, a4 as quantileSorted, b as newReport, a5 as createRandom, a6 as readTrafficSet, a7 as discoverRuns, a8 as GuardError, a9 as METRIC_SHAPE, aa as decideVerdict, ab as FIDELITY_METRICS, ac as estimatePaired, ad as showValue, ae as ajvExports, af as pairedDecision, ag as comparisonRow, ah as REPORTED_MARGINS, ai as qualityVerdict, aj as qualityHeadline, ak as redactTree, al as answerLengthRow, am as TOKENS_UNIT, an as CHARACTERS_UNIT } from './cli.js';
+import { x as getDefaultExportFromCjs, y as LaunchError, C as ConfigError, u as redactText, g as redactUrl, S as ServerNotReadyError, G as GateError, z as parseDocument, A as visit, B as isScalar, E as redactString, F as looksLikeSecret, I as isCredentialKey, J as Scalar, K as HIDDEN, N as parseYamlFile, O as stringify, Q as HelmRunError, V as expandRunnerCommand, W as closestWords, X as checkDistinctDeployments, c as counted, Y as looksLikeLmEvalOutput, Z as readLmEvalOutput, _ as InputError, $ as taskMatchesEntry, a0 as RUN_FILES, j as readRunDirectory, k as runMatchesEntry, a1 as runnerCommandName, a2 as exp, a3 as log, a4 as abs, a5 as sqrt, a6 as isFiniteNumber, a7 as quantileSorted, b as newReport, a8 as createRandom, a9 as readTrafficSet, aa as discoverRuns, ab as GuardError, ac as METRIC_SHAPE, ad as decideVerdict, ae as FIDELITY_METRICS, af as estimatePaired, ag as showValue, ah as ajvExports, ai as pairedDecision, aj as comparisonRow, ak as REPORTED_MARGINS, al as qualityVerdict, am as qualityHeadline, an as redactTree, ao as answerLengthRow, ap as TOKENS_UNIT, aq as CHARACTERS_UNIT } from './cli.js';
 import path, { basename, resolve, dirname, join, relative, isAbsolute, delimiter } from 'node:path';
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import require$$0$7, { writeFile, readFile, stat, rm, mkdir, realpath, access, constants as constants$7, open, readdir } from 'node:fs/promises';
@@ -43416,7 +43416,7 @@ async function runOnSchedule(items, schedule, steps) {
         throw thrown.reason;
 }
 
-const SIDES$1 = ['baseline', 'candidate'];
+const SIDES = ['baseline', 'candidate'];
 class SideHolder {
     launcher;
     progress;
@@ -43505,7 +43505,7 @@ class SideHolder {
 /** Does the load half hold the launched sides up one at a time (both launched, sequential)? */
 function holdsOneAtATime(config, sequential) {
     const sides = config.launch?.sides ?? {};
-    return scheduleOf(config.launch, sequential) === 'sequential' && SIDES$1.every(side => sides[side] !== undefined);
+    return scheduleOf(config.launch, sequential) === 'sequential' && SIDES.every(side => sides[side] !== undefined);
 }
 /**
  * The sides on the schedule, in order: each launched side is started and waited for, held while
@@ -46050,6 +46050,86 @@ function streamRequest(conn, body, timeoutMs) {
     });
 }
 
+/** The two sides of the load half, the baseline first (its reports and notes list them so). */
+const LOAD_SIDES = ['baseline', 'candidate'];
+function emptyReport(config, load) {
+    const side = (s) => {
+        const d = config.deployments?.[s];
+        return {
+            api: d && d.kind === 'server' ? d.api : 'unknown',
+            model: d && d.kind === 'server' ? d.model : 'unknown',
+            ignore_eos: null,
+            usage: null
+        };
+    };
+    return {
+        verdict: 'error',
+        headline: '',
+        skipped: null,
+        mode: load.mode,
+        levels: load.levels,
+        settings: {
+            repetitions: load.repetitions,
+            requests_per_block: load.requestsPerLevel === null ? null : Math.ceil(load.requestsPerLevel / load.repetitions),
+            seconds_per_block: load.durationSeconds === null ? null : load.durationSeconds / load.repetitions,
+            warmup_requests: load.warmupRequests,
+            timeout_seconds: load.timeoutSeconds,
+            arrival: load.mode === 'rate' ? load.arrival : null,
+            confidence: config.statistics.confidence,
+            percentile_method: PERCENTILE_METHOD,
+            interval_method: LOG_RATIO_METHOD,
+            prompts: load.workload.prompts,
+            seed: load.seed
+        },
+        sides: { baseline: side('baseline'), candidate: side('candidate') },
+        interleaved: true,
+        blocks: [],
+        summary: [],
+        ratios: [],
+        checks: [],
+        errors: [],
+        warnings: [],
+        notes: [],
+        timings_file: null
+    };
+}
+function levelName(load, level) {
+    return load.mode === 'concurrency' ? `concurrency ${level}` : `rate ${level}/s`;
+}
+/** The checks before any request (a load section, server deployments on both sides). */
+function beginLoad(config, options) {
+    const load = config.load;
+    if (!load)
+        throw new Error('runLoad needs a load: section');
+    const report = emptyReport(config, load);
+    const fail = (code, message, field) => {
+        report.errors.push({ code, message, ...(field ? { field } : {}) });
+        report.verdict = 'error';
+        report.headline = `Performance: error: ${message}`;
+        return { report, timings: [] };
+    };
+    const deployments = config.deployments;
+    if (!deployments)
+        return fail('load.no_deployments', 'the load half needs deployments (base_url and model of each side)', 'deployments');
+    for (const side of LOAD_SIDES) {
+        if (deployments[side].kind !== 'server') {
+            return fail('load.prod_env', `the load half needs deployments.${side} as api/base_url/model, not a prod_env reference or a runner command`, `deployments.${side}`);
+        }
+    }
+    // The plan's endpoints are the targets: both are servers (checked above).
+    const endpoints = options.endpoints ?? planSides(config, options.env).endpoints;
+    const targets = { baseline: endpoints.baseline, candidate: endpoints.candidate };
+    const say = options.progress ?? (() => { });
+    const now = performance.now();
+    return { config, load, report, targets, timeoutMs: load.timeoutSeconds * 1000, say, origin: now, began: now, fail };
+}
+function isOutcome(value) {
+    return typeof value === 'object' && value !== null && 'report' in value && 'timings' in value;
+}
+/** A swap that failed: names the side and the block it was for. */
+class SwapError extends GateError {
+}
+
 /**
  * The requests of the load half (docs/load.md, "Workload"). Both sides get exactly the same
  * prompts in the same block pair; every block, level and warm-up gets prompts of its own, so no
@@ -46321,47 +46401,6 @@ async function probeSide(target, timeoutMs) {
     }
 }
 
-function abbaOrder(repetitions) {
-    const order = [];
-    for (let i = 0; i < repetitions; i++) {
-        const sides = i % 2 === 0 ? ['baseline', 'candidate'] : ['candidate', 'baseline'];
-        for (const side of sides)
-            order.push({ side, repetition: i, position: order.length });
-    }
-    return order;
-}
-
-/**
- * The due times of the block's requests, ms from its start: 0 first, then each gap added. Absolute
- * offsets, so a late send does not delay the ones after it. Endless: the caller stops at its count
- * or at the block's end.
- */
-function* arrivalOffsets(spec) {
-    const gapOf = gapFunction(spec);
-    let at = 0;
-    for (let i = 0;; i++) {
-        yield at;
-        at += gapOf(i);
-    }
-}
-function gapFunction(spec) {
-    if (spec.arrival === 'traffic') {
-        // Without the set's gaps there is no traffic schedule: refuse rather than invent one.
-        if (!spec.trafficGap) {
-            throw new ConfigError('load.traffic_arrival', 'load.arrival is traffic but the workload has no traffic set to take its gaps from', {
-                field: 'load.arrival',
-                value: spec.arrival
-            });
-        }
-        return spec.trafficGap;
-    }
-    if (spec.arrival === 'constant')
-        return () => 1000 / spec.rate;
-    // Poisson arrivals: exponential gaps of mean 1000 / rate ms, by inversion of a seeded uniform.
-    const random = createRandom(spec.seed, `arrivals:${spec.stream}`);
-    return () => (-Math.log(random.double()) * 1000) / spec.rate;
-}
-
 /**
  * Synthetic prompts sized in the server's own tokens (docs/load.md, "Workload"). Words are not
  * tokens: on the real-engine example's small vocabulary 100 requested words became 404 prompt
@@ -46494,82 +46533,9 @@ async function sizedSyntheticSource(settings, tokenizer, streams) {
 }
 
 /**
- * The load half (docs/load.md): probe both deployments, then per level warm the connections and
- * run the blocks A B B A ..., never both sides at once; then the figures, ratios and checks.
- * The I/O edge around the pure parts (workload, metrics, compare).
+ * Before the first block (docs/load.md): probing each side, what the probes mean, the prompts of
+ * the run, and synthetic prompts sized in the baseline server's tokens.
  */
-const SIDES = ['baseline', 'candidate'];
-function emptyReport(config, load) {
-    const side = (s) => {
-        const d = config.deployments?.[s];
-        return {
-            api: d && d.kind === 'server' ? d.api : 'unknown',
-            model: d && d.kind === 'server' ? d.model : 'unknown',
-            ignore_eos: null,
-            usage: null
-        };
-    };
-    return {
-        verdict: 'error',
-        headline: '',
-        skipped: null,
-        mode: load.mode,
-        levels: load.levels,
-        settings: {
-            repetitions: load.repetitions,
-            requests_per_block: load.requestsPerLevel === null ? null : Math.ceil(load.requestsPerLevel / load.repetitions),
-            seconds_per_block: load.durationSeconds === null ? null : load.durationSeconds / load.repetitions,
-            warmup_requests: load.warmupRequests,
-            timeout_seconds: load.timeoutSeconds,
-            arrival: load.mode === 'rate' ? load.arrival : null,
-            confidence: config.statistics.confidence,
-            percentile_method: PERCENTILE_METHOD,
-            interval_method: LOG_RATIO_METHOD,
-            prompts: load.workload.prompts,
-            seed: load.seed
-        },
-        sides: { baseline: side('baseline'), candidate: side('candidate') },
-        interleaved: true,
-        blocks: [],
-        summary: [],
-        ratios: [],
-        checks: [],
-        errors: [],
-        warnings: [],
-        notes: [],
-        timings_file: null
-    };
-}
-function levelName(load, level) {
-    return load.mode === 'concurrency' ? `concurrency ${level}` : `rate ${level}/s`;
-}
-/** The checks before any request (a load section, server deployments on both sides). */
-function beginLoad(config, options) {
-    const load = config.load;
-    if (!load)
-        throw new Error('runLoad needs a load: section');
-    const report = emptyReport(config, load);
-    const fail = (code, message, field) => {
-        report.errors.push({ code, message, ...(field ? { field } : {}) });
-        report.verdict = 'error';
-        report.headline = `Performance: error: ${message}`;
-        return { report, timings: [] };
-    };
-    const deployments = config.deployments;
-    if (!deployments)
-        return fail('load.no_deployments', 'the load half needs deployments (base_url and model of each side)', 'deployments');
-    for (const side of SIDES) {
-        if (deployments[side].kind !== 'server') {
-            return fail('load.prod_env', `the load half needs deployments.${side} as api/base_url/model, not a prod_env reference or a runner command`, `deployments.${side}`);
-        }
-    }
-    // The plan's endpoints are the targets: both are servers (checked above).
-    const endpoints = options.endpoints ?? planSides(config, options.env).endpoints;
-    const targets = { baseline: endpoints.baseline, candidate: endpoints.candidate };
-    const say = options.progress ?? (() => { });
-    const now = performance.now();
-    return { config, load, report, targets, timeoutMs: load.timeoutSeconds * 1000, say, origin: now, began: now, fail };
-}
 /** Probes one side (is it there, does it stream) and records what it accepts. */
 async function probeLoadSide(run, side) {
     const probe = await probeSide(run.targets[side], Math.min(run.timeoutMs, 60_000));
@@ -46587,7 +46553,7 @@ function judgeProbes(run, probes) {
         report.warnings.push({ code: 'load.skipped', message: report.skipped });
         return { report, timings: [] };
     }
-    for (const side of SIDES) {
+    for (const side of LOAD_SIDES) {
         const problem = probes[side].problem;
         if (problem) {
             const hint = probes[side].reachable ? '' : unreachableHint(run.config, side);
@@ -46631,128 +46597,6 @@ async function workloadOf(run, options) {
         const e = error;
         return run.fail(e.code ?? 'load.workload', e.describe ? e.describe() : e.message, 'load.workload');
     }
-}
-function isOutcome(value) {
-    return typeof value === 'object' && value !== null && 'report' in value && 'timings' in value;
-}
-/** A swap that failed: names the side and the block it was for. */
-class SwapError extends GateError {
-}
-async function runLoad(config, options, holder) {
-    const run = beginLoad(config, options);
-    if (isOutcome(run))
-        return run;
-    const { load, targets, timeoutMs } = run;
-    const timings = [];
-    const blocks = [];
-    const swaps = [];
-    let upNow = null;
-    const swapping = holder?.oneAtATime === true;
-    let schedule = swapping
-        ? {
-            schedule: 'swapped',
-            why: 'the launched sides are up one at a time (sequential schedule): swapped before each block of the other side'
-        }
-        : { schedule: 'both-up', why: 'both sides are up at once' };
-    /** Swaps `side` in when it is not the one up; true when it did. */
-    const bringUp = async (side, stage) => {
-        // Both up at once: brought up for the probes, then held (no swaps).
-        if (!holder || upNow === side || (!swapping && stage !== 'the probe'))
-            return false;
-        const started = performance.now();
-        try {
-            await holder.bringUp(side, stage);
-        }
-        catch (error) {
-            if (!(error instanceof GateError))
-                throw error;
-            // The launch's own code (what to fix), the message naming the side and the block.
-            throw new SwapError(error.code, `the ${side} could not be brought up for ${stage}: ${error.message}`, {
-                field: error.location.field ?? `deployments.${side}.launch`
-            });
-        }
-        // The first start is a launch, not a swap: nothing was taken down before it.
-        if (upNow !== null && swapping)
-            swaps.push({ side, before: stage, ms: Math.round(performance.now() - started) });
-        upNow = side;
-        return true;
-    };
-    const connections = {};
-    const closeAll = async () => {
-        for (const side of SIDES) {
-            await connections[side]?.conn.pool.close().catch(() => { });
-            delete connections[side];
-        }
-    };
-    const measure = async () => {
-        // Probe: both deployments live and streaming. Load figures are comparable only within one run
-        // on one machine, so an archived baseline never stands in for a live one. One at a time, the
-        // candidate first, so that the baseline is up for the first block.
-        const probes = {};
-        for (const side of swapping ? ['candidate', 'baseline'] : SIDES) {
-            await bringUp(side, 'the probe');
-            probes[side] = await probeLoadSide(run, side);
-        }
-        const judged = judgeProbes(run, probes);
-        if (judged)
-            return judged;
-        const words = await workloadOf(run, options);
-        if (isOutcome(words))
-            return words;
-        if (swapping && holder)
-            schedule = chooseSchedule(holder, load, swaps);
-        const plan = blockPlan(load, schedule.schedule);
-        const source = load.workload.prompts === 'synthetic' ? await sizeInServerTokens(run, words) : words;
-        /** The side's connections at the level, opened and warmed up when they are new (not measured). */
-        const warmed = async (side, li, level) => {
-            const have = connections[side];
-            if (have && have.li === li)
-                return have.conn;
-            await have?.conn.pool.close().catch(() => { });
-            const conn = connect(targets[side], load.mode === 'concurrency' ? level : null, timeoutMs);
-            connections[side] = { conn, li };
-            await warmUp(run, conn, side, probes[side].ignoreEos, source, li, level);
-            return conn;
-        };
-        run.origin = performance.now();
-        let level = -1;
-        for (const at of plan) {
-            // Both up: both sides' connections opened and warmed at the start of each level, as one step.
-            if (!swapping && at.li !== level)
-                for (const side of SIDES)
-                    await warmed(side, at.li, at.level);
-            level = at.li;
-            // A side brought up again is a new server (or one just woken): new connections, a new warm-up.
-            if (await bringUp(at.side, `block ${at.position + 1}/${at.total} at ${levelName(load, at.level)}`))
-                await closeAll();
-            const conn = await warmed(at.side, at.li, at.level);
-            await measureBlock(run, conn, probes[at.side].ignoreEos, source, at, blocks, timings);
-        }
-        const finished = finishLoad(run, blocks, timings);
-        if (schedule.schedule === 'periods')
-            markPeriods(finished.report, schedule.why);
-        return finished;
-    };
-    let outcome;
-    try {
-        outcome = await measure();
-    }
-    catch (error) {
-        if (error instanceof SideDownError)
-            outcome = sideDown(run, error, timings);
-        else if (error instanceof SwapError)
-            outcome = { ...run.fail(error.code, error.message, error.location.field), timings };
-        else
-            throw error;
-    }
-    finally {
-        await closeAll();
-        // The side still up goes down now, so that its period ends in the timeline.
-        await holder?.release();
-    }
-    if (holder)
-        outcome.report.timeline = timelineOf(holder, schedule, swaps, load);
-    return outcome;
 }
 /**
  * Synthetic prompts sized with the baseline server's /tokenize when it has one (server-tokens.ts),
@@ -46808,13 +46652,28 @@ async function sizeInServerTokens(run, words) {
     run.say(`load: ${realized.length} synthetic prompts sized with the baseline's /tokenize (${tokenizer.shape}): requested mean ${report.prompt_tokens.requested_mean.toFixed(1)}, realized mean ${report.prompt_tokens.realized_mean?.toFixed(1) ?? '-'} tokens`);
     return sized.source;
 }
+
+function abbaOrder(repetitions) {
+    const order = [];
+    for (let i = 0; i < repetitions; i++) {
+        const sides = i % 2 === 0 ? ['baseline', 'candidate'] : ['candidate', 'baseline'];
+        for (const side of sides)
+            order.push({ side, repetition: i, position: order.length });
+    }
+    return order;
+}
+
+/**
+ * The order of the blocks (docs/load.md): A B B A at each level, or each side in its own period
+ * when swapping is impossible or over budget; the swaps between launched sides and their timeline.
+ */
 /** Every block of the load half in run order: A B B A at each level, or each side in its own period. */
 function blockPlan(load, schedule) {
     const total = 2 * load.repetitions;
     if (schedule !== 'periods') {
         return load.levels.flatMap((level, li) => abbaOrder(load.repetitions).map(block => ({ ...block, level, li, total })));
     }
-    return SIDES.flatMap((side, si) => load.levels.flatMap((level, li) => Array.from({ length: load.repetitions }, (_, repetition) => ({
+    return LOAD_SIDES.flatMap((side, si) => load.levels.flatMap((level, li) => Array.from({ length: load.repetitions }, (_, repetition) => ({
         side,
         level,
         li,
@@ -46840,7 +46699,7 @@ function swapsNeeded(plan) {
  * would take longer than load.swap_budget_seconds.
  */
 function chooseSchedule(holder, load, swaps) {
-    const fixed = SIDES.find(side => holder.switches[side] === 'none');
+    const fixed = LOAD_SIDES.find(side => holder.switches[side] === 'none');
     if (fixed) {
         return { schedule: 'periods', why: `swapping is impossible: deployments.${fixed}.launch.switch is none` };
     }
@@ -46882,6 +46741,96 @@ function markPeriods(report, why) {
     report.notes.unshift(`Not interleaved (${why}): all of the baseline's blocks ran in one period, then all of the candidate's. ` +
         'Block pairs are not adjacent in time: drift between the two periods (host load, thermal state) is not cancelled, and the intervals do not include it (nothing was widened for it).');
 }
+/**
+ * runLoad's bring-up: swaps a side in when it is not the one up, and keeps the swaps and the
+ * schedule for the timeline.
+ */
+class SideSwaps {
+    holder;
+    swaps = [];
+    swapping;
+    schedule;
+    upNow = null;
+    constructor(holder) {
+        this.holder = holder;
+        this.swapping = holder?.oneAtATime === true;
+        this.schedule = this.swapping
+            ? {
+                schedule: 'swapped',
+                why: 'the launched sides are up one at a time (sequential schedule): swapped before each block of the other side'
+            }
+            : { schedule: 'both-up', why: 'both sides are up at once' };
+    }
+    /** Swaps `side` in when it is not the one up; true when it did. */
+    async bringUp(side, stage) {
+        const { holder, swapping } = this;
+        // Both up at once: brought up for the probes, then held (no swaps).
+        if (!holder || this.upNow === side || (!swapping && stage !== 'the probe'))
+            return false;
+        const started = performance.now();
+        try {
+            await holder.bringUp(side, stage);
+        }
+        catch (error) {
+            if (!(error instanceof GateError))
+                throw error;
+            // The launch's own code (what to fix), the message naming the side and the block.
+            throw new SwapError(error.code, `the ${side} could not be brought up for ${stage}: ${error.message}`, {
+                field: error.location.field ?? `deployments.${side}.launch`
+            });
+        }
+        // The first start is a launch, not a swap: nothing was taken down before it.
+        if (this.upNow !== null && swapping)
+            this.swaps.push({ side, before: stage, ms: Math.round(performance.now() - started) });
+        this.upNow = side;
+        return true;
+    }
+    /** After the probes: interleave by swapping or one period per side (chooseSchedule). */
+    choose(load) {
+        if (this.swapping && this.holder)
+            this.schedule = chooseSchedule(this.holder, load, this.swaps);
+    }
+    /** What the report says of the schedule and the swaps; null without a holder. */
+    timeline(load) {
+        return this.holder ? timelineOf(this.holder, this.schedule, this.swaps, load) : null;
+    }
+}
+
+/**
+ * The due times of the block's requests, ms from its start: 0 first, then each gap added. Absolute
+ * offsets, so a late send does not delay the ones after it. Endless: the caller stops at its count
+ * or at the block's end.
+ */
+function* arrivalOffsets(spec) {
+    const gapOf = gapFunction(spec);
+    let at = 0;
+    for (let i = 0;; i++) {
+        yield at;
+        at += gapOf(i);
+    }
+}
+function gapFunction(spec) {
+    if (spec.arrival === 'traffic') {
+        // Without the set's gaps there is no traffic schedule: refuse rather than invent one.
+        if (!spec.trafficGap) {
+            throw new ConfigError('load.traffic_arrival', 'load.arrival is traffic but the workload has no traffic set to take its gaps from', {
+                field: 'load.arrival',
+                value: spec.arrival
+            });
+        }
+        return spec.trafficGap;
+    }
+    if (spec.arrival === 'constant')
+        return () => 1000 / spec.rate;
+    // Poisson arrivals: exponential gaps of mean 1000 / rate ms, by inversion of a seeded uniform.
+    const random = createRandom(spec.seed, `arrivals:${spec.stream}`);
+    return () => (-Math.log(random.double()) * 1000) / spec.rate;
+}
+
+/**
+ * Sending requests (docs/load.md): the warm-up, one measured block (closed or open loop), and the
+ * watch that declares a side down when it stops answering.
+ */
 /**
  * A side that answered none of a block's requests (every one timed out or failed) is down: the
  * load half stops there with this error, and the other side is not loaded further. Without it, a
@@ -47028,57 +46977,6 @@ async function measureBlock(run, conn, ignoreEos, source, at, blocks, timings) {
     run.say(`load: ${levelName(load, level)}, block ${position + 1}/${at.total} (${side}): ${counted(f.requests, 'request')}, ` +
         `${f.output_tokens_per_second.toFixed(1)} output tok/s, TTFT p50 ${f.ttft_ms.p50 === null ? '-' : f.ttft_ms.p50.toFixed(1)} ms, ${f.failed} failed`);
 }
-/** The compare step: figures per level, ratios over the block pairs, checks and the verdict. */
-function finishLoad(run, blocks, timings) {
-    const { report, load, config } = run;
-    report.blocks = blocks;
-    report.summary = load.levels.map(level => summarize(level, timings, blocks, load));
-    report.ratios = reportedRatios(blocks, report.summary, load.checks, config.statistics.confidence);
-    report.checks = evaluateChecks(load.checks, blocks, report.summary, config.statistics.confidence);
-    addNotes(report);
-    promptNote(report, timings);
-    const cpuWarning = clientCpuWarning(blocks, load.clientCpuWarnShare, availableParallelism());
-    if (cpuWarning)
-        report.warnings.push({ code: 'load.client_cpu', message: cpuWarning });
-    for (const side of SIDES) {
-        const note = chunkNote(side, timings);
-        if (note)
-            report.notes.push(note);
-    }
-    report.verdict = worstVerdict([...report.checks.map(c => c.verdict), ...(report.errors.length ? ['error'] : [])]);
-    report.headline = headline(report, load);
-    return { report, timings };
-}
-/** The prompts' sizes: requested, realized by the tokenizer, and as each server counted them (usage). */
-function promptNote(report, timings) {
-    const p = report.prompt_tokens;
-    if (!p)
-        return;
-    for (const side of SIDES) {
-        const counted = timings.filter(t => t.side === side && t.status === 'ok' && typeof t.prompt_tokens === 'number');
-        p.served[side] = counted.length ? counted.reduce((s, t) => s + t.prompt_tokens, 0) / counted.length : null;
-    }
-    const served = SIDES.map(side => `${side} ${p.served[side] === null ? 'unknown' : p.served[side]?.toFixed(1)}`).join(', ');
-    report.notes.push(p.sized_by === 'server'
-        ? `Synthetic prompts sized with the ${p.tokenizer}: requested mean ${p.requested_mean.toFixed(1)} tokens, realized ${p.realized_mean?.toFixed(1)} (${p.realized_min} to ${p.realized_max}) over ${p.prompts} prompts, the same texts on both sides; counted by the servers (usage, chat template included): ${served}.`
-        : `Synthetic prompts sized at one word per token (the baseline serves no /tokenize): requested mean ${p.requested_mean.toFixed(1)} tokens; counted by the servers (usage): ${served}.`);
-}
-/**
- * On a small host the load client competes with a CPU engine for the cores: its CPU time is then
- * part of what is measured. Warned when a block's share of the host's CPU time is above `limit`
- * (docs/load.md, "Pinning the client and the engine apart").
- */
-function clientCpuWarning(blocks, limit, cores) {
-    const over = blocks.filter(b => (b.client_cpu_share ?? 0) > limit);
-    if (over.length === 0)
-        return null;
-    const worst = Math.max(...over.map(b => b.client_cpu_share ?? 0));
-    return (`The load client used more than ${pct(limit)} of the host's CPU time (${cores} core${cores === 1 ? '' : 's'}) in ${over.length} of ${blocks.length} blocks ` +
-        `(at most ${pct(worst)}): on a CPU engine the client competes with the server, so its own work is in the figures. Pin them apart (taskset, docs/load.md) or use a larger host.`);
-}
-function pct(share) {
-    return `${(share * 100).toFixed(share < 0.1 ? 1 : 0)} %`;
-}
 /** Opens every connection of the pool with one one-token request each, so no block pays a connect. */
 async function openConnections(conn, target, load, level, timeoutMs, stage) {
     if (load.mode !== 'concurrency')
@@ -47175,6 +47073,62 @@ function toTiming(r, where, origin) {
         id: r.id
     };
 }
+
+/**
+ * The compare step (docs/load.md): figures per level, ratios over the block pairs, checks, the
+ * notes and warnings about what was measured, and the headline.
+ */
+/** The compare step: figures per level, ratios over the block pairs, checks and the verdict. */
+function finishLoad(run, blocks, timings) {
+    const { report, load, config } = run;
+    report.blocks = blocks;
+    report.summary = load.levels.map(level => summarize(level, timings, blocks, load));
+    report.ratios = reportedRatios(blocks, report.summary, load.checks, config.statistics.confidence);
+    report.checks = evaluateChecks(load.checks, blocks, report.summary, config.statistics.confidence);
+    addNotes(report);
+    promptNote(report, timings);
+    const cpuWarning = clientCpuWarning(blocks, load.clientCpuWarnShare, availableParallelism());
+    if (cpuWarning)
+        report.warnings.push({ code: 'load.client_cpu', message: cpuWarning });
+    for (const side of LOAD_SIDES) {
+        const note = chunkNote(side, timings);
+        if (note)
+            report.notes.push(note);
+    }
+    report.verdict = worstVerdict([...report.checks.map(c => c.verdict), ...(report.errors.length ? ['error'] : [])]);
+    report.headline = headline(report, load);
+    return { report, timings };
+}
+/** The prompts' sizes: requested, realized by the tokenizer, and as each server counted them (usage). */
+function promptNote(report, timings) {
+    const p = report.prompt_tokens;
+    if (!p)
+        return;
+    for (const side of LOAD_SIDES) {
+        const counted = timings.filter(t => t.side === side && t.status === 'ok' && typeof t.prompt_tokens === 'number');
+        p.served[side] = counted.length ? counted.reduce((s, t) => s + t.prompt_tokens, 0) / counted.length : null;
+    }
+    const served = LOAD_SIDES.map(side => `${side} ${p.served[side] === null ? 'unknown' : p.served[side]?.toFixed(1)}`).join(', ');
+    report.notes.push(p.sized_by === 'server'
+        ? `Synthetic prompts sized with the ${p.tokenizer}: requested mean ${p.requested_mean.toFixed(1)} tokens, realized ${p.realized_mean?.toFixed(1)} (${p.realized_min} to ${p.realized_max}) over ${p.prompts} prompts, the same texts on both sides; counted by the servers (usage, chat template included): ${served}.`
+        : `Synthetic prompts sized at one word per token (the baseline serves no /tokenize): requested mean ${p.requested_mean.toFixed(1)} tokens; counted by the servers (usage): ${served}.`);
+}
+/**
+ * On a small host the load client competes with a CPU engine for the cores: its CPU time is then
+ * part of what is measured. Warned when a block's share of the host's CPU time is above `limit`
+ * (docs/load.md, "Pinning the client and the engine apart").
+ */
+function clientCpuWarning(blocks, limit, cores) {
+    const over = blocks.filter(b => (b.client_cpu_share ?? 0) > limit);
+    if (over.length === 0)
+        return null;
+    const worst = Math.max(...over.map(b => b.client_cpu_share ?? 0));
+    return (`The load client used more than ${pct(limit)} of the host's CPU time (${cores} core${cores === 1 ? '' : 's'}) in ${over.length} of ${blocks.length} blocks ` +
+        `(at most ${pct(worst)}): on a CPU engine the client competes with the server, so its own work is in the figures. Pin them apart (taskset, docs/load.md) or use a larger host.`);
+}
+function pct(share) {
+    return `${(share * 100).toFixed(share < 0.1 ? 1 : 0)} %`;
+}
 function summarize(level, timings, blocks, load) {
     const pooled = (side) => {
         const duration = blocks.filter(b => b.level === level && b.side === side).reduce((s, b) => s + b.duration_s, 0);
@@ -47203,7 +47157,7 @@ function chunkNote(side, timings) {
     return `The ${side} sent ${chunks} content chunks for ${tokens} output tokens (${(tokens / chunks).toFixed(2)} tokens per chunk): its ITL is the gap between chunks, not between tokens; TPOT is per token.`;
 }
 function addNotes(report) {
-    for (const side of SIDES) {
+    for (const side of LOAD_SIDES) {
         if (report.sides[side].usage === false) {
             report.notes.push(`The ${side} sends no usage in its stream: its output tokens are content chunks counted, which equals tokens only when each chunk carries one.`);
         }
@@ -47218,7 +47172,7 @@ function addNotes(report) {
             const message = `At ${report.mode} ${s.level} the sides generated different lengths: ${b.toFixed(1)} (baseline) vs ${c.toFixed(1)} (candidate) output tokens per request; throughput ratios compare different work.`;
             report.warnings.push({ code: 'load.output_length', message });
         }
-        for (const side of SIDES) {
+        for (const side of LOAD_SIDES) {
             const f = s[side];
             if (f.failed > 0) {
                 report.notes.push(`At ${report.mode} ${s.level} the ${side} had ${f.failed} failed request(s) of ${f.requests} (${f.timed_out} timed out): counted in the error rate and against goodput.`);
@@ -47237,6 +47191,93 @@ function headline(report, load) {
     if (!first)
         return `Performance: ${report.verdict}.`;
     return `Performance: ${report.verdict}: ${where(first)}: ${first.reason}${more}.`;
+}
+
+async function runLoad(config, options, holder) {
+    const run = beginLoad(config, options);
+    if (isOutcome(run))
+        return run;
+    const { load, targets, timeoutMs } = run;
+    const timings = [];
+    const blocks = [];
+    const sides = new SideSwaps(holder);
+    const { swapping } = sides;
+    const connections = {};
+    const closeAll = async () => {
+        for (const side of LOAD_SIDES) {
+            await connections[side]?.conn.pool.close().catch(() => { });
+            delete connections[side];
+        }
+    };
+    const measure = async () => {
+        // Probe: both deployments live and streaming. Load figures are comparable only within one run
+        // on one machine, so an archived baseline never stands in for a live one. One at a time, the
+        // candidate first, so that the baseline is up for the first block.
+        const probes = {};
+        for (const side of swapping ? ['candidate', 'baseline'] : LOAD_SIDES) {
+            await sides.bringUp(side, 'the probe');
+            probes[side] = await probeLoadSide(run, side);
+        }
+        const judged = judgeProbes(run, probes);
+        if (judged)
+            return judged;
+        const words = await workloadOf(run, options);
+        if (isOutcome(words))
+            return words;
+        sides.choose(load);
+        const plan = blockPlan(load, sides.schedule.schedule);
+        const source = load.workload.prompts === 'synthetic' ? await sizeInServerTokens(run, words) : words;
+        /** The side's connections at the level, opened and warmed up when they are new (not measured). */
+        const warmed = async (side, li, level) => {
+            const have = connections[side];
+            if (have && have.li === li)
+                return have.conn;
+            await have?.conn.pool.close().catch(() => { });
+            const conn = connect(targets[side], load.mode === 'concurrency' ? level : null, timeoutMs);
+            connections[side] = { conn, li };
+            await warmUp(run, conn, side, probes[side].ignoreEos, source, li, level);
+            return conn;
+        };
+        run.origin = performance.now();
+        let level = -1;
+        for (const at of plan) {
+            // Both up: both sides' connections opened and warmed at the start of each level, as one step.
+            if (!swapping && at.li !== level)
+                for (const side of LOAD_SIDES)
+                    await warmed(side, at.li, at.level);
+            level = at.li;
+            // A side brought up again is a new server (or one just woken): new connections, a new warm-up.
+            if (await sides.bringUp(at.side, `block ${at.position + 1}/${at.total} at ${levelName(load, at.level)}`))
+                await closeAll();
+            const conn = await warmed(at.side, at.li, at.level);
+            await measureBlock(run, conn, probes[at.side].ignoreEos, source, at, blocks, timings);
+        }
+        const finished = finishLoad(run, blocks, timings);
+        if (sides.schedule.schedule === 'periods')
+            markPeriods(finished.report, sides.schedule.why);
+        return finished;
+    };
+    let outcome;
+    try {
+        outcome = await measure();
+    }
+    catch (error) {
+        if (error instanceof SideDownError)
+            outcome = sideDown(run, error, timings);
+        else if (error instanceof SwapError)
+            outcome = { ...run.fail(error.code, error.message, error.location.field), timings };
+        else
+            throw error;
+    }
+    finally {
+        await closeAll();
+        // The side still up goes down now, so that its period ends in the timeline.
+        await holder?.release();
+    }
+    const timeline = sides.timeline(load);
+    if (timeline)
+        outcome.report.timeline = timeline;
+    return outcome;
 }
 
 /** The raw per-request timings as JSONL in the output folder (and so in the evidence artifact). */
@@ -49222,10 +49263,10 @@ class TrafficReplay {
             }
         }
         // A report that was an error stays one; otherwise the verdict is re-derived with the traffic rows.
-        const verdict = report.verdict === 'error' ? 'error' : qualityVerdict(comparisons, errors.length, answerLengths);
+        const verdict = report.verdict === 'error' ? 'error' : qualityVerdict(comparisons, errors.length, [...answerLengths, ...(report.calibrations ?? [])]);
         const headline = verdict === report.verdict && comparisons.length === report.comparisons.length
             ? report.headline
-            : qualityHeadline(verdict, comparisons, errors.length, answerLengths);
+            : qualityHeadline(verdict, comparisons, errors.length, [...answerLengths, ...(report.calibrations ?? [])]);
         return {
             ...report,
             verdict,

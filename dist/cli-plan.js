@@ -1,6 +1,6 @@
 import { join, delimiter, resolve } from 'node:path';
 import { tmpdir, availableParallelism } from 'node:os';
-import { f as redactUrl, T as TRAFFIC_CHECKS, c as counted, g as describeBand, t as tangoInterval, h as readRunDirectory, i as runMatchesEntry, s as streamJson, M as MIN_BOOTSTRAP_UNITS, j as instancesNeeded, k as binarySd, m as twoSidedZ, o as redactText, G as GateError, p as parseArgs, P as PLAN_USAGE, r as requiredConfig, n as numberOption, l as loadGateConfig } from './cli.js';
+import { g as redactUrl, T as TRAFFIC_CHECKS, c as counted, i as describeBand, t as tangoInterval, j as readRunDirectory, k as runMatchesEntry, s as streamJson, M as MIN_BOOTSTRAP_UNITS, m as instancesNeeded, o as binarySd, q as twoSidedZ, u as redactText, G as GateError, p as parseArgs, P as PLAN_USAGE, r as requiredConfig, n as numberOption, l as loadGateConfig, v as describeCalibrationCheck } from './cli.js';
 import { e as detectClient, p as planSides, t as trackedTempDir, P as PROD_ENV_FILES, f as runHelmProcess, h as decisiveLine, j as readLogTail, k as redactedFiles, s as scheduleOf, n as swapsNeeded, o as blockPlan, q as expandLaunch, u as routeUrl, v as prepareRun, x as pluginPythonPath, D as DEFAULT_READINESS_TIMEOUT_MS, y as measureSwap, z as refusalOf, A as displayCommand, m as makeRunPlan, B as childProcessEnv, a as measurementsFor, C as resolveHelmRun, E as checkPreparedMetricNames } from './cli-measurements.js';
 import { mkdir, writeFile, readdir } from 'node:fs/promises';
 import 'node:crypto';
@@ -652,6 +652,10 @@ async function planCommand(argv, io) {
     const lengthBands = config.runs.filter(run => run.answerLength).map(run => `${run.entry} ${describeBand(run.answerLength)}`);
     if (lengthBands.length > 0)
         out.push(`# answer_length_ratio (candidate/baseline mean answer length): ${lengthBands.join('; ')}`);
+    const calibrationChecks = config.runs.flatMap(run => run.calibration ? [`${run.entry} ${describeCalibrationCheck(run.calibration)}`] : []);
+    if (calibrationChecks.length > 0) {
+        out.push(`# calibration (candidate minus baseline, paired over instances; needs max_prob from log-probabilities): ${calibrationChecks.join('; ')}`);
+    }
     if (config.traffic)
         out.push(...trafficPlanLines(config.traffic, config.statistics.confidence));
     if (config.fidelity) {

@@ -1,6 +1,6 @@
 import path, { join } from 'node:path';
 import { mkdir, readdir } from 'node:fs/promises';
-import { D as DEFAULT_STATISTICS, G as GateError, b as newReport, H as HELM_GATE_VERSION, d as compareOutputs, w as writeReportOutputs, e as exitCode, U as UsageError, c as counted } from './cli.js';
+import { D as DEFAULT_STATISTICS, G as GateError, b as newReport, d as compareServing, h as hostOf, H as HELM_GATE_VERSION, f as compareOutputs, w as writeReportOutputs, e as exitCode, U as UsageError, c as counted } from './cli.js';
 import { i as imageOf, m as makeRunPlan, Q as QualityMeasurement, a as measurementsFor, b as manifestPath, w as writeManifest, l as loadTimelineOf, p as planSides, c as launchedLoadFor, r as runLoadHalf, d as loadOnlyReport, g as guardOnCancel } from './cli-measurements.js';
 
 const SIDES = ['baseline', 'candidate'];
@@ -45,44 +45,6 @@ function sidesFailedReport(errors, statistics, baselinePath, candidatePath) {
     report.baseline.path = baselinePath;
     report.candidate.path = candidatePath;
     return report;
-}
-
-/** The sampling settings named first in a cell, when the sides agree (the rest are in the JSON). */
-const CORE_SAMPLING = ['temperature', 'top_k', 'top_p', 'min_p', 'repeat_penalty', 'seed', 'n_ctx'];
-/**
- * The header rows for the serving configuration (pure): the chat template by name and hash
- * prefix, the sampling defaults by the settings that differ, or the core ones when none does.
- * Only values both sides reported are compared: an engine that reports nothing is not a change.
- */
-function compareServing(b, c) {
-    const template = (t) => t ? `${t.name ? `${t.name} · ` : ''}sha256 ${t.sha256.slice(0, 12)} · ${t.length} chars` : '';
-    const bt = b?.chat_template;
-    const ct = c?.chat_template;
-    const chat_template = bt || ct ? { baseline: template(bt), candidate: template(ct), differs: Boolean(bt && ct && bt.sha256 !== ct.sha256) } : null;
-    const bs = b?.sampling ?? null;
-    const cs = c?.sampling ?? null;
-    let sampling = null;
-    if (bs || cs) {
-        const differing = bs && cs ? [...new Set([...Object.keys(bs), ...Object.keys(cs)])].filter(k => bs[k] !== cs[k]).sort() : [];
-        const keys = (own) => (differing.length > 0 ? differing : CORE_SAMPLING.filter(k => k in own));
-        const cell = (own) => own
-            ? keys(own)
-                .map(k => `${k} ${k in own ? String(own[k]) : '(unset)'}`)
-                .join(' · ')
-            : '';
-        sampling = { baseline: cell(bs), candidate: cell(cs), differs: differing.length > 0 };
-    }
-    return chat_template || sampling ? { chat_template, sampling } : null;
-}
-/** host[:port] of a base URL without user, password, path or query; null when it does not parse. */
-function hostOf(baseUrl) {
-    try {
-        const url = new URL(baseUrl);
-        return url.host || null;
-    }
-    catch {
-        return null;
-    }
 }
 
 /** The served model's entry in a /models answer: root, max_model_len, owned_by. */

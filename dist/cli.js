@@ -23621,6 +23621,7 @@ function parseFidelityWithSides(f, deployments) {
  *       max_drop: 0.02            # or max_relative_drop: 0.05
  *       lower_is_better: false
  *       perturbations: report     # or gate
+ *       calibration: { metric: ece, max_increase: 0.02 }   # optional
  *   statistics: { confidence: 0.95, resamples: 10000, seed: 0, min_overlap: 0.95,
  *                 interval: auto, flip_tolerance: 1e-9 }
  */
@@ -23805,6 +23806,41 @@ function checkDistinctDeployments(baseline, candidate, source) {
         });
     }
 }
+/**
+ * A calibration check needs HELM's `max_prob` from real log-probabilities. HELM 0.5.16's OpenAI
+ * chat client asks for none, so every chat answer gets `max_prob` 1 and ECE would only restate the
+ * error rate (HELM itself skips `ece_10_bin` then): refused when the file is loaded, so that
+ * `plan` says it before any instance is spent. The completions client records them.
+ */
+function calibrationNeedsLogprobs(source, runs, deployments) {
+    const i = runs.findIndex(run => run.calibration);
+    if (i < 0 || !deployments)
+        return;
+    for (const side of ['baseline', 'candidate']) {
+        const d = deployments[side];
+        if (d.kind === 'server' && d.api === 'chat') {
+            throw new ConfigError('config.calibration_needs_logprobs', `runs[${i}].calibration needs log-probabilities, and HELM's chat client records none (max_prob is 1 on every answer): serve deployments.${side} with api: completions`, { file: source, field: `deployments.${side}.api`, value: d.api });
+        }
+    }
+}
+
+const CALIBRATION_METRICS = ['ece', 'brier'];
+/** `runs[i].calibration`, or null when absent. Errors name the key path and the value. */
+function parseCalibrationCheck(f, key = 'calibration') {
+    const check = f.object(key);
+    if (!check)
+        return null;
+    check.allow(['metric', 'max_increase']);
+    const metric = check.choice('metric', CALIBRATION_METRICS, 'ece');
+    // Both metrics live in [0, 1]: a tolerated rise of 1 or more could never fail.
+    const maxIncrease = check.number('max_increase', undefined, n => n >= 0 && n < 1, 'a number from 0 up to (not including) 1');
+    check.done();
+    return { metric, maxIncrease };
+}
+/** The check as `plan` says it. */
+function describeCalibrationCheck(check) {
+    return `${check.metric} rise <= ${check.maxIncrease}`;
+}
 
 /**
  * Reads and validates the gate file. Validation is strict on purpose: the file is the frozen
@@ -23916,6 +23952,7 @@ function parseGateConfig(text, source, options = {}) {
         }
         entries.add(key);
     });
+    calibrationNeedsLogprobs(source, runs, deployments);
     return {
         version: version,
         source,
@@ -23953,7 +23990,18 @@ function baseUrlsOf(deployments) {
     return { baseline: url(deployments?.baseline), candidate: url(deployments?.candidate) };
 }
 function parseRun(f) {
-    f.allow(['entry', 'match', 'metric', 'split', 'max_drop', 'max_relative_drop', 'lower_is_better', 'perturbations', 'answer_length_ratio']);
+    f.allow([
+        'entry',
+        'match',
+        'metric',
+        'split',
+        'max_drop',
+        'max_relative_drop',
+        'lower_is_better',
+        'perturbations',
+        'answer_length_ratio',
+        'calibration'
+    ]);
     const entry = f.string('entry');
     if (/(^|[:,])\s*model(_deployment)?\s*=/.test(entry)) {
         f.fail('entry', `${f.at('entry')} must not name a model: helm-gate adds each side's model itself`);
@@ -23974,6 +24022,7 @@ function parseRun(f) {
     const lowerIsBetter = f.boolean('lower_is_better', false);
     const perturbations = f.choice('perturbations', ['report', 'gate'], 'report');
     const answerLength = parseAnswerLengthBand(f);
+    const calibration = parseCalibrationCheck(f);
     f.done();
     return {
         entry,
@@ -23984,7 +24033,8 @@ function parseRun(f) {
         maxRelativeDrop,
         direction: lowerIsBetter ? 'lower' : 'higher',
         perturbations,
-        ...(answerLength ? { answerLength } : {})
+        ...(answerLength ? { answerLength } : {}),
+        ...(calibration ? { calibration } : {})
     };
 }
 function parseHelm(f) {
@@ -24452,113 +24502,40 @@ function twoSidedZ(confidence) {
 }
 
 /**
- * Analytic intervals for the difference of two paired proportions, candidate minus baseline.
- * Table notation (Newcombe 1998): `both` = 1 on both sides, `wins` = candidate 1 / baseline 0,
- * `losses` = candidate 0 / baseline 1, `neither` = 0 on both sides.
+ * Power planning: how many eval instances would make a comparison decisive?
+ *
+ * A normal approximation for the mean of paired differences d_i = candidate_i - baseline_i:
+ * the two-sided interval is delta +/- z * sd / sqrt(n). The gate passes when the lower bound
+ * clears -m, so with an expected delta > -m the smallest sufficient n is
+ *   n = ceil( (z * sd / (delta + m))^2 ).
+ * For 0/1 metrics with discordance rate r (the share of instances whose answer changes) and an
+ * expected delta of 0, sd^2 = r, so n = ceil(z^2 * r / m^2): the margin must be wider than the
+ * noise that changed answers alone produce. With delta <= -m no sample size can pass.
+ *
+ * Both the `power` command (planning from an assumed sd) and an inconclusive verdict (resolving
+ * from the interval just measured, `instancesToResolve`) use this one relation.
  */
-/** Wilson's score interval for a single proportion x/n. */
-function wilsonInterval(x, n, z) {
-    const z2 = z * z;
-    const centre = (x + z2 / 2) / (n + z2);
-    const half = (z * sqrt((x * (n - x)) / n + z2 / 4)) / (n + z2);
-    return [max(0, centre - half), min(1, centre + half)];
+/** The smallest n whose interval lies above -margin, or null when none can (delta <= -margin). */
+function instancesNeeded(input) {
+    const room = input.delta + input.margin;
+    if (!(input.margin > 0) || room <= 0)
+        return null;
+    if (input.sd <= 0)
+        return 1;
+    const z = normalQuantile(1 - (1 - input.confidence) / 2);
+    return Math.max(1, Math.ceil(((z * input.sd) / room) ** 2));
+}
+/** sd of a paired 0/1 difference from its discordance rate r = P(answer changes) and delta. */
+function binarySd(discordance, delta = 0) {
+    return Math.sqrt(Math.max(0, discordance - delta * delta));
 }
 /**
- * Newcombe's hybrid score interval, method 10 of Newcombe (1998), "Improved confidence intervals for
- * the difference between binomial proportions based on paired data", Stat Med 17:2635-2650: Wilson
- * intervals for each side's proportion, combined with the observed correlation phi of the pairs.
+ * From a measured interval: n_needed ~ n (half_width / (delta + m))^2. The half-width shrinks like
+ * 1/sqrt(n), and the interval clears the margin once it is narrower than the distance from the
+ * estimate to -m; the same relation as instancesNeeded, with z * sd = half_width * sqrt(n).
  */
-function newcombeInterval(table, confidence) {
-    const { both: e, wins: f, losses: g, neither: h } = table;
-    const n = e + f + g + h;
-    const z = twoSidedZ(confidence);
-    const p1 = (e + f) / n; // candidate
-    const p2 = (e + g) / n; // baseline
-    const [l1, u1] = wilsonInterval(e + f, n, z);
-    const [l2, u2] = wilsonInterval(e + g, n, z);
-    const phi = newcombePhi(e, f, g, h);
-    const delta = sqrt(max(0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2));
-    const epsilon = sqrt(max(0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2));
-    const estimate = (f - g) / n;
-    return [max(-1, estimate - delta), min(1, estimate + epsilon)];
-}
-/**
- * Newcombe's correlation estimate for method 10: 0 when a margin is empty; a positive association
- * is shrunk by N/2 (and to 0 when eh - fg <= N/2), a negative one is used as is. The same rule is
- * in Fagerland, Lydersen & Laake (2017) ch. 8, whose worked example the tests reproduce.
- */
-function newcombePhi(e, f, g, h) {
-    const marginProduct = (e + f) * (g + h) * (e + g) * (f + h);
-    if (marginProduct === 0)
-        return 0;
-    const n = e + f + g + h;
-    const a = e * h - f * g;
-    if (a > n / 2)
-        return (a - n / 2) / sqrt(marginProduct);
-    if (a >= 0)
-        return 0;
-    return a / sqrt(marginProduct);
-}
-/**
- * The constrained maximum-likelihood estimate of P(losses cell) when the true difference is `diff`
- * (Tango 1998, eq. for p~21). Maximising the multinomial likelihood with p_wins = q + diff gives
- * 2n q^2 - B q - losses * diff * (1 - diff) = 0 with
- * B = wins (1 + diff) + losses (1 - diff) - 2 n diff; q is its non-negative root.
- */
-function tangoRestrictedLossRate(wins, losses, n, diff) {
-    const b = wins * (1 + diff) + losses * (1 - diff) - 2 * n * diff;
-    const c = losses * diff * (1 - diff);
-    const root = sqrt(max(0, b * b + 8 * n * c));
-    // For b < 0 the textbook form (b + root) / 4n subtracts two nearly equal numbers and loses
-    // every digit when c is small; the equivalent 2c / (root - b) adds two positive ones.
-    if (b >= 0)
-        return (b + root) / (4 * n);
-    return root - b > 0 ? (2 * c) / (root - b) : 0;
-}
-/** Tango's score statistic for H0: difference = diff (decreasing in diff). */
-function tangoScore(wins, losses, n, diff) {
-    const numerator = wins - losses - n * diff;
-    const q = tangoRestrictedLossRate(wins, losses, n, diff);
-    const variance = n * (2 * q + diff * (1 - diff));
-    if (!(variance > 0))
-        return numerator === 0 ? 0 : numerator > 0 ? Infinity : -Infinity;
-    return numerator / sqrt(variance);
-}
-/**
- * Tango's score interval, Tango (1998), "Equivalence test and confidence interval for the difference
- * in proportions for the paired-sample design", Stat Med 17:891-908: every difference the score test
- * does not reject at level 1 - confidence. It keeps a sensible width when discordant pairs are few or
- * absent (where Newcombe's interval becomes much narrower).
- */
-function tangoInterval(table, confidence) {
-    const { wins, losses } = table;
-    const n = table.both + wins + losses + table.neither;
-    const z = twoSidedZ(confidence);
-    const estimate = (wins - losses) / n;
-    const low = solveDecreasing(d => tangoScore(wins, losses, n, d) - z, -1, estimate);
-    const high = solveDecreasing(d => tangoScore(wins, losses, n, d) + z, estimate, 1);
-    return [low, high];
-}
-/**
- * The root of a decreasing function on [low, high] by bisection, clamped to an end when the function
- * keeps one sign there. Stops at a bracket of 1e-15 (about 50 halvings of [-1, 1]): far finer than
- * any reported digit, and sooner than waiting for adjacent doubles, which near 0 takes 1000 steps.
- */
-function solveDecreasing(f, low, high) {
-    if (f(low) <= 0)
-        return low;
-    if (f(high) >= 0)
-        return high;
-    while (high - low > 1e-15) {
-        const mid = (low + high) / 2;
-        if (mid === low || mid === high)
-            break;
-        if (f(mid) > 0)
-            low = mid;
-        else
-            high = mid;
-    }
-    return (low + high) / 2;
+function instancesToResolve(n, halfWidth, distance) {
+    return Math.max(n + 1, Math.ceil(n * (halfWidth / distance) ** 2));
 }
 
 /** Sample quantiles, one definition everywhere so intervals and medians are reproducible. */
@@ -25662,6 +25639,482 @@ function uniformBelow(int32, n) {
     return floor(u / bucket);
 }
 
+/** Pairs two sides' probability records on the same keys, refusing anything that is not paired. */
+function recordKey(record) {
+    return JSON.stringify([record.instanceId, record.trainTrialIndex, record.perturbation]);
+}
+function checkRecord(record, side, index) {
+    const field = `${side}[${index}].prob`;
+    if (typeof record.prob !== 'number' || !Number.isFinite(record.prob)) {
+        throw new GuardError('holistic.missing_probability', `The ${side} has no probability for instance ${record.instanceId}.`, {
+            field,
+            value: record.prob
+        });
+    }
+    if (record.prob < 0 || record.prob > 1) {
+        throw new GuardError('holistic.probability_range', `A probability of the ${side} is outside [0, 1].`, { field, value: record.prob });
+    }
+    const second = record.secondProb;
+    if (second !== undefined && !(Number.isFinite(second) && second >= 0 && second <= record.prob)) {
+        throw new GuardError('holistic.second_probability', `A second probability of the ${side} is outside [0, its top-1 probability].`, {
+            field: `${side}[${index}].secondProb`,
+            value: second
+        });
+    }
+}
+function byKey(records, side) {
+    const map = new Map();
+    records.forEach((record, index) => {
+        checkRecord(record, side, index);
+        const key = recordKey(record);
+        if (map.has(key)) {
+            throw new GuardError('holistic.duplicate_record', `The ${side} has two records for the same instance, trial and perturbation.`, {
+                field: `${side}[${index}]`,
+                value: key
+            });
+        }
+        map.set(key, record);
+    });
+    return map;
+}
+/**
+ * The records of both sides on the same keys, sorted by key. Every key must be on both sides: a
+ * calibration measured on different instances is not a paired comparison, so it is refused.
+ */
+function pairRecords(baseline, candidate) {
+    const base = byKey(baseline, 'baseline');
+    const cand = byKey(candidate, 'candidate');
+    for (const [key] of base) {
+        if (!cand.has(key)) {
+            throw new GuardError('holistic.unpaired', 'An instance has a probability on the baseline but not on the candidate.', {
+                field: 'candidate',
+                value: key
+            });
+        }
+    }
+    for (const [key] of cand) {
+        if (!base.has(key)) {
+            throw new GuardError('holistic.unpaired', 'An instance has a probability on the candidate but not on the baseline.', {
+                field: 'baseline',
+                value: key
+            });
+        }
+    }
+    if (base.size === 0)
+        throw new GuardError('holistic.no_records', 'Neither side has any instance with a probability.', {});
+    return [...base.keys()].sort().map(key => {
+        const b = base.get(key);
+        return { key, cluster: b.instanceId, baseline: b, candidate: cand.get(key) };
+    });
+}
+
+/**
+ * Paired calibration: each side's expected calibration error (HELM's `ece_10_bin`) and top-label
+ * Brier score on the same instances, the candidate-minus-baseline difference with a cluster
+ * bootstrap interval, and the verdict (docs/method.md "Paired calibration and the direction of a
+ * change").
+ */
+/** HELM's `ece_10_bin`: ten equal-mass bins. */
+const ECE_BINS = 10;
+/**
+ * Equal-mass ECE exactly as the `calibration` package HELM 0.5.16 calls (`get_ece_em`, plug-in,
+ * L1): the sorted probabilities are cut into `bins` parts as numpy's array_split cuts them (the
+ * first n mod bins parts one longer), each bin's upper edge is the midpoint between its last value
+ * and the next part's first (the last edge is 1), repeated edges merge, and a value goes to the
+ * first bin whose edge is not below it. ECE = sum over bins of (size / n) * |mean p - mean y|.
+ */
+function expectedCalibrationError(probs, correct, bins = ECE_BINS) {
+    const n = probs.length;
+    if (n === 0)
+        return NaN;
+    const sorted = Float64Array.from(probs).sort();
+    const parts = Math.min(bins, n);
+    const base = Math.floor(n / parts);
+    const longer = n % parts;
+    const edges = [];
+    let start = 0;
+    for (let i = 0; i < parts - 1; i++) {
+        const end = start + base + (i < longer ? 1 : 0);
+        edges.push((sorted[end - 1] + sorted[end]) / 2);
+        start = end;
+    }
+    edges.push(1);
+    const unique = [...new Set(edges)].sort((a, b) => a - b);
+    const probSum = new Float64Array(unique.length);
+    const labelSum = new Float64Array(unique.length);
+    const count = new Float64Array(unique.length);
+    for (let i = 0; i < n; i++) {
+        const p = probs[i];
+        let low = 0;
+        let high = unique.length;
+        while (low < high) {
+            const mid = (low + high) >>> 1;
+            if (unique[mid] < p)
+                low = mid + 1;
+            else
+                high = mid;
+        }
+        probSum[low] += p;
+        labelSum[low] += correct[i];
+        count[low]++;
+    }
+    let ece = 0;
+    for (let b = 0; b < unique.length; b++) {
+        if (count[b] > 0)
+            ece += (count[b] / n) * Math.abs(probSum[b] / count[b] - labelSum[b] / count[b]);
+    }
+    return ece;
+}
+/** Top-label Brier score: mean of (p - y)^2 over the records. */
+function brierScore(probs, correct) {
+    let total = 0;
+    for (let i = 0; i < probs.length; i++)
+        total += (probs[i] - correct[i]) ** 2;
+    return total / probs.length;
+}
+function clustersOf(paired) {
+    const index = new Map();
+    paired.forEach((pair, i) => {
+        const list = index.get(pair.cluster);
+        if (list)
+            list.push(i);
+        else
+            index.set(pair.cluster, [i]);
+    });
+    return {
+        members: [...index.values()],
+        bp: Float64Array.from(paired, p => p.baseline.prob),
+        by: Float64Array.from(paired, p => (p.baseline.correct ? 1 : 0)),
+        cp: Float64Array.from(paired, p => p.candidate.prob),
+        cy: Float64Array.from(paired, p => (p.candidate.correct ? 1 : 0))
+    };
+}
+/**
+ * The paired difference of one calibration metric. The interval is a percentile cluster bootstrap:
+ * instances are drawn with replacement, all their trials and perturbations with them, and the
+ * metric is computed again on each resample (for ECE the bins are cut again, since they are part
+ * of the estimator). Brier is a mean of paired differences, so it uses the gate's own
+ * `clusterBootstrap`.
+ */
+function pairedCalibration(baseline, candidate, metric, options = {}) {
+    const resamples = options.resamples ?? 2000;
+    const confidence = options.confidence ?? 0.95;
+    checkConfidence(confidence);
+    checkResamples(resamples, confidence);
+    const paired = pairRecords(baseline, candidate);
+    const c = clustersOf(paired);
+    const rng = createRandom(options.seed ?? 0, `holistic:${metric}`);
+    let base;
+    let cand;
+    let samples;
+    if (metric === 'brier') {
+        base = brierScore(c.bp, c.by);
+        cand = brierScore(c.cp, c.cy);
+        const sums = Float64Array.from(c.members, m => m.reduce((s, i) => s + (c.cp[i] - c.cy[i]) ** 2 - (c.bp[i] - c.by[i]) ** 2, 0));
+        const sizes = Float64Array.from(c.members, m => m.length);
+        samples = clusterBootstrap(sums, sizes, 0, resamples, rng);
+    }
+    else {
+        base = expectedCalibrationError(c.bp, c.by);
+        cand = expectedCalibrationError(c.cp, c.cy);
+        samples = new Float64Array(resamples);
+        const k = c.members.length;
+        const bp = [];
+        const by = [];
+        const cp = [];
+        const cy = [];
+        for (let r = 0; r < resamples; r++) {
+            bp.length = by.length = cp.length = cy.length = 0;
+            for (let j = 0; j < k; j++) {
+                for (const i of c.members[rng.below(k)]) {
+                    bp.push(c.bp[i]);
+                    by.push(c.by[i]);
+                    cp.push(c.cp[i]);
+                    cy.push(c.cy[i]);
+                }
+            }
+            samples[r] = expectedCalibrationError(cp, cy) - expectedCalibrationError(bp, by);
+        }
+    }
+    const [low, high] = percentileInterval(samples, confidence);
+    return {
+        metric,
+        n: c.members.length,
+        pairs: paired.length,
+        baseline: base,
+        candidate: cand,
+        delta: cand - base,
+        ci: { level: confidence, low, high, method: 'cluster-bootstrap' }
+    };
+}
+const fmt$3 = (x) => x.toFixed(4);
+/** Fewer instances than this never pass (the same floor as the comparison rows' bootstrap). */
+const MIN_CALIBRATION_UNITS = 20;
+/**
+ * pass when the interval's upper end is below the tolerated increase, fail when its lower end is
+ * above it, inconclusive otherwise with the instances that would narrow it enough (the same rule
+ * as `instancesToResolve` for the other rows). Records that cannot be paired, or probabilities
+ * that are missing or outside [0, 1], give an error verdict, never a pass.
+ */
+function checkCalibration(baseline, candidate, check, options = {}) {
+    const m = check.max_increase;
+    if (!(Number.isFinite(m) && m >= 0)) {
+        throw new UsageError('holistic.bad_max_increase', 'The tolerated increase must be a finite, non-negative number.', {
+            field: 'max_increase',
+            value: m
+        });
+    }
+    if (check.metric !== 'ece' && check.metric !== 'brier') {
+        throw new UsageError('holistic.bad_metric', 'The calibration metric must be ece or brier.', { field: 'metric', value: check.metric });
+    }
+    let est;
+    try {
+        est = pairedCalibration(baseline, candidate, check.metric, options);
+    }
+    catch (error) {
+        if (error instanceof UsageError || !(error instanceof GateError))
+            throw error;
+        return { verdict: 'error', nNeeded: null, reason: error.describe(), estimate: null };
+    }
+    const shown = `[${fmt$3(est.ci.low)}, ${fmt$3(est.ci.high)}]`;
+    const name = check.metric === 'ece' ? 'ECE' : 'Brier score';
+    // The rows' rule (gate/comparison-row.ts MIN_BOOTSTRAP_UNITS): a percentile bootstrap on a
+    // handful of instances under-covers, so below this many it can fail but never pass.
+    if (est.ci.high < m && est.n < MIN_CALIBRATION_UNITS) {
+        return {
+            verdict: 'inconclusive',
+            nNeeded: MIN_CALIBRATION_UNITS,
+            estimate: est,
+            reason: `Only ${est.n} instances: a bootstrap interval needs at least ${MIN_CALIBRATION_UNITS} to be trusted, so this cannot pass.`
+        };
+    }
+    if (est.ci.high < m) {
+        return { verdict: 'pass', nNeeded: null, estimate: est, reason: `The interval of the ${name} change ${shown} lies below +${fmt$3(m)}.` };
+    }
+    if (est.ci.low > m) {
+        return {
+            verdict: 'fail',
+            nNeeded: null,
+            estimate: est,
+            reason: `The interval of the ${name} change ${shown} lies above +${fmt$3(m)}: the candidate is less calibrated than tolerated.`
+        };
+    }
+    if (est.delta >= m) {
+        return {
+            verdict: 'inconclusive',
+            nNeeded: null,
+            estimate: est,
+            reason: `The observed ${name} rise (${fmt$3(est.delta)}) already reaches +${fmt$3(m)}: more instances would not make this pass.`
+        };
+    }
+    const nNeeded = instancesToResolve(est.n, (est.ci.high - est.ci.low) / 2, m - est.delta);
+    return {
+        verdict: 'inconclusive',
+        nNeeded,
+        estimate: est,
+        reason: `The interval of the ${name} change ${shown} straddles +${fmt$3(m)}: about ${nNeeded} instances (now ${est.n}) would narrow it enough.`
+    };
+}
+
+const PROBABILITY_METRIC = 'max_prob';
+const CORRECTNESS_METRIC = 'exact_match';
+/** Where HELM records probabilities, for the error that says a run has none (docs/gate-file.md "Calibration"). */
+const WHERE_PROBABILITIES = 'HELM writes max_prob only when the requests return log-probabilities (a multiple-choice adapter, or a client that asks for logprobs)';
+/** One side's records in `split` (null: every split): each value of `max_prob` with its `exact_match`. */
+function probabilityRecordsOf(run, values, split) {
+    const file = values.perInstanceStatsFile;
+    const probs = values.values(PROBABILITY_METRIC, split).filter(v => v.value !== null);
+    if (probs.length === 0) {
+        throw new InputError('holistic.no_probabilities', `run ${run} has no ${PROBABILITY_METRIC}: a calibration check needs it. ${WHERE_PROBABILITIES}.`, {
+            file,
+            field: PROBABILITY_METRIC,
+            value: run
+        });
+    }
+    // All exactly 1 is what HELM writes when the answers came without log-probabilities (a chat
+    // client, a simple model): ECE would only restate the error rate.
+    if (probs.every(v => v.value === 1)) {
+        throw new InputError('holistic.no_probabilities', `run ${run}: every ${PROBABILITY_METRIC} is 1, so the answers came without log-probabilities and calibration cannot be measured. ${WHERE_PROBABILITIES}.`, { file, field: PROBABILITY_METRIC, value: 1 });
+    }
+    const keyOf = (v) => JSON.stringify([v.instanceId, v.trainTrialIndex, v.perturbation]);
+    const correct = new Map(values.values(CORRECTNESS_METRIC, split).map(v => [keyOf(v), v.value]));
+    return probs.map(v => {
+        const field = `${v.instanceId}, trial ${v.trainTrialIndex}, ${v.perturbation ?? 'clean'}`;
+        const score = correct.get(keyOf(v));
+        if (score === undefined || score === null) {
+            throw new InputError('holistic.no_exact_match', `run ${run}: an instance has ${PROBABILITY_METRIC} but no ${CORRECTNESS_METRIC}`, {
+                file,
+                field,
+                value: null
+            });
+        }
+        if (score !== 0 && score !== 1) {
+            throw new InputError('holistic.fractional_exact_match', `run ${run}: ${CORRECTNESS_METRIC} is neither 0 nor 1`, {
+                file,
+                field,
+                value: score
+            });
+        }
+        const prob = v.value;
+        if (!(prob >= 0 && prob <= 1)) {
+            throw new InputError('holistic.bad_probability', `run ${run}: ${PROBABILITY_METRIC} is outside [0, 1]`, { file, field, value: prob });
+        }
+        return { instanceId: v.instanceId, trainTrialIndex: v.trainTrialIndex, perturbation: v.perturbation, prob, correct: score === 1 };
+    });
+}
+/**
+ * The unit's calibration row, or the error that stands for it. The statistics settings are the
+ * gate's own (confidence, resamples, seed), so the row is reproducible like every other.
+ */
+function unitCalibration(run, check, baseline, candidate, split, statistics) {
+    let b;
+    let c;
+    try {
+        b = probabilityRecordsOf(run, baseline, split);
+        c = probabilityRecordsOf(run, candidate, split);
+    }
+    catch (error) {
+        if (error instanceof GateError)
+            return error;
+        throw error;
+    }
+    const decision = checkCalibration(b, c, { metric: check.metric, max_increase: check.maxIncrease }, { resamples: statistics.resamples, seed: statistics.seed, confidence: statistics.confidence });
+    if (decision.verdict === 'error' || decision.estimate === null) {
+        return new InputError('holistic.calibration', `run ${run}: the calibration check could not be made: ${decision.reason}`, {
+            file: baseline.perInstanceStatsFile,
+            field: PROBABILITY_METRIC,
+            value: run
+        });
+    }
+    const e = decision.estimate;
+    return {
+        run,
+        metric: check.metric,
+        split,
+        n: e.n,
+        pairs: e.pairs,
+        baseline: e.baseline,
+        candidate: e.candidate,
+        delta: e.delta,
+        ci: e.ci,
+        max_increase: check.maxIncrease,
+        gated: true,
+        verdict: decision.verdict,
+        n_needed: decision.nNeeded,
+        reason: decision.reason
+    };
+}
+
+/**
+ * Analytic intervals for the difference of two paired proportions, candidate minus baseline.
+ * Table notation (Newcombe 1998): `both` = 1 on both sides, `wins` = candidate 1 / baseline 0,
+ * `losses` = candidate 0 / baseline 1, `neither` = 0 on both sides.
+ */
+/** Wilson's score interval for a single proportion x/n. */
+function wilsonInterval(x, n, z) {
+    const z2 = z * z;
+    const centre = (x + z2 / 2) / (n + z2);
+    const half = (z * sqrt((x * (n - x)) / n + z2 / 4)) / (n + z2);
+    return [max(0, centre - half), min(1, centre + half)];
+}
+/**
+ * Newcombe's hybrid score interval, method 10 of Newcombe (1998), "Improved confidence intervals for
+ * the difference between binomial proportions based on paired data", Stat Med 17:2635-2650: Wilson
+ * intervals for each side's proportion, combined with the observed correlation phi of the pairs.
+ */
+function newcombeInterval(table, confidence) {
+    const { both: e, wins: f, losses: g, neither: h } = table;
+    const n = e + f + g + h;
+    const z = twoSidedZ(confidence);
+    const p1 = (e + f) / n; // candidate
+    const p2 = (e + g) / n; // baseline
+    const [l1, u1] = wilsonInterval(e + f, n, z);
+    const [l2, u2] = wilsonInterval(e + g, n, z);
+    const phi = newcombePhi(e, f, g, h);
+    const delta = sqrt(max(0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2));
+    const epsilon = sqrt(max(0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2));
+    const estimate = (f - g) / n;
+    return [max(-1, estimate - delta), min(1, estimate + epsilon)];
+}
+/**
+ * Newcombe's correlation estimate for method 10: 0 when a margin is empty; a positive association
+ * is shrunk by N/2 (and to 0 when eh - fg <= N/2), a negative one is used as is. The same rule is
+ * in Fagerland, Lydersen & Laake (2017) ch. 8, whose worked example the tests reproduce.
+ */
+function newcombePhi(e, f, g, h) {
+    const marginProduct = (e + f) * (g + h) * (e + g) * (f + h);
+    if (marginProduct === 0)
+        return 0;
+    const n = e + f + g + h;
+    const a = e * h - f * g;
+    if (a > n / 2)
+        return (a - n / 2) / sqrt(marginProduct);
+    if (a >= 0)
+        return 0;
+    return a / sqrt(marginProduct);
+}
+/**
+ * The constrained maximum-likelihood estimate of P(losses cell) when the true difference is `diff`
+ * (Tango 1998, eq. for p~21). Maximising the multinomial likelihood with p_wins = q + diff gives
+ * 2n q^2 - B q - losses * diff * (1 - diff) = 0 with
+ * B = wins (1 + diff) + losses (1 - diff) - 2 n diff; q is its non-negative root.
+ */
+function tangoRestrictedLossRate(wins, losses, n, diff) {
+    const b = wins * (1 + diff) + losses * (1 - diff) - 2 * n * diff;
+    const c = losses * diff * (1 - diff);
+    const root = sqrt(max(0, b * b + 8 * n * c));
+    // For b < 0 the textbook form (b + root) / 4n subtracts two nearly equal numbers and loses
+    // every digit when c is small; the equivalent 2c / (root - b) adds two positive ones.
+    if (b >= 0)
+        return (b + root) / (4 * n);
+    return root - b > 0 ? (2 * c) / (root - b) : 0;
+}
+/** Tango's score statistic for H0: difference = diff (decreasing in diff). */
+function tangoScore(wins, losses, n, diff) {
+    const numerator = wins - losses - n * diff;
+    const q = tangoRestrictedLossRate(wins, losses, n, diff);
+    const variance = n * (2 * q + diff * (1 - diff));
+    if (!(variance > 0))
+        return numerator === 0 ? 0 : numerator > 0 ? Infinity : -Infinity;
+    return numerator / sqrt(variance);
+}
+/**
+ * Tango's score interval, Tango (1998), "Equivalence test and confidence interval for the difference
+ * in proportions for the paired-sample design", Stat Med 17:891-908: every difference the score test
+ * does not reject at level 1 - confidence. It keeps a sensible width when discordant pairs are few or
+ * absent (where Newcombe's interval becomes much narrower).
+ */
+function tangoInterval(table, confidence) {
+    const { wins, losses } = table;
+    const n = table.both + wins + losses + table.neither;
+    const z = twoSidedZ(confidence);
+    const estimate = (wins - losses) / n;
+    const low = solveDecreasing(d => tangoScore(wins, losses, n, d) - z, -1, estimate);
+    const high = solveDecreasing(d => tangoScore(wins, losses, n, d) + z, estimate, 1);
+    return [low, high];
+}
+/**
+ * The root of a decreasing function on [low, high] by bisection, clamped to an end when the function
+ * keeps one sign there. Stops at a bracket of 1e-15 (about 50 halvings of [-1, 1]): far finer than
+ * any reported digit, and sooner than waiting for adjacent doubles, which near 0 takes 1000 steps.
+ */
+function solveDecreasing(f, low, high) {
+    if (f(low) <= 0)
+        return low;
+    if (f(high) >= 0)
+        return high;
+    while (high - low > 1e-15) {
+        const mid = (low + high) / 2;
+        if (mid === low || mid === high)
+            break;
+        if (f(mid) > 0)
+            low = mid;
+        else
+            high = mid;
+    }
+    return (low + high) / 2;
+}
+
 /** The paired comparison of one metric: point estimates, flips, McNemar, and the interval. */
 /**
  * Values beyond this magnitude are refused: the engine sums up to millions of values and squares
@@ -25861,43 +26314,6 @@ function clusterMeanSd(s) {
         squares += deviation * deviation;
     }
     return sqrt(squares / (s.n - 1));
-}
-
-/**
- * Power planning: how many eval instances would make a comparison decisive?
- *
- * A normal approximation for the mean of paired differences d_i = candidate_i - baseline_i:
- * the two-sided interval is delta +/- z * sd / sqrt(n). The gate passes when the lower bound
- * clears -m, so with an expected delta > -m the smallest sufficient n is
- *   n = ceil( (z * sd / (delta + m))^2 ).
- * For 0/1 metrics with discordance rate r (the share of instances whose answer changes) and an
- * expected delta of 0, sd^2 = r, so n = ceil(z^2 * r / m^2): the margin must be wider than the
- * noise that changed answers alone produce. With delta <= -m no sample size can pass.
- *
- * Both the `power` command (planning from an assumed sd) and an inconclusive verdict (resolving
- * from the interval just measured, `instancesToResolve`) use this one relation.
- */
-/** The smallest n whose interval lies above -margin, or null when none can (delta <= -margin). */
-function instancesNeeded(input) {
-    const room = input.delta + input.margin;
-    if (!(input.margin > 0) || room <= 0)
-        return null;
-    if (input.sd <= 0)
-        return 1;
-    const z = normalQuantile(1 - (1 - input.confidence) / 2);
-    return Math.max(1, Math.ceil(((z * input.sd) / room) ** 2));
-}
-/** sd of a paired 0/1 difference from its discordance rate r = P(answer changes) and delta. */
-function binarySd(discordance, delta = 0) {
-    return Math.sqrt(Math.max(0, discordance - delta * delta));
-}
-/**
- * From a measured interval: n_needed ~ n (half_width / (delta + m))^2. The half-width shrinks like
- * 1/sqrt(n), and the interval clears the margin once it is narrower than the distance from the
- * estimate to -m; the same relation as instancesNeeded, with z * sd = half_width * sqrt(n).
- */
-function instancesToResolve(n, halfWidth, distance) {
-    return Math.max(n + 1, Math.ceil(n * (halfWidth / distance) ** 2));
 }
 
 /** The non-inferiority verdict of one comparison (docs/method.md "Verdicts"). */
@@ -30964,6 +31380,7 @@ async function compareOutputs(baselinePath, candidatePath, config, options = {})
     const comparisons = [];
     const efficiency = [];
     const answerLengths = [];
+    const calibrations = [];
     const sides = { baseline: null, candidate: null };
     const context = {
         config,
@@ -30972,7 +31389,8 @@ async function compareOutputs(baselinePath, candidatePath, config, options = {})
         log,
         comparisons,
         efficiency,
-        answerLengths
+        answerLengths,
+        calibrations
     };
     try {
         if (resolve$1(baselinePath) === resolve$1(candidatePath)) {
@@ -30990,10 +31408,11 @@ async function compareOutputs(baselinePath, candidatePath, config, options = {})
             throw error;
         log.fromError(error);
     }
-    const verdict = overallVerdict(comparisons, log, answerLengths);
+    const others = [...answerLengths, ...calibrations];
+    const verdict = overallVerdict(comparisons, log, others);
     return newReport(config.statistics, {
         verdict,
-        headline: headline(verdict, comparisons, log, answerLengths),
+        headline: headline(verdict, comparisons, log, others),
         errors: log.errors,
         warnings: log.warnings,
         baseline: sideInfo(baselinePath, sides.baseline),
@@ -31001,7 +31420,8 @@ async function compareOutputs(baselinePath, candidatePath, config, options = {})
         comparisons,
         efficiency,
         notes: efficiency.length > 0 ? [EFFICIENCY_NOTE] : [],
-        ...(answerLengths.length > 0 ? { answer_lengths: answerLengths } : {})
+        ...(answerLengths.length > 0 ? { answer_lengths: answerLengths } : {}),
+        ...(calibrations.length > 0 ? { calibrations } : {})
     });
 }
 async function isDirectory(path) {
@@ -31087,6 +31507,15 @@ async function compareUnit(unit, context) {
         }
     }
     context.comparisons.push(...built);
+    // Only when the gate entry asks: it reads no new file (the opened values hold max_prob) but
+    // resamples ECE, whose bins are cut again on every draw.
+    if (gated.calibration && split !== undefined) {
+        const row = unitCalibration(name, gated.calibration, opened.baseline, opened.candidate, split ?? gated.split, config.statistics);
+        if (row instanceof GateError)
+            log.fromError(row);
+        else
+            context.calibrations.push(row);
+    }
     log.errors.push(...lengthLog.errors);
     log.warnings.push(...lengthLog.warnings);
     const length = lengthTask ? (await lengthTask).settle(log) : null;
@@ -31096,10 +31525,10 @@ async function compareUnit(unit, context) {
     if (eff)
         context.efficiency.push(eff);
 }
-function overallVerdict(comparisons, log, lengths) {
+function overallVerdict(comparisons, log, others) {
     if (log.errors.length > 0)
         return 'error';
-    const gated = [...comparisons, ...lengths].filter(c => c.gated);
+    const gated = [...comparisons, ...others].filter(c => c.gated);
     if (gated.length === 0) {
         log.error('gate.empty', 'nothing was gated: no comparison was made, so nothing can pass');
         return 'error';
@@ -31110,14 +31539,17 @@ function overallVerdict(comparisons, log, lengths) {
         return 'inconclusive';
     return 'pass';
 }
-function headline(verdict, comparisons, log, lengths) {
-    return qualityHeadline(verdict, comparisons, log.errors.length, lengths);
+function headline(verdict, comparisons, log, others) {
+    return qualityHeadline(verdict, comparisons, log.errors.length, others);
 }
-/** The quality half's verdict from its comparisons and errors (also after the traffic rows join them). */
-function qualityVerdict(comparisons, errorCount, lengths = []) {
+/**
+ * The quality half's verdict from its comparisons, its other gated rows (answer lengths,
+ * calibration) and its errors (also after the traffic rows join them).
+ */
+function qualityVerdict(comparisons, errorCount, others = []) {
     if (errorCount > 0)
         return 'error';
-    const gated = [...comparisons, ...lengths].filter(c => c.gated);
+    const gated = [...comparisons, ...others].filter(c => c.gated);
     if (gated.length === 0)
         return 'error';
     if (gated.some(c => c.verdict === 'fail'))
@@ -31127,8 +31559,8 @@ function qualityVerdict(comparisons, errorCount, lengths = []) {
     return 'pass';
 }
 /** The headline of a quality verdict. */
-function qualityHeadline(verdict, comparisons, errorCount, lengths = []) {
-    const gated = [...comparisons, ...lengths].filter(c => c.gated);
+function qualityHeadline(verdict, comparisons, errorCount, others = []) {
+    const gated = [...comparisons, ...others].filter(c => c.gated);
     const count = (v) => gated.filter(c => c.verdict === v).length;
     switch (verdict) {
         case 'pass':
@@ -31673,9 +32105,9 @@ function finish(verdict, decidedBy, detail) {
 function oneLine(text) {
     return text.replace(/\s+/g, ' ').trim();
 }
-/** The rows the quality half gates: comparisons and answer-length bands (fidelity's checks are apart). */
+/** The rows the quality half gates: comparisons, answer-length bands and calibration (fidelity's checks are apart). */
 function gatedRows(report) {
-    return [...report.comparisons, ...(report.answer_lengths ?? [])].filter(c => c.gated);
+    return [...report.comparisons, ...(report.answer_lengths ?? []), ...(report.calibrations ?? [])].filter(c => c.gated);
 }
 function worstOf(verdicts) {
     return verdicts.reduce((w, v) => (RANK[v] > RANK[w] ? v : w), 'pass');
@@ -31743,6 +32175,14 @@ function rowsFigure(report, verdict, errors) {
     }
 }
 function comparisonFigure(c) {
+    if ('max_increase' in c) {
+        // Four decimals, as the Calibration section shows them (ECE moves in small steps).
+        const d = (x) => `${x >= 0 ? '+' : ''}${x.toFixed(4)}`;
+        const figure = `${clip(`${c.run} ${c.metric}`, 80)} ${d(c.delta)} [${d(c.ci.low)}, ${d(c.ci.high)}], tolerates ${d(c.max_increase)}`;
+        if (c.verdict !== 'inconclusive')
+            return figure;
+        return `${figure}; n = ${formatCount(c.n)}${c.n_needed !== null ? `, about ${formatCount(c.n_needed)} needed` : ''}`;
+    }
     if ('ratio' in c) {
         const bounds = [c.min === null ? null : `≥ ${formatNumber(c.min)}`, c.max === null ? null : `≤ ${formatNumber(c.max)}`].filter(Boolean);
         const figure = `${clip(`${c.source} ${c.run}`, 80)} answer_length_ratio ${formatNumber(c.ratio.estimate)}×, needs ${bounds.join(' and ')}`;
@@ -31803,6 +32243,65 @@ function more(count) {
 }
 function clip(text, max = MAX_MESSAGE$1) {
     return truncateText(oneLine(text), max);
+}
+
+/** The sampling settings named first in a cell, when the sides agree (the rest are in the JSON). */
+const CORE_SAMPLING = ['temperature', 'top_k', 'top_p', 'min_p', 'repeat_penalty', 'seed', 'n_ctx'];
+/**
+ * The header rows for the serving configuration (pure): the chat template by name and hash
+ * prefix, the sampling defaults by the settings that differ, or the core ones when none does.
+ * Only values both sides reported are compared: an engine that reports nothing is not a change.
+ */
+function compareServing(b, c) {
+    const template = (t) => t ? `${t.name ? `${t.name} · ` : ''}sha256 ${t.sha256.slice(0, 12)} · ${t.length} chars` : '';
+    const bt = b?.chat_template;
+    const ct = c?.chat_template;
+    const chat_template = bt || ct ? { baseline: template(bt), candidate: template(ct), differs: Boolean(bt && ct && bt.sha256 !== ct.sha256) } : null;
+    const bs = b?.sampling ?? null;
+    const cs = c?.sampling ?? null;
+    let sampling = null;
+    if (bs || cs) {
+        const differing = bs && cs ? [...new Set([...Object.keys(bs), ...Object.keys(cs)])].filter(k => bs[k] !== cs[k]).sort() : [];
+        const keys = (own) => (differing.length > 0 ? differing : CORE_SAMPLING.filter(k => k in own));
+        const cell = (own) => own
+            ? keys(own)
+                .map(k => `${k} ${k in own ? String(own[k]) : '(unset)'}`)
+                .join(' · ')
+            : '';
+        sampling = { baseline: cell(bs), candidate: cell(cs), differs: differing.length > 0 };
+    }
+    return chat_template || sampling ? { chat_template, sampling } : null;
+}
+/** host[:port] of a base URL without user, password, path or query; null when it does not parse. */
+function hostOf(baseUrl) {
+    try {
+        const url = new URL(baseUrl);
+        return url.host || null;
+    }
+    catch {
+        return null;
+    }
+}
+/**
+ * The one owner of "these sides differ" for the header (pure): every renderer marks a row by it.
+ * A value one side does not report is no difference. The host is left out of the deployment: two
+ * sides always answer at different addresses, so it would mark every launched pair.
+ */
+function identityDiffers(b, c, serving) {
+    const known = (x, y) => x !== null && x !== undefined && y !== null && y !== undefined && x !== y;
+    const be = b?.engine;
+    const ce = c?.engine;
+    const bi = b?.image;
+    const ci = c?.image;
+    return {
+        deployment: known(b?.model, c?.model) || known(b?.api, c?.api),
+        engine: known(be?.version, ce?.version) || known(be?.root, ce?.root) || known(be?.details, ce?.details),
+        chat_template: serving?.chat_template?.differs ?? false,
+        sampling: serving?.sampling?.differs ?? false,
+        // The digest names the build; a tag is compared only when neither side has a digest.
+        image: bi?.digest && ci?.digest ? bi.digest !== ci.digest : known(bi?.name, ci?.name),
+        weights: known(b?.weights?.sha256, c?.weights?.sha256)
+    };
 }
 
 /**
@@ -31870,6 +32369,11 @@ function renderConsole(report, options) {
         const line = `${label}: baseline ${safe(row.baseline || 'not reported', 160)}; candidate ${safe(row.candidate || 'not reported', 160)}`;
         out.push(row.differs ? paint(`${line}  (differs)`, 'yellow') : paint(line, 'dim'));
     }
+    // The other identity rows that differ (model/side-identity.ts owns the test), one line.
+    const differs = identityDiffers(report.baseline.identity, report.candidate.identity, serving);
+    const differing = ['deployment', 'engine', 'image', 'weights'].filter(r => differs[r]);
+    if (differing.length > 0)
+        out.push(paint(`sides differ in: ${differing.join(', ')}`, 'yellow'));
     if (report.comparisons.length > 0) {
         const header = ['VERDICT', 'COMPARISON', 'N', 'DELTA', `${formatLevel(report.settings.confidence)} INTERVAL`, 'MARGIN', 'FLIPS'];
         const rows = report.comparisons.map(c => [
@@ -31902,6 +32406,13 @@ function renderConsole(report, options) {
                 `[${formatNumber(e.median_ratio.low)}, ${formatNumber(e.median_ratio.high)}], p90 ${formatNumber(e.p90_ratio.estimate)}x ` +
                 `[${formatNumber(e.p90_ratio.low)}, ${formatNumber(e.p90_ratio.high)}] (n = ${formatCount(e.n)})`);
         }
+    }
+    for (const c of report.calibrations ?? []) {
+        // Four decimals, as the comment shows them: ECE and Brier move in small steps.
+        const d = (x) => `${x >= 0 ? '+' : ''}${x.toFixed(4)}`;
+        const line = `calibration ${c.metric} ${safe(c.run, MAX_NAME)}: ${c.verdict}: rise ${d(c.delta)} [${d(c.ci.low)}, ${d(c.ci.high)}], ` +
+            `tolerates ${d(c.max_increase)} (baseline ${c.baseline.toFixed(4)}, candidate ${c.candidate.toFixed(4)}, n = ${formatCount(c.n)})`;
+        out.push(paint(line, TONE_OF[c.verdict]));
     }
     for (const note of report.notes)
         out.push(`  note: ${safe(note, MAX_MESSAGE)}`);
@@ -32035,7 +32546,7 @@ function renderJson(report) {
 
 // Generated by scripts/build-report-page.mjs from html-client.ts (npm run build): do not edit.
 // html.ts embeds it in report.html and allows exactly it by hash in the Content-Security-Policy.
-const REPORT_PAGE_SCRIPT = "(function () {\n    'use strict';\n\n    function fullLabel(c) {\n        return [c.run, c.metric, c.split, c.perturbation].filter(p => p !== null && p !== '').join(' · ');\n    }\n    function plotLabels(rows, max) {\n        const labels = rows.map(row => shortLabel(row, max));\n        const seen = new Map();\n        for (const label of labels)\n            seen.set(label, (seen.get(label) ?? 0) + 1);\n        const numbered = new Map();\n        return labels.map(label => {\n            if ((seen.get(label) ?? 0) < 2)\n                return label;\n            const k = (numbered.get(label) ?? 0) + 1;\n            numbered.set(label, k);\n            return `${middleCut(label, max - ` (${k})`.length)} (${k})`;\n        });\n    }\n    function shortLabel(row, max) {\n        const whole = fullLabel(row);\n        if (whole.length <= max)\n            return whole;\n        const tail = [row.metric, row.split, row.perturbation].filter(p => p !== null && p !== '').join(' · ');\n        const room = max - tail.length - ' · '.length;\n        // Too little room left for the run: the tail alone is cut, from its middle.\n        if (room < 8)\n            return middleCut(whole, max);\n        return `${middleCut(row.run, room)} · ${tail}`;\n    }\n    /** The text's start and end with `…` between them, `max` characters in all. */\n    function middleCut(text, max) {\n        if (text.length <= max)\n            return text;\n        const keep = max - 1;\n        const head = Math.ceil(keep / 2);\n        return `${text.slice(0, head)}…${text.slice(text.length - (keep - head))}`;\n    }\n\n    function loadScheduleText(load) {\n        const timeline = load.timeline;\n        if (load.interleaved === false) {\n            return `not interleaved: each side measured in its own period${timeline?.why ? ` (${timeline.why})` : ''}`;\n        }\n        if (timeline?.schedule === 'swapped') {\n            const swaps = timeline.swaps.length;\n            const cost = timeline.swap_cost_ms === null ? '' : `, median ${(timeline.swap_cost_ms / 1000).toFixed(1)} s each`;\n            return `interleaved A B B A, the launched sides swapped before each block of the other side (${swaps} swap${swaps === 1 ? '' : 's'}${cost})`;\n        }\n        return 'interleaved A B B A, both sides up at once';\n    }\n\n    const data = JSON.parse(document.getElementById('helm-gate-data').textContent);\n    const report = data.report;\n    const changed = data.changed;\n    const comparisons = report.comparisons;\n    const root = document.getElementById('app');\n    const SVG = 'http://www.w3.org/2000/svg';\n    function el(tag, attrs = {}, ...children) {\n        const node = document.createElement(tag);\n        for (const [k, v] of Object.entries(attrs))\n            node.setAttribute(k, v);\n        for (const child of children)\n            if (child !== null)\n                node.append(child instanceof Node ? child : document.createTextNode(child));\n        return node;\n    }\n    function svg(tag, attrs) {\n        const node = document.createElementNS(SVG, tag);\n        for (const [k, v] of Object.entries(attrs))\n            node.setAttribute(k, String(v));\n        return node;\n    }\n    function num(value) {\n        if (typeof value !== 'number' || !Number.isFinite(value))\n            return '—';\n        if (Number.isInteger(value))\n            return String(value);\n        const magnitude = Math.floor(Math.log10(Math.abs(value)));\n        return value.toFixed(Math.min(4, Math.max(0, 3 - magnitude)));\n    }\n    function signed(value) {\n        const text = num(value);\n        return typeof value === 'number' && value > 0 && !/^0(\\.0*)?$/.test(text) ? `+${text}` : text;\n    }\n    const verdictOf = (c) => (c.gated ? c.verdict : 'info');\n    const marginOf = (c) => (c.direction === 'lower' ? c.max_drop : -c.max_drop);\n    const labelOf = (c) => fullLabel(c);\n    // ---- header: verdict, headline, sides, issues\n    function header() {\n        const box = el('header', {}, el('h1', { class: `verdict ${report.verdict}` }, `helm-gate: ${report.verdict}`), el('p', {}, report.headline));\n        const sides = el('table', { class: 'sides' });\n        const row = (label, read) => {\n            const cells = [read(report.baseline), read(report.candidate)];\n            if (cells.every(c => c === ''))\n                return;\n            sides.append(el('tr', {}, el('th', {}, label), ...cells.map(c => el('td', {}, c || '—'))));\n        };\n        sides.append(el('tr', {}, el('th', {}, ''), el('th', {}, 'Baseline'), el('th', {}, 'Candidate')));\n        row('Deployment', s => {\n            const id = s.identity;\n            return [id?.model ?? s.deployment, id?.host ? `on ${id.host}` : '', id?.api ? `(${id.api})` : ''].filter(Boolean).join(' ');\n        });\n        row('Engine', s => {\n            const e = s.identity?.engine;\n            if (!e)\n                return '';\n            return [\n                e.version && `version ${e.version}`,\n                e.root && `weights ${e.root}`,\n                e.max_model_len !== null && `context ${e.max_model_len}`,\n                e.owned_by && `by ${e.owned_by}`,\n                e.details\n            ]\n                .filter(Boolean)\n                .join(' · ');\n        });\n        // The serving configuration, compared when the report was built: a row whose sides differ is marked.\n        const serving = report.context?.serving;\n        for (const [label, r] of [\n            ['Chat template', serving?.chat_template],\n            ['Sampling', serving?.sampling]\n        ]) {\n            if (!r)\n                continue;\n            sides.append(el('tr', r.differs ? { class: 'differs' } : {}, el('th', {}, r.differs ? `${label} (differs)` : label), el('td', {}, r.baseline || '—'), el('td', {}, r.candidate || '—')));\n        }\n        row('Image', s => {\n            const i = s.identity?.image;\n            if (!i)\n                return '';\n            return [i.name, i.digest ? `digest ${i.digest}` : i.id ? `image id ${i.id} (no registry digest)` : 'digest unknown'].join(' · ');\n        });\n        row('Weights', s => {\n            const w = s.identity?.weights;\n            if (!w)\n                return '';\n            return [w.file, w.sha256 ? `sha256 ${w.sha256}` : (w.error ?? '')].filter(Boolean).join(' · ');\n        });\n        row('HELM', s => s.helm_version ?? '');\n        row('Source', s => {\n            const o = s.identity?.origin;\n            if (!o)\n                return '';\n            if (o.kind !== 'archived')\n                return o.kind === 'run' ? 'run by this gate' : `from ${o.artifact_name ?? 'shard artifacts'}`;\n            return [\n                'archived',\n                o.workflow_run_id !== undefined && `run ${o.workflow_run_id}`,\n                o.age_hours !== undefined && `${Math.round(o.age_hours)} h old`\n            ]\n                .filter(Boolean)\n                .join(', ');\n        });\n        box.append(sides);\n        const s = report.settings;\n        const fingerprint = report.context?.fingerprint;\n        box.append(el('p', { class: 'settings' }, `${fingerprint ? `Gate set ${String(fingerprint).slice(0, 16)} · ` : ''}${Math.round(s.confidence * 1000) / 10}% intervals (${s.interval}), ${s.resamples} resamples, seed ${s.seed}`));\n        for (const [kind, list] of [\n            ['errors', report.errors],\n            ['warnings', report.warnings]\n        ]) {\n            if (!list.length)\n                continue;\n            box.append(el('h2', {}, `${kind === 'errors' ? 'Errors' : 'Warnings'} (${list.length})`));\n            box.append(el('ul', { class: kind }, ...list.map((i) => el('li', {}, el('code', {}, i.code), ' ', i.message))));\n        }\n        return box;\n    }\n    // ---- filters shared by the plot, the table and the answers\n    const state = { run: '', perturbation: '', direction: '', search: '', stratum: '' };\n    const PERTURBATION_CLEAN = '(clean)';\n    const perturbationOf = (c) => c.perturbation ?? PERTURBATION_CLEAN;\n    const comparisonShown = (c) => (state.run === '' || c.run === state.run) && (state.perturbation === '' || perturbationOf(c) === state.perturbation);\n    function filters(onChange) {\n        const select = (name, label, values) => {\n            const s = el('select', { id: `filter-${name}`, 'aria-label': label }, el('option', { value: '' }, `all ${label}`));\n            for (const v of values)\n                s.append(el('option', { value: v }, v));\n            s.addEventListener('change', () => {\n                state[name] = s.value;\n                onChange();\n            });\n            return s;\n        };\n        const runs = [...new Set(comparisons.map(c => c.run))].sort();\n        const perturbations = [...new Set(comparisons.map(perturbationOf))].sort();\n        // Traffic rows' changed answers carry their stratum (`<tag>/<length>`): a filter when there are any.\n        const strata = [\n            ...new Set(Object.values(changed)\n                .flat()\n                .map(e => e.stratum)\n                .filter((v) => typeof v === 'string'))\n        ].sort();\n        const direction = el('select', { id: 'filter-direction', 'aria-label': 'changed answers' }, el('option', { value: '' }, 'won and lost'), el('option', { value: 'won' }, 'won (better)'), el('option', { value: 'lost' }, 'lost (worse)'));\n        direction.addEventListener('change', () => {\n            state.direction = direction.value;\n            onChange();\n        });\n        const search = el('input', { id: 'filter-search', type: 'search', placeholder: 'search answers, inputs, ids', 'aria-label': 'search' });\n        search.addEventListener('input', () => {\n            state.search = search.value.toLowerCase();\n            onChange();\n        });\n        return el('div', { class: 'filters' }, select('run', 'runs', runs), select('perturbation', 'perturbations', perturbations), ...(strata.length > 0 ? [select('stratum', 'strata', strata)] : []), direction, search);\n    }\n    // ---- forest plot: each comparison's interval and delta against its tolerated change\n    function forest() {\n        const rows = comparisons.filter(comparisonShown);\n        const values = [0];\n        for (const c of rows)\n            for (const v of [c.ci.low, c.ci.high, c.delta, marginOf(c)])\n                if (typeof v === 'number' && Number.isFinite(v))\n                    values.push(v);\n        let min = Math.min(...values);\n        let max = Math.max(...values);\n        const pad = (max - min) * 0.05 || 0.01;\n        min -= pad;\n        max += pad;\n        const left = 280;\n        const width = 440;\n        const rowHeight = 24;\n        const height = rows.length * rowHeight + 40;\n        const x = (v) => left + ((v - min) / (max - min)) * width;\n        const right = 40;\n        const plot = svg('svg', {\n            id: 'forest',\n            width: left + width + right,\n            height,\n            viewBox: `0 0 ${left + width + right} ${height}`,\n            'data-min': min,\n            'data-max': max,\n            'data-left': left,\n            'data-width': width,\n            role: 'img'\n        });\n        plot.append(svg('line', { x1: x(0), x2: x(0), y1: 0, y2: height - 30, class: 'zero' }));\n        // 44 characters fit beside the plot at 11 px (the label column is 280 px wide).\n        const shown = plotLabels(rows, 44);\n        rows.forEach((c, i) => {\n            const y = 16 + i * rowHeight;\n            const label = svg('text', { x: 4, y: y + 4, class: 'label' });\n            label.textContent = shown[i];\n            const title = svg('title', {});\n            title.textContent = `${labelOf(c)}: ${signed(c.delta)} [${signed(c.ci.low)}, ${signed(c.ci.high)}], tolerated ${signed(marginOf(c))}, ${verdictOf(c)}`;\n            const group = svg('g', { class: `row ${verdictOf(c)}`, 'data-id': c.id });\n            group.append(title, label);\n            group.append(svg('line', { x1: x(marginOf(c)), x2: x(marginOf(c)), y1: y - 9, y2: y + 9, class: 'margin' }));\n            if (Number.isFinite(c.ci.low) && Number.isFinite(c.ci.high))\n                group.append(svg('line', { x1: x(c.ci.low), x2: x(c.ci.high), y1: y, y2: y, class: 'ci' }));\n            if (Number.isFinite(c.delta))\n                group.append(svg('circle', { cx: x(c.delta), cy: y, r: 5, class: 'mark', 'data-id': c.id }));\n            plot.append(group);\n        });\n        // Ticks at round values (1, 2 or 5 times a power of ten) so that at most about five labels\n        // share the axis; a label that would still touch its neighbour is left out (the three fixed\n        // ticks this replaced could land on one another: min, 0 and max close together).\n        const rough = (max - min) / 4;\n        const power = Math.pow(10, Math.floor(Math.log10(rough)));\n        const step = [1, 2, 5, 10].map(f => f * power).find(s => s >= rough) ?? 10 * power;\n        const digits = Math.max(0, -Math.floor(Math.log10(step)));\n        const tickText = (v) => {\n            const rounded = Math.abs(v) < step / 2 ? 0 : v;\n            const text = rounded.toFixed(digits);\n            return rounded > 0 ? `+${text}` : text;\n        };\n        const CHAR_WIDTH = 7;\n        let lastRight = -Infinity;\n        for (let k = Math.ceil(min / step); k * step <= max; k++) {\n            const v = k * step;\n            const text = tickText(v);\n            const half = (text.length * CHAR_WIDTH) / 2;\n            const at = x(v);\n            if (at - half < lastRight + 8)\n                continue;\n            lastRight = at + half;\n            plot.append(svg('line', { x1: at, x2: at, y1: height - 30, y2: height - 25, class: 'tick' }));\n            const t = svg('text', { x: at, y: height - 10, class: 'axis', 'text-anchor': 'middle', 'data-value': v });\n            t.textContent = text;\n            plot.append(t);\n        }\n        return plot;\n    }\n    // ---- the comparisons table, sortable by any column\n    const columns = [\n        ['Verdict', verdictOf],\n        ['Run', c => c.run],\n        ['Metric', c => c.metric],\n        ['Split', c => c.split ?? ''],\n        ['Perturbation', c => c.perturbation ?? ''],\n        ['n', c => c.n],\n        ['Baseline', c => c.baseline_mean],\n        ['Candidate', c => c.candidate_mean],\n        ['Δ', c => c.delta],\n        ['Interval', c => c.ci.low],\n        ['Tolerated', marginOf],\n        ['Better / worse', c => (c.direction === 'lower' ? c.losses : c.wins) - (c.direction === 'lower' ? c.wins : c.losses)]\n    ];\n    const sort = { column: -1, descending: false };\n    function table() {\n        const rows = comparisons.filter(comparisonShown);\n        if (sort.column >= 0) {\n            const read = columns[sort.column][1];\n            rows.sort((a, b) => {\n                const va = read(a);\n                const vb = read(b);\n                const order = typeof va === 'number' && typeof vb === 'number' ? va - vb : String(va).localeCompare(String(vb));\n                return sort.descending ? -order : order;\n            });\n        }\n        const head = el('tr', {});\n        columns.forEach(([name], i) => {\n            const th = el('th', { 'data-column': String(i), class: sort.column === i ? (sort.descending ? 'sorted desc' : 'sorted asc') : '' }, name);\n            th.addEventListener('click', () => {\n                sort.descending = sort.column === i ? !sort.descending : false;\n                sort.column = i;\n                redraw();\n            });\n            head.append(th);\n        });\n        const body = rows.map(c => {\n            const better = c.direction === 'lower' ? c.losses : c.wins;\n            const worse = c.direction === 'lower' ? c.wins : c.losses;\n            return el('tr', { 'data-id': c.id, class: verdictOf(c) }, el('td', { class: 'verdict-cell' }, verdictOf(c)), el('td', {}, c.run), el('td', {}, `${c.metric}${c.direction === 'lower' ? ' (lower is better)' : ''}`), el('td', {}, c.split ?? '—'), el('td', {}, c.perturbation ?? '—'), el('td', { class: 'num' }, String(c.n)), el('td', { class: 'num' }, num(c.baseline_mean)), el('td', { class: 'num' }, num(c.candidate_mean)), el('td', { class: 'num' }, signed(c.delta)), el('td', { class: 'num' }, `[${signed(c.ci.low)}, ${signed(c.ci.high)}]`), el('td', { class: 'num' }, signed(marginOf(c))), el('td', { class: 'num' }, `+${better} / -${worse}`));\n        });\n        return el('table', { id: 'comparisons' }, el('thead', {}, head), el('tbody', {}, ...body));\n    }\n    // ---- changed answers, side by side with the differing characters marked\n    function diffSegments(a, b) {\n        let start = 0;\n        while (start < a.length && start < b.length && a[start] === b[start])\n            start++;\n        let endA = a.length;\n        let endB = b.length;\n        while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {\n            endA--;\n            endB--;\n        }\n        const midA = a.slice(start, endA);\n        const midB = b.slice(start, endB);\n        const mark = (text) => el('mark', {}, text);\n        const text = (t) => document.createTextNode(t);\n        // Character LCS of the differing middle when it is small; otherwise the whole middle is marked.\n        if (midA.length * midB.length > 0 && midA.length * midB.length <= 250_000) {\n            const n = midA.length;\n            const m = midB.length;\n            const table = new Uint16Array((n + 1) * (m + 1));\n            for (let i = n - 1; i >= 0; i--) {\n                for (let j = m - 1; j >= 0; j--) {\n                    table[i * (m + 1) + j] =\n                        midA[i] === midB[j] ? table[(i + 1) * (m + 1) + j + 1] + 1 : Math.max(table[(i + 1) * (m + 1) + j], table[i * (m + 1) + j + 1]);\n                }\n            }\n            const outA = [text(a.slice(0, start))];\n            const outB = [text(b.slice(0, start))];\n            let i = 0;\n            let j = 0;\n            let same = '';\n            let onlyA = '';\n            let onlyB = '';\n            const flush = () => {\n                if (onlyA)\n                    outA.push(mark(onlyA));\n                if (onlyB)\n                    outB.push(mark(onlyB));\n                onlyA = '';\n                onlyB = '';\n            };\n            while (i < n || j < m) {\n                if (i < n && j < m && midA[i] === midB[j]) {\n                    flush();\n                    same += midA[i];\n                    i++;\n                    j++;\n                    continue;\n                }\n                if (same) {\n                    outA.push(text(same));\n                    outB.push(text(same));\n                    same = '';\n                }\n                if (j >= m || (i < n && table[(i + 1) * (m + 1) + j] >= table[i * (m + 1) + j + 1]))\n                    onlyA += midA[i++];\n                else\n                    onlyB += midB[j++];\n            }\n            flush();\n            if (same) {\n                outA.push(text(same));\n                outB.push(text(same));\n            }\n            outA.push(text(a.slice(endA)));\n            outB.push(text(b.slice(endB)));\n            return [outA, outB];\n        }\n        return [\n            [text(a.slice(0, start)), ...(midA ? [mark(midA)] : []), text(a.slice(endA))],\n            [text(b.slice(0, start)), ...(midB ? [mark(midB)] : []), text(b.slice(endB))]\n        ];\n    }\n    function answers() {\n        const box = el('div', { id: 'answers' });\n        let shown = 0;\n        for (const c of comparisons) {\n            if (!comparisonShown(c))\n                continue;\n            const list = changed[c.id] ?? c.examples ?? [];\n            if (!list.length)\n                continue;\n            const cards = [];\n            for (const e of list) {\n                const better = c.direction === 'lower' ? e.candidate_value < e.baseline_value : e.candidate_value > e.baseline_value;\n                if (state.direction === 'won' && !better)\n                    continue;\n                if (state.direction === 'lost' && better)\n                    continue;\n                if (state.stratum && e.stratum !== state.stratum)\n                    continue;\n                if (state.search) {\n                    const haystack = [e.instance_id, e.input, e.reference, e.failed_check ?? '', e.baseline_output, e.candidate_output]\n                        .join('\\n')\n                        .toLowerCase();\n                    if (!haystack.includes(state.search))\n                        continue;\n                }\n                const [b, k] = diffSegments(String(e.baseline_output ?? ''), String(e.candidate_output ?? ''));\n                cards.push(el('div', { class: `answer ${better ? 'won' : 'lost'}`, 'data-instance': e.instance_id }, el('div', { class: 'answer-head' }, `${e.instance_id}${e.stratum ? ` [${e.stratum}]` : ''} (trial ${e.train_trial_index}): ${num(e.baseline_value)} → ${num(e.candidate_value)}, ${better ? 'better' : 'worse'}`), el('div', { class: 'io' }, el('div', { class: 'label' }, 'Input'), el('pre', {}, String(e.input ?? ''))), el('div', { class: 'io' }, el('div', { class: 'label' }, 'Reference'), el('pre', {}, String(e.reference ?? ''))), ...(e.failed_check\n                    ? [el('div', { class: 'io' }, el('div', { class: 'label' }, 'Failed check'), el('pre', {}, String(e.failed_check)))]\n                    : []), el('div', { class: 'outputs' }, el('div', {}, el('div', { class: 'label' }, 'Baseline output'), el('pre', { class: 'baseline' }, ...b)), el('div', {}, el('div', { class: 'label' }, 'Candidate output'), el('pre', { class: 'candidate' }, ...k)))));\n            }\n            if (!cards.length)\n                continue;\n            shown += cards.length;\n            const details = el('details', { 'data-id': c.id, open: '' }, el('summary', {}, `${labelOf(c)}: ${cards.length} of ${list.length} changed answers`), ...cards);\n            box.append(details);\n        }\n        box.prepend(el('p', { id: 'answers-count' }, `${shown} changed answers shown`));\n        return box;\n    }\n    // ---- efficiency, and the load half\n    function efficiency() {\n        const entries = report.efficiency;\n        if (!entries.length)\n            return null;\n        const ms = (s) => (Math.abs(s) < 10 ? `${num(s * 1000)} ms` : `${num(s)} s`);\n        const ratio = (r) => `${num(r.estimate)}× [${num(r.low)}, ${num(r.high)}]`;\n        const box = el('section', { id: 'efficiency' }, el('h2', {}, 'Efficiency: request times (information only, not gated)'));\n        if (report.context?.concurrent)\n            box.append(el('p', { class: 'note' }, 'Both sides ran at the same time on one machine: the ratios reflect the shared client as much as the servers.'));\n        box.append(el('table', {}, el('tr', {}, ...['Run', 'n', 'Median baseline', 'Median candidate', 'Median ratio', 'p90 ratio'].map(h => el('th', {}, h))), ...entries.map(e => el('tr', {}, el('td', {}, e.run), el('td', {}, String(e.n)), el('td', {}, ms(e.baseline_median)), el('td', {}, ms(e.candidate_median)), el('td', {}, ratio(e.median_ratio)), el('td', {}, ratio(e.p90_ratio))))));\n        return box;\n    }\n    /**\n     * The load half (report.load): its verdict, then per level one table with a row per metric\n     * (baseline, candidate, the candidate/baseline ratio with its interval, and the checks on that\n     * metric with their verdicts). Server-provided text (model names, reasons) goes in as text.\n     */\n    function load(section) {\n        if (!section)\n            return null;\n        const box = el('section', { id: 'load' }, el('h2', { class: `load-verdict ${section.verdict}` }, `Load: ${section.verdict}`), el('p', {}, String(section.headline ?? '')));\n        if (section.skipped) {\n            box.append(el('p', { class: 'note' }, String(section.skipped)));\n            return box;\n        }\n        const units = { output_tokens_per_second: 'tok/s', request_throughput: 'req/s', goodput: 'req/s' };\n        const value = (metric, v) => {\n            if (typeof v !== 'number' || !Number.isFinite(v))\n                return '—';\n            if (metric === 'error_rate')\n                return `${Number((v * 100).toPrecision(3))}%`;\n            return `${Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3)} ${units[metric] ?? 'ms'}`;\n        };\n        // As in the comment: three decimals (one from 10 up).\n        const fixed = (v) => v.toFixed(v >= 10 ? 1 : 3);\n        const ratioText = (r) => (r ? `${fixed(r.estimate)}× [${fixed(r.low)}, ${fixed(r.high)}]` : '—');\n        const levelName = (level) => (section.mode === 'concurrency' ? `concurrency ${level}` : `${level} requests/s`);\n        const checkText = (c) => {\n            const op = c.kind === 'min_ratio' || c.kind === 'min' ? '≥' : '≤';\n            const bound = String(c.kind).endsWith('ratio') ? `${c.threshold}×` : value(c.metric, c.threshold);\n            return `${op} ${bound}: ${c.verdict}`;\n        };\n        const ratios = section.ratios ?? [];\n        const checks = section.checks ?? [];\n        for (const level of section.levels ?? []) {\n            const metrics = [...new Set([...ratios, ...checks].filter(r => r.level === level).map(r => String(r.metric)))];\n            if (!metrics.length)\n                continue;\n            const rows = metrics.map(metric => {\n                const r = ratios.find(x => x.level === level && x.metric === metric);\n                const own = checks.filter(c => c.level === level && c.metric === metric);\n                const verdicts = own.map(c => c.verdict);\n                const worst = ['error', 'fail', 'inconclusive', 'pass'].find(v => verdicts.includes(v)) ?? 'info';\n                const checkCell = el('td', { class: 'checks' });\n                own.forEach((c, i) => {\n                    if (i)\n                        checkCell.append(el('br'));\n                    checkCell.append(el('span', { class: `check ${c.verdict}`, title: String(c.reason ?? '') }, checkText(c)));\n                });\n                if (!own.length)\n                    checkCell.append('—');\n                return el('tr', { class: worst, 'data-metric': metric }, el('td', {}, metric), el('td', { class: 'num' }, value(metric, r?.baseline ?? own[0]?.baseline)), el('td', { class: 'num' }, value(metric, r?.candidate ?? own[0]?.candidate)), el('td', { class: 'num' }, ratioText(r?.ratio ?? own[0]?.ratio ?? null)), el('td', { class: 'num' }, String(r?.pairs ?? own[0]?.pairs ?? '—')), checkCell);\n            });\n            box.append(el('h3', {}, levelName(level)), el('table', { class: 'load-level', 'data-level': String(level) }, el('thead', {}, el('tr', {}, ...['Metric', 'Baseline', 'Candidate', 'Ratio [interval]', 'Pairs', 'Checks'].map(h => el('th', {}, h)))), el('tbody', {}, ...rows)));\n        }\n        const open = checks.filter(c => c.verdict === 'inconclusive' || c.verdict === 'error');\n        if (open.length)\n            box.append(el('ul', { class: 'load-reasons' }, ...open.map(c => el('li', {}, `${c.metric} at ${levelName(c.level)}: ${c.reason}`))));\n        for (const [kind, list] of [\n            ['errors', section.errors ?? []],\n            ['warnings', section.warnings ?? []]\n        ]) {\n            if (list.length)\n                box.append(el('ul', { class: kind }, ...list.map((i) => el('li', {}, el('code', {}, i.code), ' ', i.message))));\n        }\n        const st = section.settings ?? {};\n        box.append(el('p', { class: 'settings' }, `${st.repetitions} blocks per side per level, ${loadScheduleText(section)}; intervals: ${st.interval_method}; percentiles: ${st.percentile_method}.`));\n        for (const note of section.notes ?? [])\n            box.append(el('p', { class: 'note' }, note));\n        return box;\n    }\n    // ---- fidelity: the instances with the largest divergence, token by token\n    /** Whitespace made visible, so a changed space or line break can be seen in a token. */\n    function visibleToken(text) {\n        return text.replace(/ /g, '␣').replace(/\\n/g, '⏎').replace(/\\t/g, '⇥');\n    }\n    /** Red where the candidate gives the baseline's token less probability, green where more; the stronger, the larger |delta-p|. */\n    function deltaShade(deltaP) {\n        const alpha = Math.min(1, Math.abs(deltaP)) * 0.85;\n        return deltaP < 0 ? `rgba(207, 34, 46, ${alpha.toFixed(3)})` : `rgba(26, 127, 55, ${alpha.toFixed(3)})`;\n    }\n    /**\n     * report.fidelity: its checks, then each of the worst instances with the baseline's answer token by\n     * token above the candidate's most likely token at the same position, every column shaded by\n     * delta-p. Model text goes in with textContent only.\n     */\n    function fidelity(section) {\n        if (!section)\n            return null;\n        const box = el('section', { id: 'fidelity' }, el('h2', {}, 'Fidelity'));\n        if (section.checks.length > 0) {\n            const rows = section.checks.map(c => el('tr', { class: c.verdict }, el('td', { class: 'verdict-cell' }, c.verdict), el('td', {}, `${c.metric} ${c.bound === 'min' ? '≥' : '≤'} ${String(c.threshold)}`), el('td', { class: 'num' }, `${num(c.figure.corrected)} [${num(c.figure.ci.low)}, ${num(c.figure.ci.high)}]`), el('td', { class: 'num' }, num(c.figure.candidate)), el('td', { class: 'num' }, num(c.figure.floor))));\n            box.append(el('table', { class: 'fidelity-checks' }, el('thead', {}, el('tr', {}, ...['verdict', 'check', 'value [interval]', 'candidate', 'A/A floor'].map(h => el('th', {}, h)))), el('tbody', {}, ...rows)));\n        }\n        box.append(el('h3', {}, 'Largest divergence'), el('p', { class: 'note' }, `The ${section.worst.length} instances with the largest mean KL. Per position, the baseline's token (above) and the candidate's most likely token there (below), shaded by delta-p = p_C - p_B of the baseline's token: red where the candidate gives it less probability, green where more. A framed column is where the candidate would pick another token.`));\n        for (const row of section.worst) {\n            const head = el('div', { class: 'answer-head' }, `${row.id}: mean KL ${num(row.klMean)}, max KL ${num(row.klMax)}, top-1 agreement ${num(row.top1Agreement)}, mean delta-p ${signed(row.deltaPMean)}, first divergence ${row.firstDivergence === null ? 'none' : `at token ${row.firstDivergence}`}`);\n            const item = el('div', { class: 'fidelity-instance', 'data-id': row.id }, head);\n            const tokens = row.tokens ?? [];\n            if (tokens.length > 0) {\n                const strip = el('div', { class: 'token-strip' });\n                tokens.forEach((cell, t) => {\n                    const differs = cell.candidate !== null && cell.candidate !== cell.baseline;\n                    strip.append(el('span', {\n                        class: differs ? 'token-pair differs' : 'token-pair',\n                        style: `background-color: ${deltaShade(cell.deltaP)}`,\n                        title: `position ${t}: delta-p ${signed(cell.deltaP)}`,\n                        'data-delta-p': String(cell.deltaP)\n                    }, el('span', { class: 'token baseline' }, visibleToken(cell.baseline)), el('span', { class: 'token candidate' }, cell.candidate === null ? '—' : visibleToken(cell.candidate))));\n                });\n                item.append(el('div', { class: 'label' }, 'Baseline answer / candidate top-1'), strip);\n            }\n            else {\n                item.append(el('p', { class: 'note' }, 'No per-token figures were recorded for this instance.'));\n            }\n            box.append(item);\n        }\n        return box;\n    }\n    // ---- layout\n    const plotBox = el('section', { id: 'plot' }, el('h2', {}, 'Forest plot'));\n    const tableBox = el('section', { id: 'table' }, el('h2', {}, 'Comparisons'));\n    const answersBox = el('section', { id: 'changed' }, el('h2', {}, 'Changed answers'));\n    function redraw() {\n        plotBox.replaceChildren(plotBox.firstChild, forest());\n        tableBox.replaceChildren(tableBox.firstChild, table());\n        answersBox.replaceChildren(answersBox.firstChild, answers());\n    }\n    root.append(header(), filters(redraw), plotBox, tableBox, answersBox);\n    const eff = efficiency();\n    if (eff)\n        root.append(eff);\n    const loadBox = load(report.load);\n    if (loadBox)\n        root.append(loadBox);\n    const fidelityBox = fidelity(report.fidelity);\n    if (fidelityBox)\n        root.append(fidelityBox);\n    for (const note of report.notes)\n        root.append(el('p', { class: 'note' }, note));\n    redraw();\n\n})();\n";
+const REPORT_PAGE_SCRIPT = "(function () {\n    'use strict';\n\n    function fullLabel(c) {\n        return [c.run, c.metric, c.split, c.perturbation].filter(p => p !== null && p !== '').join(' · ');\n    }\n    function plotLabels(rows, max) {\n        const labels = rows.map(row => shortLabel(row, max));\n        const seen = new Map();\n        for (const label of labels)\n            seen.set(label, (seen.get(label) ?? 0) + 1);\n        const numbered = new Map();\n        return labels.map(label => {\n            if ((seen.get(label) ?? 0) < 2)\n                return label;\n            const k = (numbered.get(label) ?? 0) + 1;\n            numbered.set(label, k);\n            return `${middleCut(label, max - ` (${k})`.length)} (${k})`;\n        });\n    }\n    function shortLabel(row, max) {\n        const whole = fullLabel(row);\n        if (whole.length <= max)\n            return whole;\n        const tail = [row.metric, row.split, row.perturbation].filter(p => p !== null && p !== '').join(' · ');\n        const room = max - tail.length - ' · '.length;\n        // Too little room left for the run: the tail alone is cut, from its middle.\n        if (room < 8)\n            return middleCut(whole, max);\n        return `${middleCut(row.run, room)} · ${tail}`;\n    }\n    /** The text's start and end with `…` between them, `max` characters in all. */\n    function middleCut(text, max) {\n        if (text.length <= max)\n            return text;\n        const keep = max - 1;\n        const head = Math.ceil(keep / 2);\n        return `${text.slice(0, head)}…${text.slice(text.length - (keep - head))}`;\n    }\n\n    function loadScheduleText(load) {\n        const timeline = load.timeline;\n        if (load.interleaved === false) {\n            return `not interleaved: each side measured in its own period${timeline?.why ? ` (${timeline.why})` : ''}`;\n        }\n        if (timeline?.schedule === 'swapped') {\n            const swaps = timeline.swaps.length;\n            const cost = timeline.swap_cost_ms === null ? '' : `, median ${(timeline.swap_cost_ms / 1000).toFixed(1)} s each`;\n            return `interleaved A B B A, the launched sides swapped before each block of the other side (${swaps} swap${swaps === 1 ? '' : 's'}${cost})`;\n        }\n        return 'interleaved A B B A, both sides up at once';\n    }\n\n    const data = JSON.parse(document.getElementById('helm-gate-data').textContent);\n    const report = data.report;\n    const changed = data.changed;\n    const comparisons = report.comparisons;\n    const root = document.getElementById('app');\n    const SVG = 'http://www.w3.org/2000/svg';\n    function el(tag, attrs = {}, ...children) {\n        const node = document.createElement(tag);\n        for (const [k, v] of Object.entries(attrs))\n            node.setAttribute(k, v);\n        for (const child of children)\n            if (child !== null)\n                node.append(child instanceof Node ? child : document.createTextNode(child));\n        return node;\n    }\n    function svg(tag, attrs) {\n        const node = document.createElementNS(SVG, tag);\n        for (const [k, v] of Object.entries(attrs))\n            node.setAttribute(k, String(v));\n        return node;\n    }\n    function num(value) {\n        if (typeof value !== 'number' || !Number.isFinite(value))\n            return '—';\n        if (Number.isInteger(value))\n            return String(value);\n        const magnitude = Math.floor(Math.log10(Math.abs(value)));\n        return value.toFixed(Math.min(4, Math.max(0, 3 - magnitude)));\n    }\n    function signed(value) {\n        const text = num(value);\n        return typeof value === 'number' && value > 0 && !/^0(\\.0*)?$/.test(text) ? `+${text}` : text;\n    }\n    const verdictOf = (c) => (c.gated ? c.verdict : 'info');\n    const marginOf = (c) => (c.direction === 'lower' ? c.max_drop : -c.max_drop);\n    const labelOf = (c) => fullLabel(c);\n    // ---- header: verdict, headline, sides, issues\n    function header() {\n        const box = el('header', {}, el('h1', { class: `verdict ${report.verdict}` }, `helm-gate: ${report.verdict}`), el('p', {}, report.headline));\n        const sides = el('table', { class: 'sides' });\n        const row = (label, read, key) => {\n            const cells = [read(report.baseline), read(report.candidate)];\n            if (cells.every(c => c === ''))\n                return;\n            const marked = key !== undefined && data.differs?.[key] === true;\n            sides.append(el('tr', marked ? { class: 'differs' } : {}, el('th', {}, marked ? `${label} (differs)` : label), ...cells.map(c => el('td', {}, c || '—'))));\n        };\n        sides.append(el('tr', {}, el('th', {}, ''), el('th', {}, 'Baseline'), el('th', {}, 'Candidate')));\n        row('Deployment', s => {\n            const id = s.identity;\n            return [id?.model ?? s.deployment, id?.host ? `on ${id.host}` : '', id?.api ? `(${id.api})` : ''].filter(Boolean).join(' ');\n        }, 'deployment');\n        row('Engine', s => {\n            const e = s.identity?.engine;\n            if (!e)\n                return '';\n            return [\n                e.version && `version ${e.version}`,\n                e.root && `weights ${e.root}`,\n                e.max_model_len !== null && `context ${e.max_model_len}`,\n                e.owned_by && `by ${e.owned_by}`,\n                e.details\n            ]\n                .filter(Boolean)\n                .join(' · ');\n        }, 'engine');\n        // The serving configuration, compared when the report was built: a row whose sides differ is marked.\n        const serving = report.context?.serving;\n        for (const [label, r] of [\n            ['Chat template', serving?.chat_template],\n            ['Sampling', serving?.sampling]\n        ]) {\n            if (!r)\n                continue;\n            sides.append(el('tr', r.differs ? { class: 'differs' } : {}, el('th', {}, r.differs ? `${label} (differs)` : label), el('td', {}, r.baseline || '—'), el('td', {}, r.candidate || '—')));\n        }\n        row('Image', s => {\n            const i = s.identity?.image;\n            if (!i)\n                return '';\n            return [i.name, i.digest ? `digest ${i.digest}` : i.id ? `image id ${i.id} (no registry digest)` : 'digest unknown'].join(' · ');\n        }, 'image');\n        row('Weights', s => {\n            const w = s.identity?.weights;\n            if (!w)\n                return '';\n            return [w.file, w.sha256 ? `sha256 ${w.sha256}` : (w.error ?? '')].filter(Boolean).join(' · ');\n        }, 'weights');\n        row('HELM', s => s.helm_version ?? '');\n        row('Source', s => {\n            const o = s.identity?.origin;\n            if (!o)\n                return '';\n            if (o.kind !== 'archived')\n                return o.kind === 'run' ? 'run by this gate' : `from ${o.artifact_name ?? 'shard artifacts'}`;\n            return [\n                'archived',\n                o.workflow_run_id !== undefined && `run ${o.workflow_run_id}`,\n                o.age_hours !== undefined && `${Math.round(o.age_hours)} h old`\n            ]\n                .filter(Boolean)\n                .join(', ');\n        });\n        box.append(sides);\n        const s = report.settings;\n        const fingerprint = report.context?.fingerprint;\n        box.append(el('p', { class: 'settings' }, `${fingerprint ? `Gate set ${String(fingerprint).slice(0, 16)} · ` : ''}${Math.round(s.confidence * 1000) / 10}% intervals (${s.interval}), ${s.resamples} resamples, seed ${s.seed}`));\n        for (const [kind, list] of [\n            ['errors', report.errors],\n            ['warnings', report.warnings]\n        ]) {\n            if (!list.length)\n                continue;\n            box.append(el('h2', {}, `${kind === 'errors' ? 'Errors' : 'Warnings'} (${list.length})`));\n            box.append(el('ul', { class: kind }, ...list.map((i) => el('li', {}, el('code', {}, i.code), ' ', i.message))));\n        }\n        return box;\n    }\n    // ---- filters shared by the plot, the table and the answers\n    const state = { run: '', perturbation: '', direction: '', search: '', stratum: '' };\n    const PERTURBATION_CLEAN = '(clean)';\n    const perturbationOf = (c) => c.perturbation ?? PERTURBATION_CLEAN;\n    const comparisonShown = (c) => (state.run === '' || c.run === state.run) && (state.perturbation === '' || perturbationOf(c) === state.perturbation);\n    function filters(onChange) {\n        const select = (name, label, values) => {\n            const s = el('select', { id: `filter-${name}`, 'aria-label': label }, el('option', { value: '' }, `all ${label}`));\n            for (const v of values)\n                s.append(el('option', { value: v }, v));\n            s.addEventListener('change', () => {\n                state[name] = s.value;\n                onChange();\n            });\n            return s;\n        };\n        const runs = [...new Set(comparisons.map(c => c.run))].sort();\n        const perturbations = [...new Set(comparisons.map(perturbationOf))].sort();\n        // Traffic rows' changed answers carry their stratum (`<tag>/<length>`): a filter when there are any.\n        const strata = [\n            ...new Set(Object.values(changed)\n                .flat()\n                .map(e => e.stratum)\n                .filter((v) => typeof v === 'string'))\n        ].sort();\n        const direction = el('select', { id: 'filter-direction', 'aria-label': 'changed answers' }, el('option', { value: '' }, 'won and lost'), el('option', { value: 'won' }, 'won (better)'), el('option', { value: 'lost' }, 'lost (worse)'));\n        direction.addEventListener('change', () => {\n            state.direction = direction.value;\n            onChange();\n        });\n        const search = el('input', { id: 'filter-search', type: 'search', placeholder: 'search answers, inputs, ids', 'aria-label': 'search' });\n        search.addEventListener('input', () => {\n            state.search = search.value.toLowerCase();\n            onChange();\n        });\n        return el('div', { class: 'filters' }, select('run', 'runs', runs), select('perturbation', 'perturbations', perturbations), ...(strata.length > 0 ? [select('stratum', 'strata', strata)] : []), direction, search);\n    }\n    // ---- forest plot: each comparison's interval and delta against its tolerated change\n    function forest() {\n        const rows = comparisons.filter(comparisonShown);\n        const values = [0];\n        for (const c of rows)\n            for (const v of [c.ci.low, c.ci.high, c.delta, marginOf(c)])\n                if (typeof v === 'number' && Number.isFinite(v))\n                    values.push(v);\n        let min = Math.min(...values);\n        let max = Math.max(...values);\n        const pad = (max - min) * 0.05 || 0.01;\n        min -= pad;\n        max += pad;\n        const left = 280;\n        const width = 440;\n        const rowHeight = 24;\n        const height = rows.length * rowHeight + 40;\n        const x = (v) => left + ((v - min) / (max - min)) * width;\n        const right = 40;\n        const plot = svg('svg', {\n            id: 'forest',\n            width: left + width + right,\n            height,\n            viewBox: `0 0 ${left + width + right} ${height}`,\n            'data-min': min,\n            'data-max': max,\n            'data-left': left,\n            'data-width': width,\n            role: 'img'\n        });\n        plot.append(svg('line', { x1: x(0), x2: x(0), y1: 0, y2: height - 30, class: 'zero' }));\n        // 44 characters fit beside the plot at 11 px (the label column is 280 px wide).\n        const shown = plotLabels(rows, 44);\n        rows.forEach((c, i) => {\n            const y = 16 + i * rowHeight;\n            const label = svg('text', { x: 4, y: y + 4, class: 'label' });\n            label.textContent = shown[i];\n            const title = svg('title', {});\n            title.textContent = `${labelOf(c)}: ${signed(c.delta)} [${signed(c.ci.low)}, ${signed(c.ci.high)}], tolerated ${signed(marginOf(c))}, ${verdictOf(c)}`;\n            const group = svg('g', { class: `row ${verdictOf(c)}`, 'data-id': c.id });\n            group.append(title, label);\n            group.append(svg('line', { x1: x(marginOf(c)), x2: x(marginOf(c)), y1: y - 9, y2: y + 9, class: 'margin' }));\n            if (Number.isFinite(c.ci.low) && Number.isFinite(c.ci.high))\n                group.append(svg('line', { x1: x(c.ci.low), x2: x(c.ci.high), y1: y, y2: y, class: 'ci' }));\n            if (Number.isFinite(c.delta))\n                group.append(svg('circle', { cx: x(c.delta), cy: y, r: 5, class: 'mark', 'data-id': c.id }));\n            plot.append(group);\n        });\n        // Ticks at round values (1, 2 or 5 times a power of ten) so that at most about five labels\n        // share the axis; a label that would still touch its neighbour is left out (the three fixed\n        // ticks this replaced could land on one another: min, 0 and max close together).\n        const rough = (max - min) / 4;\n        const power = Math.pow(10, Math.floor(Math.log10(rough)));\n        const step = [1, 2, 5, 10].map(f => f * power).find(s => s >= rough) ?? 10 * power;\n        const digits = Math.max(0, -Math.floor(Math.log10(step)));\n        const tickText = (v) => {\n            const rounded = Math.abs(v) < step / 2 ? 0 : v;\n            const text = rounded.toFixed(digits);\n            return rounded > 0 ? `+${text}` : text;\n        };\n        const CHAR_WIDTH = 7;\n        let lastRight = -Infinity;\n        for (let k = Math.ceil(min / step); k * step <= max; k++) {\n            const v = k * step;\n            const text = tickText(v);\n            const half = (text.length * CHAR_WIDTH) / 2;\n            const at = x(v);\n            if (at - half < lastRight + 8)\n                continue;\n            lastRight = at + half;\n            plot.append(svg('line', { x1: at, x2: at, y1: height - 30, y2: height - 25, class: 'tick' }));\n            const t = svg('text', { x: at, y: height - 10, class: 'axis', 'text-anchor': 'middle', 'data-value': v });\n            t.textContent = text;\n            plot.append(t);\n        }\n        return plot;\n    }\n    // ---- the comparisons table, sortable by any column\n    const columns = [\n        ['Verdict', verdictOf],\n        ['Run', c => c.run],\n        ['Metric', c => c.metric],\n        ['Split', c => c.split ?? ''],\n        ['Perturbation', c => c.perturbation ?? ''],\n        ['n', c => c.n],\n        ['Baseline', c => c.baseline_mean],\n        ['Candidate', c => c.candidate_mean],\n        ['Δ', c => c.delta],\n        ['Interval', c => c.ci.low],\n        ['Tolerated', marginOf],\n        ['Better / worse', c => (c.direction === 'lower' ? c.losses : c.wins) - (c.direction === 'lower' ? c.wins : c.losses)]\n    ];\n    const sort = { column: -1, descending: false };\n    function table() {\n        const rows = comparisons.filter(comparisonShown);\n        if (sort.column >= 0) {\n            const read = columns[sort.column][1];\n            rows.sort((a, b) => {\n                const va = read(a);\n                const vb = read(b);\n                const order = typeof va === 'number' && typeof vb === 'number' ? va - vb : String(va).localeCompare(String(vb));\n                return sort.descending ? -order : order;\n            });\n        }\n        const head = el('tr', {});\n        columns.forEach(([name], i) => {\n            const th = el('th', { 'data-column': String(i), class: sort.column === i ? (sort.descending ? 'sorted desc' : 'sorted asc') : '' }, name);\n            th.addEventListener('click', () => {\n                sort.descending = sort.column === i ? !sort.descending : false;\n                sort.column = i;\n                redraw();\n            });\n            head.append(th);\n        });\n        const body = rows.map(c => {\n            const better = c.direction === 'lower' ? c.losses : c.wins;\n            const worse = c.direction === 'lower' ? c.wins : c.losses;\n            return el('tr', { 'data-id': c.id, class: verdictOf(c) }, el('td', { class: 'verdict-cell' }, verdictOf(c)), el('td', {}, c.run), el('td', {}, `${c.metric}${c.direction === 'lower' ? ' (lower is better)' : ''}`), el('td', {}, c.split ?? '—'), el('td', {}, c.perturbation ?? '—'), el('td', { class: 'num' }, String(c.n)), el('td', { class: 'num' }, num(c.baseline_mean)), el('td', { class: 'num' }, num(c.candidate_mean)), el('td', { class: 'num' }, signed(c.delta)), el('td', { class: 'num' }, `[${signed(c.ci.low)}, ${signed(c.ci.high)}]`), el('td', { class: 'num' }, signed(marginOf(c))), el('td', { class: 'num' }, `+${better} / -${worse}`));\n        });\n        return el('table', { id: 'comparisons' }, el('thead', {}, head), el('tbody', {}, ...body));\n    }\n    // ---- changed answers, side by side with the differing characters marked\n    function diffSegments(a, b) {\n        let start = 0;\n        while (start < a.length && start < b.length && a[start] === b[start])\n            start++;\n        let endA = a.length;\n        let endB = b.length;\n        while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {\n            endA--;\n            endB--;\n        }\n        const midA = a.slice(start, endA);\n        const midB = b.slice(start, endB);\n        const mark = (text) => el('mark', {}, text);\n        const text = (t) => document.createTextNode(t);\n        // Character LCS of the differing middle when it is small; otherwise the whole middle is marked.\n        if (midA.length * midB.length > 0 && midA.length * midB.length <= 250_000) {\n            const n = midA.length;\n            const m = midB.length;\n            const table = new Uint16Array((n + 1) * (m + 1));\n            for (let i = n - 1; i >= 0; i--) {\n                for (let j = m - 1; j >= 0; j--) {\n                    table[i * (m + 1) + j] =\n                        midA[i] === midB[j] ? table[(i + 1) * (m + 1) + j + 1] + 1 : Math.max(table[(i + 1) * (m + 1) + j], table[i * (m + 1) + j + 1]);\n                }\n            }\n            const outA = [text(a.slice(0, start))];\n            const outB = [text(b.slice(0, start))];\n            let i = 0;\n            let j = 0;\n            let same = '';\n            let onlyA = '';\n            let onlyB = '';\n            const flush = () => {\n                if (onlyA)\n                    outA.push(mark(onlyA));\n                if (onlyB)\n                    outB.push(mark(onlyB));\n                onlyA = '';\n                onlyB = '';\n            };\n            while (i < n || j < m) {\n                if (i < n && j < m && midA[i] === midB[j]) {\n                    flush();\n                    same += midA[i];\n                    i++;\n                    j++;\n                    continue;\n                }\n                if (same) {\n                    outA.push(text(same));\n                    outB.push(text(same));\n                    same = '';\n                }\n                if (j >= m || (i < n && table[(i + 1) * (m + 1) + j] >= table[i * (m + 1) + j + 1]))\n                    onlyA += midA[i++];\n                else\n                    onlyB += midB[j++];\n            }\n            flush();\n            if (same) {\n                outA.push(text(same));\n                outB.push(text(same));\n            }\n            outA.push(text(a.slice(endA)));\n            outB.push(text(b.slice(endB)));\n            return [outA, outB];\n        }\n        return [\n            [text(a.slice(0, start)), ...(midA ? [mark(midA)] : []), text(a.slice(endA))],\n            [text(b.slice(0, start)), ...(midB ? [mark(midB)] : []), text(b.slice(endB))]\n        ];\n    }\n    function answers() {\n        const box = el('div', { id: 'answers' });\n        let shown = 0;\n        for (const c of comparisons) {\n            if (!comparisonShown(c))\n                continue;\n            const list = changed[c.id] ?? c.examples ?? [];\n            if (!list.length)\n                continue;\n            const cards = [];\n            for (const e of list) {\n                const better = c.direction === 'lower' ? e.candidate_value < e.baseline_value : e.candidate_value > e.baseline_value;\n                if (state.direction === 'won' && !better)\n                    continue;\n                if (state.direction === 'lost' && better)\n                    continue;\n                if (state.stratum && e.stratum !== state.stratum)\n                    continue;\n                if (state.search) {\n                    const haystack = [e.instance_id, e.input, e.reference, e.failed_check ?? '', e.baseline_output, e.candidate_output]\n                        .join('\\n')\n                        .toLowerCase();\n                    if (!haystack.includes(state.search))\n                        continue;\n                }\n                const [b, k] = diffSegments(String(e.baseline_output ?? ''), String(e.candidate_output ?? ''));\n                cards.push(el('div', { class: `answer ${better ? 'won' : 'lost'}`, 'data-instance': e.instance_id }, el('div', { class: 'answer-head' }, `${e.instance_id}${e.stratum ? ` [${e.stratum}]` : ''} (trial ${e.train_trial_index}): ${num(e.baseline_value)} → ${num(e.candidate_value)}, ${better ? 'better' : 'worse'}`), el('div', { class: 'io' }, el('div', { class: 'label' }, 'Input'), el('pre', {}, String(e.input ?? ''))), el('div', { class: 'io' }, el('div', { class: 'label' }, 'Reference'), el('pre', {}, String(e.reference ?? ''))), ...(e.failed_check\n                    ? [el('div', { class: 'io' }, el('div', { class: 'label' }, 'Failed check'), el('pre', {}, String(e.failed_check)))]\n                    : []), el('div', { class: 'outputs' }, el('div', {}, el('div', { class: 'label' }, 'Baseline output'), el('pre', { class: 'baseline' }, ...b)), el('div', {}, el('div', { class: 'label' }, 'Candidate output'), el('pre', { class: 'candidate' }, ...k)))));\n            }\n            if (!cards.length)\n                continue;\n            shown += cards.length;\n            const details = el('details', { 'data-id': c.id, open: '' }, el('summary', {}, `${labelOf(c)}: ${cards.length} of ${list.length} changed answers`), ...cards);\n            box.append(details);\n        }\n        box.prepend(el('p', { id: 'answers-count' }, `${shown} changed answers shown`));\n        return box;\n    }\n    // ---- efficiency, and the load half\n    /**\n     * report.calibrations: per run that gates it, the rise of ECE or Brier (candidate minus baseline)\n     * with its interval against the tolerated rise. Four decimals, as the comment shows them.\n     */\n    function calibration() {\n        const rows = report.calibrations ?? [];\n        if (!rows.length)\n            return null;\n        const d = (x) => `${x >= 0 ? '+' : ''}${x.toFixed(4)}`;\n        const box = el('section', { id: 'calibration' }, el('h2', {}, 'Calibration'));\n        box.append(el('table', { class: 'calibration' }, el('tr', {}, ...['Verdict', 'Run', 'Metric', 'Rise (C − B) [interval]', 'Tolerates', 'Baseline → candidate', 'n'].map(h => el('th', {}, h))), ...rows.map((c) => el('tr', { class: String(c.verdict) }, el('td', { class: 'verdict-cell' }, String(c.verdict)), el('td', {}, String(c.run)), el('td', {}, c.metric === 'ece' ? 'ECE (10 bins)' : 'Brier'), el('td', { class: 'num' }, `${d(c.delta)} [${d(c.ci.low)}, ${d(c.ci.high)}]`), el('td', { class: 'num' }, d(c.max_increase)), el('td', { class: 'num' }, `${c.baseline.toFixed(4)} → ${c.candidate.toFixed(4)}`), el('td', { class: 'num' }, String(c.n))))));\n        for (const c of rows.filter(r => r.verdict !== 'pass'))\n            box.append(el('p', { class: 'note' }, `${c.run}: ${c.reason}`));\n        return box;\n    }\n    function efficiency() {\n        const entries = report.efficiency;\n        if (!entries.length)\n            return null;\n        const ms = (s) => (Math.abs(s) < 10 ? `${num(s * 1000)} ms` : `${num(s)} s`);\n        const ratio = (r) => `${num(r.estimate)}× [${num(r.low)}, ${num(r.high)}]`;\n        const box = el('section', { id: 'efficiency' }, el('h2', {}, 'Efficiency: request times (information only, not gated)'));\n        if (report.context?.concurrent)\n            box.append(el('p', { class: 'note' }, 'Both sides ran at the same time on one machine: the ratios reflect the shared client as much as the servers.'));\n        box.append(el('table', {}, el('tr', {}, ...['Run', 'n', 'Median baseline', 'Median candidate', 'Median ratio', 'p90 ratio'].map(h => el('th', {}, h))), ...entries.map(e => el('tr', {}, el('td', {}, e.run), el('td', {}, String(e.n)), el('td', {}, ms(e.baseline_median)), el('td', {}, ms(e.candidate_median)), el('td', {}, ratio(e.median_ratio)), el('td', {}, ratio(e.p90_ratio))))));\n        return box;\n    }\n    /**\n     * The load half (report.load): its verdict, then per level one table with a row per metric\n     * (baseline, candidate, the candidate/baseline ratio with its interval, and the checks on that\n     * metric with their verdicts). Server-provided text (model names, reasons) goes in as text.\n     */\n    function load(section) {\n        if (!section)\n            return null;\n        const box = el('section', { id: 'load' }, el('h2', { class: `load-verdict ${section.verdict}` }, `Load: ${section.verdict}`), el('p', {}, String(section.headline ?? '')));\n        if (section.skipped) {\n            box.append(el('p', { class: 'note' }, String(section.skipped)));\n            return box;\n        }\n        const units = { output_tokens_per_second: 'tok/s', request_throughput: 'req/s', goodput: 'req/s' };\n        const value = (metric, v) => {\n            if (typeof v !== 'number' || !Number.isFinite(v))\n                return '—';\n            if (metric === 'error_rate')\n                return `${Number((v * 100).toPrecision(3))}%`;\n            return `${Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3)} ${units[metric] ?? 'ms'}`;\n        };\n        // As in the comment: three decimals (one from 10 up).\n        const fixed = (v) => v.toFixed(v >= 10 ? 1 : 3);\n        const ratioText = (r) => (r ? `${fixed(r.estimate)}× [${fixed(r.low)}, ${fixed(r.high)}]` : '—');\n        const levelName = (level) => (section.mode === 'concurrency' ? `concurrency ${level}` : `${level} requests/s`);\n        const checkText = (c) => {\n            const op = c.kind === 'min_ratio' || c.kind === 'min' ? '≥' : '≤';\n            const bound = String(c.kind).endsWith('ratio') ? `${c.threshold}×` : value(c.metric, c.threshold);\n            return `${op} ${bound}: ${c.verdict}`;\n        };\n        const ratios = section.ratios ?? [];\n        const checks = section.checks ?? [];\n        for (const level of section.levels ?? []) {\n            const metrics = [...new Set([...ratios, ...checks].filter(r => r.level === level).map(r => String(r.metric)))];\n            if (!metrics.length)\n                continue;\n            const rows = metrics.map(metric => {\n                const r = ratios.find(x => x.level === level && x.metric === metric);\n                const own = checks.filter(c => c.level === level && c.metric === metric);\n                const verdicts = own.map(c => c.verdict);\n                const worst = ['error', 'fail', 'inconclusive', 'pass'].find(v => verdicts.includes(v)) ?? 'info';\n                const checkCell = el('td', { class: 'checks' });\n                own.forEach((c, i) => {\n                    if (i)\n                        checkCell.append(el('br'));\n                    checkCell.append(el('span', { class: `check ${c.verdict}`, title: String(c.reason ?? '') }, checkText(c)));\n                });\n                if (!own.length)\n                    checkCell.append('—');\n                return el('tr', { class: worst, 'data-metric': metric }, el('td', {}, metric), el('td', { class: 'num' }, value(metric, r?.baseline ?? own[0]?.baseline)), el('td', { class: 'num' }, value(metric, r?.candidate ?? own[0]?.candidate)), el('td', { class: 'num' }, ratioText(r?.ratio ?? own[0]?.ratio ?? null)), el('td', { class: 'num' }, String(r?.pairs ?? own[0]?.pairs ?? '—')), checkCell);\n            });\n            box.append(el('h3', {}, levelName(level)), el('table', { class: 'load-level', 'data-level': String(level) }, el('thead', {}, el('tr', {}, ...['Metric', 'Baseline', 'Candidate', 'Ratio [interval]', 'Pairs', 'Checks'].map(h => el('th', {}, h)))), el('tbody', {}, ...rows)));\n        }\n        const open = checks.filter(c => c.verdict === 'inconclusive' || c.verdict === 'error');\n        if (open.length)\n            box.append(el('ul', { class: 'load-reasons' }, ...open.map(c => el('li', {}, `${c.metric} at ${levelName(c.level)}: ${c.reason}`))));\n        for (const [kind, list] of [\n            ['errors', section.errors ?? []],\n            ['warnings', section.warnings ?? []]\n        ]) {\n            if (list.length)\n                box.append(el('ul', { class: kind }, ...list.map((i) => el('li', {}, el('code', {}, i.code), ' ', i.message))));\n        }\n        const st = section.settings ?? {};\n        box.append(el('p', { class: 'settings' }, `${st.repetitions} blocks per side per level, ${loadScheduleText(section)}; intervals: ${st.interval_method}; percentiles: ${st.percentile_method}.`));\n        for (const note of section.notes ?? [])\n            box.append(el('p', { class: 'note' }, note));\n        return box;\n    }\n    // ---- fidelity: the instances with the largest divergence, token by token\n    /** Whitespace made visible, so a changed space or line break can be seen in a token. */\n    function visibleToken(text) {\n        return text.replace(/ /g, '␣').replace(/\\n/g, '⏎').replace(/\\t/g, '⇥');\n    }\n    /** Red where the candidate gives the baseline's token less probability, green where more; the stronger, the larger |delta-p|. */\n    function deltaShade(deltaP) {\n        const alpha = Math.min(1, Math.abs(deltaP)) * 0.85;\n        return deltaP < 0 ? `rgba(207, 34, 46, ${alpha.toFixed(3)})` : `rgba(26, 127, 55, ${alpha.toFixed(3)})`;\n    }\n    /**\n     * report.fidelity: its checks, then each of the worst instances with the baseline's answer token by\n     * token above the candidate's most likely token at the same position, every column shaded by\n     * delta-p. Model text goes in with textContent only.\n     */\n    function fidelity(section) {\n        if (!section)\n            return null;\n        const box = el('section', { id: 'fidelity' }, el('h2', {}, 'Fidelity'));\n        if (section.checks.length > 0) {\n            const rows = section.checks.map(c => el('tr', { class: c.verdict }, el('td', { class: 'verdict-cell' }, c.verdict), el('td', {}, `${c.metric} ${c.bound === 'min' ? '≥' : '≤'} ${String(c.threshold)}`), el('td', { class: 'num' }, `${num(c.figure.corrected)} [${num(c.figure.ci.low)}, ${num(c.figure.ci.high)}]`), el('td', { class: 'num' }, num(c.figure.candidate)), el('td', { class: 'num' }, num(c.figure.floor))));\n            box.append(el('table', { class: 'fidelity-checks' }, el('thead', {}, el('tr', {}, ...['verdict', 'check', 'value [interval]', 'candidate', 'A/A floor'].map(h => el('th', {}, h)))), el('tbody', {}, ...rows)));\n        }\n        box.append(el('h3', {}, 'Largest divergence'), el('p', { class: 'note' }, `The ${section.worst.length} instances with the largest mean KL. Per position, the baseline's token (above) and the candidate's most likely token there (below), shaded by delta-p = p_C - p_B of the baseline's token: red where the candidate gives it less probability, green where more. A framed column is where the candidate would pick another token.`));\n        for (const row of section.worst) {\n            const head = el('div', { class: 'answer-head' }, `${row.id}: mean KL ${num(row.klMean)}, max KL ${num(row.klMax)}, top-1 agreement ${num(row.top1Agreement)}, mean delta-p ${signed(row.deltaPMean)}, first divergence ${row.firstDivergence === null ? 'none' : `at token ${row.firstDivergence}`}`);\n            const item = el('div', { class: 'fidelity-instance', 'data-id': row.id }, head);\n            const tokens = row.tokens ?? [];\n            if (tokens.length > 0) {\n                const strip = el('div', { class: 'token-strip' });\n                tokens.forEach((cell, t) => {\n                    const differs = cell.candidate !== null && cell.candidate !== cell.baseline;\n                    strip.append(el('span', {\n                        class: differs ? 'token-pair differs' : 'token-pair',\n                        style: `background-color: ${deltaShade(cell.deltaP)}`,\n                        title: `position ${t}: delta-p ${signed(cell.deltaP)}`,\n                        'data-delta-p': String(cell.deltaP)\n                    }, el('span', { class: 'token baseline' }, visibleToken(cell.baseline)), el('span', { class: 'token candidate' }, cell.candidate === null ? '—' : visibleToken(cell.candidate))));\n                });\n                item.append(el('div', { class: 'label' }, 'Baseline answer / candidate top-1'), strip);\n            }\n            else {\n                item.append(el('p', { class: 'note' }, 'No per-token figures were recorded for this instance.'));\n            }\n            box.append(item);\n        }\n        return box;\n    }\n    // ---- layout\n    const plotBox = el('section', { id: 'plot' }, el('h2', {}, 'Forest plot'));\n    const tableBox = el('section', { id: 'table' }, el('h2', {}, 'Comparisons'));\n    const answersBox = el('section', { id: 'changed' }, el('h2', {}, 'Changed answers'));\n    function redraw() {\n        plotBox.replaceChildren(plotBox.firstChild, forest());\n        tableBox.replaceChildren(tableBox.firstChild, table());\n        answersBox.replaceChildren(answersBox.firstChild, answers());\n    }\n    root.append(header(), filters(redraw), plotBox, tableBox, answersBox);\n    const eff = efficiency();\n    if (eff)\n        root.append(eff);\n    const calibrationBox = calibration();\n    if (calibrationBox)\n        root.append(calibrationBox);\n    const loadBox = load(report.load);\n    if (loadBox)\n        root.append(loadBox);\n    const fidelityBox = fidelity(report.fidelity);\n    if (fidelityBox)\n        root.append(fidelityBox);\n    for (const note of report.notes)\n        root.append(el('p', { class: 'note' }, note));\n    redraw();\n\n})();\n";
 
 /**
  * report.html: one self-contained page (inline CSS and script, no network) for the reviewer who
@@ -32086,7 +32597,9 @@ pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f6f8fa; paddi
 function renderHtml(report, changed = new Map()) {
     const script = REPORT_PAGE_SCRIPT;
     const hash = createHash('sha256').update(script).digest('base64');
-    const data = scriptSafeJson({ report, changed: Object.fromEntries(changed) });
+    // Which header rows differ is decided here, once (model/side-identity.ts); the page only shows it.
+    const differs = identityDiffers(report.baseline.identity, report.candidate.identity, report.context?.serving);
+    const data = scriptSafeJson({ report, changed: Object.fromEntries(changed), differs });
     const csp = `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${hash}'; img-src data:; connect-src 'none'; form-action 'none'; base-uri 'none'`;
     return [
         '<!doctype html>',
@@ -32322,11 +32835,27 @@ function shortDigest(digest) {
     const [algorithm, hex] = digest.includes(':') ? digest.split(':', 2) : ['', digest];
     return `${algorithm ? `${algorithm}:` : ''}${hex.slice(0, 12)}`;
 }
+/** An image name in the header holds at most this many characters (the JSON keeps it whole). */
+const IMAGE_NAME_LENGTH = 40;
+/**
+ * An image name cut in the middle to `max` characters: the tag (after the last `:` of the last
+ * path segment) is what tells two builds apart, so it stays whole when it fits in half the room,
+ * and the registry path gives way. A tag longer than that keeps its end.
+ */
+function middleCutImageName(name, max = IMAGE_NAME_LENGTH) {
+    if (name.length <= max)
+        return name;
+    const colon = name.lastIndexOf(':');
+    const tagged = colon > name.lastIndexOf('/');
+    const half = Math.floor(max / 2);
+    const tail = tagged && name.length - colon <= half ? name.slice(colon) : name.slice(name.length - half);
+    return `${name.slice(0, max - 1 - tail.length)}…${tail}`;
+}
 /** The markdown cell of the Image row; empty when the side ran no image. */
 function imageCell(image) {
     if (!image)
         return '';
-    const parts = [codeSpan(image.name, { maxLength: 80, inTable: true })];
+    const parts = [codeSpan(middleCutImageName(image.name), { maxLength: IMAGE_NAME_LENGTH, inTable: true })];
     if (image.digest)
         parts.push(`digest ${codeSpan(shortDigest(image.digest), { inTable: true })}`);
     else if (image.id)
@@ -32477,6 +33006,37 @@ function renderAnswerLengthMarkdown(rows) {
         lines.push(`- ${r.source} ${codeSpan(r.run, { maxLength: 80 })}: ${escapeInline(r.reason, 400)}`);
     if (open.length > 0 || why.length > 0)
         lines.push('');
+    return lines;
+}
+
+/**
+ * The "Calibration" section of the PR comment (docs/method.md "Paired calibration and the
+ * direction of a change"): per run whose gate entry asks for it, verdict first, the rise of ECE or
+ * the Brier score (candidate minus baseline) with its interval, the tolerated rise, both sides'
+ * values and the instances. Pure; run names come from output files and are escaped.
+ */
+/** Four decimals: ECE and Brier move in small steps, and the tolerated rise is usually 0.01 to 0.05. */
+const fixed = (x) => x.toFixed(4);
+const signed = (x) => `${x >= 0 ? '+' : ''}${fixed(x)}`;
+function renderCalibrationMarkdown(rows) {
+    if (!rows || rows.length === 0)
+        return [];
+    const lines = ['### Calibration', '', '| Verdict | Run | Rise (C − B) | Tolerates | Baseline → candidate, n |', '|---|---|--:|--:|--:|'];
+    for (const r of rows) {
+        const cells = [
+            `${VERDICT_EMOJI[r.verdict]} ${r.verdict}`,
+            `${escapeInline(r.run, 36)}<br>${r.metric === 'ece' ? 'ECE (10 bins)' : 'Brier'}`,
+            `**${signed(r.delta)}**<br>[${signed(r.ci.low)}, ${signed(r.ci.high)}]`,
+            signed(r.max_increase),
+            `${fixed(r.baseline)} → ${fixed(r.candidate)}<br>${r.n}`
+        ];
+        lines.push(`| ${cells.join(' | ')} |`);
+    }
+    lines.push('', `_Rise: the candidate's calibration error minus the baseline's on the same instances (positive is less calibrated), with its ${Math.round(rows[0].ci.level * 100)}% interval (cluster bootstrap over instances)._`);
+    const open = rows.filter(r => r.verdict !== 'pass');
+    for (const r of open)
+        lines.push(`- ${codeSpan(r.run, { maxLength: 80 })}: ${escapeInline(r.reason, 400)}`);
+    lines.push('');
     return lines;
 }
 
@@ -32657,13 +33217,15 @@ function sidesBlock(report) {
             ]
         ]
         : [];
+    const differs = identityDiffers(report.baseline.identity, report.candidate.identity, serving);
+    const marked = (label, row) => (differs[row] ? `${label} **(differs)**` : label);
     const rows = [
-        ['Deployment', deployment],
-        ['Engine', engine],
+        [marked('Deployment', 'deployment'), deployment],
+        [marked('Engine', 'engine'), engine],
         ...servingRow('Chat template', serving?.chat_template),
         ...servingRow('Sampling', serving?.sampling),
-        ['Image', info => imageCell(info.identity?.image)],
-        ['Weights', info => weightsCell(info.identity?.weights)],
+        [marked('Image', 'image'), info => imageCell(info.identity?.image)],
+        [marked('Weights', 'weights'), info => weightsCell(info.identity?.weights)],
         ['HELM', info => (info.helm_version ? codeSpan(info.helm_version, { maxLength: 20, inTable: true }) : '')],
         ['Source', source]
     ];
@@ -33030,6 +33592,8 @@ function renderAtLevel(report, options, detail, full) {
         lines.push(...renderLoadMarkdown(report.load));
     if (sections.has('table'))
         lines.push(...renderAnswerLengthMarkdown(report.answer_lengths));
+    if (sections.has('table'))
+        lines.push(...renderCalibrationMarkdown(report.calibrations));
     if (sections.has('table'))
         lines.push(...renderFidelityMarkdown(report.fidelity));
     if (sections.has('inconclusive'))
@@ -33591,4 +34155,4 @@ main(process.argv.slice(2), processIo()).then(code => {
     process.exitCode = 2;
 });
 
-export { exp as $, looksLikeSecret as A, isCredentialKey as B, ConfigError as C, DEFAULT_STATISTICS as D, Scalar as E, HIDDEN as F, GateError as G, HELM_GATE_VERSION as H, parseYamlFile as I, stringify as J, HelmRunError as K, LOAD_USAGE as L, MIN_BOOTSTRAP_UNITS as M, expandRunnerCommand as N, closestWords as O, PLAN_USAGE as P, checkDistinctDeployments as Q, RUN_USAGE as R, ServerNotReadyError as S, TRAFFIC_CHECKS as T, UsageError as U, looksLikeLmEvalOutput as V, readLmEvalOutput as W, InputError as X, taskMatchesEntry as Y, RUN_FILES as Z, runnerCommandName as _, reportStreams as a, log as a0, abs as a1, sqrt as a2, isFiniteNumber as a3, quantileSorted as a4, createRandom as a5, readTrafficSet as a6, discoverRuns as a7, GuardError as a8, METRIC_SHAPE as a9, decideVerdict as aa, FIDELITY_METRICS as ab, estimatePaired as ac, showValue as ad, ajvExports as ae, pairedDecision as af, comparisonRow as ag, REPORTED_MARGINS as ah, qualityVerdict as ai, qualityHeadline as aj, redactTree as ak, answerLengthRow as al, TOKENS_UNIT as am, CHARACTERS_UNIT as an, quantile as ao, TRAFFIC_USAGE as ap, newReport as b, counted as c, compareOutputs as d, exitCode as e, redactUrl as f, describeBand as g, readRunDirectory as h, runMatchesEntry as i, instancesNeeded as j, binarySd as k, loadGateConfig as l, twoSidedZ as m, numberOption as n, redactText as o, parseArgs as p, getDefaultExportFromCjs as q, requiredConfig as r, streamJson as s, tangoInterval as t, LaunchError as u, parseDocument as v, writeReportOutputs as w, visit as x, isScalar as y, redactString as z };
+export { taskMatchesEntry as $, visit as A, isScalar as B, ConfigError as C, DEFAULT_STATISTICS as D, redactString as E, looksLikeSecret as F, GateError as G, HELM_GATE_VERSION as H, isCredentialKey as I, Scalar as J, HIDDEN as K, LOAD_USAGE as L, MIN_BOOTSTRAP_UNITS as M, parseYamlFile as N, stringify as O, PLAN_USAGE as P, HelmRunError as Q, RUN_USAGE as R, ServerNotReadyError as S, TRAFFIC_CHECKS as T, UsageError as U, expandRunnerCommand as V, closestWords as W, checkDistinctDeployments as X, looksLikeLmEvalOutput as Y, readLmEvalOutput as Z, InputError as _, reportStreams as a, RUN_FILES as a0, runnerCommandName as a1, exp as a2, log as a3, abs as a4, sqrt as a5, isFiniteNumber as a6, quantileSorted as a7, createRandom as a8, readTrafficSet as a9, discoverRuns as aa, GuardError as ab, METRIC_SHAPE as ac, decideVerdict as ad, FIDELITY_METRICS as ae, estimatePaired as af, showValue as ag, ajvExports as ah, pairedDecision as ai, comparisonRow as aj, REPORTED_MARGINS as ak, qualityVerdict as al, qualityHeadline as am, redactTree as an, answerLengthRow as ao, TOKENS_UNIT as ap, CHARACTERS_UNIT as aq, quantile as ar, TRAFFIC_USAGE as as, newReport as b, counted as c, compareServing as d, exitCode as e, compareOutputs as f, redactUrl as g, hostOf as h, describeBand as i, readRunDirectory as j, runMatchesEntry as k, loadGateConfig as l, instancesNeeded as m, numberOption as n, binarySd as o, parseArgs as p, twoSidedZ as q, requiredConfig as r, streamJson as s, tangoInterval as t, redactText as u, describeCalibrationCheck as v, writeReportOutputs as w, getDefaultExportFromCjs as x, LaunchError as y, parseDocument as z };

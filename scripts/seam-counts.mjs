@@ -262,11 +262,13 @@ show(
 show('fingerprint computed (gateFingerprint called)', callSites(['gateFingerprint']))
 
 // The comparison's seam (docs/development.md "Harness output"): the object literals that make a
-// comparison row (both `ci` and `n_needed`: the answer-length row has a ratio instead), and what
-// gate/compare.ts imports of one harness (a reader in helm/ or lmeval/, or one harness's own file).
-const row = n => ts.isObjectLiteralExpression(n) && ['ci', 'n_needed'].every(k => n.properties.some(p => (p.name?.getText?.() ?? '') === k))
+// comparison row (`ci`, `n_needed` and `max_drop`: the answer-length row has a ratio instead, the
+// calibration row a `max_increase`), and what gate/compare.ts imports of one harness (a reader in
+// helm/ or lmeval/, or one harness's own file).
+const row = n =>
+  ts.isObjectLiteralExpression(n) && ['ci', 'n_needed', 'max_drop'].every(k => n.properties.some(p => (p.name?.getText?.() ?? '') === k))
 show(
-  'comparison rows built ({ ci, n_needed } literals)',
+  'comparison rows built ({ ci, n_needed, max_drop } literals)',
   literalSites(row, () => false)
 )
 const compareFile = program.getSourceFile(resolve(src, 'gate', 'compare.ts'))

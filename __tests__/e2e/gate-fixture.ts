@@ -35,6 +35,7 @@ export interface GateSpec {
     split?: string
     perturbations?: 'report' | 'gate'
     answer_length_ratio?: { min?: number; max?: number }
+    calibration?: { metric?: 'ece' | 'brier'; max_increase: number }
   }>
   maxEvalInstances: number
   timeoutMinutes?: number

@@ -62,7 +62,7 @@ describeHelm('a docker run launch records the image digest (fake docker CLI, rea
     const markdown = await readFile(join(outDir, 'report.md'), 'utf8')
     const short = (image: string): string => sha(`digest:${image}`).slice(0, 'sha256:'.length + 12)
     expect(markdown).toContain(
-      `| Image | \`${images.baseline}\` · digest \`${short(images.baseline)}\` | \`${images.candidate}\` · digest \`${short(images.candidate)}\` |`
+      `| Image **(differs)** | \`${images.baseline}\` · digest \`${short(images.baseline)}\` | \`${images.candidate}\` · digest \`${short(images.candidate)}\` |`
     )
     // The docker CLI got argument arrays: the Go template arrives as one argument, braces intact.
     const calls = (await readFile(join(fixture.env.HG_DOCKER_STATE, 'calls'), 'utf8')).split('\n').filter(Boolean)

@@ -1,7 +1,9 @@
 /** What the probes of the two sides mean, before any load: which error, and what it tells to do. */
 import { describe, expect, test } from '@jest/globals'
 import { parseGateConfig } from '../../src/config/load.js'
-import { beginLoad, chunkNote, isOutcome, judgeProbes, type LoadRun } from '../../src/load/run-load.js'
+import { beginLoad, isOutcome, type LoadRun } from '../../src/load/load-run.js'
+import { judgeProbes } from '../../src/load/load-preflight.js'
+import { chunkNote } from '../../src/load/finish-load.js'
 import type { RequestTiming } from '../../src/load/types.js'
 import type { StreamProbe } from '../../src/load/probe.js'
 import type { LoadSide } from '../../src/model/load-report.js'

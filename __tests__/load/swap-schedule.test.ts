@@ -6,7 +6,8 @@
 import { describe, expect, test } from '@jest/globals'
 import { parseGateConfig } from '../../src/config/load.js'
 import type { LoadSettings } from '../../src/config/load-types.js'
-import { blockPlan, chooseSchedule, clientCpuWarning, swapsNeeded } from '../../src/load/run-load.js'
+import { blockPlan, chooseSchedule, swapsNeeded } from '../../src/load/block-schedule.js'
+import { clientCpuWarning } from '../../src/load/finish-load.js'
 import type { LoadBlock, SwapRecord } from '../../src/model/load-report.js'
 import { gateText } from './load-helpers.js'
 

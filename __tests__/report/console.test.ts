@@ -54,3 +54,20 @@ describe('renderConsole', () => {
     expect(coloured.replace(/\x1b\[\d+m/g, '')).toBe(plain)
   })
 })
+
+describe('renderConsole: the identity rows that differ', () => {
+  const side = (api: string) => ({
+    path: '/tmp/x',
+    runs: ['mmlu'],
+    deployment: 'd',
+    helm_version: null,
+    identity: { model: 'tiny', host: '127.0.0.1:1', api, engine: null, origin: null }
+  })
+
+  test('chat against completions names the deployment; equal sides say nothing', () => {
+    expect(renderConsole(makeReport({ baseline: side('chat'), candidate: side('completions') }), { color: false })).toContain(
+      'sides differ in: deployment'
+    )
+    expect(renderConsole(makeReport({ baseline: side('chat'), candidate: side('chat') }), { color: false })).not.toContain('sides differ')
+  })
+})

@@ -268,7 +268,10 @@ describe('renderMarkdown: the sides are named by what they are', () => {
 
   test('deployment, engine, HELM and source per side; no file-system path', () => {
     expect(md).not.toContain('/home/runner')
-    expect(md).toContain('| Deployment | `llama-3.1-8b` on `10.0.0.5:8000` (chat) | `llama-3.1-8b-fp8` on `10.0.0.6:8000` (chat) |')
+    expect(md).toContain(
+      '| Deployment **(differs)** | `llama-3.1-8b` on `10.0.0.5:8000` (chat) | `llama-3.1-8b-fp8` on `10.0.0.6:8000` (chat) |'
+    )
+    expect(md).toContain('| Engine | version `0.6.3`')
     expect(md).toContain('version `0.6.3` · weights `meta-llama/Llama-3.1-8B-Instruct` · context 8,192 · by vllm')
     expect(md).toContain('| Source | archived baseline \\#\u200D1125 from run 4242 at `abcdef012345`, 5.2 h old | run by this gate |')
     expect(md).toContain('Gate set `0123456789abcdef`')
@@ -282,6 +285,47 @@ describe('renderMarkdown: the sides are named by what they are', () => {
 
   test('the worst-case bound shares the delta cell', () => {
     expect(comparisonsTableOf(md)[2]).toContain('[-0.0100, +0.0200]<br>worst case [-0.0900, +0.0100]')
+  })
+
+  test('chat against completions marks the Deployment row; the host alone does not', () => {
+    const side = (host: string, api: string) => ({
+      path: '/tmp/x',
+      runs: ['mmlu'],
+      deployment: 'd',
+      helm_version: null,
+      identity: { model: 'tiny', host, api, engine: null, origin: null }
+    })
+    const text = renderMarkdown(makeReport({ baseline: side('127.0.0.1:1', 'chat'), candidate: side('127.0.0.1:2', 'completions') }), {
+      maxLength: LIMIT
+    })
+    expect(text).toContain('| Deployment **(differs)** | `tiny` on `127.0.0.1:1` (chat) | `tiny` on `127.0.0.1:2` (completions) |')
+    const same = renderMarkdown(makeReport({ baseline: side('127.0.0.1:1', 'chat'), candidate: side('127.0.0.1:2', 'chat') }), {
+      maxLength: LIMIT
+    })
+    expect(same).toContain('| Deployment | `tiny` on `127.0.0.1:1` (chat) |')
+  })
+
+  test('a long image name is cut in the middle to 40 characters, its tag kept whole', () => {
+    const name = 'registry.internal.example.com:5000/platform/inference/serving/vllm-openai-cuda12:v0.11.1-cu124'
+    const side = (n: string) => ({
+      path: '/tmp/x',
+      runs: ['mmlu'],
+      deployment: 'd',
+      helm_version: null,
+      identity: {
+        model: 'tiny',
+        host: null,
+        api: null,
+        engine: null,
+        origin: null,
+        image: { name: n, digest: null, id: null, error: null }
+      }
+    })
+    const text = renderMarkdown(makeReport({ baseline: side(name), candidate: side('vllm/vllm-openai:v0.11.0') }), { maxLength: LIMIT })
+    const row = text.split('\n').find(l => l.startsWith('| Image'))!
+    expect(row).toContain('`registry.internal.example…:v0.11.1-cu124`')
+    expect('registry.internal.example…:v0.11.1-cu124').toHaveLength(40)
+    expect(row.startsWith('| Image **(differs)** |')).toBe(true)
   })
 
   test('a bare compare falls back to the HELM deployment name', () => {

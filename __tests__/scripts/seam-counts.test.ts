@@ -21,7 +21,7 @@ describe('seam-counts', () => {
     expect(lines).toContain('bring a launched side up (Launcher#up): 3 in 1 files (src/launch/side-holder.ts)')
     expect(lines).toContain('resolve the schedule (launch.schedule read): 1 in 1 files (src/plan/run-plan.ts)')
     // The comparison's seam: one row builder, and compare.ts imports nothing of one harness.
-    expect(lines).toContain('comparison rows built ({ ci, n_needed } literals): 1 in 1 files (src/gate/comparison-row.ts)')
+    expect(lines).toContain('comparison rows built ({ ci, n_needed, max_drop } literals): 1 in 1 files (src/gate/comparison-row.ts)')
     expect(lines).toContain('harness-specific imports of gate/compare.ts: 0 ()')
     // The run plan is what runs: keys looked up, endpoints built and the fingerprint computed there alone.
     expect(lines.find(line => line.startsWith('API key lookups'))).toMatch(/^API key lookups: \d+ in 1 files \(src\/plan\/run-plan\.ts\)$/)

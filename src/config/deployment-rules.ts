@@ -6,7 +6,7 @@
 import { resolve } from 'node:path'
 import { ConfigError } from '../errors.js'
 import { redactUrl } from '../secrets/redact.js'
-import type { Deployment } from './types.js'
+import type { Deployment, GatedRun } from './types.js'
 
 /**
  * Both sides must ask the same questions the same way: a different tokenizer or maximum length
@@ -62,5 +62,30 @@ export function checkDistinctDeployments(baseline: Deployment, candidate: Deploy
               : candidate.deployment
       }
     )
+  }
+}
+
+/**
+ * A calibration check needs HELM's `max_prob` from real log-probabilities. HELM 0.5.16's OpenAI
+ * chat client asks for none, so every chat answer gets `max_prob` 1 and ECE would only restate the
+ * error rate (HELM itself skips `ece_10_bin` then): refused when the file is loaded, so that
+ * `plan` says it before any instance is spent. The completions client records them.
+ */
+export function calibrationNeedsLogprobs(
+  source: string,
+  runs: readonly GatedRun[],
+  deployments: { baseline: Deployment; candidate: Deployment } | null
+): void {
+  const i = runs.findIndex(run => run.calibration)
+  if (i < 0 || !deployments) return
+  for (const side of ['baseline', 'candidate'] as const) {
+    const d = deployments[side]
+    if (d.kind === 'server' && d.api === 'chat') {
+      throw new ConfigError(
+        'config.calibration_needs_logprobs',
+        `runs[${i}].calibration needs log-probabilities, and HELM's chat client records none (max_prob is 1 on every answer): serve deployments.${side} with api: completions`,
+        { file: source, field: `deployments.${side}.api`, value: d.api }
+      )
+    }
   }
 }

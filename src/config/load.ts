@@ -13,8 +13,9 @@ import { parseFidelityWithSides } from './fidelity.js'
 import { DEFAULT_STATISTICS, type Deployment, type GateConfig, type GatedRun, type HelmSettings, type StatisticsSettings } from './types.js'
 import { checkScheduleFits, launchNeedsServer, parseLaunch, parseLaunchSettings, type LaunchSide, type LaunchSpec } from './launch.js'
 import { Fields } from './validate.js'
-import { checkComparableDeployments } from './deployment-rules.js'
+import { calibrationNeedsLogprobs, checkComparableDeployments } from './deployment-rules.js'
 import { parseAnswerLengthBand } from './answer-length-band.js'
+import { parseCalibrationCheck } from './calibration-check.js'
 import { looksLikeSecret } from '../secrets/redact.js'
 
 export async function loadGateConfig(file: string): Promise<GateConfig> {
@@ -129,6 +130,7 @@ export function parseGateConfig(text: string, source: string, options: ParseOpti
     }
     entries.add(key)
   })
+  calibrationNeedsLogprobs(source, runs, deployments)
 
   return {
     version: version as 1,
@@ -170,7 +172,18 @@ function baseUrlsOf(deployments: { baseline: Deployment; candidate: Deployment }
 }
 
 function parseRun(f: Fields): GatedRun {
-  f.allow(['entry', 'match', 'metric', 'split', 'max_drop', 'max_relative_drop', 'lower_is_better', 'perturbations', 'answer_length_ratio'])
+  f.allow([
+    'entry',
+    'match',
+    'metric',
+    'split',
+    'max_drop',
+    'max_relative_drop',
+    'lower_is_better',
+    'perturbations',
+    'answer_length_ratio',
+    'calibration'
+  ])
   const entry = f.string('entry')
   if (/(^|[:,])\s*model(_deployment)?\s*=/.test(entry)) {
     f.fail('entry', `${f.at('entry')} must not name a model: helm-gate adds each side's model itself`)
@@ -190,6 +203,7 @@ function parseRun(f: Fields): GatedRun {
   const lowerIsBetter = f.boolean('lower_is_better', false)
   const perturbations = f.choice('perturbations', ['report', 'gate'] as const, 'report')
   const answerLength = parseAnswerLengthBand(f)
+  const calibration = parseCalibrationCheck(f)
   f.done()
   return {
     entry,
@@ -200,7 +214,8 @@ function parseRun(f: Fields): GatedRun {
     maxRelativeDrop,
     direction: lowerIsBetter ? 'lower' : 'higher',
     perturbations,
-    ...(answerLength ? { answerLength } : {})
+    ...(answerLength ? { answerLength } : {}),
+    ...(calibration ? { calibration } : {})
   }
 }
 

@@ -18,6 +18,7 @@
  *       max_drop: 0.02            # or max_relative_drop: 0.05
  *       lower_is_better: false
  *       perturbations: report     # or gate
+ *       calibration: { metric: ece, max_increase: 0.02 }   # optional
  *   statistics: { confidence: 0.95, resamples: 10000, seed: 0, min_overlap: 0.95,
  *                 interval: auto, flip_tolerance: 1e-9 }
  */
@@ -30,6 +31,7 @@ export type { CommandDeployment } from './runner-command.js'
 import type { TrafficSettings } from './traffic.js'
 import type { FidelitySettings } from './fidelity.js'
 import type { AnswerLengthBand } from './answer-length-band.js'
+import type { CalibrationSettings } from './calibration-check.js'
 
 export type Api = 'chat' | 'completions'
 export type IntervalMethod = 'auto' | 'bootstrap' | 'newcombe' | 'tango'
@@ -110,6 +112,8 @@ export interface GatedRun {
   perturbations: PerturbationPolicy
   /** The band of the candidate/baseline answer-length ratio (`answer_length_ratio`); null: reported only. */
   answerLength?: AnswerLengthBand | null
+  /** The paired calibration check (`calibration: { metric: ece, max_increase }`); absent: none. */
+  calibration?: CalibrationSettings | null
 }
 
 export interface GateConfig {

@@ -16,12 +16,14 @@ import { IssueLog } from '../model/issue-log.js'
 import {
   newReport,
   type AnswerLength,
+  type CalibrationRow,
   type ChangedExample,
   type Comparison,
   type EfficiencyEntry,
   type Report,
   type Verdict
 } from '../model/report.js'
+import { unitCalibration } from '../holistic/unit-calibration.js'
 import { unitAnswerLength } from './answer-length.js'
 import { buildComparisons, resolveSplit } from './comparisons.js'
 import { HARNESSES } from './harnesses.js'
@@ -56,6 +58,7 @@ export async function compareOutputs(
   const comparisons: Comparison[] = []
   const efficiency: EfficiencyEntry[] = []
   const answerLengths: AnswerLength[] = []
+  const calibrations: CalibrationRow[] = []
   const sides: { baseline: HarnessSide | null; candidate: HarnessSide | null } = { baseline: null, candidate: null }
   const context: UnitContext = {
     config,
@@ -64,7 +67,8 @@ export async function compareOutputs(
     log,
     comparisons,
     efficiency,
-    answerLengths
+    answerLengths,
+    calibrations
   }
 
   try {
@@ -82,10 +86,11 @@ export async function compareOutputs(
     log.fromError(error)
   }
 
-  const verdict = overallVerdict(comparisons, log, answerLengths)
+  const others: GatedRow[] = [...answerLengths, ...calibrations]
+  const verdict = overallVerdict(comparisons, log, others)
   return newReport(config.statistics, {
     verdict,
-    headline: headline(verdict, comparisons, log, answerLengths),
+    headline: headline(verdict, comparisons, log, others),
     errors: log.errors,
     warnings: log.warnings,
     baseline: sideInfo(baselinePath, sides.baseline),
@@ -93,7 +98,8 @@ export async function compareOutputs(
     comparisons,
     efficiency,
     notes: efficiency.length > 0 ? [EFFICIENCY_NOTE] : [],
-    ...(answerLengths.length > 0 ? { answer_lengths: answerLengths } : {})
+    ...(answerLengths.length > 0 ? { answer_lengths: answerLengths } : {}),
+    ...(calibrations.length > 0 ? { calibrations } : {})
   })
 }
 
@@ -157,6 +163,7 @@ interface UnitContext {
   comparisons: Comparison[]
   efficiency: EfficiencyEntry[]
   answerLengths: AnswerLength[]
+  calibrations: CalibrationRow[]
 }
 
 /** One paired unit: the harness's checks, then the rows, changed answers, answer length and request times. */
@@ -199,6 +206,13 @@ async function compareUnit(unit: PairedUnit, context: UnitContext): Promise<void
     }
   }
   context.comparisons.push(...built)
+  // Only when the gate entry asks: it reads no new file (the opened values hold max_prob) but
+  // resamples ECE, whose bins are cut again on every draw.
+  if (gated.calibration && split !== undefined) {
+    const row = unitCalibration(name, gated.calibration, opened.baseline, opened.candidate, split ?? gated.split, config.statistics)
+    if (row instanceof GateError) log.fromError(row)
+    else context.calibrations.push(row)
+  }
   log.errors.push(...lengthLog.errors)
   log.warnings.push(...lengthLog.warnings)
   const length = lengthTask ? (await lengthTask).settle(log) : null
@@ -207,12 +221,12 @@ async function compareUnit(unit: PairedUnit, context: UnitContext): Promise<void
   if (eff) context.efficiency.push(eff)
 }
 
-/** What a verdict is made of: every gated row, comparisons and answer lengths alike. */
-type GatedRow = Pick<Comparison, 'gated' | 'verdict'>
+/** What a verdict is made of: every gated row, comparisons, answer lengths and calibration alike. */
+export type GatedRow = Pick<Comparison, 'gated' | 'verdict'>
 
-function overallVerdict(comparisons: Comparison[], log: IssueLog, lengths: AnswerLength[]): Verdict {
+function overallVerdict(comparisons: Comparison[], log: IssueLog, others: GatedRow[]): Verdict {
   if (log.errors.length > 0) return 'error'
-  const gated: GatedRow[] = [...comparisons, ...lengths].filter(c => c.gated)
+  const gated: GatedRow[] = [...comparisons, ...others].filter(c => c.gated)
   if (gated.length === 0) {
     log.error('gate.empty', 'nothing was gated: no comparison was made, so nothing can pass')
     return 'error'
@@ -222,14 +236,17 @@ function overallVerdict(comparisons: Comparison[], log: IssueLog, lengths: Answe
   return 'pass'
 }
 
-function headline(verdict: Verdict, comparisons: Comparison[], log: IssueLog, lengths: AnswerLength[]): string {
-  return qualityHeadline(verdict, comparisons, log.errors.length, lengths)
+function headline(verdict: Verdict, comparisons: Comparison[], log: IssueLog, others: GatedRow[]): string {
+  return qualityHeadline(verdict, comparisons, log.errors.length, others)
 }
 
-/** The quality half's verdict from its comparisons and errors (also after the traffic rows join them). */
-export function qualityVerdict(comparisons: Comparison[], errorCount: number, lengths: AnswerLength[] = []): Verdict {
+/**
+ * The quality half's verdict from its comparisons, its other gated rows (answer lengths,
+ * calibration) and its errors (also after the traffic rows join them).
+ */
+export function qualityVerdict(comparisons: Comparison[], errorCount: number, others: GatedRow[] = []): Verdict {
   if (errorCount > 0) return 'error'
-  const gated: GatedRow[] = [...comparisons, ...lengths].filter(c => c.gated)
+  const gated: GatedRow[] = [...comparisons, ...others].filter(c => c.gated)
   if (gated.length === 0) return 'error'
   if (gated.some(c => c.verdict === 'fail')) return 'fail'
   if (gated.some(c => c.verdict === 'inconclusive')) return 'inconclusive'
@@ -237,8 +254,8 @@ export function qualityVerdict(comparisons: Comparison[], errorCount: number, le
 }
 
 /** The headline of a quality verdict. */
-export function qualityHeadline(verdict: Verdict, comparisons: Comparison[], errorCount: number, lengths: AnswerLength[] = []): string {
-  const gated: GatedRow[] = [...comparisons, ...lengths].filter(c => c.gated)
+export function qualityHeadline(verdict: Verdict, comparisons: Comparison[], errorCount: number, others: GatedRow[] = []): string {
+  const gated: GatedRow[] = [...comparisons, ...others].filter(c => c.gated)
   const count = (v: string): number => gated.filter(c => c.verdict === v).length
   switch (verdict) {
     case 'pass':

@@ -10,6 +10,7 @@ import { instancesToResolve } from '../stats/power.js'
 import { checkConfidence, checkResamples, percentileInterval } from '../stats/quantile.js'
 import { createRandom } from '../stats/random.js'
 import type { ComparisonVerdict } from '../stats/types.js'
+import type { CalibrationRow } from '../model/report.js'
 import { pairRecords } from './pair-records.js'
 import type { PairedRecord, ProbabilityRecord } from './types.js'
 
@@ -77,18 +78,8 @@ export interface CalibrationOptions {
   confidence?: number
 }
 
-export interface CalibrationEstimate {
-  metric: CalibrationMetric
-  /** Instances (clusters): the resampling units. */
-  n: number
-  /** Paired (instance, trial, perturbation) records. */
-  pairs: number
-  baseline: number
-  candidate: number
-  /** candidate - baseline; positive is worse (less calibrated). */
-  delta: number
-  ci: { level: number; low: number; high: number; method: 'cluster-bootstrap' }
-}
+/** One calibration metric of both sides and its paired difference: the figures of a report's row. */
+export type CalibrationEstimate = Pick<CalibrationRow, 'metric' | 'n' | 'pairs' | 'baseline' | 'candidate' | 'delta' | 'ci'>
 
 interface Clusters {
   /** Record indices of each cluster. */

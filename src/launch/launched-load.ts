@@ -10,7 +10,8 @@
  */
 import { resolve } from 'node:path'
 import type { GateConfig } from '../config/types.js'
-import { runLoad, type LoadOutcome } from '../load/run-load.js'
+import { runLoad } from '../load/run-load.js'
+import type { LoadOutcome } from '../load/load-run.js'
 import { planSides, type PlannedSides } from '../plan/run-plan.js'
 import { launchesAny } from './load-while-up.js'
 import { SideHolder, withLauncher } from './side-holder.js'

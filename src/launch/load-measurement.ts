@@ -9,7 +9,7 @@
 import type { GateConfig } from '../config/types.js'
 import { attachLoad } from '../load/combine.js'
 import { runLoadHalf } from '../load/run-half.js'
-import type { LoadOutcome } from '../load/run-load.js'
+import type { LoadOutcome } from '../load/load-run.js'
 import type { MeasurementContext, SideMeasurement } from '../model/measurement.js'
 import type { Report } from '../model/report.js'
 import type { Side } from '../model/verdict.js'

@@ -8,7 +8,8 @@
  * that is down and that is the load half's error, never a silent pass.
  */
 import type { GateConfig } from '../config/types.js'
-import { runLoad, type LoadOutcome, type LoadRunOptions } from '../load/run-load.js'
+import { runLoad } from '../load/run-load.js'
+import type { LoadOutcome, LoadRunOptions } from '../load/load-run.js'
 import type { Side } from '../model/report.js'
 
 /** Does the gate launch any side? Then its load half must run while the servers are up. */

@@ -10,7 +10,7 @@ import type { Deployment, GateConfig } from '../config/types.js'
 import { GateError } from '../errors.js'
 import { routeUrl } from '../server/endpoint.js'
 import { redactUrl } from '../secrets/redact.js'
-import { blockPlan, swapsNeeded } from '../load/run-load.js'
+import { blockPlan, swapsNeeded } from '../load/block-schedule.js'
 import { scheduleOf } from '../plan/run-plan.js'
 import { expandLaunch } from './expand.js'
 

@@ -11,8 +11,8 @@
  * this one up (started again, or woken), waiting until it serves the model. Otherwise (a
  * concurrent schedule, or one side always up) each launched side is started once and held up
  * until the release. It records each side's up periods for the report and the manifest. The load
- * half (src/load/run-load.ts) decides when to swap; stopping everything on every path stays with
- * the launcher's `close`.
+ * half (src/load/block-schedule.ts) decides when to swap; stopping everything on every path stays
+ * with the launcher's `close`.
  */
 import type { SideSwitchKind } from '../config/launch.js'
 import type { GateConfig } from '../config/types.js'
@@ -20,7 +20,7 @@ import { ConfigError, GateError } from '../errors.js'
 import type { LoadSide, UpPeriod } from '../model/load-report.js'
 import type { SideMeasurement } from '../model/measurement.js'
 import type { Side } from '../model/verdict.js'
-import type { SideSwitch } from '../load/run-load.js'
+import type { SideSwitch } from '../load/load-run.js'
 import { childProcessEnv } from '../secrets/child-env.js'
 import type { ProbeResult } from '../server/readiness.js'
 import { Launcher } from './launcher.js'

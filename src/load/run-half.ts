@@ -4,7 +4,8 @@ import type { GateConfig } from '../config/types.js'
 import { ConfigError } from '../errors.js'
 import type { SideEndpoint } from '../plan/run-plan.js'
 import type { Side } from '../model/verdict.js'
-import { runLoad, type LoadOutcome } from './run-load.js'
+import { runLoad } from './run-load.js'
+import type { LoadOutcome } from './load-run.js'
 import { TIMINGS_FILE, writeTimings } from './timings-file.js'
 
 /** Runs the load half and writes its timings (load-timings.jsonl) into `outDir`. */

@@ -101,6 +101,31 @@ export interface AnswerLength {
   reason: string
 }
 
+/**
+ * The paired calibration check of one run (docs/method.md "Paired calibration and the direction
+ * of a change"): each side's ECE or Brier score on the same instances and the candidate's rise
+ * with its cluster bootstrap interval. Present only when the gate file asks for it; always gated.
+ */
+export interface CalibrationRow {
+  run: string
+  metric: 'ece' | 'brier'
+  split: string | null
+  /** Instances (the resampling clusters). */
+  n: number
+  /** Paired (instance, trial, perturbation) records. */
+  pairs: number
+  baseline: number
+  candidate: number
+  /** candidate - baseline; positive is less calibrated. */
+  delta: number
+  ci: { level: number; low: number; high: number; method: 'cluster-bootstrap' }
+  max_increase: number
+  gated: true
+  verdict: 'pass' | 'fail' | 'inconclusive'
+  n_needed: number | null
+  reason: string
+}
+
 export interface WorstCase {
   /** Instances (x trials) imputed on each side. */
   imputed: { baseline: number; candidate: number }
@@ -179,6 +204,8 @@ export interface Report {
   fidelity?: FidelityReport
   /** Answer lengths, candidate/baseline, per measurement with answers; absent when none has any. */
   answer_lengths?: AnswerLength[]
+  /** Paired calibration checks, one per run whose gate entry asks for one; absent when none does. */
+  calibrations?: CalibrationRow[]
 }
 
 /** The quality half's own verdict and errors in a report that joins both halves. */

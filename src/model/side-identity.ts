@@ -144,3 +144,36 @@ export function hostOf(baseUrl: string): string | null {
     return null
   }
 }
+
+/** The header rows of a side's identity, in the order the renderers show them. */
+export type IdentityRow = 'deployment' | 'engine' | 'chat_template' | 'sampling' | 'image' | 'weights'
+
+/** Per header row: both sides know it and it differs (docs/report.md, "The header rows"). */
+export type IdentityDiffers = Record<IdentityRow, boolean>
+
+/**
+ * The one owner of "these sides differ" for the header (pure): every renderer marks a row by it.
+ * A value one side does not report is no difference. The host is left out of the deployment: two
+ * sides always answer at different addresses, so it would mark every launched pair.
+ */
+export function identityDiffers(
+  b: SideIdentity | null | undefined,
+  c: SideIdentity | null | undefined,
+  serving: ServingComparison | null | undefined
+): IdentityDiffers {
+  const known = <T>(x: T | null | undefined, y: T | null | undefined): boolean =>
+    x !== null && x !== undefined && y !== null && y !== undefined && x !== y
+  const be = b?.engine
+  const ce = c?.engine
+  const bi = b?.image
+  const ci = c?.image
+  return {
+    deployment: known(b?.model, c?.model) || known(b?.api, c?.api),
+    engine: known(be?.version, ce?.version) || known(be?.root, ce?.root) || known(be?.details, ce?.details),
+    chat_template: serving?.chat_template?.differs ?? false,
+    sampling: serving?.sampling?.differs ?? false,
+    // The digest names the build; a tag is compared only when neither side has a digest.
+    image: bi?.digest && ci?.digest ? bi.digest !== ci.digest : known(bi?.name, ci?.name),
+    weights: known(b?.weights?.sha256, c?.weights?.sha256)
+  }
+}

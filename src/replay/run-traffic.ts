@@ -115,11 +115,12 @@ export class TrafficReplay implements SideMeasurement {
       }
     }
     // A report that was an error stays one; otherwise the verdict is re-derived with the traffic rows.
-    const verdict = report.verdict === 'error' ? 'error' : qualityVerdict(comparisons, errors.length, answerLengths)
+    const verdict =
+      report.verdict === 'error' ? 'error' : qualityVerdict(comparisons, errors.length, [...answerLengths, ...(report.calibrations ?? [])])
     const headline =
       verdict === report.verdict && comparisons.length === report.comparisons.length
         ? report.headline
-        : qualityHeadline(verdict, comparisons, errors.length, answerLengths)
+        : qualityHeadline(verdict, comparisons, errors.length, [...answerLengths, ...(report.calibrations ?? [])])
     return {
       ...report,
       verdict,

@@ -9,6 +9,7 @@ import { decide } from './decision.js'
 import { escapeTerminal, truncateText } from './escape.js'
 import { comparisonVerdictLabel, formatCount, formatInterval, formatLevel, formatNumber, formatSigned, VERDICT_WORD } from './format.js'
 import type { Comparison, Report, ReportIssue, Verdict } from '../model/report.js'
+import { identityDiffers } from '../model/side-identity.js'
 
 export interface ConsoleOptions {
   /** ANSI colours; when false the output contains no escape sequence at all. */
@@ -83,6 +84,10 @@ export function renderConsole(report: Report, options: ConsoleOptions): string {
     const line = `${label}: baseline ${safe(row.baseline || 'not reported', 160)}; candidate ${safe(row.candidate || 'not reported', 160)}`
     out.push(row.differs ? paint(`${line}  (differs)`, 'yellow') : paint(line, 'dim'))
   }
+  // The other identity rows that differ (model/side-identity.ts owns the test), one line.
+  const differs = identityDiffers(report.baseline.identity, report.candidate.identity, serving)
+  const differing = (['deployment', 'engine', 'image', 'weights'] as const).filter(r => differs[r])
+  if (differing.length > 0) out.push(paint(`sides differ in: ${differing.join(', ')}`, 'yellow'))
 
   if (report.comparisons.length > 0) {
     const header = ['VERDICT', 'COMPARISON', 'N', 'DELTA', `${formatLevel(report.settings.confidence)} INTERVAL`, 'MARGIN', 'FLIPS']
@@ -119,6 +124,14 @@ export function renderConsole(report: Report, options: ConsoleOptions): string {
           `[${formatNumber(e.p90_ratio.low)}, ${formatNumber(e.p90_ratio.high)}] (n = ${formatCount(e.n)})`
       )
     }
+  }
+  for (const c of report.calibrations ?? []) {
+    // Four decimals, as the comment shows them: ECE and Brier move in small steps.
+    const d = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(4)}`
+    const line =
+      `calibration ${c.metric} ${safe(c.run, MAX_NAME)}: ${c.verdict}: rise ${d(c.delta)} [${d(c.ci.low)}, ${d(c.ci.high)}], ` +
+      `tolerates ${d(c.max_increase)} (baseline ${c.baseline.toFixed(4)}, candidate ${c.candidate.toFixed(4)}, n = ${formatCount(c.n)})`
+    out.push(paint(line, TONE_OF[c.verdict]))
   }
   for (const note of report.notes) out.push(`  note: ${safe(note, MAX_MESSAGE)}`)
   out.push(...renderLoadConsole(report.load))

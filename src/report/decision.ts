@@ -9,7 +9,7 @@ import { truncateText } from './escape.js'
 import { formatCount, formatNumber, formatSigned, marginOf, VERDICT_WORD } from './format.js'
 import { checkName, levelLabel, loadValue, ratioText } from './load-text.js'
 import type { LoadCheckResult, LoadReport } from '../model/load-report.js'
-import type { AnswerLength, Comparison, Report, ReportIssue, Verdict } from '../model/report.js'
+import type { AnswerLength, CalibrationRow, Comparison, Report, ReportIssue, Verdict } from '../model/report.js'
 
 export type Half = 'quality' | 'performance'
 
@@ -63,11 +63,11 @@ function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim()
 }
 
-type GatedRow = Comparison | AnswerLength
+type GatedRow = Comparison | AnswerLength | CalibrationRow
 
-/** The rows the quality half gates: comparisons and answer-length bands (fidelity's checks are apart). */
+/** The rows the quality half gates: comparisons, answer-length bands and calibration (fidelity's checks are apart). */
 function gatedRows(report: Report): GatedRow[] {
-  return [...report.comparisons, ...(report.answer_lengths ?? [])].filter(c => c.gated)
+  return [...report.comparisons, ...(report.answer_lengths ?? []), ...(report.calibrations ?? [])].filter(c => c.gated)
 }
 
 function worstOf(verdicts: Verdict[]): Verdict {
@@ -142,6 +142,13 @@ function rowsFigure(report: Report, verdict: Verdict, errors: readonly ReportIss
 }
 
 function comparisonFigure(c: GatedRow): string {
+  if ('max_increase' in c) {
+    // Four decimals, as the Calibration section shows them (ECE moves in small steps).
+    const d = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(4)}`
+    const figure = `${clip(`${c.run} ${c.metric}`, 80)} ${d(c.delta)} [${d(c.ci.low)}, ${d(c.ci.high)}], tolerates ${d(c.max_increase)}`
+    if (c.verdict !== 'inconclusive') return figure
+    return `${figure}; n = ${formatCount(c.n)}${c.n_needed !== null ? `, about ${formatCount(c.n_needed)} needed` : ''}`
+  }
   if ('ratio' in c) {
     const bounds = [c.min === null ? null : `≥ ${formatNumber(c.min)}`, c.max === null ? null : `≤ ${formatNumber(c.max)}`].filter(Boolean)
     const figure = `${clip(`${c.source} ${c.run}`, 80)} answer_length_ratio ${formatNumber(c.ratio.estimate)}×, needs ${bounds.join(' and ')}`

@@ -11,7 +11,8 @@
  */
 import type { FidelityReport } from '../model/fidelity-report.js'
 import type { LoadCheckResult, LoadInterval, LoadReport, LoadRatio } from '../model/load-report.js'
-import type { ChangedExample, Comparison, EfficiencyEntry, ReportIssue, SideInfo, Report } from '../model/report.js'
+import type { CalibrationRow, ChangedExample, Comparison, EfficiencyEntry, ReportIssue, SideInfo, Report } from '../model/report.js'
+import type { IdentityDiffers, IdentityRow } from '../model/side-identity.js'
 import { fullLabel, plotLabels } from './plot-labels.js'
 import { loadScheduleText } from './load-schedule.js'
 
@@ -19,6 +20,8 @@ import { loadScheduleText } from './load-schedule.js'
 interface PageData {
   report: Report
   changed: Record<string, ChangedExample[]>
+  /** Per header row: the sides differ (computed by html.ts from model/side-identity.ts). */
+  differs: IdentityDiffers
 }
 const data = JSON.parse(document.getElementById('helm-gate-data')!.textContent!) as PageData
 const report = data.report
@@ -65,29 +68,45 @@ function header(): HTMLElement {
     el('p', {}, report.headline)
   )
   const sides = el('table', { class: 'sides' })
-  const row = (label: string, read: (s: SideInfo) => string): void => {
+  const row = (label: string, read: (s: SideInfo) => string, key?: IdentityRow): void => {
     const cells = [read(report.baseline), read(report.candidate)]
     if (cells.every(c => c === '')) return
-    sides.append(el('tr', {}, el('th', {}, label), ...cells.map(c => el('td', {}, c || '—'))))
+    const marked = key !== undefined && data.differs?.[key] === true
+    sides.append(
+      el(
+        'tr',
+        marked ? { class: 'differs' } : {},
+        el('th', {}, marked ? `${label} (differs)` : label),
+        ...cells.map(c => el('td', {}, c || '—'))
+      )
+    )
   }
   sides.append(el('tr', {}, el('th', {}, ''), el('th', {}, 'Baseline'), el('th', {}, 'Candidate')))
-  row('Deployment', s => {
-    const id = s.identity
-    return [id?.model ?? s.deployment, id?.host ? `on ${id.host}` : '', id?.api ? `(${id.api})` : ''].filter(Boolean).join(' ')
-  })
-  row('Engine', s => {
-    const e = s.identity?.engine
-    if (!e) return ''
-    return [
-      e.version && `version ${e.version}`,
-      e.root && `weights ${e.root}`,
-      e.max_model_len !== null && `context ${e.max_model_len}`,
-      e.owned_by && `by ${e.owned_by}`,
-      e.details
-    ]
-      .filter(Boolean)
-      .join(' · ')
-  })
+  row(
+    'Deployment',
+    s => {
+      const id = s.identity
+      return [id?.model ?? s.deployment, id?.host ? `on ${id.host}` : '', id?.api ? `(${id.api})` : ''].filter(Boolean).join(' ')
+    },
+    'deployment'
+  )
+  row(
+    'Engine',
+    s => {
+      const e = s.identity?.engine
+      if (!e) return ''
+      return [
+        e.version && `version ${e.version}`,
+        e.root && `weights ${e.root}`,
+        e.max_model_len !== null && `context ${e.max_model_len}`,
+        e.owned_by && `by ${e.owned_by}`,
+        e.details
+      ]
+        .filter(Boolean)
+        .join(' · ')
+    },
+    'engine'
+  )
   // The serving configuration, compared when the report was built: a row whose sides differ is marked.
   const serving = report.context?.serving
   for (const [label, r] of [
@@ -105,16 +124,24 @@ function header(): HTMLElement {
       )
     )
   }
-  row('Image', s => {
-    const i = s.identity?.image
-    if (!i) return ''
-    return [i.name, i.digest ? `digest ${i.digest}` : i.id ? `image id ${i.id} (no registry digest)` : 'digest unknown'].join(' · ')
-  })
-  row('Weights', s => {
-    const w = s.identity?.weights
-    if (!w) return ''
-    return [w.file, w.sha256 ? `sha256 ${w.sha256}` : (w.error ?? '')].filter(Boolean).join(' · ')
-  })
+  row(
+    'Image',
+    s => {
+      const i = s.identity?.image
+      if (!i) return ''
+      return [i.name, i.digest ? `digest ${i.digest}` : i.id ? `image id ${i.id} (no registry digest)` : 'digest unknown'].join(' · ')
+    },
+    'image'
+  )
+  row(
+    'Weights',
+    s => {
+      const w = s.identity?.weights
+      if (!w) return ''
+      return [w.file, w.sha256 ? `sha256 ${w.sha256}` : (w.error ?? '')].filter(Boolean).join(' · ')
+    },
+    'weights'
+  )
   row('HELM', s => s.helm_version ?? '')
   row('Source', s => {
     const o = s.identity?.origin
@@ -469,6 +496,43 @@ function answers(): HTMLElement {
 }
 
 // ---- efficiency, and the load half
+/**
+ * report.calibrations: per run that gates it, the rise of ECE or Brier (candidate minus baseline)
+ * with its interval against the tolerated rise. Four decimals, as the comment shows them.
+ */
+function calibration(): HTMLElement | null {
+  const rows: CalibrationRow[] = report.calibrations ?? []
+  if (!rows.length) return null
+  const d = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(4)}`
+  const box = el('section', { id: 'calibration' }, el('h2', {}, 'Calibration'))
+  box.append(
+    el(
+      'table',
+      { class: 'calibration' },
+      el(
+        'tr',
+        {},
+        ...['Verdict', 'Run', 'Metric', 'Rise (C − B) [interval]', 'Tolerates', 'Baseline → candidate', 'n'].map(h => el('th', {}, h))
+      ),
+      ...rows.map((c: CalibrationRow) =>
+        el(
+          'tr',
+          { class: String(c.verdict) },
+          el('td', { class: 'verdict-cell' }, String(c.verdict)),
+          el('td', {}, String(c.run)),
+          el('td', {}, c.metric === 'ece' ? 'ECE (10 bins)' : 'Brier'),
+          el('td', { class: 'num' }, `${d(c.delta)} [${d(c.ci.low)}, ${d(c.ci.high)}]`),
+          el('td', { class: 'num' }, d(c.max_increase)),
+          el('td', { class: 'num' }, `${c.baseline.toFixed(4)} → ${c.candidate.toFixed(4)}`),
+          el('td', { class: 'num' }, String(c.n))
+        )
+      )
+    )
+  )
+  for (const c of rows.filter(r => r.verdict !== 'pass')) box.append(el('p', { class: 'note' }, `${c.run}: ${c.reason}`))
+  return box
+}
+
 function efficiency(): HTMLElement | null {
   const entries: EfficiencyEntry[] = report.efficiency
   if (!entries.length) return null
@@ -697,6 +761,8 @@ function redraw(): void {
 root.append(header(), filters(redraw), plotBox, tableBox, answersBox)
 const eff = efficiency()
 if (eff) root.append(eff)
+const calibrationBox = calibration()
+if (calibrationBox) root.append(calibrationBox)
 const loadBox = load(report.load)
 if (loadBox) root.append(loadBox)
 const fidelityBox = fidelity(report.fidelity)

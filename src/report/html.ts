@@ -12,6 +12,7 @@
 import { createHash } from 'node:crypto'
 import { REPORT_PAGE_SCRIPT } from './html-client.bundle.js'
 import type { ChangedExample, Report } from '../model/report.js'
+import { identityDiffers } from '../model/side-identity.js'
 
 /** Every changed answer per comparison id (report.json keeps only the first few). */
 export type ChangedAnswers = ReadonlyMap<string, readonly ChangedExample[]>
@@ -56,7 +57,9 @@ pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f6f8fa; paddi
 export function renderHtml(report: Report, changed: ChangedAnswers = new Map()): string {
   const script = REPORT_PAGE_SCRIPT
   const hash = createHash('sha256').update(script).digest('base64')
-  const data = scriptSafeJson({ report, changed: Object.fromEntries(changed) })
+  // Which header rows differ is decided here, once (model/side-identity.ts); the page only shows it.
+  const differs = identityDiffers(report.baseline.identity, report.candidate.identity, report.context?.serving)
+  const data = scriptSafeJson({ report, changed: Object.fromEntries(changed), differs })
   const csp = `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${hash}'; img-src data:; connect-src 'none'; form-action 'none'; base-uri 'none'`
   return [
     '<!doctype html>',

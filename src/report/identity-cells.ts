@@ -13,10 +13,27 @@ export function shortDigest(digest: string): string {
   return `${algorithm ? `${algorithm}:` : ''}${hex.slice(0, 12)}`
 }
 
+/** An image name in the header holds at most this many characters (the JSON keeps it whole). */
+export const IMAGE_NAME_LENGTH = 40
+
+/**
+ * An image name cut in the middle to `max` characters: the tag (after the last `:` of the last
+ * path segment) is what tells two builds apart, so it stays whole when it fits in half the room,
+ * and the registry path gives way. A tag longer than that keeps its end.
+ */
+export function middleCutImageName(name: string, max = IMAGE_NAME_LENGTH): string {
+  if (name.length <= max) return name
+  const colon = name.lastIndexOf(':')
+  const tagged = colon > name.lastIndexOf('/')
+  const half = Math.floor(max / 2)
+  const tail = tagged && name.length - colon <= half ? name.slice(colon) : name.slice(name.length - half)
+  return `${name.slice(0, max - 1 - tail.length)}…${tail}`
+}
+
 /** The markdown cell of the Image row; empty when the side ran no image. */
 export function imageCell(image: ImageIdentity | null | undefined): string {
   if (!image) return ''
-  const parts = [codeSpan(image.name, { maxLength: 80, inTable: true })]
+  const parts = [codeSpan(middleCutImageName(image.name), { maxLength: IMAGE_NAME_LENGTH, inTable: true })]
   if (image.digest) parts.push(`digest ${codeSpan(shortDigest(image.digest), { inTable: true })}`)
   else if (image.id) parts.push(`image id ${codeSpan(shortDigest(image.id), { inTable: true })} (no registry digest)`)
   else parts.push(`digest unknown${image.error ? ` (${escapeInline(image.error, 80)})` : ''}`)

@@ -33,8 +33,9 @@ import {
 } from './format.js'
 import { renderFidelityMarkdown } from './markdown-fidelity.js'
 import { renderAnswerLengthMarkdown } from './markdown-length.js'
+import { renderCalibrationMarkdown } from './markdown-calibration.js'
 import type { ChangedExample, Comparison, EfficiencyEntry, Report, ReportIssue, SideInfo } from '../model/report.js'
-import type { ServingRow } from '../model/side-identity.js'
+import { identityDiffers, type IdentityRow, type ServingRow } from '../model/side-identity.js'
 
 export type MarkdownSection =
   'headline' | 'issues' | 'table' | 'forest' | 'inconclusive' | 'efficiency' | 'examples' | 'gate-file' | 'links'
@@ -231,13 +232,15 @@ function sidesBlock(report: Report): string[] {
           ]
         ]
       : []
+  const differs = identityDiffers(report.baseline.identity, report.candidate.identity, serving)
+  const marked = (label: string, row: IdentityRow): string => (differs[row] ? `${label} **(differs)**` : label)
   const rows: [string, (info: SideInfo) => string][] = [
-    ['Deployment', deployment],
-    ['Engine', engine],
+    [marked('Deployment', 'deployment'), deployment],
+    [marked('Engine', 'engine'), engine],
     ...servingRow('Chat template', serving?.chat_template),
     ...servingRow('Sampling', serving?.sampling),
-    ['Image', info => imageCell(info.identity?.image)],
-    ['Weights', info => weightsCell(info.identity?.weights)],
+    [marked('Image', 'image'), info => imageCell(info.identity?.image)],
+    [marked('Weights', 'weights'), info => weightsCell(info.identity?.weights)],
     ['HELM', info => (info.helm_version ? codeSpan(info.helm_version, { maxLength: 20, inTable: true }) : '')],
     ['Source', source]
   ]
@@ -611,6 +614,7 @@ function renderAtLevel(report: Report, options: MarkdownOptions, detail: Detail,
   if (sections.has('forest')) lines.push(...forestBlock(shown))
   if (sections.has('table')) lines.push(...renderLoadMarkdown(report.load))
   if (sections.has('table')) lines.push(...renderAnswerLengthMarkdown(report.answer_lengths))
+  if (sections.has('table')) lines.push(...renderCalibrationMarkdown(report.calibrations))
   if (sections.has('table')) lines.push(...renderFidelityMarkdown(report.fidelity))
   if (sections.has('inconclusive')) lines.push(...inconclusiveBlock(report, detail))
   if (sections.has('efficiency')) lines.push(...efficiencyBlock(report, detail))

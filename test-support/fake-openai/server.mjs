@@ -21,7 +21,9 @@
 //
 // With the control `fidelity` set to 1 (--config or POST /control, with `fidelityShift`), chat
 // requests asking for `logprobs` are answered from known next-token distributions
-// (token-distribution.mjs), so fidelity's statistics can be checked exactly.
+// (token-distribution.mjs), so fidelity's statistics can be checked exactly. The control
+// `answerLogprob` (default -0.1) is every generated completions token's log-probability, so HELM's
+// `max_prob` of a one-token answer is exp(answerLogprob): a side's confidence is set exactly.
 //
 // --enable-sleep-mode serves vLLM's sleep mode: POST /sleep?level=1 and POST /wake_up at the root
 // (GET /is_sleeping says which); asleep, every POST below /v1 is answered 503. --log-requests prints
@@ -154,6 +156,9 @@ function parseOptions(argv) {
       // Chat requests with `logprobs: true` are answered from known distributions (token-distribution.mjs).
       fidelity: numberOption('fidelity', file.fidelity ?? 0),
       fidelityShift: numberOption('fidelityShift', file.fidelityShift ?? 0),
+      // The log-probability of every generated completions token: HELM's max_prob of a one-token
+      // answer is exp of it, so a side's confidence is known exactly (-0.01: over-confident).
+      answerLogprob: numberOption('answerLogprob', file.answerLogprob ?? -0.1),
       ...Object.fromEntries(TRAFFIC_CONTROLS.map(name => [name, numberOption(name, file[name] ?? 0)]))
     }
   }
@@ -328,7 +333,7 @@ export function createFakeServer(options) {
     log(`${isChat ? 'chat' : 'completions'} -> ${JSON.stringify(answer.text)} (${answer.correct})`)
     const n = Math.max(1, Number(payload.n ?? 1))
     const text = padded(answer.text, behaviour)
-    const answerBody = isChat ? chatBody(payload, text, n) : completionBody(payload, prompt, text, n)
+    const answerBody = isChat ? chatBody(payload, text, n) : completionBody(payload, prompt, text, n, behaviour.answerLogprob)
     return sendJson(response, 200, llamaCpp ? asLlamaCpp(answerBody) : answerBody)
   }
 
@@ -460,7 +465,7 @@ function chatBody(payload, text, n) {
 
 // Completions: `logprobs` must be an object with `tokens` and `token_logprobs` (HELM zips them);
 // it is requested on every call. The leading space mimics real tokenizers; HELM's metrics strip it.
-function completionBody(payload, prompt, answer, n) {
+function completionBody(payload, prompt, answer, n, answerLogprob = -0.1) {
   const generated = ` ${answer}`
   const tokens = generated.match(/\s*\S+/g) ?? [generated]
   const echoed = payload.echo ? (prompt.match(/\s*\S+/g) ?? []) : []
@@ -474,7 +479,7 @@ function completionBody(payload, prompt, answer, n) {
       text: (payload.echo ? prompt : '') + generated,
       logprobs: {
         tokens: [...echoed, ...tokens],
-        token_logprobs: [...echoed.map(() => -1), ...tokens.map(() => -0.1)],
+        token_logprobs: [...echoed.map(() => -1), ...tokens.map(() => answerLogprob)],
         top_logprobs: null,
         text_offset: null
       },

@@ -148,7 +148,13 @@ function realShapedReport(): { report: Report; changed: Map<string, ChangedExamp
         api: 'completions',
         engine: null,
         origin: { kind: 'run' },
-        image: { name: 'vllm/vllm-openai:v0.11.1', digest, id: null, error: null }
+        // ~120 characters: a private registry path with a long build tag, the widest an image name gets.
+        image: {
+          name: 'registry.internal.example.com:5000/platform/inference/serving/vllm-openai-cuda12:v0.11.1-cu124-py312-build20261207-a1b2c3d4',
+          digest,
+          id: null,
+          error: null
+        }
       }
     },
     context: {

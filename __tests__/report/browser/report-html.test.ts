@@ -58,6 +58,9 @@ describe('report.html in headless Chromium', () => {
         sampling: { baseline: 'temperature 0.8', candidate: 'temperature 0.8', differs: false }
       }
     }
+    // The demo's pair: the same model asked by chat and by completions; the Deployment row is marked.
+    report.baseline.identity = { model: 'tiny', host: '127.0.0.1:8001', api: 'chat', engine: null, origin: { kind: 'run' } }
+    report.candidate.identity = { model: 'tiny', host: '127.0.0.1:8002', api: 'completions', engine: null, origin: { kind: 'run' } }
     dir = mkdtempSync(join(tmpdir(), 'helm-gate-html-'))
     const file = join(dir, 'report.html')
     writeFileSync(file, renderHtml(report, changed))
@@ -97,6 +100,16 @@ describe('report.html in headless Chromium', () => {
     expect(template.cells[2]).toContain('chatml · sha256 1e53ec5bf20c')
     const sampling = rows.find(r => r.cells[0].startsWith('Sampling'))!
     expect(sampling).toEqual({ cls: '', cells: ['Sampling', 'temperature 0.8', 'temperature 0.8'] })
+  })
+
+  test('a differing deployment (chat against completions) is marked like the chat template', async () => {
+    const rows = await page.$$eval('table.sides tr', trs =>
+      trs.map(tr => ({ cls: tr.className, cells: [...tr.children].map(c => c.textContent ?? '') }))
+    )
+    expect(rows.find(r => r.cells[0].startsWith('Deployment'))).toEqual({
+      cls: 'differs',
+      cells: ['Deployment (differs)', 'tiny on 127.0.0.1:8001 (chat)', 'tiny on 127.0.0.1:8002 (completions)']
+    })
   })
 
   test('the forest plot has one mark per comparison at its delta', async () => {

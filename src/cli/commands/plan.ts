@@ -13,6 +13,7 @@ import { measurementsFor } from '../../pipeline/measurements.js'
 import { loadGateConfig } from '../../config/load.js'
 import { trafficPlanLines } from '../../replay/traffic-plan-lines.js'
 import { describeBand } from '../../config/answer-length-band.js'
+import { describeCalibrationCheck } from '../../config/calibration-check.js'
 import { fidelityPlanLines } from '../../fidelity/fidelity-plan-lines.js'
 import type { FidelitySettings } from '../../config/fidelity.js'
 import { pluginPythonPath, resolveHelmRun } from '../../runner/helm-install.js'
@@ -115,6 +116,14 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   }
   const lengthBands = config.runs.filter(run => run.answerLength).map(run => `${run.entry} ${describeBand(run.answerLength)}`)
   if (lengthBands.length > 0) out.push(`# answer_length_ratio (candidate/baseline mean answer length): ${lengthBands.join('; ')}`)
+  const calibrationChecks = config.runs.flatMap(run =>
+    run.calibration ? [`${run.entry} ${describeCalibrationCheck(run.calibration)}`] : []
+  )
+  if (calibrationChecks.length > 0) {
+    out.push(
+      `# calibration (candidate minus baseline, paired over instances; needs max_prob from log-probabilities): ${calibrationChecks.join('; ')}`
+    )
+  }
   if (config.traffic) out.push(...trafficPlanLines(config.traffic, config.statistics.confidence))
   if (config.fidelity) {
     out.push(...(await fidelityPlanLines(config as typeof config & { fidelity: FidelitySettings }, io.env, undefined, sides.endpoints)))
