@@ -2,7 +2,7 @@
 // Which teacher-forcing route is exact on llama.cpp's llama-server, and what each costs
 // (docs/fidelity.md "Routes"). Two servers (baseline and candidate model files) on loopback; on
 // each prompt the baseline's greedy answer with its top-k, then the candidate scored on that
-// answer three ways, through helm-gate's own client (src/fidelity/fidelity-client.ts):
+// answer three ways, through helm-gate's own client (src/fidelity/fidelity-llama-cpp.ts):
 //   grammar  one /completion per instance, a grammar of the answer's token ids, n_probs read
 //            before the grammar (post_sampling_probs: false)  <- the route helm-gate uses
 //   prefix   one /completion per position: the prompt and the answer's first t tokens, cache_prompt
@@ -16,7 +16,7 @@
 //     [--instances 20] [--top-k 20] [--max-tokens 24] [--port 18620]
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { LlamaCppClient } from '../.tmp/fidelity-bench/fidelity/fidelity-client.js'
+import { LlamaCppClient } from '../.tmp/fidelity-bench/fidelity/fidelity-llama-cpp.js'
 import { additionPrompts } from './lib/addition-prompts.mjs'
 import { startLlamaServer } from './lib/llama-server.mjs'
 

@@ -1,7 +1,7 @@
-import { x as getDefaultExportFromCjs, y as LaunchError, C as ConfigError, u as redactText, g as redactUrl, S as ServerNotReadyError, G as GateError, z as parseDocument, A as visit, B as isScalar, E as redactString, F as looksLikeSecret, I as isCredentialKey, J as Scalar, K as HIDDEN, N as parseYamlFile, O as stringify, Q as HelmRunError, V as expandRunnerCommand, W as closestWords, X as checkDistinctDeployments, c as counted, Y as looksLikeLmEvalOutput, Z as readLmEvalOutput, _ as InputError, $ as taskMatchesEntry, a0 as RUN_FILES, j as readRunDirectory, k as runMatchesEntry, a1 as runnerCommandName, a2 as exp, a3 as log, a4 as abs, a5 as sqrt, a6 as isFiniteNumber, a7 as quantileSorted, b as newReport, a8 as createRandom, a9 as readTrafficSet, aa as discoverRuns, ab as GuardError, ac as METRIC_SHAPE, ad as decideVerdict, ae as FIDELITY_METRICS, af as estimatePaired, ag as showValue, ah as ajvExports, ai as pairedDecision, aj as comparisonRow, ak as REPORTED_MARGINS, al as qualityVerdict, am as qualityHeadline, an as redactTree, ao as answerLengthRow, ap as TOKENS_UNIT, aq as CHARACTERS_UNIT } from './cli.js';
+import { A as getDefaultExportFromCjs, B as LaunchError, C as ConfigError, v as redactText, k as redactUrl, S as ServerNotReadyError, G as GateError, E as parseDocument, F as visit, I as isScalar, J as redactString, K as looksLikeSecret, N as isCredentialKey, O as Scalar, Q as HIDDEN, V as parseYamlFile, W as stringify, X as HelmRunError, Y as expandRunnerCommand, Z as closestWords, _ as checkDistinctDeployments, c as counted, $ as looksLikeLmEvalOutput, a0 as readLmEvalOutput, a1 as InputError, a2 as taskMatchesEntry, a3 as RUN_FILES, a4 as readRunDirectory, a5 as runMatchesEntry, a6 as runnerCommandName, a7 as isFiniteNumber, U as UsageError, a8 as isInteger, a9 as max, aa as min, ab as log, ac as sqrt, ad as log1p, ae as GuardError, af as createRandom, ag as streamJson, ah as helmHarness, ai as IssueLog, aj as resolveSplit, ak as qualityVerdict, al as qualityHeadline, x as checkStoppingSchedule, am as exp, an as abs, ao as quantileSorted, b as newReport, ap as readTrafficSet, aq as discoverRuns, ar as METRIC_SHAPE, as as decideVerdict, at as FIDELITY_METRICS, au as estimatePaired, av as showValue, aw as ajvExports, ax as pairedDecision, ay as comparisonRow, az as REPORTED_MARGINS, aA as redactTree, aB as answerLengthRow, aC as TOKENS_UNIT, aD as CHARACTERS_UNIT } from './cli.js';
 import path, { basename, resolve, dirname, join, relative, isAbsolute, delimiter } from 'node:path';
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import require$$0$7, { writeFile, readFile, stat, rm, mkdir, realpath, access, constants as constants$7, open, readdir } from 'node:fs/promises';
+import require$$0$7, { writeFile, readFile, stat, rm, mkdir, realpath, access, constants as constants$7, open, readdir, cp } from 'node:fs/promises';
 import require$$0$6, { fileURLToPath } from 'node:url';
 import { createReadStream, mkdtempSync, rmSync, readdirSync, readFileSync, createWriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -44953,6 +44953,947 @@ function sideRecord(plan, outcome, deployment, outDir) {
 }
 
 /**
+ * An anytime-valid confidence sequence for the mean of values in [0, 1], by betting
+ * (docs/method.md "Sequential verdicts"): Waudby-Smith and Ramdas, "Estimating means of bounded
+ * random variables by betting", JRSS-B 2024 (the hedged capital process with predictable plug-in
+ * bets), and, for a frozen set of N items drawn in random order without replacement, their
+ * "Confidence sequences for sampling without replacement", NeurIPS 2020.
+ *
+ * A gambler bets against each candidate mean m; under the true mean the capital is a nonnegative
+ * martingale, so by Ville's inequality it ever reaches 1/a with probability at most a. The
+ * interval at time t holds every m whose capital has not reached that level. Because the bound
+ * holds over all t at once, the interval may be looked at after every instance and the look may
+ * stop the gate, which a fixed-n interval does not allow.
+ */
+const DEFAULT_ALPHA = 0.05;
+// Waudby-Smith and Ramdas's default: a bet never risks more than half the capital.
+const DEFAULT_TRUNCATION = 0.5;
+// Bisection steps on [0, 1]: 2^-40 is far below any margin a gate can state.
+const STEPS = 40;
+/**
+ * The predictable plug-in bets lambda_i (before truncation), i = 1..n: each uses only the values
+ * before it. lambda_i = sqrt(2 log(2/alpha) / (var_{i-1} * i * log(1 + i))), with the running
+ * variance var_i = (1/4 + sum_{j<=i} (x_j - mean_j)^2) / (i + 1) and mean_i = (1/2 + sum_{j<=i}
+ * x_j) / (i + 1): one fictitious observation with mean 1/2 and variance 1/4 starts both, so the
+ * first bet is defined.
+ */
+function plugInBets(values, alpha, horizon) {
+    const level = log(2 / alpha);
+    const bets = [];
+    let sum = 0;
+    let squares = 0;
+    let variance = 0.25;
+    for (let i = 1; i <= values.length; i++) {
+        bets.push(sqrt((2 * level) / (variance * (horizon ?? i * log(1 + i)))));
+        const x = values[i - 1];
+        sum += x;
+        const mean = (0.5 + sum) / (i + 1);
+        squares += (x - mean) * (x - mean);
+        variance = (0.25 + squares) / (i + 1);
+    }
+    return bets;
+}
+/**
+ * The running log capital, after each value, of the bettor on "the mean is above m" (side +1) or
+ * "below m" (side -1): log K_t = sum_{i<=t} log(1 + side * bet_i * (x_i - m_i)), with the bet
+ * truncated so a factor never falls below 1 - truncation. For a finite population the bet is on
+ * the mean of the items not yet drawn, which the candidate mean m fixes:
+ * m_i = (N m - sum_{j<i} x_j) / (N - i + 1).
+ */
+function runningLogCapital(values, bets, m, side, c, population) {
+    const out = [];
+    let total = 0;
+    let sum = 0;
+    for (let i = 0; i < values.length; i++) {
+        const x = values[i];
+        const mi = population === undefined ? m : (population * m - sum) / (population - i);
+        const room = side === 1 ? mi : 1 - mi;
+        const bet = room > 0 ? min(bets[i], c / room) : bets[i];
+        total += log1p(side * bet * (x - mi));
+        sum += x;
+        out.push(total);
+    }
+    return out;
+}
+function logCapital(values, bets, m, side, c, population) {
+    const running = runningLogCapital(values, bets, m, side, c, population);
+    return running.length === 0 ? 0 : running[running.length - 1];
+}
+/**
+ * The confidence sequence's interval for the mean of `values` (each in [0, 1], in the order they
+ * were drawn) after all of them. Each side is a one-sided sequence at alpha / 2, which is the
+ * hedged process max(K+/2, K-/2) >= 1/alpha of the paper. The capital for "above m" only falls as m
+ * rises (each factor 1 + bet (x - m) does, truncation included), and the capital for "below m" only
+ * rises, so each bound is found by bisection. A finite population also bounds the mean for sure:
+ * the items not drawn are between 0 and 1, so at n = N the interval is the exact mean.
+ */
+function bettingInterval(values, options = {}) {
+    const { alpha, population, c, horizon } = checkOptions(options, values.length);
+    checkUnitValues(values);
+    const n = values.length;
+    let low = 0;
+    let high = 1;
+    if (population !== undefined) {
+        const sum = values.reduce((a, b) => a + b, 0);
+        low = sum / population;
+        high = (sum + population - n) / population;
+    }
+    if (n === 0 || high - low <= 0)
+        return { n, low, high };
+    const bets = plugInBets(values, alpha, horizon);
+    const threshold = log(2 / alpha);
+    const excludedBelow = (m) => logCapital(values, bets, m, 1, c, population) >= threshold;
+    const excludedAbove = (m) => logCapital(values, bets, m, -1, c, population) >= threshold;
+    const lowBound = excludedBelow(low) ? bisect(low, high, excludedBelow, true) : low;
+    const highBound = excludedAbove(high) ? bisect(low, high, excludedAbove, false) : high;
+    // Both sides exclude everything only in a sample that is wrong on both sides at once (chance
+    // below alpha): keep one point between them rather than an empty interval.
+    if (lowBound > highBound) {
+        const mid = (lowBound + highBound) / 2;
+        return { n, low: mid, high: mid };
+    }
+    return { n, low: lowBound, high: highBound };
+}
+/**
+ * The boundary of an excluded region, rounded towards the included side (a wider interval, never
+ * a narrower one). `fromBelow`: `excluded` holds at `a` and up to the boundary.
+ */
+function bisect(a, b, excluded, fromBelow) {
+    let lo = a;
+    let hi = b;
+    for (let k = 0; k < STEPS; k++) {
+        const mid = (lo + hi) / 2;
+        if (excluded(mid) === fromBelow)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return fromBelow ? hi : lo;
+}
+/**
+ * The interval for the mean of paired differences candidate - baseline, each in [-1, 1] (a 0/1
+ * metric's differences, or a score in [0, 1]'s): the values are rescaled to (d + 1) / 2, and the
+ * interval back.
+ */
+function pairedSequenceInterval(diffs, options = {}) {
+    const { n, low, high } = bettingInterval(unitDifferences(diffs), options);
+    return { n, low: max(-1, 2 * low - 1), high: min(1, 2 * high - 1) };
+}
+function checkOptions(options, n) {
+    const alpha = options.alpha ?? DEFAULT_ALPHA;
+    const c = options.truncation ?? DEFAULT_TRUNCATION;
+    if (!isFiniteNumber(alpha) || alpha <= 0 || alpha >= 1)
+        throw new UsageError('sequential.bad_alpha', 'alpha must be a number strictly between 0 and 1.', { field: 'alpha', value: alpha });
+    if (!isFiniteNumber(c) || c <= 0 || c >= 1)
+        throw new UsageError('sequential.bad_truncation', 'The bet truncation must be strictly between 0 and 1.', {
+            field: 'truncation',
+            value: c
+        });
+    const population = options.population;
+    if (population !== undefined && (!isInteger(population) || population < max(1, n)))
+        throw new UsageError('sequential.bad_population', `The population must be a whole number of items, at least the ${n} drawn.`, {
+            field: 'population',
+            value: population
+        });
+    const horizon = options.horizon;
+    if (horizon !== undefined && (!isInteger(horizon) || horizon < 1))
+        throw new UsageError('sequential.bad_horizon', 'The horizon the bets are tuned for must be a whole number, at least 1.', {
+            field: 'horizon',
+            value: horizon
+        });
+    return { alpha, population, c, horizon };
+}
+/** Each value a number in [0, 1]: a bet is only safe on bounded values. */
+function checkUnitValues(values) {
+    for (let i = 0; i < values.length; i++) {
+        const x = values[i];
+        if (!isFiniteNumber(x) || x < 0 || x > 1)
+            throw new UsageError('sequential.value_out_of_bounds', 'Each value of a confidence sequence must be a number in [0, 1].', {
+                field: `values[${i}]`,
+                value: x
+            });
+    }
+}
+/** Paired differences in [-1, 1] rescaled to (d + 1) / 2 in [0, 1]. */
+function unitDifferences(diffs) {
+    return diffs.map((d, i) => {
+        if (!isFiniteNumber(d) || d < -1 || d > 1)
+            throw new UsageError('sequential.difference_out_of_bounds', 'Each paired difference must be a number in [-1, 1].', {
+                field: `differences[${i}]`,
+                value: d
+            });
+        return (d + 1) / 2;
+    });
+}
+
+/**
+ * When a sequential gate looks at its confidence sequence: after each of increasing sample sizes,
+ * and at the latest at the budget. The statistics allow any schedule (the sequence is valid at
+ * every n); the schedule says where a measurement can stop, e.g. after each helm-run stage.
+ */
+/** A look schedule that cannot be run: names the field and the value. */
+class LookScheduleError extends ConfigError {
+}
+/**
+ * The schedule checked and completed: the looks strictly increasing positive whole numbers, the
+ * budget a whole number at least the first look and at most `population` (when given), looks past
+ * the budget refused, and the budget added as the last look when the schedule stops short of it.
+ */
+function checkLookSchedule(schedule, population, field = 'sequential') {
+    const { looks, budget } = schedule;
+    if (!Array.isArray(looks) || looks.length === 0)
+        throw new LookScheduleError('sequential.no_looks', 'The look schedule needs at least one look.', {
+            field: `${field}.looks`,
+            value: looks
+        });
+    looks.forEach((look, i) => {
+        if (!isInteger(look) || look < 1)
+            throw new LookScheduleError('sequential.bad_look', 'Each look must be a whole number of instances, at least 1.', {
+                field: `${field}.looks[${i}]`,
+                value: look
+            });
+        if (i > 0 && look <= looks[i - 1])
+            throw new LookScheduleError('sequential.looks_not_increasing', `The looks must increase: look ${i + 1} is not above look ${i} (${looks[i - 1]}).`, {
+                field: `${field}.looks[${i}]`,
+                value: look
+            });
+    });
+    if (!isInteger(budget) || budget < 1)
+        throw new LookScheduleError('sequential.bad_budget', 'The budget must be a whole number of instances, at least 1.', {
+            field: `${field}.budget`,
+            value: budget
+        });
+    if (budget < looks[0])
+        throw new LookScheduleError('sequential.budget_below_first_look', `The budget is below the first look (${looks[0]}).`, {
+            field: `${field}.budget`,
+            value: budget
+        });
+    const beyond = looks.findIndex(look => look > budget);
+    if (beyond >= 0)
+        throw new LookScheduleError('sequential.look_beyond_budget', `A look is past the budget (${budget}).`, {
+            field: `${field}.looks[${beyond}]`,
+            value: looks[beyond]
+        });
+    if (population !== undefined && budget > population)
+        throw new LookScheduleError('sequential.budget_above_population', `The budget is above the ${population} instances there are.`, {
+            field: `${field}.budget`,
+            value: budget
+        });
+    return { looks: looks[looks.length - 1] === budget ? [...looks] : [...looks, budget], budget };
+}
+
+/**
+ * The verdict of a sequential gate (docs/method.md "Sequential verdicts"): at each look, pass when
+ * the whole confidence-sequence interval of the paired difference is above -margin, fail when it
+ * is wholly below, continue otherwise; inconclusive when the budget is spent undecided.
+ */
+/**
+ * Runs the looks of `schedule` over `diffs` (candidate - baseline per instance, in the seeded
+ * order the instances were measured in) and stops at the first decided look.
+ *
+ * The decision is the sequence's own test of the margin, exact rather than through a bisected
+ * bound: -margin is outside the interval from below exactly when the capital bet on "the mean is
+ * above -margin" has reached 2/alpha (the capital only falls as the candidate mean rises), or, for
+ * a finite population, when the items already measured put the mean above it for sure. That is
+ * one pass over the differences, whatever the number of looks. Since each interval holds the mean
+ * at every n at once (with probability 1 - alpha), the first look that excludes -margin may stop
+ * the gate; fail is checked first, so a sample that excludes both sides (chance below alpha) fails
+ * closed. The bets are tuned for the budget unless `horizon` says otherwise. With `trace`, every look's interval is computed (for the report's plot) and intersected
+ * with the earlier ones, which the same guarantee allows.
+ */
+function runSequentialGate(diffs, schedule, margin, options = {}) {
+    checkMargin(margin);
+    const { looks, budget } = checkLookSchedule(schedule, options.population);
+    if (diffs.length < budget)
+        throw new UsageError('sequential.too_few_differences', `The budget needs ${budget} paired differences.`, {
+            field: 'differences',
+            value: diffs.length
+        });
+    // Bets tuned for the budget by default: the gate's hardest look is its last.
+    const tuned = { ...options, horizon: options.horizon ?? budget };
+    const { alpha, population, c, horizon } = checkOptions(tuned, budget);
+    const values = unitDifferences(diffs.slice(0, budget));
+    const bets = plugInBets(values, alpha, horizon);
+    const m0 = (1 - margin) / 2;
+    const above = runningLogCapital(values, bets, m0, 1, c, population);
+    const below = runningLogCapital(values, bets, m0, -1, c, population);
+    const threshold = log(2 / alpha);
+    const seen = [];
+    let low = -1;
+    let high = 1;
+    let sum = 0;
+    let counted = 0;
+    for (const n of looks) {
+        for (; counted < n; counted++)
+            sum += values[counted];
+        // For a finite population the unmeasured items lie in [0, 1]: sure bounds on the mean.
+        const sureLow = population === undefined ? 0 : sum / population;
+        const sureHigh = population === undefined ? 1 : (sum + population - n) / population;
+        const failed = below[n - 1] >= threshold || sureHigh < m0;
+        const passed = above[n - 1] >= threshold || sureLow > m0;
+        const decision = failed ? 'fail' : passed ? 'pass' : n === budget ? 'inconclusive' : 'continue';
+        const look = { n, decision };
+        if (options.trace === true || decision !== 'continue') {
+            const interval = pairedSequenceInterval(diffs.slice(0, n), tuned);
+            low = max(low, interval.low);
+            high = min(high, interval.high);
+            look.interval = options.trace === true ? { n, low, high } : interval;
+        }
+        seen.push(look);
+        if (decision !== 'continue')
+            return { verdict: decision, stoppedAt: n, budget, looks: seen, interval: look.interval };
+    }
+    // checkLookSchedule ends every schedule at the budget, so the loop always returns.
+    throw new Error('unreachable: the last look is at the budget');
+}
+function checkMargin(margin) {
+    if (!isFiniteNumber(margin) || margin < 0 || margin >= 1)
+        throw new UsageError('sequential.bad_margin', 'The margin (the tolerated drop) must be a number in [0, 1).', {
+            field: 'max_drop',
+            value: margin
+        });
+}
+
+/**
+ * The stages of a sequential gate's quality half (docs/helm.md "Staged runs (sequential
+ * verdicts)"): helm-run once per look, each stage with `--max-eval-instances` at the look, so that
+ * each stage's instances are a superset of the stage before and the same on both sides. HELM
+ * 0.5.16 draws the evaluation instances as the first n of one permutation seeded with 0, so the
+ * sets nest for every n (measured on real runs: that section of docs/helm.md). What the gate cannot take on
+ * trust, it checks after each stage (`stageOrder`): the sets nest, have the looked-for size and are
+ * the same on both sides; then it gives the order the paired differences are taken in.
+ *
+ * Pure: no process is started here. The runner plugs it in (not yet).
+ */
+/** A sequential schedule that cannot be staged with helm-run: names the file, field and value. */
+class StagePlanError extends ConfigError {
+}
+/** A stage's run directories do not hold the instances the plan asked for: the stages cannot be paired. */
+class StagedRunError extends GuardError {
+}
+/**
+ * The stages for one entry: one per look of the checked schedule, at most the instances there
+ * are. Refused: a schedule `checkLookSchedule` refuses (not increasing, a budget below the first
+ * look or above N), an unknown or empty population, and an entry whose evaluation instances span
+ * several splits, where `--max-eval-instances n` gives an unknown number of the compared split.
+ */
+function planStages(population, schedule, where = {}) {
+    const field = where.field ?? 'sequential';
+    const { evalInstances, comparedInstances, entry } = population;
+    if (evalInstances === null || comparedInstances === null || !isInteger(comparedInstances) || comparedInstances < 1)
+        throw new StagePlanError('sequential.unknown_population', `Run entry ${entry} cannot be staged: how many instances it has is not known (a dry run of helm-run counts them).`, { file: where.file, field: `${field}.budget`, value: comparedInstances });
+    if (evalInstances !== comparedInstances)
+        throw new StagePlanError('sequential.split_cannot_stage', `Run entry ${entry} cannot be staged: --max-eval-instances draws from all its evaluation splits (${evalInstances} instances) and the comparison reads ${comparedInstances} of them, so a stage's size in the compared split is not known in advance.`, { file: where.file, field: `${field}.looks`, value: schedule.looks });
+    let checked;
+    try {
+        checked = checkLookSchedule(schedule, comparedInstances, field);
+    }
+    catch (error) {
+        // The schedule's own refusal, with the gate file it came from.
+        if (error instanceof LookScheduleError && where.file !== undefined)
+            throw new LookScheduleError(error.code, error.message, { ...error.location, file: where.file });
+        throw error;
+    }
+    const stages = checked.looks.map((look, i) => ({
+        index: i + 1,
+        look,
+        maxEvalInstances: look,
+        args: ['--max-eval-instances', String(look)]
+    }));
+    return { entry, population: comparedInstances, schedule: checked, stages };
+}
+/**
+ * A side's helm-run arguments for one stage: `--max-eval-instances` set to the stage's, and the
+ * suite named after the stage, so each stage's run directories are new (HELM would otherwise
+ * write over the stage before in the same suite folder). Every other argument is kept in order.
+ */
+function stageArgs(args, stage) {
+    const out = [];
+    let sawMax = false;
+    for (let i = 0; i < args.length; i++) {
+        const arg = args[i];
+        if (arg === '--max-eval-instances' && i + 1 < args.length) {
+            if (!sawMax)
+                out.push(...stage.args);
+            sawMax = true;
+            i++;
+        }
+        else if (arg === '--suite' && i + 1 < args.length) {
+            out.push(arg, `${args[i + 1]}-stage${stage.index}`);
+            i++;
+        }
+        else
+            out.push(arg);
+    }
+    if (!sawMax)
+        out.push(...stage.args);
+    return out;
+}
+/**
+ * The order the paired differences are taken in, from the ids each stage's runs hold: stage 1's
+ * ids, then each later stage's new ids, each stage's own in a seeded random order (the sequence is
+ * valid when each next instance is a uniform draw from those not yet measured; HELM lists the
+ * last stage in the data's order when it keeps every instance, so its listing is not used).
+ * Refused, naming the stage and an id: a stage of another size than its look, a repeated id, a
+ * stage that drops an id of the stage before, or sides that hold different ids.
+ */
+function stageOrder(plan, sides, seed) {
+    const stages = Math.max(sides.baseline.length, sides.candidate.length);
+    if (stages > plan.stages.length)
+        throw new StagedRunError('sequential.too_many_stages', `Run entry ${plan.entry} has more stages than its plan (${plan.stages.length}).`, {
+            field: 'stages',
+            value: stages
+        });
+    const order = [];
+    const seen = new Set();
+    for (let k = 0; k < stages; k++) {
+        const stage = plan.stages[k];
+        const baseline = checkedStage(plan, stage, 'baseline', sides.baseline[k]);
+        const candidate = checkedStage(plan, stage, 'candidate', sides.candidate[k]);
+        const onlyOne = [...baseline].find(id => !candidate.has(id)) ?? [...candidate].find(id => !baseline.has(id));
+        if (onlyOne !== undefined)
+            throw new StagedRunError('sequential.sides_differ', `Stage ${stage.index} of run entry ${plan.entry} holds different instances on the two sides.`, { field: `stages[${k}]`, value: onlyOne });
+        const dropped = [...seen].find(id => !baseline.has(id));
+        if (dropped !== undefined)
+            throw new StagedRunError('sequential.stages_not_nested', `Stage ${stage.index} of run entry ${plan.entry} does not hold every instance of stage ${stage.index - 1}.`, { field: `stages[${k}]`, value: dropped });
+        const fresh = [...baseline].filter(id => !seen.has(id)).sort();
+        for (const id of shuffled(fresh, seed, stage.index)) {
+            order.push(id);
+            seen.add(id);
+        }
+    }
+    return order;
+}
+function checkedStage(plan, stage, side, ids) {
+    const field = `${side}.stages[${stage.index - 1}]`;
+    if (ids === undefined)
+        throw new StagedRunError('sequential.stage_missing', `Stage ${stage.index} of run entry ${plan.entry} did not run on the ${side}.`, {
+            field
+        });
+    const set = new Set(ids);
+    if (set.size !== ids.length) {
+        const repeated = ids.find((id, i) => ids.indexOf(id) !== i);
+        throw new StagedRunError('sequential.repeated_instance', `Stage ${stage.index} of run entry ${plan.entry} lists an instance twice.`, {
+            field,
+            value: repeated
+        });
+    }
+    if (set.size !== stage.look)
+        throw new StagedRunError('sequential.stage_size', `Stage ${stage.index} of run entry ${plan.entry} holds ${set.size} instances, not the ${stage.look} of its look.`, { field, value: set.size });
+    return set;
+}
+/** Fisher-Yates with the statistics seed, one stream per stage. */
+function shuffled(ids, seed, stage) {
+    const random = createRandom(seed, `helm-stage-${stage}`);
+    const out = [...ids];
+    for (let i = out.length - 1; i > 0; i--) {
+        const j = random.below(i + 1);
+        const swap = out[i];
+        out[i] = out[j];
+        out[j] = swap;
+    }
+    return out;
+}
+
+/**
+ * The stop-or-continue loop of a sequential gate's quality half over helm-run stages
+ * (docs/method.md "Sequential verdicts", docs/helm.md "Staged runs (sequential verdicts)"): stage
+ * k runs every run entry that still has an undecided gated check, the stage's instances are
+ * checked and ordered (`stageOrder`), each undecided check's paired differences go through the
+ * confidence sequence at the looks so far, and an entry whose every check is decided runs no more
+ * stages. Undecided at the budget is inconclusive.
+ *
+ * Pure: the process running is the caller's (`runStage`), so the loop is tested without helm-run.
+ * A stage the caller could not run or read is thrown (a StagedRunError or the caller's own
+ * error), never turned into a decision: the caller reports it as an error verdict.
+ */
+/** Runs the stages until every check is decided or the budget is spent. */
+async function runStagedGate(input) {
+    const { plans, checks, alpha, seed, runStage } = input;
+    const stageCount = plans[0]?.stages.length ?? 0;
+    for (const plan of plans)
+        if (plan.stages.length !== stageCount || plan.stages.some((stage, i) => stage.look !== plans[0].stages[i].look))
+            throw new StagedRunError('sequential.plans_differ', `Run entry ${plan.entry} has other looks than run entry ${plans[0].entry}.`, {
+                field: 'looks',
+                value: plan.stages.map(stage => stage.look)
+            });
+    const byEntry = new Map(plans.map(plan => [plan.entry, plan]));
+    for (const check of checks)
+        if (!byEntry.has(check.entry))
+            throw new StagedRunError('sequential.no_plan', `Check ${check.key} names run entry ${check.entry}, which has no stage plan.`, {
+                field: check.key,
+                value: check.entry
+            });
+    const seen = new Map(plans.map(plan => [plan.entry, { baseline: [], candidate: [] }]));
+    const stopped = new Map();
+    const lastStage = new Map();
+    for (let k = 1; k <= stageCount; k++) {
+        const active = plans.filter(plan => checks.some(check => check.entry === plan.entry && !stopped.has(check.key))).map(p => p.entry);
+        if (active.length === 0)
+            break;
+        const reading = await runStage(k, active);
+        for (const entry of active) {
+            const plan = byEntry.get(entry);
+            const read = reading.get(entry);
+            if (!read)
+                throw new StagedRunError('sequential.stage_unread', `Stage ${k} of run entry ${entry} gave no values.`, {
+                    field: `stages[${k - 1}]`
+                });
+            const sides = seen.get(entry);
+            sides.baseline.push([...read.baseline.ids]);
+            sides.candidate.push([...read.candidate.ids]);
+            lastStage.set(entry, k);
+            const order = stageOrder(plan, sides, seed);
+            for (const check of checks.filter(c => c.entry === entry && !stopped.has(c.key))) {
+                const outcome = decideCheck(check, plan, k, pairedDiffs(check, k, order, read), alpha);
+                if (outcome)
+                    stopped.set(check.key, outcome);
+            }
+        }
+    }
+    return { checks: checks.map(check => stopped.get(check.key)), lastStage };
+}
+/** The check's outcome after stage k, or null to go on to the next stage. */
+function decideCheck(check, plan, k, diffs, alpha) {
+    const looks = plan.stages.slice(0, k).map(stage => stage.look);
+    const n = looks[looks.length - 1];
+    const atBudget = k === plan.stages.length;
+    // The looks so far as a schedule that ends here; the bets stay tuned for the real budget, so
+    // each earlier look's capital is the one it had then (bets use only the values before them).
+    const outcome = runSequentialGate(diffs, { looks, budget: n }, check.margin, {
+        alpha,
+        population: plan.population,
+        horizon: plan.schedule.budget,
+        trace: true
+    });
+    if (outcome.verdict === 'inconclusive' && !atBudget)
+        return null;
+    const spent = 2 * looks.reduce((a, b) => a + b, 0);
+    return {
+        key: check.key,
+        entry: check.entry,
+        metric: check.metric,
+        decision: outcome.verdict,
+        certain: outcome.verdict !== 'inconclusive',
+        stoppedAt: n,
+        budget: plan.schedule.budget,
+        looks: outcome.looks.map(look => ({
+            n: look.n,
+            low: look.interval?.low ?? -1,
+            high: look.interval?.high ?? 1,
+            decision: look.n === n ? outcome.verdict : 'continue'
+        })),
+        requestsSpent: spent,
+        requestsFixed: 2 * plan.schedule.budget
+    };
+}
+/**
+ * The check's paired differences in the stage order, each in [-1, 1]: a value outside [0, 1] on
+ * either side (a metric that is not 0/1-bounded per instance) or a missing one is refused.
+ */
+function pairedDiffs(check, k, order, read) {
+    const valueOf = (side, id) => {
+        const value = read[side].values.get(check.key)?.get(id);
+        if (value === undefined)
+            throw new StagedRunError('sequential.value_missing', `Stage ${k}: the ${side} has no ${check.metric} value for instance ${id} of run entry ${check.entry}.`, { field: `${check.key}.metric`, value: id });
+        if (!isFiniteNumber(value) || value < 0 || value > 1)
+            throw new StagedRunError('sequential.metric_not_bounded', `Stage ${k}: ${check.metric} of instance ${id} on the ${side} is ${value}, outside [0, 1]: a sequential verdict needs a metric bounded in [0, 1] per instance (docs/method.md "Sequential verdicts").`, { field: `${check.key}.metric`, value: check.metric });
+        return value;
+    };
+    return order.map(id => {
+        const d = valueOf('candidate', id) - valueOf('baseline', id);
+        return check.direction === 'lower' ? -d : d;
+    });
+}
+
+/**
+ * How many instances each gated comparison will have, asked of HELM itself: `helm-run --dry-run`
+ * with the baseline side's exact entries and prod_env, into a temporary folder. A dry run sends
+ * no request, but it builds the scenarios and down-samples them exactly as the real run will.
+ * The count cannot be derived from max_eval_instances alone: HELM draws that many instances from
+ * all evaluation splits together, and a comparison reads one split (docs/helm.md "Offline
+ * scenarios"): 200 on synthetic_reasoning gives 99 test instances.
+ */
+const DRY_RUN_TIMEOUT_MS = 10 * 60_000;
+/** Runs the dry run for `plan` (one side's plan; both sides run the same entries). */
+async function countInstances(plan, runs, settings) {
+    // It holds the prod_env (credentials.conf included): removed on every path, a signal too.
+    const temp = trackedTempDir('helm-gate-count-');
+    const dir = temp.path;
+    try {
+        const localPath = join(dir, 'prod_env');
+        const outputPath = join(dir, 'out');
+        await mkdir(localPath, { recursive: true });
+        for (const name of PROD_ENV_FILES)
+            await writeFile(join(localPath, name), plan.prodEnv.files[name], { mode: 0o600 });
+        const args = replaceOptions(plan.args, { '--output-path': outputPath, '--local-path': localPath, '--suite': 'count' });
+        const logFile = join(dir, 'dry-run.log');
+        const result = await runHelmProcess({
+            side: 'count',
+            command: settings.helmRun,
+            args: [...args, '--dry-run'],
+            env: { ...settings.env, PYTHONPATH: [settings.pluginPath, settings.env.PYTHONPATH].filter(Boolean).join(delimiter) },
+            logFile,
+            timeoutMs: DRY_RUN_TIMEOUT_MS,
+            expectedRuns: plan.entries.length
+        });
+        if (result.spawnError)
+            return { ok: false, problem: `could not start ${settings.helmRun}: ${result.spawnError}` };
+        if (result.exitCode !== 0) {
+            const quote = decisiveLine(await readLogTail(logFile));
+            return { ok: false, problem: `helm-run --dry-run exited with ${result.exitCode ?? result.signal}${quote ? `: ${quote.text}` : ''}` };
+        }
+        const suite = join(outputPath, 'runs', 'count');
+        const dirs = await Promise.all((await readdir(suite, { withFileTypes: true }))
+            .filter(entry => entry.isDirectory() && entry.name !== 'eval_cache')
+            .map(entry => readRunDirectory(join(suite, entry.name))));
+        const counts = [];
+        for (const run of runs) {
+            const found = dirs.find(d => d.files.scenarioState && runMatchesEntry(d, run));
+            if (!found) {
+                counts.push({ run, split: null, n: null, counts: null });
+                continue;
+            }
+            const splitCounts = await countScenarioState(join(found.path, 'scenario_state.json'));
+            const split = comparisonSplit(run, splitCounts);
+            counts.push({ run, split, n: split === null ? null : (splitCounts.clean[split] ?? 0), counts: splitCounts });
+        }
+        return { ok: true, counts };
+    }
+    finally {
+        await temp.remove();
+    }
+}
+/** The split a comparison reads: the configured one, else the only one, else test (as compare does). */
+function comparisonSplit(run, counts) {
+    if (run.split !== null)
+        return run.split;
+    const splits = Object.keys(counts.clean).sort();
+    if (splits.length === 1)
+        return splits[0];
+    return splits.includes('test') ? 'test' : null;
+}
+/** Distinct instances per split (clean) and per perturbation, from scenario_state.json. */
+async function countScenarioState(file) {
+    const clean = new Map();
+    const perturbed = new Map();
+    const plan = (path) => {
+        if (path.length === 0)
+            return 'descend';
+        if (path[0] !== 'request_states')
+            return 'skip';
+        if (path.length <= 2)
+            return 'descend';
+        return path[2] === 'instance' && path.length === 3 ? 'descend' : path[2] === 'instance' && isCounted(path[3]) ? 'emit' : 'skip';
+    };
+    const current = new Map();
+    for await (const event of streamJson(file, { plan })) {
+        if (event.kind !== 'value' || event.path.length !== 4)
+            continue;
+        const index = event.path[1];
+        const entry = current.get(index) ?? {};
+        current.set(index, entry);
+        const value = event.value;
+        if (event.path[3] === 'id' && typeof value === 'string')
+            entry.id = value;
+        if (event.path[3] === 'split' && typeof value === 'string')
+            entry.split = value;
+        if (event.path[3] === 'perturbation' && typeof value === 'object' && value !== null)
+            entry.perturbation = String(value.name);
+    }
+    for (const { id, split, perturbation } of current.values()) {
+        if (id === undefined || split === undefined || split === 'train')
+            continue;
+        const into = perturbation === undefined ? clean : perturbed;
+        const key = perturbation ?? split;
+        let set = into.get(key);
+        if (!set)
+            into.set(key, (set = new Set()));
+        set.add(id);
+    }
+    const sizes = (map) => Object.fromEntries([...map].sort(([a], [b]) => a.localeCompare(b)).map(([key, set]) => [key, set.size]));
+    return { clean: sizes(clean), perturbed: sizes(perturbed) };
+}
+function isCounted(segment) {
+    return segment === 'id' || segment === 'split' || segment === 'perturbation';
+}
+function replaceOptions(args, values) {
+    const out = [...args];
+    for (const [flag, value] of Object.entries(values)) {
+        const at = out.indexOf(flag);
+        if (at >= 0)
+            out[at + 1] = value;
+    }
+    return out;
+}
+
+/**
+ * The real stage runner of a sequential gate's quality half (src/sequential/staged-gate.ts's
+ * `StageRunner`): stage k is helm-run on both sides at once, each with its side plan's arguments
+ * for the entries still undecided, `--max-eval-instances` at the look and a suite of its own
+ * (`stageArgs`), written below `<outDir>/stages/<side>/` so the side's own output folder holds
+ * only what the final comparison reads. The stage's per-instance values are read by the
+ * comparison's own reader (the HELM harness: its pairing, opening and split choice), so a stage
+ * is read exactly as the report reads the last one. Any failure (helm-run exit, timeout, stall,
+ * a comparison issue) is a StagedRunError: fail closed, never a decision.
+ *
+ * helm-run runs through runHelmProcess: its own process group, tracked by the cancel registry, so
+ * a stop or a signal leaves none running.
+ */
+/** The check key of a gated run: its place in the gate file. */
+function checkKey(config, run) {
+    return `runs[${config.runs.indexOf(run)}]`;
+}
+/** Where stage k of a side is written: its own output folder and suite. */
+function stageOutput(plan, stage) {
+    const outputPath = join(dirname(plan.outputPath), 'stages', plan.side);
+    return { outputPath, suiteDir: join(outputPath, 'runs', `${plan.suite}-stage${stage.index}`) };
+}
+/**
+ * The side's helm-run arguments for stage `stage` over `entries` (gate-file entries): the run
+ * entries cut to those, the output folder the stage's, then `stageArgs`.
+ */
+function stagedSideArgs(plan, config, entries, stage) {
+    const gateEntries = uniqueEntries(config.runs);
+    const full = plan.entries.filter((_, i) => entries.includes(gateEntries[i]));
+    const args = [];
+    for (let i = 0; i < plan.args.length; i++) {
+        const arg = plan.args[i];
+        if (arg === '--run-entries') {
+            args.push(arg, ...full);
+            while (i + 1 < plan.args.length && !plan.args[i + 1].startsWith('--'))
+                i++;
+        }
+        else if (arg === '--output-path' && i + 1 < plan.args.length) {
+            args.push(arg, stageOutput(plan, stage).outputPath);
+            i++;
+        }
+        else
+            args.push(arg);
+    }
+    return stageArgs(args, stage);
+}
+/** The StageRunner over real helm-run. `results` collects each side's helm-run results, stage by stage. */
+function helmStageRunner(settings, results) {
+    const { config, plans, stages } = settings;
+    const started = Date.now();
+    return async (index, entries) => {
+        const stage = stages[index - 1];
+        settings.progress?.(`helm-gate: sequential stage ${index}/${stages.length}: ${entries.length} entries at n = ${stage.look}`);
+        const sides = ['baseline', 'candidate'];
+        const ran = await Promise.all(sides.map(side => runHelmProcess({
+            side: side,
+            command: plans[side].command,
+            args: stagedSideArgs(plans[side], config, entries, stage),
+            env: settings.env,
+            logFile: plans[side].logFile,
+            // The stages share the side's one limit: a later stage gets what the earlier left.
+            timeoutMs: Math.max(settings.timeoutMs - (Date.now() - started), 1),
+            expectedRuns: entries.length,
+            log: settings.log,
+            progress: settings.progress,
+            secrets: settings.secrets,
+            stallMs: settings.stallMs[side]
+        })));
+        sides.forEach((side, i) => {
+            results[side].push(ran[i]);
+            const result = ran[i];
+            if (result.spawnError || result.timedOut || result.stalled || result.exitCode !== 0 || result.failedRuns.length > 0)
+                throw new StagedRunError('sequential.stage_failed', `Stage ${index} (n = ${stage.look}): helm-run on the ${side} ${result.spawnError ? `could not start: ${result.spawnError}` : result.timedOut ? 'timed out' : result.stalled ? 'stalled' : `exited with ${result.exitCode ?? result.signal}`}.`, { file: plans[side].logFile });
+        });
+        return readStage(config, entries, {
+            baseline: stageOutput(plans.baseline, stage).suiteDir,
+            candidate: stageOutput(plans.candidate, stage).suiteDir
+        });
+    };
+}
+/**
+ * A stage's per-instance values of every gated check of `entries`, read as the comparison reads
+ * them (the HELM harness's pairing, opening and split choice); an issue it logs is a refusal.
+ */
+async function readStage(config, entries, dirs) {
+    const runs = config.runs.filter(run => entries.includes(run.entry));
+    const log = new IssueLog();
+    const out = new Map();
+    try {
+        const [baseline, candidate] = await Promise.all([helmHarness.read(dirs.baseline), helmHarness.read(dirs.candidate)]);
+        for (const unit of await helmHarness.pair(baseline, candidate, { ...config, runs }, null, log)) {
+            const opened = await unit.open(log);
+            if (!opened)
+                continue;
+            const split = resolveSplit(unit.name, unit.gated, opened.baseline, opened.candidate, log);
+            if (split === undefined)
+                continue;
+            const key = checkKey(config, unit.gated);
+            const entry = out.get(unit.gated.entry) ?? { baseline: emptySide(), candidate: emptySide() };
+            for (const side of ['baseline', 'candidate']) {
+                const clean = opened[side].values(unit.gated.metric, split).filter(v => v.perturbation === null && v.trainTrialIndex === 0);
+                const values = new Map();
+                for (const v of clean)
+                    if (v.value !== null)
+                        values.set(v.instanceId, v.value);
+                const ids = [...new Set(clean.map(v => v.instanceId))];
+                entry[side] = { ids, values: new Map([...entry[side].values, [key, values]]) };
+            }
+            out.set(unit.gated.entry, entry);
+        }
+    }
+    catch (error) {
+        if (!(error instanceof GateError))
+            throw error;
+        log.fromError(error);
+    }
+    const first = log.errors[0];
+    if (first)
+        throw new StagedRunError('sequential.stage_unreadable', `A stage's runs cannot be compared: ${first.message}`, {
+            file: first.file ?? dirs.baseline,
+            value: first.code
+        });
+    return out;
+}
+function emptySide() {
+    return { ids: [], values: new Map() };
+}
+/**
+ * Each entry's last stage's run directories copied into the side's own suite folder
+ * (`<outputPath>/runs/<suite>/`), where the final comparison and the run checks read them.
+ */
+async function keepLastStages(plan, config, last, stages) {
+    const target = join(plan.outputPath, 'runs', plan.suite);
+    await mkdir(target, { recursive: true });
+    const byStage = new Map();
+    for (const [entry, k] of last)
+        byStage.set(k, [...(byStage.get(k) ?? []), entry]);
+    for (const [k, entries] of byStage) {
+        const source = stageOutput(plan, stages[k - 1]).suiteDir;
+        const side = await helmHarness.read(source);
+        for (const run of side.runs) {
+            const wanted = config.runs.some(gated => entries.includes(gated.entry) && runMatchesEntry(run, gated));
+            if (wanted)
+                await cp(run.path, join(target, basename(run.path)), { recursive: true });
+        }
+    }
+}
+
+// The dry run counts the whole set HELM draws from, not the fixed design's cap: the sequence's
+// finite population is every instance the nested subsets are cut from.
+const UNCAPPED = '100000000';
+/** Each entry's stages, from a dry run's counts; refusals name the gate file and `sequential.*`. */
+async function planStagedQuality(config, settings, prepared, install, env) {
+    const plan = prepared.plans[0];
+    const args = plan.args.map((arg, i) => (plan.args[i - 1] === '--max-eval-instances' ? UNCAPPED : arg));
+    const counted = await countInstances({ ...plan, args }, config.runs, { ...install, env });
+    if (!counted.ok)
+        throw new ConfigError('sequential.unknown_population', `the sequential section needs each entry's instance count: ${counted.problem}`, {
+            file: config.source,
+            field: 'sequential'
+        });
+    const plans = new Map();
+    for (const count of counted.counts) {
+        if (plans.has(count.run.entry))
+            continue;
+        const evalInstances = count.counts ? Object.values(count.counts.clean).reduce((a, b) => a + b, 0) : null;
+        plans.set(count.run.entry, planStages({ entry: count.run.entry, evalInstances, comparedInstances: count.n }, { looks: settings.looks, budget: settings.budget }, { file: config.source, field: 'sequential' }));
+    }
+    return [...plans.values()];
+}
+/**
+ * The stages on both sides, then each side finished as one run of its last stages. A stage that
+ * fails or cannot be read is an error of both sides' outcomes (an error verdict); null then.
+ */
+async function runStagedSides(config, settings, stagePlans, prepared, outcomes, context) {
+    const plans = Object.fromEntries(prepared.plans.map(plan => [plan.side, plan]));
+    const results = { baseline: [], candidate: [] };
+    const stages = stagePlans[0]?.stages ?? [];
+    const runStage = helmStageRunner({
+        config,
+        plans,
+        stages,
+        env: context.env,
+        secrets: context.secrets,
+        timeoutMs: prepared.helm.timeoutMinutes * 60_000,
+        stallMs: { baseline: stallLimitMs(prepared.deployments.baseline), candidate: stallLimitMs(prepared.deployments.candidate) },
+        log: context.log,
+        progress: context.progress
+    }, results);
+    const checks = config.runs.map(run => ({
+        key: checkKey(config, run),
+        entry: run.entry,
+        metric: run.metric,
+        margin: run.maxDrop ?? 0,
+        direction: run.direction
+    }));
+    let stopped = null;
+    let failure = null;
+    try {
+        const outcome = await runStagedGate({
+            plans: stagePlans,
+            checks,
+            alpha: settings.alpha,
+            seed: settings.seed ?? config.statistics.seed,
+            runStage
+        });
+        for (const plan of prepared.plans)
+            await keepLastStages(plan, config, outcome.lastStage, stages);
+        stopped = outcome.checks;
+    }
+    catch (error) {
+        if (!(error instanceof GateError))
+            throw error;
+        failure = error;
+    }
+    for (const plan of prepared.plans) {
+        const outcome = outcomes.get(plan.side);
+        if (failure) {
+            outcome.errors.push(failure);
+            continue;
+        }
+        await finishSide(plan, joined(results[plan.side]), outcome, prepared.runs, prepared.deployments[plan.side]);
+    }
+    return stopped;
+}
+/** A side's stages as one helm-run result: every request counted, from the first start to the last end. */
+function joined(results) {
+    const first = results[0];
+    const last = results[results.length - 1];
+    return {
+        ...last,
+        startedAt: first.startedAt,
+        durationMs: results.reduce((a, r) => a + r.durationMs, 0),
+        requests: results.reduce((a, r) => a + r.requests, 0),
+        runsStarted: [...new Set(results.flatMap(r => r.runsStarted))],
+        failedRuns: [...new Set(results.flatMap(r => r.failedRuns))]
+    };
+}
+/**
+ * The sequence's decisions on the report's rows: each gated clean row of a check takes the
+ * decision and its `sequential` record, and the quality verdict and headline follow from them.
+ */
+function applyStoppedChecks(report, config, checks) {
+    for (const check of checks) {
+        const run = config.runs[Number(/\d+/.exec(check.key)?.[0])];
+        const row = report.comparisons.find(c => c.gated && c.perturbation === null && c.entry === run.entry && c.metric === run.metric);
+        if (!row)
+            continue;
+        row.verdict = check.decision;
+        row.reason = `${row.reason} The verdict is the confidence sequence's (docs/method.md "Sequential verdicts"), not this interval's.`;
+        row.sequential = {
+            stopped_at: check.stoppedAt,
+            budget: check.budget,
+            decision: check.decision,
+            certain: check.certain,
+            looks: check.looks,
+            requests_spent: check.requestsSpent,
+            requests_fixed: check.requestsFixed
+        };
+    }
+    const others = [...(report.answer_lengths ?? []), ...(report.calibrations ?? [])];
+    report.verdict = qualityVerdict(report.comparisons, report.errors.length, others);
+    report.headline = qualityHeadline(report.verdict, report.comparisons, report.errors.length, others);
+    return report;
+}
+
+/**
  * Runs the gate's run entries against the baseline and candidate deployments with the real
  * helm-run: one process per side, at the same time unless asked otherwise, each with its own
  * generated prod_env, fresh suite and output path and cache disabled. Then checks that every
@@ -44986,6 +45927,7 @@ class QualityMeasurement {
     everySide = true;
     running = null;
     ran = new Set();
+    stopped = null;
     constructor(config, opts) {
         this.config = config;
         this.opts = opts;
@@ -45028,6 +45970,7 @@ class QualityMeasurement {
                 throw refusal;
             for (const line of names?.lines.filter(text => text.includes('not checked')) ?? [])
                 progress(`helm-gate: metric names: ${line}`);
+            const stages = config.stopping ? await stagedPreflight(config, prepared, install, env, { schedule, sides, runs: opts.runs }) : null;
             const outcomes = new Map(prepared.plans.map(plan => [plan.side, emptyOutcome(plan)]));
             // A side about to run whose key variable is named but not set is refused before anything starts.
             requireKeys(plan, sides, config.source, opts.selfCheck);
@@ -45052,7 +45995,7 @@ class QualityMeasurement {
                     ...childProcessEnv(env, keyNames),
                     PYTHONPATH: [install.pluginPath, env.PYTHONPATH].filter(Boolean).join(delimiter)
                 };
-                this.running = { prepared, outcomes, launcher, context: { env: childEnv, secrets, log, progress } };
+                this.running = { prepared, outcomes, launcher, context: { env: childEnv, secrets, log, progress }, stages };
                 const scheduled = prepared.plans.map(plan => ({ side: plan.side, output: plan.outputPath }));
                 const seen = await holdOnSchedule(launcher, scheduled, schedule, measurements);
                 // Each launched side's readiness, or its launch's own error (code and location), is its outcome's.
@@ -45066,7 +46009,7 @@ class QualityMeasurement {
             }
             await launcher?.close();
             const ended = new Date();
-            return collectOutcome(prepared, outcomes, {
+            const collected = collectOutcome(prepared, outcomes, {
                 outDir,
                 fingerprint: plan.fingerprint,
                 helmVersion: install.version,
@@ -45075,6 +46018,7 @@ class QualityMeasurement {
                 schedule,
                 launch: launcher?.manifest() ?? null
             });
+            return this.stopped ? { ...collected, stopped: this.stopped } : collected;
         }
         finally {
             this.running = null;
@@ -45093,6 +46037,8 @@ class QualityMeasurement {
         const plans = running.prepared.plans.filter(plan => up.includes(plan.side) && !this.ran.has(plan.side));
         for (const plan of plans)
             this.ran.add(plan.side);
+        if (running.stages && plans.length > 0)
+            return this.holdStaged(running, running.stages, plans);
         // Every side finishes before a thrown error (a bug, not a side's problem) is passed on.
         const settled = await Promise.allSettled(plans.map(plan => this.runOne(plan, running)));
         const thrown = settled.find((s) => s.status === 'rejected');
@@ -45104,6 +46050,22 @@ class QualityMeasurement {
     /** Its part is the run outcome (`run`), which runGate compares (compareOutputs) or reports failed. */
     attach(report) {
         return report;
+    }
+    /** A sequential gate's stages: both sides at once, each stage helm-run on both (src/runner/staged-quality.ts). */
+    async holdStaged(running, stages, plans) {
+        const { prepared, outcomes, launcher, context } = running;
+        const settings = this.config.stopping;
+        if (!settings)
+            throw new Error('staged without a sequential section');
+        // The pre-flight refuses a schedule that holds one side at a time; a hold of one side is a bug.
+        if (plans.length !== prepared.plans.length)
+            throw new Error('a sequential gate holds both sides at once');
+        this.stopped = await runStagedSides(this.config, settings, stages, prepared, outcomes, context);
+        for (const plan of plans) {
+            const died = launcher?.diedWhileUp(plan.side);
+            if (died)
+                serverDied(outcomes.get(plan.side), died);
+        }
     }
     async runOne(plan, running) {
         const { prepared, outcomes, launcher, context } = running;
@@ -45123,6 +46085,23 @@ async function runSide(plan, outcome, prepared, context) {
     const result = await produceSideRuns(plan, context);
     await finishSide(plan, result, outcome, prepared.runs, context.deployment);
     context.progress(`[${plan.side}] ${outcome.complete ? 'complete' : 'FAILED'} in ${Math.round((result.durationMs ?? 0) / 100) / 10} s, ${counted(result.requests, 'request')}`);
+}
+/**
+ * A sequential gate's pre-flight: both sides at once, every entry, each entry's stages planned
+ * from its counted instances (a look above them refused now, before any server starts).
+ */
+async function stagedPreflight(config, prepared, install, env, how) {
+    const refuse = (field, why, value) => {
+        throw new ConfigError('sequential.cannot_stage', `the sequential section cannot stage ${why}`, { file: config.source, field, value });
+    };
+    checkStoppingSchedule(config.stopping, config.source, how.schedule);
+    if (how.sides.length !== 2)
+        refuse('sequential', 'one side alone: each stage pairs both sides', how.sides.join(', '));
+    if (how.runs && how.runs.length !== config.runs.length)
+        refuse('sequential', 'a share of the run entries (a shard)', how.runs.length);
+    if (prepared.plans.some(plan => plan.runner))
+        refuse('deployments', 'a runner command (stages are helm-run arguments)');
+    return planStagedQuality(config, config.stopping, prepared, install, env);
 }
 /**
  * Pre-flight: servers that are already up must answer before either side starts, so a dead one
@@ -47456,17 +48435,19 @@ async function gateSetPrompts(outputDir, limit) {
 
 /**
  * Talking to a side for fidelity (docs/fidelity.md "Routes"): the baseline's greedy answer with
- * its top-k log-probabilities, and the candidate scored on that answer. One HTTP helper, one
- * client per route:
- * - llama.cpp (`llama-server`): `/completion` with `n_probs` and `post_sampling_probs: false`
- *   (probabilities from the raw logits, before any sampler or grammar). The candidate is forced
- *   along the baseline's tokens by a grammar of token ids (`root ::= <[id]> <[id]> ...`), one
- *   request per instance; the prompt-prefix route (one request per position) is kept as the
- *   reference it was checked against.
- * - OpenAI-style servers without prompt log-probabilities: chat completions with `logprobs` and
- *   `top_logprobs`, greedy on both sides, compared along the shared greedy prefix up to and
- *   including the first position where the answers part (every such position has the same prefix
- *   on both sides). Not teacher-forced, and said so.
+ * its top-k log-probabilities, and the candidate scored on that answer. What every route shares is
+ * here (the client interface, the one HTTP helper and the errors), one client per route beside it:
+ * - llama.cpp (`llama-server`, fidelity-llama-cpp.ts): `/completion` with `n_probs` and
+ *   `post_sampling_probs: false` (probabilities from the raw logits, before any sampler or
+ *   grammar). The candidate is forced along the baseline's tokens by a grammar of token ids
+ *   (`root ::= <[id]> <[id]> ...`), one request per instance; the prompt-prefix route (one request
+ *   per position) is kept as the reference it was checked against.
+ * - OpenAI-style servers without prompt log-probabilities (fidelity-openai-prefix.ts): chat
+ *   completions with `logprobs` and `top_logprobs`, greedy on both sides, compared along the
+ *   shared greedy prefix up to and including the first position where the answers part (every
+ *   such position has the same prefix on both sides). Not teacher-forced, and said so.
+ * - vLLM (fidelity-vllm.ts): prompt log-probabilities.
+ * detect-fidelity-route.ts says which route a side takes.
  */
 class FidelityError extends GateError {
 }
@@ -47516,6 +48497,17 @@ async function postJson(side, url, body, timeoutMs) {
 function missing(side, capability, value) {
     return new FidelityError('fidelity.capability_missing', `fidelity: the ${side.side} cannot return ${capability}, so no fidelity check can be computed on it`, { field: `deployments.${side.side}`, value });
 }
+/** A /tokenize reply's `tokens` as ids, or the missing capability named. */
+function tokenIds(side, tokens, id) {
+    if (!Array.isArray(tokens) || tokens.some(t => typeof t !== 'number')) {
+        throw missing(side, 'token ids of a text (POST /tokenize)', id);
+    }
+    return tokens;
+}
+function tooManyTopK(side, asked, returned) {
+    return new FidelityError('fidelity.top_k_too_large', `fidelity: fidelity.top_k is ${asked} but the ${side.side} returns at most ${returned} alternatives per token; lower top_k to ${returned} or raise the server's limit`, { field: 'fidelity.top_k', value: asked });
+}
+
 class LlamaCppClient {
     side;
     timeoutMs;
@@ -47631,13 +48623,6 @@ class LlamaCppClient {
         return tokenIds(this.side, reply.tokens, prompt.id);
     }
 }
-/** A /tokenize reply's `tokens` as ids, or the missing capability named. */
-function tokenIds(side, tokens, id) {
-    if (!Array.isArray(tokens) || tokens.some(t => typeof t !== 'number')) {
-        throw missing(side, 'token ids of a text (POST /tokenize)', id);
-    }
-    return tokens;
-}
 /** A grammar that is complete at once: only an end-of-generation token can follow. */
 const END_ONLY_GRAMMAR = 'root ::= ""';
 /** A GBNF grammar admitting exactly this token sequence, by token id (`<[id]>`). */
@@ -47652,9 +48637,7 @@ function toPosition(p) {
         text: p.token
     };
 }
-function tooManyTopK(side, asked, returned) {
-    return new FidelityError('fidelity.top_k_too_large', `fidelity: fidelity.top_k is ${asked} but the ${side.side} returns at most ${returned} alternatives per token; lower top_k to ${returned} or raise the server's limit`, { field: 'fidelity.top_k', value: asked });
-}
+
 class OpenAiPrefixClient {
     side;
     timeoutMs;
@@ -47726,6 +48709,7 @@ function sharedPrefix(baseline, candidate) {
     }
     return { baseline: b, candidate: c };
 }
+
 class VllmClient {
     side;
     timeoutMs;
@@ -47846,6 +48830,7 @@ function vllmPromptPositions(side, choice, promptLength, answerIds, topK) {
         return { token: String(id), logprob: own.logprob, top };
     });
 }
+
 /**
  * Which route a side supports, from what it says about itself (src/server/engine-version.ts, the
  * probe the readiness check makes): llama-server answers GET /props with `build_info`, vLLM answers
@@ -49373,4 +50358,4 @@ function measurementsFor(config, s) {
     return measurements.filter((m) => m !== null);
 }
 
-export { displayCommand as A, childProcessEnv as B, resolveHelmRun as C, DEFAULT_READINESS_TIMEOUT_MS as D, checkPreparedMetricNames as E, PROD_ENV_FILES as P, QualityMeasurement as Q, measurementsFor as a, manifestPath as b, launchedLoadFor as c, loadOnlyReport as d, detectClient as e, runHelmProcess as f, guardOnCancel as g, decisiveLine as h, imageOf as i, readLogTail as j, redactedFiles as k, loadTimelineOf as l, makeRunPlan as m, swapsNeeded as n, blockPlan as o, planSides as p, expandLaunch as q, runLoadHalf as r, scheduleOf as s, trackedTempDir as t, routeUrl as u, prepareRun as v, writeManifest as w, pluginPythonPath as x, measureSwap as y, refusalOf as z };
+export { countInstances as A, planStages as B, checkPreparedMetricNames as C, DEFAULT_READINESS_TIMEOUT_MS as D, PROD_ENV_FILES as P, QualityMeasurement as Q, measurementsFor as a, manifestPath as b, applyStoppedChecks as c, launchedLoadFor as d, loadOnlyReport as e, detectClient as f, guardOnCancel as g, redactedFiles as h, imageOf as i, swapsNeeded as j, blockPlan as k, loadTimelineOf as l, makeRunPlan as m, expandLaunch as n, routeUrl as o, planSides as p, prepareRun as q, runLoadHalf as r, scheduleOf as s, pluginPythonPath as t, measureSwap as u, refusalOf as v, writeManifest as w, displayCommand as x, childProcessEnv as y, resolveHelmRun as z };

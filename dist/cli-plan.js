@@ -1,8 +1,8 @@
-import { join, delimiter, resolve } from 'node:path';
+import { resolve, join } from 'node:path';
 import { tmpdir, availableParallelism } from 'node:os';
-import { g as redactUrl, T as TRAFFIC_CHECKS, c as counted, i as describeBand, t as tangoInterval, j as readRunDirectory, k as runMatchesEntry, s as streamJson, M as MIN_BOOTSTRAP_UNITS, m as instancesNeeded, o as binarySd, q as twoSidedZ, u as redactText, G as GateError, p as parseArgs, P as PLAN_USAGE, r as requiredConfig, n as numberOption, l as loadGateConfig, v as describeCalibrationCheck } from './cli.js';
-import { e as detectClient, p as planSides, t as trackedTempDir, P as PROD_ENV_FILES, f as runHelmProcess, h as decisiveLine, j as readLogTail, k as redactedFiles, s as scheduleOf, n as swapsNeeded, o as blockPlan, q as expandLaunch, u as routeUrl, v as prepareRun, x as pluginPythonPath, D as DEFAULT_READINESS_TIMEOUT_MS, y as measureSwap, z as refusalOf, A as displayCommand, m as makeRunPlan, B as childProcessEnv, a as measurementsFor, C as resolveHelmRun, E as checkPreparedMetricNames } from './cli-measurements.js';
-import { mkdir, writeFile, readdir } from 'node:fs/promises';
+import { k as redactUrl, m as TRAFFIC_CHECKS, c as counted, o as describeBand, t as tangoInterval, M as MIN_BOOTSTRAP_UNITS, q as instancesNeeded, s as binarySd, u as twoSidedZ, v as redactText, G as GateError, p as parseArgs, P as PLAN_USAGE, r as requiredConfig, n as numberOption, l as loadGateConfig, x as checkStoppingSchedule, y as describeCalibrationCheck, z as describeStopping } from './cli.js';
+import { f as detectClient, p as planSides, P as PROD_ENV_FILES, h as redactedFiles, s as scheduleOf, j as swapsNeeded, k as blockPlan, n as expandLaunch, o as routeUrl, q as prepareRun, t as pluginPythonPath, D as DEFAULT_READINESS_TIMEOUT_MS, u as measureSwap, v as refusalOf, x as displayCommand, m as makeRunPlan, y as childProcessEnv, a as measurementsFor, z as resolveHelmRun, A as countInstances, B as planStages, C as checkPreparedMetricNames } from './cli-measurements.js';
+import 'node:fs/promises';
 import 'node:crypto';
 import 'node:fs';
 import 'node:url';
@@ -146,127 +146,6 @@ endpoints = planSides(config, env).endpoints) {
         lines.push(`# fidelity ${side}: ${client.route} (asked ${endpoint.baseUrl} now)`);
     }
     return lines;
-}
-
-/**
- * How many instances each gated comparison will have, asked of HELM itself: `helm-run --dry-run`
- * with the baseline side's exact entries and prod_env, into a temporary folder. A dry run sends
- * no request, but it builds the scenarios and down-samples them exactly as the real run will.
- * The count cannot be derived from max_eval_instances alone: HELM draws that many instances from
- * all evaluation splits together, and a comparison reads one split (docs/helm.md "Offline
- * scenarios"): 200 on synthetic_reasoning gives 99 test instances.
- */
-const DRY_RUN_TIMEOUT_MS = 10 * 60_000;
-/** Runs the dry run for `plan` (one side's plan; both sides run the same entries). */
-async function countInstances(plan, runs, settings) {
-    // It holds the prod_env (credentials.conf included): removed on every path, a signal too.
-    const temp = trackedTempDir('helm-gate-count-');
-    const dir = temp.path;
-    try {
-        const localPath = join(dir, 'prod_env');
-        const outputPath = join(dir, 'out');
-        await mkdir(localPath, { recursive: true });
-        for (const name of PROD_ENV_FILES)
-            await writeFile(join(localPath, name), plan.prodEnv.files[name], { mode: 0o600 });
-        const args = replaceOptions(plan.args, { '--output-path': outputPath, '--local-path': localPath, '--suite': 'count' });
-        const logFile = join(dir, 'dry-run.log');
-        const result = await runHelmProcess({
-            side: 'count',
-            command: settings.helmRun,
-            args: [...args, '--dry-run'],
-            env: { ...settings.env, PYTHONPATH: [settings.pluginPath, settings.env.PYTHONPATH].filter(Boolean).join(delimiter) },
-            logFile,
-            timeoutMs: DRY_RUN_TIMEOUT_MS,
-            expectedRuns: plan.entries.length
-        });
-        if (result.spawnError)
-            return { ok: false, problem: `could not start ${settings.helmRun}: ${result.spawnError}` };
-        if (result.exitCode !== 0) {
-            const quote = decisiveLine(await readLogTail(logFile));
-            return { ok: false, problem: `helm-run --dry-run exited with ${result.exitCode ?? result.signal}${quote ? `: ${quote.text}` : ''}` };
-        }
-        const suite = join(outputPath, 'runs', 'count');
-        const dirs = await Promise.all((await readdir(suite, { withFileTypes: true }))
-            .filter(entry => entry.isDirectory() && entry.name !== 'eval_cache')
-            .map(entry => readRunDirectory(join(suite, entry.name))));
-        const counts = [];
-        for (const run of runs) {
-            const found = dirs.find(d => d.files.scenarioState && runMatchesEntry(d, run));
-            if (!found) {
-                counts.push({ run, split: null, n: null, counts: null });
-                continue;
-            }
-            const splitCounts = await countScenarioState(join(found.path, 'scenario_state.json'));
-            const split = comparisonSplit(run, splitCounts);
-            counts.push({ run, split, n: split === null ? null : (splitCounts.clean[split] ?? 0), counts: splitCounts });
-        }
-        return { ok: true, counts };
-    }
-    finally {
-        await temp.remove();
-    }
-}
-/** The split a comparison reads: the configured one, else the only one, else test (as compare does). */
-function comparisonSplit(run, counts) {
-    if (run.split !== null)
-        return run.split;
-    const splits = Object.keys(counts.clean).sort();
-    if (splits.length === 1)
-        return splits[0];
-    return splits.includes('test') ? 'test' : null;
-}
-/** Distinct instances per split (clean) and per perturbation, from scenario_state.json. */
-async function countScenarioState(file) {
-    const clean = new Map();
-    const perturbed = new Map();
-    const plan = (path) => {
-        if (path.length === 0)
-            return 'descend';
-        if (path[0] !== 'request_states')
-            return 'skip';
-        if (path.length <= 2)
-            return 'descend';
-        return path[2] === 'instance' && path.length === 3 ? 'descend' : path[2] === 'instance' && isCounted(path[3]) ? 'emit' : 'skip';
-    };
-    const current = new Map();
-    for await (const event of streamJson(file, { plan })) {
-        if (event.kind !== 'value' || event.path.length !== 4)
-            continue;
-        const index = event.path[1];
-        const entry = current.get(index) ?? {};
-        current.set(index, entry);
-        const value = event.value;
-        if (event.path[3] === 'id' && typeof value === 'string')
-            entry.id = value;
-        if (event.path[3] === 'split' && typeof value === 'string')
-            entry.split = value;
-        if (event.path[3] === 'perturbation' && typeof value === 'object' && value !== null)
-            entry.perturbation = String(value.name);
-    }
-    for (const { id, split, perturbation } of current.values()) {
-        if (id === undefined || split === undefined || split === 'train')
-            continue;
-        const into = perturbation === undefined ? clean : perturbed;
-        const key = perturbation ?? split;
-        let set = into.get(key);
-        if (!set)
-            into.set(key, (set = new Set()));
-        set.add(id);
-    }
-    const sizes = (map) => Object.fromEntries([...map].sort(([a], [b]) => a.localeCompare(b)).map(([key, set]) => [key, set.size]));
-    return { clean: sizes(clean), perturbed: sizes(perturbed) };
-}
-function isCounted(segment) {
-    return segment === 'id' || segment === 'split' || segment === 'perturbation';
-}
-function replaceOptions(args, values) {
-    const out = [...args];
-    for (const [flag, value] of Object.entries(values)) {
-        const at = out.indexOf(flag);
-        if (at >= 0)
-            out[at + 1] = value;
-    }
-    return out;
 }
 
 /** HELM's 0/1 accuracy metrics (exact-match family, with their `@k` variants). */
@@ -633,6 +512,7 @@ async function planCommand(argv, io) {
     const sequential = args.flags.has('sequential');
     const selfCheck = args.flags.has('self-check');
     const { sides, fingerprint } = await shownPlan(config, io, baseRef, sequential);
+    checkStoppingSchedule(config.stopping, config.source, scheduleOf(config.launch, sequential));
     out.push('value' in fingerprint
         ? `# fingerprint ${fingerprint.value}`
         : `# fingerprint: could not be computed: ${fingerprint.problem} (run would stop here)`);
@@ -656,6 +536,13 @@ async function planCommand(argv, io) {
     if (calibrationChecks.length > 0) {
         out.push(`# calibration (candidate minus baseline, paired over instances; needs max_prob from log-probabilities): ${calibrationChecks.join('; ')}`);
     }
+    if (config.stopping) {
+        for (const entry of new Set(config.runs.map(run => run.entry)))
+            out.push(`# sequential: ${entry} ${describeStopping(config.stopping)}`);
+    }
+    if (config.require && config.require.length > 0) {
+        out.push(`# holistic grid: required (gated for every entry, blank is an error): ${config.require.join(', ')}`);
+    }
     if (config.traffic)
         out.push(...trafficPlanLines(config.traffic, config.statistics.confidence));
     if (config.fidelity) {
@@ -669,6 +556,8 @@ async function planCommand(argv, io) {
         else {
             counts = await countAll(prepared, io);
             out.push(...countLines(counts, config, prepared, discordance));
+            if (config.stopping && counts.ok)
+                refuseUnstageable(config, counts.counts);
         }
     }
     // The gated metric names, checked as run checks them before it spends anything.
@@ -808,6 +697,23 @@ function launchPlanInput(config, prepared, env, sides, sequential, baseRef) {
         sequential,
         baseRef
     };
+}
+/**
+ * A sequential schedule whose looks pass an entry's instances is refused here as at run start
+ * (src/sequential/stages.ts). A count at helm.max_eval_instances may be that cap, not the entry's
+ * size (run counts without the cap), so only a count below it can refuse.
+ */
+function refuseUnstageable(config, counts) {
+    const stopping = config.stopping;
+    const cap = config.helm?.maxEvalInstances ?? Infinity;
+    if (!stopping)
+        return;
+    for (const count of counts) {
+        if (count.n === null || count.n >= cap || !count.counts)
+            continue;
+        const evalInstances = Object.values(count.counts.clean).reduce((a, b) => a + b, 0);
+        planStages({ entry: count.run.entry, evalInstances, comparedInstances: count.n }, { looks: stopping.looks, budget: stopping.budget }, { file: config.source, field: 'sequential' });
+    }
 }
 
 export { planCommand };

@@ -1,7 +1,7 @@
 import path, { join } from 'node:path';
 import { mkdir, readdir } from 'node:fs/promises';
-import { D as DEFAULT_STATISTICS, G as GateError, b as newReport, d as compareServing, h as hostOf, H as HELM_GATE_VERSION, f as compareOutputs, w as writeReportOutputs, e as exitCode, U as UsageError, c as counted } from './cli.js';
-import { i as imageOf, m as makeRunPlan, Q as QualityMeasurement, a as measurementsFor, b as manifestPath, w as writeManifest, l as loadTimelineOf, p as planSides, c as launchedLoadFor, r as runLoadHalf, d as loadOnlyReport, g as guardOnCancel } from './cli-measurements.js';
+import { D as DEFAULT_STATISTICS, G as GateError, b as newReport, d as compareServing, h as hostOf, f as runsByEntry, H as HOLISTIC_FAMILIES, T as TOXICITY_METRICS, g as perturbationFamilies, i as HELM_GATE_VERSION, j as compareOutputs, w as writeReportOutputs, e as exitCode, U as UsageError, c as counted } from './cli.js';
+import { i as imageOf, m as makeRunPlan, Q as QualityMeasurement, a as measurementsFor, b as manifestPath, w as writeManifest, c as applyStoppedChecks, l as loadTimelineOf, p as planSides, d as launchedLoadFor, r as runLoadHalf, e as loadOnlyReport, g as guardOnCancel } from './cli-measurements.js';
 
 const SIDES = ['baseline', 'candidate'];
 
@@ -150,6 +150,139 @@ function attachIdentity(report, manifest) {
 }
 
 /**
+ * The holistic grid (docs/report.md "The holistic grid"): what the gate measured of each run
+ * entry, family by family, and what it left blank and why. HELM's own grid marks the
+ * scenario-by-metric cells it did not measure, because an omitted measurement is a finding; here
+ * a cell is the paired verdict of the report's own rows (never a new computation), and a cell the
+ * gate file requires (`require:`, src/config/holistic-require.ts) that is not gated makes the
+ * verdict error (fail closed). Pure: report and gate file in, grid out.
+ */
+const ORDER = ['pass', 'inconclusive', 'fail', 'error'];
+const worst = (verdicts) => verdicts.reduce((w, v) => (ORDER.indexOf(v) > ORDER.indexOf(w) ? v : w), 'pass');
+const count = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const blank = (reason) => ({ state: 'blank', verdict: null, reason });
+/** Gated when any row gates (the gated rows' verdict), shown otherwise (all rows' verdict). */
+function fromRows(rows, what) {
+    const gated = rows.filter(r => r.gated);
+    const counted = gated.length > 0 ? gated : rows;
+    return {
+        state: gated.length > 0 ? 'gated' : 'shown',
+        verdict: worst(counted.map(r => r.verdict)),
+        reason: `${count(counted.length, what)}${gated.length > 0 ? '' : ', shown only'}`
+    };
+}
+/** The cells of one entry from the report's rows of its runs. */
+function entryCells(entry, at, report, config) {
+    const comparisons = report.comparisons.filter(c => (c.entry ?? c.run) === entry);
+    const runs = new Set(comparisons.map(c => c.run));
+    const noRun = blank('no comparison of this entry (see the errors)');
+    const clean = comparisons.filter(c => c.perturbation === null);
+    const perturbed = (family) => {
+        if (!perturbationFamilies(entry).includes(family))
+            return blank(`perturbation not configured (data_augmentation=${family})`);
+        const rows = comparisons.filter(c => c.perturbation !== null);
+        return rows.length > 0 ? fromRows(rows, 'perturbed row') : blank('no perturbed instance was scored');
+    };
+    const calibrations = (report.calibrations ?? []).filter(r => runs.has(r.run));
+    const chat = config.deployments && Object.values(config.deployments).some(d => d.kind === 'server' && d.api === 'chat');
+    const checked = at.some(i => config.runs[i].calibration);
+    const toxicity = comparisons.filter(c => TOXICITY_METRICS.includes(c.metric));
+    const efficiency = report.efficiency.filter(e => runs.has(e.run));
+    const lengths = (report.answer_lengths ?? []).filter(r => r.source !== 'traffic' && runs.has(r.run));
+    return {
+        accuracy: clean.length > 0 ? fromRows(clean, 'row') : noRun,
+        calibration: calibrations.length > 0
+            ? fromRows(calibrations, 'calibration row')
+            : checked
+                ? blank('the calibration check could not be computed (see the errors)')
+                : chat
+                    ? blank('needs probabilities the API did not return (a chat API gives none)')
+                    : blank('not checked (runs[i].calibration)'),
+        robustness: perturbed('robustness'),
+        fairness: perturbed('fairness'),
+        bias: blank("not paired: HELM's bias metrics are computed over a whole run, not per instance"),
+        toxicity: toxicity.length > 0 ? fromRows(toxicity, 'toxicity row') : blank("not in this run's metric set"),
+        efficiency: efficiency.length > 0
+            ? {
+                state: 'shown',
+                verdict: null,
+                reason: `request time, median ×${efficiency[0].median_ratio.estimate.toPrecision(3)}, shown only`
+            }
+            : blank('no request times recorded'),
+        answer_length: lengths.length > 0 ? fromRows(lengths, 'answer-length row') : blank('no answers to measure'),
+        fidelity: blank('measured for the gate as a whole')
+    };
+}
+/** The grid of a report made from `config`. */
+function holisticGrid(report, config) {
+    const required = config.require ?? [];
+    const families = [...HOLISTIC_FAMILIES];
+    const cell = (family, part) => ({ family, ...part, required: required.includes(family) });
+    const rows = [...runsByEntry(config.runs)].map(([entry, at]) => {
+        const cells = entryCells(entry, at, report, config);
+        return { entry, cells: families.filter(f => f !== 'fidelity').map(f => cell(f, cells[f])) };
+    });
+    const fidelity = report.fidelity;
+    const gate = [
+        cell('fidelity', fidelity && fidelity.checks.length > 0
+            ? fromRows(fidelity.checks.map(c => ({ gated: true, verdict: c.verdict })), 'fidelity check')
+            : config.fidelity
+                ? blank('the fidelity measurement did not complete (see the errors)')
+                : blank('not configured (fidelity:)'))
+    ];
+    return { families, rows, gate, required: [...required] };
+}
+/** Why a required cell does not count: blank, or measured but not gated. */
+function requiredProblem(cell) {
+    if (!cell.required || cell.state === 'gated')
+        return null;
+    return cell.state === 'blank' ? `it is blank: ${cell.reason}` : 'it was measured but not gated';
+}
+/**
+ * The report with its grid, and an error for each required cell that is not gated (the gate
+ * file's check at load makes that a run-time failure: a run that did not complete, a row that
+ * could not be computed). The quality half's own verdict, when the report carries it, takes the
+ * error too: the grid is part of the quality half.
+ */
+function withHolisticGrid(report, config) {
+    const grid = holisticGrid(report, config);
+    const issues = [];
+    for (const row of grid.rows) {
+        for (const cell of row.cells) {
+            const problem = requiredProblem(cell);
+            if (problem)
+                issues.push(requiredIssue(config, `${cell.family} of ${row.entry}`, problem, cell.family));
+        }
+    }
+    for (const cell of grid.gate) {
+        const problem = requiredProblem(cell);
+        if (problem)
+            issues.push(requiredIssue(config, cell.family, problem, cell.family));
+    }
+    if (issues.length === 0)
+        return { ...report, holistic: grid };
+    const headline = `Error: ${count(issues.length, 'required cell')} of the holistic grid ${issues.length === 1 ? 'is' : 'are'} not gated (${issues[0].message}).`;
+    return {
+        ...report,
+        verdict: 'error',
+        headline,
+        errors: [...report.errors, ...issues],
+        ...(report.quality ? { quality: { verdict: 'error', errors: [...report.quality.errors, ...issues] } } : {}),
+        holistic: grid
+    };
+}
+function requiredIssue(config, what, problem, family) {
+    const j = (config.require ?? []).indexOf(family);
+    return {
+        code: 'holistic.required_blank',
+        message: `required cell ${what}: ${problem}`,
+        file: config.source,
+        field: `require[${j}]`,
+        value: family
+    };
+}
+
+/**
  * The pipeline, on one screen: run the sides that are not given, record how they were made,
  * compare, and load-test both deployments while they are up. `helm-gate run` and every action
  * mode go through here; each is a short adapter that says where the sides come from (helm-run, an
@@ -279,12 +412,15 @@ async function runGate(settings) {
             examples: settings.examples,
             changedAnswers: settings.changedAnswers
         });
-    let report = compared;
+    // A sequential gate's rows take the confidence sequence's decisions (docs/method.md "Sequential verdicts").
+    let report = outcome?.stopped ? applyStoppedChecks(compared, config, outcome.stopped) : compared;
     for (const measurement of measurements) {
         report = await measurement.attach(report, { paths, changedAnswers: settings.changedAnswers, examples: settings.examples });
     }
     report.notes.push(...(outcome?.notes ?? []));
     attachIdentity(report, manifest);
+    // Last, once every measurement has joined its rows: the grid reads them all.
+    report = withHolisticGrid(report, config);
     // The load half's blocks and the periods its sides were up, beside the launch records.
     const timeline = loadTimelineOf(report.load);
     if (timeline) {

@@ -1,6 +1,6 @@
 import { readFile, mkdir, writeFile } from 'node:fs/promises';
 import { resolve, dirname } from 'node:path';
-import { _ as InputError, a8 as createRandom, I as isCredentialKey, u as redactText, ar as quantile, as as TRAFFIC_USAGE, U as UsageError, p as parseArgs, n as numberOption } from './cli.js';
+import { a1 as InputError, af as createRandom, N as isCredentialKey, v as redactText, aE as quantile, aF as TRAFFIC_USAGE, U as UsageError, p as parseArgs, n as numberOption } from './cli.js';
 import { createHash } from 'node:crypto';
 import 'node:fs';
 import 'node:os';

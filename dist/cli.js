@@ -23843,6 +23843,279 @@ function describeCalibrationCheck(check) {
 }
 
 /**
+ * The gate file's `sequential:` section (docs/gate-file.md "Sequential verdicts"): the quality
+ * half measured in stages (looks) that stop as soon as every gated check is decided by an
+ * anytime-valid confidence sequence (docs/method.md "Sequential verdicts").
+ *
+ *   sequential:
+ *     looks: [20, 40, 79]      # or every: 20 with budget: 79
+ *     budget: 79               # optional with looks (the last look)
+ *     alpha: 0.05              # two-sided error of each check's sequence
+ *     seed: 0                  # the order instances are taken in; statistics.seed by default
+ *
+ * Not to be confused with `schedule: sequential` (one side after the other). In code the section is
+ * `StoppingSettings`. What cannot be staged is refused here, naming the field: a check the sequence
+ * does not decide (a relative drop, gated perturbations, calibration, an answer-length band), train
+ * trials, the measurements that keep no staged design (traffic, fidelity), runner commands, and
+ * (by `checkStoppingSchedule`, where the run plan resolves the schedule) sides held one at a time. Looks above an entry's instances are refused at plan and run start,
+ * where the counts are known (src/sequential/stages.ts).
+ */
+const FIELD = 'sequential';
+const DEFAULT_ALPHA = 0.05;
+/** `sequential:`, or null when absent. Errors name `sequential.<key>` and the value. */
+function parseStoppingSection(f) {
+    const found = f.object(FIELD);
+    if (!found)
+        return null;
+    // Typed, so a call to its `fail` (never returns) narrows what follows.
+    const section = found;
+    section.allow(['looks', 'every', 'budget', 'alpha', 'seed']);
+    const list = section.list('looks');
+    const every = section.optionalNumber('every', n => Number.isInteger(n) && n >= 1, 'a whole number of instances, at least 1');
+    const budget = section.optionalNumber('budget', n => Number.isInteger(n) && n >= 1, 'a whole number of instances, at least 1');
+    const alpha = section.number('alpha', DEFAULT_ALPHA, n => n > 0 && n < 1, 'a number strictly between 0 and 1');
+    const seed = section.optionalNumber('seed', n => Number.isInteger(n) && n >= 0, 'a whole number, at least 0');
+    section.done();
+    if (list !== null && every !== null)
+        section.fail('every', `give ${FIELD}.looks or ${FIELD}.every, not both`, every);
+    if (list === null && every === null)
+        throw new ConfigError('config.missing', `${FIELD} needs looks (a list of instance counts) or every with a budget`, {
+            file: f.source,
+            field: `${FIELD}.looks`
+        });
+    let looks;
+    if (list !== null) {
+        looks = list.map((look, i) => {
+            if (typeof look !== 'number' || !Number.isInteger(look) || look < 1)
+                section.fail('looks', `${FIELD}.looks[${i}] must be a whole number of instances, at least 1`, look);
+            return look;
+        });
+        if (looks.length === 0)
+            section.fail('looks', `${FIELD}.looks must list at least one look`);
+        looks.forEach((look, i) => {
+            if (i > 0 && look <= looks[i - 1])
+                throw new ConfigError('sequential.looks_not_increasing', `the looks must increase: ${FIELD}.looks[${i}] is not above ${looks[i - 1]}`, {
+                    file: f.source,
+                    field: `${FIELD}.looks[${i}]`,
+                    value: look
+                });
+        });
+    }
+    else {
+        if (budget === null)
+            throw new ConfigError('config.missing', `${FIELD}.every needs ${FIELD}.budget (the most instances spent)`, {
+                file: f.source,
+                field: `${FIELD}.budget`
+            });
+        looks = [];
+        for (let n = every; n < budget; n += every)
+            looks.push(n);
+        looks.push(budget);
+    }
+    const last = budget ?? looks[looks.length - 1];
+    if (last < looks[0])
+        throw new ConfigError('sequential.budget_below_first_look', `${FIELD}.budget is below the first look (${looks[0]})`, {
+            file: f.source,
+            field: `${FIELD}.budget`,
+            value: last
+        });
+    const beyond = looks.findIndex(look => look > last);
+    if (beyond >= 0)
+        throw new ConfigError('sequential.look_beyond_budget', `${FIELD}.looks[${beyond}] is past the budget (${last})`, {
+            file: f.source,
+            field: `${FIELD}.looks[${beyond}]`,
+            value: looks[beyond]
+        });
+    return { looks: looks[looks.length - 1] === last ? looks : [...looks, last], budget: last, alpha, seed };
+}
+/**
+ * Refuses what the staged quality half cannot measure with `sequential.cannot_stage`, naming the
+ * field that asks for it (the load half keeps its block design and is allowed).
+ */
+function checkStoppingFits(settings, context) {
+    if (!settings)
+        return;
+    const refuse = (field, why, value) => {
+        throw new ConfigError('sequential.cannot_stage', `the sequential section cannot stage ${why}`, { file: context.source, field, value });
+    };
+    if (context.present.traffic)
+        refuse('traffic', 'the traffic replay (it replays the whole set once); remove one of the two sections');
+    if (context.present.fidelity)
+        refuse('fidelity', 'token-level fidelity (it scores the whole set once); remove one of the two sections');
+    for (const side of ['baseline', 'candidate']) {
+        const deployment = context.deployments?.[side];
+        if (deployment?.kind === 'command')
+            refuse(`deployments.${side}`, 'a runner command (stages are helm-run arguments)', 'command');
+    }
+    if (context.helm && context.helm.numTrainTrials !== 1)
+        refuse('helm.num_train_trials', 'several train trials per instance (the sequence takes one value per instance)', context.helm.numTrainTrials);
+    context.runs.forEach((run, i) => {
+        const at = `runs[${i}]`;
+        if (run.maxRelativeDrop !== null)
+            refuse(`${at}.max_relative_drop`, "a relative drop (the sequence tests a drop in the metric's units: use max_drop)", run.maxRelativeDrop);
+        if (run.perturbations === 'gate')
+            refuse(`${at}.perturbations`, 'gated perturbations (only the clean instances are staged)', 'gate');
+        if (run.calibration)
+            refuse(`${at}.calibration`, 'a calibration check (its verdict is not sequential)', run.calibration.metric);
+        if (run.answerLength)
+            refuse(`${at}.answer_length_ratio`, 'an answer-length band (its verdict is not sequential)');
+    });
+}
+/**
+ * Refuses sides held one at a time (`schedule: sequential`, the default when a side launches, or
+ * `--sequential`): each stage runs both sides at once, so a look pairs what both measured. Called
+ * with the run plan's schedule by `plan` and at run start, before anything starts.
+ */
+function checkStoppingSchedule(settings, source, schedule) {
+    if (!settings || schedule !== 'sequential')
+        return;
+    throw new ConfigError('sequential.cannot_stage', 'the sequential section cannot stage sides held one at a time: each stage runs both sides at once; use schedule: concurrent (and no --sequential)', { file: source, field: 'schedule', value: schedule });
+}
+/** The section as `plan` says it. */
+function describeStopping(settings) {
+    return `looks ${settings.looks.join(', ')} (budget ${settings.budget}), alpha ${settings.alpha} two-sided`;
+}
+
+/**
+ * The holistic grid's metric families and the gate file's `require:` list (docs/gate-file.md
+ * "Required cells"). What can gate each family is src/config/holistic-require.ts.
+ */
+/** HELM's metric families, then what helm-gate adds: one column each in the grid, in this order. */
+const HOLISTIC_FAMILIES = [
+    'accuracy',
+    'calibration',
+    'robustness',
+    'fairness',
+    'bias',
+    'toxicity',
+    'efficiency',
+    'answer_length',
+    'fidelity'
+];
+/** HELM's per-instance toxicity stats (ToxicityMetric); the other toxicity figures are per run. */
+const TOXICITY_METRICS = ['toxic_frac', 'expected_max_toxicity', 'max_toxicity_probability'];
+/**
+ * HELM 0.5.16's `data_augmentation` values by the family their perturbations are flagged with
+ * (`robustness: true` / `fairness: true`); `canonical` and `all` make both. A value not listed
+ * here is neither: the grid then says it does not know the family, never guesses.
+ */
+const ROBUSTNESS_AUGMENTATIONS = /^(robustness(_all)?|mild_mix|typo|synonym|lowercase|space|extra_space|contract|expand|contrast_sets|misspelling.*)$/;
+const FAIRNESS_AUGMENTATIONS = /^(fairness(_all)?|dialect.*|person_name.*|gender.*)$/;
+const BOTH_AUGMENTATIONS = /^(canonical|all)$/;
+/** The `data_augmentation=` value of a run entry, or null. */
+function augmentationOf(entry) {
+    const m = /(?:^|[:,])data_augmentation=([^,]+)/.exec(entry);
+    return m ? m[1] : null;
+}
+/** The families an entry's perturbed copies belong to. */
+function perturbationFamilies(entry) {
+    const a = augmentationOf(entry);
+    if (a === null)
+        return [];
+    if (BOTH_AUGMENTATIONS.test(a))
+        return ['robustness', 'fairness'];
+    if (ROBUSTNESS_AUGMENTATIONS.test(a))
+        return ['robustness'];
+    if (FAIRNESS_AUGMENTATIONS.test(a))
+        return ['fairness'];
+    return [];
+}
+/** `require`, or an empty list when absent. Errors name `require[j]` and the value. */
+function parseRequiredFamilies(top) {
+    const list = top.list('require');
+    if (list === null)
+        return [];
+    const out = [];
+    list.forEach((value, j) => {
+        if (typeof value !== 'string' || !HOLISTIC_FAMILIES.includes(value)) {
+            throw new ConfigError('config.invalid', `require[${j}] must be one of ${HOLISTIC_FAMILIES.join(', ')}`, {
+                file: top.source,
+                field: `require[${j}]`,
+                value: typeof value === 'string' ? value : JSON.stringify(value)
+            });
+        }
+        if (out.includes(value)) {
+            throw new ConfigError('config.duplicate', `require[${j}] repeats ${value}`, { file: top.source, field: `require[${j}]`, value });
+        }
+        out.push(value);
+    });
+    return out;
+}
+
+/**
+ * The holistic grid's required cells (docs/gate-file.md "Required cells"): `require: [calibration,
+ * robustness]` at the top of the gate file makes each named metric family a cell every run entry
+ * must gate (fidelity: the gate as a whole). A family the gate file cannot gate is refused here,
+ * at load and so by `plan`, before anything runs; a required cell left blank at run time is an
+ * error verdict (src/holistic/grid.ts). The families follow HELM's metric groups.
+ */
+/**
+ * Why `family` cannot be gated for the runs of one entry (`at`: their indices in `runs`), or null
+ * when it can. One owner of "what gates a family": the grid reads the same rows at run time.
+ */
+function whyUngateable(family, runs, at) {
+    const entry = runs[at[0]].entry;
+    const field = (key) => `runs[${at[0]}].${key}`;
+    switch (family) {
+        case 'accuracy':
+            return null;
+        case 'calibration':
+            return at.some(i => runs[i].calibration) ? null : `${entry} has no calibration check (${field('calibration')})`;
+        case 'robustness':
+        case 'fairness': {
+            if (!perturbationFamilies(entry).includes(family)) {
+                return `${entry} adds no ${family} perturbation (add data_augmentation=${family} to ${field('entry')})`;
+            }
+            return at.some(i => runs[i].perturbations === 'gate')
+                ? null
+                : `${entry} only shows its perturbed rows (${field('perturbations')} is report; set it to gate)`;
+        }
+        case 'bias':
+            return "HELM's bias metrics are computed over a whole run, not per instance, so there is nothing to pair and helm-gate cannot gate them";
+        case 'toxicity':
+            return at.some(i => TOXICITY_METRICS.includes(runs[i].metric))
+                ? null
+                : `${entry} gates no toxicity metric (${field('metric')}: one of ${TOXICITY_METRICS.join(', ')})`;
+        case 'efficiency':
+            return 'request times per run entry are shown, never gated; gate speed with the performance half (load:)';
+        case 'answer_length':
+            return at.some(i => runs[i].answerLength) ? null : `${entry} has no answer-length band (${field('answer_length_ratio')})`;
+        case 'fidelity':
+            return null;
+    }
+}
+/** Run indices by entry, in the order the entries first appear. */
+function runsByEntry(runs) {
+    const out = new Map();
+    runs.forEach((run, i) => out.set(run.entry, [...(out.get(run.entry) ?? []), i]));
+    return out;
+}
+/** Refuses a required family the gate file cannot gate, naming `require[j]`, the value and why. */
+function checkRequiredFamilies(source, required, runs, fidelity) {
+    required.forEach((family, j) => {
+        const problems = [];
+        if (family === 'fidelity') {
+            if (!fidelity)
+                problems.push('the gate file has no fidelity: section');
+        }
+        else {
+            for (const at of runsByEntry(runs).values()) {
+                const why = whyUngateable(family, runs, at);
+                if (why !== null)
+                    problems.push(why);
+            }
+        }
+        if (problems.length > 0) {
+            throw new ConfigError('config.required_unmeasurable', `require[${j}] ${family} cannot be gated: ${[...new Set(problems)].join('; ')}`, {
+                file: source,
+                field: `require[${j}]`,
+                value: family
+            });
+        }
+    });
+}
+
+/**
  * Reads and validates the gate file. Validation is strict on purpose: the file is the frozen
  * gate set that blocks releases, so an unknown key, a wrong type or an impossible value is an
  * error naming the key path, never a silent default.
@@ -23915,7 +24188,9 @@ function parseGateConfig(text, source, options = {}) {
         'schedule',
         'fingerprint_paths',
         'traffic',
-        'fidelity'
+        'fidelity',
+        'require',
+        'sequential'
     ]);
     const version = top.integer('version', 1, 1, 1);
     const helmFields = top.object('helm');
@@ -23925,6 +24200,8 @@ function parseGateConfig(text, source, options = {}) {
     const loadFields = top.object('load');
     const trafficFields = top.object('traffic');
     const fidelityFields = top.object('fidelity');
+    const stopping = parseStoppingSection(top);
+    const required = parseRequiredFamilies(top);
     const launches = {};
     const deployments = deploymentFields ? parseDeployments(deploymentFields, launches) : null;
     const launch = parseLaunchSettings(top, launches);
@@ -23953,17 +24230,29 @@ function parseGateConfig(text, source, options = {}) {
         entries.add(key);
     });
     calibrationNeedsLogprobs(source, runs, deployments);
+    const fidelity = fidelityFields ? parseFidelityWithSides(fidelityFields, deployments) : null;
+    checkRequiredFamilies(source, required, runs, fidelity);
+    const helm = helmFields ? parseHelm(helmFields) : null;
+    checkStoppingFits(stopping, {
+        source,
+        helm,
+        deployments,
+        runs,
+        present: { traffic: traffic !== null, fidelity: fidelity !== null }
+    });
     return {
         version: version,
         source,
-        helm: helmFields ? parseHelm(helmFields) : null,
+        helm,
         deployments,
         runs,
         statistics: statisticsFields ? parseStatistics(statisticsFields) : { ...DEFAULT_STATISTICS },
         load: loadFields ? parseLoad(loadFields) : null,
-        fidelity: fidelityFields ? parseFidelityWithSides(fidelityFields, deployments) : null,
+        fidelity,
         launch,
-        traffic
+        traffic,
+        ...(required.length > 0 ? { require: required } : {}),
+        ...(stopping ? { stopping } : {})
     };
 }
 /** The replay talks to each side's chat API itself: a prod_env deployment or a completions API has none to give it. */
@@ -25916,25 +26205,25 @@ function checkCalibration(baseline, candidate, check, options = {}) {
     };
 }
 
-const PROBABILITY_METRIC = 'max_prob';
+const PROBABILITY_METRIC$1 = 'max_prob';
 const CORRECTNESS_METRIC = 'exact_match';
 /** Where HELM records probabilities, for the error that says a run has none (docs/gate-file.md "Calibration"). */
 const WHERE_PROBABILITIES = 'HELM writes max_prob only when the requests return log-probabilities (a multiple-choice adapter, or a client that asks for logprobs)';
 /** One side's records in `split` (null: every split): each value of `max_prob` with its `exact_match`. */
 function probabilityRecordsOf(run, values, split) {
     const file = values.perInstanceStatsFile;
-    const probs = values.values(PROBABILITY_METRIC, split).filter(v => v.value !== null);
+    const probs = values.values(PROBABILITY_METRIC$1, split).filter(v => v.value !== null);
     if (probs.length === 0) {
-        throw new InputError('holistic.no_probabilities', `run ${run} has no ${PROBABILITY_METRIC}: a calibration check needs it. ${WHERE_PROBABILITIES}.`, {
+        throw new InputError('holistic.no_probabilities', `run ${run} has no ${PROBABILITY_METRIC$1}: a calibration check needs it. ${WHERE_PROBABILITIES}.`, {
             file,
-            field: PROBABILITY_METRIC,
+            field: PROBABILITY_METRIC$1,
             value: run
         });
     }
     // All exactly 1 is what HELM writes when the answers came without log-probabilities (a chat
     // client, a simple model): ECE would only restate the error rate.
     if (probs.every(v => v.value === 1)) {
-        throw new InputError('holistic.no_probabilities', `run ${run}: every ${PROBABILITY_METRIC} is 1, so the answers came without log-probabilities and calibration cannot be measured. ${WHERE_PROBABILITIES}.`, { file, field: PROBABILITY_METRIC, value: 1 });
+        throw new InputError('holistic.no_probabilities', `run ${run}: every ${PROBABILITY_METRIC$1} is 1, so the answers came without log-probabilities and calibration cannot be measured. ${WHERE_PROBABILITIES}.`, { file, field: PROBABILITY_METRIC$1, value: 1 });
     }
     const keyOf = (v) => JSON.stringify([v.instanceId, v.trainTrialIndex, v.perturbation]);
     const correct = new Map(values.values(CORRECTNESS_METRIC, split).map(v => [keyOf(v), v.value]));
@@ -25942,7 +26231,7 @@ function probabilityRecordsOf(run, values, split) {
         const field = `${v.instanceId}, trial ${v.trainTrialIndex}, ${v.perturbation ?? 'clean'}`;
         const score = correct.get(keyOf(v));
         if (score === undefined || score === null) {
-            throw new InputError('holistic.no_exact_match', `run ${run}: an instance has ${PROBABILITY_METRIC} but no ${CORRECTNESS_METRIC}`, {
+            throw new InputError('holistic.no_exact_match', `run ${run}: an instance has ${PROBABILITY_METRIC$1} but no ${CORRECTNESS_METRIC}`, {
                 file,
                 field,
                 value: null
@@ -25957,7 +26246,7 @@ function probabilityRecordsOf(run, values, split) {
         }
         const prob = v.value;
         if (!(prob >= 0 && prob <= 1)) {
-            throw new InputError('holistic.bad_probability', `run ${run}: ${PROBABILITY_METRIC} is outside [0, 1]`, { file, field, value: prob });
+            throw new InputError('holistic.bad_probability', `run ${run}: ${PROBABILITY_METRIC$1} is outside [0, 1]`, { file, field, value: prob });
         }
         return { instanceId: v.instanceId, trainTrialIndex: v.trainTrialIndex, perturbation: v.perturbation, prob, correct: score === 1 };
     });
@@ -25982,7 +26271,7 @@ function unitCalibration(run, check, baseline, candidate, split, statistics) {
     if (decision.verdict === 'error' || decision.estimate === null) {
         return new InputError('holistic.calibration', `run ${run}: the calibration check could not be made: ${decision.reason}`, {
             file: baseline.perInstanceStatsFile,
-            field: PROBABILITY_METRIC,
+            field: PROBABILITY_METRIC$1,
             value: run
         });
     }
@@ -26622,6 +26911,51 @@ const MEAN_RATIO_STREAM = 'answer-length-ratio';
 function ratioOfMeans(baseline, candidate, settings) {
     checkConfidence(settings.confidence);
     checkResamples(settings.resamples, settings.confidence);
+    const { b, c, sumB, sumC } = checkedLengths(baseline, candidate);
+    const n = b.length;
+    // A resample's ratio is sum(candidate) / sum(baseline) over the drawn instances: exactly the
+    // cluster bootstrap's pooled mean with the candidate's lengths as the sums and the baseline's as
+    // the sizes, so it draws through the same owner (two indices per 32-bit draw up to 65,536
+    // instances), which halves the generator calls of the answer-length row.
+    const ratios = clusterBootstrap(c, b, 0, settings.resamples, createRandom(settings.seed, MEAN_RATIO_STREAM));
+    // A resample of only empty baseline answers: the ratio is unbounded (or 1 when both are empty).
+    for (let r = 0; r < ratios.length; r++)
+        if (Number.isNaN(ratios[r]))
+            ratios[r] = 1;
+    const [low, high] = percentileInterval(ratios, settings.confidence);
+    return { n, baselineMean: sumB / n, candidateMean: sumC / n, estimate: sumC / sumB, low, high, level: settings.confidence };
+}
+/**
+ * The same ratio with a delta-method interval on the log scale, in one pass and without a
+ * generator: for a row that is shown and never decides (docs/method.md "Answer length"), so that
+ * it costs the gated path nothing. log(mean c / mean b) has the standard error
+ * sd(c_i / mean c - b_i / mean b) / sqrt(n), the pairing kept in the per-instance difference;
+ * the interval is exp(log R ± z se). Its coverage beside the bootstrap's: __tests__/stats/coverage.test.ts.
+ * Fewer than two instances, or an all-empty candidate with a non-empty baseline, leave nothing to
+ * spread: the interval is [0, ∞) then (inconclusive against any band), never a point.
+ */
+function ratioOfMeansDelta(baseline, candidate, settings) {
+    checkConfidence(settings.confidence);
+    const { b, c, sumB, sumC } = checkedLengths(baseline, candidate);
+    const n = b.length;
+    const meanB = sumB / n;
+    const meanC = sumC / n;
+    const estimate = sumC / sumB;
+    const unknown = { n, baselineMean: meanB, candidateMean: meanC, estimate, low: 0, high: Infinity, level: settings.confidence };
+    if (n < 2 || !(sumC > 0))
+        return unknown;
+    let sumSq = 0;
+    for (let i = 0; i < n; i++) {
+        // The mean of these terms is 0 exactly, so the sum of squares is n - 1 times their variance.
+        const term = c[i] / meanC - b[i] / meanB;
+        sumSq += term * term;
+    }
+    const se = sqrt(sumSq / (n - 1) / n);
+    const z = twoSidedZ(settings.confidence);
+    return { ...unknown, low: estimate * exp(-z * se), high: estimate * exp(z * se) };
+}
+/** Both sides' lengths as arrays with their sums; a named GuardError for what has no ratio. */
+function checkedLengths(baseline, candidate) {
     const n = baseline.length;
     if (n === 0 || candidate.length !== n) {
         throw new GuardError('stats.ratio_unpaired', 'A ratio of mean answer lengths needs the same, non-zero number of instances on both sides.', {
@@ -26652,17 +26986,7 @@ function ratioOfMeans(baseline, candidate, settings) {
             value: sumB
         });
     }
-    // A resample's ratio is sum(candidate) / sum(baseline) over the drawn instances: exactly the
-    // cluster bootstrap's pooled mean with the candidate's lengths as the sums and the baseline's as
-    // the sizes, so it draws through the same owner (two indices per 32-bit draw up to 65,536
-    // instances), which halves the generator calls of the answer-length row.
-    const ratios = clusterBootstrap(c, b, 0, settings.resamples, createRandom(settings.seed, MEAN_RATIO_STREAM));
-    // A resample of only empty baseline answers: the ratio is unbounded (or 1 when both are empty).
-    for (let r = 0; r < ratios.length; r++)
-        if (Number.isNaN(ratios[r]))
-            ratios[r] = 1;
-    const [low, high] = percentileInterval(ratios, settings.confidence);
-    return { n, baselineMean: sumB / n, candidateMean: sumC / n, estimate: sumC / sumB, low, high, level: settings.confidence };
+    return { b, c, sumB, sumC };
 }
 /**
  * Pass when the interval lies strictly inside the band, fail when it lies wholly beyond one bound,
@@ -26986,14 +27310,26 @@ function imputeMissing(baseline, candidate, fill) {
 
 /** The band an ungated row's verdict is shown against (it never decides). */
 const REPORTED_LENGTH_BAND = { min: 0.8, max: 1.25 };
+/** The interval of a row whose band decides. */
 const LENGTH_INTERVAL_METHOD = 'paired bootstrap of the ratio of means';
+/** The interval of a row that is only shown: one pass, no resamples (docs/method.md "Answer length"). */
+const SHOWN_LENGTH_INTERVAL_METHOD = 'delta method on the log scale (shown only, not gated)';
+/**
+ * The one rule for which interval a row gets: the paired bootstrap when its band gates, the
+ * delta method when it is information only, so that an ungated row adds no resampling to the
+ * gated path (issue: no release slower than the last; docs/benchmarks.md "Against the previous
+ * release"). Both cover about 95% on the simulated lengths (__tests__/stats/coverage.test.ts).
+ */
+function methodFor(band) {
+    return band ? LENGTH_INTERVAL_METHOD : SHOWN_LENGTH_INTERVAL_METHOD;
+}
 /** The unit where the harness records no token counts. */
 const CHARACTERS_UNIT = 'characters (no token counts recorded)';
 const TOKENS_UNIT = 'output tokens';
 function answerLengthRow(source, run, unit, baseline, candidate, band, statistics) {
     let est;
     try {
-        est = ratioOfMeans(baseline, candidate, statistics);
+        est = band ? ratioOfMeans(baseline, candidate, statistics) : ratioOfMeansDelta(baseline, candidate, statistics);
     }
     catch (error) {
         throw named(source, run, error);
@@ -27017,7 +27353,7 @@ function rowFromEstimate(source, run, unit, est, band) {
         n: est.n,
         baseline_mean: est.baselineMean,
         candidate_mean: est.candidateMean,
-        ratio: { estimate: est.estimate, low: est.low, high: est.high, level: est.level, method: LENGTH_INTERVAL_METHOD },
+        ratio: { estimate: est.estimate, low: est.low, high: est.high, level: est.level, method: methodFor(band) },
         gated: band !== null,
         min: shownBand.min,
         max: shownBand.max,
@@ -27033,17 +27369,19 @@ const HELM_CHARACTERS_UNIT = 'characters (HELM recorded no output tokens: its ch
 /**
  * The answer-length row of one paired unit from the lengths its harness paired (a HELM run's
  * output tokens or characters, an lm-eval task's characters): decided against the entry's band,
- * or shown against the default one. Its interval is computed on a statistics worker
+ * or shown against the default one. A gated row's bootstrap runs on a statistics worker
  * (stats/off-thread.ts): start it before the gated comparisons and await it after them, and it
- * overlaps the gated path instead of following it (docs/benchmarks.md "Against the previous
- * release"). A row that cannot be computed is an error when its band gates
+ * overlaps the gated path instead of following it; a shown row's delta-method interval is one pass
+ * in process (`methodFor`). A row that cannot be computed is an error when its band gates
  * (fail closed), a warning otherwise; the issue is logged by `settle`, when the caller awaits it,
  * so the log keeps the order it had when the row was computed in place.
  */
 async function unitAnswerLength(name, gated, lengths, statistics) {
     const band = gated.answerLength ?? null;
     try {
-        const est = await ratioOfMeansOffThread(lengths.baseline, lengths.candidate, statistics);
+        const est = band
+            ? await ratioOfMeansOffThread(lengths.baseline, lengths.candidate, statistics)
+            : ratioOfMeansDelta(lengths.baseline, lengths.candidate, statistics);
         const row = rowFromEstimate(lengths.source, name, lengths.unit, est, band);
         return { settle: () => row };
     }
@@ -27106,6 +27444,117 @@ function helmLengths(run, gated, split, b, c, log) {
         baseline: paired.clusters.map(k => mean(k.baseline)),
         candidate: paired.clusters.map(k => mean(k.candidate)),
         file: c.perInstanceStatsFile
+    };
+}
+
+/**
+ * The direction of a change: which answers flipped, split by how sure the baseline was, their
+ * balance by McNemar's exact test, and one sentence (docs/method.md "Paired calibration and the
+ * direction of a change").
+ */
+/** With `max_prob` only: the baseline was sure when its top-1 probability is at least this. */
+const SURE_PROB = 0.8;
+/** The McNemar level below which the flips are said to lean one way. */
+const DIRECTION_ALPHA = 0.05;
+function checkThreshold(value, field) {
+    if (!(Number.isFinite(value) && value >= 0 && value <= 1)) {
+        throw new UsageError('holistic.bad_threshold', `${field} must be a number in [0, 1].`, { field, value });
+    }
+}
+const answers = (n) => `${n} ${n === 1 ? 'answer' : 'answers'}`;
+/**
+ * The summary of flips already counted: the balance, its McNemar p-value and the sentence. With
+ * `byMargin` the sentence says how many of the lost the baseline was sure of; without it the
+ * sentence says nothing of the margin (the caller says why it is unknown), never a made-up split.
+ */
+function directionOfFlips(pairs, flips, byMargin, alpha = DIRECTION_ALPHA) {
+    checkThreshold(alpha, 'alpha');
+    const { won, lost } = flips;
+    const p = mcnemarExactPValue(won, lost);
+    const moved = won + lost;
+    const kind = moved === 0 ? 'none' : p >= alpha ? 'churn' : won > lost ? 'gain' : 'drop';
+    const label = { none: '', churn: 'churn, not a drop', gain: 'a gain', drop: 'a drop' }[kind];
+    const sure = byMargin ? `; ${byMargin.sure.lost} of the lost where the baseline was sure` : '';
+    const sentence = kind === 'none'
+        ? `moved no answers (${answers(pairs)} paired)`
+        : `moved ${answers(moved)}: ${won} won, ${lost} lost (McNemar p = ${p.toFixed(2)}): ${label}${sure}`;
+    return { pairs, won, lost, p, kind, sentence };
+}
+
+const PROBABILITY_METRIC = 'max_prob';
+function marginKey(instanceId, trainTrialIndex, perturbation) {
+    // \u0001 for the clean instance: no perturbation key is empty, but none may collide with it either.
+    return `${instanceId}\u0000${trainTrialIndex}\u0000${perturbation ?? '\u0001'}`;
+}
+/** Read once per unit: every row of the unit (clean, each perturbation) looks its margins up here. */
+function baselineMargins(run, baseline, split) {
+    const values = baseline.values(PROBABILITY_METRIC, split).filter(v => v.value !== null);
+    if (values.length === 0) {
+        return {
+            reason: `run ${run} has no ${PROBABILITY_METRIC} on the baseline (HELM writes it only when the requests return log-probabilities)`
+        };
+    }
+    // HELM writes 1 everywhere when the answers came without log-probabilities: every answer would be "sure".
+    if (values.every(v => v.value === 1)) {
+        return { reason: `every ${PROBABILITY_METRIC} of the baseline is 1: its answers came without log-probabilities` };
+    }
+    const probs = new Map();
+    for (const v of values) {
+        const prob = v.value;
+        if (!(prob >= 0 && prob <= 1)) {
+            return {
+                reason: `the baseline's ${PROBABILITY_METRIC} of instance ${v.instanceId} (trial ${v.trainTrialIndex}) is ${prob}, outside [0, 1]`
+            };
+        }
+        probs.set(marginKey(v.instanceId, v.trainTrialIndex, v.perturbation), prob);
+    }
+    return { probs };
+}
+/** O(pairs): one pass, one look-up per flipped answer; no resampling. */
+function rowDirection(input, instances) {
+    if (!input.binary) {
+        return { kind: 'absent', reason: `${input.metric} is not 0 or 1 on every instance, so no answer is simply won or lost` };
+    }
+    const right = input.higherIsBetter ? 1 : 0;
+    const probs = 'probs' in input.margins ? input.margins.probs : null;
+    const sure = { won: 0, lost: 0 };
+    const unsure = { won: 0, lost: 0 };
+    let pairs = 0;
+    let unknown = 0;
+    let firstUnknown = '';
+    for (const inst of instances) {
+        for (let t = 0; t < inst.baseline.length; t++) {
+            pairs++;
+            const b = inst.baseline[t] === right;
+            const c = inst.candidate[t] === right;
+            if (b === c)
+                continue;
+            const prob = probs?.get(marginKey(inst.instanceId, inst.trials[t], inst.perturbation));
+            if (probs && prob === undefined && unknown++ === 0)
+                firstUnknown = inst.instanceId;
+            const bucket = prob !== undefined && prob >= SURE_PROB ? sure : unsure;
+            if (c)
+                bucket.won++;
+            else
+                bucket.lost++;
+        }
+    }
+    const flips = { won: sure.won + unsure.won, lost: sure.lost + unsure.lost };
+    let reason = 'reason' in input.margins ? input.margins.reason : null;
+    if (reason === null && unknown > 0) {
+        reason = `${unknown} of the flipped answers have no ${PROBABILITY_METRIC} on the baseline (instance ${firstUnknown} first)`;
+    }
+    const split = reason === null ? { sure} : null;
+    const summary = directionOfFlips(pairs, flips, split);
+    return {
+        kind: summary.kind,
+        pairs,
+        won: summary.won,
+        lost: summary.lost,
+        p_value: summary.p,
+        margin: split ? { by: PROBABILITY_METRIC, sure_at: SURE_PROB, sure, unsure } : null,
+        margin_reason: reason,
+        sentence: summary.sentence
     };
 }
 
@@ -27199,6 +27648,7 @@ function comparisonRow(identity, estimate, decision, rest) {
         losses: estimate.losses,
         unchanged: estimate.unchanged,
         p_value: estimate.pValue,
+        ...(rest.direction ? { change_direction: rest.direction } : {}),
         max_drop: identity.max_drop,
         max_relative_drop: identity.max_relative_drop,
         verdict: decision.verdict,
@@ -28395,6 +28845,28 @@ function checkObjectSpec(file, field, value) {
     if (value.args !== undefined && !isObject(value.args))
         throw wrongType(file, `${field}.args`, 'an object', value.args);
 }
+/**
+ * The sampling fields the report header shows as what the requests sent (docs/report.md): each
+ * may be absent (a hand-written file), never of another type, or the header would show a value
+ * that was not sent.
+ */
+function checkSamplingFields(file, adapter) {
+    const { temperature, max_tokens, num_outputs, stop_sequences } = adapter;
+    if (temperature !== undefined && !(typeof temperature === 'number' && Number.isFinite(temperature))) {
+        throw wrongType(file, 'adapter_spec.temperature', 'a number', temperature);
+    }
+    for (const [field, count] of [
+        ['max_tokens', max_tokens],
+        ['num_outputs', num_outputs]
+    ]) {
+        if (count !== undefined && !(typeof count === 'number' && Number.isInteger(count) && count >= 0)) {
+            throw wrongType(file, `adapter_spec.${field}`, 'a whole number', count);
+        }
+    }
+    if (stop_sequences !== undefined && !(Array.isArray(stop_sequences) && stop_sequences.every(s => typeof s === 'string'))) {
+        throw wrongType(file, 'adapter_spec.stop_sequences', 'an array of strings', stop_sequences);
+    }
+}
 function validateRunSpec(value, file) {
     if (!isObject(value))
         throw wrongType(file, 'run_spec', 'an object', value);
@@ -28403,6 +28875,7 @@ function validateRunSpec(value, file) {
     checkObjectSpec(file, 'scenario_spec', value.scenario_spec);
     if (!isObject(value.adapter_spec))
         throw wrongType(file, 'adapter_spec', 'an object', value.adapter_spec);
+    checkSamplingFields(file, value.adapter_spec);
     if (!Array.isArray(value.metric_specs))
         throw wrongType(file, 'metric_specs', 'an array', value.metric_specs);
     value.metric_specs.forEach((spec, i) => checkObjectSpec(file, `metric_specs[${i}]`, spec));
@@ -29428,7 +29901,9 @@ function buildComparisons(run, gated, split, b, c, statistics, examples, log) {
         return [];
     const out = [];
     const isClean = (v) => v.perturbation === null;
-    const ctx = { run, gated, split, range, b, c, statistics, examples, log };
+    // The baseline's max_prob, looked up once for every row of the unit (the direction's margin).
+    const margins = baselineMargins(run, b, split);
+    const ctx = { run, gated, split, range, b, c, statistics, examples, log, margins };
     const clean = compareOne(ctx, null, true, valuesB.filter(isClean), valuesC.filter(isClean));
     if (clean)
         out.push(clean);
@@ -29500,6 +29975,10 @@ function defaultSplit(run, metric, splitsB, splitsC, log) {
     });
     return undefined;
 }
+/** The worst case takes each instance's worst variant, so no one baseline answer stands behind a value. */
+const WORST_CASE_MARGIN = {
+    reason: "the worst case takes each instance's worst variant, so no one max_prob of the baseline stands behind it"
+};
 function compareOne(ctx, perturbation, isGated, valuesB, valuesC, 
 /** For the per-instance worst case: the per-variant values it was built from. */
 variants) {
@@ -29569,8 +30048,25 @@ variants) {
     }, estimate, decision, {
         worstCase: { imputed: worst.imputed, low: worst.low, high: worst.high, method: worst.method, verdict: worst.verdict },
         reason: decision.reason,
-        examples: perturbation === 'worst' ? [] : changedExamples(paired, examples, statistics.flipTolerance)
+        examples: perturbation === 'worst' ? [] : changedExamples(paired, examples, statistics.flipTolerance),
+        // Information only, never part of the verdict above.
+        direction: rowDirection({
+            metric: gated.metric,
+            binary: estimate.binary,
+            higherIsBetter: gated.direction === 'higher',
+            margins: perturbation === 'worst' ? WORST_CASE_MARGIN : ctx.margins
+        }, pairedInstances(paired, perturbation))
     });
+}
+/** The paired values by instance, as the direction counts them. */
+function pairedInstances(paired, perturbation) {
+    return paired.clusters.map((cluster, i) => ({
+        instanceId: paired.clusterKeys[i].split('\u0000')[0],
+        perturbation,
+        trials: paired.trials[i],
+        baseline: cluster.baseline,
+        candidate: cluster.candidate
+    }));
 }
 /** Three significant digits for the pairing.worst_case warning, which sets both intervals side by side. */
 function fmt(x) {
@@ -29690,6 +30186,116 @@ function changedExamples(paired, limit, tolerance) {
         }
     }
     return out;
+}
+
+/**
+ * What each side of a report *is*, for the reader: the served deployment, the engine when the
+ * server reports it, and where an archived baseline came from. Filled by `run` and the action from
+ * the run manifest (a bare `compare` of two folders knows only HELM's deployment name). The
+ * renderers name the sides by these; file-system paths stay in the JSON only.
+ */
+/** The cell of a side whose run entries sent different settings (their values are in `by_entry`). */
+const VARIES_BY_ENTRY = 'varies by run entry';
+/** One entry's settings as a header cell (pure): `temperature 0 · max_tokens 5 · stop ["\n"] · 1 output`. */
+function requestSamplingCell(s) {
+    const parts = [];
+    if (s.temperature !== null)
+        parts.push(`temperature ${s.temperature}`);
+    if (s.max_tokens !== null)
+        parts.push(`max_tokens ${s.max_tokens}`);
+    // JSON text: a newline stop sequence reads `["\n"]`, not a line break.
+    if (s.stop_sequences !== null)
+        parts.push(`stop ${JSON.stringify(s.stop_sequences)}`);
+    if (s.num_outputs !== null)
+        parts.push(counted(s.num_outputs, 'output'));
+    return parts.join(' · ');
+}
+/** Two entries' settings are the same request (pure). */
+function sameSampling(a, b) {
+    return requestSamplingCell(a) === requestSamplingCell(b);
+}
+/**
+ * A side's requested sampling from its run entries' settings (pure), or null when it has none.
+ * The cell names the settings when every entry sent the same, else says they vary.
+ */
+function requestedSampling(entries) {
+    const values = Object.values(entries);
+    if (values.length === 0)
+        return null;
+    const cell = values.every(v => sameSampling(v, values[0])) ? requestSamplingCell(values[0]) : VARIES_BY_ENTRY;
+    return { cell, by_entry: entries };
+}
+/** The sampling settings named first in a cell, when the sides agree (the rest are in the JSON). */
+const CORE_SAMPLING = ['temperature', 'top_k', 'top_p', 'min_p', 'repeat_penalty', 'seed', 'n_ctx'];
+/**
+ * The header rows for the serving configuration (pure): the chat template by name and hash
+ * prefix, the sampling defaults by the settings that differ, or the core ones when none does.
+ * Only values both sides reported are compared: an engine that reports nothing is not a change.
+ */
+function compareServing(b, c) {
+    const template = (t) => t ? `${t.name ? `${t.name} · ` : ''}sha256 ${t.sha256.slice(0, 12)} · ${t.length} chars` : '';
+    const bt = b?.chat_template;
+    const ct = c?.chat_template;
+    const chat_template = bt || ct ? { baseline: template(bt), candidate: template(ct), differs: Boolean(bt && ct && bt.sha256 !== ct.sha256) } : null;
+    const bs = b?.sampling ?? null;
+    const cs = c?.sampling ?? null;
+    let sampling = null;
+    if (bs || cs) {
+        const differing = bs && cs ? [...new Set([...Object.keys(bs), ...Object.keys(cs)])].filter(k => bs[k] !== cs[k]).sort() : [];
+        const keys = (own) => (differing.length > 0 ? differing : CORE_SAMPLING.filter(k => k in own));
+        const cell = (own) => own
+            ? keys(own)
+                .map(k => `${k} ${k in own ? String(own[k]) : '(unset)'}`)
+                .join(' · ')
+            : '';
+        sampling = { baseline: cell(bs), candidate: cell(cs), differs: differing.length > 0 };
+    }
+    return chat_template || sampling ? { chat_template, sampling } : null;
+}
+/** host[:port] of a base URL without user, password, path or query; null when it does not parse. */
+function hostOf(baseUrl) {
+    try {
+        const url = new URL(baseUrl);
+        return url.host || null;
+    }
+    catch {
+        return null;
+    }
+}
+/**
+ * The one owner of "these sides differ" for the header (pure): every renderer marks a row by it.
+ * A value one side does not report is no difference. The host is left out of the deployment: two
+ * sides always answer at different addresses, so it would mark every launched pair.
+ */
+function identityDiffers(b, c, serving, requests) {
+    const known = (x, y) => x !== null && x !== undefined && y !== null && y !== undefined && x !== y;
+    const be = b?.engine;
+    const ce = c?.engine;
+    const bi = b?.image;
+    const ci = c?.image;
+    return {
+        deployment: known(b?.model, c?.model) || known(b?.api, c?.api),
+        engine: known(be?.version, ce?.version) || known(be?.root, ce?.root) || known(be?.details, ce?.details),
+        chat_template: serving?.chat_template?.differs ?? false,
+        requested_sampling: requestsDiffer(requests?.baseline, requests?.candidate),
+        sampling: serving?.sampling?.differs ?? false,
+        // The digest names the build; a tag is compared only when neither side has a digest.
+        image: bi?.digest && ci?.digest ? bi.digest !== ci.digest : known(bi?.name, ci?.name),
+        weights: known(b?.weights?.sha256, c?.weights?.sha256)
+    };
+}
+/**
+ * The sides' requests sent different sampling settings: an entry both sides ran with settings
+ * that differ, or, when they share no entry name, different cells. An entry only one side ran is
+ * reported by the pairing, not here.
+ */
+function requestsDiffer(b, c) {
+    if (!b || !c)
+        return false;
+    const shared = Object.keys(b.by_entry).filter(name => name in c.by_entry);
+    if (shared.length === 0)
+        return b.cell !== c.cell;
+    return shared.some(name => !sameSampling(b.by_entry[name], c.by_entry[name]));
 }
 
 const RUNTIME_METRIC = 'inference_runtime';
@@ -30305,13 +30911,32 @@ class HelmSide {
         const deployments = [
             ...new Set(this.runs.map(r => String(r.runSpec.adapter_spec?.['model_deployment'] || r.runSpec.adapter_spec?.['model'] || '')))
         ].filter(Boolean);
+        const requested = requestedSampling(Object.fromEntries(this.runs.map(r => [readableName(r.runSpec), requestSamplingOf(r.runSpec.adapter_spec)])));
         return {
             path,
             runs: this.runs.map(r => r.runSpec.name).sort(),
             deployment: deployments.length === 1 ? deployments[0] : deployments.length ? deployments.join(', ') : null,
-            helm_version: null
+            helm_version: null,
+            ...(requested ? { requested_sampling: requested } : {})
         };
     }
+}
+/**
+ * What a run's requests sent, from its adapter spec as discovery read it (the types were checked
+ * there, src/helm/read/run-spec.ts), through the adapter method's own rule (`expectedDecoding`):
+ * a multiple-choice joint run asks for one completion whatever its `num_outputs` says. The
+ * decoding guard holds every compared request to the same rule. A value the rule does not fix
+ * (the stop sequences of a joint run, every field of an unknown method) is null.
+ */
+function requestSamplingOf(adapter) {
+    const expected = expectedDecoding(adapter) ?? {};
+    const value = (field) => (expected[field] === undefined ? null : expected[field]);
+    return {
+        temperature: value('temperature'),
+        max_tokens: value('max_tokens'),
+        stop_sequences: value('stop_sequences'),
+        num_outputs: value('num_completions')
+    };
 }
 const helmHarness = {
     name: 'HELM',
@@ -30858,40 +31483,12 @@ function outputOf(resps, filtered) {
 }
 
 /**
- * Comparing two lm-evaluation-harness output folders (docs/lm-eval.md). Tasks are paired by name,
- * samples by (task, filter, doc_id); the per-sample metric values become the same per-instance
- * values a HELM run gives (instance = doc_id, split = lm-eval's filter): lm-eval behind the harness
- * interface (src/model/harness.ts), so the same paired statistics, verdicts, flips and changed
- * answers follow in compare.ts, which never asks which harness it holds. The guards are HELM's
- * in lm-eval's terms, and each failure is an error, never a pass: task version, n-shot, generation
- * kwargs, filters, the rest of the task config and each sample's prompt must match between the
- * sides; a missing or duplicated sample, a failed request and lm-eval's request cache stop the
- * comparison.
+ * The guards of an lm-evaluation-harness comparison (docs/lm-eval.md), HELM's in lm-eval's terms,
+ * used by the lm-eval harness (lmeval.ts): the settings of the whole lm_eval command and the same
+ * evidence read twice, then per task pair its settings, complete and paired samples with the same
+ * prompts, kwargs and answer keys, failed requests and metrics that are not per sample. Each
+ * failure is an error, never a pass.
  */
-/** One side's lm-eval output folder, as its reader read it. */
-class LmEvalSide {
-    output;
-    constructor(output) {
-        this.output = output;
-    }
-    info(path) {
-        return { path, runs: this.output.tasks.map(t => t.name), deployment: this.output.model, helm_version: null };
-    }
-}
-const lmEvalHarness = {
-    name: 'lm-eval',
-    expects: 'lm-eval output (no results_<date>.json or samples_<task>_<date>.jsonl in it or one folder below)',
-    fallback: false,
-    recognises: looksLikeLmEvalOutput,
-    read: async (path) => new LmEvalSide(await readLmEvalOutput(path)),
-    pair: async (baseline, candidate, config, defaults, log) => {
-        const b = baseline.output;
-        const c = candidate.output;
-        if (!(await checkRunSettings(b, c, log)))
-            return [];
-        return selectTasks(b, c, config, defaults, log).map(item => new LmEvalTaskPair(item));
-    }
-};
 /** Settings of the whole lm_eval command that decide every answer or score. */
 async function checkRunSettings(b, c, log) {
     let ok = await checkSameEvidence(b, c, log);
@@ -30957,68 +31554,6 @@ async function checkSameEvidence(b, c, log) {
         return false;
     }
     return true;
-}
-/** Whether lm-eval task `task` is what gate entry `gated` names: its `match` glob, else its entry exactly. */
-function taskMatchesEntry(task, gated) {
-    return gated.match !== null ? globMatches(gated.match, task) : gated.entry === task;
-}
-/** Which task pairs are compared under which gate entry; every one-sided task is reported. */
-function selectTasks(b, c, config, defaults, log) {
-    const byName = (o) => new Map(o.tasks.map(t => [t.name, t]));
-    const tasksB = byName(b);
-    const tasksC = byName(c);
-    const gatedEntries = config.runs;
-    const concerns = (task) => gatedEntries.length === 0 || gatedEntries.some(g => taskMatchesEntry(task, g));
-    for (const [side, own, other, output] of [
-        ['baseline', tasksB, tasksC, b],
-        ['candidate', tasksC, tasksB, c]
-    ]) {
-        for (const task of own.keys()) {
-            if (other.has(task))
-                continue;
-            const message = `task ${task} exists only on the ${side} side: the gate cannot judge what the other side did not run (the two sides ran different tasks)`;
-            if (concerns(task))
-                log.error('lmeval.task_one_sided', message, { file: output.resultsFile, field: `configs.${task}` });
-            else
-                log.warn('lmeval.task_one_sided', `${message} (not in the gate file; ignored)`, { file: output.resultsFile });
-        }
-    }
-    const shared = [...tasksB.keys()].filter(t => tasksC.has(t)).sort();
-    const outputs = { baseline: b, candidate: c };
-    if (gatedEntries.length === 0) {
-        if (!defaults)
-            return [];
-        return shared.map(task => ({
-            baseline: tasksB.get(task),
-            candidate: tasksC.get(task),
-            gated: { entry: task, match: null, ...defaults },
-            outputs
-        }));
-    }
-    const work = [];
-    gatedEntries.forEach((gated, i) => {
-        const matches = shared.filter(t => taskMatchesEntry(t, gated));
-        if (matches.length === 0) {
-            const onEither = [...tasksB.keys(), ...tasksC.keys()].some(t => taskMatchesEntry(t, gated));
-            // A task on one side only is already an error above.
-            if (!onEither) {
-                log.error('runs.missing', `no lm-eval task found for gate entry ${gated.entry} on either side`, {
-                    file: config.source,
-                    field: `runs[${i}].entry`,
-                    value: `available: ${[...new Set([...tasksB.keys(), ...tasksC.keys()])].sort().join('; ')}`
-                });
-            }
-            return;
-        }
-        for (const task of matches)
-            work.push({ baseline: tasksB.get(task), candidate: tasksC.get(task), gated, outputs });
-    });
-    for (const task of shared) {
-        if (!gatedEntries.some(g => taskMatchesEntry(task, g))) {
-            log.warn('runs.ungated', `task ${task} is on both sides but not in the gate file; not compared`, { file: c.resultsFile });
-        }
-    }
-    return work;
 }
 /** Task settings compared one by one, each with its own code so the report names what drifted. */
 const TASK_FIELDS = [
@@ -31234,6 +31769,104 @@ function checkPerSampleMetric(side, task, metric, log) {
         return true;
     log.error('lmeval.metric_not_per_sample', `task ${task.name}: ${metric} on the ${side} side is not a number for doc_id ${notNumber.docId}; lm-eval logs the inputs of corpus-level metrics (bleu, chrf, ter, perplexity) per sample, not a score, so they cannot be paired per instance`, { file: task.samplesFile, field: `line ${notNumber.line}: ${metric}` });
     return false;
+}
+
+/**
+ * Comparing two lm-evaluation-harness output folders (docs/lm-eval.md). Tasks are paired by name,
+ * samples by (task, filter, doc_id); the per-sample metric values become the same per-instance
+ * values a HELM run gives (instance = doc_id, split = lm-eval's filter): lm-eval behind the harness
+ * interface (src/model/harness.ts), so the same paired statistics, verdicts, flips and changed
+ * answers follow in compare.ts, which never asks which harness it holds. The guards
+ * (lmeval-guards.ts) are HELM's in lm-eval's terms, and each failure is an error, never a pass:
+ * task version, n-shot, generation kwargs, filters, the rest of the task config and each sample's
+ * prompt must match between the sides; a missing or duplicated sample, a failed request and
+ * lm-eval's request cache stop the comparison.
+ */
+/** One side's lm-eval output folder, as its reader read it. */
+class LmEvalSide {
+    output;
+    constructor(output) {
+        this.output = output;
+    }
+    info(path) {
+        return { path, runs: this.output.tasks.map(t => t.name), deployment: this.output.model, helm_version: null };
+    }
+}
+const lmEvalHarness = {
+    name: 'lm-eval',
+    expects: 'lm-eval output (no results_<date>.json or samples_<task>_<date>.jsonl in it or one folder below)',
+    fallback: false,
+    recognises: looksLikeLmEvalOutput,
+    read: async (path) => new LmEvalSide(await readLmEvalOutput(path)),
+    pair: async (baseline, candidate, config, defaults, log) => {
+        const b = baseline.output;
+        const c = candidate.output;
+        if (!(await checkRunSettings(b, c, log)))
+            return [];
+        return selectTasks(b, c, config, defaults, log).map(item => new LmEvalTaskPair(item));
+    }
+};
+/** Whether lm-eval task `task` is what gate entry `gated` names: its `match` glob, else its entry exactly. */
+function taskMatchesEntry(task, gated) {
+    return gated.match !== null ? globMatches(gated.match, task) : gated.entry === task;
+}
+/** Which task pairs are compared under which gate entry; every one-sided task is reported. */
+function selectTasks(b, c, config, defaults, log) {
+    const byName = (o) => new Map(o.tasks.map(t => [t.name, t]));
+    const tasksB = byName(b);
+    const tasksC = byName(c);
+    const gatedEntries = config.runs;
+    const concerns = (task) => gatedEntries.length === 0 || gatedEntries.some(g => taskMatchesEntry(task, g));
+    for (const [side, own, other, output] of [
+        ['baseline', tasksB, tasksC, b],
+        ['candidate', tasksC, tasksB, c]
+    ]) {
+        for (const task of own.keys()) {
+            if (other.has(task))
+                continue;
+            const message = `task ${task} exists only on the ${side} side: the gate cannot judge what the other side did not run (the two sides ran different tasks)`;
+            if (concerns(task))
+                log.error('lmeval.task_one_sided', message, { file: output.resultsFile, field: `configs.${task}` });
+            else
+                log.warn('lmeval.task_one_sided', `${message} (not in the gate file; ignored)`, { file: output.resultsFile });
+        }
+    }
+    const shared = [...tasksB.keys()].filter(t => tasksC.has(t)).sort();
+    const outputs = { baseline: b, candidate: c };
+    if (gatedEntries.length === 0) {
+        if (!defaults)
+            return [];
+        return shared.map(task => ({
+            baseline: tasksB.get(task),
+            candidate: tasksC.get(task),
+            gated: { entry: task, match: null, ...defaults },
+            outputs
+        }));
+    }
+    const work = [];
+    gatedEntries.forEach((gated, i) => {
+        const matches = shared.filter(t => taskMatchesEntry(t, gated));
+        if (matches.length === 0) {
+            const onEither = [...tasksB.keys(), ...tasksC.keys()].some(t => taskMatchesEntry(t, gated));
+            // A task on one side only is already an error above.
+            if (!onEither) {
+                log.error('runs.missing', `no lm-eval task found for gate entry ${gated.entry} on either side`, {
+                    file: config.source,
+                    field: `runs[${i}].entry`,
+                    value: `available: ${[...new Set([...tasksB.keys(), ...tasksC.keys()])].sort().join('; ')}`
+                });
+            }
+            return;
+        }
+        for (const task of matches)
+            work.push({ baseline: tasksB.get(task), candidate: tasksC.get(task), gated, outputs });
+    });
+    for (const task of shared) {
+        if (!gatedEntries.some(g => taskMatchesEntry(task, g))) {
+            log.warn('runs.ungated', `task ${task} is on both sides but not in the gate file; not compared`, { file: c.resultsFile });
+        }
+    }
+    return work;
 }
 /** One task of both sides under one gate entry. */
 class LmEvalTaskPair {
@@ -32065,6 +32698,105 @@ function formatFlips(comparison) {
 }
 
 /**
+ * The sequential verdicts of a gate file's `sequential:` section (docs/gate-file.md "Sequential
+ * verdicts") in the PR comment and on the console: per gated row, where its confidence sequence
+ * stopped (`stopped early at n = 120 of 500 (certain)`, `ran to the budget (n = 500):
+ * inconclusive`) and the instance requests the stages spent beside the fixed design's. Pure; run
+ * names come from output files and are escaped.
+ */
+/** Where the sequence stopped, in the words of the comment. */
+function sequentialPhrase(s) {
+    if (!s.certain)
+        return `ran to the budget (n = ${s.budget}): inconclusive`;
+    if (s.stopped_at < s.budget)
+        return `stopped early at n = ${s.stopped_at} of ${s.budget} (certain)`;
+    return `decided at the budget (n = ${s.budget}): ${s.decision} (certain)`;
+}
+/** What the stages spent (each stage asks its first instances again) beside one run at the budget. */
+function spendPhrase(s) {
+    return `${s.requests_spent} instance requests spent on both sides (the fixed design: ${s.requests_fixed})`;
+}
+/** The comment's section: one line per sequential row; nothing on a gate without them. */
+function renderSequentialMarkdown(rows) {
+    const staged = rows.filter(row => row.sequential);
+    if (staged.length === 0)
+        return [];
+    const lines = ['### Sequential verdicts', ''];
+    for (const row of staged) {
+        const s = row.sequential;
+        lines.push(`- ${VERDICT_EMOJI[row.verdict]} ${codeSpan(row.run, { maxLength: 80 })} ${codeSpan(row.metric, { maxLength: 40 })}: ${sequentialPhrase(s)}; ${spendPhrase(s)}`);
+    }
+    lines.push('', '_Each verdict is its anytime-valid confidence sequence\'s, looked at after every stage (docs/method.md "Sequential verdicts"), not the fixed-n interval at the stop._', '');
+    return lines;
+}
+/** One console line per sequential row. */
+function sequentialConsoleLines(rows) {
+    return rows
+        .filter(row => row.sequential)
+        .map(row => `sequential ${row.run} ${row.metric}: ${row.verdict}: ${sequentialPhrase(row.sequential)}; ${spendPhrase(row.sequential)}`);
+}
+
+/**
+ * The direction of a change in the PR comment (docs/report.md "The direction of a change"): the
+ * comparisons table's Changed cell with McNemar's p-value under the counts, and under the table
+ * one sentence per row whose answers moved (churn, a gain, a drop), with the split by the
+ * baseline's margin or why there is none. Information only: nothing here decides a verdict.
+ * Pure; run names come from output files and are escaped.
+ */
+/** The direction of a row when it has one (its values are 0/1 per instance). */
+function shownDirection(comparison) {
+    const d = comparison.change_direction;
+    return d && d.kind !== 'absent' ? d : null;
+}
+/** Two decimals, and `< 0.01` rather than a p-value of `0.00`. */
+function pValueText(p) {
+    return p < 0.01 ? '< 0.01' : p.toFixed(2);
+}
+/** `+3 / -5`, then `(p 0.73)` on its own line where the row has a direction: narrow enough for 800 px. */
+function changedCell(comparison, flips) {
+    const d = shownDirection(comparison);
+    return d ? `${flips}<br>(p ${pValueText(d.p_value)})` : flips;
+}
+function rowLabel(c, runLabel) {
+    const parts = [runLabel(c.run), c.metric, c.split, c.perturbation].filter((p) => p !== null && p !== '');
+    return escapeInline(parts.join(' · '), 120);
+}
+/** The sentence of each shown row whose answers moved; empty when none moved. */
+function directionBlock(shown, runLabel) {
+    const lines = [];
+    for (const c of shown) {
+        const d = shownDirection(c);
+        if (!d || d.kind === 'none')
+            continue;
+        const margin = d.margin
+            ? ` (sure: +${formatCount(d.margin.sure.won)} / -${formatCount(d.margin.sure.lost)}; not sure: +${formatCount(d.margin.unsure.won)} / -${formatCount(d.margin.unsure.lost)}; sure is max_prob ≥ ${d.margin.sure_at})`
+            : `; no split by the baseline's margin: ${d.margin_reason ?? 'unknown'}`;
+        lines.push(`- ${rowLabel(c, runLabel)}: ${escapeInline(d.sentence + margin, 600)}`);
+    }
+    if (lines.length === 0)
+        return [];
+    return ['', "_Direction (information only, never a verdict): answers won and lost, McNemar's exact p-value._", ...lines];
+}
+
+/**
+ * The direction of a change on the terminal (docs/report.md "The direction of a change"): one
+ * line per comparison row, information only. The caller escapes the row's name.
+ */
+/** `+3/-5 (McNemar p 0.73): churn; sure +1/-3, not sure +2/-2`, or why the row has none. */
+function directionLine(c) {
+    const d = c.change_direction;
+    if (!d)
+        return null;
+    if (d.kind === 'absent')
+        return `no direction: ${d.reason}`;
+    const counts = (f) => `+${formatCount(f.won)}/-${formatCount(f.lost)}`;
+    const margin = d.margin
+        ? `; sure ${counts(d.margin.sure)}, not sure ${counts(d.margin.unsure)} (max_prob ≥ ${d.margin.sure_at})`
+        : `; no margin split: ${d.margin_reason ?? 'unknown'}`;
+    return `${counts(d)} (McNemar p ${pValueText(d.p_value)}): ${d.kind}${margin}`;
+}
+
+/**
  * The verdict in one line that names what decided it, with the figure: the check run's title, the
  * first line of the job summary and the PR comment, the action's `decision` output and the last
  * line of the console. With a `load:` section the overall verdict is the worse of two halves, and
@@ -32245,65 +32977,6 @@ function clip(text, max = MAX_MESSAGE$1) {
     return truncateText(oneLine(text), max);
 }
 
-/** The sampling settings named first in a cell, when the sides agree (the rest are in the JSON). */
-const CORE_SAMPLING = ['temperature', 'top_k', 'top_p', 'min_p', 'repeat_penalty', 'seed', 'n_ctx'];
-/**
- * The header rows for the serving configuration (pure): the chat template by name and hash
- * prefix, the sampling defaults by the settings that differ, or the core ones when none does.
- * Only values both sides reported are compared: an engine that reports nothing is not a change.
- */
-function compareServing(b, c) {
-    const template = (t) => t ? `${t.name ? `${t.name} · ` : ''}sha256 ${t.sha256.slice(0, 12)} · ${t.length} chars` : '';
-    const bt = b?.chat_template;
-    const ct = c?.chat_template;
-    const chat_template = bt || ct ? { baseline: template(bt), candidate: template(ct), differs: Boolean(bt && ct && bt.sha256 !== ct.sha256) } : null;
-    const bs = b?.sampling ?? null;
-    const cs = c?.sampling ?? null;
-    let sampling = null;
-    if (bs || cs) {
-        const differing = bs && cs ? [...new Set([...Object.keys(bs), ...Object.keys(cs)])].filter(k => bs[k] !== cs[k]).sort() : [];
-        const keys = (own) => (differing.length > 0 ? differing : CORE_SAMPLING.filter(k => k in own));
-        const cell = (own) => own
-            ? keys(own)
-                .map(k => `${k} ${k in own ? String(own[k]) : '(unset)'}`)
-                .join(' · ')
-            : '';
-        sampling = { baseline: cell(bs), candidate: cell(cs), differs: differing.length > 0 };
-    }
-    return chat_template || sampling ? { chat_template, sampling } : null;
-}
-/** host[:port] of a base URL without user, password, path or query; null when it does not parse. */
-function hostOf(baseUrl) {
-    try {
-        const url = new URL(baseUrl);
-        return url.host || null;
-    }
-    catch {
-        return null;
-    }
-}
-/**
- * The one owner of "these sides differ" for the header (pure): every renderer marks a row by it.
- * A value one side does not report is no difference. The host is left out of the deployment: two
- * sides always answer at different addresses, so it would mark every launched pair.
- */
-function identityDiffers(b, c, serving) {
-    const known = (x, y) => x !== null && x !== undefined && y !== null && y !== undefined && x !== y;
-    const be = b?.engine;
-    const ce = c?.engine;
-    const bi = b?.image;
-    const ci = c?.image;
-    return {
-        deployment: known(b?.model, c?.model) || known(b?.api, c?.api),
-        engine: known(be?.version, ce?.version) || known(be?.root, ce?.root) || known(be?.details, ce?.details),
-        chat_template: serving?.chat_template?.differs ?? false,
-        sampling: serving?.sampling?.differs ?? false,
-        // The digest names the build; a tag is compared only when neither side has a digest.
-        image: bi?.digest && ci?.digest ? bi.digest !== ci.digest : known(bi?.name, ci?.name),
-        weights: known(b?.weights?.sha256, c?.weights?.sha256)
-    };
-}
-
 /**
  * The report for a terminal: an aligned table (verdict, delta, interval, n, flips per
  * comparison), then errors and warnings, then the overall verdict as the last line, where a
@@ -32360,17 +33033,26 @@ function renderConsole(report, options) {
     // The serving configuration the servers reported, one line each; a difference is flagged, since
     // it changes answers with the same engine and weights.
     const serving = report.context?.serving;
+    // model/side-identity.ts owns the test of which rows differ.
+    const differs = identityDiffers(report.baseline.identity, report.candidate.identity, serving, {
+        baseline: report.baseline.requested_sampling,
+        candidate: report.candidate.requested_sampling
+    });
+    const bRequests = report.baseline.requested_sampling?.cell ?? '';
+    const cRequests = report.candidate.requested_sampling?.cell ?? '';
+    const requests = bRequests || cRequests ? { baseline: bRequests, candidate: cRequests, differs: differs.requested_sampling } : null;
     for (const [label, row] of [
         ['chat template', serving?.chat_template],
-        ['sampling', serving?.sampling]
+        // What the harness's own requests sent, then what the server would default to.
+        ['sampling (requests)', requests],
+        ['sampling (server defaults)', serving?.sampling]
     ]) {
         if (!row)
             continue;
         const line = `${label}: baseline ${safe(row.baseline || 'not reported', 160)}; candidate ${safe(row.candidate || 'not reported', 160)}`;
         out.push(row.differs ? paint(`${line}  (differs)`, 'yellow') : paint(line, 'dim'));
     }
-    // The other identity rows that differ (model/side-identity.ts owns the test), one line.
-    const differs = identityDiffers(report.baseline.identity, report.candidate.identity, serving);
+    // The other identity rows that differ, one line.
     const differing = ['deployment', 'engine', 'image', 'weights'].filter(r => differs[r]);
     if (differing.length > 0)
         out.push(paint(`sides differ in: ${differing.join(', ')}`, 'yellow'));
@@ -32395,6 +33077,12 @@ function renderConsole(report, options) {
             padded[0] = paint(padded[0], TONE_OF[comparisonVerdictLabel(report.comparisons[i])]);
             out.push(padded.join('  ').trimEnd());
         });
+        // The direction of each row: information only, never part of the verdict above.
+        const directions = report.comparisons.map(c => [c, directionLine(c)]).filter(([, line]) => line !== null);
+        if (directions.length > 0)
+            out.push('', paint('Direction (information only): answers won/lost, McNemar p, split by the baseline margin', 'bold'));
+        for (const [c, line] of directions)
+            out.push(`  ${comparisonName$1(c)}: ${safe(line ?? '', MAX_MESSAGE)}`);
     }
     else {
         out.push('', 'No comparisons.');
@@ -32413,6 +33101,16 @@ function renderConsole(report, options) {
         const line = `calibration ${c.metric} ${safe(c.run, MAX_NAME)}: ${c.verdict}: rise ${d(c.delta)} [${d(c.ci.low)}, ${d(c.ci.high)}], ` +
             `tolerates ${d(c.max_increase)} (baseline ${c.baseline.toFixed(4)}, candidate ${c.candidate.toFixed(4)}, n = ${formatCount(c.n)})`;
         out.push(paint(line, TONE_OF[c.verdict]));
+    }
+    for (const line of sequentialConsoleLines(report.comparisons))
+        out.push(safe(line, 400));
+    // The holistic grid in one line per entry: the gated and shown families, then what is blank.
+    for (const row of report.holistic?.rows ?? []) {
+        const named = (state) => row.cells
+            .filter(c => c.state === state)
+            .map(c => (c.verdict ? `${c.family} ${c.verdict}` : c.family))
+            .join(', ') || 'none';
+        out.push(`holistic ${safe(row.entry, MAX_NAME)}: gated ${named('gated')}; shown ${named('shown')}; blank ${named('blank')}`);
     }
     for (const note of report.notes)
         out.push(`  note: ${safe(note, MAX_MESSAGE)}`);
@@ -32472,6 +33170,7 @@ const COMPARISON = {
         'losses',
         'unchanged',
         'p_value',
+        'change_direction',
         'max_drop',
         'max_relative_drop',
         'verdict',
@@ -32546,7 +33245,7 @@ function renderJson(report) {
 
 // Generated by scripts/build-report-page.mjs from html-client.ts (npm run build): do not edit.
 // html.ts embeds it in report.html and allows exactly it by hash in the Content-Security-Policy.
-const REPORT_PAGE_SCRIPT = "(function () {\n    'use strict';\n\n    function fullLabel(c) {\n        return [c.run, c.metric, c.split, c.perturbation].filter(p => p !== null && p !== '').join(' · ');\n    }\n    function plotLabels(rows, max) {\n        const labels = rows.map(row => shortLabel(row, max));\n        const seen = new Map();\n        for (const label of labels)\n            seen.set(label, (seen.get(label) ?? 0) + 1);\n        const numbered = new Map();\n        return labels.map(label => {\n            if ((seen.get(label) ?? 0) < 2)\n                return label;\n            const k = (numbered.get(label) ?? 0) + 1;\n            numbered.set(label, k);\n            return `${middleCut(label, max - ` (${k})`.length)} (${k})`;\n        });\n    }\n    function shortLabel(row, max) {\n        const whole = fullLabel(row);\n        if (whole.length <= max)\n            return whole;\n        const tail = [row.metric, row.split, row.perturbation].filter(p => p !== null && p !== '').join(' · ');\n        const room = max - tail.length - ' · '.length;\n        // Too little room left for the run: the tail alone is cut, from its middle.\n        if (room < 8)\n            return middleCut(whole, max);\n        return `${middleCut(row.run, room)} · ${tail}`;\n    }\n    /** The text's start and end with `…` between them, `max` characters in all. */\n    function middleCut(text, max) {\n        if (text.length <= max)\n            return text;\n        const keep = max - 1;\n        const head = Math.ceil(keep / 2);\n        return `${text.slice(0, head)}…${text.slice(text.length - (keep - head))}`;\n    }\n\n    function loadScheduleText(load) {\n        const timeline = load.timeline;\n        if (load.interleaved === false) {\n            return `not interleaved: each side measured in its own period${timeline?.why ? ` (${timeline.why})` : ''}`;\n        }\n        if (timeline?.schedule === 'swapped') {\n            const swaps = timeline.swaps.length;\n            const cost = timeline.swap_cost_ms === null ? '' : `, median ${(timeline.swap_cost_ms / 1000).toFixed(1)} s each`;\n            return `interleaved A B B A, the launched sides swapped before each block of the other side (${swaps} swap${swaps === 1 ? '' : 's'}${cost})`;\n        }\n        return 'interleaved A B B A, both sides up at once';\n    }\n\n    const data = JSON.parse(document.getElementById('helm-gate-data').textContent);\n    const report = data.report;\n    const changed = data.changed;\n    const comparisons = report.comparisons;\n    const root = document.getElementById('app');\n    const SVG = 'http://www.w3.org/2000/svg';\n    function el(tag, attrs = {}, ...children) {\n        const node = document.createElement(tag);\n        for (const [k, v] of Object.entries(attrs))\n            node.setAttribute(k, v);\n        for (const child of children)\n            if (child !== null)\n                node.append(child instanceof Node ? child : document.createTextNode(child));\n        return node;\n    }\n    function svg(tag, attrs) {\n        const node = document.createElementNS(SVG, tag);\n        for (const [k, v] of Object.entries(attrs))\n            node.setAttribute(k, String(v));\n        return node;\n    }\n    function num(value) {\n        if (typeof value !== 'number' || !Number.isFinite(value))\n            return '—';\n        if (Number.isInteger(value))\n            return String(value);\n        const magnitude = Math.floor(Math.log10(Math.abs(value)));\n        return value.toFixed(Math.min(4, Math.max(0, 3 - magnitude)));\n    }\n    function signed(value) {\n        const text = num(value);\n        return typeof value === 'number' && value > 0 && !/^0(\\.0*)?$/.test(text) ? `+${text}` : text;\n    }\n    const verdictOf = (c) => (c.gated ? c.verdict : 'info');\n    const marginOf = (c) => (c.direction === 'lower' ? c.max_drop : -c.max_drop);\n    const labelOf = (c) => fullLabel(c);\n    // ---- header: verdict, headline, sides, issues\n    function header() {\n        const box = el('header', {}, el('h1', { class: `verdict ${report.verdict}` }, `helm-gate: ${report.verdict}`), el('p', {}, report.headline));\n        const sides = el('table', { class: 'sides' });\n        const row = (label, read, key) => {\n            const cells = [read(report.baseline), read(report.candidate)];\n            if (cells.every(c => c === ''))\n                return;\n            const marked = key !== undefined && data.differs?.[key] === true;\n            sides.append(el('tr', marked ? { class: 'differs' } : {}, el('th', {}, marked ? `${label} (differs)` : label), ...cells.map(c => el('td', {}, c || '—'))));\n        };\n        sides.append(el('tr', {}, el('th', {}, ''), el('th', {}, 'Baseline'), el('th', {}, 'Candidate')));\n        row('Deployment', s => {\n            const id = s.identity;\n            return [id?.model ?? s.deployment, id?.host ? `on ${id.host}` : '', id?.api ? `(${id.api})` : ''].filter(Boolean).join(' ');\n        }, 'deployment');\n        row('Engine', s => {\n            const e = s.identity?.engine;\n            if (!e)\n                return '';\n            return [\n                e.version && `version ${e.version}`,\n                e.root && `weights ${e.root}`,\n                e.max_model_len !== null && `context ${e.max_model_len}`,\n                e.owned_by && `by ${e.owned_by}`,\n                e.details\n            ]\n                .filter(Boolean)\n                .join(' · ');\n        }, 'engine');\n        // The serving configuration, compared when the report was built: a row whose sides differ is marked.\n        const serving = report.context?.serving;\n        for (const [label, r] of [\n            ['Chat template', serving?.chat_template],\n            ['Sampling', serving?.sampling]\n        ]) {\n            if (!r)\n                continue;\n            sides.append(el('tr', r.differs ? { class: 'differs' } : {}, el('th', {}, r.differs ? `${label} (differs)` : label), el('td', {}, r.baseline || '—'), el('td', {}, r.candidate || '—')));\n        }\n        row('Image', s => {\n            const i = s.identity?.image;\n            if (!i)\n                return '';\n            return [i.name, i.digest ? `digest ${i.digest}` : i.id ? `image id ${i.id} (no registry digest)` : 'digest unknown'].join(' · ');\n        }, 'image');\n        row('Weights', s => {\n            const w = s.identity?.weights;\n            if (!w)\n                return '';\n            return [w.file, w.sha256 ? `sha256 ${w.sha256}` : (w.error ?? '')].filter(Boolean).join(' · ');\n        }, 'weights');\n        row('HELM', s => s.helm_version ?? '');\n        row('Source', s => {\n            const o = s.identity?.origin;\n            if (!o)\n                return '';\n            if (o.kind !== 'archived')\n                return o.kind === 'run' ? 'run by this gate' : `from ${o.artifact_name ?? 'shard artifacts'}`;\n            return [\n                'archived',\n                o.workflow_run_id !== undefined && `run ${o.workflow_run_id}`,\n                o.age_hours !== undefined && `${Math.round(o.age_hours)} h old`\n            ]\n                .filter(Boolean)\n                .join(', ');\n        });\n        box.append(sides);\n        const s = report.settings;\n        const fingerprint = report.context?.fingerprint;\n        box.append(el('p', { class: 'settings' }, `${fingerprint ? `Gate set ${String(fingerprint).slice(0, 16)} · ` : ''}${Math.round(s.confidence * 1000) / 10}% intervals (${s.interval}), ${s.resamples} resamples, seed ${s.seed}`));\n        for (const [kind, list] of [\n            ['errors', report.errors],\n            ['warnings', report.warnings]\n        ]) {\n            if (!list.length)\n                continue;\n            box.append(el('h2', {}, `${kind === 'errors' ? 'Errors' : 'Warnings'} (${list.length})`));\n            box.append(el('ul', { class: kind }, ...list.map((i) => el('li', {}, el('code', {}, i.code), ' ', i.message))));\n        }\n        return box;\n    }\n    // ---- filters shared by the plot, the table and the answers\n    const state = { run: '', perturbation: '', direction: '', search: '', stratum: '' };\n    const PERTURBATION_CLEAN = '(clean)';\n    const perturbationOf = (c) => c.perturbation ?? PERTURBATION_CLEAN;\n    const comparisonShown = (c) => (state.run === '' || c.run === state.run) && (state.perturbation === '' || perturbationOf(c) === state.perturbation);\n    function filters(onChange) {\n        const select = (name, label, values) => {\n            const s = el('select', { id: `filter-${name}`, 'aria-label': label }, el('option', { value: '' }, `all ${label}`));\n            for (const v of values)\n                s.append(el('option', { value: v }, v));\n            s.addEventListener('change', () => {\n                state[name] = s.value;\n                onChange();\n            });\n            return s;\n        };\n        const runs = [...new Set(comparisons.map(c => c.run))].sort();\n        const perturbations = [...new Set(comparisons.map(perturbationOf))].sort();\n        // Traffic rows' changed answers carry their stratum (`<tag>/<length>`): a filter when there are any.\n        const strata = [\n            ...new Set(Object.values(changed)\n                .flat()\n                .map(e => e.stratum)\n                .filter((v) => typeof v === 'string'))\n        ].sort();\n        const direction = el('select', { id: 'filter-direction', 'aria-label': 'changed answers' }, el('option', { value: '' }, 'won and lost'), el('option', { value: 'won' }, 'won (better)'), el('option', { value: 'lost' }, 'lost (worse)'));\n        direction.addEventListener('change', () => {\n            state.direction = direction.value;\n            onChange();\n        });\n        const search = el('input', { id: 'filter-search', type: 'search', placeholder: 'search answers, inputs, ids', 'aria-label': 'search' });\n        search.addEventListener('input', () => {\n            state.search = search.value.toLowerCase();\n            onChange();\n        });\n        return el('div', { class: 'filters' }, select('run', 'runs', runs), select('perturbation', 'perturbations', perturbations), ...(strata.length > 0 ? [select('stratum', 'strata', strata)] : []), direction, search);\n    }\n    // ---- forest plot: each comparison's interval and delta against its tolerated change\n    function forest() {\n        const rows = comparisons.filter(comparisonShown);\n        const values = [0];\n        for (const c of rows)\n            for (const v of [c.ci.low, c.ci.high, c.delta, marginOf(c)])\n                if (typeof v === 'number' && Number.isFinite(v))\n                    values.push(v);\n        let min = Math.min(...values);\n        let max = Math.max(...values);\n        const pad = (max - min) * 0.05 || 0.01;\n        min -= pad;\n        max += pad;\n        const left = 280;\n        const width = 440;\n        const rowHeight = 24;\n        const height = rows.length * rowHeight + 40;\n        const x = (v) => left + ((v - min) / (max - min)) * width;\n        const right = 40;\n        const plot = svg('svg', {\n            id: 'forest',\n            width: left + width + right,\n            height,\n            viewBox: `0 0 ${left + width + right} ${height}`,\n            'data-min': min,\n            'data-max': max,\n            'data-left': left,\n            'data-width': width,\n            role: 'img'\n        });\n        plot.append(svg('line', { x1: x(0), x2: x(0), y1: 0, y2: height - 30, class: 'zero' }));\n        // 44 characters fit beside the plot at 11 px (the label column is 280 px wide).\n        const shown = plotLabels(rows, 44);\n        rows.forEach((c, i) => {\n            const y = 16 + i * rowHeight;\n            const label = svg('text', { x: 4, y: y + 4, class: 'label' });\n            label.textContent = shown[i];\n            const title = svg('title', {});\n            title.textContent = `${labelOf(c)}: ${signed(c.delta)} [${signed(c.ci.low)}, ${signed(c.ci.high)}], tolerated ${signed(marginOf(c))}, ${verdictOf(c)}`;\n            const group = svg('g', { class: `row ${verdictOf(c)}`, 'data-id': c.id });\n            group.append(title, label);\n            group.append(svg('line', { x1: x(marginOf(c)), x2: x(marginOf(c)), y1: y - 9, y2: y + 9, class: 'margin' }));\n            if (Number.isFinite(c.ci.low) && Number.isFinite(c.ci.high))\n                group.append(svg('line', { x1: x(c.ci.low), x2: x(c.ci.high), y1: y, y2: y, class: 'ci' }));\n            if (Number.isFinite(c.delta))\n                group.append(svg('circle', { cx: x(c.delta), cy: y, r: 5, class: 'mark', 'data-id': c.id }));\n            plot.append(group);\n        });\n        // Ticks at round values (1, 2 or 5 times a power of ten) so that at most about five labels\n        // share the axis; a label that would still touch its neighbour is left out (the three fixed\n        // ticks this replaced could land on one another: min, 0 and max close together).\n        const rough = (max - min) / 4;\n        const power = Math.pow(10, Math.floor(Math.log10(rough)));\n        const step = [1, 2, 5, 10].map(f => f * power).find(s => s >= rough) ?? 10 * power;\n        const digits = Math.max(0, -Math.floor(Math.log10(step)));\n        const tickText = (v) => {\n            const rounded = Math.abs(v) < step / 2 ? 0 : v;\n            const text = rounded.toFixed(digits);\n            return rounded > 0 ? `+${text}` : text;\n        };\n        const CHAR_WIDTH = 7;\n        let lastRight = -Infinity;\n        for (let k = Math.ceil(min / step); k * step <= max; k++) {\n            const v = k * step;\n            const text = tickText(v);\n            const half = (text.length * CHAR_WIDTH) / 2;\n            const at = x(v);\n            if (at - half < lastRight + 8)\n                continue;\n            lastRight = at + half;\n            plot.append(svg('line', { x1: at, x2: at, y1: height - 30, y2: height - 25, class: 'tick' }));\n            const t = svg('text', { x: at, y: height - 10, class: 'axis', 'text-anchor': 'middle', 'data-value': v });\n            t.textContent = text;\n            plot.append(t);\n        }\n        return plot;\n    }\n    // ---- the comparisons table, sortable by any column\n    const columns = [\n        ['Verdict', verdictOf],\n        ['Run', c => c.run],\n        ['Metric', c => c.metric],\n        ['Split', c => c.split ?? ''],\n        ['Perturbation', c => c.perturbation ?? ''],\n        ['n', c => c.n],\n        ['Baseline', c => c.baseline_mean],\n        ['Candidate', c => c.candidate_mean],\n        ['Δ', c => c.delta],\n        ['Interval', c => c.ci.low],\n        ['Tolerated', marginOf],\n        ['Better / worse', c => (c.direction === 'lower' ? c.losses : c.wins) - (c.direction === 'lower' ? c.wins : c.losses)]\n    ];\n    const sort = { column: -1, descending: false };\n    function table() {\n        const rows = comparisons.filter(comparisonShown);\n        if (sort.column >= 0) {\n            const read = columns[sort.column][1];\n            rows.sort((a, b) => {\n                const va = read(a);\n                const vb = read(b);\n                const order = typeof va === 'number' && typeof vb === 'number' ? va - vb : String(va).localeCompare(String(vb));\n                return sort.descending ? -order : order;\n            });\n        }\n        const head = el('tr', {});\n        columns.forEach(([name], i) => {\n            const th = el('th', { 'data-column': String(i), class: sort.column === i ? (sort.descending ? 'sorted desc' : 'sorted asc') : '' }, name);\n            th.addEventListener('click', () => {\n                sort.descending = sort.column === i ? !sort.descending : false;\n                sort.column = i;\n                redraw();\n            });\n            head.append(th);\n        });\n        const body = rows.map(c => {\n            const better = c.direction === 'lower' ? c.losses : c.wins;\n            const worse = c.direction === 'lower' ? c.wins : c.losses;\n            return el('tr', { 'data-id': c.id, class: verdictOf(c) }, el('td', { class: 'verdict-cell' }, verdictOf(c)), el('td', {}, c.run), el('td', {}, `${c.metric}${c.direction === 'lower' ? ' (lower is better)' : ''}`), el('td', {}, c.split ?? '—'), el('td', {}, c.perturbation ?? '—'), el('td', { class: 'num' }, String(c.n)), el('td', { class: 'num' }, num(c.baseline_mean)), el('td', { class: 'num' }, num(c.candidate_mean)), el('td', { class: 'num' }, signed(c.delta)), el('td', { class: 'num' }, `[${signed(c.ci.low)}, ${signed(c.ci.high)}]`), el('td', { class: 'num' }, signed(marginOf(c))), el('td', { class: 'num' }, `+${better} / -${worse}`));\n        });\n        return el('table', { id: 'comparisons' }, el('thead', {}, head), el('tbody', {}, ...body));\n    }\n    // ---- changed answers, side by side with the differing characters marked\n    function diffSegments(a, b) {\n        let start = 0;\n        while (start < a.length && start < b.length && a[start] === b[start])\n            start++;\n        let endA = a.length;\n        let endB = b.length;\n        while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {\n            endA--;\n            endB--;\n        }\n        const midA = a.slice(start, endA);\n        const midB = b.slice(start, endB);\n        const mark = (text) => el('mark', {}, text);\n        const text = (t) => document.createTextNode(t);\n        // Character LCS of the differing middle when it is small; otherwise the whole middle is marked.\n        if (midA.length * midB.length > 0 && midA.length * midB.length <= 250_000) {\n            const n = midA.length;\n            const m = midB.length;\n            const table = new Uint16Array((n + 1) * (m + 1));\n            for (let i = n - 1; i >= 0; i--) {\n                for (let j = m - 1; j >= 0; j--) {\n                    table[i * (m + 1) + j] =\n                        midA[i] === midB[j] ? table[(i + 1) * (m + 1) + j + 1] + 1 : Math.max(table[(i + 1) * (m + 1) + j], table[i * (m + 1) + j + 1]);\n                }\n            }\n            const outA = [text(a.slice(0, start))];\n            const outB = [text(b.slice(0, start))];\n            let i = 0;\n            let j = 0;\n            let same = '';\n            let onlyA = '';\n            let onlyB = '';\n            const flush = () => {\n                if (onlyA)\n                    outA.push(mark(onlyA));\n                if (onlyB)\n                    outB.push(mark(onlyB));\n                onlyA = '';\n                onlyB = '';\n            };\n            while (i < n || j < m) {\n                if (i < n && j < m && midA[i] === midB[j]) {\n                    flush();\n                    same += midA[i];\n                    i++;\n                    j++;\n                    continue;\n                }\n                if (same) {\n                    outA.push(text(same));\n                    outB.push(text(same));\n                    same = '';\n                }\n                if (j >= m || (i < n && table[(i + 1) * (m + 1) + j] >= table[i * (m + 1) + j + 1]))\n                    onlyA += midA[i++];\n                else\n                    onlyB += midB[j++];\n            }\n            flush();\n            if (same) {\n                outA.push(text(same));\n                outB.push(text(same));\n            }\n            outA.push(text(a.slice(endA)));\n            outB.push(text(b.slice(endB)));\n            return [outA, outB];\n        }\n        return [\n            [text(a.slice(0, start)), ...(midA ? [mark(midA)] : []), text(a.slice(endA))],\n            [text(b.slice(0, start)), ...(midB ? [mark(midB)] : []), text(b.slice(endB))]\n        ];\n    }\n    function answers() {\n        const box = el('div', { id: 'answers' });\n        let shown = 0;\n        for (const c of comparisons) {\n            if (!comparisonShown(c))\n                continue;\n            const list = changed[c.id] ?? c.examples ?? [];\n            if (!list.length)\n                continue;\n            const cards = [];\n            for (const e of list) {\n                const better = c.direction === 'lower' ? e.candidate_value < e.baseline_value : e.candidate_value > e.baseline_value;\n                if (state.direction === 'won' && !better)\n                    continue;\n                if (state.direction === 'lost' && better)\n                    continue;\n                if (state.stratum && e.stratum !== state.stratum)\n                    continue;\n                if (state.search) {\n                    const haystack = [e.instance_id, e.input, e.reference, e.failed_check ?? '', e.baseline_output, e.candidate_output]\n                        .join('\\n')\n                        .toLowerCase();\n                    if (!haystack.includes(state.search))\n                        continue;\n                }\n                const [b, k] = diffSegments(String(e.baseline_output ?? ''), String(e.candidate_output ?? ''));\n                cards.push(el('div', { class: `answer ${better ? 'won' : 'lost'}`, 'data-instance': e.instance_id }, el('div', { class: 'answer-head' }, `${e.instance_id}${e.stratum ? ` [${e.stratum}]` : ''} (trial ${e.train_trial_index}): ${num(e.baseline_value)} → ${num(e.candidate_value)}, ${better ? 'better' : 'worse'}`), el('div', { class: 'io' }, el('div', { class: 'label' }, 'Input'), el('pre', {}, String(e.input ?? ''))), el('div', { class: 'io' }, el('div', { class: 'label' }, 'Reference'), el('pre', {}, String(e.reference ?? ''))), ...(e.failed_check\n                    ? [el('div', { class: 'io' }, el('div', { class: 'label' }, 'Failed check'), el('pre', {}, String(e.failed_check)))]\n                    : []), el('div', { class: 'outputs' }, el('div', {}, el('div', { class: 'label' }, 'Baseline output'), el('pre', { class: 'baseline' }, ...b)), el('div', {}, el('div', { class: 'label' }, 'Candidate output'), el('pre', { class: 'candidate' }, ...k)))));\n            }\n            if (!cards.length)\n                continue;\n            shown += cards.length;\n            const details = el('details', { 'data-id': c.id, open: '' }, el('summary', {}, `${labelOf(c)}: ${cards.length} of ${list.length} changed answers`), ...cards);\n            box.append(details);\n        }\n        box.prepend(el('p', { id: 'answers-count' }, `${shown} changed answers shown`));\n        return box;\n    }\n    // ---- efficiency, and the load half\n    /**\n     * report.calibrations: per run that gates it, the rise of ECE or Brier (candidate minus baseline)\n     * with its interval against the tolerated rise. Four decimals, as the comment shows them.\n     */\n    function calibration() {\n        const rows = report.calibrations ?? [];\n        if (!rows.length)\n            return null;\n        const d = (x) => `${x >= 0 ? '+' : ''}${x.toFixed(4)}`;\n        const box = el('section', { id: 'calibration' }, el('h2', {}, 'Calibration'));\n        box.append(el('table', { class: 'calibration' }, el('tr', {}, ...['Verdict', 'Run', 'Metric', 'Rise (C − B) [interval]', 'Tolerates', 'Baseline → candidate', 'n'].map(h => el('th', {}, h))), ...rows.map((c) => el('tr', { class: String(c.verdict) }, el('td', { class: 'verdict-cell' }, String(c.verdict)), el('td', {}, String(c.run)), el('td', {}, c.metric === 'ece' ? 'ECE (10 bins)' : 'Brier'), el('td', { class: 'num' }, `${d(c.delta)} [${d(c.ci.low)}, ${d(c.ci.high)}]`), el('td', { class: 'num' }, d(c.max_increase)), el('td', { class: 'num' }, `${c.baseline.toFixed(4)} → ${c.candidate.toFixed(4)}`), el('td', { class: 'num' }, String(c.n))))));\n        for (const c of rows.filter(r => r.verdict !== 'pass'))\n            box.append(el('p', { class: 'note' }, `${c.run}: ${c.reason}`));\n        return box;\n    }\n    function efficiency() {\n        const entries = report.efficiency;\n        if (!entries.length)\n            return null;\n        const ms = (s) => (Math.abs(s) < 10 ? `${num(s * 1000)} ms` : `${num(s)} s`);\n        const ratio = (r) => `${num(r.estimate)}× [${num(r.low)}, ${num(r.high)}]`;\n        const box = el('section', { id: 'efficiency' }, el('h2', {}, 'Efficiency: request times (information only, not gated)'));\n        if (report.context?.concurrent)\n            box.append(el('p', { class: 'note' }, 'Both sides ran at the same time on one machine: the ratios reflect the shared client as much as the servers.'));\n        box.append(el('table', {}, el('tr', {}, ...['Run', 'n', 'Median baseline', 'Median candidate', 'Median ratio', 'p90 ratio'].map(h => el('th', {}, h))), ...entries.map(e => el('tr', {}, el('td', {}, e.run), el('td', {}, String(e.n)), el('td', {}, ms(e.baseline_median)), el('td', {}, ms(e.candidate_median)), el('td', {}, ratio(e.median_ratio)), el('td', {}, ratio(e.p90_ratio))))));\n        return box;\n    }\n    /**\n     * The load half (report.load): its verdict, then per level one table with a row per metric\n     * (baseline, candidate, the candidate/baseline ratio with its interval, and the checks on that\n     * metric with their verdicts). Server-provided text (model names, reasons) goes in as text.\n     */\n    function load(section) {\n        if (!section)\n            return null;\n        const box = el('section', { id: 'load' }, el('h2', { class: `load-verdict ${section.verdict}` }, `Load: ${section.verdict}`), el('p', {}, String(section.headline ?? '')));\n        if (section.skipped) {\n            box.append(el('p', { class: 'note' }, String(section.skipped)));\n            return box;\n        }\n        const units = { output_tokens_per_second: 'tok/s', request_throughput: 'req/s', goodput: 'req/s' };\n        const value = (metric, v) => {\n            if (typeof v !== 'number' || !Number.isFinite(v))\n                return '—';\n            if (metric === 'error_rate')\n                return `${Number((v * 100).toPrecision(3))}%`;\n            return `${Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3)} ${units[metric] ?? 'ms'}`;\n        };\n        // As in the comment: three decimals (one from 10 up).\n        const fixed = (v) => v.toFixed(v >= 10 ? 1 : 3);\n        const ratioText = (r) => (r ? `${fixed(r.estimate)}× [${fixed(r.low)}, ${fixed(r.high)}]` : '—');\n        const levelName = (level) => (section.mode === 'concurrency' ? `concurrency ${level}` : `${level} requests/s`);\n        const checkText = (c) => {\n            const op = c.kind === 'min_ratio' || c.kind === 'min' ? '≥' : '≤';\n            const bound = String(c.kind).endsWith('ratio') ? `${c.threshold}×` : value(c.metric, c.threshold);\n            return `${op} ${bound}: ${c.verdict}`;\n        };\n        const ratios = section.ratios ?? [];\n        const checks = section.checks ?? [];\n        for (const level of section.levels ?? []) {\n            const metrics = [...new Set([...ratios, ...checks].filter(r => r.level === level).map(r => String(r.metric)))];\n            if (!metrics.length)\n                continue;\n            const rows = metrics.map(metric => {\n                const r = ratios.find(x => x.level === level && x.metric === metric);\n                const own = checks.filter(c => c.level === level && c.metric === metric);\n                const verdicts = own.map(c => c.verdict);\n                const worst = ['error', 'fail', 'inconclusive', 'pass'].find(v => verdicts.includes(v)) ?? 'info';\n                const checkCell = el('td', { class: 'checks' });\n                own.forEach((c, i) => {\n                    if (i)\n                        checkCell.append(el('br'));\n                    checkCell.append(el('span', { class: `check ${c.verdict}`, title: String(c.reason ?? '') }, checkText(c)));\n                });\n                if (!own.length)\n                    checkCell.append('—');\n                return el('tr', { class: worst, 'data-metric': metric }, el('td', {}, metric), el('td', { class: 'num' }, value(metric, r?.baseline ?? own[0]?.baseline)), el('td', { class: 'num' }, value(metric, r?.candidate ?? own[0]?.candidate)), el('td', { class: 'num' }, ratioText(r?.ratio ?? own[0]?.ratio ?? null)), el('td', { class: 'num' }, String(r?.pairs ?? own[0]?.pairs ?? '—')), checkCell);\n            });\n            box.append(el('h3', {}, levelName(level)), el('table', { class: 'load-level', 'data-level': String(level) }, el('thead', {}, el('tr', {}, ...['Metric', 'Baseline', 'Candidate', 'Ratio [interval]', 'Pairs', 'Checks'].map(h => el('th', {}, h)))), el('tbody', {}, ...rows)));\n        }\n        const open = checks.filter(c => c.verdict === 'inconclusive' || c.verdict === 'error');\n        if (open.length)\n            box.append(el('ul', { class: 'load-reasons' }, ...open.map(c => el('li', {}, `${c.metric} at ${levelName(c.level)}: ${c.reason}`))));\n        for (const [kind, list] of [\n            ['errors', section.errors ?? []],\n            ['warnings', section.warnings ?? []]\n        ]) {\n            if (list.length)\n                box.append(el('ul', { class: kind }, ...list.map((i) => el('li', {}, el('code', {}, i.code), ' ', i.message))));\n        }\n        const st = section.settings ?? {};\n        box.append(el('p', { class: 'settings' }, `${st.repetitions} blocks per side per level, ${loadScheduleText(section)}; intervals: ${st.interval_method}; percentiles: ${st.percentile_method}.`));\n        for (const note of section.notes ?? [])\n            box.append(el('p', { class: 'note' }, note));\n        return box;\n    }\n    // ---- fidelity: the instances with the largest divergence, token by token\n    /** Whitespace made visible, so a changed space or line break can be seen in a token. */\n    function visibleToken(text) {\n        return text.replace(/ /g, '␣').replace(/\\n/g, '⏎').replace(/\\t/g, '⇥');\n    }\n    /** Red where the candidate gives the baseline's token less probability, green where more; the stronger, the larger |delta-p|. */\n    function deltaShade(deltaP) {\n        const alpha = Math.min(1, Math.abs(deltaP)) * 0.85;\n        return deltaP < 0 ? `rgba(207, 34, 46, ${alpha.toFixed(3)})` : `rgba(26, 127, 55, ${alpha.toFixed(3)})`;\n    }\n    /**\n     * report.fidelity: its checks, then each of the worst instances with the baseline's answer token by\n     * token above the candidate's most likely token at the same position, every column shaded by\n     * delta-p. Model text goes in with textContent only.\n     */\n    function fidelity(section) {\n        if (!section)\n            return null;\n        const box = el('section', { id: 'fidelity' }, el('h2', {}, 'Fidelity'));\n        if (section.checks.length > 0) {\n            const rows = section.checks.map(c => el('tr', { class: c.verdict }, el('td', { class: 'verdict-cell' }, c.verdict), el('td', {}, `${c.metric} ${c.bound === 'min' ? '≥' : '≤'} ${String(c.threshold)}`), el('td', { class: 'num' }, `${num(c.figure.corrected)} [${num(c.figure.ci.low)}, ${num(c.figure.ci.high)}]`), el('td', { class: 'num' }, num(c.figure.candidate)), el('td', { class: 'num' }, num(c.figure.floor))));\n            box.append(el('table', { class: 'fidelity-checks' }, el('thead', {}, el('tr', {}, ...['verdict', 'check', 'value [interval]', 'candidate', 'A/A floor'].map(h => el('th', {}, h)))), el('tbody', {}, ...rows)));\n        }\n        box.append(el('h3', {}, 'Largest divergence'), el('p', { class: 'note' }, `The ${section.worst.length} instances with the largest mean KL. Per position, the baseline's token (above) and the candidate's most likely token there (below), shaded by delta-p = p_C - p_B of the baseline's token: red where the candidate gives it less probability, green where more. A framed column is where the candidate would pick another token.`));\n        for (const row of section.worst) {\n            const head = el('div', { class: 'answer-head' }, `${row.id}: mean KL ${num(row.klMean)}, max KL ${num(row.klMax)}, top-1 agreement ${num(row.top1Agreement)}, mean delta-p ${signed(row.deltaPMean)}, first divergence ${row.firstDivergence === null ? 'none' : `at token ${row.firstDivergence}`}`);\n            const item = el('div', { class: 'fidelity-instance', 'data-id': row.id }, head);\n            const tokens = row.tokens ?? [];\n            if (tokens.length > 0) {\n                const strip = el('div', { class: 'token-strip' });\n                tokens.forEach((cell, t) => {\n                    const differs = cell.candidate !== null && cell.candidate !== cell.baseline;\n                    strip.append(el('span', {\n                        class: differs ? 'token-pair differs' : 'token-pair',\n                        style: `background-color: ${deltaShade(cell.deltaP)}`,\n                        title: `position ${t}: delta-p ${signed(cell.deltaP)}`,\n                        'data-delta-p': String(cell.deltaP)\n                    }, el('span', { class: 'token baseline' }, visibleToken(cell.baseline)), el('span', { class: 'token candidate' }, cell.candidate === null ? '—' : visibleToken(cell.candidate))));\n                });\n                item.append(el('div', { class: 'label' }, 'Baseline answer / candidate top-1'), strip);\n            }\n            else {\n                item.append(el('p', { class: 'note' }, 'No per-token figures were recorded for this instance.'));\n            }\n            box.append(item);\n        }\n        return box;\n    }\n    // ---- layout\n    const plotBox = el('section', { id: 'plot' }, el('h2', {}, 'Forest plot'));\n    const tableBox = el('section', { id: 'table' }, el('h2', {}, 'Comparisons'));\n    const answersBox = el('section', { id: 'changed' }, el('h2', {}, 'Changed answers'));\n    function redraw() {\n        plotBox.replaceChildren(plotBox.firstChild, forest());\n        tableBox.replaceChildren(tableBox.firstChild, table());\n        answersBox.replaceChildren(answersBox.firstChild, answers());\n    }\n    root.append(header(), filters(redraw), plotBox, tableBox, answersBox);\n    const eff = efficiency();\n    if (eff)\n        root.append(eff);\n    const calibrationBox = calibration();\n    if (calibrationBox)\n        root.append(calibrationBox);\n    const loadBox = load(report.load);\n    if (loadBox)\n        root.append(loadBox);\n    const fidelityBox = fidelity(report.fidelity);\n    if (fidelityBox)\n        root.append(fidelityBox);\n    for (const note of report.notes)\n        root.append(el('p', { class: 'note' }, note));\n    redraw();\n\n})();\n";
+const REPORT_PAGE_SCRIPT = "(function () {\n    'use strict';\n\n    function fullLabel(c) {\n        return [c.run, c.metric, c.split, c.perturbation].filter(p => p !== null && p !== '').join(' · ');\n    }\n    function plotLabels(rows, max) {\n        const labels = rows.map(row => shortLabel(row, max));\n        const seen = new Map();\n        for (const label of labels)\n            seen.set(label, (seen.get(label) ?? 0) + 1);\n        const numbered = new Map();\n        return labels.map(label => {\n            if ((seen.get(label) ?? 0) < 2)\n                return label;\n            const k = (numbered.get(label) ?? 0) + 1;\n            numbered.set(label, k);\n            return `${middleCut(label, max - ` (${k})`.length)} (${k})`;\n        });\n    }\n    function shortLabel(row, max) {\n        const whole = fullLabel(row);\n        if (whole.length <= max)\n            return whole;\n        const tail = [row.metric, row.split, row.perturbation].filter(p => p !== null && p !== '').join(' · ');\n        const room = max - tail.length - ' · '.length;\n        // Too little room left for the run: the tail alone is cut, from its middle.\n        if (room < 8)\n            return middleCut(whole, max);\n        return `${middleCut(row.run, room)} · ${tail}`;\n    }\n    /** The text's start and end with `…` between them, `max` characters in all. */\n    function middleCut(text, max) {\n        if (text.length <= max)\n            return text;\n        const keep = max - 1;\n        const head = Math.ceil(keep / 2);\n        return `${text.slice(0, head)}…${text.slice(text.length - (keep - head))}`;\n    }\n\n    function loadScheduleText(load) {\n        const timeline = load.timeline;\n        if (load.interleaved === false) {\n            return `not interleaved: each side measured in its own period${timeline?.why ? ` (${timeline.why})` : ''}`;\n        }\n        if (timeline?.schedule === 'swapped') {\n            const swaps = timeline.swaps.length;\n            const cost = timeline.swap_cost_ms === null ? '' : `, median ${(timeline.swap_cost_ms / 1000).toFixed(1)} s each`;\n            return `interleaved A B B A, the launched sides swapped before each block of the other side (${swaps} swap${swaps === 1 ? '' : 's'}${cost})`;\n        }\n        return 'interleaved A B B A, both sides up at once';\n    }\n\n    const TITLE = {\n        accuracy: 'Accuracy',\n        calibration: 'Calibration',\n        robustness: 'Robustness',\n        fairness: 'Fairness',\n        bias: 'Bias',\n        toxicity: 'Toxicity',\n        efficiency: 'Efficiency',\n        answer_length: 'Answer length',\n        fidelity: 'Fidelity'\n    };\n    function cellBox(el, cell) {\n        const head = cell.state === 'blank' ? 'blank' : cell.state === 'shown' ? `shown${cell.verdict ? `: ${cell.verdict}` : ''}` : String(cell.verdict);\n        const classes = ['grid-cell', cell.state, cell.state === 'gated' ? String(cell.verdict) : '', cell.required ? 'required' : ''].filter(Boolean);\n        return el('td', { class: classes.join(' ') }, el('span', { class: 'grid-state' }, cell.required ? `${head} (required)` : head), el('span', { class: 'grid-reason' }, cell.reason));\n    }\n    /** The grid's section, or null when the report has none. */\n    function gridSection(el, grid) {\n        if (!grid || grid.rows.length === 0)\n            return null;\n        const families = grid.families.filter(f => f !== 'fidelity');\n        const box = el('section', { id: 'holistic' }, el('h2', {}, 'Holistic grid'));\n        box.append(el('table', { class: 'holistic' }, el('tr', {}, el('th', {}, 'Entry'), ...families.map(f => el('th', {}, `${TITLE[f]}${grid.required.includes(f) ? ' *' : ''}`))), ...grid.rows.map(row => el('tr', {}, el('td', {}, row.entry), ...row.cells.map(cell => cellBox(el, cell))))));\n        for (const cell of grid.gate) {\n            box.append(el('p', { class: 'note' }, `Whole gate, ${TITLE[cell.family]}${cell.required ? ' (required)' : ''}: ${cell.state === 'blank' ? 'blank' : String(cell.verdict)}: ${cell.reason}`));\n        }\n        box.append(el('p', { class: 'note' }, 'A gated cell is the verdict of its rows; shown: measured, information only; blank: not measured, with the reason. * required by the gate file (require:): not gated is an error.'));\n        return box;\n    }\n\n    const data = JSON.parse(document.getElementById('helm-gate-data').textContent);\n    const report = data.report;\n    const changed = data.changed;\n    const comparisons = report.comparisons;\n    const root = document.getElementById('app');\n    const SVG = 'http://www.w3.org/2000/svg';\n    function el(tag, attrs = {}, ...children) {\n        const node = document.createElement(tag);\n        for (const [k, v] of Object.entries(attrs))\n            node.setAttribute(k, v);\n        for (const child of children)\n            if (child !== null)\n                node.append(child instanceof Node ? child : document.createTextNode(child));\n        return node;\n    }\n    function svg(tag, attrs) {\n        const node = document.createElementNS(SVG, tag);\n        for (const [k, v] of Object.entries(attrs))\n            node.setAttribute(k, String(v));\n        return node;\n    }\n    function num(value) {\n        if (typeof value !== 'number' || !Number.isFinite(value))\n            return '—';\n        if (Number.isInteger(value))\n            return String(value);\n        const magnitude = Math.floor(Math.log10(Math.abs(value)));\n        return value.toFixed(Math.min(4, Math.max(0, 3 - magnitude)));\n    }\n    function signed(value) {\n        const text = num(value);\n        return typeof value === 'number' && value > 0 && !/^0(\\.0*)?$/.test(text) ? `+${text}` : text;\n    }\n    const verdictOf = (c) => (c.gated ? c.verdict : 'info');\n    const marginOf = (c) => (c.direction === 'lower' ? c.max_drop : -c.max_drop);\n    const labelOf = (c) => fullLabel(c);\n    // ---- header: verdict, headline, sides, issues\n    function header() {\n        const box = el('header', {}, el('h1', { class: `verdict ${report.verdict}` }, `helm-gate: ${report.verdict}`), el('p', {}, report.headline));\n        const sides = el('table', { class: 'sides' });\n        const row = (label, read, key) => {\n            const cells = [read(report.baseline), read(report.candidate)];\n            if (cells.every(c => c === ''))\n                return;\n            const marked = key !== undefined && data.differs?.[key] === true;\n            sides.append(el('tr', marked ? { class: 'differs' } : {}, el('th', {}, marked ? `${label} (differs)` : label), ...cells.map(c => el('td', {}, c || '—'))));\n        };\n        sides.append(el('tr', {}, el('th', {}, ''), el('th', {}, 'Baseline'), el('th', {}, 'Candidate')));\n        row('Deployment', s => {\n            const id = s.identity;\n            return [id?.model ?? s.deployment, id?.host ? `on ${id.host}` : '', id?.api ? `(${id.api})` : ''].filter(Boolean).join(' ');\n        }, 'deployment');\n        row('Engine', s => {\n            const e = s.identity?.engine;\n            if (!e)\n                return '';\n            return [\n                e.version && `version ${e.version}`,\n                e.root && `weights ${e.root}`,\n                e.max_model_len !== null && `context ${e.max_model_len}`,\n                e.owned_by && `by ${e.owned_by}`,\n                e.details\n            ]\n                .filter(Boolean)\n                .join(' · ');\n        }, 'engine');\n        // The serving configuration, compared when the report was built: a row whose sides differ is marked.\n        const serving = report.context?.serving;\n        const servingRow = (label, r) => {\n            if (!r)\n                return;\n            sides.append(el('tr', r.differs ? { class: 'differs' } : {}, el('th', {}, r.differs ? `${label} (differs)` : label), el('td', {}, r.baseline || '—'), el('td', {}, r.candidate || '—')));\n        };\n        servingRow('Chat template', serving?.chat_template);\n        // What the harness's own requests sent (HELM's adapter spec), beside what the server would default to.\n        row('Sampling (requests)', s => s.requested_sampling?.cell ?? '', 'requested_sampling');\n        servingRow('Sampling (server defaults)', serving?.sampling);\n        row('Image', s => {\n            const i = s.identity?.image;\n            if (!i)\n                return '';\n            return [i.name, i.digest ? `digest ${i.digest}` : i.id ? `image id ${i.id} (no registry digest)` : 'digest unknown'].join(' · ');\n        }, 'image');\n        row('Weights', s => {\n            const w = s.identity?.weights;\n            if (!w)\n                return '';\n            return [w.file, w.sha256 ? `sha256 ${w.sha256}` : (w.error ?? '')].filter(Boolean).join(' · ');\n        }, 'weights');\n        row('HELM', s => s.helm_version ?? '');\n        row('Source', s => {\n            const o = s.identity?.origin;\n            if (!o)\n                return '';\n            if (o.kind !== 'archived')\n                return o.kind === 'run' ? 'run by this gate' : `from ${o.artifact_name ?? 'shard artifacts'}`;\n            return [\n                'archived',\n                o.workflow_run_id !== undefined && `run ${o.workflow_run_id}`,\n                o.age_hours !== undefined && `${Math.round(o.age_hours)} h old`\n            ]\n                .filter(Boolean)\n                .join(', ');\n        });\n        box.append(sides);\n        const s = report.settings;\n        const fingerprint = report.context?.fingerprint;\n        box.append(el('p', { class: 'settings' }, `${fingerprint ? `Gate set ${String(fingerprint).slice(0, 16)} · ` : ''}${Math.round(s.confidence * 1000) / 10}% intervals (${s.interval}), ${s.resamples} resamples, seed ${s.seed}`));\n        for (const [kind, list] of [\n            ['errors', report.errors],\n            ['warnings', report.warnings]\n        ]) {\n            if (!list.length)\n                continue;\n            box.append(el('h2', {}, `${kind === 'errors' ? 'Errors' : 'Warnings'} (${list.length})`));\n            box.append(el('ul', { class: kind }, ...list.map((i) => el('li', {}, el('code', {}, i.code), ' ', i.message))));\n        }\n        return box;\n    }\n    // ---- filters shared by the plot, the table and the answers\n    const state = { run: '', perturbation: '', direction: '', search: '', stratum: '' };\n    const PERTURBATION_CLEAN = '(clean)';\n    const perturbationOf = (c) => c.perturbation ?? PERTURBATION_CLEAN;\n    const comparisonShown = (c) => (state.run === '' || c.run === state.run) && (state.perturbation === '' || perturbationOf(c) === state.perturbation);\n    function filters(onChange) {\n        const select = (name, label, values) => {\n            const s = el('select', { id: `filter-${name}`, 'aria-label': label }, el('option', { value: '' }, `all ${label}`));\n            for (const v of values)\n                s.append(el('option', { value: v }, v));\n            s.addEventListener('change', () => {\n                state[name] = s.value;\n                onChange();\n            });\n            return s;\n        };\n        const runs = [...new Set(comparisons.map(c => c.run))].sort();\n        const perturbations = [...new Set(comparisons.map(perturbationOf))].sort();\n        // Traffic rows' changed answers carry their stratum (`<tag>/<length>`): a filter when there are any.\n        const strata = [\n            ...new Set(Object.values(changed)\n                .flat()\n                .map(e => e.stratum)\n                .filter((v) => typeof v === 'string'))\n        ].sort();\n        const direction = el('select', { id: 'filter-direction', 'aria-label': 'changed answers' }, el('option', { value: '' }, 'won and lost'), el('option', { value: 'won' }, 'won (better)'), el('option', { value: 'lost' }, 'lost (worse)'));\n        direction.addEventListener('change', () => {\n            state.direction = direction.value;\n            onChange();\n        });\n        const search = el('input', { id: 'filter-search', type: 'search', placeholder: 'search answers, inputs, ids', 'aria-label': 'search' });\n        search.addEventListener('input', () => {\n            state.search = search.value.toLowerCase();\n            onChange();\n        });\n        return el('div', { class: 'filters' }, select('run', 'runs', runs), select('perturbation', 'perturbations', perturbations), ...(strata.length > 0 ? [select('stratum', 'strata', strata)] : []), direction, search);\n    }\n    // ---- forest plot: each comparison's interval and delta against its tolerated change\n    function forest() {\n        const rows = comparisons.filter(comparisonShown);\n        const values = [0];\n        for (const c of rows)\n            for (const v of [c.ci.low, c.ci.high, c.delta, marginOf(c)])\n                if (typeof v === 'number' && Number.isFinite(v))\n                    values.push(v);\n        let min = Math.min(...values);\n        let max = Math.max(...values);\n        const pad = (max - min) * 0.05 || 0.01;\n        min -= pad;\n        max += pad;\n        const left = 280;\n        const width = 440;\n        const rowHeight = 24;\n        const height = rows.length * rowHeight + 40;\n        const x = (v) => left + ((v - min) / (max - min)) * width;\n        const right = 40;\n        const plot = svg('svg', {\n            id: 'forest',\n            width: left + width + right,\n            height,\n            viewBox: `0 0 ${left + width + right} ${height}`,\n            'data-min': min,\n            'data-max': max,\n            'data-left': left,\n            'data-width': width,\n            role: 'img'\n        });\n        plot.append(svg('line', { x1: x(0), x2: x(0), y1: 0, y2: height - 30, class: 'zero' }));\n        // 44 characters fit beside the plot at 11 px (the label column is 280 px wide).\n        const shown = plotLabels(rows, 44);\n        rows.forEach((c, i) => {\n            const y = 16 + i * rowHeight;\n            const label = svg('text', { x: 4, y: y + 4, class: 'label' });\n            label.textContent = shown[i];\n            const title = svg('title', {});\n            title.textContent = `${labelOf(c)}: ${signed(c.delta)} [${signed(c.ci.low)}, ${signed(c.ci.high)}], tolerated ${signed(marginOf(c))}, ${verdictOf(c)}`;\n            const group = svg('g', { class: `row ${verdictOf(c)}`, 'data-id': c.id });\n            group.append(title, label);\n            group.append(svg('line', { x1: x(marginOf(c)), x2: x(marginOf(c)), y1: y - 9, y2: y + 9, class: 'margin' }));\n            if (Number.isFinite(c.ci.low) && Number.isFinite(c.ci.high))\n                group.append(svg('line', { x1: x(c.ci.low), x2: x(c.ci.high), y1: y, y2: y, class: 'ci' }));\n            if (Number.isFinite(c.delta))\n                group.append(svg('circle', { cx: x(c.delta), cy: y, r: 5, class: 'mark', 'data-id': c.id }));\n            plot.append(group);\n        });\n        // Ticks at round values (1, 2 or 5 times a power of ten) so that at most about five labels\n        // share the axis; a label that would still touch its neighbour is left out (the three fixed\n        // ticks this replaced could land on one another: min, 0 and max close together).\n        const rough = (max - min) / 4;\n        const power = Math.pow(10, Math.floor(Math.log10(rough)));\n        const step = [1, 2, 5, 10].map(f => f * power).find(s => s >= rough) ?? 10 * power;\n        const digits = Math.max(0, -Math.floor(Math.log10(step)));\n        const tickText = (v) => {\n            const rounded = Math.abs(v) < step / 2 ? 0 : v;\n            const text = rounded.toFixed(digits);\n            return rounded > 0 ? `+${text}` : text;\n        };\n        const CHAR_WIDTH = 7;\n        let lastRight = -Infinity;\n        for (let k = Math.ceil(min / step); k * step <= max; k++) {\n            const v = k * step;\n            const text = tickText(v);\n            const half = (text.length * CHAR_WIDTH) / 2;\n            const at = x(v);\n            if (at - half < lastRight + 8)\n                continue;\n            lastRight = at + half;\n            plot.append(svg('line', { x1: at, x2: at, y1: height - 30, y2: height - 25, class: 'tick' }));\n            const t = svg('text', { x: at, y: height - 10, class: 'axis', 'text-anchor': 'middle', 'data-value': v });\n            t.textContent = text;\n            plot.append(t);\n        }\n        return plot;\n    }\n    // ---- the comparisons table, sortable by any column\n    const columns = [\n        ['Verdict', verdictOf],\n        ['Run', c => c.run],\n        ['Metric', c => c.metric],\n        ['Split', c => c.split ?? ''],\n        ['Perturbation', c => c.perturbation ?? ''],\n        ['n', c => c.n],\n        ['Baseline', c => c.baseline_mean],\n        ['Candidate', c => c.candidate_mean],\n        ['Δ', c => c.delta],\n        ['Interval', c => c.ci.low],\n        ['Tolerated', marginOf],\n        ['Better / worse', c => (c.direction === 'lower' ? c.losses : c.wins) - (c.direction === 'lower' ? c.wins : c.losses)]\n    ];\n    const sort = { column: -1, descending: false };\n    function table() {\n        const rows = comparisons.filter(comparisonShown);\n        if (sort.column >= 0) {\n            const read = columns[sort.column][1];\n            rows.sort((a, b) => {\n                const va = read(a);\n                const vb = read(b);\n                const order = typeof va === 'number' && typeof vb === 'number' ? va - vb : String(va).localeCompare(String(vb));\n                return sort.descending ? -order : order;\n            });\n        }\n        const head = el('tr', {});\n        columns.forEach(([name], i) => {\n            const th = el('th', { 'data-column': String(i), class: sort.column === i ? (sort.descending ? 'sorted desc' : 'sorted asc') : '' }, name);\n            th.addEventListener('click', () => {\n                sort.descending = sort.column === i ? !sort.descending : false;\n                sort.column = i;\n                redraw();\n            });\n            head.append(th);\n        });\n        const body = rows.map(c => {\n            const better = c.direction === 'lower' ? c.losses : c.wins;\n            const worse = c.direction === 'lower' ? c.wins : c.losses;\n            return el('tr', { 'data-id': c.id, class: verdictOf(c) }, el('td', { class: 'verdict-cell' }, verdictOf(c)), el('td', {}, c.run), el('td', {}, `${c.metric}${c.direction === 'lower' ? ' (lower is better)' : ''}`), el('td', {}, c.split ?? '—'), el('td', {}, c.perturbation ?? '—'), el('td', { class: 'num' }, String(c.n)), el('td', { class: 'num' }, num(c.baseline_mean)), el('td', { class: 'num' }, num(c.candidate_mean)), el('td', { class: 'num' }, signed(c.delta)), el('td', { class: 'num' }, `[${signed(c.ci.low)}, ${signed(c.ci.high)}]`), el('td', { class: 'num' }, signed(marginOf(c))), el('td', { class: 'num' }, `+${better} / -${worse}`, directionP(c)));\n        });\n        return el('table', { id: 'comparisons' }, el('thead', {}, head), el('tbody', {}, ...body));\n    }\n    // ---- the direction of a change: information only, never a verdict\n    /** McNemar's p under the counts, where the row's answers are right or wrong. */\n    function directionP(c) {\n        const d = c.change_direction;\n        if (!d || d.kind === 'absent')\n            return null;\n        // On its own line: the cell does not wrap (td.num), and the table must not widen the page.\n        return el('span', { class: 'direction-p' }, el('br'), `(p ${d.p_value < 0.01 ? '< 0.01' : d.p_value.toFixed(2)})`);\n    }\n    /** One sentence per row whose answers moved (churn, a gain, a drop), with the split by the baseline's margin or why there is none. */\n    function direction() {\n        const lines = [];\n        for (const c of comparisons) {\n            const d = c.change_direction;\n            if (!d || d.kind === 'absent' || d.kind === 'none')\n                continue;\n            const margin = d.margin\n                ? ` (sure: +${d.margin.sure.won} / -${d.margin.sure.lost}; not sure: +${d.margin.unsure.won} / -${d.margin.unsure.lost}; sure is max_prob ≥ ${d.margin.sure_at})`\n                : `; no split by the baseline's margin: ${d.margin_reason ?? 'unknown'}`;\n            lines.push(el('li', { 'data-id': c.id, class: `direction ${d.kind}` }, `${labelOf(c)}: ${d.sentence}${margin}`));\n        }\n        if (!lines.length)\n            return null;\n        return el('section', { id: 'direction' }, el('h2', {}, 'Direction'), el('p', { class: 'note' }, \"Information only, never a verdict: answers won and lost, McNemar's exact p-value.\"), el('ul', {}, ...lines));\n    }\n    // ---- changed answers, side by side with the differing characters marked\n    function diffSegments(a, b) {\n        let start = 0;\n        while (start < a.length && start < b.length && a[start] === b[start])\n            start++;\n        let endA = a.length;\n        let endB = b.length;\n        while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {\n            endA--;\n            endB--;\n        }\n        const midA = a.slice(start, endA);\n        const midB = b.slice(start, endB);\n        const mark = (text) => el('mark', {}, text);\n        const text = (t) => document.createTextNode(t);\n        // Character LCS of the differing middle when it is small; otherwise the whole middle is marked.\n        if (midA.length * midB.length > 0 && midA.length * midB.length <= 250_000) {\n            const n = midA.length;\n            const m = midB.length;\n            const table = new Uint16Array((n + 1) * (m + 1));\n            for (let i = n - 1; i >= 0; i--) {\n                for (let j = m - 1; j >= 0; j--) {\n                    table[i * (m + 1) + j] =\n                        midA[i] === midB[j] ? table[(i + 1) * (m + 1) + j + 1] + 1 : Math.max(table[(i + 1) * (m + 1) + j], table[i * (m + 1) + j + 1]);\n                }\n            }\n            const outA = [text(a.slice(0, start))];\n            const outB = [text(b.slice(0, start))];\n            let i = 0;\n            let j = 0;\n            let same = '';\n            let onlyA = '';\n            let onlyB = '';\n            const flush = () => {\n                if (onlyA)\n                    outA.push(mark(onlyA));\n                if (onlyB)\n                    outB.push(mark(onlyB));\n                onlyA = '';\n                onlyB = '';\n            };\n            while (i < n || j < m) {\n                if (i < n && j < m && midA[i] === midB[j]) {\n                    flush();\n                    same += midA[i];\n                    i++;\n                    j++;\n                    continue;\n                }\n                if (same) {\n                    outA.push(text(same));\n                    outB.push(text(same));\n                    same = '';\n                }\n                if (j >= m || (i < n && table[(i + 1) * (m + 1) + j] >= table[i * (m + 1) + j + 1]))\n                    onlyA += midA[i++];\n                else\n                    onlyB += midB[j++];\n            }\n            flush();\n            if (same) {\n                outA.push(text(same));\n                outB.push(text(same));\n            }\n            outA.push(text(a.slice(endA)));\n            outB.push(text(b.slice(endB)));\n            return [outA, outB];\n        }\n        return [\n            [text(a.slice(0, start)), ...(midA ? [mark(midA)] : []), text(a.slice(endA))],\n            [text(b.slice(0, start)), ...(midB ? [mark(midB)] : []), text(b.slice(endB))]\n        ];\n    }\n    function answers() {\n        const box = el('div', { id: 'answers' });\n        let shown = 0;\n        for (const c of comparisons) {\n            if (!comparisonShown(c))\n                continue;\n            const list = changed[c.id] ?? c.examples ?? [];\n            if (!list.length)\n                continue;\n            const cards = [];\n            for (const e of list) {\n                const better = c.direction === 'lower' ? e.candidate_value < e.baseline_value : e.candidate_value > e.baseline_value;\n                if (state.direction === 'won' && !better)\n                    continue;\n                if (state.direction === 'lost' && better)\n                    continue;\n                if (state.stratum && e.stratum !== state.stratum)\n                    continue;\n                if (state.search) {\n                    const haystack = [e.instance_id, e.input, e.reference, e.failed_check ?? '', e.baseline_output, e.candidate_output]\n                        .join('\\n')\n                        .toLowerCase();\n                    if (!haystack.includes(state.search))\n                        continue;\n                }\n                const [b, k] = diffSegments(String(e.baseline_output ?? ''), String(e.candidate_output ?? ''));\n                cards.push(el('div', { class: `answer ${better ? 'won' : 'lost'}`, 'data-instance': e.instance_id }, el('div', { class: 'answer-head' }, `${e.instance_id}${e.stratum ? ` [${e.stratum}]` : ''} (trial ${e.train_trial_index}): ${num(e.baseline_value)} → ${num(e.candidate_value)}, ${better ? 'better' : 'worse'}`), el('div', { class: 'io' }, el('div', { class: 'label' }, 'Input'), el('pre', {}, String(e.input ?? ''))), el('div', { class: 'io' }, el('div', { class: 'label' }, 'Reference'), el('pre', {}, String(e.reference ?? ''))), ...(e.failed_check\n                    ? [el('div', { class: 'io' }, el('div', { class: 'label' }, 'Failed check'), el('pre', {}, String(e.failed_check)))]\n                    : []), el('div', { class: 'outputs' }, el('div', {}, el('div', { class: 'label' }, 'Baseline output'), el('pre', { class: 'baseline' }, ...b)), el('div', {}, el('div', { class: 'label' }, 'Candidate output'), el('pre', { class: 'candidate' }, ...k)))));\n            }\n            if (!cards.length)\n                continue;\n            shown += cards.length;\n            const details = el('details', { 'data-id': c.id, open: '' }, el('summary', {}, `${labelOf(c)}: ${cards.length} of ${list.length} changed answers`), ...cards);\n            box.append(details);\n        }\n        box.prepend(el('p', { id: 'answers-count' }, `${shown} changed answers shown`));\n        return box;\n    }\n    // ---- efficiency, and the load half\n    /**\n     * report.calibrations: per run that gates it, the rise of ECE or Brier (candidate minus baseline)\n     * with its interval against the tolerated rise. Four decimals, as the comment shows them.\n     */\n    function calibration() {\n        const rows = report.calibrations ?? [];\n        if (!rows.length)\n            return null;\n        const d = (x) => `${x >= 0 ? '+' : ''}${x.toFixed(4)}`;\n        const box = el('section', { id: 'calibration' }, el('h2', {}, 'Calibration'));\n        box.append(el('table', { class: 'calibration' }, el('tr', {}, ...['Verdict', 'Run', 'Metric', 'Rise (C − B) [interval]', 'Tolerates', 'Baseline → candidate', 'n'].map(h => el('th', {}, h))), ...rows.map((c) => el('tr', { class: String(c.verdict) }, el('td', { class: 'verdict-cell' }, String(c.verdict)), el('td', {}, String(c.run)), el('td', {}, c.metric === 'ece' ? 'ECE (10 bins)' : 'Brier'), el('td', { class: 'num' }, `${d(c.delta)} [${d(c.ci.low)}, ${d(c.ci.high)}]`), el('td', { class: 'num' }, d(c.max_increase)), el('td', { class: 'num' }, `${c.baseline.toFixed(4)} → ${c.candidate.toFixed(4)}`), el('td', { class: 'num' }, String(c.n))))));\n        for (const c of rows.filter(r => r.verdict !== 'pass'))\n            box.append(el('p', { class: 'note' }, `${c.run}: ${c.reason}`));\n        return box;\n    }\n    function efficiency() {\n        const entries = report.efficiency;\n        if (!entries.length)\n            return null;\n        const ms = (s) => (Math.abs(s) < 10 ? `${num(s * 1000)} ms` : `${num(s)} s`);\n        const ratio = (r) => `${num(r.estimate)}× [${num(r.low)}, ${num(r.high)}]`;\n        const box = el('section', { id: 'efficiency' }, el('h2', {}, 'Efficiency: request times (information only, not gated)'));\n        if (report.context?.concurrent)\n            box.append(el('p', { class: 'note' }, 'Both sides ran at the same time on one machine: the ratios reflect the shared client as much as the servers.'));\n        box.append(el('table', {}, el('tr', {}, ...['Run', 'n', 'Median baseline', 'Median candidate', 'Median ratio', 'p90 ratio'].map(h => el('th', {}, h))), ...entries.map(e => el('tr', {}, el('td', {}, e.run), el('td', {}, String(e.n)), el('td', {}, ms(e.baseline_median)), el('td', {}, ms(e.candidate_median)), el('td', {}, ratio(e.median_ratio)), el('td', {}, ratio(e.p90_ratio))))));\n        return box;\n    }\n    /**\n     * The load half (report.load): its verdict, then per level one table with a row per metric\n     * (baseline, candidate, the candidate/baseline ratio with its interval, and the checks on that\n     * metric with their verdicts). Server-provided text (model names, reasons) goes in as text.\n     */\n    function load(section) {\n        if (!section)\n            return null;\n        const box = el('section', { id: 'load' }, el('h2', { class: `load-verdict ${section.verdict}` }, `Load: ${section.verdict}`), el('p', {}, String(section.headline ?? '')));\n        if (section.skipped) {\n            box.append(el('p', { class: 'note' }, String(section.skipped)));\n            return box;\n        }\n        const units = { output_tokens_per_second: 'tok/s', request_throughput: 'req/s', goodput: 'req/s' };\n        const value = (metric, v) => {\n            if (typeof v !== 'number' || !Number.isFinite(v))\n                return '—';\n            if (metric === 'error_rate')\n                return `${Number((v * 100).toPrecision(3))}%`;\n            return `${Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3)} ${units[metric] ?? 'ms'}`;\n        };\n        // As in the comment: three decimals (one from 10 up).\n        const fixed = (v) => v.toFixed(v >= 10 ? 1 : 3);\n        const ratioText = (r) => (r ? `${fixed(r.estimate)}× [${fixed(r.low)}, ${fixed(r.high)}]` : '—');\n        const levelName = (level) => (section.mode === 'concurrency' ? `concurrency ${level}` : `${level} requests/s`);\n        const checkText = (c) => {\n            const op = c.kind === 'min_ratio' || c.kind === 'min' ? '≥' : '≤';\n            const bound = String(c.kind).endsWith('ratio') ? `${c.threshold}×` : value(c.metric, c.threshold);\n            return `${op} ${bound}: ${c.verdict}`;\n        };\n        const ratios = section.ratios ?? [];\n        const checks = section.checks ?? [];\n        for (const level of section.levels ?? []) {\n            const metrics = [...new Set([...ratios, ...checks].filter(r => r.level === level).map(r => String(r.metric)))];\n            if (!metrics.length)\n                continue;\n            const rows = metrics.map(metric => {\n                const r = ratios.find(x => x.level === level && x.metric === metric);\n                const own = checks.filter(c => c.level === level && c.metric === metric);\n                const verdicts = own.map(c => c.verdict);\n                const worst = ['error', 'fail', 'inconclusive', 'pass'].find(v => verdicts.includes(v)) ?? 'info';\n                const checkCell = el('td', { class: 'checks' });\n                own.forEach((c, i) => {\n                    if (i)\n                        checkCell.append(el('br'));\n                    checkCell.append(el('span', { class: `check ${c.verdict}`, title: String(c.reason ?? '') }, checkText(c)));\n                });\n                if (!own.length)\n                    checkCell.append('—');\n                return el('tr', { class: worst, 'data-metric': metric }, el('td', {}, metric), el('td', { class: 'num' }, value(metric, r?.baseline ?? own[0]?.baseline)), el('td', { class: 'num' }, value(metric, r?.candidate ?? own[0]?.candidate)), el('td', { class: 'num' }, ratioText(r?.ratio ?? own[0]?.ratio ?? null)), el('td', { class: 'num' }, String(r?.pairs ?? own[0]?.pairs ?? '—')), checkCell);\n            });\n            box.append(el('h3', {}, levelName(level)), el('table', { class: 'load-level', 'data-level': String(level) }, el('thead', {}, el('tr', {}, ...['Metric', 'Baseline', 'Candidate', 'Ratio [interval]', 'Pairs', 'Checks'].map(h => el('th', {}, h)))), el('tbody', {}, ...rows)));\n        }\n        const open = checks.filter(c => c.verdict === 'inconclusive' || c.verdict === 'error');\n        if (open.length)\n            box.append(el('ul', { class: 'load-reasons' }, ...open.map(c => el('li', {}, `${c.metric} at ${levelName(c.level)}: ${c.reason}`))));\n        for (const [kind, list] of [\n            ['errors', section.errors ?? []],\n            ['warnings', section.warnings ?? []]\n        ]) {\n            if (list.length)\n                box.append(el('ul', { class: kind }, ...list.map((i) => el('li', {}, el('code', {}, i.code), ' ', i.message))));\n        }\n        const st = section.settings ?? {};\n        box.append(el('p', { class: 'settings' }, `${st.repetitions} blocks per side per level, ${loadScheduleText(section)}; intervals: ${st.interval_method}; percentiles: ${st.percentile_method}.`));\n        for (const note of section.notes ?? [])\n            box.append(el('p', { class: 'note' }, note));\n        return box;\n    }\n    // ---- fidelity: the instances with the largest divergence, token by token\n    /** Whitespace made visible, so a changed space or line break can be seen in a token. */\n    function visibleToken(text) {\n        return text.replace(/ /g, '␣').replace(/\\n/g, '⏎').replace(/\\t/g, '⇥');\n    }\n    /** Red where the candidate gives the baseline's token less probability, green where more; the stronger, the larger |delta-p|. */\n    function deltaShade(deltaP) {\n        const alpha = Math.min(1, Math.abs(deltaP)) * 0.85;\n        return deltaP < 0 ? `rgba(207, 34, 46, ${alpha.toFixed(3)})` : `rgba(26, 127, 55, ${alpha.toFixed(3)})`;\n    }\n    /**\n     * report.fidelity: its checks, then each of the worst instances with the baseline's answer token by\n     * token above the candidate's most likely token at the same position, every column shaded by\n     * delta-p. Model text goes in with textContent only.\n     */\n    function fidelity(section) {\n        if (!section)\n            return null;\n        const box = el('section', { id: 'fidelity' }, el('h2', {}, 'Fidelity'));\n        if (section.checks.length > 0) {\n            const rows = section.checks.map(c => el('tr', { class: c.verdict }, el('td', { class: 'verdict-cell' }, c.verdict), el('td', {}, `${c.metric} ${c.bound === 'min' ? '≥' : '≤'} ${String(c.threshold)}`), el('td', { class: 'num' }, `${num(c.figure.corrected)} [${num(c.figure.ci.low)}, ${num(c.figure.ci.high)}]`), el('td', { class: 'num' }, num(c.figure.candidate)), el('td', { class: 'num' }, num(c.figure.floor))));\n            box.append(el('table', { class: 'fidelity-checks' }, el('thead', {}, el('tr', {}, ...['verdict', 'check', 'value [interval]', 'candidate', 'A/A floor'].map(h => el('th', {}, h)))), el('tbody', {}, ...rows)));\n        }\n        box.append(el('h3', {}, 'Largest divergence'), el('p', { class: 'note' }, `The ${section.worst.length} instances with the largest mean KL. Per position, the baseline's token (above) and the candidate's most likely token there (below), shaded by delta-p = p_C - p_B of the baseline's token: red where the candidate gives it less probability, green where more. A framed column is where the candidate would pick another token.`));\n        for (const row of section.worst) {\n            const head = el('div', { class: 'answer-head' }, `${row.id}: mean KL ${num(row.klMean)}, max KL ${num(row.klMax)}, top-1 agreement ${num(row.top1Agreement)}, mean delta-p ${signed(row.deltaPMean)}, first divergence ${row.firstDivergence === null ? 'none' : `at token ${row.firstDivergence}`}`);\n            const item = el('div', { class: 'fidelity-instance', 'data-id': row.id }, head);\n            const tokens = row.tokens ?? [];\n            if (tokens.length > 0) {\n                const strip = el('div', { class: 'token-strip' });\n                tokens.forEach((cell, t) => {\n                    const differs = cell.candidate !== null && cell.candidate !== cell.baseline;\n                    strip.append(el('span', {\n                        class: differs ? 'token-pair differs' : 'token-pair',\n                        style: `background-color: ${deltaShade(cell.deltaP)}`,\n                        title: `position ${t}: delta-p ${signed(cell.deltaP)}`,\n                        'data-delta-p': String(cell.deltaP)\n                    }, el('span', { class: 'token baseline' }, visibleToken(cell.baseline)), el('span', { class: 'token candidate' }, cell.candidate === null ? '—' : visibleToken(cell.candidate))));\n                });\n                item.append(el('div', { class: 'label' }, 'Baseline answer / candidate top-1'), strip);\n            }\n            else {\n                item.append(el('p', { class: 'note' }, 'No per-token figures were recorded for this instance.'));\n            }\n            box.append(item);\n        }\n        return box;\n    }\n    // ---- layout\n    const plotBox = el('section', { id: 'plot' }, el('h2', {}, 'Forest plot'));\n    const tableBox = el('section', { id: 'table' }, el('h2', {}, 'Comparisons'));\n    const answersBox = el('section', { id: 'changed' }, el('h2', {}, 'Changed answers'));\n    function redraw() {\n        plotBox.replaceChildren(plotBox.firstChild, forest());\n        tableBox.replaceChildren(tableBox.firstChild, table());\n        answersBox.replaceChildren(answersBox.firstChild, answers());\n    }\n    root.append(header(), filters(redraw), plotBox, tableBox);\n    const directionBox = direction();\n    if (directionBox)\n        root.append(directionBox);\n    root.append(answersBox);\n    const eff = efficiency();\n    if (eff)\n        root.append(eff);\n    const calibrationBox = calibration();\n    if (calibrationBox)\n        root.append(calibrationBox);\n    const gridBox = gridSection(el, report.holistic);\n    if (gridBox)\n        root.append(gridBox);\n    const loadBox = load(report.load);\n    if (loadBox)\n        root.append(loadBox);\n    const fidelityBox = fidelity(report.fidelity);\n    if (fidelityBox)\n        root.append(fidelityBox);\n    for (const note of report.notes)\n        root.append(el('p', { class: 'note' }, note));\n    redraw();\n\n})();\n";
 
 /**
  * report.html: one self-contained page (inline CSS and script, no network) for the reviewer who
@@ -32591,6 +33290,7 @@ pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f6f8fa; paddi
 .label { font-size: 12px; color: #59636e; } mark { background: #ffd7d5; } pre.candidate mark { background: #aceebb; }
 .note { color: #59636e; } .settings { color: #59636e; } table.sides tr.differs th, table.sides tr.differs td { background: #fff8c5; }
 .check.pass, .load-verdict.pass { color: var(--pass); } .check.fail, .check.error, .load-verdict.fail, .load-verdict.error { color: var(--fail); } .check.inconclusive, .load-verdict.inconclusive { color: var(--inconclusive); }
+td.grid-cell .grid-state { display: block; font-weight: 600; } td.grid-cell .grid-reason { display: block; font-size: 12px; color: #59636e; } td.grid-cell.pass .grid-state { color: var(--pass); } td.grid-cell.fail .grid-state, td.grid-cell.error .grid-state { color: var(--fail); } td.grid-cell.inconclusive .grid-state { color: var(--inconclusive); } td.grid-cell.blank.required { background: #ffebe9; }
 .token-strip { display: flex; flex-wrap: wrap; gap: 2px; margin: 4px 0 8px; } .token-pair { display: inline-flex; flex-direction: column; padding: 1px 3px; border: 1px solid transparent; border-radius: 3px; font-family: ui-monospace, monospace; font-size: 12px; }
 .token-pair.differs { border-color: #1f2328; } .token.candidate { color: #59636e; border-top: 1px dotted #8c959f; }
 `;
@@ -32598,7 +33298,10 @@ function renderHtml(report, changed = new Map()) {
     const script = REPORT_PAGE_SCRIPT;
     const hash = createHash('sha256').update(script).digest('base64');
     // Which header rows differ is decided here, once (model/side-identity.ts); the page only shows it.
-    const differs = identityDiffers(report.baseline.identity, report.candidate.identity, report.context?.serving);
+    const differs = identityDiffers(report.baseline.identity, report.candidate.identity, report.context?.serving, {
+        baseline: report.baseline.requested_sampling,
+        candidate: report.candidate.requested_sampling
+    });
     const data = scriptSafeJson({ report, changed: Object.fromEntries(changed), differs });
     const csp = `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${hash}'; img-src data:; connect-src 'none'; form-action 'none'; base-uri 'none'`;
     return [
@@ -33041,6 +33744,67 @@ function renderCalibrationMarkdown(rows) {
 }
 
 /**
+ * The holistic grid in the PR comment (docs/report.md "The holistic grid"), compact: one row per
+ * run entry, one narrow column per metric family, a verdict mark where gated, `·` where shown
+ * only, `–` where blank; the blank cells' reasons listed once under the table (the same reason
+ * for several entries is said once), required families starred. Folded in a <details> so that it
+ * costs the comment one line until opened. Pure; entries come from the gate file and are escaped.
+ */
+/** Column headings short enough that nine columns fit the comment at 800 px. */
+const HEADING = {
+    accuracy: 'acc',
+    calibration: 'cal',
+    robustness: 'rob',
+    fairness: 'fair',
+    bias: 'bias',
+    toxicity: 'tox',
+    efficiency: 'eff',
+    answer_length: 'len',
+    fidelity: 'fid'
+};
+function mark(cell) {
+    if (cell.state === 'blank')
+        return cell.required ? '⛔ –' : '–';
+    if (cell.state === 'shown')
+        return cell.verdict ? `· ${VERDICT_EMOJI[cell.verdict]}` : '·';
+    return cell.verdict ? VERDICT_EMOJI[cell.verdict] : '·';
+}
+function renderGridMarkdown(grid) {
+    if (!grid || grid.rows.length === 0)
+        return [];
+    const families = grid.families.filter(f => f !== 'fidelity');
+    const all = [...grid.rows.flatMap(r => r.cells), ...grid.gate];
+    const gated = new Set(all.filter(c => c.state === 'gated').map(c => c.family)).size;
+    const blanks = all.filter(c => c.state === 'blank').length;
+    const heading = (f) => `${HEADING[f]}${grid.required.includes(f) ? '*' : ''}`;
+    const lines = [
+        '<details>',
+        `<summary>Holistic grid: ${gated} of ${grid.families.length} families gated, ${blanks} blank ${blanks === 1 ? 'cell' : 'cells'}</summary>`,
+        '',
+        `| Entry | ${families.map(heading).join(' | ')} |`,
+        `|---|${families.map(() => ':-:').join('|')}|`
+    ];
+    for (const row of grid.rows)
+        lines.push(`| ${escapeInline(row.entry, 40)} | ${row.cells.map(mark).join(' | ')} |`);
+    for (const cell of grid.gate)
+        lines.push('', `Whole gate, ${heading(cell.family)}: ${mark(cell)} ${escapeInline(cell.reason, 200)}`);
+    const reasons = new Map();
+    for (const row of grid.rows) {
+        for (const cell of row.cells.filter(c => c.state === 'blank')) {
+            const key = `${HEADING[cell.family]}: ${cell.reason}`;
+            reasons.set(key, [...(reasons.get(key) ?? []), row.entry]);
+        }
+    }
+    lines.push('', '_✅ ❌ 🟡 ⛔ gated verdict · `·` measured, shown only · `–` blank (why below) · `*` required (`require:`)._', '');
+    for (const [reason, entries] of reasons) {
+        const where = entries.length === grid.rows.length ? 'every entry' : entries.map(e => escapeInline(e, 40)).join(', ');
+        lines.push(`- ${escapeInline(reason, 200)} (${where})`);
+    }
+    lines.push('', '</details>', '');
+    return lines;
+}
+
+/**
  * The report as GitHub-flavoured markdown: the sticky PR comment, the job summary and (split in
  * two) the check run's summary and text. Pure: a report and options in, a string out.
  *
@@ -33217,13 +33981,18 @@ function sidesBlock(report) {
             ]
         ]
         : [];
-    const differs = identityDiffers(report.baseline.identity, report.candidate.identity, serving);
+    const differs = identityDiffers(report.baseline.identity, report.candidate.identity, serving, {
+        baseline: report.baseline.requested_sampling,
+        candidate: report.candidate.requested_sampling
+    });
     const marked = (label, row) => (differs[row] ? `${label} **(differs)**` : label);
     const rows = [
         [marked('Deployment', 'deployment'), deployment],
         [marked('Engine', 'engine'), engine],
         ...servingRow('Chat template', serving?.chat_template),
-        ...servingRow('Sampling', serving?.sampling),
+        // What the harness's own requests sent (HELM's adapter spec), beside what the server would default to.
+        [marked('Sampling (requests)', 'requested_sampling'), info => escapeInline(info.requested_sampling?.cell ?? '', 200)],
+        ...servingRow('Sampling (server defaults)', serving?.sampling),
         [marked('Image', 'image'), info => imageCell(info.identity?.image)],
         [marked('Weights', 'weights'), info => weightsCell(info.identity?.weights)],
         ['HELM', info => (info.helm_version ? codeSpan(info.helm_version, { maxLength: 20, inTable: true }) : '')],
@@ -33353,14 +34122,14 @@ function tableRow(comparison) {
         labelCell(comparison),
         deltaCell(comparison),
         formatSigned(marginOf(comparison)),
-        flipsCell(comparison),
+        changedCell(comparison, flipsCell(comparison)),
         formatCount(comparison.n)
     ];
     return `| ${cells.join(' | ')} |`;
 }
 function tableLegend(shown) {
     const level = shown.length > 0 ? formatLevel(shown[0].ci.level) : '';
-    return `_Δ: candidate - baseline, with its ${level} interval. Tolerated: the change the gate accepts. Changed: answers that got better / worse._`;
+    return `_Δ: candidate - baseline, with its ${level} interval. Tolerated: the change the gate accepts. Changed: answers that got better / worse (p: McNemar's exact test, where answers are right or wrong)._`;
 }
 function omittedLine(omitted) {
     if (omitted.length === 0)
@@ -33376,7 +34145,7 @@ function tableBlock(shown, omitted, total) {
         return ['### Comparisons', '', '_No comparisons._', ''];
     const lines = ['### Comparisons', ''];
     if (shown.length > 0)
-        lines.push(...TABLE_HEADER, ...shown.map(tableRow), '', tableLegend(shown));
+        lines.push(...TABLE_HEADER, ...shown.map(tableRow), '', tableLegend(shown), ...directionBlock(shown, runLabel));
     else
         lines.push('_Every gated comparison passed._');
     return [...lines, ...omittedLine(omitted), ''];
@@ -33595,7 +34364,11 @@ function renderAtLevel(report, options, detail, full) {
     if (sections.has('table'))
         lines.push(...renderCalibrationMarkdown(report.calibrations));
     if (sections.has('table'))
+        lines.push(...renderSequentialMarkdown(report.comparisons));
+    if (sections.has('table'))
         lines.push(...renderFidelityMarkdown(report.fidelity));
+    if (sections.has('table'))
+        lines.push(...renderGridMarkdown(report.holistic));
     if (sections.has('inconclusive'))
         lines.push(...inconclusiveBlock(report, detail));
     if (sections.has('efficiency'))
@@ -34155,4 +34928,4 @@ main(process.argv.slice(2), processIo()).then(code => {
     process.exitCode = 2;
 });
 
-export { taskMatchesEntry as $, visit as A, isScalar as B, ConfigError as C, DEFAULT_STATISTICS as D, redactString as E, looksLikeSecret as F, GateError as G, HELM_GATE_VERSION as H, isCredentialKey as I, Scalar as J, HIDDEN as K, LOAD_USAGE as L, MIN_BOOTSTRAP_UNITS as M, parseYamlFile as N, stringify as O, PLAN_USAGE as P, HelmRunError as Q, RUN_USAGE as R, ServerNotReadyError as S, TRAFFIC_CHECKS as T, UsageError as U, expandRunnerCommand as V, closestWords as W, checkDistinctDeployments as X, looksLikeLmEvalOutput as Y, readLmEvalOutput as Z, InputError as _, reportStreams as a, RUN_FILES as a0, runnerCommandName as a1, exp as a2, log as a3, abs as a4, sqrt as a5, isFiniteNumber as a6, quantileSorted as a7, createRandom as a8, readTrafficSet as a9, discoverRuns as aa, GuardError as ab, METRIC_SHAPE as ac, decideVerdict as ad, FIDELITY_METRICS as ae, estimatePaired as af, showValue as ag, ajvExports as ah, pairedDecision as ai, comparisonRow as aj, REPORTED_MARGINS as ak, qualityVerdict as al, qualityHeadline as am, redactTree as an, answerLengthRow as ao, TOKENS_UNIT as ap, CHARACTERS_UNIT as aq, quantile as ar, TRAFFIC_USAGE as as, newReport as b, counted as c, compareServing as d, exitCode as e, compareOutputs as f, redactUrl as g, hostOf as h, describeBand as i, readRunDirectory as j, runMatchesEntry as k, loadGateConfig as l, instancesNeeded as m, numberOption as n, binarySd as o, parseArgs as p, twoSidedZ as q, requiredConfig as r, streamJson as s, tangoInterval as t, redactText as u, describeCalibrationCheck as v, writeReportOutputs as w, getDefaultExportFromCjs as x, LaunchError as y, parseDocument as z };
+export { looksLikeLmEvalOutput as $, getDefaultExportFromCjs as A, LaunchError as B, ConfigError as C, DEFAULT_STATISTICS as D, parseDocument as E, visit as F, GateError as G, HOLISTIC_FAMILIES as H, isScalar as I, redactString as J, looksLikeSecret as K, LOAD_USAGE as L, MIN_BOOTSTRAP_UNITS as M, isCredentialKey as N, Scalar as O, PLAN_USAGE as P, HIDDEN as Q, RUN_USAGE as R, ServerNotReadyError as S, TOXICITY_METRICS as T, UsageError as U, parseYamlFile as V, stringify as W, HelmRunError as X, expandRunnerCommand as Y, closestWords as Z, checkDistinctDeployments as _, reportStreams as a, readLmEvalOutput as a0, InputError as a1, taskMatchesEntry as a2, RUN_FILES as a3, readRunDirectory as a4, runMatchesEntry as a5, runnerCommandName as a6, isFiniteNumber as a7, isInteger as a8, max as a9, redactTree as aA, answerLengthRow as aB, TOKENS_UNIT as aC, CHARACTERS_UNIT as aD, quantile as aE, TRAFFIC_USAGE as aF, min as aa, log as ab, sqrt as ac, log1p as ad, GuardError as ae, createRandom as af, streamJson as ag, helmHarness as ah, IssueLog as ai, resolveSplit as aj, qualityVerdict as ak, qualityHeadline as al, exp as am, abs as an, quantileSorted as ao, readTrafficSet as ap, discoverRuns as aq, METRIC_SHAPE as ar, decideVerdict as as, FIDELITY_METRICS as at, estimatePaired as au, showValue as av, ajvExports as aw, pairedDecision as ax, comparisonRow as ay, REPORTED_MARGINS as az, newReport as b, counted as c, compareServing as d, exitCode as e, runsByEntry as f, perturbationFamilies as g, hostOf as h, HELM_GATE_VERSION as i, compareOutputs as j, redactUrl as k, loadGateConfig as l, TRAFFIC_CHECKS as m, numberOption as n, describeBand as o, parseArgs as p, instancesNeeded as q, requiredConfig as r, binarySd as s, tangoInterval as t, twoSidedZ as u, redactText as v, writeReportOutputs as w, checkStoppingSchedule as x, describeCalibrationCheck as y, describeStopping as z };

@@ -8853,6 +8853,22 @@ const MEAN_RATIO_STREAM = 'answer-length-ratio';
 function ratioOfMeans(baseline, candidate, settings) {
     checkConfidence(settings.confidence);
     checkResamples(settings.resamples, settings.confidence);
+    const { b, c, sumB, sumC } = checkedLengths(baseline, candidate);
+    const n = b.length;
+    // A resample's ratio is sum(candidate) / sum(baseline) over the drawn instances: exactly the
+    // cluster bootstrap's pooled mean with the candidate's lengths as the sums and the baseline's as
+    // the sizes, so it draws through the same owner (two indices per 32-bit draw up to 65,536
+    // instances), which halves the generator calls of the answer-length row.
+    const ratios = clusterBootstrap(c, b, 0, settings.resamples, createRandom(settings.seed, MEAN_RATIO_STREAM));
+    // A resample of only empty baseline answers: the ratio is unbounded (or 1 when both are empty).
+    for (let r = 0; r < ratios.length; r++)
+        if (Number.isNaN(ratios[r]))
+            ratios[r] = 1;
+    const [low, high] = percentileInterval(ratios, settings.confidence);
+    return { n, baselineMean: sumB / n, candidateMean: sumC / n, estimate: sumC / sumB, low, high, level: settings.confidence };
+}
+/** Both sides' lengths as arrays with their sums; a named GuardError for what has no ratio. */
+function checkedLengths(baseline, candidate) {
     const n = baseline.length;
     if (n === 0 || candidate.length !== n) {
         throw new GuardError('stats.ratio_unpaired', 'A ratio of mean answer lengths needs the same, non-zero number of instances on both sides.', {
@@ -8883,17 +8899,7 @@ function ratioOfMeans(baseline, candidate, settings) {
             value: sumB
         });
     }
-    // A resample's ratio is sum(candidate) / sum(baseline) over the drawn instances: exactly the
-    // cluster bootstrap's pooled mean with the candidate's lengths as the sums and the baseline's as
-    // the sizes, so it draws through the same owner (two indices per 32-bit draw up to 65,536
-    // instances), which halves the generator calls of the answer-length row.
-    const ratios = clusterBootstrap(c, b, 0, settings.resamples, createRandom(settings.seed, MEAN_RATIO_STREAM));
-    // A resample of only empty baseline answers: the ratio is unbounded (or 1 when both are empty).
-    for (let r = 0; r < ratios.length; r++)
-        if (Number.isNaN(ratios[r]))
-            ratios[r] = 1;
-    const [low, high] = percentileInterval(ratios, settings.confidence);
-    return { n, baselineMean: sumB / n, candidateMean: sumC / n, estimate: sumC / sumB, low, high, level: settings.confidence };
+    return { b, c, sumB, sumC };
 }
 
 /**

@@ -20,9 +20,9 @@ const bundle = await rollup({
   plugins: [
     typescript({
       tsconfig: false,
-      // The entry and the modules it bundles (plot-labels.ts, load-schedule.ts: no imports but types): the model types it
+      // The entry and the modules it bundles (plot-labels.ts, load-schedule.ts, html-grid.ts: no imports but types): the model types it
       // imports are read for checking, never bundled.
-      include: ['src/report/html-client.ts', 'src/report/plot-labels.ts', 'src/report/load-schedule.ts'],
+      include: ['src/report/html-client.ts', 'src/report/plot-labels.ts', 'src/report/load-schedule.ts', 'src/report/html-grid.ts'],
       noEmitOnError: true,
       compilerOptions: {
         target: 'ES2022',

@@ -4,11 +4,12 @@
  * header. Docker is not installed where the tests run: a fake `docker` first on PATH
  * (test-support/launch/fake-docker.sh) answers `inspect` with digests derived from the image name
  * and runs the fake OpenAI server for `run`. So this tests our spawning (argument arrays, no
- * shell) and our parsing of docker's answers, not docker.
+ * shell) and our parsing of docker's answers, not docker. The same run checks the header's row of
+ * the sampling helm-run's requests sent against HELM's own record of them.
  */
 import { beforeAll, describe, expect, it } from '@jest/globals'
 import { createHash } from 'node:crypto'
-import { readFile } from 'node:fs/promises'
+import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Report } from '../../src/model/report.js'
 import { buildAnswerKey, helmAvailable, REPO_ROOT } from '../../test-support/fake-openai/harness.js'
@@ -64,6 +65,25 @@ describeHelm('a docker run launch records the image digest (fake docker CLI, rea
     expect(markdown).toContain(
       `| Image **(differs)** | \`${images.baseline}\` · digest \`${short(images.baseline)}\` | \`${images.candidate}\` · digest \`${short(images.candidate)}\` |`
     )
+    // What helm-run's own requests sent, from simple_mcqa's adapter spec (HELM's multiple-choice
+    // joint adapter: temperature 0, 5 tokens, one completion though the spec says num_outputs 5),
+    // beside the server's defaults; the same on both sides, so not marked.
+    const requests = 'temperature 0 · max\\_tokens 5 · 1 output'
+    expect(markdown).toContain(`| Sampling (requests) | ${requests} | ${requests} |`)
+    expect(report.baseline.requested_sampling?.by_entry['simple_mcqa']).toEqual({
+      temperature: 0,
+      max_tokens: 5,
+      stop_sequences: null,
+      num_outputs: 1
+    })
+    // And it is what the requests in HELM's own record carried.
+    const suite = join(outDir, 'baseline', 'runs')
+    const [suiteName] = await readdir(suite)
+    const [mcqa] = (await readdir(join(suite, suiteName))).filter(name => name.startsWith('simple_mcqa'))
+    const state = JSON.parse(await readFile(join(suite, suiteName, mcqa, 'scenario_state.json'), 'utf8')) as {
+      request_states: { request: Record<string, unknown> }[]
+    }
+    for (const { request } of state.request_states) expect(request).toMatchObject({ temperature: 0, max_tokens: 5, num_completions: 1 })
     // The docker CLI got argument arrays: the Go template arrives as one argument, braces intact.
     const calls = (await readFile(join(fixture.env.HG_DOCKER_STATE, 'calls'), 'utf8')).split('\n').filter(Boolean)
     expect(calls).toContain(`container\tinspect\t--format\t{{.Image}}\thg-baseline\t`)

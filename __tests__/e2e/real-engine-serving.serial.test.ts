@@ -78,6 +78,8 @@ describeHelm('the real engine reports the serving configuration that changed', (
       /\| Chat template \*\*\(differs\)\*\* \| sha256 [0-9a-f]{12} · 65 chars \| chatml \\\(llama\.cpp built-in\\\) · sha256 cc145ac59732 · \d+ chars \|/
     )
     // Same on both sides: not marked; markdown escapes the underscores of the names.
-    expect(markdown).toMatch(/\| Sampling \| temperature 0\.8 · top\\_k 40 · top\\_p 0\.95 · min\\_p 0\.05 · repeat\\_penalty 1 · /)
+    expect(markdown).toMatch(
+      /\| Sampling \(server defaults\) \| temperature 0\.8 · top\\_k 40 · top\\_p 0\.95 · min\\_p 0\.05 · repeat\\_penalty 1 · /
+    )
   }, 300_000)
 })

@@ -11,7 +11,7 @@
  * it, while the quality half cannot tell them apart (neither fails it).
  */
 import { beforeAll, describe, expect, it } from '@jest/globals'
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Manifest } from '../../src/model/manifest.js'
@@ -120,8 +120,26 @@ describeHelm('the real engine (llama.cpp) on both sides', () => {
   }, 900_000)
 
   it('F16 against Q8_0 (completions): the quality half and the fidelity bound Q4_0 fails pass', async () => {
-    const { report } = await gate('examples/real-cpu/q8.yml', ['--only', 'quality'])
+    const { report, out } = await gate('examples/real-cpu/q8.yml', ['--only', 'quality'])
     expect(report.verdict).toBe('pass')
+    // Paired calibration on the real engine: each side's ECE is HELM's own ece_10_bin of that run
+    // (stats.json, computed by HELM from the same max_prob), and Q8_0 keeps F16's calibration.
+    const [calibration] = report.calibrations ?? []
+    expect(calibration).toMatchObject({ metric: 'ece', verdict: 'pass', n: 400 })
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as Manifest
+    for (const side of ['baseline', 'candidate'] as const) {
+      const record = manifest.sides[side]!
+      const suite = join(out, record.output_path ?? '', 'runs', record.suite ?? '')
+      // The report names the run without the host's path; the one custom_mcqa run directory is it.
+      const runs = readdirSync(suite).filter(name => name.startsWith('custom_mcqa'))
+      expect(runs).toHaveLength(1)
+      const stats = JSON.parse(readFileSync(join(suite, runs[0], 'stats.json'), 'utf8')) as {
+        name: { name: string; split?: string; perturbation?: unknown }
+        mean: number
+      }[]
+      const helmEce = stats.find(s => s.name.name === 'ece_10_bin' && s.name.split === 'test' && !s.name.perturbation)
+      expect(Math.abs(calibration[side] - (helmEce?.mean ?? NaN))).toBeLessThan(1e-9)
+    }
     expect(report.fidelity?.checks.map(c => [c.metric, c.verdict])).toEqual([['kld_mean', 'pass']])
     expect(report.fidelity?.figures.find(f => f.metric === 'kld_mean')?.ci.high).toBeLessThan(0.0002)
     expect(report.candidate.identity?.engine?.details).toMatch(/^Q8_0 · /)

@@ -6,6 +6,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { LENGTH_INTERVAL_METHOD, SHOWN_LENGTH_INTERVAL_METHOD } from '../../src/gate/answer-length.js'
 import { compareOutputs } from '../../src/gate/compare.js'
 import { renderMarkdown } from '../../src/report/markdown.js'
 import { ALTERED_SUITE, BASELINE_SUITE, REASONING_RUN } from '../helm/read/fixtures.js'
@@ -66,6 +67,8 @@ describe('answer length on lm-eval output', () => {
       expect(row.unit).toMatch(/^characters/)
       expect(row.ratio.estimate).toBeCloseTo(sum(c.get(row.run)!) / sum(b.get(row.run)!), 12)
       expect(row.ratio.low).toBeLessThan(row.ratio.estimate)
+      // Shown only: the one-pass delta-method interval, nothing resampled on the gated path.
+      expect(row.ratio.method).toBe(SHOWN_LENGTH_INTERVAL_METHOD)
     }
     // Reported, never gated: the quality verdict is the comparisons' alone.
     expect(report.verdict).toBe(
@@ -83,6 +86,7 @@ describe('answer length on lm-eval output', () => {
     expect(rows.length).toBeGreaterThan(0)
     for (const row of rows) {
       expect(row.gated).toBe(true)
+      expect(row.ratio.method).toBe(LENGTH_INTERVAL_METHOD)
       expect(row.ratio.low).toBeGreaterThan(1.2)
       expect(row.verdict).toBe('fail')
       expect(row.reason).toMatch(/longer than tolerated/)

@@ -73,7 +73,7 @@ describe('the serving configuration from two llama.cpp servers, one with --chat-
     expect(markdown).toMatch(
       /\| Chat template \*\*\(differs\)\*\* \| sha256 [0-9a-f]{12} · \d+ chars \| chatml · sha256 [0-9a-f]{12} · 6 chars \|/
     )
-    expect(markdown).toContain('| Sampling **(differs)** | temperature 0.8 | temperature 0.2 |')
+    expect(markdown).toContain('| Sampling (server defaults) **(differs)** | temperature 0.8 | temperature 0.2 |')
     const console = renderConsole(report, { color: false })
     expect(console).toMatch(
       /chat template: baseline sha256 [0-9a-f]{12} · \d+ chars; candidate chatml · sha256 [0-9a-f]{12} · 6 chars {2}\(differs\)/

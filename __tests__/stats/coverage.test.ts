@@ -32,7 +32,7 @@ import { binaryClusters, settings } from './helpers.js'
 import type { FidelityCheck } from '../../src/config/fidelity.js'
 import { decideFidelityCheck, type InstanceScores } from '../../src/fidelity/fidelity-stats.js'
 import type { InstanceFidelity } from '../../src/fidelity/token-metrics.js'
-import { decideRatioBand, ratioOfMeans } from '../../src/stats/mean-ratio.js'
+import { decideRatioBand, ratioOfMeans, ratioOfMeansDelta } from '../../src/stats/mean-ratio.js'
 
 const COVERAGE_BAND: [number, number] = [0.94, 0.96]
 const EXACT_PASS_LIMIT = 0.025 + 0.0031
@@ -444,8 +444,12 @@ describe('coverage: token-level fidelity intervals (cluster bootstrap, A/A floor
  * The answer-length ratio (docs/method.md "Answer length"): baseline lengths 5 + Exp(mean 30)
  * tokens, the candidate's the baseline's times exp(N(mu, 0.3^2)) per instance (independent of the
  * length), so the true ratio of means is exp(mu + 0.045) exactly. mu puts it on the band's max.
+ * Both intervals: the bootstrap (a gated row) and the log-scale delta method (a row only shown).
  */
-describe('coverage: the answer-length ratio (paired bootstrap of the ratio of means), simulated', () => {
+describe.each([
+  ['paired bootstrap of the ratio of means', 'bootstrap'],
+  ['delta method on the log scale', 'delta']
+] as const)('coverage: the answer-length ratio (%s), simulated', (_name, method) => {
   it.each([
     ['n = 200', 200, 401],
     ['n = 500', 500, 402]
@@ -465,12 +469,12 @@ describe('coverage: the answer-length ratio (paired bootstrap of the ratio of me
         b.push(length)
         c.push(length * exp(mu + 0.3 * normal()))
       }
-      const est = ratioOfMeans(b, c, settings({ resamples: 500, seed: k }))
+      const est = method === 'bootstrap' ? ratioOfMeans(b, c, settings({ resamples: 500, seed: k })) : ratioOfMeansDelta(b, c, settings({}))
       if (est.low <= truth && truth <= est.high) covered++
       if (decideRatioBand(est, { min: 0.8, max: truth }).verdict === 'pass') passed++
     }
     if (process.env.HELM_GATE_STUDY_PRINT)
-      process.stdout.write(`study ${_label}: coverage ${covered / datasets}, pass at the margin ${passed / datasets}\n`)
+      process.stdout.write(`study ${method} ${_label}: coverage ${covered / datasets}, pass at the margin ${passed / datasets}\n`)
     expectStudy(n, covered / datasets, passed / datasets, datasets)
   })
 })

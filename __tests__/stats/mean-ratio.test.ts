@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
 import { GuardError } from '../../src/errors.js'
-import { decideRatioBand, MEAN_RATIO_STREAM, ratioOfMeans, type MeanRatioEstimate } from '../../src/stats/mean-ratio.js'
+import { decideRatioBand, MEAN_RATIO_STREAM, ratioOfMeans, ratioOfMeansDelta, type MeanRatioEstimate } from '../../src/stats/mean-ratio.js'
 import { percentileInterval } from '../../src/stats/quantile.js'
 import { createRandom } from '../../src/stats/random.js'
 import { settings } from './helpers.js'
@@ -81,6 +81,71 @@ describe('ratioOfMeans', () => {
     expect(() => ratioOfMeans([1, -2], [1, 2], s)).toThrow(expect.objectContaining({ code: 'stats.bad_length' }))
     expect(() => ratioOfMeans([1, 2], [1, NaN], s)).toThrow(/candidate's is NaN/)
     expect(() => ratioOfMeans([0, 0], [3, 4], s)).toThrow(expect.objectContaining({ code: 'stats.ratio_zero_baseline' }))
+  })
+})
+
+describe('ratioOfMeansDelta', () => {
+  it('is exp(log R ± z se) with se = sd(c/mean c - b/mean b)/sqrt(n), as a hand computation', () => {
+    const b = [10, 20, 30, 40]
+    const c = [12, 18, 36, 44]
+    // Hand: mean b 25, mean c 27.5, R 1.1; terms c/27.5 - b/25 = 0.036364, -0.145455, 0.109091, 0.000000;
+    // their sample variance 0.011460 (sum of squares 0.034380 over 3), se = sqrt(0.011460 / 4) = 0.053526.
+    const est = ratioOfMeansDelta(b, c, { confidence: 0.95 })
+    expect(est.n).toBe(4)
+    expect(est.baselineMean).toBe(25)
+    expect(est.candidateMean).toBe(27.5)
+    expect(est.estimate).toBeCloseTo(1.1, 12)
+    expect(est.low).toBeCloseTo(1.1 * Math.exp(-1.959964 * 0.053526), 4)
+    expect(est.high).toBeCloseTo(1.1 * Math.exp(1.959964 * 0.053526), 4)
+    expect(est.level).toBe(0.95)
+  })
+
+  it('keeps the pairing: identical answers give exactly [1, 1], proportional answers [k, k]', () => {
+    const b = [3, 9, 27, 5, 1]
+    expect(ratioOfMeansDelta(b, b, { confidence: 0.95 })).toMatchObject({ estimate: 1, low: 1, high: 1 })
+    const doubled = ratioOfMeansDelta(
+      b,
+      b.map(x => 2 * x),
+      { confidence: 0.95 }
+    )
+    expect(doubled.low).toBeCloseTo(2, 12)
+    expect(doubled.high).toBeCloseTo(2, 12)
+  })
+
+  it('gives [0, ∞) where nothing can spread it (one instance, an all-empty candidate): never a point', () => {
+    expect(ratioOfMeansDelta([4], [5], { confidence: 0.95 })).toMatchObject({ estimate: 1.25, low: 0, high: Infinity })
+    expect(ratioOfMeansDelta([4, 6], [0, 0], { confidence: 0.95 })).toMatchObject({ estimate: 0, low: 0, high: Infinity })
+    expect(decideRatioBand(ratioOfMeansDelta([4], [5], { confidence: 0.95 }), { min: 0.8, max: 1.25 }).verdict).toBe('inconclusive')
+  })
+
+  it('agrees with the bootstrap on a real-shaped sample within a few percent at each end', () => {
+    const rng = createRandom(7, 'test-delta')
+    const b: number[] = []
+    const c: number[] = []
+    for (let i = 0; i < 2000; i++) {
+      const length = 5 - 30 * Math.log(1 - rng.double())
+      b.push(length)
+      c.push(length * Math.exp(0.1 + 0.3 * Math.sqrt(-2 * Math.log(1 - rng.double())) * Math.cos(2 * Math.PI * rng.double())))
+    }
+    const delta = ratioOfMeansDelta(b, c, { confidence: 0.95 })
+    const boot = ratioOfMeans(b, c, settings({ resamples: 4000, seed: 3 }))
+    expect(delta.estimate).toBe(boot.estimate)
+    expect(Math.abs(Math.log(delta.low / boot.low))).toBeLessThan(0.01)
+    expect(Math.abs(Math.log(delta.high / boot.high))).toBeLessThan(0.01)
+  })
+
+  it('refuses what ratioOfMeans refuses, with the same named errors', () => {
+    const codes = (f: () => unknown): string | undefined => {
+      try {
+        f()
+      } catch (error) {
+        return error instanceof GuardError ? error.code : 'not a GuardError'
+      }
+      return undefined
+    }
+    expect(codes(() => ratioOfMeansDelta([1, 2], [1], { confidence: 0.95 }))).toBe('stats.ratio_unpaired')
+    expect(codes(() => ratioOfMeansDelta([1, -2], [1, 1], { confidence: 0.95 }))).toBe('stats.bad_length')
+    expect(codes(() => ratioOfMeansDelta([0, 0], [1, 1], { confidence: 0.95 }))).toBe('stats.ratio_zero_baseline')
   })
 })
 

@@ -16,6 +16,9 @@ import { Fields } from './validate.js'
 import { calibrationNeedsLogprobs, checkComparableDeployments } from './deployment-rules.js'
 import { parseAnswerLengthBand } from './answer-length-band.js'
 import { parseCalibrationCheck } from './calibration-check.js'
+import { checkStoppingFits, parseStoppingSection } from './sequential-section.js'
+import { parseRequiredFamilies } from './holistic-families.js'
+import { checkRequiredFamilies } from './holistic-require.js'
 import { looksLikeSecret } from '../secrets/redact.js'
 
 export async function loadGateConfig(file: string): Promise<GateConfig> {
@@ -93,7 +96,9 @@ export function parseGateConfig(text: string, source: string, options: ParseOpti
     'schedule',
     'fingerprint_paths',
     'traffic',
-    'fidelity'
+    'fidelity',
+    'require',
+    'sequential'
   ])
   const version = top.integer('version', 1, 1, 1)
   const helmFields = top.object('helm')
@@ -103,6 +108,8 @@ export function parseGateConfig(text: string, source: string, options: ParseOpti
   const loadFields = top.object('load')
   const trafficFields = top.object('traffic')
   const fidelityFields = top.object('fidelity')
+  const stopping = parseStoppingSection(top)
+  const required = parseRequiredFamilies(top)
   const launches: Partial<Record<LaunchSide, LaunchSpec>> = {}
   const deployments = deploymentFields ? parseDeployments(deploymentFields, launches) : null
   const launch = parseLaunchSettings(top, launches)
@@ -131,18 +138,30 @@ export function parseGateConfig(text: string, source: string, options: ParseOpti
     entries.add(key)
   })
   calibrationNeedsLogprobs(source, runs, deployments)
+  const fidelity = fidelityFields ? parseFidelityWithSides(fidelityFields, deployments) : null
+  checkRequiredFamilies(source, required, runs, fidelity)
+  const helm = helmFields ? parseHelm(helmFields) : null
+  checkStoppingFits(stopping, {
+    source,
+    helm,
+    deployments,
+    runs,
+    present: { traffic: traffic !== null, fidelity: fidelity !== null }
+  })
 
   return {
     version: version as 1,
     source,
-    helm: helmFields ? parseHelm(helmFields) : null,
+    helm,
     deployments,
     runs,
     statistics: statisticsFields ? parseStatistics(statisticsFields) : { ...DEFAULT_STATISTICS },
     load: loadFields ? parseLoad(loadFields) : null,
-    fidelity: fidelityFields ? parseFidelityWithSides(fidelityFields, deployments) : null,
+    fidelity,
     launch,
-    traffic
+    traffic,
+    ...(required.length > 0 ? { require: required } : {}),
+    ...(stopping ? { stopping } : {})
   }
 }
 

@@ -30,8 +30,10 @@ import type { CommandDeployment } from './runner-command.js'
 export type { CommandDeployment } from './runner-command.js'
 import type { TrafficSettings } from './traffic.js'
 import type { FidelitySettings } from './fidelity.js'
+import type { HolisticFamily } from './holistic-families.js'
 import type { AnswerLengthBand } from './answer-length-band.js'
 import type { CalibrationSettings } from './calibration-check.js'
+import type { StoppingSettings } from './sequential-section.js'
 
 export type Api = 'chat' | 'completions'
 export type IntervalMethod = 'auto' | 'bootstrap' | 'newcombe' | 'tango'
@@ -132,6 +134,13 @@ export interface GateConfig {
   traffic?: TrafficSettings | null
   /** Token-level fidelity (config/fidelity.ts, docs/fidelity.md); absent or null = none. Not in the fingerprint. */
   fidelity?: FidelitySettings | null
+  /**
+   * Sequential verdicts (`sequential:`, config/sequential-section.ts): the quality half in stages
+   * that stop when every check is decided. Not `schedule: sequential`. Absent or null = fixed design.
+   */
+  stopping?: StoppingSettings | null
+  /** The holistic grid's required families (`require:`, config/holistic-require.ts); absent or empty = none. */
+  require?: HolisticFamily[]
 }
 
 export const DEFAULT_STATISTICS: StatisticsSettings = {

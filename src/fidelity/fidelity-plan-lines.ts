@@ -9,7 +9,7 @@ import type { FidelitySettings } from '../config/fidelity.js'
 import type { GateConfig } from '../config/types.js'
 import type { Side } from '../model/verdict.js'
 import { planSides, type SideEndpoint } from '../plan/run-plan.js'
-import { detectClient } from './fidelity-client.js'
+import { detectClient } from './detect-fidelity-route.js'
 
 const ROUTES =
   'llama-server: a grammar of the baseline token ids, one request per instance; vLLM: prompt_logprobs, one request per instance; any other OpenAI-style server: the shared greedy prefix (not teacher-forced)'

@@ -13,15 +13,9 @@ import type { FidelitySettings } from '../config/fidelity.js'
 import type { StatisticsSettings } from '../config/types.js'
 import { GuardError } from '../errors.js'
 import type { FidelityReport } from '../model/fidelity-report.js'
-import {
-  detectClient,
-  FidelityError,
-  sharedPrefix,
-  type FidelityClient,
-  type FidelityPrompt,
-  type FidelitySide,
-  type ScoredAnswer
-} from './fidelity-client.js'
+import { detectClient } from './detect-fidelity-route.js'
+import { FidelityError, type FidelityClient, type FidelityPrompt, type FidelitySide, type ScoredAnswer } from './fidelity-client.js'
+import { sharedPrefix } from './fidelity-openai-prefix.js'
 import { decideFidelityCheck, fidelityFigures, worstInstances, type InstanceScores } from './fidelity-stats.js'
 import type { Side } from '../model/verdict.js'
 import { instanceFidelity, type InstanceFidelity, type PositionDistribution } from './token-metrics.js'

@@ -6,7 +6,7 @@
  * Pure.
  */
 import { counted } from '../words.js'
-import type { ChangedExample, Comparison, WorstCase } from '../model/report.js'
+import type { ChangeDirection, ChangedExample, Comparison, WorstCase } from '../model/report.js'
 import type { StatisticsSettings } from '../config/types.js'
 import { decideVerdict } from '../stats/index.js'
 import type { Direction, PairedEstimate, VerdictDecision } from '../stats/types.js'
@@ -58,7 +58,7 @@ export function comparisonRow(
   identity: RowIdentity,
   estimate: PairedEstimate,
   decision: VerdictDecision,
-  rest: { worstCase?: WorstCase; reason: string; examples: ChangedExample[] }
+  rest: { worstCase?: WorstCase; reason: string; examples: ChangedExample[]; direction?: ChangeDirection }
 ): Comparison {
   return {
     id: identity.id,
@@ -83,6 +83,7 @@ export function comparisonRow(
     losses: estimate.losses,
     unchanged: estimate.unchanged,
     p_value: estimate.pValue,
+    ...(rest.direction ? { change_direction: rest.direction } : {}),
     max_drop: identity.max_drop,
     max_relative_drop: identity.max_relative_drop,
     verdict: decision.verdict,

@@ -8,6 +8,7 @@ import type { ChangedExample, Comparison, WorstCase } from '../model/report.js'
 import { decideVerdict, estimatePaired, resolveMaxDrop } from '../stats/index.js'
 import type { PairedEstimate, VerdictDecision } from '../stats/types.js'
 import type { IssueLog } from '../model/issue-log.js'
+import { baselineMargins, rowDirection, type BaselineMargins, type PairedInstance } from '../holistic/row-direction.js'
 import { comparisonRow, pairedDecision } from './comparison-row.js'
 import { checkMetricValues } from './coverage-guards.js'
 import { metricRange, type MetricRange } from './metric-range.js'
@@ -32,7 +33,9 @@ export function buildComparisons(
 
   const out: Comparison[] = []
   const isClean = (v: MetricValue): boolean => v.perturbation === null
-  const ctx: OneContext = { run, gated, split, range, b, c, statistics, examples, log }
+  // The baseline's max_prob, looked up once for every row of the unit (the direction's margin).
+  const margins = baselineMargins(run, b, split)
+  const ctx: OneContext = { run, gated, split, range, b, c, statistics, examples, log, margins }
   const clean = compareOne(ctx, null, true, valuesB.filter(isClean), valuesC.filter(isClean))
   if (clean) out.push(clean)
 
@@ -119,6 +122,12 @@ interface OneContext {
   statistics: StatisticsSettings
   examples: number
   log: IssueLog
+  margins: BaselineMargins
+}
+
+/** The worst case takes each instance's worst variant, so no one baseline answer stands behind a value. */
+const WORST_CASE_MARGIN: BaselineMargins = {
+  reason: "the worst case takes each instance's worst variant, so no one max_prob of the baseline stands behind it"
 }
 
 function compareOne(
@@ -213,9 +222,30 @@ function compareOne(
     {
       worstCase: { imputed: worst.imputed, low: worst.low, high: worst.high, method: worst.method, verdict: worst.verdict },
       reason: decision.reason,
-      examples: perturbation === 'worst' ? [] : changedExamples(paired, examples, statistics.flipTolerance)
+      examples: perturbation === 'worst' ? [] : changedExamples(paired, examples, statistics.flipTolerance),
+      // Information only, never part of the verdict above.
+      direction: rowDirection(
+        {
+          metric: gated.metric,
+          binary: estimate.binary,
+          higherIsBetter: gated.direction === 'higher',
+          margins: perturbation === 'worst' ? WORST_CASE_MARGIN : ctx.margins
+        },
+        pairedInstances(paired, perturbation)
+      )
     }
   )
+}
+
+/** The paired values by instance, as the direction counts them. */
+function pairedInstances(paired: PairedData, perturbation: string | null): PairedInstance[] {
+  return paired.clusters.map((cluster, i) => ({
+    instanceId: paired.clusterKeys[i].split('\u0000')[0],
+    perturbation,
+    trials: paired.trials[i],
+    baseline: cluster.baseline,
+    candidate: cluster.candidate
+  }))
 }
 
 /** Three significant digits for the pairing.worst_case warning, which sets both intervals side by side. */

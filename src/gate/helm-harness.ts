@@ -10,14 +10,15 @@
 import type { GateConfig, GatedRun } from '../config/types.js'
 import { GateError } from '../errors.js'
 import { discoverRuns } from '../helm/read/discover.js'
-import type { RunDirectory } from '../helm/types.js'
+import type { RunDirectory, RunSpecJson } from '../helm/types.js'
 import type { Harness, HarnessSide, OpenedUnit, PairedUnit, RunDefaults } from '../model/harness.js'
 import type { IssueLog } from '../model/issue-log.js'
 import type { ChangedExample, Comparison, Report } from '../model/report.js'
+import { requestedSampling, type RequestSampling } from '../model/side-identity.js'
 import { prewarmRatioWorker } from '../stats/off-thread.js'
 import { helmLengths } from './answer-length.js'
 import { efficiencyFor } from './efficiency.js'
-import { checkOwnScores, checkRequestStates, checkSameEvidence } from './guards.js'
+import { checkOwnScores, checkRequestStates, checkSameEvidence, expectedDecoding } from './guards.js'
 import { checkSameLayout, warnUnsupportedGuards } from './helm-layout.js'
 import { pairRuns, runMatchesEntry, type RunPair } from './match.js'
 import { adapterDrift, displayName, readableName, scoringDrift } from './run-identity.js'
@@ -31,12 +32,34 @@ export class HelmSide implements HarnessSide {
     const deployments = [
       ...new Set(this.runs.map(r => String(r.runSpec.adapter_spec?.['model_deployment'] || r.runSpec.adapter_spec?.['model'] || '')))
     ].filter(Boolean)
+    const requested = requestedSampling(
+      Object.fromEntries(this.runs.map(r => [readableName(r.runSpec), requestSamplingOf(r.runSpec.adapter_spec)]))
+    )
     return {
       path,
       runs: this.runs.map(r => r.runSpec.name).sort(),
       deployment: deployments.length === 1 ? deployments[0] : deployments.length ? deployments.join(', ') : null,
-      helm_version: null
+      helm_version: null,
+      ...(requested ? { requested_sampling: requested } : {})
     }
+  }
+}
+
+/**
+ * What a run's requests sent, from its adapter spec as discovery read it (the types were checked
+ * there, src/helm/read/run-spec.ts), through the adapter method's own rule (`expectedDecoding`):
+ * a multiple-choice joint run asks for one completion whatever its `num_outputs` says. The
+ * decoding guard holds every compared request to the same rule. A value the rule does not fix
+ * (the stop sequences of a joint run, every field of an unknown method) is null.
+ */
+export function requestSamplingOf(adapter: RunSpecJson['adapter_spec']): RequestSampling {
+  const expected = expectedDecoding(adapter) ?? {}
+  const value = <T>(field: keyof typeof expected): T | null => (expected[field] === undefined ? null : (expected[field] as T))
+  return {
+    temperature: value<number>('temperature'),
+    max_tokens: value<number>('max_tokens'),
+    stop_sequences: value<string[]>('stop_sequences'),
+    num_outputs: value<number>('num_completions')
   }
 }
 

@@ -53,6 +53,34 @@ function checkThreshold(value: number, field: string): void {
 
 const answers = (n: number): string => `${n} ${n === 1 ? 'answer' : 'answers'}`
 
+/** A direction summary without the split by margin: for answers whose baseline margin is not known. */
+export type FlipDirection = Omit<DirectionSummary, 'sure' | 'unsure'>
+
+/**
+ * The summary of flips already counted: the balance, its McNemar p-value and the sentence. With
+ * `byMargin` the sentence says how many of the lost the baseline was sure of; without it the
+ * sentence says nothing of the margin (the caller says why it is unknown), never a made-up split.
+ */
+export function directionOfFlips(
+  pairs: number,
+  flips: FlipCounts,
+  byMargin: { sure: FlipCounts; unsure: FlipCounts } | null,
+  alpha = DIRECTION_ALPHA
+): FlipDirection {
+  checkThreshold(alpha, 'alpha')
+  const { won, lost } = flips
+  const p = mcnemarExactPValue(won, lost)
+  const moved = won + lost
+  const kind = moved === 0 ? 'none' : p >= alpha ? 'churn' : won > lost ? 'gain' : 'drop'
+  const label = { none: '', churn: 'churn, not a drop', gain: 'a gain', drop: 'a drop' }[kind]
+  const sure = byMargin ? `; ${byMargin.sure.lost} of the lost where the baseline was sure` : ''
+  const sentence =
+    kind === 'none'
+      ? `moved no answers (${answers(pairs)} paired)`
+      : `moved ${answers(moved)}: ${won} won, ${lost} lost (McNemar p = ${p.toFixed(2)}): ${label}${sure}`
+  return { pairs, won, lost, p, kind, sentence }
+}
+
 export function changeDirection(
   baseline: readonly ProbabilityRecord[],
   candidate: readonly ProbabilityRecord[],
@@ -73,17 +101,7 @@ export function changeDirection(
     if (c.correct) bucket.won++
     else bucket.lost++
   }
-  const won = sure.won + unsure.won
-  const lost = sure.lost + unsure.lost
-  const p = mcnemarExactPValue(won, lost)
-  const moved = won + lost
-  const kind = moved === 0 ? 'none' : p >= alpha ? 'churn' : won > lost ? 'gain' : 'drop'
-  const pShown = p.toFixed(2)
-  const label = { none: '', churn: 'churn, not a drop', gain: 'a gain', drop: 'a drop' }[kind]
-  const sentence =
-    kind === 'none'
-      ? `moved no answers (${answers(paired.length)} paired)`
-      : `moved ${answers(moved)}: ${won} won, ${lost} lost (McNemar p = ${pShown}): ${label}; ` +
-        `${sure.lost} of the lost where the baseline was sure`
-  return { pairs: paired.length, won, lost, sure, unsure, p, kind, sentence }
+  const flips = { won: sure.won + unsure.won, lost: sure.lost + unsure.lost }
+  const { pairs, won, lost, p, kind, sentence } = directionOfFlips(paired.length, flips, { sure, unsure }, alpha)
+  return { pairs, won, lost, sure, unsure, p, kind, sentence }
 }

@@ -6,7 +6,7 @@
  */
 
 import type { FidelityReport } from './fidelity-report.js'
-import type { ReportContext, SideIdentity } from './side-identity.js'
+import type { ReportContext, RequestedSampling, SideIdentity } from './side-identity.js'
 import type { LoadReport } from './load-report.js'
 import type { StatisticsSettings } from '../config/types.js'
 import { HELM_GATE_VERSION } from '../version.js'
@@ -15,6 +15,7 @@ import { HELM_GATE_VERSION } from '../version.js'
 // import this file (which imports theirs).
 export { SIDES, type ReportIssue, type Side, type Verdict } from './verdict.js'
 import type { ReportIssue, Verdict } from './verdict.js'
+import type { HolisticGrid } from './holistic-grid.js'
 
 export interface ChangedExample {
   instance_id: string
@@ -67,6 +68,13 @@ export interface Comparison {
   losses: number
   unchanged: number
   p_value: number | null
+  /**
+   * The direction of the change (docs/method.md "Paired calibration and the direction of a
+   * change"): won and lost answers with McNemar's p-value and the split by the baseline's margin,
+   * or why there is none. Information only: it never changes a verdict. Absent on rows that are
+   * not a harness's quality comparison (the traffic replay's checks).
+   */
+  change_direction?: ChangeDirection
   /** Tolerated drop in metric units (resolved from a relative drop when configured). */
   max_drop: number
   max_relative_drop: number | null
@@ -74,7 +82,67 @@ export interface Comparison {
   n_needed: number | null
   reason: string
   examples: ChangedExample[]
+  /**
+   * A sequential gate's row (gate file `sequential:`, docs/method.md "Sequential verdicts"): the
+   * verdict above is this decision of the confidence sequence, never the fixed-n interval at the
+   * stop. Absent on every other gate.
+   */
+  sequential?: SequentialRow
 }
+
+/** Where a sequential check stopped and what it spent (docs/gate-file.md "Sequential verdicts"). */
+export interface SequentialRow {
+  /** Instances compared at the stop. */
+  stopped_at: number
+  budget: number
+  decision: 'pass' | 'fail' | 'inconclusive'
+  /** Decided by the sequence (pass or fail); false: ran to the budget undecided. */
+  certain: boolean
+  looks: Array<{ n: number; low: number; high: number; decision: 'pass' | 'fail' | 'continue' | 'inconclusive' }>
+  /** Instance requests both sides spent over the stages run (each stage asks its first instances again). */
+  requests_spent: number
+  /** What the fixed design, one run at the budget, spends on both sides. */
+  requests_fixed: number
+}
+
+/** Flipped answers: won (wrong on the baseline, right on the candidate) and lost (the reverse). */
+export interface FlipCount {
+  won: number
+  lost: number
+}
+
+/** The flips split by how sure the baseline was of its answer (its top-1 probability). */
+export interface MarginSplit {
+  /** What the margin is read from: HELM's `max_prob` of the baseline's answer. */
+  by: 'max_prob'
+  /** The baseline was sure when its `max_prob` is at least this. */
+  sure_at: number
+  sure: FlipCount
+  unsure: FlipCount
+}
+
+/** The direction of a row whose values are 0/1 per instance (right or wrong). */
+export interface DirectionShown {
+  kind: 'none' | 'churn' | 'gain' | 'drop'
+  /** Paired (instance, trial) answers. */
+  pairs: number
+  won: number
+  lost: number
+  /** Two-sided exact McNemar p-value of won against lost. */
+  p_value: number
+  /** null when the margin is not known; `margin_reason` says why (a split is never made up). */
+  margin: MarginSplit | null
+  margin_reason: string | null
+  sentence: string
+}
+
+/** A row whose values are not 0/1 per instance has no direction, and says why. */
+export interface DirectionAbsent {
+  kind: 'absent'
+  reason: string
+}
+
+export type ChangeDirection = DirectionShown | DirectionAbsent
 
 /**
  * The candidate/baseline ratio of tokens per answer of one measurement (docs/method.md "Answer
@@ -153,6 +221,8 @@ export interface SideInfo {
   helm_version: string | null
   /** What the side is (served model, host, API, engine, origin), when a run manifest says. */
   identity?: SideIdentity
+  /** The sampling settings the side's own requests sent, per run entry, when the harness records them (HELM's adapter spec). */
+  requested_sampling?: RequestedSampling
 }
 
 /** The statistics settings a report was computed with, as report.json names them. */
@@ -206,6 +276,8 @@ export interface Report {
   answer_lengths?: AnswerLength[]
   /** Paired calibration checks, one per run whose gate entry asks for one; absent when none does. */
   calibrations?: CalibrationRow[]
+  /** What the gate measured of each run entry by metric family, and why the rest is blank (src/holistic/grid.ts). */
+  holistic?: HolisticGrid
 }
 
 /** The quality half's own verdict and errors in a report that joins both halves. */

@@ -4,6 +4,7 @@
  * the run manifest (a bare `compare` of two folders knows only HELM's deployment name). The
  * renderers name the sides by these; file-system paths stay in the JSON only.
  */
+import { counted } from '../words.js'
 import type { BaselineOrigin } from './manifest.js'
 
 /** What the server says about itself (GET {base_url}/version, the /v1/models entry). */
@@ -58,6 +59,57 @@ export interface ServingRow {
 export interface ServingComparison {
   chat_template: ServingRow | null
   sampling: ServingRow | null
+}
+
+/**
+ * The sampling settings a side's own requests sent, as the harness recorded them (HELM's
+ * `adapter_spec` in each run's run_spec.json): what was used, where the server's defaults
+ * (ServingConfig) are only what a request that sets nothing would get. A value the run spec does
+ * not hold is null.
+ */
+export interface RequestSampling {
+  temperature: number | null
+  max_tokens: number | null
+  stop_sequences: string[] | null
+  num_outputs: number | null
+}
+
+/** One side's requested sampling: the header cell and every run entry's own settings. */
+export interface RequestedSampling {
+  /** The header cell: the settings every run entry sent, or "varies by run entry" when they differ. */
+  cell: string
+  /** Per run entry, by the run's readable name (models left out, as in the report's `run`). */
+  by_entry: Record<string, RequestSampling>
+}
+
+/** The cell of a side whose run entries sent different settings (their values are in `by_entry`). */
+export const VARIES_BY_ENTRY = 'varies by run entry'
+
+/** One entry's settings as a header cell (pure): `temperature 0 · max_tokens 5 · stop ["\n"] · 1 output`. */
+export function requestSamplingCell(s: RequestSampling): string {
+  const parts: string[] = []
+  if (s.temperature !== null) parts.push(`temperature ${s.temperature}`)
+  if (s.max_tokens !== null) parts.push(`max_tokens ${s.max_tokens}`)
+  // JSON text: a newline stop sequence reads `["\n"]`, not a line break.
+  if (s.stop_sequences !== null) parts.push(`stop ${JSON.stringify(s.stop_sequences)}`)
+  if (s.num_outputs !== null) parts.push(counted(s.num_outputs, 'output'))
+  return parts.join(' · ')
+}
+
+/** Two entries' settings are the same request (pure). */
+function sameSampling(a: RequestSampling, b: RequestSampling): boolean {
+  return requestSamplingCell(a) === requestSamplingCell(b)
+}
+
+/**
+ * A side's requested sampling from its run entries' settings (pure), or null when it has none.
+ * The cell names the settings when every entry sent the same, else says they vary.
+ */
+export function requestedSampling(entries: Record<string, RequestSampling>): RequestedSampling | null {
+  const values = Object.values(entries)
+  if (values.length === 0) return null
+  const cell = values.every(v => sameSampling(v, values[0])) ? requestSamplingCell(values[0]) : VARIES_BY_ENTRY
+  return { cell, by_entry: entries }
 }
 
 /** Where a side came from: the manifest's baseline origin, which an `artifact` side may also be. */
@@ -146,7 +198,7 @@ export function hostOf(baseUrl: string): string | null {
 }
 
 /** The header rows of a side's identity, in the order the renderers show them. */
-export type IdentityRow = 'deployment' | 'engine' | 'chat_template' | 'sampling' | 'image' | 'weights'
+export type IdentityRow = 'deployment' | 'engine' | 'chat_template' | 'requested_sampling' | 'sampling' | 'image' | 'weights'
 
 /** Per header row: both sides know it and it differs (docs/report.md, "The header rows"). */
 export type IdentityDiffers = Record<IdentityRow, boolean>
@@ -159,7 +211,8 @@ export type IdentityDiffers = Record<IdentityRow, boolean>
 export function identityDiffers(
   b: SideIdentity | null | undefined,
   c: SideIdentity | null | undefined,
-  serving: ServingComparison | null | undefined
+  serving: ServingComparison | null | undefined,
+  requests: { baseline?: RequestedSampling | null; candidate?: RequestedSampling | null } | null
 ): IdentityDiffers {
   const known = <T>(x: T | null | undefined, y: T | null | undefined): boolean =>
     x !== null && x !== undefined && y !== null && y !== undefined && x !== y
@@ -171,9 +224,22 @@ export function identityDiffers(
     deployment: known(b?.model, c?.model) || known(b?.api, c?.api),
     engine: known(be?.version, ce?.version) || known(be?.root, ce?.root) || known(be?.details, ce?.details),
     chat_template: serving?.chat_template?.differs ?? false,
+    requested_sampling: requestsDiffer(requests?.baseline, requests?.candidate),
     sampling: serving?.sampling?.differs ?? false,
     // The digest names the build; a tag is compared only when neither side has a digest.
     image: bi?.digest && ci?.digest ? bi.digest !== ci.digest : known(bi?.name, ci?.name),
     weights: known(b?.weights?.sha256, c?.weights?.sha256)
   }
+}
+
+/**
+ * The sides' requests sent different sampling settings: an entry both sides ran with settings
+ * that differ, or, when they share no entry name, different cells. An entry only one side ran is
+ * reported by the pairing, not here.
+ */
+function requestsDiffer(b: RequestedSampling | null | undefined, c: RequestedSampling | null | undefined): boolean {
+  if (!b || !c) return false
+  const shared = Object.keys(b.by_entry).filter(name => name in c.by_entry)
+  if (shared.length === 0) return b.cell !== c.cell
+  return shared.some(name => !sameSampling(b.by_entry[name], c.by_entry[name]))
 }

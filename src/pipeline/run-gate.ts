@@ -37,7 +37,9 @@ import { runLoadHalf } from '../load/run-half.js'
 import type { LoadHalf } from '../launch/load-measurement.js'
 import { launchedLoadFor, type LaunchedLoadOptions } from '../launch/launched-load.js'
 import { makeRunPlan, planSides } from '../plan/run-plan.js'
+import { withHolisticGrid } from '../holistic/grid.js'
 import { measurementsFor } from './measurements.js'
+import { applyStoppedChecks } from '../runner/staged-quality.js'
 
 export interface GivenSide {
   /** The side's HELM output directory (a suite or output path). */
@@ -228,12 +230,15 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
           examples: settings.examples,
           changedAnswers: settings.changedAnswers
         })
-  let report = compared
+  // A sequential gate's rows take the confidence sequence's decisions (docs/method.md "Sequential verdicts").
+  let report = outcome?.stopped ? applyStoppedChecks(compared, config, outcome.stopped) : compared
   for (const measurement of measurements) {
     report = await measurement.attach(report, { paths, changedAnswers: settings.changedAnswers, examples: settings.examples })
   }
   report.notes.push(...(outcome?.notes ?? []))
   attachIdentity(report, manifest)
+  // Last, once every measurement has joined its rows: the grid reads them all.
+  report = withHolisticGrid(report, config)
   // The load half's blocks and the periods its sides were up, beside the launch records.
   const timeline = loadTimelineOf(report.load)
   if (timeline) {

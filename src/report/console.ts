@@ -5,6 +5,8 @@
  * so model output cannot move the cursor, clear the screen or fake a verdict with ANSI codes.
  */
 import { renderLoadConsole } from './console-load.js'
+import { sequentialConsoleLines } from './markdown-sequential.js'
+import { directionLine } from './console-direction.js'
 import { decide } from './decision.js'
 import { escapeTerminal, truncateText } from './escape.js'
 import { comparisonVerdictLabel, formatCount, formatInterval, formatLevel, formatNumber, formatSigned, VERDICT_WORD } from './format.js'
@@ -76,16 +78,25 @@ export function renderConsole(report: Report, options: ConsoleOptions): string {
   // The serving configuration the servers reported, one line each; a difference is flagged, since
   // it changes answers with the same engine and weights.
   const serving = report.context?.serving
+  // model/side-identity.ts owns the test of which rows differ.
+  const differs = identityDiffers(report.baseline.identity, report.candidate.identity, serving, {
+    baseline: report.baseline.requested_sampling,
+    candidate: report.candidate.requested_sampling
+  })
+  const bRequests = report.baseline.requested_sampling?.cell ?? ''
+  const cRequests = report.candidate.requested_sampling?.cell ?? ''
+  const requests = bRequests || cRequests ? { baseline: bRequests, candidate: cRequests, differs: differs.requested_sampling } : null
   for (const [label, row] of [
     ['chat template', serving?.chat_template],
-    ['sampling', serving?.sampling]
+    // What the harness's own requests sent, then what the server would default to.
+    ['sampling (requests)', requests],
+    ['sampling (server defaults)', serving?.sampling]
   ] as const) {
     if (!row) continue
     const line = `${label}: baseline ${safe(row.baseline || 'not reported', 160)}; candidate ${safe(row.candidate || 'not reported', 160)}`
     out.push(row.differs ? paint(`${line}  (differs)`, 'yellow') : paint(line, 'dim'))
   }
-  // The other identity rows that differ (model/side-identity.ts owns the test), one line.
-  const differs = identityDiffers(report.baseline.identity, report.candidate.identity, serving)
+  // The other identity rows that differ, one line.
   const differing = (['deployment', 'engine', 'image', 'weights'] as const).filter(r => differs[r])
   if (differing.length > 0) out.push(paint(`sides differ in: ${differing.join(', ')}`, 'yellow'))
 
@@ -111,6 +122,11 @@ export function renderConsole(report: Report, options: ConsoleOptions): string {
       padded[0] = paint(padded[0], TONE_OF[comparisonVerdictLabel(report.comparisons[i]) as Verdict | 'info'])
       out.push(padded.join('  ').trimEnd())
     })
+    // The direction of each row: information only, never part of the verdict above.
+    const directions = report.comparisons.map(c => [c, directionLine(c)] as const).filter(([, line]) => line !== null)
+    if (directions.length > 0)
+      out.push('', paint('Direction (information only): answers won/lost, McNemar p, split by the baseline margin', 'bold'))
+    for (const [c, line] of directions) out.push(`  ${comparisonName(c)}: ${safe(line ?? '', MAX_MESSAGE)}`)
   } else {
     out.push('', 'No comparisons.')
   }
@@ -132,6 +148,16 @@ export function renderConsole(report: Report, options: ConsoleOptions): string {
       `calibration ${c.metric} ${safe(c.run, MAX_NAME)}: ${c.verdict}: rise ${d(c.delta)} [${d(c.ci.low)}, ${d(c.ci.high)}], ` +
       `tolerates ${d(c.max_increase)} (baseline ${c.baseline.toFixed(4)}, candidate ${c.candidate.toFixed(4)}, n = ${formatCount(c.n)})`
     out.push(paint(line, TONE_OF[c.verdict]))
+  }
+  for (const line of sequentialConsoleLines(report.comparisons)) out.push(safe(line, 400))
+  // The holistic grid in one line per entry: the gated and shown families, then what is blank.
+  for (const row of report.holistic?.rows ?? []) {
+    const named = (state: string): string =>
+      row.cells
+        .filter(c => c.state === state)
+        .map(c => (c.verdict ? `${c.family} ${c.verdict}` : c.family))
+        .join(', ') || 'none'
+    out.push(`holistic ${safe(row.entry, MAX_NAME)}: gated ${named('gated')}; shown ${named('shown')}; blank ${named('blank')}`)
   }
   for (const note of report.notes) out.push(`  note: ${safe(note, MAX_MESSAGE)}`)
   out.push(...renderLoadConsole(report.load))

@@ -12,9 +12,10 @@
 import type { FidelityReport } from '../model/fidelity-report.js'
 import type { LoadCheckResult, LoadInterval, LoadReport, LoadRatio } from '../model/load-report.js'
 import type { CalibrationRow, ChangedExample, Comparison, EfficiencyEntry, ReportIssue, SideInfo, Report } from '../model/report.js'
-import type { IdentityDiffers, IdentityRow } from '../model/side-identity.js'
+import type { IdentityDiffers, IdentityRow, ServingRow } from '../model/side-identity.js'
 import { fullLabel, plotLabels } from './plot-labels.js'
 import { loadScheduleText } from './load-schedule.js'
+import { gridSection } from './html-grid.js'
 
 /** What html.ts embeds in `#helm-gate-data`. */
 interface PageData {
@@ -109,11 +110,8 @@ function header(): HTMLElement {
   )
   // The serving configuration, compared when the report was built: a row whose sides differ is marked.
   const serving = report.context?.serving
-  for (const [label, r] of [
-    ['Chat template', serving?.chat_template],
-    ['Sampling', serving?.sampling]
-  ] as const) {
-    if (!r) continue
+  const servingRow = (label: string, r: ServingRow | null | undefined): void => {
+    if (!r) return
     sides.append(
       el(
         'tr',
@@ -124,6 +122,10 @@ function header(): HTMLElement {
       )
     )
   }
+  servingRow('Chat template', serving?.chat_template)
+  // What the harness's own requests sent (HELM's adapter spec), beside what the server would default to.
+  row('Sampling (requests)', s => s.requested_sampling?.cell ?? '', 'requested_sampling')
+  servingRow('Sampling (server defaults)', serving?.sampling)
   row(
     'Image',
     s => {
@@ -363,10 +365,39 @@ function table(): HTMLElement {
       el('td', { class: 'num' }, signed(c.delta)),
       el('td', { class: 'num' }, `[${signed(c.ci.low)}, ${signed(c.ci.high)}]`),
       el('td', { class: 'num' }, signed(marginOf(c))),
-      el('td', { class: 'num' }, `+${better} / -${worse}`)
+      el('td', { class: 'num' }, `+${better} / -${worse}`, directionP(c))
     )
   })
   return el('table', { id: 'comparisons' }, el('thead', {}, head), el('tbody', {}, ...body))
+}
+
+// ---- the direction of a change: information only, never a verdict
+/** McNemar's p under the counts, where the row's answers are right or wrong. */
+function directionP(c: Comparison): HTMLElement | null {
+  const d = c.change_direction
+  if (!d || d.kind === 'absent') return null
+  // On its own line: the cell does not wrap (td.num), and the table must not widen the page.
+  return el('span', { class: 'direction-p' }, el('br'), `(p ${d.p_value < 0.01 ? '< 0.01' : d.p_value.toFixed(2)})`)
+}
+/** One sentence per row whose answers moved (churn, a gain, a drop), with the split by the baseline's margin or why there is none. */
+function direction(): HTMLElement | null {
+  const lines: HTMLElement[] = []
+  for (const c of comparisons) {
+    const d = c.change_direction
+    if (!d || d.kind === 'absent' || d.kind === 'none') continue
+    const margin = d.margin
+      ? ` (sure: +${d.margin.sure.won} / -${d.margin.sure.lost}; not sure: +${d.margin.unsure.won} / -${d.margin.unsure.lost}; sure is max_prob ≥ ${d.margin.sure_at})`
+      : `; no split by the baseline's margin: ${d.margin_reason ?? 'unknown'}`
+    lines.push(el('li', { 'data-id': c.id, class: `direction ${d.kind}` }, `${labelOf(c)}: ${d.sentence}${margin}`))
+  }
+  if (!lines.length) return null
+  return el(
+    'section',
+    { id: 'direction' },
+    el('h2', {}, 'Direction'),
+    el('p', { class: 'note' }, "Information only, never a verdict: answers won and lost, McNemar's exact p-value."),
+    el('ul', {}, ...lines)
+  )
 }
 
 // ---- changed answers, side by side with the differing characters marked
@@ -758,11 +789,16 @@ function redraw(): void {
   tableBox.replaceChildren(tableBox.firstChild!, table())
   answersBox.replaceChildren(answersBox.firstChild!, answers())
 }
-root.append(header(), filters(redraw), plotBox, tableBox, answersBox)
+root.append(header(), filters(redraw), plotBox, tableBox)
+const directionBox = direction()
+if (directionBox) root.append(directionBox)
+root.append(answersBox)
 const eff = efficiency()
 if (eff) root.append(eff)
 const calibrationBox = calibration()
 if (calibrationBox) root.append(calibrationBox)
+const gridBox = gridSection(el, report.holistic)
+if (gridBox) root.append(gridBox)
 const loadBox = load(report.load)
 if (loadBox) root.append(loadBox)
 const fidelityBox = fidelity(report.fidelity)

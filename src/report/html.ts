@@ -50,6 +50,7 @@ pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f6f8fa; paddi
 .label { font-size: 12px; color: #59636e; } mark { background: #ffd7d5; } pre.candidate mark { background: #aceebb; }
 .note { color: #59636e; } .settings { color: #59636e; } table.sides tr.differs th, table.sides tr.differs td { background: #fff8c5; }
 .check.pass, .load-verdict.pass { color: var(--pass); } .check.fail, .check.error, .load-verdict.fail, .load-verdict.error { color: var(--fail); } .check.inconclusive, .load-verdict.inconclusive { color: var(--inconclusive); }
+td.grid-cell .grid-state { display: block; font-weight: 600; } td.grid-cell .grid-reason { display: block; font-size: 12px; color: #59636e; } td.grid-cell.pass .grid-state { color: var(--pass); } td.grid-cell.fail .grid-state, td.grid-cell.error .grid-state { color: var(--fail); } td.grid-cell.inconclusive .grid-state { color: var(--inconclusive); } td.grid-cell.blank.required { background: #ffebe9; }
 .token-strip { display: flex; flex-wrap: wrap; gap: 2px; margin: 4px 0 8px; } .token-pair { display: inline-flex; flex-direction: column; padding: 1px 3px; border: 1px solid transparent; border-radius: 3px; font-family: ui-monospace, monospace; font-size: 12px; }
 .token-pair.differs { border-color: #1f2328; } .token.candidate { color: #59636e; border-top: 1px dotted #8c959f; }
 `
@@ -58,7 +59,10 @@ export function renderHtml(report: Report, changed: ChangedAnswers = new Map()):
   const script = REPORT_PAGE_SCRIPT
   const hash = createHash('sha256').update(script).digest('base64')
   // Which header rows differ is decided here, once (model/side-identity.ts); the page only shows it.
-  const differs = identityDiffers(report.baseline.identity, report.candidate.identity, report.context?.serving)
+  const differs = identityDiffers(report.baseline.identity, report.candidate.identity, report.context?.serving, {
+    baseline: report.baseline.requested_sampling,
+    candidate: report.candidate.requested_sampling
+  })
   const data = scriptSafeJson({ report, changed: Object.fromEntries(changed), differs })
   const csp = `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${hash}'; img-src data:; connect-src 'none'; form-action 'none'; base-uri 'none'`
   return [

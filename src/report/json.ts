@@ -60,6 +60,7 @@ const COMPARISON: Shape = {
     'losses',
     'unchanged',
     'p_value',
+    'change_direction',
     'max_drop',
     'max_relative_drop',
     'verdict',

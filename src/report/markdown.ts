@@ -34,6 +34,9 @@ import {
 import { renderFidelityMarkdown } from './markdown-fidelity.js'
 import { renderAnswerLengthMarkdown } from './markdown-length.js'
 import { renderCalibrationMarkdown } from './markdown-calibration.js'
+import { renderSequentialMarkdown } from './markdown-sequential.js'
+import { renderGridMarkdown } from './markdown-grid.js'
+import { changedCell, directionBlock } from './markdown-direction.js'
 import type { ChangedExample, Comparison, EfficiencyEntry, Report, ReportIssue, SideInfo } from '../model/report.js'
 import { identityDiffers, type IdentityRow, type ServingRow } from '../model/side-identity.js'
 
@@ -232,13 +235,18 @@ function sidesBlock(report: Report): string[] {
           ]
         ]
       : []
-  const differs = identityDiffers(report.baseline.identity, report.candidate.identity, serving)
+  const differs = identityDiffers(report.baseline.identity, report.candidate.identity, serving, {
+    baseline: report.baseline.requested_sampling,
+    candidate: report.candidate.requested_sampling
+  })
   const marked = (label: string, row: IdentityRow): string => (differs[row] ? `${label} **(differs)**` : label)
   const rows: [string, (info: SideInfo) => string][] = [
     [marked('Deployment', 'deployment'), deployment],
     [marked('Engine', 'engine'), engine],
     ...servingRow('Chat template', serving?.chat_template),
-    ...servingRow('Sampling', serving?.sampling),
+    // What the harness's own requests sent (HELM's adapter spec), beside what the server would default to.
+    [marked('Sampling (requests)', 'requested_sampling'), info => escapeInline(info.requested_sampling?.cell ?? '', 200)],
+    ...servingRow('Sampling (server defaults)', serving?.sampling),
     [marked('Image', 'image'), info => imageCell(info.identity?.image)],
     [marked('Weights', 'weights'), info => weightsCell(info.identity?.weights)],
     ['HELM', info => (info.helm_version ? codeSpan(info.helm_version, { maxLength: 20, inTable: true }) : '')],
@@ -372,7 +380,7 @@ function tableRow(comparison: Comparison): string {
     labelCell(comparison),
     deltaCell(comparison),
     formatSigned(marginOf(comparison)),
-    flipsCell(comparison),
+    changedCell(comparison, flipsCell(comparison)),
     formatCount(comparison.n)
   ]
   return `| ${cells.join(' | ')} |`
@@ -380,7 +388,7 @@ function tableRow(comparison: Comparison): string {
 
 function tableLegend(shown: Comparison[]): string {
   const level = shown.length > 0 ? formatLevel(shown[0].ci.level) : ''
-  return `_Δ: candidate - baseline, with its ${level} interval. Tolerated: the change the gate accepts. Changed: answers that got better / worse._`
+  return `_Δ: candidate - baseline, with its ${level} interval. Tolerated: the change the gate accepts. Changed: answers that got better / worse (p: McNemar's exact test, where answers are right or wrong)._`
 }
 
 function omittedLine(omitted: Comparison[]): string[] {
@@ -395,7 +403,7 @@ function omittedLine(omitted: Comparison[]): string[] {
 function tableBlock(shown: Comparison[], omitted: Comparison[], total: number): string[] {
   if (total === 0) return ['### Comparisons', '', '_No comparisons._', '']
   const lines = ['### Comparisons', '']
-  if (shown.length > 0) lines.push(...TABLE_HEADER, ...shown.map(tableRow), '', tableLegend(shown))
+  if (shown.length > 0) lines.push(...TABLE_HEADER, ...shown.map(tableRow), '', tableLegend(shown), ...directionBlock(shown, runLabel))
   else lines.push('_Every gated comparison passed._')
   return [...lines, ...omittedLine(omitted), '']
 }
@@ -615,7 +623,9 @@ function renderAtLevel(report: Report, options: MarkdownOptions, detail: Detail,
   if (sections.has('table')) lines.push(...renderLoadMarkdown(report.load))
   if (sections.has('table')) lines.push(...renderAnswerLengthMarkdown(report.answer_lengths))
   if (sections.has('table')) lines.push(...renderCalibrationMarkdown(report.calibrations))
+  if (sections.has('table')) lines.push(...renderSequentialMarkdown(report.comparisons))
   if (sections.has('table')) lines.push(...renderFidelityMarkdown(report.fidelity))
+  if (sections.has('table')) lines.push(...renderGridMarkdown(report.holistic))
   if (sections.has('inconclusive')) lines.push(...inconclusiveBlock(report, detail))
   if (sections.has('efficiency')) lines.push(...efficiencyBlock(report, detail))
   if (sections.has('examples')) {

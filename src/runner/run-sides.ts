@@ -33,6 +33,11 @@ import { checkPreparedMetricNames, refusalOf } from './metric-names.js'
 import { checkHelmInstall, prepareRun, prepareSideFolders, stampOf, type PreparedRun } from './prepare-run.js'
 import { produceSideRuns, type ProduceContext } from './produce-side.js'
 import { emptyOutcome, finishSide, serverDied, sideRecord, type SideOutcome } from './side-outcome.js'
+import { planStagedQuality, runStagedSides } from './staged-quality.js'
+import type { StagePlan } from '../sequential/stages.js'
+import type { StoppedCheck } from '../sequential/staged-gate.js'
+import { ConfigError } from '../errors.js'
+import { checkStoppingSchedule } from '../config/sequential-section.js'
 import type { Side, SidePlan } from './side-plan.js'
 
 export type { Side } from './side-plan.js'
@@ -102,6 +107,8 @@ export interface RunOutcome {
   launch: LaunchManifest | null
   /** Caveats for the report (e.g. what a sequential schedule cannot cancel). */
   notes: string[]
+  /** A gate file's `sequential:` section: each check's stop (src/runner/staged-quality.ts); absent otherwise. */
+  stopped?: StoppedCheck[]
 }
 
 export const DEFAULT_READINESS_TIMEOUT_MS = 120_000
@@ -121,6 +128,8 @@ interface Running {
   outcomes: Map<Side, SideOutcome>
   launcher: Launcher | null
   context: Omit<ProduceContext, 'deployment' | 'timeoutMs'>
+  /** The stages of a gate file's `sequential:` section, null without one. */
+  stages: StagePlan[] | null
 }
 
 /**
@@ -137,6 +146,7 @@ export class QualityMeasurement implements SideMeasurement {
   readonly everySide = true
   private running: Running | null = null
   private readonly ran = new Set<Side>()
+  private stopped: StoppedCheck[] | null = null
 
   constructor(
     private readonly config: GateConfig,
@@ -179,6 +189,7 @@ export class QualityMeasurement implements SideMeasurement {
       const refusal = refusalOf(names)
       if (refusal) throw refusal
       for (const line of names?.lines.filter(text => text.includes('not checked')) ?? []) progress(`helm-gate: metric names: ${line}`)
+      const stages = config.stopping ? await stagedPreflight(config, prepared, install, env, { schedule, sides, runs: opts.runs }) : null
       const outcomes = new Map<Side, SideOutcome>(prepared.plans.map(plan => [plan.side, emptyOutcome(plan)]))
       // A side about to run whose key variable is named but not set is refused before anything starts.
       requireKeys(plan, sides, config.source, opts.selfCheck)
@@ -204,7 +215,7 @@ export class QualityMeasurement implements SideMeasurement {
           ...childProcessEnv(env, keyNames),
           PYTHONPATH: [install.pluginPath, env.PYTHONPATH].filter(Boolean).join(delimiter)
         }
-        this.running = { prepared, outcomes, launcher, context: { env: childEnv, secrets, log, progress } }
+        this.running = { prepared, outcomes, launcher, context: { env: childEnv, secrets, log, progress }, stages }
         const scheduled = prepared.plans.map(plan => ({ side: plan.side, output: plan.outputPath }))
         const seen = await holdOnSchedule(launcher, scheduled, schedule, measurements)
         // Each launched side's readiness, or its launch's own error (code and location), is its outcome's.
@@ -217,7 +228,7 @@ export class QualityMeasurement implements SideMeasurement {
       await launcher?.close()
 
       const ended = new Date()
-      return collectOutcome(prepared, outcomes, {
+      const collected = collectOutcome(prepared, outcomes, {
         outDir,
         fingerprint: plan.fingerprint,
         helmVersion: install.version,
@@ -226,6 +237,7 @@ export class QualityMeasurement implements SideMeasurement {
         schedule,
         launch: launcher?.manifest() ?? null
       })
+      return this.stopped ? { ...collected, stopped: this.stopped } : collected
     } finally {
       this.running = null
       // Every path: a thrown error, a failed side. Stopping twice is harmless.
@@ -242,6 +254,7 @@ export class QualityMeasurement implements SideMeasurement {
     if (!running) throw new Error('the quality half is held only by its own run')
     const plans = running.prepared.plans.filter(plan => up.includes(plan.side) && !this.ran.has(plan.side))
     for (const plan of plans) this.ran.add(plan.side)
+    if (running.stages && plans.length > 0) return this.holdStaged(running, running.stages, plans)
     // Every side finishes before a thrown error (a bug, not a side's problem) is passed on.
     const settled = await Promise.allSettled(plans.map(plan => this.runOne(plan, running)))
     const thrown = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected')
@@ -254,6 +267,20 @@ export class QualityMeasurement implements SideMeasurement {
   /** Its part is the run outcome (`run`), which runGate compares (compareOutputs) or reports failed. */
   attach(report: Report): Report {
     return report
+  }
+
+  /** A sequential gate's stages: both sides at once, each stage helm-run on both (src/runner/staged-quality.ts). */
+  private async holdStaged(running: Running, stages: StagePlan[], plans: SidePlan[]): Promise<void> {
+    const { prepared, outcomes, launcher, context } = running
+    const settings = this.config.stopping
+    if (!settings) throw new Error('staged without a sequential section')
+    // The pre-flight refuses a schedule that holds one side at a time; a hold of one side is a bug.
+    if (plans.length !== prepared.plans.length) throw new Error('a sequential gate holds both sides at once')
+    this.stopped = await runStagedSides(this.config, settings, stages, prepared, outcomes, context)
+    for (const plan of plans) {
+      const died = launcher?.diedWhileUp(plan.side)
+      if (died) serverDied(outcomes.get(plan.side) as SideOutcome, died)
+    }
   }
 
   private async runOne(plan: SidePlan, running: Running): Promise<void> {
@@ -278,6 +305,27 @@ async function runSide(plan: SidePlan, outcome: SideOutcome, prepared: PreparedR
   context.progress(
     `[${plan.side}] ${outcome.complete ? 'complete' : 'FAILED'} in ${Math.round((result.durationMs ?? 0) / 100) / 10} s, ${counted(result.requests, 'request')}`
   )
+}
+
+/**
+ * A sequential gate's pre-flight: both sides at once, every entry, each entry's stages planned
+ * from its counted instances (a look above them refused now, before any server starts).
+ */
+async function stagedPreflight(
+  config: GateConfig,
+  prepared: PreparedRun,
+  install: { helmRun: string; pluginPath: string },
+  env: NodeJS.ProcessEnv,
+  how: { schedule: 'sequential' | 'concurrent'; sides: Side[]; runs?: GatedRun[] }
+): Promise<StagePlan[]> {
+  const refuse = (field: string, why: string, value?: unknown): never => {
+    throw new ConfigError('sequential.cannot_stage', `the sequential section cannot stage ${why}`, { file: config.source, field, value })
+  }
+  checkStoppingSchedule(config.stopping, config.source, how.schedule)
+  if (how.sides.length !== 2) refuse('sequential', 'one side alone: each stage pairs both sides', how.sides.join(', '))
+  if (how.runs && how.runs.length !== config.runs.length) refuse('sequential', 'a share of the run entries (a shard)', how.runs.length)
+  if (prepared.plans.some(plan => plan.runner)) refuse('deployments', 'a runner command (stages are helm-run arguments)')
+  return planStagedQuality(config, config.stopping as NonNullable<GateConfig['stopping']>, prepared, install, env)
 }
 
 /**

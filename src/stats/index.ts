@@ -23,6 +23,7 @@ export {
   decideRatioBand,
   MEAN_RATIO_STREAM,
   ratioOfMeans,
+  ratioOfMeansDelta,
   type MeanRatioEstimate,
   type RatioBand,
   type RatioDecision

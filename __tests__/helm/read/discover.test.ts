@@ -148,4 +148,25 @@ describe('discoverRuns on edge cases', () => {
     expect(error.code).toBe('input.wrong_type')
     expect(error.location).toMatchObject({ file: join(run, 'run_spec.json'), field: 'metric_specs[0].class_name', value: 3 })
   })
+
+  it('rejects a sampling field of another type: the report header shows them as what the requests sent', async () => {
+    const run = join(dir, 'run')
+    await mkdir(run)
+    const spec = (adapter: Record<string, unknown>): string =>
+      JSON.stringify({ name: 'x', scenario_spec: { class_name: 'c', args: {} }, adapter_spec: adapter, metric_specs: [] })
+    for (const [field, value] of [
+      ['temperature', '0'],
+      ['max_tokens', 2.5],
+      ['num_outputs', -1],
+      ['stop_sequences', ['\n', 3]]
+    ] as const) {
+      await writeFile(join(run, 'run_spec.json'), spec({ [field]: value }))
+      const error = await errorOf(discoverRuns(run))
+      expect(error.code).toBe('input.wrong_type')
+      expect(error.location).toMatchObject({ file: join(run, 'run_spec.json'), field: `adapter_spec.${field}`, value })
+    }
+    // Absent is tolerated (a hand-written file).
+    await writeFile(join(run, 'run_spec.json'), spec({}))
+    expect((await discoverRuns(run)).map(r => r.runSpec.name)).toEqual(['x'])
+  })
 })

@@ -15,6 +15,7 @@ import type { Page } from 'puppeteer-core'
 import { DEFAULT_STATISTICS } from '../../../src/config/types.js'
 import { measureFidelity } from '../../../src/fidelity/measure-fidelity.js'
 import type { ChangedExample, Comparison, Report } from '../../../src/model/report.js'
+import { requestedSampling } from '../../../src/model/side-identity.js'
 import { renderHtml } from '../../../src/report/html.js'
 import { renderMarkdown } from '../../../src/report/markdown.js'
 import { githubMarkdownCss, launchChromium, renderGfm, type BrowserSession } from '../../../test-support/browser/chromium.js'
@@ -107,6 +108,11 @@ function realShapedReport(): { report: Report; changed: Map<string, ChangedExamp
     ])
   )
   const digest = `sha256:${'0123456789abcdef'.repeat(4)}`
+  // The widest cell of the requests row: several stop sequences, a temperature that differs.
+  const requested = (temperature: number) => {
+    const sampling = { temperature, max_tokens: 1024, stop_sequences: ['\n\n', '###', '</answer>', 'Question:'], num_outputs: 1 }
+    return requestedSampling({ [LONG_RUN]: sampling })!
+  }
   const report = makeReport({
     verdict: 'fail',
     comparisons,
@@ -135,7 +141,8 @@ function realShapedReport(): { report: Report; changed: Map<string, ChangedExamp
           sha256: digest.slice(7),
           error: null
         }
-      }
+      },
+      requested_sampling: requested(0)
     },
     candidate: {
       path: '/runner/work/out/candidate',
@@ -155,7 +162,8 @@ function realShapedReport(): { report: Report; changed: Map<string, ChangedExamp
           id: null,
           error: null
         }
-      }
+      },
+      requested_sampling: requested(0.7)
     },
     context: {
       fingerprint: 'f'.repeat(64),
@@ -246,6 +254,7 @@ describe('nothing scrolls sideways: report.html at 1280 px, the comment at 800 p
     await page.setContent(html, { waitUntil: 'load' })
     // The header, the comparisons, the plot and the load half are all in the comment.
     expect(await page.$$eval('table', tables => tables.length)).toBeGreaterThan(2)
+    expect(markdown).toContain('| Sampling (requests) **(differs)** | temperature 0 · max\\_tokens 1024 · stop')
     expect(await page.$$eval('pre', blocks => blocks.length)).toBeGreaterThan(0)
     expect(await overflowing(page)).toEqual([])
     const shots = await sidewaysShots(page)

@@ -58,6 +58,13 @@ describe('report.html in headless Chromium', () => {
         sampling: { baseline: 'temperature 0.8', candidate: 'temperature 0.8', differs: false }
       }
     }
+    // The candidate's requests: one entry at temperature 0.7 (a cell carrying a payload, as text).
+    const requested = report.candidate.requested_sampling!
+    const [entry] = Object.keys(requested.by_entry)
+    report.candidate.requested_sampling = {
+      cell: `temperature 0.7 ${PAYLOADS[1]}`,
+      by_entry: { ...requested.by_entry, [entry]: { ...requested.by_entry[entry], temperature: 0.7 } }
+    }
     // The demo's pair: the same model asked by chat and by completions; the Deployment row is marked.
     report.baseline.identity = { model: 'tiny', host: '127.0.0.1:8001', api: 'chat', engine: null, origin: { kind: 'run' } }
     report.candidate.identity = { model: 'tiny', host: '127.0.0.1:8002', api: 'completions', engine: null, origin: { kind: 'run' } }
@@ -98,8 +105,20 @@ describe('report.html in headless Chromium', () => {
     expect(template.cls).toBe('differs')
     expect(template.cells[0]).toBe('Chat template (differs)')
     expect(template.cells[2]).toContain('chatml · sha256 1e53ec5bf20c')
-    const sampling = rows.find(r => r.cells[0].startsWith('Sampling'))!
-    expect(sampling).toEqual({ cls: '', cells: ['Sampling', 'temperature 0.8', 'temperature 0.8'] })
+    const sampling = rows.find(r => r.cells[0].startsWith('Sampling (server defaults)'))!
+    expect(sampling).toEqual({ cls: '', cells: ['Sampling (server defaults)', 'temperature 0.8', 'temperature 0.8'] })
+  })
+
+  test('the sampling the requests sent: read from the run specs, marked where the candidate sent another temperature', async () => {
+    const rows = await page.$$eval('table.sides tr', trs =>
+      trs.map(tr => ({ cls: tr.className, cells: [...tr.children].map(c => c.textContent ?? '') }))
+    )
+    const labels = rows.map(r => r.cells[0])
+    expect(labels.indexOf('Sampling (requests) (differs)')).toBe(labels.indexOf('Chat template (differs)') + 1)
+    expect(rows.find(r => r.cells[0].startsWith('Sampling (requests)'))).toEqual({
+      cls: 'differs',
+      cells: ['Sampling (requests) (differs)', 'varies by run entry', `temperature 0.7 ${PAYLOADS[1]}`]
+    })
   })
 
   test('a differing deployment (chat against completions) is marked like the chat template', async () => {

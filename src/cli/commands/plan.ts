@@ -7,17 +7,19 @@
 import { join, resolve } from 'node:path'
 import { availableParallelism, tmpdir } from 'node:os'
 import { GateError } from '../../errors.js'
-import { makeRunPlan, planSides, type PlannedSides } from '../../plan/run-plan.js'
+import { makeRunPlan, planSides, scheduleOf, type PlannedSides } from '../../plan/run-plan.js'
 import { runPlanLines } from '../../plan/run-plan-lines.js'
 import { measurementsFor } from '../../pipeline/measurements.js'
 import { loadGateConfig } from '../../config/load.js'
 import { trafficPlanLines } from '../../replay/traffic-plan-lines.js'
 import { describeBand } from '../../config/answer-length-band.js'
 import { describeCalibrationCheck } from '../../config/calibration-check.js'
+import { checkStoppingSchedule, describeStopping } from '../../config/sequential-section.js'
+import { planStages } from '../../sequential/stages.js'
 import { fidelityPlanLines } from '../../fidelity/fidelity-plan-lines.js'
 import type { FidelitySettings } from '../../config/fidelity.js'
 import { pluginPythonPath, resolveHelmRun } from '../../runner/helm-install.js'
-import { countInstances, type CountResult } from '../../runner/instance-count.js'
+import { countInstances, type CountResult, type InstanceCount } from '../../runner/instance-count.js'
 import { checkPreparedMetricNames, refusalOf, type MetricNameCheck } from '../../runner/metric-names.js'
 import { PROD_ENV_FILES, redactedFiles } from '../../runner/prod-env.js'
 import { prepareRun, type PreparedRun } from '../../runner/prepare-run.js'
@@ -96,6 +98,7 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   const sequential = args.flags.has('sequential')
   const selfCheck = args.flags.has('self-check')
   const { sides, fingerprint } = await shownPlan(config, io, baseRef, sequential)
+  checkStoppingSchedule(config.stopping, config.source, scheduleOf(config.launch, sequential))
   out.push(
     'value' in fingerprint
       ? `# fingerprint ${fingerprint.value}`
@@ -124,6 +127,12 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
       `# calibration (candidate minus baseline, paired over instances; needs max_prob from log-probabilities): ${calibrationChecks.join('; ')}`
     )
   }
+  if (config.stopping) {
+    for (const entry of new Set(config.runs.map(run => run.entry))) out.push(`# sequential: ${entry} ${describeStopping(config.stopping)}`)
+  }
+  if (config.require && config.require.length > 0) {
+    out.push(`# holistic grid: required (gated for every entry, blank is an error): ${config.require.join(', ')}`)
+  }
   if (config.traffic) out.push(...trafficPlanLines(config.traffic, config.statistics.confidence))
   if (config.fidelity) {
     out.push(...(await fidelityPlanLines(config as typeof config & { fidelity: FidelitySettings }, io.env, undefined, sides.endpoints)))
@@ -137,6 +146,7 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
     } else {
       counts = await countAll(prepared, io)
       out.push(...countLines(counts, config, prepared, discordance))
+      if (config.stopping && counts.ok) refuseUnstageable(config, counts.counts)
     }
   }
   // The gated metric names, checked as run checks them before it spends anything.
@@ -300,5 +310,25 @@ function launchPlanInput(
     secrets: sides.secrets,
     sequential,
     baseRef
+  }
+}
+
+/**
+ * A sequential schedule whose looks pass an entry's instances is refused here as at run start
+ * (src/sequential/stages.ts). A count at helm.max_eval_instances may be that cap, not the entry's
+ * size (run counts without the cap), so only a count below it can refuse.
+ */
+function refuseUnstageable(config: GateConfig, counts: InstanceCount[]): void {
+  const stopping = config.stopping
+  const cap = config.helm?.maxEvalInstances ?? Infinity
+  if (!stopping) return
+  for (const count of counts) {
+    if (count.n === null || count.n >= cap || !count.counts) continue
+    const evalInstances = Object.values(count.counts.clean).reduce((a, b) => a + b, 0)
+    planStages(
+      { entry: count.run.entry, evalInstances, comparedInstances: count.n },
+      { looks: stopping.looks, budget: stopping.budget },
+      { file: config.source, field: 'sequential' }
+    )
   }
 }

@@ -35,11 +35,35 @@ function checkObjectSpec(file: string, field: string, value: unknown): void {
   if (value.args !== undefined && !isObject(value.args)) throw wrongType(file, `${field}.args`, 'an object', value.args)
 }
 
+/**
+ * The sampling fields the report header shows as what the requests sent (docs/report.md): each
+ * may be absent (a hand-written file), never of another type, or the header would show a value
+ * that was not sent.
+ */
+function checkSamplingFields(file: string, adapter: Record<string, unknown>): void {
+  const { temperature, max_tokens, num_outputs, stop_sequences } = adapter
+  if (temperature !== undefined && !(typeof temperature === 'number' && Number.isFinite(temperature))) {
+    throw wrongType(file, 'adapter_spec.temperature', 'a number', temperature)
+  }
+  for (const [field, count] of [
+    ['max_tokens', max_tokens],
+    ['num_outputs', num_outputs]
+  ] as const) {
+    if (count !== undefined && !(typeof count === 'number' && Number.isInteger(count) && count >= 0)) {
+      throw wrongType(file, `adapter_spec.${field}`, 'a whole number', count)
+    }
+  }
+  if (stop_sequences !== undefined && !(Array.isArray(stop_sequences) && stop_sequences.every(s => typeof s === 'string'))) {
+    throw wrongType(file, 'adapter_spec.stop_sequences', 'an array of strings', stop_sequences)
+  }
+}
+
 export function validateRunSpec(value: unknown, file: string): RunSpecJson {
   if (!isObject(value)) throw wrongType(file, 'run_spec', 'an object', value)
   if (typeof value.name !== 'string' || value.name === '') throw wrongType(file, 'name', 'a non-empty string', value.name)
   checkObjectSpec(file, 'scenario_spec', value.scenario_spec)
   if (!isObject(value.adapter_spec)) throw wrongType(file, 'adapter_spec', 'an object', value.adapter_spec)
+  checkSamplingFields(file, value.adapter_spec)
   if (!Array.isArray(value.metric_specs)) throw wrongType(file, 'metric_specs', 'an array', value.metric_specs)
   value.metric_specs.forEach((spec, i) => checkObjectSpec(file, `metric_specs[${i}]`, spec))
   if (value.data_augmenter_spec !== undefined && !isObject(value.data_augmenter_spec)) {

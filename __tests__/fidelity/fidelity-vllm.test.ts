@@ -1,14 +1,8 @@
-/** The reply shapes of the routes that are not run here (vLLM needs a GPU) and the grammar text. */
+/** The reply shapes of vLLM's route, which is not run here (it needs a GPU). */
 import { describe, expect, it } from '@jest/globals'
-import { forcedGrammar, sharedPrefix, vllmAnswer, vllmPromptPositions } from '../../src/fidelity/fidelity-client.js'
+import { vllmAnswer, vllmPromptPositions } from '../../src/fidelity/fidelity-vllm.js'
 
 const side = { side: 'candidate' as const, baseUrl: 'http://127.0.0.1:1/v1', model: 'm', apiKey: null, api: 'completions' as const }
-
-describe('forcedGrammar', () => {
-  it('admits exactly the token ids, in order', () => {
-    expect(forcedGrammar([12, 7, 7])).toBe('root ::= <[12]> <[7]> <[7]>')
-  })
-})
 
 describe('vLLM replies', () => {
   it('reads a completion with tokens as token ids', () => {
@@ -76,47 +70,5 @@ describe('vLLM replies', () => {
     expect(() => vllmPromptPositions(side, { text: 'x' }, 2, [8], 2)).toThrow(
       expect.objectContaining({ code: 'fidelity.capability_missing', location: { field: 'deployments.candidate', value: 'undefined' } })
     )
-  })
-})
-
-describe('sharedPrefix', () => {
-  const pos = (token: string, top: [string, number][]) => ({
-    token,
-    logprob: top.find(t => t[0] === token)?.[1] ?? -9,
-    top: top.map(([t, l]) => ({ token: t, logprob: l }))
-  })
-  it('keeps positions up to and including the first where the answers part, the baseline token scored there', () => {
-    const b = {
-      ids: null,
-      length: 3,
-      positions: [
-        pos('a', [['a', -0.1]]),
-        pos('b', [
-          ['b', -0.2],
-          ['c', -2]
-        ]),
-        pos('a', [['a', -0.1]])
-      ]
-    }
-    const c = {
-      ids: null,
-      length: 3,
-      positions: [
-        pos('a', [['a', -0.2]]),
-        pos('c', [
-          ['c', -0.3],
-          ['b', -1.5]
-        ]),
-        pos('x', [['x', -0.1]])
-      ]
-    }
-    const shared = sharedPrefix(b, c)
-    expect(shared.baseline).toHaveLength(2)
-    expect(shared.candidate[1]).toMatchObject({ token: 'b', logprob: -1.5 })
-  })
-  it('takes the baseline token as probability 0 on the candidate when it is outside its top-k (pessimistic)', () => {
-    const b = { ids: null, length: 1, positions: [pos('a', [['a', -0.1]])] }
-    const c = { ids: null, length: 1, positions: [pos('z', [['z', -0.1]])] }
-    expect(sharedPrefix(b, c).candidate[0].logprob).toBe(-Infinity)
   })
 })
