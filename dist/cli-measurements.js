@@ -45887,6 +45887,16 @@ function applyStoppedChecks(report, config, checks) {
             requests_fixed: check.requestsFixed
         };
     }
+    // Fail closed: in a sequential gate a gated row without the sequence's decision would keep the
+    // fixed-n interval at the stop, the peeking the study shows is invalid (a check with no stage
+    // outcome, a row no stage decided).
+    for (const row of report.comparisons.filter(c => c.gated && !c.sequential)) {
+        report.errors.push({
+            code: 'sequential.row_undecided',
+            message: `${row.run} ${row.metric}: no confidence-sequence decision reached this gated row, so its fixed-n interval cannot stand as a sequential verdict`,
+            field: 'sequential'
+        });
+    }
     const others = [...(report.answer_lengths ?? []), ...(report.calibrations ?? [])];
     report.verdict = qualityVerdict(report.comparisons, report.errors.length, others);
     report.headline = qualityHeadline(report.verdict, report.comparisons, report.errors.length, others);

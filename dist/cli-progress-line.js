@@ -413,7 +413,8 @@ async function runGate(settings) {
             changedAnswers: settings.changedAnswers
         });
     // A sequential gate's rows take the confidence sequence's decisions (docs/method.md "Sequential verdicts").
-    let report = outcome?.stopped ? applyStoppedChecks(compared, config, outcome.stopped) : compared;
+    // With the section and no stage outcome (nothing decided), every gated row is an error.
+    let report = config.stopping ? applyStoppedChecks(compared, config, outcome?.stopped ?? []) : compared;
     for (const measurement of measurements) {
         report = await measurement.attach(report, { paths, changedAnswers: settings.changedAnswers, examples: settings.examples });
     }

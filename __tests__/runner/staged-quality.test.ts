@@ -65,6 +65,14 @@ describe('applyStoppedChecks', () => {
     expect(out.headline).toContain('inconclusive')
   })
 
+  it('fails closed: a gated row that no stage decided is an error, never its fixed-n verdict', () => {
+    const undecided = row({ verdict: 'pass' })
+    const out = applyStoppedChecks(report([undecided]), CONFIG, [])
+    expect(undecided.sequential).toBeUndefined()
+    expect(out.errors.map(e => e.code)).toEqual(['sequential.row_undecided'])
+    expect(out.verdict).toBe('error')
+  })
+
   it('keeps an error verdict when the report has errors', () => {
     const failed = report([row({})])
     failed.errors.push({ code: 'sequential.stage_failed', message: 'stage 1 failed' })
