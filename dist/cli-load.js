@@ -1,15 +1,9 @@
 import { resolve, join } from 'node:path';
-import { p as parseArgs, L as LOAD_USAGE, U as UsageError, l as loadGateConfig, r as requiredConfig } from './cli.js';
+import { p as parseArgs, L as LOAD_USAGE, U as UsageError, l as loadGateConfig, g as gateSections, r as requiredConfig } from './cli.js';
 import { a as assertFreshOutputFolder, r as reportingUnfinished, p as progressSink, b as runLoadOnly } from './cli-progress-line.js';
 import 'node:fs/promises';
 import 'node:crypto';
 import 'node:fs';
-import 'node:os';
-import 'node:url';
-import 'node:worker_threads';
-import 'node:string_decoder';
-import 'node:readline';
-import './cli-measurements.js';
 import 'node:child_process';
 import 'node:assert';
 import 'node:net';
@@ -24,10 +18,16 @@ import 'node:tls';
 import 'node:zlib';
 import 'node:perf_hooks';
 import 'node:util/types';
+import 'node:worker_threads';
+import 'node:url';
 import 'node:async_hooks';
 import 'node:console';
 import 'node:timers';
 import 'node:dns';
+import 'node:string_decoder';
+import 'node:os';
+import 'node:readline';
+import './cli-run-sides.js';
 
 /**
  * `helm-gate load --config FILE --out DIR`: the performance half alone (docs/load.md). Probes
@@ -53,7 +53,7 @@ async function loadCommand(argv, io) {
     if (args.positionals.length > 0) {
         throw new UsageError('usage.positionals', `load takes no positional arguments\n\n${LOAD_USAGE}`, { value: args.positionals.join(' ') });
     }
-    const config = await loadGateConfig(resolve(io.cwd, requiredConfig(args, LOAD_USAGE)));
+    const config = await loadGateConfig(resolve(io.cwd, requiredConfig(args, LOAD_USAGE)), { sections: gateSections() });
     const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', new Date().toISOString().replace(/[:.]/g, '-')));
     await assertFreshOutputFolder(outDir);
     const quiet = args.flags.has('quiet');

@@ -1,14 +1,10 @@
 import { resolve, join } from 'node:path';
 import { tmpdir, availableParallelism } from 'node:os';
-import { k as redactUrl, m as TRAFFIC_CHECKS, c as counted, o as describeBand, t as tangoInterval, M as MIN_BOOTSTRAP_UNITS, q as instancesNeeded, s as binarySd, u as twoSidedZ, v as redactText, G as GateError, p as parseArgs, P as PLAN_USAGE, r as requiredConfig, n as numberOption, l as loadGateConfig, x as checkStoppingSchedule, y as describeCalibrationCheck, z as describeStopping } from './cli.js';
-import { f as detectClient, p as planSides, P as PROD_ENV_FILES, h as redactedFiles, s as scheduleOf, j as swapsNeeded, k as blockPlan, n as expandLaunch, o as routeUrl, q as prepareRun, t as pluginPythonPath, D as DEFAULT_READINESS_TIMEOUT_MS, u as measureSwap, v as refusalOf, x as displayCommand, m as makeRunPlan, y as childProcessEnv, a as measurementsFor, z as resolveHelmRun, A as countInstances, B as planStages, C as checkPreparedMetricNames } from './cli-measurements.js';
+import { y as redactUrl, M as MIN_BOOTSTRAP_UNITS, z as instancesNeeded, A as binarySd, B as tangoInterval, C as twoSidedZ, E as redactText, F as scheduleOf, I as swapsNeeded, J as blockPlan, c as counted, K as expandLaunch, G as GateError, N as routeUrl, p as parseArgs, P as PLAN_USAGE, r as requiredConfig, n as numberOption, l as loadGateConfig, g as gateSections, O as checkStoppingSchedule, Q as measureSwap, S as describeBand, V as describeCalibrationCheck, W as describeStopping, X as measurementPlanLines, m as makeRunPlan, s as planSides, Y as childProcessEnv, k as measurementsFor } from './cli.js';
+import { P as PROD_ENV_FILES, r as redactedFiles, p as prepareRun, b as pluginPythonPath, D as DEFAULT_READINESS_TIMEOUT_MS, c as refusalOf, d as displayCommand, e as resolveHelmRun, f as countInstances, g as planStages, h as checkPreparedMetricNames } from './cli-run-sides.js';
 import 'node:fs/promises';
 import 'node:crypto';
 import 'node:fs';
-import 'node:url';
-import 'node:worker_threads';
-import 'node:string_decoder';
-import 'node:readline';
 import 'node:child_process';
 import 'node:assert';
 import 'node:net';
@@ -23,10 +19,14 @@ import 'node:tls';
 import 'node:zlib';
 import 'node:perf_hooks';
 import 'node:util/types';
+import 'node:worker_threads';
+import 'node:url';
 import 'node:async_hooks';
 import 'node:console';
 import 'node:timers';
 import 'node:dns';
+import 'node:string_decoder';
+import 'node:readline';
 
 function runPlanLines(input) {
     const out = ['# run plan (made once before anything runs; run executes it):'];
@@ -54,98 +54,6 @@ function sideLine(input, side) {
     const launch = config.launch?.sides[from];
     const up = launch ? `launched by helm-gate (${launch.field})` : 'always up (probed before the side runs)';
     return `${redactUrl(endpoint.baseUrl)} model ${endpoint.model}, api ${endpoint.api}, ${key}; ${up}${same}`;
-}
-
-/** What `helm-gate plan` shows of the traffic gate: the set, what is replayed where, the checks. */
-function trafficPlanLines(traffic, confidence = 0.95) {
-    const count = (test) => traffic.instances.filter(test).length;
-    const json = count(i => typeof i.request.response_format === 'object' && i.request.response_format !== null);
-    const tools = count(i => Array.isArray(i.request.tools) && i.request.tools.length > 0);
-    const references = count(i => i.reference !== null);
-    const checks = TRAFFIC_CHECKS.map(name => `${name} ${traffic.checks[name] === null ? 'report' : `<= ${traffic.checks[name]}`}`);
-    return [
-        `# traffic: ${counted(traffic.instances.length, 'request')} from ${traffic.set} (sha256 ${traffic.setSha256.slice(0, 16)}, in the fingerprint):` +
-            ` ${json} in JSON mode, ${tools} with tools, ${references} with a reference`,
-        `#   replayed ${traffic.baselineReruns ? 'twice on the baseline (B1, B2: the noise floor)' : 'once on the baseline (no noise floor)'} and once on the candidate,` +
-            ` temperature ${traffic.temperature ?? 'as logged'}, ${traffic.concurrency} at a time, ${traffic.requestTimeoutSeconds} s per request, no retries`,
-        `#   checks (tolerated excess): ${checks.join(', ')}; answer_length_ratio ${describeBand(traffic.answerLength)}; similarity ${traffic.similarity}${traffic.ignoreCase ? ', case ignored' : ''}`,
-        `#   refusal patterns: ${traffic.refusalPatterns.length}`,
-        ...unreachable(traffic, { json, tools, references }, confidence).map(line => `# WARNING ${line}`)
-    ];
-}
-/** The 0/1 checks and how many requests each applies to. */
-function applicable(traffic, counts) {
-    const all = traffic.instances.length;
-    return [
-        ['disagreement', all],
-        ['invalid_json', counts.json],
-        ['invalid_tool_calls', counts.tools],
-        ['truncation', all],
-        ['refusals', all],
-        ['exact_match', counts.references],
-        ['quasi_exact_match', counts.references]
-    ];
-}
-/**
- * A gated 0/1 check that cannot pass even when the candidate changes nothing: with no discordant
- * pair Tango's interval still reaches past the margin at this n (about 3.7 / n at 95%). Said
- * before the run, with the requests that would be enough, so no one waits for an inconclusive.
- */
-function unreachable(traffic, counts, confidence) {
-    const upper = (n) => tangoInterval({ both: 0, wins: 0, losses: 0, neither: n }, confidence)[1];
-    const lines = [];
-    for (const [check, n] of applicable(traffic, counts)) {
-        const margin = traffic.checks[check];
-        if (margin === null || n === 0 || upper(n) < margin)
-            continue;
-        let enough = n;
-        while (upper(enough) >= margin && enough < 1e7)
-            enough *= 2;
-        let low = Math.max(n, Math.floor(enough / 2));
-        while (low < enough - 1) {
-            const mid = Math.floor((low + enough) / 2);
-            if (upper(mid) < margin)
-                enough = mid;
-            else
-                low = mid;
-        }
-        lines.push(`traffic check ${check} applies to ${n} requests: even a candidate that changes nothing cannot pass its ${margin} margin (the interval reaches ${upper(n).toFixed(3)}); about ${enough} such requests would`);
-    }
-    return lines;
-}
-
-/**
- * What `plan` says about fidelity: the budget, the prompts' source, the checks, and the route each
- * side will take. A server that is always up is asked now (the same detection the run uses); a
- * launched side is not up at plan time, so its route is decided when it is, and plan says which
- * routes are possible.
- */
-const ROUTES = 'llama-server: a grammar of the baseline token ids, one request per instance; vLLM: prompt_logprobs, one request per instance; any other OpenAI-style server: the shared greedy prefix (not teacher-forced)';
-async function fidelityPlanLines(config, env, probeTimeoutMs = 5000, 
-/** The run plan's endpoints (`plan` gives its own); resolved from the gate file and `env` when not given. */
-endpoints = planSides(config, env).endpoints) {
-    const f = config.fidelity;
-    const source = config.traffic
-        ? `the traffic set (${counted(config.traffic.instances.length, 'request')})`
-        : "the gate set's prompts (the baseline's request states)";
-    const checks = f.checks.length
-        ? f.checks.map(c => `${c.metric} ${c.bound === 'min' ? '>=' : '<='} ${c.value}`).join(', ')
-        : 'none (reported only)';
-    const lines = [
-        `# fidelity: the first ${counted(f.instances, 'prompt')} of ${source}; the baseline's greedy answers up to ${f.maxAnswerTokens} tokens with the top-${f.topK} per position; ${f.baselineReruns ? 'an A/A floor (the baseline scored against itself)' : 'no A/A floor'}; checks: ${checks}`
-    ];
-    for (const side of ['baseline', 'candidate']) {
-        const endpoint = endpoints[side];
-        if (!endpoint)
-            continue;
-        if (config.launch?.sides[side]) {
-            lines.push(`# fidelity ${side}: launched, route decided when it is up (${ROUTES})`);
-            continue;
-        }
-        const client = await detectClient(endpoint, probeTimeoutMs);
-        lines.push(`# fidelity ${side}: ${client.route} (asked ${endpoint.baseUrl} now)`);
-    }
-    return lines;
 }
 
 /** HELM's 0/1 accuracy metrics (exact-match family, with their `@k` variants). */
@@ -477,7 +385,7 @@ async function planCommand(argv, io) {
     const configPath = requiredConfig(args, PLAN_USAGE);
     const readySeconds = numberOption(args, 'ready-timeout', n => n > 0 && n <= 3600, 'seconds between 0 and 3600');
     const discordance = numberOption(args, 'discordance', n => n > 0 && n <= 1, 'a rate in (0, 1]');
-    const config = await loadGateConfig(resolve(io.cwd, configPath));
+    const config = await loadGateConfig(resolve(io.cwd, configPath), { sections: gateSections() });
     const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', 'TIMESTAMP'));
     // The real run uses a fresh private temporary directory; show where it would be.
     const tempDir = join(tmpdir(), 'helm-gate-XXXXXX');
@@ -543,11 +451,8 @@ async function planCommand(argv, io) {
     if (config.require && config.require.length > 0) {
         out.push(`# holistic grid: required (gated for every entry, blank is an error): ${config.require.join(', ')}`);
     }
-    if (config.traffic)
-        out.push(...trafficPlanLines(config.traffic, config.statistics.confidence));
-    if (config.fidelity) {
-        out.push(...(await fidelityPlanLines(config, io.env, undefined, sides.endpoints)));
-    }
+    // Each measurement's own lines (src/pipeline/measurements.ts), in the order they run.
+    out.push(...(await measurementPlanLines(config, { env: io.env, endpoints: sides.endpoints })));
     let counts = null;
     if (!args.flags.has('no-count')) {
         if (runnerSides.length > 0) {

@@ -1,7 +1,7 @@
 import path, { join } from 'node:path';
 import { mkdir, readdir } from 'node:fs/promises';
-import { D as DEFAULT_STATISTICS, G as GateError, b as newReport, d as compareServing, h as hostOf, f as runsByEntry, H as HOLISTIC_FAMILIES, T as TOXICITY_METRICS, g as perturbationFamilies, i as HELM_GATE_VERSION, j as compareOutputs, w as writeReportOutputs, e as exitCode, U as UsageError, c as counted } from './cli.js';
-import { i as imageOf, m as makeRunPlan, Q as QualityMeasurement, a as measurementsFor, b as manifestPath, w as writeManifest, c as applyStoppedChecks, l as loadTimelineOf, p as planSides, d as launchedLoadFor, r as runLoadHalf, e as loadOnlyReport, g as guardOnCancel } from './cli-measurements.js';
+import { D as DEFAULT_STATISTICS, G as GateError, b as newReport, d as compareServing, h as hostOf, i as imageOf, f as runsByEntry, H as HOLISTIC_FAMILIES, T as TOXICITY_METRICS, j as perturbationFamilies, m as makeRunPlan, k as measurementsFor, o as HELM_GATE_VERSION, q as compareOutputs, s as planSides, t as launchedLoadFor, u as runLoadHalf, v as loadOnlyReport, w as writeReportOutputs, e as exitCode, U as UsageError, c as counted, x as guardOnCancel } from './cli.js';
+import { Q as QualityMeasurement, m as manifestPath, w as writeManifest, a as applyStoppedChecks, l as loadTimelineOf } from './cli-run-sides.js';
 
 const SIDES = ['baseline', 'candidate'];
 

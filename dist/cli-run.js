@@ -1,15 +1,9 @@
-import { p as parseArgs, R as RUN_USAGE, U as UsageError, r as requiredConfig, n as numberOption, a as reportStreams, l as loadGateConfig, c as counted, w as writeReportOutputs, e as exitCode } from './cli.js';
+import { p as parseArgs, R as RUN_USAGE, U as UsageError, r as requiredConfig, n as numberOption, a as reportStreams, l as loadGateConfig, g as gateSections, c as counted, w as writeReportOutputs, e as exitCode } from './cli.js';
 import { resolve, join } from 'node:path';
 import { a as assertFreshOutputFolder, r as reportingUnfinished, b as runLoadOnly, c as runGate, p as progressSink } from './cli-progress-line.js';
 import 'node:fs/promises';
 import 'node:crypto';
 import 'node:fs';
-import 'node:os';
-import 'node:url';
-import 'node:worker_threads';
-import 'node:string_decoder';
-import 'node:readline';
-import './cli-measurements.js';
 import 'node:child_process';
 import 'node:assert';
 import 'node:net';
@@ -24,10 +18,16 @@ import 'node:tls';
 import 'node:zlib';
 import 'node:perf_hooks';
 import 'node:util/types';
+import 'node:worker_threads';
+import 'node:url';
 import 'node:async_hooks';
 import 'node:console';
 import 'node:timers';
 import 'node:dns';
+import 'node:string_decoder';
+import 'node:os';
+import 'node:readline';
+import './cli-run-sides.js';
 
 /**
  * `helm-gate run --config FILE`: run both deployments with helm-run (at the same time), compare
@@ -70,7 +70,7 @@ async function runCommand(argv, io) {
     }
     const { human, jsonStdout } = reportStreams(io, args.options.get('json'));
     const extraReports = (report, changed) => writeExtraReports(report, { ...args, json: args.options.get('json'), jsonStdout }, human, changed);
-    const config = await loadGateConfig(resolve(io.cwd, configPath));
+    const config = await loadGateConfig(resolve(io.cwd, configPath), { sections: gateSections() });
     const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', new Date().toISOString().replace(/[:.]/g, '-')));
     await assertFreshOutputFolder(outDir);
     const say = quiet ? () => { } : progressSink(human);

@@ -1,12 +1,30 @@
 import { readFile, mkdir, writeFile } from 'node:fs/promises';
 import { resolve, dirname } from 'node:path';
-import { a1 as InputError, af as createRandom, N as isCredentialKey, v as redactText, aE as quantile, aF as TRAFFIC_USAGE, U as UsageError, p as parseArgs, n as numberOption } from './cli.js';
+import { ai as InputError, aw as createRandom, a2 as isCredentialKey, E as redactText, aI as quantile, aJ as TRAFFIC_USAGE, U as UsageError, p as parseArgs, n as numberOption } from './cli.js';
 import { createHash } from 'node:crypto';
 import 'node:fs';
-import 'node:os';
-import 'node:url';
+import 'node:child_process';
+import 'node:assert';
+import 'node:net';
+import 'node:http';
+import 'node:stream';
+import 'node:querystring';
+import 'node:events';
+import 'node:diagnostics_channel';
+import 'node:util';
+import 'node:buffer';
+import 'node:tls';
+import 'node:zlib';
+import 'node:perf_hooks';
+import 'node:util/types';
 import 'node:worker_threads';
+import 'node:url';
+import 'node:async_hooks';
+import 'node:console';
+import 'node:timers';
+import 'node:dns';
 import 'node:string_decoder';
+import 'node:os';
 import 'node:readline';
 
 /**

@@ -20,9 +20,22 @@ const bundle = await rollup({
   plugins: [
     typescript({
       tsconfig: false,
-      // The entry and the modules it bundles (plot-labels.ts, load-schedule.ts, html-grid.ts: no imports but types): the model types it
+      // The entry and the modules it bundles (plot-labels.ts, load-schedule.ts, html-header.ts,
+      // html-load.ts, html-diff.ts, html-grid.ts, html-parts.ts, html-sequential.ts,
+      // sequence-plot.ts: no imports but types and each other): the model types it
       // imports are read for checking, never bundled.
-      include: ['src/report/html-client.ts', 'src/report/plot-labels.ts', 'src/report/load-schedule.ts', 'src/report/html-grid.ts'],
+      include: [
+        'src/report/html-client.ts',
+        'src/report/plot-labels.ts',
+        'src/report/load-schedule.ts',
+        'src/report/html-header.ts',
+        'src/report/html-load.ts',
+        'src/report/html-diff.ts',
+        'src/report/html-grid.ts',
+        'src/report/html-parts.ts',
+        'src/report/html-sequential.ts',
+        'src/report/sequence-plot.ts'
+      ],
       noEmitOnError: true,
       compilerOptions: {
         target: 'ES2022',

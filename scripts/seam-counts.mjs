@@ -324,3 +324,32 @@ if (listed)
   })
 if (!listed) console.log('measurements listed in pipeline/measurements.ts: no measurementsFor there')
 else console.log(`measurements listed in pipeline/measurements.ts: ${entries.length} (${entries.join(', ')})`)
+
+// A measurement's slice (docs/development.md "Adding a measurement"): the files outside its own
+// folders whose code names it (an identifier or a string literal, comments not counted). The
+// target is one: the list in pipeline/measurements.ts.
+const SLICES = [
+  { name: 'quality', home: ['runner/'], names: /^quality$|Quality[A-Z_]|^quality[A-Z_]/ },
+  { name: 'fidelity', home: ['fidelity/'], names: /fidelity/i },
+  { name: 'traffic', home: ['replay/', 'traffic/'], names: /traffic/i },
+  {
+    name: 'load',
+    home: ['load/', 'launch/load-', 'launch/launched-load'],
+    names: /^load$|^Load[A-Z]|^load[A-Z_](?!ateConfig)|^performance$/
+  }
+]
+for (const slice of SLICES) {
+  const by = new Map()
+  for (const file of files) {
+    const at = relative(src, file).split(sep).join('/')
+    if (slice.home.some(h => at.startsWith(h))) continue
+    ts.forEachChild(program.getSourceFile(file), function visit(n) {
+      const named =
+        (ts.isIdentifier(n) && slice.names.test(n.text)) ||
+        ((ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) && new RegExp(`\\b${slice.name}\\b`, 'i').test(n.text))
+      if (named) by.set(rel(file), (by.get(rel(file)) ?? 0) + 1)
+      ts.forEachChild(n, visit)
+    })
+  }
+  show(`files outside its folder naming ${slice.name}`, by)
+}

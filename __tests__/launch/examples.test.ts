@@ -74,6 +74,28 @@ describe('the real-engine examples (examples/real-cpu/)', () => {
     expect(config.fidelity?.checks).toEqual([{ metric: 'kld_mean', bound: 'max', value: 0.0002 }])
   })
 
+  it('sequential.yml: the quality half of gate.yml, F16 against Q8_0 side by side on two ports, in stages that stop when certain', () => {
+    const config = realCpu('sequential.yml')
+    const full = realCpu('gate.yml')
+    const { baseline, candidate } = config.launch!.sides
+    // A sequential gate refuses one side after the other: both servers up at once, each its port.
+    expect(config.launch!.schedule).toBe('concurrent')
+    const port = (command: string[]) => command[command.indexOf('--port') + 1]
+    expect(port(baseline!.command)).not.toBe(port(candidate!.command))
+    expect(config.deployments!.baseline).toMatchObject({ baseUrl: expect.stringContaining(`:${port(baseline!.command)}/`) })
+    expect(config.deployments!.candidate).toMatchObject({ baseUrl: expect.stringContaining(`:${port(candidate!.command)}/`) })
+    expect(model(baseline!.command)).toBe('./.real-engine/model/model-F16.gguf')
+    expect(model(candidate!.command)).toBe('./.real-engine/model/model-Q8_0.gguf')
+    const sameFlags = (command: string[]) => flagsBesidesModel(command).filter((_, i, all) => all[i - 1] !== '--port')
+    expect(sameFlags(baseline!.command)).toEqual(sameFlags(candidate!.command))
+    // gate.yml's task and bound; the budget is its fixed design's instances, the last look.
+    expect(config.runs.map(r => [r.entry, r.metric, r.maxDrop])).toEqual(full.runs.map(r => [r.entry, r.metric, r.maxDrop]))
+    expect(config.stopping).toMatchObject({ looks: [150, 250, 400], budget: 400 })
+    expect(config.stopping!.budget).toBe(config.helm!.maxEvalInstances)
+    expect(config.fidelity ?? null).toBeNull()
+    expect(config.load ?? null).toBeNull()
+  })
+
   it('demo.yml (what `npm run demo:real` runs): gate.yml with the same servers and checks, smaller budgets', () => {
     const demo = realCpu('demo.yml')
     const full = realCpu('gate.yml')

@@ -126,6 +126,14 @@ describe('runGate with a traffic section', () => {
       expect(report.fidelity?.notes[0]).toBe(`Prompts: the traffic set (${SET}), the first 40.`)
       expect(report.fidelity?.checks.map(c => `${c.metric} ${c.verdict}`)).toEqual(['kld_mean fail'])
       expect(report.verdict).toBe('fail')
+      // Fidelity is its own part: the quality half keeps its own verdict, and the part says where the flips fall.
+      expect(report.quality?.verdict).toBe('pass')
+      const part = report.parts?.find(p => p.key === 'fidelity')
+      expect(part?.verdict).toBe('fail')
+      // Chat servers: the greedy-prefix route, whose positions are not scored on both sides, so no split is made up.
+      expect(report.fidelity?.route).toBe('greedy-prefix')
+      expect(report.fidelity?.direction).toBeUndefined()
+      expect(part?.lines.some(l => l.startsWith('Flips: not split'))).toBe(true)
     } finally {
       await Promise.all([baseline.control({ fidelity: 0 }), candidate.control({ fidelity: 0, fidelityShift: 0 })])
     }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
 import type { Comparison, SequentialRow } from '../../src/model/report.js'
-import { renderSequentialMarkdown, sequentialConsoleLines, sequentialPhrase } from '../../src/report/markdown-sequential.js'
+import { renderSequentialMarkdown, sequentialConsoleLines } from '../../src/report/markdown-sequential.js'
+import { stopPhrase as sequentialPhrase } from '../../src/report/sequence-plot.js'
 
 const STOP: SequentialRow = {
   stopped_at: 120,

@@ -38,5 +38,11 @@ describe('seam-counts', () => {
     expect(lines.find(line => line.startsWith('measurements listed in pipeline/measurements.ts'))).toMatch(
       /^measurements listed in pipeline\/measurements\.ts: 4 \(s\.quality \?\? null, trafficReplayFor, fidelityRunFor, loadMeasurementFor\)$/
     )
+    // A measurement's slice: the renderers, the decision line and plan loop over the parts and name no measurement.
+    const fidelity = lines.find(line => line.startsWith('files outside its folder naming fidelity')) ?? ''
+    expect(fidelity).toMatch(/^files outside its folder naming fidelity: \d+ in \d+ files \(/)
+    for (const file of ['src/report/decision.ts', 'src/report/markdown.ts', 'src/report/html-client.ts', 'src/cli/commands/plan.ts'])
+      expect(fidelity).not.toContain(file)
+    expect(fidelity).toContain('src/pipeline/measurements.ts')
   }, 180_000)
 })

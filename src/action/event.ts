@@ -57,6 +57,40 @@ type Json = Record<string, unknown>
 
 export function deriveEvent(eventName: string, payload: unknown, env: RunnerEnvironment): EventInfo {
   const event = asObject(payload)
+  const { owner, repo, runId } = runnerRepository(env)
+  const runAttempt = Number(env.GITHUB_RUN_ATTEMPT || '1')
+  const serverUrl = (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '')
+  const repository = asObject(event.repository)
+  const repositoryId = numberOrNull(repository.id)
+  const defaultBranch = stringOrNull(repository.default_branch)
+  const trigger = triggerOf(eventName, event, env.GITHUB_SHA ?? '', repositoryId)
+
+  const actor = env.GITHUB_ACTOR ?? ''
+  const isDependabot = actor === 'dependabot[bot]' || trigger.prAuthor === 'dependabot[bot]'
+  const ref = env.GITHUB_REF ?? ''
+  const isDefaultBranchPush = eventName === 'push' && defaultBranch !== null && ref === `refs/heads/${defaultBranch}`
+
+  return {
+    eventName,
+    owner,
+    repo,
+    repositoryId,
+    defaultBranch,
+    runId,
+    runAttempt: Number.isSafeInteger(runAttempt) && runAttempt > 0 ? runAttempt : 1,
+    serverUrl,
+    runUrl: `${serverUrl}/${owner}/${repo}/actions/runs/${runId}`,
+    pullRequest: trigger.pullRequest,
+    checkSha: trigger.checkSha,
+    isDependabot,
+    isDefaultBranchPush,
+    sourceRunId: trigger.sourceRunId,
+    mergeGroupBaseSha: trigger.mergeGroupBaseSha
+  }
+}
+
+/** The repository and run from the runner's environment; a malformed one is a usage error. */
+function runnerRepository(env: RunnerEnvironment): { owner: string; repo: string; runId: number } {
   const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/')
   if (!owner || !repo) {
     throw new UsageError('env.repository', 'GITHUB_REPOSITORY must be owner/name', {
@@ -71,78 +105,60 @@ export function deriveEvent(eventName: string, payload: unknown, env: RunnerEnvi
       value: env.GITHUB_RUN_ID
     })
   }
-  const runAttempt = Number(env.GITHUB_RUN_ATTEMPT || '1')
-  const serverUrl = (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '')
-  const repository = asObject(event.repository)
-  const repositoryId = numberOrNull(repository.id)
-  const defaultBranch = stringOrNull(repository.default_branch)
-  const sha = env.GITHUB_SHA ?? ''
+  return { owner, repo, runId }
+}
 
-  let pullRequest: PullRequestInfo | null = null
-  let checkSha = sha
-  let sourceRunId: number | null = null
-  let prAuthor: string | null = null
-  let mergeGroupBaseSha: string | null = null
+/** What the triggering event says about the pull request, the commit to check and the source run. */
+interface Trigger {
+  pullRequest: PullRequestInfo | null
+  checkSha: string
+  sourceRunId: number | null
+  prAuthor: string | null
+  mergeGroupBaseSha: string | null
+}
 
+function triggerOf(eventName: string, event: Json, sha: string, repositoryId: number | null): Trigger {
+  const none: Trigger = { pullRequest: null, checkSha: sha, sourceRunId: null, prAuthor: null, mergeGroupBaseSha: null }
   if (eventName === 'pull_request' || eventName === 'pull_request_target') {
     const pr = asObject(event.pull_request)
-    pullRequest = pullRequestFrom(pr, repositoryId)
-    prAuthor = stringOrNull(asObject(pr.user).login)
-    if (pullRequest) checkSha = pullRequest.headSha
-  } else if (eventName === 'merge_group') {
+    const pullRequest = pullRequestFrom(pr, repositoryId)
+    return { ...none, pullRequest, prAuthor: stringOrNull(asObject(pr.user).login), checkSha: pullRequest?.headSha ?? sha }
+  }
+  if (eventName === 'merge_group') {
     const group = asObject(event.merge_group)
-    mergeGroupBaseSha = stringOrNull(group.base_sha)
-    checkSha = stringOrNull(group.head_sha) ?? sha
-  } else if (eventName === 'workflow_run') {
-    const run = asObject(event.workflow_run)
-    sourceRunId = numberOrNull(run.id)
-    checkSha = stringOrNull(run.head_sha) ?? sha
-    const headRepoId = numberOrNull(asObject(run.head_repository).id)
-    const runRepoId = numberOrNull(asObject(run.repository).id) ?? repositoryId
-    prAuthor = stringOrNull(asObject(run.actor).login)
-    // pull_requests is empty for fork PRs; the caller then recovers the number from the
-    // triggering run's manifest and checks it against the PR's head SHA.
-    const prs = Array.isArray(run.pull_requests) ? (run.pull_requests as unknown[]).map(asObject) : []
-    const headBranch = stringOrNull(run.head_branch)
-    const pr = prs.find(p => asObject(p.head).ref === headBranch) ?? prs[0]
-    if (pr) {
-      const number = numberOrNull(pr.number)
-      if (number !== null) {
-        pullRequest = {
-          number,
-          headSha: stringOrNull(asObject(pr.head).sha) ?? checkSha,
-          baseSha: stringOrNull(asObject(pr.base).sha),
-          headRef: stringOrNull(asObject(pr.head).ref),
-          baseRef: stringOrNull(asObject(pr.base).ref),
-          isFork: headRepoId !== null && runRepoId !== null && headRepoId !== runRepoId
-        }
-        checkSha = pullRequest.headSha
-      }
-    }
+    return { ...none, mergeGroupBaseSha: stringOrNull(group.base_sha), checkSha: stringOrNull(group.head_sha) ?? sha }
   }
+  if (eventName === 'workflow_run') return workflowRunTrigger(asObject(event.workflow_run), sha, repositoryId)
+  return none
+}
 
-  const actor = env.GITHUB_ACTOR ?? ''
-  const isDependabot = actor === 'dependabot[bot]' || prAuthor === 'dependabot[bot]'
-  const ref = env.GITHUB_REF ?? ''
-  const isDefaultBranchPush = eventName === 'push' && defaultBranch !== null && ref === `refs/heads/${defaultBranch}`
-
-  return {
-    eventName,
-    owner,
-    repo,
-    repositoryId,
-    defaultBranch,
-    runId,
-    runAttempt: Number.isSafeInteger(runAttempt) && runAttempt > 0 ? runAttempt : 1,
-    serverUrl,
-    runUrl: `${serverUrl}/${owner}/${repo}/actions/runs/${runId}`,
-    pullRequest,
-    checkSha,
-    isDependabot,
-    isDefaultBranchPush,
-    sourceRunId,
-    mergeGroupBaseSha
+function workflowRunTrigger(run: Json, sha: string, repositoryId: number | null): Trigger {
+  const trigger: Trigger = {
+    pullRequest: null,
+    checkSha: stringOrNull(run.head_sha) ?? sha,
+    sourceRunId: numberOrNull(run.id),
+    prAuthor: stringOrNull(asObject(run.actor).login),
+    mergeGroupBaseSha: null
   }
+  const headRepoId = numberOrNull(asObject(run.head_repository).id)
+  const runRepoId = numberOrNull(asObject(run.repository).id) ?? repositoryId
+  // pull_requests is empty for fork PRs; the caller then recovers the number from the
+  // triggering run's manifest and checks it against the PR's head SHA.
+  const prs = Array.isArray(run.pull_requests) ? (run.pull_requests as unknown[]).map(asObject) : []
+  const headBranch = stringOrNull(run.head_branch)
+  const pr = prs.find(p => asObject(p.head).ref === headBranch) ?? prs[0]
+  const number = pr ? numberOrNull(pr.number) : null
+  if (!pr || number === null) return trigger
+  trigger.pullRequest = {
+    number,
+    headSha: stringOrNull(asObject(pr.head).sha) ?? trigger.checkSha,
+    baseSha: stringOrNull(asObject(pr.base).sha),
+    headRef: stringOrNull(asObject(pr.head).ref),
+    baseRef: stringOrNull(asObject(pr.base).ref),
+    isFork: headRepoId !== null && runRepoId !== null && headRepoId !== runRepoId
+  }
+  trigger.checkSha = trigger.pullRequest.headSha
+  return trigger
 }
 
 function pullRequestFrom(pr: Json, repositoryId: number | null): PullRequestInfo | null {

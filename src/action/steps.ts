@@ -6,6 +6,7 @@
 import { cp, mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { parseGateConfig } from '../config/load.js'
+import { gateSections } from '../pipeline/measurements.js'
 import type { GateConfig } from '../config/types.js'
 import { ConfigError, GateError } from '../errors.js'
 import { findArchivedBaseline } from '../evidence/archived-baseline.js'
@@ -91,7 +92,7 @@ export async function loadGateFile(session: Session): Promise<ResolvedGateFile> 
         throw new ConfigError('config.unreadable', `${path} at the base commit could not be read as a file`, { file: path, value: sha })
       return Buffer.from(raw, 'utf8')
     },
-    parse: (text, source, readSet) => parseGateConfig(text, source, { readSet })
+    parse: (text, source, readSet) => parseGateConfig(text, source, { readSet, sections: gateSections() })
   })
   maskApiKeys(session, resolved.config)
   return resolved

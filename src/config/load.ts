@@ -20,8 +20,9 @@ import { checkStoppingFits, parseStoppingSection } from './sequential-section.js
 import { parseRequiredFamilies } from './holistic-families.js'
 import { checkRequiredFamilies } from './holistic-require.js'
 import { looksLikeSecret } from '../secrets/redact.js'
+import type { GateSection } from './sections.js'
 
-export async function loadGateConfig(file: string): Promise<GateConfig> {
+export async function loadGateConfig(file: string, options: ParseOptions = {}): Promise<GateConfig> {
   let text: string
   try {
     text = await readFile(file, 'utf8')
@@ -30,7 +31,7 @@ export async function loadGateConfig(file: string): Promise<GateConfig> {
       file
     })
   }
-  return parseGateConfig(text, file)
+  return parseGateConfig(text, file, options)
 }
 
 /**
@@ -83,23 +84,39 @@ function firstLine(error: unknown): string {
 export interface ParseOptions {
   /** How the traffic set is read (the action reads it at the base commit); the file by default. */
   readSet?: SetReader
+  /**
+   * The sections measurements own (src/pipeline/measurements.ts gives the list): each key is
+   * allowed at the top of the gate file and read by its own parser. None by default.
+   */
+  sections?: readonly GateSection[]
 }
 
+/** The top-level keys this file reads itself; a measurement's section may not take one. */
+const OWN_KEYS = [
+  'version',
+  'helm',
+  'deployments',
+  'runs',
+  'statistics',
+  'load',
+  'schedule',
+  'fingerprint_paths',
+  'traffic',
+  'fidelity',
+  'require',
+  'sequential'
+]
+
 export function parseGateConfig(text: string, source: string, options: ParseOptions = {}): GateConfig {
-  const top = Fields.of(source, '', parseYamlFile(text, source)).allow([
-    'version',
-    'helm',
-    'deployments',
-    'runs',
-    'statistics',
-    'load',
-    'schedule',
-    'fingerprint_paths',
-    'traffic',
-    'fidelity',
-    'require',
-    'sequential'
-  ])
+  const owned = options.sections ?? []
+  for (const section of owned) {
+    if (OWN_KEYS.includes(section.key) || owned.filter(s => s.key === section.key).length > 1) {
+      // A programming error in the list, not in the gate file: two readers of one key.
+      throw new Error(`the gate-file section ${section.key} has more than one reader`)
+    }
+  }
+  const top = Fields.of(source, '', parseYamlFile(text, source)).allow([...OWN_KEYS, ...owned.map(s => s.key)])
+  const sectionFields = owned.map(section => [section, top.object(section.key)] as const)
   const version = top.integer('version', 1, 1, 1)
   const helmFields = top.object('helm')
   const deploymentFields = top.object('deployments')
@@ -141,6 +158,8 @@ export function parseGateConfig(text: string, source: string, options: ParseOpti
   const fidelity = fidelityFields ? parseFidelityWithSides(fidelityFields, deployments) : null
   checkRequiredFamilies(source, required, runs, fidelity)
   const helm = helmFields ? parseHelm(helmFields) : null
+  const sections: Record<string, unknown> = {}
+  for (const [section, fields] of sectionFields) if (fields) sections[section.key] = section.parse(fields, { source, deployments })
   checkStoppingFits(stopping, {
     source,
     helm,
@@ -161,7 +180,8 @@ export function parseGateConfig(text: string, source: string, options: ParseOpti
     launch,
     traffic,
     ...(required.length > 0 ? { require: required } : {}),
-    ...(stopping ? { stopping } : {})
+    ...(stopping ? { stopping } : {}),
+    ...(Object.keys(sections).length > 0 ? { sections } : {})
   }
 }
 

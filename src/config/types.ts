@@ -141,6 +141,11 @@ export interface GateConfig {
   stopping?: StoppingSettings | null
   /** The holistic grid's required families (`require:`, config/holistic-require.ts); absent or empty = none. */
   require?: HolisticFamily[]
+  /**
+   * The sections measurements own (config/sections.ts), by key, as their parsers returned them;
+   * a section the gate file does not have is absent. Not in the fingerprint.
+   */
+  sections?: Record<string, unknown>
 }
 
 export const DEFAULT_STATISTICS: StatisticsSettings = {

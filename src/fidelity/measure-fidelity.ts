@@ -18,6 +18,7 @@ import { FidelityError, type FidelityClient, type FidelityPrompt, type FidelityS
 import { sharedPrefix } from './fidelity-openai-prefix.js'
 import { decideFidelityCheck, fidelityFigures, worstInstances, type InstanceScores } from './fidelity-stats.js'
 import type { Side } from '../model/verdict.js'
+import { fidelityDirection, type ScoredPosition } from '../holistic/fidelity-direction.js'
 import { instanceFidelity, type InstanceFidelity, type PositionDistribution } from './token-metrics.js'
 
 export interface FidelityInput {
@@ -69,6 +70,8 @@ export class FidelityMeasurement {
   private candidateClient: FidelityClient | null = null
   private readonly baselinePass: (BaselinePass | null)[] = []
   private rows: InstanceScores[] | null = null
+  /** Per instance, each position as both sides reported it (teacher-forced routes), for the flips' split. */
+  private readonly scoredPositions: ScoredPosition[][] = []
   private readonly seconds = { baseline: 0, candidate: 0 }
 
   constructor(private readonly input: FidelityInput) {
@@ -199,6 +202,7 @@ export class FidelityMeasurement {
         const scored = await this.timed('candidate', () => client.score(prompt, b1, settings.topK))
         if (scored === null) throw this.notForced('candidate')
         candidate = instanceFidelity(b1.positions, scored)
+        this.scoredPositions.push(b1.positions.map((b, t) => ({ baseline: b, candidate: scored[t] ?? { top: [] } })))
         // Its own greedy answer, for the length ratio only (none in reference mode: no side chose that answer).
         candidateTokens = this.reference
           ? null
@@ -271,6 +275,7 @@ export class FidelityMeasurement {
       figures: fidelityFigures(rows, this.input.statistics),
       checks: settings.checks.map(check => decideFidelityCheck(check, rows, this.input.statistics)),
       worst: worstInstances(rows, WORST_SHOWN),
+      ...(forced && this.scoredPositions.length > 0 ? { direction: fidelityDirection(this.scoredPositions) } : {}),
       cost: [
         { side: 'baseline', requests: this.baselineClient?.requests ?? 0, seconds: this.seconds.baseline },
         { side: 'candidate', requests: this.candidateClient?.requests ?? 0, seconds: this.seconds.candidate }

@@ -10,7 +10,9 @@ import type { GateConfig } from '../config/types.js'
 import { GateError, showValue } from '../errors.js'
 import type { SideMeasurement } from '../model/measurement.js'
 import type { Report } from '../model/report.js'
-import type { Side, Verdict } from '../model/verdict.js'
+import type { Side } from '../model/verdict.js'
+import { joinPart } from '../model/join-part.js'
+import { fidelityPart } from './fidelity-part.js'
 import { planSides, type SideEndpoint } from '../plan/run-plan.js'
 import type { FidelitySide } from './fidelity-client.js'
 import { gateSetPrompts, trafficPrompts } from './fidelity-prompts.js'
@@ -85,7 +87,7 @@ export class FidelityRun implements SideMeasurement {
     if (up.length > 0) await this.hold(up, outputs)
   }
 
-  /** The report with its fidelity part; a failed or inconclusive check decides like any other. */
+  /** The report with its fidelity part (report.parts, report.fidelity); a failed or inconclusive check decides like any other. */
   attach(report: Report): Report {
     let part: Report['fidelity']
     if (this.errors.length === 0 && this.measurement !== null) {
@@ -98,32 +100,15 @@ export class FidelityRun implements SideMeasurement {
     } else if (this.errors.length === 0) {
       this.errors.push(new GateError('fidelity.side_not_up', 'fidelity: no side was up while the gate ran, so nothing was scored'))
     }
-    const errors = [
-      ...report.errors,
-      ...this.errors.map(e => ({
-        code: e.code,
-        message: e.message,
-        ...(e.location.file ? { file: e.location.file } : {}),
-        ...(e.location.field ? { field: e.location.field } : {}),
-        ...(e.location.value !== undefined ? { value: showValue(e.location.value) } : {})
-      }))
-    ]
-    const verdicts = part?.checks.map(c => c.verdict) ?? []
-    const own: Verdict = this.errors.length > 0 ? 'error' : worst(verdicts)
-    const verdict = worst([report.verdict, own])
-    const headline =
-      verdict !== report.verdict && own === verdict
-        ? `Fidelity decides: ${own === 'error' ? 'the measurement could not be completed' : `${verdicts.filter(v => v === own).length} of ${verdicts.length} fidelity checks ${own === 'fail' ? 'failed' : 'were inconclusive'}`}.`
-        : report.headline
-    return { ...report, verdict, headline, errors, ...(part ? { fidelity: part } : {}) }
+    const own = this.errors.map(e => ({
+      code: e.code,
+      message: e.message,
+      ...(e.location.file ? { file: e.location.file } : {}),
+      ...(e.location.field ? { field: e.location.field } : {}),
+      ...(e.location.value !== undefined ? { value: showValue(e.location.value) } : {})
+    }))
+    return joinPart(report, fidelityPart(part, own), part ? { fidelity: part } : {})
   }
-}
-
-const ORDER: Verdict[] = ['pass', 'inconclusive', 'fail', 'error']
-
-/** The worst verdict of a list (pass for none): error > fail > inconclusive > pass. */
-function worst(verdicts: Verdict[]): Verdict {
-  return verdicts.reduce<Verdict>((w, v) => (ORDER.indexOf(v) > ORDER.indexOf(w) ? v : w), 'pass')
 }
 
 /** Fidelity of a gate that has the section and compares (a shard or a baseline-only run measures nothing). */

@@ -139,36 +139,10 @@ function compareOne(
   /** For the per-instance worst case: the per-variant values it was built from. */
   variants?: { baseline: MetricValue[]; candidate: MetricValue[] }
 ): Comparison | null {
-  const { run, gated, split, c, statistics, examples, log } = ctx
+  const { run, gated, split, statistics, examples, log } = ctx
   const label = `run ${run}, ${gated.metric}${split ? ` (${split})` : ''}${perturbation ? `, perturbation ${perturbation}` : ''}`
   const paired = pairValues(valuesB, valuesC)
-  if (paired.overlap < statistics.minOverlap) {
-    log.error(
-      'guard.overlap',
-      `${label}: only ${(paired.overlap * 100).toFixed(1)}% of instances were scored on both sides (minimum ${(statistics.minOverlap * 100).toFixed(1)}%); ${paired.unmatched.baseline} baseline and ${paired.unmatched.candidate} candidate keys are unmatched` +
-        (paired.oneSided > 0
-          ? `, and ${paired.dropped.baseline} baseline and ${paired.dropped.candidate} candidate values are not measurements (count 0 or not finite)`
-          : ''),
-      { file: c.perInstanceStatsFile, field: 'min_overlap', value: paired.overlap }
-    )
-    return null
-  }
-  if (paired.unmatched.baseline + paired.unmatched.candidate > 0) {
-    log.warn(
-      'pairing.unmatched',
-      `${label}: ${paired.unmatched.baseline} baseline and ${paired.unmatched.candidate} candidate keys have no partner and are left out`
-    )
-  }
-  if (paired.dropped.baseline + paired.dropped.candidate > 0) {
-    log.warn(
-      'pairing.dropped',
-      `${label}: ${paired.dropped.baseline} baseline and ${paired.dropped.candidate} candidate values were not measurements (count 0 or not finite) and are left out`
-    )
-  }
-  if (paired.clusters.length === 0) {
-    log.error('guard.no_pairs', `${label}: no instance has a measured value on both sides`, { file: c.perInstanceStatsFile })
-    return null
-  }
+  if (!pairingHolds(ctx, label, paired)) return null
   let estimate: PairedEstimate
   let maxDrop: number
   let decision: VerdictDecision
@@ -185,23 +159,7 @@ function compareOne(
     }
     throw error
   }
-  const imputedTotal = worst.imputed.baseline + worst.imputed.candidate
-  if (imputedTotal > 0) {
-    // A warning, so every rendering (comment, summary, console) shows both bounds side by side.
-    const bound =
-      worst.low === null || worst.high === null ? 'none (the metric has no known range)' : `[${fmt(worst.low)}, ${fmt(worst.high)}]`
-    log.warn(
-      'pairing.worst_case',
-      `${label}: ${worst.imputed.baseline} baseline and ${worst.imputed.candidate} candidate instances imputed at the worst case: interval ${bound} against [${fmt(estimate.ci.low)}, ${fmt(estimate.ci.high)}] on the matched instances; worst-case verdict ${worst.verdict}`
-    )
-  }
-  if (decision.verdict === 'pass' && worst.verdict !== 'pass') {
-    decision = {
-      verdict: 'inconclusive',
-      nNeeded: null,
-      reason: `Passes on the instances both sides scored, but not with the ${worst.imputed.baseline + worst.imputed.candidate} unmatched ones imputed at their worst: ${worst.reason}`
-    }
-  }
+  decision = withWorstCase(log, label, estimate, decision, worst)
   return comparisonRow(
     {
       id: [run, gated.metric, split ?? '', perturbation ?? 'clean'].join(' | '),
@@ -235,6 +193,73 @@ function compareOne(
       )
     }
   )
+}
+
+/**
+ * The pairing guards: too few instances scored on both sides, or none, is an error (false); keys
+ * without a partner and values that are not measurements are left out with a warning.
+ */
+function pairingHolds(ctx: OneContext, label: string, paired: PairedData): boolean {
+  const { c, statistics, log } = ctx
+  if (paired.overlap < statistics.minOverlap) {
+    log.error(
+      'guard.overlap',
+      `${label}: only ${(paired.overlap * 100).toFixed(1)}% of instances were scored on both sides (minimum ${(statistics.minOverlap * 100).toFixed(1)}%); ${paired.unmatched.baseline} baseline and ${paired.unmatched.candidate} candidate keys are unmatched` +
+        (paired.oneSided > 0
+          ? `, and ${paired.dropped.baseline} baseline and ${paired.dropped.candidate} candidate values are not measurements (count 0 or not finite)`
+          : ''),
+      { file: c.perInstanceStatsFile, field: 'min_overlap', value: paired.overlap }
+    )
+    return false
+  }
+  if (paired.unmatched.baseline + paired.unmatched.candidate > 0) {
+    log.warn(
+      'pairing.unmatched',
+      `${label}: ${paired.unmatched.baseline} baseline and ${paired.unmatched.candidate} candidate keys have no partner and are left out`
+    )
+  }
+  if (paired.dropped.baseline + paired.dropped.candidate > 0) {
+    log.warn(
+      'pairing.dropped',
+      `${label}: ${paired.dropped.baseline} baseline and ${paired.dropped.candidate} candidate values were not measurements (count 0 or not finite) and are left out`
+    )
+  }
+  if (paired.clusters.length === 0) {
+    log.error('guard.no_pairs', `${label}: no instance has a measured value on both sides`, { file: c.perInstanceStatsFile })
+    return false
+  }
+  return true
+}
+
+/**
+ * The worst case beside the matched instances: a warning whenever instances were imputed (so every
+ * rendering shows both bounds), and a pass the worst case does not confirm becomes inconclusive.
+ */
+function withWorstCase(
+  log: IssueLog,
+  label: string,
+  estimate: PairedEstimate,
+  decision: VerdictDecision,
+  worst: WorstCaseBound
+): VerdictDecision {
+  const imputedTotal = worst.imputed.baseline + worst.imputed.candidate
+  if (imputedTotal > 0) {
+    // A warning, so every rendering (comment, summary, console) shows both bounds side by side.
+    const bound =
+      worst.low === null || worst.high === null ? 'none (the metric has no known range)' : `[${fmt(worst.low)}, ${fmt(worst.high)}]`
+    log.warn(
+      'pairing.worst_case',
+      `${label}: ${worst.imputed.baseline} baseline and ${worst.imputed.candidate} candidate instances imputed at the worst case: interval ${bound} against [${fmt(estimate.ci.low)}, ${fmt(estimate.ci.high)}] on the matched instances; worst-case verdict ${worst.verdict}`
+    )
+  }
+  if (decision.verdict === 'pass' && worst.verdict !== 'pass') {
+    return {
+      verdict: 'inconclusive',
+      nNeeded: null,
+      reason: `Passes on the instances both sides scored, but not with the ${worst.imputed.baseline + worst.imputed.candidate} unmatched ones imputed at their worst: ${worst.reason}`
+    }
+  }
+  return decision
 }
 
 /** The paired values by instance, as the direction counts them. */

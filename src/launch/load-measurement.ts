@@ -8,6 +8,7 @@
  */
 import type { GateConfig } from '../config/types.js'
 import { attachLoad } from '../load/combine.js'
+import { qualityAlone, rejoinParts } from '../model/join-part.js'
 import { runLoadHalf } from '../load/run-half.js'
 import type { LoadOutcome } from '../load/load-run.js'
 import type { MeasurementContext, SideMeasurement } from '../model/measurement.js'
@@ -109,7 +110,9 @@ export class LoadMeasurement implements SideMeasurement {
         endpoints: options.sides.endpoints,
         measured
       })
-      return attachLoad(report, loaded.report)
+      // The parts (fidelity, ...) keep their own verdicts: the performance half joins the quality
+      // half alone, and the parts join again after (report.json's `quality` is quality's own).
+      return rejoinParts(attachLoad(qualityAlone(report), loaded.report), report.parts ?? [])
     }
     return this.half.section ? this.half.section(run) : run()
   }

@@ -147,66 +147,15 @@ export async function readLmEvalOutput(inputPath: string): Promise<LmEvalOutput>
   const { dir, resultsFile, dateId } = await locate(path)
   const results = await readResults(resultsFile)
   const configs = results['configs'] as Record<string, unknown>
-  const versions = results['versions'] as Record<string, unknown>
-  const nShot = results['n-shot'] as Record<string, unknown>
-  const nSamples = isRecord(results['n-samples']) ? results['n-samples'] : {}
   const runConfig = results['config'] as Record<string, unknown>
   const taskNames = Object.keys(configs).sort()
   if (taskNames.length === 0) {
     throw new InputError('input.lmeval_no_tasks', `${resultsFile} lists no task in configs`, { file: resultsFile, field: 'configs' })
   }
 
-  const suffix = `_${dateId}.jsonl`
-  const samplesFiles = new Map<string, string>()
-  for (const name of await filesIn(dir)) {
-    if (name.startsWith('samples_') && name.endsWith(suffix)) samplesFiles.set(name.slice('samples_'.length, -suffix.length), name)
-  }
-  for (const task of samplesFiles.keys()) {
-    if (!(task in configs)) {
-      throw new InputError(
-        'input.lmeval_unknown_task',
-        `${join(dir, samplesFiles.get(task)!)} holds samples of task ${task}, which ${resultsFile} does not list`,
-        {
-          file: join(dir, samplesFiles.get(task)!),
-          field: 'configs',
-          value: task
-        }
-      )
-    }
-  }
-
+  const samplesFiles = await samplesFilesOf(dir, dateId, configs, resultsFile)
   const tasks: LmEvalTask[] = []
-  for (const name of taskNames) {
-    const config = configs[name]
-    if (!isRecord(config)) {
-      throw new InputError('input.wrong_type', `${resultsFile}: configs.${name} must be an object`, {
-        file: resultsFile,
-        field: `configs.${name}`
-      })
-    }
-    const fileName = samplesFiles.get(name)
-    if (!fileName) {
-      throw new InputError(
-        'input.lmeval_no_samples',
-        `${dir} has no samples_${name}_${dateId}.jsonl for task ${name}: run lm_eval with --log_samples, since the gate pairs per sample`,
-        { file: resultsFile, field: `configs.${name}` }
-      )
-    }
-    const counts = nSamples[name]
-    const effective = isRecord(counts) && typeof counts['effective'] === 'number' ? counts['effective'] : null
-    const samplesFile = join(dir, fileName)
-    const { samples, digest } = await readSamples(samplesFile)
-    tasks.push({
-      name,
-      samplesFile,
-      version: versions[name] ?? null,
-      nShot: nShot[name] ?? null,
-      config,
-      effectiveSamples: effective,
-      samples,
-      samplesDigest: digest
-    })
-  }
+  for (const name of taskNames) tasks.push(await readTask(name, { dir, dateId, resultsFile, results, samplesFiles }))
 
   const modelArgs = isRecord(runConfig['model_args']) ? runConfig['model_args'] : {}
   const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null)
@@ -224,6 +173,74 @@ export async function readLmEvalOutput(inputPath: string): Promise<LmEvalOutput>
       chat_template_sha: results['chat_template_sha'] ?? null
     },
     tasks
+  }
+}
+
+/** The samples file of each task in `dir`, by task name; a file of a task the results do not list is an error. */
+async function samplesFilesOf(
+  dir: string,
+  dateId: string,
+  configs: Record<string, unknown>,
+  resultsFile: string
+): Promise<Map<string, string>> {
+  const suffix = `_${dateId}.jsonl`
+  const samplesFiles = new Map<string, string>()
+  for (const name of await filesIn(dir)) {
+    if (name.startsWith('samples_') && name.endsWith(suffix)) samplesFiles.set(name.slice('samples_'.length, -suffix.length), name)
+  }
+  for (const task of samplesFiles.keys()) {
+    if (!(task in configs)) {
+      const file = join(dir, samplesFiles.get(task)!)
+      throw new InputError('input.lmeval_unknown_task', `${file} holds samples of task ${task}, which ${resultsFile} does not list`, {
+        file,
+        field: 'configs',
+        value: task
+      })
+    }
+  }
+  return samplesFiles
+}
+
+interface TaskSource {
+  dir: string
+  dateId: string
+  resultsFile: string
+  results: Record<string, unknown>
+  samplesFiles: Map<string, string>
+}
+
+/** One task: its config, version, shots and samples (with their digest). */
+async function readTask(name: string, source: TaskSource): Promise<LmEvalTask> {
+  const { dir, dateId, resultsFile, results, samplesFiles } = source
+  const config = (results['configs'] as Record<string, unknown>)[name]
+  if (!isRecord(config)) {
+    throw new InputError('input.wrong_type', `${resultsFile}: configs.${name} must be an object`, {
+      file: resultsFile,
+      field: `configs.${name}`
+    })
+  }
+  const fileName = samplesFiles.get(name)
+  if (!fileName) {
+    throw new InputError(
+      'input.lmeval_no_samples',
+      `${dir} has no samples_${name}_${dateId}.jsonl for task ${name}: run lm_eval with --log_samples, since the gate pairs per sample`,
+      { file: resultsFile, field: `configs.${name}` }
+    )
+  }
+  const nSamples = isRecord(results['n-samples']) ? results['n-samples'] : {}
+  const counts = nSamples[name]
+  const effective = isRecord(counts) && typeof counts['effective'] === 'number' ? counts['effective'] : null
+  const samplesFile = join(dir, fileName)
+  const { samples, digest } = await readSamples(samplesFile)
+  return {
+    name,
+    samplesFile,
+    version: (results['versions'] as Record<string, unknown>)[name] ?? null,
+    nShot: (results['n-shot'] as Record<string, unknown>)[name] ?? null,
+    config,
+    effectiveSamples: effective,
+    samples,
+    samplesDigest: digest
   }
 }
 

@@ -12,7 +12,7 @@
  *   event, a non-2xx status or the timeout make the request a failure.
  * SSE is parsed by eventsource-parser.
  */
-import { createParser, type EventSourceMessage } from 'eventsource-parser'
+import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser'
 import { Pool, type Dispatcher } from 'undici'
 import type { Api } from '../config/types.js'
 import type { RequestStatus } from './types.js'
@@ -159,7 +159,11 @@ export function pendingDeliveries(): number {
 }
 
 export function streamRequest(conn: Connection, body: string | Buffer, timeoutMs: number): Promise<StreamResult> {
-  const result: StreamResult = {
+  return new Promise<StreamResult>(resolvePromise => new StreamingRequest(conn, body, timeoutMs, resolvePromise).dispatch())
+}
+
+function newResult(): StreamResult {
+  return {
     status: 'error',
     httpStatus: 0,
     start: performance.now(),
@@ -172,135 +176,167 @@ export function streamRequest(conn: Connection, body: string | Buffer, timeoutMs
     error: null,
     notStreaming: false
   }
-  return new Promise<StreamResult>(resolvePromise => {
-    let settled = false
-    let done = false
-    // The delivery time of the data being parsed.
-    let now = 0
-    let controller: Dispatcher.DispatchController | null = null
-    let errorBody: string | null = null
-    const finish = (status: RequestStatus, error: string | null): void => {
-      if (settled) return
-      settled = true
-      clearTimeout(timer)
-      result.status = status
-      result.error = error
-      result.end = status === 'ok' ? now : null
-      if (status !== 'ok' && controller && !controller.aborted) controller.abort(new Error(error ?? 'aborted'))
-      resolvePromise(result)
-    }
-    const timer = setTimeout(() => {
+}
+
+/**
+ * One request's state from dispatch to its result: the socket callbacks (`handler`) only stamp
+ * and queue; the queued deliveries come back as a `Receiver`, whose parsing fills `result`.
+ */
+class StreamingRequest implements Receiver {
+  private readonly result = newResult()
+  private settled = false
+  /** `[DONE]` arrived. */
+  private done = false
+  /** The delivery time of the data being parsed. */
+  private now = 0
+  private controller: Dispatcher.DispatchController | null = null
+  /** Collects the body of a non-2xx answer (null otherwise). */
+  private errorBody: string | null = null
+  private retried = false
+  private readonly timer: ReturnType<typeof setTimeout>
+  private readonly parser: EventSourceParser
+  private readonly decoder = new TextDecoder()
+
+  constructor(
+    private readonly conn: Connection,
+    private readonly body: string | Buffer,
+    timeoutMs: number,
+    private readonly resolvePromise: (result: StreamResult) => void
+  ) {
+    this.timer = setTimeout(() => {
       // Deliveries that reached JS before the deadline count: parse them first.
       drainDeliveries()
-      finish('timeout', `no complete answer within ${timeoutMs / 1000} s`)
+      this.finish('timeout', `no complete answer within ${timeoutMs / 1000} s`)
     }, timeoutMs)
-    const parser = createParser({
-      onEvent(event: EventSourceMessage) {
-        if (done || settled) return
-        const data = event.data
-        if (data === '[DONE]') {
-          done = true
-          return
-        }
-        let chunk: Chunk
-        try {
-          chunk = JSON.parse(data) as Chunk
-        } catch {
-          finish('error', `an event is not JSON: ${data.slice(0, 80)}`)
-          return
-        }
-        if (chunk.error) {
-          const message = typeof chunk.error === 'string' ? chunk.error : (chunk.error.message ?? 'error')
-          finish('error', `the stream carried an error: ${message.slice(0, 200)}`)
-          return
-        }
-        if (result.id === null && typeof chunk.id === 'string') result.id = chunk.id
-        if (carriesContent(chunk)) {
-          if (result.firstContent === null) result.firstContent = now
-          result.contentTimes.push(now)
-        }
-        if (chunk.usage && typeof chunk.usage.completion_tokens === 'number') {
-          result.usageTokens = chunk.usage.completion_tokens
-          if (typeof chunk.usage.prompt_tokens === 'number') result.promptTokens = chunk.usage.prompt_tokens
-        }
-      }
-    })
-    const decoder = new TextDecoder()
-    const receiver: Receiver = {
-      data(time, data) {
-        if (settled) return
-        now = time
-        parser.feed(decoder.decode(data, { stream: true }))
+    this.parser = createParser({ onEvent: (event: EventSourceMessage) => this.onEvent(event.data) })
+  }
+
+  private finish(status: RequestStatus, error: string | null): void {
+    if (this.settled) return
+    this.settled = true
+    clearTimeout(this.timer)
+    const result = this.result
+    result.status = status
+    result.error = error
+    result.end = status === 'ok' ? this.now : null
+    const controller = this.controller
+    if (status !== 'ok' && controller && !controller.aborted) controller.abort(new Error(error ?? 'aborted'))
+    this.resolvePromise(result)
+  }
+
+  private onEvent(data: string): void {
+    if (this.done || this.settled) return
+    if (data === '[DONE]') {
+      this.done = true
+      return
+    }
+    let chunk: Chunk
+    try {
+      chunk = JSON.parse(data) as Chunk
+    } catch {
+      this.finish('error', `an event is not JSON: ${data.slice(0, 80)}`)
+      return
+    }
+    if (chunk.error) {
+      const message = typeof chunk.error === 'string' ? chunk.error : (chunk.error.message ?? 'error')
+      this.finish('error', `the stream carried an error: ${message.slice(0, 200)}`)
+      return
+    }
+    this.take(chunk)
+  }
+
+  /** A well-formed chunk: its id, content time and token counts. */
+  private take(chunk: Chunk): void {
+    const result = this.result
+    if (result.id === null && typeof chunk.id === 'string') result.id = chunk.id
+    if (carriesContent(chunk)) {
+      if (result.firstContent === null) result.firstContent = this.now
+      result.contentTimes.push(this.now)
+    }
+    if (chunk.usage && typeof chunk.usage.completion_tokens === 'number') {
+      result.usageTokens = chunk.usage.completion_tokens
+      if (typeof chunk.usage.prompt_tokens === 'number') result.promptTokens = chunk.usage.prompt_tokens
+    }
+  }
+
+  data(time: number, data: Buffer): void {
+    if (this.settled) return
+    this.now = time
+    this.parser.feed(this.decoder.decode(data, { stream: true }))
+  }
+
+  end(time: number): void {
+    if (this.settled) return
+    this.now = time
+    this.parser.feed(this.decoder.decode())
+    if (this.done) this.finish('ok', null)
+    else this.finish('error', 'the stream ended without [DONE]')
+  }
+
+  error(time: number, error: Error): void {
+    this.now = time
+    if (!this.settled) this.finish('error', `the request failed: ${error.message}`)
+  }
+
+  dispatch(): void {
+    const { pool, origin, path, headers } = this.conn
+    pool.dispatch({ origin, path, method: 'POST', headers, body: this.body }, this.handler())
+  }
+
+  /**
+   * undici's dispatch API: onRequestStart runs on the connection right before the request's
+   * headers are written, so the clock starts there and not while the request waited in the pool.
+   */
+  private handler(): Dispatcher.DispatchHandler {
+    const result = this.result
+    return {
+      onRequestStart: (c: Dispatcher.DispatchController) => {
+        this.controller = c
+        result.start = performance.now()
       },
-      end(time) {
-        if (settled) return
-        now = time
-        parser.feed(decoder.decode())
-        if (done) finish('ok', null)
-        else finish('error', 'the stream ended without [DONE]')
+      onResponseStart: (_c: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>) => {
+        this.now = performance.now()
+        result.httpStatus = statusCode
+        if (statusCode < 200 || statusCode >= 300) {
+          this.errorBody = ''
+          return
+        }
+        const type = String(headers['content-type'] ?? '')
+        if (!type.startsWith('text/event-stream')) {
+          result.notStreaming = true
+          this.finish('error', `the server answered ${type || 'without a content type'} instead of a text/event-stream: it does not stream`)
+        }
       },
-      error(time, error) {
-        now = time
-        if (!settled) finish('error', `the request failed: ${error.message}`)
+      // The stream's own work per delivery: the time and a place in the queue (see `deliver`).
+      // `data` is a view of the socket's read buffer, which Node allocates afresh for every read.
+      onResponseData: (_c: Dispatcher.DispatchController, data: Buffer) => {
+        if (this.errorBody !== null) {
+          if (this.errorBody.length < 1000) this.errorBody += data.toString('utf8')
+          return
+        }
+        deliver(this, performance.now(), data)
+      },
+      onResponseEnd: () => {
+        if (this.errorBody !== null) {
+          this.now = performance.now()
+          this.finish('error', `HTTP ${result.httpStatus}: ${this.errorBody.replace(/\s+/g, ' ').slice(0, 200)}`)
+          return
+        }
+        deliver(this, performance.now(), END)
+      },
+      onResponseError: (_c: Dispatcher.DispatchController, error: Error) => {
+        if (!this.settled && !this.retried && result.httpStatus === 0 && closedBeforeAnswer(error)) {
+          // The pooled connection was closed by the server before any answer: the request
+          // never reached a live connection. Once, on another connection (see
+          // closedBeforeAnswer); its clock restarts there.
+          this.retried = true
+          result.retriedClosedConnection = true
+          this.dispatch()
+          return
+        }
+        // After the data that reached JS before it, as before the parsing was deferred.
+        if (!this.settled) deliver(this, performance.now(), { kind: ERROR, error })
       }
     }
-    // undici's dispatch API: onRequestStart runs on the connection right before the request's
-    // headers are written, so the clock starts there and not while the request waited in the pool.
-    let retried = false
-    const dispatch = (): void => {
-      conn.pool.dispatch(
-        { origin: conn.origin, path: conn.path, method: 'POST', headers: conn.headers, body },
-        {
-          onRequestStart(c: Dispatcher.DispatchController) {
-            controller = c
-            result.start = performance.now()
-          },
-          onResponseStart(_c: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>) {
-            now = performance.now()
-            result.httpStatus = statusCode
-            if (statusCode < 200 || statusCode >= 300) {
-              errorBody = ''
-              return
-            }
-            const type = String(headers['content-type'] ?? '')
-            if (!type.startsWith('text/event-stream')) {
-              result.notStreaming = true
-              finish('error', `the server answered ${type || 'without a content type'} instead of a text/event-stream: it does not stream`)
-            }
-          },
-          // The stream's own work per delivery: the time and a place in the queue (see `deliver`).
-          // `data` is a view of the socket's read buffer, which Node allocates afresh for every read.
-          onResponseData(_c: Dispatcher.DispatchController, data: Buffer) {
-            if (errorBody !== null) {
-              if (errorBody.length < 1000) errorBody += data.toString('utf8')
-              return
-            }
-            deliver(receiver, performance.now(), data)
-          },
-          onResponseEnd() {
-            if (errorBody !== null) {
-              now = performance.now()
-              finish('error', `HTTP ${result.httpStatus}: ${errorBody.replace(/\s+/g, ' ').slice(0, 200)}`)
-              return
-            }
-            deliver(receiver, performance.now(), END)
-          },
-          onResponseError(_c: Dispatcher.DispatchController, error: Error) {
-            if (!settled && !retried && result.httpStatus === 0 && closedBeforeAnswer(error)) {
-              // The pooled connection was closed by the server before any answer: the request
-              // never reached a live connection. Once, on another connection (see
-              // closedBeforeAnswer); its clock restarts there.
-              retried = true
-              result.retriedClosedConnection = true
-              dispatch()
-              return
-            }
-            // After the data that reached JS before it, as before the parsing was deferred.
-            if (!settled) deliver(receiver, performance.now(), { kind: ERROR, error })
-          }
-        }
-      )
-    }
-    dispatch()
-  })
+  }
 }

@@ -82,4 +82,20 @@ export interface FidelityReport {
   /** Requests sent and seconds spent per side, for the cost figures. */
   cost: { side: 'baseline' | 'candidate'; requests: number; seconds: number }[]
   notes: string[]
+  /**
+   * Where the flips fall (src/holistic/fidelity-direction.ts): positions where the candidate's most
+   * likely token is not the baseline's, split by the baseline's top-1 margin. Teacher-forced routes
+   * only; information, it gates nothing.
+   */
+  direction?: FidelityFlips
+}
+
+/** The flips of the scored positions, split by how sure the baseline was (p1 - p2 at least `sureMargin`). */
+export interface FidelityFlips {
+  positions: number
+  flips: number
+  sure: { positions: number; flips: number }
+  unsure: { positions: number; flips: number }
+  sureMargin: number
+  sentence: string
 }

@@ -16,6 +16,7 @@ import { HELM_GATE_VERSION } from '../version.js'
 export { SIDES, type ReportIssue, type Side, type Verdict } from './verdict.js'
 import type { ReportIssue, Verdict } from './verdict.js'
 import type { HolisticGrid } from './holistic-grid.js'
+import type { ReportPart } from './measurement-part.js'
 
 export interface ChangedExample {
   instance_id: string
@@ -264,10 +265,11 @@ export interface Report {
   /** The performance half (docs/load.md); absent when the gate file has no `load:`. */
   load?: LoadReport
   /**
-   * The quality half on its own, as it stood before the performance half was joined (docs/load.md,
-   * "The verdict"): its verdict and its errors (`errors` above holds both halves'). Set by the
-   * join (src/load/combine.ts) so the decision line need not re-derive it; absent without a load
-   * half, and in the report of the load half alone (no quality half ran).
+   * The quality half on its own, as it stood before the performance half or any part was joined
+   * (docs/load.md, "The verdict"): its verdict and its errors (`errors` above holds every half's
+   * and part's). Set by the joins (src/load/combine.ts, model/join-part.ts) so the decision line
+   * need not re-derive it; absent when nothing joined the quality half, and in the report of the
+   * load half alone (no quality half ran).
    */
   quality?: QualityHalf
   /** Token-level fidelity (docs/fidelity.md); absent when the gate file has no `fidelity:`. */
@@ -278,6 +280,12 @@ export interface Report {
   calibrations?: CalibrationRow[]
   /** What the gate measured of each run entry by metric family, and why the rest is blank (src/holistic/grid.ts). */
   holistic?: HolisticGrid
+  /**
+   * Each measurement's own part beside the quality half (model/measurement-part.ts), in the order
+   * they joined: what the console, the comment, report.html and the decision line show of it,
+   * with its own verdict and errors. Absent when no measurement joined one.
+   */
+  parts?: ReportPart[]
 }
 
 /** The quality half's own verdict and errors in a report that joins both halves. */

@@ -8,21 +8,16 @@
  * without the fingerprint, for the load half alone and the action's masking, which need no git.
  */
 import type { LaunchSettings } from '../config/launch.js'
-import type { Api, GateConfig } from '../config/types.js'
+import type { GateConfig } from '../config/types.js'
 import { gateFingerprint } from '../identity/gate-fingerprint.js'
 import type { Side } from '../model/verdict.js'
 import { apiKeyNames, apiKeyOf, apiKeyValues, missingKeyError } from '../secrets/api-keys.js'
 import { urlSecrets } from '../secrets/child-env.js'
 
 /** A side that is a server: where requests go and the key they carry. */
-export interface SideEndpoint {
-  side: Side
-  baseUrl: string
-  model: string
-  api: Api
-  /** The key from the variable the gate file names; null when it names none or the variable is empty. */
-  apiKey: string | null
-}
+// A side's endpoint as every measurement takes it (model/side-endpoint.ts).
+export type { SideEndpoint } from '../model/side-endpoint.js'
+import type { SideEndpoint } from '../model/side-endpoint.js'
 
 /** The sides as the gate file and the environment resolve them: no git, no process. */
 export interface PlannedSides {

@@ -8,6 +8,7 @@ import { renderLoadConsole } from './console-load.js'
 import { sequentialConsoleLines } from './markdown-sequential.js'
 import { directionLine } from './console-direction.js'
 import { decide } from './decision.js'
+import { renderPartsConsole } from './console-parts.js'
 import { escapeTerminal, truncateText } from './escape.js'
 import { comparisonVerdictLabel, formatCount, formatInterval, formatLevel, formatNumber, formatSigned, VERDICT_WORD } from './format.js'
 import type { Comparison, Report, ReportIssue, Verdict } from '../model/report.js'
@@ -68,6 +69,56 @@ function issueLine(issue: ReportIssue): string {
   return `${safe(issue.code, 80)}: ${safe(issue.message, MAX_MESSAGE)}${location}`
 }
 
+/** The comparisons table, then each row's direction (information only, never part of the verdict). */
+function comparisonLines(report: Report, paint: (text: string, tone: Tone) => string): string[] {
+  const out: string[] = []
+  if (report.comparisons.length > 0) {
+    const header = ['VERDICT', 'COMPARISON', 'N', 'DELTA', `${formatLevel(report.settings.confidence)} INTERVAL`, 'MARGIN', 'FLIPS']
+    const rows = report.comparisons.map(c => [
+      comparisonVerdictLabel(c),
+      comparisonName(c),
+      formatCount(c.n),
+      formatSigned(c.delta),
+      formatInterval(c.ci.low, c.ci.high),
+      formatSigned(c.direction === 'lower' ? c.max_drop : -c.max_drop),
+      flips(c)
+    ])
+    const widths = header.map((h, i) => Math.max(h.length, ...rows.map(r => r[i].length)))
+    const rightAligned = new Set([2, 3, 5])
+    const pad = (cells: string[]): string[] =>
+      cells.map((cell, i) => (rightAligned.has(i) ? cell.padStart(widths[i]) : cell.padEnd(widths[i])))
+    out.push('', paint(pad(header).join('  ').trimEnd(), 'bold'))
+    rows.forEach((cells, i) => {
+      const padded = pad(cells)
+      // Colour after padding: escape codes have length but no width.
+      padded[0] = paint(padded[0], TONE_OF[comparisonVerdictLabel(report.comparisons[i]) as Verdict | 'info'])
+      out.push(padded.join('  ').trimEnd())
+    })
+    // The direction of each row: information only, never part of the verdict above.
+    const directions = report.comparisons.map(c => [c, directionLine(c)] as const).filter(([, line]) => line !== null)
+    if (directions.length > 0)
+      out.push('', paint('Direction (information only): answers won/lost, McNemar p, split by the baseline margin', 'bold'))
+    for (const [c, line] of directions) out.push(`  ${comparisonName(c)}: ${safe(line ?? '', MAX_MESSAGE)}`)
+  } else {
+    out.push('', 'No comparisons.')
+  }
+  return out
+}
+
+/** The errors, then the warnings, each with where it is (file, field, value). */
+function issueLines(report: Report, paint: (text: string, tone: Tone) => string): string[] {
+  const out: string[] = []
+  if (report.errors.length > 0) {
+    out.push('', paint(`Errors (${formatCount(report.errors.length)}):`, 'red'))
+    for (const issue of report.errors) out.push(`  ${paint('x', 'red')} ${issueLine(issue)}`)
+  }
+  if (report.warnings.length > 0) {
+    out.push('', paint(`Warnings (${formatCount(report.warnings.length)}):`, 'yellow'))
+    for (const issue of report.warnings) out.push(`  ${paint('!', 'yellow')} ${issueLine(issue)}`)
+  }
+  return out
+}
+
 export function renderConsole(report: Report, options: ConsoleOptions): string {
   const paint = painter(options.color)
   const out: string[] = []
@@ -100,36 +151,7 @@ export function renderConsole(report: Report, options: ConsoleOptions): string {
   const differing = (['deployment', 'engine', 'image', 'weights'] as const).filter(r => differs[r])
   if (differing.length > 0) out.push(paint(`sides differ in: ${differing.join(', ')}`, 'yellow'))
 
-  if (report.comparisons.length > 0) {
-    const header = ['VERDICT', 'COMPARISON', 'N', 'DELTA', `${formatLevel(report.settings.confidence)} INTERVAL`, 'MARGIN', 'FLIPS']
-    const rows = report.comparisons.map(c => [
-      comparisonVerdictLabel(c),
-      comparisonName(c),
-      formatCount(c.n),
-      formatSigned(c.delta),
-      formatInterval(c.ci.low, c.ci.high),
-      formatSigned(c.direction === 'lower' ? c.max_drop : -c.max_drop),
-      flips(c)
-    ])
-    const widths = header.map((h, i) => Math.max(h.length, ...rows.map(r => r[i].length)))
-    const rightAligned = new Set([2, 3, 5])
-    const pad = (cells: string[]): string[] =>
-      cells.map((cell, i) => (rightAligned.has(i) ? cell.padStart(widths[i]) : cell.padEnd(widths[i])))
-    out.push('', paint(pad(header).join('  ').trimEnd(), 'bold'))
-    rows.forEach((cells, i) => {
-      const padded = pad(cells)
-      // Colour after padding: escape codes have length but no width.
-      padded[0] = paint(padded[0], TONE_OF[comparisonVerdictLabel(report.comparisons[i]) as Verdict | 'info'])
-      out.push(padded.join('  ').trimEnd())
-    })
-    // The direction of each row: information only, never part of the verdict above.
-    const directions = report.comparisons.map(c => [c, directionLine(c)] as const).filter(([, line]) => line !== null)
-    if (directions.length > 0)
-      out.push('', paint('Direction (information only): answers won/lost, McNemar p, split by the baseline margin', 'bold'))
-    for (const [c, line] of directions) out.push(`  ${comparisonName(c)}: ${safe(line ?? '', MAX_MESSAGE)}`)
-  } else {
-    out.push('', 'No comparisons.')
-  }
+  out.push(...comparisonLines(report, paint))
 
   if (report.efficiency.length > 0) {
     out.push('', paint('Efficiency (information only, not gated): candidate/baseline ratio of request time', 'bold'))
@@ -150,6 +172,7 @@ export function renderConsole(report: Report, options: ConsoleOptions): string {
     out.push(paint(line, TONE_OF[c.verdict]))
   }
   for (const line of sequentialConsoleLines(report.comparisons)) out.push(safe(line, 400))
+  out.push(...renderPartsConsole(report.parts, paint))
   // The holistic grid in one line per entry: the gated and shown families, then what is blank.
   for (const row of report.holistic?.rows ?? []) {
     const named = (state: string): string =>
@@ -162,18 +185,11 @@ export function renderConsole(report: Report, options: ConsoleOptions): string {
   for (const note of report.notes) out.push(`  note: ${safe(note, MAX_MESSAGE)}`)
   out.push(...renderLoadConsole(report.load))
 
-  if (report.errors.length > 0) {
-    out.push('', paint(`Errors (${formatCount(report.errors.length)}):`, 'red'))
-    for (const issue of report.errors) out.push(`  ${paint('x', 'red')} ${issueLine(issue)}`)
-  }
-  if (report.warnings.length > 0) {
-    out.push('', paint(`Warnings (${formatCount(report.warnings.length)}):`, 'yellow'))
-    for (const issue of report.warnings) out.push(`  ${paint('!', 'yellow')} ${issueLine(issue)}`)
-  }
+  out.push(...issueLines(report, paint))
 
   const verdict = paint(VERDICT_WORD[report.verdict].toUpperCase(), TONE_OF[report.verdict])
-  // With two halves the last line names the one that decided and its figure (report/decision.ts).
-  const why = report.load ? decide(report).detail : report.headline
+  // With two halves or a part the last line names the one that decided and its figure (report/decision.ts).
+  const why = report.load || report.parts?.length ? decide(report).detail : report.headline
   out.push('', `${paint('Overall:', 'bold')} ${verdict}: ${safe(why, MAX_MESSAGE)}`)
   return `${out.join('\n')}\n`
 }

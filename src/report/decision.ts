@@ -1,9 +1,11 @@
 /**
  * The verdict in one line that names what decided it, with the figure: the check run's title, the
  * first line of the job summary and the PR comment, the action's `decision` output and the last
- * line of the console. With a `load:` section the overall verdict is the worse of two halves, and
- * a line that counted only the quality comparisons ("Fail: 2/2 gated passed") contradicted
- * itself whenever the performance half decided. Pure; the callers escape for their medium.
+ * line of the console. With a `load:` section or a measurement's part (report.parts) the overall
+ * verdict is the worst of them, and a line that counted only the quality comparisons ("Fail: 2/2
+ * gated passed") contradicted itself whenever another decided: the line names each, the deciding
+ * ones first. A part brings its own words (model/measurement-part.ts), so this file names no
+ * measurement but quality and performance. Pure; the callers escape for their medium.
  */
 import { truncateText } from './escape.js'
 import { formatCount, formatNumber, formatSigned, marginOf, VERDICT_WORD } from './format.js'
@@ -11,11 +13,12 @@ import { checkName, levelLabel, loadValue, ratioText } from './load-text.js'
 import type { LoadCheckResult, LoadReport } from '../model/load-report.js'
 import type { AnswerLength, CalibrationRow, Comparison, Report, ReportIssue, Verdict } from '../model/report.js'
 
-export type Half = 'quality' | 'performance'
+/** `quality`, `performance`, or the key of a measurement's part (`fidelity`). */
+export type Half = string
 
 export interface Decision {
   verdict: Verdict
-  /** The half (or both) whose verdict is the overall one; `both` also when both pass. */
+  /** The half or part whose verdict is the overall one; `both` when more than one shares it (also when all pass). */
   decidedBy: Half | 'both'
   /** `Fail: performance (output_tokens_per_second 0.610× at c=16, needs ≥ 0.9×); quality 2/2 passed` */
   line: string
@@ -26,32 +29,38 @@ export interface Decision {
 const RANK: Record<Verdict, number> = { pass: 0, inconclusive: 1, fail: 2, error: 3 }
 const MAX_MESSAGE = 160
 
+/** One named part of the line: its verdict and its words when it decides or stands beside one that does. */
+interface LinePart {
+  key: Half
+  verdict: Verdict
+  text: (deciding: boolean) => string
+}
+
 export function decide(report: Report): Decision {
   const load = report.load
-  if (!load) {
-    const counts = qualityCounts(report, report.errors)
-    const fidelity = fidelityVerdict(report)
-    if (fidelity === null) return finish(report.verdict, 'quality', counts)
-    // Fidelity's checks join the quality half's verdict; when they decide it, the line names them first.
-    const detail = fidelityDecides(report, fidelity)
-      ? [fidelityText(report, fidelity, true), counts].filter(Boolean).join('; ')
-      : [counts, fidelityText(report, fidelity, false)].filter(Boolean).join('; ')
-    return finish(report.verdict, 'quality', detail)
-  }
+  const parts = (report.parts ?? []).filter(p => p.decision !== null)
+  // Nothing joined the quality half: the counts the title has always shown.
+  if (!load && parts.length === 0) return finish(report.verdict, 'quality', qualityCounts(report, report.errors))
   // helm-gate load (or run --only load): no quality half at all.
-  if (!report.quality) return finish(report.verdict, 'performance', performanceText(load, true))
-  // The join (src/load/combine.ts) kept the quality half's own verdict and errors. The deciding
-  // half comes first and takes its verdict from the line's first word; the other half says its own.
-  const { verdict: quality, errors: qualityErrors } = report.quality
-  if (RANK[load.verdict] > RANK[quality]) {
-    return finish(report.verdict, 'performance', `${performanceText(load, true)}; ${qualityFigure(report, quality, qualityErrors)}`)
-  }
-  const decidedBy = RANK[quality] > RANK[load.verdict] ? 'quality' : 'both'
-  return finish(
-    report.verdict,
-    decidedBy,
-    `${qualityFigure(report, quality, qualityErrors)}; ${performanceText(load, decidedBy === 'both')}`
-  )
+  if (load && !report.quality) return finish(report.verdict, 'performance', performanceText(load, true))
+  // The joins (src/load/combine.ts, model/join-part.ts) kept the quality half's own verdict and
+  // errors; each part and the performance half say their own. The deciding ones come first and
+  // take their verdict from the line's first word.
+  const quality = report.quality ?? { verdict: report.verdict, errors: report.errors }
+  const named: LinePart[] = [
+    { key: 'quality', verdict: quality.verdict, text: () => rowsFigure(report, quality.verdict, quality.errors) },
+    ...parts.map(p => ({
+      key: p.key,
+      verdict: p.verdict ?? 'pass',
+      text: (deciding: boolean) => clip(deciding ? (p.decision?.deciding ?? '') : (p.decision?.beside ?? ''), 2 * MAX_MESSAGE)
+    })),
+    ...(load ? [{ key: 'performance', verdict: load.verdict, text: (deciding: boolean) => performanceText(load, deciding) }] : [])
+  ]
+  const top = Math.max(...named.map(p => RANK[p.verdict]))
+  const deciders = named.filter(p => RANK[p.verdict] === top)
+  const rest = named.filter(p => RANK[p.verdict] !== top)
+  const detail = [...deciders.map(p => p.text(true)), ...rest.map(p => p.text(false))].filter(Boolean).join('; ')
+  return finish(report.verdict, deciders.length === 1 ? deciders[0].key : 'both', detail)
 }
 
 function finish(verdict: Verdict, decidedBy: Decision['decidedBy'], detail: string): Decision {
@@ -65,36 +74,9 @@ function oneLine(text: string): string {
 
 type GatedRow = Comparison | AnswerLength | CalibrationRow
 
-/** The rows the quality half gates: comparisons, answer-length bands and calibration (fidelity's checks are apart). */
+/** The rows the quality half gates: comparisons, answer-length bands and calibration (a measurement's part is apart). */
 function gatedRows(report: Report): GatedRow[] {
   return [...report.comparisons, ...(report.answer_lengths ?? []), ...(report.calibrations ?? [])].filter(c => c.gated)
-}
-
-function worstOf(verdicts: Verdict[]): Verdict {
-  return verdicts.reduce<Verdict>((w, v) => (RANK[v] > RANK[w] ? v : w), 'pass')
-}
-
-/** The worst of fidelity's checks; null without a fidelity section or without checks. */
-function fidelityVerdict(report: Report): Verdict | null {
-  const checks = report.fidelity?.checks ?? []
-  return checks.length === 0 ? null : worstOf(checks.map(c => c.verdict))
-}
-
-/** Fidelity decides when it is worse than every gated row and nothing errored. */
-function fidelityDecides(report: Report, fidelity: Verdict): boolean {
-  return report.errors.length === 0 && fidelity !== 'pass' && RANK[fidelity] > RANK[worstOf(gatedRows(report).map(r => r.verdict))]
-}
-
-/** `fidelity 2/2 checks passed`; `fidelity (kld_mean 0.05 [0.04, 0.06], needs ≤ 0.02)` when it decides. */
-function fidelityText(report: Report, verdict: Verdict, deciding: boolean): string {
-  const checks = report.fidelity?.checks ?? []
-  if (verdict === 'pass') return `fidelity ${formatCount(checks.length)}/${formatCount(checks.length)} checks passed`
-  const open = checks.filter(c => c.verdict === verdict)
-  const c = open[0]
-  // Four significant digits, as the Fidelity section shows them (KLs are small numbers).
-  const num = (x: number): string => Number(x.toPrecision(4)).toString()
-  const figure = `${c.metric} ${num(c.figure.corrected)} [${num(c.figure.ci.low)}, ${num(c.figure.ci.high)}], needs ${c.bound === 'min' ? '≥' : '≤'} ${num(c.threshold)}`
-  return `${deciding ? 'fidelity' : `fidelity ${verdict}`} (${figure}${more(open.length)})`
 }
 
 /** Without a load half: the counts the title has always shown (`1 error: 2/2 gated passed, …`). */
@@ -114,15 +96,6 @@ function qualityCounts(report: Report, errors: readonly ReportIssue[]): string {
 }
 
 /** `quality 2/2 passed`, `quality 1/2 failed (run exact_match -0.12, tolerates -0.02)`, `quality (error message)`. */
-function qualityFigure(report: Report, verdict: Verdict, errors: readonly ReportIssue[]): string {
-  const fidelity = fidelityVerdict(report)
-  if (fidelity === null) return rowsFigure(report, verdict, errors)
-  if (errors.length === 0 && fidelityDecides(report, fidelity)) {
-    return `${fidelityText(report, fidelity, true)}; ${rowsFigure(report, worstOf(gatedRows(report).map(r => r.verdict)), errors)}`
-  }
-  return `${rowsFigure(report, verdict, errors)}; ${fidelityText(report, fidelity, false)}`
-}
-
 function rowsFigure(report: Report, verdict: Verdict, errors: readonly ReportIssue[]): string {
   const gated = gatedRows(report)
   const of = (v: Verdict): string => `${formatCount(gated.filter(c => c.verdict === v).length)}/${formatCount(gated.length)}`

@@ -2,20 +2,24 @@
 /**
  * The script of report.html, run in the reader's browser: its own bundle entry
  * (scripts/build-report-page.mjs bundles it into html-client.bundle.ts, which html.ts embeds),
- * typed against the report model. It imports types and plot-labels.ts, which imports nothing:
- * nothing of Node may reach the page.
+ * typed against the report model. It imports types and the page modules (plot-labels.ts,
+ * load-schedule.ts, sequence-plot.ts and the html-*.ts sections: the header, the load half, the
+ * answers' diff, the grid, the sequential verdicts, the parts), which import only types and each
+ * other: nothing of Node may reach the page.
  *
  * Everything shown comes from the JSON block `#helm-gate-data` and is inserted with
  * `textContent` or as SVG attributes: model output, prompts and run names are untrusted and never
  * become markup.
  */
-import type { FidelityReport } from '../model/fidelity-report.js'
-import type { LoadCheckResult, LoadInterval, LoadReport, LoadRatio } from '../model/load-report.js'
-import type { CalibrationRow, ChangedExample, Comparison, EfficiencyEntry, ReportIssue, SideInfo, Report } from '../model/report.js'
-import type { IdentityDiffers, IdentityRow, ServingRow } from '../model/side-identity.js'
+import type { CalibrationRow, ChangedExample, Comparison, EfficiencyEntry, Report } from '../model/report.js'
+import type { IdentityDiffers } from '../model/side-identity.js'
 import { fullLabel, plotLabels } from './plot-labels.js'
-import { loadScheduleText } from './load-schedule.js'
+import { headerSection } from './html-header.js'
+import { loadSection } from './html-load.js'
+import { diffSegments } from './html-diff.js'
 import { gridSection } from './html-grid.js'
+import { sequentialSection } from './html-sequential.js'
+import { partSections } from './html-parts.js'
 
 /** What html.ts embeds in `#helm-gate-data`. */
 interface PageData {
@@ -59,124 +63,6 @@ function signed(value: unknown): string {
 const verdictOf = (c: Comparison): string => (c.gated ? c.verdict : 'info')
 const marginOf = (c: Comparison): number => (c.direction === 'lower' ? c.max_drop : -c.max_drop)
 const labelOf = (c: Comparison): string => fullLabel(c)
-
-// ---- header: verdict, headline, sides, issues
-function header(): HTMLElement {
-  const box = el(
-    'header',
-    {},
-    el('h1', { class: `verdict ${report.verdict}` }, `helm-gate: ${report.verdict}`),
-    el('p', {}, report.headline)
-  )
-  const sides = el('table', { class: 'sides' })
-  const row = (label: string, read: (s: SideInfo) => string, key?: IdentityRow): void => {
-    const cells = [read(report.baseline), read(report.candidate)]
-    if (cells.every(c => c === '')) return
-    const marked = key !== undefined && data.differs?.[key] === true
-    sides.append(
-      el(
-        'tr',
-        marked ? { class: 'differs' } : {},
-        el('th', {}, marked ? `${label} (differs)` : label),
-        ...cells.map(c => el('td', {}, c || '—'))
-      )
-    )
-  }
-  sides.append(el('tr', {}, el('th', {}, ''), el('th', {}, 'Baseline'), el('th', {}, 'Candidate')))
-  row(
-    'Deployment',
-    s => {
-      const id = s.identity
-      return [id?.model ?? s.deployment, id?.host ? `on ${id.host}` : '', id?.api ? `(${id.api})` : ''].filter(Boolean).join(' ')
-    },
-    'deployment'
-  )
-  row(
-    'Engine',
-    s => {
-      const e = s.identity?.engine
-      if (!e) return ''
-      return [
-        e.version && `version ${e.version}`,
-        e.root && `weights ${e.root}`,
-        e.max_model_len !== null && `context ${e.max_model_len}`,
-        e.owned_by && `by ${e.owned_by}`,
-        e.details
-      ]
-        .filter(Boolean)
-        .join(' · ')
-    },
-    'engine'
-  )
-  // The serving configuration, compared when the report was built: a row whose sides differ is marked.
-  const serving = report.context?.serving
-  const servingRow = (label: string, r: ServingRow | null | undefined): void => {
-    if (!r) return
-    sides.append(
-      el(
-        'tr',
-        r.differs ? { class: 'differs' } : {},
-        el('th', {}, r.differs ? `${label} (differs)` : label),
-        el('td', {}, r.baseline || '—'),
-        el('td', {}, r.candidate || '—')
-      )
-    )
-  }
-  servingRow('Chat template', serving?.chat_template)
-  // What the harness's own requests sent (HELM's adapter spec), beside what the server would default to.
-  row('Sampling (requests)', s => s.requested_sampling?.cell ?? '', 'requested_sampling')
-  servingRow('Sampling (server defaults)', serving?.sampling)
-  row(
-    'Image',
-    s => {
-      const i = s.identity?.image
-      if (!i) return ''
-      return [i.name, i.digest ? `digest ${i.digest}` : i.id ? `image id ${i.id} (no registry digest)` : 'digest unknown'].join(' · ')
-    },
-    'image'
-  )
-  row(
-    'Weights',
-    s => {
-      const w = s.identity?.weights
-      if (!w) return ''
-      return [w.file, w.sha256 ? `sha256 ${w.sha256}` : (w.error ?? '')].filter(Boolean).join(' · ')
-    },
-    'weights'
-  )
-  row('HELM', s => s.helm_version ?? '')
-  row('Source', s => {
-    const o = s.identity?.origin
-    if (!o) return ''
-    if (o.kind !== 'archived') return o.kind === 'run' ? 'run by this gate' : `from ${o.artifact_name ?? 'shard artifacts'}`
-    return [
-      'archived',
-      o.workflow_run_id !== undefined && `run ${o.workflow_run_id}`,
-      o.age_hours !== undefined && `${Math.round(o.age_hours)} h old`
-    ]
-      .filter(Boolean)
-      .join(', ')
-  })
-  box.append(sides)
-  const s = report.settings
-  const fingerprint = report.context?.fingerprint
-  box.append(
-    el(
-      'p',
-      { class: 'settings' },
-      `${fingerprint ? `Gate set ${String(fingerprint).slice(0, 16)} · ` : ''}${Math.round(s.confidence * 1000) / 10}% intervals (${s.interval}), ${s.resamples} resamples, seed ${s.seed}`
-    )
-  )
-  for (const [kind, list] of [
-    ['errors', report.errors],
-    ['warnings', report.warnings]
-  ] as const) {
-    if (!list.length) continue
-    box.append(el('h2', {}, `${kind === 'errors' ? 'Errors' : 'Warnings'} (${list.length})`))
-    box.append(el('ul', { class: kind }, ...list.map((i: ReportIssue) => el('li', {}, el('code', {}, i.code), ' ', i.message))))
-  }
-  return box
-}
 
 // ---- filters shared by the plot, the table and the answers
 const state = { run: '', perturbation: '', direction: '', search: '', stratum: '' }
@@ -400,75 +286,7 @@ function direction(): HTMLElement | null {
   )
 }
 
-// ---- changed answers, side by side with the differing characters marked
-function diffSegments(a: string, b: string): [Node[], Node[]] {
-  let start = 0
-  while (start < a.length && start < b.length && a[start] === b[start]) start++
-  let endA = a.length
-  let endB = b.length
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
-    endA--
-    endB--
-  }
-  const midA = a.slice(start, endA)
-  const midB = b.slice(start, endB)
-  const mark = (text: string): Node => el('mark', {}, text)
-  const text = (t: string): Node => document.createTextNode(t)
-  // Character LCS of the differing middle when it is small; otherwise the whole middle is marked.
-  if (midA.length * midB.length > 0 && midA.length * midB.length <= 250_000) {
-    const n = midA.length
-    const m = midB.length
-    const table = new Uint16Array((n + 1) * (m + 1))
-    for (let i = n - 1; i >= 0; i--) {
-      for (let j = m - 1; j >= 0; j--) {
-        table[i * (m + 1) + j] =
-          midA[i] === midB[j] ? table[(i + 1) * (m + 1) + j + 1] + 1 : Math.max(table[(i + 1) * (m + 1) + j], table[i * (m + 1) + j + 1])
-      }
-    }
-    const outA: Node[] = [text(a.slice(0, start))]
-    const outB: Node[] = [text(b.slice(0, start))]
-    let i = 0
-    let j = 0
-    let same = ''
-    let onlyA = ''
-    let onlyB = ''
-    const flush = (): void => {
-      if (onlyA) outA.push(mark(onlyA))
-      if (onlyB) outB.push(mark(onlyB))
-      onlyA = ''
-      onlyB = ''
-    }
-    while (i < n || j < m) {
-      if (i < n && j < m && midA[i] === midB[j]) {
-        flush()
-        same += midA[i]
-        i++
-        j++
-        continue
-      }
-      if (same) {
-        outA.push(text(same))
-        outB.push(text(same))
-        same = ''
-      }
-      if (j >= m || (i < n && table[(i + 1) * (m + 1) + j] >= table[i * (m + 1) + j + 1])) onlyA += midA[i++]
-      else onlyB += midB[j++]
-    }
-    flush()
-    if (same) {
-      outA.push(text(same))
-      outB.push(text(same))
-    }
-    outA.push(text(a.slice(endA)))
-    outB.push(text(b.slice(endB)))
-    return [outA, outB]
-  }
-  return [
-    [text(a.slice(0, start)), ...(midA ? [mark(midA)] : []), text(a.slice(endA))],
-    [text(b.slice(0, start)), ...(midB ? [mark(midB)] : []), text(b.slice(endB))]
-  ]
-}
-
+// ---- changed answers, side by side with the differing characters marked (html-diff.ts)
 function answers(): HTMLElement {
   const box = el('div', { id: 'answers' })
   let shown = 0
@@ -488,7 +306,7 @@ function answers(): HTMLElement {
           .toLowerCase()
         if (!haystack.includes(state.search)) continue
       }
-      const [b, k] = diffSegments(String(e.baseline_output ?? ''), String(e.candidate_output ?? ''))
+      const [b, k] = diffSegments(el, String(e.baseline_output ?? ''), String(e.candidate_output ?? ''))
       cards.push(
         el(
           'div',
@@ -526,7 +344,7 @@ function answers(): HTMLElement {
   return box
 }
 
-// ---- efficiency, and the load half
+// ---- efficiency and calibration (the load half is html-load.ts)
 /**
  * report.calibrations: per run that gates it, the rise of ECE or Brier (candidate minus baseline)
  * with its interval against the tolerated rise. Four decimals, as the comment shows them.
@@ -600,186 +418,6 @@ function efficiency(): HTMLElement | null {
   return box
 }
 
-/**
- * The load half (report.load): its verdict, then per level one table with a row per metric
- * (baseline, candidate, the candidate/baseline ratio with its interval, and the checks on that
- * metric with their verdicts). Server-provided text (model names, reasons) goes in as text.
- */
-function load(section: LoadReport | undefined): HTMLElement | null {
-  if (!section) return null
-  const box = el(
-    'section',
-    { id: 'load' },
-    el('h2', { class: `load-verdict ${section.verdict}` }, `Load: ${section.verdict}`),
-    el('p', {}, String(section.headline ?? ''))
-  )
-  if (section.skipped) {
-    box.append(el('p', { class: 'note' }, String(section.skipped)))
-    return box
-  }
-  const units: Record<string, string> = { output_tokens_per_second: 'tok/s', request_throughput: 'req/s', goodput: 'req/s' }
-  const value = (metric: string, v: unknown): string => {
-    if (typeof v !== 'number' || !Number.isFinite(v)) return '—'
-    if (metric === 'error_rate') return `${Number((v * 100).toPrecision(3))}%`
-    return `${Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3)} ${units[metric] ?? 'ms'}`
-  }
-  // As in the comment: three decimals (one from 10 up).
-  const fixed = (v: number): string => v.toFixed(v >= 10 ? 1 : 3)
-  const ratioText = (r: LoadInterval | null): string => (r ? `${fixed(r.estimate)}× [${fixed(r.low)}, ${fixed(r.high)}]` : '—')
-  const levelName = (level: number): string => (section.mode === 'concurrency' ? `concurrency ${level}` : `${level} requests/s`)
-  const checkText = (c: LoadCheckResult): string => {
-    const op = c.kind === 'min_ratio' || c.kind === 'min' ? '≥' : '≤'
-    const bound = String(c.kind).endsWith('ratio') ? `${c.threshold}×` : value(c.metric, c.threshold)
-    return `${op} ${bound}: ${c.verdict}`
-  }
-  const ratios: LoadRatio[] = section.ratios ?? []
-  const checks: LoadCheckResult[] = section.checks ?? []
-  for (const level of section.levels ?? []) {
-    const metrics = [...new Set([...ratios, ...checks].filter(r => r.level === level).map(r => String(r.metric)))]
-    if (!metrics.length) continue
-    const rows = metrics.map(metric => {
-      const r = ratios.find(x => x.level === level && x.metric === metric)
-      const own = checks.filter(c => c.level === level && c.metric === metric)
-      const verdicts: string[] = own.map(c => c.verdict)
-      const worst = ['error', 'fail', 'inconclusive', 'pass'].find(v => verdicts.includes(v)) ?? 'info'
-      const checkCell = el('td', { class: 'checks' })
-      own.forEach((c, i) => {
-        if (i) checkCell.append(el('br'))
-        checkCell.append(el('span', { class: `check ${c.verdict}`, title: String(c.reason ?? '') }, checkText(c)))
-      })
-      if (!own.length) checkCell.append('—')
-      return el(
-        'tr',
-        { class: worst, 'data-metric': metric },
-        el('td', {}, metric),
-        el('td', { class: 'num' }, value(metric, r?.baseline ?? own[0]?.baseline)),
-        el('td', { class: 'num' }, value(metric, r?.candidate ?? own[0]?.candidate)),
-        el('td', { class: 'num' }, ratioText(r?.ratio ?? own[0]?.ratio ?? null)),
-        el('td', { class: 'num' }, String(r?.pairs ?? own[0]?.pairs ?? '—')),
-        checkCell
-      )
-    })
-    box.append(
-      el('h3', {}, levelName(level)),
-      el(
-        'table',
-        { class: 'load-level', 'data-level': String(level) },
-        el(
-          'thead',
-          {},
-          el('tr', {}, ...['Metric', 'Baseline', 'Candidate', 'Ratio [interval]', 'Pairs', 'Checks'].map(h => el('th', {}, h)))
-        ),
-        el('tbody', {}, ...rows)
-      )
-    )
-  }
-  const open = checks.filter(c => c.verdict === 'inconclusive' || c.verdict === 'error')
-  if (open.length)
-    box.append(el('ul', { class: 'load-reasons' }, ...open.map(c => el('li', {}, `${c.metric} at ${levelName(c.level)}: ${c.reason}`))))
-  for (const [kind, list] of [
-    ['errors', section.errors ?? []],
-    ['warnings', section.warnings ?? []]
-  ] as const) {
-    if (list.length)
-      box.append(el('ul', { class: kind }, ...list.map((i: ReportIssue) => el('li', {}, el('code', {}, i.code), ' ', i.message))))
-  }
-  const st = section.settings ?? {}
-  box.append(
-    el(
-      'p',
-      { class: 'settings' },
-      `${st.repetitions} blocks per side per level, ${loadScheduleText(section)}; intervals: ${st.interval_method}; percentiles: ${st.percentile_method}.`
-    )
-  )
-  for (const note of section.notes ?? []) box.append(el('p', { class: 'note' }, note))
-  return box
-}
-
-// ---- fidelity: the instances with the largest divergence, token by token
-
-/** Whitespace made visible, so a changed space or line break can be seen in a token. */
-function visibleToken(text: string): string {
-  return text.replace(/ /g, '␣').replace(/\n/g, '⏎').replace(/\t/g, '⇥')
-}
-
-/** Red where the candidate gives the baseline's token less probability, green where more; the stronger, the larger |delta-p|. */
-function deltaShade(deltaP: number): string {
-  const alpha = Math.min(1, Math.abs(deltaP)) * 0.85
-  return deltaP < 0 ? `rgba(207, 34, 46, ${alpha.toFixed(3)})` : `rgba(26, 127, 55, ${alpha.toFixed(3)})`
-}
-
-/**
- * report.fidelity: its checks, then each of the worst instances with the baseline's answer token by
- * token above the candidate's most likely token at the same position, every column shaded by
- * delta-p. Model text goes in with textContent only.
- */
-function fidelity(section: FidelityReport | undefined): HTMLElement | null {
-  if (!section) return null
-  const box = el('section', { id: 'fidelity' }, el('h2', {}, 'Fidelity'))
-  if (section.checks.length > 0) {
-    const rows = section.checks.map(c =>
-      el(
-        'tr',
-        { class: c.verdict },
-        el('td', { class: 'verdict-cell' }, c.verdict),
-        el('td', {}, `${c.metric} ${c.bound === 'min' ? '≥' : '≤'} ${String(c.threshold)}`),
-        el('td', { class: 'num' }, `${num(c.figure.corrected)} [${num(c.figure.ci.low)}, ${num(c.figure.ci.high)}]`),
-        el('td', { class: 'num' }, num(c.figure.candidate)),
-        el('td', { class: 'num' }, num(c.figure.floor))
-      )
-    )
-    box.append(
-      el(
-        'table',
-        { class: 'fidelity-checks' },
-        el('thead', {}, el('tr', {}, ...['verdict', 'check', 'value [interval]', 'candidate', 'A/A floor'].map(h => el('th', {}, h)))),
-        el('tbody', {}, ...rows)
-      )
-    )
-  }
-  box.append(
-    el('h3', {}, 'Largest divergence'),
-    el(
-      'p',
-      { class: 'note' },
-      `The ${section.worst.length} instances with the largest mean KL. Per position, the baseline's token (above) and the candidate's most likely token there (below), shaded by delta-p = p_C - p_B of the baseline's token: red where the candidate gives it less probability, green where more. A framed column is where the candidate would pick another token.`
-    )
-  )
-  for (const row of section.worst) {
-    const head = el(
-      'div',
-      { class: 'answer-head' },
-      `${row.id}: mean KL ${num(row.klMean)}, max KL ${num(row.klMax)}, top-1 agreement ${num(row.top1Agreement)}, mean delta-p ${signed(row.deltaPMean)}, first divergence ${row.firstDivergence === null ? 'none' : `at token ${row.firstDivergence}`}`
-    )
-    const item = el('div', { class: 'fidelity-instance', 'data-id': row.id }, head)
-    const tokens = row.tokens ?? []
-    if (tokens.length > 0) {
-      const strip = el('div', { class: 'token-strip' })
-      tokens.forEach((cell, t) => {
-        const differs = cell.candidate !== null && cell.candidate !== cell.baseline
-        strip.append(
-          el(
-            'span',
-            {
-              class: differs ? 'token-pair differs' : 'token-pair',
-              style: `background-color: ${deltaShade(cell.deltaP)}`,
-              title: `position ${t}: delta-p ${signed(cell.deltaP)}`,
-              'data-delta-p': String(cell.deltaP)
-            },
-            el('span', { class: 'token baseline' }, visibleToken(cell.baseline)),
-            el('span', { class: 'token candidate' }, cell.candidate === null ? '—' : visibleToken(cell.candidate))
-          )
-        )
-      })
-      item.append(el('div', { class: 'label' }, 'Baseline answer / candidate top-1'), strip)
-    } else {
-      item.append(el('p', { class: 'note' }, 'No per-token figures were recorded for this instance.'))
-    }
-    box.append(item)
-  }
-  return box
-}
-
 // ---- layout
 const plotBox = el('section', { id: 'plot' }, el('h2', {}, 'Forest plot'))
 const tableBox = el('section', { id: 'table' }, el('h2', {}, 'Comparisons'))
@@ -789,7 +427,7 @@ function redraw(): void {
   tableBox.replaceChildren(tableBox.firstChild!, table())
   answersBox.replaceChildren(answersBox.firstChild!, answers())
 }
-root.append(header(), filters(redraw), plotBox, tableBox)
+root.append(headerSection(el, report, data.differs), filters(redraw), plotBox, tableBox)
 const directionBox = direction()
 if (directionBox) root.append(directionBox)
 root.append(answersBox)
@@ -799,9 +437,11 @@ const calibrationBox = calibration()
 if (calibrationBox) root.append(calibrationBox)
 const gridBox = gridSection(el, report.holistic)
 if (gridBox) root.append(gridBox)
-const loadBox = load(report.load)
+const sequentialBox = sequentialSection(el, svg, comparisons)
+if (sequentialBox) root.append(sequentialBox)
+const loadBox = loadSection(el, report.load)
 if (loadBox) root.append(loadBox)
-const fidelityBox = fidelity(report.fidelity)
-if (fidelityBox) root.append(fidelityBox)
+// Each measurement's part (report.parts): it says what it shows.
+root.append(...partSections(el, report.parts))
 for (const note of report.notes) root.append(el('p', { class: 'note' }, note))
 redraw()

@@ -96,7 +96,8 @@ const REPORT: Shape = {
     'efficiency',
     'notes',
     'load',
-    'quality'
+    'quality',
+    'parts'
   ],
   children: {
     tool: { keys: ['name', 'version'] },
@@ -107,7 +108,16 @@ const REPORT: Shape = {
     candidate: SIDE,
     comparisons: COMPARISON,
     efficiency: EFFICIENCY,
-    quality: { keys: ['verdict', 'errors'], children: { errors: ISSUE } }
+    quality: { keys: ['verdict', 'errors'], children: { errors: ISSUE } },
+    parts: {
+      keys: ['key', 'title', 'verdict', 'summary', 'decision', 'tables', 'lines', 'errors', 'strips'],
+      children: {
+        decision: { keys: ['deciding', 'beside'] },
+        tables: { keys: ['columns', 'numeric', 'rows', 'verdicts', 'page_only'] },
+        errors: ISSUE,
+        strips: { keys: ['id', 'label', 'legend', 'cells'], children: { cells: { keys: ['above', 'below', 'value', 'marked', 'title'] } } }
+      }
+    }
   }
 }
 

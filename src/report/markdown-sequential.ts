@@ -8,18 +8,8 @@
 import { codeSpan } from './escape.js'
 import { VERDICT_EMOJI } from './format.js'
 import type { Comparison, SequentialRow } from '../model/report.js'
-
-/** Where the sequence stopped, in the words of the comment. */
-export function sequentialPhrase(s: SequentialRow): string {
-  if (!s.certain) return `ran to the budget (n = ${s.budget}): inconclusive`
-  if (s.stopped_at < s.budget) return `stopped early at n = ${s.stopped_at} of ${s.budget} (certain)`
-  return `decided at the budget (n = ${s.budget}): ${s.decision} (certain)`
-}
-
-/** What the stages spent (each stage asks its first instances again) beside one run at the budget. */
-export function spendPhrase(s: SequentialRow): string {
-  return `${s.requests_spent} instance requests spent on both sides (the fixed design: ${s.requests_fixed})`
-}
+// The wording's one owner is the page's plot module (it imports only types, so the bundle can take it).
+import { requestsPhrase as spendPhrase, stopPhrase as sequentialPhrase } from './sequence-plot.js'
 
 /** The comment's section: one line per sequential row; nothing on a gate without them. */
 export function renderSequentialMarkdown(rows: readonly Comparison[]): string[] {

@@ -3,7 +3,8 @@
  * two) the check run's summary and text. Pure: a report and options in, a string out.
  *
  * Every piece of text that comes from a model, a dataset, a run name or a path goes through
- * `escape.ts`; only the strings written in this file are raw markdown.
+ * `escape.ts`; only the strings written in this file and the markdown-*.ts sections it joins
+ * (the sides table, the comparisons table, the issues and gate-file diff, ...) are raw markdown.
  *
  * Size: the result never exceeds `maxLength`. It is rendered at decreasing levels of detail
  * (all changed answers, one per comparison, none, only gated or non-passing rows, only gated
@@ -16,7 +17,6 @@ import { counted } from '../words.js'
 import { cutAtLineBoundary, measure, type LengthUnit } from './budget.js'
 import { codeBlock, codeSpan, escapeHtmlText, escapeInline, sanitizeText, tailText, truncateText } from './escape.js'
 import { renderForestPlot, type ForestRow } from './forest-plot.js'
-import { imageCell, weightsCell } from './identity-cells.js'
 import { decide } from './decision.js'
 import { renderLoadMarkdown } from './markdown-load.js'
 import {
@@ -24,21 +24,23 @@ import {
   formatCount,
   formatFlips,
   formatInterval,
-  formatLevel,
   formatNumber,
   formatSigned,
   marginOf,
   VERDICT_EMOJI,
   VERDICT_WORD
 } from './format.js'
-import { renderFidelityMarkdown } from './markdown-fidelity.js'
+import { renderPartsMarkdown } from './markdown-parts.js'
 import { renderAnswerLengthMarkdown } from './markdown-length.js'
 import { renderCalibrationMarkdown } from './markdown-calibration.js'
 import { renderSequentialMarkdown } from './markdown-sequential.js'
 import { renderGridMarkdown } from './markdown-grid.js'
-import { changedCell, directionBlock } from './markdown-direction.js'
-import type { ChangedExample, Comparison, EfficiencyEntry, Report, ReportIssue, SideInfo } from '../model/report.js'
-import { identityDiffers, type IdentityRow, type ServingRow } from '../model/side-identity.js'
+import { gateFileDiff, gateFileNotice, issuesBlock, MAX_ISSUE_MESSAGE, OMISSION_NOTICE } from './markdown-issues.js'
+import { sidesBlock } from './markdown-sides.js'
+import { RUN_LABEL_LENGTH, runLabel, tableBlock } from './markdown-table.js'
+import type { ChangedExample, Comparison, EfficiencyEntry, Report } from '../model/report.js'
+
+export { flipsCell, runLabel } from './markdown-table.js'
 
 export type MarkdownSection =
   'headline' | 'issues' | 'table' | 'forest' | 'inconclusive' | 'efficiency' | 'examples' | 'gate-file' | 'links'
@@ -90,10 +92,6 @@ interface Detail {
   exampleBudget?: number
 }
 
-const MAX_DIFF_LINES = 200
-const MAX_DIFF_LINE = 300
-const MAX_ISSUE_MESSAGE = 600
-
 function levels(full: number): Detail[] {
   return [
     { examples: full, excerpt: 800, rows: 'all', listed: 100, diff: true, efficiencyRows: true },
@@ -106,8 +104,6 @@ function levels(full: number): Detail[] {
 }
 
 export const TRUNCATION_NOTICE = '_✂️ Truncated to fit the size limit; see the job summary or the report artifact for the full report._'
-
-const OMISSION_NOTICE = 'see the job summary or the report artifact for everything'
 
 /**
  * The marker line. A complete HTML comment is used as given; a bare name is wrapped. Anything
@@ -150,11 +146,6 @@ function comparisonName(comparison: Comparison): string {
     .join(' · ')
 }
 
-function verdictCell(comparison: Comparison): string {
-  if (!comparison.gated) return 'ℹ️ info'
-  return `${VERDICT_EMOJI[comparison.verdict]} ${comparison.verdict}`
-}
-
 /** Marker, verdict heading, headline sentence (one half) and the error and warning counts. */
 function headlineBlock(report: Report): string[] {
   const counts = [
@@ -177,102 +168,6 @@ function headlineBlock(report: Report): string[] {
   ]
 }
 
-/** A code span in the header holds at most this many characters: two sides' cells then fit 800 px (the full values are in the JSON). */
-const IDENTITY_CODE_LENGTH = 40
-
-/**
- * The two sides named by what they are (served model, host, API, engine, HELM version, where an
- * archived baseline came from), in a three-column table that fits the page; never file-system
- * paths, which stay in the JSON.
- */
-function sidesBlock(report: Report): string[] {
-  const sides = [report.baseline, report.candidate]
-  const cell = (text: string): string => text || '—'
-  const deployment = (info: SideInfo): string => {
-    const id = info.identity
-    const model = id?.model ?? info.deployment
-    const parts: string[] = []
-    if (model) parts.push(codeSpan(model, { maxLength: IDENTITY_CODE_LENGTH, inTable: true }))
-    if (id?.host) parts.push(`on ${codeSpan(id.host, { maxLength: IDENTITY_CODE_LENGTH, inTable: true })}`)
-    if (id?.api) parts.push(`(${escapeInline(id.api, 20)})`)
-    return parts.join(' ')
-  }
-  const engine = (info: SideInfo): string => {
-    const e = info.identity?.engine
-    if (!e) return ''
-    const parts: string[] = []
-    if (e.version) parts.push(`version ${codeSpan(e.version, { maxLength: 40, inTable: true })}`)
-    if (e.root) parts.push(`weights ${codeSpan(e.root, { maxLength: IDENTITY_CODE_LENGTH, inTable: true })}`)
-    if (e.max_model_len !== null) parts.push(`context ${formatCount(e.max_model_len)}`)
-    if (e.owned_by) parts.push(`by ${escapeInline(e.owned_by, 30)}`)
-    if (e.details) parts.push(escapeInline(e.details, 80))
-    return parts.join(' · ')
-  }
-  const source = (info: SideInfo): string => {
-    const o = info.identity?.origin
-    if (!o) return ''
-    if (o.kind === 'run') return 'run by this gate'
-    if (o.kind === 'given') return 'given folder'
-    if (o.kind === 'artifact')
-      return `from ${o.artifact_name ? codeSpan(o.artifact_name, { maxLength: 60, inTable: true }) : 'shard artifacts'}`
-    // "archived baseline #1125 from run 1201 at `abc…`, 2.0 h old": the artifact and the run, never a path.
-    let archived = 'archived baseline'
-    if (o.artifact_id !== undefined) archived += ` #${o.artifact_id}`
-    if (o.workflow_run_id !== undefined) archived += ` from run ${o.workflow_run_id}`
-    const parts = [escapeInline(archived, 80) + (o.head_sha ? ` at ${codeSpan(o.head_sha.slice(0, 12), { inTable: true })}` : '')]
-    if (o.age_hours !== undefined && Number.isFinite(o.age_hours)) parts.push(ageText(o.age_hours))
-    return parts.join(', ')
-  }
-  // The serving configuration, compared once (model/side-identity.ts): a row whose sides differ is
-  // marked, since a changed chat template or sampling default changes answers with the same weights.
-  const serving = report.context?.serving
-  const servingRow = (label: string, row: ServingRow | null | undefined): [string, (info: SideInfo) => string][] =>
-    row
-      ? [
-          [
-            row.differs ? `${label} **(differs)**` : label,
-            info => escapeInline(info === report.candidate ? row.candidate : row.baseline, 200)
-          ]
-        ]
-      : []
-  const differs = identityDiffers(report.baseline.identity, report.candidate.identity, serving, {
-    baseline: report.baseline.requested_sampling,
-    candidate: report.candidate.requested_sampling
-  })
-  const marked = (label: string, row: IdentityRow): string => (differs[row] ? `${label} **(differs)**` : label)
-  const rows: [string, (info: SideInfo) => string][] = [
-    [marked('Deployment', 'deployment'), deployment],
-    [marked('Engine', 'engine'), engine],
-    ...servingRow('Chat template', serving?.chat_template),
-    // What the harness's own requests sent (HELM's adapter spec), beside what the server would default to.
-    [marked('Sampling (requests)', 'requested_sampling'), info => escapeInline(info.requested_sampling?.cell ?? '', 200)],
-    ...servingRow('Sampling (server defaults)', serving?.sampling),
-    [marked('Image', 'image'), info => imageCell(info.identity?.image)],
-    [marked('Weights', 'weights'), info => weightsCell(info.identity?.weights)],
-    ['HELM', info => (info.helm_version ? codeSpan(info.helm_version, { maxLength: 20, inTable: true }) : '')],
-    ['Source', source]
-  ]
-  const lines = ['| | Baseline | Candidate |', '|---|---|---|']
-  for (const [label, read] of rows) {
-    const cells = sides.map(read)
-    // A row nobody can fill (an engine that does not say its version) is left out.
-    if (cells.every(c => c === '')) continue
-    lines.push(`| ${label} | ${cells.map(cell).join(' | ')} |`)
-  }
-  const s = report.settings
-  const fingerprint = report.context?.fingerprint
-  const facts = [
-    ...(fingerprint ? [`Gate set ${codeSpan(fingerprint.slice(0, 16))}`] : []),
-    `${formatLevel(s.confidence)} intervals (${escapeInline(s.interval, 40)}), ${formatCount(s.resamples)} resamples, seed ${escapeInline(String(s.seed), 40)}`
-  ]
-  return [...(lines.length > 2 ? lines : []), ...(lines.length > 2 ? [''] : []), `${facts.join(' · ')}.`]
-}
-
-function ageText(hours: number): string {
-  if (hours < 48) return `${Math.max(0, hours).toFixed(1)} h old`
-  return `${formatCount(Math.round(hours / 24))} days old`
-}
-
 function linksBlock(links: MarkdownOptions['links']): string[] {
   const parts: string[] = []
   if (links?.run) parts.push(`[Workflow run](${linkTarget(links.run, 'links.run')})`)
@@ -280,132 +175,6 @@ function linksBlock(links: MarkdownOptions['links']): string[] {
     parts.push(`[Artifacts](${linkTarget(links.artifacts, 'links.artifacts')}): \`report.html\` in the evidence has every changed answer`)
   }
   return parts.length ? [parts.join(' · ')] : []
-}
-
-function issueLine(issue: ReportIssue, icon: string): string {
-  const where: string[] = []
-  if (issue.file) where.push(`file ${codeSpan(issue.file, { maxLength: 200 })}`)
-  if (issue.field) where.push(`field ${codeSpan(issue.field, { maxLength: 120 })}`)
-  if (issue.value !== undefined && issue.value !== '') where.push(`value ${codeSpan(issue.value, { maxLength: 120 })}`)
-  const location = where.length ? ` (${where.join(', ')})` : ''
-  return `- ${icon} ${codeSpan(issue.code, { maxLength: 80 })} ${escapeInline(issue.message, MAX_ISSUE_MESSAGE)}${location}`
-}
-
-function issuesBlock(report: Report, detail: Detail): string[] {
-  const lines: string[] = []
-  const list = (title: string, issues: ReportIssue[], icon: string): void => {
-    if (issues.length === 0) return
-    lines.push(`### ${icon} ${title} (${formatCount(issues.length)})`, '')
-    for (const issue of issues.slice(0, detail.listed)) lines.push(issueLine(issue, icon))
-    if (issues.length > detail.listed) lines.push(`- … and ${formatCount(issues.length - detail.listed)} more; ${OMISSION_NOTICE}.`)
-    lines.push('')
-  }
-  list('Errors', report.errors, '⛔')
-  list('Warnings', report.warnings, '⚠️')
-  return lines
-}
-
-function gateFileNotice(): string {
-  return '> [!NOTE]\n> ⚙️ The gate file changed in this pull request. The change takes effect after merge: this run used the gate file from the base branch.'
-}
-
-function gateFileDiff(diff: string): string[] {
-  const lines = sanitizeText(diff).split('\n')
-  const shown = lines.slice(0, MAX_DIFF_LINES).map(line => truncateText(line, MAX_DIFF_LINE))
-  if (lines.length > MAX_DIFF_LINES) shown.push(`… ${formatCount(lines.length - MAX_DIFF_LINES)} more lines`)
-  return ['### ⚙️ Gate file change (takes effect after merge)', '', codeBlock(shown.join('\n'), 'diff'), '']
-}
-
-/**
- * Six columns, the verdict first, so that at the width of a pull-request conversation (about
- * 800 px) every row's verdict and interval are visible without scrolling: one label cell for
- * run, metric, split and perturbation; delta and interval in one cell; flips as `+2 / -1`.
- * `__tests__/report/browser/comment-width.test.ts` checks this with GitHub's parser and stylesheet.
- */
-const TABLE_HEADER = ['| Verdict | Comparison | Δ and interval | Tolerated | Changed | n |', '|---|---|--:|--:|--:|--:|']
-
-const RUN_LABEL_LENGTH = 48
-
-/**
- * A run name made to wrap and fit a table cell: HELM's `model=` argument (the same on both sides)
- * is dropped and the arguments are separated by spaces; the full name is in the changed-answers
- * details and the JSON.
- */
-export function runLabel(run: string): string {
-  // HELM writes `scenario:arg=v,...`, but a run name can also be `scenario,arg=v` (no colon):
-  // the arguments start at the first `:` or `,` either way.
-  const start = run.search(/[:,]/)
-  if (start < 0) return run
-  const args = run
-    .slice(start + 1)
-    .split(',')
-    .filter(arg => arg !== '' && !arg.startsWith('model='))
-  return args.length ? `${run.slice(0, start)}: ${args.join(', ')}` : run.slice(0, start)
-}
-
-function labelCell(comparison: Comparison): string {
-  const details = [comparison.metric, comparison.split, comparison.perturbation].filter(
-    (part): part is string => part !== null && part !== ''
-  )
-  const direction = comparison.direction === 'lower' ? ' (lower is better)' : ''
-  // A break opportunity after each `=`, `_` and `#` (never inside an entity such as `&#39;`): a long argument (`subject=high_school_european_history`)
-  // or perturbation name wraps inside its cell instead of widening the table past the comment.
-  const wrap = (text: string): string => text.replace(/(=|\\?_|(?<!&)#)/g, '$1<wbr>')
-  return `${wrap(escapeInline(runLabel(comparison.run), RUN_LABEL_LENGTH))}<br>${wrap(escapeInline(details.join(' · '), 120))}${direction}`
-}
-
-function deltaCell(comparison: Comparison): string {
-  const ci = comparison.ci
-  let cell = `**${formatSigned(comparison.delta)}**<br>${formatInterval(ci.low, ci.high)}`
-  // The interval with unmatched instances imputed at the worst case, when the gate computed one.
-  const worst = comparison.worst_case
-  if (worst && worst.imputed.baseline + worst.imputed.candidate > 0) {
-    const bound = worst.low === null || worst.high === null ? 'unbounded' : formatInterval(worst.low, worst.high)
-    cell += `<br>worst case ${bound}`
-  }
-  return cell
-}
-
-/** `+12 / -3`: changed for the better / for the worse, following the metric's direction. */
-export function flipsCell(comparison: Comparison): string {
-  const lower = comparison.direction === 'lower'
-  const better = lower ? comparison.losses : comparison.wins
-  const worse = lower ? comparison.wins : comparison.losses
-  return `+${formatCount(better)} / -${formatCount(worse)}`
-}
-
-function tableRow(comparison: Comparison): string {
-  const cells = [
-    verdictCell(comparison),
-    labelCell(comparison),
-    deltaCell(comparison),
-    formatSigned(marginOf(comparison)),
-    changedCell(comparison, flipsCell(comparison)),
-    formatCount(comparison.n)
-  ]
-  return `| ${cells.join(' | ')} |`
-}
-
-function tableLegend(shown: Comparison[]): string {
-  const level = shown.length > 0 ? formatLevel(shown[0].ci.level) : ''
-  return `_Δ: candidate - baseline, with its ${level} interval. Tolerated: the change the gate accepts. Changed: answers that got better / worse (p: McNemar's exact test, where answers are right or wrong)._`
-}
-
-function omittedLine(omitted: Comparison[]): string[] {
-  if (omitted.length === 0) return []
-  const passing = omitted.filter(c => c.verdict === 'pass').length
-  return [
-    '',
-    `_${counted(omitted.length, 'comparison', 'comparisons', formatCount)} omitted to fit the size limit (${formatCount(passing)} passing, ${formatCount(omitted.length - passing)} ungated and not passing); ${OMISSION_NOTICE}._`
-  ]
-}
-
-function tableBlock(shown: Comparison[], omitted: Comparison[], total: number): string[] {
-  if (total === 0) return ['### Comparisons', '', '_No comparisons._', '']
-  const lines = ['### Comparisons', '']
-  if (shown.length > 0) lines.push(...TABLE_HEADER, ...shown.map(tableRow), '', tableLegend(shown), ...directionBlock(shown, runLabel))
-  else lines.push('_Every gated comparison passed._')
-  return [...lines, ...omittedLine(omitted), '']
 }
 
 /**
@@ -612,7 +381,7 @@ function renderAtLevel(report: Report, options: MarkdownOptions, detail: Detail,
     if (links.length) lines.push('', ...links)
   }
   lines.push('')
-  if (sections.has('issues')) lines.push(...issuesBlock(report, detail))
+  if (sections.has('issues')) lines.push(...issuesBlock(report, detail.listed))
   const gateFileChange = options.gateFileChange ?? null
   if (sections.has('gate-file') && gateFileChange !== null) lines.push(gateFileNotice(), '')
 
@@ -624,7 +393,7 @@ function renderAtLevel(report: Report, options: MarkdownOptions, detail: Detail,
   if (sections.has('table')) lines.push(...renderAnswerLengthMarkdown(report.answer_lengths))
   if (sections.has('table')) lines.push(...renderCalibrationMarkdown(report.calibrations))
   if (sections.has('table')) lines.push(...renderSequentialMarkdown(report.comparisons))
-  if (sections.has('table')) lines.push(...renderFidelityMarkdown(report.fidelity))
+  if (sections.has('table')) lines.push(...renderPartsMarkdown(report.parts))
   if (sections.has('table')) lines.push(...renderGridMarkdown(report.holistic))
   if (sections.has('inconclusive')) lines.push(...inconclusiveBlock(report, detail))
   if (sections.has('efficiency')) lines.push(...efficiencyBlock(report, detail))

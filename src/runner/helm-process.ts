@@ -10,7 +10,7 @@
  * stopped, and the result says so (docs/helm.md "A server that stops answering").
  */
 import { counted } from '../words.js'
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { createWriteStream } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
@@ -76,9 +76,7 @@ export async function runHelmProcess(settings: HelmProcessSettings): Promise<Hel
   await mkdir(dirname(settings.logFile), { recursive: true })
   const file = createWriteStream(settings.logFile, { flags: 'a' })
   const started = Date.now()
-  const state = { requests: 0, runsStarted: [] as string[], failedRuns: [] as string[] }
-  const redact = masker(settings.secrets ?? [])
-  const prefix = `[${settings.side}]`
+  const state: OutputState = { requests: 0, runsStarted: [], failedRuns: [] }
 
   const watchStalls = settings.stallMs !== undefined && settings.stallMs !== null
   const child = spawn(settings.command, settings.args, {
@@ -92,91 +90,46 @@ export async function runHelmProcess(settings: HelmProcessSettings): Promise<Hel
   const pgid = child.pid
   const release = pgid ? trackGroup({ pgid, label: `${settings.side} helm-run`, stop: async () => killGroup(pgid, 'SIGKILL') }) : () => {}
 
-  const onLine = (raw: string): void => {
-    const line = redact(raw)
-    file.write(`${line}\n`)
-    settings.log?.(`${prefix} ${line}`)
-    const running = /\bRunning (\S.*) \{\s*$/.exec(line)
-    if (running) {
-      state.runsStarted.push(running[1])
-      settings.progress?.(`${prefix} run ${state.runsStarted.length}/${settings.expectedRuns}: ${running[1]}`)
-    }
-    const processed = /\bProcessed (\d+) requests\b/.exec(line)
-    if (processed) {
-      state.requests += Number(processed[1])
-      settings.progress?.(`${prefix} ${counted(state.requests, 'request')} done`)
-    }
-    const failed = /Failed runs: \[(.*)\]/.exec(line)
-    if (failed) state.failedRuns = [...failed[1].matchAll(/"([^"]*)"/g)].map(m => m[1])
-  }
+  const onLine = outputLineReader(settings, state, line => file.write(`${line}\n`))
   const readers = ([child.stdout, child.stderr] as Readable[]).map(stream => {
     const reader = createInterface({ input: stream, crlfDelay: Infinity })
     reader.on('line', onLine)
     return new Promise<void>(resolve => reader.on('close', resolve))
   })
 
+  const group = new GroupStopper(child.pid)
   let timedOut = false
-  let killTimer: NodeJS.Timeout | undefined
-  const stopGroup = (): void => {
-    if (killTimer) return
-    killGroup(child.pid, 'SIGTERM')
-    killTimer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS)
-  }
+  const stall = watchStalls ? new StallWatch(child.stdio[PROGRESS_FD] as Readable | null) : null
+  stall?.start(
+    settings.stallMs as number,
+    () => timedOut,
+    (idle, waiting) => {
+      onLine(
+        `helm-gate: ${settings.side}: no request completed for ${Math.round(idle / 1000)} s while ${waiting} waited; the server stopped answering; stopping process group ${child.pid}`
+      )
+      group.stop()
+    }
+  )
   const timeout = setTimeout(() => {
-    if (stalled) return
+    if (stall?.stalled) return
     timedOut = true
     onLine(
       `helm-gate: ${settings.side} exceeded its timeout of ${Math.round(settings.timeoutMs / 1000)} s; killing process group ${child.pid}`
     )
-    stopGroup()
+    group.stop()
   }, settings.timeoutMs)
-
-  // The stall watch: request marks from helm-run's progress plugin (`s` started, `e` ended).
-  let stalled: Stall | null = null
-  const marks = { waiting: 0, completed: 0, since: Date.now() }
-  const progressPipe = watchStalls ? (child.stdio[PROGRESS_FD] as Readable | null) : null
-  progressPipe?.on('data', (chunk: Buffer) => {
-    for (const byte of chunk) {
-      if (byte === 0x73) {
-        // The wait starts with the first request of an idle spell, not at helm-run's start-up.
-        if (marks.waiting === 0) marks.since = Date.now()
-        marks.waiting++
-      } else if (byte === 0x65) {
-        marks.waiting = Math.max(0, marks.waiting - 1)
-        marks.completed++
-        marks.since = Date.now()
-      }
-    }
-  })
-  progressPipe?.on('error', () => {})
-  const stallWatch = watchStalls
-    ? setInterval(() => {
-        const idle = Date.now() - marks.since
-        if (stalled || timedOut || marks.waiting === 0 || idle < (settings.stallMs as number)) return
-        stalled = { idleMs: idle, waiting: marks.waiting, completed: marks.completed }
-        onLine(
-          `helm-gate: ${settings.side}: no request completed for ${Math.round(idle / 1000)} s while ${marks.waiting} waited; the server stopped answering; stopping process group ${child.pid}`
-        )
-        stopGroup()
-      }, STALL_CHECK_MS)
-    : undefined
   const heartbeat = setInterval(() => {
     const seconds = Math.round((Date.now() - started) / 1000)
     settings.progress?.(
-      `${prefix} still running after ${seconds} s: run ${state.runsStarted.length}/${settings.expectedRuns}, ${counted(state.requests, 'request')} done`
+      `[${settings.side}] still running after ${seconds} s: run ${state.runsStarted.length}/${settings.expectedRuns}, ${counted(state.requests, 'request')} done`
     )
   }, settings.heartbeatMs ?? 30_000)
 
-  const exit = await new Promise<{ code: number | null; signal: string | null; spawnError: string | null }>(resolve => {
-    child.once('error', error => resolve({ code: null, signal: null, spawnError: error.message }))
-    child.once('exit', (code, signal) => resolve({ code, signal, spawnError: null }))
-  })
+  const exit = await exitOf(child)
   clearTimeout(timeout)
   clearInterval(heartbeat)
-  clearInterval(stallWatch)
-  // A grandchild that inherited the pipe must not keep this process's reader open.
-  progressPipe?.destroy()
-  if (killTimer) clearTimeout(killTimer)
+  stall?.stop()
+  group.cancelKill()
   // Children of helm-run that outlived it (none expected) must not keep running after the gate,
   // nor hold its output pipes open.
   killGroup(child.pid, 'SIGKILL')
@@ -192,12 +145,112 @@ export async function runHelmProcess(settings: HelmProcessSettings): Promise<Hel
     startedAt: new Date(started).toISOString(),
     endedAt: new Date(ended).toISOString(),
     durationMs: ended - started,
-    requests: state.requests,
-    runsStarted: state.runsStarted,
-    failedRuns: state.failedRuns,
+    ...state,
     spawnError: exit.spawnError,
-    stalled
+    stalled: stall?.stalled ?? null
   }
+}
+
+/** What helm-run's output lines have said so far. */
+interface OutputState {
+  /** Sum of HELM's "Processed N requests" lines. */
+  requests: number
+  runsStarted: string[]
+  failedRuns: string[]
+}
+
+/**
+ * Every output line, redacted, goes to the log file and the caller's log; the lines HELM writes
+ * when a run starts, when requests are processed and when runs failed update `state`.
+ */
+function outputLineReader(settings: HelmProcessSettings, state: OutputState, toFile: (line: string) => void): (raw: string) => void {
+  const redact = masker(settings.secrets ?? [])
+  const prefix = `[${settings.side}]`
+  return raw => {
+    const line = redact(raw)
+    toFile(line)
+    settings.log?.(`${prefix} ${line}`)
+    const running = /\bRunning (\S.*) \{\s*$/.exec(line)
+    if (running) {
+      state.runsStarted.push(running[1])
+      settings.progress?.(`${prefix} run ${state.runsStarted.length}/${settings.expectedRuns}: ${running[1]}`)
+    }
+    const processed = /\bProcessed (\d+) requests\b/.exec(line)
+    if (processed) {
+      state.requests += Number(processed[1])
+      settings.progress?.(`${prefix} ${counted(state.requests, 'request')} done`)
+    }
+    const failed = /Failed runs: \[(.*)\]/.exec(line)
+    if (failed) state.failedRuns = [...failed[1].matchAll(/"([^"]*)"/g)].map(m => m[1])
+  }
+}
+
+/** SIGTERM to the process group once, then SIGKILL after a grace period unless it exited. */
+class GroupStopper {
+  private killTimer: NodeJS.Timeout | undefined
+
+  constructor(private readonly pid: number | undefined) {}
+
+  stop(): void {
+    if (this.killTimer) return
+    killGroup(this.pid, 'SIGTERM')
+    this.killTimer = setTimeout(() => killGroup(this.pid, 'SIGKILL'), KILL_GRACE_MS)
+  }
+
+  cancelKill(): void {
+    if (this.killTimer) clearTimeout(this.killTimer)
+  }
+}
+
+/** The stall watch: request marks from helm-run's progress plugin (`s` started, `e` ended). */
+class StallWatch {
+  stalled: Stall | null = null
+  private waiting = 0
+  private completed = 0
+  private since = Date.now()
+  private timer: NodeJS.Timeout | undefined
+
+  constructor(private readonly pipe: Readable | null) {
+    pipe?.on('data', (chunk: Buffer) => this.read(chunk))
+    pipe?.on('error', () => {})
+  }
+
+  private read(chunk: Buffer): void {
+    for (const byte of chunk) {
+      if (byte === 0x73) {
+        // The wait starts with the first request of an idle spell, not at helm-run's start-up.
+        if (this.waiting === 0) this.since = Date.now()
+        this.waiting++
+      } else if (byte === 0x65) {
+        this.waiting = Math.max(0, this.waiting - 1)
+        this.completed++
+        this.since = Date.now()
+      }
+    }
+  }
+
+  /** Checks every second; `onStall` once, when requests wait and none completed for `stallMs`. */
+  start(stallMs: number, timedOut: () => boolean, onStall: (idleMs: number, waiting: number) => void): void {
+    this.timer = setInterval(() => {
+      const idle = Date.now() - this.since
+      if (this.stalled || timedOut() || this.waiting === 0 || idle < stallMs) return
+      this.stalled = { idleMs: idle, waiting: this.waiting, completed: this.completed }
+      onStall(idle, this.waiting)
+    }, STALL_CHECK_MS)
+  }
+
+  stop(): void {
+    clearInterval(this.timer)
+    // A grandchild that inherited the pipe must not keep this process's reader open.
+    this.pipe?.destroy()
+  }
+}
+
+function exitOf(child: ChildProcess): Promise<{ code: number | null; signal: string | null; spawnError: string | null }> {
+  return new Promise(resolve => {
+    child.once('error', error => resolve({ code: null, signal: null, spawnError: error.message }))
+    child.once('exit', (code, signal) => resolve({ code, signal, spawnError: null }))
+  })
 }
 
 function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {

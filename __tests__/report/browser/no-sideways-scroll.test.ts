@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url'
 import type { Page } from 'puppeteer-core'
 import { DEFAULT_STATISTICS } from '../../../src/config/types.js'
 import { measureFidelity } from '../../../src/fidelity/measure-fidelity.js'
+import { fidelityPart } from '../../../src/fidelity/fidelity-part.js'
 import type { ChangedExample, Comparison, Report } from '../../../src/model/report.js'
 import { requestedSampling } from '../../../src/model/side-identity.js'
 import { renderHtml } from '../../../src/report/html.js'
@@ -214,6 +215,8 @@ describe('nothing scrolls sideways: report.html at 1280 px, the comment at 800 p
       },
       statistics: { ...DEFAULT_STATISTICS, resamples: 500 }
     })
+    // Fidelity's part of the report, as its attach joins it (what the page renders).
+    report.parts = [fidelityPart(report.fidelity, [])]
     dir = mkdtempSync(join(tmpdir(), 'helm-gate-sideways-'))
     session = await launchChromium()
   }, 120_000)

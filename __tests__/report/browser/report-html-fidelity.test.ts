@@ -14,6 +14,8 @@ import { DEFAULT_STATISTICS } from '../../../src/config/types.js'
 import { measureFidelity } from '../../../src/fidelity/measure-fidelity.js'
 import type { FidelityReport } from '../../../src/model/fidelity-report.js'
 import { newReport } from '../../../src/model/report.js'
+import { joinPart } from '../../../src/model/join-part.js'
+import { fidelityPart } from '../../../src/fidelity/fidelity-part.js'
 import { renderHtml } from '../../../src/report/html.js'
 import { launchChromium, type BrowserSession } from '../../../test-support/browser/chromium.js'
 import { startFakeServer, type FakeServer } from '../../../test-support/fake-openai/harness.js'
@@ -55,7 +57,8 @@ describe('report.html fidelity section in headless Chromium', () => {
     // Model text is untrusted: a server could send a token that is markup.
     const shown = structuredClone(fidelity)
     shown.worst[0].tokens![0].baseline = PAYLOAD
-    const report = newReport(DEFAULT_STATISTICS, { verdict: 'fail', headline: 'fidelity', fidelity: shown })
+    const quality = newReport(DEFAULT_STATISTICS, { verdict: 'pass', headline: 'quality' })
+    const report = joinPart(quality, fidelityPart(shown, []), { fidelity: shown })
     dir = mkdtempSync(join(tmpdir(), 'helm-gate-html-fidelity-'))
     const file = join(dir, 'report.html')
     writeFileSync(file, renderHtml(report))
@@ -71,7 +74,7 @@ describe('report.html fidelity section in headless Chromium', () => {
   })
 
   test('one check row, verdict first, and the worst instances in order of mean KL', async () => {
-    const cells = await page.$$eval('#fidelity table.fidelity-checks tbody tr td', nodes => nodes.map(n => n.textContent))
+    const cells = await page.$$eval('#fidelity table.fidelity-table tbody tr td', nodes => nodes.map(n => n.textContent))
     expect(cells[0]).toBe(fidelity.checks[0].verdict)
     expect(cells[1]).toBe('kld_mean ≤ 0.02')
     const ids = await page.$$eval('#fidelity .fidelity-instance', nodes => nodes.map(n => n.getAttribute('data-id')))
@@ -86,7 +89,7 @@ describe('report.html fidelity section in headless Chromium', () => {
       nodes.map(n => ({
         baseline: n.querySelector('.baseline')?.textContent,
         candidate: n.querySelector('.candidate')?.textContent,
-        deltaP: Number(n.getAttribute('data-delta-p')),
+        deltaP: Number(n.getAttribute('data-value')),
         differs: n.classList.contains('differs'),
         background: getComputedStyle(n).backgroundColor
       }))

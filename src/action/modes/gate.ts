@@ -63,7 +63,11 @@ export async function gateMode(session: Session): Promise<ModeOutcome> {
   const published = { report, gateFileChange: change, artifactId: upload.id }
   await phase(session, 'publish', () => publish(session, published))
   setCommonOutputs(session, written.jsonPath, written.markdownPath, upload, origin)
-  return { verdict: report.verdict, headline: report.headline, decision: report.load ? decide(report).detail : undefined }
+  return {
+    verdict: report.verdict,
+    headline: report.headline,
+    decision: report.load || report.parts?.length ? decide(report).detail : undefined
+  }
 }
 
 export function setCommonOutputs(

@@ -9,6 +9,7 @@ import { evidenceArtifactName, gateSlug } from '../../evidence/names.js'
 import type { ReportIssue } from '../../model/report.js'
 import { issueFrom } from '../../model/error-report.js'
 import { runGate } from '../../pipeline/run-gate.js'
+import { fixedAtBudget } from '../../sequential/pooled-savings.js'
 import { OUTPUTS } from '../constants.js'
 import { evidenceDir } from '../evidence.js'
 import { evidenceOnCancel } from '../cancel.js'
@@ -29,8 +30,13 @@ export async function runShardMode(session: Session): Promise<ModeOutcome> {
   const artifactName = evidenceArtifactName('run', gateSlug(session.repoPath), event.runAttempt, shard)
   const cancel = evidenceOnCancel(session, dir, artifactName, () => statistics)
   try {
-    const { config, origin } = await phase(session, 'gate file', () => loadGateFile(session))
-    statistics = config.statistics
+    const loaded = await phase(session, 'gate file', () => loadGateFile(session))
+    const origin = loaded.origin
+    statistics = loaded.config.statistics
+    // A shard of a sequential gate runs the fixed design at the budget: it holds a share of the
+    // entries, which cannot be staged, and the aggregating job replays the sequence over the
+    // pooled shards (docs/method.md "Sequential verdicts", "Shards").
+    const config = fixedAtBudget(loaded.config)
     const runs = selectShard(config.runs, shard.index, shard.count)
     // The fingerprint the archived baseline is looked up by is the run plan's: computed once.
     const fingerprint = await sessionFingerprint(session, config)

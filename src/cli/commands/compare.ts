@@ -3,6 +3,7 @@
  * directories (or two lm-eval output folders) and decide. Exit 0 pass, 1 fail or inconclusive, 2 error.
  */
 import { loadGateConfig } from '../../config/load.js'
+import { gateSections } from '../../pipeline/measurements.js'
 import { DEFAULT_STATISTICS, type GateConfig, type StatisticsSettings } from '../../config/types.js'
 import { UsageError } from '../../errors.js'
 import { compareOutputs } from '../../gate/compare.js'
@@ -87,7 +88,7 @@ async function configFromArgs(args: ParsedArgs): Promise<{ config: GateConfig; d
         throw new UsageError('usage.conflict', `--${name} cannot be combined with --config: the gate file sets it per run`)
       }
     }
-    const config = await loadGateConfig(configPath)
+    const config = await loadGateConfig(configPath, { sections: gateSections() })
     return { config: { ...config, statistics: { ...config.statistics, ...statistics } }, defaults: null }
   }
   const metric = args.options.get('metric')

@@ -6,6 +6,7 @@
  */
 import { join, resolve } from 'node:path'
 import { loadGateConfig } from '../../config/load.js'
+import { gateSections } from '../../pipeline/measurements.js'
 import { UsageError } from '../../errors.js'
 import { runLoadOnly } from '../load-only.js'
 import { parseArgs, requiredConfig } from '../args.js'
@@ -34,7 +35,7 @@ export async function loadCommand(argv: string[], io: CliIo): Promise<number> {
   if (args.positionals.length > 0) {
     throw new UsageError('usage.positionals', `load takes no positional arguments\n\n${LOAD_USAGE}`, { value: args.positionals.join(' ') })
   }
-  const config = await loadGateConfig(resolve(io.cwd, requiredConfig(args, LOAD_USAGE)))
+  const config = await loadGateConfig(resolve(io.cwd, requiredConfig(args, LOAD_USAGE)), { sections: gateSections() })
   const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', new Date().toISOString().replace(/[:.]/g, '-')))
   await assertFreshOutputFolder(outDir)
   const quiet = args.flags.has('quiet')

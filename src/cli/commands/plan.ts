@@ -9,15 +9,12 @@ import { availableParallelism, tmpdir } from 'node:os'
 import { GateError } from '../../errors.js'
 import { makeRunPlan, planSides, scheduleOf, type PlannedSides } from '../../plan/run-plan.js'
 import { runPlanLines } from '../../plan/run-plan-lines.js'
-import { measurementsFor } from '../../pipeline/measurements.js'
+import { gateSections, measurementPlanLines, measurementsFor } from '../../pipeline/measurements.js'
 import { loadGateConfig } from '../../config/load.js'
-import { trafficPlanLines } from '../../replay/traffic-plan-lines.js'
 import { describeBand } from '../../config/answer-length-band.js'
 import { describeCalibrationCheck } from '../../config/calibration-check.js'
 import { checkStoppingSchedule, describeStopping } from '../../config/sequential-section.js'
 import { planStages } from '../../sequential/stages.js'
-import { fidelityPlanLines } from '../../fidelity/fidelity-plan-lines.js'
-import type { FidelitySettings } from '../../config/fidelity.js'
 import { pluginPythonPath, resolveHelmRun } from '../../runner/helm-install.js'
 import { countInstances, type CountResult, type InstanceCount } from '../../runner/instance-count.js'
 import { checkPreparedMetricNames, refusalOf, type MetricNameCheck } from '../../runner/metric-names.js'
@@ -61,7 +58,7 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   const configPath = requiredConfig(args, PLAN_USAGE)
   const readySeconds = numberOption(args, 'ready-timeout', n => n > 0 && n <= 3600, 'seconds between 0 and 3600')
   const discordance = numberOption(args, 'discordance', n => n > 0 && n <= 1, 'a rate in (0, 1]')
-  const config = await loadGateConfig(resolve(io.cwd, configPath))
+  const config = await loadGateConfig(resolve(io.cwd, configPath), { sections: gateSections() })
   const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', 'TIMESTAMP'))
   // The real run uses a fresh private temporary directory; show where it would be.
   const tempDir = join(tmpdir(), 'helm-gate-XXXXXX')
@@ -133,10 +130,8 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   if (config.require && config.require.length > 0) {
     out.push(`# holistic grid: required (gated for every entry, blank is an error): ${config.require.join(', ')}`)
   }
-  if (config.traffic) out.push(...trafficPlanLines(config.traffic, config.statistics.confidence))
-  if (config.fidelity) {
-    out.push(...(await fidelityPlanLines(config as typeof config & { fidelity: FidelitySettings }, io.env, undefined, sides.endpoints)))
-  }
+  // Each measurement's own lines (src/pipeline/measurements.ts), in the order they run.
+  out.push(...(await measurementPlanLines(config, { env: io.env, endpoints: sides.endpoints })))
   let counts: CountResult | null = null
   if (!args.flags.has('no-count')) {
     if (runnerSides.length > 0) {

@@ -6,6 +6,7 @@
 import { readFile, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { loadGateConfig } from '../../config/load.js'
+import { gateSections } from '../../pipeline/measurements.js'
 import { InputError, UsageError } from '../../errors.js'
 import type { Comparison, Report } from '../../model/report.js'
 import { binarySd, instancesNeeded } from '../../stats/power.js'
@@ -45,7 +46,7 @@ export async function powerCommand(argv: string[], io: CliIo): Promise<number> {
   if ((discordance === undefined) === (pilotPath === undefined)) {
     throw new UsageError('usage.missing', `give exactly one of --pilot DIR or --discordance R\n\n${POWER_USAGE}`)
   }
-  const config = await loadGateConfig(resolve(io.cwd, configPath))
+  const config = await loadGateConfig(resolve(io.cwd, configPath), { sections: gateSections() })
   const confidence = config.statistics.confidence
   const rows: PowerRow[] = []
   if (discordance !== undefined) {

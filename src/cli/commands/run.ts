@@ -6,6 +6,7 @@
 import { counted } from '../../words.js'
 import { join, resolve } from 'node:path'
 import { loadGateConfig } from '../../config/load.js'
+import { gateSections } from '../../pipeline/measurements.js'
 import { UsageError } from '../../errors.js'
 import type { Report } from '../../model/report.js'
 import { runGate } from '../../pipeline/run-gate.js'
@@ -60,7 +61,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const { human, jsonStdout } = reportStreams(io, args.options.get('json'))
   const extraReports = (report: Report, changed?: ChangedAnswers): Promise<void> =>
     writeExtraReports(report, { ...args, json: args.options.get('json'), jsonStdout }, human, changed)
-  const config = await loadGateConfig(resolve(io.cwd, configPath))
+  const config = await loadGateConfig(resolve(io.cwd, configPath), { sections: gateSections() })
   const outDir = resolve(io.cwd, args.options.get('out') ?? join('helm-gate-runs', new Date().toISOString().replace(/[:.]/g, '-')))
   await assertFreshOutputFolder(outDir)
   const say = quiet ? () => {} : progressSink(human)
