@@ -1,10 +1,15 @@
 import { resolve, join } from 'node:path';
 import { tmpdir, availableParallelism } from 'node:os';
-import { y as redactUrl, M as MIN_BOOTSTRAP_UNITS, z as instancesNeeded, A as binarySd, B as tangoInterval, C as twoSidedZ, E as redactText, F as scheduleOf, I as swapsNeeded, J as blockPlan, c as counted, K as expandLaunch, G as GateError, N as routeUrl, p as parseArgs, P as PLAN_USAGE, r as requiredConfig, n as numberOption, l as loadGateConfig, g as gateSections, O as checkStoppingSchedule, Q as measureSwap, S as describeBand, V as describeCalibrationCheck, W as describeStopping, X as measurementPlanLines, m as makeRunPlan, s as planSides, Y as childProcessEnv, k as measurementsFor } from './cli.js';
-import { P as PROD_ENV_FILES, r as redactedFiles, p as prepareRun, b as pluginPythonPath, D as DEFAULT_READINESS_TIMEOUT_MS, c as refusalOf, d as displayCommand, e as resolveHelmRun, f as countInstances, g as planStages, h as checkPreparedMetricNames } from './cli-run-sides.js';
+import { m as redactUrl, t as twoSidedZ, M as MIN_BOOTSTRAP_UNITS, o as instancesNeeded, q as binarySd, s as tangoInterval, u as redactText, c as counted, G as GateError, p as parseArgs, P as PLAN_USAGE, r as requiredConfig, n as numberOption, l as loadGateConfig, g as gateSections, v as checkStoppingSchedule, x as measurementPlanLines, y as describeBand, z as describeCalibrationCheck, A as describeStopping } from './cli.js';
+import { s as scheduleOf, r as routeUrl, m as makeRunPlan, p as planSides, c as childProcessEnv } from './cli-detect-fidelity-route.js';
+import { P as PROD_ENV_FILES, e as redactedFiles, s as swapsNeeded, f as blockPlan, h as expandLaunch, p as prepareRun, j as pluginPythonPath, D as DEFAULT_READINESS_TIMEOUT_MS, k as measureSwap, n as refusalOf, m as measurementsFor, o as resolveHelmRun, q as checkPreparedMetricNames, t as displayCommand, u as countInstances, v as planStages } from './cli-measurements.js';
 import 'node:fs/promises';
 import 'node:crypto';
 import 'node:fs';
+import 'node:url';
+import 'node:worker_threads';
+import 'node:string_decoder';
+import 'node:readline';
 import 'node:child_process';
 import 'node:assert';
 import 'node:net';
@@ -19,14 +24,10 @@ import 'node:tls';
 import 'node:zlib';
 import 'node:perf_hooks';
 import 'node:util/types';
-import 'node:worker_threads';
-import 'node:url';
 import 'node:async_hooks';
 import 'node:console';
 import 'node:timers';
 import 'node:dns';
-import 'node:string_decoder';
-import 'node:readline';
 
 function runPlanLines(input) {
     const out = ['# run plan (made once before anything runs; run executes it):'];
@@ -234,11 +235,11 @@ function launchLines(input) {
         const spec = input.settings?.sides[side];
         if (!spec)
             continue;
-        out.push('', `## ${side}: launched by helm-gate (${spec.field})`, ...sideLines(spec, input.deployments[side], input));
+        out.push('', `## ${side}: launched by helm-gate (${spec.field})`, ...sideLines$1(spec, input.deployments[side], input));
     }
     return out;
 }
-function sideLines(spec, deployment, input) {
+function sideLines$1(spec, deployment, input) {
     const lines = [];
     let command = spec.command;
     let stopCommand = spec.stopCommand;
@@ -403,19 +404,8 @@ async function planCommand(argv, io) {
     catch {
         pythonPath = '<helm-gate>/python';
     }
-    const out = [];
-    out.push(`# helm-gate plan for ${config.source}`);
     const runnerSides = prepared.plans.filter(plan => plan.runner !== null).map(plan => plan.side);
-    if (runnerSides.length < prepared.plans.length) {
-        out.push(`# crfm-helm ${prepared.helm.version} (the run refuses any other installed version)`);
-    }
-    // Both sides write the same kind of output (the gate file's validation saw to it).
-    const lmEvalOutput = prepared.plans.some(plan => plan.runner !== null && lmEvalSide(config, plan.side));
-    if (runnerSides.length > 0) {
-        out.push(lmEvalOutput
-            ? `# ${runnerSides.join(' and ')}: made by a runner command writing lm-eval output (command_output: lm-eval), once per side for all entries (--tasks), in a private working directory`
-            : `# ${runnerSides.join(' and ')}: made by a runner command, once per entry, in a private working directory; the command brings its own HELM`);
-    }
+    const out = headerLines(config, prepared, runnerSides);
     const baseRef = args.options.get('baseline-ref') ?? null;
     const sequential = args.flags.has('sequential');
     const selfCheck = args.flags.has('self-check');
@@ -437,6 +427,56 @@ async function planCommand(argv, io) {
             : null;
         out.push('', ...loadModeLines(config, sequential, availableParallelism(), swapMs));
     }
+    out.push(...checkLines(config));
+    // Each measurement's own lines (src/pipeline/measurement-definitions.ts), in the order they run.
+    out.push(...(await measurementPlanLines(config, { env: io.env, endpoints: sides.endpoints })));
+    const counts = args.flags.has('no-count') ? null : await countSection(config, prepared, io, runnerSides.length > 0, discordance);
+    if (counts)
+        out.push(...counts.lines);
+    // The gated metric names, checked as run checks them before it spends anything.
+    const names = args.flags.has('no-count') || runnerSides.length === prepared.plans.length ? null : await metricNames(prepared, config, io);
+    if (names) {
+        out.push("# gated metric names (each run spec's metrics asked what they write; no scenario is built):");
+        out.push(...names.lines.map(line => `#   ${line}`));
+    }
+    const refusal = refusalOf(names);
+    out.push(...sideLines(config, prepared, pythonPath));
+    const measurements = [planned.quality, ...planned.measurements];
+    const shown = { source: config.source, prepared, fingerprint, measurements, counts: counts?.result ?? null, names, pythonPath };
+    printPlan(io, args.flags.has('json'), { ...shown, lines: out });
+    // The plan is printed either way; a gate file run would refuse exits 2 with run's own error.
+    if (refusal)
+        throw refusal;
+    return 0;
+}
+/** The plan as --json asks, or as text with every credential the one redactor knows hidden. */
+function printPlan(io, asJson, plan) {
+    if (asJson) {
+        io.stdout(renderPlanJson(plan));
+        return;
+    }
+    // The prod_env files are redacted by structure above; the whole plan then goes through the one
+    // redactor, so a credential in a command line, a launch template or a comment is hidden too.
+    io.stdout(`${redactText(plan.lines.join('\n'))}\n`);
+}
+/** The plan's first lines: the gate file, the HELM version run insists on, and who makes each side's output. */
+function headerLines(config, prepared, runnerSides) {
+    const out = [`# helm-gate plan for ${config.source}`];
+    if (runnerSides.length < prepared.plans.length) {
+        out.push(`# crfm-helm ${prepared.helm.version} (the run refuses any other installed version)`);
+    }
+    // Both sides write the same kind of output (the gate file's validation saw to it).
+    const lmEvalOutput = prepared.plans.some(plan => plan.runner !== null && lmEvalSide(config, plan.side));
+    if (runnerSides.length > 0) {
+        out.push(lmEvalOutput
+            ? `# ${runnerSides.join(' and ')}: made by a runner command writing lm-eval output (command_output: lm-eval), once per side for all entries (--tasks), in a private working directory`
+            : `# ${runnerSides.join(' and ')}: made by a runner command, once per entry, in a private working directory; the command brings its own HELM`);
+    }
+    return out;
+}
+/** The gate file's extra checks: answer length, calibration, sequential stopping, the required grid. */
+function checkLines(config) {
+    const out = [];
     const lengthBands = config.runs.filter(run => run.answerLength).map(run => `${run.entry} ${describeBand(run.answerLength)}`);
     if (lengthBands.length > 0)
         out.push(`# answer_length_ratio (candidate/baseline mean answer length): ${lengthBands.join('; ')}`);
@@ -451,27 +491,11 @@ async function planCommand(argv, io) {
     if (config.require && config.require.length > 0) {
         out.push(`# holistic grid: required (gated for every entry, blank is an error): ${config.require.join(', ')}`);
     }
-    // Each measurement's own lines (src/pipeline/measurements.ts), in the order they run.
-    out.push(...(await measurementPlanLines(config, { env: io.env, endpoints: sides.endpoints })));
-    let counts = null;
-    if (!args.flags.has('no-count')) {
-        if (runnerSides.length > 0) {
-            out.push('# instances per comparison: not counted (helm-run --dry-run cannot speak for a runner command); at most helm.max_eval_instances');
-        }
-        else {
-            counts = await countAll(prepared, io);
-            out.push(...countLines(counts, config, prepared, discordance));
-            if (config.stopping && counts.ok)
-                refuseUnstageable(config, counts.counts);
-        }
-    }
-    // The gated metric names, checked as run checks them before it spends anything.
-    const names = args.flags.has('no-count') || runnerSides.length === prepared.plans.length ? null : await metricNames(prepared, config, io);
-    if (names) {
-        out.push("# gated metric names (each run spec's metrics asked what they write; no scenario is built):");
-        out.push(...names.lines.map(line => `#   ${line}`));
-    }
-    const refusal = refusalOf(names);
+    return out;
+}
+/** Each side's section: a runner command's calls, or HELM's prod_env files (redacted) and helm-run command. */
+function sideLines(config, prepared, pythonPath) {
+    const out = [];
     for (const plan of prepared.plans) {
         if (plan.runner) {
             const count = counted(plan.entries.length, 'entry', 'entries');
@@ -488,19 +512,7 @@ async function planCommand(argv, io) {
         }
         out.push('', `### command`, displayCommand(plan.command, plan.args, { PYTHONPATH: pythonPath }));
     }
-    if (args.flags.has('json')) {
-        const measurements = [planned.quality, ...planned.measurements];
-        io.stdout(renderPlanJson({ source: config.source, prepared, fingerprint, measurements, counts, names, pythonPath, lines: out }));
-    }
-    else {
-        // The prod_env files are redacted by structure above; the whole plan then goes through the one
-        // redactor, so a credential in a command line, a launch template or a comment is hidden too.
-        io.stdout(`${redactText(out.join('\n'))}\n`);
-    }
-    // The plan is printed either way; a gate file run would refuse exits 2 with run's own error.
-    if (refusal)
-        throw refusal;
-    return 0;
+    return out;
 }
 function lmEvalSide(config, side) {
     const deployment = config.deployments?.[side];
@@ -583,6 +595,25 @@ async function metricNames(prepared, config, io) {
     catch (error) {
         return { lines: [`not checked: ${error instanceof Error ? error.message : String(error)}`], refused: [] };
     }
+}
+/**
+ * The instance counts' lines; no count when a side is a runner command. A sequential schedule the
+ * counts cannot stage is refused here, as at run start.
+ */
+async function countSection(config, prepared, io, runnerSide, discordance) {
+    if (runnerSide) {
+        return {
+            result: null,
+            lines: [
+                '# instances per comparison: not counted (helm-run --dry-run cannot speak for a runner command); at most helm.max_eval_instances'
+            ]
+        };
+    }
+    const result = await countAll(prepared, io);
+    const lines = countLines(result, config, prepared, discordance);
+    if (config.stopping && result.ok)
+        refuseUnstageable(config, result.counts);
+    return { result, lines };
 }
 function countLines(result, config, prepared, discordance) {
     const head = '# instances per comparison (helm-run --dry-run with the same entries; no request sent):';

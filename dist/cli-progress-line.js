@@ -1,7 +1,8 @@
 import path, { join } from 'node:path';
 import { mkdir, readdir } from 'node:fs/promises';
-import { D as DEFAULT_STATISTICS, G as GateError, b as newReport, d as compareServing, h as hostOf, i as imageOf, f as runsByEntry, H as HOLISTIC_FAMILIES, T as TOXICITY_METRICS, j as perturbationFamilies, m as makeRunPlan, k as measurementsFor, o as HELM_GATE_VERSION, q as compareOutputs, s as planSides, t as launchedLoadFor, u as runLoadHalf, v as loadOnlyReport, w as writeReportOutputs, e as exitCode, U as UsageError, c as counted, x as guardOnCancel } from './cli.js';
-import { Q as QualityMeasurement, m as manifestPath, w as writeManifest, a as applyStoppedChecks, l as loadTimelineOf } from './cli-run-sides.js';
+import { D as DEFAULT_STATISTICS, G as GateError, b as newReport, d as compareServing, h as hostOf, f as runsByEntry, H as HOLISTIC_FAMILIES, T as TOXICITY_METRICS, i as perturbationFamilies, j as HELM_GATE_VERSION, k as compareOutputs, w as writeReportOutputs, e as exitCode, U as UsageError, c as counted } from './cli.js';
+import { i as imageOf, w as writeManifest, l as loadTimelineOf, a as launchedLoadFor, r as runLoadHalf, b as loadOnlyReport, Q as QualityMeasurement, m as measurementsFor, c as manifestPath, d as applyStoppedChecks, g as guardOnCancel } from './cli-measurements.js';
+import { p as planSides, m as makeRunPlan } from './cli-detect-fidelity-route.js';
 
 const SIDES = ['baseline', 'candidate'];
 
@@ -309,10 +310,33 @@ async function runGate(settings) {
     const started = new Date();
     const outDir = path.resolve(settings.cwd ?? process.cwd(), settings.outDir);
     const wanted = settings.sides ?? [...SIDES];
+    await mkdir(outDir, { recursive: true });
+    const run = await measureSides(settings, outDir, wanted);
+    const manifest = manifestOf(settings, { outDir, wanted, started, run });
+    await writeManifest(outDir, manifest);
+    const { errors, paths } = run;
+    if (settings.compare === false)
+        return { report: runReport(wanted, manifest.complete, errors, config.statistics), manifest, paths };
+    const report = await measuredReport(settings, run, manifest);
+    // The load half's blocks and the periods its sides were up, beside the launch records.
+    const timeline = loadTimelineOf(report.load);
+    if (timeline) {
+        manifest.load_timeline = timeline;
+        await writeManifest(outDir, manifest);
+    }
+    return { report, manifest, paths };
+}
+/**
+ * The run plan, then the sides not given run on the schedule with every measurement held while
+ * they are up (each side's log then handed to `sidesDone`), then the measurements on servers
+ * always up. Problems of a side become errors of the run, announced unless `announceErrors` is
+ * false; only the refusals before anything runs throw.
+ */
+async function measureSides(settings, outDir, wanted) {
+    const { config } = settings;
     const given = settings.given ?? {};
     const toRun = wanted.filter(side => !given[side]);
     const errors = [...(settings.priorErrors ?? [])];
-    await mkdir(outDir, { recursive: true });
     // Made once, before anything runs (src/plan/run-plan.ts): the fingerprint the manifest records.
     const plan = await makeRunPlan(config, {
         env: settings.env ?? process.env,
@@ -372,22 +396,29 @@ async function runGate(settings) {
         for (const error of errors.slice(settings.priorErrors?.length ?? 0))
             settings.progress?.(`helm-gate: ${error.describe()}`);
     }
+    return { plan, measurements, outcome, paths, errors };
+}
+/** manifest.json: how each side was made (or where it was taken from) and what the gate set is. */
+function manifestOf(settings, { outDir, wanted, started, run }) {
+    const { config } = settings;
+    const { outcome } = run;
+    const given = settings.given ?? {};
     const sides = { ...outcome?.records };
     for (const side of wanted) {
         const taken = given[side];
         if (taken)
             sides[side] = { source: taken.source, output_path: manifestPath(outDir, taken.path), complete: true };
     }
-    const complete = wanted.every(side => sides[side]?.complete === true) && errors.length === 0;
-    const manifest = {
+    const complete = wanted.every(side => sides[side]?.complete === true) && run.errors.length === 0;
+    return {
         schema: 'helm-gate-manifest/1',
         tool_version: HELM_GATE_VERSION,
         mode: settings.mode,
         config_source: settings.configSource ?? config.source,
         // The run plan's, fingerprint_paths included, whether or not a side ran here (merged shards).
-        fingerprint: plan.fingerprint,
+        fingerprint: run.plan.fingerprint,
         helm_version: outcome?.helmVersion ?? config.helm?.version ?? null,
-        entries: [...new Set((settings.runs ?? config.runs).map(run => run.entry))],
+        entries: [...new Set((settings.runs ?? config.runs).map(gated => gated.entry))],
         self_check: Boolean(settings.selfCheck),
         concurrent: (outcome?.schedule ?? 'concurrent') === 'concurrent',
         schedule: outcome?.schedule ?? 'concurrent',
@@ -400,9 +431,11 @@ async function runGate(settings) {
         shard: settings.shard ?? null,
         event: settings.event ?? null
     };
-    await writeManifest(outDir, manifest);
-    if (settings.compare === false)
-        return { report: runReport(wanted, complete, errors, config.statistics), manifest, paths };
+}
+/** The comparison of the two sides' outputs, with every measurement's part joined, then the identity and the grid. */
+async function measuredReport(settings, run, manifest) {
+    const { config } = settings;
+    const { outcome, errors, paths } = run;
     // One cause, one error: a side that did not complete has already said why; reading its output
     // would only add symptoms (and a healthy side that never started would look empty).
     const compared = (outcome?.errors.length ?? 0) > 0
@@ -415,20 +448,13 @@ async function runGate(settings) {
     // A sequential gate's rows take the confidence sequence's decisions (docs/method.md "Sequential verdicts").
     // With the section and no stage outcome (nothing decided), every gated row is an error.
     let report = config.stopping ? applyStoppedChecks(compared, config, outcome?.stopped ?? []) : compared;
-    for (const measurement of measurements) {
+    for (const measurement of run.measurements) {
         report = await measurement.attach(report, { paths, changedAnswers: settings.changedAnswers, examples: settings.examples });
     }
     report.notes.push(...(outcome?.notes ?? []));
     attachIdentity(report, manifest);
     // Last, once every measurement has joined its rows: the grid reads them all.
-    report = withHolisticGrid(report, config);
-    // The load half's blocks and the periods its sides were up, beside the launch records.
-    const timeline = loadTimelineOf(report.load);
-    if (timeline) {
-        manifest.load_timeline = timeline;
-        await writeManifest(outDir, manifest);
-    }
-    return { report, manifest, paths };
+    return withHolisticGrid(report, config);
 }
 /**
  * The performance half alone (`helm-gate load`, `run --only load`): launched servers are started,
@@ -437,13 +463,13 @@ async function runGate(settings) {
  */
 async function runLoadOnlyGate(config, options) {
     // The plan's sides, made once (no fingerprint: nothing is recorded for the load half alone).
-    const sides = options.sides ?? planSides(config, options.env);
-    const measured = launchedLoadFor(config, { ...options, sides });
+    const plan = options.plan ?? planSides(config, options.env);
+    const measured = launchedLoadFor(config, { ...options, plan });
     const outcome = await runLoadHalf(config, options.outDir, {
         env: options.env,
         progress: options.progress,
         gateSetOutput: null,
-        endpoints: sides.endpoints,
+        endpoints: plan.endpoints,
         measured
     });
     return loadOnlyReport(config, outcome.report);

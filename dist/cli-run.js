@@ -4,6 +4,13 @@ import { a as assertFreshOutputFolder, r as reportingUnfinished, b as runLoadOnl
 import 'node:fs/promises';
 import 'node:crypto';
 import 'node:fs';
+import 'node:os';
+import 'node:url';
+import 'node:worker_threads';
+import 'node:string_decoder';
+import 'node:readline';
+import './cli-measurements.js';
+import './cli-detect-fidelity-route.js';
 import 'node:child_process';
 import 'node:assert';
 import 'node:net';
@@ -18,16 +25,10 @@ import 'node:tls';
 import 'node:zlib';
 import 'node:perf_hooks';
 import 'node:util/types';
-import 'node:worker_threads';
-import 'node:url';
 import 'node:async_hooks';
 import 'node:console';
 import 'node:timers';
 import 'node:dns';
-import 'node:string_decoder';
-import 'node:os';
-import 'node:readline';
-import './cli-run-sides.js';
 
 /**
  * `helm-gate run --config FILE`: run both deployments with helm-run (at the same time), compare

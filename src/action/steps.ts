@@ -6,7 +6,7 @@
 import { cp, mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { parseGateConfig } from '../config/load.js'
-import { gateSections } from '../pipeline/measurements.js'
+import { gateSections } from '../pipeline/measurement-definitions.js'
 import type { GateConfig } from '../config/types.js'
 import { ConfigError, GateError } from '../errors.js'
 import { findArchivedBaseline } from '../evidence/archived-baseline.js'

@@ -42,33 +42,8 @@ export function parseLoad(f: Fields): LoadSettings {
   const workloadFields = f.object('workload')
   const workload = parseWorkload(workloadFields ?? Fields.of(f.source, f.at('workload'), {}))
 
-  const concurrency = f.list('concurrency')
-  const rate = f.list('rate')
-  if (concurrency && rate) f.fail('rate', `${f.path} sets both concurrency and rate; choose closed loop or open loop`)
-  if (!concurrency && !rate) f.fail('concurrency', `${f.path} needs concurrency (closed-loop levels) or rate (requests per second)`, null)
-  const mode = concurrency ? 'concurrency' : 'rate'
-  const levels = parseLevels(f, mode, (concurrency ?? rate) as unknown[])
-  const arrival = f.choice('arrival', ['poisson', 'constant', 'traffic'] as const, 'poisson')
-  if (mode === 'concurrency' && f.has('arrival')) f.fail('arrival', `${f.at('arrival')} applies only to rate (open loop)`)
-  if (arrival === 'traffic' && workload.prompts !== 'traffic') {
-    f.fail('arrival', `${f.at('arrival')} is traffic, which replays a traffic set's arrival times: it needs workload.prompts: traffic`)
-  }
-
-  const requestsPerLevel = f.has('requests_per_level')
-    ? f.integer('requests_per_level', undefined, 1, 10_000_000)
-    : (f.raw('requests_per_level'), null)
-  const durationSeconds = f.optionalNumber('duration_seconds', n => n > 0 && n <= 24 * 3600, 'seconds between 0 and 86400')
-  if (requestsPerLevel !== null && durationSeconds !== null) {
-    f.fail('duration_seconds', `${f.path} sets both requests_per_level and duration_seconds; choose one`)
-  }
-  if (requestsPerLevel === null && durationSeconds === null) {
-    f.fail('requests_per_level', `${f.path} needs requests_per_level or duration_seconds`, null)
-  }
-  const warmupRequests = f.integer('warmup_requests', 0, 0, 1_000_000)
-  const repetitions = f.integer('repetitions', 3, 3, 1000)
-  if (requestsPerLevel !== null && requestsPerLevel < repetitions) {
-    f.fail('requests_per_level', `${f.at('requests_per_level')} must be at least repetitions (${repetitions}): every block needs a request`)
-  }
+  const { mode, levels, arrival } = parseOfferedLoad(f, workload)
+  const { requestsPerLevel, durationSeconds, warmupRequests, repetitions } = parseRequestCounts(f)
   const timeoutSeconds = f.number('timeout_seconds', 120, n => n > 0 && n <= 3600, 'seconds between 0 and 3600')
   const sloFields = f.object('slo')
   const slo = sloFields ? parseSlo(sloFields) : []
@@ -109,6 +84,42 @@ export function parseLoad(f: Fields): LoadSettings {
     swapBudgetSeconds,
     clientCpuWarnShare
   }
+}
+
+/** Closed loop (concurrency levels) or open loop (rates), and how an open loop's requests arrive. */
+function parseOfferedLoad(f: Fields, workload: Workload): Pick<LoadSettings, 'mode' | 'levels' | 'arrival'> {
+  const concurrency = f.list('concurrency')
+  const rate = f.list('rate')
+  if (concurrency && rate) f.fail('rate', `${f.path} sets both concurrency and rate; choose closed loop or open loop`)
+  if (!concurrency && !rate) f.fail('concurrency', `${f.path} needs concurrency (closed-loop levels) or rate (requests per second)`, null)
+  const mode = concurrency ? 'concurrency' : 'rate'
+  const levels = parseLevels(f, mode, (concurrency ?? rate) as unknown[])
+  const arrival = f.choice('arrival', ['poisson', 'constant', 'traffic'] as const, 'poisson')
+  if (mode === 'concurrency' && f.has('arrival')) f.fail('arrival', `${f.at('arrival')} applies only to rate (open loop)`)
+  if (arrival === 'traffic' && workload.prompts !== 'traffic') {
+    f.fail('arrival', `${f.at('arrival')} is traffic, which replays a traffic set's arrival times: it needs workload.prompts: traffic`)
+  }
+  return { mode, levels, arrival }
+}
+
+/** How many requests each level gets (a count or a duration), the warm-up and the repetition blocks. */
+function parseRequestCounts(f: Fields): Pick<LoadSettings, 'requestsPerLevel' | 'durationSeconds' | 'warmupRequests' | 'repetitions'> {
+  const requestsPerLevel = f.has('requests_per_level')
+    ? f.integer('requests_per_level', undefined, 1, 10_000_000)
+    : (f.raw('requests_per_level'), null)
+  const durationSeconds = f.optionalNumber('duration_seconds', n => n > 0 && n <= 24 * 3600, 'seconds between 0 and 86400')
+  if (requestsPerLevel !== null && durationSeconds !== null) {
+    f.fail('duration_seconds', `${f.path} sets both requests_per_level and duration_seconds; choose one`)
+  }
+  if (requestsPerLevel === null && durationSeconds === null) {
+    f.fail('requests_per_level', `${f.path} needs requests_per_level or duration_seconds`, null)
+  }
+  const warmupRequests = f.integer('warmup_requests', 0, 0, 1_000_000)
+  const repetitions = f.integer('repetitions', 3, 3, 1000)
+  if (requestsPerLevel !== null && requestsPerLevel < repetitions) {
+    f.fail('requests_per_level', `${f.at('requests_per_level')} must be at least repetitions (${repetitions}): every block needs a request`)
+  }
+  return { requestsPerLevel, durationSeconds, warmupRequests, repetitions }
 }
 
 function parseLevels(f: Fields, mode: 'concurrency' | 'rate', list: unknown[]): number[] {

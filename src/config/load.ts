@@ -85,7 +85,7 @@ export interface ParseOptions {
   /** How the traffic set is read (the action reads it at the base commit); the file by default. */
   readSet?: SetReader
   /**
-   * The sections measurements own (src/pipeline/measurements.ts gives the list): each key is
+   * The sections measurements own (src/pipeline/measurement-definitions.ts gives the list): each key is
    * allowed at the top of the gate file and read by its own parser. None by default.
    */
   sections?: readonly GateSection[]

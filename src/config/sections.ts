@@ -2,7 +2,7 @@
  * A gate-file section a measurement owns (docs/development.md "Adding a measurement"): its key at
  * the top of the gate file and how it is read. Config loading (config/load.ts) takes the sections
  * as a parameter and loops over them, so it names no measurement: the list is assembled above, in
- * src/pipeline/measurements.ts, from each measurement's own folder.
+ * src/pipeline/measurement-definitions.ts, from each measurement's own folder.
  */
 import type { Fields } from './validate.js'
 

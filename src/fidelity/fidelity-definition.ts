@@ -6,7 +6,6 @@
 import { parseFidelityWithSides, type FidelitySettings } from '../config/fidelity.js'
 import type { GateConfig } from '../config/types.js'
 import type { MeasurementDefinition } from '../model/measurement-part.js'
-import { fidelityPlanLines } from './fidelity-plan-lines.js'
 
 /** The gate-file section's settings, wherever config loading put them (its own key, or the list's). */
 export function fidelitySettingsOf(config: GateConfig): FidelitySettings | null {
@@ -18,6 +17,10 @@ export const FIDELITY: MeasurementDefinition = {
   section: { key: 'fidelity', parse: (fields, context) => parseFidelityWithSides(fields, context.deployments) },
   async planLines(config, context) {
     const fidelity = fidelitySettingsOf(config)
-    return fidelity ? fidelityPlanLines({ ...config, fidelity }, context.env, undefined, context.endpoints) : []
+    if (!fidelity) return []
+    // Imported when `plan` asks: the route detection and the run plan behind them are more than
+    // config loading, which reads this definition for every command, should load.
+    const { fidelityPlanLines } = await import('./fidelity-plan-lines.js')
+    return fidelityPlanLines({ ...config, fidelity }, context.env, undefined, context.endpoints)
   }
 }

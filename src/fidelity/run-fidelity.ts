@@ -13,19 +13,19 @@ import type { Report } from '../model/report.js'
 import type { Side } from '../model/verdict.js'
 import { joinPart } from '../model/join-part.js'
 import { fidelityPart } from './fidelity-part.js'
+import type { MeasurementInputs } from '../plan/measurement-inputs.js'
 import { planSides, type SideEndpoint } from '../plan/run-plan.js'
 import type { FidelitySide } from './fidelity-client.js'
 import { gateSetPrompts, trafficPrompts } from './fidelity-prompts.js'
 import { FidelityMeasurement } from './measure-fidelity.js'
 
-export interface FidelityRunOptions {
-  env: NodeJS.ProcessEnv
+/** The fields of what every measurement is given that fidelity reads, and the sides' endpoints alone. */
+export type FidelityRunOptions = Pick<MeasurementInputs, 'env' | 'progress'> & {
   /**
    * Each side's endpoint and key from the run plan (src/plan/run-plan.ts); resolved from the gate
    * file and `env` by the plan's own function when not given.
    */
   endpoints?: Record<Side, SideEndpoint | null>
-  progress: (line: string) => void
 }
 
 export class FidelityRun implements SideMeasurement {

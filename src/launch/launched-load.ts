@@ -12,26 +12,22 @@ import { resolve } from 'node:path'
 import type { GateConfig } from '../config/types.js'
 import { runLoad } from '../load/run-load.js'
 import type { LoadOutcome } from '../load/load-run.js'
-import { planSides, type PlannedSides } from '../plan/run-plan.js'
+import type { MeasurementInputs } from '../plan/measurement-inputs.js'
+import { planSides } from '../plan/run-plan.js'
 import { launchesAny } from './load-while-up.js'
 import { SideHolder, withLauncher } from './side-holder.js'
 
-export interface LaunchedLoadOptions {
-  /** Where `logs/<side>-server.log` go. */
-  outDir: string
-  cwd: string
-  env: NodeJS.ProcessEnv
-  progress: (line: string) => void
-  baseRef: string | null
-  /** One side after the other whatever the gate file says (`--sequential`). */
-  sequential?: boolean
-  /** The run plan's sides (endpoints, key names, secrets); resolved from the gate file when not given. */
-  sides?: PlannedSides
-}
+/**
+ * What the launched load half is given: what every measurement is given, less `toRun` (both sides
+ * are launched here, whatever the quality half ran). `plan` is optional because the performance
+ * half alone (`helm-gate load`, runLoadOnlyGate) makes no run plan: the sides are then resolved
+ * from the gate file. `outDir` is where `logs/<side>-server.log` go.
+ */
+export type LaunchedLoadOptions = Omit<MeasurementInputs, 'toRun' | 'plan'> & Partial<Pick<MeasurementInputs, 'plan'>>
 
 export async function runLaunchedLoad(config: GateConfig, options: LaunchedLoadOptions): Promise<LoadOutcome> {
   const { cwd, env, progress, baseRef } = options
-  const sides = options.sides ?? planSides(config, env)
+  const sides = options.plan ?? planSides(config, env)
   return withLauncher(config, { outDir: resolve(cwd, options.outDir), cwd, env, progress, baseRef, sides }, launcher => {
     // One measurement while the holder keeps the sides up: swapped one at a time, or both held up.
     // A side that cannot be brought up is the load half's error, naming the side and the block.

@@ -14,7 +14,7 @@ import type { LoadOutcome } from '../load/load-run.js'
 import type { MeasurementContext, SideMeasurement } from '../model/measurement.js'
 import type { Report } from '../model/report.js'
 import type { Side } from '../model/verdict.js'
-import type { PlannedSides } from '../plan/run-plan.js'
+import type { MeasurementInputs } from '../plan/measurement-inputs.js'
 import { runLaunchedLoad } from './launched-load.js'
 import { launchesAny, LoadWhileUp } from './load-while-up.js'
 import { holdsOneAtATime } from './side-holder.js'
@@ -30,19 +30,12 @@ export interface LoadHalf {
   beforeRelaunch?: () => void
 }
 
-export interface LoadMeasurementOptions {
-  /** The output folder: load-timings.jsonl, and the server logs of a relaunch. */
-  outDir: string
-  cwd: string
-  env: NodeJS.ProcessEnv
-  progress: (line: string) => void
-  baseRef: string | null
-  sequential?: boolean
-  /** The sides this invocation runs (the quality half); both, for the launched sides to be left up. */
-  toRun: readonly Side[]
-  /** The run plan's sides: each side's endpoint and key, the key names, the secrets. */
-  sides: PlannedSides
-}
+/**
+ * What the load half is given: every field of what each measurement is given. `toRun` says whether
+ * the quality half leaves both launched sides up; `outDir` takes load-timings.jsonl, and the server
+ * logs of a relaunch.
+ */
+export type LoadMeasurementOptions = MeasurementInputs
 
 export class LoadMeasurement implements SideMeasurement {
   readonly name = 'the load half (both sides under load, blocks A B B A; docs/load.md)'
@@ -61,7 +54,7 @@ export class LoadMeasurement implements SideMeasurement {
       !holdsOneAtATime(config, options.sequential) &&
       (['baseline', 'candidate'] as const).every(side => options.toRun.includes(side))
     this.whileUp = leftUp
-      ? new LoadWhileUp(config, { env: options.env, progress: options.progress, endpoints: options.sides.endpoints })
+      ? new LoadWhileUp(config, { env: options.env, progress: options.progress, endpoints: options.plan.endpoints })
       : null
   }
 
@@ -91,23 +84,14 @@ export class LoadMeasurement implements SideMeasurement {
       const measured: (() => Promise<LoadOutcome>) | undefined = whileUp
         ? () => whileUp.result()
         : relaunch
-          ? () =>
-              runLaunchedLoad(config, {
-                // Server logs append to the output folder's logs/<side>-server.log, after the quality half's.
-                outDir: options.outDir,
-                cwd: options.cwd,
-                env,
-                progress,
-                baseRef: options.baseRef,
-                sequential: options.sequential,
-                sides: options.sides
-              })
+          ? // Server logs append to the output folder's logs/<side>-server.log, after the quality half's.
+            () => runLaunchedLoad(config, options)
           : undefined
       const loaded = await runLoadHalf(config, options.outDir, {
         env,
         progress,
         gateSetOutput: context.paths.baseline,
-        endpoints: options.sides.endpoints,
+        endpoints: options.plan.endpoints,
         measured
       })
       // The parts (fidelity, ...) keep their own verdicts: the performance half joins the quality

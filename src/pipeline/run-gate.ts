@@ -26,6 +26,7 @@ import type { GateConfig, GatedRun } from '../config/types.js'
 import { GateError } from '../errors.js'
 import { compareOutputs } from '../gate/compare.js'
 import { loadTimelineOf, manifestPath, writeManifest, type BaselineOrigin, type Manifest, type SideRecord } from '../model/manifest.js'
+import type { SideMeasurement } from '../model/measurement.js'
 import { SIDES, type ChangedExample, type Report, type Side } from '../model/report.js'
 import { sidesFailedReport } from '../runner/failed-report.js'
 import { attachIdentity } from '../runner/engine-identity.js'
@@ -36,7 +37,7 @@ import { loadOnlyReport } from '../load/combine.js'
 import { runLoadHalf } from '../load/run-half.js'
 import type { LoadHalf } from '../launch/load-measurement.js'
 import { launchedLoadFor, type LaunchedLoadOptions } from '../launch/launched-load.js'
-import { makeRunPlan, planSides } from '../plan/run-plan.js'
+import { makeRunPlan, planSides, type RunPlan } from '../plan/run-plan.js'
 import { withHolisticGrid } from '../holistic/grid.js'
 import { measurementsFor } from './measurements.js'
 import { applyStoppedChecks } from '../runner/staged-quality.js'
@@ -125,10 +126,47 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
   const started = new Date()
   const outDir = path.resolve(settings.cwd ?? process.cwd(), settings.outDir)
   const wanted = settings.sides ?? [...SIDES]
+  await mkdir(outDir, { recursive: true })
+  const run = await measureSides(settings, outDir, wanted)
+  const manifest = manifestOf(settings, { outDir, wanted, started, run })
+  await writeManifest(outDir, manifest)
+
+  const { errors, paths } = run
+  if (settings.compare === false) return { report: runReport(wanted, manifest.complete, errors, config.statistics), manifest, paths }
+  const report = await measuredReport(settings, run, manifest)
+  // The load half's blocks and the periods its sides were up, beside the launch records.
+  const timeline = loadTimelineOf(report.load)
+  if (timeline) {
+    manifest.load_timeline = timeline
+    await writeManifest(outDir, manifest)
+  }
+  return { report, manifest, paths }
+}
+
+/** What the sides' run leaves for the manifest and the comparison. */
+interface SidesRun {
+  plan: RunPlan
+  /** Every measurement, the quality half first. */
+  measurements: SideMeasurement[]
+  /** The quality half's outcome; null when every side is given. */
+  outcome: RunOutcome | null
+  /** Each side's HELM output directory (absolute), run here or given. */
+  paths: Record<Side, string>
+  /** The adapter's prior errors, then the runner's. */
+  errors: GateError[]
+}
+
+/**
+ * The run plan, then the sides not given run on the schedule with every measurement held while
+ * they are up (each side's log then handed to `sidesDone`), then the measurements on servers
+ * always up. Problems of a side become errors of the run, announced unless `announceErrors` is
+ * false; only the refusals before anything runs throw.
+ */
+async function measureSides(settings: GateSettings, outDir: string, wanted: Side[]): Promise<SidesRun> {
+  const { config } = settings
   const given = settings.given ?? {}
   const toRun = wanted.filter(side => !given[side])
   const errors: GateError[] = [...(settings.priorErrors ?? [])]
-  await mkdir(outDir, { recursive: true })
   // Made once, before anything runs (src/plan/run-plan.ts): the fingerprint the manifest records.
   const plan = await makeRunPlan(config, {
     env: settings.env ?? process.env,
@@ -189,22 +227,32 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
   if (settings.announceErrors !== false) {
     for (const error of errors.slice(settings.priorErrors?.length ?? 0)) settings.progress?.(`helm-gate: ${error.describe()}`)
   }
+  return { plan, measurements, outcome, paths, errors }
+}
 
+/** manifest.json: how each side was made (or where it was taken from) and what the gate set is. */
+function manifestOf(
+  settings: GateSettings,
+  { outDir, wanted, started, run }: { outDir: string; wanted: Side[]; started: Date; run: SidesRun }
+): Manifest {
+  const { config } = settings
+  const { outcome } = run
+  const given = settings.given ?? {}
   const sides: Partial<Record<Side, SideRecord>> = { ...outcome?.records }
   for (const side of wanted) {
     const taken = given[side]
     if (taken) sides[side] = { source: taken.source, output_path: manifestPath(outDir, taken.path), complete: true }
   }
-  const complete = wanted.every(side => sides[side]?.complete === true) && errors.length === 0
-  const manifest: Manifest = {
+  const complete = wanted.every(side => sides[side]?.complete === true) && run.errors.length === 0
+  return {
     schema: 'helm-gate-manifest/1',
     tool_version: HELM_GATE_VERSION,
     mode: settings.mode,
     config_source: settings.configSource ?? config.source,
     // The run plan's, fingerprint_paths included, whether or not a side ran here (merged shards).
-    fingerprint: plan.fingerprint,
+    fingerprint: run.plan.fingerprint,
     helm_version: outcome?.helmVersion ?? config.helm?.version ?? null,
-    entries: [...new Set((settings.runs ?? config.runs).map(run => run.entry))],
+    entries: [...new Set((settings.runs ?? config.runs).map(gated => gated.entry))],
     self_check: Boolean(settings.selfCheck),
     concurrent: (outcome?.schedule ?? 'concurrent') === 'concurrent',
     schedule: outcome?.schedule ?? 'concurrent',
@@ -217,9 +265,12 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
     shard: settings.shard ?? null,
     event: settings.event ?? null
   }
-  await writeManifest(outDir, manifest)
+}
 
-  if (settings.compare === false) return { report: runReport(wanted, complete, errors, config.statistics), manifest, paths }
+/** The comparison of the two sides' outputs, with every measurement's part joined, then the identity and the grid. */
+async function measuredReport(settings: GateSettings, run: SidesRun, manifest: Manifest): Promise<Report> {
+  const { config } = settings
+  const { outcome, errors, paths } = run
   // One cause, one error: a side that did not complete has already said why; reading its output
   // would only add symptoms (and a healthy side that never started would look empty).
   const compared =
@@ -233,20 +284,13 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
   // A sequential gate's rows take the confidence sequence's decisions (docs/method.md "Sequential verdicts").
   // With the section and no stage outcome (nothing decided), every gated row is an error.
   let report = config.stopping ? applyStoppedChecks(compared, config, outcome?.stopped ?? []) : compared
-  for (const measurement of measurements) {
+  for (const measurement of run.measurements) {
     report = await measurement.attach(report, { paths, changedAnswers: settings.changedAnswers, examples: settings.examples })
   }
   report.notes.push(...(outcome?.notes ?? []))
   attachIdentity(report, manifest)
   // Last, once every measurement has joined its rows: the grid reads them all.
-  report = withHolisticGrid(report, config)
-  // The load half's blocks and the periods its sides were up, beside the launch records.
-  const timeline = loadTimelineOf(report.load)
-  if (timeline) {
-    manifest.load_timeline = timeline
-    await writeManifest(outDir, manifest)
-  }
-  return { report, manifest, paths }
+  return withHolisticGrid(report, config)
 }
 
 /**
@@ -256,13 +300,13 @@ export async function runGate(settings: GateSettings): Promise<GateResult> {
  */
 export async function runLoadOnlyGate(config: GateConfig, options: LaunchedLoadOptions): Promise<Report> {
   // The plan's sides, made once (no fingerprint: nothing is recorded for the load half alone).
-  const sides = options.sides ?? planSides(config, options.env)
-  const measured = launchedLoadFor(config, { ...options, sides })
+  const plan = options.plan ?? planSides(config, options.env)
+  const measured = launchedLoadFor(config, { ...options, plan })
   const outcome = await runLoadHalf(config, options.outDir, {
     env: options.env,
     progress: options.progress,
     gateSetOutput: null,
-    endpoints: sides.endpoints,
+    endpoints: plan.endpoints,
     measured
   })
   return loadOnlyReport(config, outcome.report)

@@ -95,15 +95,25 @@ export function judgeTraffic(
     b2: replayed.b2?.map(answerText) ?? null,
     c: replayed.c.map(answerText)
   }
-  const norm = (t: string): string => normaliseAnswer(t, traffic.ignoreCase)
   const structB = instances.map((inst, i) => structuralChecks(inst.request, replayed.b1[i], refusal, schemas))
   const structC = instances.map((inst, i) => structuralChecks(inst.request, replayed.c[i], refusal, schemas))
 
   const rows: Comparison[] = []
   const changed = new Map<string, ChangedExample[]>()
-  const notes: string[] = []
   const ctx: RowContext = { run, statistics, examples, rows, changed, instances, texts, margins: traffic.checks }
+  const notes = addNoiseFloorRows(ctx, traffic)
+  addStructuralRows(ctx, structB, structC)
+  addReferenceRows(ctx)
 
+  // The answer-length ratio is its own row with an interval (gate/answer-length.ts, run-traffic.ts).
+  return { comparisons: rows, changed, notes }
+}
+
+/** The two noise-floor rows (disagreement, similarity), and the note on how much noise the baseline showed. */
+function addNoiseFloorRows(ctx: RowContext, traffic: TrafficSettings): string[] {
+  const { instances, texts } = ctx
+  const norm = (t: string): string => normaliseAnswer(t, traffic.ignoreCase)
+  const notes: string[] = []
   // Disagreement against the noise floor: N_i = 1[B2 != B1], D_i = 1[C != B1].
   const noise = instances.map((_, i) => (texts.b2 && norm(texts.b2[i]) !== norm(texts.b1[i]) ? 1 : 0))
   const change = instances.map((_, i) => (norm(texts.c[i]) !== norm(texts.b1[i]) ? 1 : 0))
@@ -136,7 +146,11 @@ export function judgeTraffic(
       `Traffic: the baseline answered all ${instances.length} requests identically twice (a deterministic server): the noise floor is zero, so the disagreement check reduces to "did the candidate change answers".`
     )
   }
+  return notes
+}
 
+function addStructuralRows(ctx: RowContext, structB: StructuralOutcome[], structC: StructuralOutcome[]): void {
+  const { instances } = ctx
   // Structural failures: paired 0/1 outcomes between B1 and C, on the instances each applies to.
   for (const check of ['invalid_json', 'invalid_tool_calls', 'truncation', 'refusals'] as const) {
     const applies = instances.map((_, i) => i).filter(i => structC[i][check] !== null && structB[i][check] !== null)
@@ -153,7 +167,10 @@ export function judgeTraffic(
       i => [...structB[i].why.map(w => `baseline: ${w}`), ...structC[i].why.map(w => `candidate: ${w}`)].join('; ')
     )
   }
+}
 
+function addReferenceRows(ctx: RowContext): void {
+  const { instances, texts } = ctx
   // Reference metrics, on the instances whose record has a reference.
   const withReference = instances.map((_, i) => i).filter(i => instances[i].reference !== null)
   if (withReference.length > 0) {
@@ -170,9 +187,6 @@ export function judgeTraffic(
       )
     }
   }
-
-  // The answer-length ratio is its own row with an interval (gate/answer-length.ts, run-traffic.ts).
-  return { comparisons: rows, changed, notes }
 }
 
 interface RowContext {

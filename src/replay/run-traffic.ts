@@ -20,6 +20,7 @@ import type { MeasurementContext, SideMeasurement } from '../model/measurement.j
 import type { AnswerLength, Report, Side } from '../model/report.js'
 import { answerLengthRow, CHARACTERS_UNIT, TOKENS_UNIT } from '../gate/answer-length.js'
 import { masker, secretValues } from '../secrets/mask.js'
+import type { MeasurementInputs } from '../plan/measurement-inputs.js'
 import { planSides, type PlannedSides } from '../plan/run-plan.js'
 import { redactTree } from '../secrets/redact.js'
 import { judgeTraffic } from './judge.js'
@@ -28,16 +29,12 @@ import type { Answer } from './answer-checks.js'
 
 export type ReplayName = 'baseline-1' | 'baseline-2' | 'candidate'
 
-export interface TrafficRunOptions {
-  outDir: string
-  env: NodeJS.ProcessEnv
-  progress: (line: string) => void
-  /**
-   * The run plan's sides (src/plan/run-plan.ts): each side's endpoint and key, the values to mask;
-   * resolved from the gate file and `env` by the plan's own function when not given.
-   */
-  sides?: PlannedSides
-}
+/**
+ * The fields of what every measurement is given that the replay reads. `plan` is optional (a replay
+ * made outside runGate, as the unit tests make one): the plan's own function then resolves the
+ * sides from the gate file and `env`.
+ */
+export type TrafficRunOptions = Pick<MeasurementInputs, 'outDir' | 'env' | 'progress'> & Partial<Pick<MeasurementInputs, 'plan'>>
 
 export class TrafficReplay implements SideMeasurement {
   readonly name = 'the traffic replay (the set on each side while it is up)'
@@ -52,7 +49,7 @@ export class TrafficReplay implements SideMeasurement {
     private readonly config: GateConfig & { traffic: TrafficSettings },
     private readonly options: TrafficRunOptions
   ) {
-    this.sides = options.sides ?? planSides(config, options.env)
+    this.sides = options.plan ?? planSides(config, options.env)
     this.mask = masker(secretValues(options.env, this.sides.secrets))
   }
 

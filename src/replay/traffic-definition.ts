@@ -4,11 +4,13 @@
  * the traffic set too); its running is TrafficReplay (run-traffic.ts).
  */
 import type { MeasurementDefinition } from '../model/measurement-part.js'
-import { trafficPlanLines } from './traffic-plan-lines.js'
 
 export const TRAFFIC: MeasurementDefinition = {
   key: 'traffic',
   async planLines(config) {
-    return config.traffic ? trafficPlanLines(config.traffic, config.statistics.confidence) : []
+    if (!config.traffic) return []
+    // Imported when `plan` asks (as fidelity's): config loading reads this definition for every command.
+    const { trafficPlanLines } = await import('./traffic-plan-lines.js')
+    return trafficPlanLines(config.traffic, config.statistics.confidence)
   }
 }

@@ -172,24 +172,7 @@ export class QualityMeasurement implements SideMeasurement {
     const schedule = plan.schedule
     let launcher: Launcher | null = null
     try {
-      const prepared = await prepareRun(config, {
-        outDir,
-        sides,
-        runs: opts.runs,
-        selfCheck: opts.selfCheck,
-        tempDir: temp.path,
-        stamp: stampOf(started),
-        command: install.helmRun,
-        cwd
-      })
-      await prepareSideFolders(outDir, prepared.plans)
-      // A gated metric no run spec declares is refused now, before any server or helm-run is
-      // spent on it (docs/helm.md "Metric names before the run").
-      const names = await checkPreparedMetricNames(prepared, { ...install, env, source: config.source })
-      const refusal = refusalOf(names)
-      if (refusal) throw refusal
-      for (const line of names?.lines.filter(text => text.includes('not checked')) ?? []) progress(`helm-gate: metric names: ${line}`)
-      const stages = config.stopping ? await stagedPreflight(config, prepared, install, env, { schedule, sides, runs: opts.runs }) : null
+      const { prepared, stages } = await this.preflight(install, plan, { outDir, tempDir: temp.path, started, cwd, env, progress })
       const outcomes = new Map<Side, SideOutcome>(prepared.plans.map(plan => [plan.side, emptyOutcome(plan)]))
       // A side about to run whose key variable is named but not set is refused before anything starts.
       requireKeys(plan, sides, config.source, opts.selfCheck)
@@ -246,6 +229,41 @@ export class QualityMeasurement implements SideMeasurement {
       // signal path shares this removal (src/process/registry.ts).
       await temp.remove()
     }
+  }
+
+  /**
+   * The pre-flight before any server is held: the run prepared and each side's folders made, the
+   * gated metric names checked (a refusal thrown here), and a sequential gate's stages planned.
+   */
+  private async preflight(
+    install: Awaited<ReturnType<typeof checkHelmInstall>>,
+    plan: RunPlan,
+    where: { outDir: string; tempDir: string; started: Date; cwd: string; env: NodeJS.ProcessEnv; progress: (line: string) => void }
+  ): Promise<{ prepared: PreparedRun; stages: StagePlan[] | null }> {
+    const { config, opts } = this
+    const { outDir, started, cwd, env, progress } = where
+    const sides = [...new Set(opts.sides)]
+    const prepared = await prepareRun(config, {
+      outDir,
+      sides,
+      runs: opts.runs,
+      selfCheck: opts.selfCheck,
+      tempDir: where.tempDir,
+      stamp: stampOf(started),
+      command: install.helmRun,
+      cwd
+    })
+    await prepareSideFolders(outDir, prepared.plans)
+    // A gated metric no run spec declares is refused now, before any server or helm-run is
+    // spent on it (docs/helm.md "Metric names before the run").
+    const names = await checkPreparedMetricNames(prepared, { ...install, env, source: config.source })
+    const refusal = refusalOf(names)
+    if (refusal) throw refusal
+    for (const line of names?.lines.filter(text => text.includes('not checked')) ?? []) progress(`helm-gate: metric names: ${line}`)
+    const stages = config.stopping
+      ? await stagedPreflight(config, prepared, install, env, { schedule: plan.schedule, sides, runs: opts.runs })
+      : null
+    return { prepared, stages }
   }
 
   /** helm-run or the runner command on the sides of `up` not run yet, at once when several. */

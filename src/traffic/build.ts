@@ -92,20 +92,67 @@ interface Candidate {
 }
 
 export function buildTrafficSet(files: LogFile[], options: BuildOptions): BuiltSet {
-  const requests: LogRequest[] = []
-  const responses = new Map<string, LogResponse>()
-  const inputs: TrafficSummary['inputs'] = []
-  let skipped = 0
+  const read = readLogs(files, options)
+  joinResponses(read.requests, read.responses)
+  const candidates = scrubbedCandidates(read.requests, options)
+  const { pool, duplicates } = removeDuplicates(candidates)
+  if (pool.length === 0) {
+    throw new InputError('traffic.empty', 'the logs hold no chat request', { file: files.map(f => f.name).join(', ') })
+  }
+  const bounds = bucketBounds(pool.map(c => c.length))
+  const strata = stratify(pool, bounds)
+  const shares = allocate(new Map([...strata].map(([name, items]) => [name, items.length])), options.count)
+  const { sample, stratumOf } = sampleStrata(pool, strata, shares, options.seed)
+  const arrivals = sample.length > 0 && sample.every(c => c.record.timestamp !== null)
+  const instances = toInstances(sample, stratumOf, arrivals)
+  checkUniqueIds(sample, instances)
+  const notes = buildNotes(sample, pool, strata, shares, options.count, arrivals)
+  const summary: TrafficSummary = {
+    seed: options.seed,
+    count_requested: options.count,
+    count_written: instances.length,
+    tag_field: options.tagField,
+    inputs: read.inputs,
+    requests_read: read.requests.length,
+    skipped_not_chat: read.skipped,
+    duplicates_removed: duplicates,
+    distinct_requests: pool.length,
+    length_buckets: { short: `< ${bounds.low} chars`, medium: `${bounds.low}-${bounds.high - 1} chars`, long: `>= ${bounds.high} chars` },
+    strata: [...strata.keys()].sort().map(name => ({
+      stratum: name,
+      available: (strata.get(name) as Candidate[]).length,
+      sampled: shares.get(name) as number
+    })),
+    prompt_chars: promptChars(sample.map(c => c.length)),
+    ...scrubTotals(sample),
+    with_reference: instances.filter(i => i.reference !== null).length,
+    with_logged_response: instances.filter(i => i.logged_response !== null).length,
+    with_arrival: arrivals,
+    notes
+  }
+  return { instances, summary }
+}
+
+interface ReadLogs {
+  requests: LogRequest[]
+  responses: Map<string, LogResponse>
+  inputs: TrafficSummary['inputs']
+  skipped: number
+}
+
+/** Step 1: every line of every file parsed, requests and Batch API outputs kept apart. */
+function readLogs(files: LogFile[], options: BuildOptions): ReadLogs {
+  const read: ReadLogs = { requests: [], responses: new Map(), inputs: [], skipped: 0 }
   for (const file of files) {
     const input = { file: file.name, requests: 0, responses: 0, skipped_not_chat: 0 }
     file.text.split('\n').forEach((text, i) => {
       if (text.trim() === '') return
       const record = parseLogLine(text, file.name, i + 1, { tagField: options.tagField })
       if (record.kind === 'request') {
-        requests.push(record)
+        read.requests.push(record)
         input.requests++
       } else if (record.kind === 'response') {
-        const earlier = responses.get(record.customId)
+        const earlier = read.responses.get(record.customId)
         if (earlier) {
           throw new InputError('traffic.duplicate_id', `line ${record.line}: a second Batch API output for one custom_id`, {
             file: record.file,
@@ -113,7 +160,7 @@ export function buildTrafficSet(files: LogFile[], options: BuildOptions): BuiltS
             value: record.customId
           })
         }
-        responses.set(record.customId, record)
+        read.responses.set(record.customId, record)
         input.responses++
       } else {
         if (!options.skipNonChat) {
@@ -124,15 +171,18 @@ export function buildTrafficSet(files: LogFile[], options: BuildOptions): BuiltS
           )
         }
         input.skipped_not_chat++
-        skipped++
+        read.skipped++
       }
     })
-    inputs.push(input)
+    read.inputs.push(input)
   }
-  joinResponses(requests, responses)
+  return read
+}
 
+/** Step 2: fields dropped and strings scrubbed, with the keys deduplication compares. */
+function scrubbedCandidates(requests: LogRequest[], options: BuildOptions): Candidate[] {
   const dropped = [...new Set([...DEFAULT_DROPPED_FIELDS, ...options.dropFields])]
-  const candidates: Candidate[] = requests.map((record, index) => {
+  return requests.map((record, index) => {
     const counts = noCounts()
     const copy = { ...record.request }
     const removed = dropFields(copy, dropped)
@@ -154,7 +204,10 @@ export function buildTrafficSet(files: LogFile[], options: BuildOptions): BuiltS
       position: index + 1
     }
   })
+}
 
+/** Step 3: the first of each near-duplicate key kept, the others counted as exact or near. */
+function removeDuplicates(candidates: Candidate[]): { pool: Candidate[]; duplicates: { exact: number; near: number } } {
   const seen = new Map<string, Candidate>()
   const duplicates = { exact: 0, near: 0 }
   for (const c of candidates) {
@@ -163,11 +216,11 @@ export function buildTrafficSet(files: LogFile[], options: BuildOptions): BuiltS
     else if (first.exact === c.exact) duplicates.exact++
     else duplicates.near++
   }
-  const pool = [...seen.values()]
-  if (pool.length === 0) {
-    throw new InputError('traffic.empty', 'the logs hold no chat request', { file: files.map(f => f.name).join(', ') })
-  }
-  const bounds = bucketBounds(pool.map(c => c.length))
+  return { pool: [...seen.values()], duplicates }
+}
+
+/** Step 4a: the distinct requests grouped by tag and length bucket, in the log's order. */
+function stratify(pool: Candidate[], bounds: ReturnType<typeof bucketBounds>): Map<string, Candidate[]> {
   const strata = new Map<string, Candidate[]>()
   for (const c of pool) {
     const name = `${c.record.tag ?? 'all'}/${bucketOf(c.length, bounds)}`
@@ -175,34 +228,33 @@ export function buildTrafficSet(files: LogFile[], options: BuildOptions): BuiltS
     if (members) members.push(c)
     else strata.set(name, [c])
   }
-  const shares = allocate(new Map([...strata].map(([name, items]) => [name, items.length])), options.count)
+  return strata
+}
+
+/** Step 4b: each stratum's share picked with the seed. */
+function sampleStrata(
+  pool: Candidate[],
+  strata: Map<string, Candidate[]>,
+  shares: Map<string, number>,
+  seed: number
+): { sample: Candidate[]; stratumOf: Map<Candidate, string> } {
   const chosen = new Set<Candidate>()
   const stratumOf = new Map<Candidate, string>()
   for (const [name, items] of strata) {
-    for (const c of pick(items, shares.get(name) as number, options.seed, name)) {
+    for (const c of pick(items, shares.get(name) as number, seed, name)) {
       chosen.add(c)
       stratumOf.set(c, name)
     }
   }
   // The set keeps the log's order (files as given, then lines): a reviewer reads it as it happened.
-  const sample = pool.filter(c => chosen.has(c))
-  const withTimes = sample.filter(c => c.record.timestamp !== null).length
+  return { sample: pool.filter(c => chosen.has(c)), stratumOf }
+}
+
+function toInstances(sample: Candidate[], stratumOf: Map<Candidate, string>, arrivals: boolean): TrafficInstance[] {
   // Loops, not Math.min(...xs): a spread of a few hundred thousand arguments overflows the stack.
   const first = sample.reduce((m, c) => Math.min(m, c.record.timestamp ?? Infinity), Infinity)
-  const arrivals = sample.length > 0 && withTimes === sample.length
-  const notes: string[] = []
-  if (withTimes > 0 && !arrivals) {
-    notes.push(`${withTimes} of ${sample.length} sampled requests had a timestamp: arrival_ms is left out (it needs every one)`)
-  }
-  if (options.count > pool.length) {
-    notes.push(`the log has ${pool.length} distinct requests, fewer than the ${options.count} asked for: all of them are in the set`)
-  }
-  const missing = [...strata.keys()].filter(name => shares.get(name) === 0)
-  if (missing.length > 0)
-    notes.push(`${missing.length} strata got no request (the count is below the number of strata): ${missing.join(', ')}`)
-
   // Ids from the log's position, not the set's: the same request keeps its id whatever the seed.
-  const instances: TrafficInstance[] = sample.map(c => ({
+  return sample.map(c => ({
     id: c.record.id ?? `t-${c.position}`,
     stratum: stratumOf.get(c) as string,
     tag: c.record.tag,
@@ -211,6 +263,10 @@ export function buildTrafficSet(files: LogFile[], options: BuildOptions): BuiltS
     logged_response: c.response,
     arrival_ms: arrivals ? Math.round((c.record.timestamp as number) - first) : null
   }))
+}
+
+/** A log id and a `t-<n>` id can meet in the set: the second one is an error. */
+function checkUniqueIds(sample: Candidate[], instances: TrafficInstance[]): void {
   const ids = new Map<string, Candidate>()
   sample.forEach((c, i) => {
     const other = ids.get(instances[i].id)
@@ -227,48 +283,52 @@ export function buildTrafficSet(files: LogFile[], options: BuildOptions): BuiltS
     }
     ids.set(instances[i].id, c)
   })
+}
 
+/** The summary's notes: what the set could not do as asked. */
+function buildNotes(
+  sample: Candidate[],
+  pool: Candidate[],
+  strata: Map<string, Candidate[]>,
+  shares: Map<string, number>,
+  count: number,
+  arrivals: boolean
+): string[] {
+  const withTimes = sample.filter(c => c.record.timestamp !== null).length
+  const notes: string[] = []
+  if (withTimes > 0 && !arrivals) {
+    notes.push(`${withTimes} of ${sample.length} sampled requests had a timestamp: arrival_ms is left out (it needs every one)`)
+  }
+  if (count > pool.length) {
+    notes.push(`the log has ${pool.length} distinct requests, fewer than the ${count} asked for: all of them are in the set`)
+  }
+  const missing = [...strata.keys()].filter(name => shares.get(name) === 0)
+  if (missing.length > 0)
+    notes.push(`${missing.length} strata got no request (the count is below the number of strata): ${missing.join(', ')}`)
+  return notes
+}
+
+/** Replacements and removed fields summed over the written set. */
+function scrubTotals(sample: Candidate[]): Pick<TrafficSummary, 'replacements' | 'fields_removed'> {
   const replacements = noCounts()
   const fieldsRemoved: Record<string, number> = {}
   for (const c of sample) {
     for (const kind of Object.keys(replacements) as Array<keyof ScrubCounts>) replacements[kind] += c.counts[kind]
     for (const name of c.removed) fieldsRemoved[name] = (fieldsRemoved[name] ?? 0) + 1
   }
-  const lengths = sample.map(c => c.length)
-  const summary: TrafficSummary = {
-    seed: options.seed,
-    count_requested: options.count,
-    count_written: instances.length,
-    tag_field: options.tagField,
-    inputs,
-    requests_read: requests.length,
-    skipped_not_chat: skipped,
-    duplicates_removed: duplicates,
-    distinct_requests: pool.length,
-    length_buckets: { short: `< ${bounds.low} chars`, medium: `${bounds.low}-${bounds.high - 1} chars`, long: `>= ${bounds.high} chars` },
-    strata: [...strata.keys()].sort().map(name => ({
-      stratum: name,
-      available: (strata.get(name) as Candidate[]).length,
-      sampled: shares.get(name) as number
-    })),
-    prompt_chars:
-      lengths.length === 0
-        ? null
-        : {
-            min: lengths.reduce((m, n) => Math.min(m, n), Infinity),
-            p50: Math.round(quantile(lengths, 0.5)),
-            p90: Math.round(quantile(lengths, 0.9)),
-            p99: Math.round(quantile(lengths, 0.99)),
-            max: lengths.reduce((m, n) => Math.max(m, n), 0)
-          },
-    replacements,
-    fields_removed: Object.fromEntries(Object.entries(fieldsRemoved).sort(([a], [b]) => (a < b ? -1 : 1))),
-    with_reference: instances.filter(i => i.reference !== null).length,
-    with_logged_response: instances.filter(i => i.logged_response !== null).length,
-    with_arrival: arrivals,
-    notes
+  const sorted = Object.fromEntries(Object.entries(fieldsRemoved).sort(([a], [b]) => (a < b ? -1 : 1)))
+  return { replacements, fields_removed: sorted }
+}
+
+function promptChars(lengths: number[]): TrafficSummary['prompt_chars'] {
+  if (lengths.length === 0) return null
+  return {
+    min: lengths.reduce((m, n) => Math.min(m, n), Infinity),
+    p50: Math.round(quantile(lengths, 0.5)),
+    p90: Math.round(quantile(lengths, 0.9)),
+    p99: Math.round(quantile(lengths, 0.99)),
+    max: lengths.reduce((m, n) => Math.max(m, n), 0)
   }
-  return { instances, summary }
 }
 
 /** Batch API outputs onto their inputs; an output without its input is an error, not dropped. */

@@ -3,7 +3,7 @@
  * directories (or two lm-eval output folders) and decide. Exit 0 pass, 1 fail or inconclusive, 2 error.
  */
 import { loadGateConfig } from '../../config/load.js'
-import { gateSections } from '../../pipeline/measurements.js'
+import { gateSections } from '../../pipeline/measurement-definitions.js'
 import { DEFAULT_STATISTICS, type GateConfig, type StatisticsSettings } from '../../config/types.js'
 import { UsageError } from '../../errors.js'
 import { compareOutputs } from '../../gate/compare.js'

@@ -6,7 +6,7 @@
  */
 import { join, resolve } from 'node:path'
 import { loadGateConfig } from '../../config/load.js'
-import { gateSections } from '../../pipeline/measurements.js'
+import { gateSections } from '../../pipeline/measurement-definitions.js'
 import { UsageError } from '../../errors.js'
 import { runLoadOnly } from '../load-only.js'
 import { parseArgs, requiredConfig } from '../args.js'

@@ -9,7 +9,8 @@ import { availableParallelism, tmpdir } from 'node:os'
 import { GateError } from '../../errors.js'
 import { makeRunPlan, planSides, scheduleOf, type PlannedSides } from '../../plan/run-plan.js'
 import { runPlanLines } from '../../plan/run-plan-lines.js'
-import { gateSections, measurementPlanLines, measurementsFor } from '../../pipeline/measurements.js'
+import { gateSections, measurementPlanLines } from '../../pipeline/measurement-definitions.js'
+import { measurementsFor } from '../../pipeline/measurements.js'
 import { loadGateConfig } from '../../config/load.js'
 import { describeBand } from '../../config/answer-length-band.js'
 import { describeCalibrationCheck } from '../../config/calibration-check.js'
@@ -26,7 +27,7 @@ import { numberOption, parseArgs, requiredConfig } from '../args.js'
 import type { CliIo } from '../io.js'
 import type { GateConfig } from '../../config/types.js'
 import { instanceLines } from './plan-instances.js'
-import { renderPlanJson } from './plan-json.js'
+import { renderPlanJson, type PlanJsonInput } from './plan-json.js'
 import { redactText, redactUrl } from '../../secrets/redact.js'
 import { launchLines, loadModeLines, scheduleLine, type LaunchPlanInput } from '../../launch/plan-lines.js'
 import { measureSwap } from '../../launch/side-holder.js'
@@ -76,21 +77,8 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
     pythonPath = '<helm-gate>/python'
   }
 
-  const out: string[] = []
-  out.push(`# helm-gate plan for ${config.source}`)
   const runnerSides = prepared.plans.filter(plan => plan.runner !== null).map(plan => plan.side)
-  if (runnerSides.length < prepared.plans.length) {
-    out.push(`# crfm-helm ${prepared.helm.version} (the run refuses any other installed version)`)
-  }
-  // Both sides write the same kind of output (the gate file's validation saw to it).
-  const lmEvalOutput = prepared.plans.some(plan => plan.runner !== null && lmEvalSide(config, plan.side))
-  if (runnerSides.length > 0) {
-    out.push(
-      lmEvalOutput
-        ? `# ${runnerSides.join(' and ')}: made by a runner command writing lm-eval output (command_output: lm-eval), once per side for all entries (--tasks), in a private working directory`
-        : `# ${runnerSides.join(' and ')}: made by a runner command, once per entry, in a private working directory; the command brings its own HELM`
-    )
-  }
+  const out = headerLines(config, prepared, runnerSides)
   const baseRef = args.options.get('baseline-ref') ?? null
   const sequential = args.flags.has('sequential')
   const selfCheck = args.flags.has('self-check')
@@ -114,6 +102,59 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
       : null
     out.push('', ...loadModeLines(config, sequential, availableParallelism(), swapMs))
   }
+  out.push(...checkLines(config))
+  // Each measurement's own lines (src/pipeline/measurement-definitions.ts), in the order they run.
+  out.push(...(await measurementPlanLines(config, { env: io.env, endpoints: sides.endpoints })))
+  const counts = args.flags.has('no-count') ? null : await countSection(config, prepared, io, runnerSides.length > 0, discordance)
+  if (counts) out.push(...counts.lines)
+  // The gated metric names, checked as run checks them before it spends anything.
+  const names = args.flags.has('no-count') || runnerSides.length === prepared.plans.length ? null : await metricNames(prepared, config, io)
+  if (names) {
+    out.push("# gated metric names (each run spec's metrics asked what they write; no scenario is built):")
+    out.push(...names.lines.map(line => `#   ${line}`))
+  }
+  const refusal = refusalOf(names)
+  out.push(...sideLines(config, prepared, pythonPath))
+  const measurements = [planned.quality, ...planned.measurements]
+  const shown = { source: config.source, prepared, fingerprint, measurements, counts: counts?.result ?? null, names, pythonPath }
+  printPlan(io, args.flags.has('json'), { ...shown, lines: out })
+  // The plan is printed either way; a gate file run would refuse exits 2 with run's own error.
+  if (refusal) throw refusal
+  return 0
+}
+
+/** The plan as --json asks, or as text with every credential the one redactor knows hidden. */
+function printPlan(io: CliIo, asJson: boolean, plan: PlanJsonInput): void {
+  if (asJson) {
+    io.stdout(renderPlanJson(plan))
+    return
+  }
+  // The prod_env files are redacted by structure above; the whole plan then goes through the one
+  // redactor, so a credential in a command line, a launch template or a comment is hidden too.
+  io.stdout(`${redactText(plan.lines.join('\n'))}\n`)
+}
+
+/** The plan's first lines: the gate file, the HELM version run insists on, and who makes each side's output. */
+function headerLines(config: GateConfig, prepared: PreparedRun, runnerSides: Array<'baseline' | 'candidate'>): string[] {
+  const out = [`# helm-gate plan for ${config.source}`]
+  if (runnerSides.length < prepared.plans.length) {
+    out.push(`# crfm-helm ${prepared.helm.version} (the run refuses any other installed version)`)
+  }
+  // Both sides write the same kind of output (the gate file's validation saw to it).
+  const lmEvalOutput = prepared.plans.some(plan => plan.runner !== null && lmEvalSide(config, plan.side))
+  if (runnerSides.length > 0) {
+    out.push(
+      lmEvalOutput
+        ? `# ${runnerSides.join(' and ')}: made by a runner command writing lm-eval output (command_output: lm-eval), once per side for all entries (--tasks), in a private working directory`
+        : `# ${runnerSides.join(' and ')}: made by a runner command, once per entry, in a private working directory; the command brings its own HELM`
+    )
+  }
+  return out
+}
+
+/** The gate file's extra checks: answer length, calibration, sequential stopping, the required grid. */
+function checkLines(config: GateConfig): string[] {
+  const out: string[] = []
   const lengthBands = config.runs.filter(run => run.answerLength).map(run => `${run.entry} ${describeBand(run.answerLength)}`)
   if (lengthBands.length > 0) out.push(`# answer_length_ratio (candidate/baseline mean answer length): ${lengthBands.join('; ')}`)
   const calibrationChecks = config.runs.flatMap(run =>
@@ -130,27 +171,12 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   if (config.require && config.require.length > 0) {
     out.push(`# holistic grid: required (gated for every entry, blank is an error): ${config.require.join(', ')}`)
   }
-  // Each measurement's own lines (src/pipeline/measurements.ts), in the order they run.
-  out.push(...(await measurementPlanLines(config, { env: io.env, endpoints: sides.endpoints })))
-  let counts: CountResult | null = null
-  if (!args.flags.has('no-count')) {
-    if (runnerSides.length > 0) {
-      out.push(
-        '# instances per comparison: not counted (helm-run --dry-run cannot speak for a runner command); at most helm.max_eval_instances'
-      )
-    } else {
-      counts = await countAll(prepared, io)
-      out.push(...countLines(counts, config, prepared, discordance))
-      if (config.stopping && counts.ok) refuseUnstageable(config, counts.counts)
-    }
-  }
-  // The gated metric names, checked as run checks them before it spends anything.
-  const names = args.flags.has('no-count') || runnerSides.length === prepared.plans.length ? null : await metricNames(prepared, config, io)
-  if (names) {
-    out.push("# gated metric names (each run spec's metrics asked what they write; no scenario is built):")
-    out.push(...names.lines.map(line => `#   ${line}`))
-  }
-  const refusal = refusalOf(names)
+  return out
+}
+
+/** Each side's section: a runner command's calls, or HELM's prod_env files (redacted) and helm-run command. */
+function sideLines(config: GateConfig, prepared: PreparedRun, pythonPath: string): string[] {
+  const out: string[] = []
   for (const plan of prepared.plans) {
     if (plan.runner) {
       const count = counted(plan.entries.length, 'entry', 'entries')
@@ -173,17 +199,7 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
     }
     out.push('', `### command`, displayCommand(plan.command, plan.args, { PYTHONPATH: pythonPath }))
   }
-  if (args.flags.has('json')) {
-    const measurements = [planned.quality, ...planned.measurements]
-    io.stdout(renderPlanJson({ source: config.source, prepared, fingerprint, measurements, counts, names, pythonPath, lines: out }))
-  } else {
-    // The prod_env files are redacted by structure above; the whole plan then goes through the one
-    // redactor, so a credential in a command line, a launch template or a comment is hidden too.
-    io.stdout(`${redactText(out.join('\n'))}\n`)
-  }
-  // The plan is printed either way; a gate file run would refuse exits 2 with run's own error.
-  if (refusal) throw refusal
-  return 0
+  return out
 }
 
 function lmEvalSide(config: GateConfig, side: 'baseline' | 'candidate'): boolean {
@@ -279,6 +295,31 @@ async function metricNames(prepared: PreparedRun, config: GateConfig, io: CliIo)
   } catch (error) {
     return { lines: [`not checked: ${error instanceof Error ? error.message : String(error)}`], refused: [] }
   }
+}
+
+/**
+ * The instance counts' lines; no count when a side is a runner command. A sequential schedule the
+ * counts cannot stage is refused here, as at run start.
+ */
+async function countSection(
+  config: GateConfig,
+  prepared: PreparedRun,
+  io: CliIo,
+  runnerSide: boolean,
+  discordance: number | undefined
+): Promise<{ result: CountResult | null; lines: string[] }> {
+  if (runnerSide) {
+    return {
+      result: null,
+      lines: [
+        '# instances per comparison: not counted (helm-run --dry-run cannot speak for a runner command); at most helm.max_eval_instances'
+      ]
+    }
+  }
+  const result = await countAll(prepared, io)
+  const lines = countLines(result, config, prepared, discordance)
+  if (config.stopping && result.ok) refuseUnstageable(config, result.counts)
+  return { result, lines }
 }
 
 function countLines(result: CountResult, config: GateConfig, prepared: PreparedRun, discordance: number | undefined): string[] {

@@ -6,7 +6,7 @@
 import { readFile, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { loadGateConfig } from '../../config/load.js'
-import { gateSections } from '../../pipeline/measurements.js'
+import { gateSections } from '../../pipeline/measurement-definitions.js'
 import { InputError, UsageError } from '../../errors.js'
 import type { Comparison, Report } from '../../model/report.js'
 import { binarySd, instancesNeeded } from '../../stats/power.js'

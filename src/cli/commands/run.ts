@@ -6,7 +6,7 @@
 import { counted } from '../../words.js'
 import { join, resolve } from 'node:path'
 import { loadGateConfig } from '../../config/load.js'
-import { gateSections } from '../../pipeline/measurements.js'
+import { gateSections } from '../../pipeline/measurement-definitions.js'
 import { UsageError } from '../../errors.js'
 import type { Report } from '../../model/report.js'
 import { runGate } from '../../pipeline/run-gate.js'

@@ -120,24 +120,35 @@ async function scanFile(file: string): Promise<{ bytes: Buffer; entries: Scanned
   return entries === undefined ? undefined : { bytes, entries }
 }
 
+/** The stats file of a run directory (or a file path, read as HELM 0.4+) and its layout. */
+function statsFileOf(run: RunDirectory | string): { file: string; layout: HelmLayout } {
+  if (typeof run === 'string') return { file: run, layout: '0.4+' }
+  const file = join(run.path, FILE_NAME)
+  if (!run.files.perInstanceStats) throw new InputError('input.missing_file', `${run.path} has no ${FILE_NAME}`, { file })
+  return { file, layout: run.layout ?? detectLayout(run.runSpec) }
+}
+
+/** Each entry of the file in order, with its index: scanned whole when it can be, else streamed. */
+async function forEachEntry(
+  file: string,
+  options: ReadPerInstanceStatsOptions,
+  add: (index: number, value: unknown) => void
+): Promise<void> {
+  const scanned = options.chunkSize === undefined ? await scanFile(file) : undefined
+  if (scanned !== undefined) {
+    options.digest?.update(scanned.bytes)
+    scanned.entries.forEach((entry, index) => add(index, entry))
+  } else {
+    for await (const { index, value } of streamJsonArray(file, { chunkSize: options.chunkSize, digest: options.digest })) add(index, value)
+  }
+}
+
 /** Reads and merges per_instance_stats.json of a run directory (or a file path). */
 export async function readPerInstanceStats(
   run: RunDirectory | string,
   options: ReadPerInstanceStatsOptions = {}
 ): Promise<PerInstanceStatsTable> {
-  let file: string
-  let layout: HelmLayout
-  if (typeof run === 'string') {
-    file = run
-    layout = '0.4+'
-  } else {
-    file = join(run.path, FILE_NAME)
-    layout = run.layout ?? detectLayout(run.runSpec)
-    if (!run.files.perInstanceStats) {
-      throw new InputError('input.missing_file', `${run.path} has no ${FILE_NAME}`, { file })
-    }
-  }
-
+  const { file, layout } = statsFileOf(run)
   const series = new Map<string, PerInstanceSeries>()
   const keys = new Set<string>()
   let entries = 0
@@ -207,12 +218,6 @@ export async function readPerInstanceStats(
     }
   }
 
-  const scanned = options.chunkSize === undefined ? await scanFile(file) : undefined
-  if (scanned !== undefined) {
-    options.digest?.update(scanned.bytes)
-    scanned.entries.forEach((entry, index) => add(index, entry))
-  } else {
-    for await (const { index, value } of streamJsonArray(file, { chunkSize: options.chunkSize, digest: options.digest })) add(index, value)
-  }
+  await forEachEntry(file, options, add)
   return { file, layout, entries, instanceKeys: keys.size, series }
 }
